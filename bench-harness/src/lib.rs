@@ -1,0 +1,3 @@
+//! dodbench's harness: joins designs (`impls`) and workloads (`workloads`), replays traces,
+//! verifies every replay against a model, and measures.
+#![deny(missing_docs)]

@@ -1,0 +1,143 @@
+//! The ID lookup table family: systems hand out IDs for their objects and resolve them later.
+//!
+//! From "Managing Decoupling Part 4: The ID Lookup Table" (BitSquid, 2011) and "Stable pointer
+//! dynamic array" (Blue Moon Games). Requirements the article sets, which [`IdTable`] encodes:
+//!
+//! * a 1-1 mapping between live objects and IDs;
+//! * an ID of a removed object is detected as stale ([`IdTable::get`] gives `None`), never
+//!   resolved to another object (designs that cannot do this say so in
+//!   [`DesignInfo::detects_stale`]);
+//! * lookup is the most common operation and must be fast; add and remove fast too.
+//!
+//! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`IdTable`], then add
+//! one line to [`registry::for_each_design`]. Every benchmark, test and report picks it up.
+
+pub mod holey;
+pub mod registry;
+
+pub use registry::{DesignVisitor, designs, for_each_design};
+
+use crate::TableError;
+
+/// Where a design comes from, so readers can judge fairness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DesignKind {
+    /// A faithful port of a design from the source articles.
+    Article,
+    /// Our improved variant of an article design; the description says what differs.
+    Tuned,
+    /// A published crate behind a thin adapter.
+    Peer {
+        /// The crate's name on crates.io.
+        crate_name: &'static str,
+        /// The crate version the adapter was written and measured against (kept equal to the
+        /// version in `Cargo.lock` by a test).
+        version: &'static str,
+    },
+}
+
+impl DesignKind {
+    /// The label used in results and reports: `article`, `tuned` or `peer`.
+    pub const fn label(self) -> &'static str {
+        match self {
+            DesignKind::Article => "article",
+            DesignKind::Tuned => "tuned",
+            DesignKind::Peer { .. } => "peer",
+        }
+    }
+}
+
+/// What the registry and the reports know of a design.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DesignInfo {
+    /// Short unique name, `[a-z0-9_-]`, used on the command line and in results.
+    pub name: &'static str,
+    /// One line: the design and its trade-off.
+    pub description: &'static str,
+    /// Article port, tuned variant or published peer.
+    pub kind: DesignKind,
+    /// Size in bytes of the design's ID type.
+    pub id_bytes: usize,
+    /// Whether a stale ID (of a removed object, even after its slot was reused) is always
+    /// detected. `false` for designs such as `slab` whose keys carry no generation.
+    pub detects_stale: bool,
+    /// The most live objects the design can ever hold, if it is fixed-capacity.
+    pub capacity: Option<usize>,
+}
+
+/// An ID lookup table: owns objects of type `T` (owned data: `T: 'static`), hands out an ID
+/// per object.
+///
+/// # Contract (checked for every design by the property tests in `impls/tests/`)
+/// * [`insert`](IdTable::insert) returns an ID that resolves to the inserted object until it is
+///   removed; it fails only with a [`TableError`] (fixed capacity full, ID space exhausted).
+/// * [`get`](IdTable::get)/[`get_mut`](IdTable::get_mut)/[`remove`](IdTable::remove) of an ID that
+///   is stale (its object was removed) give `None` and change nothing, if
+///   [`DesignInfo::detects_stale`]. A design that cannot detect stale IDs may resolve a stale ID
+///   to the object now in its slot; callers must not pass stale IDs to such a design.
+/// * [`iter`](IdTable::iter)/[`iter_mut`](IdTable::iter_mut) yield every live object exactly once,
+///   in a design-defined order.
+/// * [`len`](IdTable::len) is the number of live objects.
+pub trait IdTable<T: 'static>: Sized {
+    /// The ID type handed out by [`insert`](IdTable::insert).
+    type Id: Copy + Eq + std::hash::Hash + std::fmt::Debug + 'static;
+
+    /// Name, kind and capabilities of this design.
+    const INFO: DesignInfo;
+
+    /// An empty table.
+    fn new() -> Self;
+
+    /// Stores `value` and returns its ID.
+    ///
+    /// # Errors
+    /// [`TableError::Full`] for a fixed-capacity design at its capacity;
+    /// [`TableError::IdSpaceExhausted`] when no fresh ID is left.
+    fn insert(&mut self, value: T) -> Result<Self::Id, TableError>;
+
+    /// The object named by `id`, or `None` if it was removed (or never existed).
+    fn get(&self, id: Self::Id) -> Option<&T>;
+
+    /// Mutable access to the object named by `id`, or `None` if it was removed.
+    fn get_mut(&mut self, id: Self::Id) -> Option<&mut T>;
+
+    /// Removes and returns the object named by `id`, or `None` if it was already removed.
+    fn remove(&mut self, id: Self::Id) -> Option<T>;
+
+    /// Whether `id` names a live object.
+    fn contains(&self, id: Self::Id) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// Number of live objects.
+    fn len(&self) -> usize;
+
+    /// Whether the table holds no live objects.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every live object once.
+    fn iter(&self) -> impl Iterator<Item = &T>;
+
+    /// Every live object once, mutably.
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T>;
+
+    /// Bytes of heap memory the table holds now (its own accounting: reserved capacity times
+    /// element size, plus individually boxed objects). Excludes `size_of::<Self>()`.
+    fn memory_bytes(&self) -> usize;
+
+    /// Checks the design's internal invariants (free list threading, generation parity, dense
+    /// and sparse arrays agreeing, ...). Called by the property tests after every operation.
+    ///
+    /// # Errors
+    /// A description of the first broken invariant.
+    fn check_invariants(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Size in bytes of an ID type, for [`DesignInfo::id_bytes`].
+pub const fn id_bytes<I>() -> usize {
+    std::mem::size_of::<I>()
+}

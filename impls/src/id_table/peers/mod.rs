@@ -1,0 +1,1 @@
+//! Thin adapters putting published crates behind [`IdTable`](super::IdTable), one file each.

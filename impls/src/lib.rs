@@ -1,0 +1,17 @@
+//! Data-oriented storage designs measured by dodbench.
+//!
+//! Each family of designs is one trait plus one file per design:
+//!
+//! * [`id_table`]: ID lookup tables (the BitSquid "ID lookup table" article and the
+//!   stable-pointer pool articles): insert an object, get an ID back, look it up, remove it,
+//!   iterate the live objects. See [`id_table::IdTable`] for the contract and
+//!   [`id_table::registry`] for the list every benchmark, test and report iterates over.
+//!
+//! `impls` knows nothing of traces or benchmarks; `bench-harness` joins designs and workloads.
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod id;
+pub mod id_table;
+
+pub use error::TableError;

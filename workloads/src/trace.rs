@@ -1,0 +1,304 @@
+//! A trace: header, untimed setup prefix, timed body; and its validation.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::{Handle, Op};
+
+/// Where a trace came from, stored as the JSON header of a trace file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceHeader {
+    /// The generator's registry name (or `recording` for a recorded trace).
+    pub generator: String,
+    /// Live size the generator was asked for.
+    pub n: u64,
+    /// The generator's seed.
+    pub seed: u64,
+    /// The generator's parameters, as its typed parameter struct serialised to JSON.
+    pub params: serde_json::Value,
+}
+
+/// A trace: replaying `setup` builds the starting state (untimed), `body` is what is timed.
+/// Handles are numbered across both parts: the body's first `Add` continues after the setup's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trace {
+    /// Provenance.
+    pub header: TraceHeader,
+    /// Untimed prefix.
+    pub setup: Vec<Op>,
+    /// Timed part.
+    pub body: Vec<Op>,
+}
+
+/// Which part of a trace an op is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Part {
+    /// The untimed setup prefix.
+    Setup,
+    /// The timed body.
+    Body,
+}
+
+impl std::fmt::Display for Part {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Part::Setup => "setup",
+            Part::Body => "body",
+        })
+    }
+}
+
+/// Why a trace is not valid. Names the op by part and index.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum InvalidTrace {
+    /// An op names a handle no `Add` has created yet.
+    #[error("{part} op {index} ({op:?}) uses handle {handle}, which is not added yet")]
+    NotYetAdded {
+        /// Part of the trace.
+        part: Part,
+        /// Index of the op within its part.
+        index: usize,
+        /// The op.
+        op: Op,
+        /// The handle.
+        handle: Handle,
+    },
+    /// An op that needs a live handle names a removed one.
+    #[error("{part} op {index} ({op:?}) uses handle {handle}, which was removed")]
+    AlreadyRemoved {
+        /// Part of the trace.
+        part: Part,
+        /// Index of the op within its part.
+        index: usize,
+        /// The op.
+        op: Op,
+        /// The handle.
+        handle: Handle,
+    },
+    /// `GetStale` names a handle that is still live.
+    #[error("{part} op {index} (GetStale({handle})) names a live handle; it expects a miss")]
+    StaleOfLive {
+        /// Part of the trace.
+        part: Part,
+        /// Index of the op within its part.
+        index: usize,
+        /// The handle.
+        handle: Handle,
+    },
+    /// More than `u32::MAX` adds.
+    #[error("{part} op {index} adds more than 2^32 objects")]
+    TooManyAdds {
+        /// Part of the trace.
+        part: Part,
+        /// Index of the op within its part.
+        index: usize,
+    },
+}
+
+/// Counts of a trace's body, for throughput and for the file header.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BodyStats {
+    /// `Add` ops.
+    pub adds: u64,
+    /// `Get` ops.
+    pub gets: u64,
+    /// `GetStale` ops.
+    pub stale_gets: u64,
+    /// `Remove` ops.
+    pub removes: u64,
+    /// `Mutate` ops.
+    pub mutates: u64,
+    /// `Iterate` and `IterateMut` ops.
+    pub iterations: u64,
+    /// Live objects visited by all iterations together.
+    pub iterated_objects: u64,
+    /// Live objects after the setup (the state the body starts from).
+    pub live_at_start: u64,
+    /// Most live objects at any point of the trace.
+    pub peak_live: u64,
+}
+
+impl BodyStats {
+    /// Work units of the body: one per single-object op plus one per object an iteration
+    /// visits. Throughput (ops/s) and ns/op are per work unit, so `iterate-*` workloads are
+    /// reported per live object visited.
+    pub fn work_units(&self) -> u64 {
+        self.adds
+            + self.gets
+            + self.stale_gets
+            + self.removes
+            + self.mutates
+            + self.iterated_objects
+    }
+}
+
+impl Trace {
+    /// Total number of `Add` ops in setup and body (one more than the largest handle).
+    pub fn handle_count(&self) -> usize {
+        self.setup
+            .iter()
+            .chain(&self.body)
+            .filter(|op| matches!(op, Op::Add))
+            .count()
+    }
+
+    /// Whether the body leaves the table unchanged (only lookups and `Iterate`), so it can be
+    /// timed repeatedly on one table built once.
+    pub fn body_is_read_only(&self) -> bool {
+        self.body.iter().all(|op| op.is_read_only())
+    }
+
+    /// Checks every op against the handle states (not added / live / removed) and returns the
+    /// body's counts.
+    ///
+    /// # Errors
+    /// The first invalid op, named by part and index.
+    pub fn validate(&self) -> Result<BodyStats, InvalidTrace> {
+        #[derive(Clone, Copy, PartialEq)]
+        enum State {
+            Live,
+            Removed,
+        }
+        let mut states: Vec<State> = Vec::new();
+        let mut live: u64 = 0;
+        let mut stats = BodyStats::default();
+        for (part, ops) in [(Part::Setup, &self.setup), (Part::Body, &self.body)] {
+            if part == Part::Body {
+                stats.live_at_start = live;
+            }
+            let in_body = part == Part::Body;
+            for (index, &op) in ops.iter().enumerate() {
+                if let Some(handle) = op.handle() {
+                    let state =
+                        states
+                            .get(handle as usize)
+                            .copied()
+                            .ok_or(InvalidTrace::NotYetAdded {
+                                part,
+                                index,
+                                op,
+                                handle,
+                            })?;
+                    match (op, state) {
+                        (Op::GetStale(_), State::Live) => {
+                            return Err(InvalidTrace::StaleOfLive {
+                                part,
+                                index,
+                                handle,
+                            });
+                        }
+                        (Op::GetStale(_), State::Removed) => {}
+                        (_, State::Removed) => {
+                            return Err(InvalidTrace::AlreadyRemoved {
+                                part,
+                                index,
+                                op,
+                                handle,
+                            });
+                        }
+                        (_, State::Live) => {}
+                    }
+                }
+                match op {
+                    Op::Add => {
+                        if states.len() > Handle::MAX as usize {
+                            return Err(InvalidTrace::TooManyAdds { part, index });
+                        }
+                        states.push(State::Live);
+                        live += 1;
+                        stats.peak_live = stats.peak_live.max(live);
+                    }
+                    Op::Remove(h) => {
+                        states[h as usize] = State::Removed;
+                        live -= 1;
+                    }
+                    _ => {}
+                }
+                if in_body {
+                    match op {
+                        Op::Add => stats.adds += 1,
+                        Op::Get(_) => stats.gets += 1,
+                        Op::GetStale(_) => stats.stale_gets += 1,
+                        Op::Remove(_) => stats.removes += 1,
+                        Op::Mutate(_) => stats.mutates += 1,
+                        Op::Iterate | Op::IterateMut => {
+                            stats.iterations += 1;
+                            stats.iterated_objects += live;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(stats)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace(setup: Vec<Op>, body: Vec<Op>) -> Trace {
+        Trace {
+            header: TraceHeader {
+                generator: "test".into(),
+                n: 0,
+                seed: 0,
+                params: serde_json::Value::Null,
+            },
+            setup,
+            body,
+        }
+    }
+
+    #[test]
+    fn counts_work_units_of_the_body_only() {
+        let t = trace(
+            vec![Op::Add, Op::Add, Op::Add],
+            vec![
+                Op::Get(0),
+                Op::Remove(1),
+                Op::GetStale(1),
+                Op::Iterate,
+                Op::Add,
+            ],
+        );
+        let s = t.validate().unwrap();
+        assert_eq!(s.live_at_start, 3);
+        assert_eq!(s.iterated_objects, 2);
+        assert_eq!(s.work_units(), 1 + 1 + 1 + 2 + 1);
+        assert_eq!(s.peak_live, 3);
+        assert!(!t.body_is_read_only());
+    }
+
+    #[test]
+    fn names_the_first_bad_op() {
+        let t = trace(
+            vec![Op::Add],
+            vec![Op::Get(0), Op::Remove(0), Op::Mutate(0)],
+        );
+        assert_eq!(
+            t.validate(),
+            Err(InvalidTrace::AlreadyRemoved {
+                part: Part::Body,
+                index: 2,
+                op: Op::Mutate(0),
+                handle: 0
+            })
+        );
+        let t = trace(vec![Op::Get(0)], vec![]);
+        assert!(matches!(
+            t.validate(),
+            Err(InvalidTrace::NotYetAdded {
+                index: 0,
+                part: Part::Setup,
+                ..
+            })
+        ));
+        let t = trace(vec![Op::Add], vec![Op::GetStale(0)]);
+        assert!(matches!(
+            t.validate(),
+            Err(InvalidTrace::StaleOfLive { .. })
+        ));
+    }
+}
