@@ -13,6 +13,8 @@
 //! one line to [`registry::for_each_design`]. Every benchmark, test and report picks it up.
 
 pub mod holey;
+pub mod pool;
+pub mod pool_lowest;
 pub mod registry;
 
 pub use registry::{DesignVisitor, designs, for_each_design};
