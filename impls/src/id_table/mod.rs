@@ -13,6 +13,7 @@
 //! one line to [`registry::for_each_design`]. Every benchmark, test and report picks it up.
 
 pub mod holey;
+pub mod holey_skip;
 pub mod pool;
 pub mod pool_lowest;
 pub mod registry;

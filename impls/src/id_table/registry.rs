@@ -15,6 +15,7 @@ pub trait DesignVisitor<T: 'static> {
 /// Calls `visitor.visit::<D>()` for every registered design, in registry order.
 pub fn for_each_design<T: 'static, V: DesignVisitor<T>>(visitor: &mut V) {
     visitor.visit::<holey::Holey<T>>();
+    visitor.visit::<super::holey_skip::HoleySkip<T>>();
     visitor.visit::<super::pool::Pool<T>>();
     visitor.visit::<super::pool_lowest::PoolLowest<T>>();
 }
