@@ -18,6 +18,12 @@ pub fn for_each_design<T: 'static, V: DesignVisitor<T>>(visitor: &mut V) {
     visitor.visit::<super::holey_skip::HoleySkip<T>>();
     visitor.visit::<super::pool::Pool<T>>();
     visitor.visit::<super::pool_lowest::PoolLowest<T>>();
+    visitor.visit::<super::peers::slotmap::SlotMapPeer<T>>();
+    visitor.visit::<super::peers::slotmap_hop::HopSlotMapPeer<T>>();
+    visitor.visit::<super::peers::slotmap_dense::DenseSlotMapPeer<T>>();
+    visitor.visit::<super::peers::generational_arena::GenerationalArenaPeer<T>>();
+    visitor.visit::<super::peers::thunderdome::ThunderdomePeer<T>>();
+    visitor.visit::<super::peers::slab::SlabPeer<T>>();
 }
 
 /// The [`DesignInfo`] of every registered design, in registry order.
