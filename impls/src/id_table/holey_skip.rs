@@ -13,6 +13,9 @@
 //! Memory: `holey`'s slot (`size_of::<T>() + 8` for 8-aligned `T`) plus 1 bit per slot.
 //! Trade-off: iteration still strides over the holes' memory, so with random holes it loads
 //! about as many cache lines as `holey`; only the branch and per-slot instruction cost go.
+//! Measured (examples/iter_holes.rs, 1M slots, 50% random holes, 32-byte payload): about
+//! 2.2 ns per live object through `fold`, 3.4 through `next`, against 9.5 for `holey` and 1.05
+//! for a packed `Vec`. The one `unsafe` block (in `LiveIter::fold`) is argued where it stands.
 
 use std::iter::Zip;
 use std::slice;
@@ -255,7 +258,8 @@ fn live_value<T>(slot: Option<&Slot<T>>) -> &T {
 }
 
 /// Iterator over the live objects of a [`HoleySkip`]: one 64-slot chunk and its `live` word at
-/// a time, stepping straight from one set bit to the next.
+/// a time, stepping straight from one set bit to the next. `next` is safe code; `fold` (used by
+/// `sum`, `for_each`, `map(..).fold`, ...) skips the bounds and discriminant checks.
 struct LiveIter<'a, T> {
     /// The chunks (and their `live` words) not yet started.
     words: Zip<slice::Chunks<'a, Slot<T>>, slice::Iter<'a, u64>>,
@@ -291,7 +295,22 @@ impl<'a, T> Iterator for LiveIter<'a, T> {
             while rest != 0 {
                 let i = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                acc = f(acc, live_value(chunk.get(i)));
+                debug_assert!(matches!(chunk.get(i), Some(Slot::Occupied { .. })));
+                // SAFETY: `rest` is the `live` word of `chunk`, shifted so bit 0 names
+                // `chunk[0]`. `HoleySkip::live`'s invariant (checked by `check_invariants`,
+                // kept by `insert` and `remove`, the only writers) says a set bit names an
+                // existing, occupied slot, so `i` is in bounds and the slot is `Occupied`.
+                // Measured gain over the checked `live_value(chunk.get(i))`: 2.7 -> 2.15 ns
+                // per live object at 1M slots with 50% random holes, 0.9 -> 0.45 ns at 16K
+                // slots (examples/iter_holes.rs). Reached by the tests below (`sum`, `count`,
+                // `fold`) and by every fold-based consumer.
+                let value = unsafe {
+                    match chunk.get_unchecked(i) {
+                        Slot::Occupied { value, .. } => value,
+                        Slot::Vacant { .. } => std::hint::unreachable_unchecked(),
+                    }
+                };
+                acc = f(acc, value);
             }
             let Some((next_chunk, &word)) = words.next() else {
                 return acc;
@@ -358,10 +377,24 @@ mod tests {
         assert_eq!(t.iter().copied().collect::<Vec<_>>(), expected);
         // `fold` (used by `sum`, `for_each`) and `next` must agree, also after a partial `next`.
         assert_eq!(t.iter().sum::<u32>(), expected.iter().sum::<u32>());
-        let mut it = t.iter();
-        it.next();
-        it.next();
-        assert_eq!(it.copied().collect::<Vec<_>>(), expected[2..]);
+        for consumed in [0, 2, 22, expected.len()] {
+            let (mut a, mut b) = (t.iter(), t.iter());
+            for _ in 0..consumed {
+                a.next().unwrap();
+                b.next().unwrap();
+            }
+            let mut by_next = Vec::new();
+            // A `for` loop drives `next`, never `fold`.
+            for x in a {
+                by_next.push(*x);
+            }
+            let by_fold = b.fold(Vec::new(), |mut v, x| {
+                v.push(*x);
+                v
+            });
+            assert_eq!(by_next, expected[consumed..]);
+            assert_eq!(by_fold, expected[consumed..]);
+        }
         for v in t.iter_mut() {
             *v += 1000;
         }
