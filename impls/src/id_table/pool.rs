@@ -17,7 +17,7 @@
 //! 8-aligned payload, against 40 for `holey`). A slot whose generation would wrap is retired
 //! (never reused), so a stale ID never matches again.
 //!
-//! [`PoolSlot`] is shared with the `pool_lowest` design, which differs only in the free-slot
+//! The slot type (`PoolSlot`) is shared with the `pool_lowest` design, which differs only in the free-slot
 //! policy.
 
 use super::{DesignInfo, DesignKind, IdTable, id_bytes};
