@@ -139,6 +139,16 @@ fn run_against_model<D: IdTable<Value>>(ops: &[TestOp]) -> Result<(), TestCaseEr
             }
             TestOp::Iterate => {
                 prop_assert_eq!(sorted(table.iter()), model.live_values(), "{}", ctx("iter"));
+                // Internal iteration (`fold`, behind `sum`/`for_each`) may take another code
+                // path than `next`; check it too.
+                let (sum, count) = table
+                    .iter()
+                    .fold((0u64, 0usize), |(s, c), v| (s.wrapping_add(*v), c + 1));
+                let want: Value = model
+                    .live_values()
+                    .iter()
+                    .fold(0u64, |s, v| s.wrapping_add(*v));
+                prop_assert_eq!((sum, count), (want, model.live()), "{}", ctx("iter().fold"));
             }
             TestOp::IterateMut => {
                 table.iter_mut().for_each(|v| *v += 7);
@@ -179,6 +189,12 @@ impl DesignVisitor<Value> for ModelTest {
 #[test]
 fn every_design_agrees_with_the_model() {
     for_each_design(&mut ModelTest);
+}
+
+#[test]
+fn the_reference_model_agrees_with_the_test_model() {
+    ModelTest.visit::<impls::id_table::model::ModelTable<Value>>();
+    StaleReuseTest.visit::<impls::id_table::model::ModelTable<Value>>();
 }
 
 /// A small deterministic PRNG so the churn tests need no extra dependency.

@@ -14,6 +14,7 @@
 
 pub mod holey;
 pub mod holey_skip;
+pub mod model;
 pub mod peers;
 pub mod pool;
 pub mod pool_lowest;
