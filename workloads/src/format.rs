@@ -196,10 +196,10 @@ pub enum FormatError {
     /// The header's body stats differ from the ops' (a writer bug, or a hand-edited file).
     #[error("trace header body stats {header:?} differ from the ops' {actual:?}")]
     StatsMismatch {
-        /// The header's stats.
-        header: BodyStats,
+        /// The header's stats (boxed to keep the error small).
+        header: Box<BodyStats>,
         /// Recomputed from the ops.
-        actual: BodyStats,
+        actual: Box<BodyStats>,
     },
     /// The header JSON is longer than `u32::MAX` bytes.
     #[error("trace header of {0} bytes does not fit the u32 length field")]
@@ -324,8 +324,8 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Trace, FormatError> {
     let actual = trace.validate()?;
     if actual != header.body_stats {
         return Err(FormatError::StatsMismatch {
-            header: header.body_stats,
-            actual,
+            header: Box::new(header.body_stats),
+            actual: Box::new(actual),
         });
     }
     Ok(trace)

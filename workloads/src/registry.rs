@@ -1,7 +1,7 @@
 //! The one list of workload generators: names, descriptions, parameters with their defaults,
 //! and dispatch from a name and JSON parameters to a trace. The CLI, the benches, the tests and
 //! the report all read it; adding a workload is one file in `src/gen/` plus one line in
-//! [`ENTRIES`].
+//! `ENTRIES`.
 
 use serde_json::Value;
 use thiserror::Error;

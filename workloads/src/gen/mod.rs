@@ -2,7 +2,7 @@
 //!
 //! A generator is a pure function `generate(n, seed, &Params) -> Trace`: `n` is the live size
 //! the workload is about, the seed drives the one [`TraceRng`](crate::rng::TraceRng), and the
-//! typed parameter struct (declared with [`workload_params!`]) holds everything else. The
+//! typed parameter struct (declared with [`workload_params!`](crate::workload_params)) holds everything else. The
 //! [registry](crate::registry) lists them all.
 //!
 //! Every generator keeps the number of live objects at or below `n` at all times, except
@@ -47,7 +47,7 @@ pub struct FieldDoc {
     pub doc: &'static [&'static str],
 }
 
-/// What every workload's parameter struct provides; implemented by [`workload_params!`].
+/// What every workload's parameter struct provides; implemented by [`workload_params!`](crate::workload_params).
 pub trait Params: Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq {
     /// The fields, in declaration order, with their doc comments.
     fn fields() -> Vec<FieldDoc>;
