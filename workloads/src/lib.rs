@@ -2,7 +2,7 @@
 //!
 //! Handle `k` is the `k`-th object added by a trace, so one trace replays on any ID table
 //! whatever its ID type: the replayer keeps a flat `Vec` from handle to the ID the table gave.
-//! A [`Trace`](trace::Trace) has an untimed setup prefix (building the starting state) and a
+//! A [`Trace`] has an untimed setup prefix (building the starting state) and a
 //! timed body. Generators are deterministic functions of `(n, seed, params)`.
 //!
 //! * [`op`], [`payload`], [`trace`]: the vocabulary, the stored object, the trace and its
@@ -10,7 +10,7 @@
 //! * [`rng`]: the one PRNG and its sampling helpers (uniform, Zipf, shuffle).
 //! * [`generators`] (files in `src/gen/`): one generator per workload; [`registry`]: the list
 //!   of them, dispatch by name with JSON parameters.
-//! * [`format`]: the binary trace file format, save and load with full validation.
+//! * [`format`](mod@format): the binary trace file format, save and load with full validation.
 //!
 //! This crate knows nothing of the designs that replay its traces.
 #![deny(missing_docs)]

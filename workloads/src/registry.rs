@@ -80,13 +80,22 @@ struct Entry {
 /// so each entry gets its own monomorphic `fn` pointers.
 macro_rules! entry {
     ($module:ident, $params:ty, stale: $stale:expr) => {
+        entry!($module, $params, stale: $stale, check: |_, _| Ok(()))
+    };
+    ($module:ident, $params:ty, stale: $stale:expr, check: $check:expr) => {
         Entry {
             name: generators::$module::NAME,
             description: generators::$module::DESCRIPTION,
             needs_stale_detection: $stale,
             params: param_infos::<$params>,
             generate: |n, seed, json| {
-                let params: $params = parse_params(generators::$module::NAME, json)?;
+                let name = generators::$module::NAME;
+                let params: $params = parse_params(name, json)?;
+                let check: fn(usize, &$params) -> Result<(), String> = $check;
+                check(n, &params).map_err(|message| WorkloadError::BadParams {
+                    workload: name,
+                    message,
+                })?;
                 Ok(generators::$module::generate(n, seed, &params))
             },
         }
@@ -104,7 +113,7 @@ const ENTRIES: &[Entry] = &[
     entry!(iterate_holes, generators::iterate_holes::IterateHolesParams, stale: false),
     entry!(churn, generators::churn::ChurnParams, stale: false),
     entry!(churn_hot, generators::churn_hot::ChurnHotParams, stale: false),
-    entry!(frame, generators::frame::FrameParams, stale: false),
+    entry!(frame, generators::frame::FrameParams, stale: false, check: generators::frame::check),
     entry!(article_mix, generators::article_mix::ArticleMixParams, stale: false),
 ];
 
@@ -270,6 +279,9 @@ mod tests {
             assert!(matches!(err, WorkloadError::BadParams { .. }), "{err}");
             assert!(err.to_string().contains(needle), "{err}");
         }
+        let huge = serde_json::json!({ "frames": 100_000, "max_lookups": 1 << 28, "lookup_fraction": 100.0 });
+        let err = generate("frame", 1 << 20, 0, Some(&huge)).unwrap_err();
+        assert!(err.to_string().contains("body limit"), "{err}");
         assert!(matches!(
             generate("fill", 0, 0, None),
             Err(WorkloadError::BadN { n: 0, .. })

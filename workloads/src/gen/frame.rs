@@ -30,10 +30,38 @@ crate::workload_params! {
     }
 }
 
+/// Per-frame `(lookups, despawns)` for live size `n` (see [`generate`]).
+pub fn per_frame(n: usize, params: &FrameParams) -> (usize, usize) {
+    let lookups =
+        ((n as f64 * params.lookup_fraction).round() as usize).clamp(1, params.max_lookups.max(1));
+    (lookups, fraction_of(n, params.despawn_fraction, 1))
+}
+
+/// Checks that the whole body stays within [`MAX_OPS`] (each field is bounded on its own, but
+/// their product is not).
+///
+/// # Errors
+/// A one-line message giving the body size.
+pub fn check(n: usize, params: &FrameParams) -> Result<(), String> {
+    let (lookups, despawns) = per_frame(n, params);
+    let per = 1 + lookups + 2 * despawns;
+    match per.checked_mul(params.frames) {
+        Some(total) if total <= MAX_OPS => Ok(()),
+        _ => Err(format!(
+            "{} frames of {per} ops exceed the {MAX_OPS}-op body limit",
+            params.frames
+        )),
+    }
+}
+
 /// Setup: `n` `Add`s. Body: `frames` × (`IterateMut`; `lookups` `Get`s of uniform live
 /// handles; `despawns` `Remove`s of uniform live handles; `despawns` `Add`s), with
 /// `lookups = clamp(round(n * lookup_fraction), 1, max_lookups)` and
 /// `despawns = clamp(round(n * despawn_fraction), 1, n)`. Live count is `n` at frame starts.
+///
+/// # Panics
+/// If the trace would need more than 2^32 adds; [`check`] (which the registry applies)
+/// rejects such parameters first.
 pub fn generate(n: usize, seed: u64, params: &FrameParams) -> Trace {
     let mut rng = TraceRng::new(seed);
     let mut b = TraceBuilder::new();

@@ -1,9 +1,23 @@
 //! The workload generators, one file each, and what they share.
 //!
 //! A generator is a pure function `generate(n, seed, &Params) -> Trace`: `n` is the live size
-//! the workload is about, the seed drives the one [`TraceRng`](crate::rng::TraceRng), and the
+//! the workload is about, the seed drives the one [`TraceRng`], and the
 //! typed parameter struct (declared with [`workload_params!`](crate::workload_params)) holds everything else. The
 //! [registry](crate::registry) lists them all.
+//!
+//! | workload         | setup (default params)            | body (default params)                            | body ops at n = 1K / 64K / 1M |
+//! |------------------|-----------------------------------|--------------------------------------------------|-------------------------------|
+//! | `fill`           | —                                 | `n` Add                                          | 1K / 64K / 1M                 |
+//! | `lookup-uniform` | `n` Add                           | 100K uniform Get                                 | 100K                          |
+//! | `lookup-zipf`    | `n` Add                           | 100K Zipf(1.0) Get, scattered hot set            | 100K                          |
+//! | `lookup-stale`   | `n` Add, `n/2` Remove, `n/2` Add  | 100K GetStale of removed handles                 | 100K                          |
+//! | `remove-random`  | `n` Add                           | `n/2` Remove, random order                       | 500 / 32K / 512K              |
+//! | `iterate-full`   | `n` Add                           | `clamp(ceil(1M/n), 1, 64)` Iterate               | 64 / 16 / 1 passes            |
+//! | `iterate-holes`  | `2n` Add, `n` Remove              | as `iterate-full`                                | 64 / 16 / 1 passes            |
+//! | `churn`          | `n` Add                           | 100K × (Remove random, Add)                      | 200K                          |
+//! | `churn-hot`      | `n − 1` Add                       | 400K × (Add, Remove oldest of last 5)            | 800K                          |
+//! | `frame`          | `n` Add                           | 10 × (IterateMut, `min(n/10, 10K)` Get, `n/100` Remove + Add) | 1.2K / 79K / 310K |
+//! | `article-mix`    | `n` Add                           | 100K of 80% Get, 10% Remove, 10% Add             | 100K                          |
 //!
 //! Every generator keeps the number of live objects at or below `n` at all times, except
 //! `iterate-holes`, whose point is `n` live objects spread over more slots (its peak is the
