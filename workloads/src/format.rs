@@ -443,6 +443,14 @@ impl<'a> ByteReader<'a> {
 
 /// Writes `trace` to `writer` in the trace file format.
 ///
+/// ```
+/// use workloads::{format, registry};
+/// let trace = registry::generate("churn", 100, 7, None).unwrap();
+/// let mut file = Vec::new();
+/// format::save(&trace, &mut file).unwrap();
+/// assert_eq!(format::load(file.as_slice()).unwrap(), trace);
+/// ```
+///
 /// # Errors
 /// [`FormatError::Invalid`] for an invalid trace, [`FormatError::Io`] if writing fails.
 pub fn save(trace: &Trace, mut writer: impl Write) -> Result<(), FormatError> {
