@@ -2,14 +2,26 @@
 //!
 //! Handle `k` is the `k`-th object added by a trace, so one trace replays on any ID table
 //! whatever its ID type: the replayer keeps a flat `Vec` from handle to the ID the table gave.
-//! A [`Trace`](trace::Trace) has an untimed setup prefix (building the starting state) and a
+//! A [`Trace`] has an untimed setup prefix (building the starting state) and a
 //! timed body. Generators are deterministic functions of `(n, seed, params)`.
+//!
+//! * [`op`], [`payload`], [`trace`]: the vocabulary, the stored object, the trace and its
+//!   validation.
+//! * [`rng`]: the one PRNG and its sampling helpers (uniform, Zipf, shuffle).
+//! * [`generators`] (files in `src/gen/`): one generator per workload; [`registry`]: the list
+//!   of them, dispatch by name with JSON parameters.
+//! * [`format`](mod@format): the binary trace file format, save and load with full validation.
 //!
 //! This crate knows nothing of the designs that replay its traces.
 #![deny(missing_docs)]
 
+pub mod format;
+#[path = "gen/mod.rs"]
+pub mod generators;
 pub mod op;
 pub mod payload;
+pub mod registry;
+pub mod rng;
 pub mod trace;
 
 pub use op::{Handle, Op};

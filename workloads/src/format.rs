@@ -1,0 +1,592 @@
+//! The trace file format: compact, self-describing, and checked end to end on load.
+//!
+//! # Layout (version 1)
+//! All integers are little-endian.
+//!
+//! | offset        | size     | content                                                      |
+//! |---------------|----------|--------------------------------------------------------------|
+//! | 0             | 8        | magic `b"DODTRACE"`                                          |
+//! | 8             | 4        | `u32` format version, `1`                                    |
+//! | 12            | 4        | `u32` header length `L`                                      |
+//! | 16            | `L`      | UTF-8 JSON [`FileHeader`]                                    |
+//! | 16 + `L`      | variable | setup ops, then the end-of-part byte `0xFF`                  |
+//! |               | variable | body ops, then the end-of-part byte `0xFF`                   |
+//! | end − 8       | 8        | `u64` FNV-1a 64 checksum of every preceding byte (from 0)    |
+//!
+//! and nothing after the checksum.
+//!
+//! An op is one tag byte, followed for ops that name a handle by the handle as an unsigned
+//! LEB128 varint (7 bits per byte, low bits first, high bit set on all but the last byte;
+//! 1 to 5 bytes, and the shortest encoding: no final `0x00` byte after a continuation, so each
+//! trace has exactly one encoding). Handles below 128 take one byte, below 16 384 two, below
+//! 2 097 152 three, so a 1M-object trace averages about 4 bytes per op.
+//!
+//! | tag | op           | handle follows |
+//! |-----|--------------|----------------|
+//! | 0   | `Add`        | no             |
+//! | 1   | `Get`        | yes            |
+//! | 2   | `GetStale`   | yes            |
+//! | 3   | `Remove`     | yes            |
+//! | 4   | `Iterate`    | no             |
+//! | 5   | `IterateMut` | no             |
+//! | 6   | `Mutate`     | yes            |
+//!
+//! # What loading checks
+//! In order: the magic, the version, that the header and every op are complete (truncation),
+//! that the header is JSON of the expected shape with the same format version, every tag byte
+//! and varint, that each part holds as many ops as the header says, the checksum (FNV-1a
+//! changes whenever any single byte changes, since each step `h = (h ^ byte) * prime` is a
+//! bijection of `h`), that no byte follows it, then [`Trace::validate`] (every handle used only
+//! when live, or only when removed for `GetStale`) and that the header's [`BodyStats`] equal
+//! the recomputed ones. Allocation is bounded by the bytes actually present: a header claiming
+//! `2^60` ops makes the loader reserve at most one op per remaining byte.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::trace::{BodyStats, InvalidTrace, Part, Trace, TraceHeader};
+use crate::{Handle, Op};
+
+/// The first 8 bytes of every trace file.
+pub const MAGIC: [u8; 8] = *b"DODTRACE";
+
+/// The format version this code writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The byte that ends the setup and the body op lists (never a valid tag).
+const END_OF_PART: u8 = 0xFF;
+
+/// Tag bytes, indexed as in the module doc's table.
+mod tag {
+    pub const ADD: u8 = 0;
+    pub const GET: u8 = 1;
+    pub const GET_STALE: u8 = 2;
+    pub const REMOVE: u8 = 3;
+    pub const ITERATE: u8 = 4;
+    pub const ITERATE_MUT: u8 = 5;
+    pub const MUTATE: u8 = 6;
+}
+
+/// The JSON header of a trace file: the trace's provenance plus the counts a reader can use
+/// without decoding the ops.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileHeader {
+    /// Equal to the binary version field; [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// [`TraceHeader::generator`].
+    pub generator: String,
+    /// [`TraceHeader::n`].
+    pub n: u64,
+    /// [`TraceHeader::seed`].
+    pub seed: u64,
+    /// [`TraceHeader::params`].
+    pub params: serde_json::Value,
+    /// Number of setup ops.
+    pub setup_ops: u64,
+    /// Number of body ops.
+    pub body_ops: u64,
+    /// The body's counts, as [`Trace::validate`] computes them.
+    pub body_stats: BodyStats,
+}
+
+/// Why a trace could not be saved or loaded.
+#[derive(Debug, Error)]
+pub enum FormatError {
+    /// Reading or writing the stream failed.
+    #[error("trace I/O failed: {0}")]
+    Io(#[from] std::io::Error),
+    /// Reading or writing a file failed.
+    #[error("trace file {path}: {source}")]
+    PathIo {
+        /// The file.
+        path: PathBuf,
+        /// The failure.
+        source: std::io::Error,
+    },
+    /// The file does not start with [`MAGIC`].
+    #[error("not a dodbench trace file (starts with {found:02x?}, expected \"DODTRACE\")")]
+    BadMagic {
+        /// The first bytes of the file (up to 8).
+        found: Vec<u8>,
+    },
+    /// The version field is not one this code reads.
+    #[error(
+        "trace format version {found} is not supported (this build reads version {FORMAT_VERSION})"
+    )]
+    UnsupportedVersion {
+        /// The version in the file.
+        found: u32,
+    },
+    /// The file ends before `what` is complete.
+    #[error("trace file is truncated: it ends at byte {len} inside the {what}")]
+    Truncated {
+        /// The part being read: "magic", "header", "setup ops", ...
+        what: &'static str,
+        /// The file's length.
+        len: usize,
+    },
+    /// The header is not JSON of the [`FileHeader`] shape.
+    #[error("trace header is not valid: {0}")]
+    BadHeader(#[source] serde_json::Error),
+    /// The header's `format_version` differs from the binary version field.
+    #[error("trace header says format version {header} but the file says {binary}")]
+    HeaderVersionMismatch {
+        /// The JSON `format_version`.
+        header: u32,
+        /// The binary version field.
+        binary: u32,
+    },
+    /// A tag byte is not one of the module doc's table (nor the end-of-part byte).
+    #[error("{part} op {index} at byte {offset} has unknown tag byte {tag:#04x}")]
+    UnknownTag {
+        /// Part of the trace.
+        part: Part,
+        /// Index of the op within its part.
+        index: usize,
+        /// Byte offset of the tag.
+        offset: usize,
+        /// The tag byte.
+        tag: u8,
+    },
+    /// A handle varint is too long, overflows `u32`, or is not the shortest encoding.
+    #[error("{part} op {index}: handle varint at byte {offset} {problem}")]
+    BadHandle {
+        /// Part of the trace.
+        part: Part,
+        /// Index of the op within its part.
+        index: usize,
+        /// Byte offset of the varint.
+        offset: usize,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
+    /// A part holds a different number of ops than the header says.
+    #[error("trace {part} has {actual} ops but its header says {header}")]
+    CountMismatch {
+        /// Part of the trace.
+        part: Part,
+        /// The header's count.
+        header: u64,
+        /// Ops actually present.
+        actual: u64,
+    },
+    /// The stored checksum differs from the computed one: the file is corrupt.
+    #[error("trace file is corrupt: checksum {stored:#018x} stored, {computed:#018x} computed")]
+    ChecksumMismatch {
+        /// The checksum in the file.
+        stored: u64,
+        /// The checksum of the bytes read.
+        computed: u64,
+    },
+    /// Bytes follow the checksum.
+    #[error("trace file has {count} unexpected bytes after its checksum (at byte {offset})")]
+    TrailingBytes {
+        /// How many.
+        count: usize,
+        /// Offset of the first.
+        offset: usize,
+    },
+    /// The trace uses a handle wrongly (saving refuses such a trace too).
+    #[error("trace is invalid: {0}")]
+    Invalid(#[from] InvalidTrace),
+    /// The header's body stats differ from the ops' (a writer bug, or a hand-edited file).
+    #[error("trace header body stats {header:?} differ from the ops' {actual:?}")]
+    StatsMismatch {
+        /// The header's stats (boxed to keep the error small).
+        header: Box<BodyStats>,
+        /// Recomputed from the ops.
+        actual: Box<BodyStats>,
+    },
+    /// The header JSON is longer than `u32::MAX` bytes.
+    #[error("trace header of {0} bytes does not fit the u32 length field")]
+    HeaderTooLarge(usize),
+}
+
+/// FNV-1a 64 of `bytes`.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes
+        .iter()
+        .fold(OFFSET_BASIS, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
+}
+
+/// The trace file bytes of `trace`.
+///
+/// # Errors
+/// [`FormatError::Invalid`] if the trace does not validate (a file is always a valid trace).
+pub fn to_bytes(trace: &Trace) -> Result<Vec<u8>, FormatError> {
+    let body_stats = trace.validate()?;
+    let header = FileHeader {
+        format_version: FORMAT_VERSION,
+        generator: trace.header.generator.clone(),
+        n: trace.header.n,
+        seed: trace.header.seed,
+        params: trace.header.params.clone(),
+        setup_ops: trace.setup.len() as u64,
+        body_ops: trace.body.len() as u64,
+        body_stats,
+    };
+    let json = serde_json::to_vec(&header).expect("FileHeader serialises");
+    let json_len =
+        u32::try_from(json.len()).map_err(|_| FormatError::HeaderTooLarge(json.len()))?;
+    let ops = trace.setup.len() + trace.body.len();
+    let mut out = Vec::with_capacity(16 + json.len() + 4 * ops + 10);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&json_len.to_le_bytes());
+    out.extend_from_slice(&json);
+    for part in [&trace.setup, &trace.body] {
+        for &op in part {
+            encode_op(op, &mut out);
+        }
+        out.push(END_OF_PART);
+    }
+    let checksum = fnv1a64(&out);
+    out.extend_from_slice(&checksum.to_le_bytes());
+    Ok(out)
+}
+
+fn encode_op(op: Op, out: &mut Vec<u8>) {
+    let (tag, handle) = match op {
+        Op::Add => (tag::ADD, None),
+        Op::Get(h) => (tag::GET, Some(h)),
+        Op::GetStale(h) => (tag::GET_STALE, Some(h)),
+        Op::Remove(h) => (tag::REMOVE, Some(h)),
+        Op::Iterate => (tag::ITERATE, None),
+        Op::IterateMut => (tag::ITERATE_MUT, None),
+        Op::Mutate(h) => (tag::MUTATE, Some(h)),
+    };
+    out.push(tag);
+    if let Some(mut h) = handle {
+        while h >= 0x80 {
+            out.push((h as u8 & 0x7f) | 0x80);
+            h >>= 7;
+        }
+        out.push(h as u8);
+    }
+}
+
+/// Decodes and fully validates trace file bytes (see the module doc for every check).
+///
+/// # Errors
+/// The first problem found, as the specific [`FormatError`] variant.
+pub fn from_bytes(bytes: &[u8]) -> Result<Trace, FormatError> {
+    let mut r = ByteReader { bytes, pos: 0 };
+    let magic_len = bytes.len().min(MAGIC.len());
+    if bytes[..magic_len] != MAGIC[..magic_len] {
+        return Err(FormatError::BadMagic {
+            found: bytes[..magic_len].to_vec(),
+        });
+    }
+    r.take(MAGIC.len(), "magic")?;
+    let version = r.u32("version field")?;
+    if version != FORMAT_VERSION {
+        return Err(FormatError::UnsupportedVersion { found: version });
+    }
+    let header_len = r.u32("header length field")? as usize;
+    let header: FileHeader =
+        serde_json::from_slice(r.take(header_len, "header")?).map_err(FormatError::BadHeader)?;
+    if header.format_version != version {
+        return Err(FormatError::HeaderVersionMismatch {
+            header: header.format_version,
+            binary: version,
+        });
+    }
+    let setup = r.ops(Part::Setup, header.setup_ops)?;
+    let body = r.ops(Part::Body, header.body_ops)?;
+    let checked_len = r.pos;
+    let stored = u64::from_le_bytes(r.take(8, "checksum")?.try_into().expect("8 bytes"));
+    let computed = fnv1a64(&bytes[..checked_len]);
+    if stored != computed {
+        return Err(FormatError::ChecksumMismatch { stored, computed });
+    }
+    if r.pos < bytes.len() {
+        return Err(FormatError::TrailingBytes {
+            count: bytes.len() - r.pos,
+            offset: r.pos,
+        });
+    }
+    let trace = Trace {
+        header: TraceHeader {
+            generator: header.generator,
+            n: header.n,
+            seed: header.seed,
+            params: header.params,
+        },
+        setup,
+        body,
+    };
+    let actual = trace.validate()?;
+    if actual != header.body_stats {
+        return Err(FormatError::StatsMismatch {
+            header: Box::new(header.body_stats),
+            actual: Box::new(actual),
+        });
+    }
+    Ok(trace)
+}
+
+/// A bounds-checked cursor over the file bytes: every read is a `get`, so bad input gives a
+/// [`FormatError::Truncated`], never a panic.
+struct ByteReader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> ByteReader<'a> {
+    fn take(&mut self, len: usize, what: &'static str) -> Result<&'a [u8], FormatError> {
+        let end = self.pos.checked_add(len);
+        let slice =
+            end.and_then(|end| self.bytes.get(self.pos..end))
+                .ok_or(FormatError::Truncated {
+                    what,
+                    len: self.bytes.len(),
+                })?;
+        self.pos += len;
+        Ok(slice)
+    }
+
+    fn byte(&mut self, what: &'static str) -> Result<u8, FormatError> {
+        Ok(self.take(1, what)?[0])
+    }
+
+    fn u32(&mut self, what: &'static str) -> Result<u32, FormatError> {
+        Ok(u32::from_le_bytes(
+            self.take(4, what)?.try_into().expect("4 bytes"),
+        ))
+    }
+
+    /// The ops of `part` up to its end-of-part byte; `expected` is the header's count.
+    fn ops(&mut self, part: Part, expected: u64) -> Result<Vec<Op>, FormatError> {
+        let what = match part {
+            Part::Setup => "setup ops",
+            Part::Body => "body ops",
+        };
+        // Each op takes at least one byte: never reserve more than the bytes left.
+        let remaining = self.bytes.len() - self.pos;
+        let mut ops = Vec::with_capacity(
+            usize::try_from(expected)
+                .unwrap_or(usize::MAX)
+                .min(remaining),
+        );
+        loop {
+            let offset = self.pos;
+            let index = ops.len();
+            let handle = |r: &mut Self| r.handle(part, index, what);
+            let op = match self.byte(what)? {
+                END_OF_PART => break,
+                tag::ADD => Op::Add,
+                tag::GET => Op::Get(handle(self)?),
+                tag::GET_STALE => Op::GetStale(handle(self)?),
+                tag::REMOVE => Op::Remove(handle(self)?),
+                tag::ITERATE => Op::Iterate,
+                tag::ITERATE_MUT => Op::IterateMut,
+                tag::MUTATE => Op::Mutate(handle(self)?),
+                tag => {
+                    return Err(FormatError::UnknownTag {
+                        part,
+                        index,
+                        offset,
+                        tag,
+                    });
+                }
+            };
+            ops.push(op);
+        }
+        if ops.len() as u64 != expected {
+            return Err(FormatError::CountMismatch {
+                part,
+                header: expected,
+                actual: ops.len() as u64,
+            });
+        }
+        Ok(ops)
+    }
+
+    /// One LEB128 handle (see the module doc), rejecting overlong and non-shortest encodings.
+    fn handle(
+        &mut self,
+        part: Part,
+        index: usize,
+        what: &'static str,
+    ) -> Result<Handle, FormatError> {
+        let offset = self.pos;
+        let bad = |problem| FormatError::BadHandle {
+            part,
+            index,
+            offset,
+            problem,
+        };
+        let mut value: u32 = 0;
+        for i in 0..5 {
+            let byte = self.byte(what)?;
+            let bits = u32::from(byte & 0x7f);
+            if i == 4 && (bits > 0x0f || byte & 0x80 != 0) {
+                return Err(bad("overflows u32"));
+            }
+            value |= bits << (7 * i);
+            if byte & 0x80 == 0 {
+                if i > 0 && byte == 0 {
+                    return Err(bad("is not the shortest encoding"));
+                }
+                return Ok(value);
+            }
+        }
+        unreachable!("the fifth byte always returns")
+    }
+}
+
+/// Writes `trace` to `writer` in the trace file format.
+///
+/// ```
+/// use workloads::{format, registry};
+/// let trace = registry::generate("churn", 100, 7, None).unwrap();
+/// let mut file = Vec::new();
+/// format::save(&trace, &mut file).unwrap();
+/// assert_eq!(format::load(file.as_slice()).unwrap(), trace);
+/// ```
+///
+/// # Errors
+/// [`FormatError::Invalid`] for an invalid trace, [`FormatError::Io`] if writing fails.
+pub fn save(trace: &Trace, mut writer: impl Write) -> Result<(), FormatError> {
+    writer.write_all(&to_bytes(trace)?)?;
+    writer.flush()?;
+    Ok(())
+}
+
+/// Reads a whole trace file from `reader` and validates it.
+///
+/// # Errors
+/// [`FormatError::Io`] if reading fails; otherwise as [`from_bytes`].
+pub fn load(mut reader: impl Read) -> Result<Trace, FormatError> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    from_bytes(&bytes)
+}
+
+/// Saves `trace` to `path` atomically: writes a temporary file in the same directory, syncs
+/// it, then renames it over `path`, so readers never see a partial file.
+///
+/// # Errors
+/// [`FormatError::Invalid`] for an invalid trace, [`FormatError::PathIo`] if the file cannot
+/// be written.
+pub fn save_to_path(trace: &Trace, path: impl AsRef<Path>) -> Result<(), FormatError> {
+    let path = path.as_ref();
+    let bytes = to_bytes(trace)?;
+    let path_io = |source| FormatError::PathIo {
+        path: path.to_owned(),
+        source,
+    };
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(path_io)?;
+    file.write_all(&bytes).map_err(path_io)?;
+    file.as_file().sync_all().map_err(path_io)?;
+    file.persist(path).map_err(|e| path_io(e.error))?;
+    Ok(())
+}
+
+/// Loads and validates the trace file at `path`.
+///
+/// # Errors
+/// [`FormatError::PathIo`] if the file cannot be read; otherwise as [`from_bytes`].
+pub fn load_from_path(path: impl AsRef<Path>) -> Result<Trace, FormatError> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|source| FormatError::PathIo {
+        path: path.to_owned(),
+        source,
+    })?;
+    from_bytes(&bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace(setup: Vec<Op>, body: Vec<Op>) -> Trace {
+        Trace {
+            header: TraceHeader {
+                generator: "test".into(),
+                n: 2,
+                seed: 7,
+                params: serde_json::json!({}),
+            },
+            setup,
+            body,
+        }
+    }
+
+    #[test]
+    fn fnv1a64_matches_the_reference_vectors() {
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn varints_round_trip_at_every_length_boundary() {
+        let handles = [
+            0,
+            1,
+            127,
+            128,
+            16_383,
+            16_384,
+            2_097_151,
+            2_097_152,
+            u32::MAX,
+        ];
+        for h in handles {
+            let mut out = Vec::new();
+            encode_op(Op::Get(h), &mut out);
+            let mut r = ByteReader {
+                bytes: &out,
+                pos: 1,
+            };
+            assert_eq!(r.handle(Part::Body, 0, "body ops").unwrap(), h);
+            assert_eq!(r.pos, out.len());
+        }
+    }
+
+    #[test]
+    fn varints_reject_overflow_overlong_and_non_shortest() {
+        for bad in [
+            &[0x80, 0x00][..],
+            &[0xff, 0xff, 0xff, 0xff, 0x1f],
+            &[0xff, 0xff, 0xff, 0xff, 0x8f, 0x00],
+        ] {
+            let mut r = ByteReader { bytes: bad, pos: 0 };
+            assert!(
+                matches!(
+                    r.handle(Part::Setup, 3, "setup ops"),
+                    Err(FormatError::BadHandle { index: 3, .. })
+                ),
+                "{bad:x?}"
+            );
+        }
+    }
+
+    #[test]
+    fn encodes_the_documented_bytes() {
+        let t = trace(
+            vec![Op::Add, Op::Add],
+            vec![Op::Get(1), Op::Remove(0), Op::GetStale(0)],
+        );
+        let bytes = to_bytes(&t).unwrap();
+        assert_eq!(&bytes[..8], b"DODTRACE");
+        assert_eq!(&bytes[8..12], &[1, 0, 0, 0]);
+        let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+        let ops = &bytes[16 + len..bytes.len() - 8];
+        assert_eq!(ops, &[0, 0, 0xff, 1, 1, 3, 0, 2, 0, 0xff]);
+        let header: FileHeader = serde_json::from_slice(&bytes[16..16 + len]).unwrap();
+        assert_eq!((header.setup_ops, header.body_ops), (2, 3));
+        assert_eq!(header.body_stats.gets, 1);
+    }
+}

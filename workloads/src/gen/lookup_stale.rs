@@ -1,0 +1,56 @@
+//! `lookup-stale`: the article's second requirement, "if the system is supplied with an ID to
+//! an old object, it should be able to detect that the object is no longer alive".
+//!
+//! Setup: `n` adds, then `removed` = `round(n * stale_fraction)` (at least 1) random removes,
+//! then `removed` new adds. A design that reuses freed slots (every design in the article) has
+//! put the new objects in the removed objects' slots, so each stale ID points at a slot holding
+//! a live object of a later generation: the hard case, which an index-only check gets wrong.
+//! `n` objects are live at the start of the body and the peak is `n`.
+//!
+//! Body: `ops` `GetStale` of uniformly random removed handles, each expecting a miss. Only
+//! designs that detect stale IDs can run it (the registry marks it `needs_stale_detection`).
+
+use super::{MAX_OPS, TraceBuilder, fraction_of};
+use crate::Op;
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "lookup-stale";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "n live objects, some in reused slots of removed ones; body of GetStale of removed handles";
+
+crate::workload_params! {
+    /// Parameters of `lookup-stale`.
+    pub struct LookupStaleParams {
+        /// Number of `GetStale` ops in the body.
+        pub ops: usize = 100_000, in 1..=MAX_OPS,
+        /// Fraction of the `n` first objects removed (and replaced) in the setup; at least one
+        /// object is always removed.
+        pub stale_fraction: f64 = 0.5, in 0.0..=1.0,
+    }
+}
+
+/// See the module doc.
+pub fn generate(n: usize, seed: u64, params: &LookupStaleParams) -> Trace {
+    let mut rng = TraceRng::new(seed);
+    let mut b = TraceBuilder::new();
+    for _ in 0..n {
+        b.add();
+    }
+    let removed_count = fraction_of(n, params.stale_fraction, 1);
+    let removed: Vec<_> = (0..removed_count)
+        .map(|_| b.remove_random(&mut rng))
+        .collect();
+    for _ in 0..removed_count {
+        b.add();
+    }
+    b.start_body();
+    if !removed.is_empty() {
+        for _ in 0..params.ops {
+            b.push(Op::GetStale(removed[rng.index(removed.len())]));
+        }
+    }
+    b.finish(NAME, n, seed, params)
+}

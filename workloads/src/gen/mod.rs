@@ -1,0 +1,306 @@
+//! The workload generators, one file each, and what they share.
+//!
+//! A generator is a pure function `generate(n, seed, &Params) -> Trace`: `n` is the live size
+//! the workload is about, the seed drives the one [`TraceRng`], and the
+//! typed parameter struct (declared with [`workload_params!`](crate::workload_params)) holds everything else. The
+//! [registry](crate::registry) lists them all.
+//!
+//! | workload         | setup (default params)            | body (default params)                            | body ops at n = 1K / 64K / 1M |
+//! |------------------|-----------------------------------|--------------------------------------------------|-------------------------------|
+//! | `fill`           | —                                 | `n` Add                                          | 1K / 64K / 1M                 |
+//! | `lookup-uniform` | `n` Add                           | 100K uniform Get                                 | 100K                          |
+//! | `lookup-zipf`    | `n` Add                           | 100K Zipf(1.0) Get, scattered hot set            | 100K                          |
+//! | `lookup-stale`   | `n` Add, `n/2` Remove, `n/2` Add  | 100K GetStale of removed handles                 | 100K                          |
+//! | `remove-random`  | `n` Add                           | `n/2` Remove, random order                       | 500 / 32K / 512K              |
+//! | `iterate-full`   | `n` Add                           | `clamp(ceil(1M/n), 1, 64)` Iterate               | 64 / 16 / 1 passes            |
+//! | `iterate-holes`  | `2n` Add, `n` Remove              | as `iterate-full`                                | 64 / 16 / 1 passes            |
+//! | `churn`          | `n` Add                           | 100K × (Remove random, Add)                      | 200K                          |
+//! | `churn-hot`      | `n − 1` Add                       | 400K × (Add, Remove oldest of last 5)            | 800K                          |
+//! | `frame`          | `n` Add                           | 10 × (IterateMut, `min(n/10, 10K)` Get, `n/100` Remove + Add) | 1.2K / 79K / 310K |
+//! | `article-mix`    | `n` Add                           | 100K of 80% Get, 10% Remove, 10% Add             | 100K                          |
+//!
+//! Every generator keeps the number of live objects at or below `n` at all times, except
+//! `iterate-holes`, whose point is `n` live objects spread over more slots (its peak is the
+//! slot count). `BodyStats::peak_live` reports the peak, so a harness can skip a fixed-capacity
+//! design that cannot hold it.
+//!
+//! The module is `generators` because `gen` is a reserved keyword in Rust 2024; its files live
+//! in `src/gen/`.
+
+pub mod article_mix;
+pub mod churn;
+pub mod churn_hot;
+pub mod fill;
+pub mod frame;
+pub mod iterate_full;
+pub mod iterate_holes;
+pub mod lookup_stale;
+pub mod lookup_uniform;
+pub mod lookup_zipf;
+pub mod remove_random;
+
+use std::fmt::Debug;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::rng::TraceRng;
+use crate::trace::{Trace, TraceHeader};
+use crate::{Handle, Op};
+
+/// Largest count any parameter may ask for (ops, steps, frames × work): `2^28` ops already
+/// take 2 GiB as `Vec<Op>`.
+pub const MAX_OPS: usize = 1 << 28;
+
+/// One field of a parameter struct: its name and doc comment lines, for `dodbench list`.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldDoc {
+    /// The field's name, as in the JSON.
+    pub name: &'static str,
+    /// The field's doc comment, one entry per line.
+    pub doc: &'static [&'static str],
+}
+
+/// What every workload's parameter struct provides; implemented by [`workload_params!`](crate::workload_params).
+pub trait Params: Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq {
+    /// The fields, in declaration order, with their doc comments.
+    fn fields() -> Vec<FieldDoc>;
+
+    /// Checks every field against its declared range.
+    ///
+    /// # Errors
+    /// A one-line message naming the first out-of-range field.
+    fn check(&self) -> Result<(), String>;
+}
+
+/// Declares a workload's parameter struct: each field with its doc comment, default and allowed
+/// range, written once. Expands to the struct (`Serialize`, `Deserialize` with
+/// `#[serde(default, deny_unknown_fields)]` so missing fields take their defaults and typos are
+/// errors, `Clone`, `Debug`, `PartialEq`), its `Default`, and its [`Params`] impl.
+///
+/// ```
+/// workloads::workload_params! {
+///     /// Parameters of an example workload.
+///     pub struct ExampleParams {
+///         /// Number of ops in the body.
+///         pub ops: usize = 100, in 1..=1000,
+///     }
+/// }
+/// use workloads::generators::Params;
+/// assert_eq!(ExampleParams::default().ops, 100);
+/// assert!(ExampleParams { ops: 0 }.check().is_err());
+/// ```
+#[macro_export]
+macro_rules! workload_params {
+    (
+        $(#[doc = $struct_doc:literal])*
+        pub struct $name:ident {
+            $(
+                $(#[doc = $field_doc:literal])*
+                pub $field:ident : $ty:ty = $default:expr, in $range:expr
+            ),* $(,)?
+        }
+    ) => {
+        $(#[doc = $struct_doc])*
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct $name {
+            $(
+                $(#[doc = $field_doc])*
+                pub $field: $ty,
+            )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self { $($field: $default,)* }
+            }
+        }
+
+        impl $crate::generators::Params for $name {
+            fn fields() -> Vec<$crate::generators::FieldDoc> {
+                vec![$($crate::generators::FieldDoc {
+                    name: stringify!($field),
+                    doc: &[$($field_doc),*],
+                }),*]
+            }
+
+            fn check(&self) -> Result<(), String> {
+                $(
+                    let range = $range;
+                    if !range.contains(&self.$field) {
+                        return Err(format!(
+                            "parameter `{}` = {:?} is outside {:?}",
+                            stringify!($field),
+                            self.$field,
+                            range
+                        ));
+                    }
+                )*
+                Ok(())
+            }
+        }
+    };
+}
+
+/// Builds a trace op by op while tracking which handles are live, so generators say "remove a
+/// random live object" instead of keeping their own bookkeeping.
+///
+/// Invariant: `live` holds exactly the live handles (in no meaningful order; removal swaps the
+/// last one in) and `position[h]` is `h`'s index in `live`, or [`NOT_LIVE`] if `h` is not live.
+#[derive(Debug, Default)]
+pub(crate) struct TraceBuilder {
+    setup: Vec<Op>,
+    body: Vec<Op>,
+    in_body: bool,
+    live: Vec<Handle>,
+    position: Vec<u32>,
+}
+
+/// `TraceBuilder::position` of a handle that is not live.
+const NOT_LIVE: u32 = u32::MAX;
+
+impl TraceBuilder {
+    pub(crate) fn new() -> Self {
+        Self::default()
+    }
+
+    /// Ops from now on go to the body.
+    pub(crate) fn start_body(&mut self) {
+        self.in_body = true;
+    }
+
+    pub(crate) fn push(&mut self, op: Op) {
+        if self.in_body {
+            self.body.push(op);
+        } else {
+            self.setup.push(op);
+        }
+    }
+
+    pub(crate) fn live_count(&self) -> usize {
+        self.live.len()
+    }
+
+    /// Appends an `Add` and returns the handle it creates.
+    pub(crate) fn add(&mut self) -> Handle {
+        let handle = Handle::try_from(self.position.len()).expect("more than 2^32 adds");
+        self.position
+            .push(u32::try_from(self.live.len()).expect("more than 2^32 live"));
+        self.live.push(handle);
+        self.push(Op::Add);
+        handle
+    }
+
+    /// A uniformly chosen live handle (no op appended).
+    ///
+    /// # Panics
+    /// If nothing is live.
+    pub(crate) fn random_live(&self, rng: &mut TraceRng) -> Handle {
+        self.live[rng.index(self.live.len())]
+    }
+
+    /// Appends a `Get` of a uniformly chosen live handle.
+    pub(crate) fn get_random(&mut self, rng: &mut TraceRng) {
+        let handle = self.random_live(rng);
+        self.push(Op::Get(handle));
+    }
+
+    /// Appends a `Remove` of `handle`.
+    ///
+    /// # Panics
+    /// If `handle` is not live.
+    pub(crate) fn remove(&mut self, handle: Handle) {
+        let index = self.position[handle as usize];
+        assert_ne!(
+            index, NOT_LIVE,
+            "removing handle {handle}, which is not live"
+        );
+        self.live.swap_remove(index as usize);
+        if let Some(&moved) = self.live.get(index as usize) {
+            self.position[moved as usize] = index;
+        }
+        self.position[handle as usize] = NOT_LIVE;
+        self.push(Op::Remove(handle));
+    }
+
+    /// Appends a `Remove` of a uniformly chosen live handle and returns it.
+    pub(crate) fn remove_random(&mut self, rng: &mut TraceRng) -> Handle {
+        let handle = self.random_live(rng);
+        self.remove(handle);
+        handle
+    }
+
+    /// The finished trace, its header naming the generator and its resolved parameters.
+    pub(crate) fn finish(
+        self,
+        generator: &str,
+        n: usize,
+        seed: u64,
+        params: &impl Serialize,
+    ) -> Trace {
+        Trace {
+            header: TraceHeader {
+                generator: generator.to_owned(),
+                n: n as u64,
+                seed,
+                params: serde_json::to_value(params).expect("parameter structs serialise"),
+            },
+            setup: self.setup,
+            body: self.body,
+        }
+    }
+}
+
+/// `round(n * fraction)` clamped to `min..=n` (a fraction of the objects, but at least `min`
+/// when `n` allows).
+pub(crate) fn fraction_of(n: usize, fraction: f64, min: usize) -> usize {
+    ((n as f64 * fraction).round() as usize).clamp(min.min(n), n)
+}
+
+/// Iteration passes for `n` live objects: enough to visit about `target_visits` objects,
+/// clamped to `1..=max_passes`, so small tables get enough work to time and large ones stay
+/// quick.
+pub(crate) fn iteration_passes(n: usize, target_visits: u64, max_passes: usize) -> usize {
+    let n = n.max(1) as u64;
+    usize::try_from(target_visits.div_ceil(n))
+        .unwrap_or(usize::MAX)
+        .clamp(1, max_passes.max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builder_tracks_live_handles_through_swap_removal() {
+        let mut b = TraceBuilder::new();
+        let handles: Vec<Handle> = (0..5).map(|_| b.add()).collect();
+        assert_eq!(handles, vec![0, 1, 2, 3, 4]);
+        b.start_body();
+        b.remove(1);
+        b.remove(4);
+        b.remove(0);
+        assert_eq!(b.live_count(), 2);
+        let mut live = b.live.clone();
+        live.sort_unstable();
+        assert_eq!(live, vec![2, 3]);
+        for (i, &h) in b.live.iter().enumerate() {
+            assert_eq!(b.position[h as usize], i as u32);
+        }
+        let t = b.finish("test", 5, 0, &());
+        assert_eq!(t.setup.len(), 5);
+        assert_eq!(t.body, vec![Op::Remove(1), Op::Remove(4), Op::Remove(0)]);
+        t.validate().unwrap();
+    }
+
+    #[test]
+    fn passes_scale_with_n_within_bounds() {
+        assert_eq!(iteration_passes(1_000, 1_000_000, 64), 64);
+        assert_eq!(iteration_passes(65_536, 1_000_000, 64), 16);
+        assert_eq!(iteration_passes(1 << 20, 1_000_000, 64), 1);
+        assert_eq!(fraction_of(1, 0.5, 1), 1);
+        assert_eq!(fraction_of(10, 0.5, 1), 5);
+        assert_eq!(fraction_of(0, 0.5, 1), 0);
+    }
+}

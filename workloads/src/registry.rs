@@ -1,0 +1,301 @@
+//! The one list of workload generators: names, descriptions, parameters with their defaults,
+//! and dispatch from a name and JSON parameters to a trace. The CLI, the benches, the tests and
+//! the report all read it; adding a workload is one file in `src/gen/` plus one line in
+//! `ENTRIES`.
+
+use serde_json::Value;
+use thiserror::Error;
+
+use crate::generators::{self, Params};
+use crate::trace::Trace;
+
+/// Largest `n` a generator accepts (handles are `u32`, and `iterate-holes` adds up to `20 n`).
+pub const MAX_N: usize = 1 << 26;
+
+/// A workload as listed by `dodbench list`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkloadInfo {
+    /// Registry name, e.g. `lookup-zipf`.
+    pub name: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+    /// Whether the body relies on detecting stale IDs (`GetStale`), so designs that cannot
+    /// detect them must report the workload as unsupported.
+    pub needs_stale_detection: bool,
+    /// The parameters, in declaration order.
+    pub params: Vec<ParamInfo>,
+}
+
+/// One parameter of a workload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamInfo {
+    /// Field name in the params JSON.
+    pub name: &'static str,
+    /// The field's doc comment, joined into one paragraph.
+    pub description: String,
+    /// The default value, as JSON.
+    pub default: Value,
+}
+
+/// Why [`generate`] could not produce a trace.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum WorkloadError {
+    /// No workload has that name.
+    #[error("unknown workload `{name}`; valid workloads: {valid}")]
+    UnknownWorkload {
+        /// The name asked for.
+        name: String,
+        /// The valid names, comma-separated.
+        valid: String,
+    },
+    /// The parameters are not a JSON object of the workload's fields, or a value is out of
+    /// range.
+    #[error("bad parameters for workload `{workload}`: {message}")]
+    BadParams {
+        /// The workload.
+        workload: &'static str,
+        /// What is wrong, naming the field.
+        message: String,
+    },
+    /// `n` is zero or above [`MAX_N`].
+    #[error("workload `{workload}`: n = {n} is outside 1..={max}", max = MAX_N)]
+    BadN {
+        /// The workload.
+        workload: &'static str,
+        /// The size asked for.
+        n: usize,
+    },
+}
+
+/// A registry entry: the workload's constants and its type-erased entry points.
+struct Entry {
+    name: &'static str,
+    description: &'static str,
+    needs_stale_detection: bool,
+    params: fn() -> Vec<ParamInfo>,
+    generate: fn(usize, u64, Option<&Value>) -> Result<Trace, WorkloadError>,
+}
+
+/// Builds an entry for a generator whose params type is `P`. A macro rather than a function
+/// so each entry gets its own monomorphic `fn` pointers.
+macro_rules! entry {
+    ($module:ident, $params:ty, stale: $stale:expr) => {
+        entry!($module, $params, stale: $stale, check: |_, _| Ok(()))
+    };
+    ($module:ident, $params:ty, stale: $stale:expr, check: $check:expr) => {
+        Entry {
+            name: generators::$module::NAME,
+            description: generators::$module::DESCRIPTION,
+            needs_stale_detection: $stale,
+            params: param_infos::<$params>,
+            generate: |n, seed, json| {
+                let name = generators::$module::NAME;
+                let params: $params = parse_params(name, json)?;
+                let check: fn(usize, &$params) -> Result<(), String> = $check;
+                check(n, &params).map_err(|message| WorkloadError::BadParams {
+                    workload: name,
+                    message,
+                })?;
+                Ok(generators::$module::generate(n, seed, &params))
+            },
+        }
+    };
+}
+
+/// Every workload, in the order `dodbench list` shows them.
+const ENTRIES: &[Entry] = &[
+    entry!(fill, generators::fill::FillParams, stale: false),
+    entry!(lookup_uniform, generators::lookup_uniform::LookupUniformParams, stale: false),
+    entry!(lookup_zipf, generators::lookup_zipf::LookupZipfParams, stale: false),
+    entry!(lookup_stale, generators::lookup_stale::LookupStaleParams, stale: true),
+    entry!(remove_random, generators::remove_random::RemoveRandomParams, stale: false),
+    entry!(iterate_full, generators::iterate_full::IterateFullParams, stale: false),
+    entry!(iterate_holes, generators::iterate_holes::IterateHolesParams, stale: false),
+    entry!(churn, generators::churn::ChurnParams, stale: false),
+    entry!(churn_hot, generators::churn_hot::ChurnHotParams, stale: false),
+    entry!(frame, generators::frame::FrameParams, stale: false, check: generators::frame::check),
+    entry!(article_mix, generators::article_mix::ArticleMixParams, stale: false),
+];
+
+/// Every workload with its parameters and their defaults.
+///
+/// ```
+/// let all = workloads::registry::workloads();
+/// assert!(all.iter().any(|w| w.name == "lookup-stale" && w.needs_stale_detection));
+/// ```
+pub fn workloads() -> Vec<WorkloadInfo> {
+    ENTRIES
+        .iter()
+        .map(|e| WorkloadInfo {
+            name: e.name,
+            description: e.description,
+            needs_stale_detection: e.needs_stale_detection,
+            params: (e.params)(),
+        })
+        .collect()
+}
+
+/// Whether the workload `name` relies on stale-ID detection; `false` for unknown names.
+pub fn needs_stale_detection(name: &str) -> bool {
+    ENTRIES
+        .iter()
+        .any(|e| e.name == name && e.needs_stale_detection)
+}
+
+/// Generates the trace of workload `name` at live size `n` from `seed`. `params` is a JSON
+/// object of the workload's parameters; missing fields (or `None`, or `null`) take their
+/// defaults. The trace header records the full parameters, defaults included.
+///
+/// ```
+/// let params = serde_json::json!({ "ops": 10 });
+/// let trace = workloads::registry::generate("lookup-uniform", 100, 1, Some(&params)).unwrap();
+/// assert_eq!(trace.body.len(), 10);
+/// assert_eq!(trace.header.params, serde_json::json!({ "ops": 10 }));
+/// ```
+///
+/// # Errors
+/// [`WorkloadError::UnknownWorkload`] listing the valid names; [`WorkloadError::BadN`];
+/// [`WorkloadError::BadParams`] for unknown fields, wrong types or out-of-range values.
+pub fn generate(
+    name: &str,
+    n: usize,
+    seed: u64,
+    params: Option<&Value>,
+) -> Result<Trace, WorkloadError> {
+    let entry =
+        ENTRIES
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| WorkloadError::UnknownWorkload {
+                name: name.to_owned(),
+                valid: ENTRIES
+                    .iter()
+                    .map(|e| e.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
+    if !(1..=MAX_N).contains(&n) {
+        return Err(WorkloadError::BadN {
+            workload: entry.name,
+            n,
+        });
+    }
+    (entry.generate)(n, seed, params)
+}
+
+/// Deserialises and range-checks a workload's parameters.
+fn parse_params<P: Params>(
+    workload: &'static str,
+    json: Option<&Value>,
+) -> Result<P, WorkloadError> {
+    let bad = |message: String| WorkloadError::BadParams { workload, message };
+    let params = match json {
+        None | Some(Value::Null) => P::default(),
+        Some(value) if !value.is_object() => {
+            return Err(bad(format!(
+                "parameters must be a JSON object of named fields, got {value}"
+            )));
+        }
+        Some(value) => P::deserialize(value).map_err(|e| bad(name_bad_field::<P>(value, e)))?,
+    };
+    params.check().map_err(bad)?;
+    Ok(params)
+}
+
+/// The deserialisation error `error`, prefixed with the field that causes it: serde's
+/// message for a wrong type ("invalid type: string, expected usize") does not name it.
+fn name_bad_field<P: Params>(value: &Value, error: serde_json::Error) -> String {
+    let culprit = value.as_object().and_then(|object| {
+        object.iter().find_map(|(key, field)| {
+            let alone = Value::Object([(key.clone(), field.clone())].into_iter().collect());
+            P::deserialize(&alone)
+                .err()
+                .map(|e| format!("parameter `{key}`: {e}"))
+        })
+    });
+    culprit.unwrap_or_else(|| error.to_string())
+}
+
+/// The [`ParamInfo`]s of `P`, defaults taken from `P::default()`.
+fn param_infos<P: Params>() -> Vec<ParamInfo> {
+    let defaults = serde_json::to_value(P::default()).expect("parameter structs serialise");
+    P::fields()
+        .into_iter()
+        .map(|field| ParamInfo {
+            name: field.name,
+            description: field
+                .doc
+                .iter()
+                .map(|line| line.trim())
+                .collect::<Vec<_>>()
+                .join(" "),
+            default: defaults.get(field.name).cloned().unwrap_or(Value::Null),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_every_param_has_a_description_and_default() {
+        let all = workloads();
+        let mut names: Vec<_> = all.iter().map(|w| w.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all.len());
+        for w in &all {
+            for p in &w.params {
+                assert!(!p.description.is_empty(), "{}.{}", w.name, p.name);
+                assert!(!p.default.is_null(), "{}.{}", w.name, p.name);
+            }
+        }
+        assert!(needs_stale_detection("lookup-stale"));
+        assert!(!needs_stale_detection("churn"));
+    }
+
+    #[test]
+    fn unknown_name_lists_the_valid_ones() {
+        let err = generate("lookup-unifrom", 10, 0, None).unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("lookup-unifrom") && msg.contains("lookup-uniform, lookup-zipf"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn bad_params_name_the_field() {
+        let cases = [
+            (serde_json::json!({ "opz": 3 }), "opz"),
+            (serde_json::json!({ "ops": "many" }), "ops"),
+            (serde_json::json!({ "ops": 0 }), "ops"),
+            (serde_json::json!({ "skew": -1.0 }), "skew"),
+            (serde_json::json!([1, 2]), "JSON object"),
+        ];
+        for (json, needle) in cases {
+            let err = generate("lookup-zipf", 10, 0, Some(&json)).unwrap_err();
+            assert!(matches!(err, WorkloadError::BadParams { .. }), "{err}");
+            assert!(err.to_string().contains(needle), "{err}");
+        }
+        let huge = serde_json::json!({ "frames": 100_000, "max_lookups": 1 << 28, "lookup_fraction": 100.0 });
+        let err = generate("frame", 1 << 20, 0, Some(&huge)).unwrap_err();
+        assert!(err.to_string().contains("body limit"), "{err}");
+        assert!(matches!(
+            generate("fill", 0, 0, None),
+            Err(WorkloadError::BadN { n: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn missing_fields_take_defaults_and_the_header_records_them_all() {
+        let t = generate("lookup-zipf", 10, 0, Some(&serde_json::json!({ "ops": 5 }))).unwrap();
+        assert_eq!(
+            t.header.params,
+            serde_json::json!({ "ops": 5, "skew": 1.0 })
+        );
+        assert_eq!(t.header.generator, "lookup-zipf");
+        assert_eq!(t.body.len(), 5);
+    }
+}
