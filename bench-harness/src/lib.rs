@@ -1,3 +1,21 @@
 //! dodbench's harness: joins designs (`impls`) and workloads (`workloads`), replays traces,
 //! verifies every replay against a model, and measures.
+//!
+//! * [`replay`]: the one generic replay driver and its [`replay::Digest`];
+//! * [`verify`]: the model's expected answers and the per-design verdict;
+//! * [`timing`]: timed, verified replays (used by `cargo bench` and `dodbench replay`);
+//! * [`recording`]: records an application's table operations as a trace;
+//! * [`results`]: the versioned `results.json` schema; [`machine`]: the machine section;
+//! * [`reference`]: plain-`Vec` and hand-written-loop baselines;
+//! * [`suite`]: the matrix and run metadata; [`criterion_output`]: reads criterion's estimates.
 #![deny(missing_docs)]
+
+pub mod criterion_output;
+pub mod machine;
+pub mod recording;
+pub mod reference;
+pub mod replay;
+pub mod results;
+pub mod suite;
+pub mod timing;
+pub mod verify;

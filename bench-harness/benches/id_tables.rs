@@ -1,0 +1,423 @@
+//! `cargo bench`: every (workload × ID-table design × N), verified, timed by criterion, and
+//! written to `target/dodbench/results.json`.
+//!
+//! One generic driver ([`BenchDesign::visit`]) serves every design through the registry's
+//! visitor; there is no per-design bench code. Environment: `DODBENCH_QUICK=1` (short
+//! measurement, for CI), `DODBENCH_SIZES`, `DODBENCH_SEED`. A criterion name filter
+//! (`cargo bench -- lookup`) selects benchmarks; traces are only generated for selected ones.
+
+use std::cell::RefCell;
+use std::time::{Duration, Instant};
+
+use bench_harness::criterion_output::read_medians;
+use bench_harness::machine::Machine;
+use bench_harness::reference::{DirectLookup, VecIterate};
+use bench_harness::results::{
+    Benchmark, Results, SCHEMA_VERSION, WorkloadRecord, default_results_path, target_dir,
+};
+use bench_harness::suite::{
+    ID_TABLE_FAMILY, PreparedTrace, SuiteConfig, current_commit, design_record, toolchain, unix_now,
+};
+use bench_harness::timing::TimedReplay;
+use bench_harness::verify::{Outcome, check_design};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
+use impls::id_table::holey::Holey;
+use impls::id_table::{DesignVisitor, IdTable, designs, for_each_design};
+use regex::Regex;
+use workloads::Payload;
+
+/// Which benchmarks the command line selects, mirroring criterion's own filter (a regex
+/// matched against `group/function/value`, or `--exact`), so unselected traces are never
+/// generated.
+struct Selection {
+    filter: Option<Regex>,
+    exact: Option<String>,
+}
+
+impl Selection {
+    fn from_args() -> Self {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let takes_value = [
+            "--save-baseline",
+            "-s",
+            "--baseline",
+            "-b",
+            "--baseline-lenient",
+            "--load-baseline",
+            "--sample-size",
+            "--warm-up-time",
+            "--measurement-time",
+            "--nresamples",
+            "--noise-threshold",
+            "--confidence-level",
+            "--significance-level",
+            "--profile-time",
+            "--plotting-backend",
+            "--output-format",
+            "--color",
+            "-c",
+            "--format",
+        ];
+        let mut positional = None;
+        let mut exact = false;
+        let mut i = 0;
+        while i < args.len() {
+            let a = &args[i];
+            if a == "--exact" {
+                exact = true;
+            } else if takes_value.contains(&a.as_str()) {
+                i += 1;
+            } else if !a.starts_with('-') && positional.is_none() {
+                positional = Some(a.clone());
+            }
+            i += 1;
+        }
+        match positional {
+            None => Self {
+                filter: None,
+                exact: None,
+            },
+            Some(p) if exact => Self {
+                filter: None,
+                exact: Some(p),
+            },
+            Some(p) => Self {
+                // Criterion itself rejects a bad regex with its own message.
+                filter: Regex::new(&p).ok(),
+                exact: None,
+            },
+        }
+    }
+
+    fn selects(&self, full_id: &str) -> bool {
+        match (&self.filter, &self.exact) {
+            (Some(re), _) => re.is_match(full_id),
+            (None, Some(e)) => e == full_id,
+            (None, None) => true,
+        }
+    }
+}
+
+/// A benchmark's verdict before criterion's numbers are read back.
+struct Pending {
+    family: &'static str,
+    workload: String,
+    design: &'static str,
+    n: usize,
+    ops: u64,
+    outcome: Outcome,
+    memory_bytes: Option<u64>,
+    live_after_setup: u64,
+}
+
+/// Per-benchmark time budget. The wall time of a benchmark whose body mutates the table
+/// includes an untimed rebuild per timed replay, so its measurement time is scaled down by the
+/// setup/body ratio measured during verification.
+struct Budget {
+    warm_up: Duration,
+    measurement: Duration,
+}
+
+/// The generic criterion driver: verifies design `D` on one prepared trace and, if verified,
+/// times it.
+struct BenchDesign<'a, 'g> {
+    group: &'a mut BenchmarkGroup<'g, WallTime>,
+    prepared: &'a PreparedTrace,
+    selection: &'a Selection,
+    budget: &'a Budget,
+    pending: &'a mut Vec<Pending>,
+}
+
+impl DesignVisitor<Payload> for BenchDesign<'_, '_> {
+    fn visit<D: IdTable<Payload> + 'static>(&mut self) {
+        let p = self.prepared;
+        let group_id = format!("{ID_TABLE_FAMILY}/{}", p.workload);
+        if !self
+            .selection
+            .selects(&format!("{group_id}/{}/{}", D::INFO.name, p.n))
+        {
+            return;
+        }
+        let started = Instant::now();
+        let checked = check_design::<D>(&p.trace, &p.expected);
+        let verify_time = started.elapsed();
+        let mut pending = Pending {
+            family: ID_TABLE_FAMILY,
+            workload: p.workload.clone(),
+            design: D::INFO.name,
+            n: p.n,
+            ops: p.expected.stats.work_units(),
+            outcome: checked.outcome,
+            memory_bytes: checked.memory_bytes_after_setup,
+            live_after_setup: p.expected.stats.live_at_start,
+        };
+        if pending.outcome.is_verified() {
+            let mut timed = TimedReplay::<D>::new(&p.trace, &p.expected);
+            // Probe once: how long one timed body takes against the whole setup + body.
+            let probe_start = Instant::now();
+            let body = timed.run(1).unwrap_or(Duration::ZERO);
+            let wall = probe_start
+                .elapsed()
+                .max(verify_time)
+                .max(Duration::from_nanos(1));
+            let share = if p.trace.body_is_read_only() {
+                1.0
+            } else {
+                (body.as_secs_f64() / wall.as_secs_f64()).clamp(0.05, 1.0)
+            };
+            self.group
+                .warm_up_time(
+                    self.budget
+                        .warm_up
+                        .mul_f64(share)
+                        .max(Duration::from_millis(10)),
+                )
+                .measurement_time(
+                    self.budget
+                        .measurement
+                        .mul_f64(share)
+                        .max(Duration::from_millis(20)),
+                );
+            let failure = RefCell::new(None);
+            self.group
+                .bench_function(BenchmarkId::new(D::INFO.name, p.n), |b| {
+                    b.iter_custom(|iters| match timed.run(iters) {
+                        Ok(d) => d,
+                        Err(e) => {
+                            failure.borrow_mut().get_or_insert(e);
+                            Duration::from_nanos(iters)
+                        }
+                    })
+                });
+            if let Some(reason) = failure.into_inner() {
+                pending.outcome = Outcome::Failed(reason);
+            }
+        }
+        self.pending.push(pending);
+    }
+}
+
+/// Family name of the reference loops in results.
+const REFERENCE_FAMILY: &str = "reference";
+
+/// Times the reference loops (plain `Vec` sum, hand-written `holey` lookup loop) where the
+/// trace's body has their shape. They share the workload's criterion group, under the names
+/// `ref-vec` and `ref-holey-direct`, and go to results as family `reference`.
+fn bench_references(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    p: &PreparedTrace,
+    selection: &Selection,
+    budget: &Budget,
+    pending: &mut Vec<Pending>,
+) {
+    type Runner<'a> = Box<dyn FnMut(u64) -> Result<Duration, String> + 'a>;
+    let mut runners: Vec<(&'static str, Runner<'_>)> = Vec::new();
+    if let Some(vec) = VecIterate::for_trace(&p.trace, &p.expected) {
+        runners.push(("ref-vec", Box::new(move |iters| vec.run(iters))));
+    }
+    if let Some(direct) = DirectLookup::<Holey<Payload>>::for_trace(&p.trace, &p.expected) {
+        runners.push(("ref-holey-direct", Box::new(move |iters| direct.run(iters))));
+    }
+    for (name, mut run) in runners {
+        let id = format!("{ID_TABLE_FAMILY}/{}/{name}/{}", p.workload, p.n);
+        if !selection.selects(&id) {
+            continue;
+        }
+        let mut outcome = match run(1) {
+            Ok(_) => Outcome::Verified,
+            Err(e) => Outcome::Failed(e),
+        };
+        if outcome.is_verified() {
+            group
+                .warm_up_time(budget.warm_up)
+                .measurement_time(budget.measurement);
+            let failure = RefCell::new(None);
+            group.bench_function(BenchmarkId::new(name, p.n), |b| {
+                b.iter_custom(|iters| match run(iters) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        failure.borrow_mut().get_or_insert(e);
+                        Duration::from_nanos(iters)
+                    }
+                })
+            });
+            if let Some(reason) = failure.into_inner() {
+                outcome = Outcome::Failed(reason);
+            }
+        }
+        pending.push(Pending {
+            family: REFERENCE_FAMILY,
+            workload: p.workload.clone(),
+            design: name,
+            n: p.n,
+            ops: p.expected.stats.work_units(),
+            outcome,
+            memory_bytes: None,
+            live_after_setup: p.expected.stats.live_at_start,
+        });
+    }
+}
+
+fn main() {
+    let config = match SuiteConfig::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("dodbench: {e}");
+            std::process::exit(2);
+        }
+    };
+    let selection = Selection::from_args();
+    let criterion_dir = target_dir().join("criterion");
+    let (budget, samples, resamples) = if config.quick {
+        (
+            Budget {
+                warm_up: Duration::from_millis(50),
+                measurement: Duration::from_millis(150),
+            },
+            10,
+            5_000,
+        )
+    } else {
+        (
+            Budget {
+                warm_up: Duration::from_millis(300),
+                measurement: Duration::from_millis(1200),
+            },
+            20,
+            20_000,
+        )
+    };
+    let mut criterion = Criterion::default()
+        .output_directory(&criterion_dir)
+        .sample_size(samples)
+        .nresamples(resamples)
+        .without_plots()
+        .configure_from_args();
+
+    let workloads = workloads::registry::workloads();
+    let all_designs = designs();
+    let mut pending = Vec::new();
+    let mut workload_records = Vec::new();
+    for workload in &workloads {
+        for &n in &config.sizes {
+            let group_id = format!("{ID_TABLE_FAMILY}/{}", workload.name);
+            let selected = all_designs
+                .iter()
+                .any(|d| selection.selects(&format!("{group_id}/{}/{n}", d.name)));
+            if !selected {
+                continue;
+            }
+            let prepared = match PreparedTrace::generate(workload.name, n, config.seed) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("dodbench: cannot prepare {} at n={n}: {e}", workload.name);
+                    std::process::exit(2);
+                }
+            };
+            let ops = prepared.expected.stats.work_units();
+            workload_records.push(WorkloadRecord {
+                family: ID_TABLE_FAMILY.to_string(),
+                workload: workload.name.to_string(),
+                n: n as u64,
+                seed: config.seed,
+                params: prepared.trace.header.params.clone(),
+                ops,
+            });
+            let mut group = criterion.benchmark_group(group_id);
+            group
+                .sampling_mode(SamplingMode::Flat)
+                .throughput(Throughput::Elements(ops));
+            for_each_design(&mut BenchDesign {
+                group: &mut group,
+                prepared: &prepared,
+                selection: &selection,
+                budget: &budget,
+                pending: &mut pending,
+            });
+            bench_references(&mut group, &prepared, &selection, &budget, &mut pending);
+            group.finish();
+        }
+    }
+    criterion.final_summary();
+
+    let medians = read_medians(&criterion_dir);
+    let benchmarks = pending
+        .into_iter()
+        .map(|p| {
+            let key = (
+                format!("{ID_TABLE_FAMILY}/{}", p.workload),
+                p.design.to_string(),
+                p.n.to_string(),
+            );
+            let mut outcome = p.outcome;
+            let per_iter = if outcome.is_verified() {
+                medians.get(&key).copied()
+            } else {
+                None
+            };
+            if outcome.is_verified() && per_iter.is_none() {
+                outcome = Outcome::Failed("criterion wrote no estimates for this benchmark".into());
+            }
+            let ns_per_op = per_iter.map(|e| bench_harness::results::Estimate {
+                median: e.median / p.ops as f64,
+                lower: e.lower / p.ops as f64,
+                upper: e.upper / p.ops as f64,
+            });
+            Benchmark {
+                family: p.family.to_string(),
+                workload: p.workload,
+                design: p.design.to_string(),
+                n: p.n as u64,
+                ops: p.ops,
+                verified: outcome.is_verified(),
+                status: outcome.label().to_string(),
+                reason: outcome.reason().map(str::to_string),
+                ops_per_s: ns_per_op.map(|e| 1e9 / e.median),
+                ns_per_op,
+                memory_bytes: p.memory_bytes,
+                bytes_per_live_object: p
+                    .memory_bytes
+                    .filter(|_| p.live_after_setup > 0)
+                    .map(|m| m as f64 / p.live_after_setup as f64),
+            }
+        })
+        .collect::<Vec<_>>();
+    for b in benchmarks.iter().filter(|b| !b.verified) {
+        eprintln!(
+            "dodbench: {}/{}/{}/{}: {} ({})",
+            b.family,
+            b.workload,
+            b.design,
+            b.n,
+            b.status,
+            b.reason.as_deref().unwrap_or("")
+        );
+    }
+    let results = Results {
+        schema_version: SCHEMA_VERSION,
+        machine: Machine::current(),
+        commit: current_commit(),
+        toolchain: toolchain().to_string(),
+        created_unix: unix_now(),
+        mode: config.mode().to_string(),
+        designs: all_designs
+            .iter()
+            .map(|d| design_record(ID_TABLE_FAMILY, d))
+            .collect(),
+        workloads: workload_records,
+        benchmarks,
+    };
+    let path = default_results_path();
+    match results.save(&path) {
+        Ok(()) => println!(
+            "dodbench: wrote {} ({} benchmarks)",
+            path.display(),
+            results.benchmarks.len()
+        ),
+        Err(e) => {
+            eprintln!("dodbench: {e}");
+            std::process::exit(1);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! Reference loops that put the replay numbers in context, verified like any replay:
+//!
+//! * [`VecIterate`]: summing a plain `Vec<Payload>` of the live objects, the floor for any
+//!   `iterate-*` workload (the "≤ 1.5× a plain Vec" goal for the packed array);
+//! * [`DirectLookup`]: a hand-written loop calling `IdTable::get` directly on the body's
+//!   handles, to measure the replay driver's own overhead on `lookup-*` workloads.
+
+use std::time::{Duration, Instant};
+
+use impls::id_table::IdTable;
+use workloads::{Op, Payload, Trace};
+
+use crate::replay::{Digest, ReplayState, mix};
+use crate::verify::Expected;
+
+/// Sums `value` over a plain `Vec` holding the trace's live objects, once per `Iterate`.
+pub struct VecIterate {
+    objects: Vec<Payload>,
+    passes: usize,
+    expected_sum: u64,
+}
+
+impl VecIterate {
+    /// For a trace whose body is only `Iterate` ops; `None` otherwise.
+    pub fn for_trace(trace: &Trace, expected: &Expected) -> Option<Self> {
+        if trace.body.is_empty() || trace.body.iter().any(|op| *op != Op::Iterate) {
+            return None;
+        }
+        let mut model =
+            ReplayState::<impls::id_table::model::ModelTable<Payload>>::after_setup(trace)
+                .expect("the model never refuses an insert");
+        let objects: Vec<Payload> = model.table.iter_mut().map(|p| *p).collect();
+        Some(Self {
+            objects,
+            passes: trace.body.len(),
+            expected_sum: expected.body.iterate_sum,
+        })
+    }
+
+    /// Times `iters` runs of all passes.
+    ///
+    /// # Errors
+    /// The sum differs from the model's.
+    pub fn run(&self, iters: u64) -> Result<Duration, String> {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            let start = Instant::now();
+            let mut sum = 0u64;
+            for _ in 0..self.passes {
+                let objects = std::hint::black_box(&self.objects);
+                sum = sum.wrapping_add(objects.iter().fold(0u64, |s, p| s.wrapping_add(p.value)));
+            }
+            total += start.elapsed();
+            if std::hint::black_box(sum) != self.expected_sum {
+                return Err(format!(
+                    "vec sum {sum} differs from the model's {}",
+                    self.expected_sum
+                ));
+            }
+        }
+        Ok(total)
+    }
+}
+
+/// Calls `IdTable::get` in a hand-written loop over the body's handles, on a table built by
+/// the trace's setup.
+pub struct DirectLookup<D: IdTable<Payload>> {
+    state: ReplayState<D>,
+    handles: Vec<u32>,
+    expected: Digest,
+}
+
+impl<D: IdTable<Payload>> DirectLookup<D> {
+    /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
+    pub fn for_trace(trace: &Trace, expected: &Expected) -> Option<Self> {
+        let handles = trace
+            .body
+            .iter()
+            .map(|op| match op {
+                Op::Get(h) => Some(*h),
+                _ => None,
+            })
+            .collect::<Option<Vec<u32>>>()?;
+        Some(Self {
+            state: ReplayState::after_setup(trace).ok()?,
+            handles,
+            expected: expected.body,
+        })
+    }
+
+    /// Times `iters` runs of the lookup loop.
+    ///
+    /// # Errors
+    /// Hits or the lookup sum differ from the model's.
+    pub fn run(&self, iters: u64) -> Result<Duration, String> {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            let start = Instant::now();
+            let (table, ids) = (&self.state.table, &self.state.ids);
+            let mut hits = 0u64;
+            let mut sum = 0u64;
+            for &h in &self.handles {
+                if let Some(p) = table.get(ids[h as usize]) {
+                    hits += 1;
+                    sum = sum.wrapping_add(mix(p));
+                }
+            }
+            total += start.elapsed();
+            if std::hint::black_box((hits, sum)) != (self.expected.hits, self.expected.lookup_sum) {
+                return Err("direct lookup loop disagrees with the model".to_string());
+            }
+        }
+        Ok(total)
+    }
+}

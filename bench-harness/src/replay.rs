@@ -1,0 +1,145 @@
+//! The one replay driver: applies trace ops to any [`IdTable`] and digests what it observed.
+//!
+//! Generic and monomorphised per design: no dynamic dispatch and no allocation per op in the
+//! timed loop. Logical handles map to the table's IDs through a flat `Vec` (handle `k` is the
+//! `k`-th add), reserved before timing so `Add` never reallocates it.
+
+use impls::TableError;
+use impls::id_table::IdTable;
+use serde::{Deserialize, Serialize};
+use workloads::{Op, Payload, Trace};
+
+/// Everything a replay observed, reduced to counts and wrapping sums. Two replays of one trace
+/// agree on the digest exactly when they saw the same hits, misses and field values (up to
+/// sum collisions), whatever order each design iterates in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Digest {
+    /// `Add` ops applied.
+    pub adds: u64,
+    /// `Get`/`Mutate`/`Remove` that found their object.
+    pub hits: u64,
+    /// `Get`/`Mutate`/`Remove` that found nothing (a correct design has none on a valid trace).
+    pub misses: u64,
+    /// `GetStale` that correctly found nothing.
+    pub stale_misses: u64,
+    /// `GetStale` that resolved a stale ID to some object (a stale-detection failure).
+    pub stale_hits: u64,
+    /// Wrapping sum over every object returned by a lookup or remove of `value ^ handle·K`,
+    /// so the wrong object (another handle's) changes the sum.
+    pub lookup_sum: u64,
+    /// Wrapping sum of `value` over every object visited by `Iterate`.
+    pub iterate_sum: u64,
+    /// Objects visited by `Iterate` and `IterateMut`.
+    pub iterated: u64,
+}
+
+/// Mixes a looked-up object into [`Digest::lookup_sum`].
+#[inline(always)]
+pub fn mix(p: &Payload) -> u64 {
+    p.value ^ p.handle.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// A replay could not continue: the table refused an insert.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("op {index} (Add): {error}")]
+pub struct ReplayError {
+    /// Index of the failing op within the replayed slice.
+    pub index: usize,
+    /// The table's error.
+    pub error: TableError,
+}
+
+/// A table plus the handle → ID map: the state a trace is replayed on.
+pub struct ReplayState<D: IdTable<Payload>> {
+    /// The design under test.
+    pub table: D,
+    /// `ids[k]` is the ID the table gave handle `k`; kept after removal for `GetStale`.
+    pub ids: Vec<D::Id>,
+}
+
+impl<D: IdTable<Payload>> ReplayState<D> {
+    /// An empty table with room in the handle map for `trace`'s handles.
+    pub fn for_trace(trace: &Trace) -> Self {
+        Self {
+            table: D::new(),
+            ids: Vec::with_capacity(trace.handle_count()),
+        }
+    }
+
+    /// Builds the starting state: an empty table with the trace's setup replayed.
+    ///
+    /// # Errors
+    /// The table refused an insert (fixed capacity, ID space).
+    pub fn after_setup(trace: &Trace) -> Result<Self, ReplayError> {
+        let mut state = Self::for_trace(trace);
+        state.replay(&trace.setup)?;
+        Ok(state)
+    }
+
+    /// Applies `ops` in order and returns what was observed.
+    ///
+    /// Expects a validated trace (handles in range); an op naming a handle that was never
+    /// added is a bug in the caller and panics on the handle map's bounds check.
+    ///
+    /// # Errors
+    /// The table refused an insert; ops before it were applied.
+    #[inline(never)]
+    pub fn replay(&mut self, ops: &[Op]) -> Result<Digest, ReplayError> {
+        let mut d = Digest::default();
+        let table = &mut self.table;
+        let ids = &mut self.ids;
+        for (index, &op) in ops.iter().enumerate() {
+            match op {
+                Op::Add => {
+                    let handle = ids.len() as u32;
+                    let id = table
+                        .insert(Payload::for_handle(handle))
+                        .map_err(|error| ReplayError { index, error })?;
+                    ids.push(id);
+                    d.adds += 1;
+                }
+                Op::Get(h) => match table.get(ids[h as usize]) {
+                    Some(p) => {
+                        d.hits += 1;
+                        d.lookup_sum = d.lookup_sum.wrapping_add(mix(p));
+                    }
+                    None => d.misses += 1,
+                },
+                Op::GetStale(h) => match table.get(ids[h as usize]) {
+                    Some(_) => d.stale_hits += 1,
+                    None => d.stale_misses += 1,
+                },
+                Op::Mutate(h) => match table.get_mut(ids[h as usize]) {
+                    Some(p) => {
+                        p.mutate();
+                        d.hits += 1;
+                        d.lookup_sum = d.lookup_sum.wrapping_add(mix(p));
+                    }
+                    None => d.misses += 1,
+                },
+                Op::Remove(h) => match table.remove(ids[h as usize]) {
+                    Some(p) => {
+                        d.hits += 1;
+                        d.lookup_sum = d.lookup_sum.wrapping_add(mix(&p));
+                    }
+                    None => d.misses += 1,
+                },
+                Op::Iterate => {
+                    let (sum, count) = table
+                        .iter()
+                        .fold((0u64, 0u64), |(s, c), p| (s.wrapping_add(p.value), c + 1));
+                    d.iterate_sum = d.iterate_sum.wrapping_add(sum);
+                    d.iterated += count;
+                }
+                Op::IterateMut => {
+                    let count = table.iter_mut().fold(0u64, |c, p| {
+                        p.value = p.value.wrapping_add(1);
+                        c + 1
+                    });
+                    d.iterated += count;
+                }
+            }
+        }
+        Ok(d)
+    }
+}

@@ -1,0 +1,101 @@
+//! Timing of verified replays, shared by the criterion driver and `dodbench replay`.
+//!
+//! Only the body replay is inside the timed region. Setup (building the starting state),
+//! digest checks and dropping the table happen outside it. Bodies that leave the table
+//! unchanged are timed repeatedly on one table; other bodies get a freshly built table per
+//! timed replay.
+
+use std::time::{Duration, Instant};
+
+use impls::id_table::IdTable;
+use workloads::{Payload, Trace};
+
+use crate::replay::ReplayState;
+use crate::verify::{Expected, describe_mismatch};
+
+/// Times replays of one trace's body on design `D`, verifying every one of them.
+pub struct TimedReplay<'a, D: IdTable<Payload>> {
+    trace: &'a Trace,
+    expected: &'a Expected,
+    /// For read-only bodies: the table built once and reused by every timed replay.
+    reusable: Option<ReplayState<D>>,
+}
+
+impl<'a, D: IdTable<Payload>> TimedReplay<'a, D> {
+    /// Prepares to time `trace` (whose model answers are `expected`).
+    pub fn new(trace: &'a Trace, expected: &'a Expected) -> Self {
+        Self {
+            trace,
+            expected,
+            reusable: None,
+        }
+    }
+
+    /// Runs `iters` timed replays of the body and returns the time spent inside them.
+    ///
+    /// # Errors
+    /// A replay's digest differed from the model's, or the table refused an insert: the
+    /// design must not be reported with a time.
+    pub fn run(&mut self, iters: u64) -> Result<Duration, String> {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            total += if self.trace.body_is_read_only() {
+                self.run_reusing()?
+            } else {
+                self.run_fresh()?
+            };
+        }
+        Ok(total)
+    }
+
+    fn run_reusing(&mut self) -> Result<Duration, String> {
+        if self.reusable.is_none() {
+            self.reusable =
+                Some(ReplayState::after_setup(self.trace).map_err(|e| format!("setup {e}"))?);
+        }
+        let state = self.reusable.as_mut().expect("built above");
+        let start = Instant::now();
+        let digest = state.replay(&self.trace.body);
+        let elapsed = start.elapsed();
+        self.check(digest)?;
+        Ok(elapsed)
+    }
+
+    fn run_fresh(&mut self) -> Result<Duration, String> {
+        let mut state =
+            ReplayState::<D>::after_setup(self.trace).map_err(|e| format!("setup {e}"))?;
+        let start = Instant::now();
+        let digest = state.replay(&self.trace.body);
+        let elapsed = start.elapsed();
+        self.check(digest)?;
+        drop(state);
+        Ok(elapsed)
+    }
+
+    fn check(
+        &self,
+        digest: Result<crate::replay::Digest, crate::replay::ReplayError>,
+    ) -> Result<(), String> {
+        let digest = digest.map_err(|e| format!("timed body {e}"))?;
+        let digest = std::hint::black_box(digest);
+        if digest == self.expected.body {
+            Ok(())
+        } else {
+            Err(format!(
+                "timed replay digest differs from the model's: {}",
+                describe_mismatch(&self.expected.body, &digest)
+            ))
+        }
+    }
+}
+
+/// Median and the nearest-rank 2.5% / 97.5% quantiles of `samples` (sorted in place).
+///
+/// # Panics
+/// If `samples` is empty.
+pub fn median_and_range(samples: &mut [f64]) -> (f64, f64, f64) {
+    assert!(!samples.is_empty(), "no samples");
+    samples.sort_by(f64::total_cmp);
+    let q = |p: f64| samples[((samples.len() - 1) as f64 * p).round() as usize];
+    (q(0.5), q(0.025), q(0.975))
+}

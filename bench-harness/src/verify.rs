@@ -1,0 +1,167 @@
+//! Verification: the answers a replay must give come from the reference model, and a design
+//! that gives other answers (or cannot run the trace) gets no timing.
+
+use impls::id_table::IdTable;
+use impls::id_table::model::ModelTable;
+use serde::{Deserialize, Serialize};
+use workloads::trace::{BodyStats, InvalidTrace};
+use workloads::{Payload, Trace};
+
+use crate::replay::{Digest, ReplayState};
+
+/// What a correct replay of a trace observes, computed once per trace by the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Expected {
+    /// Digest of the setup replayed on an empty table.
+    pub setup: Digest,
+    /// Digest of the body replayed after the setup.
+    pub body: Digest,
+    /// Live objects after the body.
+    pub live_at_end: usize,
+    /// The body's counts (work units, peak live, ...).
+    pub stats: BodyStats,
+}
+
+impl Expected {
+    /// Validates `trace` and replays it on the reference model.
+    ///
+    /// # Errors
+    /// The trace is invalid (an op names a handle that is not live when it must be).
+    pub fn of(trace: &Trace) -> Result<Self, InvalidTrace> {
+        let stats = trace.validate()?;
+        let mut model = ReplayState::<ModelTable<Payload>>::for_trace(trace);
+        let setup = model
+            .replay(&trace.setup)
+            .expect("the model never refuses an insert");
+        let body = model
+            .replay(&trace.body)
+            .expect("the model never refuses an insert");
+        Ok(Self {
+            setup,
+            body,
+            live_at_end: model.table.len(),
+            stats,
+        })
+    }
+}
+
+/// Whether a design may be timed on a trace.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", content = "reason", rename_all = "lowercase")]
+pub enum Outcome {
+    /// The replay gave the model's answers.
+    Verified,
+    /// The replay gave other answers: a bug, never timed.
+    Failed(String),
+    /// The design cannot run this trace by its documented limits (fixed capacity, no stale
+    /// detection); not timed.
+    Unsupported(String),
+}
+
+impl Outcome {
+    /// `true` for [`Outcome::Verified`].
+    pub fn is_verified(&self) -> bool {
+        matches!(self, Outcome::Verified)
+    }
+
+    /// The label stored in results: `verified`, `failed` or `unsupported`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Outcome::Verified => "verified",
+            Outcome::Failed(_) => "failed",
+            Outcome::Unsupported(_) => "unsupported",
+        }
+    }
+
+    /// The reason a design was not timed, if any.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Outcome::Verified => None,
+            Outcome::Failed(r) | Outcome::Unsupported(r) => Some(r),
+        }
+    }
+}
+
+/// Names the fields in which `got` differs from `want`.
+pub fn describe_mismatch(want: &Digest, got: &Digest) -> String {
+    let w = serde_json::to_value(want).expect("digest serialises");
+    let g = serde_json::to_value(got).expect("digest serialises");
+    let mut parts = Vec::new();
+    if let (Some(w), Some(g)) = (w.as_object(), g.as_object()) {
+        for (k, wv) in w {
+            if g.get(k) != Some(wv) {
+                parts.push(format!("{k}: expected {wv}, got {}", g[k]));
+            }
+        }
+    }
+    parts.join("; ")
+}
+
+/// The verdict on one design for one trace, with what the verification replay measured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checked {
+    /// Whether the design may be timed.
+    pub outcome: Outcome,
+    /// [`IdTable::memory_bytes`] after the setup, when the setup ran.
+    pub memory_bytes_after_setup: Option<u64>,
+}
+
+/// Replays `trace` once on a fresh `D` (untimed) and compares with `expected`; checks the
+/// design's capacity and stale-ID capability first.
+pub fn check_design<D: IdTable<Payload>>(trace: &Trace, expected: &Expected) -> Checked {
+    let mut memory = None;
+    let outcome = check_design_outcome::<D>(trace, expected, &mut memory);
+    Checked {
+        outcome,
+        memory_bytes_after_setup: memory,
+    }
+}
+
+fn check_design_outcome<D: IdTable<Payload>>(
+    trace: &Trace,
+    expected: &Expected,
+    memory: &mut Option<u64>,
+) -> Outcome {
+    let info = D::INFO;
+    if let Some(capacity) = info.capacity
+        && (expected.stats.peak_live as usize) > capacity
+    {
+        return Outcome::Unsupported(format!(
+            "fixed capacity {capacity} is below the trace's peak of {} live objects",
+            expected.stats.peak_live
+        ));
+    }
+    let mut state = match ReplayState::<D>::after_setup(trace) {
+        Ok(state) => state,
+        Err(e) => return Outcome::Failed(format!("setup {e}")),
+    };
+    *memory = Some(state.table.memory_bytes() as u64);
+    let body = match state.replay(&trace.body) {
+        Ok(d) => d,
+        Err(e) => return Outcome::Failed(format!("body {e}")),
+    };
+    if !info.detects_stale && expected.stats.stale_gets > 0 {
+        return Outcome::Unsupported(format!(
+            "does not detect stale IDs (its keys carry no generation): {} of {} stale lookups \
+             returned an object",
+            body.stale_hits, expected.stats.stale_gets
+        ));
+    }
+    if body != expected.body {
+        return Outcome::Failed(format!(
+            "body digest differs from the model's: {}",
+            describe_mismatch(&expected.body, &body)
+        ));
+    }
+    if state.table.len() != expected.live_at_end {
+        return Outcome::Failed(format!(
+            "{} live objects after the body, the model has {}",
+            state.table.len(),
+            expected.live_at_end
+        ));
+    }
+    if let Err(broken) = state.table.check_invariants() {
+        return Outcome::Failed(format!("invariant broken after the body: {broken}"));
+    }
+    Outcome::Verified
+}
