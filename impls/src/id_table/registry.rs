@@ -4,7 +4,7 @@
 //! Dispatch stays static: a [`DesignVisitor`] is called once per design type, so each caller
 //! gets a monomorphised copy of its generic code per design and no dynamic dispatch.
 
-use super::{DesignInfo, IdTable, holey};
+use super::{DesignInfo, IdTable, holey, map};
 
 /// Something done once per design, e.g. "run the property test" or "benchmark every workload".
 pub trait DesignVisitor<T: 'static> {
@@ -14,6 +14,8 @@ pub trait DesignVisitor<T: 'static> {
 
 /// Calls `visitor.visit::<D>()` for every registered design, in registry order.
 pub fn for_each_design<T: 'static, V: DesignVisitor<T>>(visitor: &mut V) {
+    visitor.visit::<map::BTreeMapTable<T>>();
+    visitor.visit::<map::HashMapTable<T>>();
     visitor.visit::<holey::Holey<T>>();
 }
 
