@@ -339,8 +339,8 @@ mod tests {
         }
         let stale = t.insert(100).unwrap();
         assert_eq!(t.remove(stale), Some(100));
-        let mut removals_since = 0;
-        for value in 101.. {
+        for removals_since in 0.. {
+            let value = 101 + removals_since;
             let id = t.insert(value).unwrap();
             if id == stale {
                 assert_eq!(removals_since, SMALL_BOUND, "collision off the bound");
@@ -350,7 +350,6 @@ mod tests {
             assert!(removals_since < SMALL_BOUND, "no collision at the bound");
             assert_eq!(t.get(stale), None, "after {removals_since} removals");
             t.remove(id).unwrap();
-            removals_since += 1;
         }
         t.check_invariants().unwrap();
     }
