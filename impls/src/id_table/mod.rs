@@ -15,6 +15,7 @@
 pub mod holey;
 pub mod holey32;
 pub mod map;
+pub mod packed;
 pub mod registry;
 
 pub use registry::{DesignVisitor, designs, for_each_design};
