@@ -16,6 +16,7 @@ pub mod holey;
 pub mod holey32;
 pub mod map;
 pub mod packed;
+pub mod packed_fixed;
 pub mod registry;
 
 pub use registry::{DesignVisitor, designs, for_each_design};

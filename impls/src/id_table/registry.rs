@@ -4,7 +4,7 @@
 //! Dispatch stays static: a [`DesignVisitor`] is called once per design type, so each caller
 //! gets a monomorphised copy of its generic code per design and no dynamic dispatch.
 
-use super::{DesignInfo, IdTable, holey, holey32, map, packed};
+use super::{DesignInfo, IdTable, holey, holey32, map, packed, packed_fixed};
 
 /// Something done once per design, e.g. "run the property test" or "benchmark every workload".
 pub trait DesignVisitor<T: 'static> {
@@ -19,6 +19,7 @@ pub fn for_each_design<T: 'static, V: DesignVisitor<T>>(visitor: &mut V) {
     visitor.visit::<holey::Holey<T>>();
     visitor.visit::<holey32::Holey32<T>>();
     visitor.visit::<packed::Packed<T>>();
+    visitor.visit::<packed_fixed::PackedFixed<T>>();
 }
 
 /// The [`DesignInfo`] of every registered design, in registry order.
