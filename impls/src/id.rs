@@ -111,6 +111,65 @@ impl<const INDEX_BITS: u32> fmt::Debug for Id32<INDEX_BITS> {
     }
 }
 
+/// A slot's generation and whether the slot is occupied, in one `u32`, so that "does this ID
+/// name the slot's live object?" is a single comparison with the ID's generation.
+///
+/// For designs whose slots cannot tell occupied from vacant by themselves (an index entry whose
+/// other field is a dense position when occupied and a free-list link when vacant). Generations
+/// of [`Id32`] are below 2^31, so the top bit is free to mark a vacant slot: a vacant slot's
+/// version never equals any ID's generation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct SlotVersion(u32);
+
+impl SlotVersion {
+    /// Set in vacant slots; never set in an [`Id32`] generation.
+    const VACANT_FLAG: u32 = 1 << 31;
+
+    /// An occupied slot whose object has `generation` (below 2^31).
+    #[inline]
+    pub const fn occupied(generation: u32) -> Self {
+        debug_assert!(generation < Self::VACANT_FLAG);
+        Self(generation)
+    }
+
+    /// A vacant slot remembering `generation` (below 2^31), e.g. the one its next object gets.
+    #[inline]
+    pub const fn vacant(generation: u32) -> Self {
+        debug_assert!(generation < Self::VACANT_FLAG);
+        Self(generation | Self::VACANT_FLAG)
+    }
+
+    /// Whether the slot is occupied by an object with exactly `generation`: one comparison,
+    /// false for every vacant slot.
+    #[inline]
+    pub const fn is_occupied_by(self, generation: u32) -> bool {
+        self.0 == generation
+    }
+
+    /// Whether the slot is occupied.
+    #[inline]
+    pub const fn is_occupied(self) -> bool {
+        self.0 & Self::VACANT_FLAG == 0
+    }
+
+    /// The generation, occupied or not.
+    #[inline]
+    pub const fn generation(self) -> u32 {
+        self.0 & !Self::VACANT_FLAG
+    }
+}
+
+impl fmt::Debug for SlotVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = if self.is_occupied() {
+            "occupied"
+        } else {
+            "vacant"
+        };
+        write!(f, "{state}v{}", self.generation())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,5 +204,19 @@ mod tests {
         let id = Id32::<16>::new(7, 0x1_0003);
         assert_eq!(id.index(), 7);
         assert_eq!(id.generation(), 3);
+    }
+
+    #[test]
+    fn slot_version_matches_only_its_occupied_generation() {
+        let max_gen = (Id32::<1>::GENERATION_COUNT - 1) as u32;
+        for g in [0, 1, 0xFFFF, max_gen] {
+            let live = SlotVersion::occupied(g);
+            let dead = SlotVersion::vacant(g);
+            assert!(live.is_occupied() && !dead.is_occupied());
+            assert_eq!((live.generation(), dead.generation()), (g, g));
+            assert!(live.is_occupied_by(g));
+            assert!(!dead.is_occupied_by(g));
+            assert!(!live.is_occupied_by(g ^ 1));
+        }
     }
 }

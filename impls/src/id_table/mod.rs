@@ -13,8 +13,12 @@
 //! one line to [`registry::for_each_design`]. Every benchmark, test and report picks it up.
 
 pub mod holey;
+pub mod holey32;
 pub mod holey_skip;
+pub mod map;
 pub mod model;
+pub mod packed;
+pub mod packed_fixed;
 pub mod peers;
 pub mod pool;
 pub mod pool_lowest;

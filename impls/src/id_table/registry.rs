@@ -4,7 +4,10 @@
 //! Dispatch stays static: a [`DesignVisitor`] is called once per design type, so each caller
 //! gets a monomorphised copy of its generic code per design and no dynamic dispatch.
 
-use super::{DesignInfo, IdTable, holey};
+use super::{
+    DesignInfo, IdTable, holey, holey_skip, holey32, map, packed, packed_fixed, peers, pool,
+    pool_lowest,
+};
 
 /// Something done once per design, e.g. "run the property test" or "benchmark every workload".
 pub trait DesignVisitor<T: 'static> {
@@ -14,16 +17,21 @@ pub trait DesignVisitor<T: 'static> {
 
 /// Calls `visitor.visit::<D>()` for every registered design, in registry order.
 pub fn for_each_design<T: 'static, V: DesignVisitor<T>>(visitor: &mut V) {
+    visitor.visit::<map::BTreeMapTable<T>>();
+    visitor.visit::<map::HashMapTable<T>>();
     visitor.visit::<holey::Holey<T>>();
-    visitor.visit::<super::holey_skip::HoleySkip<T>>();
-    visitor.visit::<super::pool::Pool<T>>();
-    visitor.visit::<super::pool_lowest::PoolLowest<T>>();
-    visitor.visit::<super::peers::slotmap::SlotMapPeer<T>>();
-    visitor.visit::<super::peers::slotmap_hop::HopSlotMapPeer<T>>();
-    visitor.visit::<super::peers::slotmap_dense::DenseSlotMapPeer<T>>();
-    visitor.visit::<super::peers::generational_arena::GenerationalArenaPeer<T>>();
-    visitor.visit::<super::peers::thunderdome::ThunderdomePeer<T>>();
-    visitor.visit::<super::peers::slab::SlabPeer<T>>();
+    visitor.visit::<holey32::Holey32<T>>();
+    visitor.visit::<packed::Packed<T>>();
+    visitor.visit::<packed_fixed::PackedFixed<T>>();
+    visitor.visit::<holey_skip::HoleySkip<T>>();
+    visitor.visit::<pool::Pool<T>>();
+    visitor.visit::<pool_lowest::PoolLowest<T>>();
+    visitor.visit::<peers::slotmap::SlotMapPeer<T>>();
+    visitor.visit::<peers::slotmap_hop::HopSlotMapPeer<T>>();
+    visitor.visit::<peers::slotmap_dense::DenseSlotMapPeer<T>>();
+    visitor.visit::<peers::generational_arena::GenerationalArenaPeer<T>>();
+    visitor.visit::<peers::thunderdome::ThunderdomePeer<T>>();
+    visitor.visit::<peers::slab::SlabPeer<T>>();
 }
 
 /// The [`DesignInfo`] of every registered design, in registry order.

@@ -1,0 +1,392 @@
+//! Packed array: the article's third design, growable, with a 32-bit ID and a FIFO free queue
+//! of index entries keeping `MIN_FREE` in reserve.
+//!
+//! Objects are dense in one `Vec<T>` with no holes; IDs name an entry in a separate index table,
+//! which holds the object's dense position ("an extra level of indirection, where the IDs point
+//! to an array of indices that points to the objects themselves"). Removal swaps the last object
+//! into the hole and patches the moved object's index entry, found through a parallel dense
+//! `Vec<u32>` of owning entry numbers (the article keeps the ID inside the object instead; our
+//! `T` is opaque).
+//!
+//! The ID is an [`Id32<INDEX_BITS>`]: the index entry in the low `INDEX_BITS` bits (22 by
+//! default: up to 4 M entries) and the entry's generation in the other `G = 32 - INDEX_BITS`
+//! bits (10 by default), incremented on removal and wrapping at 2^G. Vacant entries form a FIFO
+//! queue threaded through the entries themselves, and insert reuses the oldest only while more
+//! than `MIN_FREE` are queued (1024 by default), exactly as in [`Holey32`](super::holey32),
+//! which gives the same guarantee: once an ID's object is removed, at least
+//! `(MIN_FREE + 1) * 2^G - 1` further removals happen before an equal ID can be handed out
+//! (1025 * 1024 - 1, about 1 million, at the defaults: the price of a 32-bit ID that also
+//! addresses 4 M objects). Here the reserve only costs index entries (8 bytes each), not object
+//! slots. The table is full at `2^INDEX_BITS - MIN_FREE` live objects.
+//!
+//! Cost: get is two dependent array reads (entry, then object); insert O(1) amortised; remove
+//! O(1) with one object move. Iteration is a plain slice walk over exactly the live objects,
+//! with no holes and no branches: the article's reason for the design. Memory per live object
+//! is `size_of::<T>() + 4 + 8` bytes plus the reserve and `Vec` slack.
+
+use super::{DesignInfo, DesignKind, IdTable, id_bytes};
+use crate::TableError;
+use crate::id::{Id32, SlotVersion};
+
+/// End of the free queue.
+const NIL: u32 = u32::MAX;
+
+/// One index entry, 8 bytes.
+#[derive(Debug, Clone, Copy)]
+struct IndexEntry {
+    /// Occupied: the generation of the object's IDs. Vacant: the generation the next object
+    /// gets (one more than the last occupant's, wrapped).
+    version: SlotVersion,
+    /// Occupied: the object's position in the dense arrays. Vacant: the next newer entry in
+    /// the free queue, or `NIL` for the newest.
+    link: u32,
+}
+
+/// Packed array: dense objects, an index table of 32-bit IDs, FIFO reuse of index entries.
+///
+/// ```
+/// use impls::id_table::{IdTable, packed::Packed};
+///
+/// let mut table = Packed::<&str>::new();
+/// let a = table.insert("a").unwrap();
+/// let b = table.insert("b").unwrap();
+/// assert_eq!(table.remove(a), Some("a")); // "b" moves into the hole; its ID still works
+/// assert_eq!(table.get(b), Some(&"b"));
+/// assert_eq!(table.as_slice(), ["b"]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Packed<T, const INDEX_BITS: u32 = 22, const MIN_FREE: u32 = 1024> {
+    /// The live objects, dense. Invariant: `objects.len() == owners.len()` is the table's len.
+    objects: Vec<T>,
+    /// `owners[p]` is the index entry naming `objects[p]`. Invariant: that entry is occupied
+    /// and its `link` is `p` (dense and sparse agree both ways).
+    owners: Vec<u32>,
+    /// Invariants: `index.len() <= 2^INDEX_BITS`; occupied entries are exactly those named in
+    /// `owners`; every vacant entry is on the free queue exactly once; generations are below
+    /// 2^G.
+    index: Vec<IndexEntry>,
+    /// Oldest vacant entry (reused next), or `NIL` when the queue is empty.
+    free_oldest: u32,
+    /// Newest vacant entry (its `link` is `NIL`), or `NIL` when the queue is empty.
+    free_newest: u32,
+    /// Number of entries on the free queue.
+    free_len: u32,
+}
+
+impl<T, const INDEX_BITS: u32, const MIN_FREE: u32> Packed<T, INDEX_BITS, MIN_FREE> {
+    /// The most live objects: all `2^INDEX_BITS` index entries but the `MIN_FREE` reserve.
+    pub const CAPACITY: usize = {
+        assert!(
+            MIN_FREE < Id32::<INDEX_BITS>::INDEX_COUNT,
+            "MIN_FREE must be below 2^INDEX_BITS"
+        );
+        (Id32::<INDEX_BITS>::INDEX_COUNT - MIN_FREE) as usize
+    };
+
+    /// The live objects, dense, in the table's iteration order.
+    pub fn as_slice(&self) -> &[T] {
+        &self.objects
+    }
+
+    /// Appends the vacant entry `entry` to the free queue.
+    fn enqueue_free(&mut self, entry: u32) {
+        if self.free_newest == NIL {
+            self.free_oldest = entry;
+        } else {
+            self.index[self.free_newest as usize].link = entry;
+        }
+        self.free_newest = entry;
+        self.free_len += 1;
+    }
+
+    /// Takes the oldest entry off the free queue, which must not be empty.
+    fn dequeue_free(&mut self) -> u32 {
+        let entry = self.free_oldest;
+        self.free_oldest = self.index[entry as usize].link;
+        self.free_len -= 1;
+        if self.free_len == 0 {
+            self.free_newest = NIL;
+        }
+        entry
+    }
+}
+
+impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
+    for Packed<T, INDEX_BITS, MIN_FREE>
+{
+    type Id = Id32<INDEX_BITS>;
+
+    const INFO: DesignInfo = DesignInfo {
+        name: "packed",
+        description: "packed array: dense objects + index table, swap-remove, 32-bit ID (default 22-bit index + 10-bit generation), FIFO free queue of index entries keeping 1024 in reserve",
+        kind: DesignKind::Article,
+        id_bytes: id_bytes::<Id32<INDEX_BITS>>(),
+        detects_stale: true,
+        capacity: Some(Self::CAPACITY),
+    };
+
+    fn new() -> Self {
+        const { assert!(Self::CAPACITY > 0) };
+        Self {
+            objects: Vec::new(),
+            owners: Vec::new(),
+            index: Vec::new(),
+            free_oldest: NIL,
+            free_newest: NIL,
+            free_len: 0,
+        }
+    }
+
+    fn insert(&mut self, value: T) -> Result<Self::Id, TableError> {
+        let entry = if self.free_len > MIN_FREE {
+            self.dequeue_free()
+        } else if self.objects.len() < Self::CAPACITY {
+            // Here `index.len() = len + free_len < 2^INDEX_BITS`, so the entry number fits.
+            self.index.push(IndexEntry {
+                version: SlotVersion::vacant(0),
+                link: NIL,
+            });
+            (self.index.len() - 1) as u32
+        } else {
+            return Err(TableError::Full {
+                capacity: Self::CAPACITY,
+            });
+        };
+        let slot = &mut self.index[entry as usize];
+        let generation = slot.version.generation();
+        slot.version = SlotVersion::occupied(generation);
+        slot.link = self.objects.len() as u32;
+        self.objects.push(value);
+        self.owners.push(entry);
+        Ok(Id32::new(entry, generation))
+    }
+
+    #[inline]
+    fn get(&self, id: Self::Id) -> Option<&T> {
+        let entry = self.index.get(id.index() as usize)?;
+        if entry.version.is_occupied_by(id.generation()) {
+            self.objects.get(entry.link as usize)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn get_mut(&mut self, id: Self::Id) -> Option<&mut T> {
+        let entry = self.index.get(id.index() as usize)?;
+        if entry.version.is_occupied_by(id.generation()) {
+            self.objects.get_mut(entry.link as usize)
+        } else {
+            None
+        }
+    }
+
+    fn remove(&mut self, id: Self::Id) -> Option<T> {
+        let entry_number = id.index();
+        let entry = self.index.get_mut(entry_number as usize)?;
+        if !entry.version.is_occupied_by(id.generation()) {
+            return None;
+        }
+        let position = entry.link;
+        entry.version = SlotVersion::vacant(Id32::<INDEX_BITS>::next_generation(id.generation()));
+        entry.link = NIL;
+        let value = self.objects.swap_remove(position as usize);
+        self.owners.swap_remove(position as usize);
+        if let Some(&moved) = self.owners.get(position as usize) {
+            self.index[moved as usize].link = position;
+        }
+        self.enqueue_free(entry_number);
+        Some(value)
+    }
+
+    fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.objects.iter()
+    }
+
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.objects.iter_mut()
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.objects.capacity() * std::mem::size_of::<T>()
+            + self.owners.capacity() * std::mem::size_of::<u32>()
+            + self.index.capacity() * std::mem::size_of::<IndexEntry>()
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        let len = self.objects.len();
+        if self.owners.len() != len {
+            return Err(format!("{len} objects but {} owners", self.owners.len()));
+        }
+        if len > Self::CAPACITY {
+            return Err(format!("len {len} above capacity {}", Self::CAPACITY));
+        }
+        if self.index.len() as u64 > u64::from(Id32::<INDEX_BITS>::INDEX_COUNT) {
+            return Err(format!(
+                "{} entries overflow the index space",
+                self.index.len()
+            ));
+        }
+        for (position, &owner) in self.owners.iter().enumerate() {
+            match self.index.get(owner as usize) {
+                Some(e) if e.version.is_occupied() && e.link as usize == position => {}
+                other => {
+                    return Err(format!(
+                        "object {position} owned by entry {owner}, which is {other:?}"
+                    ));
+                }
+            }
+        }
+        let mut occupied = 0;
+        for (i, e) in self.index.iter().enumerate() {
+            if u64::from(e.version.generation()) >= Id32::<INDEX_BITS>::GENERATION_COUNT {
+                return Err(format!("entry {i} generation out of range: {e:?}"));
+            }
+            occupied += usize::from(e.version.is_occupied());
+        }
+        // Each object names a distinct occupied entry (the links differ), so equal counts mean
+        // no occupied entry is unowned.
+        if occupied != len {
+            return Err(format!("{occupied} occupied entries for {len} objects"));
+        }
+        let mut on_queue = vec![false; self.index.len()];
+        let mut queued = 0;
+        let mut last = NIL;
+        let mut cursor = self.free_oldest;
+        while cursor != NIL {
+            let i = cursor as usize;
+            match self.index.get(i) {
+                Some(e) if !e.version.is_occupied() => {
+                    if on_queue[i] {
+                        return Err(format!("free queue has a cycle through entry {i}"));
+                    }
+                    on_queue[i] = true;
+                    queued += 1;
+                    last = cursor;
+                    cursor = e.link;
+                }
+                _ => return Err(format!("free queue reaches non-vacant entry {i}")),
+            }
+        }
+        if queued != self.free_len {
+            return Err(format!("free_len {} but {queued} queued", self.free_len));
+        }
+        if last != self.free_newest {
+            return Err(format!(
+                "queue ends at {last}, newest is {}",
+                self.free_newest
+            ));
+        }
+        if self.index.len() != len + queued as usize {
+            return Err(format!(
+                "a vacant entry is not on the free queue ({queued} queued)"
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_entry_is_two_words_of_four_bytes() {
+        assert_eq!(std::mem::size_of::<IndexEntry>(), 8);
+    }
+
+    #[test]
+    fn swap_remove_patches_the_moved_objects_entry() {
+        let mut t = Packed::<u32, 16, 0>::new();
+        let ids: Vec<_> = (0..4).map(|i| t.insert(i).unwrap()).collect();
+        assert_eq!(t.remove(ids[1]), Some(1));
+        assert_eq!(t.as_slice(), [0, 3, 2]);
+        assert_eq!(t.get(ids[3]), Some(&3));
+        assert_eq!(t.remove(ids[3]), Some(3)); // the moved object, now at position 1
+        assert_eq!(t.as_slice(), [0, 2]);
+        assert_eq!(t.remove(ids[2]), Some(2)); // the last object: nothing moves
+        assert_eq!(t.as_slice(), [0]);
+        t.check_invariants().unwrap();
+        // MIN_FREE = 0: a plain FIFO, the oldest freed entry comes back first.
+        assert_eq!(t.insert(9).unwrap(), Id32::new(1, 1));
+        assert_eq!(t.get(ids[1]), None);
+        t.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn full_at_index_space_minus_reserve() {
+        let mut t = Packed::<u32, 4, 2>::new();
+        let capacity = 14;
+        assert_eq!(Packed::<u32, 4, 2>::CAPACITY, capacity);
+        let ids: Vec<_> = (0..capacity as u32).map(|i| t.insert(i).unwrap()).collect();
+        assert_eq!(t.insert(99), Err(TableError::Full { capacity }));
+        t.remove(ids[5]).unwrap();
+        t.remove(ids[6]).unwrap();
+        t.remove(ids[7]).unwrap();
+        // Three queued, above the reserve of 2: the oldest (entry 5) is reused.
+        assert_eq!(t.insert(50).unwrap(), Id32::new(5, 1));
+        // Two queued, none spare: fresh entries 14 and 15 fill the index space, then full.
+        assert_eq!(t.insert(51).unwrap(), Id32::new(14, 0));
+        assert_eq!(t.insert(52).unwrap(), Id32::new(15, 0));
+        assert_eq!(t.insert(53), Err(TableError::Full { capacity }));
+        assert_eq!(t.index.len(), 16);
+        assert_eq!(t.len(), capacity);
+        t.check_invariants().unwrap();
+    }
+
+    /// Same pattern and bound as in `holey32`: `(MIN_FREE + 1) * 2^G - 1` removals.
+    #[test]
+    fn stale_id_collides_exactly_at_the_bound_and_not_before() {
+        let bound = (3 + 1) * 16 - 1;
+        let mut t = Packed::<u64, 28, 3>::new();
+        let keep: Vec<_> = (0..10).map(|i| t.insert(i).unwrap()).collect();
+        for &id in &keep[..3] {
+            t.remove(id).unwrap();
+        }
+        let stale = t.insert(100).unwrap();
+        assert_eq!(t.remove(stale), Some(100));
+        for removals_since in 0.. {
+            let value = 101 + removals_since;
+            let id = t.insert(value).unwrap();
+            if id == stale {
+                assert_eq!(removals_since, bound, "collision off the bound");
+                assert_eq!(t.get(stale), Some(&value));
+                break;
+            }
+            assert!(removals_since < bound, "no collision at the bound");
+            assert_eq!(t.get(stale), None, "after {removals_since} removals");
+            t.remove(id).unwrap();
+        }
+        t.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn default_reserve_bounds_early_reuse() {
+        let mut t = Packed::<u32>::new();
+        let first = t.insert(0).unwrap();
+        t.remove(first).unwrap();
+        // 1024 more insert/remove pairs append entries; the next one reuses entry 0.
+        for i in 1..=1024 {
+            let id = t.insert(i).unwrap();
+            assert_eq!(id.index(), i);
+            t.remove(id).unwrap();
+        }
+        assert_eq!(t.insert(7).unwrap(), Id32::new(0, 1));
+        assert_eq!(t.get(first), None);
+        t.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn check_invariants_catches_a_broken_back_link() {
+        let mut t = Packed::<u32>::new();
+        t.insert(0).unwrap();
+        t.insert(1).unwrap();
+        t.check_invariants().unwrap();
+        t.owners.swap(0, 1);
+        assert!(t.check_invariants().is_err());
+    }
+}
