@@ -407,6 +407,7 @@ fn main() {
             .collect(),
         workloads: workload_records,
         benchmarks,
+        cache_sim: None,
     };
     let path = default_results_path();
     match results.save(&path) {

@@ -36,6 +36,55 @@ pub struct Results {
     pub workloads: Vec<WorkloadRecord>,
     /// One entry per (family, workload, design, n).
     pub benchmarks: Vec<Benchmark>,
+    /// Simulated-cache counts from `dodbench cache` (deterministic), if it was run.
+    #[serde(default)]
+    pub cache_sim: Option<CacheSimRun>,
+}
+
+/// A `dodbench cache` run: callgrind's cache simulation with a fixed, stated hierarchy, so
+/// counts agree across machines and runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheSimRun {
+    /// Simulated L1 instruction cache, valgrind syntax `size,associativity,line`.
+    pub i1: String,
+    /// Simulated L1 data cache.
+    pub d1: String,
+    /// Simulated last-level cache.
+    pub ll: String,
+    /// `valgrind --version`.
+    pub valgrind: String,
+    /// One entry per (family, workload, design, n) simulated.
+    pub entries: Vec<CacheSimEntry>,
+}
+
+/// Callgrind totals for the timed body of one replay (collection toggled on the body only).
+/// Divide by `ops` for per-op figures.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheSimEntry {
+    /// Family, e.g. `id_table`.
+    pub family: String,
+    /// Workload name.
+    pub workload: String,
+    /// Design name.
+    pub design: String,
+    /// Live size.
+    pub n: u64,
+    /// Work units of the simulated body.
+    pub ops: u64,
+    /// Instructions executed (Ir).
+    pub instructions: u64,
+    /// Data reads (Dr).
+    pub data_reads: u64,
+    /// Data writes (Dw).
+    pub data_writes: u64,
+    /// L1 data read misses (D1mr).
+    pub d1_read_misses: u64,
+    /// L1 data write misses (D1mw).
+    pub d1_write_misses: u64,
+    /// Last-level data read misses (DLmr).
+    pub ll_read_misses: u64,
+    /// Last-level data write misses (DLmw).
+    pub ll_write_misses: u64,
 }
 
 /// A design as listed in results.
