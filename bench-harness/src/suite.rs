@@ -166,3 +166,62 @@ pub fn unix_now() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
 }
+
+/// The README's table of ID-table designs, generated from the registry (a test keeps the
+/// README equal to it).
+pub fn designs_markdown() -> String {
+    let mut out = String::from(
+        "| design | kind | ID bytes | detects stale IDs | capacity | description |\n\
+         | --- | --- | --- | --- | --- | --- |\n",
+    );
+    for d in impls::id_table::designs() {
+        let kind = match d.kind {
+            DesignKind::Peer {
+                crate_name,
+                version,
+            } => format!("peer (`{crate_name}` {version})"),
+            k => k.label().to_string(),
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} |\n",
+            d.name,
+            kind,
+            d.id_bytes,
+            if d.detects_stale { "yes" } else { "**no**" },
+            d.capacity.map_or("growable".to_string(), |c| c.to_string()),
+            d.description
+        ));
+    }
+    out
+}
+
+/// The README's table of workloads and their parameters, generated from the registry.
+pub fn workloads_markdown() -> String {
+    let mut out = String::from(
+        "| workload | what the timed body does | parameters (default) |\n| --- | --- | --- |\n",
+    );
+    for w in workloads::registry::workloads() {
+        let params = w
+            .params
+            .iter()
+            .map(|p| format!("`{}` ({})", p.name, p.default))
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.push_str(&format!(
+            "| `{}` | {}{} | {} |\n",
+            w.name,
+            w.description,
+            if w.needs_stale_detection {
+                " (needs stale-ID detection)"
+            } else {
+                ""
+            },
+            if params.is_empty() {
+                "-".to_string()
+            } else {
+                params
+            }
+        ));
+    }
+    out
+}

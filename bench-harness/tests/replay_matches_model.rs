@@ -1,0 +1,247 @@
+//! Every registered design replays every registered workload with the model's answers, and a
+//! broken design is caught before it could be timed.
+
+use bench_harness::recording::Recording;
+use bench_harness::replay::ReplayState;
+use bench_harness::suite::PreparedTrace;
+use bench_harness::timing::TimedReplay;
+use bench_harness::verify::{Expected, Outcome, check_design};
+use impls::TableError;
+use impls::id_table::holey::Holey;
+use impls::id_table::{DesignInfo, DesignKind, DesignVisitor, IdTable, for_each_design};
+use workloads::{Payload, Trace};
+
+struct VerifyAll<'a> {
+    prepared: &'a PreparedTrace,
+    verdicts: Vec<(&'static str, Outcome)>,
+}
+
+impl DesignVisitor<Payload> for VerifyAll<'_> {
+    fn visit<D: IdTable<Payload> + 'static>(&mut self) {
+        let p = self.prepared;
+        let mut outcome = check_design::<D>(&p.trace, &p.expected).outcome;
+        if outcome.is_verified() {
+            // The timed path verifies too; a couple of timed replays must agree.
+            if let Err(e) = TimedReplay::<D>::new(&p.trace, &p.expected).run(2) {
+                outcome = Outcome::Failed(e);
+            }
+        }
+        self.verdicts.push((D::INFO.name, outcome));
+    }
+}
+
+#[test]
+fn every_design_gives_the_model_answers_on_every_workload() {
+    for workload in workloads::registry::workloads() {
+        for n in [1, 7, 300, 2_000] {
+            let prepared = PreparedTrace::generate(workload.name, n, 11).unwrap();
+            let mut all = VerifyAll {
+                prepared: &prepared,
+                verdicts: Vec::new(),
+            };
+            for_each_design(&mut all);
+            for (design, outcome) in all.verdicts {
+                let info = impls::id_table::registry::find_design(design).unwrap();
+                let expected_unsupported = (workload.needs_stale_detection && !info.detects_stale)
+                    || info
+                        .capacity
+                        .is_some_and(|c| c < prepared.expected.stats.peak_live as usize);
+                match outcome {
+                    Outcome::Verified => assert!(
+                        !expected_unsupported,
+                        "{design} on {} n={n} verified but should be unsupported",
+                        workload.name
+                    ),
+                    Outcome::Unsupported(reason) => assert!(
+                        expected_unsupported,
+                        "{design} on {} n={n} unsupported: {reason}",
+                        workload.name
+                    ),
+                    Outcome::Failed(reason) => {
+                        panic!("{design} failed {} at n={n}: {reason}", workload.name)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A design with a classic bug: lookups ignore the generation, so stale IDs resolve to
+/// whatever now lives in the slot, although it claims to detect them.
+struct IgnoresGeneration(Holey<Payload>);
+
+impl IdTable<Payload> for IgnoresGeneration {
+    type Id = (u32, impls::id::Id64);
+    const INFO: DesignInfo = DesignInfo {
+        name: "broken",
+        description: "holey, but lookups ignore the generation",
+        kind: DesignKind::Tuned,
+        id_bytes: 12,
+        detects_stale: true,
+        capacity: None,
+    };
+    fn new() -> Self {
+        Self(Holey::new())
+    }
+    fn insert(&mut self, value: Payload) -> Result<Self::Id, TableError> {
+        let id = self.0.insert(value)?;
+        Ok((id.index(), id))
+    }
+    fn get(&self, id: Self::Id) -> Option<&Payload> {
+        // Any generation: find the live object in this slot by trying recent generations.
+        (0..64).find_map(|g| self.0.get(impls::id::Id64::new(id.0, g)))
+    }
+    fn get_mut(&mut self, id: Self::Id) -> Option<&mut Payload> {
+        self.0.get_mut(id.1)
+    }
+    fn remove(&mut self, id: Self::Id) -> Option<Payload> {
+        self.0.remove(id.1)
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn iter(&self) -> impl Iterator<Item = &Payload> {
+        self.0.iter()
+    }
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut Payload> {
+        self.0.iter_mut()
+    }
+    fn memory_bytes(&self) -> usize {
+        self.0.memory_bytes()
+    }
+}
+
+/// A design that drops every 100th insert's value on the floor (returns another object).
+struct LosesObjects(Holey<Payload>, u32);
+
+impl IdTable<Payload> for LosesObjects {
+    type Id = impls::id::Id64;
+    const INFO: DesignInfo = DesignInfo {
+        name: "loses-objects",
+        description: "holey, but every 100th insert stores a wrong payload",
+        kind: DesignKind::Tuned,
+        id_bytes: 8,
+        detects_stale: true,
+        capacity: None,
+    };
+    fn new() -> Self {
+        Self(Holey::new(), 0)
+    }
+    fn insert(&mut self, mut value: Payload) -> Result<Self::Id, TableError> {
+        self.1 += 1;
+        if self.1 % 100 == 0 {
+            value.value ^= 1;
+        }
+        self.0.insert(value)
+    }
+    fn get(&self, id: Self::Id) -> Option<&Payload> {
+        self.0.get(id)
+    }
+    fn get_mut(&mut self, id: Self::Id) -> Option<&mut Payload> {
+        self.0.get_mut(id)
+    }
+    fn remove(&mut self, id: Self::Id) -> Option<Payload> {
+        self.0.remove(id)
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn iter(&self) -> impl Iterator<Item = &Payload> {
+        self.0.iter()
+    }
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut Payload> {
+        self.0.iter_mut()
+    }
+    fn memory_bytes(&self) -> usize {
+        self.0.memory_bytes()
+    }
+}
+
+#[test]
+fn a_design_resolving_stale_ids_fails_verification() {
+    let p = PreparedTrace::generate("lookup-stale", 500, 3).unwrap();
+    let outcome = check_design::<IgnoresGeneration>(&p.trace, &p.expected).outcome;
+    let Outcome::Failed(reason) = outcome else {
+        panic!("broken design was not caught: {outcome:?}");
+    };
+    assert!(reason.contains("stale_hits"), "{reason}");
+}
+
+#[test]
+fn a_design_returning_wrong_objects_fails_verification_on_every_reading_workload() {
+    for workload in [
+        "lookup-uniform",
+        "iterate-full",
+        "churn",
+        "frame",
+        "article-mix",
+    ] {
+        let p = PreparedTrace::generate(workload, 1_000, 5).unwrap();
+        let outcome = check_design::<LosesObjects>(&p.trace, &p.expected).outcome;
+        assert!(
+            matches!(outcome, Outcome::Failed(_)),
+            "{workload}: wrong objects not caught: {outcome:?}"
+        );
+    }
+}
+
+#[test]
+fn an_invalid_trace_is_refused_with_the_op_index() {
+    let mut trace: Trace = workloads::registry::generate("churn", 10, 1, None).unwrap();
+    trace.body.insert(3, workloads::Op::Get(10_000));
+    let e = Expected::of(&trace).unwrap_err().to_string();
+    assert!(e.contains("body op 3"), "{e}");
+}
+
+#[test]
+fn a_recorded_application_trace_replays_verified_on_every_design() {
+    // An "application": spawns, looks up, despawns, iterates; recorded through the wrapper.
+    let mut app = Recording::new(Holey::<Payload>::new());
+    let mut ids = Vec::new();
+    for h in 0..200u32 {
+        ids.push(app.insert(Payload::for_handle(h)).unwrap());
+    }
+    app.start_body();
+    for round in 0..50usize {
+        let victim = ids.remove((round * 7) % ids.len());
+        assert!(app.remove(victim).is_some());
+        assert!(app.get(victim).is_none());
+        let h = 200 + round as u32;
+        ids.push(app.insert(Payload::for_handle(h)).unwrap());
+        let _ = app.get(ids[round % ids.len()]);
+        if let Some(p) = app.get_mut(ids[(round * 3) % ids.len()]) {
+            p.mutate();
+        }
+        if round % 10 == 0 {
+            let _total = app.iter().fold(0u64, |s, p| s.wrapping_add(p.value));
+        }
+    }
+    let trace = app.into_trace(0);
+    let stats = trace.validate().expect("a recording is a valid trace");
+    assert_eq!(stats.removes, 50);
+    assert_eq!(stats.stale_gets, 50);
+    // Round trip through the file format, then verify on every design.
+    let bytes = workloads::format::to_bytes(&trace).unwrap();
+    let loaded = workloads::format::from_bytes(&bytes).unwrap();
+    assert_eq!(loaded, trace);
+    let prepared = PreparedTrace::from_trace(loaded).unwrap();
+    let mut all = VerifyAll {
+        prepared: &prepared,
+        verdicts: Vec::new(),
+    };
+    for_each_design(&mut all);
+    for (design, outcome) in all.verdicts {
+        let info = impls::id_table::registry::find_design(design).unwrap();
+        assert!(
+            outcome.is_verified() || !info.detects_stale,
+            "{design}: {outcome:?}"
+        );
+    }
+}
+
+#[test]
+fn setup_state_matches_the_model_for_every_design() {
+    let p = PreparedTrace::generate("iterate-holes", 1_000, 9).unwrap();
+    let state = ReplayState::<Holey<Payload>>::after_setup(&p.trace).unwrap();
+    assert_eq!(state.table.len() as u64, p.expected.stats.live_at_start);
+}
