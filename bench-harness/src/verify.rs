@@ -1,6 +1,8 @@
 //! Verification: the answers a replay must give come from the reference model, and a design
 //! that gives other answers (or cannot run the trace) gets no timing.
 
+use std::time::{Duration, Instant};
+
 use impls::id_table::IdTable;
 use impls::id_table::model::ModelTable;
 use serde::{Deserialize, Serialize};
@@ -104,23 +106,27 @@ pub struct Checked {
     pub outcome: Outcome,
     /// [`IdTable::memory_bytes`] after the setup, when the setup ran.
     pub memory_bytes_after_setup: Option<u64>,
+    /// Wall time of the verification replay's setup and of its body (a rough, single-shot
+    /// figure used only to budget measurement time, never reported as a result).
+    pub setup_and_body_time: Option<(Duration, Duration)>,
 }
 
 /// Replays `trace` once on a fresh `D` (untimed) and compares with `expected`; checks the
 /// design's capacity and stale-ID capability first.
 pub fn check_design<D: IdTable<Payload>>(trace: &Trace, expected: &Expected) -> Checked {
-    let mut memory = None;
-    let outcome = check_design_outcome::<D>(trace, expected, &mut memory);
-    Checked {
-        outcome,
-        memory_bytes_after_setup: memory,
-    }
+    let mut checked = Checked {
+        outcome: Outcome::Verified,
+        memory_bytes_after_setup: None,
+        setup_and_body_time: None,
+    };
+    checked.outcome = check_design_outcome::<D>(trace, expected, &mut checked);
+    checked
 }
 
 fn check_design_outcome<D: IdTable<Payload>>(
     trace: &Trace,
     expected: &Expected,
-    memory: &mut Option<u64>,
+    checked: &mut Checked,
 ) -> Outcome {
     let info = D::INFO;
     if let Some(capacity) = info.capacity
@@ -131,15 +137,19 @@ fn check_design_outcome<D: IdTable<Payload>>(
             expected.stats.peak_live
         ));
     }
+    let setup_start = Instant::now();
     let mut state = match ReplayState::<D>::after_setup(trace) {
         Ok(state) => state,
         Err(e) => return Outcome::Failed(format!("setup {e}")),
     };
-    *memory = Some(state.table.memory_bytes() as u64);
+    let setup_time = setup_start.elapsed();
+    checked.memory_bytes_after_setup = Some(state.table.memory_bytes() as u64);
+    let body_start = Instant::now();
     let body = match state.replay(&trace.body) {
         Ok(d) => d,
         Err(e) => return Outcome::Failed(format!("body {e}")),
     };
+    checked.setup_and_body_time = Some((setup_time, body_start.elapsed()));
     if !info.detects_stale && expected.stats.stale_gets > 0 {
         return Outcome::Unsupported(format!(
             "does not detect stale IDs (its keys carry no generation): {} of {} stale lookups \
