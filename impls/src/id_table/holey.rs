@@ -23,8 +23,9 @@ const NIL: u32 = u32::MAX;
 
 /// One slot. The generation sits in both variants so that it shares the enum's first word with
 /// the discriminant: a slot is `size_of::<T>() + 8` bytes for an 8-aligned `T`.
+/// Shared with `holey_skip`, which adds a live-slot bitmask on top of this design.
 #[derive(Debug, Clone)]
-enum Slot<T> {
+pub(crate) enum Slot<T> {
     /// A live object; IDs with this `generation` name it.
     Occupied { generation: u32, value: T },
     /// A hole; `next_free` is the next hole in the free list (or `NIL`). `generation` is the
@@ -45,6 +46,16 @@ pub struct Holey<T> {
 }
 
 impl<T> Holey<T> {
+    /// The slots, for designs layered on this one (`holey_skip` iterates them by bitmask).
+    pub(crate) fn slots(&self) -> &[Slot<T>] {
+        &self.slots
+    }
+
+    /// The slots, mutably; callers may change values but never a slot's variant.
+    pub(crate) fn slots_mut(&mut self) -> &mut [Slot<T>] {
+        &mut self.slots
+    }
+
     fn slot_index(index: usize) -> Result<u32, TableError> {
         u32::try_from(index)
             .ok()

@@ -1,7 +1,8 @@
 //! Array with holes whose iteration skips the holes with a live-slot bitmask: our tuned variant
 //! of the article's "array with holes" (`holey`).
 //!
-//! Slots, IDs and the free list are `holey`'s: one `Vec` of slots that never move, an `Id64`
+//! Slots, IDs and the free list are `holey`'s (this type wraps a `Holey`): one `Vec` of slots
+//! that never move, an `Id64`
 //! (32-bit index + 32-bit generation), a LIFO free list threaded through the holes, and a slot
 //! retired when its generation would wrap. Added: `live`, one bit per slot, set iff the slot is
 //! occupied. Iteration walks the bitmask a word at a time and visits only the set bits
@@ -20,12 +21,10 @@
 use std::iter::Zip;
 use std::slice;
 
+use super::holey::{Holey, Slot};
 use super::{DesignInfo, DesignKind, IdTable, id_bytes};
 use crate::TableError;
 use crate::id::Id64;
-
-/// End of the free list.
-const NIL: u32 = u32::MAX;
 
 /// Bits per `live` word, and so slots per word.
 const WORD_BITS: usize = u64::BITS as usize;
@@ -36,29 +35,16 @@ fn bit_position(i: usize) -> (usize, u64) {
     (i / WORD_BITS, 1 << (i % WORD_BITS))
 }
 
-/// One slot, as in `holey`: the generation shares the first word with the discriminant.
-#[derive(Debug, Clone)]
-enum Slot<T> {
-    /// A live object; IDs with this `generation` name it.
-    Occupied { generation: u32, value: T },
-    /// A hole; `next_free` is the next hole in the free list (or `NIL`). `generation` is the
-    /// generation the next object in this slot will get; `u32::MAX` marks a retired slot.
-    Vacant { generation: u32, next_free: u32 },
-}
-
 /// Array with holes, 64-bit IDs, LIFO free list, and a live-slot bitmask for iteration.
 #[derive(Debug, Clone)]
 pub struct HoleySkip<T> {
-    /// Invariant: `Occupied` count == `len`; every `Vacant` slot with generation < `u32::MAX`
-    /// is on the free list exactly once; retired slots (generation `u32::MAX`) are on no list.
-    slots: Vec<Slot<T>>,
-    /// Bit `i` set iff `slots[i]` is `Occupied`. Exactly `ceil(slots.len() / 64)` words; bits
-    /// past `slots.len()` are zero. The iterators rely on this to index `slots` only at
-    /// occupied positions.
+    /// Slots, IDs, free list and their invariants: exactly `holey`'s. Only this type's
+    /// `insert` and `remove` change which slots are occupied.
+    holey: Holey<T>,
+    /// Bit `i` set iff slot `i` is `Occupied`. Exactly `ceil(slots / 64)` words; bits past the
+    /// last slot are zero. The iterators rely on this to index slots only at occupied
+    /// positions.
     live: Vec<u64>,
-    /// Most recently freed slot, or `NIL`.
-    free_head: u32,
-    len: usize,
 }
 
 impl<T: 'static> IdTable<T> for HoleySkip<T> {
@@ -75,102 +61,45 @@ impl<T: 'static> IdTable<T> for HoleySkip<T> {
 
     fn new() -> Self {
         Self {
-            slots: Vec::new(),
+            holey: Holey::new(),
             live: Vec::new(),
-            free_head: NIL,
-            len: 0,
         }
     }
 
     fn insert(&mut self, value: T) -> Result<Id64, TableError> {
-        if self.free_head != NIL {
-            let index = self.free_head;
-            let slot = &mut self.slots[index as usize];
-            let Slot::Vacant {
-                generation,
-                next_free,
-            } = *slot
-            else {
-                unreachable!("free list points at an occupied slot");
-            };
-            self.free_head = next_free;
-            *slot = Slot::Occupied { generation, value };
-            let (word, mask) = bit_position(index as usize);
-            self.live[word] |= mask;
-            self.len += 1;
-            return Ok(Id64::new(index, generation));
-        }
-        let index = u32::try_from(self.slots.len())
-            .ok()
-            .filter(|&i| i != NIL)
-            .ok_or(TableError::IdSpaceExhausted {
-                created: self.slots.len() as u64,
-            })?;
-        self.slots.push(Slot::Occupied {
-            generation: 0,
-            value,
-        });
-        let (word, mask) = bit_position(index as usize);
+        let id = self.holey.insert(value)?;
+        let (word, mask) = bit_position(id.index() as usize);
         if word == self.live.len() {
             self.live.push(0);
         }
         self.live[word] |= mask;
-        self.len += 1;
-        Ok(Id64::new(index, 0))
+        Ok(id)
     }
 
     #[inline]
     fn get(&self, id: Id64) -> Option<&T> {
-        match self.slots.get(id.index() as usize) {
-            Some(Slot::Occupied { generation, value }) if *generation == id.generation() => {
-                Some(value)
-            }
-            _ => None,
-        }
+        self.holey.get(id)
     }
 
     #[inline]
     fn get_mut(&mut self, id: Id64) -> Option<&mut T> {
-        match self.slots.get_mut(id.index() as usize) {
-            Some(Slot::Occupied { generation, value }) if *generation == id.generation() => {
-                Some(value)
-            }
-            _ => None,
-        }
+        self.holey.get_mut(id)
     }
 
     fn remove(&mut self, id: Id64) -> Option<T> {
-        let index = id.index();
-        let slot = self.slots.get_mut(index as usize)?;
-        match slot {
-            Slot::Occupied { generation, .. } if *generation == id.generation() => {}
-            _ => return None,
-        }
-        let next_generation = id.generation().wrapping_add(1);
-        let retired = next_generation == u32::MAX;
-        let vacant = Slot::Vacant {
-            generation: next_generation,
-            next_free: if retired { NIL } else { self.free_head },
-        };
-        let Slot::Occupied { value, .. } = std::mem::replace(slot, vacant) else {
-            unreachable!()
-        };
-        if !retired {
-            self.free_head = index;
-        }
-        let (word, mask) = bit_position(index as usize);
+        let value = self.holey.remove(id)?;
+        let (word, mask) = bit_position(id.index() as usize);
         self.live[word] &= !mask;
-        self.len -= 1;
         Some(value)
     }
 
     fn len(&self) -> usize {
-        self.len
+        self.holey.len()
     }
 
     fn iter(&self) -> impl Iterator<Item = &T> {
         LiveIter {
-            words: self.slots.chunks(WORD_BITS).zip(self.live.iter()),
+            words: self.holey.slots().chunks(WORD_BITS).zip(self.live.iter()),
             chunk: [].iter(),
             word: 0,
         }
@@ -178,70 +107,38 @@ impl<T: 'static> IdTable<T> for HoleySkip<T> {
 
     fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
         LiveIterMut {
-            words: self.slots.chunks_mut(WORD_BITS).zip(self.live.iter()),
+            words: self
+                .holey
+                .slots_mut()
+                .chunks_mut(WORD_BITS)
+                .zip(self.live.iter()),
             chunk: [].iter_mut(),
             word: 0,
         }
     }
 
     fn memory_bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<Slot<T>>()
-            + self.live.capacity() * std::mem::size_of::<u64>()
+        self.holey.memory_bytes() + self.live.capacity() * std::mem::size_of::<u64>()
     }
 
     fn check_invariants(&self) -> Result<(), String> {
-        let occupied = self
-            .slots
-            .iter()
-            .filter(|s| matches!(s, Slot::Occupied { .. }))
-            .count();
-        if occupied != self.len {
-            return Err(format!("len {} but {} occupied slots", self.len, occupied));
-        }
-        if self.live.len() != self.slots.len().div_ceil(WORD_BITS) {
+        self.holey.check_invariants()?;
+        let slots = self.holey.slots();
+        if self.live.len() != slots.len().div_ceil(WORD_BITS) {
             return Err(format!(
                 "{} live words for {} slots",
                 self.live.len(),
-                self.slots.len()
+                slots.len()
             ));
         }
         for i in 0..self.live.len() * WORD_BITS {
             let (word, mask) = bit_position(i);
             let marked = self.live[word] & mask != 0;
-            let occupied = matches!(self.slots.get(i), Some(Slot::Occupied { .. }));
+            let occupied = matches!(slots.get(i), Some(Slot::Occupied { .. }));
             if marked != occupied {
                 return Err(format!(
                     "live bit of slot {i} is {marked}, occupied: {occupied}"
                 ));
-            }
-        }
-        let mut on_list = vec![false; self.slots.len()];
-        let mut cursor = self.free_head;
-        while cursor != NIL {
-            let i = cursor as usize;
-            match self.slots.get(i) {
-                Some(Slot::Vacant {
-                    generation,
-                    next_free,
-                }) => {
-                    if on_list[i] {
-                        return Err(format!("free list has a cycle through slot {i}"));
-                    }
-                    if *generation == u32::MAX {
-                        return Err(format!("retired slot {i} is on the free list"));
-                    }
-                    on_list[i] = true;
-                    cursor = *next_free;
-                }
-                _ => return Err(format!("free list reaches non-vacant slot {i}")),
-            }
-        }
-        for (i, slot) in self.slots.iter().enumerate() {
-            if let Slot::Vacant { generation, .. } = slot
-                && *generation != u32::MAX
-                && !on_list[i]
-            {
-                return Err(format!("vacant slot {i} is not on the free list"));
             }
         }
         Ok(())
