@@ -7,10 +7,17 @@
 //! * [`recording`]: records an application's table operations as a trace;
 //! * [`results`]: the versioned `results.json` schema; [`machine`]: the machine section;
 //! * [`reference`]: plain-`Vec` and hand-written-loop baselines;
-//! * [`suite`]: the matrix and run metadata; [`criterion_output`]: reads criterion's estimates.
+//! * [`suite`]: the matrix and run metadata; [`criterion_output`]: reads criterion's estimates;
+//! * [`compare`]: two runs (or a run and the committed baseline) compared with noise-aware
+//!   rules; [`history`]: the JSON-lines history of runs; [`export`]: Bencher Metric Format and
+//!   github-action-benchmark exports; [`ab`]: the statistics of `scripts/ab.sh`.
 #![deny(missing_docs)]
 
+pub mod ab;
+pub mod compare;
 pub mod criterion_output;
+pub mod export;
+pub mod history;
 pub mod machine;
 pub mod recording;
 pub mod reference;

@@ -1,11 +1,18 @@
-//! `dodbench`: list designs and workloads, generate trace files, replay traces on designs.
+//! `dodbench`: list designs and workloads, generate trace files, replay traces on designs,
+//! compare runs (the CI gate), keep the history, export to benchmarking services, and report
+//! an A/B of two commits.
 //!
-//! User mistakes (unknown names, bad files) print one clear line and exit with status 2.
+//! User mistakes (unknown names, bad files) print one clear line and exit with status 2;
+//! `compare` exits 1 when a deterministic metric regressed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use bench_harness::compare::table::{Format, render};
+use bench_harness::compare::{Baseline, CompareError, Rules, Run, compare};
+use bench_harness::history::{self, HistoryEntry};
+use bench_harness::results::{default_results_path, write_atomically};
 use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
 use bench_harness::timing::{TimedReplay, median_and_range};
 use bench_harness::verify::{Outcome, check_design};
@@ -57,6 +64,104 @@ enum Command {
         #[arg(long, default_value_t = 15)]
         samples: usize,
     },
+    /// Compare NEW against BASE (a results.json or the committed baseline). Exit 0: nothing
+    /// regressed; 1: a deterministic metric or a verification regressed; 2: unusable input.
+    Compare {
+        /// Base run: results.json (schema 1 or 2) or a baseline file.
+        base: PathBuf,
+        /// New run: results.json.
+        new: PathBuf,
+        /// Print a Markdown table (for a pull-request comment) instead of text.
+        #[arg(long)]
+        markdown: bool,
+        /// Also list unchanged rows.
+        #[arg(long)]
+        all: bool,
+        /// Relative tolerance of deterministic metrics.
+        #[arg(long, default_value_t = 0.02, value_parser = fraction)]
+        threshold_det: f64,
+        /// Relative change of normalised time that can be flagged (never fails the gate).
+        #[arg(long, default_value_t = 0.10, value_parser = fraction)]
+        threshold_time: f64,
+        /// Design whose time normalises the others on the same workload and n.
+        #[arg(long, default_value = "holey")]
+        reference: String,
+        /// After comparing, rewrite BASE (a baseline file, or a path that does not exist yet)
+        /// with NEW's deterministic metrics, atomically; exits 0 unless the input is unusable.
+        #[arg(long)]
+        update_baseline: bool,
+        /// Append NEW's summary to this JSON-lines history file.
+        #[arg(long)]
+        history: Option<PathBuf>,
+    },
+    /// Export a results file for a continuous-benchmarking service.
+    Export {
+        /// Output format.
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Results file (default: target/dodbench/results.json).
+        #[arg(long)]
+        results: Option<PathBuf>,
+        /// Output file (written atomically); stdout when omitted.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// The JSON-lines history of runs.
+    History {
+        #[command(subcommand)]
+        command: HistoryCommand,
+    },
+    /// B/A time ratios with 95% intervals from alternating rounds (used by scripts/ab.sh).
+    AbReport {
+        /// Directory of side A's results files, one per round (sorted by name = round order).
+        a_dir: PathBuf,
+        /// Directory of side B's results files.
+        b_dir: PathBuf,
+        /// Name of side A in the report (e.g. its revision).
+        #[arg(long, default_value = "A")]
+        label_a: String,
+        /// Name of side B in the report.
+        #[arg(long, default_value = "B")]
+        label_b: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum HistoryCommand {
+    /// Append a run's summary as one line (atomic; a partial line from a crash is skipped).
+    Append {
+        /// The history file (created if missing).
+        history: PathBuf,
+        /// Results file (default: target/dodbench/results.json).
+        #[arg(long)]
+        results: Option<PathBuf>,
+        /// Design whose time normalises the others.
+        #[arg(long, default_value = "holey")]
+        reference: String,
+    },
+    /// List the entries of a history file and any corrupt lines.
+    Show {
+        /// The history file.
+        history: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ExportFormat {
+    /// Bencher Metric Format JSON.
+    Bmf,
+    /// github-action-benchmark `customSmallerIsBetter` JSON.
+    GithubActionBenchmark,
+}
+
+/// A non-negative finite fraction, e.g. `0.02`.
+fn fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!(
+            "{s:?} is not a non-negative number (e.g. 0.02 for 2%)"
+        )),
+    }
 }
 
 fn main() {
@@ -75,14 +180,218 @@ fn main() {
             designs,
             samples,
         } => replay(&trace, &designs, samples),
+        Command::Compare {
+            base,
+            new,
+            markdown,
+            all,
+            threshold_det,
+            threshold_time,
+            reference,
+            update_baseline,
+            history,
+        } => {
+            let rules = Rules {
+                threshold_det,
+                threshold_time,
+                reference,
+            };
+            let format = if markdown {
+                Format::Markdown
+            } else {
+                Format::Text
+            };
+            compare_runs(
+                &base,
+                &new,
+                &rules,
+                format,
+                all,
+                update_baseline,
+                history.as_deref(),
+            )
+        }
+        Command::Export {
+            format,
+            results,
+            output,
+        } => export(format, results, output.as_deref()),
+        Command::History { command } => match command {
+            HistoryCommand::Append {
+                history,
+                results,
+                reference,
+            } => history_append(&history, results, &reference),
+            HistoryCommand::Show { history } => history_show(&history),
+        },
+        Command::AbReport {
+            a_dir,
+            b_dir,
+            label_a,
+            label_b,
+        } => ab_report(&a_dir, &b_dir, &label_a, &label_b),
     };
-    if let Err(e) = result {
-        eprintln!("dodbench: {e:#}");
-        std::process::exit(2);
+    match result {
+        Ok(Gate::Pass) => {}
+        Ok(Gate::Regressed) => std::process::exit(1),
+        Err(e) => {
+            eprintln!("dodbench: {e:#}");
+            std::process::exit(2);
+        }
     }
 }
 
-fn list() -> Result<()> {
+/// Outcome of a command that succeeded: `compare` can succeed and still fail the gate.
+enum Gate {
+    Pass,
+    Regressed,
+}
+
+fn compare_runs(
+    base_path: &Path,
+    new_path: &Path,
+    rules: &Rules,
+    format: Format,
+    all: bool,
+    update_baseline: bool,
+    history_path: Option<&Path>,
+) -> Result<Gate> {
+    let new = Run::load(new_path)?;
+    let base = match Run::load(base_path) {
+        Err(CompareError::Io { source, .. })
+            if update_baseline && source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            None
+        }
+        Err(e) => return Err(e.into()),
+        Ok(run) if update_baseline && !run.is_baseline => {
+            return Err(CompareError::NotABaseline {
+                path: base_path.to_path_buf(),
+            }
+            .into());
+        }
+        Ok(run) => Some(run),
+    };
+    let mut gate = Gate::Pass;
+    if let Some(base) = &base {
+        let comparison = compare(base, &new, rules)?;
+        print!("{}", render(&comparison, format, all));
+        if comparison.gate_failed() {
+            gate = Gate::Regressed;
+        }
+    }
+    if let Some(path) = history_path {
+        history::append(path, &HistoryEntry::from_run(&new, &rules.reference))?;
+        eprintln!("dodbench: appended {} to {}", new.commit, path.display());
+    }
+    if update_baseline {
+        let baseline = Baseline::from_run(&new);
+        let failed = baseline
+            .benchmarks
+            .iter()
+            .filter(|b| b.status == "failed")
+            .count();
+        if failed > 0 {
+            eprintln!(
+                "dodbench: warning: {failed} benchmarks in the new baseline failed verification"
+            );
+        }
+        baseline.save(base_path)?;
+        println!(
+            "baseline {} updated from {} ({} benchmarks, commit {})",
+            base_path.display(),
+            new_path.display(),
+            baseline.benchmarks.len(),
+            baseline.commit
+        );
+        return Ok(Gate::Pass);
+    }
+    Ok(gate)
+}
+
+fn export(format: ExportFormat, results: Option<PathBuf>, output: Option<&Path>) -> Result<Gate> {
+    let path = results.unwrap_or_else(default_results_path);
+    let run = Run::load(&path)?;
+    let mut json = match format {
+        ExportFormat::Bmf => serde_json::to_vec_pretty(&bench_harness::export::bmf(&run)),
+        ExportFormat::GithubActionBenchmark => {
+            serde_json::to_vec_pretty(&bench_harness::export::github_action_benchmark(&run))
+        }
+    }
+    .context("cannot serialise the export")?;
+    json.push(b'\n');
+    match output {
+        Some(out) => write_atomically(out, &json)
+            .with_context(|| format!("cannot write {}", out.display()))?,
+        None => {
+            use std::io::Write;
+            std::io::stdout().write_all(&json)?;
+        }
+    }
+    Ok(Gate::Pass)
+}
+
+fn history_append(history_path: &Path, results: Option<PathBuf>, reference: &str) -> Result<Gate> {
+    let path = results.unwrap_or_else(default_results_path);
+    let run = Run::load(&path)?;
+    history::append(history_path, &HistoryEntry::from_run(&run, reference))?;
+    println!("appended {} to {}", run.commit, history_path.display());
+    Ok(Gate::Pass)
+}
+
+fn history_show(history_path: &Path) -> Result<Gate> {
+    if !history_path.exists() {
+        bail!("{}: no such history file", history_path.display());
+    }
+    let (entries, corrupt) = history::load(history_path)?;
+    for e in &entries {
+        println!(
+            "{}  {}  {} benchmarks  {}",
+            e.date,
+            e.commit,
+            e.benchmarks.len(),
+            e.mode.as_deref().unwrap_or("")
+        );
+    }
+    for c in &corrupt {
+        eprintln!(
+            "dodbench: {}:{}: skipped corrupt line: {}",
+            history_path.display(),
+            c.line,
+            c.reason
+        );
+    }
+    println!(
+        "{} entries, {} corrupt lines skipped",
+        entries.len(),
+        corrupt.len()
+    );
+    Ok(Gate::Pass)
+}
+
+/// Every `*.json` file of a directory, sorted by name, loaded as a run.
+fn load_rounds(dir: &Path) -> Result<Vec<Run>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read directory {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| Run::load(p).map_err(anyhow::Error::from))
+        .collect()
+}
+
+fn ab_report(a_dir: &Path, b_dir: &Path, label_a: &str, label_b: &str) -> Result<Gate> {
+    let a = load_rounds(a_dir)?;
+    let b = load_rounds(b_dir)?;
+    let report = bench_harness::ab::report(&a, &b)?;
+    print!("{}", report.render(label_a, label_b));
+    Ok(Gate::Pass)
+}
+
+fn list() -> Result<Gate> {
     println!("ID-table designs (family id_table):");
     println!(
         "  {:<20} {:<8} {:>3}  {:<6} {:<9} description",
@@ -122,7 +431,7 @@ fn list() -> Result<()> {
             );
         }
     }
-    Ok(())
+    Ok(Gate::Pass)
 }
 
 fn gen_trace(
@@ -131,7 +440,7 @@ fn gen_trace(
     seed: u64,
     params: Option<&str>,
     output: &PathBuf,
-) -> Result<()> {
+) -> Result<Gate> {
     let params = params
         .map(serde_json::from_str::<serde_json::Value>)
         .transpose()
@@ -149,7 +458,7 @@ fn gen_trace(
         trace.body.len(),
         stats.work_units()
     );
-    Ok(())
+    Ok(Gate::Pass)
 }
 
 /// One row of the replay table.
@@ -202,7 +511,7 @@ impl DesignVisitor<Payload> for ReplayDesign<'_> {
     }
 }
 
-fn replay(path: &PathBuf, selected: &[String], samples: usize) -> Result<()> {
+fn replay(path: &PathBuf, selected: &[String], samples: usize) -> Result<Gate> {
     if samples == 0 {
         bail!("--samples must be at least 1");
     }
@@ -274,5 +583,5 @@ fn replay(path: &PathBuf, selected: &[String], samples: usize) -> Result<()> {
             ),
         }
     }
-    Ok(())
+    Ok(Gate::Pass)
 }

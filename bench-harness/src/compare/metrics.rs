@@ -1,0 +1,288 @@
+//! The metric table: every number `compare`, the baseline, the history and the exports know
+//! about, with how to read it from one benchmark entry of results.json, whether it is
+//! deterministic or a time, and which direction is better.
+//!
+//! Extraction is lenient on purpose: the core fields come from the typed schema, the optional
+//! ones (`sim`, `bytes_per_object`, `alloc_calls_per_op`) are read from the entry's JSON if
+//! present, so a results file that gains them needs no change here. Adding a metric is one
+//! entry in [`METRICS`].
+
+use serde_json::Value;
+
+use crate::results::{CacheSimEntry, Estimate};
+
+/// Whether a metric repeats exactly from run to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetricKind {
+    /// Counts that repeat exactly for the same commit (simulated cache, memory accounting):
+    /// gated with a small tolerance.
+    Deterministic,
+    /// Wall-clock time: noisy, compared normalised by a reference design, never gates.
+    Time,
+}
+
+impl MetricKind {
+    /// `det` or `time`, as printed in tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            MetricKind::Deterministic => "det",
+            MetricKind::Time => "time",
+        }
+    }
+}
+
+/// Which direction of change is an improvement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Better {
+    /// Smaller values are better (times, counts, bytes).
+    Lower,
+    /// Larger values are better (throughputs).
+    Higher,
+}
+
+/// A value with an optional confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Measured {
+    /// Point estimate.
+    pub value: f64,
+    /// Lower bound of the interval, when the metric has one.
+    pub lower: Option<f64>,
+    /// Upper bound of the interval, when the metric has one.
+    pub upper: Option<f64>,
+}
+
+impl Measured {
+    /// A value without an interval.
+    pub fn exact(value: f64) -> Self {
+        Self {
+            value,
+            lower: None,
+            upper: None,
+        }
+    }
+
+    /// A median with criterion's interval.
+    pub fn from_estimate(e: Estimate) -> Self {
+        Self {
+            value: e.median,
+            lower: Some(e.lower),
+            upper: Some(e.upper),
+        }
+    }
+}
+
+/// What an extractor sees of one benchmark: its JSON entry, and the matching entry of the
+/// run-level `cache_sim` section if the file has one.
+#[derive(Debug, Clone, Copy)]
+pub struct EntryView<'a> {
+    /// The benchmark's object in `benchmarks[]`.
+    pub raw: &'a Value,
+    /// The typed `ns_per_op`, if the benchmark was timed.
+    pub ns_per_op: Option<Estimate>,
+    /// The run-level simulated-cache totals of the same (family, workload, design, n).
+    pub cache_sim: Option<&'a CacheSimEntry>,
+}
+
+/// One metric: its name (the key in baselines, history and tables), unit, kind, direction,
+/// the smallest absolute change that counts, and how to read it.
+#[derive(Debug, Clone, Copy)]
+pub struct MetricDef {
+    /// Name used in tables, the baseline and the history, e.g. `ir`.
+    pub name: &'static str,
+    /// Unit, e.g. `instr/op`.
+    pub unit: &'static str,
+    /// Measure slug in Bencher Metric Format exports.
+    pub bmf_measure: &'static str,
+    /// One line for readers of the table.
+    pub description: &'static str,
+    /// Deterministic or time.
+    pub kind: MetricKind,
+    /// Which direction is better.
+    pub better: Better,
+    /// Changes smaller than this in absolute terms are never flagged (e.g. 0.001 misses per
+    /// op going to 0.0012 is +20% of nothing).
+    pub min_abs_change: f64,
+    /// Reads the metric from one entry; `None` when the entry does not have it.
+    pub extract: fn(&EntryView<'_>) -> Option<Measured>,
+}
+
+/// Every metric, deterministic ones first.
+pub const METRICS: &[MetricDef] = &[
+    MetricDef {
+        name: "ir",
+        unit: "instr/op",
+        bmf_measure: "instructions",
+        description: "simulated instructions executed per work unit",
+        kind: MetricKind::Deterministic,
+        better: Better::Lower,
+        min_abs_change: 0.01,
+        extract: |e| {
+            sim_field(e, "ir").or_else(|| {
+                e.cache_sim
+                    .map(|s| per_op(s.instructions, s.ops))
+                    .map(Measured::exact)
+            })
+        },
+    },
+    MetricDef {
+        name: "d1_miss",
+        unit: "D1 misses/op",
+        bmf_measure: "d1-misses",
+        description: "simulated L1 data cache misses (reads + writes) per work unit",
+        kind: MetricKind::Deterministic,
+        better: Better::Lower,
+        min_abs_change: 0.001,
+        extract: |e| {
+            sim_field(e, "d1_miss").or_else(|| {
+                e.cache_sim
+                    .map(|s| per_op(s.d1_read_misses + s.d1_write_misses, s.ops))
+                    .map(Measured::exact)
+            })
+        },
+    },
+    MetricDef {
+        name: "ll_miss",
+        unit: "LL misses/op",
+        bmf_measure: "ll-misses",
+        description: "simulated last-level cache misses (reads + writes) per work unit",
+        kind: MetricKind::Deterministic,
+        better: Better::Lower,
+        min_abs_change: 0.001,
+        extract: |e| {
+            sim_field(e, "ll_miss").or_else(|| {
+                e.cache_sim
+                    .map(|s| per_op(s.ll_read_misses + s.ll_write_misses, s.ops))
+                    .map(Measured::exact)
+            })
+        },
+    },
+    MetricDef {
+        name: "bytes_per_object",
+        unit: "B/object",
+        bmf_measure: "bytes-per-object",
+        description: "heap bytes held after setup per live object (the design's accounting)",
+        kind: MetricKind::Deterministic,
+        better: Better::Lower,
+        min_abs_change: 0.01,
+        // Schema 2 renames `bytes_per_live_object` to `bytes_per_object`; read either.
+        extract: |e| {
+            number(e.raw, "bytes_per_object").or_else(|| number(e.raw, "bytes_per_live_object"))
+        },
+    },
+    MetricDef {
+        name: "alloc_calls_per_op",
+        unit: "allocs/op",
+        bmf_measure: "alloc-calls",
+        description: "allocator calls per work unit in the timed body",
+        kind: MetricKind::Deterministic,
+        better: Better::Lower,
+        min_abs_change: 0.0001,
+        extract: |e| number(e.raw, "alloc_calls_per_op"),
+    },
+    MetricDef {
+        name: "ns_per_op",
+        unit: "ns/op",
+        bmf_measure: "latency",
+        description: "wall-clock nanoseconds per work unit (criterion median, 95% interval)",
+        kind: MetricKind::Time,
+        better: Better::Lower,
+        min_abs_change: 0.0,
+        extract: |e| e.ns_per_op.map(Measured::from_estimate),
+    },
+];
+
+/// The metric called `name`, if there is one.
+pub fn metric(name: &str) -> Option<&'static MetricDef> {
+    METRICS.iter().find(|m| m.name == name)
+}
+
+/// The time metric every time comparison uses.
+pub const TIME_METRIC: &str = "ns_per_op";
+
+fn per_op(count: u64, ops: u64) -> f64 {
+    count as f64 / ops.max(1) as f64
+}
+
+fn number(raw: &Value, key: &str) -> Option<Measured> {
+    raw.get(key)
+        .and_then(Value::as_f64)
+        .filter(|v| v.is_finite())
+        .map(Measured::exact)
+}
+
+fn sim_field(e: &EntryView<'_>, key: &str) -> Option<Measured> {
+    e.raw.get("sim").and_then(|sim| number(sim, key))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_bmf_slugs_are_kebab_case() {
+        for (i, m) in METRICS.iter().enumerate() {
+            assert!(
+                METRICS[i + 1..].iter().all(|o| o.name != m.name),
+                "{}",
+                m.name
+            );
+            assert!(
+                m.bmf_measure
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "{}",
+                m.bmf_measure
+            );
+        }
+        assert_eq!(metric(TIME_METRIC).unwrap().kind, MetricKind::Time);
+    }
+
+    #[test]
+    fn reads_per_benchmark_sim_blocks_and_both_memory_names() {
+        let raw = serde_json::json!({
+            "sim": {"ir": 123.0, "d1_miss": 1.5, "ll_miss": 0.2, "d1": "32768,8,64"},
+            "bytes_per_live_object": 40.0,
+            "alloc_calls_per_op": null
+        });
+        let view = EntryView {
+            raw: &raw,
+            ns_per_op: None,
+            cache_sim: None,
+        };
+        let get = |n: &str| (metric(n).unwrap().extract)(&view).map(|m| m.value);
+        assert_eq!(get("ir"), Some(123.0));
+        assert_eq!(get("d1_miss"), Some(1.5));
+        assert_eq!(get("ll_miss"), Some(0.2));
+        assert_eq!(get("bytes_per_object"), Some(40.0));
+        assert_eq!(get("alloc_calls_per_op"), None);
+        assert_eq!(get("ns_per_op"), None);
+    }
+
+    #[test]
+    fn falls_back_to_the_run_level_cache_sim_totals() {
+        let raw = serde_json::json!({});
+        let entry = CacheSimEntry {
+            family: "id_table".into(),
+            workload: "churn".into(),
+            design: "holey".into(),
+            n: 1000,
+            ops: 100,
+            instructions: 2500,
+            data_reads: 0,
+            data_writes: 0,
+            d1_read_misses: 30,
+            d1_write_misses: 20,
+            ll_read_misses: 1,
+            ll_write_misses: 1,
+        };
+        let view = EntryView {
+            raw: &raw,
+            ns_per_op: None,
+            cache_sim: Some(&entry),
+        };
+        let get = |n: &str| (metric(n).unwrap().extract)(&view).map(|m| m.value);
+        assert_eq!(get("ir"), Some(25.0));
+        assert_eq!(get("d1_miss"), Some(0.5));
+        assert_eq!(get("ll_miss"), Some(0.02));
+    }
+}

@@ -1,0 +1,100 @@
+//! `dodbench compare BASE NEW`: matches two runs' benchmarks by (family, workload, design, n)
+//! and classifies every change as improved, regressed, unchanged, new or gone, with rules that
+//! respect noise (see [`rules`]). A deterministic regression fails the CI gate; times are shown
+//! with their noise and never fail it.
+//!
+//! * [`metrics`]: the metric table (name, unit, kind, direction, extractor);
+//! * [`run`]: a run read from results.json (schema 1 or 2) or from a baseline;
+//! * [`baseline`]: the committed baseline of deterministic metrics;
+//! * [`rules`]: thresholds, verdicts and [`compare`](rules::compare);
+//! * [`table`]: text and Markdown output.
+//!
+//! ```
+//! use bench_harness::compare::{Rules, Run, compare};
+//! # let text = r#"{"schema_version": 1, "commit": "c", "benchmarks": [{"family": "id_table",
+//! #   "workload": "churn", "design": "pool", "n": 1000, "ops": 10, "status": "verified",
+//! #   "sim": {"ir": 100.0}}]}"#;
+//! let base = Run::from_json_str("base.json".as_ref(), text).unwrap();
+//! let new = base.clone();
+//! let c = compare(&base, &new, &Rules::default()).unwrap();
+//! assert!(!c.gate_failed());
+//! ```
+
+use std::path::PathBuf;
+
+pub mod baseline;
+pub mod metrics;
+pub mod rules;
+pub mod run;
+pub mod table;
+
+pub use baseline::Baseline;
+pub use rules::{Comparison, Row, Rules, Verdict, compare};
+pub use run::{BenchKey, Run};
+
+/// Why two runs could not be compared (the CLI exits 2 on all of these).
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// Not JSON, or JSON without the fields every results file has.
+    #[error("{path}: not a dodbench results or baseline file: {reason}")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A schema version this dodbench does not read.
+    #[error(
+        "{path}: schema version {found}; compare reads results schema 1 and 2 and baseline format 1"
+    )]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// What the file says.
+        found: String,
+    },
+    /// Simulated counts from different cache hierarchies.
+    #[error(
+        "simulated cache differs (base: {base}; new: {new}); regenerate the baseline with the new hierarchy"
+    )]
+    SimConfigMismatch {
+        /// BASE's hierarchy.
+        base: String,
+        /// NEW's hierarchy.
+        new: String,
+    },
+    /// The same benchmark on traces of different seeds.
+    #[error(
+        "{key}: trace seed {base} in base but {new} in new; compare runs with the same DODBENCH_SEED"
+    )]
+    SeedMismatch {
+        /// The benchmark.
+        key: String,
+        /// BASE's seed.
+        base: u64,
+        /// NEW's seed.
+        new: u64,
+    },
+    /// `--update-baseline` was pointed at something that is not a baseline.
+    #[error("{path} is a results file, not a baseline; refusing to overwrite it")]
+    NotABaseline {
+        /// The file.
+        path: PathBuf,
+    },
+}

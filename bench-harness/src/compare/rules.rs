@@ -1,0 +1,505 @@
+//! The rules that classify each change, and the comparison of two runs.
+//!
+//! * **Deterministic metrics** (simulated instructions and misses, bytes per object, allocator
+//!   calls) regress when they move the bad way by more than `threshold_det` (2%) of the base
+//!   value *and* by more than the metric's `min_abs_change`. A regression fails the gate.
+//! * **Time** (`ns_per_op`) is compared normalised by the reference design (`holey`) on the
+//!   same workload and n in the same run, so machine-wide drift cancels. A change is flagged
+//!   only when it exceeds `threshold_time` (10%) *and* the two runs' normalised confidence
+//!   intervals do not overlap. Time changes are printed, never fail the gate. Without a
+//!   reference in both runs, time is not judged.
+//! * **Status**: a benchmark that was verified and no longer is (failed, unsupported) is a
+//!   regression; the reverse an improvement.
+//! * Benchmarks only in NEW are `new`, only in BASE `gone`; neither fails the gate.
+
+use std::collections::BTreeMap;
+
+use super::CompareError;
+use super::metrics::{Better, METRICS, Measured, MetricDef, MetricKind};
+use super::run::{BenchKey, Run, RunBenchmark};
+
+/// Thresholds of the rules; the defaults are the CI gate's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rules {
+    /// Relative tolerance of deterministic metrics (0.02 = 2%).
+    pub threshold_det: f64,
+    /// Relative change of normalised time that can be flagged (0.10 = 10%).
+    pub threshold_time: f64,
+    /// Design whose time normalises the others on the same workload and n.
+    pub reference: String,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Self {
+            threshold_det: 0.02,
+            threshold_time: 0.10,
+            reference: "holey".to_string(),
+        }
+    }
+}
+
+/// How one metric (or a whole benchmark) changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    /// Worse beyond the rule's threshold.
+    Regressed,
+    /// Better beyond the rule's threshold.
+    Improved,
+    /// Only in NEW.
+    New,
+    /// Only in BASE.
+    Gone,
+    /// Within the threshold (or not judged; see the row's note).
+    Unchanged,
+}
+
+impl Verdict {
+    /// Lower-case label for tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Regressed => "regressed",
+            Verdict::Improved => "improved",
+            Verdict::New => "new",
+            Verdict::Gone => "gone",
+            Verdict::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// One line of the comparison: a metric of a benchmark, or the benchmark itself (`metric`
+/// `status` for verification changes and new/gone benchmarks).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The benchmark.
+    pub key: BenchKey,
+    /// Metric name, or `status`.
+    pub metric: String,
+    /// Deterministic rows can fail the gate; time rows never do.
+    pub kind: MetricKind,
+    /// Value in BASE (for time: normalised by the reference).
+    pub base: Option<Measured>,
+    /// Value in NEW.
+    pub new: Option<Measured>,
+    /// `new / base - 1`, when both are known and base is non-zero.
+    pub change: Option<f64>,
+    /// The classification.
+    pub verdict: Verdict,
+    /// Why, when the numbers alone do not say it (e.g. "not judged: no holey in NEW").
+    pub note: String,
+}
+
+impl Row {
+    /// Whether this row fails the gate: a regression of a deterministic metric or status.
+    pub fn fails_gate(&self) -> bool {
+        self.verdict == Verdict::Regressed && self.kind == MetricKind::Deterministic
+    }
+}
+
+/// The comparison of two runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// Rules used.
+    pub rules: Rules,
+    /// BASE commit.
+    pub base_commit: String,
+    /// NEW commit.
+    pub new_commit: String,
+    /// Every row, sorted by key then metric.
+    pub rows: Vec<Row>,
+    /// Run-level remarks (metrics only on one side, missing reference, ...).
+    pub warnings: Vec<String>,
+}
+
+impl Comparison {
+    /// Rows that fail the gate.
+    pub fn regressions(&self) -> impl Iterator<Item = &Row> {
+        self.rows.iter().filter(|r| r.fails_gate())
+    }
+
+    /// Whether any row fails the gate (the CLI exits 1).
+    pub fn gate_failed(&self) -> bool {
+        self.regressions().next().is_some()
+    }
+
+    /// Number of rows with this verdict and kind.
+    pub fn count(&self, verdict: Verdict, kind: MetricKind) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.verdict == verdict && r.kind == kind)
+            .count()
+    }
+}
+
+/// Compares NEW against BASE under `rules`.
+///
+/// # Errors
+/// [`CompareError::SimConfigMismatch`] when both runs carry simulated counts from different
+/// cache hierarchies, [`CompareError::SeedMismatch`] when a benchmark was run on a trace of
+/// another seed: the numbers are then not comparable, whatever they say.
+pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, CompareError> {
+    if let (Some(b), Some(n)) = (&base.sim, &new.sim) {
+        if b != n {
+            return Err(CompareError::SimConfigMismatch {
+                base: b.to_string(),
+                new: n.to_string(),
+            });
+        }
+    }
+    let mut rows = Vec::new();
+    let mut warnings = Vec::new();
+    // (side, metric) -> (benchmarks, first example)
+    let mut one_sided: BTreeMap<(&str, &str), (usize, String)> = BTreeMap::new();
+    let mut metric_only_in = |side: &'static str, metric: &'static str, key: &BenchKey| {
+        one_sided
+            .entry((side, metric))
+            .or_insert_with(|| (0, key.to_string()))
+            .0 += 1;
+    };
+    let mut time_unjudged = 0usize;
+    for b in &base.benchmarks {
+        let Some(n) = new.get(&b.key) else {
+            rows.push(benchmark_row(&b.key, Verdict::Gone, b));
+            continue;
+        };
+        if let (Some(bs), Some(ns)) = (b.seed, n.seed) {
+            if bs != ns {
+                return Err(CompareError::SeedMismatch {
+                    key: b.key.to_string(),
+                    base: bs,
+                    new: ns,
+                });
+            }
+        }
+        if let Some(row) = status_row(b, n) {
+            rows.push(row);
+        }
+        let ops_note = if b.ops != n.ops {
+            format!("trace changed: {} -> {} ops", b.ops, n.ops)
+        } else {
+            String::new()
+        };
+        for def in METRICS {
+            match (b.metrics.get(def.name), n.metrics.get(def.name)) {
+                (None, None) => {}
+                (Some(_), None) if b.is_verified() && n.is_verified() => {
+                    metric_only_in("BASE", def.name, &b.key)
+                }
+                (None, Some(_)) if def.kind == MetricKind::Deterministic && b.is_verified() => {
+                    metric_only_in("NEW", def.name, &b.key)
+                }
+                (Some(bv), Some(nv)) => {
+                    let row = match def.kind {
+                        MetricKind::Deterministic => det_row(def, &b.key, *bv, *nv, rules),
+                        MetricKind::Time => {
+                            let bn = base.time_vs_reference(&b.key, &rules.reference);
+                            let nn = new.time_vs_reference(&n.key, &rules.reference);
+                            let row = time_row(def, &b.key, bn, nn, *bv, *nv, rules);
+                            if row.note.starts_with("not judged") {
+                                time_unjudged += 1;
+                            }
+                            row
+                        }
+                    };
+                    let mut row = row;
+                    if !ops_note.is_empty() {
+                        row.note = join_notes(&row.note, &ops_note);
+                    }
+                    rows.push(row);
+                }
+                _ => {}
+            }
+        }
+    }
+    for n in &new.benchmarks {
+        if base.get(&n.key).is_none() {
+            rows.push(benchmark_row(&n.key, Verdict::New, n));
+        }
+    }
+    for ((side, metric), (count, example)) in one_sided {
+        warnings.push(format!(
+            "metric {metric} only in {side} for {count} benchmarks (e.g. {example}): not compared"
+        ));
+    }
+    if time_unjudged > 0 {
+        warnings.push(format!(
+            "{time_unjudged} time comparisons not judged: reference design {:?} missing on \
+             their workload and n in one of the runs",
+            rules.reference
+        ));
+    }
+    let compared_det = rows
+        .iter()
+        .filter(|r| {
+            r.kind == MetricKind::Deterministic
+                && r.metric != "status"
+                && r.base.is_some()
+                && r.new.is_some()
+        })
+        .count();
+    if compared_det == 0 {
+        warnings.push(
+            "no deterministic metric was compared: the gate checked verification status only"
+                .to_string(),
+        );
+    }
+    rows.sort_by(|a, b| (&a.key, &a.metric).cmp(&(&b.key, &b.metric)));
+    Ok(Comparison {
+        rules: rules.clone(),
+        base_commit: base.commit.clone(),
+        new_commit: new.commit.clone(),
+        rows,
+        warnings,
+    })
+}
+
+fn join_notes(a: &str, b: &str) -> String {
+    if a.is_empty() {
+        b.to_string()
+    } else {
+        format!("{a}; {b}")
+    }
+}
+
+fn benchmark_row(key: &BenchKey, verdict: Verdict, b: &RunBenchmark) -> Row {
+    Row {
+        key: key.clone(),
+        metric: "status".to_string(),
+        kind: MetricKind::Deterministic,
+        base: None,
+        new: None,
+        change: None,
+        verdict,
+        note: b.status.clone(),
+    }
+}
+
+fn status_row(b: &RunBenchmark, n: &RunBenchmark) -> Option<Row> {
+    let verdict = match (b.is_verified(), n.is_verified()) {
+        (true, false) => Verdict::Regressed,
+        (false, true) => Verdict::Improved,
+        _ if b.status != n.status => Verdict::Unchanged,
+        _ => return None,
+    };
+    Some(Row {
+        key: b.key.clone(),
+        metric: "status".to_string(),
+        kind: MetricKind::Deterministic,
+        base: None,
+        new: None,
+        change: None,
+        verdict,
+        note: format!("{} -> {}", b.status, n.status),
+    })
+}
+
+/// `new / base - 1`; `None` for a zero base.
+fn relative(base: f64, new: f64) -> Option<f64> {
+    (base != 0.0).then(|| new / base - 1.0)
+}
+
+/// +1 when `new` is worse than `base` in the metric's direction, -1 when better.
+fn worse_sign(def: &MetricDef, base: f64, new: f64) -> f64 {
+    let d = new - base;
+    match def.better {
+        Better::Lower => d.signum(),
+        Better::Higher => -d.signum(),
+    }
+}
+
+fn det_row(def: &MetricDef, key: &BenchKey, b: Measured, n: Measured, rules: &Rules) -> Row {
+    let abs = (n.value - b.value).abs();
+    let beyond = abs > def.min_abs_change && abs > rules.threshold_det * b.value.abs();
+    let verdict = if !beyond || b.value == n.value {
+        Verdict::Unchanged
+    } else if worse_sign(def, b.value, n.value) > 0.0 {
+        Verdict::Regressed
+    } else {
+        Verdict::Improved
+    };
+    Row {
+        key: key.clone(),
+        metric: def.name.to_string(),
+        kind: def.kind,
+        base: Some(b),
+        new: Some(n),
+        change: relative(b.value, n.value),
+        verdict,
+        note: String::new(),
+    }
+}
+
+fn time_row(
+    def: &MetricDef,
+    key: &BenchKey,
+    base_norm: Option<Measured>,
+    new_norm: Option<Measured>,
+    base_raw: Measured,
+    new_raw: Measured,
+    rules: &Rules,
+) -> Row {
+    let mut row = Row {
+        key: key.clone(),
+        metric: def.name.to_string(),
+        kind: def.kind,
+        base: Some(base_raw),
+        new: Some(new_raw),
+        change: relative(base_raw.value, new_raw.value),
+        verdict: Verdict::Unchanged,
+        note: String::new(),
+    };
+    if key.design == rules.reference {
+        row.note = "reference design: raw time, not judged".to_string();
+        return row;
+    }
+    let (Some(b), Some(n)) = (base_norm, new_norm) else {
+        row.note = format!(
+            "not judged: no {} time on this workload and n",
+            rules.reference
+        );
+        return row;
+    };
+    row.base = Some(b);
+    row.new = Some(n);
+    row.change = relative(b.value, n.value);
+    let beyond_threshold = row.change.is_some_and(|c| c.abs() > rules.threshold_time);
+    // Intervals overlap (or are unknown): the change is inside the two runs' noise.
+    let disjoint = match (b.lower, b.upper, n.lower, n.upper) {
+        (Some(bl), Some(bu), Some(nl), Some(nu)) => nl > bu || nu < bl,
+        _ => false,
+    };
+    row.note = format!("vs {}", rules.reference);
+    if beyond_threshold && disjoint {
+        row.verdict = if worse_sign(def, b.value, n.value) > 0.0 {
+            Verdict::Regressed
+        } else {
+            Verdict::Improved
+        };
+    } else if beyond_threshold {
+        row.note = format!("vs {}; within noise", rules.reference);
+    }
+    row
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::metrics::TIME_METRIC;
+    use std::path::PathBuf;
+
+    fn bench(design: &str, metrics: &[(&str, Measured)]) -> RunBenchmark {
+        RunBenchmark {
+            key: BenchKey {
+                family: "id_table".into(),
+                workload: "churn".into(),
+                design: design.into(),
+                n: 1000,
+            },
+            ops: 100,
+            status: "verified".into(),
+            seed: Some(1),
+            metrics: metrics
+                .iter()
+                .map(|(k, v)| (k.to_string(), *v))
+                .collect::<BTreeMap<_, _>>(),
+        }
+    }
+
+    fn run(benchmarks: Vec<RunBenchmark>) -> Run {
+        Run {
+            path: PathBuf::from("x"),
+            commit: "c".into(),
+            created_unix: None,
+            mode: None,
+            schema_version: 2,
+            is_baseline: false,
+            sim: None,
+            benchmarks,
+        }
+    }
+
+    fn t(median: f64, half: f64) -> Measured {
+        Measured {
+            value: median,
+            lower: Some(median - half),
+            upper: Some(median + half),
+        }
+    }
+
+    #[test]
+    fn deterministic_tolerance_and_absolute_floor() {
+        let rules = Rules::default();
+        let ir = METRICS.iter().find(|m| m.name == "ir").unwrap();
+        let key = bench("pool", &[]).key;
+        let v = |b, n| det_row(ir, &key, Measured::exact(b), Measured::exact(n), &rules).verdict;
+        assert_eq!(v(100.0, 101.9), Verdict::Unchanged);
+        assert_eq!(v(100.0, 102.1), Verdict::Regressed);
+        assert_eq!(v(100.0, 97.0), Verdict::Improved);
+        let d1 = METRICS.iter().find(|m| m.name == "d1_miss").unwrap();
+        let small = det_row(
+            d1,
+            &key,
+            Measured::exact(0.0005),
+            Measured::exact(0.001),
+            &rules,
+        );
+        assert_eq!(
+            small.verdict,
+            Verdict::Unchanged,
+            "below the absolute floor"
+        );
+    }
+
+    #[test]
+    fn time_needs_threshold_and_disjoint_intervals_and_never_gates() {
+        let rules = Rules::default();
+        let base = run(vec![
+            bench("holey", &[(TIME_METRIC, t(10.0, 0.1))]),
+            bench("pool", &[(TIME_METRIC, t(20.0, 0.2))]),
+        ]);
+        // 30% slower but with huge noise: not flagged.
+        let noisy = run(vec![
+            bench("holey", &[(TIME_METRIC, t(10.0, 0.1))]),
+            bench("pool", &[(TIME_METRIC, t(26.0, 8.0))]),
+        ]);
+        let c = compare(&base, &noisy, &rules).unwrap();
+        assert_eq!(c.count(Verdict::Regressed, MetricKind::Time), 0);
+        // 30% slower, tight intervals: flagged, but the gate passes.
+        let slow = run(vec![
+            bench("holey", &[(TIME_METRIC, t(10.0, 0.1))]),
+            bench("pool", &[(TIME_METRIC, t(26.0, 0.2))]),
+        ]);
+        let c = compare(&base, &slow, &rules).unwrap();
+        assert_eq!(c.count(Verdict::Regressed, MetricKind::Time), 1);
+        assert!(!c.gate_failed());
+        // The whole machine 30% slower: normalised, nothing changed.
+        let drift = run(vec![
+            bench("holey", &[(TIME_METRIC, t(13.0, 0.1))]),
+            bench("pool", &[(TIME_METRIC, t(26.0, 0.2))]),
+        ]);
+        let c = compare(&base, &drift, &rules).unwrap();
+        assert_eq!(c.count(Verdict::Regressed, MetricKind::Time), 0);
+    }
+
+    #[test]
+    fn lost_verification_fails_the_gate_and_new_or_gone_do_not() {
+        let base = run(vec![bench("pool", &[]), bench("slab", &[])]);
+        let mut failed = bench("pool", &[]);
+        failed.status = "failed".into();
+        let c = compare(&base, &run(vec![failed]), &Rules::default()).unwrap();
+        assert!(c.gate_failed());
+        assert_eq!(c.count(Verdict::Gone, MetricKind::Deterministic), 1);
+        let c = compare(
+            &base,
+            &run(vec![
+                bench("pool", &[]),
+                bench("slab", &[]),
+                bench("x", &[]),
+            ]),
+            &Rules::default(),
+        )
+        .unwrap();
+        assert!(!c.gate_failed());
+        assert_eq!(c.count(Verdict::New, MetricKind::Deterministic), 1);
+    }
+}

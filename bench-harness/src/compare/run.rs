@@ -1,0 +1,299 @@
+//! A run as `compare` sees it: benchmarks keyed by (family, workload, design, n), each with the
+//! metrics of the [`metrics`](super::metrics) table it has. Read from a results file (schema
+//! version 1 or 2) or from a baseline file.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::metrics::{EntryView, METRICS, Measured};
+use crate::results::{CacheSimRun, Estimate};
+
+use super::CompareError;
+
+/// Results schema versions `compare` reads: both have the fixed core names.
+pub const READABLE_SCHEMA_VERSIONS: [u64; 2] = [1, 2];
+
+/// `format` field that marks a baseline file.
+pub const BASELINE_FORMAT: &str = "dodbench-baseline";
+
+/// What matches two runs' benchmarks.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct BenchKey {
+    /// Family, e.g. `id_table`.
+    pub family: String,
+    /// Workload name.
+    pub workload: String,
+    /// Design name.
+    pub design: String,
+    /// Live size.
+    pub n: u64,
+}
+
+impl fmt::Display for BenchKey {
+    /// `family/workload/design/n`, the criterion benchmark ID.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}/{}/{}/{}",
+            self.family, self.workload, self.design, self.n
+        )
+    }
+}
+
+/// The simulated cache hierarchy deterministic counts were taken with (valgrind syntax
+/// `size,associativity,line`). Counts from different hierarchies are not comparable.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SimConfig {
+    /// L1 data cache.
+    pub d1: String,
+    /// Last-level cache.
+    pub ll: String,
+}
+
+impl fmt::Display for SimConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "D1 {}, LL {}", self.d1, self.ll)
+    }
+}
+
+/// One benchmark of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunBenchmark {
+    /// What it is matched by.
+    pub key: BenchKey,
+    /// Timed work units per replay (a changed trace changes it).
+    pub ops: u64,
+    /// `verified`, `failed` or `unsupported`.
+    pub status: String,
+    /// Seed of the trace, when the file records it.
+    pub seed: Option<u64>,
+    /// Metric name (see [`METRICS`]) → value. Only verified benchmarks carry metrics.
+    pub metrics: BTreeMap<String, Measured>,
+}
+
+impl RunBenchmark {
+    /// Whether the design gave the model's answers.
+    pub fn is_verified(&self) -> bool {
+        self.status == "verified"
+    }
+}
+
+/// A whole run, from a results file or a baseline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// Commit of the measured tree.
+    pub commit: String,
+    /// Seconds since the Unix epoch when the run finished, if recorded.
+    pub created_unix: Option<u64>,
+    /// `quick` or `full`, if recorded.
+    pub mode: Option<String>,
+    /// Results schema version of the source (for a baseline: of the results it came from).
+    pub schema_version: u64,
+    /// Whether the file is a baseline (deterministic metrics only).
+    pub is_baseline: bool,
+    /// The simulated cache hierarchy of the deterministic counts, if any.
+    pub sim: Option<SimConfig>,
+    /// Benchmarks in file order.
+    pub benchmarks: Vec<RunBenchmark>,
+}
+
+impl Run {
+    /// Reads a results file (schema 1 or 2) or a baseline file.
+    ///
+    /// # Errors
+    /// [`CompareError::Io`] (missing file), [`CompareError::Corrupt`] (not JSON, or JSON
+    /// without the core fields), [`CompareError::Version`] (another schema version).
+    pub fn load(path: &Path) -> Result<Self, CompareError> {
+        let text = std::fs::read_to_string(path).map_err(|source| CompareError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_json_str(path, &text)
+    }
+
+    /// Parses the text of a results or baseline file; `path` only names it in errors.
+    ///
+    /// # Errors
+    /// As [`Run::load`], except I/O.
+    pub fn from_json_str(path: &Path, text: &str) -> Result<Self, CompareError> {
+        let corrupt = |reason: String| CompareError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let value: Value = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
+        if value.get("format").and_then(Value::as_str) == Some(BASELINE_FORMAT) {
+            return super::baseline::Baseline::from_value(path, value)
+                .map(|b| b.into_run(path.to_path_buf()));
+        }
+        let version = value.get("schema_version").and_then(Value::as_u64);
+        if !version.is_some_and(|v| READABLE_SCHEMA_VERSIONS.contains(&v)) {
+            return Err(CompareError::Version {
+                path: path.to_path_buf(),
+                found: value
+                    .get("schema_version")
+                    .map_or("none".to_string(), Value::to_string),
+            });
+        }
+        let head: Head =
+            serde_json::from_value(value.clone()).map_err(|e| corrupt(e.to_string()))?;
+        let raw_benchmarks = value
+            .get("benchmarks")
+            .and_then(Value::as_array)
+            .ok_or_else(|| corrupt("no `benchmarks` array".to_string()))?;
+        // The run-level cache section is optional and read leniently: a shape this version
+        // does not know is ignored rather than making the whole file unusable.
+        let cache_sim: Option<CacheSimRun> = value
+            .get("cache_sim")
+            .filter(|v| !v.is_null())
+            .and_then(|v| serde_json::from_value(v.clone()).ok());
+        let mut sim = cache_sim.as_ref().map(|c| SimConfig {
+            d1: c.d1.clone(),
+            ll: c.ll.clone(),
+        });
+        let mut benchmarks = Vec::with_capacity(raw_benchmarks.len());
+        for (i, raw) in raw_benchmarks.iter().enumerate() {
+            let core: CoreBenchmark = serde_json::from_value(raw.clone())
+                .map_err(|e| corrupt(format!("benchmarks[{i}]: {e}")))?;
+            let key = BenchKey {
+                family: core.family,
+                workload: core.workload,
+                design: core.design,
+                n: core.n,
+            };
+            if sim.is_none() {
+                sim = sim_config_of(raw);
+            }
+            let cache_entry = cache_sim.as_ref().and_then(|c| {
+                c.entries.iter().find(|e| {
+                    e.family == key.family
+                        && e.workload == key.workload
+                        && e.design == key.design
+                        && e.n == key.n
+                })
+            });
+            let view = EntryView {
+                raw,
+                ns_per_op: core.ns_per_op,
+                cache_sim: cache_entry,
+            };
+            let metrics = if core.status == "verified" {
+                METRICS
+                    .iter()
+                    .filter_map(|m| (m.extract)(&view).map(|v| (m.name.to_string(), v)))
+                    .collect()
+            } else {
+                BTreeMap::new()
+            };
+            let seed = head
+                .workloads
+                .iter()
+                .find(|w| w.family == key.family && w.workload == key.workload && w.n == key.n)
+                .map(|w| w.seed);
+            benchmarks.push(RunBenchmark {
+                key,
+                ops: core.ops,
+                status: core.status,
+                seed,
+                metrics,
+            });
+        }
+        Ok(Run {
+            path: path.to_path_buf(),
+            commit: head.commit,
+            created_unix: head.created_unix,
+            mode: head.mode,
+            schema_version: version.unwrap_or_default(),
+            is_baseline: false,
+            sim,
+            benchmarks,
+        })
+    }
+
+    /// The benchmark with this key.
+    pub fn get(&self, key: &BenchKey) -> Option<&RunBenchmark> {
+        self.benchmarks.iter().find(|b| &b.key == key)
+    }
+
+    /// `ns_per_op` of the benchmark divided by the reference design's on the same workload
+    /// and n in this run, with a conservative interval
+    /// `[lower / ref.upper, upper / ref.lower]`, so the reference's own noise widens it.
+    /// `None` when either has no time. The reference is looked up in the benchmark's family
+    /// first, then in any family (the `reference` loops are normalised by `holey` too).
+    pub fn time_vs_reference(&self, key: &BenchKey, reference: &str) -> Option<Measured> {
+        let time = self.get(key)?.metrics.get(super::metrics::TIME_METRIC)?;
+        let same = |b: &&RunBenchmark| {
+            b.key.design == reference && b.key.workload == key.workload && b.key.n == key.n
+        };
+        let reference = self
+            .benchmarks
+            .iter()
+            .filter(same)
+            .find(|b| b.key.family == key.family)
+            .or_else(|| self.benchmarks.iter().find(same))?;
+        let r = reference.metrics.get(super::metrics::TIME_METRIC)?;
+        if r.value <= 0.0 {
+            return None;
+        }
+        let ratio = |num: Option<f64>, den: Option<f64>| match (num, den) {
+            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+            _ => None,
+        };
+        Some(Measured {
+            value: time.value / r.value,
+            lower: ratio(time.lower, r.upper),
+            upper: ratio(time.upper, r.lower),
+        })
+    }
+}
+
+/// The run-level fields `compare` uses, typed.
+#[derive(Deserialize)]
+struct Head {
+    #[serde(default = "unknown")]
+    commit: String,
+    #[serde(default)]
+    created_unix: Option<u64>,
+    #[serde(default)]
+    mode: Option<String>,
+    #[serde(default)]
+    workloads: Vec<WorkloadSeed>,
+}
+
+fn unknown() -> String {
+    "unknown".to_string()
+}
+
+#[derive(Deserialize)]
+struct WorkloadSeed {
+    family: String,
+    workload: String,
+    n: u64,
+    seed: u64,
+}
+
+/// The core of one benchmark entry, typed: these names are fixed in every schema version.
+#[derive(Deserialize)]
+struct CoreBenchmark {
+    family: String,
+    workload: String,
+    design: String,
+    n: u64,
+    ops: u64,
+    status: String,
+    #[serde(default)]
+    ns_per_op: Option<Estimate>,
+}
+
+fn sim_config_of(raw: &Value) -> Option<SimConfig> {
+    let sim = raw.get("sim")?;
+    Some(SimConfig {
+        d1: sim.get("d1")?.as_str()?.to_string(),
+        ll: sim.get("ll")?.as_str()?.to_string(),
+    })
+}

@@ -1,0 +1,233 @@
+//! The history of runs: one JSON object per line, keyed by commit and date, appended by
+//! `dodbench compare --history FILE` or `dodbench history append`. The report draws its trend
+//! charts from [`load`].
+//!
+//! Appends are atomic for readers: each entry is one `write` of a whole line on a file opened
+//! with `O_APPEND`, followed by `fsync`. A crash can at worst leave a partial *last* line;
+//! [`load`] reports it as a [`CorruptLine`] and keeps every other entry, and the next
+//! [`append`] starts on a fresh line so the partial one never swallows a good entry.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::compare::Run;
+use crate::compare::metrics::TIME_METRIC;
+
+/// Version of the line layout, stored in every line.
+pub const HISTORY_VERSION: u32 = 1;
+
+/// One run's summary: one line of the history file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    /// [`HISTORY_VERSION`] of the writer.
+    pub history_version: u32,
+    /// Commit of the measured tree (`-dirty` suffix when it had changes).
+    pub commit: String,
+    /// When the run finished, UTC, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub date: String,
+    /// The same instant in seconds since the Unix epoch.
+    pub created_unix: u64,
+    /// `quick` or `full`, if known.
+    pub mode: Option<String>,
+    /// The design times are normalised by in [`HistoryPoint::time_vs_reference`].
+    pub reference: String,
+    /// One point per benchmark.
+    pub benchmarks: Vec<HistoryPoint>,
+}
+
+/// One benchmark of one run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HistoryPoint {
+    /// Family.
+    pub family: String,
+    /// Workload.
+    pub workload: String,
+    /// Design.
+    pub design: String,
+    /// Live size.
+    pub n: u64,
+    /// `verified`, `failed` or `unsupported`.
+    pub status: String,
+    /// Metric name → value (see `compare::metrics::METRICS`), including `ns_per_op`'s median.
+    pub metrics: BTreeMap<String, f64>,
+    /// `ns_per_op` interval `[lower, upper]`, when timed.
+    pub ns_per_op_interval: Option<[f64; 2]>,
+    /// `ns_per_op` divided by the reference design's on the same workload and n, when both
+    /// were timed: the number to chart across machines.
+    pub time_vs_reference: Option<f64>,
+}
+
+/// A line [`load`] could not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CorruptLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// Why it was skipped.
+    pub reason: String,
+}
+
+/// Why the history could not be read or appended to.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    /// I/O on the history file.
+    #[error("history {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+}
+
+impl HistoryEntry {
+    /// Summarises a run; times are normalised by `reference`.
+    pub fn from_run(run: &Run, reference: &str) -> Self {
+        let created_unix = run.created_unix.unwrap_or_else(crate::suite::unix_now);
+        let benchmarks = run
+            .benchmarks
+            .iter()
+            .map(|b| {
+                let time = b.metrics.get(TIME_METRIC);
+                HistoryPoint {
+                    family: b.key.family.clone(),
+                    workload: b.key.workload.clone(),
+                    design: b.key.design.clone(),
+                    n: b.key.n,
+                    status: b.status.clone(),
+                    metrics: b
+                        .metrics
+                        .iter()
+                        .map(|(k, m)| (k.clone(), m.value))
+                        .collect(),
+                    ns_per_op_interval: time.and_then(|t| Some([t.lower?, t.upper?])),
+                    time_vs_reference: run.time_vs_reference(&b.key, reference).map(|m| m.value),
+                }
+            })
+            .collect();
+        Self {
+            history_version: HISTORY_VERSION,
+            commit: run.commit.clone(),
+            date: utc_date(created_unix),
+            created_unix,
+            mode: run.mode.clone(),
+            reference: reference.to_string(),
+            benchmarks,
+        }
+    }
+}
+
+/// Appends one entry as one line.
+///
+/// # Errors
+/// [`HistoryError::Io`]; the earlier lines are never rewritten.
+pub fn append(path: &Path, entry: &HistoryEntry) -> Result<(), HistoryError> {
+    let io = |source| HistoryError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .open(path)
+        .map_err(io)?;
+    let mut line = Vec::new();
+    if !ends_with_newline(&mut file).map_err(io)? {
+        // A crash left a partial last line: end it so this entry stays readable.
+        line.push(b'\n');
+    }
+    serde_json::to_writer(&mut line, entry).expect("history entry serialises");
+    line.push(b'\n');
+    file.write_all(&line).map_err(io)?;
+    file.sync_all().map_err(io)?;
+    Ok(())
+}
+
+/// Whether the file is empty or ends with `\n`.
+fn ends_with_newline(file: &mut std::fs::File) -> std::io::Result<bool> {
+    let len = file.seek(SeekFrom::End(0))?;
+    if len == 0 {
+        return Ok(true);
+    }
+    file.seek(SeekFrom::End(-1))?;
+    let mut last = [0u8];
+    file.read_exact(&mut last)?;
+    Ok(last[0] == b'\n')
+}
+
+/// Reads every entry, skipping (and reporting) lines that are not valid entries. A missing
+/// file is an empty history.
+///
+/// # Errors
+/// [`HistoryError::Io`] when the file exists but cannot be read.
+pub fn load(path: &Path) -> Result<(Vec<HistoryEntry>, Vec<CorruptLine>), HistoryError> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
+        Err(source) => {
+            return Err(HistoryError::Io {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    let mut entries = Vec::new();
+    let mut corrupt = Vec::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<HistoryEntry>(line) {
+            Ok(e) if e.history_version == HISTORY_VERSION => entries.push(e),
+            Ok(e) => corrupt.push(CorruptLine {
+                line: i + 1,
+                reason: format!("history version {}", e.history_version),
+            }),
+            Err(e) => corrupt.push(CorruptLine {
+                line: i + 1,
+                reason: e.to_string(),
+            }),
+        }
+    }
+    Ok((entries, corrupt))
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ` of a Unix time (proleptic Gregorian, UTC).
+pub fn utc_date(unix: u64) -> String {
+    let days = (unix / 86_400) as i64;
+    let secs = unix % 86_400;
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(utc_date(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc_date(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(utc_date(1_700_000_000), "2023-11-14T22:13:20Z");
+    }
+}

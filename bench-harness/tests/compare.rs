@@ -1,0 +1,369 @@
+//! `compare`, the baseline, the history and the exports on the fixture files in
+//! `tests/fixtures/` (schema 1 and 2 results, with and without per-benchmark `sim` blocks).
+
+use std::path::{Path, PathBuf};
+
+use bench_harness::compare::metrics::MetricKind;
+use bench_harness::compare::table::{Format, render};
+use bench_harness::compare::{Baseline, CompareError, Rules, Run, Verdict, compare};
+use bench_harness::export;
+use bench_harness::history::{self, HistoryEntry};
+use serde_json::Value;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("fixtures")
+        .join(name)
+}
+
+fn load(name: &str) -> Run {
+    Run::load(&fixture(name)).unwrap()
+}
+
+#[test]
+fn identical_runs_have_no_changes() {
+    let base = load("results_v2_base.json");
+    let c = compare(&base, &base, &Rules::default()).unwrap();
+    assert!(!c.gate_failed());
+    assert!(
+        c.rows.iter().all(|r| r.verdict == Verdict::Unchanged),
+        "{c:#?}"
+    );
+    // Deterministic metrics of every verified benchmark were compared, time too.
+    let ir_rows = c.rows.iter().filter(|r| r.metric == "ir").count();
+    assert_eq!(ir_rows, 4);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+}
+
+#[test]
+fn a_ten_percent_instruction_regression_fails_the_gate_and_is_named() {
+    let c = compare(
+        &load("results_v2_base.json"),
+        &load("results_v2_ir_regression.json"),
+        &Rules::default(),
+    )
+    .unwrap();
+    assert!(c.gate_failed());
+    let regressed: Vec<String> = c
+        .regressions()
+        .map(|r| format!("{} {}", r.key, r.metric))
+        .collect();
+    assert_eq!(regressed, ["id_table/churn/pool/1000 ir"]);
+    let text = render(&c, Format::Text, false);
+    assert!(text.contains("id_table/churn/pool/1000"), "{text}");
+    assert!(text.contains("+10.0%"), "{text}");
+    assert!(text.contains("FAIL"), "{text}");
+    let md = render(&c, Format::Markdown, false);
+    assert!(
+        md.contains("| id_table/churn/pool/1000 | ir | det |"),
+        "{md}"
+    );
+    // A looser tolerance accepts it.
+    let loose = Rules {
+        threshold_det: 0.15,
+        ..Rules::default()
+    };
+    let c = compare(
+        &load("results_v2_base.json"),
+        &load("results_v2_ir_regression.json"),
+        &loose,
+    )
+    .unwrap();
+    assert!(!c.gate_failed());
+}
+
+#[test]
+fn a_time_change_inside_the_noise_is_not_flagged() {
+    let c = compare(
+        &load("results_v2_base.json"),
+        &load("results_v2_time_noise.json"),
+        &Rules::default(),
+    )
+    .unwrap();
+    assert!(!c.gate_failed());
+    assert_eq!(c.count(Verdict::Regressed, MetricKind::Time), 0);
+    let pool = c
+        .rows
+        .iter()
+        .find(|r| r.metric == "ns_per_op" && r.key.design == "pool")
+        .unwrap();
+    assert!(pool.change.unwrap() > 0.10, "{pool:?}");
+    assert!(pool.note.contains("within noise"), "{pool:?}");
+    // A tight-interval version of the same change is flagged, as information only.
+    let mut noisy = load("results_v2_time_noise.json");
+    let pool = noisy
+        .benchmarks
+        .iter_mut()
+        .find(|b| b.key.design == "pool")
+        .unwrap();
+    let t = pool.metrics.get_mut("ns_per_op").unwrap();
+    t.lower = Some(t.value - 0.1);
+    t.upper = Some(t.value + 0.1);
+    let holey = noisy
+        .benchmarks
+        .iter_mut()
+        .find(|b| b.key.design == "holey")
+        .unwrap();
+    let t = holey.metrics.get_mut("ns_per_op").unwrap();
+    t.lower = Some(t.value - 0.1);
+    t.upper = Some(t.value + 0.1);
+    let c = compare(&load("results_v2_base.json"), &noisy, &Rules::default()).unwrap();
+    assert_eq!(c.count(Verdict::Regressed, MetricKind::Time), 1);
+    assert!(!c.gate_failed());
+}
+
+#[test]
+fn schema_1_and_2_compare_across_the_rename() {
+    let c = compare(
+        &load("results_v1.json"),
+        &load("results_v2_base.json"),
+        &Rules::default(),
+    )
+    .unwrap();
+    assert!(!c.gate_failed());
+    assert!(
+        c.rows
+            .iter()
+            .any(|r| r.metric == "bytes_per_object" && r.verdict == Verdict::Unchanged)
+    );
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("metric ir only in NEW")),
+        "{:?}",
+        c.warnings
+    );
+}
+
+#[test]
+fn unusable_inputs_are_clear_errors() {
+    let e = Run::load(&fixture("results_v3.json")).unwrap_err();
+    assert!(matches!(e, CompareError::Version { .. }));
+    assert!(e.to_string().contains("schema version 3"), "{e}");
+    let e = Run::load(&fixture("results_corrupt.json")).unwrap_err();
+    assert!(matches!(e, CompareError::Corrupt { .. }), "{e}");
+    let e = Run::load(&fixture("missing.json")).unwrap_err();
+    assert!(matches!(e, CompareError::Io { .. }), "{e}");
+    let e = Run::from_json_str(
+        Path::new("x"),
+        r#"{"schema_version": 2, "benchmarks": [{}]}"#,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("benchmarks[0]"), "{e}");
+}
+
+#[test]
+fn a_different_simulated_cache_or_seed_is_not_comparable() {
+    let base = load("results_v2_base.json");
+    let mut other = base.clone();
+    other.sim.as_mut().unwrap().d1 = "65536,8,64".into();
+    let e = compare(&base, &other, &Rules::default()).unwrap_err();
+    assert!(matches!(e, CompareError::SimConfigMismatch { .. }), "{e}");
+    let mut other = base.clone();
+    other.benchmarks[0].seed = Some(8);
+    let e = compare(&base, &other, &Rules::default()).unwrap_err();
+    assert!(e.to_string().contains("seed"), "{e}");
+}
+
+#[test]
+fn baseline_keeps_deterministic_metrics_only_and_round_trips() {
+    let run = load("results_v2_base.json");
+    let baseline = Baseline::from_run(&run);
+    assert!(
+        baseline
+            .benchmarks
+            .iter()
+            .all(|b| !b.metrics.contains_key("ns_per_op"))
+    );
+    let pool = baseline
+        .benchmarks
+        .iter()
+        .find(|b| b.design == "pool")
+        .unwrap();
+    assert_eq!(pool.metrics["ir"], 61.5);
+    assert_eq!(pool.metrics["bytes_per_object"], 48.0);
+    assert_eq!(baseline.sim.as_ref().unwrap().ll, "8388608,16,64");
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("baseline").join("baseline.json");
+    baseline.save(&path).unwrap();
+    let loaded = Run::load(&path).unwrap();
+    assert!(loaded.is_baseline);
+    assert_eq!(Baseline::from_run(&loaded), baseline);
+
+    // Against the baseline: same run passes, the regression fails, times are not compared.
+    let c = compare(&loaded, &run, &Rules::default()).unwrap();
+    assert!(!c.gate_failed());
+    assert!(c.rows.iter().all(|r| r.metric != "ns_per_op"));
+    let c = compare(
+        &loaded,
+        &load("results_v2_ir_regression.json"),
+        &Rules::default(),
+    )
+    .unwrap();
+    assert!(c.gate_failed());
+}
+
+#[test]
+fn history_survives_a_crash_in_the_middle_of_an_append() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.jsonl");
+    let runs = [
+        load("results_v1.json"),
+        load("results_v2_base.json"),
+        load("results_v2_ir_regression.json"),
+    ];
+    for run in &runs {
+        history::append(&path, &HistoryEntry::from_run(run, "holey")).unwrap();
+    }
+    // A crash mid-write: half of a fourth line, no newline.
+    let whole = serde_json::to_string(&HistoryEntry::from_run(&runs[1], "holey")).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes.extend_from_slice(&whole.as_bytes()[..whole.len() / 2]);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let (entries, corrupt) = history::load(&path).unwrap();
+    assert_eq!(entries.len(), 3);
+    assert_eq!(corrupt.len(), 1);
+    assert_eq!(corrupt[0].line, 4);
+    assert_eq!(entries[0].commit, runs[0].commit);
+    assert_eq!(entries[1].date, "2023-11-14T22:13:20Z");
+    let pool = entries[1]
+        .benchmarks
+        .iter()
+        .find(|b| b.design == "pool")
+        .unwrap();
+    assert_eq!(pool.metrics["ir"], 61.5);
+    assert!((pool.time_vs_reference.unwrap() - 1.2).abs() < 1e-12);
+
+    // The next append starts a fresh line: the partial one stays the only casualty.
+    history::append(&path, &HistoryEntry::from_run(&runs[2], "holey")).unwrap();
+    let (entries, corrupt) = history::load(&path).unwrap();
+    assert_eq!(entries.len(), 4);
+    assert_eq!(corrupt.len(), 1);
+    assert_eq!(entries[3].commit, runs[2].commit);
+
+    // A corrupt line in the middle is skipped too.
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replacen("{", "{{", 1);
+    std::fs::write(&path, text).unwrap();
+    let (entries, corrupt) = history::load(&path).unwrap();
+    assert_eq!(entries.len(), 3);
+    assert_eq!(corrupt.iter().map(|c| c.line).collect::<Vec<_>>(), [1, 4]);
+
+    let (entries, corrupt) = history::load(&dir.path().join("none.jsonl")).unwrap();
+    assert!(entries.is_empty() && corrupt.is_empty());
+}
+
+/// The documented BMF shape: an object of benchmarks, each an object of measures, each an
+/// object with a numeric `value` and optional numeric `lower_value`/`upper_value`, nothing else.
+fn assert_bmf_shape(v: &Value) {
+    let benchmarks = v.as_object().expect("BMF is an object");
+    assert!(!benchmarks.is_empty());
+    for (name, measures) in benchmarks {
+        assert!(!name.is_empty());
+        let measures = measures
+            .as_object()
+            .expect("benchmark is an object of measures");
+        for (slug, metric) in measures {
+            assert!(!slug.is_empty() && slug.len() <= 64, "{slug}");
+            let metric = metric.as_object().expect("metric is an object");
+            assert!(metric["value"].is_number(), "{name} {slug}");
+            for (k, x) in metric {
+                assert!(
+                    ["value", "lower_value", "upper_value"].contains(&k.as_str()),
+                    "{k}"
+                );
+                assert!(x.is_number(), "{name} {slug} {k}");
+            }
+        }
+    }
+}
+
+/// The documented customSmallerIsBetter shape: an array of objects with string `name` and
+/// `unit`, numeric `value`, optional string `range` and `extra`, nothing else.
+fn assert_gab_shape(v: &Value) {
+    let entries = v.as_array().expect("an array");
+    assert!(!entries.is_empty());
+    for e in entries {
+        let e = e.as_object().expect("entry is an object");
+        assert!(e["name"].is_string() && e["unit"].is_string() && e["value"].is_number());
+        for (k, x) in e {
+            match k.as_str() {
+                "name" | "unit" | "value" => {}
+                "range" | "extra" => assert!(x.is_string(), "{k}"),
+                other => panic!("unexpected key {other}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn exports_have_the_documented_shapes() {
+    let run = load("results_v2_base.json");
+    let bmf = serde_json::to_value(export::bmf(&run)).unwrap();
+    assert_bmf_shape(&bmf);
+    let pool = &bmf["id_table/churn/pool/1000"];
+    assert_eq!(pool["latency"]["value"], 12.0);
+    assert_eq!(pool["latency"]["lower_value"], 11.6);
+    assert_eq!(pool["instructions"]["value"], 61.5);
+    assert!(pool["instructions"].get("lower_value").is_none());
+    let tp = &pool["throughput"];
+    assert!(tp["lower_value"].as_f64() < tp["value"].as_f64());
+    assert!(
+        bmf.get("id_table/churn/packed_fixed/1000").is_none(),
+        "unsupported benchmarks have no numbers"
+    );
+
+    let gab = serde_json::to_value(export::github_action_benchmark(&run)).unwrap();
+    assert_gab_shape(&gab);
+    let time = gab
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "id_table/churn/pool/1000")
+        .unwrap();
+    assert_eq!(time["unit"], "ns/op");
+    assert_eq!(time["range"], "± 0.400");
+    assert!(
+        gab.as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["name"] == "id_table/churn/pool/1000 - ir" && e["value"] == 61.5)
+    );
+    // A schema-1 file exports too (time and memory only).
+    assert_bmf_shape(&serde_json::to_value(export::bmf(&load("results_v1.json"))).unwrap());
+}
+
+#[test]
+fn reads_the_run_level_cache_sim_section_too() {
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("results_v1.json")).unwrap())
+            .unwrap();
+    v["cache_sim"] = serde_json::json!({
+        "i1": "32768,8,64", "d1": "32768,8,64", "ll": "8388608,16,64", "valgrind": "valgrind-3.22.0",
+        "entries": [{"family": "id_table", "workload": "churn", "design": "pool", "n": 1000,
+            "ops": 4000, "instructions": 246000, "data_reads": 0, "data_writes": 0,
+            "d1_read_misses": 2000, "d1_write_misses": 200, "ll_read_misses": 40,
+            "ll_write_misses": 8}]
+    });
+    let run = Run::from_json_str(Path::new("v1+cache_sim"), &v.to_string()).unwrap();
+    let pool = run
+        .benchmarks
+        .iter()
+        .find(|b| b.key.design == "pool")
+        .unwrap();
+    assert_eq!(pool.metrics["ir"].value, 61.5);
+    assert_eq!(pool.metrics["d1_miss"].value, 0.55);
+    assert_eq!(pool.metrics["ll_miss"].value, 0.012);
+    // The same numbers as the per-benchmark `sim` blocks of the schema-2 fixture.
+    let c = compare(&run, &load("results_v2_base.json"), &Rules::default()).unwrap();
+    assert!(!c.gate_failed());
+    assert!(
+        c.rows
+            .iter()
+            .any(|r| r.key.design == "pool" && r.metric == "ir" && r.verdict == Verdict::Unchanged)
+    );
+}

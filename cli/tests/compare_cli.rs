@@ -1,0 +1,223 @@
+//! End-to-end tests of `dodbench compare`, `export`, `history` and `ab-report`: exit codes and
+//! messages of the real binary on the harness's fixture files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../bench-harness/tests/fixtures")
+        .join(name)
+}
+
+fn dodbench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dodbench"))
+        .args(args)
+        .output()
+        .expect("dodbench runs")
+}
+
+fn text(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn compare(base: &str, new: &str, extra: &[&str]) -> Output {
+    let (b, n) = (fixture(base), fixture(new));
+    let mut args = vec!["compare", b.to_str().unwrap(), n.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    dodbench(&args)
+}
+
+#[test]
+fn identical_inputs_exit_0() {
+    let out = compare("results_v2_base.json", "results_v2_base.json", &[]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("OK: 0 deterministic regressions"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn deterministic_regression_exits_1_and_names_the_benchmark() {
+    for flags in [&[][..], &["--markdown"][..]] {
+        let out = compare(
+            "results_v2_base.json",
+            "results_v2_ir_regression.json",
+            flags,
+        );
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+        assert!(stdout.contains("id_table/churn/pool/1000"), "{stdout}");
+        assert!(stdout.contains("FAIL"), "{stdout}");
+    }
+    let out = compare(
+        "results_v2_base.json",
+        "results_v2_ir_regression.json",
+        &["--threshold-det", "0.2"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn time_change_inside_the_noise_exits_0() {
+    let out = compare(
+        "results_v2_base.json",
+        "results_v2_time_noise.json",
+        &["--all"],
+    );
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("within noise"), "{stdout}");
+}
+
+#[test]
+fn unusable_inputs_exit_2_with_one_clear_line() {
+    for (new, expect) in [
+        ("missing.json", "cannot read"),
+        (
+            "results_corrupt.json",
+            "not a dodbench results or baseline file",
+        ),
+        ("results_v3.json", "schema version 3"),
+    ] {
+        let out = compare("results_v2_base.json", new, &[]);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{new}: {stdout}{stderr}");
+        assert!(stderr.starts_with("dodbench: "), "{stderr}");
+        assert!(stderr.contains(expect), "{new}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    let out = compare(
+        "results_v2_base.json",
+        "results_v2_base.json",
+        &["--threshold-det", "-1"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn update_baseline_writes_then_gates_and_refuses_results_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = dir.path().join("baseline.json");
+    let b = baseline.to_str().unwrap();
+    let base = fixture("results_v2_base.json");
+    let reg = fixture("results_v2_ir_regression.json");
+    let out = dodbench(&["compare", b, base.to_str().unwrap(), "--update-baseline"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&baseline).unwrap()).unwrap();
+    assert_eq!(written["format"], "dodbench-baseline");
+
+    let out = dodbench(&["compare", b, base.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let out = dodbench(&["compare", b, reg.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    // Accepting the change: prints the table, rewrites, exits 0; then the gate passes.
+    let out = dodbench(&["compare", b, reg.to_str().unwrap(), "--update-baseline"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(text(&out).0.contains("regressed"));
+    let out = dodbench(&["compare", b, reg.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+
+    // Never overwrites a results file.
+    let copy = dir.path().join("results.json");
+    std::fs::copy(&base, &copy).unwrap();
+    let out = dodbench(&[
+        "compare",
+        copy.to_str().unwrap(),
+        reg.to_str().unwrap(),
+        "--update-baseline",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("refusing"));
+    assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&base).unwrap());
+}
+
+#[test]
+fn history_append_and_show() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = dir.path().join("h.jsonl");
+    let hs = h.to_str().unwrap();
+    let out = compare(
+        "results_v2_base.json",
+        "results_v2_base.json",
+        &["--history", hs],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let reg = fixture("results_v2_ir_regression.json");
+    let out = dodbench(&["history", "append", hs, "--results", reg.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let mut bytes = std::fs::read(&h).unwrap();
+    bytes.extend_from_slice(b"{\"history_version\": 1, \"comm");
+    std::fs::write(&h, bytes).unwrap();
+    let out = dodbench(&["history", "show", hs]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout.contains("2 entries, 1 corrupt lines skipped"),
+        "{stdout}"
+    );
+    assert!(stderr.contains(":3: skipped corrupt line"), "{stderr}");
+}
+
+#[test]
+fn export_writes_both_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = fixture("results_v2_base.json");
+    for (format, first) in [("bmf", '{'), ("github-action-benchmark", '[')] {
+        let out_path = dir.path().join(format!("{format}.json"));
+        let out = dodbench(&[
+            "export",
+            "--format",
+            format,
+            "--results",
+            results.to_str().unwrap(),
+            "-o",
+            out_path.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+        let written = std::fs::read_to_string(&out_path).unwrap();
+        assert!(written.starts_with(first), "{written}");
+        serde_json::from_str::<serde_json::Value>(&written).unwrap();
+    }
+    let out = dodbench(&[
+        "export",
+        "--format",
+        "bmf",
+        "--results",
+        "/nonexistent/r.json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn ab_report_pairs_rounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    for i in 1..=3 {
+        std::fs::copy(
+            fixture("results_v2_base.json"),
+            a.join(format!("round-{i}.json")),
+        )
+        .unwrap();
+        std::fs::copy(
+            fixture("results_v2_time_noise.json"),
+            b.join(format!("round-{i}.json")),
+        )
+        .unwrap();
+    }
+    let out = dodbench(&["ab-report", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("id_table/churn/pool/1000"), "{stdout}");
+    assert!(stdout.contains("1.438"), "{stdout}");
+    assert!(stdout.contains("geometric mean"), "{stdout}");
+}
