@@ -8,10 +8,13 @@
 //! * [`results`]: the versioned `results.json` schema; [`machine`]: the machine section;
 //! * [`reference`]: plain-`Vec` and hand-written-loop baselines;
 //! * [`suite`]: the matrix and run metadata; [`criterion_output`]: reads criterion's estimates.
+//! * [`measure`]: cache simulation, memory, hardware counters, latency and sweeps, one module
+//!   per metric.
 #![deny(missing_docs)]
 
 pub mod criterion_output;
 pub mod machine;
+pub mod measure;
 pub mod recording;
 pub mod reference;
 pub mod replay;

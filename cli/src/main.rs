@@ -1,11 +1,16 @@
-//! `dodbench`: list designs and workloads, generate trace files, replay traces on designs.
+//! `dodbench`: list designs and workloads, generate trace files, replay traces on designs, and
+//! the measurement passes that merge into `target/dodbench/results.json` (`cache`, `memory`,
+//! `latency`, `sweep`; the measuring code is in `bench_harness::measure`).
 //!
 //! User mistakes (unknown names, bad files) print one clear line and exit with status 2.
+
+mod passes;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use bench_harness::measure::alloc_counter::CountingAlloc;
 use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
 use bench_harness::timing::{TimedReplay, median_and_range};
 use bench_harness::verify::{Outcome, check_design};
@@ -13,6 +18,11 @@ use clap::{Parser, Subcommand};
 use impls::id_table::{DesignVisitor, IdTable, designs, for_each_design};
 use indicatif::{ProgressBar, ProgressStyle};
 use workloads::Payload;
+
+/// Counts allocations for `dodbench memory`. Only this binary installs it: the criterion
+/// driver (`cargo bench`) keeps the plain system allocator so its timings are unperturbed.
+#[global_allocator]
+static ALLOCATOR: CountingAlloc = CountingAlloc;
 
 #[derive(Parser)]
 #[command(
@@ -57,6 +67,30 @@ enum Command {
         #[arg(long, default_value_t = 15)]
         samples: usize,
     },
+    /// Simulated cache misses per op under valgrind's callgrind (deterministic), merged into
+    /// results.json as `sim`. Quick matrix: lookup-uniform, iterate-full, iterate-holes and
+    /// churn at N = 1K and 64K for every design.
+    Cache(passes::MatrixArgs),
+    /// Memory per design: bytes per object (cross-checked with a counting allocator), peak
+    /// bytes, allocator calls per op, memory over time; merged into results.json.
+    Memory(passes::MatrixArgs),
+    /// Per-op latency percentiles (batches of ops) and hardware counters where available,
+    /// merged into results.json as `latency` and `hw`.
+    Latency(passes::MatrixArgs),
+    /// ns/op against N from 1K to beyond the last-level cache, merged into results.json as
+    /// `sweeps`.
+    Sweep(passes::MatrixArgs),
+    /// The child of `dodbench cache`: replays a trace file on one design, collecting only the
+    /// body, and prints its digest.
+    #[command(hide = true)]
+    SimChild {
+        /// Design name.
+        #[arg(long)]
+        design: String,
+        /// Trace file.
+        #[arg(long)]
+        trace: PathBuf,
+    },
 }
 
 fn main() {
@@ -75,6 +109,11 @@ fn main() {
             designs,
             samples,
         } => replay(&trace, &designs, samples),
+        Command::Cache(args) => passes::cache(&args),
+        Command::Memory(args) => passes::memory(&args),
+        Command::Latency(args) => passes::latency(&args),
+        Command::Sweep(args) => passes::sweep(&args),
+        Command::SimChild { design, trace } => passes::sim_child(&design, &trace),
     };
     if let Err(e) = result {
         eprintln!("dodbench: {e:#}");
