@@ -79,6 +79,9 @@ fn progress(total: usize) -> ProgressBar {
     )
 }
 
+/// Stores one design's measurement (or why it failed) into its results entry.
+type Store<'a, O> = dyn FnMut(&mut Benchmark, Result<O, String>) + 'a;
+
 /// Runs `pass` over every (workload, n) of `selection` and hands each design's row to `store`
 /// with its results entry; `before` runs once per trace (e.g. to write it to a file).
 fn run_matrix<M: DesignMeasure>(
@@ -86,7 +89,7 @@ fn run_matrix<M: DesignMeasure>(
     selection: &Selection,
     results: &mut Results,
     before: &mut dyn FnMut(&PreparedTrace) -> Result<M>,
-    store: &mut dyn FnMut(&mut Benchmark, M::Output),
+    store: &mut Store<'_, M::Output>,
 ) -> Result<()> {
     let bar =
         progress(selection.workloads.len() * selection.sizes.len() * selection.design_count());
@@ -115,7 +118,7 @@ fn merge_row<O>(
     p: &PreparedTrace,
     row: DesignRow<O>,
     bar: &ProgressBar,
-    store: &mut dyn FnMut(&mut Benchmark, O),
+    store: &mut Store<'_, O>,
 ) {
     let ops = p.expected.stats.work_units();
     if !results
@@ -147,10 +150,10 @@ fn merge_row<O>(
         entry.bytes_per_object = (live > 0).then(|| m as f64 / live as f64);
     }
     match row.measured {
-        Some(Ok(o)) => store(entry, o),
+        Some(Ok(o)) => store(entry, Ok(o)),
         Some(Err(e)) => {
             bar.suspend(|| eprintln!("dodbench: {}/{}/{}: {e}", p.workload, row.design, p.n));
-            entry.hw_reason.get_or_insert(e);
+            store(entry, Err(e));
         }
         None => {}
     }
@@ -196,7 +199,7 @@ pub fn cache(args: &MatrixArgs) -> Result<()> {
                 trace_file: sim.write_trace(p)?,
             })
         },
-        &mut |entry, s| entry.sim = Some(s),
+        &mut |entry, s| entry.sim = s.ok(),
     )?;
     save(&mut results, &path)
 }
@@ -226,8 +229,10 @@ pub fn memory(args: &MatrixArgs) -> Result<()> {
         &mut results,
         &mut |_| Ok(MemoryPass),
         &mut |entry, m| {
-            entry.alloc_calls_per_op = Some(m.alloc_calls as f64 / entry.ops.max(1) as f64);
-            entry.memory = Some(m);
+            if let Ok(m) = m {
+                entry.alloc_calls_per_op = Some(m.alloc_calls as f64 / entry.ops.max(1) as f64);
+                entry.memory = Some(m);
+            }
         },
     )?;
     save(&mut results, &path)
@@ -256,19 +261,35 @@ pub fn latency(args: &MatrixArgs) -> Result<()> {
                 clock_overhead_ns: overhead,
             })
         },
-        &mut |entry, l| entry.latency = Some(l),
+        &mut |entry, l| entry.latency = l.ok(),
     )?;
-    if let Some(reason) = &results.machine.hw_counters_reason {
-        println!("dodbench: hardware counters unavailable, recording hw: null ({reason})");
+    if let Err(reason) = bench_harness::measure::counters::availability() {
+        // No counter can open here: record why on every entry of the matrix, without a pass.
+        println!("dodbench: recording hw: null ({reason})");
+        for b in results.benchmarks.iter_mut().filter(|b| {
+            selection.workloads.contains(&b.workload)
+                && selection.sizes.contains(&(b.n as usize))
+                && selection.selects_design(&b.design)
+        }) {
+            b.hw = None;
+            b.hw_reason = Some(reason.clone());
+        }
+        return save(&mut results, &path);
     }
     run_matrix(
         args,
         &selection,
         &mut results,
         &mut |_| Ok(CounterPass::default()),
-        &mut |entry, hw| {
-            entry.hw = Some(hw);
-            entry.hw_reason = None;
+        &mut |entry, hw| match hw {
+            Ok(hw) => {
+                entry.hw = Some(hw);
+                entry.hw_reason = None;
+            }
+            Err(e) => {
+                entry.hw = None;
+                entry.hw_reason = Some(e);
+            }
         },
     )?;
     save(&mut results, &path)
