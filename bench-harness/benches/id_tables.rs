@@ -370,10 +370,16 @@ fn main() {
                 ops_per_s: ns_per_op.map(|e| 1e9 / e.median),
                 ns_per_op,
                 memory_bytes: p.memory_bytes,
-                bytes_per_live_object: p
+                bytes_per_object: p
                     .memory_bytes
                     .filter(|_| p.live_after_setup > 0)
                     .map(|m| m as f64 / p.live_after_setup as f64),
+                sim: None,
+                hw: None,
+                hw_reason: None,
+                alloc_calls_per_op: None,
+                memory: None,
+                latency: None,
             }
         })
         .collect::<Vec<_>>();
@@ -401,7 +407,7 @@ fn main() {
             .collect(),
         workloads: workload_records,
         benchmarks,
-        cache_sim: None,
+        sweeps: None,
     };
     let path = default_results_path();
     match results.save(&path) {

@@ -8,6 +8,8 @@
 //! * [`results`]: the versioned `results.json` schema; [`machine`]: the machine section;
 //! * [`reference`]: plain-`Vec` and hand-written-loop baselines;
 //! * [`suite`]: the matrix and run metadata; [`criterion_output`]: reads criterion's estimates;
+//! * [`measure`]: cache simulation, memory, hardware counters, latency and sweeps, one module
+//!   per metric;
 //! * [`compare`]: two runs (or a run and the committed baseline) compared with noise-aware
 //!   rules; [`history`]: the JSON-lines history of runs; [`export`]: Bencher Metric Format and
 //!   github-action-benchmark exports; [`ab`]: the statistics of `scripts/ab.sh`.
@@ -19,6 +21,7 @@ pub mod criterion_output;
 pub mod export;
 pub mod history;
 pub mod machine;
+pub mod measure;
 pub mod recording;
 pub mod reference;
 pub mod replay;

@@ -31,11 +31,18 @@ pub struct Machine {
     pub os: String,
     /// CPU architecture.
     pub arch: String,
+    /// Whether hardware counters (`perf_event_open`) could be opened.
+    #[serde(default)]
+    pub hw_counters_available: bool,
+    /// Why not, when they could not.
+    #[serde(default)]
+    pub hw_counters_reason: Option<String>,
 }
 
 impl Machine {
     /// Reads the machine this process runs on.
     pub fn current() -> Self {
+        let counters = crate::measure::counters::availability();
         Self {
             cpu_model: std::fs::read_to_string("/proc/cpuinfo")
                 .ok()
@@ -45,6 +52,8 @@ impl Machine {
             caches: read_cache_sizes(Path::new("/sys/devices/system/cpu/cpu0/cache")),
             os: std::env::consts::OS.to_string(),
             arch: std::env::consts::ARCH.to_string(),
+            hw_counters_available: counters.is_ok(),
+            hw_counters_reason: counters.err(),
         }
     }
 }

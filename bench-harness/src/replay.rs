@@ -33,6 +33,27 @@ pub struct Digest {
     pub iterated: u64,
 }
 
+impl Digest {
+    /// Adds the counts and sums of a replay of the following ops, so replaying a body in
+    /// pieces digests to the same value as replaying it whole.
+    pub fn merge(&mut self, later: &Digest) {
+        self.adds += later.adds;
+        self.hits += later.hits;
+        self.misses += later.misses;
+        self.stale_misses += later.stale_misses;
+        self.stale_hits += later.stale_hits;
+        self.lookup_sum = self.lookup_sum.wrapping_add(later.lookup_sum);
+        self.iterate_sum = self.iterate_sum.wrapping_add(later.iterate_sum);
+        self.iterated += later.iterated;
+    }
+
+    /// Work units the digested ops were: one per single-object op, one per iterated object
+    /// (as [`workloads::trace::BodyStats::work_units`]).
+    pub fn work_units(&self) -> u64 {
+        self.adds + self.hits + self.misses + self.stale_misses + self.stale_hits + self.iterated
+    }
+}
+
 /// Mixes a looked-up object into [`Digest::lookup_sum`].
 #[inline(always)]
 pub fn mix(p: &Payload) -> u64 {

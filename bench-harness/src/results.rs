@@ -12,7 +12,11 @@ use serde::{Deserialize, Serialize};
 use crate::machine::Machine;
 
 /// Version of this schema; readers refuse other versions with a clear error.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// Older versions [`Results::load`] still reads (their missing fields take defaults; version
+/// 1's `bytes_per_live_object` is read as `bytes_per_object`).
+pub const READABLE_VERSIONS: [u32; 2] = [1, 2];
 
 /// A whole run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,15 +40,15 @@ pub struct Results {
     pub workloads: Vec<WorkloadRecord>,
     /// One entry per (family, workload, design, n).
     pub benchmarks: Vec<Benchmark>,
-    /// Simulated-cache counts from `dodbench cache` (deterministic), if it was run.
+    /// Working-set sweeps from `dodbench sweep`: ns/op against N, for where each design's curve
+    /// bends relative to the cache sizes.
     #[serde(default)]
-    pub cache_sim: Option<CacheSimRun>,
+    pub sweeps: Option<Sweeps>,
 }
 
-/// A `dodbench cache` run: callgrind's cache simulation with a fixed, stated hierarchy, so
-/// counts agree across machines and runs.
+/// The simulated cache hierarchy of `dodbench cache`: fixed, so counts agree across machines.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CacheSimRun {
+pub struct SimConfig {
     /// Simulated L1 instruction cache, valgrind syntax `size,associativity,line`.
     pub i1: String,
     /// Simulated L1 data cache.
@@ -53,14 +57,123 @@ pub struct CacheSimRun {
     pub ll: String,
     /// `valgrind --version`.
     pub valgrind: String,
-    /// One entry per (family, workload, design, n) simulated.
-    pub entries: Vec<CacheSimEntry>,
+    /// What the simulated caches hold when collection starts (e.g. warmed by one uncollected
+    /// replay of a read-only body).
+    pub start_state: String,
 }
 
-/// Callgrind totals for the timed body of one replay (collection toggled on the body only).
-/// Divide by `ops` for per-op figures.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CacheSimEntry {
+/// Callgrind's counts for the body of one replay (collection toggled on the body only),
+/// divided by the body's work units. Deterministic: the same binary and trace give the same
+/// counts. The names `ir`, `d1_miss` and `ll_miss` are read by `compare` and the report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimPerOp {
+    /// Instructions executed per op (Ir).
+    pub ir: f64,
+    /// Data reads per op (Dr).
+    pub data_reads: f64,
+    /// Data writes per op (Dw).
+    pub data_writes: f64,
+    /// L1 data misses per op, reads plus writes (D1mr + D1mw).
+    pub d1_miss: f64,
+    /// Last-level data misses per op, reads plus writes (DLmr + DLmw).
+    pub ll_miss: f64,
+    /// L1 data read misses per op (D1mr).
+    pub d1_read_miss: f64,
+    /// Last-level data read misses per op (DLmr).
+    pub ll_read_miss: f64,
+    /// Bytes moved into the simulated L1 per op: `d1_miss` times the line size. For `iterate-*`
+    /// at sizes above L1 this is the memory an iteration streams per visited object.
+    pub bytes_streamed: f64,
+    /// Work units the counts were divided by.
+    pub ops: u64,
+    /// The simulated hierarchy.
+    pub config: SimConfig,
+}
+
+/// Hardware counters per op around the body, from `perf_event_open`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HwPerOp {
+    /// Retired instructions per op.
+    pub instructions: f64,
+    /// CPU cycles per op.
+    pub cycles: f64,
+    /// L1 data read misses per op.
+    pub l1d_read_miss: f64,
+    /// Last-level cache misses per op.
+    pub llc_miss: f64,
+    /// Data TLB misses per op.
+    pub dtlb_miss: f64,
+}
+
+/// Memory metrics of one benchmark from `dodbench memory` (counting global allocator).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MemoryMetrics {
+    /// Heap bytes the design reports holding after the setup ([`Benchmark::memory_bytes`]
+    /// recomputed by this pass).
+    pub design_bytes: u64,
+    /// Heap bytes the counting allocator saw the table hold after the setup (live bytes after
+    /// setup minus before, the handle map excluded).
+    pub allocator_bytes: u64,
+    /// `allocator_bytes` per live object after the setup.
+    pub allocator_bytes_per_object: Option<f64>,
+    /// Highest allocator live bytes during the body above the level before it (for `fill`: the
+    /// peak during the fill, including the moment a growing array holds old and new buffers).
+    pub peak_body_bytes: u64,
+    /// Allocator calls (alloc, realloc, dealloc) during the body.
+    pub alloc_calls: u64,
+    /// Memory held every `every_ops` body ops, for `fill` and `churn`.
+    #[serde(default)]
+    pub series: Vec<MemorySample>,
+}
+
+/// One point of the memory-over-time series.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemorySample {
+    /// Body ops replayed so far.
+    pub ops: u64,
+    /// The design's own accounting ([`impls::id_table::IdTable::memory_bytes`]).
+    pub design_bytes: u64,
+    /// The counting allocator's live bytes above the level before the setup (table plus handle
+    /// map).
+    pub allocator_bytes: u64,
+}
+
+/// Per-op latency of the body from `dodbench latency`: ops timed in batches, clock overhead
+/// subtracted, divided by the batch's work units.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Latency {
+    /// Ops per timed batch (an `Iterate` op counts its visited objects as work units).
+    pub batch_ops: usize,
+    /// Median cost of one clock read pair, subtracted from every batch.
+    pub clock_overhead_ns: f64,
+    /// Batches timed.
+    pub batches: u64,
+    /// Median ns per work unit.
+    pub p50: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// 99.9th percentile.
+    pub p999: f64,
+    /// Slowest batch.
+    pub max: f64,
+}
+
+/// The `sweeps` section: ns/op against N.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sweeps {
+    /// `quick` or `full`.
+    pub mode: String,
+    /// Largest N swept and why it stops there (cache multiple, memory or time cap).
+    pub max_n: u64,
+    /// The reason for `max_n`.
+    pub cap: String,
+    /// Every measured point.
+    pub points: Vec<SweepPoint>,
+}
+
+/// One (workload, design, N) point of a sweep.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SweepPoint {
     /// Family, e.g. `id_table`.
     pub family: String,
     /// Workload name.
@@ -69,22 +182,12 @@ pub struct CacheSimEntry {
     pub design: String,
     /// Live size.
     pub n: u64,
-    /// Work units of the simulated body.
-    pub ops: u64,
-    /// Instructions executed (Ir).
-    pub instructions: u64,
-    /// Data reads (Dr).
-    pub data_reads: u64,
-    /// Data writes (Dw).
-    pub data_writes: u64,
-    /// L1 data read misses (D1mr).
-    pub d1_read_misses: u64,
-    /// L1 data write misses (D1mw).
-    pub d1_write_misses: u64,
-    /// Last-level data read misses (DLmr).
-    pub ll_read_misses: u64,
-    /// Last-level data write misses (DLmw).
-    pub ll_write_misses: u64,
+    /// Median ns per work unit over the samples, `None` if not verified.
+    pub ns_per_op: Option<f64>,
+    /// The design's heap bytes after the setup: the working set the body runs on.
+    pub working_set_bytes: Option<u64>,
+    /// `verified`, `failed` or `unsupported`.
+    pub status: String,
 }
 
 /// A design as listed in results.
@@ -162,7 +265,52 @@ pub struct Benchmark {
     /// Heap bytes the design held after the setup (its own accounting).
     pub memory_bytes: Option<u64>,
     /// `memory_bytes` divided by the live objects after setup.
-    pub bytes_per_live_object: Option<f64>,
+    #[serde(alias = "bytes_per_live_object")]
+    pub bytes_per_object: Option<f64>,
+    /// Simulated cache counts per op (`dodbench cache`).
+    #[serde(default)]
+    pub sim: Option<SimPerOp>,
+    /// Hardware counters per op (`dodbench latency`), `null` where unavailable.
+    #[serde(default)]
+    pub hw: Option<HwPerOp>,
+    /// Why `hw` is `null` (counters unavailable, or the pass was not run).
+    #[serde(default)]
+    pub hw_reason: Option<String>,
+    /// Global-allocator calls per op of the body (`dodbench memory`).
+    #[serde(default)]
+    pub alloc_calls_per_op: Option<f64>,
+    /// Memory metrics (`dodbench memory`).
+    #[serde(default)]
+    pub memory: Option<MemoryMetrics>,
+    /// Per-op latency percentiles (`dodbench latency`).
+    #[serde(default)]
+    pub latency: Option<Latency>,
+}
+
+impl Benchmark {
+    /// An entry with no measurement yet, for a pass that fills its own fields.
+    pub fn new(family: &str, workload: &str, design: &str, n: u64, ops: u64) -> Self {
+        Self {
+            family: family.to_string(),
+            workload: workload.to_string(),
+            design: design.to_string(),
+            n,
+            ops,
+            verified: false,
+            status: "unmeasured".to_string(),
+            reason: None,
+            ns_per_op: None,
+            ops_per_s: None,
+            memory_bytes: None,
+            bytes_per_object: None,
+            sim: None,
+            hw: None,
+            hw_reason: None,
+            alloc_calls_per_op: None,
+            memory: None,
+            latency: None,
+        }
+    }
 }
 
 /// Why results could not be read or written.
@@ -185,7 +333,7 @@ pub enum ResultsError {
         source: serde_json::Error,
     },
     /// Another schema version.
-    #[error("{path}: schema version {found}, this dodbench reads version {SCHEMA_VERSION}")]
+    #[error("{path}: schema version {found}, this dodbench reads versions 1 to {SCHEMA_VERSION}")]
     Version {
         /// The file.
         path: PathBuf,
@@ -213,16 +361,65 @@ impl Results {
             .get("schema_version")
             .and_then(|v| v.as_u64())
             .unwrap_or(0);
-        if found != u64::from(SCHEMA_VERSION) {
+        if !READABLE_VERSIONS.iter().any(|&v| u64::from(v) == found) {
             return Err(ResultsError::Version {
                 path: path.to_path_buf(),
                 found,
             });
         }
-        serde_json::from_value(value).map_err(|source| ResultsError::Corrupt {
-            path: path.to_path_buf(),
-            source,
+        let mut results: Self =
+            serde_json::from_value(value).map_err(|source| ResultsError::Corrupt {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        results.schema_version = SCHEMA_VERSION;
+        Ok(results)
+    }
+
+    /// Loads `path` if it exists, else starts an empty run measured on this machine, so a
+    /// measurement pass can merge its fields into whatever `cargo bench` wrote.
+    ///
+    /// # Errors
+    /// The file exists but cannot be read or is of an unreadable version.
+    pub fn load_or_new(path: &Path, mode: &str) -> Result<Self, ResultsError> {
+        if path.exists() {
+            return Self::load(path);
+        }
+        Ok(Self {
+            schema_version: SCHEMA_VERSION,
+            machine: Machine::current(),
+            commit: crate::suite::current_commit(),
+            toolchain: crate::suite::toolchain().to_string(),
+            created_unix: crate::suite::unix_now(),
+            mode: mode.to_string(),
+            designs: Vec::new(),
+            workloads: Vec::new(),
+            benchmarks: Vec::new(),
+            sweeps: None,
         })
+    }
+
+    /// The entry for (family, workload, design, n), created (unmeasured, with `ops`) if absent.
+    pub fn entry(
+        &mut self,
+        family: &str,
+        workload: &str,
+        design: &str,
+        n: u64,
+        ops: u64,
+    ) -> &mut Benchmark {
+        let found = self.benchmarks.iter().position(|b| {
+            b.family == family && b.workload == workload && b.design == design && b.n == n
+        });
+        let index = match found {
+            Some(i) => i,
+            None => {
+                self.benchmarks
+                    .push(Benchmark::new(family, workload, design, n, ops));
+                self.benchmarks.len() - 1
+            }
+        };
+        &mut self.benchmarks[index]
     }
 
     /// Writes the file atomically: a temporary file in the same directory, flushed to disk,
@@ -289,6 +486,40 @@ mod tests {
         assert!(e.contains("not a dodbench results file"), "{e}");
         let e = Results::load(&dir.path().join("missing.json")).unwrap_err();
         assert!(matches!(e, ResultsError::Io { .. }));
+    }
+
+    #[test]
+    fn reads_version_1_files_and_merges_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("v1.json");
+        let mut v1 = serde_json::to_value(Results::load_or_new(&p, "quick").unwrap()).unwrap();
+        v1["schema_version"] = 1.into();
+        v1.as_object_mut().unwrap().remove("sweeps");
+        let mut b =
+            serde_json::to_value(Benchmark::new("id_table", "churn", "holey", 10, 20)).unwrap();
+        let b_obj = b.as_object_mut().unwrap();
+        for new in [
+            "sim",
+            "hw",
+            "hw_reason",
+            "alloc_calls_per_op",
+            "memory",
+            "latency",
+        ] {
+            b_obj.remove(new);
+        }
+        b_obj.remove("bytes_per_object");
+        b_obj.insert("bytes_per_live_object".into(), 40.0.into());
+        v1["benchmarks"] = serde_json::json!([b]);
+        std::fs::write(&p, serde_json::to_vec(&v1).unwrap()).unwrap();
+        let mut r = Results::load(&p).unwrap();
+        assert_eq!(r.schema_version, SCHEMA_VERSION);
+        assert_eq!(r.benchmarks[0].bytes_per_object, Some(40.0));
+        assert_eq!(r.benchmarks[0].sim, None);
+        r.entry("id_table", "churn", "holey", 10, 20).verified = true;
+        r.entry("id_table", "churn", "packed", 10, 20);
+        assert_eq!(r.benchmarks.len(), 2);
+        assert!(r.benchmarks[0].verified);
     }
 
     #[test]

@@ -336,34 +336,3 @@ fn exports_have_the_documented_shapes() {
     // A schema-1 file exports too (time and memory only).
     assert_bmf_shape(&serde_json::to_value(export::bmf(&load("results_v1.json"))).unwrap());
 }
-
-#[test]
-fn reads_the_run_level_cache_sim_section_too() {
-    let mut v: Value =
-        serde_json::from_str(&std::fs::read_to_string(fixture("results_v1.json")).unwrap())
-            .unwrap();
-    v["cache_sim"] = serde_json::json!({
-        "i1": "32768,8,64", "d1": "32768,8,64", "ll": "8388608,16,64", "valgrind": "valgrind-3.22.0",
-        "entries": [{"family": "id_table", "workload": "churn", "design": "pool", "n": 1000,
-            "ops": 4000, "instructions": 246000, "data_reads": 0, "data_writes": 0,
-            "d1_read_misses": 2000, "d1_write_misses": 200, "ll_read_misses": 40,
-            "ll_write_misses": 8}]
-    });
-    let run = Run::from_json_str(Path::new("v1+cache_sim"), &v.to_string()).unwrap();
-    let pool = run
-        .benchmarks
-        .iter()
-        .find(|b| b.key.design == "pool")
-        .unwrap();
-    assert_eq!(pool.metrics["ir"].value, 61.5);
-    assert_eq!(pool.metrics["d1_miss"].value, 0.55);
-    assert_eq!(pool.metrics["ll_miss"].value, 0.012);
-    // The same numbers as the per-benchmark `sim` blocks of the schema-2 fixture.
-    let c = compare(&run, &load("results_v2_base.json"), &Rules::default()).unwrap();
-    assert!(!c.gate_failed());
-    assert!(
-        c.rows
-            .iter()
-            .any(|r| r.key.design == "pool" && r.metric == "ir" && r.verdict == Verdict::Unchanged)
-    );
-}

@@ -1,9 +1,12 @@
-//! `dodbench`: list designs and workloads, generate trace files, replay traces on designs,
-//! compare runs (the CI gate), keep the history, export to benchmarking services, and report
-//! an A/B of two commits.
+//! `dodbench`: list designs and workloads, generate trace files, replay traces on designs; the
+//! measurement passes that merge into `target/dodbench/results.json` (`cache`, `memory`,
+//! `latency`, `sweep`; the measuring code is in `bench_harness::measure`); compare runs (the CI
+//! gate), keep the history, export to benchmarking services, and report an A/B of two commits.
 //!
 //! User mistakes (unknown names, bad files) print one clear line and exit with status 2;
 //! `compare` exits 1 when a deterministic metric regressed.
+
+mod passes;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -12,6 +15,7 @@ use anyhow::{Context, Result, bail};
 use bench_harness::compare::table::{Format, render};
 use bench_harness::compare::{Baseline, CompareError, Rules, Run, compare};
 use bench_harness::history::{self, HistoryEntry};
+use bench_harness::measure::alloc_counter::CountingAlloc;
 use bench_harness::results::{default_results_path, write_atomically};
 use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
 use bench_harness::timing::{TimedReplay, median_and_range};
@@ -20,6 +24,11 @@ use clap::{Parser, Subcommand};
 use impls::id_table::{DesignVisitor, IdTable, designs, for_each_design};
 use indicatif::{ProgressBar, ProgressStyle};
 use workloads::Payload;
+
+/// Counts allocations for `dodbench memory`. Only this binary installs it: the criterion
+/// driver (`cargo bench`) keeps the plain system allocator so its timings are unperturbed.
+#[global_allocator]
+static ALLOCATOR: CountingAlloc = CountingAlloc;
 
 #[derive(Parser)]
 #[command(
@@ -123,6 +132,30 @@ enum Command {
         /// Name of side B in the report.
         #[arg(long, default_value = "B")]
         label_b: String,
+    },
+    /// Simulated cache misses per op under valgrind's callgrind (deterministic), merged into
+    /// results.json as `sim`. Quick matrix: lookup-uniform, iterate-full, iterate-holes and
+    /// churn at N = 1K and 64K for every design.
+    Cache(passes::MatrixArgs),
+    /// Memory per design: bytes per object (cross-checked with a counting allocator), peak
+    /// bytes, allocator calls per op, memory over time; merged into results.json.
+    Memory(passes::MatrixArgs),
+    /// Per-op latency percentiles (batches of ops) and hardware counters where available,
+    /// merged into results.json as `latency` and `hw`.
+    Latency(passes::MatrixArgs),
+    /// ns/op against N from 1K to beyond the last-level cache, merged into results.json as
+    /// `sweeps`.
+    Sweep(passes::MatrixArgs),
+    /// The child of `dodbench cache`: replays a trace file on one design, collecting only the
+    /// body, and prints its digest.
+    #[command(hide = true)]
+    SimChild {
+        /// Design name.
+        #[arg(long)]
+        design: String,
+        /// Trace file.
+        #[arg(long)]
+        trace: PathBuf,
     },
 }
 
@@ -230,6 +263,13 @@ fn main() {
             label_a,
             label_b,
         } => ab_report(&a_dir, &b_dir, &label_a, &label_b),
+        Command::Cache(args) => passes::cache(&args).map(|()| Gate::Pass),
+        Command::Memory(args) => passes::memory(&args).map(|()| Gate::Pass),
+        Command::Latency(args) => passes::latency(&args).map(|()| Gate::Pass),
+        Command::Sweep(args) => passes::sweep(&args).map(|()| Gate::Pass),
+        Command::SimChild { design, trace } => {
+            passes::sim_child(&design, &trace).map(|()| Gate::Pass)
+        }
     };
     match result {
         Ok(Gate::Pass) => {}

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::results::{CacheSimEntry, Estimate};
+use crate::results::Estimate;
 
 /// Whether a metric repeats exactly from run to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,16 +71,13 @@ impl Measured {
     }
 }
 
-/// What an extractor sees of one benchmark: its JSON entry, and the matching entry of the
-/// run-level `cache_sim` section if the file has one.
+/// What an extractor sees of one benchmark: its JSON entry and its typed time.
 #[derive(Debug, Clone, Copy)]
 pub struct EntryView<'a> {
     /// The benchmark's object in `benchmarks[]`.
     pub raw: &'a Value,
     /// The typed `ns_per_op`, if the benchmark was timed.
     pub ns_per_op: Option<Estimate>,
-    /// The run-level simulated-cache totals of the same (family, workload, design, n).
-    pub cache_sim: Option<&'a CacheSimEntry>,
 }
 
 /// One metric: its name (the key in baselines, history and tables), unit, kind, direction,
@@ -116,13 +113,7 @@ pub const METRICS: &[MetricDef] = &[
         kind: MetricKind::Deterministic,
         better: Better::Lower,
         min_abs_change: 0.01,
-        extract: |e| {
-            sim_field(e, "ir").or_else(|| {
-                e.cache_sim
-                    .map(|s| per_op(s.instructions, s.ops))
-                    .map(Measured::exact)
-            })
-        },
+        extract: |e| sim_field(e, "ir"),
     },
     MetricDef {
         name: "d1_miss",
@@ -132,13 +123,7 @@ pub const METRICS: &[MetricDef] = &[
         kind: MetricKind::Deterministic,
         better: Better::Lower,
         min_abs_change: 0.001,
-        extract: |e| {
-            sim_field(e, "d1_miss").or_else(|| {
-                e.cache_sim
-                    .map(|s| per_op(s.d1_read_misses + s.d1_write_misses, s.ops))
-                    .map(Measured::exact)
-            })
-        },
+        extract: |e| sim_field(e, "d1_miss"),
     },
     MetricDef {
         name: "ll_miss",
@@ -148,13 +133,7 @@ pub const METRICS: &[MetricDef] = &[
         kind: MetricKind::Deterministic,
         better: Better::Lower,
         min_abs_change: 0.001,
-        extract: |e| {
-            sim_field(e, "ll_miss").or_else(|| {
-                e.cache_sim
-                    .map(|s| per_op(s.ll_read_misses + s.ll_write_misses, s.ops))
-                    .map(Measured::exact)
-            })
-        },
+        extract: |e| sim_field(e, "ll_miss"),
     },
     MetricDef {
         name: "bytes_per_object",
@@ -198,10 +177,6 @@ pub fn metric(name: &str) -> Option<&'static MetricDef> {
 
 /// The time metric every time comparison uses.
 pub const TIME_METRIC: &str = "ns_per_op";
-
-fn per_op(count: u64, ops: u64) -> f64 {
-    count as f64 / ops.max(1) as f64
-}
 
 fn number(raw: &Value, key: &str) -> Option<Measured> {
     raw.get(key)
@@ -247,7 +222,6 @@ mod tests {
         let view = EntryView {
             raw: &raw,
             ns_per_op: None,
-            cache_sim: None,
         };
         let get = |n: &str| (metric(n).unwrap().extract)(&view).map(|m| m.value);
         assert_eq!(get("ir"), Some(123.0));
@@ -256,33 +230,5 @@ mod tests {
         assert_eq!(get("bytes_per_object"), Some(40.0));
         assert_eq!(get("alloc_calls_per_op"), None);
         assert_eq!(get("ns_per_op"), None);
-    }
-
-    #[test]
-    fn falls_back_to_the_run_level_cache_sim_totals() {
-        let raw = serde_json::json!({});
-        let entry = CacheSimEntry {
-            family: "id_table".into(),
-            workload: "churn".into(),
-            design: "holey".into(),
-            n: 1000,
-            ops: 100,
-            instructions: 2500,
-            data_reads: 0,
-            data_writes: 0,
-            d1_read_misses: 30,
-            d1_write_misses: 20,
-            ll_read_misses: 1,
-            ll_write_misses: 1,
-        };
-        let view = EntryView {
-            raw: &raw,
-            ns_per_op: None,
-            cache_sim: Some(&entry),
-        };
-        let get = |n: &str| (metric(n).unwrap().extract)(&view).map(|m| m.value);
-        assert_eq!(get("ir"), Some(25.0));
-        assert_eq!(get("d1_miss"), Some(0.5));
-        assert_eq!(get("ll_miss"), Some(0.02));
     }
 }

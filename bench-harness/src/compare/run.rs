@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::metrics::{EntryView, METRICS, Measured};
-use crate::results::{CacheSimRun, Estimate};
+use crate::results::Estimate;
 
 use super::CompareError;
 
@@ -146,16 +146,7 @@ impl Run {
             .get("benchmarks")
             .and_then(Value::as_array)
             .ok_or_else(|| corrupt("no `benchmarks` array".to_string()))?;
-        // The run-level cache section is optional and read leniently: a shape this version
-        // does not know is ignored rather than making the whole file unusable.
-        let cache_sim: Option<CacheSimRun> = value
-            .get("cache_sim")
-            .filter(|v| !v.is_null())
-            .and_then(|v| serde_json::from_value(v.clone()).ok());
-        let mut sim = cache_sim.as_ref().map(|c| SimConfig {
-            d1: c.d1.clone(),
-            ll: c.ll.clone(),
-        });
+        let mut sim = None;
         let mut benchmarks = Vec::with_capacity(raw_benchmarks.len());
         for (i, raw) in raw_benchmarks.iter().enumerate() {
             let core: CoreBenchmark = serde_json::from_value(raw.clone())
@@ -169,18 +160,9 @@ impl Run {
             if sim.is_none() {
                 sim = sim_config_of(raw);
             }
-            let cache_entry = cache_sim.as_ref().and_then(|c| {
-                c.entries.iter().find(|e| {
-                    e.family == key.family
-                        && e.workload == key.workload
-                        && e.design == key.design
-                        && e.n == key.n
-                })
-            });
             let view = EntryView {
                 raw,
                 ns_per_op: core.ns_per_op,
-                cache_sim: cache_entry,
             };
             let metrics = if core.status == "verified" {
                 METRICS

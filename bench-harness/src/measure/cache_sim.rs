@@ -1,0 +1,406 @@
+//! Simulated cache misses: the body of a replay under `valgrind --tool=callgrind
+//! --cache-sim=yes` with a fixed hierarchy ([`I1`], [`D1`], [`LL`]), so the counts are the same
+//! on every machine and every run of one binary.
+//!
+//! The parent (`dodbench cache`) writes the trace to a file and re-executes its own binary
+//! under valgrind with the hidden `sim-child` subcommand. The child builds the state (setup,
+//! not collected), replays a read-only body once more uncollected to warm the simulated
+//! caches, then replays the body inside [`dodbench_collected`], the one function callgrind
+//! collects in (`--collect-atstart=no --toggle-collect=dodbench_collected`). It prints the
+//! body's digest; the parent checks it against the model outside the simulation, then parses
+//! callgrind's output file.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use impls::id_table::{DesignVisitor, IdTable, for_each_design};
+use workloads::{Payload, Trace};
+
+use crate::measure::DesignMeasure;
+use crate::replay::{Digest, ReplayState};
+use crate::results::{SimConfig, SimPerOp};
+use crate::suite::PreparedTrace;
+use crate::verify::{Checked, describe_mismatch};
+
+/// Simulated L1 instruction cache: 32 KiB, 8-way, 64-byte lines.
+pub const I1: &str = "32768,8,64";
+/// Simulated L1 data cache: 32 KiB, 8-way, 64-byte lines.
+pub const D1: &str = "32768,8,64";
+/// Simulated last-level cache: 8 MiB, 16-way, 64-byte lines (pinned: auto-detection would read
+/// the host's shared L3).
+pub const LL: &str = "8388608,16,64";
+/// Line size of [`D1`] in bytes.
+pub const LINE_BYTES: u64 = 64;
+/// The function callgrind collects in.
+pub const COLLECTED_FN: &str = "dodbench_collected";
+/// What the simulated caches hold when collection starts.
+pub const START_STATE: &str = "after the setup; read-only bodies (lookup, iterate) replayed once \
+     uncollected before the collected replay (steady state), mutating bodies (churn, fill) \
+     collected on their first replay right after the setup";
+
+/// Runs `body` where callgrind collects: the only code counted by `dodbench cache`.
+///
+/// Not generic and not mangled, so `--toggle-collect=dodbench_collected` names exactly this
+/// function whatever design `body` replays.
+#[unsafe(no_mangle)] // SAFETY: the name is unique in the binary (nothing else exports it).
+#[inline(never)]
+pub fn dodbench_collected(body: &mut dyn FnMut()) {
+    body();
+}
+
+/// Why a simulation could not give counts.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// valgrind is not on `PATH`.
+    #[error("valgrind not found: install it with apt-get install valgrind")]
+    ValgrindMissing,
+    /// A process could not be started or a file written.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The child exited with an error.
+    #[error("simulated replay failed ({status}): {stderr}")]
+    Child {
+        /// Exit status.
+        status: String,
+        /// The end of its standard error.
+        stderr: String,
+    },
+    /// The callgrind output file could not be understood.
+    #[error("callgrind output: {0}")]
+    Parse(String),
+    /// The simulated replay gave other answers than the model.
+    #[error("simulated replay digest differs from the model's: {0}")]
+    Digest(String),
+}
+
+/// The event totals of one callgrind output file: event names from its `events:` line, values
+/// from `totals:` (or `summary:`), trailing omitted columns read as zero.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallgrindTotals {
+    /// Event names, e.g. `Ir`, `Dr`, `D1mr`.
+    pub events: Vec<String>,
+    /// One value per event.
+    pub values: Vec<u64>,
+}
+
+impl CallgrindTotals {
+    /// The total of event `name`, zero if the file does not list it.
+    pub fn get(&self, name: &str) -> u64 {
+        self.events
+            .iter()
+            .position(|e| e == name)
+            .map_or(0, |i| self.values[i])
+    }
+
+    /// Figures per op for `ops` work units.
+    pub fn per_op(&self, ops: u64, config: SimConfig) -> SimPerOp {
+        let per = |v: u64| v as f64 / ops.max(1) as f64;
+        let d1 = self.get("D1mr") + self.get("D1mw");
+        SimPerOp {
+            ir: per(self.get("Ir")),
+            data_reads: per(self.get("Dr")),
+            data_writes: per(self.get("Dw")),
+            d1_miss: per(d1),
+            ll_miss: per(self.get("DLmr") + self.get("DLmw")),
+            d1_read_miss: per(self.get("D1mr")),
+            ll_read_miss: per(self.get("DLmr")),
+            bytes_streamed: per(d1 * LINE_BYTES),
+            ops,
+            config,
+        }
+    }
+}
+
+/// Parses a callgrind output file's `events:` header and `totals:` line (falling back to
+/// `summary:`).
+///
+/// # Errors
+/// No `events:` line, no totals, a non-number, or more values than events.
+pub fn parse_callgrind(text: &str) -> Result<CallgrindTotals, SimError> {
+    let field = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .map(str::trim)
+    };
+    let events: Vec<String> = field("events:")
+        .ok_or_else(|| SimError::Parse("no `events:` line".into()))?
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    if events.is_empty() {
+        return Err(SimError::Parse("empty `events:` line".into()));
+    }
+    let totals = field("totals:")
+        .or_else(|| field("summary:"))
+        .ok_or_else(|| SimError::Parse("no `totals:` or `summary:` line".into()))?;
+    let mut values = totals
+        .split_whitespace()
+        .map(|v| {
+            v.parse::<u64>()
+                .map_err(|_| SimError::Parse(format!("total {v:?} is not a count")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if values.len() > events.len() {
+        return Err(SimError::Parse(format!(
+            "{} totals for {} events",
+            values.len(),
+            events.len()
+        )));
+    }
+    values.resize(events.len(), 0);
+    Ok(CallgrindTotals { events, values })
+}
+
+/// The `valgrind` executable on `PATH`.
+///
+/// # Errors
+/// [`SimError::ValgrindMissing`] when there is none.
+pub fn find_valgrind() -> Result<PathBuf, SimError> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("valgrind"))
+        .find(|p| p.is_file())
+        .ok_or(SimError::ValgrindMissing)
+}
+
+/// The simulated hierarchy with `valgrind --version` of `valgrind`.
+pub fn sim_config(valgrind: &Path) -> SimConfig {
+    let version = Command::new(valgrind)
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".to_string());
+    SimConfig {
+        i1: I1.to_string(),
+        d1: D1.to_string(),
+        ll: LL.to_string(),
+        valgrind: version,
+        start_state: START_STATE.to_string(),
+    }
+}
+
+/// The child's work: replays `trace` on design `design`, collecting only the body (see the
+/// module doc), and returns the body's digest.
+///
+/// # Errors
+/// Unknown design, or the table refused an insert.
+pub fn run_child(design: &str, trace: &Trace) -> Result<Digest, String> {
+    struct Child<'a> {
+        design: &'a str,
+        trace: &'a Trace,
+        result: Option<Result<Digest, String>>,
+    }
+    impl DesignVisitor<Payload> for Child<'_> {
+        fn visit<D: IdTable<Payload> + 'static>(&mut self) {
+            if D::INFO.name == self.design {
+                self.result = Some(collected_replay::<D>(self.trace));
+            }
+        }
+    }
+    let mut child = Child {
+        design,
+        trace,
+        result: None,
+    };
+    for_each_design(&mut child);
+    child
+        .result
+        .unwrap_or_else(|| Err(format!("unknown design {design:?}")))
+}
+
+/// Builds the state, warms a read-only body, and replays the body inside
+/// [`dodbench_collected`].
+fn collected_replay<D: IdTable<Payload>>(trace: &Trace) -> Result<Digest, String> {
+    let mut state = ReplayState::<D>::after_setup(trace).map_err(|e| format!("setup {e}"))?;
+    if trace.body_is_read_only() {
+        state
+            .replay(&trace.body)
+            .map_err(|e| format!("warm-up body {e}"))?;
+    }
+    let mut digest = None;
+    dodbench_collected(&mut || digest = Some(state.replay(&trace.body)));
+    digest
+        .expect("the collected closure ran")
+        .map_err(|e| format!("body {e}"))
+}
+
+/// The parent's pass: one valgrind child per verified design.
+pub struct CacheSim {
+    /// The `dodbench` binary to re-execute.
+    pub exe: PathBuf,
+    /// The valgrind executable.
+    pub valgrind: PathBuf,
+    /// The simulated hierarchy, recorded with every result.
+    pub config: SimConfig,
+    /// A directory for the trace and callgrind files.
+    pub work_dir: PathBuf,
+}
+
+impl CacheSim {
+    /// The child's command: `valgrind <fixed options> <exe> sim-child --trace F --design D`,
+    /// under an empty environment (its size shifts stack addresses and so counts).
+    pub fn command(&self, trace_file: &Path, out_file: &Path, design: &str) -> Command {
+        let mut cmd = Command::new(&self.valgrind);
+        cmd.env_clear()
+            .env("LC_ALL", "C")
+            .args([
+                "--tool=callgrind",
+                "--cache-sim=yes",
+                &format!("--I1={I1}"),
+                &format!("--D1={D1}"),
+                &format!("--LL={LL}"),
+                "--collect-atstart=no",
+                &format!("--toggle-collect={COLLECTED_FN}"),
+            ])
+            .arg(format!("--callgrind-out-file={}", out_file.display()))
+            .arg(&self.exe)
+            .args(["sim-child", "--design", design, "--trace"])
+            .arg(trace_file);
+        cmd
+    }
+
+    /// Writes `prepared`'s trace to the work directory (once per trace, before its designs).
+    ///
+    /// # Errors
+    /// The file could not be written.
+    pub fn write_trace(&self, prepared: &PreparedTrace) -> Result<PathBuf, SimError> {
+        let path = self.work_dir.join("trace.bin");
+        workloads::format::save_to_path(&prepared.trace, &path).map_err(|e| SimError::Io {
+            what: format!("writing {}", path.display()),
+            source: std::io::Error::other(e.to_string()),
+        })?;
+        Ok(path)
+    }
+
+    /// Simulates design `design` on the trace in `trace_file`, checks its digest against
+    /// `expected` and returns the per-op figures for `ops` work units.
+    ///
+    /// # Errors
+    /// See [`SimError`].
+    pub fn simulate(
+        &self,
+        trace_file: &Path,
+        design: &str,
+        expected: &Digest,
+        ops: u64,
+    ) -> Result<SimPerOp, SimError> {
+        let out_file = self.work_dir.join("callgrind.out");
+        let _ = std::fs::remove_file(&out_file);
+        let output = self
+            .command(trace_file, &out_file, design)
+            .output()
+            .map_err(|source| SimError::Io {
+                what: format!("starting {}", self.valgrind.display()),
+                source,
+            })?;
+        if !output.status.success() {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
+            return Err(SimError::Child {
+                status: output.status.to_string(),
+                stderr: tail.into_iter().rev().collect::<Vec<_>>().join(" | "),
+            });
+        }
+        let digest: Digest = serde_json::from_slice(&output.stdout).map_err(|e| {
+            SimError::Parse(format!(
+                "child printed no digest ({e}): {:?}",
+                output.stdout
+            ))
+        })?;
+        if digest != *expected {
+            return Err(SimError::Digest(describe_mismatch(expected, &digest)));
+        }
+        let text = std::fs::read_to_string(&out_file).map_err(|source| SimError::Io {
+            what: format!("reading {}", out_file.display()),
+            source,
+        })?;
+        Ok(parse_callgrind(&text)?.per_op(ops, self.config.clone()))
+    }
+}
+
+/// Prints the child's digest as one JSON line (what the parent reads).
+///
+/// # Errors
+/// Standard output is closed.
+pub fn print_digest(digest: &Digest) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer(&mut out, digest)?;
+    writeln!(out)
+}
+
+/// [`CacheSim`] as a pass over designs: the trace file must have been written by
+/// [`CacheSim::write_trace`] for `prepared`.
+pub struct CacheSimPass<'a> {
+    /// The simulator.
+    pub sim: &'a CacheSim,
+    /// The trace file of the prepared trace.
+    pub trace_file: PathBuf,
+}
+
+impl DesignMeasure for CacheSimPass<'_> {
+    type Output = SimPerOp;
+
+    fn measure<D: IdTable<Payload> + 'static>(
+        &mut self,
+        prepared: &PreparedTrace,
+        _checked: &Checked,
+    ) -> Result<SimPerOp, String> {
+        self.sim
+            .simulate(
+                &self.trace_file,
+                D::INFO.name,
+                &prepared.expected.body,
+                prepared.expected.stats.work_units(),
+            )
+            .map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collected_fn_runs_its_body() {
+        let mut ran = 0;
+        dodbench_collected(&mut || ran += 1);
+        assert_eq!(ran, 1);
+    }
+
+    #[test]
+    fn child_replays_and_rejects_unknown_designs() {
+        let p = PreparedTrace::generate("lookup-uniform", 100, 1).unwrap();
+        assert_eq!(run_child("holey", &p.trace).unwrap(), p.expected.body);
+        assert!(run_child("nope", &p.trace).unwrap_err().contains("unknown"));
+    }
+
+    #[test]
+    fn parser_fills_omitted_columns_and_rejects_garbage() {
+        let t = parse_callgrind("events: Ir Dr Dw D1mr\nfoo\ntotals: 10 4\n").unwrap();
+        assert_eq!(t.get("Ir"), 10);
+        assert_eq!(t.get("Dr"), 4);
+        assert_eq!(t.get("D1mr"), 0);
+        assert_eq!(t.get("DLmr"), 0);
+        let t = parse_callgrind("events: Ir\nsummary: 7\n").unwrap();
+        assert_eq!(t.get("Ir"), 7);
+        for bad in [
+            "totals: 1\n",
+            "events: Ir\n",
+            "events: Ir\ntotals: x\n",
+            "events: Ir\ntotals: 1 2\n",
+            "events:\ntotals: 1\n",
+        ] {
+            assert!(
+                matches!(parse_callgrind(bad), Err(SimError::Parse(_))),
+                "{bad:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Per-op latency: the body replayed in batches of a few ops, each batch timed with
+//! `Instant` (a vDSO clock read, tens of ns), the median cost of a clock-read pair subtracted,
+//! divided by the batch's work units. Percentiles over batches show the rare slow op (a
+//! doubling reallocation, a free-list refill) that per-sample means hide. A separate pass
+//! from the throughput measurement.
+
+use std::time::Instant;
+
+use impls::id_table::IdTable;
+use workloads::{Op, Payload};
+
+use crate::measure::DesignMeasure;
+use crate::replay::{Digest, ReplayState};
+use crate::results::Latency;
+use crate::suite::PreparedTrace;
+use crate::verify::{Checked, describe_mismatch};
+
+/// Ops per timed batch for single-object ops: large enough that the clock overhead is a small
+/// part, small enough to keep one slow op visible.
+pub const BATCH_OPS: usize = 8;
+
+/// Median ns of `Instant::now()` twice in a row (the overhead inside every timed batch).
+pub fn clock_overhead_ns() -> f64 {
+    let mut samples: Vec<f64> = (0..10_001)
+        .map(|_| {
+            let t = Instant::now();
+            t.elapsed().as_nanos() as f64
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+/// Nearest-rank percentile `p` (0..=1) of sorted `v`.
+///
+/// # Panics
+/// If `v` is empty.
+pub fn percentile(v: &[f64], p: f64) -> f64 {
+    v[((v.len() - 1) as f64 * p).round() as usize]
+}
+
+/// Batch size for a body: 1 op when it iterates (one pass is already many work units),
+/// else [`BATCH_OPS`].
+pub fn batch_ops(body: &[Op]) -> usize {
+    if body
+        .iter()
+        .any(|op| matches!(op, Op::Iterate | Op::IterateMut))
+    {
+        1
+    } else {
+        BATCH_OPS
+    }
+}
+
+/// The latency pass.
+pub struct LatencyPass {
+    /// Clock overhead subtracted from every batch ([`clock_overhead_ns`]).
+    pub clock_overhead_ns: f64,
+}
+
+impl DesignMeasure for LatencyPass {
+    type Output = Latency;
+
+    fn measure<D: IdTable<Payload> + 'static>(
+        &mut self,
+        prepared: &PreparedTrace,
+        _checked: &Checked,
+    ) -> Result<Latency, String> {
+        let trace = &prepared.trace;
+        let batch = batch_ops(&trace.body);
+        let mut state = ReplayState::<D>::after_setup(trace).map_err(|e| format!("setup {e}"))?;
+        let mut per_unit = Vec::with_capacity(trace.body.len() / batch + 1);
+        let mut digest = Digest::default();
+        for chunk in trace.body.chunks(batch) {
+            let start = Instant::now();
+            let d = state.replay(chunk);
+            let ns = start.elapsed().as_nanos() as f64;
+            let d = d.map_err(|e| format!("body {e}"))?;
+            digest.merge(&d);
+            let units = d.work_units().max(1) as f64;
+            per_unit.push((ns - self.clock_overhead_ns).max(0.0) / units);
+        }
+        if digest != prepared.expected.body {
+            return Err(format!(
+                "latency replay digest differs from the model's: {}",
+                describe_mismatch(&prepared.expected.body, &digest)
+            ));
+        }
+        per_unit.sort_by(f64::total_cmp);
+        Ok(Latency {
+            batch_ops: batch,
+            clock_overhead_ns: self.clock_overhead_ns,
+            batches: per_unit.len() as u64,
+            p50: percentile(&per_unit, 0.5),
+            p99: percentile(&per_unit, 0.99),
+            p999: percentile(&per_unit, 0.999),
+            max: *per_unit.last().unwrap_or(&0.0),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::{Selection, for_each_verified};
+
+    #[test]
+    fn percentiles_are_ordered_and_the_digest_is_checked() {
+        let p = PreparedTrace::generate("churn", 200, 3).unwrap();
+        let selection = Selection {
+            workloads: vec![],
+            designs: vec!["packed".into(), "map-hash".into()],
+            sizes: vec![],
+        };
+        let mut pass = LatencyPass {
+            clock_overhead_ns: clock_overhead_ns(),
+        };
+        for row in for_each_verified(&p, &selection, &mut pass, &mut |_| {}) {
+            let l = row.measured.unwrap().unwrap();
+            assert_eq!(l.batch_ops, BATCH_OPS);
+            assert!(
+                l.p50 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max,
+                "{l:?}"
+            );
+        }
+        let it = PreparedTrace::generate("iterate-full", 100, 3).unwrap();
+        assert_eq!(batch_ops(&it.trace.body), 1);
+    }
+}

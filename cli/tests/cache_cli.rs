@@ -1,0 +1,82 @@
+//! `dodbench cache` end to end: identical counts on a second run, and a clear message without
+//! valgrind. Skipped (with the reason printed) when valgrind is absent, unless `CI=true`.
+
+use std::process::Command;
+
+fn dodbench() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_dodbench"))
+}
+
+fn have_valgrind() -> bool {
+    let found = Command::new("valgrind").arg("--version").output().is_ok();
+    if !found {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but valgrind is not installed (apt-get install valgrind)"
+        );
+        eprintln!("skipped: valgrind not found (apt-get install valgrind)");
+    }
+    found
+}
+
+fn sim_of(path: &std::path::Path) -> Vec<serde_json::Value> {
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(r["schema_version"], 2);
+    r["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["sim"].clone())
+        .collect()
+}
+
+#[test]
+fn same_binary_and_trace_give_identical_counts() {
+    if !have_valgrind() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str| {
+        let out = dir.path().join(name);
+        let status = dodbench()
+            .args([
+                "cache",
+                "--workload",
+                "churn",
+                "--design",
+                "holey",
+                "--n",
+                "300",
+            ])
+            .arg("--out")
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        sim_of(&out)
+    };
+    let first = run("a.json");
+    let second = run("b.json");
+    assert_eq!(first.len(), 1);
+    assert!(first[0]["ir"].as_f64().unwrap() > 0.0, "{first:?}");
+    assert_eq!(first, second);
+}
+
+#[test]
+fn missing_valgrind_is_a_clear_message_and_status_2() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = dodbench()
+        .args(["cache", "--quick", "--out"])
+        .arg(empty.path().join("r.json"))
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("valgrind not found: install it with apt-get install valgrind"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
