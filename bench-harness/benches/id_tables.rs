@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
-use bench_harness::criterion_output::read_medians;
+use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::machine::Machine;
 use bench_harness::reference::{DirectLookup, VecIterate};
 use bench_harness::results::{
@@ -342,6 +342,7 @@ fn main() {
     criterion.final_summary();
 
     let medians = read_medians(&criterion_dir);
+    let mut samples = read_samples(&criterion_dir);
     let benchmarks = pending
         .into_iter()
         .map(|p| {
@@ -359,6 +360,13 @@ fn main() {
             if outcome.is_verified() && per_iter.is_none() {
                 outcome = Outcome::Failed("criterion wrote no estimates for this benchmark".into());
             }
+            let samples_ns_per_op = match (per_iter, samples.remove(&key)) {
+                (Some(_), Some(per_iteration)) => per_iteration
+                    .into_iter()
+                    .map(|ns| ns / p.ops as f64)
+                    .collect(),
+                _ => Vec::new(),
+            };
             let ns_per_op = per_iter.map(|e| bench_harness::results::Estimate {
                 median: e.median / p.ops as f64,
                 lower: e.lower / p.ops as f64,
@@ -380,6 +388,7 @@ fn main() {
                     .memory_bytes
                     .filter(|_| p.live_after_setup > 0)
                     .map(|m| m as f64 / p.live_after_setup as f64),
+                samples_ns_per_op,
             }
         })
         .collect::<Vec<_>>();

@@ -163,6 +163,10 @@ pub struct Benchmark {
     pub memory_bytes: Option<u64>,
     /// `memory_bytes` divided by the live objects after setup.
     pub bytes_per_live_object: Option<f64>,
+    /// Criterion's raw samples in nanoseconds per work unit (each sample's time divided by its
+    /// iterations and by `ops`), in sample order; empty when not timed or not recorded.
+    #[serde(default)]
+    pub samples_ns_per_op: Vec<f64>,
 }
 
 /// Why results could not be read or written.
