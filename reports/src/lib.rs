@@ -1,3 +1,7 @@
 //! dodbench's report: reads `target/dodbench/results.json` and renders charts and HTML.
-//! It never runs a benchmark. (Filled by the report issue.)
+//! It never runs a benchmark.
 #![deny(missing_docs)]
+
+pub mod charts;
+pub mod format;
+pub mod palette;
