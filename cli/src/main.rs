@@ -1,4 +1,5 @@
-//! `dodbench`: list designs and workloads, generate trace files, replay traces on designs.
+//! `dodbench`: list designs and workloads, generate trace files, replay traces on designs,
+//! rebuild the HTML report from saved results.
 //!
 //! User mistakes (unknown names, bad files) print one clear line and exit with status 2.
 
@@ -57,6 +58,15 @@ enum Command {
         #[arg(long, default_value_t = 15)]
         samples: usize,
     },
+    /// Rebuild the HTML report from a saved results file.
+    Report {
+        /// Results file (default: target/dodbench/results.json).
+        #[arg(long)]
+        results: Option<PathBuf>,
+        /// Output directory (default: target/dodbench/report).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 fn main() {
@@ -75,6 +85,7 @@ fn main() {
             designs,
             samples,
         } => replay(&trace, &designs, samples),
+        Command::Report { results, out } => report(results, out),
     };
     if let Err(e) = result {
         eprintln!("dodbench: {e:#}");
@@ -122,6 +133,27 @@ fn list() -> Result<()> {
             );
         }
     }
+    Ok(())
+}
+
+fn report(results: Option<PathBuf>, out: Option<PathBuf>) -> Result<()> {
+    let results_path = results.unwrap_or_else(bench_harness::results::default_results_path);
+    // The error already names the file and its cause; print it once, not its source chain.
+    let results =
+        bench_harness::results::Results::load(&results_path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let out = out.unwrap_or_else(reports::default_report_dir);
+    let options = reports::RenderOptions {
+        source: Some(results_path),
+        ..Default::default()
+    };
+    let summary = reports::render(&results, &out, &options)
+        .with_context(|| format!("cannot write the report to {}", out.display()))?;
+    println!(
+        "wrote {} ({} family pages, {} charts)",
+        summary.index.display(),
+        summary.family_pages.len(),
+        summary.charts.len()
+    );
     Ok(())
 }
 

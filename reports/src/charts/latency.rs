@@ -77,7 +77,7 @@ impl BoxStats {
 }
 
 /// Builds the chart: designs with samples, fastest median at the top. A logarithmic axis is
-/// used when the medians differ by more than 20×.
+/// used when the medians differ by more than 5×.
 ///
 /// # Errors
 /// plotters failed to draw.
@@ -105,7 +105,7 @@ pub fn build(file: &str, title: &str, rows: &[Distribution]) -> Result<Chart, Ch
         let medians = rows.iter().map(|r| r.1.median);
         let spread = medians.clone().fold(0.0f64, f64::max)
             / medians.fold(f64::INFINITY, f64::min).max(f64::MIN_POSITIVE);
-        if spread > 20.0 && lo > 0.0 {
+        if spread > 5.0 && lo > 0.0 {
             draw_boxes(area, title, &rows, (lo / 1.3..hi * 1.3).log_scale(), true)
         } else {
             draw_boxes(area, title, &rows, 0.0..hi * 1.1, false)
