@@ -1,5 +1,6 @@
-//! `cargo bench`: every (workload × ID-table design × N), verified, timed by criterion, and
-//! written to `target/dodbench/results.json`.
+//! `cargo bench`: every (workload × ID-table design × N), verified, timed by criterion,
+//! written to `target/dodbench/results.json`, and rendered as the HTML report in
+//! `target/dodbench/report/`.
 //!
 //! One generic driver ([`BenchDesign::visit`]) serves every design through the registry's
 //! visitor; there is no per-design bench code. Environment: `DODBENCH_QUICK=1` (short
@@ -427,6 +428,17 @@ fn main() {
         ),
         Err(e) => {
             eprintln!("dodbench: {e}");
+            std::process::exit(1);
+        }
+    }
+    let options = reports::RenderOptions {
+        source: Some(path),
+        ..Default::default()
+    };
+    match reports::render(&results, &reports::default_report_dir(), &options) {
+        Ok(summary) => println!("dodbench: report at {}", summary.index.display()),
+        Err(e) => {
+            eprintln!("dodbench: cannot write the report: {e}");
             std::process::exit(1);
         }
     }
