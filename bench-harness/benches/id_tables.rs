@@ -1,5 +1,6 @@
-//! `cargo bench`: every (workload × ID-table design × N), verified, timed by criterion, and
-//! written to `target/dodbench/results.json`.
+//! `cargo bench`: every (workload × ID-table design × N), verified, timed by criterion,
+//! written to `target/dodbench/results.json`, and rendered as the HTML report in
+//! `target/dodbench/report/`.
 //!
 //! One generic driver ([`BenchDesign::visit`]) serves every design through the registry's
 //! visitor; there is no per-design bench code. Environment: `DODBENCH_QUICK=1` (short
@@ -9,7 +10,7 @@
 use std::cell::RefCell;
 use std::time::Duration;
 
-use bench_harness::criterion_output::read_medians;
+use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::machine::Machine;
 use bench_harness::reference::{DirectLookup, VecIterate};
 use bench_harness::results::{
@@ -336,6 +337,7 @@ fn main() {
     criterion.final_summary();
 
     let medians = read_medians(&criterion_dir);
+    let mut samples = read_samples(&criterion_dir);
     let benchmarks = pending
         .into_iter()
         .map(|p| {
@@ -353,6 +355,13 @@ fn main() {
             if outcome.is_verified() && per_iter.is_none() {
                 outcome = Outcome::Failed("criterion wrote no estimates for this benchmark".into());
             }
+            let samples_ns_per_op = match (per_iter, samples.remove(&key)) {
+                (Some(_), Some(per_iteration)) => per_iteration
+                    .into_iter()
+                    .map(|ns| ns / p.ops as f64)
+                    .collect(),
+                _ => Vec::new(),
+            };
             let ns_per_op = per_iter.map(|e| bench_harness::results::Estimate {
                 median: e.median / p.ops as f64,
                 lower: e.lower / p.ops as f64,
@@ -380,6 +389,7 @@ fn main() {
                 alloc_calls_per_op: None,
                 memory: None,
                 latency: None,
+                samples_ns_per_op,
             }
         })
         .collect::<Vec<_>>();
@@ -418,6 +428,17 @@ fn main() {
         ),
         Err(e) => {
             eprintln!("dodbench: {e}");
+            std::process::exit(1);
+        }
+    }
+    let options = reports::RenderOptions {
+        source: Some(path),
+        ..Default::default()
+    };
+    match reports::render(&results, &reports::default_report_dir(), &options) {
+        Ok(summary) => println!("dodbench: report at {}", summary.index.display()),
+        Err(e) => {
+            eprintln!("dodbench: cannot write the report: {e}");
             std::process::exit(1);
         }
     }

@@ -285,6 +285,10 @@ pub struct Benchmark {
     /// Per-op latency percentiles (`dodbench latency`).
     #[serde(default)]
     pub latency: Option<Latency>,
+    /// Criterion's raw samples in nanoseconds per work unit (each sample's time divided by its
+    /// iterations and by `ops`), in sample order; empty when not timed or not recorded.
+    #[serde(default)]
+    pub samples_ns_per_op: Vec<f64>,
 }
 
 impl Benchmark {
@@ -309,6 +313,7 @@ impl Benchmark {
             alloc_calls_per_op: None,
             memory: None,
             latency: None,
+            samples_ns_per_op: Vec::new(),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `dodbench`: list designs and workloads, generate trace files, replay traces on designs; the
 //! measurement passes that merge into `target/dodbench/results.json` (`cache`, `memory`,
-//! `latency`, `sweep`; the measuring code is in `bench_harness::measure`); compare runs (the CI
-//! gate), keep the history, export to benchmarking services, and report an A/B of two commits.
+//! `latency`, `sweep`; the measuring code is in `bench_harness::measure`); rebuild the HTML
+//! report; compare runs (the CI gate), keep the history, export to benchmarking services, and
+//! report an A/B of two commits.
 //!
 //! User mistakes (unknown names, bad files) print one clear line and exit with status 2;
 //! `compare` exits 1 when a deterministic metric regressed.
@@ -157,6 +158,15 @@ enum Command {
         #[arg(long)]
         trace: PathBuf,
     },
+    /// Rebuild the HTML report from a saved results file.
+    Report {
+        /// Results file (default: target/dodbench/results.json).
+        #[arg(long)]
+        results: Option<PathBuf>,
+        /// Output directory (default: target/dodbench/report).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -270,6 +280,7 @@ fn main() {
         Command::SimChild { design, trace } => {
             passes::sim_child(&design, &trace).map(|()| Gate::Pass)
         }
+        Command::Report { results, out } => report(results, out).map(|()| Gate::Pass),
     };
     match result {
         Ok(Gate::Pass) => {}
@@ -472,6 +483,27 @@ fn list() -> Result<Gate> {
         }
     }
     Ok(Gate::Pass)
+}
+
+fn report(results: Option<PathBuf>, out: Option<PathBuf>) -> Result<()> {
+    let results_path = results.unwrap_or_else(bench_harness::results::default_results_path);
+    // The error already names the file and its cause; print it once, not its source chain.
+    let results =
+        bench_harness::results::Results::load(&results_path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let out = out.unwrap_or_else(reports::default_report_dir);
+    let options = reports::RenderOptions {
+        source: Some(results_path),
+        ..Default::default()
+    };
+    let summary = reports::render(&results, &out, &options)
+        .with_context(|| format!("cannot write the report to {}", out.display()))?;
+    println!(
+        "wrote {} ({} family pages, {} charts)",
+        summary.index.display(),
+        summary.family_pages.len(),
+        summary.charts.len()
+    );
+    Ok(())
 }
 
 fn gen_trace(

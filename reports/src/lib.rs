@@ -1,3 +1,174 @@
-//! dodbench's report: reads `target/dodbench/results.json` and renders charts and HTML.
-//! It never runs a benchmark. (Filled by the report issue.)
+//! dodbench's report: turns a results file (`target/dodbench/results.json`) into a
+//! self-contained static site, `index.html` plus one page per family, with SVG charts in
+//! `charts/` beside them. It never runs a benchmark; it reads only the results schema
+//! (`bench_harness::results`).
+//!
+//! * [`view`] groups the results into families, workloads and sizes, formats every number,
+//!   computes ratios to the best and the "which design" summary, and builds the charts;
+//! * [`charts`] has one module per chart, each taking plain rows so it can be tested alone;
+//! * `templates/` holds the HTML (minijinja, auto-escaping on: design and workload names come
+//!   from data files), the stylesheet and the optional filter script, all compiled in.
+//!
+//! Nothing on the pages is fetched from the network and no script is needed to read them.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! let results = bench_harness::results::Results::load(Path::new("target/dodbench/results.json"))?;
+//! let summary = reports::render(&results, Path::new("target/dodbench/report"), &Default::default())?;
+//! println!("{}", summary.index.display());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
+
+pub mod charts;
+pub mod format;
+pub mod palette;
+pub mod view;
+
+use std::path::{Path, PathBuf};
+
+use bench_harness::results::{Results, target_dir};
+use minijinja::value::Serde;
+use minijinja::{AutoEscape, Environment, Value, context};
+
+/// The templates, compiled into the binary.
+const TEMPLATES: [(&str, &str); 6] = [
+    ("base.html", include_str!("../templates/base.html")),
+    ("macros.html", include_str!("../templates/macros.html")),
+    ("index.html", include_str!("../templates/index.html")),
+    ("family.html", include_str!("../templates/family.html")),
+    ("style.css", include_str!("../templates/style.css")),
+    ("filter.js", include_str!("../templates/filter.js")),
+];
+
+/// How to render.
+#[derive(Debug, Clone, Default)]
+pub struct RenderOptions {
+    /// Page title; `dodbench report` when `None`.
+    pub title: Option<String>,
+    /// The results file, named in the footer.
+    pub source: Option<PathBuf>,
+}
+
+/// What [`render`] wrote.
+#[derive(Debug, Clone)]
+pub struct RenderSummary {
+    /// `index.html`.
+    pub index: PathBuf,
+    /// One page per family.
+    pub family_pages: Vec<PathBuf>,
+    /// Every chart file written.
+    pub charts: Vec<PathBuf>,
+}
+
+/// Why the report could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A file or directory could not be written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A template failed (a bug in a template).
+    #[error("template: {0:#}")]
+    Template(#[from] minijinja::Error),
+    /// A chart failed to draw.
+    #[error(transparent)]
+    Chart(#[from] charts::ChartError),
+}
+
+/// `target/dodbench/report`, where `cargo bench` and `dodbench report` write by default.
+pub fn default_report_dir() -> PathBuf {
+    target_dir().join("dodbench").join("report")
+}
+
+/// The template environment: every template compiled in, HTML auto-escaping for `.html`
+/// templates (the stylesheet and the script are ours and included verbatim).
+fn environment() -> Result<Environment<'static>, minijinja::Error> {
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(|name| {
+        if name.ends_with(".html") {
+            AutoEscape::Html
+        } else {
+            AutoEscape::None
+        }
+    });
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    for (name, source) in TEMPLATES {
+        env.add_template(name, source)?;
+    }
+    Ok(env)
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), ReportError> {
+    std::fs::write(path, bytes).map_err(|source| ReportError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Renders the report for `results` into `out_dir` (created if needed): `index.html`, one
+/// `<family>.html` per family and `charts/*.svg`. Old charts in `out_dir/charts` are removed
+/// first so the directory holds exactly this report's charts.
+///
+/// # Errors
+/// The directory or a file could not be written; a template or chart failed (a bug).
+pub fn render(
+    results: &Results,
+    out_dir: &Path,
+    opts: &RenderOptions,
+) -> Result<RenderSummary, ReportError> {
+    let title = opts
+        .title
+        .clone()
+        .unwrap_or_else(|| "dodbench report".to_string());
+    let (report, charts) = view::build(
+        results,
+        &title,
+        opts.source.as_ref().map(|p| p.display().to_string()),
+    )?;
+    let charts_dir = out_dir.join("charts");
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ReportError::Io { path, source }
+    };
+    std::fs::create_dir_all(&charts_dir).map_err(io(&charts_dir))?;
+    for entry in std::fs::read_dir(&charts_dir).map_err(io(&charts_dir))? {
+        let path = entry.map_err(io(&charts_dir))?.path();
+        if path.extension().is_some_and(|e| e == "svg") {
+            std::fs::remove_file(&path).map_err(io(&path))?;
+        }
+    }
+    let mut chart_paths = Vec::new();
+    for chart in &charts {
+        let path = charts_dir.join(&chart.file);
+        write(&path, chart.svg.as_bytes())?;
+        chart_paths.push(path);
+    }
+    let env = environment()?;
+    let report_value = Value::from(Serde(&report));
+    let index_html = env
+        .get_template("index.html")?
+        .render(context! { report => report_value.clone(), current => "index" })?;
+    let index = out_dir.join("index.html");
+    write(&index, index_html.as_bytes())?;
+    let mut family_pages = Vec::new();
+    for family in &report.families {
+        let html = env.get_template("family.html")?.render(context! {
+            report => report_value.clone(),
+            family => Value::from(Serde(family)),
+            current => family.name.clone(),
+        })?;
+        let path = out_dir.join(&family.page);
+        write(&path, html.as_bytes())?;
+        family_pages.push(path);
+    }
+    Ok(RenderSummary {
+        index,
+        family_pages,
+        charts: chart_paths,
+    })
+}

@@ -1,0 +1,354 @@
+//! Drawing helpers the charts share: horizontal bars per design, lines on (log) axes with
+//! optional vertical markers, markers and legends. Errors become strings; [`super::render_svg`]
+//! names the chart.
+
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, SegmentValue, ValueFormatter};
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{Bar, Line, ReferenceLine, SeriesStyle};
+use crate::palette::{Marker, REFERENCE};
+
+pub(crate) type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+pub(crate) const FONT: &str = "sans-serif";
+const NOTE_COLOUR: RGBColor = RGBColor(0xa0, 0x10, 0x10);
+const MESH: RGBColor = RGBColor(0xe4, 0xe4, 0xe4);
+
+pub(crate) fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+pub(crate) fn caption_style() -> TextStyle<'static> {
+    (FONT, 15).into_font().style(FontStyle::Bold).into()
+}
+
+pub(crate) fn label_style() -> TextStyle<'static> {
+    (FONT, 12).into_font().into()
+}
+
+fn left_centre(style: TextStyle<'static>) -> TextStyle<'static> {
+    style.pos(Pos::new(HPos::Left, VPos::Center))
+}
+
+/// Which way bars are sorted: the best value at the top.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Best {
+    Highest,
+    Lowest,
+}
+
+/// A horizontal bar chart: one row per design, best at the top, unmeasured rows last with
+/// their note instead of a bar, reference values as dashed vertical lines.
+pub(crate) struct HBars<'a> {
+    pub caption: &'a str,
+    pub x_desc: &'a str,
+    pub bars: &'a [Bar],
+    pub references: &'a [ReferenceLine],
+    pub best: Best,
+    pub value_label: fn(f64) -> String,
+}
+
+/// Rows in display order: measured ones best first, then the unmeasured in input order.
+pub(crate) fn sorted_bars(bars: &[Bar], best: Best) -> Vec<&Bar> {
+    let mut measured: Vec<&Bar> = bars
+        .iter()
+        .filter(|b| b.value.is_some_and(f64::is_finite))
+        .collect();
+    measured.sort_by(|a, b| {
+        let (a, b) = (a.value.unwrap_or(0.0), b.value.unwrap_or(0.0));
+        match best {
+            Best::Highest => b.total_cmp(&a),
+            Best::Lowest => a.total_cmp(&b),
+        }
+    });
+    measured.extend(bars.iter().filter(|b| !b.value.is_some_and(f64::is_finite)));
+    measured
+}
+
+pub(crate) fn draw_hbars(area: &Area<'_>, spec: &HBars<'_>) -> Result<(), String> {
+    let rows = sorted_bars(spec.bars, spec.best);
+    // One spare row at the top holds the reference lines' labels.
+    let spare = usize::from(!spec.references.is_empty());
+    let k = (rows.len() + spare).max(1) as i32;
+    let max = rows
+        .iter()
+        .filter_map(|b| b.value)
+        .chain(spec.references.iter().map(|r| r.value))
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max);
+    let x_max = if max > 0.0 { max * 1.22 } else { 1.0 };
+    let label_width = rows
+        .iter()
+        .map(|b| b.style.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .clamp(6, 24) as u32
+        * 7
+        + 12;
+    // Row i (0 = top) sits in segment k-1-i.
+    let name_at = |v: &SegmentValue<i32>| match v {
+        SegmentValue::CenterOf(j) => {
+            let i = (k - 1 - j) as usize;
+            rows.get(i)
+                .map(|b| b.style.name.clone())
+                .unwrap_or_default()
+        }
+        _ => String::new(),
+    };
+    let mut chart = ChartBuilder::on(area)
+        .caption(spec.caption, caption_style())
+        .margin(8)
+        .margin_right(18)
+        .x_label_area_size(40)
+        .y_label_area_size(label_width)
+        .build_cartesian_2d(0f64..x_max, (0..k).into_segmented())
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .light_line_style(MESH)
+        .bold_line_style(MESH)
+        .y_labels(k as usize * 2 + 2)
+        .y_label_formatter(&name_at)
+        .x_labels(6)
+        .x_label_formatter(&|x| (spec.value_label)(*x))
+        .x_desc(spec.x_desc)
+        .label_style(label_style())
+        .axis_desc_style(label_style())
+        .draw()
+        .map_err(err)?;
+    let mut bars_drawn = Vec::new();
+    let mut texts = Vec::new();
+    for (i, bar) in rows.iter().enumerate() {
+        let j = k - 1 - i as i32;
+        match bar.value.filter(|v| v.is_finite()) {
+            Some(v) => {
+                let mut rect = Rectangle::new(
+                    [
+                        (0.0, SegmentValue::Exact(j)),
+                        (v, SegmentValue::Exact(j + 1)),
+                    ],
+                    bar.style.colour.rgb().filled(),
+                );
+                rect.set_margin(3, 3, 0, 0);
+                bars_drawn.push(rect);
+                texts.push(Text::new(
+                    (spec.value_label)(v),
+                    (v + x_max * 0.01, SegmentValue::CenterOf(j)),
+                    left_centre(label_style()),
+                ));
+            }
+            None => texts.push(Text::new(
+                bar.note
+                    .clone()
+                    .unwrap_or_else(|| "not measured".to_string()),
+                (x_max * 0.01, SegmentValue::CenterOf(j)),
+                left_centre(label_style().color(&NOTE_COLOUR)),
+            )),
+        }
+    }
+    chart.draw_series(bars_drawn).map_err(err)?;
+    chart.draw_series(texts).map_err(err)?;
+    for r in spec.references.iter().filter(|r| r.value.is_finite()) {
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![
+                    (r.value, SegmentValue::Exact(0)),
+                    (r.value, SegmentValue::Exact(k)),
+                ],
+                6,
+                4,
+                REFERENCE.rgb().stroke_width(2),
+            ))
+            .map_err(err)?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format!("{} {}", r.name, (spec.value_label)(r.value)),
+                (r.value + x_max * 0.01, SegmentValue::CenterOf(k - 1)),
+                left_centre(label_style()),
+            )))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// A line chart with one polyline per design and optional labelled vertical lines (cache
+/// sizes). Axes are whatever coordinate specs the caller passes (linear or log).
+pub(crate) struct Lines<'a> {
+    pub caption: &'a str,
+    pub x_desc: &'a str,
+    pub y_desc: &'a str,
+    pub lines: &'a [Line],
+    pub verticals: &'a [(f64, String)],
+    pub x_label: fn(f64) -> String,
+    pub y_label: fn(f64) -> String,
+}
+
+pub(crate) fn draw_lines<XR, YR>(
+    area: &Area<'_>,
+    spec: &Lines<'_>,
+    x: XR,
+    y: YR,
+    (y_lo, y_hi): (f64, f64),
+) -> Result<(), String>
+where
+    XR: AsRangedCoord<Value = f64>,
+    YR: AsRangedCoord<Value = f64>,
+    XR::CoordDescType: ValueFormatter<f64>,
+    YR::CoordDescType: ValueFormatter<f64>,
+{
+    let (plot, legend) = area.split_horizontally(area.dim_in_pixel().0.saturating_sub(170));
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(spec.caption, caption_style())
+        .margin(8)
+        .margin_right(16)
+        .x_label_area_size(40)
+        .y_label_area_size(64)
+        .build_cartesian_2d(x, y)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .light_line_style(MESH)
+        .bold_line_style(MESH)
+        .x_labels(8)
+        .y_labels(8)
+        .x_label_formatter(&|v| (spec.x_label)(*v))
+        .y_label_formatter(&|v| (spec.y_label)(*v))
+        .x_desc(spec.x_desc)
+        .y_desc(spec.y_desc)
+        .label_style(label_style())
+        .axis_desc_style(label_style())
+        .draw()
+        .map_err(err)?;
+    for (x, label) in spec.verticals {
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(*x, y_lo), (*x, y_hi)],
+                5,
+                4,
+                REFERENCE.rgb().mix(0.6).stroke_width(1),
+            ))
+            .map_err(err)?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                label.clone(),
+                (*x, y_hi),
+                label_style().pos(Pos::new(HPos::Left, VPos::Top)),
+            )))
+            .map_err(err)?;
+    }
+    for line in spec.lines {
+        let colour = line.style.colour.rgb();
+        if line.style.reference {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    line.points.clone(),
+                    6,
+                    4,
+                    colour.stroke_width(2),
+                ))
+                .map_err(err)?;
+        } else {
+            chart
+                .draw_series(LineSeries::new(line.points.clone(), colour.stroke_width(2)))
+                .map_err(err)?;
+        }
+        draw_markers(&mut chart, &line.points, &line.style)?;
+    }
+    let entries: Vec<&SeriesStyle> = spec.lines.iter().map(|l| &l.style).collect();
+    draw_legend(&legend, &entries, true)
+}
+
+/// Draws `style`'s marker at each point.
+pub(crate) fn draw_markers<CT>(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, CT>,
+    points: &[CT::From],
+    style: &SeriesStyle,
+) -> Result<(), String>
+where
+    CT: CoordTranslate,
+    CT::From: Clone + 'static,
+{
+    let fill = style.colour.rgb().filled();
+    let stroke = style.colour.rgb().stroke_width(2);
+    let p = points.iter().cloned();
+    match style.marker {
+        Marker::Circle => chart
+            .draw_series(p.map(|c| Circle::new(c, 4, fill)))
+            .map(|_| ()),
+        Marker::Triangle => chart
+            .draw_series(p.map(|c| TriangleMarker::new(c, 5, fill)))
+            .map(|_| ()),
+        Marker::Square => chart
+            .draw_series(p.map(|c| EmptyElement::at(c) + Rectangle::new([(-4, -4), (4, 4)], fill)))
+            .map(|_| ()),
+        Marker::Cross => chart
+            .draw_series(p.map(|c| Cross::new(c, 4, stroke)))
+            .map(|_| ()),
+    }
+    .map_err(err)
+}
+
+/// A legend in its own area: a marker (and a line sample) and the name per entry.
+pub(crate) fn draw_legend(
+    area: &Area<'_>,
+    entries: &[&SeriesStyle],
+    with_line: bool,
+) -> Result<(), String> {
+    let top = 40;
+    for (i, s) in entries.iter().enumerate() {
+        let y = top + i as i32 * 18;
+        let colour = s.colour.rgb();
+        if with_line {
+            area.draw(&PathElement::new(
+                vec![(6, y), (30, y)],
+                colour.stroke_width(2),
+            ))
+            .map_err(err)?;
+        }
+        let c = (18, y);
+        let fill = colour.filled();
+        match s.marker {
+            Marker::Circle => area.draw(&Circle::new(c, 4, fill)),
+            Marker::Triangle => area.draw(&TriangleMarker::new(c, 5, fill)),
+            Marker::Square => area.draw(&Rectangle::new([(14, y - 4), (22, y + 4)], fill)),
+            Marker::Cross => area.draw(&Cross::new(c, 4, colour.stroke_width(2))),
+        }
+        .map_err(err)?;
+        area.draw(&Text::new(
+            s.name.clone(),
+            (36, y),
+            left_centre(label_style()),
+        ))
+        .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// The range `[lo, hi]` of positive finite values, widened by `pad` (a factor) on log axes.
+pub(crate) fn log_bounds(values: impl Iterator<Item = f64>, pad: f64) -> Option<(f64, f64)> {
+    let (lo, hi) = values
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    if hi <= 0.0 {
+        return None;
+    }
+    let (lo, hi) = if hi / lo < 1.5 {
+        (lo / 1.5, hi * 1.5)
+    } else {
+        (lo, hi)
+    };
+    Some((lo / pad, hi * pad))
+}
+
+/// A plotting area that only says there is nothing to draw.
+pub(crate) fn draw_empty(area: &Area<'_>, caption: &str, why: &str) -> Result<(), String> {
+    area.draw(&Text::new(caption.to_string(), (10, 10), caption_style()))
+        .map_err(err)?;
+    area.draw(&Text::new(why.to_string(), (10, 40), label_style()))
+        .map_err(err)
+}

@@ -1,0 +1,63 @@
+//! Bytes the design holds per live object, for one workload at one N: horizontal bars,
+//! smallest at the top. The figure is the design's own heap accounting after the setup
+//! divided by the live objects, so it includes holes, free lists and index tables.
+
+use super::draw::{Best, HBars, draw_hbars};
+use super::throughput::bar_chart_height;
+use super::{Bar, Chart, ChartError, render_svg};
+use crate::format;
+
+/// Builds the chart.
+///
+/// # Errors
+/// plotters failed to draw.
+pub fn build(file: &str, title: &str, bars: &[Bar]) -> Result<Chart, ChartError> {
+    let description = format!(
+        "{title}: heap bytes each design holds per live object after the setup, smallest at \
+         the top (the 32-byte payload is included)."
+    );
+    render_svg(
+        file,
+        title,
+        description,
+        (620, bar_chart_height(bars.len())),
+        |area| {
+            draw_hbars(
+                area,
+                &HBars {
+                    caption: title,
+                    x_desc: "bytes per live object (lower is better)",
+                    bars,
+                    references: &[],
+                    best: Best::Lowest,
+                    value_label: |b| format!("{} B", format::significant(b, 3)),
+                },
+            )
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::test_support::{style, uses};
+
+    #[test]
+    fn smallest_first_with_byte_labels() {
+        let bars = vec![
+            Bar {
+                style: style(0, "big"),
+                value: Some(96.0),
+                note: None,
+            },
+            Bar {
+                style: style(1, "small"),
+                value: Some(40.0),
+                note: None,
+            },
+        ];
+        let chart = build("m.svg", "bytes", &bars).unwrap();
+        assert!(chart.svg.contains("40.0 B") && chart.svg.contains("96.0 B"));
+        assert!(uses(&chart.svg, &bars[0].style) >= 1 && uses(&chart.svg, &bars[1].style) >= 1);
+    }
+}

@@ -1,0 +1,143 @@
+//! Per-op latency percentiles per design (p50, p99, p99.9, max) for one workload at one N, on
+//! a logarithmic axis: one row per design, a marker per percentile joined by a line, so a
+//! design with rare long hitches (a table doubling) shows a long tail. Fed by per-op latency
+//! percentiles when the results carry them.
+
+use plotters::coord::ranged1d::SegmentValue;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::draw::{caption_style, draw_empty, err, label_style, log_bounds};
+use super::{Chart, ChartError, SeriesStyle, render_svg};
+use crate::format;
+
+/// One design's percentiles in ns per op.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PercentileRow {
+    /// The design.
+    pub style: SeriesStyle,
+    /// Median.
+    pub p50: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// 99.9th percentile.
+    pub p999: f64,
+    /// Slowest op.
+    pub max: f64,
+}
+
+/// Builds the chart, rows sorted by p99 (best at the top).
+///
+/// # Errors
+/// plotters failed to draw.
+pub fn build(file: &str, title: &str, rows: &[PercentileRow]) -> Result<Chart, ChartError> {
+    let mut rows: Vec<&PercentileRow> = rows.iter().collect();
+    rows.sort_by(|a, b| a.p99.total_cmp(&b.p99));
+    let description = format!(
+        "{title}: per-op latency percentiles per design on a logarithmic axis (circle p50, \
+         triangle p99, square p99.9, cross max); best p99 at the top."
+    );
+    let height = super::throughput::bar_chart_height(rows.len()) + 20;
+    render_svg(file, title, description, (620, height), |area| {
+        let bounds = log_bounds(rows.iter().flat_map(|r| [r.p50, r.p99, r.p999, r.max]), 1.3);
+        let Some((lo, hi)) = bounds else {
+            return draw_empty(area, title, "no percentiles recorded");
+        };
+        let k = rows.len() as i32;
+        let name_at = |v: &SegmentValue<i32>| match v {
+            SegmentValue::CenterOf(j) => rows
+                .get((k - 1 - j) as usize)
+                .map(|r| r.style.name.clone())
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        let mut chart = ChartBuilder::on(area)
+            .caption(title, caption_style())
+            .margin(8)
+            .margin_right(18)
+            .x_label_area_size(40)
+            .y_label_area_size(150)
+            .build_cartesian_2d((lo..hi).log_scale(), (0..k).into_segmented())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .light_line_style(RGBColor(0xe4, 0xe4, 0xe4))
+            .y_labels(k as usize * 2 + 2)
+            .y_label_formatter(&name_at)
+            .x_label_formatter(&|v| format::significant(*v, 2))
+            .x_desc("ns per op (log scale, lower is better)")
+            .label_style(label_style())
+            .axis_desc_style(label_style())
+            .draw()
+            .map_err(err)?;
+        for (i, r) in rows.iter().enumerate() {
+            let y = SegmentValue::CenterOf(k - 1 - i as i32);
+            let colour = r.style.colour.rgb();
+            let fill = colour.filled();
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(r.p50, y.clone()), (r.max, y.clone())],
+                    colour.stroke_width(1),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Circle::new((r.p50, y.clone()), 4, fill)))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(TriangleMarker::new(
+                    (r.p99, y.clone()),
+                    5,
+                    fill,
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(
+                    EmptyElement::at((r.p999, y.clone()))
+                        + Rectangle::new([(-4, -4), (4, 4)], fill),
+                ))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Cross::new(
+                    (r.max, y.clone()),
+                    4,
+                    colour.stroke_width(2),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("p99 {}", format::significant(r.p99, 3)),
+                    (r.max, y),
+                    label_style().pos(Pos::new(HPos::Left, VPos::Bottom)),
+                )))
+                .map_err(err)?;
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::test_support::{style, uses};
+
+    #[test]
+    fn four_markers_per_design() {
+        let rows = vec![PercentileRow {
+            style: style(0, "holey"),
+            p50: 2.0,
+            p99: 8.0,
+            p999: 40.0,
+            max: 9000.0,
+        }];
+        let chart = build("p.svg", "churn", &rows).unwrap();
+        assert!(uses(&chart.svg, &rows[0].style) >= 5, "line + 4 markers");
+        assert!(chart.svg.contains("p99 8.00"));
+        assert!(
+            build("e.svg", "e", &[])
+                .unwrap()
+                .svg
+                .contains("no percentiles")
+        );
+    }
+}

@@ -1,0 +1,106 @@
+//! ns per work unit against the working set in bytes for one workload, on log-log axes, with
+//! dashed vertical lines at the machine's L1d, L2 and L3 sizes: where a design's line bends
+//! upward past a cache line, its data stopped fitting that level.
+//!
+//! Today each point is one benchmark (x = the design's heap bytes after setup at that N);
+//! a dedicated working-set sweep, when the results carry one, feeds the same builder with more
+//! points.
+
+use plotters::prelude::IntoLogRange;
+
+use super::draw::{Lines, draw_empty, draw_lines, log_bounds};
+use super::{Chart, ChartError, Line, render_svg};
+use crate::format;
+
+/// A cache level to mark: its name (`L1d`) and size in bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CacheLevel {
+    /// `L1d`, `L2`, `L3`.
+    pub name: String,
+    /// Size in bytes.
+    pub bytes: u64,
+}
+
+/// Builds the chart. Cache levels outside the data's range are still drawn (the x axis is
+/// widened to include them) so the reader sees how far the data is from each level.
+///
+/// # Errors
+/// plotters failed to draw.
+pub fn build(
+    file: &str,
+    title: &str,
+    lines: &[Line],
+    caches: &[CacheLevel],
+) -> Result<Chart, ChartError> {
+    let description = format!(
+        "{title}: nanoseconds per work unit against the bytes the design holds (its working \
+         set), both axes logarithmic; dashed vertical lines mark this machine's cache sizes. \
+         Lower is better."
+    );
+    let height = (120 + 18 * lines.len() as u32).max(420);
+    render_svg(file, title, description, (1180, height), |area| {
+        let xs = log_bounds(
+            lines
+                .iter()
+                .flat_map(|l| l.points.iter().map(|p| p.0))
+                .chain(caches.iter().map(|c| c.bytes as f64)),
+            1.4,
+        );
+        let ys = log_bounds(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)), 1.3);
+        let (Some((x0, x1)), Some((y0, y1))) = (xs, ys) else {
+            return draw_empty(area, title, "no benchmark with a measured working set");
+        };
+        let verticals: Vec<(f64, String)> = caches
+            .iter()
+            .map(|c| {
+                (
+                    c.bytes as f64,
+                    format!("{} {}", c.name, format::bytes(c.bytes as f64)),
+                )
+            })
+            .collect();
+        draw_lines(
+            area,
+            &Lines {
+                caption: title,
+                x_desc: "working set, bytes (log scale)",
+                y_desc: "ns per work unit (log scale, lower is better)",
+                lines,
+                verticals: &verticals,
+                x_label: format::bytes,
+                y_label: |v| format::significant(v, 2),
+            },
+            (x0..x1).log_scale(),
+            (y0..y1).log_scale(),
+            (y0, y1),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::test_support::{style, uses};
+
+    #[test]
+    fn marks_each_cache_level() {
+        let lines = vec![Line {
+            style: style(1, "packed"),
+            points: vec![(40e3, 2.0), (2.6e6, 3.0), (40e6, 11.0)],
+        }];
+        let caches = vec![
+            CacheLevel {
+                name: "L1d".into(),
+                bytes: 48 << 10,
+            },
+            CacheLevel {
+                name: "L2".into(),
+                bytes: 2 << 20,
+            },
+        ];
+        let chart = build("w.svg", "churn", &lines, &caches).unwrap();
+        assert!(chart.svg.contains("L1d 48 KiB"), "{}", chart.svg);
+        assert!(chart.svg.contains("L2 2 MiB"));
+        assert!(uses(&chart.svg, &lines[0].style) >= 4);
+    }
+}

@@ -1,0 +1,912 @@
+//! The report's view model: `Results` grouped into families, workloads and sizes, with every
+//! number already formatted, ratios to the best computed, and the charts built. Templates only
+//! lay this out; they compute nothing.
+
+use std::collections::HashSet;
+
+use bench_harness::results::{Benchmark, Results};
+use serde::Serialize;
+
+use crate::charts::latency::Distribution;
+use crate::charts::sim_misses::MissRow;
+use crate::charts::working_set::CacheLevel;
+use crate::charts::{
+    Bar, Chart, ChartError, Line, ReferenceLine, SeriesStyle, latency, memory, scaling, sim_misses,
+    throughput, working_set,
+};
+use crate::format;
+use crate::palette::{self, design_colour, design_marker};
+
+/// Family name of the baseline loops (`ref-vec`, `ref-holey-direct`) in results: shown as
+/// reference rows and lines beside the designs of the same workload, never ranked.
+pub const REFERENCE_FAMILY: &str = "reference";
+
+/// The whole report.
+#[derive(Debug, Serialize)]
+pub struct ReportView {
+    /// Page title.
+    pub title: String,
+    /// Commit, toolchain, mode, date.
+    pub run: RunView,
+    /// Where the numbers were measured.
+    pub machine: MachineView,
+    /// One page each.
+    pub families: Vec<FamilyView>,
+    /// Winner and runner-up of every (family, workload, N).
+    pub summary: Vec<SummaryView>,
+    /// Filter choices for the summary table.
+    pub filters: Filters,
+}
+
+/// Run metadata.
+#[derive(Debug, Serialize)]
+pub struct RunView {
+    /// `git rev-parse HEAD` of the measured tree.
+    pub commit: String,
+    /// `rustc --version`.
+    pub toolchain: String,
+    /// `quick` or `full`.
+    pub mode: String,
+    /// When the run finished, UTC.
+    pub created: String,
+    /// Results schema version.
+    pub schema_version: u32,
+    /// The results file the report was built from, if known.
+    pub source: Option<String>,
+    /// Number of benchmarks in the file.
+    pub benchmarks: usize,
+}
+
+/// The machine section.
+#[derive(Debug, Serialize)]
+pub struct MachineView {
+    /// CPU model.
+    pub cpu: String,
+    /// Logical cores.
+    pub cores: usize,
+    /// `os / arch`.
+    pub platform: String,
+    /// `(level, size)` with `unknown` where sysfs said nothing.
+    pub caches: Vec<(String, String)>,
+    /// Whether hardware counters were measured.
+    pub counters: String,
+    /// The simulated cache hierarchy, when `dodbench cache` ran.
+    pub cache_sim: Option<String>,
+}
+
+/// One family page.
+#[derive(Debug, Serialize)]
+pub struct FamilyView {
+    /// Family name, e.g. `id_table`.
+    pub name: String,
+    /// File name of its page.
+    pub page: String,
+    /// Its designs in results order (which fixes their colours).
+    pub designs: Vec<DesignView>,
+    /// One section per workload.
+    pub workloads: Vec<WorkloadView>,
+    /// Filter choices.
+    pub filters: Filters,
+}
+
+/// A design as the report shows it.
+#[derive(Debug, Serialize)]
+pub struct DesignView {
+    /// Registry name.
+    pub name: String,
+    /// `article`, `tuned`, `peer`.
+    pub kind: String,
+    /// `#rrggbb` used in every chart.
+    pub colour: String,
+    /// One line.
+    pub description: String,
+    /// ID size in bytes.
+    pub id_bytes: usize,
+    /// `yes` / `no`.
+    pub detects_stale: String,
+    /// Fixed capacity or `-`.
+    pub capacity: String,
+    /// Crate and version for peers.
+    pub crate_version: String,
+}
+
+/// A workload section of a family page.
+#[derive(Debug, Serialize)]
+pub struct WorkloadView {
+    /// Generator name.
+    pub name: String,
+    /// HTML id.
+    pub anchor: String,
+    /// One block per N.
+    pub sizes: Vec<SizeView>,
+    /// ns/op vs N, when more than one N was run.
+    pub scaling: Option<Chart>,
+    /// ns/op vs working-set bytes with cache sizes.
+    pub working_set: Option<Chart>,
+    /// How to regenerate and replay each trace.
+    pub reproduce: Vec<ReproView>,
+}
+
+/// One (workload, N) block: chart, table and summary.
+#[derive(Debug, Serialize)]
+pub struct SizeView {
+    /// Live size.
+    pub n: u64,
+    /// Work units per replay.
+    pub ops: u64,
+    /// HTML id.
+    pub anchor: String,
+    /// Winner and runner-up.
+    pub summary: Option<SummaryView>,
+    /// Rows: timed designs fastest first, then untimed designs, then reference loops.
+    pub rows: Vec<RowView>,
+    /// Throughput chart.
+    pub throughput: Chart,
+    /// Sample spread, if samples were recorded.
+    pub latency: Option<Chart>,
+    /// Bytes per live object, if any design reported memory.
+    pub memory: Option<Chart>,
+    /// Simulated misses, if a cache simulation covered this trace.
+    pub sim: Option<Chart>,
+}
+
+/// One table row.
+#[derive(Debug, Serialize)]
+pub struct RowView {
+    /// Design or reference name.
+    pub design: String,
+    /// `article`, `tuned`, `peer` or `reference`.
+    pub kind: String,
+    /// `#rrggbb`.
+    pub colour: String,
+    /// `verified`, `failed`, `unsupported`.
+    pub status: String,
+    /// Why it was not timed.
+    pub reason: String,
+    /// Whether it has a time.
+    pub timed: bool,
+    /// Median ns per work unit.
+    pub ns: String,
+    /// Confidence interval `[lower, upper]`.
+    pub ci: String,
+    /// Work units per second.
+    pub ops_per_s: String,
+    /// Median divided by the best design's median, `1.00×` for the winner.
+    pub ratio: String,
+    /// Bytes per live object.
+    pub bytes_per_object: String,
+    /// Number of criterion samples.
+    pub samples: usize,
+}
+
+/// The "which design" answer for one (family, workload, N).
+#[derive(Debug, Clone, Serialize)]
+pub struct SummaryView {
+    /// Family.
+    pub family: String,
+    /// Workload.
+    pub workload: String,
+    /// Live size.
+    pub n: u64,
+    /// Family page.
+    pub page: String,
+    /// Anchor of the block.
+    pub anchor: String,
+    /// Fastest verified design.
+    pub winner: String,
+    /// Its median ns per work unit.
+    pub winner_ns: String,
+    /// Second fastest, if any.
+    pub runner_up: String,
+    /// Runner-up median / winner median.
+    pub ratio: String,
+    /// Designs not timed (failed or unsupported).
+    pub untimed: usize,
+}
+
+/// Reproduction commands for one trace.
+#[derive(Debug, Serialize)]
+pub struct ReproView {
+    /// Workload.
+    pub workload: String,
+    /// Live size.
+    pub n: u64,
+    /// Seed.
+    pub seed: u64,
+    /// Parameters as JSON.
+    pub params: String,
+    /// `dodbench gen ...`.
+    pub gen_cmd: String,
+    /// `dodbench replay ...`.
+    pub replay_cmd: String,
+}
+
+/// Values offered by the filter controls.
+#[derive(Debug, Default, Serialize)]
+pub struct Filters {
+    /// Families.
+    pub family: Vec<String>,
+    /// Workloads.
+    pub workload: Vec<String>,
+    /// Sizes.
+    pub n: Vec<String>,
+    /// Design kinds.
+    pub kind: Vec<String>,
+}
+
+/// Gives every chart a unique file name made of `[a-z0-9_-]`.
+#[derive(Default)]
+pub(crate) struct Names {
+    used: HashSet<String>,
+}
+
+impl Names {
+    pub(crate) fn unique(&mut self, parts: &[&str], ext: &str) -> String {
+        let base = parts.iter().map(|p| slug(p)).collect::<Vec<_>>().join("-");
+        let mut name = format!("{base}.{ext}");
+        let mut i = 2;
+        while !self.used.insert(name.clone()) {
+            name = format!("{base}-{i}.{ext}");
+            i += 1;
+        }
+        name
+    }
+}
+
+/// Lower-case ASCII letters, digits, `_` and `-`; anything else becomes `_`.
+pub fn slug(s: &str) -> String {
+    let s: String = s
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | '0'..='9' | '_' | '-' => c,
+            'A'..='Z' => c.to_ascii_lowercase(),
+            _ => '_',
+        })
+        .collect();
+    if s.is_empty() { "_".to_string() } else { s }
+}
+
+fn push_unique(v: &mut Vec<String>, s: &str) {
+    if !v.iter().any(|x| x == s) {
+        v.push(s.to_string());
+    }
+}
+
+/// Style of the design `name` in `family`: its index in `results.designs` fixes colour and
+/// marker; designs missing from that list come after it in order of first appearance.
+fn style_of(results: &Results, family: &str, name: &str) -> SeriesStyle {
+    let index = results
+        .designs
+        .iter()
+        .position(|d| d.family == family && d.name == name)
+        .unwrap_or_else(|| {
+            let mut extra: Vec<&str> = Vec::new();
+            for b in &results.benchmarks {
+                let known = results
+                    .designs
+                    .iter()
+                    .any(|d| d.family == b.family && d.name == b.design);
+                if !known && b.family != REFERENCE_FAMILY && !extra.contains(&b.design.as_str()) {
+                    extra.push(&b.design);
+                }
+            }
+            results.designs.len() + extra.iter().position(|&d| d == name).unwrap_or(0)
+        });
+    SeriesStyle {
+        name: name.to_string(),
+        colour: design_colour(index),
+        marker: design_marker(index),
+        reference: false,
+    }
+}
+
+fn reference_style(name: &str) -> SeriesStyle {
+    SeriesStyle {
+        name: name.to_string(),
+        colour: palette::REFERENCE,
+        marker: palette::Marker::Cross,
+        reference: true,
+    }
+}
+
+fn kind_of(results: &Results, b: &Benchmark) -> String {
+    if b.family == REFERENCE_FAMILY {
+        return "reference".to_string();
+    }
+    results
+        .designs
+        .iter()
+        .find(|d| d.family == b.family && d.name == b.design)
+        .map_or_else(|| "unknown".to_string(), |d| d.kind.clone())
+}
+
+fn median(b: &Benchmark) -> Option<f64> {
+    b.ns_per_op
+        .map(|e| e.median)
+        .filter(|m| b.verified && m.is_finite() && *m > 0.0)
+}
+
+fn note(b: &Benchmark) -> String {
+    match &b.reason {
+        Some(r) => format!("{}: {r}", b.status),
+        None => b.status.clone(),
+    }
+}
+
+/// Shortens `s` to `max` characters with an ellipsis (chart labels; tables keep the whole).
+fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(max - 1).collect::<String>())
+    }
+}
+
+/// `dodbench gen` + `dodbench replay` for one trace.
+pub fn reproduce(workload: &str, n: u64, seed: u64, params: &serde_json::Value) -> ReproView {
+    let params_json = serde_json::to_string(params).unwrap_or_else(|_| "{}".to_string());
+    let file = format!("{}-{n}.trace", slug(workload));
+    let has_params = params.as_object().is_some_and(|o| !o.is_empty());
+    let gen_cmd = format!(
+        "dodbench gen {} --n {n} --seed {seed}{} -o {file}",
+        shell_quote(workload),
+        if has_params {
+            format!(" --params {}", shell_quote(&params_json))
+        } else {
+            String::new()
+        }
+    );
+    ReproView {
+        workload: workload.to_string(),
+        n,
+        seed,
+        params: params_json,
+        gen_cmd,
+        replay_cmd: format!("dodbench replay {file}"),
+    }
+}
+
+/// Single-quotes `s` for a POSIX shell when it is not a plain word.
+fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.,/:=".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// `YYYY-MM-DD HH:MM UTC` of a Unix time.
+pub fn utc(unix: u64) -> String {
+    let days = (unix / 86_400) as i64;
+    let secs = unix % 86_400;
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        secs / 3600,
+        secs % 3600 / 60
+    )
+}
+
+/// Builds the view and every chart.
+///
+/// # Errors
+/// A chart could not be drawn.
+pub fn build(
+    results: &Results,
+    title: &str,
+    source: Option<String>,
+) -> Result<(ReportView, Vec<Chart>), ChartError> {
+    let mut names = Names::default();
+    let mut charts = Vec::new();
+    let mut family_names: Vec<String> = Vec::new();
+    for d in &results.designs {
+        push_unique(&mut family_names, &d.family);
+    }
+    for b in &results.benchmarks {
+        if b.family != REFERENCE_FAMILY {
+            push_unique(&mut family_names, &b.family);
+        }
+    }
+    let mut page_names = Names::default();
+    let mut families = Vec::new();
+    let mut summary = Vec::new();
+    let mut all_filters = Filters::default();
+    for family in &family_names {
+        let page = page_names.unique(&[family], "html");
+        let view = build_family(results, family, &page, &mut names, &mut charts)?;
+        for w in &view.workloads {
+            summary.extend(w.sizes.iter().filter_map(|s| s.summary.clone()));
+        }
+        push_unique(&mut all_filters.family, family);
+        for w in &view.filters.workload {
+            push_unique(&mut all_filters.workload, w);
+        }
+        for n in &view.filters.n {
+            push_unique(&mut all_filters.n, n);
+        }
+        families.push(view);
+    }
+    let m = &results.machine;
+    let cache = |name: &str, size: Option<u64>, note: &str| {
+        (
+            name.to_string(),
+            size.map_or_else(
+                || "unknown".to_string(),
+                |b| format!("{}{note}", format::bytes(b as f64)),
+            ),
+        )
+    };
+    let view = ReportView {
+        title: title.to_string(),
+        run: RunView {
+            commit: results.commit.clone(),
+            toolchain: results.toolchain.clone(),
+            mode: results.mode.clone(),
+            created: utc(results.created_unix),
+            schema_version: results.schema_version,
+            source,
+            benchmarks: results.benchmarks.len(),
+        },
+        machine: MachineView {
+            cpu: m.cpu_model.clone(),
+            cores: m.cores,
+            platform: format!("{} / {}", m.os, m.arch),
+            caches: vec![
+                cache("L1 data", m.caches.l1d, ""),
+                cache("L2", m.caches.l2, ""),
+                cache(
+                    "L3",
+                    m.caches.l3,
+                    " (as the OS reports it; may be a whole host's)",
+                ),
+            ],
+            counters: if m.hw_counters_available {
+                "available (perf_event_open); per-op counts in the `hw` fields".to_string()
+            } else {
+                format!(
+                    "not available: {}",
+                    m.hw_counters_reason.as_deref().unwrap_or("not probed")
+                )
+            },
+            cache_sim: results
+                .benchmarks
+                .iter()
+                .find_map(|b| b.sim.as_ref())
+                .map(|sim| {
+                    let c = &sim.config;
+                    format!(
+                        "callgrind ({}): I1 {}, D1 {}, LL {} (size, associativity, line bytes); {}",
+                        c.valgrind, c.i1, c.d1, c.ll, c.start_state
+                    )
+                }),
+        },
+        families,
+        summary,
+        filters: all_filters,
+    };
+    Ok((view, charts))
+}
+
+/// A design's points across sizes: `(N, ns/op)` and `(working-set bytes, ns/op)`.
+type DesignSeries = (SeriesStyle, Vec<(f64, f64)>, Vec<(f64, f64)>);
+
+fn build_family(
+    results: &Results,
+    family: &str,
+    page: &str,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<FamilyView, ChartError> {
+    let designs: Vec<DesignView> = results
+        .designs
+        .iter()
+        .filter(|d| d.family == family)
+        .map(|d| DesignView {
+            name: d.name.clone(),
+            kind: d.kind.clone(),
+            colour: style_of(results, family, &d.name).colour.hex(),
+            description: d.description.clone(),
+            id_bytes: d.id_bytes,
+            detects_stale: if d.detects_stale { "yes" } else { "no" }.to_string(),
+            capacity: d
+                .capacity
+                .map_or_else(|| "-".to_string(), |c| c.to_string()),
+            crate_version: d.crate_version.clone().unwrap_or_default(),
+        })
+        .collect();
+    let mut filters = Filters::default();
+    for d in &designs {
+        push_unique(&mut filters.kind, &d.kind);
+    }
+    let ours = |b: &&Benchmark| b.family == family;
+    let mut workload_names: Vec<String> = Vec::new();
+    for w in results.workloads.iter().filter(|w| w.family == family) {
+        push_unique(&mut workload_names, &w.workload);
+    }
+    for b in results.benchmarks.iter().filter(ours) {
+        push_unique(&mut workload_names, &b.workload);
+    }
+    let caches: Vec<CacheLevel> = [
+        ("L1d", results.machine.caches.l1d),
+        ("L2", results.machine.caches.l2),
+        ("L3", results.machine.caches.l3),
+    ]
+    .into_iter()
+    .filter_map(|(name, b)| {
+        b.map(|bytes| CacheLevel {
+            name: name.to_string(),
+            bytes,
+        })
+    })
+    .collect();
+    let mut workloads = Vec::new();
+    for workload in &workload_names {
+        push_unique(&mut filters.workload, workload);
+        let in_workload: Vec<&Benchmark> = results
+            .benchmarks
+            .iter()
+            .filter(|b| {
+                (b.family == family || b.family == REFERENCE_FAMILY) && &b.workload == workload
+            })
+            .collect();
+        if !in_workload.iter().any(|b| b.family == family) {
+            continue;
+        }
+        let mut sizes_n: Vec<u64> = in_workload
+            .iter()
+            .filter(|b| b.family == family)
+            .map(|b| b.n)
+            .collect();
+        sizes_n.sort_unstable();
+        sizes_n.dedup();
+        let anchor = names
+            .unique(&[family, workload], "x")
+            .trim_end_matches(".x")
+            .to_string();
+        let mut sizes = Vec::new();
+        for &n in &sizes_n {
+            push_unique(&mut filters.n, &n.to_string());
+            let here: Vec<&Benchmark> = in_workload.iter().copied().filter(|b| b.n == n).collect();
+            sizes.push(build_size(
+                results, family, page, workload, n, &here, names, charts,
+            )?);
+        }
+        if in_workload.iter().any(|b| b.family == REFERENCE_FAMILY) {
+            push_unique(&mut filters.kind, "reference");
+        }
+        // One line per design (and reference) through its N points.
+        let mut series: Vec<DesignSeries> = Vec::new();
+        for b in &in_workload {
+            let Some(m) = median(b) else { continue };
+            let style = if b.family == REFERENCE_FAMILY {
+                reference_style(&b.design)
+            } else {
+                style_of(results, family, &b.design)
+            };
+            let entry = match series.iter().position(|s| s.0 == style) {
+                Some(i) => &mut series[i],
+                None => {
+                    series.push((style, Vec::new(), Vec::new()));
+                    series.last_mut().expect("just pushed")
+                }
+            };
+            entry.1.push((b.n as f64, m));
+            if let Some(bytes) = b.memory_bytes.filter(|&x| x > 0) {
+                entry.2.push((bytes as f64, m));
+            }
+        }
+        series.sort_by_key(|s| s.0.reference);
+        let lines = |pick: fn(&DesignSeries) -> &Vec<(f64, f64)>| {
+            series
+                .iter()
+                .filter(|s| !pick(s).is_empty())
+                .map(|s| {
+                    let mut points = pick(s).clone();
+                    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    Line {
+                        style: s.0.clone(),
+                        points,
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
+        let scaling = if sizes_n.len() > 1 {
+            let file = names.unique(&[family, workload, "scaling"], "svg");
+            let chart = scaling::build(
+                &file,
+                &format!("{workload}: ns per work unit vs N"),
+                &lines(|s| &s.1),
+            )?;
+            charts.push(chart.clone());
+            Some(chart)
+        } else {
+            None
+        };
+        let ws_lines = lines(|s| &s.2);
+        let working_set = if ws_lines.iter().any(|l| !l.points.is_empty()) {
+            let file = names.unique(&[family, workload, "working-set"], "svg");
+            let chart = working_set::build(
+                &file,
+                &format!("{workload}: ns per work unit vs working set"),
+                &ws_lines,
+                &caches,
+            )?;
+            charts.push(chart.clone());
+            Some(chart)
+        } else {
+            None
+        };
+        let reproduce = results
+            .workloads
+            .iter()
+            .filter(|w| w.family == family && &w.workload == workload)
+            .map(|w| reproduce(&w.workload, w.n, w.seed, &w.params))
+            .collect();
+        workloads.push(WorkloadView {
+            name: workload.clone(),
+            anchor,
+            sizes,
+            scaling,
+            working_set,
+            reproduce,
+        });
+    }
+    Ok(FamilyView {
+        name: family.to_string(),
+        page: page.to_string(),
+        designs,
+        workloads,
+        filters,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_size(
+    results: &Results,
+    family: &str,
+    page: &str,
+    workload: &str,
+    n: u64,
+    here: &[&Benchmark],
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<SizeView, ChartError> {
+    let designs: Vec<&Benchmark> = here
+        .iter()
+        .copied()
+        .filter(|b| b.family == family)
+        .collect();
+    let references: Vec<&Benchmark> = here
+        .iter()
+        .copied()
+        .filter(|b| b.family == REFERENCE_FAMILY)
+        .collect();
+    let mut timed: Vec<(&Benchmark, f64)> = designs
+        .iter()
+        .filter_map(|b| median(b).map(|m| (*b, m)))
+        .collect();
+    timed.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let best = timed.first().map(|t| t.1);
+    let anchor = names
+        .unique(&[workload, &format!("n{n}")], "x")
+        .trim_end_matches(".x")
+        .to_string();
+    let summary = timed.first().map(|&(w, m)| SummaryView {
+        family: family.to_string(),
+        workload: workload.to_string(),
+        n,
+        page: page.to_string(),
+        anchor: anchor.clone(),
+        winner: w.design.clone(),
+        winner_ns: format::ns(m),
+        runner_up: timed.get(1).map(|r| r.0.design.clone()).unwrap_or_default(),
+        ratio: timed
+            .get(1)
+            .map(|r| format::ratio(r.1 / m))
+            .unwrap_or_default(),
+        untimed: designs.len() - timed.len(),
+    });
+    let row = |b: &Benchmark| {
+        let m = median(b);
+        let style = if b.family == REFERENCE_FAMILY {
+            reference_style(&b.design)
+        } else {
+            style_of(results, family, &b.design)
+        };
+        RowView {
+            design: b.design.clone(),
+            kind: kind_of(results, b),
+            colour: style.colour.hex(),
+            status: b.status.clone(),
+            reason: b.reason.clone().unwrap_or_default(),
+            timed: m.is_some(),
+            ns: m.map(format::ns).unwrap_or_default(),
+            ci: b
+                .ns_per_op
+                .filter(|_| m.is_some())
+                .map(|e| format!("[{}, {}]", format::ns(e.lower), format::ns(e.upper)))
+                .unwrap_or_default(),
+            ops_per_s: m.map(|m| format::si(1e9 / m)).unwrap_or_default(),
+            ratio: match (m, best) {
+                (Some(m), Some(best)) => format::ratio(m / best),
+                _ => String::new(),
+            },
+            bytes_per_object: b
+                .bytes_per_object
+                .filter(|v| v.is_finite())
+                .map(|v| format::significant(v, 3))
+                .unwrap_or_default(),
+            samples: b.samples_ns_per_op.len(),
+        }
+    };
+    let mut rows: Vec<RowView> = timed.iter().map(|(b, _)| row(b)).collect();
+    rows.extend(
+        designs
+            .iter()
+            .filter(|b| median(b).is_none())
+            .map(|b| row(b)),
+    );
+    rows.extend(references.iter().map(|b| row(b)));
+
+    let title = format!("{workload}, N = {n}");
+    let bars: Vec<Bar> = designs
+        .iter()
+        .map(|b| Bar {
+            style: style_of(results, family, &b.design),
+            value: median(b).map(|m| 1e9 / m),
+            note: Some(shorten(&note(b), 64)),
+        })
+        .collect();
+    let reference_lines: Vec<ReferenceLine> = references
+        .iter()
+        .filter_map(|b| {
+            median(b).map(|m| ReferenceLine {
+                name: b.design.clone(),
+                value: 1e9 / m,
+            })
+        })
+        .collect();
+    let file = names.unique(&[family, workload, &format!("n{n}"), "throughput"], "svg");
+    let throughput = throughput::build(
+        &file,
+        &format!("{title}: throughput"),
+        &bars,
+        &reference_lines,
+    )?;
+    charts.push(throughput.clone());
+
+    let distributions: Vec<Distribution> = designs
+        .iter()
+        .filter(|b| median(b).is_some() && !b.samples_ns_per_op.is_empty())
+        .map(|b| Distribution {
+            style: style_of(results, family, &b.design),
+            samples: b.samples_ns_per_op.clone(),
+        })
+        .collect();
+    let latency = if distributions.is_empty() {
+        None
+    } else {
+        let file = names.unique(&[family, workload, &format!("n{n}"), "samples"], "svg");
+        let chart = latency::build(&file, &format!("{title}: sample spread"), &distributions)?;
+        charts.push(chart.clone());
+        Some(chart)
+    };
+
+    let memory_bars: Vec<Bar> = designs
+        .iter()
+        .filter_map(|b| {
+            b.bytes_per_object
+                .filter(|v| v.is_finite() && *v > 0.0)
+                .map(|v| Bar {
+                    style: style_of(results, family, &b.design),
+                    value: Some(v),
+                    note: None,
+                })
+        })
+        .collect();
+    let memory = if memory_bars.is_empty() {
+        None
+    } else {
+        let file = names.unique(&[family, workload, &format!("n{n}"), "memory"], "svg");
+        let chart = memory::build(
+            &file,
+            &format!("{title}: bytes per live object"),
+            &memory_bars,
+        )?;
+        charts.push(chart.clone());
+        Some(chart)
+    };
+
+    let sims: Vec<(&Benchmark, &bench_harness::results::SimPerOp)> = results
+        .benchmarks
+        .iter()
+        .filter(|b| b.family == family && b.workload == workload && b.n == n)
+        .filter_map(|b| b.sim.as_ref().map(|sim| (b, sim)))
+        .collect();
+    let sim = match sims.first() {
+        Some((_, first)) => {
+            let rows: Vec<MissRow> = sims
+                .iter()
+                .map(|(b, sim)| MissRow {
+                    style: style_of(results, family, &b.design),
+                    d1_per_op: sim.d1_miss,
+                    ll_per_op: sim.ll_miss,
+                })
+                .collect();
+            let file = names.unique(&[family, workload, &format!("n{n}"), "sim"], "svg");
+            let config = format!("D1 {}, LL {}", first.config.d1, first.config.ll);
+            let chart = sim_misses::build(
+                &file,
+                &format!("{title}: simulated cache misses"),
+                &config,
+                &rows,
+            )?;
+            charts.push(chart.clone());
+            Some(chart)
+        }
+        None => None,
+    };
+    Ok(SizeView {
+        n,
+        ops: designs.first().map_or(0, |b| b.ops),
+        anchor,
+        summary,
+        rows,
+        throughput,
+        latency,
+        memory,
+        sim,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reproduction_commands_quote_json() {
+        let r = reproduce("lookup-zipf", 1000, 7, &serde_json::json!({"skew": 1.2}));
+        assert_eq!(
+            r.gen_cmd,
+            r#"dodbench gen lookup-zipf --n 1000 --seed 7 --params '{"skew":1.2}' -o lookup-zipf-1000.trace"#
+        );
+        assert_eq!(r.replay_cmd, "dodbench replay lookup-zipf-1000.trace");
+        let r = reproduce("fill", 10, 1, &serde_json::json!({}));
+        assert_eq!(
+            r.gen_cmd,
+            "dodbench gen fill --n 10 --seed 1 -o fill-10.trace"
+        );
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn utc_dates() {
+        assert_eq!(utc(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc(1_700_000_000), "2023-11-14 22:13 UTC");
+    }
+
+    #[test]
+    fn names_are_unique_slugs() {
+        let mut names = Names::default();
+        assert_eq!(
+            names.unique(&["id_table", "<script>"], "svg"),
+            "id_table-_script_.svg"
+        );
+        assert_eq!(
+            names.unique(&["id_table", "(script)"], "svg"),
+            "id_table-_script_-2.svg"
+        );
+    }
+}

@@ -1,0 +1,180 @@
+//! End to end: renders the fixture report, opens it in headless Chromium, and checks that the
+//! screenshot is not blank, that the page logs no console errors, that it fetches nothing from
+//! the network, that the optional script ran, and that every chart it embeds exists.
+//!
+//! Skips (with a printed reason) when no Chromium is installed, unless `CI=true`, where a
+//! missing Chromium fails the test. `DODBENCH_CHROMIUM` names the binary explicitly.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use bench_harness::results::Results;
+
+fn find_chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("DODBENCH_CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ]
+    .iter()
+    .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
+    .find(|p| p.is_file())
+}
+
+/// Runs Chromium headless on `page` with a fresh profile and `extra` flags, killing it after
+/// 90 s.
+fn chromium(bin: &Path, page: &Path, extra: &[String]) -> Output {
+    let profile = tempfile::tempdir().unwrap();
+    let mut child = Command::new(bin)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--window-size=1280,1600",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(extra)
+        .arg(format!("file://{}", page.display()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("chromium starts");
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(90) {
+            child.kill().ok();
+            panic!("chromium did not finish within 90 s on {}", page.display());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Fraction of pixels that are not near-white, and the luminance variance.
+fn ink_and_variance(png_path: &Path) -> (f64, f64) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(png_path).unwrap(),
+    ));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    assert!(channels >= 3, "expected RGB(A), got {:?}", info.color_type);
+    let lum: Vec<f64> = buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(|p| 0.299 * f64::from(p[0]) + 0.587 * f64::from(p[1]) + 0.114 * f64::from(p[2]))
+        .collect();
+    let mean = lum.iter().sum::<f64>() / lum.len() as f64;
+    let var = lum.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / lum.len() as f64;
+    let ink = lum.iter().filter(|&&l| l < 200.0).count() as f64 / lum.len() as f64;
+    (ink, var)
+}
+
+/// Every `src="..."` / `href="..."` value in `html` (entities for `/` decoded).
+fn references(html: &str) -> Vec<String> {
+    ["src=\"", "href=\""]
+        .iter()
+        .flat_map(|attr| {
+            html.match_indices(attr).map(move |(i, _)| {
+                let rest = &html[i + attr.len()..];
+                rest[..rest.find('"').unwrap()].replace("&#x2f;", "/")
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn report_opens_in_headless_chromium() {
+    let Some(bin) = find_chromium() else {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("CI=true but no chromium found on PATH (install it, or set DODBENCH_CHROMIUM)");
+        }
+        eprintln!(
+            "skipped: no chromium on PATH (apt-get install chromium); CI=true makes this fail"
+        );
+        return;
+    };
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/small_results.json");
+    let results = Results::load(&fixture).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let summary = reports::render(&results, out.path(), &Default::default()).unwrap();
+    let pages: Vec<PathBuf> = std::iter::once(summary.index.clone())
+        .chain(summary.family_pages.iter().cloned())
+        .collect();
+    for page in &pages {
+        let html = std::fs::read_to_string(page).unwrap();
+        // No network: every reference is a relative local file or an in-page anchor, and the
+        // stylesheet loads nothing.
+        for r in references(&html) {
+            assert!(
+                !r.contains(':') && !r.starts_with("//"),
+                "{}: external reference {r}",
+                page.display()
+            );
+            let file = r.split('#').next().unwrap();
+            if !file.is_empty() {
+                assert!(
+                    out.path().join(file).is_file(),
+                    "{}: {r} missing",
+                    page.display()
+                );
+            }
+        }
+        assert!(!html.contains("url("), "the stylesheet fetches nothing");
+
+        let shot = out.path().join("shot.png");
+        let run = chromium(&bin, page, &[format!("--screenshot={}", shot.display())]);
+        let log = String::from_utf8_lossy(&run.stderr);
+        assert!(shot.is_file(), "no screenshot of {}: {log}", page.display());
+        for line in log.lines() {
+            assert!(
+                !line.contains("CONSOLE") && !line.contains("Uncaught"),
+                "{}: console message: {line}",
+                page.display()
+            );
+            assert!(
+                !line.contains("net::ERR_"),
+                "{}: network error: {line}",
+                page.display()
+            );
+        }
+        let (ink, variance) = ink_and_variance(&shot);
+        assert!(
+            ink > 0.01 && variance > 100.0,
+            "{}: screenshot looks blank (ink {ink:.4}, variance {variance:.1})",
+            page.display()
+        );
+
+        let dom = chromium(&bin, page, &["--dump-dom".to_string()]);
+        let dom_html = String::from_utf8_lossy(&dom.stdout);
+        assert!(
+            dom_html.contains("</html>"),
+            "no DOM for {}",
+            page.display()
+        );
+        assert!(
+            dom_html.contains("<form id=\"filters\" class=\"filters\">"),
+            "{}: the filter script did not run",
+            page.display()
+        );
+        for r in references(&dom_html)
+            .iter()
+            .filter(|r| r.starts_with("charts/"))
+        {
+            assert!(out.path().join(r).is_file(), "{r} missing");
+        }
+        let _ = std::fs::remove_file(&shot);
+    }
+}
