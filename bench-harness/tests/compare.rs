@@ -336,3 +336,24 @@ fn exports_have_the_documented_shapes() {
     // A schema-1 file exports too (time and memory only).
     assert_bmf_shape(&serde_json::to_value(export::bmf(&load("results_v1.json"))).unwrap());
 }
+
+#[test]
+fn reads_the_simulated_hierarchy_where_the_harness_writes_it() {
+    // The harness nests the hierarchy under `sim.config`; a baseline made from such a file
+    // must record it, so runs simulated with another hierarchy are refused.
+    let text = std::fs::read_to_string(fixture("results_v2_base.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for b in v["benchmarks"].as_array_mut().unwrap() {
+        if let Some(sim) = b.get_mut("sim").and_then(|s| s.as_object_mut()) {
+            let d1 = sim.remove("d1").unwrap();
+            let ll = sim.remove("ll").unwrap();
+            sim.insert(
+                "config".into(),
+                serde_json::json!({"d1": d1, "ll": ll, "i1": "32768,8,64"}),
+            );
+        }
+    }
+    let run = Run::from_json_str(Path::new("nested"), &v.to_string()).unwrap();
+    let sim = run.sim.expect("hierarchy found under sim.config");
+    assert_eq!(sim.d1, "32768,8,64");
+}

@@ -272,10 +272,13 @@ struct CoreBenchmark {
     ns_per_op: Option<Estimate>,
 }
 
+/// The simulated hierarchy of an entry's `sim` block: `sim.config.{d1,ll}` as the harness
+/// writes it, or `sim.{d1,ll}` directly.
 fn sim_config_of(raw: &Value) -> Option<SimConfig> {
     let sim = raw.get("sim")?;
+    let config = sim.get("config").unwrap_or(sim);
     Some(SimConfig {
-        d1: sim.get("d1")?.as_str()?.to_string(),
-        ll: sim.get("ll")?.as_str()?.to_string(),
+        d1: config.get("d1")?.as_str()?.to_string(),
+        ll: config.get("ll")?.as_str()?.to_string(),
     })
 }
