@@ -372,3 +372,60 @@ fn every_peer_names_its_locked_crate_version() {
     }
     assert!(peers > 0, "no peer designs registered");
 }
+
+/// `sorted_chunks`: after churn has fragmented the chains, accesses alone (one sort step each)
+/// make every entity's chain contiguous within two sweeps of the buffer.
+fn chains_become_contiguous_after_accesses<const K: usize>() {
+    use impls::tags::sorted_chunks::SortedChunks;
+    let mut store = SortedChunks::<K>::new();
+    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let entities: Vec<Entity> = (0..300).map(|_| store.create_entity().unwrap()).collect();
+    // Interleaved growth and shrinking: chains of 1..10 chunks spread over the buffer.
+    for _ in 0..30_000 {
+        let e = entities[rng.below(entities.len())];
+        match rng.below(10) {
+            0..=6 => store.add_tag(e, rng.below(50) as Tag).unwrap(),
+            7..=8 => {
+                store.remove_tag(e, rng.below(50) as Tag).unwrap();
+            }
+            _ => store.clear_entity(e).unwrap(),
+        }
+    }
+    store.check_invariants().unwrap();
+    let fragmented = store.out_of_place_links();
+    assert!(
+        fragmented > 0,
+        "K = {K}: churn left the chains sorted; the test shows nothing"
+    );
+    let mut want: Vec<Vec<Tag>> = Vec::new();
+    for &e in &entities {
+        want.push(sorted_entity(&mut store, e).unwrap());
+    }
+    // Two sweeps: the rest of the current one, then a full one.
+    for _ in 0..2 * store.chunk_slots() {
+        let e = entities[rng.below(entities.len())];
+        store.has_tag(e, 7).unwrap();
+        if store.out_of_place_links() == 0 {
+            break;
+        }
+    }
+    assert_eq!(
+        store.out_of_place_links(),
+        0,
+        "K = {K}: chains still fragmented"
+    );
+    store.check_invariants().unwrap();
+    for (&e, tags) in entities.iter().zip(&want) {
+        assert_eq!(
+            &sorted_entity(&mut store, e).unwrap(),
+            tags,
+            "K = {K}: entity {e}"
+        );
+    }
+}
+
+#[test]
+fn sorted_chunks_chains_become_contiguous_after_enough_accesses() {
+    chains_become_contiguous_after_accesses::<8>();
+    chains_become_contiguous_after_accesses::<13>();
+}

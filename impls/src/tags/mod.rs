@@ -31,7 +31,7 @@ pub mod linked_chunks;
 pub mod linked_nodes;
 pub mod peers;
 pub mod registry;
-
+pub mod sorted_chunks;
 pub mod vec_of_vecs;
 
 pub use registry::{TagDesignVisitor, find_tag_design, for_each_tag_design, tag_designs};

@@ -3,7 +3,9 @@
 //!
 //! Dispatch stays static: a [`TagDesignVisitor`] is called once per design type.
 
-use super::{TagDesignInfo, TagStore, fixed, linked_chunks, linked_nodes, peers, vec_of_vecs};
+use super::{
+    TagDesignInfo, TagStore, fixed, linked_chunks, linked_nodes, peers, sorted_chunks, vec_of_vecs,
+};
 
 /// Something done once per tag-store design, e.g. "run the property test".
 pub trait TagDesignVisitor {
@@ -18,6 +20,8 @@ pub fn for_each_tag_design<V: TagDesignVisitor>(visitor: &mut V) {
     visitor.visit::<linked_nodes::LinkedNodes>();
     visitor.visit::<linked_chunks::LinkedChunks<8>>();
     visitor.visit::<linked_chunks::LinkedChunks<14>>();
+    visitor.visit::<sorted_chunks::SortedChunks<8>>();
+    visitor.visit::<sorted_chunks::SortedChunks<13>>();
     visitor.visit::<peers::smallvec::SmallVecPeer>();
     visitor.visit::<peers::arrayvec::ArrayVecPeer>();
 }
