@@ -6,6 +6,9 @@
 //!   stable-pointer pool articles): insert an object, get an ID back, look it up, remove it,
 //!   iterate the live objects. See [`id_table::IdTable`] for the contract and
 //!   [`id_table::registry`] for the list every benchmark, test and report iterates over.
+//! * [`tags`]: per-entity lists of `u32` tags (the BitSquid "Arrays of Arrays" article): the
+//!   `Vec<Vec<u32>>` baseline against fixed records, linked nodes and linked chunks in one
+//!   buffer. See [`tags::TagStore`] and [`tags::registry`].
 //!
 //! `impls` knows nothing of traces or benchmarks; `bench-harness` joins designs and workloads.
 #![deny(missing_docs)]
@@ -13,5 +16,6 @@
 pub mod error;
 pub mod id;
 pub mod id_table;
+pub mod tags;
 
 pub use error::TableError;

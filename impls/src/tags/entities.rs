@@ -1,0 +1,222 @@
+//! Entity handles shared by every tag-store design, so that designs differ only in how they
+//! store tags.
+//!
+//! A handle is a `u32` index into the design's per-entity array. Liveness is one bit per index;
+//! destroyed handles go on a LIFO stack and are handed out again first, so the per-entity array
+//! never has more slots than the peak number of live entities.
+
+use super::{Entity, TagError, push_counted};
+
+/// Which handles are live, and which released ones to hand out next.
+#[derive(Debug, Clone, Default)]
+pub struct EntitySet {
+    /// Bit `i` set iff entity `i` is live. Invariant: bits at or past `slots` are clear.
+    live: Vec<u64>,
+    /// Released handles, most recent last. Invariant: each is `< slots`, not live, and listed
+    /// once; together with the live ones they are exactly `0..slots`.
+    released: Vec<Entity>,
+    /// Handles ever handed out: the length the designs' per-entity arrays must have.
+    slots: usize,
+    /// Live handles.
+    live_count: usize,
+}
+
+/// What [`EntitySet::create`] did, so the design can size its per-entity array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Created {
+    /// A released handle was reused: the design resets its slot `entity`.
+    Reused(Entity),
+    /// A new handle, equal to the previous slot count: the design appends a slot.
+    Fresh(Entity),
+}
+
+impl EntitySet {
+    /// An empty set with no heap memory.
+    pub const fn new() -> Self {
+        Self {
+            live: Vec::new(),
+            released: Vec::new(),
+            slots: 0,
+            live_count: 0,
+        }
+    }
+
+    /// Hands out a handle below `limit` (the design's own index limit, at most `u32::MAX`).
+    ///
+    /// # Errors
+    /// [`TagError::IndexSpaceExhausted`] when every handle below `limit` is live.
+    pub fn create(&mut self, limit: u32, calls: &mut u64) -> Result<Created, TagError> {
+        let created = if let Some(entity) = self.released.pop() {
+            Created::Reused(entity)
+        } else {
+            let entity = u32::try_from(self.slots)
+                .ok()
+                .filter(|&e| e < limit)
+                .ok_or(TagError::IndexSpaceExhausted {
+                    what: "entities",
+                    limit: u64::from(limit),
+                })?;
+            if self.slots % 64 == 0 {
+                push_counted(&mut self.live, 0, calls);
+            }
+            self.slots += 1;
+            Created::Fresh(entity)
+        };
+        let (Created::Reused(e) | Created::Fresh(e)) = created;
+        self.live[e as usize / 64] |= 1 << (e % 64);
+        self.live_count += 1;
+        Ok(created)
+    }
+
+    /// Whether `entity` is live.
+    #[inline]
+    pub fn is_live(&self, entity: Entity) -> bool {
+        self.live
+            .get(entity as usize / 64)
+            .is_some_and(|word| word & (1 << (entity % 64)) != 0)
+    }
+
+    /// `Ok(())` if `entity` is live.
+    ///
+    /// # Errors
+    /// [`TagError::NoSuchEntity`] otherwise.
+    #[inline]
+    pub fn check(&self, entity: Entity) -> Result<(), TagError> {
+        if self.is_live(entity) {
+            Ok(())
+        } else {
+            Err(TagError::NoSuchEntity { entity })
+        }
+    }
+
+    /// Marks a live `entity` released.
+    ///
+    /// # Errors
+    /// [`TagError::NoSuchEntity`] if it is not live (nothing changes).
+    pub fn destroy(&mut self, entity: Entity, calls: &mut u64) -> Result<(), TagError> {
+        self.check(entity)?;
+        self.live[entity as usize / 64] &= !(1 << (entity % 64));
+        push_counted(&mut self.released, entity, calls);
+        self.live_count -= 1;
+        Ok(())
+    }
+
+    /// Live handles.
+    pub fn len(&self) -> usize {
+        self.live_count
+    }
+
+    /// Whether no handle is live.
+    pub fn is_empty(&self) -> bool {
+        self.live_count == 0
+    }
+
+    /// Handles ever handed out (live or released).
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// Every live handle, ascending.
+    pub fn iter_live(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.live.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    (w * 64) as u32 + b
+                })
+            })
+        })
+    }
+
+    /// Heap bytes held (reserved capacity).
+    pub fn memory_bytes(&self) -> usize {
+        self.live.capacity() * size_of::<u64>() + self.released.capacity() * size_of::<Entity>()
+    }
+
+    /// Checks the invariants stated at the fields.
+    ///
+    /// # Errors
+    /// A description of the first broken one.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        if self.live.len() != self.slots.div_ceil(64) {
+            return Err(format!(
+                "{} liveness words for {} slots",
+                self.live.len(),
+                self.slots
+            ));
+        }
+        let live: Vec<Entity> = self.iter_live().collect();
+        if live.last().is_some_and(|&e| e as usize >= self.slots) {
+            return Err("a liveness bit is set past the slot count".into());
+        }
+        if live.len() != self.live_count {
+            return Err(format!(
+                "live_count {} but {} bits set",
+                self.live_count,
+                live.len()
+            ));
+        }
+        let mut seen = vec![false; self.slots];
+        for &e in &self.released {
+            let i = e as usize;
+            if i >= self.slots || seen[i] || self.is_live(e) {
+                return Err(format!(
+                    "released handle {e} is out of range, repeated or live"
+                ));
+            }
+            seen[i] = true;
+        }
+        if self.released.len() + self.live_count != self.slots {
+            return Err(format!(
+                "{} released + {} live != {} slots",
+                self.released.len(),
+                self.live_count,
+                self.slots
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn released_handles_are_reused_lifo() {
+        let mut set = EntitySet::new();
+        let mut calls = 0;
+        for i in 0..70 {
+            assert_eq!(set.create(u32::MAX, &mut calls), Ok(Created::Fresh(i)));
+        }
+        set.destroy(3, &mut calls).unwrap();
+        set.destroy(65, &mut calls).unwrap();
+        assert_eq!(
+            set.destroy(65, &mut calls),
+            Err(TagError::NoSuchEntity { entity: 65 })
+        );
+        assert_eq!(set.create(u32::MAX, &mut calls), Ok(Created::Reused(65)));
+        assert_eq!(set.create(u32::MAX, &mut calls), Ok(Created::Reused(3)));
+        assert_eq!(set.create(u32::MAX, &mut calls), Ok(Created::Fresh(70)));
+        assert_eq!(set.len(), 71);
+        assert_eq!(set.iter_live().count(), 71);
+        set.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn limit_is_a_clear_error() {
+        let mut set = EntitySet::new();
+        let mut calls = 0;
+        set.create(1, &mut calls).unwrap();
+        assert_eq!(
+            set.create(1, &mut calls),
+            Err(TagError::IndexSpaceExhausted {
+                what: "entities",
+                limit: 1
+            })
+        );
+        set.check_invariants().unwrap();
+    }
+}

@@ -1,0 +1,158 @@
+//! Peer: `Vec<ArrayVec<u32, 8>>` (the `arrayvec` crate): the article's fixed-size design in a
+//! crate.
+//!
+//! Design: the same single buffer of fixed records as `fixed` (`ArrayVec<u32, 8>` is a `u32`
+//! length and eight tags, 36 bytes), with the crate's bounds-checked push. A ninth tag is a
+//! [`TagError::CapacityExceeded`] (from `try_push`'s `CapacityError`), never a panic.
+//! Cost and trade-off: as `fixed`.
+
+use ::arrayvec::ArrayVec;
+
+use crate::tags::entities::{Created, EntitySet};
+use crate::tags::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
+
+/// The most tags one entity can hold.
+pub const CAP: usize = 8;
+
+/// One entity's tags.
+type List = ArrayVec<Tag, CAP>;
+
+/// `Vec<ArrayVec<u32, 8>>` behind [`TagStore`].
+#[derive(Debug, Clone, Default)]
+pub struct ArrayVecPeer {
+    entities: EntitySet,
+    /// `lists[e]` holds entity `e`'s tags. Invariant: `lists.len() == entities.slots()`;
+    /// released entities have an empty list.
+    lists: Vec<List>,
+    tag_count: usize,
+    allocator_calls: u64,
+}
+
+impl ArrayVecPeer {
+    fn list(&mut self, entity: Entity) -> Result<&mut List, TagError> {
+        self.entities.check(entity)?;
+        Ok(&mut self.lists[entity as usize])
+    }
+}
+
+impl TagStore for ArrayVecPeer {
+    const INFO: TagDesignInfo = TagDesignInfo {
+        name: "arrayvec",
+        description: "Vec<ArrayVec<u32, 8>>: the fixed design in a crate, hard cap of 8 tags",
+        kind: TagDesignKind::Peer {
+            crate_name: "arrayvec",
+            version: "0.7.8",
+        },
+        tags_per_entity_cap: Some(CAP),
+    };
+
+    fn new() -> Self {
+        Self::default()
+    }
+
+    fn create_entity(&mut self) -> Result<Entity, TagError> {
+        match self.entities.create(u32::MAX, &mut self.allocator_calls)? {
+            Created::Reused(e) => Ok(e),
+            Created::Fresh(e) => {
+                push_counted(&mut self.lists, List::new(), &mut self.allocator_calls);
+                Ok(e)
+            }
+        }
+    }
+
+    fn add_tag(&mut self, entity: Entity, tag: Tag) -> Result<(), TagError> {
+        self.list(entity)?
+            .try_push(tag)
+            .map_err(|_| TagError::CapacityExceeded { entity, cap: CAP })?;
+        self.tag_count += 1;
+        Ok(())
+    }
+
+    fn remove_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
+        let list = self.list(entity)?;
+        let Some(i) = list.iter().position(|&t| t == tag) else {
+            return Ok(false);
+        };
+        list.swap_remove(i);
+        self.tag_count -= 1;
+        Ok(true)
+    }
+
+    fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
+        Ok(self.list(entity)?.contains(&tag))
+    }
+
+    fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
+        self.list(entity)?.iter().for_each(|&t| f(t));
+        Ok(())
+    }
+
+    fn visit_all(&mut self, mut f: impl FnMut(Entity, Tag)) {
+        // Released entities have empty lists.
+        for (e, list) in self.lists.iter().enumerate() {
+            for &t in list {
+                f(e as Entity, t);
+            }
+        }
+    }
+
+    fn clear_entity(&mut self, entity: Entity) -> Result<(), TagError> {
+        let list = self.list(entity)?;
+        let n = list.len();
+        list.clear();
+        self.tag_count -= n;
+        Ok(())
+    }
+
+    fn destroy_entity(&mut self, entity: Entity) -> Result<(), TagError> {
+        self.clear_entity(entity)?;
+        self.entities.destroy(entity, &mut self.allocator_calls)
+    }
+
+    fn entity_count(&self) -> usize {
+        self.entities.len()
+    }
+
+    fn tag_count(&self) -> usize {
+        self.tag_count
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.entities.memory_bytes() + self.lists.capacity() * size_of::<List>()
+    }
+
+    fn allocator_calls(&self) -> u64 {
+        self.allocator_calls
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        self.entities.check_invariants()?;
+        if self.lists.len() != self.entities.slots() {
+            return Err(format!(
+                "{} lists for {} entity slots",
+                self.lists.len(),
+                self.entities.slots()
+            ));
+        }
+        for (e, list) in self.lists.iter().enumerate() {
+            if !self.entities.is_live(e as Entity) && !list.is_empty() {
+                return Err(format!("released entity {e} still holds tags"));
+            }
+        }
+        let total: usize = self.lists.iter().map(|l| l.len()).sum();
+        if total != self.tag_count {
+            return Err(format!("tag_count {} but {total} tags", self.tag_count));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_is_36_bytes_like_fixed() {
+        assert_eq!(size_of::<List>(), 36);
+    }
+}

@@ -1,0 +1,164 @@
+//! Peer: `Vec<SmallVec<[u32; 4]>>` (the `smallvec` crate).
+//!
+//! Design: `vec_of_vecs` with the first four tags of each entity stored inline in the outer
+//! `Vec`'s element; a fifth tag spills the list to a heap buffer (capacity 8, doubling) that
+//! stays until the entity is destroyed. Cost: like `vec_of_vecs`, but entities with at most
+//! four tags need no allocation and no pointer chase. Trade-off: every entity pays the inline
+//! capacity (`size_of::<SmallVec<[u32; 4]>>()` bytes, 24 with smallvec 1.x on 64-bit targets),
+//! and spilled entities pay it on top of their heap buffer.
+
+use ::smallvec::SmallVec;
+
+use crate::tags::entities::{Created, EntitySet};
+use crate::tags::{
+    Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, count_capacity_change,
+    push_counted,
+};
+
+/// One entity's tags: inline up to 4, then on the heap.
+type List = SmallVec<[Tag; 4]>;
+
+/// `Vec<SmallVec<[u32; 4]>>` behind [`TagStore`].
+#[derive(Debug, Clone, Default)]
+pub struct SmallVecPeer {
+    entities: EntitySet,
+    /// `lists[e]` holds entity `e`'s tags. Invariant: `lists.len() == entities.slots()`;
+    /// released entities have an empty, unspilled list.
+    lists: Vec<List>,
+    tag_count: usize,
+    allocator_calls: u64,
+}
+
+impl SmallVecPeer {
+    fn list(&mut self, entity: Entity) -> Result<&mut List, TagError> {
+        self.entities.check(entity)?;
+        Ok(&mut self.lists[entity as usize])
+    }
+}
+
+impl TagStore for SmallVecPeer {
+    const INFO: TagDesignInfo = TagDesignInfo {
+        name: "smallvec",
+        description: "Vec<SmallVec<[u32; 4]>>: up to 4 tags inline, then one heap buffer per entity",
+        kind: TagDesignKind::Peer {
+            crate_name: "smallvec",
+            version: "1.16.5",
+        },
+        tags_per_entity_cap: None,
+    };
+
+    fn new() -> Self {
+        Self::default()
+    }
+
+    fn create_entity(&mut self) -> Result<Entity, TagError> {
+        match self.entities.create(u32::MAX, &mut self.allocator_calls)? {
+            Created::Reused(e) => Ok(e),
+            Created::Fresh(e) => {
+                push_counted(&mut self.lists, List::new(), &mut self.allocator_calls);
+                Ok(e)
+            }
+        }
+    }
+
+    fn add_tag(&mut self, entity: Entity, tag: Tag) -> Result<(), TagError> {
+        let list = self.list(entity)?;
+        // `capacity()` is the inline capacity until the list spills, so a spill and every
+        // later growth each count one call.
+        let before = list.capacity();
+        list.push(tag);
+        let after = list.capacity();
+        count_capacity_change(before, after, &mut self.allocator_calls);
+        self.tag_count += 1;
+        Ok(())
+    }
+
+    fn remove_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
+        let list = self.list(entity)?;
+        let Some(i) = list.iter().position(|&t| t == tag) else {
+            return Ok(false);
+        };
+        list.swap_remove(i);
+        self.tag_count -= 1;
+        Ok(true)
+    }
+
+    fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
+        Ok(self.list(entity)?.contains(&tag))
+    }
+
+    fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
+        self.list(entity)?.iter().for_each(|&t| f(t));
+        Ok(())
+    }
+
+    fn visit_all(&mut self, mut f: impl FnMut(Entity, Tag)) {
+        // Released entities have empty lists.
+        for (e, list) in self.lists.iter().enumerate() {
+            for &t in list {
+                f(e as Entity, t);
+            }
+        }
+    }
+
+    fn clear_entity(&mut self, entity: Entity) -> Result<(), TagError> {
+        let list = self.list(entity)?;
+        let n = list.len();
+        list.clear();
+        self.tag_count -= n;
+        Ok(())
+    }
+
+    fn destroy_entity(&mut self, entity: Entity) -> Result<(), TagError> {
+        let list = std::mem::take(self.list(entity)?);
+        self.tag_count -= list.len();
+        if list.spilled() {
+            self.allocator_calls += 1;
+        }
+        self.entities.destroy(entity, &mut self.allocator_calls)
+    }
+
+    fn entity_count(&self) -> usize {
+        self.entities.len()
+    }
+
+    fn tag_count(&self) -> usize {
+        self.tag_count
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.entities.memory_bytes()
+            + self.lists.capacity() * size_of::<List>()
+            + self
+                .lists
+                .iter()
+                .filter(|l| l.spilled())
+                .map(|l| l.capacity() * size_of::<Tag>())
+                .sum::<usize>()
+    }
+
+    fn allocator_calls(&self) -> u64 {
+        self.allocator_calls
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        self.entities.check_invariants()?;
+        if self.lists.len() != self.entities.slots() {
+            return Err(format!(
+                "{} lists for {} entity slots",
+                self.lists.len(),
+                self.entities.slots()
+            ));
+        }
+        for (e, list) in self.lists.iter().enumerate() {
+            if !self.entities.is_live(e as Entity) && (list.spilled() || !list.is_empty()) {
+                return Err(format!("released entity {e} still holds tags or a buffer"));
+            }
+        }
+        let total: usize = self.lists.iter().map(|l| l.len()).sum();
+        if total != self.tag_count {
+            return Err(format!("tag_count {} but {total} tags", self.tag_count));
+        }
+        Ok(())
+    }
+}
