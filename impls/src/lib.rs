@@ -7,9 +7,14 @@
 //!   iterate the live objects. See [`id_table::IdTable`] for the contract and
 //!   [`id_table::registry`] for the list every benchmark, test and report iterates over.
 //!
+//! * [`alloc`]: block allocators over one arena (the buddy allocator of "Allocation
+//!   Adventures 3", its ablations and published peers). See [`alloc::BlockAllocator`] and
+//!   [`alloc::registry`].
+//!
 //! `impls` knows nothing of traces or benchmarks; `bench-harness` joins designs and workloads.
 #![deny(missing_docs)]
 
+pub mod alloc;
 pub mod error;
 pub mod id;
 pub mod id_table;
