@@ -16,6 +16,8 @@
 
 pub mod arena;
 pub mod buddy;
+pub mod buddy_scan;
+pub mod buddy_vec_lists;
 pub mod error;
 pub mod registry;
 

@@ -3,7 +3,7 @@
 //!
 //! Dispatch stays static: an [`AllocDesignVisitor`] is called once per design type.
 
-use super::{AllocDesignInfo, BlockAllocator, buddy};
+use super::{AllocDesignInfo, BlockAllocator, buddy, buddy_scan, buddy_vec_lists};
 
 /// Something done once per allocator design, e.g. "run the property test".
 pub trait AllocDesignVisitor {
@@ -14,6 +14,8 @@ pub trait AllocDesignVisitor {
 /// Calls `visitor.visit::<A>()` for every registered design, in registry order.
 pub fn for_each_alloc_design<V: AllocDesignVisitor>(visitor: &mut V) {
     visitor.visit::<buddy::Buddy>();
+    visitor.visit::<buddy_vec_lists::BuddyVecLists>();
+    visitor.visit::<buddy_scan::BuddyScan>();
 }
 
 /// The [`AllocDesignInfo`] of every registered design, in registry order.
