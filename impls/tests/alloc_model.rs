@@ -7,8 +7,8 @@
 
 use impls::alloc::buddy::Buddy;
 use impls::alloc::{
-    AllocDesignInfo, AllocDesignVisitor, AllocError, BlockAllocator, DesignKind, alloc_designs,
-    for_each_alloc_design,
+    AllocDesignInfo, AllocDesignVisitor, AllocError, BadFreeDetection, BlockAllocator, DesignKind,
+    alloc_designs, for_each_alloc_design,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -590,4 +590,41 @@ fn every_alloc_peer_names_its_locked_crate_version() {
             );
         }
     }
+}
+
+struct PeerBadFrees;
+
+impl AllocDesignVisitor for PeerBadFrees {
+    fn visit<A: BlockAllocator + 'static>(&mut self) {
+        if A::INFO.bad_free != BadFreeDetection::Always {
+            return;
+        }
+        let name = A::INFO.name;
+        let mut a = A::with_arena(1 << 14, 16).unwrap();
+        let x = a.allocate(64, 8).unwrap();
+        a.free(x).unwrap();
+        for offset in [x, x + 8, 1 << 20, usize::MAX] {
+            assert!(
+                a.free(offset).is_err(),
+                "{name}: free({offset}) of no live block"
+            );
+            assert!(
+                a.free_sized(offset, 64, 8).is_err(),
+                "{name}: free_sized({offset})"
+            );
+            assert!(
+                a.realloc(offset, 64, 8, 128).is_err(),
+                "{name}: realloc({offset})"
+            );
+        }
+        a.check_invariants()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+/// Peers' own frees are `unsafe` on a bad pointer: their adapters must refuse bad offsets in
+/// every build, before the crate sees them.
+#[test]
+fn peers_refuse_bad_offsets_in_every_build() {
+    for_each_alloc_design(&mut PeerBadFrees);
 }

@@ -19,6 +19,7 @@ pub mod buddy;
 pub mod buddy_scan;
 pub mod buddy_vec_lists;
 pub mod error;
+pub mod peers;
 pub mod registry;
 
 pub use error::AllocError;

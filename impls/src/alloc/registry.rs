@@ -3,7 +3,7 @@
 //!
 //! Dispatch stays static: an [`AllocDesignVisitor`] is called once per design type.
 
-use super::{AllocDesignInfo, BlockAllocator, buddy, buddy_scan, buddy_vec_lists};
+use super::{AllocDesignInfo, BlockAllocator, buddy, buddy_scan, buddy_vec_lists, peers};
 
 /// Something done once per allocator design, e.g. "run the property test".
 pub trait AllocDesignVisitor {
@@ -16,6 +16,8 @@ pub fn for_each_alloc_design<V: AllocDesignVisitor>(visitor: &mut V) {
     visitor.visit::<buddy::Buddy>();
     visitor.visit::<buddy_vec_lists::BuddyVecLists>();
     visitor.visit::<buddy_scan::BuddyScan>();
+    visitor.visit::<peers::buddy_system_allocator::BuddySystemAllocatorPeer>();
+    visitor.visit::<peers::rlsf::RlsfPeer>();
 }
 
 /// The [`AllocDesignInfo`] of every registered design, in registry order.
