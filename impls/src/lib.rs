@@ -9,10 +9,14 @@
 //! * [`tags`]: per-entity lists of `u32` tags (the BitSquid "Arrays of Arrays" article): the
 //!   `Vec<Vec<u32>>` baseline against fixed records, linked nodes and linked chunks in one
 //!   buffer. See [`tags::TagStore`] and [`tags::registry`].
+//! * [`alloc`]: block allocators over one arena (the buddy allocator of "Allocation
+//!   Adventures 3", its ablations and published peers). See [`alloc::BlockAllocator`] and
+//!   [`alloc::registry`].
 //!
 //! `impls` knows nothing of traces or benchmarks; `bench-harness` joins designs and workloads.
 #![deny(missing_docs)]
 
+pub mod alloc;
 pub mod error;
 pub mod id;
 pub mod id_table;

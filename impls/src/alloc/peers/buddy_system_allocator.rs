@@ -1,0 +1,166 @@
+//! Peer: `buddy_system_allocator::Heap` (rCore's buddy allocator) behind
+//! [`BlockAllocator`](crate::alloc::BlockAllocator).
+//!
+//! Design: one intrusive singly linked free list per order (a `usize` link in each free block),
+//! no bitmaps. A block's buddy is its address XOR its size; `dealloc` walks the order's free list
+//! looking for it (what our `buddy_scan` ablation isolates), so free cost grows with the list.
+//! It needs the size to free (`dealloc(ptr, layout)`); the adapter's live table supplies it for
+//! `free(offset)`. Blocks are `max(size.next_power_of_two(), align, 8)` bytes: `min_block` is
+//! ignored. Alignment is by address, so the arena base is aligned to the arena's size rounded up
+//! to a power of two (else `init` cuts the arena into blocks no larger than the base's
+//! alignment). No realloc: the adapter allocates, copies and frees. The crate keeps no
+//! largest-free-block figure, so that is unknown.
+
+use std::alloc::Layout;
+
+use ::buddy_system_allocator::Heap;
+
+use super::{LiveBlocks, RawArena};
+use crate::alloc::arena::BASE_ALIGN;
+use crate::alloc::{AllocDesignInfo, AllocError, BadFreeDetection, BlockAllocator, DesignKind};
+
+/// Orders 0..32: blocks up to 2^32 bytes.
+const ORDER: usize = 33;
+
+/// `buddy_system_allocator::Heap` over a [`RawArena`].
+#[derive(Debug)]
+pub struct BuddySystemAllocatorPeer {
+    heap: Heap<ORDER>,
+    /// Declared after `heap`: the heap's free lists point into it.
+    arena: RawArena,
+    live: LiveBlocks,
+}
+
+impl BuddySystemAllocatorPeer {
+    fn layout(&self, size: usize, align: usize) -> Result<Layout, AllocError> {
+        if !align.is_power_of_two() || align > Self::INFO.max_align {
+            return Err(AllocError::BadAlignment { align });
+        }
+        if size.max(align) > self.arena.len() {
+            return Err(AllocError::TooLarge {
+                requested: size.max(align),
+                arena: self.arena.len(),
+            });
+        }
+        Layout::from_size_align(size, align).map_err(|_| AllocError::BadAlignment { align })
+    }
+
+    /// Hands the block at `offset` back to the heap.
+    fn dealloc(&mut self, offset: usize, size: usize, align: usize) {
+        let layout = Layout::from_size_align(size, align).expect("recorded at allocation");
+        // SAFETY: `offset` came out of `live`, so it is a block this heap allocated with exactly
+        // this layout and that is still live (reached by every free in the model test).
+        unsafe { self.heap.dealloc(self.arena.ptr(offset), layout) };
+    }
+}
+
+impl BlockAllocator for BuddySystemAllocatorPeer {
+    const INFO: AllocDesignInfo = AllocDesignInfo {
+        name: "buddy_system_allocator",
+        description: "buddy_system_allocator::Heap: per-order intrusive singly linked lists, free scans the list for the buddy, no bitmaps",
+        kind: DesignKind::Peer {
+            crate_name: "buddy_system_allocator",
+            version: "0.13.0",
+        },
+        max_align: BASE_ALIGN,
+        power_of_two_blocks: false,
+        bad_free: BadFreeDetection::Always,
+    };
+
+    fn with_arena(total: usize, _min_block: usize) -> Result<Self, AllocError> {
+        if !(16..=1 << (ORDER - 1)).contains(&total) {
+            return Err(AllocError::InvalidArena {
+                reason: "buddy_system_allocator needs 16 bytes to 4 GiB",
+            });
+        }
+        let arena = RawArena::new(total, total.next_power_of_two().max(BASE_ALIGN));
+        let mut heap = Heap::<ORDER>::new();
+        // SAFETY: the range is the arena's `total` bytes, valid and writable, owned by this
+        // adapter alone and freed only after `heap` is dropped (field order); added once.
+        unsafe { heap.init(arena.base().as_ptr() as usize, total) };
+        Ok(Self {
+            heap,
+            arena,
+            live: LiveBlocks::default(),
+        })
+    }
+
+    fn allocate(&mut self, size: usize, align: usize) -> Result<usize, AllocError> {
+        let layout = self.layout(size, align)?;
+        let ptr = self
+            .heap
+            .alloc(layout)
+            .map_err(|()| AllocError::OutOfMemory {
+                requested: size,
+                largest_free: 0,
+            })?;
+        let offset = self.arena.offset(ptr);
+        self.live.insert(offset, size, align);
+        Ok(offset)
+    }
+
+    fn free(&mut self, offset: usize) -> Result<(), AllocError> {
+        let (size, align) = self.live.remove(offset)?;
+        self.dealloc(offset, size, align);
+        Ok(())
+    }
+
+    fn realloc(
+        &mut self,
+        offset: usize,
+        _old_size: usize,
+        align: usize,
+        new_size: usize,
+    ) -> Result<usize, AllocError> {
+        let (old_size, old_align) = self.live.get(offset)?;
+        let moved = self.allocate(new_size, align.max(old_align))?;
+        let keep = old_size.min(new_size);
+        let from = self.arena.ptr(offset);
+        let to = self.arena.ptr(moved);
+        // SAFETY: both blocks are live, distinct and at least `keep` bytes, so the ranges are
+        // inside the arena and do not overlap.
+        unsafe { std::ptr::copy_nonoverlapping(from.as_ptr(), to.as_ptr(), keep) };
+        self.free(offset)?;
+        Ok(moved)
+    }
+
+    fn bytes(&self, offset: usize, len: usize) -> &[u8] {
+        self.arena.bytes(offset, len)
+    }
+
+    fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8] {
+        self.arena.bytes_mut(offset, len)
+    }
+
+    fn arena_bytes(&self) -> usize {
+        self.arena.len()
+    }
+
+    fn bytes_requested_live(&self) -> usize {
+        self.live.requested()
+    }
+
+    fn bytes_reserved(&self) -> usize {
+        self.heap.stats_alloc_actual()
+    }
+
+    fn largest_free_block(&self) -> Option<usize> {
+        None
+    }
+
+    fn metadata_bytes(&self) -> usize {
+        // The list heads and counters; links live in free blocks.
+        size_of::<Heap<ORDER>>()
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        if self.heap.stats_alloc_user() != self.live.requested() {
+            return Err(format!(
+                "heap counts {} user bytes, live table {}",
+                self.heap.stats_alloc_user(),
+                self.live.requested()
+            ));
+        }
+        Ok(())
+    }
+}

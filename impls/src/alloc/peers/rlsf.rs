@@ -1,0 +1,168 @@
+//! Peer: `rlsf::Tlsf`, a two-level segregated fit (TLSF) general-purpose allocator, behind
+//! [`BlockAllocator`](crate::alloc::BlockAllocator): the baseline a buddy allocator is judged
+//! against.
+//!
+//! Design: free blocks in segregated lists by size class (first level: power of two, second
+//! level: 32 subdivisions), found by two bitmap scans; O(1) allocate and free; blocks carry a
+//! header (16 bytes on 64-bit targets for a live block) and merge with their physical neighbours
+//! on free. Sizes are rounded to a 32-byte granularity, not to powers of two, so internal
+//! fragmentation is small; `min_block` is ignored. Real `reallocate` (in place when the next
+//! block is free). `allocation_usable_size` needs rlsf's `unstable` feature (API stability, not a
+//! nightly compiler). Needs the alignment to free; the adapter's live table supplies it. The
+//! largest free block is only exposed behind rlsf's `unstable` feature, so it is unknown here.
+
+use std::alloc::Layout;
+use std::ptr::NonNull;
+
+use ::rlsf::Tlsf;
+
+use super::{LiveBlocks, RawArena};
+use crate::alloc::arena::BASE_ALIGN;
+use crate::alloc::{AllocDesignInfo, AllocError, BadFreeDetection, BlockAllocator, DesignKind};
+
+/// 28 first-level classes of 32-byte granules: blocks up to 8 GiB; 32 second-level classes.
+type Pool = Tlsf<'static, u32, u32, 28, 32>;
+
+/// Bytes of the header before every live block (rlsf's `UsedBlockHdr`: half a granule).
+const USED_HEADER: usize = ::rlsf::GRANULARITY / 2;
+
+/// `rlsf::Tlsf` over a [`RawArena`].
+#[derive(Debug)]
+pub struct RlsfPeer {
+    tlsf: Pool,
+    /// Declared after `tlsf`: its lists point into it.
+    arena: RawArena,
+    live: LiveBlocks,
+    /// Sum of `allocation_usable_size` of live blocks.
+    reserved: usize,
+}
+
+impl RlsfPeer {
+    fn layout(&self, size: usize, align: usize) -> Result<Layout, AllocError> {
+        if !align.is_power_of_two() || align > Self::INFO.max_align {
+            return Err(AllocError::BadAlignment { align });
+        }
+        if size.max(align) > self.arena.len() {
+            return Err(AllocError::TooLarge {
+                requested: size.max(align),
+                arena: self.arena.len(),
+            });
+        }
+        Layout::from_size_align(size, align).map_err(|_| AllocError::BadAlignment { align })
+    }
+
+    fn usable(ptr: NonNull<u8>) -> usize {
+        // SAFETY: only called on pointers just returned by `allocate`/`reallocate` of this pool
+        // (live blocks).
+        unsafe { Pool::allocation_usable_size(ptr) }
+    }
+}
+
+impl BlockAllocator for RlsfPeer {
+    const INFO: AllocDesignInfo = AllocDesignInfo {
+        name: "rlsf",
+        description: "rlsf::Tlsf: general-purpose TLSF baseline, O(1) segregated fit, 16-byte headers, 32-byte granularity",
+        kind: DesignKind::Peer {
+            crate_name: "rlsf",
+            version: "0.2.3",
+        },
+        max_align: BASE_ALIGN,
+        power_of_two_blocks: false,
+        bad_free: BadFreeDetection::Always,
+    };
+
+    fn with_arena(total: usize, _min_block: usize) -> Result<Self, AllocError> {
+        let arena = RawArena::new(total, BASE_ALIGN);
+        let mut tlsf = Pool::new();
+        let block = NonNull::slice_from_raw_parts(arena.base(), total);
+        // SAFETY: the block is the arena's `total` bytes, owned by this adapter alone and freed
+        // only after `tlsf` is dropped (field order), so it outlives the pool.
+        let added = unsafe { tlsf.insert_free_block_ptr(block) };
+        if added.is_none() {
+            return Err(AllocError::InvalidArena {
+                reason: "rlsf cannot use an arena this small",
+            });
+        }
+        Ok(Self {
+            tlsf,
+            arena,
+            live: LiveBlocks::default(),
+            reserved: 0,
+        })
+    }
+
+    fn allocate(&mut self, size: usize, align: usize) -> Result<usize, AllocError> {
+        let layout = self.layout(size, align)?;
+        let ptr = self.tlsf.allocate(layout).ok_or(AllocError::OutOfMemory {
+            requested: size,
+            largest_free: 0,
+        })?;
+        self.reserved += Self::usable(ptr);
+        let offset = self.arena.offset(ptr);
+        self.live.insert(offset, size, align);
+        Ok(offset)
+    }
+
+    fn free(&mut self, offset: usize) -> Result<(), AllocError> {
+        let (_, align) = self.live.remove(offset)?;
+        let ptr = self.arena.ptr(offset);
+        self.reserved -= Self::usable(ptr);
+        // SAFETY: `offset` came out of `live`: a live block of this pool allocated with `align`.
+        unsafe { self.tlsf.deallocate(ptr, align) };
+        Ok(())
+    }
+
+    fn realloc(
+        &mut self,
+        offset: usize,
+        _old_size: usize,
+        _align: usize,
+        new_size: usize,
+    ) -> Result<usize, AllocError> {
+        let (_, align) = self.live.get(offset)?;
+        let layout = self.layout(new_size, align)?;
+        let ptr = self.arena.ptr(offset);
+        let old_usable = Self::usable(ptr);
+        // SAFETY: `ptr` is a live block of this pool (it is in `live`), allocated with `align`,
+        // which `layout` keeps.
+        let moved =
+            unsafe { self.tlsf.reallocate(ptr, layout) }.ok_or(AllocError::OutOfMemory {
+                requested: new_size,
+                largest_free: 0,
+            })?;
+        self.reserved = self.reserved - old_usable + Self::usable(moved);
+        self.live.remove(offset)?;
+        let new_offset = self.arena.offset(moved);
+        self.live.insert(new_offset, new_size, align);
+        Ok(new_offset)
+    }
+
+    fn bytes(&self, offset: usize, len: usize) -> &[u8] {
+        self.arena.bytes(offset, len)
+    }
+
+    fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8] {
+        self.arena.bytes_mut(offset, len)
+    }
+
+    fn arena_bytes(&self) -> usize {
+        self.arena.len()
+    }
+
+    fn bytes_requested_live(&self) -> usize {
+        self.live.requested()
+    }
+
+    fn bytes_reserved(&self) -> usize {
+        self.reserved
+    }
+
+    fn largest_free_block(&self) -> Option<usize> {
+        None
+    }
+
+    fn metadata_bytes(&self) -> usize {
+        // The bitmaps and list heads, plus a header per live block inside the arena.
+        size_of::<Pool>() + self.live.len() * USED_HEADER
+    }
+}
