@@ -1,7 +1,7 @@
 //! Heap bytes held against operations replayed, one line per design: shows growth steps
 //! (a `Vec` doubling), memory never returned after removals, and the final footprint, next to
-//! the throughput the design bought with it. Fed by a memory-over-time series when the
-//! results carry one.
+//! the throughput the design bought with it. Fed by `memory.series` of `dodbench memory`
+//! (`fill` and `churn`). Half a page wide, to sit beside the bytes-per-object chart.
 
 use super::draw::{Lines, draw_empty, draw_lines};
 use super::{Chart, ChartError, Line, render_svg};
@@ -13,11 +13,11 @@ use crate::format;
 /// plotters failed to draw.
 pub fn build(file: &str, title: &str, lines: &[Line]) -> Result<Chart, ChartError> {
     let description = format!(
-        "{title}: heap bytes each design holds against the operations replayed so far; one line \
-         per design."
+        "{title}: heap bytes each design holds (its own accounting) against the body operations \
+         replayed so far; one line per design."
     );
-    let height = (120 + 18 * lines.len() as u32).max(380);
-    render_svg(file, title, description, (1180, height), |area| {
+    let height = (120 + 18 * lines.len() as u32).max(340);
+    render_svg(file, title, description, (620, height), |area| {
         let points = || lines.iter().flat_map(|l| l.points.iter().copied());
         let x1 = points().map(|p| p.0).fold(0.0f64, f64::max);
         let y1 = points().map(|p| p.1).fold(0.0f64, f64::max);
