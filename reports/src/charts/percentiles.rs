@@ -49,6 +49,8 @@ pub fn build(
         let Some((lo, hi)) = bounds else {
             return draw_empty(area, title, "no percentiles recorded");
         };
+        // Room right of the slowest marker for its `p99 …` label.
+        let hi = hi * 2.5;
         let k = rows.len() as i32;
         let name_at = |v: &SegmentValue<i32>| match v {
             SegmentValue::CenterOf(j) => rows
