@@ -4,15 +4,16 @@
 
 use std::collections::HashSet;
 
-use bench_harness::results::{Benchmark, Results};
+use bench_harness::results::{Benchmark, Results, SweepPoint};
 use serde::Serialize;
 
 use crate::charts::latency::Distribution;
+use crate::charts::percentiles::PercentileRow;
 use crate::charts::sim_misses::MissRow;
 use crate::charts::working_set::CacheLevel;
 use crate::charts::{
-    Bar, Chart, ChartError, Line, ReferenceLine, SeriesStyle, latency, memory, scaling, sim_misses,
-    throughput, working_set,
+    Bar, Chart, ChartError, Line, ReferenceLine, SeriesStyle, allocator, latency, memory,
+    memory_over_time, percentiles, scaling, sim_misses, throughput, working_set,
 };
 use crate::format;
 use crate::palette::{self, design_colour, design_marker};
@@ -144,10 +145,89 @@ pub struct SizeView {
     pub throughput: Chart,
     /// Sample spread, if samples were recorded.
     pub latency: Option<Chart>,
+    /// Per-op latency percentiles, if `dodbench latency` covered this trace.
+    pub percentiles: Option<Chart>,
     /// Bytes per live object, if any design reported memory.
     pub memory: Option<Chart>,
+    /// Memory held against ops replayed, if `dodbench memory` recorded a series (`fill`,
+    /// `churn`).
+    pub memory_over_time: Option<Chart>,
+    /// Allocator calls per work unit, if `dodbench memory` covered this trace.
+    pub allocator: Option<Chart>,
     /// Simulated misses, if a cache simulation covered this trace.
     pub sim: Option<Chart>,
+    /// The numbers beyond time, per design.
+    pub details: DetailsView,
+}
+
+/// The per-design numbers beyond time for one (workload, N): latency percentiles, memory and
+/// allocator figures, simulated and hardware counters. A column group without any data in this
+/// block is left out (its `has_*` is false).
+#[derive(Debug, Default, Serialize)]
+pub struct DetailsView {
+    /// Some design has `latency`.
+    pub has_latency: bool,
+    /// Some design has `memory` or `alloc_calls_per_op`.
+    pub has_memory: bool,
+    /// Some design has `sim`.
+    pub has_sim: bool,
+    /// Some design has `hw`.
+    pub has_hw: bool,
+    /// How the latency was measured (batch size, batches, clock overhead), from the data.
+    pub latency_method: String,
+    /// Why no design has hardware counters here, when none has.
+    pub hw_note: String,
+    /// Designs in the order of the main table, those with any of these numbers.
+    pub rows: Vec<DetailRow>,
+}
+
+/// One design's numbers beyond time, formatted; empty where not measured.
+#[derive(Debug, Default, Serialize)]
+pub struct DetailRow {
+    /// Design name.
+    pub design: String,
+    /// `article`, `tuned`, `peer`.
+    pub kind: String,
+    /// `#rrggbb`.
+    pub colour: String,
+    /// Median ns per work unit of a timed batch.
+    pub p50: String,
+    /// 99th percentile.
+    pub p99: String,
+    /// 99.9th percentile.
+    pub p999: String,
+    /// Slowest batch.
+    pub max: String,
+    /// The design's own bytes per live object (`bytes_per_object`).
+    pub bytes_per_object: String,
+    /// The counting allocator's bytes per live object.
+    pub allocator_bytes_per_object: String,
+    /// Peak allocator bytes during the body above the level before it.
+    pub peak_body: String,
+    /// Allocator calls per work unit.
+    pub alloc_calls_per_op: String,
+    /// Simulated instructions per work unit.
+    pub ir: String,
+    /// Simulated data reads per work unit.
+    pub data_reads: String,
+    /// Simulated data writes per work unit.
+    pub data_writes: String,
+    /// Simulated D1 misses per work unit.
+    pub d1_miss: String,
+    /// Simulated LL misses per work unit.
+    pub ll_miss: String,
+    /// Bytes brought into the simulated L1 per work unit.
+    pub bytes_streamed: String,
+    /// Hardware: instructions per work unit.
+    pub hw_instructions: String,
+    /// Hardware: cycles per work unit.
+    pub hw_cycles: String,
+    /// Hardware: L1d read misses per work unit.
+    pub hw_l1d_read_miss: String,
+    /// Hardware: last-level misses per work unit.
+    pub hw_llc_miss: String,
+    /// Hardware: dTLB misses per work unit.
+    pub hw_dtlb_miss: String,
 }
 
 /// One table row.
@@ -538,6 +618,15 @@ fn build_family(
     for b in results.benchmarks.iter().filter(ours) {
         push_unique(&mut workload_names, &b.workload);
     }
+    let sweep_points: Vec<&SweepPoint> = results
+        .sweeps
+        .iter()
+        .flat_map(|s| &s.points)
+        .filter(|p| p.family == family)
+        .collect();
+    for p in &sweep_points {
+        push_unique(&mut workload_names, &p.workload);
+    }
     let caches: Vec<CacheLevel> = [
         ("L1d", results.machine.caches.l1d),
         ("L2", results.machine.caches.l2),
@@ -561,7 +650,12 @@ fn build_family(
                 (b.family == family || b.family == REFERENCE_FAMILY) && &b.workload == workload
             })
             .collect();
-        if !in_workload.iter().any(|b| b.family == family) {
+        let swept: Vec<&SweepPoint> = sweep_points
+            .iter()
+            .copied()
+            .filter(|p| &p.workload == workload)
+            .collect();
+        if !in_workload.iter().any(|b| b.family == family) && swept.is_empty() {
             continue;
         }
         let mut sizes_n: Vec<u64> = in_workload
@@ -634,15 +728,27 @@ fn build_family(
         } else {
             None
         };
-        let ws_lines = lines(|s| &s.2);
+        let (ws_title, ws_lines, ws_source) = match &results.sweeps {
+            Some(sweeps) if !swept.is_empty() => {
+                let (lines, source) = sweep_lines(results, family, sweeps, &swept);
+                let top = swept.iter().map(|p| p.n).max().unwrap_or(0);
+                (
+                    format!("{workload}: ns per work unit vs working set (sweep, N up to {top})"),
+                    lines,
+                    source,
+                )
+            }
+            _ => (
+                format!("{workload}: ns per work unit vs working set"),
+                lines(|s| &s.2),
+                "Each point is one benchmark: x is the design's heap bytes after the setup \
+                 (dodbench sweep was not run on this workload)."
+                    .to_string(),
+            ),
+        };
         let working_set = if ws_lines.iter().any(|l| !l.points.is_empty()) {
             let file = names.unique(&[family, workload, "working-set"], "svg");
-            let chart = working_set::build(
-                &file,
-                &format!("{workload}: ns per work unit vs working set"),
-                &ws_lines,
-                &caches,
-            )?;
+            let chart = working_set::build(&file, &ws_title, &ws_lines, &caches, &ws_source)?;
             charts.push(chart.clone());
             Some(chart)
         } else {
@@ -670,6 +776,183 @@ fn build_family(
         workloads,
         filters,
     })
+}
+
+/// The working-set lines of one workload from the sweep (one per design, verified points
+/// only), and a sentence stating the sweep's range, its cap and the points not drawn.
+fn sweep_lines(
+    results: &Results,
+    family: &str,
+    sweeps: &bench_harness::results::Sweeps,
+    points: &[&SweepPoint],
+) -> (Vec<Line>, String) {
+    let mut lines: Vec<Line> = Vec::new();
+    let mut undrawn: Vec<(String, String, usize)> = Vec::new();
+    for p in points {
+        let point = match (p.ns_per_op, p.working_set_bytes) {
+            (Some(ns), Some(bytes))
+                if p.status == "verified" && ns.is_finite() && ns > 0.0 && bytes > 0 =>
+            {
+                (bytes as f64, ns)
+            }
+            _ => {
+                match undrawn
+                    .iter_mut()
+                    .find(|u| u.0 == p.design && u.1 == p.status)
+                {
+                    Some(u) => u.2 += 1,
+                    None => undrawn.push((p.design.clone(), p.status.clone(), 1)),
+                }
+                continue;
+            }
+        };
+        let style = style_of(results, family, &p.design);
+        match lines.iter_mut().find(|l| l.style == style) {
+            Some(line) => line.points.push(point),
+            None => lines.push(Line {
+                style,
+                points: vec![point],
+            }),
+        }
+    }
+    for line in &mut lines {
+        line.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    let design_index = |name: &str| {
+        results
+            .designs
+            .iter()
+            .position(|d| d.family == family && d.name == name)
+            .unwrap_or(usize::MAX)
+    };
+    lines.sort_by_key(|l| design_index(&l.style.name));
+    let min_n = points.iter().map(|p| p.n).min().unwrap_or(0);
+    let max_n = points.iter().map(|p| p.n).max().unwrap_or(0);
+    let mut source = format!(
+        "From dodbench sweep ({} mode): N = {min_n} to {max_n} on this workload; the sweep's cap \
+         is N = {} ({}).",
+        sweeps.mode, sweeps.max_n, sweeps.cap
+    );
+    if !undrawn.is_empty() {
+        let list: Vec<String> = undrawn
+            .iter()
+            .map(|(design, status, count)| {
+                format!(
+                    "{design} ({status} at {count} size{})",
+                    if *count == 1 { "" } else { "s" }
+                )
+            })
+            .collect();
+        source.push_str(&format!(" Not drawn: {}.", list.join(", ")));
+    }
+    (lines, source)
+}
+
+/// How `dodbench latency` timed the ops, from the data: batch size, batches, clock overhead.
+fn latency_method(latencies: &[&bench_harness::results::Latency]) -> String {
+    let Some(first) = latencies.first() else {
+        return String::new();
+    };
+    let range = |lo: String, hi: String| if lo == hi { lo } else { format!("{lo}–{hi}") };
+    let (mut batch_lo, mut batch_hi) = (first.batch_ops, first.batch_ops);
+    let (mut count_lo, mut count_hi) = (first.batches, first.batches);
+    let (mut clock_lo, mut clock_hi) = (first.clock_overhead_ns, first.clock_overhead_ns);
+    for l in latencies {
+        batch_lo = batch_lo.min(l.batch_ops);
+        batch_hi = batch_hi.max(l.batch_ops);
+        count_lo = count_lo.min(l.batches);
+        count_hi = count_hi.max(l.batches);
+        clock_lo = clock_lo.min(l.clock_overhead_ns);
+        clock_hi = clock_hi.max(l.clock_overhead_ns);
+    }
+    format!(
+        "Timed by dodbench latency in batches of {} ops ({} batches per design); the clock \
+         overhead of {} ns per batch was subtracted and each batch divided by its work units.",
+        range(batch_lo.to_string(), batch_hi.to_string()),
+        range(count_lo.to_string(), count_hi.to_string()),
+        range(
+            format::significant(clock_lo, 3),
+            format::significant(clock_hi, 3)
+        ),
+    )
+}
+
+/// The numbers beyond time of `ordered` (designs in table order) for one block.
+fn details(results: &Results, family: &str, ordered: &[&Benchmark]) -> DetailsView {
+    let opt = |v: Option<f64>, f: fn(f64) -> String| {
+        v.filter(|x| x.is_finite()).map(f).unwrap_or_default()
+    };
+    let sig = |v: f64| format::significant(v, 3);
+    let rows: Vec<DetailRow> = ordered
+        .iter()
+        .filter(|b| {
+            b.latency.is_some()
+                || b.memory.is_some()
+                || b.alloc_calls_per_op.is_some()
+                || b.sim.is_some()
+                || b.hw.is_some()
+        })
+        .map(|b| {
+            let (l, m, sim, hw) = (&b.latency, &b.memory, &b.sim, &b.hw);
+            DetailRow {
+                design: b.design.clone(),
+                kind: kind_of(results, b),
+                colour: style_of(results, family, &b.design).colour.hex(),
+                p50: opt(l.as_ref().map(|l| l.p50), format::ns),
+                p99: opt(l.as_ref().map(|l| l.p99), format::ns),
+                p999: opt(l.as_ref().map(|l| l.p999), format::ns),
+                max: opt(l.as_ref().map(|l| l.max), format::ns),
+                bytes_per_object: opt(b.bytes_per_object, sig),
+                allocator_bytes_per_object: opt(
+                    m.as_ref().and_then(|m| m.allocator_bytes_per_object),
+                    sig,
+                ),
+                peak_body: opt(m.as_ref().map(|m| m.peak_body_bytes as f64), format::bytes),
+                alloc_calls_per_op: opt(b.alloc_calls_per_op, sig),
+                ir: opt(sim.as_ref().map(|s| s.ir), sig),
+                data_reads: opt(sim.as_ref().map(|s| s.data_reads), sig),
+                data_writes: opt(sim.as_ref().map(|s| s.data_writes), sig),
+                d1_miss: opt(sim.as_ref().map(|s| s.d1_miss), sig),
+                ll_miss: opt(sim.as_ref().map(|s| s.ll_miss), sig),
+                bytes_streamed: opt(sim.as_ref().map(|s| s.bytes_streamed), sig),
+                hw_instructions: opt(hw.as_ref().map(|h| h.instructions), sig),
+                hw_cycles: opt(hw.as_ref().map(|h| h.cycles), sig),
+                hw_l1d_read_miss: opt(hw.as_ref().map(|h| h.l1d_read_miss), sig),
+                hw_llc_miss: opt(hw.as_ref().map(|h| h.llc_miss), sig),
+                hw_dtlb_miss: opt(hw.as_ref().map(|h| h.dtlb_miss), sig),
+            }
+        })
+        .collect();
+    let latencies: Vec<_> = ordered.iter().filter_map(|b| b.latency.as_ref()).collect();
+    let has_hw = ordered.iter().any(|b| b.hw.is_some());
+    let m = &results.machine;
+    let hw_note = if has_hw {
+        String::new()
+    } else {
+        let reason = ordered
+            .iter()
+            .find_map(|b| b.hw_reason.clone())
+            .or_else(|| {
+                (!m.hw_counters_available).then(|| {
+                    m.hw_counters_reason
+                        .clone()
+                        .unwrap_or_else(|| "not probed".to_string())
+                })
+            })
+            .unwrap_or_else(|| "dodbench latency was not run on this trace".to_string());
+        format!("Hardware counters: none for this trace ({reason}).")
+    };
+    DetailsView {
+        has_latency: !latencies.is_empty(),
+        has_memory: ordered
+            .iter()
+            .any(|b| b.memory.is_some() || b.alloc_calls_per_op.is_some()),
+        has_sim: ordered.iter().any(|b| b.sim.is_some()),
+        has_hw,
+        latency_method: latency_method(&latencies),
+        hw_note,
+        rows,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -751,13 +1034,13 @@ fn build_size(
             samples: b.samples_ns_per_op.len(),
         }
     };
-    let mut rows: Vec<RowView> = timed.iter().map(|(b, _)| row(b)).collect();
-    rows.extend(
-        designs
-            .iter()
-            .filter(|b| median(b).is_none())
-            .map(|b| row(b)),
-    );
+    // Designs in table order: timed fastest first, then untimed.
+    let ordered: Vec<&Benchmark> = timed
+        .iter()
+        .map(|t| t.0)
+        .chain(designs.iter().copied().filter(|b| median(b).is_none()))
+        .collect();
+    let mut rows: Vec<RowView> = ordered.iter().map(|b| row(b)).collect();
     rows.extend(references.iter().map(|b| row(b)));
 
     let title = format!("{workload}, N = {n}");
@@ -829,6 +1112,81 @@ fn build_size(
         Some(chart)
     };
 
+    let latencies: Vec<(&Benchmark, &bench_harness::results::Latency)> = designs
+        .iter()
+        .filter_map(|b| b.latency.as_ref().map(|l| (*b, l)))
+        .collect();
+    let percentiles = if latencies.is_empty() {
+        None
+    } else {
+        let rows: Vec<PercentileRow> = latencies
+            .iter()
+            .map(|(b, l)| PercentileRow {
+                style: style_of(results, family, &b.design),
+                p50: l.p50,
+                p99: l.p99,
+                p999: l.p999,
+                max: l.max,
+            })
+            .collect();
+        let method = latency_method(&latencies.iter().map(|l| l.1).collect::<Vec<_>>());
+        let file = names.unique(&[family, workload, &format!("n{n}"), "percentiles"], "svg");
+        let chart = percentiles::build(
+            &file,
+            &format!("{title}: per-op latency percentiles"),
+            &method,
+            &rows,
+        )?;
+        charts.push(chart.clone());
+        Some(chart)
+    };
+
+    let series: Vec<Line> = designs
+        .iter()
+        .filter_map(|b| {
+            let m = b.memory.as_ref().filter(|m| !m.series.is_empty())?;
+            Some(Line {
+                style: style_of(results, family, &b.design),
+                points: m
+                    .series
+                    .iter()
+                    .map(|p| (p.ops as f64, p.design_bytes as f64))
+                    .collect(),
+            })
+        })
+        .collect();
+    let memory_over_time = if series.is_empty() {
+        None
+    } else {
+        let file = names.unique(&[family, workload, &format!("n{n}"), "memory-time"], "svg");
+        let chart = memory_over_time::build(&file, &format!("{title}: memory held"), &series)?;
+        charts.push(chart.clone());
+        Some(chart)
+    };
+
+    let alloc_bars: Vec<Bar> = designs
+        .iter()
+        .filter_map(|b| {
+            b.alloc_calls_per_op.filter(|v| v.is_finite()).map(|v| Bar {
+                style: style_of(results, family, &b.design),
+                value: Some(v),
+                note: None,
+            })
+        })
+        .collect();
+    let allocator = if alloc_bars.is_empty() {
+        None
+    } else {
+        let file = names.unique(&[family, workload, &format!("n{n}"), "alloc-calls"], "svg");
+        let chart = allocator::build(
+            &file,
+            &format!("{title}: allocator calls per work unit"),
+            &alloc_bars,
+        )?;
+        charts.push(chart.clone());
+        Some(chart)
+    };
+
     let sims: Vec<(&Benchmark, &bench_harness::results::SimPerOp)> = results
         .benchmarks
         .iter()
@@ -866,8 +1224,12 @@ fn build_size(
         rows,
         throughput,
         latency,
+        percentiles,
         memory,
+        memory_over_time,
+        allocator,
         sim,
+        details: details(results, family, &ordered),
     })
 }
 

@@ -34,6 +34,172 @@ fn row<'a>(html: &'a str, anchor: &str, design: &str) -> &'a str {
     &block[start..end]
 }
 
+/// The `<tr>` of `design` in the `table`-th (0-based) `details` table of block `anchor`.
+fn detail_row<'a>(html: &'a str, anchor: &str, table: usize, design: &str) -> &'a str {
+    let block = &html[html.find(&format!("id=\"{anchor}\"")).expect(anchor)..];
+    let block = &block[..block[1..]
+        .find("class=\"size\"")
+        .map_or(block.len(), |e| e + 1)];
+    let mut tables = block.match_indices("class=\"numbers details\"");
+    let start = tables.nth(table).expect("details table").0;
+    let t = &block[start..start + block[start..].find("</table>").unwrap()];
+    let at = t.find(&format!("</span>{design}</td>")).expect(design);
+    &t[t[..at].rfind("<tr").unwrap()..at + t[at..].find("</tr>").unwrap()]
+}
+
+fn assert_cells(row: &str, cells: &[&str]) {
+    for cell in cells {
+        assert!(
+            row.contains(&format!(">{cell}</td>")),
+            "{cell} missing in {row}"
+        );
+    }
+}
+
+#[test]
+fn fixture_uses_only_fields_of_the_schema() {
+    // Serde ignores unknown fields, so a misspelt fixture key would silently be dropped: every
+    // key of the fixture must come back when the loaded results are serialised again.
+    fn check(fixture: &serde_json::Value, typed: &serde_json::Value, at: &str) {
+        match (fixture, typed) {
+            (serde_json::Value::Object(f), serde_json::Value::Object(t)) => {
+                for (k, v) in f {
+                    let k2 = if k == "bytes_per_live_object" {
+                        "bytes_per_object"
+                    } else {
+                        k
+                    };
+                    let tv = t
+                        .get(k2)
+                        .unwrap_or_else(|| panic!("{at}.{k} not in the schema"));
+                    check(v, tv, &format!("{at}.{k}"));
+                }
+            }
+            (serde_json::Value::Array(f), serde_json::Value::Array(t)) => {
+                assert_eq!(f.len(), t.len(), "{at}");
+                for (i, (a, b)) in f.iter().zip(t).enumerate() {
+                    check(a, b, &format!("{at}[{i}]"));
+                }
+            }
+            _ => {}
+        }
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/small_results.json");
+    let raw: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+    check(&raw, &serde_json::to_value(fixture()).unwrap(), "results");
+}
+
+#[test]
+fn latency_memory_and_counter_numbers_appear_in_the_tables() {
+    let (_dir, s) = rendered();
+    let page = read(&s.family_pages[0]);
+    // churn: percentiles, both bytes per object, peak, allocator calls per unit.
+    assert_cells(
+        detail_row(&page, "churn-n1000", 0, "holey"),
+        &[
+            "9.000", "40.00", "120.0", "2500", "40.0", "41.0", "8 KiB", "0.00600",
+        ],
+    );
+    assert_cells(
+        detail_row(&page, "churn-n1000", 0, "packed"),
+        &[
+            "11.00", "55.50", "300.0", "9000", "49.1", "16 KiB", "0.0200",
+        ],
+    );
+    assert!(
+        page.contains(
+            "batches of 8 ops (62 batches per design); the clock overhead of 21.5–22.0 ns"
+        ),
+        "the latency method is stated from the data"
+    );
+    assert!(page.contains(
+        "Hardware counters: none for this trace (hardware counters unavailable: perf_event_open"
+    ));
+    // lookup N = 1000: simulated counts with Ir, and holey's hardware counters.
+    assert_cells(
+        detail_row(&page, "lookup-n1000", 0, "holey"),
+        &[
+            "50.0", "10.0", "1.00", "0.250", "0.0100", "16.0", "45.0", "12.5", "0.300", "0.0200",
+            "0.00100",
+        ],
+    );
+    assert!(page.contains("<th class=\"num\">instructions (sim)</th>"));
+    assert!(page.contains("<th class=\"num\">dTLB misses</th>"));
+    // A design without hardware counters gets dashes, not blanks or zeros.
+    let packed = detail_row(&page, "lookup-n1000", 0, "packed");
+    assert!(
+        packed.ends_with("<td class=\"num\">–</td>\n    "),
+        "{packed}"
+    );
+    // lookup N = 65536 has none of these numbers: no details table there.
+    let block = &page
+        [page.find("id=\"lookup-n65536\"").unwrap()..page.find("id=\"id_table-churn\"").unwrap()];
+    assert!(!block.contains("numbers details"));
+}
+
+#[test]
+fn new_charts_draw_one_series_per_measured_design() {
+    let (dir, s) = rendered();
+    let chart = |name: &str| {
+        assert!(
+            s.charts.iter().any(|p| p.ends_with(name)),
+            "{name} not written"
+        );
+        read(&dir.path().join("charts").join(name))
+    };
+    let colour = |i: usize| design_colour(i).hex().to_uppercase();
+    let drawn = |svg: &str| {
+        (0..5)
+            .filter(|&i| svg.contains(&colour(i)))
+            .collect::<Vec<_>>()
+    };
+    let percentiles = chart("id_table-churn-n1000-percentiles.svg");
+    assert_eq!(drawn(&percentiles), [0, 1], "holey and packed");
+    assert!(percentiles.contains("p99 40.0") && percentiles.contains("p99 55.5"));
+    let over_time = chart("id_table-churn-n1000-memory-time.svg");
+    assert_eq!(drawn(&over_time), [0, 1]);
+    let calls = chart("id_table-churn-n1000-alloc-calls.svg");
+    assert_eq!(drawn(&calls), [0, 1]);
+    assert!(calls.contains("0.00600") && calls.contains("0.0200"));
+    // Only where the data exists.
+    assert!(
+        !s.charts
+            .iter()
+            .any(|p| p.ends_with("id_table-lookup-n1000-percentiles.svg"))
+    );
+    assert!(
+        !s.charts
+            .iter()
+            .any(|p| p.ends_with("id_table-lookup-n1000-memory-time.svg"))
+    );
+}
+
+#[test]
+fn working_set_chart_uses_the_sweep_and_states_its_cap() {
+    let (dir, s) = rendered();
+    let colour = |i: usize| design_colour(i).hex().to_uppercase();
+    let lookup = read(&dir.path().join("charts/id_table-lookup-working-set.svg"));
+    // The sweep has holey and packed only; the benchmarks would have drawn four designs.
+    let drawn: Vec<usize> = (0..5).filter(|&i| lookup.contains(&colour(i))).collect();
+    assert_eq!(drawn, [0, 1]);
+    assert!(lookup.contains("sweep, N up to 4096"));
+    let page = read(&s.family_pages[0]);
+    assert!(page.contains(
+        "From dodbench sweep (quick mode): N = 1000 to 4096 on this workload; the sweep&#x27;s cap is N = 4096 (quick mode stops at 4096 objects). Not drawn: packed_fixed (unsupported at 1 size)."
+    ));
+    // A workload only the sweep measured still gets its section and chart.
+    assert!(page.contains("<h2>iterate-full</h2>"));
+    assert!(
+        dir.path()
+            .join("charts/id_table-iterate-full-working-set.svg")
+            .is_file()
+    );
+    // Without a sweep for the workload, the benchmarks' memory_bytes are the x axis.
+    let churn = read(&dir.path().join("charts/id_table-churn-working-set.svg"));
+    assert!(!churn.contains("sweep"));
+    assert!(page.contains("dodbench sweep was not run on this workload"));
+}
+
 #[test]
 fn tables_show_exact_numbers_intervals_and_ratios_to_the_best() {
     let (_dir, s) = rendered();

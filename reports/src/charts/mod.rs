@@ -6,6 +6,7 @@
 //! each design on an axis or in a legend (colour is never the only encoding), and labels both
 //! axes with units.
 
+pub mod allocator;
 pub mod latency;
 pub mod memory;
 pub mod memory_over_time;

@@ -1,7 +1,7 @@
 //! Per-op latency percentiles per design (p50, p99, p99.9, max) for one workload at one N, on
 //! a logarithmic axis: one row per design, a marker per percentile joined by a line, so a
-//! design with rare long hitches (a table doubling) shows a long tail. Fed by per-op latency
-//! percentiles when the results carry them.
+//! design with rare long hitches (a table doubling) shows a long tail. Fed by the `latency`
+//! field of `dodbench latency`.
 
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
@@ -26,16 +26,22 @@ pub struct PercentileRow {
     pub max: f64,
 }
 
-/// Builds the chart, rows sorted by p99 (best at the top).
+/// Builds the chart, rows sorted by p99 (best at the top); `method` (how the ops were timed:
+/// batch size, clock overhead) ends the description.
 ///
 /// # Errors
 /// plotters failed to draw.
-pub fn build(file: &str, title: &str, rows: &[PercentileRow]) -> Result<Chart, ChartError> {
+pub fn build(
+    file: &str,
+    title: &str,
+    method: &str,
+    rows: &[PercentileRow],
+) -> Result<Chart, ChartError> {
     let mut rows: Vec<&PercentileRow> = rows.iter().collect();
     rows.sort_by(|a, b| a.p99.total_cmp(&b.p99));
     let description = format!(
         "{title}: per-op latency percentiles per design on a logarithmic axis (circle p50, \
-         triangle p99, square p99.9, cross max); best p99 at the top."
+         triangle p99, square p99.9, cross max); best p99 at the top. {method}"
     );
     let height = super::throughput::bar_chart_height(rows.len()) + 20;
     render_svg(file, title, description, (620, height), |area| {
@@ -43,6 +49,8 @@ pub fn build(file: &str, title: &str, rows: &[PercentileRow]) -> Result<Chart, C
         let Some((lo, hi)) = bounds else {
             return draw_empty(area, title, "no percentiles recorded");
         };
+        // Room right of the slowest marker for its `p99 …` label.
+        let hi = hi * 2.5;
         let k = rows.len() as i32;
         let name_at = |v: &SegmentValue<i32>| match v {
             SegmentValue::CenterOf(j) => rows
@@ -130,11 +138,12 @@ mod tests {
             p999: 40.0,
             max: 9000.0,
         }];
-        let chart = build("p.svg", "churn", &rows).unwrap();
+        let chart = build("p.svg", "churn", "Batches of 8 ops.", &rows).unwrap();
         assert!(uses(&chart.svg, &rows[0].style) >= 5, "line + 4 markers");
         assert!(chart.svg.contains("p99 8.00"));
+        assert!(chart.description.ends_with("Batches of 8 ops."));
         assert!(
-            build("e.svg", "e", &[])
+            build("e.svg", "e", "", &[])
                 .unwrap()
                 .svg
                 .contains("no percentiles")

@@ -2,9 +2,9 @@
 //! dashed vertical lines at the machine's L1d, L2 and L3 sizes: where a design's line bends
 //! upward past a cache line, its data stopped fitting that level.
 //!
-//! Today each point is one benchmark (x = the design's heap bytes after setup at that N);
-//! a dedicated working-set sweep, when the results carry one, feeds the same builder with more
-//! points.
+//! The points come from the `sweeps` section of `dodbench sweep` when it covers the workload
+//! (x = the design's heap bytes after the setup at each swept N); otherwise each point is one
+//! benchmark (x = its `memory_bytes`).
 
 use plotters::prelude::IntoLogRange;
 
@@ -22,7 +22,8 @@ pub struct CacheLevel {
 }
 
 /// Builds the chart. Cache levels outside the data's range are still drawn (the x axis is
-/// widened to include them) so the reader sees how far the data is from each level.
+/// widened to include them) so the reader sees how far the data is from each level. `source`
+/// (where the points come from: the sweep and its cap, or the benchmarks) ends the description.
 ///
 /// # Errors
 /// plotters failed to draw.
@@ -31,11 +32,12 @@ pub fn build(
     title: &str,
     lines: &[Line],
     caches: &[CacheLevel],
+    source: &str,
 ) -> Result<Chart, ChartError> {
     let description = format!(
         "{title}: nanoseconds per work unit against the bytes the design holds (its working \
          set), both axes logarithmic; dashed vertical lines mark this machine's cache sizes. \
-         Lower is better."
+         Lower is better. {source}"
     );
     let height = (120 + 18 * lines.len() as u32).max(420);
     render_svg(file, title, description, (1180, height), |area| {
@@ -98,9 +100,10 @@ mod tests {
                 bytes: 2 << 20,
             },
         ];
-        let chart = build("w.svg", "churn", &lines, &caches).unwrap();
+        let chart = build("w.svg", "churn", &lines, &caches, "Swept up to N = 4096.").unwrap();
         assert!(chart.svg.contains("L1d 48 KiB"), "{}", chart.svg);
         assert!(chart.svg.contains("L2 2 MiB"));
+        assert!(chart.description.ends_with("Swept up to N = 4096."));
         assert!(uses(&chart.svg, &lines[0].style) >= 4);
     }
 }

@@ -1,0 +1,66 @@
+//! Global-allocator calls (alloc, realloc, dealloc) per work unit for one workload at one N,
+//! as the counting allocator of `dodbench memory` saw them during the body: horizontal bars,
+//! fewest at the top. A design that allocates per insert, or reallocates while growing, shows
+//! here even when its time hides it.
+
+use super::draw::{Best, HBars, draw_hbars};
+use super::throughput::bar_chart_height;
+use super::{Bar, Chart, ChartError, render_svg};
+use crate::format;
+
+/// Builds the chart.
+///
+/// # Errors
+/// plotters failed to draw.
+pub fn build(file: &str, title: &str, bars: &[Bar]) -> Result<Chart, ChartError> {
+    let description = format!(
+        "{title}: calls into the global allocator (alloc, realloc, dealloc) per work unit of \
+         the body, counted by dodbench memory, fewest at the top; 0 means the body never \
+         allocated."
+    );
+    render_svg(
+        file,
+        title,
+        description,
+        (620, bar_chart_height(bars.len())),
+        |area| {
+            draw_hbars(
+                area,
+                &HBars {
+                    caption: title,
+                    x_desc: "allocator calls per work unit (lower is better)",
+                    bars,
+                    references: &[],
+                    best: Best::Lowest,
+                    value_label: |v| format::significant(v, 3),
+                },
+            )
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::test_support::{style, uses};
+
+    #[test]
+    fn one_bar_per_design_with_its_count() {
+        let bars = vec![
+            Bar {
+                style: style(0, "holey"),
+                value: Some(0.0),
+                note: None,
+            },
+            Bar {
+                style: style(2, "slotmap"),
+                value: Some(0.0125),
+                note: None,
+            },
+        ];
+        let chart = build("a.svg", "fill", &bars).unwrap();
+        assert!(chart.svg.contains("0.0125"), "{}", chart.svg);
+        assert!(uses(&chart.svg, &bars[1].style) >= 1);
+        assert!(chart.description.contains("allocator"));
+    }
+}
