@@ -77,7 +77,7 @@ impl DesignMeasure for LatencyPass {
             let ns = start.elapsed().as_nanos() as f64;
             let d = d.map_err(|e| format!("body {e}"))?;
             digest.merge(&d);
-            let units = d.work_units().max(1) as f64;
+            let units = d.work_units(chunk).max(1) as f64;
             per_unit.push((ns - self.clock_overhead_ns).max(0.0) / units);
         }
         if digest != prepared.expected.body {
