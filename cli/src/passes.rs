@@ -187,6 +187,7 @@ pub fn cache(args: &MatrixArgs) -> Result<()> {
         valgrind,
         work_dir: work_dir.path().to_path_buf(),
     };
+    sim.place_child_program()?;
     let path = args.out();
     let mut results = Results::load_or_new(&path, args.mode())?;
     run_matrix(
