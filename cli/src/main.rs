@@ -166,6 +166,10 @@ enum Command {
         /// Output directory (default: target/dodbench/report).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// History file (JSON lines from `history append` / `compare --history`): adds a
+        /// "Trend across commits" chart per workload; corrupt lines are skipped and listed.
+        #[arg(long)]
+        history: Option<PathBuf>,
     },
 }
 
@@ -280,7 +284,11 @@ fn main() {
         Command::SimChild { design, trace } => {
             passes::sim_child(&design, &trace).map(|()| Gate::Pass)
         }
-        Command::Report { results, out } => report(results, out).map(|()| Gate::Pass),
+        Command::Report {
+            results,
+            out,
+            history,
+        } => report(results, out, history).map(|()| Gate::Pass),
     };
     match result {
         Ok(Gate::Pass) => {}
@@ -485,14 +493,33 @@ fn list() -> Result<Gate> {
     Ok(Gate::Pass)
 }
 
-fn report(results: Option<PathBuf>, out: Option<PathBuf>) -> Result<()> {
+fn report(results: Option<PathBuf>, out: Option<PathBuf>, history: Option<PathBuf>) -> Result<()> {
     let results_path = results.unwrap_or_else(bench_harness::results::default_results_path);
     // The error already names the file and its cause; print it once, not its source chain.
     let results =
         bench_harness::results::Results::load(&results_path).map_err(|e| anyhow::anyhow!("{e}"))?;
     let out = out.unwrap_or_else(reports::default_report_dir);
+    if let Some(path) = &history {
+        let (entries, corrupt) =
+            bench_harness::history::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+        for c in &corrupt {
+            eprintln!(
+                "dodbench: {}: skipped corrupt line {}: {}",
+                path.display(),
+                c.line,
+                c.reason
+            );
+        }
+        if entries.is_empty() {
+            eprintln!(
+                "dodbench: {}: no history entry, no trend charts",
+                path.display()
+            );
+        }
+    }
     let options = reports::RenderOptions {
         source: Some(results_path),
+        history,
         ..Default::default()
     };
     let summary = reports::render(&results, &out, &options)

@@ -1,7 +1,8 @@
 //! dodbench's report: turns a results file (`target/dodbench/results.json`) into a
 //! self-contained static site, `index.html` plus one page per family, with SVG charts in
 //! `charts/` beside them. It never runs a benchmark; it reads only the results schema
-//! (`bench_harness::results`).
+//! (`bench_harness::results`) and, when [`RenderOptions::history`] is set, the history through
+//! `bench_harness::history::load` (one trend chart per workload across commits).
 //!
 //! * [`view`] groups the results into families, workloads and sizes, formats every number,
 //!   computes ratios to the best and the "which design" summary, and builds the charts;
@@ -48,6 +49,10 @@ pub struct RenderOptions {
     pub title: Option<String>,
     /// The results file, named in the footer.
     pub source: Option<PathBuf>,
+    /// A history file (JSON lines from `dodbench history append` or `dodbench compare
+    /// --history`): when it has at least one entry, every workload on the family pages gets a
+    /// "Trend across commits" chart. `None` (or an empty history) changes nothing.
+    pub history: Option<PathBuf>,
 }
 
 /// What [`render`] wrote.
@@ -78,6 +83,9 @@ pub enum ReportError {
     /// A chart failed to draw.
     #[error(transparent)]
     Chart(#[from] charts::ChartError),
+    /// The history file exists but could not be read (corrupt lines are skipped, not errors).
+    #[error(transparent)]
+    History(#[from] bench_harness::history::HistoryError),
 }
 
 /// `target/dodbench/report`, where `cargo bench` and `dodbench report` write by default.
@@ -125,10 +133,22 @@ pub fn render(
         .title
         .clone()
         .unwrap_or_else(|| "dodbench report".to_string());
+    let history = match &opts.history {
+        Some(path) => {
+            let (entries, corrupt) = bench_harness::history::load(path)?;
+            Some(view::HistoryInput {
+                path: path.display().to_string(),
+                entries,
+                corrupt,
+            })
+        }
+        None => None,
+    };
     let (report, charts) = view::build(
         results,
         &title,
         opts.source.as_ref().map(|p| p.display().to_string()),
+        history.as_ref(),
     )?;
     let charts_dir = out_dir.join("charts");
     let io = |path: &Path| {

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use bench_harness::history::{CorruptLine, HistoryEntry, HistoryPoint};
 use bench_harness::results::{Benchmark, Results, SweepPoint};
 use serde::Serialize;
 
@@ -13,7 +14,7 @@ use crate::charts::sim_misses::MissRow;
 use crate::charts::working_set::CacheLevel;
 use crate::charts::{
     Bar, Chart, ChartError, Line, ReferenceLine, SeriesStyle, allocator, latency, memory,
-    memory_over_time, percentiles, scaling, sim_misses, throughput, working_set,
+    memory_over_time, percentiles, scaling, sim_misses, throughput, trend, working_set,
 };
 use crate::format;
 use crate::palette::{self, design_colour, design_marker};
@@ -124,6 +125,8 @@ pub struct WorkloadView {
     pub scaling: Option<Chart>,
     /// ns/op vs working-set bytes with cache sizes.
     pub working_set: Option<Chart>,
+    /// Trend across commits, when a history with at least one entry was given.
+    pub trend: Option<TrendView>,
     /// How to regenerate and replay each trace.
     pub reproduce: Vec<ReproView>,
 }
@@ -301,6 +304,43 @@ pub struct ReproView {
     pub replay_cmd: String,
 }
 
+/// A history file as `bench_harness::history::load` read it, for the trend charts.
+#[derive(Debug, Clone)]
+pub struct HistoryInput {
+    /// The file, as named on the page.
+    pub path: String,
+    /// Its entries, in file order (= run order).
+    pub entries: Vec<HistoryEntry>,
+    /// Lines that were skipped.
+    pub corrupt: Vec<CorruptLine>,
+}
+
+/// The "Trend across commits" section of one workload.
+#[derive(Debug, Serialize)]
+pub struct TrendView {
+    /// The history file.
+    pub source: String,
+    /// How many entries it has.
+    pub entries: usize,
+    /// Lines skipped as corrupt.
+    pub corrupt: Vec<CorruptView>,
+    /// What the y axis shows, e.g. `simulated instructions per work unit`.
+    pub metric: String,
+    /// The size charted, when any entry has this workload.
+    pub n: Option<u64>,
+    /// The chart; `None` when no entry has this workload with a chartable metric.
+    pub chart: Option<Chart>,
+}
+
+/// One skipped line of the history.
+#[derive(Debug, Clone, Serialize)]
+pub struct CorruptView {
+    /// 1-based line number.
+    pub line: usize,
+    /// Why it was skipped.
+    pub reason: String,
+}
+
 /// Values offered by the filter controls.
 #[derive(Debug, Default, Serialize)]
 pub struct Filters {
@@ -355,7 +395,18 @@ fn push_unique(v: &mut Vec<String>, s: &str) {
 /// Style of the design `name` in `family`: its index in `results.designs` fixes colour and
 /// marker; designs missing from that list come after it in order of first appearance.
 fn style_of(results: &Results, family: &str, name: &str) -> SeriesStyle {
-    let index = results
+    let index = design_index(results, family, name);
+    SeriesStyle {
+        name: name.to_string(),
+        colour: design_colour(index),
+        marker: design_marker(index),
+        reference: false,
+    }
+}
+
+/// The palette index behind [`style_of`].
+fn design_index(results: &Results, family: &str, name: &str) -> usize {
+    results
         .designs
         .iter()
         .position(|d| d.family == family && d.name == name)
@@ -371,13 +422,7 @@ fn style_of(results: &Results, family: &str, name: &str) -> SeriesStyle {
                 }
             }
             results.designs.len() + extra.iter().position(|&d| d == name).unwrap_or(0)
-        });
-    SeriesStyle {
-        name: name.to_string(),
-        colour: design_colour(index),
-        marker: design_marker(index),
-        reference: false,
-    }
+        })
 }
 
 fn reference_style(name: &str) -> SeriesStyle {
@@ -487,7 +532,9 @@ pub fn build(
     results: &Results,
     title: &str,
     source: Option<String>,
+    history: Option<&HistoryInput>,
 ) -> Result<(ReportView, Vec<Chart>), ChartError> {
+    let history = history.filter(|h| !h.entries.is_empty());
     let mut names = Names::default();
     let mut charts = Vec::new();
     let mut family_names: Vec<String> = Vec::new();
@@ -505,7 +552,7 @@ pub fn build(
     let mut all_filters = Filters::default();
     for family in &family_names {
         let page = page_names.unique(&[family], "html");
-        let view = build_family(results, family, &page, &mut names, &mut charts)?;
+        let view = build_family(results, family, &page, history, &mut names, &mut charts)?;
         for w in &view.workloads {
             summary.extend(w.sizes.iter().filter_map(|s| s.summary.clone()));
         }
@@ -586,6 +633,7 @@ fn build_family(
     results: &Results,
     family: &str,
     page: &str,
+    history: Option<&HistoryInput>,
     names: &mut Names,
     charts: &mut Vec<Chart>,
 ) -> Result<FamilyView, ChartError> {
@@ -760,12 +808,17 @@ fn build_family(
             .filter(|w| w.family == family && &w.workload == workload)
             .map(|w| reproduce(&w.workload, w.n, w.seed, &w.params))
             .collect();
+        let trend = match history {
+            Some(h) => Some(build_trend(results, family, workload, h, names, charts)?),
+            None => None,
+        };
         workloads.push(WorkloadView {
             name: workload.clone(),
             anchor,
             sizes,
             scaling,
             working_set,
+            trend,
             reproduce,
         });
     }
@@ -776,6 +829,185 @@ fn build_family(
         workloads,
         filters,
     })
+}
+
+/// The metric a trend chart draws: the deterministic `ir` when any entry has it for this
+/// workload (simulated instructions are the same on every machine), else the time normalised
+/// by the run's reference design (comparable across machines, unlike raw ns/op).
+fn trend_value(metric_is_ir: bool, p: &HistoryPoint) -> Option<f64> {
+    let v = if metric_is_ir {
+        p.metrics.get("ir").copied()
+    } else {
+        p.time_vs_reference
+    };
+    v.filter(|v| v.is_finite() && *v > 0.0 && p.status == "verified")
+}
+
+/// The trend section of one workload: one line per design at the largest N that has the
+/// chosen metric (see [`trend_value`]), x = the history's entries in file order.
+fn build_trend(
+    results: &Results,
+    family: &str,
+    workload: &str,
+    history: &HistoryInput,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<TrendView, ChartError> {
+    let points: Vec<(usize, &HistoryPoint)> = history
+        .entries
+        .iter()
+        .enumerate()
+        .flat_map(|(i, e)| {
+            e.benchmarks
+                .iter()
+                .filter(|p| p.family == family && p.workload == workload)
+                .map(move |p| (i, p))
+        })
+        .collect();
+    let metric_is_ir = points.iter().any(|(_, p)| trend_value(true, p).is_some());
+    let n = points
+        .iter()
+        .filter(|(_, p)| trend_value(metric_is_ir, p).is_some())
+        .map(|(_, p)| p.n)
+        .max();
+    let metric = if metric_is_ir {
+        "simulated instructions per work unit (ir, deterministic)".to_string()
+    } else {
+        let mut refs: Vec<&str> = points
+            .iter()
+            .filter(|(_, p)| trend_value(false, p).is_some())
+            .map(|(i, _)| history.entries[*i].reference.as_str())
+            .collect();
+        refs.sort_unstable();
+        refs.dedup();
+        match refs.as_slice() {
+            [r] => format!("ns per work unit ÷ {r}'s in the same run"),
+            _ => "ns per work unit ÷ the run's reference design's".to_string(),
+        }
+    };
+    let mut chart = None;
+    if let Some(n) = n {
+        let mut lines: Vec<(usize, Line)> = Vec::new();
+        for (i, p) in points.iter().filter(|(_, p)| p.n == n) {
+            let Some(v) = trend_value(metric_is_ir, p) else {
+                continue;
+            };
+            let (index, style) = history_style(results, history, family, &p.design);
+            match lines.iter_mut().find(|l| l.1.style.name == p.design) {
+                Some(l) => l.1.points.push((*i as f64, v)),
+                None => lines.push((
+                    index,
+                    Line {
+                        style,
+                        points: vec![(*i as f64, v)],
+                    },
+                )),
+            }
+        }
+        lines.sort_by_key(|l| l.0);
+        let lines: Vec<Line> = lines.into_iter().map(|l| l.1).collect();
+        let labels: Vec<String> = history.entries.iter().map(entry_label).collect();
+        let file = names.unique(&[family, workload, "trend"], "svg");
+        let built = trend::build(
+            &file,
+            &format!("{workload}, N = {n}: across commits"),
+            &metric,
+            &labels,
+            &lines,
+        )?;
+        charts.push(built.clone());
+        chart = Some(built);
+    }
+    Ok(TrendView {
+        source: history.path.clone(),
+        entries: history.entries.len(),
+        corrupt: history
+            .corrupt
+            .iter()
+            .map(|c| CorruptView {
+                line: c.line,
+                reason: c.reason.clone(),
+            })
+            .collect(),
+        metric,
+        n,
+        chart,
+    })
+}
+
+/// `abc1234 2024-01-02` (`-dirty` kept) for the x axis of trend charts.
+fn entry_label(e: &HistoryEntry) -> String {
+    let hash: String = e.commit.chars().take(7).collect();
+    let dirty = if e.commit.ends_with("-dirty") {
+        "-dirty"
+    } else {
+        ""
+    };
+    let day: String = e.date.chars().take(10).collect();
+    format!("{hash}{dirty} {day}")
+}
+
+/// The style (and its palette index) of a design in a trend chart: as everywhere else when
+/// the design is in the results; designs only in the history come after every design of the
+/// results, in (family, name) order, so their colour is stable for a given results and
+/// history and never collides with a design of the results.
+fn history_style(
+    results: &Results,
+    history: &HistoryInput,
+    family: &str,
+    name: &str,
+) -> (usize, SeriesStyle) {
+    let in_results = |f: &str, d: &str| {
+        results.designs.iter().any(|x| x.family == f && x.name == d)
+            || results
+                .benchmarks
+                .iter()
+                .any(|b| b.family == f && b.design == d)
+    };
+    if in_results(family, name) {
+        return (
+            design_index(results, family, name),
+            style_of(results, family, name),
+        );
+    }
+    let mut extra: Vec<&str> = results
+        .benchmarks
+        .iter()
+        .filter(|b| {
+            b.family != REFERENCE_FAMILY
+                && !results
+                    .designs
+                    .iter()
+                    .any(|d| d.family == b.family && d.name == b.design)
+        })
+        .map(|b| b.design.as_str())
+        .collect();
+    extra.sort_unstable();
+    extra.dedup();
+    let mut only_history: Vec<(&str, &str)> = history
+        .entries
+        .iter()
+        .flat_map(|e| &e.benchmarks)
+        .filter(|p| p.family != REFERENCE_FAMILY && !in_results(&p.family, &p.design))
+        .map(|p| (p.family.as_str(), p.design.as_str()))
+        .collect();
+    only_history.sort_unstable();
+    only_history.dedup();
+    let index = results.designs.len()
+        + extra.len()
+        + only_history
+            .iter()
+            .position(|&(f, d)| f == family && d == name)
+            .unwrap_or(0);
+    (
+        index,
+        SeriesStyle {
+            name: name.to_string(),
+            colour: design_colour(index),
+            marker: design_marker(index),
+            reference: false,
+        },
+    )
 }
 
 /// The working-set lines of one workload from the sweep (one per design, verified points

@@ -14,7 +14,7 @@ pub(crate) type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
 pub(crate) const FONT: &str = "sans-serif";
 const NOTE_COLOUR: RGBColor = RGBColor(0xa0, 0x10, 0x10);
-const MESH: RGBColor = RGBColor(0xe4, 0xe4, 0xe4);
+pub(crate) const MESH: RGBColor = RGBColor(0xe4, 0xe4, 0xe4);
 
 pub(crate) fn err(e: impl std::fmt::Display) -> String {
     e.to_string()

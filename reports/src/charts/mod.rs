@@ -14,6 +14,7 @@ pub mod percentiles;
 pub mod scaling;
 pub mod sim_misses;
 pub mod throughput;
+pub mod trend;
 pub mod working_set;
 
 mod draw;
