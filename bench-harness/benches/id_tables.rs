@@ -267,8 +267,8 @@ fn main() {
     let (budget, samples, resamples) = if config.quick {
         (
             Budget {
-                warm_up: Duration::from_millis(50),
-                measurement: Duration::from_millis(150),
+                warm_up: Duration::from_millis(10),
+                measurement: Duration::from_millis(60),
             },
             10,
             5_000,
