@@ -101,9 +101,10 @@ pub fn render(c: &Comparison, format: Format, all: bool) -> String {
 fn verdict_line(c: &Comparison) -> String {
     let failing = c.regressions().count();
     let counts = format!(
-        "{} deterministic regressions, {} deterministic improvements; time (information only): \
-         {} slower, {} faster; {} benchmarks new, {} gone",
+        "{} deterministic regressions ({} gating), {} deterministic improvements; time \
+         (information only): {} slower, {} faster; {} benchmarks new, {} gone",
         c.count(Verdict::Regressed, MetricKind::Deterministic),
+        failing,
         c.count(Verdict::Improved, MetricKind::Deterministic),
         c.count(Verdict::Regressed, MetricKind::Time),
         c.count(Verdict::Improved, MetricKind::Time),
