@@ -161,36 +161,50 @@ impl DesignVisitor<Payload> for BenchDesign<'_, '_> {
                 }
                 _ => 1.0,
             };
-            self.group
-                .warm_up_time(
-                    self.budget
-                        .warm_up
-                        .mul_f64(share)
-                        .max(Duration::from_millis(10)),
-                )
-                .measurement_time(
-                    self.budget
-                        .measurement
-                        .mul_f64(share)
-                        .max(Duration::from_millis(20)),
-                );
-            let failure = RefCell::new(None);
-            self.group
-                .bench_function(BenchmarkId::new(D::INFO.name, p.n), |b| {
-                    b.iter_custom(|iters| match timed.run(iters) {
-                        Ok(d) => d,
-                        Err(e) => {
-                            failure.borrow_mut().get_or_insert(e);
-                            Duration::from_nanos(iters)
-                        }
-                    })
-                });
-            if let Some(reason) = failure.into_inner() {
+            if let Err(reason) = time_verified(
+                self.group,
+                BenchmarkId::new(D::INFO.name, p.n),
+                self.budget,
+                share,
+                |iters| timed.run(iters),
+            ) {
                 pending.outcome = Outcome::Failed(reason);
             }
         }
         self.pending.push(pending);
     }
+}
+
+/// Times `run` (which performs `iters` verified, timed replays and returns the time inside
+/// them) under criterion with `budget` scaled by `share`, the fraction of wall time a replay
+/// spends in its timed body. Returns the first verification failure, if any: criterion's
+/// numbers for that benchmark are then discarded.
+fn time_verified(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: BenchmarkId,
+    budget: &Budget,
+    share: f64,
+    mut run: impl FnMut(u64) -> Result<Duration, String>,
+) -> Result<(), String> {
+    group
+        .warm_up_time(budget.warm_up.mul_f64(share).max(Duration::from_millis(10)))
+        .measurement_time(
+            budget
+                .measurement
+                .mul_f64(share)
+                .max(Duration::from_millis(20)),
+        );
+    let failure = RefCell::new(None);
+    group.bench_function(id, |b| {
+        b.iter_custom(|iters| match run(iters) {
+            Ok(d) => d,
+            Err(e) => {
+                failure.borrow_mut().get_or_insert(e);
+                Duration::from_nanos(iters)
+            }
+        })
+    });
+    failure.into_inner().map_or(Ok(()), Err)
 }
 
 /// Family name of the reference loops in results.
@@ -223,23 +237,11 @@ fn bench_references(
             Ok(_) => Outcome::Verified,
             Err(e) => Outcome::Failed(e),
         };
-        if outcome.is_verified() {
-            group
-                .warm_up_time(budget.warm_up)
-                .measurement_time(budget.measurement);
-            let failure = RefCell::new(None);
-            group.bench_function(BenchmarkId::new(name, p.n), |b| {
-                b.iter_custom(|iters| match run(iters) {
-                    Ok(d) => d,
-                    Err(e) => {
-                        failure.borrow_mut().get_or_insert(e);
-                        Duration::from_nanos(iters)
-                    }
-                })
-            });
-            if let Some(reason) = failure.into_inner() {
-                outcome = Outcome::Failed(reason);
-            }
+        if outcome.is_verified()
+            && let Err(reason) =
+                time_verified(group, BenchmarkId::new(name, p.n), budget, 1.0, &mut run)
+        {
+            outcome = Outcome::Failed(reason);
         }
         pending.push(Pending {
             family: REFERENCE_FAMILY,

@@ -26,10 +26,9 @@ impl VecIterate {
         if trace.body.is_empty() || trace.body.iter().any(|op| *op != Op::Iterate) {
             return None;
         }
-        let mut model =
-            ReplayState::<impls::id_table::model::ModelTable<Payload>>::after_setup(trace)
-                .expect("the model never refuses an insert");
-        let objects: Vec<Payload> = model.table.iter_mut().map(|p| *p).collect();
+        let model = ReplayState::<impls::id_table::model::ModelTable<Payload>>::after_setup(trace)
+            .expect("the model never refuses an insert");
+        let objects: Vec<Payload> = model.table.iter().copied().collect();
         Some(Self {
             objects,
             passes: trace.body.len(),
