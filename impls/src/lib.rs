@@ -8,7 +8,8 @@
 //!   [`id_table::registry`] for the list every benchmark, test and report iterates over.
 //! * [`tags`]: per-entity lists of `u32` tags (the BitSquid "Arrays of Arrays" article): the
 //!   `Vec<Vec<u32>>` baseline against fixed records, linked nodes and linked chunks in one
-//!   buffer. See [`tags::TagStore`] and [`tags::registry`].
+//!   buffer, and power-of-two arrays from a buddy-allocated arena. See [`tags::TagStore`] and
+//!   [`tags::registry`].
 //! * [`alloc`]: block allocators over one arena (the buddy allocator of "Allocation
 //!   Adventures 3", its ablations and published peers). See [`alloc::BlockAllocator`] and
 //!   [`alloc::registry`].

@@ -782,4 +782,25 @@ impl<F: Flavor> BuddyCore<F> {
     pub fn base_addr(&self) -> usize {
         self.mem.base_addr()
     }
+
+    /// The size of the live block starting at `offset`, or `None` if no live block starts there.
+    /// For the invariant checks of designs built on this allocator (`tags::buddy_arrays`); it
+    /// reads the benchmark's requested-size table, so it is exact in every build. O(levels).
+    pub fn live_block_size(&self, offset: usize) -> Option<usize> {
+        let in_user_area = (self.meta_end..self.user_end).contains(&offset)
+            && offset & ((1 << self.leaf_shift) - 1) == 0;
+        if !in_user_area || self.requested[offset >> self.leaf_shift] == 0 {
+            return None;
+        }
+        let mut level = 0;
+        while level < self.leaf_level as usize
+            && self.bit(
+                self.split_bits,
+                Self::node(level, offset >> self.shift(level)),
+            )
+        {
+            level += 1;
+        }
+        Some(1 << self.shift(level))
+    }
 }

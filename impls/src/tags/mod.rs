@@ -22,9 +22,11 @@
 //! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`TagStore`], then
 //! add one line to [`registry::for_each_tag_design`].
 //!
-//! Left out for now: `buddy_arrays` (each entity's tags in a power-of-two block carved from one
-//! buffer by a buddy allocator) waits for the block-allocator family.
+//! [`buddy_arrays`] is the one design built on another family: each entity's tags live in a
+//! power-of-two block that the block-allocator family's buddy allocator
+//! ([`crate::alloc::buddy`]) carves from one arena.
 
+pub mod buddy_arrays;
 pub mod entities;
 pub mod fixed;
 pub mod linked_chunks;
@@ -64,7 +66,7 @@ pub enum TagError {
     /// No further entity handle (or internal node/chunk index) fits the design's index type.
     #[error("index space exhausted: {what} would exceed {limit}")]
     IndexSpaceExhausted {
-        /// What ran out: `"entities"`, `"nodes"` or `"chunks"`.
+        /// What ran out: `"entities"`, `"nodes"`, `"chunks"` or `"arena bytes"`.
         what: &'static str,
         /// The largest count the design can address.
         limit: u64,

@@ -4,7 +4,8 @@
 //! Dispatch stays static: a [`TagDesignVisitor`] is called once per design type.
 
 use super::{
-    TagDesignInfo, TagStore, fixed, linked_chunks, linked_nodes, peers, sorted_chunks, vec_of_vecs,
+    TagDesignInfo, TagStore, buddy_arrays, fixed, linked_chunks, linked_nodes, peers,
+    sorted_chunks, vec_of_vecs,
 };
 
 /// Something done once per tag-store design, e.g. "run the property test".
@@ -22,6 +23,7 @@ pub fn for_each_tag_design<V: TagDesignVisitor>(visitor: &mut V) {
     visitor.visit::<linked_chunks::LinkedChunks<14>>();
     visitor.visit::<sorted_chunks::SortedChunks<8>>();
     visitor.visit::<sorted_chunks::SortedChunks<13>>();
+    visitor.visit::<buddy_arrays::BuddyArrays>();
     visitor.visit::<peers::smallvec::SmallVecPeer>();
     visitor.visit::<peers::arrayvec::ArrayVecPeer>();
 }
