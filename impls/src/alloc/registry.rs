@@ -17,6 +17,7 @@ pub fn for_each_alloc_design<V: AllocDesignVisitor>(visitor: &mut V) {
     visitor.visit::<buddy_vec_lists::BuddyVecLists>();
     visitor.visit::<buddy_scan::BuddyScan>();
     visitor.visit::<peers::buddy_system_allocator::BuddySystemAllocatorPeer>();
+    visitor.visit::<peers::buddy_alloc::BuddyAllocPeer>();
     visitor.visit::<peers::rlsf::RlsfPeer>();
 }
 

@@ -6,6 +6,7 @@
 //! offsets in all builds: that lookup is part of every peer's measured `free`, which the
 //! article design does not pay (it is also why peers report `BadFreeDetection::Always`).
 
+pub mod buddy_alloc;
 pub mod buddy_system_allocator;
 pub mod rlsf;
 
