@@ -1,9 +1,13 @@
-//! Keeps the registry's fairness labels true: every peer design names the crate version that
-//! `Cargo.lock` actually resolves, so results never claim a version that was not measured.
+//! Keeps the registries' fairness labels true: every peer design of every family (ID tables,
+//! tag stores, block allocators) names the crate version that `Cargo.lock` actually resolves,
+//! and the lock resolves only that version, so results never claim a version that was not
+//! measured.
 
 use std::collections::HashMap;
 
+use impls::alloc::alloc_designs;
 use impls::id_table::{DesignKind, designs};
+use impls::tags::{TagDesignKind, tag_designs};
 
 /// `name -> versions` of every `[[package]]` in a `Cargo.lock` (v3/v4 format: `name = "..."`
 /// followed by `version = "..."` in each package table).
@@ -34,32 +38,54 @@ fn locked_versions(lock: &str) -> HashMap<String, Vec<String>> {
     versions
 }
 
+/// `(family, design name, crate name, version)` of every peer design in every registry.
+fn peers() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
+    let id_tables = designs().into_iter().filter_map(|d| match d.kind {
+        DesignKind::Peer {
+            crate_name,
+            version,
+        } => Some(("id_table", d.name, crate_name, version)),
+        _ => None,
+    });
+    let tags = tag_designs().into_iter().filter_map(|d| match d.kind {
+        TagDesignKind::Peer {
+            crate_name,
+            version,
+        } => Some(("tags", d.name, crate_name, version)),
+        _ => None,
+    });
+    let allocs = alloc_designs().into_iter().filter_map(|d| match d.kind {
+        DesignKind::Peer {
+            crate_name,
+            version,
+        } => Some(("alloc", d.name, crate_name, version)),
+        _ => None,
+    });
+    id_tables.chain(tags).chain(allocs).collect()
+}
+
 #[test]
 fn every_peer_names_its_locked_crate_version() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock");
     let lock = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     let locked = locked_versions(&lock);
-    let mut peers = 0;
-    for design in designs() {
-        let DesignKind::Peer {
-            crate_name,
-            version,
-        } = design.kind
-        else {
-            continue;
-        };
-        peers += 1;
+    let peers = peers();
+    for family in ["id_table", "tags", "alloc"] {
+        assert!(
+            peers.iter().any(|p| p.0 == family),
+            "no {family} peer designs registered"
+        );
+    }
+    for (family, name, crate_name, version) in peers {
         let versions = locked
             .get(crate_name)
-            .unwrap_or_else(|| panic!("{}: crate {crate_name} is not in Cargo.lock", design.name));
+            .unwrap_or_else(|| panic!("{family}/{name}: crate {crate_name} is not in Cargo.lock"));
         assert_eq!(
             versions,
             &[version.to_owned()],
-            "{}: registry says {crate_name} {version}, Cargo.lock has {versions:?}",
-            design.name
+            "{family}/{name}: registry says {crate_name} {version}, Cargo.lock has {versions:?}"
         );
     }
-    assert!(peers > 0, "no peer designs registered");
 }
 
 #[test]
