@@ -7,12 +7,14 @@
 //! measurement, for CI), `DODBENCH_SIZES`, `DODBENCH_SEED`. A criterion name filter
 //! (`cargo bench -- lookup`) selects benchmarks; traces are only generated for selected ones.
 
+use bench_harness::replay::IdTableFamily;
 use std::cell::RefCell;
 use std::time::Duration;
 
 use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::machine::Machine;
 use bench_harness::reference::{DirectLookup, VecIterate};
+use bench_harness::replay::ReplayState;
 use bench_harness::results::{
     Benchmark, Results, SCHEMA_VERSION, WorkloadRecord, default_results_path, target_dir,
 };
@@ -152,7 +154,7 @@ impl DesignVisitor<Payload> for BenchDesign<'_, '_> {
             live_after_setup: p.expected.stats.live_at_start,
         };
         if pending.outcome.is_verified() {
-            let mut timed = TimedReplay::<D>::new(&p.trace, &p.expected);
+            let mut timed = TimedReplay::<ReplayState<D>>::new(&p.trace, &p.expected);
             // The share of wall time spent in the timed body: a body that mutates the table
             // needs an untimed rebuild per timed replay, which criterion's budget ignores.
             let share = match checked.setup_and_body_time {
@@ -305,13 +307,14 @@ fn main() {
             if !selected {
                 continue;
             }
-            let prepared = match PreparedTrace::generate(workload.name, n, config.seed) {
-                Ok(p) => p,
-                Err(e) => {
-                    eprintln!("dodbench: cannot prepare {} at n={n}: {e}", workload.name);
-                    std::process::exit(2);
-                }
-            };
+            let prepared =
+                match PreparedTrace::<IdTableFamily>::generate(workload.name, n, config.seed) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        eprintln!("dodbench: cannot prepare {} at n={n}: {e}", workload.name);
+                        std::process::exit(2);
+                    }
+                };
             let ops = prepared.expected.stats.work_units();
             workload_records.push(WorkloadRecord {
                 family: ID_TABLE_FAMILY.to_string(),
@@ -392,6 +395,8 @@ fn main() {
                 memory: None,
                 latency: None,
                 samples_ns_per_op,
+                tags: None,
+                alloc: None,
             }
         })
         .collect::<Vec<_>>();

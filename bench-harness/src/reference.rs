@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use impls::id_table::IdTable;
 use workloads::{Op, Payload, Trace};
 
-use crate::replay::{Digest, ReplayState, mix};
+use crate::replay::{Digest, ReplayState, Replayer, mix};
 use crate::verify::Expected;
 
 /// Sums `value` over a plain `Vec` holding the trace's live objects, once per `Iterate`.

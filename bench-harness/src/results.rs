@@ -12,11 +12,12 @@ use serde::{Deserialize, Serialize};
 use crate::machine::Machine;
 
 /// Version of this schema; readers refuse other versions with a clear error.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Older versions [`Results::load`] still reads (their missing fields take defaults; version
-/// 1's `bytes_per_live_object` is read as `bytes_per_object`).
-pub const READABLE_VERSIONS: [u32; 2] = [1, 2];
+/// 1's `bytes_per_live_object` is read as `bytes_per_object`). Version 3 added the `tags`,
+/// `alloc` and `system` families and the per-benchmark `tags` and `alloc` metrics.
+pub const READABLE_VERSIONS: [u32; 3] = [1, 2, 3];
 
 /// A whole run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -289,6 +290,75 @@ pub struct Benchmark {
     /// iterations and by `ops`), in sample order; empty when not timed or not recorded.
     #[serde(default)]
     pub samples_ns_per_op: Vec<f64>,
+    /// Tag-store memory metrics (family `tags`), from an untimed replay.
+    #[serde(default)]
+    pub tags: Option<TagMetrics>,
+    /// Block-allocator metrics (family `alloc`), from an untimed replay.
+    #[serde(default)]
+    pub alloc: Option<AllocMetrics>,
+}
+
+/// The metrics one family measures beyond time, as a family's replayer returns them
+/// ([`crate::replay::Replayer::measure`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum FamilyMetrics {
+    /// A tag store's.
+    Tags(TagMetrics),
+    /// A block allocator's.
+    Alloc(AllocMetrics),
+}
+
+impl Benchmark {
+    /// Stores `metrics` in the field of its family.
+    pub fn set_family_metrics(&mut self, metrics: FamilyMetrics) {
+        match metrics {
+            FamilyMetrics::Tags(m) => self.tags = Some(m),
+            FamilyMetrics::Alloc(m) => self.alloc = Some(m),
+        }
+    }
+}
+
+/// Memory metrics of a tag store on one trace, measured by an untimed replay with the design's
+/// own accounting ([`impls::tags::TagStore::memory_bytes`] and `allocator_calls`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TagMetrics {
+    /// Tags held after the setup.
+    pub tags_after_setup: u64,
+    /// Heap bytes per tag held after the setup (`memory_bytes / tags_after_setup`); `None`
+    /// with no tags.
+    pub bytes_per_tag: Option<f64>,
+    /// Heap bytes held after the body.
+    pub memory_bytes_after_body: u64,
+    /// Allocator calls the design made during the setup, per tag held after it (the heap
+    /// traffic of building the store).
+    pub setup_alloc_calls_per_tag: Option<f64>,
+    /// Allocator calls the design made during the body, per work unit.
+    pub alloc_calls_per_op: f64,
+}
+
+/// Space metrics of a block allocator on one trace, sampled after every op of an untimed
+/// replay on the arena the timed replays use.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AllocMetrics {
+    /// Arena size of the replay (from the trace's peak; the same for every design).
+    pub arena_bytes: u64,
+    /// Requested live bytes over reserved bytes at the moment of peak requested bytes.
+    pub utilization_at_peak: f64,
+    /// Mean over ops of requested live bytes over reserved bytes (ops with nothing live are
+    /// skipped).
+    pub utilization_mean: f64,
+    /// Internal fragmentation at peak: `(reserved - requested) / reserved`.
+    pub internal_fragmentation_at_peak: f64,
+    /// External fragmentation at peak: `1 - largest free block / free bytes`; `None` where
+    /// the design cannot tell its largest free block.
+    pub external_fragmentation_at_peak: Option<f64>,
+    /// Largest free block over the arena size at peak; `None` where unknown.
+    pub largest_free_over_arena_at_peak: Option<f64>,
+    /// Allocator metadata (in the arena and on the host heap) in bits per live block, at peak.
+    pub metadata_bits_per_block: f64,
+    /// Separately, on an arena of `arena_bytes`: a seeded stream of allocations from the
+    /// trace's size mix until the first failure; requested live bytes then over the arena.
+    pub live_fraction_at_first_failure: Option<f64>,
 }
 
 impl Benchmark {
@@ -314,6 +384,8 @@ impl Benchmark {
             memory: None,
             latency: None,
             samples_ns_per_op: Vec::new(),
+            tags: None,
+            alloc: None,
         }
     }
 }

@@ -4,6 +4,7 @@
 use impls::id_table::{DesignInfo, DesignKind};
 use workloads::Trace;
 
+use crate::replay::{Family, IdTableFamily, OpOf};
 use crate::results::DesignRecord;
 use crate::verify::Expected;
 
@@ -68,8 +69,8 @@ impl SuiteConfig {
     }
 }
 
-/// A generated, validated trace with the model's answers.
-pub struct PreparedTrace {
+/// A generated, validated trace of family `F` with the model's answers.
+pub struct PreparedTrace<F: Family = IdTableFamily> {
     /// Generator name.
     pub workload: String,
     /// Live size.
@@ -77,19 +78,19 @@ pub struct PreparedTrace {
     /// Seed.
     pub seed: u64,
     /// The trace.
-    pub trace: Trace,
+    pub trace: Trace<OpOf<F>>,
     /// What a correct replay observes.
-    pub expected: Expected,
+    pub expected: Expected<F>,
 }
 
-impl PreparedTrace {
+impl<F: Family> PreparedTrace<F> {
     /// Generates `workload` at size `n` with default parameters and computes its answers.
     ///
     /// # Errors
     /// Unknown workload, or a generator produced an invalid trace (a bug, reported clearly).
     pub fn generate(workload: &str, n: usize, seed: u64) -> Result<Self, String> {
-        let trace =
-            workloads::registry::generate(workload, n, seed, None).map_err(|e| e.to_string())?;
+        let trace = workloads::registry::generate_for::<OpOf<F>>(workload, n, seed, None)
+            .map_err(|e| e.to_string())?;
         Self::from_trace(trace)
     }
 
@@ -97,7 +98,7 @@ impl PreparedTrace {
     ///
     /// # Errors
     /// The trace is invalid.
-    pub fn from_trace(trace: Trace) -> Result<Self, String> {
+    pub fn from_trace(trace: Trace<OpOf<F>>) -> Result<Self, String> {
         let expected = Expected::of(&trace)
             .map_err(|e| format!("trace of {} is invalid: {e}", trace.header.generator))?;
         Ok(Self {

@@ -7,23 +7,23 @@
 
 use std::time::{Duration, Instant};
 
-use impls::id_table::IdTable;
-use workloads::{Payload, Trace};
+use workloads::Trace;
 
-use crate::replay::ReplayState;
+use crate::replay::{Family, OpOf, ReplayError, Replayer};
 use crate::verify::{Expected, describe_mismatch};
 
-/// Times replays of one trace's body on design `D`, verifying every one of them.
-pub struct TimedReplay<'a, D: IdTable<Payload>> {
-    trace: &'a Trace,
-    expected: &'a Expected,
-    /// For read-only bodies: the table built once and reused by every timed replay.
-    reusable: Option<ReplayState<D>>,
+/// Times replays of one trace's body on the design of replayer `R`, verifying every one of
+/// them.
+pub struct TimedReplay<'a, R: Replayer> {
+    trace: &'a Trace<OpOf<R::Family>>,
+    expected: &'a Expected<R::Family>,
+    /// For read-only bodies: the state built once and reused by every timed replay.
+    reusable: Option<R>,
 }
 
-impl<'a, D: IdTable<Payload>> TimedReplay<'a, D> {
+impl<'a, R: Replayer> TimedReplay<'a, R> {
     /// Prepares to time `trace` (whose model answers are `expected`).
-    pub fn new(trace: &'a Trace, expected: &'a Expected) -> Self {
+    pub fn new(trace: &'a Trace<OpOf<R::Family>>, expected: &'a Expected<R::Family>) -> Self {
         Self {
             trace,
             expected,
@@ -50,8 +50,7 @@ impl<'a, D: IdTable<Payload>> TimedReplay<'a, D> {
 
     fn run_reusing(&mut self) -> Result<Duration, String> {
         if self.reusable.is_none() {
-            self.reusable =
-                Some(ReplayState::after_setup(self.trace).map_err(|e| format!("setup {e}"))?);
+            self.reusable = Some(R::after_setup(self.trace).map_err(|e| format!("setup {e}"))?);
         }
         let state = self.reusable.as_mut().expect("built above");
         let start = Instant::now();
@@ -62,8 +61,7 @@ impl<'a, D: IdTable<Payload>> TimedReplay<'a, D> {
     }
 
     fn run_fresh(&mut self) -> Result<Duration, String> {
-        let mut state =
-            ReplayState::<D>::after_setup(self.trace).map_err(|e| format!("setup {e}"))?;
+        let mut state = R::after_setup(self.trace).map_err(|e| format!("setup {e}"))?;
         let start = Instant::now();
         let digest = state.replay(&self.trace.body);
         let elapsed = start.elapsed();
@@ -74,7 +72,7 @@ impl<'a, D: IdTable<Payload>> TimedReplay<'a, D> {
 
     fn check(
         &self,
-        digest: Result<crate::replay::Digest, crate::replay::ReplayError>,
+        digest: Result<<R::Family as Family>::Digest, ReplayError>,
     ) -> Result<(), String> {
         let digest = digest.map_err(|e| format!("timed body {e}"))?;
         let digest = std::hint::black_box(digest);

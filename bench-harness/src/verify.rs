@@ -4,44 +4,43 @@
 use std::time::{Duration, Instant};
 
 use impls::id_table::IdTable;
-use impls::id_table::model::ModelTable;
 use serde::{Deserialize, Serialize};
-use workloads::trace::{BodyStats, InvalidTrace};
+use workloads::trace::InvalidTrace;
 use workloads::{Payload, Trace};
 
-use crate::replay::{Digest, ReplayState};
+use crate::replay::{Family, IdTableFamily, OpOf, ReplayState, Replayer, StatsOf};
 
-/// What a correct replay of a trace observes, computed once per trace by the model.
+/// What a correct replay of a trace observes, computed once per trace by the family's model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Expected {
-    /// Digest of the setup replayed on an empty table.
-    pub setup: Digest,
+pub struct Expected<F: Family = IdTableFamily> {
+    /// Digest of the setup replayed on an empty design.
+    pub setup: F::Digest,
     /// Digest of the body replayed after the setup.
-    pub body: Digest,
+    pub body: F::Digest,
     /// Live objects after the body.
     pub live_at_end: usize,
     /// The body's counts (work units, peak live, ...).
-    pub stats: BodyStats,
+    pub stats: StatsOf<F>,
 }
 
-impl Expected {
+impl<F: Family> Expected<F> {
     /// Validates `trace` and replays it on the reference model.
     ///
     /// # Errors
     /// The trace is invalid (an op names a handle that is not live when it must be).
-    pub fn of(trace: &Trace) -> Result<Self, InvalidTrace> {
+    pub fn of(trace: &Trace<OpOf<F>>) -> Result<Self, InvalidTrace> {
         let stats = trace.validate()?;
-        let mut model = ReplayState::<ModelTable<Payload>>::for_trace(trace);
+        let mut model = F::Model::for_trace(trace);
         let setup = model
             .replay(&trace.setup)
-            .expect("the model never refuses an insert");
+            .expect("the model never refuses an op of a valid trace");
         let body = model
             .replay(&trace.body)
-            .expect("the model never refuses an insert");
+            .expect("the model never refuses an op of a valid trace");
         Ok(Self {
             setup,
             body,
-            live_at_end: model.table.len(),
+            live_at_end: model.live_count(),
             stats,
         })
     }
@@ -85,7 +84,7 @@ impl Outcome {
 }
 
 /// Names the fields in which `got` differs from `want`.
-pub fn describe_mismatch(want: &Digest, got: &Digest) -> String {
+pub fn describe_mismatch<D: Serialize>(want: &D, got: &D) -> String {
     let w = serde_json::to_value(want).expect("digest serialises");
     let g = serde_json::to_value(got).expect("digest serialises");
     let mut parts = Vec::new();
@@ -104,58 +103,56 @@ pub fn describe_mismatch(want: &Digest, got: &Digest) -> String {
 pub struct Checked {
     /// Whether the design may be timed.
     pub outcome: Outcome,
-    /// [`IdTable::memory_bytes`] after the setup, when the setup ran.
+    /// The design's memory accounting after the setup, when the setup ran.
     pub memory_bytes_after_setup: Option<u64>,
     /// Wall time of the verification replay's setup and of its body (a rough, single-shot
     /// figure used only to budget measurement time, never reported as a result).
     pub setup_and_body_time: Option<(Duration, Duration)>,
 }
 
-/// Replays `trace` once on a fresh `D` (untimed) and compares with `expected`; checks the
-/// design's capacity and stale-ID capability first.
+/// [`check_replayer`] for the ID-table design `D`.
 pub fn check_design<D: IdTable<Payload>>(trace: &Trace, expected: &Expected) -> Checked {
+    check_replayer::<ReplayState<D>>(trace, expected)
+}
+
+/// Replays `trace` once on a fresh design (untimed) and compares with `expected`; checks the
+/// design's documented limits (capacity, stale-ID detection, ...) first.
+pub fn check_replayer<R: Replayer>(
+    trace: &Trace<OpOf<R::Family>>,
+    expected: &Expected<R::Family>,
+) -> Checked {
     let mut checked = Checked {
         outcome: Outcome::Verified,
         memory_bytes_after_setup: None,
         setup_and_body_time: None,
     };
-    checked.outcome = check_design_outcome::<D>(trace, expected, &mut checked);
+    checked.outcome = check_outcome::<R>(trace, expected, &mut checked);
     checked
 }
 
-fn check_design_outcome<D: IdTable<Payload>>(
-    trace: &Trace,
-    expected: &Expected,
+fn check_outcome<R: Replayer>(
+    trace: &Trace<OpOf<R::Family>>,
+    expected: &Expected<R::Family>,
     checked: &mut Checked,
 ) -> Outcome {
-    let info = D::INFO;
-    if let Some(capacity) = info.capacity
-        && (expected.stats.peak_live as usize) > capacity
-    {
-        return Outcome::Unsupported(format!(
-            "fixed capacity {capacity} is below the trace's peak of {} live objects",
-            expected.stats.peak_live
-        ));
+    if let Some(reason) = R::unsupported_before(&expected.stats) {
+        return Outcome::Unsupported(reason);
     }
     let setup_start = Instant::now();
-    let mut state = match ReplayState::<D>::after_setup(trace) {
+    let mut state = match R::after_setup(trace) {
         Ok(state) => state,
         Err(e) => return Outcome::Failed(format!("setup {e}")),
     };
     let setup_time = setup_start.elapsed();
-    checked.memory_bytes_after_setup = Some(state.table.memory_bytes() as u64);
+    checked.memory_bytes_after_setup = Some(state.memory_bytes());
     let body_start = Instant::now();
     let body = match state.replay(&trace.body) {
         Ok(d) => d,
         Err(e) => return Outcome::Failed(format!("body {e}")),
     };
     checked.setup_and_body_time = Some((setup_time, body_start.elapsed()));
-    if !info.detects_stale && expected.stats.stale_gets > 0 {
-        return Outcome::Unsupported(format!(
-            "does not detect stale IDs (its keys carry no generation): {} of {} stale lookups \
-             returned an object",
-            body.stale_hits, expected.stats.stale_gets
-        ));
+    if let Some(reason) = R::unsupported_after(&expected.stats, &body) {
+        return Outcome::Unsupported(reason);
     }
     if body != expected.body {
         return Outcome::Failed(format!(
@@ -163,14 +160,14 @@ fn check_design_outcome<D: IdTable<Payload>>(
             describe_mismatch(&expected.body, &body)
         ));
     }
-    if state.table.len() != expected.live_at_end {
+    if state.live_count() != expected.live_at_end {
         return Outcome::Failed(format!(
             "{} live objects after the body, the model has {}",
-            state.table.len(),
+            state.live_count(),
             expected.live_at_end
         ));
     }
-    if let Err(broken) = state.table.check_invariants() {
+    if let Err(broken) = state.check_invariants() {
         return Outcome::Failed(format!("invariant broken after the body: {broken}"));
     }
     Outcome::Verified

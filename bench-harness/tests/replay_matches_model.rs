@@ -2,7 +2,7 @@
 //! broken design is caught before it could be timed.
 
 use bench_harness::recording::Recording;
-use bench_harness::replay::ReplayState;
+use bench_harness::replay::{IdTableFamily, ReplayState, Replayer};
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Expected, Outcome, check_design};
@@ -22,7 +22,7 @@ impl DesignVisitor<Payload> for VerifyAll<'_> {
         let mut outcome = check_design::<D>(&p.trace, &p.expected).outcome;
         if outcome.is_verified() {
             // The timed path verifies too; a couple of timed replays must agree.
-            if let Err(e) = TimedReplay::<D>::new(&p.trace, &p.expected).run(2) {
+            if let Err(e) = TimedReplay::<ReplayState<D>>::new(&p.trace, &p.expected).run(2) {
                 outcome = Outcome::Failed(e);
             }
         }
@@ -34,7 +34,7 @@ impl DesignVisitor<Payload> for VerifyAll<'_> {
 fn every_design_gives_the_model_answers_on_every_workload() {
     for workload in workloads::registry::workloads() {
         for n in [1, 7, 300, 2_000] {
-            let prepared = PreparedTrace::generate(workload.name, n, 11).unwrap();
+            let prepared = PreparedTrace::<IdTableFamily>::generate(workload.name, n, 11).unwrap();
             let mut all = VerifyAll {
                 prepared: &prepared,
                 verdicts: Vec::new(),
@@ -159,7 +159,7 @@ impl IdTable<Payload> for LosesObjects {
 
 #[test]
 fn a_design_resolving_stale_ids_fails_verification() {
-    let p = PreparedTrace::generate("lookup-stale", 500, 3).unwrap();
+    let p = PreparedTrace::<IdTableFamily>::generate("lookup-stale", 500, 3).unwrap();
     let outcome = check_design::<IgnoresGeneration>(&p.trace, &p.expected).outcome;
     let Outcome::Failed(reason) = outcome else {
         panic!("broken design was not caught: {outcome:?}");
@@ -176,7 +176,7 @@ fn a_design_returning_wrong_objects_fails_verification_on_every_reading_workload
         "frame",
         "article-mix",
     ] {
-        let p = PreparedTrace::generate(workload, 1_000, 5).unwrap();
+        let p = PreparedTrace::<IdTableFamily>::generate(workload, 1_000, 5).unwrap();
         let outcome = check_design::<LosesObjects>(&p.trace, &p.expected).outcome;
         assert!(
             matches!(outcome, Outcome::Failed(_)),
@@ -189,7 +189,9 @@ fn a_design_returning_wrong_objects_fails_verification_on_every_reading_workload
 fn an_invalid_trace_is_refused_with_the_op_index() {
     let mut trace: Trace = workloads::registry::generate("churn", 10, 1, None).unwrap();
     trace.body.insert(3, workloads::Op::Get(10_000));
-    let e = Expected::of(&trace).unwrap_err().to_string();
+    let e = Expected::<IdTableFamily>::of(&trace)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("body op 3"), "{e}");
 }
 
@@ -224,7 +226,7 @@ fn a_recorded_application_trace_replays_verified_on_every_design() {
     let bytes = workloads::format::to_bytes(&trace).unwrap();
     let loaded = workloads::format::from_bytes(&bytes).unwrap();
     assert_eq!(loaded, trace);
-    let prepared = PreparedTrace::from_trace(loaded).unwrap();
+    let prepared = PreparedTrace::<IdTableFamily>::from_trace(loaded).unwrap();
     let mut all = VerifyAll {
         prepared: &prepared,
         verdicts: Vec::new(),
@@ -241,7 +243,7 @@ fn a_recorded_application_trace_replays_verified_on_every_design() {
 
 #[test]
 fn setup_state_matches_the_model_for_every_design() {
-    let p = PreparedTrace::generate("iterate-holes", 1_000, 9).unwrap();
+    let p = PreparedTrace::<IdTableFamily>::generate("iterate-holes", 1_000, 9).unwrap();
     let state = ReplayState::<Holey<Payload>>::after_setup(&p.trace).unwrap();
     assert_eq!(state.table.len() as u64, p.expected.stats.live_at_start);
 }

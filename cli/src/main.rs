@@ -9,6 +9,7 @@
 
 mod passes;
 
+use bench_harness::replay::IdTableFamily;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -586,7 +587,8 @@ impl DesignVisitor<Payload> for ReplayDesign<'_> {
         let mut ns_per_op = None;
         if outcome.is_verified() {
             let ops = p.expected.stats.work_units().max(1) as f64;
-            let mut timed = TimedReplay::<D>::new(&p.trace, &p.expected);
+            let mut timed =
+                TimedReplay::<bench_harness::replay::ReplayState<D>>::new(&p.trace, &p.expected);
             let mut per_op = Vec::with_capacity(self.samples);
             for _ in 0..self.samples {
                 match timed.run(1) {
@@ -622,7 +624,7 @@ fn replay(path: &PathBuf, selected: &[String], samples: usize) -> Result<Gate> {
     }
     let trace = workloads::format::load_from_path(path)
         .with_context(|| format!("cannot load trace {}", path.display()))?;
-    let prepared = PreparedTrace::from_trace(trace).map_err(anyhow::Error::msg)?;
+    let prepared = PreparedTrace::<IdTableFamily>::from_trace(trace).map_err(anyhow::Error::msg)?;
     let count = if selected.is_empty() {
         known.len()
     } else {

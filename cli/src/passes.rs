@@ -2,6 +2,7 @@
 //! runs one `bench_harness::measure` pass over it with a progress bar, and merges the results
 //! into the results file.
 
+use bench_harness::replay::IdTableFamily;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -96,7 +97,7 @@ fn run_matrix<M: DesignMeasure>(
     for workload in &selection.workloads {
         for &n in &selection.sizes {
             bar.set_message(format!("{workload} n={n}: generating"));
-            let prepared = PreparedTrace::generate(workload, n, args.seed)
+            let prepared = PreparedTrace::<IdTableFamily>::generate(workload, n, args.seed)
                 .map_err(anyhow::Error::msg)
                 .with_context(|| format!("cannot prepare {workload} at n={n}"))?;
             let mut pass = before(&prepared)?;
@@ -324,7 +325,7 @@ pub fn sweep(args: &MatrixArgs) -> Result<()> {
     for workload in &selection.workloads {
         for &n in &selection.sizes {
             bar.set_message(format!("{workload} n={n}: generating"));
-            let prepared = PreparedTrace::generate(workload, n, args.seed)
+            let prepared = PreparedTrace::<IdTableFamily>::generate(workload, n, args.seed)
                 .map_err(anyhow::Error::msg)
                 .with_context(|| format!("cannot prepare {workload} at n={n}"))?;
             let rows = for_each_verified(

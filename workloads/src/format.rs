@@ -47,8 +47,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::family::{AnyTrace, ID_TABLE, TraceOp};
 use crate::trace::{BodyStats, InvalidTrace, Part, Trace, TraceHeader};
-use crate::{Handle, Op};
+use crate::{AllocOp, Handle, Op, TagOp};
 
 /// The first 8 bytes of every trace file.
 pub const MAGIC: [u8; 8] = *b"DODTRACE";
@@ -71,12 +72,20 @@ mod tag {
 }
 
 /// The JSON header of a trace file: the trace's provenance plus the counts a reader can use
-/// without decoding the ops.
+/// without decoding the ops. `S` is the family's body statistics type
+/// ([`TraceOp::Stats`]); readers first parse it as JSON, then as the family's type.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileHeader {
+#[serde(
+    deny_unknown_fields,
+    bound = "S: Serialize + serde::de::DeserializeOwned"
+)]
+pub struct FileHeader<S = BodyStats> {
     /// Equal to the binary version field; [`FORMAT_VERSION`].
     pub format_version: u32,
+    /// The op vocabulary ([`TraceOp::FAMILY`]): `id_table`, `tags` or `alloc`. Files written
+    /// before families existed have no such field and are `id_table` traces.
+    #[serde(default = "id_table_family")]
+    pub family: String,
     /// [`TraceHeader::generator`].
     pub generator: String,
     /// [`TraceHeader::n`].
@@ -90,7 +99,11 @@ pub struct FileHeader {
     /// Number of body ops.
     pub body_ops: u64,
     /// The body's counts, as [`Trace::validate`] computes them.
-    pub body_stats: BodyStats,
+    pub body_stats: S,
+}
+
+fn id_table_family() -> String {
+    ID_TABLE.to_owned()
 }
 
 /// Why a trace could not be saved or loaded.
@@ -194,12 +207,26 @@ pub enum FormatError {
     #[error("trace is invalid: {0}")]
     Invalid(#[from] InvalidTrace),
     /// The header's body stats differ from the ops' (a writer bug, or a hand-edited file).
-    #[error("trace header body stats {header:?} differ from the ops' {actual:?}")]
+    #[error("trace header body stats {header} differ from the ops' {actual}")]
     StatsMismatch {
-        /// The header's stats (boxed to keep the error small).
-        header: Box<BodyStats>,
+        /// The header's stats, as `Debug` prints them.
+        header: String,
         /// Recomputed from the ops.
-        actual: Box<BodyStats>,
+        actual: String,
+    },
+    /// The header names no family this build knows.
+    #[error("trace family `{found}` is unknown (known: id_table, tags, alloc)")]
+    UnknownFamily {
+        /// The header's family.
+        found: String,
+    },
+    /// The file holds a trace of another family than the caller asked for.
+    #[error("trace file is of family `{found}`, expected `{expected}`")]
+    WrongFamily {
+        /// The header's family.
+        found: String,
+        /// The family asked for.
+        expected: &'static str,
     },
     /// The header JSON is longer than `u32::MAX` bytes.
     #[error("trace header of {0} bytes does not fit the u32 length field")]
@@ -219,10 +246,11 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
 ///
 /// # Errors
 /// [`FormatError::Invalid`] if the trace does not validate (a file is always a valid trace).
-pub fn to_bytes(trace: &Trace) -> Result<Vec<u8>, FormatError> {
+pub fn to_bytes<O: TraceOp>(trace: &Trace<O>) -> Result<Vec<u8>, FormatError> {
     let body_stats = trace.validate()?;
     let header = FileHeader {
         format_version: FORMAT_VERSION,
+        family: O::FAMILY.to_owned(),
         generator: trace.header.generator.clone(),
         n: trace.header.n,
         seed: trace.header.seed,
@@ -242,7 +270,7 @@ pub fn to_bytes(trace: &Trace) -> Result<Vec<u8>, FormatError> {
     out.extend_from_slice(&json);
     for part in [&trace.setup, &trace.body] {
         for &op in part {
-            encode_op(op, &mut out);
+            op.encode(&mut out);
         }
         out.push(END_OF_PART);
     }
@@ -251,7 +279,8 @@ pub fn to_bytes(trace: &Trace) -> Result<Vec<u8>, FormatError> {
     Ok(out)
 }
 
-fn encode_op(op: Op, out: &mut Vec<u8>) {
+/// Encodes an ID-table op (see the module doc's table).
+pub(crate) fn encode_op(op: Op, out: &mut Vec<u8>) {
     let (tag, handle) = match op {
         Op::Add => (tag::ADD, None),
         Op::Get(h) => (tag::GET, Some(h)),
@@ -262,12 +291,52 @@ fn encode_op(op: Op, out: &mut Vec<u8>) {
         Op::Mutate(h) => (tag::MUTATE, Some(h)),
     };
     out.push(tag);
-    if let Some(mut h) = handle {
-        while h >= 0x80 {
-            out.push((h as u8 & 0x7f) | 0x80);
-            h >>= 7;
+    if let Some(h) = handle {
+        OpFields::write_u32(out, h);
+    }
+}
+
+/// Decodes an ID-table op with tag byte `tag`.
+pub(crate) fn decode_op(tag: u8, fields: &mut OpFields<'_, '_>) -> Result<Option<Op>, FormatError> {
+    Ok(Some(match tag {
+        tag::ADD => Op::Add,
+        tag::GET => Op::Get(fields.u32()?),
+        tag::GET_STALE => Op::GetStale(fields.u32()?),
+        tag::REMOVE => Op::Remove(fields.u32()?),
+        tag::ITERATE => Op::Iterate,
+        tag::ITERATE_MUT => Op::IterateMut,
+        tag::MUTATE => Op::Mutate(fields.u32()?),
+        _ => return Ok(None),
+    }))
+}
+
+/// The fields of one op being decoded: unsigned LEB128 varints read in order (see the module
+/// doc), with errors naming the op.
+pub struct OpFields<'r, 'a> {
+    reader: &'r mut ByteReader<'a>,
+    part: Part,
+    index: usize,
+    what: &'static str,
+}
+
+impl OpFields<'_, '_> {
+    /// Reads the next field.
+    ///
+    /// # Errors
+    /// [`FormatError::Truncated`] or [`FormatError::BadHandle`] (overlong, overflowing or
+    /// non-shortest varint).
+    pub fn u32(&mut self) -> Result<u32, FormatError> {
+        self.reader.handle(self.part, self.index, self.what)
+    }
+
+    /// Appends `value` as a shortest unsigned LEB128 varint (the encoding [`u32`](Self::u32)
+    /// reads).
+    pub fn write_u32(out: &mut Vec<u8>, mut value: u32) {
+        while value >= 0x80 {
+            out.push((value as u8 & 0x7f) | 0x80);
+            value >>= 7;
         }
-        out.push(h as u8);
+        out.push(value as u8);
     }
 }
 
@@ -275,7 +344,36 @@ fn encode_op(op: Op, out: &mut Vec<u8>) {
 ///
 /// # Errors
 /// The first problem found, as the specific [`FormatError`] variant.
-pub fn from_bytes(bytes: &[u8]) -> Result<Trace, FormatError> {
+pub fn from_bytes<O: TraceOp>(bytes: &[u8]) -> Result<Trace<O>, FormatError> {
+    match from_bytes_any(bytes)? {
+        AnyTrace::IdTable(t) => O::from_any(AnyTrace::IdTable(t)),
+        AnyTrace::Tags(t) => O::from_any(AnyTrace::Tags(t)),
+        AnyTrace::Alloc(t) => O::from_any(AnyTrace::Alloc(t)),
+    }
+    .map_err(|other| FormatError::WrongFamily {
+        found: other.family().to_owned(),
+        expected: O::FAMILY,
+    })
+}
+
+/// Decodes and fully validates trace file bytes of any family.
+///
+/// # Errors
+/// As [`from_bytes`], plus [`FormatError::UnknownFamily`].
+pub fn from_bytes_any(bytes: &[u8]) -> Result<AnyTrace, FormatError> {
+    let header = read_header(bytes)?;
+    match header.family.as_str() {
+        crate::family::ID_TABLE => decode_family::<Op>(bytes, header).map(AnyTrace::IdTable),
+        crate::family::TAGS => decode_family::<TagOp>(bytes, header).map(AnyTrace::Tags),
+        crate::family::ALLOC => decode_family::<AllocOp>(bytes, header).map(AnyTrace::Alloc),
+        other => Err(FormatError::UnknownFamily {
+            found: other.to_owned(),
+        }),
+    }
+}
+
+/// Checks magic and version and parses the JSON header (its stats still as JSON).
+fn read_header(bytes: &[u8]) -> Result<FileHeader<serde_json::Value>, FormatError> {
     let mut r = ByteReader { bytes, pos: 0 };
     let magic_len = bytes.len().min(MAGIC.len());
     if bytes[..magic_len] != MAGIC[..magic_len] {
@@ -289,7 +387,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Trace, FormatError> {
         return Err(FormatError::UnsupportedVersion { found: version });
     }
     let header_len = r.u32("header length field")? as usize;
-    let header: FileHeader =
+    let header: FileHeader<serde_json::Value> =
         serde_json::from_slice(r.take(header_len, "header")?).map_err(FormatError::BadHeader)?;
     if header.format_version != version {
         return Err(FormatError::HeaderVersionMismatch {
@@ -297,8 +395,23 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Trace, FormatError> {
             binary: version,
         });
     }
-    let setup = r.ops(Part::Setup, header.setup_ops)?;
-    let body = r.ops(Part::Body, header.body_ops)?;
+    Ok(header)
+}
+
+/// Decodes the ops of a file whose header says family `O` and validates the whole trace.
+fn decode_family<O: TraceOp>(
+    bytes: &[u8],
+    header: FileHeader<serde_json::Value>,
+) -> Result<Trace<O>, FormatError> {
+    let header_len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    let mut r = ByteReader {
+        bytes,
+        pos: 16 + header_len,
+    };
+    let body_stats: O::Stats =
+        serde_json::from_value(header.body_stats).map_err(FormatError::BadHeader)?;
+    let setup = r.ops::<O>(Part::Setup, header.setup_ops)?;
+    let body = r.ops::<O>(Part::Body, header.body_ops)?;
     let checked_len = r.pos;
     let stored = u64::from_le_bytes(r.take(8, "checksum")?.try_into().expect("8 bytes"));
     let computed = fnv1a64(&bytes[..checked_len]);
@@ -322,10 +435,10 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Trace, FormatError> {
         body,
     };
     let actual = trace.validate()?;
-    if actual != header.body_stats {
+    if actual != body_stats {
         return Err(FormatError::StatsMismatch {
-            header: Box::new(header.body_stats),
-            actual: Box::new(actual),
+            header: format!("{body_stats:?}"),
+            actual: format!("{actual:?}"),
         });
     }
     Ok(trace)
@@ -333,7 +446,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Trace, FormatError> {
 
 /// A bounds-checked cursor over the file bytes: every read is a `get`, so bad input gives a
 /// [`FormatError::Truncated`], never a panic.
-struct ByteReader<'a> {
+pub(crate) struct ByteReader<'a> {
     bytes: &'a [u8],
     pos: usize,
 }
@@ -362,7 +475,7 @@ impl<'a> ByteReader<'a> {
     }
 
     /// The ops of `part` up to its end-of-part byte; `expected` is the header's count.
-    fn ops(&mut self, part: Part, expected: u64) -> Result<Vec<Op>, FormatError> {
+    fn ops<O: TraceOp>(&mut self, part: Part, expected: u64) -> Result<Vec<O>, FormatError> {
         let what = match part {
             Part::Setup => "setup ops",
             Part::Body => "body ops",
@@ -377,25 +490,22 @@ impl<'a> ByteReader<'a> {
         loop {
             let offset = self.pos;
             let index = ops.len();
-            let handle = |r: &mut Self| r.handle(part, index, what);
-            let op = match self.byte(what)? {
-                END_OF_PART => break,
-                tag::ADD => Op::Add,
-                tag::GET => Op::Get(handle(self)?),
-                tag::GET_STALE => Op::GetStale(handle(self)?),
-                tag::REMOVE => Op::Remove(handle(self)?),
-                tag::ITERATE => Op::Iterate,
-                tag::ITERATE_MUT => Op::IterateMut,
-                tag::MUTATE => Op::Mutate(handle(self)?),
-                tag => {
-                    return Err(FormatError::UnknownTag {
-                        part,
-                        index,
-                        offset,
-                        tag,
-                    });
-                }
+            let tag = self.byte(what)?;
+            if tag == END_OF_PART {
+                break;
+            }
+            let mut fields = OpFields {
+                reader: self,
+                part,
+                index,
+                what,
             };
+            let op = O::decode(tag, &mut fields)?.ok_or(FormatError::UnknownTag {
+                part,
+                index,
+                offset,
+                tag,
+            })?;
             ops.push(op);
         }
         if ops.len() as u64 != expected {
@@ -448,12 +558,12 @@ impl<'a> ByteReader<'a> {
 /// let trace = registry::generate("churn", 100, 7, None).unwrap();
 /// let mut file = Vec::new();
 /// format::save(&trace, &mut file).unwrap();
-/// assert_eq!(format::load(file.as_slice()).unwrap(), trace);
+/// assert_eq!(format::load::<workloads::Op>(file.as_slice()).unwrap(), trace);
 /// ```
 ///
 /// # Errors
 /// [`FormatError::Invalid`] for an invalid trace, [`FormatError::Io`] if writing fails.
-pub fn save(trace: &Trace, mut writer: impl Write) -> Result<(), FormatError> {
+pub fn save<O: TraceOp>(trace: &Trace<O>, mut writer: impl Write) -> Result<(), FormatError> {
     writer.write_all(&to_bytes(trace)?)?;
     writer.flush()?;
     Ok(())
@@ -463,7 +573,7 @@ pub fn save(trace: &Trace, mut writer: impl Write) -> Result<(), FormatError> {
 ///
 /// # Errors
 /// [`FormatError::Io`] if reading fails; otherwise as [`from_bytes`].
-pub fn load(mut reader: impl Read) -> Result<Trace, FormatError> {
+pub fn load<O: TraceOp>(mut reader: impl Read) -> Result<Trace<O>, FormatError> {
     let mut bytes = Vec::new();
     reader.read_to_end(&mut bytes)?;
     from_bytes(&bytes)
@@ -475,7 +585,10 @@ pub fn load(mut reader: impl Read) -> Result<Trace, FormatError> {
 /// # Errors
 /// [`FormatError::Invalid`] for an invalid trace, [`FormatError::PathIo`] if the file cannot
 /// be written.
-pub fn save_to_path(trace: &Trace, path: impl AsRef<Path>) -> Result<(), FormatError> {
+pub fn save_to_path<O: TraceOp>(
+    trace: &Trace<O>,
+    path: impl AsRef<Path>,
+) -> Result<(), FormatError> {
     let path = path.as_ref();
     let bytes = to_bytes(trace)?;
     let path_io = |source| FormatError::PathIo {
@@ -497,13 +610,23 @@ pub fn save_to_path(trace: &Trace, path: impl AsRef<Path>) -> Result<(), FormatE
 ///
 /// # Errors
 /// [`FormatError::PathIo`] if the file cannot be read; otherwise as [`from_bytes`].
-pub fn load_from_path(path: impl AsRef<Path>) -> Result<Trace, FormatError> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| FormatError::PathIo {
+pub fn load_from_path<O: TraceOp>(path: impl AsRef<Path>) -> Result<Trace<O>, FormatError> {
+    from_bytes(&read_path(path.as_ref())?)
+}
+
+/// Loads and validates the trace file at `path`, whatever its family.
+///
+/// # Errors
+/// As [`load_from_path`], plus [`FormatError::UnknownFamily`].
+pub fn load_any_from_path(path: impl AsRef<Path>) -> Result<AnyTrace, FormatError> {
+    from_bytes_any(&read_path(path.as_ref())?)
+}
+
+fn read_path(path: &Path) -> Result<Vec<u8>, FormatError> {
+    std::fs::read(path).map_err(|source| FormatError::PathIo {
         path: path.to_owned(),
         source,
-    })?;
-    from_bytes(&bytes)
+    })
 }
 
 #[cfg(test)]

@@ -11,10 +11,15 @@
 //! * [`generators`] (files in `src/gen/`): one generator per workload; [`registry`]: the list
 //!   of them, dispatch by name with JSON parameters.
 //! * [`format`](mod@format): the binary trace file format, save and load with full validation.
+//! * [`family`]: what each family's op vocabulary provides ([`TraceOp`]): [`Op`] for ID
+//!   tables, [`TagOp`] ([`tag_op`]) for tag stores, [`AllocOp`] ([`alloc_op`]) for block
+//!   allocators; [`Trace`] is generic over it.
 //!
 //! This crate knows nothing of the designs that replay its traces.
 #![deny(missing_docs)]
 
+pub mod alloc_op;
+pub mod family;
 pub mod format;
 #[path = "gen/mod.rs"]
 pub mod generators;
@@ -22,8 +27,12 @@ pub mod op;
 pub mod payload;
 pub mod registry;
 pub mod rng;
+pub mod tag_op;
 pub mod trace;
 
+pub use alloc_op::AllocOp;
+pub use family::{AnyTrace, TraceOp, TraceStats};
 pub use op::{Handle, Op};
 pub use payload::Payload;
+pub use tag_op::TagOp;
 pub use trace::Trace;

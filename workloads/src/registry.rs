@@ -6,6 +6,7 @@
 use serde_json::Value;
 use thiserror::Error;
 
+use crate::family::{AnyTrace, TraceOp};
 use crate::generators::{self, Params};
 use crate::trace::Trace;
 
@@ -17,6 +18,8 @@ pub const MAX_N: usize = 1 << 26;
 pub struct WorkloadInfo {
     /// Registry name, e.g. `lookup-zipf`.
     pub name: &'static str,
+    /// The family whose designs replay it ([`TraceOp::FAMILY`]: `id_table`, `tags`, `alloc`).
+    pub family: &'static str,
     /// One-line description.
     pub description: &'static str,
     /// Whether the body relies on detecting stale IDs (`GetStale`), so designs that cannot
@@ -57,6 +60,16 @@ pub enum WorkloadError {
         /// What is wrong, naming the field.
         message: String,
     },
+    /// The workload is of another family than the caller asked for.
+    #[error("workload `{workload}` is a `{family}` workload, not `{expected}`")]
+    WrongFamily {
+        /// The workload.
+        workload: &'static str,
+        /// Its family.
+        family: &'static str,
+        /// The family asked for.
+        expected: &'static str,
+    },
     /// `n` is zero or above [`MAX_N`].
     #[error("workload `{workload}`: n = {n} is outside 1..={max}", max = MAX_N)]
     BadN {
@@ -70,10 +83,16 @@ pub enum WorkloadError {
 /// A registry entry: the workload's constants and its type-erased entry points.
 struct Entry {
     name: &'static str,
+    family: &'static str,
     description: &'static str,
     needs_stale_detection: bool,
     params: fn() -> Vec<ParamInfo>,
-    generate: fn(usize, u64, Option<&Value>) -> Result<Trace, WorkloadError>,
+    generate: fn(usize, u64, Option<&Value>) -> Result<AnyTrace, WorkloadError>,
+}
+
+/// The family of a generator, from its return type.
+const fn family_of<P, O: TraceOp>(_generate: fn(usize, u64, &P) -> Trace<O>) -> &'static str {
+    O::FAMILY
 }
 
 /// Builds an entry for a generator whose params type is `P`. A macro rather than a function
@@ -85,6 +104,7 @@ macro_rules! entry {
     ($module:ident, $params:ty, stale: $stale:expr, check: $check:expr) => {
         Entry {
             name: generators::$module::NAME,
+            family: family_of::<$params, _>(generators::$module::generate),
             description: generators::$module::DESCRIPTION,
             needs_stale_detection: $stale,
             params: param_infos::<$params>,
@@ -96,7 +116,7 @@ macro_rules! entry {
                     workload: name,
                     message,
                 })?;
-                Ok(generators::$module::generate(n, seed, &params))
+                Ok(TraceOp::into_any(generators::$module::generate(n, seed, &params)))
             },
         }
     };
@@ -128,10 +148,19 @@ pub fn workloads() -> Vec<WorkloadInfo> {
         .iter()
         .map(|e| WorkloadInfo {
             name: e.name,
+            family: e.family,
             description: e.description,
             needs_stale_detection: e.needs_stale_detection,
             params: (e.params)(),
         })
+        .collect()
+}
+
+/// The workloads of one family (`id_table`, `tags`, `alloc`), in registry order.
+pub fn workloads_of(family: &str) -> Vec<WorkloadInfo> {
+    workloads()
+        .into_iter()
+        .filter(|w| w.family == family)
         .collect()
 }
 
@@ -162,6 +191,42 @@ pub fn generate(
     seed: u64,
     params: Option<&Value>,
 ) -> Result<Trace, WorkloadError> {
+    generate_for::<crate::Op>(name, n, seed, params)
+}
+
+/// [`generate`] for a workload of family `O`.
+///
+/// # Errors
+/// As [`generate_any`], plus [`WorkloadError::WrongFamily`] for a workload of another family.
+pub fn generate_for<O: TraceOp>(
+    name: &str,
+    n: usize,
+    seed: u64,
+    params: Option<&Value>,
+) -> Result<Trace<O>, WorkloadError> {
+    let trace = generate_any(name, n, seed, params)?;
+    let family = trace.family();
+    O::from_any(trace).map_err(|_| WorkloadError::WrongFamily {
+        workload: ENTRIES
+            .iter()
+            .find(|e| e.name == name)
+            .map_or("?", |e| e.name),
+        family,
+        expected: O::FAMILY,
+    })
+}
+
+/// Generates the trace of workload `name` (of any family) at live size `n` from `seed`, as
+/// [`generate`] describes.
+///
+/// # Errors
+/// As [`generate`].
+pub fn generate_any(
+    name: &str,
+    n: usize,
+    seed: u64,
+    params: Option<&Value>,
+) -> Result<AnyTrace, WorkloadError> {
     let entry =
         ENTRIES
             .iter()

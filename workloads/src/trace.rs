@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::family::{TraceOp, TraceStats};
 use crate::{Handle, Op};
 
 /// Where a trace came from, stored as the JSON header of a trace file.
@@ -19,15 +20,16 @@ pub struct TraceHeader {
 }
 
 /// A trace: replaying `setup` builds the starting state (untimed), `body` is what is timed.
-/// Handles are numbered across both parts: the body's first `Add` continues after the setup's.
+/// Handles are numbered across both parts: the body's first handle-creating op continues after
+/// the setup's. `O` is the family's op vocabulary ([`Op`] for ID tables by default).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Trace {
+pub struct Trace<O = Op> {
     /// Provenance.
     pub header: TraceHeader,
     /// Untimed prefix.
-    pub setup: Vec<Op>,
+    pub setup: Vec<O>,
     /// Timed part.
-    pub body: Vec<Op>,
+    pub body: Vec<O>,
 }
 
 /// Which part of a trace an op is in.
@@ -94,6 +96,18 @@ pub enum InvalidTrace {
         /// Index of the op within its part.
         index: usize,
     },
+    /// An op of another family's vocabulary is invalid where it stands.
+    #[error("{part} op {index} ({op}) {reason}")]
+    BadOp {
+        /// Part of the trace.
+        part: Part,
+        /// Index of the op within its part.
+        index: usize,
+        /// The op, as `Debug` prints it.
+        op: String,
+        /// Why it is invalid, e.g. "uses entity 3, which is not live".
+        reason: String,
+    },
 }
 
 /// Counts of a trace's body, for throughput and for the file header.
@@ -133,105 +147,125 @@ impl BodyStats {
     }
 }
 
-impl Trace {
-    /// Total number of `Add` ops in setup and body (one more than the largest handle).
+impl TraceStats for BodyStats {
+    fn work_units(&self) -> u64 {
+        BodyStats::work_units(self)
+    }
+
+    fn peak_live(&self) -> u64 {
+        self.peak_live
+    }
+
+    fn live_at_start(&self) -> u64 {
+        self.live_at_start
+    }
+}
+
+impl<O: TraceOp> Trace<O> {
+    /// Total number of handle-creating ops (`Add` for ID tables) in setup and body: one more
+    /// than the largest handle.
     pub fn handle_count(&self) -> usize {
         self.setup
             .iter()
             .chain(&self.body)
-            .filter(|op| matches!(op, Op::Add))
+            .filter(|op| op.creates_handle())
             .count()
     }
 
-    /// Whether the body leaves the table unchanged (only lookups and `Iterate`), so it can be
-    /// timed repeatedly on one table built once.
+    /// Whether the body leaves the design unchanged (for ID tables only lookups and
+    /// `Iterate`), so it can be timed repeatedly on one state built once.
     pub fn body_is_read_only(&self) -> bool {
         self.body.iter().all(|op| op.is_read_only())
     }
 
-    /// Checks every op against the handle states (not added / live / removed) and returns the
-    /// body's counts.
+    /// Checks every op against the handle states (for ID tables: not added / live / removed)
+    /// and returns the body's counts.
     ///
     /// # Errors
     /// The first invalid op, named by part and index.
-    pub fn validate(&self) -> Result<BodyStats, InvalidTrace> {
-        #[derive(Clone, Copy, PartialEq)]
-        enum State {
-            Live,
-            Removed,
-        }
-        let mut states: Vec<State> = Vec::new();
-        let mut live: u64 = 0;
-        let mut stats = BodyStats::default();
-        for (part, ops) in [(Part::Setup, &self.setup), (Part::Body, &self.body)] {
-            if part == Part::Body {
-                stats.live_at_start = live;
-            }
-            let in_body = part == Part::Body;
-            for (index, &op) in ops.iter().enumerate() {
-                if let Some(handle) = op.handle() {
-                    let state =
-                        states
-                            .get(handle as usize)
-                            .copied()
-                            .ok_or(InvalidTrace::NotYetAdded {
-                                part,
-                                index,
-                                op,
-                                handle,
-                            })?;
-                    match (op, state) {
-                        (Op::GetStale(_), State::Live) => {
-                            return Err(InvalidTrace::StaleOfLive {
-                                part,
-                                index,
-                                handle,
-                            });
-                        }
-                        (Op::GetStale(_), State::Removed) => {}
-                        (_, State::Removed) => {
-                            return Err(InvalidTrace::AlreadyRemoved {
-                                part,
-                                index,
-                                op,
-                                handle,
-                            });
-                        }
-                        (_, State::Live) => {}
-                    }
-                }
-                match op {
-                    Op::Add => {
-                        if states.len() > Handle::MAX as usize {
-                            return Err(InvalidTrace::TooManyAdds { part, index });
-                        }
-                        states.push(State::Live);
-                        live += 1;
-                        stats.peak_live = stats.peak_live.max(live);
-                    }
-                    Op::Remove(h) => {
-                        states[h as usize] = State::Removed;
-                        live -= 1;
-                    }
-                    _ => {}
-                }
-                if in_body {
-                    match op {
-                        Op::Add => stats.adds += 1,
-                        Op::Get(_) => stats.gets += 1,
-                        Op::GetStale(_) => stats.stale_gets += 1,
-                        Op::Remove(_) => stats.removes += 1,
-                        Op::Mutate(_) => stats.mutates += 1,
-                        Op::Iterate | Op::IterateMut => {
-                            stats.iterations += 1;
-                            stats.iterated_objects += live;
-                        }
-                    }
-                }
-            }
-        }
-        Ok(stats)
+    pub fn validate(&self) -> Result<O::Stats, InvalidTrace> {
+        O::validate(&self.setup, &self.body)
     }
+}
+
+/// [`Trace::validate`] for the ID-table family.
+pub(crate) fn validate_id_table(setup: &[Op], body: &[Op]) -> Result<BodyStats, InvalidTrace> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        Live,
+        Removed,
+    }
+    let mut states: Vec<State> = Vec::new();
+    let mut live: u64 = 0;
+    let mut stats = BodyStats::default();
+    for (part, ops) in [(Part::Setup, setup), (Part::Body, body)] {
+        if part == Part::Body {
+            stats.live_at_start = live;
+        }
+        let in_body = part == Part::Body;
+        for (index, &op) in ops.iter().enumerate() {
+            if let Some(handle) = op.handle() {
+                let state =
+                    states
+                        .get(handle as usize)
+                        .copied()
+                        .ok_or(InvalidTrace::NotYetAdded {
+                            part,
+                            index,
+                            op,
+                            handle,
+                        })?;
+                match (op, state) {
+                    (Op::GetStale(_), State::Live) => {
+                        return Err(InvalidTrace::StaleOfLive {
+                            part,
+                            index,
+                            handle,
+                        });
+                    }
+                    (Op::GetStale(_), State::Removed) => {}
+                    (_, State::Removed) => {
+                        return Err(InvalidTrace::AlreadyRemoved {
+                            part,
+                            index,
+                            op,
+                            handle,
+                        });
+                    }
+                    (_, State::Live) => {}
+                }
+            }
+            match op {
+                Op::Add => {
+                    if states.len() > Handle::MAX as usize {
+                        return Err(InvalidTrace::TooManyAdds { part, index });
+                    }
+                    states.push(State::Live);
+                    live += 1;
+                    stats.peak_live = stats.peak_live.max(live);
+                }
+                Op::Remove(h) => {
+                    states[h as usize] = State::Removed;
+                    live -= 1;
+                }
+                _ => {}
+            }
+            if in_body {
+                match op {
+                    Op::Add => stats.adds += 1,
+                    Op::Get(_) => stats.gets += 1,
+                    Op::GetStale(_) => stats.stale_gets += 1,
+                    Op::Remove(_) => stats.removes += 1,
+                    Op::Mutate(_) => stats.mutates += 1,
+                    Op::Iterate | Op::IterateMut => {
+                        stats.iterations += 1;
+                        stats.iterated_objects += live;
+                    }
+                }
+            }
+        }
+    }
+    Ok(stats)
 }
 
 #[cfg(test)]

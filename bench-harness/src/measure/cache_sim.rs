@@ -18,7 +18,7 @@ use impls::id_table::{DesignVisitor, IdTable, for_each_design};
 use workloads::{Payload, Trace};
 
 use crate::measure::DesignMeasure;
-use crate::replay::{Digest, ReplayState};
+use crate::replay::{Digest, ReplayState, Replayer};
 use crate::results::{SimConfig, SimPerOp};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
@@ -408,7 +408,8 @@ mod tests {
 
     #[test]
     fn child_replays_and_rejects_unknown_designs() {
-        let p = PreparedTrace::generate("lookup-uniform", 100, 1).unwrap();
+        let p = PreparedTrace::<crate::replay::IdTableFamily>::generate("lookup-uniform", 100, 1)
+            .unwrap();
         assert_eq!(run_child("holey", &p.trace).unwrap(), p.expected.body);
         assert!(run_child("nope", &p.trace).unwrap_err().contains("unknown"));
     }

@@ -9,7 +9,7 @@ use perf_event::{Builder, Counter};
 use workloads::Payload;
 
 use crate::measure::DesignMeasure;
-use crate::replay::ReplayState;
+use crate::replay::{ReplayState, Replayer};
 use crate::results::HwPerOp;
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
@@ -167,7 +167,8 @@ mod tests {
 
     #[test]
     fn unavailable_counters_give_a_reason_not_a_panic() {
-        let p = PreparedTrace::generate("lookup-uniform", 100, 1).unwrap();
+        let p = PreparedTrace::<crate::replay::IdTableFamily>::generate("lookup-uniform", 100, 1)
+            .unwrap();
         let selection = Selection {
             workloads: vec![],
             designs: vec!["holey".into()],

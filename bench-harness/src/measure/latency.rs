@@ -10,7 +10,7 @@ use impls::id_table::IdTable;
 use workloads::{Op, Payload};
 
 use crate::measure::DesignMeasure;
-use crate::replay::{Digest, ReplayState};
+use crate::replay::{Digest, ReplayState, Replayer};
 use crate::results::Latency;
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
@@ -106,7 +106,7 @@ mod tests {
 
     #[test]
     fn percentiles_are_ordered_and_the_digest_is_checked() {
-        let p = PreparedTrace::generate("churn", 200, 3).unwrap();
+        let p = PreparedTrace::<crate::replay::IdTableFamily>::generate("churn", 200, 3).unwrap();
         let selection = Selection {
             workloads: vec![],
             designs: vec!["packed".into(), "map-hash".into()],
@@ -123,7 +123,8 @@ mod tests {
                 "{l:?}"
             );
         }
-        let it = PreparedTrace::generate("iterate-full", 100, 3).unwrap();
+        let it = PreparedTrace::<crate::replay::IdTableFamily>::generate("iterate-full", 100, 3)
+            .unwrap();
         assert_eq!(batch_ops(&it.trace.body), 1);
     }
 }

@@ -7,6 +7,7 @@ use workloads::Payload;
 
 use crate::machine::CacheSizes;
 use crate::measure::DesignMeasure;
+use crate::replay::ReplayState;
 use crate::suite::PreparedTrace;
 use crate::timing::{TimedReplay, median_and_range};
 use crate::verify::Checked;
@@ -98,7 +99,7 @@ impl DesignMeasure for SweepPass {
         _checked: &Checked,
     ) -> Result<f64, String> {
         let ops = prepared.expected.stats.work_units().max(1) as f64;
-        let mut timed = TimedReplay::<D>::new(&prepared.trace, &prepared.expected);
+        let mut timed = TimedReplay::<ReplayState<D>>::new(&prepared.trace, &prepared.expected);
         let mut per_op = (0..self.samples.max(1))
             .map(|_| timed.run(1).map(|d| d.as_nanos() as f64 / ops))
             .collect::<Result<Vec<_>, _>>()?;

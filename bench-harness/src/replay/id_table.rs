@@ -1,13 +1,28 @@
-//! The one replay driver: applies trace ops to any [`IdTable`] and digests what it observed.
+//! The ID-table family's replay driver: applies trace ops to any [`IdTable`] and digests what
+//! it observed.
 //!
 //! Generic and monomorphised per design: no dynamic dispatch and no allocation per op in the
 //! timed loop. Logical handles map to the table's IDs through a flat `Vec` (handle `k` is the
 //! `k`-th add), reserved before timing so `Add` never reallocates it.
 
-use impls::TableError;
 use impls::id_table::IdTable;
+use impls::id_table::model::ModelTable;
 use serde::{Deserialize, Serialize};
+use workloads::trace::BodyStats;
 use workloads::{Op, Payload, Trace};
+
+use super::{Family, ReplayError, Replayer};
+
+/// The ID lookup tables: [`Op`] traces replayed on [`IdTable`]s, checked against
+/// [`ModelTable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdTableFamily;
+
+impl Family for IdTableFamily {
+    type Op = Op;
+    type Digest = Digest;
+    type Model = ReplayState<ModelTable<Payload>>;
+}
 
 /// Everything a replay observed, reduced to counts and wrapping sums. Two replays of one trace
 /// agree on the digest exactly when they saw the same hits, misses and field values (up to
@@ -57,16 +72,6 @@ pub fn mix(p: &Payload) -> u64 {
     p.value ^ p.handle.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// A replay could not continue: the table refused an insert.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("op {index} (Add): {error}")]
-pub struct ReplayError {
-    /// Index of the failing op within the replayed slice.
-    pub index: usize,
-    /// The table's error.
-    pub error: TableError,
-}
-
 /// A table plus the handle → ID map: the state a trace is replayed on.
 pub struct ReplayState<D: IdTable<Payload>> {
     /// The design under test.
@@ -82,16 +87,6 @@ impl<D: IdTable<Payload>> ReplayState<D> {
             table: D::new(),
             ids: Vec::with_capacity(trace.handle_count()),
         }
-    }
-
-    /// Builds the starting state: an empty table with the trace's setup replayed.
-    ///
-    /// # Errors
-    /// The table refused an insert (fixed capacity, ID space).
-    pub fn after_setup(trace: &Trace) -> Result<Self, ReplayError> {
-        let mut state = Self::for_trace(trace);
-        state.replay(&trace.setup)?;
-        Ok(state)
     }
 
     /// Applies `ops` in order and returns what was observed.
@@ -117,7 +112,7 @@ impl<D: IdTable<Payload>> ReplayState<D> {
                     let handle = ids.len() as u32;
                     let id = table
                         .insert(Payload::for_handle(handle))
-                        .map_err(|error| ReplayError { index, error })?;
+                        .map_err(|error| ReplayError::at(index, op, error))?;
                     ids.push(id);
                 }
                 Op::Get(h) => {
@@ -167,5 +162,53 @@ impl<D: IdTable<Payload>> ReplayState<D> {
             iterate_sum,
             iterated,
         })
+    }
+}
+
+impl<D: IdTable<Payload>> Replayer for ReplayState<D> {
+    type Family = IdTableFamily;
+
+    fn design_name() -> &'static str {
+        D::INFO.name
+    }
+
+    fn unsupported_before(stats: &BodyStats) -> Option<String> {
+        let capacity = D::INFO.capacity?;
+        ((stats.peak_live as usize) > capacity).then(|| {
+            format!(
+                "fixed capacity {capacity} is below the trace's peak of {} live objects",
+                stats.peak_live
+            )
+        })
+    }
+
+    fn unsupported_after(stats: &BodyStats, body: &Digest) -> Option<String> {
+        (!D::INFO.detects_stale && stats.stale_gets > 0).then(|| {
+            format!(
+                "does not detect stale IDs (its keys carry no generation): {} of {} stale \
+                 lookups returned an object",
+                body.stale_hits, stats.stale_gets
+            )
+        })
+    }
+
+    fn for_trace(trace: &Trace) -> Self {
+        ReplayState::for_trace(trace)
+    }
+
+    fn replay(&mut self, ops: &[Op]) -> Result<Digest, ReplayError> {
+        ReplayState::replay(self, ops)
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.table.memory_bytes() as u64
+    }
+
+    fn live_count(&self) -> usize {
+        self.table.len()
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        self.table.check_invariants()
     }
 }
