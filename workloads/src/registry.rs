@@ -18,6 +18,9 @@ pub const MAX_N: usize = 1 << 26;
 pub struct WorkloadInfo {
     /// Registry name, e.g. `lookup-zipf`.
     pub name: &'static str,
+    /// Whether the trace is a recording (a real program's) that ignores `n`: benchmarks run
+    /// it once, not once per size.
+    pub recorded: bool,
     /// The family whose designs replay it ([`TraceOp::FAMILY`]: `id_table`, `tags`, `alloc`).
     pub family: &'static str,
     /// One-line description.
@@ -83,6 +86,7 @@ pub enum WorkloadError {
 /// A registry entry: the workload's constants and its type-erased entry points.
 struct Entry {
     name: &'static str,
+    recorded: bool,
     family: &'static str,
     description: &'static str,
     needs_stale_detection: bool,
@@ -102,8 +106,16 @@ macro_rules! entry {
         entry!($module, $params, stale: $stale, check: |_, _| Ok(()))
     };
     ($module:ident, $params:ty, stale: $stale:expr, check: $check:expr) => {
+        entry!(@full $module, $params, $stale, $check, false)
+    };
+    // A recorded trace replayed as it is: `n` is ignored.
+    ($module:ident, $params:ty, recorded) => {
+        entry!(@full $module, $params, false, |_, _| Ok(()), true)
+    };
+    (@full $module:ident, $params:ty, $stale:expr, $check:expr, $recorded:expr) => {
         Entry {
             name: generators::$module::NAME,
+            recorded: $recorded,
             family: family_of::<$params, _>(generators::$module::generate),
             description: generators::$module::DESCRIPTION,
             needs_stale_detection: $stale,
@@ -148,6 +160,7 @@ pub fn workloads() -> Vec<WorkloadInfo> {
         .iter()
         .map(|e| WorkloadInfo {
             name: e.name,
+            recorded: e.recorded,
             family: e.family,
             description: e.description,
             needs_stale_detection: e.needs_stale_detection,
