@@ -79,19 +79,22 @@ for side in a b; do
   mkdir -p "$work/$side/out" "$work/results/$side"
   git -C "$repo" worktree add --detach --quiet "${wt[$side]}" "$sha"
   worktrees+=("${wt[$side]}")
+  # The bench target was called `id_tables` before the tag and allocator families joined it.
+  bench=dodbench
+  [[ -f ${wt[$side]}/bench-harness/benches/dodbench.rs ]] || bench=id_tables
   if ! (cd "${wt[$side]}" && CARGO_TARGET_DIR=$build_dir cargo bench -p bench-harness \
-      --bench id_tables --no-run --message-format=json 2>"$work/$side/build.log") \
+      --bench "$bench" --no-run --message-format=json 2>"$work/$side/build.log") \
       >"$work/$side/build.json"; then
     tail -n 20 "$work/$side/build.log" >&2
     echo "ab.sh: side $side (${sha:0:12}) does not build" >&2
     exit 1
   fi
-  exe[$side]=$(grep -o '"executable":"[^"]*id_tables-[^"]*"' "$work/$side/build.json" | tail -n 1 | cut -d'"' -f4)
+  exe[$side]=$(grep -o '"executable":"[^"]*'"$bench"'-[^"]*"' "$work/$side/build.json" | tail -n 1 | cut -d'"' -f4)
   [[ -x ${exe[$side]} ]] || { echo "ab.sh: no benchmark executable for side $side" >&2; exit 1; }
   # The binary name carries a hash of the worktree path: copy it so a later build of the
   # other side (or another invocation) cannot replace it mid-run.
-  cp "${exe[$side]}" "$work/$side/id_tables"
-  exe[$side]=$work/$side/id_tables
+  cp "${exe[$side]}" "$work/$side/dodbench-bench"
+  exe[$side]=$work/$side/dodbench-bench
 done
 
 run_side() {

@@ -14,16 +14,27 @@ pub const ID_TABLE_FAMILY: &str = "id_table";
 /// Seed of every generated trace unless `DODBENCH_SEED` says otherwise.
 pub const DEFAULT_SEED: u64 = 0xD0D_BE4C;
 
-/// Live sizes of the default matrix: 1K, 64K and 1M objects.
+/// Live sizes of the ID-table matrix: 1K, 64K and 1M objects.
 pub const DEFAULT_SIZES: [usize; 3] = [1_000, 65_536, 1_000_000];
+
+/// Entity counts of the tag-store matrix: 1K, 100K (the size the closing notes tabulate) and,
+/// outside quick mode, 1M.
+pub const TAG_SIZES: [usize; 3] = [1_000, 100_000, 1_000_000];
+
+/// Live block counts of the allocator matrix: 1K, 10K and, outside quick mode, 100K. The
+/// arena grows with the peak of live bytes, so 100K blocks of the random mix already take an
+/// arena of hundreds of MiB.
+pub const ALLOC_SIZES: [usize; 3] = [1_000, 10_000, 100_000];
 
 /// How a run is configured, from the environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SuiteConfig {
     /// `DODBENCH_QUICK=1`: the whole matrix with short measurement.
     pub quick: bool,
-    /// Live sizes (`DODBENCH_SIZES=1000,65536` overrides).
+    /// Live sizes of the ID-table family (`DODBENCH_SIZES=1000,65536` overrides).
     pub sizes: Vec<usize>,
+    /// Whether `DODBENCH_SIZES` set the sizes (then every family uses them).
+    pub sizes_from_env: bool,
     /// Trace seed (`DODBENCH_SEED` overrides).
     pub seed: u64,
 }
@@ -40,6 +51,7 @@ impl SuiteConfig {
             Some("1") | Some("true") => true,
             Some(other) => return Err(format!("DODBENCH_QUICK={other}: use 1 or 0")),
         };
+        let sizes_from_env = var("DODBENCH_SIZES").is_some();
         let sizes = match var("DODBENCH_SIZES") {
             None => DEFAULT_SIZES.to_vec(),
             Some(list) => list
@@ -60,7 +72,28 @@ impl SuiteConfig {
                 .parse()
                 .map_err(|_| format!("DODBENCH_SEED={s}: not an unsigned integer"))?,
         };
-        Ok(Self { quick, sizes, seed })
+        Ok(Self {
+            quick,
+            sizes,
+            sizes_from_env,
+            seed,
+        })
+    }
+
+    /// The sizes family `family` runs at: `DODBENCH_SIZES` if set, else the family's matrix
+    /// ([`DEFAULT_SIZES`], [`TAG_SIZES`], [`ALLOC_SIZES`]; quick mode drops the largest tag
+    /// and allocator size to stay within its time budget).
+    pub fn sizes_for(&self, family: &str) -> Vec<usize> {
+        if self.sizes_from_env {
+            return self.sizes.clone();
+        }
+        let all: &[usize] = match family {
+            workloads::family::TAGS => &TAG_SIZES,
+            workloads::family::ALLOC => &ALLOC_SIZES,
+            _ => return self.sizes.clone(),
+        };
+        let keep = if self.quick { all.len() - 1 } else { all.len() };
+        all[..keep].to_vec()
     }
 
     /// `quick` or `full`, as stored in results.

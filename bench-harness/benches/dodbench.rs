@@ -1,34 +1,36 @@
-//! `cargo bench`: every (workload × ID-table design × N), verified, timed by criterion,
+//! `cargo bench`: every (family × workload × design × N), verified, timed by criterion,
 //! written to `target/dodbench/results.json`, and rendered as the HTML report in
 //! `target/dodbench/report/`.
 //!
-//! One generic driver ([`BenchDesign::visit`]) serves every design through the registry's
-//! visitor; there is no per-design bench code. Environment: `DODBENCH_QUICK=1` (short
-//! measurement, for CI), `DODBENCH_SIZES`, `DODBENCH_SEED`. A criterion name filter
-//! (`cargo bench -- lookup`) selects benchmarks; traces are only generated for selected ones.
+//! One generic driver ([`FamilyBench::bench`], generic over a family's [`Replayer`]) serves
+//! every design of every family; each family's registry visitor is a one-line adapter onto it.
+//! There is no per-design bench code. Environment: `DODBENCH_QUICK=1` (short measurement, for
+//! CI), `DODBENCH_SIZES`, `DODBENCH_SEED`. A criterion name filter (`cargo bench -- tags`,
+//! matched against `family/workload/design/n`) selects benchmarks; traces are only generated
+//! for selected ones.
 
-use bench_harness::replay::IdTableFamily;
 use std::cell::RefCell;
 use std::time::Duration;
 
 use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::machine::Machine;
 use bench_harness::reference::{DirectLookup, VecIterate};
-use bench_harness::replay::ReplayState;
+use bench_harness::replay::{Family, IdTableFamily, ReplayState, Replayer};
 use bench_harness::results::{
-    Benchmark, Results, SCHEMA_VERSION, WorkloadRecord, default_results_path, target_dir,
+    Benchmark, DesignRecord, FamilyMetrics, Results, SCHEMA_VERSION, WorkloadRecord,
+    default_results_path, target_dir,
 };
 use bench_harness::suite::{
     ID_TABLE_FAMILY, PreparedTrace, SuiteConfig, current_commit, design_record, toolchain, unix_now,
 };
 use bench_harness::timing::TimedReplay;
-use bench_harness::verify::{Outcome, check_design};
+use bench_harness::verify::{Outcome, check_replayer};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
 use impls::id_table::holey::Holey;
 use impls::id_table::{DesignVisitor, IdTable, designs, for_each_design};
 use regex::Regex;
-use workloads::Payload;
+use workloads::{Payload, TraceStats};
 
 /// Which benchmarks the command line selects, mirroring criterion's own filter (a regex
 /// matched against `group/function/value`, or `--exact`), so unselected traces are never
@@ -104,7 +106,10 @@ impl Selection {
 
 /// A benchmark's verdict before criterion's numbers are read back.
 struct Pending {
+    /// `id_table`, `tags`, `alloc`, or `reference` for reference loops.
     family: &'static str,
+    /// The family whose criterion group (`family/workload`) timed it.
+    group_family: &'static str,
     workload: String,
     design: &'static str,
     n: usize,
@@ -112,9 +117,10 @@ struct Pending {
     outcome: Outcome,
     memory_bytes: Option<u64>,
     live_after_setup: u64,
+    metrics: Option<FamilyMetrics>,
 }
 
-/// Per-benchmark time budget. The wall time of a benchmark whose body mutates the table
+/// Per-benchmark time budget. The wall time of a benchmark whose body mutates the design
 /// includes an untimed rebuild per timed replay, so its measurement time is scaled down by the
 /// setup/body ratio measured during verification.
 struct Budget {
@@ -122,40 +128,50 @@ struct Budget {
     measurement: Duration,
 }
 
-/// The generic criterion driver: verifies design `D` on one prepared trace and, if verified,
-/// times it.
-struct BenchDesign<'a, 'g> {
+/// The generic criterion driver for one prepared trace of family `F`: [`bench`](Self::bench)
+/// verifies a design and, if verified, measures its family metrics and times it.
+struct FamilyBench<'a, 'g, F: Family> {
+    family: &'static str,
     group: &'a mut BenchmarkGroup<'g, WallTime>,
-    prepared: &'a PreparedTrace,
+    prepared: &'a PreparedTrace<F>,
     selection: &'a Selection,
     budget: &'a Budget,
     pending: &'a mut Vec<Pending>,
 }
 
-impl DesignVisitor<Payload> for BenchDesign<'_, '_> {
-    fn visit<D: IdTable<Payload> + 'static>(&mut self) {
+impl<F: Family> FamilyBench<'_, '_, F> {
+    /// Verifies, measures and times the design of replayer `R` on the prepared trace.
+    fn bench<R: Replayer<Family = F>>(&mut self) {
         let p = self.prepared;
-        let group_id = format!("{ID_TABLE_FAMILY}/{}", p.workload);
+        let name = R::design_name();
         if !self
             .selection
-            .selects(&format!("{group_id}/{}/{}", D::INFO.name, p.n))
+            .selects(&format!("{}/{}/{name}/{}", self.family, p.workload, p.n))
         {
             return;
         }
-        let checked = check_design::<D>(&p.trace, &p.expected);
+        let checked = check_replayer::<R>(&p.trace, &p.expected);
         let mut pending = Pending {
-            family: ID_TABLE_FAMILY,
+            family: self.family,
+            group_family: self.family,
             workload: p.workload.clone(),
-            design: D::INFO.name,
+            design: name,
             n: p.n,
             ops: p.expected.stats.work_units(),
             outcome: checked.outcome,
             memory_bytes: checked.memory_bytes_after_setup,
-            live_after_setup: p.expected.stats.live_at_start,
+            live_after_setup: p.expected.stats.live_at_start(),
+            metrics: None,
         };
         if pending.outcome.is_verified() {
-            let mut timed = TimedReplay::<ReplayState<D>>::new(&p.trace, &p.expected);
-            // The share of wall time spent in the timed body: a body that mutates the table
+            match R::measure(&p.trace, &p.expected.stats) {
+                Ok(metrics) => pending.metrics = metrics,
+                Err(e) => pending.outcome = Outcome::Failed(format!("metrics replay {e}")),
+            }
+        }
+        if pending.outcome.is_verified() {
+            let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
+            // The share of wall time spent in the timed body: a body that mutates the design
             // needs an untimed rebuild per timed replay, which criterion's budget ignores.
             let share = match checked.setup_and_body_time {
                 Some((setup, body)) if !p.trace.body_is_read_only() => {
@@ -165,7 +181,7 @@ impl DesignVisitor<Payload> for BenchDesign<'_, '_> {
             };
             if let Err(reason) = time_verified(
                 self.group,
-                BenchmarkId::new(D::INFO.name, p.n),
+                BenchmarkId::new(name, p.n),
                 self.budget,
                 share,
                 |iters| timed.run(iters),
@@ -174,6 +190,128 @@ impl DesignVisitor<Payload> for BenchDesign<'_, '_> {
             }
         }
         self.pending.push(pending);
+    }
+}
+
+impl DesignVisitor<Payload> for FamilyBench<'_, '_, IdTableFamily> {
+    fn visit<D: IdTable<Payload> + 'static>(&mut self) {
+        self.bench::<ReplayState<D>>();
+    }
+}
+
+/// What the run loop needs of a family: its name, designs, sizes and how to visit its designs
+/// (plus reference loops) on one prepared trace.
+trait BenchFamily: Family + Sized {
+    /// Family name in results and benchmark IDs.
+    const NAME: &'static str;
+    /// The registry's designs as results records.
+    fn design_records() -> Vec<DesignRecord>;
+    /// Whether any of the family's designs (or references) is selected for `workload` at `n`.
+    fn selected(selection: &Selection, workload: &str, n: usize) -> bool {
+        Self::design_records()
+            .iter()
+            .any(|d| selection.selects(&format!("{}/{workload}/{}/{n}", Self::NAME, d.name)))
+            || Self::reference_names()
+                .iter()
+                .any(|r| selection.selects(&format!("{}/{workload}/{r}/{n}", Self::NAME)))
+    }
+    /// Names of the reference loops the family times beside its designs.
+    fn reference_names() -> &'static [&'static str] {
+        &[]
+    }
+    /// Runs [`FamilyBench::bench`] for every design, then the references.
+    fn bench_all(bench: &mut FamilyBench<'_, '_, Self>);
+}
+
+impl BenchFamily for IdTableFamily {
+    const NAME: &'static str = ID_TABLE_FAMILY;
+
+    fn design_records() -> Vec<DesignRecord> {
+        designs()
+            .iter()
+            .map(|d| design_record(ID_TABLE_FAMILY, d))
+            .collect()
+    }
+
+    fn reference_names() -> &'static [&'static str] {
+        &["ref-vec", "ref-holey-direct"]
+    }
+
+    fn bench_all(bench: &mut FamilyBench<'_, '_, Self>) {
+        for_each_design(bench);
+        bench_references(
+            bench.group,
+            bench.prepared,
+            bench.selection,
+            bench.budget,
+            bench.pending,
+        );
+    }
+}
+
+/// Criterion setup shared by every family.
+struct Run {
+    criterion: Criterion,
+    config: SuiteConfig,
+    selection: Selection,
+    budget: Budget,
+    pending: Vec<Pending>,
+    workload_records: Vec<WorkloadRecord>,
+    design_records: Vec<DesignRecord>,
+}
+
+impl Run {
+    /// Every selected (workload, n) of family `F`: generate, verify, time.
+    fn family<F: BenchFamily>(&mut self) {
+        self.design_records.extend(F::design_records());
+        for workload in workloads::registry::workloads_of(F::NAME) {
+            // A recorded trace ignores n: run it once, under the n its header records.
+            let sizes = if workload.recorded {
+                vec![0]
+            } else {
+                self.config.sizes_for(F::NAME)
+            };
+            for n in sizes {
+                if !workload.recorded && !F::selected(&self.selection, workload.name, n) {
+                    continue;
+                }
+                let prepared =
+                    match PreparedTrace::<F>::generate(workload.name, n.max(1), self.config.seed) {
+                        Ok(p) => p,
+                        Err(e) => {
+                            eprintln!("dodbench: cannot prepare {} at n={n}: {e}", workload.name);
+                            std::process::exit(2);
+                        }
+                    };
+                if workload.recorded && !F::selected(&self.selection, workload.name, prepared.n) {
+                    continue;
+                }
+                let ops = prepared.expected.stats.work_units();
+                self.workload_records.push(WorkloadRecord {
+                    family: F::NAME.to_string(),
+                    workload: workload.name.to_string(),
+                    n: prepared.n as u64,
+                    seed: self.config.seed,
+                    params: prepared.trace.header.params.clone(),
+                    ops,
+                });
+                let mut group =
+                    self.criterion
+                        .benchmark_group(format!("{}/{}", F::NAME, workload.name));
+                group
+                    .sampling_mode(SamplingMode::Flat)
+                    .throughput(Throughput::Elements(ops.max(1)));
+                F::bench_all(&mut FamilyBench {
+                    family: F::NAME,
+                    group: &mut group,
+                    prepared: &prepared,
+                    selection: &self.selection,
+                    budget: &self.budget,
+                    pending: &mut self.pending,
+                });
+                group.finish();
+            }
+        }
     }
 }
 
@@ -247,6 +385,7 @@ fn bench_references(
         }
         pending.push(Pending {
             family: REFERENCE_FAMILY,
+            group_family: ID_TABLE_FAMILY,
             workload: p.workload.clone(),
             design: name,
             n: p.n,
@@ -254,6 +393,7 @@ fn bench_references(
             outcome,
             memory_bytes: None,
             live_after_setup: p.expected.stats.live_at_start,
+            metrics: None,
         });
     }
 }
@@ -287,67 +427,32 @@ fn main() {
             20_000,
         )
     };
-    let mut criterion = Criterion::default()
+    let criterion = Criterion::default()
         .output_directory(&criterion_dir)
         .sample_size(samples)
         .nresamples(resamples)
         .without_plots()
         .configure_from_args();
-
-    let workloads = workloads::registry::workloads();
-    let all_designs = designs();
-    let mut pending = Vec::new();
-    let mut workload_records = Vec::new();
-    for workload in &workloads {
-        for &n in &config.sizes {
-            let group_id = format!("{ID_TABLE_FAMILY}/{}", workload.name);
-            let selected = all_designs
-                .iter()
-                .any(|d| selection.selects(&format!("{group_id}/{}/{n}", d.name)));
-            if !selected {
-                continue;
-            }
-            let prepared =
-                match PreparedTrace::<IdTableFamily>::generate(workload.name, n, config.seed) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        eprintln!("dodbench: cannot prepare {} at n={n}: {e}", workload.name);
-                        std::process::exit(2);
-                    }
-                };
-            let ops = prepared.expected.stats.work_units();
-            workload_records.push(WorkloadRecord {
-                family: ID_TABLE_FAMILY.to_string(),
-                workload: workload.name.to_string(),
-                n: n as u64,
-                seed: config.seed,
-                params: prepared.trace.header.params.clone(),
-                ops,
-            });
-            let mut group = criterion.benchmark_group(group_id);
-            group
-                .sampling_mode(SamplingMode::Flat)
-                .throughput(Throughput::Elements(ops));
-            for_each_design(&mut BenchDesign {
-                group: &mut group,
-                prepared: &prepared,
-                selection: &selection,
-                budget: &budget,
-                pending: &mut pending,
-            });
-            bench_references(&mut group, &prepared, &selection, &budget, &mut pending);
-            group.finish();
-        }
-    }
-    criterion.final_summary();
+    let mut run = Run {
+        criterion,
+        config,
+        selection,
+        budget,
+        pending: Vec::new(),
+        workload_records: Vec::new(),
+        design_records: Vec::new(),
+    };
+    run.family::<IdTableFamily>();
+    run.criterion.final_summary();
 
     let medians = read_medians(&criterion_dir);
     let mut samples = read_samples(&criterion_dir);
-    let benchmarks = pending
+    let benchmarks = run
+        .pending
         .into_iter()
         .map(|p| {
             let key = (
-                format!("{ID_TABLE_FAMILY}/{}", p.workload),
+                format!("{}/{}", p.group_family, p.workload),
                 p.design.to_string(),
                 p.n.to_string(),
             );
@@ -360,44 +465,34 @@ fn main() {
             if outcome.is_verified() && per_iter.is_none() {
                 outcome = Outcome::Failed("criterion wrote no estimates for this benchmark".into());
             }
+            let units = p.ops.max(1) as f64;
             let samples_ns_per_op = match (per_iter, samples.remove(&key)) {
-                (Some(_), Some(per_iteration)) => per_iteration
-                    .into_iter()
-                    .map(|ns| ns / p.ops as f64)
-                    .collect(),
+                (Some(_), Some(per_iteration)) => {
+                    per_iteration.into_iter().map(|ns| ns / units).collect()
+                }
                 _ => Vec::new(),
             };
             let ns_per_op = per_iter.map(|e| bench_harness::results::Estimate {
-                median: e.median / p.ops as f64,
-                lower: e.lower / p.ops as f64,
-                upper: e.upper / p.ops as f64,
+                median: e.median / units,
+                lower: e.lower / units,
+                upper: e.upper / units,
             });
-            Benchmark {
-                family: p.family.to_string(),
-                workload: p.workload,
-                design: p.design.to_string(),
-                n: p.n as u64,
-                ops: p.ops,
-                verified: outcome.is_verified(),
-                status: outcome.label().to_string(),
-                reason: outcome.reason().map(str::to_string),
-                ops_per_s: ns_per_op.map(|e| 1e9 / e.median),
-                ns_per_op,
-                memory_bytes: p.memory_bytes,
-                bytes_per_object: p
-                    .memory_bytes
-                    .filter(|_| p.live_after_setup > 0)
-                    .map(|m| m as f64 / p.live_after_setup as f64),
-                sim: None,
-                hw: None,
-                hw_reason: None,
-                alloc_calls_per_op: None,
-                memory: None,
-                latency: None,
-                samples_ns_per_op,
-                tags: None,
-                alloc: None,
+            let mut b = Benchmark::new(p.family, &p.workload, p.design, p.n as u64, p.ops);
+            b.verified = outcome.is_verified();
+            b.status = outcome.label().to_string();
+            b.reason = outcome.reason().map(str::to_string);
+            b.ops_per_s = ns_per_op.map(|e| 1e9 / e.median);
+            b.ns_per_op = ns_per_op;
+            b.memory_bytes = p.memory_bytes;
+            b.bytes_per_object = p
+                .memory_bytes
+                .filter(|_| p.live_after_setup > 0)
+                .map(|m| m as f64 / p.live_after_setup as f64);
+            b.samples_ns_per_op = samples_ns_per_op;
+            if let Some(m) = p.metrics {
+                b.set_family_metrics(m);
             }
+            b
         })
         .collect::<Vec<_>>();
     for b in benchmarks.iter().filter(|b| !b.verified) {
@@ -417,12 +512,9 @@ fn main() {
         commit: current_commit(),
         toolchain: toolchain().to_string(),
         created_unix: unix_now(),
-        mode: config.mode().to_string(),
-        designs: all_designs
-            .iter()
-            .map(|d| design_record(ID_TABLE_FAMILY, d))
-            .collect(),
-        workloads: workload_records,
+        mode: run.config.mode().to_string(),
+        designs: run.design_records,
+        workloads: run.workload_records,
         benchmarks,
         sweeps: None,
     };
