@@ -229,12 +229,13 @@ pub fn designs_markdown() -> String {
     out
 }
 
-/// The README's table of workloads and their parameters, generated from the registry.
-pub fn workloads_markdown() -> String {
+/// The README's table of the workloads of `family` and their parameters, generated from the
+/// registry.
+pub fn workloads_markdown(family: &str) -> String {
     let mut out = String::from(
         "| workload | what the timed body does | parameters (default) |\n| --- | --- | --- |\n",
     );
-    for w in workloads::registry::workloads() {
+    for w in workloads::registry::workloads_of(family) {
         let params = w
             .params
             .iter()
@@ -247,6 +248,8 @@ pub fn workloads_markdown() -> String {
             w.description,
             if w.needs_stale_detection {
                 " (needs stale-ID detection)"
+            } else if w.recorded {
+                " (a recorded trace: `n` is ignored)"
             } else {
                 ""
             },

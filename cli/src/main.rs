@@ -9,7 +9,6 @@
 
 mod passes;
 
-use bench_harness::replay::IdTableFamily;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -18,14 +17,15 @@ use bench_harness::compare::table::{Format, render};
 use bench_harness::compare::{Baseline, CompareError, Rules, Run, compare};
 use bench_harness::history::{self, HistoryEntry};
 use bench_harness::measure::alloc_counter::CountingAlloc;
+use bench_harness::replay::{Family, IdTableFamily, OpOf, Replayer};
 use bench_harness::results::{default_results_path, write_atomically};
 use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
 use bench_harness::timing::{TimedReplay, median_and_range};
-use bench_harness::verify::{Outcome, check_design};
+use bench_harness::verify::{Outcome, check_replayer};
 use clap::{Parser, Subcommand};
 use impls::id_table::{DesignVisitor, IdTable, designs, for_each_design};
 use indicatif::{ProgressBar, ProgressStyle};
-use workloads::Payload;
+use workloads::{AnyTrace, Payload, Trace, TraceOp, TraceStats};
 
 /// Counts allocations for `dodbench memory`. Only this binary installs it: the criterion
 /// driver (`cargo bench`) keeps the plain system allocator so its timings are unperturbed.
@@ -479,9 +479,38 @@ fn list() -> Result<Gate> {
             },
         );
     }
+    println!("\nTag-store designs (family tags):");
+    for d in impls::tags::tag_designs() {
+        println!(
+            "  {:<20} {:<8} cap {:<5} {}",
+            d.name,
+            d.kind.label(),
+            d.tags_per_entity_cap
+                .map_or("-".to_string(), |c| c.to_string()),
+            d.description
+        );
+    }
+    println!("\nBlock-allocator designs (family alloc):");
+    for d in impls::alloc::alloc_designs() {
+        println!(
+            "  {:<24} {:<8} align<={:<6} {}",
+            d.name,
+            d.kind.label(),
+            d.max_align,
+            d.description
+        );
+    }
     println!("\nWorkloads:");
     for w in workloads::registry::workloads() {
-        println!("  {:<16} {}", w.name, w.description);
+        let recorded = if w.recorded {
+            " (recorded trace: n is ignored)"
+        } else {
+            ""
+        };
+        println!(
+            "  {:<26} [{}] {}{recorded}",
+            w.name, w.family, w.description
+        );
         for p in &w.params {
             println!(
                 "      {:<14} default {:<10} {}",
@@ -545,15 +574,25 @@ fn gen_trace(
         .map(serde_json::from_str::<serde_json::Value>)
         .transpose()
         .context("--params is not valid JSON")?;
-    let trace = workloads::registry::generate(workload, n, seed, params.as_ref())?;
+    let trace = workloads::registry::generate_any(workload, n, seed, params.as_ref())?;
+    match trace {
+        AnyTrace::IdTable(t) => save_trace(&t, output),
+        AnyTrace::Tags(t) => save_trace(&t, output),
+        AnyTrace::Alloc(t) => save_trace(&t, output),
+    }
+}
+
+/// Saves a trace of any family atomically and prints what it holds.
+fn save_trace<O: TraceOp>(trace: &Trace<O>, output: &Path) -> Result<Gate> {
     let stats = trace
         .validate()
         .context("generated trace is invalid (a bug)")?;
-    workloads::format::save_to_path(&trace, output)
+    workloads::format::save_to_path(trace, output)
         .with_context(|| format!("cannot write {}", output.display()))?;
     println!(
-        "wrote {}: {} setup ops, {} body ops ({} work units)",
+        "wrote {} ({} trace): {} setup ops, {} body ops ({} work units)",
         output.display(),
+        O::FAMILY,
         trace.setup.len(),
         trace.body.len(),
         stats.work_units()
@@ -568,27 +607,28 @@ struct Row {
     ns_per_op: Option<(f64, f64, f64)>,
 }
 
-struct ReplayDesign<'a> {
-    prepared: &'a PreparedTrace,
+/// `dodbench replay`'s generic driver: verifies and times one design of family `F`.
+struct ReplayDesign<'a, F: Family> {
+    prepared: &'a PreparedTrace<F>,
     selected: &'a [String],
     samples: usize,
     progress: &'a ProgressBar,
     rows: Vec<Row>,
 }
 
-impl DesignVisitor<Payload> for ReplayDesign<'_> {
-    fn visit<D: IdTable<Payload> + 'static>(&mut self) {
-        if !self.selected.is_empty() && !self.selected.iter().any(|s| s == D::INFO.name) {
+impl<F: Family> ReplayDesign<'_, F> {
+    fn run<R: Replayer<Family = F>>(&mut self) {
+        let name = R::design_name();
+        if !self.selected.is_empty() && !self.selected.iter().any(|s| s == name) {
             return;
         }
-        self.progress.set_message(D::INFO.name);
+        self.progress.set_message(name);
         let p = self.prepared;
-        let mut outcome = check_design::<D>(&p.trace, &p.expected).outcome;
+        let mut outcome = check_replayer::<R>(&p.trace, &p.expected).outcome;
         let mut ns_per_op = None;
         if outcome.is_verified() {
             let ops = p.expected.stats.work_units().max(1) as f64;
-            let mut timed =
-                TimedReplay::<bench_harness::replay::ReplayState<D>>::new(&p.trace, &p.expected);
+            let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
             let mut per_op = Vec::with_capacity(self.samples);
             for _ in 0..self.samples {
                 match timed.run(1) {
@@ -604,7 +644,7 @@ impl DesignVisitor<Payload> for ReplayDesign<'_> {
             }
         }
         self.rows.push(Row {
-            design: D::INFO.name,
+            design: name,
             outcome,
             ns_per_op,
         });
@@ -612,19 +652,58 @@ impl DesignVisitor<Payload> for ReplayDesign<'_> {
     }
 }
 
+impl DesignVisitor<Payload> for ReplayDesign<'_, IdTableFamily> {
+    fn visit<D: IdTable<Payload> + 'static>(&mut self) {
+        self.run::<bench_harness::replay::ReplayState<D>>();
+    }
+}
+
+/// A family as `dodbench replay` needs it: its design names and how to visit them.
+trait ReplayFamily: Family + Sized {
+    fn design_names() -> Vec<&'static str>;
+    fn visit_all(visitor: &mut ReplayDesign<'_, Self>);
+}
+
+impl ReplayFamily for IdTableFamily {
+    fn design_names() -> Vec<&'static str> {
+        designs().iter().map(|d| d.name).collect()
+    }
+
+    fn visit_all(visitor: &mut ReplayDesign<'_, Self>) {
+        for_each_design(visitor);
+    }
+}
+
 fn replay(path: &PathBuf, selected: &[String], samples: usize) -> Result<Gate> {
     if samples == 0 {
         bail!("--samples must be at least 1");
     }
-    let known: Vec<&str> = designs().iter().map(|d| d.name).collect();
-    for s in selected {
-        if !known.contains(&s.as_str()) {
-            bail!("unknown design {s:?}; valid designs: {}", known.join(", "));
+    let trace = workloads::format::load_any_from_path(path)
+        .with_context(|| format!("cannot load trace {}", path.display()))?;
+    match trace {
+        AnyTrace::IdTable(t) => replay_family::<IdTableFamily>(t, selected, samples),
+        AnyTrace::Tags(_) | AnyTrace::Alloc(_) => {
+            bail!("replaying {} traces is not wired yet", trace.family())
         }
     }
-    let trace = workloads::format::load_from_path(path)
-        .with_context(|| format!("cannot load trace {}", path.display()))?;
-    let prepared = PreparedTrace::<IdTableFamily>::from_trace(trace).map_err(anyhow::Error::msg)?;
+}
+
+fn replay_family<F: ReplayFamily>(
+    trace: Trace<OpOf<F>>,
+    selected: &[String],
+    samples: usize,
+) -> Result<Gate> {
+    let known = F::design_names();
+    for s in selected {
+        if !known.contains(&s.as_str()) {
+            bail!(
+                "unknown {} design {s:?}; valid designs: {}",
+                OpOf::<F>::FAMILY,
+                known.join(", ")
+            );
+        }
+    }
+    let prepared = PreparedTrace::<F>::from_trace(trace).map_err(anyhow::Error::msg)?;
     let count = if selected.is_empty() {
         known.len()
     } else {
@@ -641,7 +720,7 @@ fn replay(path: &PathBuf, selected: &[String], samples: usize) -> Result<Gate> {
         progress: &progress,
         rows: Vec::new(),
     };
-    for_each_design(&mut visitor);
+    F::visit_all(&mut visitor);
     progress.finish_and_clear();
     let stats = prepared.expected.stats;
     println!(
@@ -650,7 +729,7 @@ fn replay(path: &PathBuf, selected: &[String], samples: usize) -> Result<Gate> {
         prepared.n,
         prepared.seed,
         stats.work_units(),
-        stats.live_at_start,
+        stats.live_at_start(),
         samples,
         Duration::from_secs_f64(started.elapsed().as_secs_f64())
     );
