@@ -8,13 +8,15 @@ use bench_harness::history::{CorruptLine, HistoryEntry, HistoryPoint};
 use bench_harness::results::{Benchmark, Results, SweepPoint};
 use serde::Serialize;
 
+use crate::charts::alloc_utilization::UtilizationRow;
 use crate::charts::latency::Distribution;
 use crate::charts::percentiles::PercentileRow;
 use crate::charts::sim_misses::MissRow;
 use crate::charts::working_set::CacheLevel;
 use crate::charts::{
-    Bar, Chart, ChartError, Line, ReferenceLine, SeriesStyle, allocator, latency, memory,
-    memory_over_time, percentiles, scaling, sim_misses, throughput, trend, working_set,
+    Bar, Chart, ChartError, Line, ReferenceLine, SeriesStyle, alloc_utilization, allocator,
+    bytes_per_tag, latency, memory, memory_over_time, percentiles, scaling, sim_misses, throughput,
+    trend, working_set,
 };
 use crate::format;
 use crate::palette::{self, design_colour, design_marker};
@@ -161,6 +163,96 @@ pub struct SizeView {
     pub sim: Option<Chart>,
     /// The numbers beyond time, per design.
     pub details: DetailsView,
+    /// Tag-store space and allocator traffic, when some design here carries `tags` metrics.
+    pub tags: Option<TagsView>,
+    /// Block-allocator space use, when some design here carries `alloc` metrics.
+    pub alloc: Option<AllocView>,
+}
+
+/// The tag-store numbers of one (workload, N) (family `tags`): a table and a bytes-per-tag
+/// chart.
+#[derive(Debug, Serialize)]
+pub struct TagsView {
+    /// Tags held after the setup: one number (the trace fixes it), or the range when the
+    /// designs disagree.
+    pub tags_after_setup: String,
+    /// Designs with metrics by bytes per tag, smallest first; then the others in the order of
+    /// the main table; then reference loops.
+    pub rows: Vec<TagRow>,
+    /// Bytes per tag, when some design has the figure.
+    pub chart: Option<Chart>,
+}
+
+/// One design's tag-store numbers, formatted; empty where not measured.
+#[derive(Debug, Serialize)]
+pub struct TagRow {
+    /// Design name.
+    pub design: String,
+    /// `article`, `tuned`, `peer` or `reference`.
+    pub kind: String,
+    /// `#rrggbb`.
+    pub colour: String,
+    /// Whether the design has `tags` metrics.
+    pub measured: bool,
+    /// Shown across the metric cells when not measured: `time only`, or the status and reason.
+    pub note: String,
+    /// Heap bytes per tag after the setup.
+    pub bytes_per_tag: String,
+    /// Heap bytes held after the body.
+    pub memory_after_body: String,
+    /// Allocator calls during the setup per tag held after it.
+    pub setup_calls_per_tag: String,
+    /// Allocator calls during the body per work unit.
+    pub body_calls_per_op: String,
+    /// Median ns per work unit (as in the main table).
+    pub ns: String,
+    /// Its ratio to the fastest design.
+    pub ratio: String,
+}
+
+/// The block-allocator numbers of one (workload, N) (family `alloc`): a table and a chart of
+/// the three utilization fractions.
+#[derive(Debug, Serialize)]
+pub struct AllocView {
+    /// Designs with metrics by utilization at peak, highest first; then the others (e.g. the
+    /// `system` row, timed but not measured) in the order of the main table; then reference
+    /// loops.
+    pub rows: Vec<AllocRow>,
+    /// Why some cells read `unknown`, naming the designs; empty when none does.
+    pub unknown_note: String,
+    /// Utilization at peak, mean utilization and live fraction at first failure.
+    pub chart: Chart,
+}
+
+/// One design's allocator numbers, formatted; fractions in 0..1.
+#[derive(Debug, Serialize)]
+pub struct AllocRow {
+    /// Design name.
+    pub design: String,
+    /// `article`, `tuned`, `peer` or `reference`.
+    pub kind: String,
+    /// `#rrggbb`.
+    pub colour: String,
+    /// Whether the design has `alloc` metrics.
+    pub measured: bool,
+    /// Shown across the metric cells when not measured: `time only`, or the status and reason.
+    pub note: String,
+    /// Arena size of the replay.
+    pub arena: String,
+    /// Requested over reserved bytes at peak.
+    pub utilization_at_peak: String,
+    /// Mean of requested over reserved bytes.
+    pub utilization_mean: String,
+    /// `(reserved - requested) / reserved` at peak.
+    pub internal_fragmentation: String,
+    /// `1 - largest free / free bytes` at peak, or `unknown`.
+    pub external_fragmentation: String,
+    /// Largest free block over the arena at peak, or `unknown`.
+    pub largest_free_over_arena: String,
+    /// Metadata bits per live block at peak.
+    pub metadata_bits_per_block: String,
+    /// Live bytes over the arena at the first failed allocation; empty when not measured.
+    pub live_fraction_at_first_failure: String,
 }
 
 /// The per-design numbers beyond time for one (workload, N): latency percentiles, memory and
@@ -1187,6 +1279,285 @@ fn details(results: &Results, family: &str, ordered: &[&Benchmark]) -> DetailsVi
     }
 }
 
+/// What the family-specific sections of one (workload, N) block are built from.
+struct Block<'a> {
+    results: &'a Results,
+    family: &'a str,
+    /// Family, workload and `n<N>`: the start of the block's chart file names.
+    file_stem: [&'a str; 3],
+    /// `<workload>, N = <n>`.
+    title: &'a str,
+    /// The family's designs in the order of the main table (timed fastest first, then untimed).
+    ordered: &'a [&'a Benchmark],
+    /// Reference loops of the block.
+    references: &'a [&'a Benchmark],
+    /// The fastest design's median ns per work unit.
+    best: Option<f64>,
+}
+
+impl<'a> Block<'a> {
+    /// Name, kind and colour of a row.
+    fn identity(&self, b: &Benchmark) -> (String, String, String) {
+        let style = if b.family == REFERENCE_FAMILY {
+            reference_style(&b.design)
+        } else {
+            style_of(self.results, self.family, &b.design)
+        };
+        (
+            b.design.clone(),
+            kind_of(self.results, b),
+            style.colour.hex(),
+        )
+    }
+
+    /// Rows of a family table: designs with the family's metrics sorted by `key` (smallest
+    /// first when `lowest_first`, a missing key last), then the other designs in the order of
+    /// the main table, then reference loops.
+    fn rows_in_order(
+        &self,
+        has_metrics: fn(&Benchmark) -> bool,
+        key: fn(&Benchmark) -> Option<f64>,
+        lowest_first: bool,
+    ) -> Vec<&'a Benchmark> {
+        let mut measured: Vec<&'a Benchmark> = self
+            .ordered
+            .iter()
+            .copied()
+            .filter(|b| has_metrics(b))
+            .collect();
+        // Stable: equal keys keep the main table's order.
+        measured.sort_by(|a, b| {
+            match (
+                key(a).filter(|v| v.is_finite()),
+                key(b).filter(|v| v.is_finite()),
+            ) {
+                (Some(x), Some(y)) if lowest_first => x.total_cmp(&y),
+                (Some(x), Some(y)) => y.total_cmp(&x),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            }
+        });
+        measured
+            .into_iter()
+            .chain(self.ordered.iter().copied().filter(|b| !has_metrics(b)))
+            .chain(self.references.iter().copied())
+            .collect()
+    }
+
+    /// A chart file name of the block ending in `what`.
+    fn chart_file(&self, names: &mut Names, what: &str) -> String {
+        let [family, workload, n] = self.file_stem;
+        names.unique(&[family, workload, n, what], "svg")
+    }
+}
+
+/// What a row without its family's metrics says instead: timed but not measured (`time only`,
+/// e.g. the `system` allocator), or why it was neither.
+fn unmeasured_note(b: &Benchmark) -> String {
+    if median(b).is_some() {
+        "time only".to_string()
+    } else {
+        note(b)
+    }
+}
+
+/// `x` with three significant digits, empty when missing or not finite.
+fn sig3(x: Option<f64>) -> String {
+    x.filter(|v| v.is_finite())
+        .map(|v| format::significant(v, 3))
+        .unwrap_or_default()
+}
+
+/// The tag-store section of a block, when some design of it carries `tags` metrics.
+fn tags_view(
+    block: &Block<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Option<TagsView>, ChartError> {
+    if !block.ordered.iter().any(|b| b.tags.is_some()) {
+        return Ok(None);
+    }
+    let ordered = block.rows_in_order(
+        |b| b.tags.is_some(),
+        |b| b.tags.as_ref().and_then(|t| t.bytes_per_tag),
+        true,
+    );
+    let rows = ordered
+        .iter()
+        .map(|b| {
+            let (design, kind, colour) = block.identity(b);
+            let m = median(b);
+            let t = b.tags.as_ref();
+            TagRow {
+                design,
+                kind,
+                colour,
+                measured: t.is_some(),
+                note: if t.is_some() {
+                    String::new()
+                } else {
+                    unmeasured_note(b)
+                },
+                bytes_per_tag: sig3(t.and_then(|t| t.bytes_per_tag)),
+                memory_after_body: t
+                    .map(|t| format::bytes(t.memory_bytes_after_body as f64))
+                    .unwrap_or_default(),
+                setup_calls_per_tag: sig3(t.and_then(|t| t.setup_alloc_calls_per_tag)),
+                body_calls_per_op: sig3(t.map(|t| t.alloc_calls_per_op)),
+                ns: m.map(format::ns).unwrap_or_default(),
+                ratio: match (m, block.best) {
+                    (Some(m), Some(best)) => format::ratio(m / best),
+                    _ => String::new(),
+                },
+            }
+        })
+        .collect();
+    let counts: Vec<u64> = block
+        .ordered
+        .iter()
+        .filter_map(|b| b.tags.as_ref().map(|t| t.tags_after_setup))
+        .collect();
+    let (lo, hi) = (
+        counts.iter().min().copied().unwrap_or(0),
+        counts.iter().max().copied().unwrap_or(0),
+    );
+    let tags_after_setup = if lo == hi {
+        lo.to_string()
+    } else {
+        format!("{lo}–{hi}")
+    };
+    let bars: Vec<Bar> = block
+        .ordered
+        .iter()
+        .filter_map(|b| {
+            let v = b.tags.as_ref()?.bytes_per_tag?;
+            (v.is_finite() && v > 0.0).then(|| Bar {
+                style: style_of(block.results, block.family, &b.design),
+                value: Some(v),
+                note: None,
+            })
+        })
+        .collect();
+    let chart = if bars.is_empty() {
+        None
+    } else {
+        let file = block.chart_file(names, "bytes-per-tag");
+        let chart = bytes_per_tag::build(&file, &format!("{}: bytes per tag", block.title), &bars)?;
+        charts.push(chart.clone());
+        Some(chart)
+    };
+    Ok(Some(TagsView {
+        tags_after_setup,
+        rows,
+        chart,
+    }))
+}
+
+/// The block-allocator section of a block, when some design of it carries `alloc` metrics.
+fn alloc_view(
+    block: &Block<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Option<AllocView>, ChartError> {
+    if !block.ordered.iter().any(|b| b.alloc.is_some()) {
+        return Ok(None);
+    }
+    let ordered = block.rows_in_order(
+        |b| b.alloc.is_some(),
+        |b| b.alloc.as_ref().map(|a| a.utilization_at_peak),
+        false,
+    );
+    let known = |v: Option<f64>| {
+        if v.is_some() {
+            sig3(v)
+        } else {
+            "unknown".to_string()
+        }
+    };
+    let rows = ordered
+        .iter()
+        .map(|b| {
+            let (design, kind, colour) = block.identity(b);
+            match &b.alloc {
+                Some(a) => AllocRow {
+                    design,
+                    kind,
+                    colour,
+                    measured: true,
+                    note: String::new(),
+                    arena: format::bytes(a.arena_bytes as f64),
+                    utilization_at_peak: sig3(Some(a.utilization_at_peak)),
+                    utilization_mean: sig3(Some(a.utilization_mean)),
+                    internal_fragmentation: sig3(Some(a.internal_fragmentation_at_peak)),
+                    external_fragmentation: known(a.external_fragmentation_at_peak),
+                    largest_free_over_arena: known(a.largest_free_over_arena_at_peak),
+                    metadata_bits_per_block: sig3(Some(a.metadata_bits_per_block)),
+                    live_fraction_at_first_failure: sig3(a.live_fraction_at_first_failure),
+                },
+                None => AllocRow {
+                    design,
+                    kind,
+                    colour,
+                    measured: false,
+                    note: unmeasured_note(b),
+                    arena: String::new(),
+                    utilization_at_peak: String::new(),
+                    utilization_mean: String::new(),
+                    internal_fragmentation: String::new(),
+                    external_fragmentation: String::new(),
+                    largest_free_over_arena: String::new(),
+                    metadata_bits_per_block: String::new(),
+                    live_fraction_at_first_failure: String::new(),
+                },
+            }
+        })
+        .collect();
+    let unknown: Vec<&str> = ordered
+        .iter()
+        .filter(|b| {
+            b.alloc.as_ref().is_some_and(|a| {
+                a.external_fragmentation_at_peak.is_none()
+                    || a.largest_free_over_arena_at_peak.is_none()
+            })
+        })
+        .map(|b| b.design.as_str())
+        .collect();
+    let unknown_note = match unknown.as_slice() {
+        [] => String::new(),
+        [one] => format!(
+            "unknown: {one} cannot tell its largest free block, so its external fragmentation \
+             and largest free block are not measured."
+        ),
+        many => format!(
+            "unknown: {} cannot tell their largest free block, so their external fragmentation \
+             and largest free block are not measured.",
+            many.join(", ")
+        ),
+    };
+    let utilization: Vec<UtilizationRow> = ordered
+        .iter()
+        .filter_map(|b| {
+            let a = b.alloc.as_ref()?;
+            Some(UtilizationRow {
+                style: style_of(block.results, block.family, &b.design),
+                at_peak: a.utilization_at_peak,
+                mean: a.utilization_mean,
+                live_at_first_failure: a.live_fraction_at_first_failure,
+            })
+        })
+        .collect();
+    let file = block.chart_file(names, "utilization");
+    let chart =
+        alloc_utilization::build(&file, &format!("{}: arena use", block.title), &utilization)?;
+    charts.push(chart.clone());
+    Ok(Some(AllocView {
+        rows,
+        unknown_note,
+        chart,
+    }))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn build_size(
     results: &Results,
@@ -1448,6 +1819,17 @@ fn build_size(
         }
         None => None,
     };
+    let block = Block {
+        results,
+        family,
+        file_stem: [family, workload, &format!("n{n}")],
+        title: &title,
+        ordered: &ordered,
+        references: &references,
+        best,
+    };
+    let tags = tags_view(&block, names, charts)?;
+    let alloc = alloc_view(&block, names, charts)?;
     Ok(SizeView {
         n,
         ops: designs.first().map_or(0, |b| b.ops),
@@ -1462,6 +1844,8 @@ fn build_size(
         allocator,
         sim,
         details: details(results, family, &ordered),
+        tags,
+        alloc,
     })
 }
 

@@ -33,6 +33,7 @@ pub fn build(file: &str, title: &str, bars: &[Bar]) -> Result<Chart, ChartError>
                     references: &[],
                     best: Best::Lowest,
                     value_label: |v| format::significant(v, 3),
+                    fixed_max: None,
                 },
             )
         },

@@ -48,6 +48,9 @@ pub(crate) struct HBars<'a> {
     pub references: &'a [ReferenceLine],
     pub best: Best,
     pub value_label: fn(f64) -> String,
+    /// A fixed end of the value axis (e.g. `1.0` for fractions), marked by a line, with room
+    /// to its right for value labels; `None` scales the axis to the largest value.
+    pub fixed_max: Option<f64>,
 }
 
 /// Rows in display order: measured ones best first, then the unmeasured in input order.
@@ -78,7 +81,15 @@ pub(crate) fn draw_hbars(area: &Area<'_>, spec: &HBars<'_>) -> Result<(), String
         .chain(spec.references.iter().map(|r| r.value))
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::max);
-    let x_max = if max > 0.0 { max * 1.22 } else { 1.0 };
+    let x_max = match spec.fixed_max {
+        Some(end) => end * 1.22,
+        None if max > 0.0 => max * 1.22,
+        None => 1.0,
+    };
+    // Past a fixed end the axis only holds labels: no tick values there.
+    let tick_end = spec
+        .fixed_max
+        .map_or(f64::INFINITY, |end| end * (1.0 + 1e-9));
     let label_width = rows
         .iter()
         .map(|b| b.style.name.chars().count())
@@ -113,7 +124,13 @@ pub(crate) fn draw_hbars(area: &Area<'_>, spec: &HBars<'_>) -> Result<(), String
         .y_labels(k as usize * 2 + 2)
         .y_label_formatter(&name_at)
         .x_labels(6)
-        .x_label_formatter(&|x| (spec.value_label)(*x))
+        .x_label_formatter(&|x| {
+            if *x <= tick_end {
+                (spec.value_label)(*x)
+            } else {
+                String::new()
+            }
+        })
         .x_desc(spec.x_desc)
         .label_style(label_style())
         .axis_desc_style(label_style())
@@ -151,6 +168,14 @@ pub(crate) fn draw_hbars(area: &Area<'_>, spec: &HBars<'_>) -> Result<(), String
     }
     chart.draw_series(bars_drawn).map_err(err)?;
     chart.draw_series(texts).map_err(err)?;
+    if let Some(end) = spec.fixed_max {
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(end, SegmentValue::Exact(0)), (end, SegmentValue::Exact(k))],
+                REFERENCE.rgb().mix(0.5).stroke_width(1),
+            )))
+            .map_err(err)?;
+    }
     for r in spec.references.iter().filter(|r| r.value.is_finite()) {
         chart
             .draw_series(DashedLineSeries::new(

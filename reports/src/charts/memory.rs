@@ -31,6 +31,7 @@ pub fn build(file: &str, title: &str, bars: &[Bar]) -> Result<Chart, ChartError>
                     references: &[],
                     best: Best::Lowest,
                     value_label: |b| format!("{} B", format::significant(b, 3)),
+                    fixed_max: None,
                 },
             )
         },

@@ -6,7 +6,9 @@
 //! each design on an axis or in a legend (colour is never the only encoding), and labels both
 //! axes with units.
 
+pub mod alloc_utilization;
 pub mod allocator;
+pub mod bytes_per_tag;
 pub mod latency;
 pub mod memory;
 pub mod memory_over_time;

@@ -54,6 +54,7 @@ pub fn build(file: &str, title: &str, config: &str, rows: &[MissRow]) -> Result<
                     references: &[],
                     best: Best::Lowest,
                     value_label: label,
+                    fixed_max: None,
                 },
             )?;
             draw_hbars(
@@ -65,6 +66,7 @@ pub fn build(file: &str, title: &str, config: &str, rows: &[MissRow]) -> Result<
                     references: &[],
                     best: Best::Lowest,
                     value_label: label,
+                    fixed_max: None,
                 },
             )
         },

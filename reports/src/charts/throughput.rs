@@ -48,6 +48,7 @@ pub fn build(
                     references,
                     best: Best::Highest,
                     value_label: format::si,
+                    fixed_max: None,
                 },
             )
         },

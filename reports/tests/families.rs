@@ -1,0 +1,322 @@
+//! The family-specific sections of the report on a fixed results file with a `tags` and an
+//! `alloc` family beside `id_table` (`tests/fixtures/families_results.json`): the tag-store
+//! and allocator tables with their exact numbers, their charts, rows without metrics (a failed
+//! design, the `system` allocator timed only), an external fragmentation the design cannot
+//! tell, a design name that is markup, and the index's links to every family page.
+
+use std::path::{Path, PathBuf};
+
+use bench_harness::results::Results;
+use reports::palette::design_colour;
+
+fn fixture_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/families_results.json")
+}
+
+fn rendered() -> (tempfile::TempDir, reports::RenderSummary) {
+    let results = Results::load(&fixture_path()).expect("fixture loads with the current schema");
+    let dir = tempfile::tempdir().unwrap();
+    let summary = reports::render(&results, dir.path(), &Default::default()).unwrap();
+    (dir, summary)
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap()
+}
+
+fn page(dir: &Path, name: &str) -> String {
+    read(&dir.join(name))
+}
+
+/// The block `id="<anchor>"` of a family page, up to the next block.
+fn block<'a>(html: &'a str, anchor: &str) -> &'a str {
+    let block = &html[html.find(&format!("id=\"{anchor}\"")).expect(anchor)..];
+    &block[..block[1..]
+        .find("class=\"size\"")
+        .map_or(block.len(), |e| e + 1)]
+}
+
+/// The `<table class="numbers <class>">` of block `anchor`.
+fn table<'a>(html: &'a str, anchor: &str, class: &str) -> &'a str {
+    let b = block(html, anchor);
+    let start = b
+        .find(&format!("<table class=\"numbers {class}\">"))
+        .unwrap_or_else(|| panic!("no {class} table in {anchor}"));
+    &b[start..start + b[start..].find("</table>").unwrap()]
+}
+
+/// The `<tr>` of `design` in `table`.
+fn row<'a>(table: &'a str, design: &str) -> &'a str {
+    let at = table
+        .find(&format!("</span>{design}</td>"))
+        .unwrap_or_else(|| panic!("{design} not in {table}"));
+    let start = table[..at].rfind("<tr").unwrap();
+    &table[start..at + table[at..].find("</tr>").unwrap()]
+}
+
+/// The row's cells after the design, in order.
+fn cells(row: &str) -> Vec<&str> {
+    row.split("<td")
+        .skip(2)
+        .map(|c| {
+            let c = &c[c.find('>').unwrap() + 1..];
+            &c[..c.find("</td>").unwrap()]
+        })
+        .collect()
+}
+
+/// Designs of `table` in row order.
+fn designs(table: &str) -> Vec<&str> {
+    table
+        .match_indices("</span>")
+        .map(|(i, _)| {
+            let rest = &table[i + "</span>".len()..];
+            &rest[..rest.find("</td>").unwrap()]
+        })
+        .collect()
+}
+
+const EVIL: &str = "evil&lt;script&gt;alert(2)&lt;&#x2f;script&gt;";
+
+#[test]
+fn fixture_uses_only_fields_of_the_schema() {
+    // Serde ignores unknown fields, so a misspelt fixture key would silently be dropped: every
+    // key of the fixture must come back when the loaded results are serialised again.
+    fn check(fixture: &serde_json::Value, typed: &serde_json::Value, at: &str) {
+        match (fixture, typed) {
+            (serde_json::Value::Object(f), serde_json::Value::Object(t)) => {
+                for (k, v) in f {
+                    let tv = t
+                        .get(k)
+                        .unwrap_or_else(|| panic!("{at}.{k} not in the schema"));
+                    check(v, tv, &format!("{at}.{k}"));
+                }
+            }
+            (serde_json::Value::Array(f), serde_json::Value::Array(t)) => {
+                assert_eq!(f.len(), t.len(), "{at}");
+                for (i, (a, b)) in f.iter().zip(t).enumerate() {
+                    check(a, b, &format!("{at}[{i}]"));
+                }
+            }
+            _ => {}
+        }
+    }
+    let raw: serde_json::Value = serde_json::from_str(&read(&fixture_path())).unwrap();
+    let typed = serde_json::to_value(Results::load(&fixture_path()).unwrap()).unwrap();
+    check(&raw, &typed, "results");
+}
+
+#[test]
+fn tag_store_table_has_exact_numbers_smallest_bytes_per_tag_first() {
+    let (dir, _s) = rendered();
+    let html = page(dir.path(), "tags.html");
+    let t = table(&html, "tags-build-n1000", "tags");
+    assert_eq!(
+        designs(t),
+        ["fixed", EVIL, "vec_of_vecs", "sorted_chunks8"],
+        "by bytes per tag, then the design without metrics"
+    );
+    // B / tag, after body, setup calls / tag, body calls / unit, ns / unit, × best.
+    assert_eq!(
+        cells(row(t, "fixed")),
+        ["8.00", "32 KiB", "0.000500", "0", "20.00", "1.00×"]
+    );
+    assert_eq!(
+        cells(row(t, EVIL)),
+        ["12.5", "47.9 KiB", "–", "1.50", "45.00", "2.25×"]
+    );
+    assert_eq!(
+        cells(row(t, "vec_of_vecs")),
+        ["26.5", "108 KiB", "0.250", "0", "30.00", "1.50×"]
+    );
+    // A failed design says why across the metric cells and has no time.
+    assert_eq!(
+        cells(row(t, "sorted_chunks8")),
+        [
+            "failed: digest differs from the model: tags 3 != 4",
+            "–",
+            "–"
+        ]
+    );
+    // One line per metric above the table, with the trace's tag count.
+    let b = block(&html, "tags-build-n1000");
+    let notes = &b[b.find("<dl class=\"metrics\">").unwrap()..b.find(t).unwrap()];
+    for term in [
+        "B / tag",
+        "after body",
+        "setup calls / tag",
+        "body calls / unit",
+        "ns / unit, × best",
+    ] {
+        assert!(notes.contains(&format!("<dt>{term}</dt>")), "{term}");
+    }
+    assert!(notes.contains("divided by the tags it then holds (4000 here)"));
+    // A workload whose benchmarks carry no tag metrics gets no tag section.
+    assert!(!block(&html, "tags-has-n1000").contains("numbers tags"));
+    assert!(!html.contains("numbers alloc"));
+}
+
+#[test]
+fn allocator_table_has_exact_numbers_unknowns_and_time_only_rows() {
+    let (dir, _s) = rendered();
+    let html = page(dir.path(), "alloc.html");
+    let t = table(&html, "alloc-random-mix-n64", "alloc");
+    assert_eq!(
+        designs(t),
+        ["rlsf", "buddy", "buddy_scan", "system"],
+        "by utilization at peak, then the design without metrics"
+    );
+    // arena, use at peak, mean use, internal, external, largest free ÷ arena, metadata bits,
+    // live at first failure.
+    assert_eq!(
+        cells(row(t, "rlsf")),
+        [
+            "1 MiB", "0.969", "0.900", "0.0300", "0", "0.0200", "96.0", "–"
+        ]
+    );
+    assert_eq!(
+        cells(row(t, "buddy")),
+        [
+            "1 MiB", "0.750", "0.625", "0.250", "0.125", "0.375", "2.00", "0.500"
+        ]
+    );
+    assert_eq!(
+        cells(row(t, "buddy_scan")),
+        [
+            "1 MiB", "0.700", "0.600", "0.300", "unknown", "unknown", "1.00", "0.400"
+        ]
+    );
+    assert_eq!(cells(row(t, "system")), ["time only"]);
+    let b = block(&html, "alloc-random-mix-n64");
+    assert!(b.contains(
+        "<p class=\"note\">unknown: buddy_scan cannot tell its largest free block, so its \
+         external fragmentation and largest free block are not measured.</p>"
+    ));
+    let notes = &b[b.find("<dl class=\"metrics\">").unwrap()..b.find(t).unwrap()];
+    for term in [
+        "arena",
+        "use at peak",
+        "mean use",
+        "internal frag.",
+        "external frag.",
+        "largest free ÷ arena",
+        "metadata bits / block",
+        "live at first failure",
+    ] {
+        assert!(notes.contains(&format!("<dt>{term}</dt>")), "{term}");
+    }
+    // The generic timing table still ranks every timed row, the system allocator included.
+    assert!(b.contains("Fastest: <strong>system</strong> at 15.00 ns per work unit"));
+    assert!(!html.contains("numbers tags"));
+}
+
+#[test]
+fn family_charts_are_linked_written_and_draw_the_measured_designs() {
+    let (dir, s) = rendered();
+    let charts = dir.path().join("charts");
+    let tags_html = page(dir.path(), "tags.html");
+    let alloc_html = page(dir.path(), "alloc.html");
+    let bytes = "tags-tags-build-n1000-bytes-per-tag.svg";
+    let utilization = "alloc-alloc-random-mix-n64-utilization.svg";
+    assert!(block(&tags_html, "tags-build-n1000").contains(&format!("src=\"charts/{bytes}\"")));
+    assert!(
+        block(&alloc_html, "alloc-random-mix-n64")
+            .contains(&format!("src=\"charts/{utilization}\""))
+    );
+    for name in [bytes, utilization] {
+        assert!(s.charts.iter().any(|p| p.ends_with(name)), "{name}");
+    }
+    assert!(
+        !s.charts
+            .iter()
+            .any(|p| p.to_string_lossy().contains("tags-has-n1000-bytes-per-tag")),
+        "no tag metrics, no chart"
+    );
+    let colour = |i: usize| design_colour(i).hex().to_uppercase();
+    // Palette indices are positions in results.designs: tags 1..=4, alloc 5..=8.
+    let svg = read(&charts.join(bytes));
+    for label in ["8.00 B", "12.5 B", "26.5 B"] {
+        assert!(svg.contains(&format!("\n{label}\n")), "{label}");
+    }
+    assert!(svg.contains("evil&lt;script&gt;alert(2)&lt;/script&gt;"));
+    let drawn: Vec<usize> = (1..=4).filter(|&i| svg.contains(&colour(i))).collect();
+    assert_eq!(drawn, [1, 2, 3], "sorted_chunks8 failed: no bar");
+    let svg = read(&charts.join(utilization));
+    for label in ["0.969", "0.750", "0.700", "0.625", "0.500", "0.400"] {
+        assert!(svg.contains(&format!("\n{label}\n")), "{label}");
+    }
+    assert!(svg.contains("\nnot measured\n"), "rlsf's live fraction");
+    let drawn: Vec<usize> = (5..=8).filter(|&i| svg.contains(&colour(i))).collect();
+    assert_eq!(drawn, [5, 6, 7], "system has no allocator metrics: no bar");
+    // Every <img> on every page points at a chart that exists.
+    for p in std::iter::once(&s.index).chain(&s.family_pages) {
+        for src in attribute_values(&read(p), "src=\"") {
+            assert!(dir.path().join(&src).is_file(), "{}", src.display());
+        }
+    }
+}
+
+#[test]
+fn index_links_every_family_page() {
+    let (dir, s) = rendered();
+    let names: Vec<String> = s
+        .family_pages
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["id_table.html", "tags.html", "alloc.html"]);
+    let index = read(&s.index);
+    for (family, workload, link, winner) in [
+        ("id_table", "lookup", "id_table.html#lookup-n1000", "holey"),
+        ("tags", "tags-build", "tags.html#tags-build-n1000", "fixed"),
+        ("tags", "tags-has", "tags.html#tags-has-n1000", "fixed"),
+        (
+            "alloc",
+            "alloc-random-mix",
+            "alloc.html#alloc-random-mix-n64",
+            "system",
+        ),
+    ] {
+        let at = index
+            .find(&format!("<a href=\"{link}\">details</a>"))
+            .unwrap_or_else(|| panic!("{link}"));
+        let tr = &index[index[..at].rfind("<tr").unwrap()..at];
+        assert!(
+            tr.contains(&format!("<td>{family}</td><td>{workload}</td>")),
+            "{tr}"
+        );
+        assert!(tr.contains(&format!("<strong>{winner}</strong>")), "{tr}");
+        let anchor = &link[link.find('#').unwrap() + 1..];
+        let target = page(dir.path(), &link[..link.find('#').unwrap()]);
+        assert!(target.contains(&format!("id=\"{anchor}\"")), "{link}");
+    }
+    for family in ["tags", "alloc"] {
+        assert!(index.contains(&format!("<li><a href=\"{family}.html\">{family}</a>")));
+        assert!(index.contains(&format!("<a href=\"{family}.html\">{family}</a>")));
+    }
+}
+
+#[test]
+fn markup_in_a_design_name_is_escaped_everywhere() {
+    let (_dir, s) = rendered();
+    for p in std::iter::once(&s.index).chain(&s.family_pages) {
+        let html = read(p);
+        assert!(!html.contains("<script>alert"), "{}", p.display());
+        assert_eq!(html.matches("<script").count(), 1, "{}", p.display());
+    }
+    let tags = read(&s.family_pages[1]);
+    assert!(tags.contains(EVIL));
+    for chart in &s.charts {
+        assert!(!read(chart).contains("<script"), "{}", chart.display());
+    }
+}
+
+/// Values of `attr` (e.g. `src="`) in `html`, HTML entities for `/` decoded.
+fn attribute_values(html: &str, attr: &str) -> Vec<PathBuf> {
+    html.match_indices(attr)
+        .map(|(i, _)| {
+            let rest = &html[i + attr.len()..];
+            PathBuf::from(rest[..rest.find('"').unwrap()].replace("&#x2f;", "/"))
+        })
+        .collect()
+}
