@@ -210,6 +210,10 @@ pub struct DesignRecord {
     pub detects_stale: bool,
     /// Fixed capacity, if any.
     pub capacity: Option<usize>,
+    /// The design's documented limits in its family's terms (tags per entity, alignment, bad
+    /// frees), for families whose designs have no ID size or stale detection to report.
+    #[serde(default)]
+    pub limits: Option<String>,
 }
 
 /// A generated trace: `dodbench gen <workload> --n <n> --seed <seed>` with `params` rebuilds it.

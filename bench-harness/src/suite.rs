@@ -1,7 +1,9 @@
 //! The benchmark matrix shared by `cargo bench` and the CLI: which sizes and seed, which
 //! traces, and the run metadata (designs, commit, toolchain) written to results.json.
 
+use impls::alloc::{AllocDesignInfo, BadFreeDetection};
 use impls::id_table::{DesignInfo, DesignKind};
+use impls::tags::{TagDesignInfo, TagDesignKind};
 use workloads::Trace;
 
 use crate::replay::{Family, IdTableFamily, OpOf};
@@ -151,16 +153,74 @@ pub fn design_record(family: &str, info: &DesignInfo) -> DesignRecord {
         name: info.name.to_string(),
         description: info.description.to_string(),
         kind: info.kind.label().to_string(),
+        crate_version: crate_version(info.kind),
+        id_bytes: info.id_bytes,
+        detects_stale: info.detects_stale,
+        capacity: info.capacity,
+        limits: None,
+    }
+}
+
+/// `crate version` of a peer, `None` for our own designs.
+fn crate_version(kind: DesignKind) -> Option<String> {
+    match kind {
+        DesignKind::Peer {
+            crate_name,
+            version,
+        } => Some(format!("{crate_name} {version}")),
+        _ => None,
+    }
+}
+
+/// The results record of a tag-store design. Its "ID" is the `u32` entity handle, which
+/// carries no generation.
+pub fn tag_design_record(info: &TagDesignInfo) -> DesignRecord {
+    DesignRecord {
+        family: workloads::family::TAGS.to_string(),
+        name: info.name.to_string(),
+        description: info.description.to_string(),
+        kind: info.kind.label().to_string(),
         crate_version: match info.kind {
-            DesignKind::Peer {
+            TagDesignKind::Peer {
                 crate_name,
                 version,
             } => Some(format!("{crate_name} {version}")),
             _ => None,
         },
-        id_bytes: info.id_bytes,
-        detects_stale: info.detects_stale,
-        capacity: info.capacity,
+        id_bytes: std::mem::size_of::<impls::tags::Entity>(),
+        detects_stale: false,
+        capacity: None,
+        limits: Some(match info.tags_per_entity_cap {
+            Some(cap) => format!("at most {cap} tags per entity"),
+            None => "no cap on tags per entity".to_string(),
+        }),
+    }
+}
+
+/// The results record of a block-allocator design. Its "ID" is a `usize` offset.
+pub fn alloc_design_record(info: &AllocDesignInfo) -> DesignRecord {
+    DesignRecord {
+        family: workloads::family::ALLOC.to_string(),
+        name: info.name.to_string(),
+        description: info.description.to_string(),
+        kind: info.kind.label().to_string(),
+        crate_version: crate_version(info.kind),
+        id_bytes: std::mem::size_of::<usize>(),
+        detects_stale: false,
+        capacity: None,
+        limits: Some(format!(
+            "alignment up to {}; {}; bad frees {}",
+            info.max_align,
+            if info.power_of_two_blocks {
+                "power-of-two blocks"
+            } else {
+                "blocks of any size class"
+            },
+            match info.bad_free {
+                BadFreeDetection::DebugOnly => "detected in debug builds only",
+                BadFreeDetection::Always => "always detected",
+            }
+        )),
     }
 }
 
@@ -261,4 +321,51 @@ pub fn workloads_markdown(family: &str) -> String {
         ));
     }
     out
+}
+
+/// The README's table of tag-store designs, generated from the registry.
+pub fn tag_designs_markdown() -> String {
+    let mut out = String::from(
+        "| design | kind | limits | description |\n| --- | --- | --- | --- |\n",
+    );
+    for d in impls::tags::tag_designs() {
+        let r = tag_design_record(&d);
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            r.name,
+            kind_cell(&r),
+            r.limits.unwrap_or_default(),
+            r.description
+        ));
+    }
+    out
+}
+
+/// The README's table of block-allocator designs, generated from the registry.
+pub fn alloc_designs_markdown() -> String {
+    let mut out = String::from(
+        "| design | kind | limits | description |\n| --- | --- | --- | --- |\n",
+    );
+    for d in impls::alloc::alloc_designs() {
+        let r = alloc_design_record(&d);
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            r.name,
+            kind_cell(&r),
+            r.limits.unwrap_or_default(),
+            r.description
+        ));
+    }
+    out
+}
+
+/// `peer (`crate` version)` or the kind label.
+fn kind_cell(r: &DesignRecord) -> String {
+    match &r.crate_version {
+        Some(cv) => {
+            let (name, version) = cv.split_once(' ').unwrap_or((cv, ""));
+            format!("peer (`{name}` {version})")
+        }
+        None => r.kind.clone(),
+    }
 }
