@@ -196,12 +196,13 @@ pub fn designs_markdown() -> String {
     out
 }
 
-/// The README's table of workloads and their parameters, generated from the registry.
+/// The README's table of the ID-table workloads and their parameters, generated from the
+/// registry (the tag and allocator families' workloads are not in it yet).
 pub fn workloads_markdown() -> String {
     let mut out = String::from(
         "| workload | what the timed body does | parameters (default) |\n| --- | --- | --- |\n",
     );
-    for w in workloads::registry::workloads() {
+    for w in workloads::registry::workloads_of(workloads::family::ID_TABLE) {
         let params = w
             .params
             .iter()

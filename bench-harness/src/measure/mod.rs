@@ -37,7 +37,7 @@ pub struct Selection {
 }
 
 impl Selection {
-    /// Checks that every named workload and design exists.
+    /// Checks that every named workload (of the ID-table family) and design exists.
     ///
     /// # Errors
     /// The first unknown name, with the valid ones.
@@ -51,7 +51,7 @@ impl Selection {
                 ));
             }
         }
-        let workloads: Vec<&str> = workloads::registry::workloads()
+        let workloads: Vec<&str> = workloads::registry::workloads_of(workloads::family::ID_TABLE)
             .iter()
             .map(|w| w.name)
             .collect();
