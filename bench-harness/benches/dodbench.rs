@@ -15,13 +15,14 @@ use std::time::Duration;
 use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::machine::Machine;
 use bench_harness::reference::{DirectLookup, VecIterate};
-use bench_harness::replay::{Family, IdTableFamily, ReplayState, Replayer};
+use bench_harness::replay::{Family, IdTableFamily, ReplayState, Replayer, TagFamily, TagReplay};
 use bench_harness::results::{
     Benchmark, DesignRecord, FamilyMetrics, Results, SCHEMA_VERSION, WorkloadRecord,
     default_results_path, target_dir,
 };
 use bench_harness::suite::{
-    ID_TABLE_FAMILY, PreparedTrace, SuiteConfig, current_commit, design_record, toolchain, unix_now,
+    ID_TABLE_FAMILY, PreparedTrace, SuiteConfig, current_commit, design_record, tag_design_record,
+    toolchain, unix_now,
 };
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
@@ -29,6 +30,7 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
 use impls::id_table::holey::Holey;
 use impls::id_table::{DesignVisitor, IdTable, designs, for_each_design};
+use impls::tags::{TagDesignVisitor, TagStore, for_each_tag_design, tag_designs};
 use regex::Regex;
 use workloads::{Payload, TraceStats};
 
@@ -199,6 +201,12 @@ impl DesignVisitor<Payload> for FamilyBench<'_, '_, IdTableFamily> {
     }
 }
 
+impl TagDesignVisitor for FamilyBench<'_, '_, TagFamily> {
+    fn visit<S: TagStore + 'static>(&mut self) {
+        self.bench::<TagReplay<S>>();
+    }
+}
+
 /// What the run loop needs of a family: its name, designs, sizes and how to visit its designs
 /// (plus reference loops) on one prepared trace.
 trait BenchFamily: Family + Sized {
@@ -246,6 +254,18 @@ impl BenchFamily for IdTableFamily {
             bench.budget,
             bench.pending,
         );
+    }
+}
+
+impl BenchFamily for TagFamily {
+    const NAME: &'static str = workloads::family::TAGS;
+
+    fn design_records() -> Vec<DesignRecord> {
+        tag_designs().iter().map(tag_design_record).collect()
+    }
+
+    fn bench_all(bench: &mut FamilyBench<'_, '_, Self>) {
+        for_each_tag_design(bench);
     }
 }
 
@@ -443,6 +463,7 @@ fn main() {
         design_records: Vec::new(),
     };
     run.family::<IdTableFamily>();
+    run.family::<TagFamily>();
     run.criterion.final_summary();
 
     let medians = read_medians(&criterion_dir);

@@ -325,9 +325,8 @@ pub fn workloads_markdown(family: &str) -> String {
 
 /// The README's table of tag-store designs, generated from the registry.
 pub fn tag_designs_markdown() -> String {
-    let mut out = String::from(
-        "| design | kind | limits | description |\n| --- | --- | --- | --- |\n",
-    );
+    let mut out =
+        String::from("| design | kind | limits | description |\n| --- | --- | --- | --- |\n");
     for d in impls::tags::tag_designs() {
         let r = tag_design_record(&d);
         out.push_str(&format!(
@@ -343,9 +342,8 @@ pub fn tag_designs_markdown() -> String {
 
 /// The README's table of block-allocator designs, generated from the registry.
 pub fn alloc_designs_markdown() -> String {
-    let mut out = String::from(
-        "| design | kind | limits | description |\n| --- | --- | --- | --- |\n",
-    );
+    let mut out =
+        String::from("| design | kind | limits | description |\n| --- | --- | --- | --- |\n");
     for d in impls::alloc::alloc_designs() {
         let r = alloc_design_record(&d);
         out.push_str(&format!(

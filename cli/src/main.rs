@@ -17,13 +17,14 @@ use bench_harness::compare::table::{Format, render};
 use bench_harness::compare::{Baseline, CompareError, Rules, Run, compare};
 use bench_harness::history::{self, HistoryEntry};
 use bench_harness::measure::alloc_counter::CountingAlloc;
-use bench_harness::replay::{Family, IdTableFamily, OpOf, Replayer};
+use bench_harness::replay::{Family, IdTableFamily, OpOf, Replayer, TagFamily, TagReplay};
 use bench_harness::results::{default_results_path, write_atomically};
 use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
 use bench_harness::timing::{TimedReplay, median_and_range};
 use bench_harness::verify::{Outcome, check_replayer};
 use clap::{Parser, Subcommand};
 use impls::id_table::{DesignVisitor, IdTable, designs, for_each_design};
+use impls::tags::{TagDesignVisitor, TagStore};
 use indicatif::{ProgressBar, ProgressStyle};
 use workloads::{AnyTrace, Payload, Trace, TraceOp, TraceStats};
 
@@ -664,6 +665,22 @@ trait ReplayFamily: Family + Sized {
     fn visit_all(visitor: &mut ReplayDesign<'_, Self>);
 }
 
+impl TagDesignVisitor for ReplayDesign<'_, TagFamily> {
+    fn visit<S: TagStore + 'static>(&mut self) {
+        self.run::<TagReplay<S>>();
+    }
+}
+
+impl ReplayFamily for TagFamily {
+    fn design_names() -> Vec<&'static str> {
+        impls::tags::tag_designs().iter().map(|d| d.name).collect()
+    }
+
+    fn visit_all(visitor: &mut ReplayDesign<'_, Self>) {
+        impls::tags::for_each_tag_design(visitor);
+    }
+}
+
 impl ReplayFamily for IdTableFamily {
     fn design_names() -> Vec<&'static str> {
         designs().iter().map(|d| d.name).collect()
@@ -682,7 +699,8 @@ fn replay(path: &PathBuf, selected: &[String], samples: usize) -> Result<Gate> {
         .with_context(|| format!("cannot load trace {}", path.display()))?;
     match trace {
         AnyTrace::IdTable(t) => replay_family::<IdTableFamily>(t, selected, samples),
-        AnyTrace::Tags(_) | AnyTrace::Alloc(_) => {
+        AnyTrace::Tags(t) => replay_family::<TagFamily>(t, selected, samples),
+        AnyTrace::Alloc(_) => {
             bail!("replaying {} traces is not wired yet", trace.family())
         }
     }

@@ -1,9 +1,10 @@
 //! The tag-store family contract, checked once for every registered design.
 //!
-//! One generic model-based property test (random op sequences against `Vec<Option<Vec<u32>>>`,
-//! compared as multisets per entity) and a deterministic heavy-churn test, both run through
+//! One generic model-based property test (random op sequences against the reference model
+//! [`ModelStore`], compared as multisets per entity) and a deterministic heavy-churn test, both run through
 //! [`for_each_tag_design`], so a new design is tested by adding its registry line.
 
+use impls::tags::model::ModelStore;
 use impls::tags::{Entity, Tag, TagDesignVisitor, TagError, TagStore, for_each_tag_design};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -52,48 +53,22 @@ fn op_strategy() -> impl Strategy<Value = TestOp> {
     ]
 }
 
-/// The model: `lists[e]` is `Some(tags)` while entity `e` is live.
+/// The reference model and the test's handle choice.
 #[derive(Default)]
 struct Model {
-    lists: Vec<Option<Vec<Tag>>>,
+    store: ModelStore,
     last_created: Option<Entity>,
 }
 
 impl Model {
     fn pick(&self, pick: usize) -> Entity {
+        let slots = self.store.slots();
         match pick {
             usize::MAX => self.last_created.unwrap_or(0),
-            p if p == usize::MAX - 1 => self.lists.len() as Entity + 3,
-            p if self.lists.is_empty() => p as Entity % 4,
-            p => (p % self.lists.len()) as Entity,
+            p if p == usize::MAX - 1 => slots as Entity + 3,
+            p if slots == 0 => p as Entity % 4,
+            p => (p % slots) as Entity,
         }
-    }
-
-    fn list(&mut self, e: Entity) -> Result<&mut Vec<Tag>, TagError> {
-        self.lists
-            .get_mut(e as usize)
-            .and_then(Option::as_mut)
-            .ok_or(TagError::NoSuchEntity { entity: e })
-    }
-
-    fn live(&self) -> usize {
-        self.lists.iter().flatten().count()
-    }
-
-    fn tags(&self) -> usize {
-        self.lists.iter().flatten().map(Vec::len).sum()
-    }
-
-    fn pairs(&self) -> Vec<(Entity, Tag)> {
-        let mut pairs: Vec<(Entity, Tag)> = self
-            .lists
-            .iter()
-            .enumerate()
-            .filter_map(|(e, l)| Some((e, l.as_ref()?)))
-            .flat_map(|(e, l)| l.iter().map(move |&t| (e as Entity, t)))
-            .collect();
-        pairs.sort_unstable();
-        pairs
     }
 }
 
@@ -118,98 +93,78 @@ fn run_against_model<D: TagStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
     let mut model = Model::default();
     for (step, &op) in ops.iter().enumerate() {
         let ctx = |what: &str| format!("{}: step {step} {op:?}: {what}", info.name);
+        let m = &mut model.store;
         match op {
             TestOp::Create => {
-                let e = store.create_entity();
-                let e = e.map_err(|err| TestCaseError::fail(ctx(&format!("create: {err}"))))?;
-                let i = e as usize;
-                let fresh = i == model.lists.len();
-                let reused = model.lists.get(i).is_some_and(Option::is_none);
-                prop_assert!(
-                    fresh || reused,
-                    "{}",
-                    ctx("handle is neither new nor released")
-                );
-                if fresh {
-                    model.lists.push(None);
-                }
-                model.lists[i] = Some(Vec::new());
-                model.last_created = Some(e);
+                // Every design hands out handles by the family's rule (released ones first,
+                // most recent first), as the model does.
+                let want = m.create_entity();
+                prop_assert_eq!(store.create_entity(), want.clone(), "{}", ctx("create"));
+                model.last_created = want.ok();
             }
             TestOp::Add(p, tag) => {
                 let e = model.pick(p);
-                let want = model.list(e).and_then(|l| match info.tags_per_entity_cap {
-                    Some(cap) if l.len() == cap => {
-                        Err(TagError::CapacityExceeded { entity: e, cap })
-                    }
-                    _ => {
-                        l.push(tag);
-                        Ok(())
-                    }
-                });
+                let m = &mut model.store;
+                let full = info
+                    .tags_per_entity_cap
+                    .filter(|&cap| m.tags(e).is_some_and(|l| l.len() == cap));
+                let want = match full {
+                    Some(cap) => Err(TagError::CapacityExceeded { entity: e, cap }),
+                    None => m.add_tag(e, tag),
+                };
                 prop_assert_eq!(store.add_tag(e, tag), want, "{}", ctx("add_tag"));
             }
             TestOp::Remove(p, tag) => {
                 let e = model.pick(p);
-                let want = model
-                    .list(e)
-                    .map(|l| match l.iter().position(|&t| t == tag) {
-                        Some(i) => {
-                            l.swap_remove(i);
-                            true
-                        }
-                        None => false,
-                    });
+                let want = model.store.remove_tag(e, tag);
                 prop_assert_eq!(store.remove_tag(e, tag), want, "{}", ctx("remove_tag"));
             }
             TestOp::Has(p, tag) => {
                 let e = model.pick(p);
-                let want = model.list(e).map(|l| l.contains(&tag));
+                let want = model.store.has_tag(e, tag);
                 prop_assert_eq!(store.has_tag(e, tag), want, "{}", ctx("has_tag"));
             }
             TestOp::VisitEntity(p) => {
                 let e = model.pick(p);
-                let want = model.list(e).map(|l| {
-                    let mut l = l.clone();
-                    l.sort_unstable();
-                    l
-                });
+                let want = sorted_entity(&mut model.store, e);
                 prop_assert_eq!(sorted_entity(&mut store, e), want, "{}", ctx("visit"));
             }
             TestOp::VisitAll => {
-                prop_assert_eq!(sorted_pairs(&mut store), model.pairs(), "{}", ctx("all"));
+                let want = sorted_pairs(m);
+                prop_assert_eq!(sorted_pairs(&mut store), want, "{}", ctx("all"));
             }
             TestOp::Clear(p) => {
                 let e = model.pick(p);
-                let want = model.list(e).map(Vec::clear);
+                let want = model.store.clear_entity(e);
                 prop_assert_eq!(store.clear_entity(e), want, "{}", ctx("clear_entity"));
             }
             TestOp::Destroy(p) => {
                 let e = model.pick(p);
-                let want = model.list(e).map(|_| ());
-                if want.is_ok() {
-                    model.lists[e as usize] = None;
-                }
+                let want = model.store.destroy_entity(e);
                 prop_assert_eq!(store.destroy_entity(e), want, "{}", ctx("destroy_entity"));
             }
         }
+        let m = &model.store;
         prop_assert_eq!(
             store.entity_count(),
-            model.live(),
+            m.entity_count(),
             "{}",
             ctx("entity_count")
         );
-        prop_assert_eq!(store.tag_count(), model.tags(), "{}", ctx("tag_count"));
+        prop_assert_eq!(store.tag_count(), m.tag_count(), "{}", ctx("tag_count"));
         if let Err(broken) = store.check_invariants() {
             prop_assert!(false, "{}", ctx(&format!("invariant broken: {broken}")));
         }
+        if let Err(broken) = m.check_invariants() {
+            prop_assert!(
+                false,
+                "{}",
+                ctx(&format!("model invariant broken: {broken}"))
+            );
+        }
     }
-    prop_assert_eq!(
-        sorted_pairs(&mut store),
-        model.pairs(),
-        "{}: final",
-        info.name
-    );
+    let want = sorted_pairs(&mut model.store);
+    prop_assert_eq!(sorted_pairs(&mut store), want, "{}: final", info.name);
     Ok(())
 }
 
@@ -253,24 +208,28 @@ impl TagDesignVisitor for ChurnTest {
         let cap = D::INFO.tags_per_entity_cap.unwrap_or(usize::MAX);
         let mut store = D::new();
         let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
-        // `model[i]`: the handle and tags of the i-th live entity.
-        let mut model: Vec<(Entity, Vec<Tag>)> = (0..400)
-            .map(|_| (store.create_entity().unwrap(), Vec::new()))
+        let mut model = ModelStore::new();
+        // `live[i]`: the handle of the i-th live entity, the same in the store and the model.
+        let mut live: Vec<Entity> = (0..400)
+            .map(|_| {
+                let e = store.create_entity().unwrap();
+                assert_eq!(model.create_entity(), Ok(e), "{name}: create");
+                e
+            })
             .collect();
         let mut refused = 0;
         for round in 0..40_000 {
-            let i = rng.below(model.len());
-            let (e, tags) = &mut model[i];
-            let e = *e;
+            let i = rng.below(live.len());
+            let e = live[i];
             match rng.below(100) {
                 // Refill: a few entities grow long (20..60 tags), past any cap.
                 0..=64 => {
                     let target = if i % 17 == 0 { 60 } else { 6 };
                     let tag = rng.below(target) as Tag;
                     let got = store.add_tag(e, tag);
-                    if tags.len() < cap {
+                    if model.tags(e).unwrap().len() < cap {
                         assert_eq!(got, Ok(()), "{name}: round {round} add");
-                        tags.push(tag);
+                        model.add_tag(e, tag).unwrap();
                     } else {
                         refused += 1;
                         assert_eq!(
@@ -282,27 +241,25 @@ impl TagDesignVisitor for ChurnTest {
                 }
                 65..=89 => {
                     let tag = rng.below(8) as Tag;
-                    let present = tags.iter().position(|&t| t == tag);
-                    if let Some(p) = present {
-                        tags.swap_remove(p);
-                    }
                     assert_eq!(
                         store.remove_tag(e, tag),
-                        Ok(present.is_some()),
+                        model.remove_tag(e, tag),
                         "{name}: round {round} remove"
                     );
                 }
                 90..=95 => {
                     store.clear_entity(e).unwrap();
-                    tags.clear();
+                    model.clear_entity(e).unwrap();
                 }
                 _ => {
                     store.destroy_entity(e).unwrap();
+                    model.destroy_entity(e).unwrap();
                     assert_eq!(
                         store.has_tag(e, 0),
                         Err(TagError::NoSuchEntity { entity: e })
                     );
-                    model[i] = (store.create_entity().unwrap(), Vec::new());
+                    live[i] = store.create_entity().unwrap();
+                    assert_eq!(model.create_entity(), Ok(live[i]), "{name}: re-create");
                 }
             }
             if round % 5000 == 0 {
@@ -319,24 +276,17 @@ impl TagDesignVisitor for ChurnTest {
             cap < usize::MAX,
             "{name}: the churn must (only) hit a fixed cap"
         );
-        let mut want: Vec<(Entity, Tag)> = model
-            .iter()
-            .flat_map(|(e, tags)| tags.iter().map(move |&t| (*e, t)))
-            .collect();
-        want.sort_unstable();
-        assert_eq!(store.tag_count(), want.len(), "{name}: tag_count");
-        assert_eq!(store.entity_count(), model.len(), "{name}: entity_count");
+        assert_eq!(store.tag_count(), model.tag_count(), "{name}: tag_count");
+        assert_eq!(store.entity_count(), live.len(), "{name}: entity_count");
         assert_eq!(
             sorted_pairs(&mut store),
-            want,
+            sorted_pairs(&mut model),
             "{name}: visit_all after churn"
         );
-        for (e, tags) in &model {
-            let mut tags = tags.clone();
-            tags.sort_unstable();
+        for &e in &live {
             assert_eq!(
-                sorted_entity(&mut store, *e),
-                Ok(tags),
+                sorted_entity(&mut store, e),
+                sorted_entity(&mut model, e),
                 "{name}: entity {e}"
             );
         }

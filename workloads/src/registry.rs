@@ -147,6 +147,23 @@ const ENTRIES: &[Entry] = &[
     entry!(churn_hot, generators::churn_hot::ChurnHotParams, stale: false),
     entry!(frame, generators::frame::FrameParams, stale: false, check: generators::frame::check),
     entry!(article_mix, generators::article_mix::ArticleMixParams, stale: false),
+    entry!(tags_build, generators::tags_build::TagsBuildParams, stale: false),
+    entry!(tags_build_heavy, generators::tags_build_heavy::TagsBuildHeavyParams, stale: false),
+    entry!(tags_visit_entity, generators::tags_visit_entity::TagsVisitEntityParams, stale: false),
+    entry!(tags_visit_all, generators::tags_visit_all::TagsVisitAllParams, stale: false),
+    entry!(
+        tags_visit_all_heavy,
+        generators::tags_visit_all_heavy::TagsVisitAllHeavyParams,
+        stale: false
+    ),
+    entry!(
+        tags_visit_all_fragmented,
+        generators::tags_visit_all_fragmented::TagsVisitAllFragmentedParams,
+        stale: false
+    ),
+    entry!(tags_has, generators::tags_has::TagsHasParams, stale: false),
+    entry!(tags_mutate, generators::tags_mutate::TagsMutateParams, stale: false),
+    entry!(tags_churn, generators::tags_churn::TagsChurnParams, stale: false),
 ];
 
 /// Every workload with its parameters and their defaults.

@@ -37,7 +37,7 @@ pub struct Selection {
 }
 
 impl Selection {
-    /// Checks that every named workload and design exists.
+    /// Checks that every named workload (of the ID-table family) and design exists.
     ///
     /// # Errors
     /// The first unknown name, with the valid ones.

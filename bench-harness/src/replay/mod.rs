@@ -3,12 +3,14 @@
 //! generic over [`Replayer`].
 //!
 //! * [`id_table`]: [`ReplayState`] over any `IdTable` ([`IdTableFamily`]);
+//! * [`tags`]: [`TagReplay`] over any `TagStore` ([`TagFamily`]);
 //!
 //! A family ([`Family`]) names its op vocabulary, its digest and the replayer of its reference
 //! model; a [`Replayer`] is one design's replay state. Every replayer is monomorphised per
 //! design: no dynamic dispatch and no allocation per op in the timed loop.
 
 pub mod id_table;
+pub mod tags;
 
 use std::fmt::Debug;
 
@@ -16,6 +18,7 @@ use serde::Serialize;
 use workloads::{Trace, TraceOp};
 
 pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
+pub use tags::{TagDigest, TagFamily, TagReplay};
 
 /// A family as the harness sees it.
 pub trait Family: 'static {

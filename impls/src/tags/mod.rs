@@ -22,6 +22,9 @@
 //! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`TagStore`], then
 //! add one line to [`registry::for_each_tag_design`].
 //!
+//! [`model::ModelStore`] is the obviously correct reference the property tests and the
+//! harness's replay verification compare every design with; it is not a registered design.
+//!
 //! [`buddy_arrays`] is the one design built on another family: each entity's tags live in a
 //! power-of-two block that the block-allocator family's buddy allocator
 //! ([`crate::alloc::buddy`]) carves from one arena.
@@ -31,6 +34,7 @@ pub mod entities;
 pub mod fixed;
 pub mod linked_chunks;
 pub mod linked_nodes;
+pub mod model;
 pub mod peers;
 pub mod registry;
 pub mod sorted_chunks;

@@ -19,7 +19,25 @@
 //! | `frame`          | `n` Add                           | 10 × (IterateMut, `min(n/10, 10K)` Get, `n/100` Remove + Add) | 1.2K / 79K / 310K |
 //! | `article-mix`    | `n` Add                           | 100K of 80% Get, 10% Remove, 10% Add             | 100K                          |
 //!
-//! Every generator keeps the number of live objects at or below `n` at all times, except
+//! The tag-store family ([`TagOp`](crate::TagOp) traces; `n` is the entity count). "Build"
+//! is [`tags_builder`]'s interleaved build: entity `k` spawned with its first tag, then the
+//! remaining tags in rounds over all entities in shuffled order. Tag counts are 3 per entity
+//! (`constant-3`) or heavy-tailed (`heavy-tail`: 99% uniform 1..=4, 1% uniform 20..=100, mean
+//! 3.075); work units count one per single-entity op and one per tag visited by `VisitAll`.
+//!
+//! | workload                    | setup (default params)                  | body (default params)                                  | body ops at n = 1K / 100K / 1M      |
+//! |-----------------------------|-----------------------------------------|--------------------------------------------------------|-------------------------------------|
+//! | `tags-build`                | —                                       | build `n` entities, 3 tags each                        | 4K / 400K / 4M                      |
+//! | `tags-build-heavy`          | —                                       | build `n` entities, heavy tail                         | ≈ 4.1K / 408K / 4.1M                |
+//! | `tags-visit-entity`         | build, 3 tags each                      | 100K VisitEntity of random entities                    | 100K                                |
+//! | `tags-visit-all`            | build, 3 tags each                      | `clamp(ceil(1M/tags), 1, 64)` VisitAll                 | 64 / 4 / 1 passes (192K / 1.2M / 3M tags) |
+//! | `tags-visit-all-heavy`      | build, heavy tail                       | as `tags-visit-all`                                    | 64 / 4 / 1 passes (≈ 197K / 1.2M / 3.1M tags) |
+//! | `tags-visit-all-fragmented` | build, 3 tags each, amid `3n` Foreign (16..=256 B), ≈ half freed | as `tags-visit-all`                 | 64 / 4 / 1 passes                   |
+//! | `tags-has`                  | build, 3 tags each                      | 100K HasTag, random entity, tag present half the time  | 100K                                |
+//! | `tags-mutate`               | build, 3 tags each                      | 100K of 80% reads (HasTag, VisitEntity), 20% AddTag/RemoveTag | 100K                         |
+//! | `tags-churn`                | build, 3 tags each                      | 50K × (Despawn random, Spawn, 3 AddTag)                | 250K                                |
+//!
+//! Every generator keeps the number of live objects (IDs, entities) at or below `n` at all times, except
 //! `iterate-holes`, whose point is `n` live objects spread over more slots (its peak is the
 //! slot count). `BodyStats::peak_live` reports the peak, so a harness can skip a fixed-capacity
 //! design that cannot hold it.
@@ -38,6 +56,16 @@ pub mod lookup_stale;
 pub mod lookup_uniform;
 pub mod lookup_zipf;
 pub mod remove_random;
+pub mod tags_build;
+pub mod tags_build_heavy;
+pub mod tags_builder;
+pub mod tags_churn;
+pub mod tags_has;
+pub mod tags_mutate;
+pub mod tags_visit_all;
+pub mod tags_visit_all_fragmented;
+pub mod tags_visit_all_heavy;
+pub mod tags_visit_entity;
 
 use std::fmt::Debug;
 

@@ -1,0 +1,246 @@
+//! The tag-store family's replay driver: applies [`TagOp`] traces to any [`TagStore`] and
+//! digests what it observed.
+//!
+//! Generic and monomorphised per design: no dynamic dispatch and no allocation per op in the
+//! timed loop except what the store (or a `Foreign` op, setup only) allocates. Logical entity
+//! handles map to the store's entities through a flat `Vec` (handle `k` is the `k`-th
+//! `Spawn`), and the store's entities back to handles through another (stores reuse entity
+//! numbers, the trace never reuses handles), so `VisitAll` digests each pair by logical handle
+//! with two array reads. Both are reserved before timing.
+
+use impls::tags::model::ModelStore;
+use impls::tags::{Entity, TagStore};
+use serde::{Deserialize, Serialize};
+use workloads::tag_op::{EntityHandle, TagStats};
+use workloads::{TagOp, Trace, TraceStats};
+
+use super::{Family, ReplayError, Replayer};
+use crate::results::{FamilyMetrics, TagMetrics};
+
+/// The tag stores: [`TagOp`] traces replayed on [`TagStore`]s, checked against
+/// [`ModelStore`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TagFamily;
+
+impl Family for TagFamily {
+    type Op = TagOp;
+    type Digest = TagDigest;
+    type Model = TagReplay<ModelStore>;
+}
+
+/// Everything a tag replay observed, reduced to counts and wrapping sums: independent of the
+/// order in which a design keeps (and visits) an entity's tags or its entities.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TagDigest {
+    /// `HasTag` ops that found their tag.
+    pub has_found: u64,
+    /// `RemoveTag` ops that found (and removed) their tag.
+    pub removes_found: u64,
+    /// Wrapping sum of [`mix_pair`]`(handle, tag)` over every `HasTag` and `RemoveTag` that
+    /// found its tag, so finding another query's tag changes it.
+    pub found_sum: u64,
+    /// Tags visited by `VisitEntity` and `VisitAll`.
+    pub visited: u64,
+    /// Wrapping sum of [`mix_pair`]`(handle, tag)` over every visited (entity, tag) pair, the
+    /// entity named by its logical handle: visiting another entity's tags, a tag twice or a
+    /// stale tag changes it.
+    pub visit_sum: u64,
+    /// Tags the store holds after the replayed ops ([`TagStore::tag_count`], read once after
+    /// the loop): bodies of writes only (`tags-build`, `tags-churn`) observe nothing else, and
+    /// a store that loses or invents a tag either miscounts here or breaks its own
+    /// `tag_count` invariant, which verification checks next.
+    pub tags_held: u64,
+}
+
+/// Mixes an (entity handle, tag) pair into a digest sum, as [`super::mix`] mixes an object:
+/// the tag XOR the handle times an odd 64-bit constant, so the same tag on another entity
+/// gives another value and swapping tags between entities changes the sum.
+#[inline(always)]
+pub fn mix_pair(handle: EntityHandle, tag: u32) -> u64 {
+    u64::from(tag) ^ u64::from(handle).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// [`TagReplay::entity_handles`] of a store entity no live handle maps to.
+const NO_HANDLE: EntityHandle = EntityHandle::MAX;
+
+/// A tag store plus the handle maps and foreign buffers: the state a trace is replayed on.
+pub struct TagReplay<S: TagStore> {
+    /// The design under test.
+    pub store: S,
+    /// `entities[k]` is the store's entity for handle `k` (kept after `Despawn`, unused then).
+    entities: Vec<Entity>,
+    /// `entity_handles[e]` is the handle whose entity is store entity `e` while it is live
+    /// ([`NO_HANDLE`] before any); overwritten when the store reuses `e`.
+    entity_handles: Vec<EntityHandle>,
+    /// `foreign[k]` holds the `k`-th `Foreign` buffer until its `ForeignFree`.
+    foreign: Vec<Option<Vec<u8>>>,
+}
+
+impl<S: TagStore> TagReplay<S> {
+    /// An empty store with room in the handle maps for `trace`'s handles.
+    pub fn for_trace(trace: &Trace<TagOp>) -> Self {
+        let handles = trace.handle_count();
+        Self {
+            store: S::new(),
+            entities: Vec::with_capacity(handles),
+            entity_handles: Vec::with_capacity(handles),
+            foreign: Vec::new(),
+        }
+    }
+
+    /// Applies `ops` in order and returns what was observed.
+    ///
+    /// Expects a validated trace; an op naming a handle never spawned is a bug in the caller
+    /// and panics on the handle map's bounds check.
+    ///
+    /// # Errors
+    /// The store refused an op (a full fixed-capacity entity, index space); the ops before it
+    /// were applied.
+    #[inline(never)]
+    pub fn replay(&mut self, ops: &[TagOp]) -> Result<TagDigest, ReplayError> {
+        // Accumulators as plain locals so the loop keeps them in registers.
+        let (mut has_found, mut removes_found, mut found_sum) = (0u64, 0u64, 0u64);
+        let (mut visited, mut visit_sum) = (0u64, 0u64);
+        let store = &mut self.store;
+        let entities = &mut self.entities;
+        let entity_handles = &mut self.entity_handles;
+        for (index, &op) in ops.iter().enumerate() {
+            let refused = |error| ReplayError::at(index, op, error);
+            match op {
+                TagOp::Spawn => {
+                    let handle = entities.len() as EntityHandle;
+                    let e = store.create_entity().map_err(refused)?;
+                    entities.push(e);
+                    let slot = e as usize;
+                    if slot >= entity_handles.len() {
+                        entity_handles.resize(slot + 1, NO_HANDLE);
+                    }
+                    entity_handles[slot] = handle;
+                }
+                TagOp::Despawn(h) => {
+                    store
+                        .destroy_entity(entities[h as usize])
+                        .map_err(refused)?;
+                }
+                TagOp::AddTag(h, tag) => {
+                    store.add_tag(entities[h as usize], tag).map_err(refused)?;
+                }
+                TagOp::RemoveTag(h, tag) => {
+                    if store
+                        .remove_tag(entities[h as usize], tag)
+                        .map_err(refused)?
+                    {
+                        removes_found += 1;
+                        found_sum = found_sum.wrapping_add(mix_pair(h, tag));
+                    }
+                }
+                TagOp::HasTag(h, tag) => {
+                    if store.has_tag(entities[h as usize], tag).map_err(refused)? {
+                        has_found += 1;
+                        found_sum = found_sum.wrapping_add(mix_pair(h, tag));
+                    }
+                }
+                TagOp::VisitEntity(h) => {
+                    store
+                        .visit_entity(entities[h as usize], |tag| {
+                            visited += 1;
+                            visit_sum = visit_sum.wrapping_add(mix_pair(h, tag));
+                        })
+                        .map_err(refused)?;
+                }
+                TagOp::VisitAll => {
+                    let handles = &*entity_handles;
+                    store.visit_all(|e, tag| {
+                        visited += 1;
+                        visit_sum = visit_sum.wrapping_add(mix_pair(handles[e as usize], tag));
+                    });
+                }
+                TagOp::Clear(h) => {
+                    store.clear_entity(entities[h as usize]).map_err(refused)?;
+                }
+                TagOp::Foreign(bytes) => {
+                    // Written, not just reserved, so the pages and the allocator's chunk are
+                    // really in use (`vec![0; n]` could map untouched zero pages).
+                    let mut buffer = Vec::with_capacity(bytes as usize);
+                    buffer.resize(bytes as usize, (index as u8) | 1);
+                    self.foreign.push(Some(buffer));
+                }
+                TagOp::ForeignFree(k) => {
+                    self.foreign[k as usize] = None;
+                }
+            }
+        }
+        Ok(TagDigest {
+            has_found,
+            removes_found,
+            found_sum,
+            visited,
+            visit_sum,
+            tags_held: store.tag_count() as u64,
+        })
+    }
+}
+
+/// `numerator / denominator`, `None` for a zero denominator.
+fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
+    (denominator > 0).then(|| numerator as f64 / denominator as f64)
+}
+
+impl<S: TagStore> Replayer for TagReplay<S> {
+    type Family = TagFamily;
+
+    fn design_name() -> &'static str {
+        S::INFO.name
+    }
+
+    fn unsupported_before(stats: &TagStats) -> Option<String> {
+        let cap = S::INFO.tags_per_entity_cap?;
+        (stats.max_tags_per_entity > cap as u64).then(|| {
+            format!(
+                "holds at most {cap} tags per entity; the trace gives one entity {}",
+                stats.max_tags_per_entity
+            )
+        })
+    }
+
+    fn for_trace(trace: &Trace<TagOp>) -> Self {
+        TagReplay::for_trace(trace)
+    }
+
+    fn replay(&mut self, ops: &[TagOp]) -> Result<TagDigest, ReplayError> {
+        TagReplay::replay(self, ops)
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.store.memory_bytes() as u64
+    }
+
+    fn live_count(&self) -> usize {
+        self.store.entity_count()
+    }
+
+    fn measure(
+        trace: &Trace<TagOp>,
+        stats: &TagStats,
+    ) -> Result<Option<FamilyMetrics>, ReplayError> {
+        let mut state = Self::for_trace(trace);
+        let calls_at_start = state.store.allocator_calls();
+        state.replay(&trace.setup)?;
+        let tags_after_setup = state.store.tag_count() as u64;
+        let memory_after_setup = state.store.memory_bytes() as u64;
+        let calls_after_setup = state.store.allocator_calls();
+        state.replay(&trace.body)?;
+        let body_calls = state.store.allocator_calls() - calls_after_setup;
+        Ok(Some(FamilyMetrics::Tags(TagMetrics {
+            tags_after_setup,
+            bytes_per_tag: ratio(memory_after_setup, tags_after_setup),
+            memory_bytes_after_body: state.store.memory_bytes() as u64,
+            setup_alloc_calls_per_tag: ratio(calls_after_setup - calls_at_start, tags_after_setup),
+            alloc_calls_per_op: ratio(body_calls, stats.work_units()).unwrap_or(0.0),
+        })))
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        self.store.check_invariants()
+    }
+}
