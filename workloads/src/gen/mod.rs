@@ -19,14 +19,28 @@
 //! | `frame`          | `n` Add                           | 10 × (IterateMut, `min(n/10, 10K)` Get, `n/100` Remove + Add) | 1.2K / 79K / 310K |
 //! | `article-mix`    | `n` Add                           | 100K of 80% Get, 10% Remove, 10% Add             | 100K                          |
 //!
-//! Every generator keeps the number of live objects at or below `n` at all times, except
-//! `iterate-holes`, whose point is `n` live objects spread over more slots (its peak is the
+//! Block allocators ([`AllocOp`](crate::AllocOp); `n` is the number of live blocks or arrays):
+//!
+//! | workload                 | setup (default params)                          | body (default params)                                     | body ops at n = 1K / 64K / 1M |
+//! |--------------------------|-------------------------------------------------|-----------------------------------------------------------|-------------------------------|
+//! | `alloc-vector-doubling`  | `n` Alloc 16 B, each grown to a random stage     | 200K steps: double (Realloc 2x), 5% halve, restart at target | about 230K                 |
+//! | `alloc-random-mix`       | `n` Alloc, log-uniform 16 B..1 KiB               | 200K of 40% Alloc, 40% Free, 20% Realloc                  | 200K                          |
+//! | `alloc-every-other-leaf` | `n` Alloc 16 B                                   | `ceil(n/2)` Free (even handles), `ceil(n/2)` Alloc 32 B   | 1K / 64K / 1M                 |
+//! | `alloc-wee-*` (6)        | —                                                | a real program's recording (82 to 46K ops)                | n ignored                     |
+//!
+//! Every generator keeps the number of live objects at or below `n` at all times, except the
+//! recorded `alloc-wee-*` (which ignore `n`) and `iterate-holes`, whose point is `n` live objects spread over more slots (its peak is the
 //! slot count). `BodyStats::peak_live` reports the peak, so a harness can skip a fixed-capacity
 //! design that cannot hold it.
 //!
 //! The module is `generators` because `gen` is a reserved keyword in Rust 2024; its files live
 //! in `src/gen/`.
 
+mod alloc_builder;
+pub mod alloc_every_other_leaf;
+pub mod alloc_random_mix;
+pub mod alloc_vector_doubling;
+pub mod alloc_wee;
 pub mod article_mix;
 pub mod churn;
 pub mod churn_hot;
@@ -38,6 +52,11 @@ pub mod lookup_stale;
 pub mod lookup_uniform;
 pub mod lookup_zipf;
 pub mod remove_random;
+
+pub use alloc_wee::{
+    alloc_wee_cpp_demangle, alloc_wee_dogfood, alloc_wee_ffmpeg, alloc_wee_find, alloc_wee_grep,
+    alloc_wee_ls,
+};
 
 use std::fmt::Debug;
 
