@@ -3,11 +3,14 @@
 //! generic over [`Replayer`].
 //!
 //! * [`id_table`]: [`ReplayState`] over any `IdTable` ([`IdTableFamily`]);
+//! * [`alloc`]: [`AllocReplay`](alloc::AllocReplay) over any `BlockAllocator`, the `system`
+//!   reference and the model ([`AllocFamily`](alloc::AllocFamily));
 //!
 //! A family ([`Family`]) names its op vocabulary, its digest and the replayer of its reference
 //! model; a [`Replayer`] is one design's replay state. Every replayer is monomorphised per
 //! design: no dynamic dispatch and no allocation per op in the timed loop.
 
+pub mod alloc;
 pub mod id_table;
 
 use std::fmt::Debug;

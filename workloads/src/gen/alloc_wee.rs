@@ -107,7 +107,8 @@ mod tests {
     #[test]
     fn recordings_convert_with_the_documented_counts() {
         let p = WeeTraceParams {};
-        let cases: [(fn(usize, u64, &WeeTraceParams) -> Trace<AllocOp>, [u64; 4]); 6] = [
+        type Generate = fn(usize, u64, &WeeTraceParams) -> Trace<AllocOp>;
+        let cases: [(Generate, [u64; 4]); 6] = [
             (alloc_wee_cpp_demangle::generate, [62, 40, 46, 8192]),
             (
                 alloc_wee_dogfood::generate,
