@@ -19,16 +19,22 @@
 //!
 //! # The arena
 //! Every design gets the same arena, fixed by one rule from the trace's statistics
-//! ([`arena_bytes_for`]): `max(64 KiB, 2 * peak_pow2_bytes, 4 * largest_block)` rounded up to a
-//! power of two, with 16-byte minimum blocks ([`MIN_BLOCK`]). `peak_pow2_bytes` is what a buddy
-//! allocator with 16-byte leaves reserves at the trace's peak, and `largest_block` the
-//! power-of-two block of the largest request (`pow2_block(max_size, max_align)`). Twice the
-//! peak leaves room for fragmentation and for metadata at the arena start (which costs a buddy
-//! its largest block: at most half the arena is one block); four times the largest block
-//! leaves room for a `Realloc` of it that moves (old and new blocks live at once, in a half
-//! the metadata does not touch), which a single growing array needs in designs that cannot
-//! grow in place (the `buddy_alloc` peer copies on every realloc). Building the allocator and
-//! its arena is untimed (in `for_trace`, before the setup replay).
+//! ([`arena_bytes_for`]): `max(64 KiB, 2 * (peak_pow2_bytes + 16 * peak_live), 4 *
+//! largest_block)` rounded up to a power of two, with 16-byte minimum blocks ([`MIN_BLOCK`]).
+//!
+//! * `peak_pow2_bytes` is what a buddy allocator with 16-byte leaves reserves at the trace's
+//!   peak; `16 * peak_live` adds a 16-byte header per live block, what a general allocator
+//!   with block headers spends (`rlsf`: a 16-byte header and 32-byte granules, so a 16-byte
+//!   request costs 32 bytes). Twice their sum leaves room for fragmentation and for metadata
+//!   at the arena start (which costs a buddy its largest block: at most half the arena is one
+//!   block).
+//! * `largest_block` is the power-of-two block of the largest request (`pow2_block(max_size,
+//!   max_align)`); four times it leaves room for a `Realloc` of it that moves (old and new
+//!   blocks live at once, in a half the metadata does not touch), which a single growing array
+//!   needs in designs that cannot grow in place (the `buddy_alloc` peer copies on every
+//!   realloc).
+//!
+//! Building the allocator and its arena is untimed (in `for_trace`, before the setup replay).
 //!
 //! # Frees
 //! Frees call [`BlockAllocator::free`] (offset only), the trait's primary operation and what a
@@ -80,19 +86,32 @@ pub struct AllocDigest {
 /// [`BlockAllocator::with_arena`]): the 16-byte leaves [`AllocStats::peak_pow2_bytes`] assumes.
 pub const MIN_BLOCK: usize = 16;
 
+/// Bytes per live block the arena rule allows for a block header ([`arena_bytes_for`]).
+pub const HEADER_ALLOWANCE: u64 = 16;
+
 /// Smallest arena: below it, fixed metadata would dominate small traces.
 pub const MIN_ARENA: u64 = 64 << 10;
 
 /// The arena of every replay of a trace with these statistics: `max(64 KiB, 2 *
-/// peak_pow2_bytes, 4 * pow2_block(max_size, max_align))` rounded up to a power of two (see
-/// the module doc).
+/// (peak_pow2_bytes + 16 * peak_live), 4 * pow2_block(max_size, max_align))` rounded up to a
+/// power of two (see the module doc).
 ///
 /// ```
 /// use bench_harness::replay::alloc::arena_bytes_for;
 /// use workloads::alloc_op::AllocStats;
-/// let many_small = AllocStats { peak_pow2_bytes: 48 << 10, max_size: 100, ..AllocStats::default() };
+/// let many_small = AllocStats {
+///     peak_pow2_bytes: 32 << 10,
+///     peak_live: 1024,
+///     max_size: 100,
+///     ..AllocStats::default()
+/// };
 /// assert_eq!(arena_bytes_for(&many_small), 128 << 10);
-/// let one_large = AllocStats { peak_pow2_bytes: 64 << 10, max_size: 40_000, ..AllocStats::default() };
+/// let one_large = AllocStats {
+///     peak_pow2_bytes: 64 << 10,
+///     peak_live: 1,
+///     max_size: 40_000,
+///     ..AllocStats::default()
+/// };
 /// assert_eq!(arena_bytes_for(&one_large), 256 << 10);
 /// assert_eq!(arena_bytes_for(&AllocStats::default()), 64 << 10);
 /// ```
@@ -104,7 +123,7 @@ pub fn arena_bytes_for(stats: &AllocStats) -> usize {
     } else {
         pow2_block(size, align)
     };
-    let bytes = (2 * stats.peak_pow2_bytes)
+    let bytes = (2 * (stats.peak_pow2_bytes + HEADER_ALLOWANCE * stats.peak_live))
         .max(4 * largest_block)
         .max(MIN_ARENA)
         .next_power_of_two();
@@ -658,18 +677,19 @@ mod tests {
     }
 
     #[test]
-    fn arena_rule_doubles_the_pow2_peak_and_quadruples_the_largest_block() {
-        let stats = |peak, max_size| AllocStats {
+    fn arena_rule_covers_pow2_blocks_headers_and_a_moving_largest_block() {
+        let stats = |peak, live, max_size| AllocStats {
             peak_pow2_bytes: peak,
+            peak_live: live,
             max_size,
             max_align: 8,
             ..AllocStats::default()
         };
-        assert_eq!(arena_bytes_for(&stats(0, 0)), 64 << 10);
-        assert_eq!(arena_bytes_for(&stats(32 << 10, 16)), 64 << 10);
-        assert_eq!(arena_bytes_for(&stats((32 << 10) + 16, 16)), 128 << 10);
-        assert_eq!(arena_bytes_for(&stats(3 << 20, 4096)), 8 << 20);
+        assert_eq!(arena_bytes_for(&stats(0, 0, 0)), 64 << 10);
+        assert_eq!(arena_bytes_for(&stats(16 << 10, 1024, 16)), 64 << 10);
+        assert_eq!(arena_bytes_for(&stats(16 << 10, 1025, 16)), 128 << 10);
+        assert_eq!(arena_bytes_for(&stats(3 << 20, 1000, 4096)), 8 << 20);
         // One 32 KiB array: room for its 16 KiB old and 32 KiB new block beside the metadata.
-        assert_eq!(arena_bytes_for(&stats(32 << 10, 32 << 10)), 128 << 10);
+        assert_eq!(arena_bytes_for(&stats(32 << 10, 1, 32 << 10)), 128 << 10);
     }
 }
