@@ -36,7 +36,7 @@ crate::workload_params! {
     /// Parameters of `alloc-random-mix`.
     pub struct RandomMixParams {
         /// Number of ops in the body.
-        pub ops: usize = 200_000, in 1..=MAX_OPS,
+        pub ops: usize = 100_000, in 1..=MAX_OPS,
         /// Probability that a body op is a `Realloc`; the rest is split evenly between `Alloc`
         /// and `Free`.
         pub realloc_fraction: f64 = 0.2, in 0.0..=1.0,

@@ -23,8 +23,8 @@
 //!
 //! | workload                 | setup (default params)                          | body (default params)                                     | body ops at n = 1K / 64K / 1M |
 //! |--------------------------|-------------------------------------------------|-----------------------------------------------------------|-------------------------------|
-//! | `alloc-vector-doubling`  | `n` Alloc 16 B, each grown to a random stage     | 200K steps: double (Realloc 2x), 5% halve, restart at target | about 230K                 |
-//! | `alloc-random-mix`       | `n` Alloc, log-uniform 16 B..1 KiB               | 200K of 40% Alloc, 40% Free, 20% Realloc                  | 200K                          |
+//! | `alloc-vector-doubling`  | `n` Alloc 16 B, each grown to a random stage     | 100K steps: double (Realloc 2x), 5% halve, restart at target | about 130K                 |
+//! | `alloc-random-mix`       | `n` Alloc, log-uniform 16 B..1 KiB               | 100K of 40% Alloc, 40% Free, 20% Realloc                  | 100K                          |
 //! | `alloc-every-other-leaf` | `n` Alloc 16 B                                   | `ceil(n/2)` Free (even handles), `ceil(n/2)` Alloc 32 B   | 1K / 64K / 1M                 |
 //! | `alloc-wee-*` (6)        | —                                                | a real program's recording (82 to 46K ops)                | n ignored                     |
 //!
