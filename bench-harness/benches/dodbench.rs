@@ -15,19 +15,23 @@ use std::time::Duration;
 use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::machine::Machine;
 use bench_harness::reference::{DirectLookup, VecIterate};
-use bench_harness::replay::{Family, IdTableFamily, ReplayState, Replayer, TagFamily, TagReplay};
+use bench_harness::replay::{
+    AllocFamily, AllocReplay, Family, IdTableFamily, ReplayState, Replayer, SystemAlloc, TagFamily,
+    TagReplay,
+};
 use bench_harness::results::{
     Benchmark, DesignRecord, FamilyMetrics, Results, SCHEMA_VERSION, WorkloadRecord,
     default_results_path, target_dir,
 };
 use bench_harness::suite::{
-    ID_TABLE_FAMILY, PreparedTrace, SuiteConfig, current_commit, design_record, tag_design_record,
-    toolchain, unix_now,
+    ID_TABLE_FAMILY, PreparedTrace, SuiteConfig, alloc_design_record, current_commit,
+    design_record, tag_design_record, toolchain, unix_now,
 };
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
+use impls::alloc::{AllocDesignVisitor, BlockAllocator, alloc_designs, for_each_alloc_design};
 use impls::id_table::holey::Holey;
 use impls::id_table::{DesignVisitor, IdTable, designs, for_each_design};
 use impls::tags::{TagDesignVisitor, TagStore, for_each_tag_design, tag_designs};
@@ -144,6 +148,12 @@ struct FamilyBench<'a, 'g, F: Family> {
 impl<F: Family> FamilyBench<'_, '_, F> {
     /// Verifies, measures and times the design of replayer `R` on the prepared trace.
     fn bench<R: Replayer<Family = F>>(&mut self) {
+        self.bench_as::<R>(self.family);
+    }
+
+    /// As [`bench`](Self::bench), recording the result under `family` (`reference` for a
+    /// reference loop timed beside the designs).
+    fn bench_as<R: Replayer<Family = F>>(&mut self, family: &'static str) {
         let p = self.prepared;
         let name = R::design_name();
         if !self
@@ -154,7 +164,7 @@ impl<F: Family> FamilyBench<'_, '_, F> {
         }
         let checked = check_replayer::<R>(&p.trace, &p.expected);
         let mut pending = Pending {
-            family: self.family,
+            family,
             group_family: self.family,
             workload: p.workload.clone(),
             design: name,
@@ -204,6 +214,12 @@ impl DesignVisitor<Payload> for FamilyBench<'_, '_, IdTableFamily> {
 impl TagDesignVisitor for FamilyBench<'_, '_, TagFamily> {
     fn visit<S: TagStore + 'static>(&mut self) {
         self.bench::<TagReplay<S>>();
+    }
+}
+
+impl AllocDesignVisitor for FamilyBench<'_, '_, AllocFamily> {
+    fn visit<A: BlockAllocator + 'static>(&mut self) {
+        self.bench::<AllocReplay<A>>();
     }
 }
 
@@ -266,6 +282,23 @@ impl BenchFamily for TagFamily {
 
     fn bench_all(bench: &mut FamilyBench<'_, '_, Self>) {
         for_each_tag_design(bench);
+    }
+}
+
+impl BenchFamily for AllocFamily {
+    const NAME: &'static str = workloads::family::ALLOC;
+
+    fn design_records() -> Vec<DesignRecord> {
+        alloc_designs().iter().map(alloc_design_record).collect()
+    }
+
+    fn reference_names() -> &'static [&'static str] {
+        &["system"]
+    }
+
+    fn bench_all(bench: &mut FamilyBench<'_, '_, Self>) {
+        for_each_alloc_design(bench);
+        bench.bench_as::<SystemAlloc>(REFERENCE_FAMILY);
     }
 }
 
@@ -464,6 +497,7 @@ fn main() {
     };
     run.family::<IdTableFamily>();
     run.family::<TagFamily>();
+    run.family::<AllocFamily>();
     run.criterion.final_summary();
 
     let medians = read_medians(&criterion_dir);

@@ -1,5 +1,6 @@
-//! Every registered design replays every registered workload with the model's answers, and a
-//! broken design is caught before it could be timed.
+//! Every registered ID-table design replays every ID-table workload with the model's answers,
+//! and a broken design is caught before it could be timed. (The allocator family's counterpart
+//! is `alloc_replay.rs`.)
 
 use bench_harness::recording::Recording;
 use bench_harness::replay::{IdTableFamily, ReplayState, Replayer};

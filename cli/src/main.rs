@@ -17,12 +17,16 @@ use bench_harness::compare::table::{Format, render};
 use bench_harness::compare::{Baseline, CompareError, Rules, Run, compare};
 use bench_harness::history::{self, HistoryEntry};
 use bench_harness::measure::alloc_counter::CountingAlloc;
-use bench_harness::replay::{Family, IdTableFamily, OpOf, Replayer, TagFamily, TagReplay};
+use bench_harness::replay::{
+    AllocFamily, AllocReplay, Family, IdTableFamily, OpOf, Replayer, SystemAlloc, TagFamily,
+    TagReplay,
+};
 use bench_harness::results::{default_results_path, write_atomically};
 use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
 use bench_harness::timing::{TimedReplay, median_and_range};
 use bench_harness::verify::{Outcome, check_replayer};
 use clap::{Parser, Subcommand};
+use impls::alloc::{AllocDesignVisitor, BlockAllocator};
 use impls::id_table::{DesignVisitor, IdTable, designs, for_each_design};
 use impls::tags::{TagDesignVisitor, TagStore};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -62,6 +66,15 @@ enum Command {
         #[arg(long)]
         params: Option<String>,
         /// Output file.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Convert an allocation trace in wee_alloc's text format (`Alloc(SIZE),` / `Free(I),`
+    /// per line) into a dodbench `alloc` trace file, for `dodbench replay`.
+    ConvertWeeAlloc {
+        /// The wee_alloc-format trace.
+        input: PathBuf,
+        /// Output trace file (written atomically).
         #[arg(short, long)]
         output: PathBuf,
     },
@@ -224,6 +237,7 @@ fn main() {
             params,
             output,
         } => gen_trace(&workload, n, seed, params.as_deref(), &output),
+        Command::ConvertWeeAlloc { input, output } => convert_wee_alloc(&input, &output),
         Command::Replay {
             trace,
             designs,
@@ -583,6 +597,12 @@ fn gen_trace(
     }
 }
 
+fn convert_wee_alloc(input: &Path, output: &Path) -> Result<Gate> {
+    let trace = workloads::convert::wee_alloc::convert_file(input)
+        .with_context(|| format!("cannot convert {}", input.display()))?;
+    save_trace(&trace, output)
+}
+
 /// Saves a trace of any family atomically and prints what it holds.
 fn save_trace<O: TraceOp>(trace: &Trace<O>, output: &Path) -> Result<Gate> {
     let stats = trace
@@ -681,6 +701,28 @@ impl ReplayFamily for TagFamily {
     }
 }
 
+impl AllocDesignVisitor for ReplayDesign<'_, AllocFamily> {
+    fn visit<A: BlockAllocator + 'static>(&mut self) {
+        self.run::<AllocReplay<A>>();
+    }
+}
+
+impl ReplayFamily for AllocFamily {
+    fn design_names() -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = impls::alloc::alloc_designs()
+            .iter()
+            .map(|d| d.name)
+            .collect();
+        names.push(SystemAlloc::design_name());
+        names
+    }
+
+    fn visit_all(visitor: &mut ReplayDesign<'_, Self>) {
+        impls::alloc::for_each_alloc_design(visitor);
+        visitor.run::<SystemAlloc>();
+    }
+}
+
 impl ReplayFamily for IdTableFamily {
     fn design_names() -> Vec<&'static str> {
         designs().iter().map(|d| d.name).collect()
@@ -700,9 +742,7 @@ fn replay(path: &PathBuf, selected: &[String], samples: usize) -> Result<Gate> {
     match trace {
         AnyTrace::IdTable(t) => replay_family::<IdTableFamily>(t, selected, samples),
         AnyTrace::Tags(t) => replay_family::<TagFamily>(t, selected, samples),
-        AnyTrace::Alloc(_) => {
-            bail!("replaying {} traces is not wired yet", trace.family())
-        }
+        AnyTrace::Alloc(t) => replay_family::<AllocFamily>(t, selected, samples),
     }
 }
 
@@ -757,13 +797,13 @@ fn replay_family<F: ReplayFamily>(
         .filter_map(|r| r.ns_per_op.map(|t| t.0))
         .fold(f64::INFINITY, f64::min);
     println!(
-        "{:<20} {:>12} {:>24} {:>8}  status",
+        "{:<24} {:>12} {:>24} {:>8}  status",
         "design", "ns/op", "95% range", "vs best"
     );
     for r in &visitor.rows {
         match r.ns_per_op {
             Some((median, lo, hi)) => println!(
-                "{:<20} {:>12.2} {:>11.2} .. {:<10.2} {:>7.2}x  verified",
+                "{:<24} {:>12.2} {:>11.2} .. {:<10.2} {:>7.2}x  verified",
                 r.design,
                 median,
                 lo,
@@ -771,7 +811,7 @@ fn replay_family<F: ReplayFamily>(
                 median / best
             ),
             None => println!(
-                "{:<20} {:>12} {:>24} {:>8}  {}: {}",
+                "{:<24} {:>12} {:>24} {:>8}  {}: {}",
                 r.design,
                 "-",
                 "",

@@ -10,6 +10,7 @@
 //! * [`rng`]: the one PRNG and its sampling helpers (uniform, Zipf, shuffle).
 //! * [`generators`] (files in `src/gen/`): one generator per workload; [`registry`]: the list
 //!   of them, dispatch by name with JSON parameters.
+//! * [`convert`]: outside trace formats into traces (the `wee_alloc` recordings).
 //! * [`format`](mod@format): the binary trace file format, save and load with full validation.
 //! * [`family`]: what each family's op vocabulary provides ([`TraceOp`]): [`Op`] for ID
 //!   tables, [`TagOp`] ([`tag_op`]) for tag stores, [`AllocOp`] ([`alloc_op`]) for block
@@ -19,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod alloc_op;
+pub mod convert;
 pub mod family;
 pub mod format;
 #[path = "gen/mod.rs"]

@@ -7,6 +7,7 @@ use serde_json::Value;
 use thiserror::Error;
 
 use crate::family::{AnyTrace, TraceOp};
+use crate::generators::alloc_wee::WeeTraceParams;
 use crate::generators::{self, Params};
 use crate::trace::Trace;
 
@@ -164,6 +165,15 @@ const ENTRIES: &[Entry] = &[
     entry!(tags_has, generators::tags_has::TagsHasParams, stale: false),
     entry!(tags_mutate, generators::tags_mutate::TagsMutateParams, stale: false),
     entry!(tags_churn, generators::tags_churn::TagsChurnParams, stale: false),
+    entry!(alloc_vector_doubling, generators::alloc_vector_doubling::VectorDoublingParams, stale: false),
+    entry!(alloc_random_mix, generators::alloc_random_mix::RandomMixParams, stale: false, check: generators::alloc_random_mix::check),
+    entry!(alloc_every_other_leaf, generators::alloc_every_other_leaf::EveryOtherLeafParams, stale: false),
+    entry!(alloc_wee_cpp_demangle, WeeTraceParams, recorded),
+    entry!(alloc_wee_dogfood, WeeTraceParams, recorded),
+    entry!(alloc_wee_ffmpeg, WeeTraceParams, recorded),
+    entry!(alloc_wee_find, WeeTraceParams, recorded),
+    entry!(alloc_wee_grep, WeeTraceParams, recorded),
+    entry!(alloc_wee_ls, WeeTraceParams, recorded),
 ];
 
 /// Every workload with its parameters and their defaults.

@@ -1,16 +1,13 @@
 //! The trace file format: round trips, and a specific error (never a panic) for every kind of
 //! bad input.
 
+use workloads::family::ID_TABLE;
 use workloads::format::{self, FORMAT_VERSION, FormatError, MAGIC};
-use workloads::registry::{self, WorkloadInfo};
+use workloads::registry::{self, workloads_of};
 use workloads::trace::{InvalidTrace, Part};
 use workloads::{Op, Trace};
 
 /// The ID-table workloads (the tag family's are covered by `tests/tags_generators.rs`).
-fn id_table_workloads() -> Vec<WorkloadInfo> {
-    registry::workloads_of(workloads::family::ID_TABLE)
-}
-
 fn small_trace() -> Trace {
     let params = serde_json::json!({ "ops": 40 });
     registry::generate("article-mix", 10, 11, Some(&params)).unwrap()
@@ -57,7 +54,7 @@ fn stats(gets: u64) -> serde_json::Value {
 #[test]
 fn every_workload_round_trips_through_bytes_and_files() {
     let dir = tempfile::tempdir().unwrap();
-    for w in id_table_workloads() {
+    for w in workloads_of(ID_TABLE) {
         for n in [1, 1000] {
             let t = registry::generate(w.name, n, 8, None).unwrap();
             let mut bytes = Vec::new();
@@ -81,7 +78,7 @@ fn every_workload_round_trips_through_bytes_and_files() {
     // Only the saved files are left: the temporary files were renamed into place.
     assert_eq!(
         std::fs::read_dir(dir.path()).unwrap().count(),
-        2 * id_table_workloads().len()
+        2 * workloads_of(ID_TABLE).len()
     );
 }
 

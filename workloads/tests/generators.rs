@@ -1,16 +1,14 @@
-//! Every registered generator: valid traces at small and edge sizes, deterministic in the
-//! seed, and shaped as its module doc says.
+//! Every registered ID-table generator: valid traces at small and edge sizes, deterministic in
+//! the seed, and shaped as its module doc says. (The block-allocator generators are checked in
+//! `alloc_generators.rs`.)
 
 use std::collections::HashMap;
 
-use workloads::registry::{self, WorkloadInfo};
+use workloads::family::ID_TABLE;
+use workloads::registry::{self, workloads_of};
 use workloads::{Op, Trace, format};
 
 /// The ID-table workloads (the tag family's are covered by `tests/tags_generators.rs`).
-fn id_table_workloads() -> Vec<WorkloadInfo> {
-    registry::workloads_of(workloads::family::ID_TABLE)
-}
-
 const SIZES: [usize; 4] = [1, 2, 10, 1000];
 
 /// Workloads whose ops do not depend on the seed.
@@ -22,7 +20,7 @@ fn generate(name: &str, n: usize, seed: u64) -> Trace {
 
 #[test]
 fn every_generator_validates_at_every_size_and_keeps_peak_live_bounded() {
-    for w in id_table_workloads() {
+    for w in workloads_of(ID_TABLE) {
         for n in SIZES {
             for seed in [0, 1, u64::MAX] {
                 let t = generate(w.name, n, seed);
@@ -58,7 +56,7 @@ fn every_generator_validates_at_every_size_and_keeps_peak_live_bounded() {
 
 #[test]
 fn same_seed_gives_identical_bytes_and_different_seeds_different_ops() {
-    for w in id_table_workloads() {
+    for w in workloads_of(ID_TABLE) {
         let a = format::to_bytes(&generate(w.name, 1000, 42)).unwrap();
         let b = format::to_bytes(&generate(w.name, 1000, 42)).unwrap();
         assert_eq!(a, b, "{} is not deterministic", w.name);

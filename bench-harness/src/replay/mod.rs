@@ -4,11 +4,14 @@
 //!
 //! * [`id_table`]: [`ReplayState`] over any `IdTable` ([`IdTableFamily`]);
 //! * [`tags`]: [`TagReplay`] over any `TagStore` ([`TagFamily`]);
+//! * [`alloc`]: [`AllocReplay`](alloc::AllocReplay) over any `BlockAllocator`, the `system`
+//!   reference and the model ([`AllocFamily`](alloc::AllocFamily));
 //!
 //! A family ([`Family`]) names its op vocabulary, its digest and the replayer of its reference
 //! model; a [`Replayer`] is one design's replay state. Every replayer is monomorphised per
 //! design: no dynamic dispatch and no allocation per op in the timed loop.
 
+pub mod alloc;
 pub mod id_table;
 pub mod tags;
 
@@ -17,6 +20,7 @@ use std::fmt::Debug;
 use serde::Serialize;
 use workloads::{Trace, TraceOp};
 
+pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};
 pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
 pub use tags::{TagDigest, TagFamily, TagReplay};
 

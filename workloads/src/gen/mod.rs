@@ -37,14 +37,28 @@
 //! | `tags-mutate`               | build, 3 tags each                      | 100K of 80% reads (HasTag, VisitEntity), 20% AddTag/RemoveTag | 100K                         |
 //! | `tags-churn`                | build, 3 tags each                      | 50K × (Despawn random, Spawn, 3 AddTag)                | 250K                                |
 //!
-//! Every generator keeps the number of live objects (IDs, entities) at or below `n` at all times, except
-//! `iterate-holes`, whose point is `n` live objects spread over more slots (its peak is the
-//! slot count). `BodyStats::peak_live` reports the peak, so a harness can skip a fixed-capacity
+//! Block allocators ([`AllocOp`](crate::AllocOp); `n` is the number of live blocks or arrays):
+//!
+//! | workload                 | setup (default params)                          | body (default params)                                     | body ops at n = 1K / 64K / 1M |
+//! |--------------------------|-------------------------------------------------|-----------------------------------------------------------|-------------------------------|
+//! | `alloc-vector-doubling`  | `n` Alloc 16 B, each grown to a random stage     | 100K steps: double (Realloc 2x), 5% halve, restart at target | about 130K                 |
+//! | `alloc-random-mix`       | `n` Alloc, log-uniform 16 B..1 KiB               | 100K of 40% Alloc, 40% Free, 20% Realloc                  | 100K                          |
+//! | `alloc-every-other-leaf` | `n` Alloc 16 B                                   | `ceil(n/2)` Free (even handles), `ceil(n/2)` Alloc 32 B   | 1K / 64K / 1M                 |
+//! | `alloc-wee-*` (6)        | —                                                | a real program's recording (82 to 46K ops)                | n ignored                     |
+//!
+//! Every generator keeps the number of live objects (IDs, entities, blocks) at or below `n` at
+//! all times, except the recorded `alloc-wee-*` (which ignore `n`) and `iterate-holes`, whose
+//! point is `n` live objects spread over more slots (its peak is the slot count). `BodyStats::peak_live` reports the peak, so a harness can skip a fixed-capacity
 //! design that cannot hold it.
 //!
 //! The module is `generators` because `gen` is a reserved keyword in Rust 2024; its files live
 //! in `src/gen/`.
 
+mod alloc_builder;
+pub mod alloc_every_other_leaf;
+pub mod alloc_random_mix;
+pub mod alloc_vector_doubling;
+pub mod alloc_wee;
 pub mod article_mix;
 pub mod churn;
 pub mod churn_hot;
@@ -66,6 +80,11 @@ pub mod tags_visit_all;
 pub mod tags_visit_all_fragmented;
 pub mod tags_visit_all_heavy;
 pub mod tags_visit_entity;
+
+pub use alloc_wee::{
+    alloc_wee_cpp_demangle, alloc_wee_dogfood, alloc_wee_ffmpeg, alloc_wee_find, alloc_wee_grep,
+    alloc_wee_ls,
+};
 
 use std::fmt::Debug;
 

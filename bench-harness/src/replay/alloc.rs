@@ -1,0 +1,695 @@
+//! The block-allocator family's replay driver: applies [`AllocOp`] traces to any
+//! [`BlockAllocator`], to the global allocator ([`SystemAlloc`], a time reference) and to the
+//! reference model ([`AllocModel`]), and digests what the blocks held.
+//!
+//! # What is verified
+//! Offsets differ between designs, so the digest is built from block *contents*: every block
+//! carries a stamp derived from its handle and size in its first and last `min(size, 8)` bytes
+//! ([`write_stamps`]), written on `Alloc` and after every `Realloc`. On `Free` and before a
+//! `Realloc` the replayer reads both back and adds them to [`AllocDigest::stamp_sum`]; after a
+//! `Realloc` it reads the first `min(old, new, 8)` bytes (contents the design must have kept)
+//! into [`AllocDigest::kept_sum`]. A design that hands out overlapping live blocks (one block's
+//! stamps overwrite another's) or loses contents on `Realloc` changes a sum; one that refuses
+//! an op fails the replay. Only bytes the replayer wrote and the contract keeps are read, so
+//! whatever else the arena holds (zeroes, old stamps) never reaches the digest.
+//!
+//! The timed replay includes these few 8-byte stores and loads per op, the same for every
+//! design (a program touches what it allocates; with them, a `Free` also touches the block
+//! right before the allocator does, as real programs often do).
+//!
+//! # The arena
+//! Every design gets the same arena, fixed by one rule from the trace's statistics
+//! ([`arena_bytes_for`]): `max(64 KiB, 2 * (peak_pow2_bytes + 16 * peak_live), 4 *
+//! largest_block)` rounded up to a power of two, with 16-byte minimum blocks ([`MIN_BLOCK`]).
+//!
+//! * `peak_pow2_bytes` is what a buddy allocator with 16-byte leaves reserves at the trace's
+//!   peak; `16 * peak_live` adds a 16-byte header per live block, what a general allocator
+//!   with block headers spends (`rlsf`: a 16-byte header and 32-byte granules, so a 16-byte
+//!   request costs 32 bytes). Twice their sum leaves room for fragmentation and for metadata
+//!   at the arena start (which costs a buddy its largest block: at most half the arena is one
+//!   block).
+//! * `largest_block` is the power-of-two block of the largest request (`pow2_block(max_size,
+//!   max_align)`); four times it leaves room for a `Realloc` of it that moves (old and new
+//!   blocks live at once, in a half the metadata does not touch), which a single growing array
+//!   needs in designs that cannot grow in place (the `buddy_alloc` peer copies on every
+//!   realloc).
+//!
+//! Building the allocator and its arena is untimed (in `for_trace`, before the setup replay).
+//!
+//! # Frees
+//! Frees call [`BlockAllocator::free`] (offset only), the trait's primary operation and what a
+//! `free(ptr)` caller has; `free_sized` would let some designs skip a lookup, but not every
+//! caller knows the size.
+
+use std::alloc::{Layout, handle_alloc_error};
+use std::ptr::NonNull;
+
+use impls::alloc::{AllocError, BlockAllocator};
+use serde::{Deserialize, Serialize};
+use workloads::Trace;
+use workloads::alloc_op::{AllocOp, AllocStats, BlockHandle, pow2_block};
+use workloads::rng::TraceRng;
+
+use super::{Family, ReplayError, Replayer};
+use crate::results::{AllocMetrics, FamilyMetrics};
+
+/// The block allocators: [`AllocOp`] traces replayed on [`BlockAllocator`]s, checked against
+/// [`AllocModel`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AllocFamily;
+
+impl Family for AllocFamily {
+    type Op = AllocOp;
+    type Digest = AllocDigest;
+    type Model = AllocModel;
+}
+
+/// What a replay observed: op counts and wrapping sums of the stamps read back from blocks (see
+/// the module doc). Equal for two replays of one trace exactly when every block held what it
+/// should when it was read (up to sum collisions), wherever each design put it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AllocDigest {
+    /// `Alloc` ops replayed.
+    pub allocs: u64,
+    /// `Free` ops replayed.
+    pub frees: u64,
+    /// `Realloc` ops replayed.
+    pub reallocs: u64,
+    /// Wrapping sum of [`read_stamps`] over every block read on `Free` and before `Realloc`.
+    pub stamp_sum: u64,
+    /// Wrapping sum of [`read_head`] of the first `min(old, new, 8)` bytes after every
+    /// `Realloc`.
+    pub kept_sum: u64,
+}
+
+/// Smallest block every design is built with (`min_block` of
+/// [`BlockAllocator::with_arena`]): the 16-byte leaves [`AllocStats::peak_pow2_bytes`] assumes.
+pub const MIN_BLOCK: usize = 16;
+
+/// Bytes per live block the arena rule allows for a block header ([`arena_bytes_for`]).
+pub const HEADER_ALLOWANCE: u64 = 16;
+
+/// Smallest arena: below it, fixed metadata would dominate small traces.
+pub const MIN_ARENA: u64 = 64 << 10;
+
+/// The arena of every replay of a trace with these statistics: `max(64 KiB, 2 *
+/// (peak_pow2_bytes + 16 * peak_live), 4 * pow2_block(max_size, max_align))` rounded up to a
+/// power of two (see the module doc).
+///
+/// ```
+/// use bench_harness::replay::alloc::arena_bytes_for;
+/// use workloads::alloc_op::AllocStats;
+/// let many_small = AllocStats {
+///     peak_pow2_bytes: 32 << 10,
+///     peak_live: 1024,
+///     max_size: 100,
+///     ..AllocStats::default()
+/// };
+/// assert_eq!(arena_bytes_for(&many_small), 128 << 10);
+/// let one_large = AllocStats {
+///     peak_pow2_bytes: 64 << 10,
+///     peak_live: 1,
+///     max_size: 40_000,
+///     ..AllocStats::default()
+/// };
+/// assert_eq!(arena_bytes_for(&one_large), 256 << 10);
+/// assert_eq!(arena_bytes_for(&AllocStats::default()), 64 << 10);
+/// ```
+pub fn arena_bytes_for(stats: &AllocStats) -> usize {
+    let size = u32::try_from(stats.max_size).unwrap_or(u32::MAX);
+    let align = u32::try_from(stats.max_align).unwrap_or(u32::MAX);
+    let largest_block = if stats.max_size == 0 {
+        0
+    } else {
+        pow2_block(size, align)
+    };
+    let bytes = (2 * (stats.peak_pow2_bytes + HEADER_ALLOWANCE * stats.peak_live))
+        .max(4 * largest_block)
+        .max(MIN_ARENA)
+        .next_power_of_two();
+    usize::try_from(bytes).expect("arena larger than the address space")
+}
+
+/// The stamp of the first `min(size, 8)` bytes of block `handle` at `size` bytes.
+#[inline(always)]
+fn head_stamp(handle: BlockHandle, size: usize) -> u64 {
+    ((u64::from(handle) << 32) ^ size as u64 ^ 0x5EED).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The stamp of the last `min(size, 8)` bytes of block `handle` at `size` bytes.
+#[inline(always)]
+fn tail_stamp(handle: BlockHandle, size: usize) -> u64 {
+    head_stamp(handle, size).rotate_left(29) ^ 0xA076_1D64_78BD_642F
+}
+
+/// Writes block `handle`'s stamps into its bytes `block` (the whole block, at least 1 byte):
+/// the head stamp's first `k = min(len, 8)` little-endian bytes at the start, then the tail
+/// stamp's at the end (overwriting part of the head when the block is shorter than 16 bytes).
+#[inline(always)]
+pub fn write_stamps(block: &mut [u8], handle: BlockHandle) {
+    let size = block.len();
+    let k = size.min(8);
+    block[..k].copy_from_slice(&head_stamp(handle, size).to_le_bytes()[..k]);
+    block[size - k..].copy_from_slice(&tail_stamp(handle, size).to_le_bytes()[..k]);
+}
+
+/// The first `len <= 8` bytes of `block` as a little-endian `u64` (zero-padded).
+#[inline(always)]
+pub fn read_head(block: &[u8], len: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word[..len].copy_from_slice(&block[..len]);
+    u64::from_le_bytes(word)
+}
+
+/// What [`write_stamps`] left in `block`, folded into one word: the first and last
+/// `min(len, 8)` bytes, the tail rotated so a swap of the two does not cancel.
+#[inline(always)]
+pub fn read_stamps(block: &[u8]) -> u64 {
+    let size = block.len();
+    let k = size.min(8);
+    let mut tail = [0u8; 8];
+    tail[..k].copy_from_slice(&block[size - k..]);
+    read_head(block, k) ^ u64::from_le_bytes(tail).rotate_left(32)
+}
+
+/// One handle's block in a design: where it is and what it was asked for.
+#[derive(Debug, Clone, Copy)]
+struct Block {
+    offset: usize,
+    /// Current size; 0 once freed (live blocks are at least 1 byte).
+    size: u32,
+    align: u32,
+}
+
+/// A block allocator plus the handle → block map: the state a trace is replayed on.
+pub struct AllocReplay<A: BlockAllocator> {
+    /// The design under test over an arena of `arena_bytes`, or why it could not be built.
+    allocator: Result<A, AllocError>,
+    arena_bytes: usize,
+    /// `blocks[k]` is handle `k`'s block; reserved for every handle of the trace.
+    blocks: Vec<Block>,
+    live: usize,
+}
+
+impl<A: BlockAllocator> AllocReplay<A> {
+    /// The design, if [`BlockAllocator::with_arena`] accepted the arena.
+    pub fn allocator(&self) -> Option<&A> {
+        self.allocator.as_ref().ok()
+    }
+
+    /// The arena size of this replay ([`arena_bytes_for`] of the trace).
+    pub fn arena_bytes(&self) -> usize {
+        self.arena_bytes
+    }
+
+    /// Applies `ops` in order and returns what was observed.
+    ///
+    /// # Errors
+    /// The design refused an op (arena exhausted or too fragmented, an alignment it does not
+    /// support, a bad free it detects) or could not be built over the arena; ops before it were
+    /// applied.
+    #[inline(never)]
+    pub fn replay(&mut self, ops: &[AllocOp]) -> Result<AllocDigest, ReplayError> {
+        let a = match &mut self.allocator {
+            Ok(a) => a,
+            Err(e) => {
+                return match ops.first() {
+                    Some(op) => Err(ReplayError::at(0, op, format!("no allocator: {e}"))),
+                    None => Ok(AllocDigest::default()),
+                };
+            }
+        };
+        let blocks = &mut self.blocks;
+        let (mut allocs, mut frees, mut reallocs) = (0u64, 0u64, 0u64);
+        let (mut stamp_sum, mut kept_sum) = (0u64, 0u64);
+        for (index, &op) in ops.iter().enumerate() {
+            match op {
+                AllocOp::Alloc { size, align } => {
+                    let offset = a
+                        .allocate(size as usize, align as usize)
+                        .map_err(|e| ReplayError::at(index, op, e))?;
+                    let handle = blocks.len() as BlockHandle;
+                    write_stamps(a.bytes_mut(offset, size as usize), handle);
+                    blocks.push(Block {
+                        offset,
+                        size,
+                        align,
+                    });
+                    allocs += 1;
+                }
+                AllocOp::Free(h) => {
+                    let b = blocks[h as usize];
+                    stamp_sum =
+                        stamp_sum.wrapping_add(read_stamps(a.bytes(b.offset, b.size as usize)));
+                    a.free(b.offset)
+                        .map_err(|e| ReplayError::at(index, op, e))?;
+                    blocks[h as usize].size = 0;
+                    frees += 1;
+                }
+                AllocOp::Realloc { block: h, size } => {
+                    let b = blocks[h as usize];
+                    stamp_sum =
+                        stamp_sum.wrapping_add(read_stamps(a.bytes(b.offset, b.size as usize)));
+                    let offset = a
+                        .realloc(b.offset, b.size as usize, b.align as usize, size as usize)
+                        .map_err(|e| ReplayError::at(index, op, e))?;
+                    let kept = b.size.min(size).min(8) as usize;
+                    kept_sum = kept_sum.wrapping_add(read_head(a.bytes(offset, kept), kept));
+                    write_stamps(a.bytes_mut(offset, size as usize), h);
+                    blocks[h as usize] = Block {
+                        offset,
+                        size,
+                        align: b.align,
+                    };
+                    reallocs += 1;
+                }
+            }
+        }
+        self.live = self.live + allocs as usize - frees as usize;
+        Ok(AllocDigest {
+            allocs,
+            frees,
+            reallocs,
+            stamp_sum,
+            kept_sum,
+        })
+    }
+
+    /// Requested bytes of the live blocks by the replayer's own count.
+    fn requested_live(&self) -> usize {
+        self.blocks.iter().map(|b| b.size as usize).sum()
+    }
+}
+
+impl<A: BlockAllocator> Replayer for AllocReplay<A> {
+    type Family = AllocFamily;
+
+    fn design_name() -> &'static str {
+        A::INFO.name
+    }
+
+    fn unsupported_before(stats: &AllocStats) -> Option<String> {
+        (stats.max_align > A::INFO.max_align as u64).then(|| {
+            format!(
+                "the trace asks for {}-byte alignment; the design supports at most {} bytes",
+                stats.max_align,
+                A::INFO.max_align
+            )
+        })
+    }
+
+    fn for_trace(trace: &Trace<AllocOp>) -> Self {
+        // A trace that does not validate gets the smallest arena; its replay is a caller bug.
+        let stats = trace.validate().unwrap_or_default();
+        let arena_bytes = arena_bytes_for(&stats);
+        Self {
+            allocator: A::with_arena(arena_bytes, MIN_BLOCK),
+            arena_bytes,
+            blocks: Vec::with_capacity(trace.handle_count()),
+            live: 0,
+        }
+    }
+
+    fn replay(&mut self, ops: &[AllocOp]) -> Result<AllocDigest, ReplayError> {
+        AllocReplay::replay(self, ops)
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.arena_bytes as u64
+    }
+
+    fn live_count(&self) -> usize {
+        self.live
+    }
+
+    fn measure(
+        trace: &Trace<AllocOp>,
+        _stats: &AllocStats,
+    ) -> Result<Option<FamilyMetrics>, ReplayError> {
+        measure::<A>(trace).map(|m| Some(FamilyMetrics::Alloc(m)))
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        let a = self.allocator.as_ref().map_err(|e| e.to_string())?;
+        a.check_invariants()?;
+        let (design, replayer) = (a.bytes_requested_live(), self.requested_live());
+        if design != replayer {
+            return Err(format!(
+                "the design counts {design} requested live bytes, the trace {replayer}"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The design's space figures after one op, as [`measure`] samples them.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sample {
+    requested: usize,
+    reserved: usize,
+    largest_free: Option<usize>,
+    metadata: usize,
+    live: usize,
+}
+
+/// The [`AllocMetrics`] of design `A` on `trace`: an untimed replay of setup and body on the
+/// arena the timed replays use, sampling after every op; then, on a fresh arena of the same
+/// size, the first-failure fill (see [`AllocMetrics::live_fraction_at_first_failure`] and
+/// [`first_failure_fill`]).
+///
+/// "At peak" is the first moment the requested live bytes reach their maximum. External
+/// fragmentation there is `1 - largest free block / free bytes`, with free bytes `arena -
+/// reserved - metadata` (metadata a design keeps on the host heap is counted as if in the
+/// arena, which can only lower the free bytes by that much).
+///
+/// # Errors
+/// The design refused an op of the trace (its index is within its part).
+pub fn measure<A: BlockAllocator>(trace: &Trace<AllocOp>) -> Result<AllocMetrics, ReplayError> {
+    let mut state = AllocReplay::<A>::for_trace(trace);
+    let arena = state.arena_bytes;
+    let mut peak = Sample::default();
+    let (mut utilization_sum, mut utilization_ops) = (0.0f64, 0u64);
+    for part in [&trace.setup, &trace.body] {
+        for (index, op) in part.iter().enumerate() {
+            state
+                .replay(std::slice::from_ref(op))
+                .map_err(|e| ReplayError { index, ..e })?;
+            let a = state.allocator().expect("the replay built it");
+            let sample = Sample {
+                requested: a.bytes_requested_live(),
+                reserved: a.bytes_reserved(),
+                largest_free: None,
+                metadata: 0,
+                live: state.live,
+            };
+            if sample.live > 0 && sample.reserved > 0 {
+                utilization_sum += sample.requested as f64 / sample.reserved as f64;
+                utilization_ops += 1;
+            }
+            if sample.requested > peak.requested {
+                peak = Sample {
+                    largest_free: a.largest_free_block(),
+                    metadata: a.metadata_bytes(),
+                    ..sample
+                };
+            }
+        }
+    }
+    let ratio = |num: usize, den: usize| {
+        if den == 0 {
+            0.0
+        } else {
+            num as f64 / den as f64
+        }
+    };
+    let free_at_peak = arena.saturating_sub(peak.reserved + peak.metadata);
+    Ok(AllocMetrics {
+        arena_bytes: arena as u64,
+        utilization_at_peak: ratio(peak.requested, peak.reserved),
+        utilization_mean: if utilization_ops == 0 {
+            0.0
+        } else {
+            utilization_sum / utilization_ops as f64
+        },
+        internal_fragmentation_at_peak: ratio(
+            peak.reserved.saturating_sub(peak.requested),
+            peak.reserved,
+        ),
+        external_fragmentation_at_peak: peak
+            .largest_free
+            .map(|largest| (1.0 - ratio(largest, free_at_peak)).clamp(0.0, 1.0)),
+        largest_free_over_arena_at_peak: peak.largest_free.map(|l| ratio(l, arena)),
+        metadata_bits_per_block: ratio(8 * peak.metadata, peak.live),
+        live_fraction_at_first_failure: first_failure_fill::<A>(trace, arena),
+    })
+}
+
+/// Requested live bytes over the arena when a fresh `A` over `arena` bytes first refuses an
+/// allocation, the allocations drawn uniformly (with replacement) from the `(size, align)` of
+/// every `Alloc` of `trace`, with no frees, from a [`TraceRng`] seeded with the trace's seed.
+/// `None` if the trace has no `Alloc`, `A` refuses the arena, or the arena never fills within
+/// `arena / 16 + 1` allocations (impossible for a design that reserves at least 16 bytes).
+pub fn first_failure_fill<A: BlockAllocator>(trace: &Trace<AllocOp>, arena: usize) -> Option<f64> {
+    let mix: Vec<(usize, usize)> = trace
+        .setup
+        .iter()
+        .chain(&trace.body)
+        .filter_map(|op| match *op {
+            AllocOp::Alloc { size, align } => Some((size as usize, align as usize)),
+            _ => None,
+        })
+        .collect();
+    if mix.is_empty() {
+        return None;
+    }
+    let mut a = A::with_arena(arena, MIN_BLOCK).ok()?;
+    let mut rng = TraceRng::new(trace.header.seed);
+    let mut requested = 0usize;
+    for _ in 0..=arena / MIN_BLOCK {
+        let (size, align) = mix[rng.index(mix.len())];
+        match a.allocate(size, align) {
+            Ok(_) => requested += size,
+            Err(_) => return Some(requested as f64 / arena as f64),
+        }
+    }
+    None
+}
+
+/// The reference model: every block its own `Vec<u8>`, so contents cannot overlap or get lost.
+/// It performs the same stamp writes and reads as the designs' replay, so its digest is the
+/// expected one.
+#[derive(Debug, Default)]
+pub struct AllocModel {
+    /// `blocks[k]`: handle `k`'s bytes while live.
+    blocks: Vec<Option<Vec<u8>>>,
+    live: usize,
+}
+
+impl Replayer for AllocModel {
+    type Family = AllocFamily;
+
+    fn design_name() -> &'static str {
+        "model"
+    }
+
+    fn for_trace(trace: &Trace<AllocOp>) -> Self {
+        Self {
+            blocks: Vec::with_capacity(trace.handle_count()),
+            live: 0,
+        }
+    }
+
+    fn replay(&mut self, ops: &[AllocOp]) -> Result<AllocDigest, ReplayError> {
+        let mut d = AllocDigest::default();
+        for &op in ops {
+            match op {
+                AllocOp::Alloc { size, .. } => {
+                    let mut block = vec![0u8; size as usize];
+                    write_stamps(&mut block, self.blocks.len() as BlockHandle);
+                    self.blocks.push(Some(block));
+                    self.live += 1;
+                    d.allocs += 1;
+                }
+                AllocOp::Free(h) => {
+                    let block = self.blocks[h as usize].take().expect("a live block");
+                    d.stamp_sum = d.stamp_sum.wrapping_add(read_stamps(&block));
+                    self.live -= 1;
+                    d.frees += 1;
+                }
+                AllocOp::Realloc { block: h, size } => {
+                    let block = self.blocks[h as usize].as_mut().expect("a live block");
+                    d.stamp_sum = d.stamp_sum.wrapping_add(read_stamps(block));
+                    let kept = block.len().min(size as usize).min(8);
+                    block.resize(size as usize, 0);
+                    d.kept_sum = d.kept_sum.wrapping_add(read_head(block, kept));
+                    write_stamps(block, h);
+                    d.reallocs += 1;
+                }
+            }
+        }
+        Ok(d)
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.blocks.iter().flatten().map(|b| b.len() as u64).sum()
+    }
+
+    fn live_count(&self) -> usize {
+        self.live
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// One block from the global allocator, with the layout it was allocated with; freed on drop.
+#[derive(Debug)]
+struct SystemBlock {
+    ptr: NonNull<u8>,
+    layout: Layout,
+}
+
+impl SystemBlock {
+    /// A block of `size >= 1` bytes aligned to `align` (a power of two).
+    fn new(size: usize, align: usize) -> Self {
+        let layout = Layout::from_size_align(size, align).expect("a valid trace's layout");
+        // SAFETY: `layout` has a non-zero size (a valid trace asks for at least 1 byte).
+        let ptr = unsafe { std::alloc::alloc(layout) };
+        let ptr = NonNull::new(ptr).unwrap_or_else(|| handle_alloc_error(layout));
+        Self { ptr, layout }
+    }
+
+    /// Resizes to `size >= 1` bytes with the global allocator's `realloc`, keeping the first
+    /// `min(old, size)` bytes.
+    fn resize(&mut self, size: usize) {
+        let layout =
+            Layout::from_size_align(size, self.layout.align()).expect("a valid trace's layout");
+        // SAFETY: `ptr` was allocated by the global allocator with `self.layout` (in `new` or a
+        // previous `resize`), and `size` is non-zero and, rounded up to the alignment, fits
+        // `isize` (checked by `from_size_align` above).
+        let ptr = unsafe { std::alloc::realloc(self.ptr.as_ptr(), self.layout, size) };
+        self.ptr = NonNull::new(ptr).unwrap_or_else(|| handle_alloc_error(layout));
+        self.layout = layout;
+    }
+
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: `ptr` points to `layout.size()` bytes owned by this block. They may be
+        // uninitialised except where `write_stamps` wrote: `u8` has no invalid values, and the
+        // replay reads only bytes it wrote (or that `realloc` kept), the module doc's rule.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.layout.size()) }
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as `bytes`; `&mut self` makes the borrow unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.layout.size()) }
+    }
+}
+
+impl Drop for SystemBlock {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` was allocated by the global allocator with `layout` and is freed once.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) };
+    }
+}
+
+/// The time reference `system`: every block from the global allocator (`std::alloc::alloc`,
+/// `realloc`, `dealloc` with the trace's size and alignment: malloc/realloc/free, or their
+/// aligned forms, of the platform's allocator). No arena and no space metrics; verified like a
+/// design so its times count.
+#[derive(Debug, Default)]
+pub struct SystemAlloc {
+    /// `blocks[k]`: handle `k`'s block while live.
+    blocks: Vec<Option<SystemBlock>>,
+    live: usize,
+}
+
+impl Replayer for SystemAlloc {
+    type Family = AllocFamily;
+
+    fn design_name() -> &'static str {
+        "system"
+    }
+
+    fn for_trace(trace: &Trace<AllocOp>) -> Self {
+        Self {
+            blocks: Vec::with_capacity(trace.handle_count()),
+            live: 0,
+        }
+    }
+
+    #[inline(never)]
+    fn replay(&mut self, ops: &[AllocOp]) -> Result<AllocDigest, ReplayError> {
+        let (mut allocs, mut frees, mut reallocs) = (0u64, 0u64, 0u64);
+        let (mut stamp_sum, mut kept_sum) = (0u64, 0u64);
+        let blocks = &mut self.blocks;
+        for &op in ops {
+            match op {
+                AllocOp::Alloc { size, align } => {
+                    let mut block = SystemBlock::new(size as usize, align as usize);
+                    write_stamps(block.bytes_mut(), blocks.len() as BlockHandle);
+                    blocks.push(Some(block));
+                    allocs += 1;
+                }
+                AllocOp::Free(h) => {
+                    let block = blocks[h as usize].take().expect("a live block");
+                    stamp_sum = stamp_sum.wrapping_add(read_stamps(block.bytes()));
+                    drop(block);
+                    frees += 1;
+                }
+                AllocOp::Realloc { block: h, size } => {
+                    let block = blocks[h as usize].as_mut().expect("a live block");
+                    stamp_sum = stamp_sum.wrapping_add(read_stamps(block.bytes()));
+                    let kept = block.layout.size().min(size as usize).min(8);
+                    block.resize(size as usize);
+                    kept_sum = kept_sum.wrapping_add(read_head(block.bytes(), kept));
+                    write_stamps(block.bytes_mut(), h);
+                    reallocs += 1;
+                }
+            }
+        }
+        self.live = self.live + allocs as usize - frees as usize;
+        Ok(AllocDigest {
+            allocs,
+            frees,
+            reallocs,
+            stamp_sum,
+            kept_sum,
+        })
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.blocks
+            .iter()
+            .flatten()
+            .map(|b| b.layout.size() as u64)
+            .sum()
+    }
+
+    fn live_count(&self) -> usize {
+        self.live
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_read_back_and_short_blocks_overlap_consistently() {
+        for size in [1usize, 3, 8, 9, 15, 16, 17, 100] {
+            let mut a = vec![0u8; size];
+            let mut b = vec![0xFFu8; size];
+            write_stamps(&mut a, 7);
+            write_stamps(&mut b, 7);
+            if size <= 16 {
+                assert_eq!(a, b, "short blocks: the stamps cover every byte");
+            }
+            assert_eq!(read_stamps(&a), read_stamps(&b), "reads only stamped bytes");
+            let mut other = vec![0u8; size];
+            write_stamps(&mut other, 8);
+            assert_ne!(read_stamps(&a), read_stamps(&other), "size {size}");
+        }
+    }
+
+    #[test]
+    fn arena_rule_covers_pow2_blocks_headers_and_a_moving_largest_block() {
+        let stats = |peak, live, max_size| AllocStats {
+            peak_pow2_bytes: peak,
+            peak_live: live,
+            max_size,
+            max_align: 8,
+            ..AllocStats::default()
+        };
+        assert_eq!(arena_bytes_for(&stats(0, 0, 0)), 64 << 10);
+        assert_eq!(arena_bytes_for(&stats(16 << 10, 1024, 16)), 64 << 10);
+        assert_eq!(arena_bytes_for(&stats(16 << 10, 1025, 16)), 128 << 10);
+        assert_eq!(arena_bytes_for(&stats(3 << 20, 1000, 4096)), 8 << 20);
+        // One 32 KiB array: room for its 16 KiB old and 32 KiB new block beside the metadata.
+        assert_eq!(arena_bytes_for(&stats(32 << 10, 1, 32 << 10)), 128 << 10);
+    }
+}
