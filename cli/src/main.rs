@@ -583,7 +583,7 @@ fn gen_trace(
     n: usize,
     seed: u64,
     params: Option<&str>,
-    output: &PathBuf,
+    output: &Path,
 ) -> Result<Gate> {
     let params = params
         .map(serde_json::from_str::<serde_json::Value>)
