@@ -308,8 +308,6 @@ pub fn workloads_markdown(family: &str) -> String {
             w.description,
             if w.needs_stale_detection {
                 " (needs stale-ID detection)"
-            } else if w.recorded {
-                " (a recorded trace: `n` is ignored)"
             } else {
                 ""
             },

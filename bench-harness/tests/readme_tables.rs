@@ -1,7 +1,9 @@
 //! The README's design and workload tables are generated from the registries; this test keeps
 //! them true. To refresh: `DODBENCH_BLESS=1 cargo test -p bench-harness --test readme_tables`.
 
-use bench_harness::suite::{designs_markdown, workloads_markdown};
+use bench_harness::suite::{
+    alloc_designs_markdown, designs_markdown, tag_designs_markdown, workloads_markdown,
+};
 
 fn replace_section(readme: &str, heading: &str, table: &str) -> String {
     let start = readme
@@ -34,6 +36,26 @@ fn readme_tables_match_the_registries() {
         &updated,
         "## Workloads\n",
         &workloads_markdown(workloads::family::ID_TABLE),
+    );
+    let updated = replace_section(
+        &updated,
+        "## Designs (tag stores)\n",
+        &tag_designs_markdown(),
+    );
+    let updated = replace_section(
+        &updated,
+        "## Designs (block allocators)\n",
+        &alloc_designs_markdown(),
+    );
+    let updated = replace_section(
+        &updated,
+        "## Workloads (tag stores)\n",
+        &workloads_markdown(workloads::family::TAGS),
+    );
+    let updated = replace_section(
+        &updated,
+        "## Workloads (block allocators)\n",
+        &workloads_markdown(workloads::family::ALLOC),
     );
     if std::env::var_os("DODBENCH_BLESS").is_some() {
         std::fs::write(&path, &updated).unwrap();
