@@ -316,7 +316,7 @@ struct Run {
 impl Run {
     /// Every selected (workload, n) of family `F`: generate, verify, time.
     fn family<F: BenchFamily>(&mut self) {
-        self.design_records.extend(F::design_records());
+        let pending_before = self.pending.len();
         for workload in workloads::registry::workloads_of(F::NAME) {
             // A recorded trace ignores n: run it once, under the n its header records.
             let sizes = if workload.recorded {
@@ -364,6 +364,11 @@ impl Run {
                 });
                 group.finish();
             }
+        }
+        // Only families the run measured list their designs (a filtered run is not a report
+        // on the others).
+        if self.pending.len() > pending_before {
+            self.design_records.extend(F::design_records());
         }
     }
 }

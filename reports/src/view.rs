@@ -87,6 +87,9 @@ pub struct FamilyView {
     pub page: String,
     /// Its designs in results order (which fixes their colours).
     pub designs: Vec<DesignView>,
+    /// Whether the designs state limits in their family's terms: the designs table then shows
+    /// them instead of the ID-table columns (ID bytes, stale detection, capacity).
+    pub designs_have_limits: bool,
     /// One section per workload.
     pub workloads: Vec<WorkloadView>,
     /// Filter choices.
@@ -112,6 +115,8 @@ pub struct DesignView {
     pub capacity: String,
     /// Crate and version for peers.
     pub crate_version: String,
+    /// The design's limits in its family's terms (tag stores, allocators), empty if none.
+    pub limits: String,
 }
 
 /// A workload section of a family page.
@@ -744,8 +749,10 @@ fn build_family(
                 .capacity
                 .map_or_else(|| "-".to_string(), |c| c.to_string()),
             crate_version: d.crate_version.clone().unwrap_or_default(),
+            limits: d.limits.clone().unwrap_or_default(),
         })
         .collect();
+    let designs_have_limits = !designs.is_empty() && designs.iter().all(|d| !d.limits.is_empty());
     let mut filters = Filters::default();
     for d in &designs {
         push_unique(&mut filters.kind, &d.kind);
@@ -918,6 +925,7 @@ fn build_family(
         name: family.to_string(),
         page: page.to_string(),
         designs,
+        designs_have_limits,
         workloads,
         filters,
     })

@@ -320,3 +320,18 @@ fn attribute_values(html: &str, attr: &str) -> Vec<PathBuf> {
         })
         .collect()
 }
+
+#[test]
+fn designs_tables_show_limits_for_families_that_state_them() {
+    let (dir, _) = rendered();
+    let tags_html = page(dir.path(), "tags.html");
+    let designs = &tags_html[tags_html.find("id=\"designs\"").expect("designs section")..];
+    let designs = &designs[..designs.find("</table>").expect("designs table")];
+    assert!(designs.contains("<th>limits</th>"), "{designs}");
+    assert!(!designs.contains("ID bytes"), "{designs}");
+    assert!(designs.contains("at most 8 tags per entity"), "{designs}");
+    let id_html = page(dir.path(), "id_table.html");
+    let designs = &id_html[id_html.find("id=\"designs\"").expect("designs section")..];
+    let designs = &designs[..designs.find("</table>").expect("designs table")];
+    assert!(designs.contains("ID bytes") && !designs.contains("<th>limits</th>"));
+}

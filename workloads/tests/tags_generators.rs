@@ -2,7 +2,7 @@
 //! round-trip through the file format, deterministic in `(n, seed, params)`, and shaped as its
 //! module doc says.
 
-use workloads::family::TAGS;
+use workloads::family::{ID_TABLE, TAGS};
 use workloads::registry::{self, WorkloadInfo};
 use workloads::tag_op::TagStats;
 use workloads::{TagOp, Trace, TraceStats, format};
@@ -49,7 +49,14 @@ fn the_tag_family_has_its_nine_workloads_after_the_id_table_ones() {
     );
     let all = registry::workloads();
     let first_tag = all.iter().position(|w| w.family == TAGS).unwrap();
-    assert!(all[first_tag..].iter().all(|w| w.family == TAGS));
+    // Listed together, after the ID-table workloads (the allocator workloads follow).
+    assert!(all[..first_tag].iter().all(|w| w.family == ID_TABLE));
+    assert!(
+        all[first_tag..first_tag + 9]
+            .iter()
+            .all(|w| w.family == TAGS)
+    );
+    assert!(all[first_tag + 9..].iter().all(|w| w.family != TAGS));
     // The ID-table entry point refuses them with a clear error.
     let err = registry::generate("tags-has", 10, 0, None).unwrap_err();
     assert!(err.to_string().contains("`tags` workload"), "{err}");
