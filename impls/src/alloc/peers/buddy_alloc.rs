@@ -201,12 +201,8 @@ impl BlockAllocator for BuddyAllocPeer {
     ) -> Result<usize, AllocError> {
         let (old_size, old_align) = self.live.get(offset)?;
         let moved = self.allocate(new_size, align.max(old_align))?;
-        let keep = old_size.min(new_size);
-        let from = self.arena.ptr(offset);
-        let to = self.arena.ptr(moved);
-        // SAFETY: both blocks are live, distinct and at least `keep` bytes, so the ranges are
-        // inside the arena and do not overlap. Reached by every realloc in the model test.
-        unsafe { std::ptr::copy_nonoverlapping(from.as_ptr(), to.as_ptr(), keep) };
+        self.arena
+            .copy_within(offset, moved, old_size.min(new_size));
         self.free(offset)?;
         Ok(moved)
     }

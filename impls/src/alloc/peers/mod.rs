@@ -89,6 +89,20 @@ impl RawArena {
         // SAFETY: as `bytes`; `&mut self` makes the borrow unique.
         unsafe { std::slice::from_raw_parts_mut(self.base.as_ptr().add(offset), len) }
     }
+
+    /// Copies `len` bytes from offset `from` to offset `to` (the ranges may overlap): the data
+    /// move of a realloc that had to move its block, for crates without a realloc.
+    ///
+    /// # Panics
+    /// If either range leaves the arena.
+    pub fn copy_within(&mut self, from: usize, to: usize, len: usize) {
+        let inside = |at: usize| at.checked_add(len).is_some_and(|end| end <= self.len);
+        assert!(inside(from) && inside(to));
+        // SAFETY: both ranges are inside the live allocation (checked above), `&mut self` keeps
+        // every other writer out, and `ptr::copy` allows overlapping ranges. Reached by every
+        // moving realloc of the buddy_alloc and buddy_system_allocator peers in the model test.
+        unsafe { std::ptr::copy(self.ptr(from).as_ptr(), self.ptr(to).as_ptr(), len) }
+    }
 }
 
 impl Drop for RawArena {
