@@ -5,24 +5,19 @@ use serde::Serialize;
 
 use crate::alloc_op::{AllocOp, BlockHandle};
 use crate::rng::TraceRng;
-use crate::trace::{Trace, TraceHeader};
+use crate::trace::Trace;
 
-/// `AllocTraceBuilder::position` of a block that is not live.
-const NOT_LIVE: u32 = u32::MAX;
+use super::builder::{LiveHandles, TraceParts};
 
 /// Builds an [`AllocOp`] trace op by op while tracking which blocks are live and their current
 /// sizes, so generators say "free a random live block" without their own bookkeeping.
 ///
-/// Invariant: `live` holds exactly the live handles (in no meaningful order; freeing swaps the
-/// last one in), `position[h]` is `h`'s index in `live` or [`NOT_LIVE`], and `sizes[h]` is the
-/// size of `h`'s last `Alloc`/`Realloc`.
+/// Invariant: `live` holds exactly the blocks allocated and not freed by the ops in `parts`,
+/// and `sizes[h]` is the size of `h`'s last `Alloc`/`Realloc`.
 #[derive(Debug, Default)]
 pub(crate) struct AllocTraceBuilder {
-    setup: Vec<AllocOp>,
-    body: Vec<AllocOp>,
-    in_body: bool,
-    live: Vec<BlockHandle>,
-    position: Vec<u32>,
+    parts: TraceParts<AllocOp>,
+    live: LiveHandles,
     sizes: Vec<u32>,
 }
 
@@ -33,15 +28,7 @@ impl AllocTraceBuilder {
 
     /// Ops from now on go to the body.
     pub(crate) fn start_body(&mut self) {
-        self.in_body = true;
-    }
-
-    fn push(&mut self, op: AllocOp) {
-        if self.in_body {
-            self.body.push(op);
-        } else {
-            self.setup.push(op);
-        }
+        self.parts.start_body();
     }
 
     pub(crate) fn live_count(&self) -> usize {
@@ -55,12 +42,9 @@ impl AllocTraceBuilder {
 
     /// Appends an `Alloc` and returns the handle it creates.
     pub(crate) fn alloc(&mut self, size: u32, align: u32) -> BlockHandle {
-        let handle = BlockHandle::try_from(self.position.len()).expect("more than 2^32 allocs");
-        self.position
-            .push(u32::try_from(self.live.len()).expect("more than 2^32 live"));
+        let handle = self.live.insert_next();
         self.sizes.push(size);
-        self.live.push(handle);
-        self.push(AllocOp::Alloc { size, align });
+        self.parts.push(AllocOp::Alloc { size, align });
         handle
     }
 
@@ -69,14 +53,8 @@ impl AllocTraceBuilder {
     /// # Panics
     /// If `handle` is not live.
     pub(crate) fn free(&mut self, handle: BlockHandle) {
-        let index = self.position[handle as usize];
-        assert_ne!(index, NOT_LIVE, "freeing block {handle}, which is not live");
-        self.live.swap_remove(index as usize);
-        if let Some(&moved) = self.live.get(index as usize) {
-            self.position[moved as usize] = index;
-        }
-        self.position[handle as usize] = NOT_LIVE;
-        self.push(AllocOp::Free(handle));
+        self.live.remove(handle);
+        self.parts.push(AllocOp::Free(handle));
     }
 
     /// Appends a `Realloc` of `handle` to `size`.
@@ -84,12 +62,12 @@ impl AllocTraceBuilder {
     /// # Panics
     /// If `handle` is not live.
     pub(crate) fn realloc(&mut self, handle: BlockHandle, size: u32) {
-        assert_ne!(
-            self.position[handle as usize], NOT_LIVE,
+        assert!(
+            self.live.contains(handle),
             "resizing block {handle}, which is not live"
         );
         self.sizes[handle as usize] = size;
-        self.push(AllocOp::Realloc {
+        self.parts.push(AllocOp::Realloc {
             block: handle,
             size,
         });
@@ -100,7 +78,7 @@ impl AllocTraceBuilder {
     /// # Panics
     /// If nothing is live.
     pub(crate) fn random_live(&self, rng: &mut TraceRng) -> BlockHandle {
-        self.live[rng.index(self.live.len())]
+        self.live.random(rng)
     }
 
     /// The finished trace, its header naming the generator and its resolved parameters.
@@ -111,16 +89,7 @@ impl AllocTraceBuilder {
         seed: u64,
         params: &impl Serialize,
     ) -> Trace<AllocOp> {
-        Trace {
-            header: TraceHeader {
-                generator: generator.to_owned(),
-                n: n as u64,
-                seed,
-                params: serde_json::to_value(params).expect("parameter structs serialise"),
-            },
-            setup: self.setup,
-            body: self.body,
-        }
+        self.parts.finish(generator, n, seed, params)
     }
 }
 

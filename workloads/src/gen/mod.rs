@@ -5,6 +5,11 @@
 //! typed parameter struct (declared with [`workload_params!`](crate::workload_params)) holds everything else. The
 //! [registry](crate::registry) lists them all.
 //!
+//! Generators append ops through their family's trace builder, which tracks the live objects:
+//! `TraceBuilder` (below) for ID tables, `TagTraceBuilder` (`tags_builder.rs`) and
+//! `AllocTraceBuilder` (`alloc_builder.rs`). All three are made of the same two pieces in
+//! `builder.rs`: `TraceParts` (setup, body, the header) and `LiveHandles` (the live set).
+//!
 //! | workload         | setup (default params)            | body (default params)                            | body ops at n = 1K / 64K / 1M |
 //! |------------------|-----------------------------------|--------------------------------------------------|-------------------------------|
 //! | `fill`           | —                                 | `n` Add                                          | 1K / 64K / 1M                 |
@@ -60,6 +65,7 @@ pub mod alloc_random_mix;
 pub mod alloc_vector_doubling;
 pub mod alloc_wee;
 pub mod article_mix;
+mod builder;
 pub mod churn;
 pub mod churn_hot;
 pub mod fill;
@@ -92,8 +98,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::rng::TraceRng;
-use crate::trace::{Trace, TraceHeader};
+use crate::trace::Trace;
 use crate::{Handle, Op};
+use builder::{LiveHandles, TraceParts};
 
 /// Largest count any parameter may ask for (ops, steps, frames × work): `2^28` ops already
 /// take 2 GiB as `Vec<Op>`.
@@ -190,22 +197,15 @@ macro_rules! workload_params {
     };
 }
 
-/// Builds a trace op by op while tracking which handles are live, so generators say "remove a
-/// random live object" instead of keeping their own bookkeeping.
+/// Builds an ID-table trace op by op while tracking which handles are live, so generators say
+/// "remove a random live object" instead of keeping their own bookkeeping.
 ///
-/// Invariant: `live` holds exactly the live handles (in no meaningful order; removal swaps the
-/// last one in) and `position[h]` is `h`'s index in `live`, or [`NOT_LIVE`] if `h` is not live.
+/// Invariant: `live` holds exactly the handles added and not removed by the ops in `parts`.
 #[derive(Debug, Default)]
 pub(crate) struct TraceBuilder {
-    setup: Vec<Op>,
-    body: Vec<Op>,
-    in_body: bool,
-    live: Vec<Handle>,
-    position: Vec<u32>,
+    parts: TraceParts<Op>,
+    live: LiveHandles,
 }
-
-/// `TraceBuilder::position` of a handle that is not live.
-const NOT_LIVE: u32 = u32::MAX;
 
 impl TraceBuilder {
     pub(crate) fn new() -> Self {
@@ -214,15 +214,13 @@ impl TraceBuilder {
 
     /// Ops from now on go to the body.
     pub(crate) fn start_body(&mut self) {
-        self.in_body = true;
+        self.parts.start_body();
     }
 
+    /// Appends `op` as it is, with no live-handle bookkeeping: for ops that neither add nor
+    /// remove (`Get`, `GetStale`, `Iterate`, `IterateMut`).
     pub(crate) fn push(&mut self, op: Op) {
-        if self.in_body {
-            self.body.push(op);
-        } else {
-            self.setup.push(op);
-        }
+        self.parts.push(op);
     }
 
     pub(crate) fn live_count(&self) -> usize {
@@ -231,12 +229,8 @@ impl TraceBuilder {
 
     /// Appends an `Add` and returns the handle it creates.
     pub(crate) fn add(&mut self) -> Handle {
-        let handle = Handle::try_from(self.position.len()).expect("more than 2^32 adds");
-        self.position
-            .push(u32::try_from(self.live.len()).expect("more than 2^32 live"));
-        self.live.push(handle);
-        self.push(Op::Add);
-        handle
+        self.parts.push(Op::Add);
+        self.live.insert_next()
     }
 
     /// A uniformly chosen live handle (no op appended).
@@ -244,7 +238,7 @@ impl TraceBuilder {
     /// # Panics
     /// If nothing is live.
     pub(crate) fn random_live(&self, rng: &mut TraceRng) -> Handle {
-        self.live[rng.index(self.live.len())]
+        self.live.random(rng)
     }
 
     /// Appends a `Get` of a uniformly chosen live handle.
@@ -258,17 +252,8 @@ impl TraceBuilder {
     /// # Panics
     /// If `handle` is not live.
     pub(crate) fn remove(&mut self, handle: Handle) {
-        let index = self.position[handle as usize];
-        assert_ne!(
-            index, NOT_LIVE,
-            "removing handle {handle}, which is not live"
-        );
-        self.live.swap_remove(index as usize);
-        if let Some(&moved) = self.live.get(index as usize) {
-            self.position[moved as usize] = index;
-        }
-        self.position[handle as usize] = NOT_LIVE;
-        self.push(Op::Remove(handle));
+        self.live.remove(handle);
+        self.parts.push(Op::Remove(handle));
     }
 
     /// Appends a `Remove` of a uniformly chosen live handle and returns it.
@@ -286,16 +271,7 @@ impl TraceBuilder {
         seed: u64,
         params: &impl Serialize,
     ) -> Trace {
-        Trace {
-            header: TraceHeader {
-                generator: generator.to_owned(),
-                n: n as u64,
-                seed,
-                params: serde_json::to_value(params).expect("parameter structs serialise"),
-            },
-            setup: self.setup,
-            body: self.body,
-        }
+        self.parts.finish(generator, n, seed, params)
     }
 }
 
@@ -320,24 +296,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn builder_tracks_live_handles_through_swap_removal() {
+    fn builder_appends_the_ops_it_tracks() {
+        let mut rng = TraceRng::new(2);
         let mut b = TraceBuilder::new();
-        let handles: Vec<Handle> = (0..5).map(|_| b.add()).collect();
-        assert_eq!(handles, vec![0, 1, 2, 3, 4]);
-        b.start_body();
-        b.remove(1);
-        b.remove(4);
-        b.remove(0);
-        assert_eq!(b.live_count(), 2);
-        let mut live = b.live.clone();
-        live.sort_unstable();
-        assert_eq!(live, vec![2, 3]);
-        for (i, &h) in b.live.iter().enumerate() {
-            assert_eq!(b.position[h as usize], i as u32);
+        for _ in 0..3 {
+            b.add();
         }
-        let t = b.finish("test", 5, 0, &());
-        assert_eq!(t.setup.len(), 5);
-        assert_eq!(t.body, vec![Op::Remove(1), Op::Remove(4), Op::Remove(0)]);
+        b.start_body();
+        let removed = b.remove_random(&mut rng);
+        b.get_random(&mut rng);
+        assert_eq!((b.add(), b.live_count()), (3, 3));
+        let t = b.finish("test", 3, 2, &());
+        assert_eq!(t.setup, vec![Op::Add; 3]);
+        assert_eq!(t.body[0], Op::Remove(removed));
+        assert!(matches!(t.body[1], Op::Get(h) if h != removed));
+        assert_eq!(t.body[2], Op::Add);
         t.validate().unwrap();
     }
 

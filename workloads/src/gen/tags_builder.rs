@@ -21,7 +21,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::rng::TraceRng;
 use crate::tag_op::{EntityHandle, TagOp};
-use crate::trace::{Trace, TraceHeader};
+use crate::trace::Trace;
+
+use super::builder::{LiveHandles, TraceParts};
 
 /// Number of distinct tag values a trace draws from.
 pub const VOCABULARY: usize = 256;
@@ -80,25 +82,18 @@ impl TagCounts {
 /// Builds a tag trace op by op while tracking which entities are live and each one's tags, so
 /// generators say "remove a tag entity `e` has" instead of keeping their own bookkeeping.
 ///
-/// Invariants: `live` holds exactly the live handles (in no meaningful order; despawning swaps
-/// the last one in) and `position[h]` is `h`'s index in `live`, or [`NOT_LIVE`]; `tags[h]` is
-/// live entity `h`'s multiset (empty once despawned) and `total_tags` their total;
-/// `foreign_live` holds the indices of the `Foreign` buffers not yet freed.
+/// Invariants: `live` holds exactly the entities spawned and not despawned by the ops in
+/// `parts`; `tags[h]` is entity `h`'s multiset (empty once despawned) and `total_tags` their
+/// total; `foreign_live` holds the indices of the `Foreign` buffers not yet freed.
 #[derive(Debug, Default)]
 pub(crate) struct TagTraceBuilder {
-    setup: Vec<TagOp>,
-    body: Vec<TagOp>,
-    in_body: bool,
-    live: Vec<EntityHandle>,
-    position: Vec<u32>,
+    parts: TraceParts<TagOp>,
+    live: LiveHandles,
     tags: Vec<Vec<u32>>,
     total_tags: u64,
     foreign_made: u32,
     foreign_live: Vec<u32>,
 }
-
-/// `TagTraceBuilder::position` of a handle that is not live.
-const NOT_LIVE: u32 = u32::MAX;
 
 impl TagTraceBuilder {
     pub(crate) fn new() -> Self {
@@ -107,15 +102,7 @@ impl TagTraceBuilder {
 
     /// Ops from now on go to the body.
     pub(crate) fn start_body(&mut self) {
-        self.in_body = true;
-    }
-
-    fn push(&mut self, op: TagOp) {
-        if self.in_body {
-            self.body.push(op);
-        } else {
-            self.setup.push(op);
-        }
+        self.parts.start_body();
     }
 
     /// Tags of all live entities.
@@ -129,22 +116,14 @@ impl TagTraceBuilder {
     }
 
     fn assert_live(&self, entity: EntityHandle) {
-        assert!(
-            self.position
-                .get(entity as usize)
-                .is_some_and(|&p| p != NOT_LIVE),
-            "entity {entity} is not live"
-        );
+        assert!(self.live.contains(entity), "entity {entity} is not live");
     }
 
     /// Appends a `Spawn` and returns the handle it creates.
     pub(crate) fn spawn(&mut self) -> EntityHandle {
-        let handle = EntityHandle::try_from(self.position.len()).expect("more than 2^32 spawns");
-        self.position
-            .push(u32::try_from(self.live.len()).expect("more than 2^32 live"));
-        self.live.push(handle);
+        let handle = self.live.insert_next();
         self.tags.push(Vec::new());
-        self.push(TagOp::Spawn);
+        self.parts.push(TagOp::Spawn);
         handle
     }
 
@@ -154,15 +133,10 @@ impl TagTraceBuilder {
     /// If `entity` is not live.
     pub(crate) fn despawn(&mut self, entity: EntityHandle) {
         self.assert_live(entity);
-        let index = self.position[entity as usize];
-        self.live.swap_remove(index as usize);
-        if let Some(&moved) = self.live.get(index as usize) {
-            self.position[moved as usize] = index;
-        }
-        self.position[entity as usize] = NOT_LIVE;
+        self.live.remove(entity);
         let tags = std::mem::take(&mut self.tags[entity as usize]);
         self.total_tags -= tags.len() as u64;
-        self.push(TagOp::Despawn(entity));
+        self.parts.push(TagOp::Despawn(entity));
     }
 
     /// A uniformly chosen live entity (no op appended).
@@ -170,7 +144,7 @@ impl TagTraceBuilder {
     /// # Panics
     /// If nothing is live.
     pub(crate) fn random_live(&self, rng: &mut TraceRng) -> EntityHandle {
-        self.live[rng.index(self.live.len())]
+        self.live.random(rng)
     }
 
     /// Appends an `AddTag`.
@@ -181,7 +155,7 @@ impl TagTraceBuilder {
         self.assert_live(entity);
         self.tags[entity as usize].push(tag);
         self.total_tags += 1;
-        self.push(TagOp::AddTag(entity, tag));
+        self.parts.push(TagOp::AddTag(entity, tag));
     }
 
     /// Appends a `RemoveTag`; returns whether the entity had the tag (and lost one occurrence).
@@ -196,7 +170,7 @@ impl TagTraceBuilder {
             list.swap_remove(i);
             self.total_tags -= 1;
         }
-        self.push(TagOp::RemoveTag(entity, tag));
+        self.parts.push(TagOp::RemoveTag(entity, tag));
         found.is_some()
     }
 
@@ -237,7 +211,7 @@ impl TagTraceBuilder {
         };
         let tag = present.unwrap_or_else(|| self.draw_absent_tag(entity, rng));
         self.assert_live(entity);
-        self.push(TagOp::HasTag(entity, tag));
+        self.parts.push(TagOp::HasTag(entity, tag));
     }
 
     /// Appends a `VisitEntity`.
@@ -246,12 +220,12 @@ impl TagTraceBuilder {
     /// If `entity` is not live.
     pub(crate) fn visit_entity(&mut self, entity: EntityHandle) {
         self.assert_live(entity);
-        self.push(TagOp::VisitEntity(entity));
+        self.parts.push(TagOp::VisitEntity(entity));
     }
 
     /// Appends a `VisitAll`.
     pub(crate) fn visit_all(&mut self) {
-        self.push(TagOp::VisitAll);
+        self.parts.push(TagOp::VisitAll);
     }
 
     /// Appends a `Foreign` of `bytes` (setup only) and returns its index.
@@ -259,25 +233,28 @@ impl TagTraceBuilder {
     /// # Panics
     /// In the body (heap preconditioning belongs in the setup).
     pub(crate) fn foreign(&mut self, bytes: u32) -> u32 {
-        assert!(!self.in_body, "foreign allocations belong in the setup");
+        assert!(
+            !self.parts.in_body(),
+            "foreign allocations belong in the setup"
+        );
         let index = self.foreign_made;
         self.foreign_made += 1;
         self.foreign_live.push(index);
-        self.push(TagOp::Foreign(bytes));
+        self.parts.push(TagOp::Foreign(bytes));
         index
     }
 
     /// Appends a `ForeignFree` of a uniformly chosen held foreign buffer (setup only); does
     /// nothing (and draws nothing) when none is held.
     pub(crate) fn foreign_free_random(&mut self, rng: &mut TraceRng) {
-        assert!(!self.in_body, "foreign frees belong in the setup");
+        assert!(!self.parts.in_body(), "foreign frees belong in the setup");
         if self.foreign_live.is_empty() {
             return;
         }
         let index = self
             .foreign_live
             .swap_remove(rng.index(self.foreign_live.len()));
-        self.push(TagOp::ForeignFree(index));
+        self.parts.push(TagOp::ForeignFree(index));
     }
 
     /// The finished trace, its header naming the generator and its resolved parameters.
@@ -288,16 +265,7 @@ impl TagTraceBuilder {
         seed: u64,
         params: &impl Serialize,
     ) -> Trace<TagOp> {
-        Trace {
-            header: TraceHeader {
-                generator: generator.to_owned(),
-                n: n as u64,
-                seed,
-                params: serde_json::to_value(params).expect("parameter structs serialise"),
-            },
-            setup: self.setup,
-            body: self.body,
-        }
+        self.parts.finish(generator, n, seed, params)
     }
 }
 
@@ -404,10 +372,6 @@ mod tests {
         );
         assert_eq!(built.len(), 10);
         assert_eq!(b.total_tags(), 30);
-        // Round 0 is Spawn, AddTag per entity, in handle order.
-        assert_eq!(b.setup[0], TagOp::Spawn);
-        assert!(matches!(b.setup[1], TagOp::AddTag(0, _)));
-        assert!(matches!(b.setup[3], TagOp::AddTag(1, _)));
         b.start_body();
         let tag = b.random_present_tag(4, &mut rng).unwrap();
         assert!(b.remove_tag(4, tag));
@@ -415,10 +379,12 @@ mod tests {
         b.despawn(4);
         b.despawn(9);
         assert_eq!((b.live.len(), b.total_tags()), (8, 24));
-        for (i, &h) in b.live.iter().enumerate() {
-            assert_eq!(b.position[h as usize], i as u32);
-        }
+        b.live.check_invariants();
         let t = b.finish("test", 10, 3, &());
+        // Round 0 is Spawn, AddTag per entity, in handle order.
+        assert_eq!(t.setup[0], TagOp::Spawn);
+        assert!(matches!(t.setup[1], TagOp::AddTag(0, _)));
+        assert!(matches!(t.setup[3], TagOp::AddTag(1, _)));
         let stats = TagOp::validate(&t.setup, &t.body).unwrap();
         assert_eq!(stats.tags_at_start, 30);
         assert_eq!(stats.removes_found, 1);
