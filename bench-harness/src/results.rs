@@ -353,8 +353,8 @@ pub struct AllocMetrics {
     pub utilization_mean: f64,
     /// Internal fragmentation at peak: `(reserved - requested) / reserved`.
     pub internal_fragmentation_at_peak: f64,
-    /// External fragmentation at peak: `1 - largest free block / free bytes`; `None` where
-    /// the design cannot tell its largest free block.
+    /// External fragmentation at peak: `1 - largest free block / free bytes` (the bytes on the
+    /// design's free lists); `None` where the design cannot tell both.
     pub external_fragmentation_at_peak: Option<f64>,
     /// Largest free block over the arena size at peak; `None` where unknown.
     pub largest_free_over_arena_at_peak: Option<f64>,

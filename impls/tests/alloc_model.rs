@@ -137,6 +137,22 @@ fn check_model<A: BlockAllocator>(
             .sum();
         prop_assert_eq!(a.bytes_reserved(), reserved, "{}", ctx("bytes_reserved"));
     }
+    if let Some(free) = a.free_bytes() {
+        // Free, live and metadata bytes tile the arena (the buddy's unbacked tail and the
+        // remainder below one leaf are neither, hence `<=`).
+        prop_assert!(
+            free + a.bytes_reserved() <= a.arena_bytes(),
+            "{}",
+            ctx(&format!("free {free} + reserved exceed the arena"))
+        );
+        if let Some(largest) = a.largest_free_block() {
+            prop_assert!(
+                largest <= free,
+                "{}",
+                ctx("largest free block > free bytes")
+            );
+        }
+    }
     Ok(())
 }
 
@@ -627,4 +643,39 @@ impl AllocDesignVisitor for PeerBadFrees {
 #[test]
 fn peers_refuse_bad_offsets_in_every_build() {
     for_each_alloc_design(&mut PeerBadFrees);
+}
+
+#[test]
+fn buddy_free_bytes_are_what_the_metadata_and_live_blocks_leave() {
+    struct Check;
+    impl AllocDesignVisitor for Check {
+        fn visit<A: BlockAllocator + 'static>(&mut self) {
+            let total = 1 << 16;
+            let mut a = A::with_arena(total, 16).unwrap();
+            let Some(free0) = a.free_bytes() else {
+                return;
+            };
+            // Only the metadata (leaves at the arena's start) is not free in a fresh arena.
+            assert_eq!(a.bytes_reserved(), 0);
+            assert!(
+                free0 < total && free0 >= total - a.metadata_bytes(),
+                "{}",
+                A::INFO.name
+            );
+            let blocks: Vec<usize> = (0..10)
+                .map(|i| a.allocate(16 << (i % 4), 16).unwrap())
+                .collect();
+            assert_eq!(
+                a.free_bytes().unwrap(),
+                free0 - a.bytes_reserved(),
+                "{}",
+                A::INFO.name
+            );
+            for b in blocks {
+                a.free(b).unwrap();
+            }
+            assert_eq!(a.free_bytes(), Some(free0), "{}", A::INFO.name);
+        }
+    }
+    for_each_buddy(&mut Check);
 }

@@ -348,6 +348,7 @@ struct Sample {
     requested: usize,
     reserved: usize,
     largest_free: Option<usize>,
+    free: Option<usize>,
     metadata: usize,
     live: usize,
 }
@@ -358,9 +359,8 @@ struct Sample {
 /// [`first_failure_fill`]).
 ///
 /// "At peak" is the first moment the requested live bytes reach their maximum. External
-/// fragmentation there is `1 - largest free block / free bytes`, with free bytes `arena -
-/// reserved - metadata` (metadata a design keeps on the host heap is counted as if in the
-/// arena, which can only lower the free bytes by that much).
+/// fragmentation there is `1 - largest free block / free bytes`, both as the design reports
+/// them ([`BlockAllocator::largest_free_block`], [`BlockAllocator::free_bytes`]).
 ///
 /// # Errors
 /// The design refused an op of the trace (its index is within its part).
@@ -379,6 +379,7 @@ pub fn measure<A: BlockAllocator>(trace: &Trace<AllocOp>) -> Result<AllocMetrics
                 requested: a.bytes_requested_live(),
                 reserved: a.bytes_reserved(),
                 largest_free: None,
+                free: None,
                 metadata: 0,
                 live: state.live,
             };
@@ -389,6 +390,7 @@ pub fn measure<A: BlockAllocator>(trace: &Trace<AllocOp>) -> Result<AllocMetrics
             if sample.requested > peak.requested {
                 peak = Sample {
                     largest_free: a.largest_free_block(),
+                    free: a.free_bytes(),
                     metadata: a.metadata_bytes(),
                     ..sample
                 };
@@ -402,7 +404,7 @@ pub fn measure<A: BlockAllocator>(trace: &Trace<AllocOp>) -> Result<AllocMetrics
             num as f64 / den as f64
         }
     };
-    let free_at_peak = arena.saturating_sub(peak.reserved + peak.metadata);
+
     Ok(AllocMetrics {
         arena_bytes: arena as u64,
         utilization_at_peak: ratio(peak.requested, peak.reserved),
@@ -417,7 +419,8 @@ pub fn measure<A: BlockAllocator>(trace: &Trace<AllocOp>) -> Result<AllocMetrics
         ),
         external_fragmentation_at_peak: peak
             .largest_free
-            .map(|largest| (1.0 - ratio(largest, free_at_peak)).clamp(0.0, 1.0)),
+            .zip(peak.free)
+            .map(|(largest, free)| 1.0 - ratio(largest, free)),
         largest_free_over_arena_at_peak: peak.largest_free.map(|l| ratio(l, arena)),
         metadata_bits_per_block: ratio(8 * peak.metadata, peak.live),
         live_fraction_at_first_failure: first_failure_fill::<A>(trace, arena),

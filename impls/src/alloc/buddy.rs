@@ -661,6 +661,15 @@ impl<F: Flavor> BlockAllocator for BuddyCore<F> {
         self.meta_end + self.lists.heap_bytes()
     }
 
+    fn free_bytes(&self) -> Option<usize> {
+        (0..=self.leaf_level as usize)
+            .map(|level| {
+                let blocks = self.lists.collect(&self.mem, level).ok()?.len();
+                Some(blocks << self.shift(level))
+            })
+            .sum()
+    }
+
     fn check_invariants(&self) -> Result<(), String> {
         let mut free = HashSet::new();
         for level in 0..=self.leaf_level as usize {

@@ -142,6 +142,13 @@ pub trait BlockAllocator: Sized {
     /// design can tell without trying.
     fn largest_free_block(&self) -> Option<usize>;
 
+    /// Bytes the design holds free now (on its free lists, in pieces of any size), if it can
+    /// tell. With [`largest_free_block`](BlockAllocator::largest_free_block) it gives external
+    /// fragmentation. May walk every free list: for measurement, not for hot paths.
+    fn free_bytes(&self) -> Option<usize> {
+        None
+    }
+
     /// Bytes of allocator metadata: inside the arena (bit arrays, list heads, headers of live
     /// blocks where the design can count them) plus on the host heap (side lists). Excludes
     /// accounting kept only for the benchmark.
