@@ -92,7 +92,7 @@ enum Command {
     /// Compare NEW against BASE (a results.json or the committed baseline). Exit 0: nothing
     /// regressed; 1: a deterministic metric or a verification regressed; 2: unusable input.
     Compare {
-        /// Base run: results.json (schema 1 or 2) or a baseline file.
+        /// Base run: results.json (schema 1 to 3) or a baseline file.
         base: PathBuf,
         /// New run: results.json.
         new: PathBuf,

@@ -83,7 +83,7 @@ fn unusable_inputs_exit_2_with_one_clear_line() {
             "results_corrupt.json",
             "not a dodbench results or baseline file",
         ),
-        ("results_v3.json", "schema version 3"),
+        ("results_v99.json", "schema version 99"),
     ] {
         let out = compare("results_v2_base.json", new, &[]);
         let (stdout, stderr) = text(&out);

@@ -4,7 +4,7 @@
 //! with their noise and never fail it.
 //!
 //! * [`metrics`]: the metric table (name, unit, kind, direction, extractor);
-//! * [`run`]: a run read from results.json (schema 1 or 2) or from a baseline;
+//! * [`run`]: a run read from results.json (schema 1 to 3) or from a baseline;
 //! * [`baseline`]: the committed baseline of deterministic metrics;
 //! * [`rules`]: thresholds, verdicts and [`compare`](rules::compare);
 //! * [`table`]: text and Markdown output.
@@ -61,7 +61,8 @@ pub enum CompareError {
     },
     /// A schema version this dodbench does not read.
     #[error(
-        "{path}: schema version {found}; compare reads results schema 1 and 2 and baseline format 1"
+        "{path}: schema version {found}; compare reads results schema 1 to {} and baseline format 1",
+        crate::results::SCHEMA_VERSION
     )]
     Version {
         /// The file.

@@ -1,6 +1,6 @@
 //! A run as `compare` sees it: benchmarks keyed by (family, workload, design, n), each with the
 //! metrics of the [`metrics`](super::metrics) table it has. Read from a results file (schema
-//! version 1 or 2) or from a baseline file.
+//! version 1 to 3) or from a baseline file.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -14,8 +14,11 @@ use crate::results::Estimate;
 
 use super::CompareError;
 
-/// Results schema versions `compare` reads: both have the fixed core names.
-pub const READABLE_SCHEMA_VERSIONS: [u64; 2] = [1, 2];
+/// Results schema versions `compare` reads: every version [`Results::load`] reads (all have
+/// the fixed core names).
+///
+/// [`Results::load`]: crate::results::Results::load
+pub const READABLE_SCHEMA_VERSIONS: [u32; 3] = crate::results::READABLE_VERSIONS;
 
 /// `format` field that marks a baseline file.
 pub const BASELINE_FORMAT: &str = "dodbench-baseline";
@@ -104,7 +107,7 @@ pub struct Run {
 }
 
 impl Run {
-    /// Reads a results file (schema 1 or 2) or a baseline file.
+    /// Reads a results file (schema 1 to 3) or a baseline file.
     ///
     /// # Errors
     /// [`CompareError::Io`] (missing file), [`CompareError::Corrupt`] (not JSON, or JSON
@@ -132,7 +135,7 @@ impl Run {
                 .map(|b| b.into_run(path.to_path_buf()));
         }
         let version = value.get("schema_version").and_then(Value::as_u64);
-        if !version.is_some_and(|v| READABLE_SCHEMA_VERSIONS.contains(&v)) {
+        if !version.is_some_and(|v| READABLE_SCHEMA_VERSIONS.iter().any(|&r| u64::from(r) == v)) {
             return Err(CompareError::Version {
                 path: path.to_path_buf(),
                 found: value

@@ -112,7 +112,7 @@ impl<D: IdTable<Payload>> ReplayState<D> {
                     let handle = ids.len() as u32;
                     let id = table
                         .insert(Payload::for_handle(handle))
-                        .map_err(|error| ReplayError::at(index, op, error))?;
+                        .map_err(|error| ReplayError::at(index, Op::Add, error))?;
                     ids.push(id);
                 }
                 Op::Get(h) => {
