@@ -4,9 +4,15 @@
 //! Generic and monomorphised per design: no dynamic dispatch and no allocation per op in the
 //! timed loop except what the store (or a `Foreign` op, setup only) allocates. Logical entity
 //! handles map to the store's entities through a flat `Vec` (handle `k` is the `k`-th
-//! `Spawn`), and the store's entities back to handles through another (stores reuse entity
-//! numbers, the trace never reuses handles), so `VisitAll` digests each pair by logical handle
-//! with two array reads. Both are reserved before timing.
+//! `Spawn`), reserved before timing.
+//!
+//! `VisitAll` digests each pair by the store's own entity number, with no map read in the
+//! timed loop: every design must hand out the same entity numbers as the model (released
+//! numbers reused, most recent first; the family contract, checked by
+//! `impls/tests/tags_model.rs`), so the model's digest is the same. A map back to logical
+//! handles would add a read per visited tag whose cost depends on the design's visiting order
+//! (`sorted_chunks` sweeps its buffer, not its entities), biasing exactly the comparison the
+//! workload is about.
 
 use impls::tags::model::ModelStore;
 use impls::tags::{Entity, TagStore};
@@ -41,9 +47,9 @@ pub struct TagDigest {
     pub found_sum: u64,
     /// Tags visited by `VisitEntity` and `VisitAll`.
     pub visited: u64,
-    /// Wrapping sum of [`mix_pair`]`(handle, tag)` over every visited (entity, tag) pair, the
-    /// entity named by its logical handle: visiting another entity's tags, a tag twice or a
-    /// stale tag changes it.
+    /// Wrapping sum of [`mix_pair`] over every visited (entity, tag) pair, the entity named by
+    /// its logical handle for `VisitEntity` and by its store entity number for `VisitAll`:
+    /// visiting another entity's tags, a tag twice or a stale tag changes it.
     pub visit_sum: u64,
     /// Tags the store holds after the replayed ops ([`TagStore::tag_count`], read once after
     /// the loop): bodies of writes only (`tags-build`, `tags-churn`) observe nothing else, and
@@ -60,18 +66,12 @@ pub fn mix_pair(handle: EntityHandle, tag: u32) -> u64 {
     u64::from(tag) ^ u64::from(handle).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// [`TagReplay::entity_handles`] of a store entity no live handle maps to.
-const NO_HANDLE: EntityHandle = EntityHandle::MAX;
-
 /// A tag store plus the handle maps and foreign buffers: the state a trace is replayed on.
 pub struct TagReplay<S: TagStore> {
     /// The design under test.
     pub store: S,
     /// `entities[k]` is the store's entity for handle `k` (kept after `Despawn`, unused then).
     entities: Vec<Entity>,
-    /// `entity_handles[e]` is the handle whose entity is store entity `e` while it is live
-    /// ([`NO_HANDLE`] before any); overwritten when the store reuses `e`.
-    entity_handles: Vec<EntityHandle>,
     /// `foreign[k]` holds the `k`-th `Foreign` buffer until its `ForeignFree`.
     foreign: Vec<Option<Vec<u8>>>,
 }
@@ -83,7 +83,6 @@ impl<S: TagStore> TagReplay<S> {
         Self {
             store: S::new(),
             entities: Vec::with_capacity(handles),
-            entity_handles: Vec::with_capacity(handles),
             foreign: Vec::new(),
         }
     }
@@ -103,19 +102,11 @@ impl<S: TagStore> TagReplay<S> {
         let (mut visited, mut visit_sum) = (0u64, 0u64);
         let store = &mut self.store;
         let entities = &mut self.entities;
-        let entity_handles = &mut self.entity_handles;
         for (index, &op) in ops.iter().enumerate() {
             let refused = |error| ReplayError::at(index, op, error);
             match op {
                 TagOp::Spawn => {
-                    let handle = entities.len() as EntityHandle;
-                    let e = store.create_entity().map_err(refused)?;
-                    entities.push(e);
-                    let slot = e as usize;
-                    if slot >= entity_handles.len() {
-                        entity_handles.resize(slot + 1, NO_HANDLE);
-                    }
-                    entity_handles[slot] = handle;
+                    entities.push(store.create_entity().map_err(refused)?);
                 }
                 TagOp::Despawn(h) => {
                     store
@@ -149,10 +140,9 @@ impl<S: TagStore> TagReplay<S> {
                         .map_err(refused)?;
                 }
                 TagOp::VisitAll => {
-                    let handles = &*entity_handles;
                     store.visit_all(|e, tag| {
                         visited += 1;
-                        visit_sum = visit_sum.wrapping_add(mix_pair(handles[e as usize], tag));
+                        visit_sum = visit_sum.wrapping_add(mix_pair(e, tag));
                     });
                 }
                 TagOp::Clear(h) => {
