@@ -1,0 +1,237 @@
+//! The report's view model: `Results` grouped into families, workloads and sizes, with every
+//! number already formatted, ratios to the best computed, and the charts built. Templates only
+//! lay this out; they compute nothing.
+//!
+//! One module per level of the page, top down: [`build`] here (the whole report), `page`
+//! (one family's page), `workload` (one workload's section: scaling, working set, trend,
+//! reproduction), `size` (one (workload, N) block: the timing table and the generic charts),
+//! `details` (the numbers beyond time), `families` (the sections of one family's own metrics:
+//! the only place that reads them), `trend` (across commits) and `sweep` (working-set lines).
+//! Leaf helpers shared by several of them: `names` (file names and slugs), `text` (short
+//! formatting), `status` (the one place that reads a benchmark's status), `reference` (the
+//! reference loops) and `style` (a design's colour, marker and kind).
+
+mod details;
+mod families;
+mod names;
+mod page;
+mod reference;
+mod size;
+mod status;
+mod style;
+mod sweep;
+mod text;
+mod trend;
+mod workload;
+
+use bench_harness::results::Results;
+use serde::Serialize;
+
+use self::names::{Names, push_unique};
+use crate::charts::{Chart, ChartError};
+use crate::format;
+
+pub use details::{DetailRow, DetailsView};
+pub use families::FamilyMetricsView;
+pub use families::alloc::{AllocRow, AllocView};
+pub use families::tags::{TagRow, TagsView};
+pub use names::slug;
+pub use page::{DesignView, FamilyView};
+pub use reference::REFERENCE_FAMILY;
+pub use size::{RowView, SizeView};
+pub use text::utc;
+pub use trend::{CorruptView, HistoryInput, TrendView};
+pub use workload::{ReproView, WorkloadView, reproduce};
+
+/// The whole report.
+#[derive(Debug, Serialize)]
+pub struct ReportView {
+    /// Page title.
+    pub title: String,
+    /// Commit, toolchain, mode, date.
+    pub run: RunView,
+    /// Where the numbers were measured.
+    pub machine: MachineView,
+    /// One page each.
+    pub families: Vec<FamilyView>,
+    /// Winner and runner-up of every (family, workload, N).
+    pub summary: Vec<SummaryView>,
+    /// Filter choices for the summary table.
+    pub filters: Filters,
+}
+
+/// Run metadata.
+#[derive(Debug, Serialize)]
+pub struct RunView {
+    /// `git rev-parse HEAD` of the measured tree.
+    pub commit: String,
+    /// `rustc --version`.
+    pub toolchain: String,
+    /// `quick` or `full`.
+    pub mode: String,
+    /// When the run finished, UTC.
+    pub created: String,
+    /// Results schema version.
+    pub schema_version: u32,
+    /// The results file the report was built from, if known.
+    pub source: Option<String>,
+    /// Number of benchmarks in the file.
+    pub benchmarks: usize,
+}
+
+/// The machine section.
+#[derive(Debug, Serialize)]
+pub struct MachineView {
+    /// CPU model.
+    pub cpu: String,
+    /// Logical cores.
+    pub cores: usize,
+    /// `os / arch`.
+    pub platform: String,
+    /// `(level, size)` with `unknown` where sysfs said nothing.
+    pub caches: Vec<(String, String)>,
+    /// Whether hardware counters were measured.
+    pub counters: String,
+    /// The simulated cache hierarchy, when `dodbench cache` ran.
+    pub cache_sim: Option<String>,
+}
+
+/// The "which design" answer for one (family, workload, N).
+#[derive(Debug, Clone, Serialize)]
+pub struct SummaryView {
+    /// Family.
+    pub family: String,
+    /// Workload.
+    pub workload: String,
+    /// Live size.
+    pub n: u64,
+    /// Family page.
+    pub page: String,
+    /// Anchor of the block.
+    pub anchor: String,
+    /// Fastest verified design.
+    pub winner: String,
+    /// Its median ns per work unit.
+    pub winner_ns: String,
+    /// Second fastest, if any.
+    pub runner_up: String,
+    /// Runner-up median / winner median.
+    pub ratio: String,
+    /// Designs not timed (failed or unsupported).
+    pub untimed: usize,
+}
+
+/// Values offered by the filter controls.
+#[derive(Debug, Default, Serialize)]
+pub struct Filters {
+    /// Families.
+    pub family: Vec<String>,
+    /// Workloads.
+    pub workload: Vec<String>,
+    /// Sizes.
+    pub n: Vec<String>,
+    /// Design kinds.
+    pub kind: Vec<String>,
+}
+
+/// Builds the view and every chart.
+///
+/// # Errors
+/// A chart could not be drawn.
+pub fn build(
+    results: &Results,
+    title: &str,
+    source: Option<String>,
+    history: Option<&HistoryInput>,
+) -> Result<(ReportView, Vec<Chart>), ChartError> {
+    let history = history.filter(|h| !h.entries.is_empty());
+    let mut names = Names::default();
+    let mut charts = Vec::new();
+    let mut family_names: Vec<String> = Vec::new();
+    for d in &results.designs {
+        push_unique(&mut family_names, &d.family);
+    }
+    for b in &results.benchmarks {
+        if !reference::is_reference(b) {
+            push_unique(&mut family_names, &b.family);
+        }
+    }
+    let mut page_names = Names::default();
+    let mut families = Vec::new();
+    let mut summary = Vec::new();
+    let mut all_filters = Filters::default();
+    for family in &family_names {
+        let page = page_names.unique(&[family], "html");
+        let view = page::build_family(results, family, &page, history, &mut names, &mut charts)?;
+        for w in &view.workloads {
+            summary.extend(w.sizes.iter().filter_map(|s| s.summary.clone()));
+        }
+        push_unique(&mut all_filters.family, family);
+        for w in &view.filters.workload {
+            push_unique(&mut all_filters.workload, w);
+        }
+        for n in &view.filters.n {
+            push_unique(&mut all_filters.n, n);
+        }
+        families.push(view);
+    }
+    let m = &results.machine;
+    let cache = |name: &str, size: Option<u64>, note: &str| {
+        (
+            name.to_string(),
+            size.map_or_else(
+                || "unknown".to_string(),
+                |b| format!("{}{note}", format::bytes(b as f64)),
+            ),
+        )
+    };
+    let view = ReportView {
+        title: title.to_string(),
+        run: RunView {
+            commit: results.commit.clone(),
+            toolchain: results.toolchain.clone(),
+            mode: results.mode.clone(),
+            created: utc(results.created_unix),
+            schema_version: results.schema_version,
+            source,
+            benchmarks: results.benchmarks.len(),
+        },
+        machine: MachineView {
+            cpu: m.cpu_model.clone(),
+            cores: m.cores,
+            platform: format!("{} / {}", m.os, m.arch),
+            caches: vec![
+                cache("L1 data", m.caches.l1d, ""),
+                cache("L2", m.caches.l2, ""),
+                cache(
+                    "L3",
+                    m.caches.l3,
+                    " (as the OS reports it; may be a whole host's)",
+                ),
+            ],
+            counters: if m.hw_counters_available {
+                "available (perf_event_open); per-op counts in the `hw` fields".to_string()
+            } else {
+                format!(
+                    "not available: {}",
+                    m.hw_counters_reason.as_deref().unwrap_or("not probed")
+                )
+            },
+            cache_sim: results
+                .benchmarks
+                .iter()
+                .find_map(|b| b.sim.as_ref())
+                .map(|sim| {
+                    let c = &sim.config;
+                    format!(
+                        "callgrind ({}): I1 {}, D1 {}, LL {} (size, associativity, line bytes); {}",
+                        c.valgrind, c.i1, c.d1, c.ll, c.start_state
+                    )
+                }),
+        },
+        families,
+        summary,
+        filters: all_filters,
+    };
+    Ok((view, charts))
+}

@@ -1,0 +1,141 @@
+//! One family's page: its designs table and one section per workload.
+
+use bench_harness::results::{Benchmark, Results, SweepPoint};
+use serde::Serialize;
+
+use super::Filters;
+use super::names::{Names, push_unique};
+use super::style::style_of;
+use super::trend::HistoryInput;
+use super::workload::{FamilyScope, WorkloadView, build_workload};
+use crate::charts::working_set::CacheLevel;
+use crate::charts::{Chart, ChartError};
+
+/// One family page.
+#[derive(Debug, Serialize)]
+pub struct FamilyView {
+    /// Family name, e.g. `id_table`.
+    pub name: String,
+    /// File name of its page.
+    pub page: String,
+    /// Its designs in results order (which fixes their colours).
+    pub designs: Vec<DesignView>,
+    /// Whether the designs state limits in their family's terms: the designs table then shows
+    /// them instead of the ID-table columns (ID bytes, stale detection, capacity).
+    pub designs_have_limits: bool,
+    /// One section per workload.
+    pub workloads: Vec<WorkloadView>,
+    /// Filter choices.
+    pub filters: Filters,
+}
+
+/// A design as the report shows it.
+#[derive(Debug, Serialize)]
+pub struct DesignView {
+    /// Registry name.
+    pub name: String,
+    /// `article`, `tuned`, `peer`.
+    pub kind: String,
+    /// `#rrggbb` used in every chart.
+    pub colour: String,
+    /// One line.
+    pub description: String,
+    /// ID size in bytes.
+    pub id_bytes: usize,
+    /// `yes` / `no`.
+    pub detects_stale: String,
+    /// Fixed capacity or `-`.
+    pub capacity: String,
+    /// Crate and version for peers.
+    pub crate_version: String,
+    /// The design's limits in its family's terms (tag stores, allocators), empty if none.
+    pub limits: String,
+}
+
+/// The page of `family`: its designs table and one section per workload that a benchmark, a
+/// workload record or a sweep point of the family names.
+pub(super) fn build_family(
+    results: &Results,
+    family: &str,
+    page: &str,
+    history: Option<&HistoryInput>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<FamilyView, ChartError> {
+    let designs: Vec<DesignView> = results
+        .designs
+        .iter()
+        .filter(|d| d.family == family)
+        .map(|d| DesignView {
+            name: d.name.clone(),
+            kind: d.kind.clone(),
+            colour: style_of(results, family, &d.name).colour.hex(),
+            description: d.description.clone(),
+            id_bytes: d.id_bytes,
+            detects_stale: if d.detects_stale { "yes" } else { "no" }.to_string(),
+            capacity: d
+                .capacity
+                .map_or_else(|| "-".to_string(), |c| c.to_string()),
+            crate_version: d.crate_version.clone().unwrap_or_default(),
+            limits: d.limits.clone().unwrap_or_default(),
+        })
+        .collect();
+    let designs_have_limits = !designs.is_empty() && designs.iter().all(|d| !d.limits.is_empty());
+    let mut filters = Filters::default();
+    for d in &designs {
+        push_unique(&mut filters.kind, &d.kind);
+    }
+    let ours = |b: &&Benchmark| b.family == family;
+    let mut workload_names: Vec<String> = Vec::new();
+    for w in results.workloads.iter().filter(|w| w.family == family) {
+        push_unique(&mut workload_names, &w.workload);
+    }
+    for b in results.benchmarks.iter().filter(ours) {
+        push_unique(&mut workload_names, &b.workload);
+    }
+    let sweep_points: Vec<&SweepPoint> = results
+        .sweeps
+        .iter()
+        .flat_map(|s| &s.points)
+        .filter(|p| p.family == family)
+        .collect();
+    for p in &sweep_points {
+        push_unique(&mut workload_names, &p.workload);
+    }
+    let caches: Vec<CacheLevel> = [
+        ("L1d", results.machine.caches.l1d),
+        ("L2", results.machine.caches.l2),
+        ("L3", results.machine.caches.l3),
+    ]
+    .into_iter()
+    .filter_map(|(name, b)| {
+        b.map(|bytes| CacheLevel {
+            name: name.to_string(),
+            bytes,
+        })
+    })
+    .collect();
+    let scope = FamilyScope {
+        results,
+        family,
+        page,
+        sweep_points: &sweep_points,
+        caches: &caches,
+        history,
+    };
+    let mut workloads = Vec::new();
+    for workload in &workload_names {
+        push_unique(&mut filters.workload, workload);
+        if let Some(view) = build_workload(&scope, workload, &mut filters, names, charts)? {
+            workloads.push(view);
+        }
+    }
+    Ok(FamilyView {
+        name: family.to_string(),
+        page: page.to_string(),
+        designs,
+        designs_have_limits,
+        workloads,
+        filters,
+    })
+}

@@ -1,0 +1,372 @@
+//! One (workload, N) block of a family page: the timing table with its throughput chart, and
+//! every generic chart (sample spread, latency percentiles, memory, allocator calls, simulated
+//! misses) whose field some design of the block carries, whatever its family.
+
+use bench_harness::results::{Benchmark, Results};
+use serde::Serialize;
+
+use super::SummaryView;
+use super::details::{DetailsView, details, latency_method};
+use super::families::{self, Block, FamilyMetricsView};
+use super::names::Names;
+use super::reference::{is_reference, reference_style};
+use super::status::{median, note, status_name};
+use super::style::{kind_of, style_of};
+use super::text::shorten;
+use crate::charts::latency::Distribution;
+use crate::charts::percentiles::PercentileRow;
+use crate::charts::sim_misses::MissRow;
+use crate::charts::{
+    Bar, Chart, ChartError, Line, ReferenceLine, allocator, latency, memory, memory_over_time,
+    percentiles, sim_misses, throughput,
+};
+use crate::format;
+
+/// One (workload, N) block: chart, table and summary.
+#[derive(Debug, Serialize)]
+pub struct SizeView {
+    /// Live size.
+    pub n: u64,
+    /// Work units per replay.
+    pub ops: u64,
+    /// HTML id.
+    pub anchor: String,
+    /// Winner and runner-up.
+    pub summary: Option<SummaryView>,
+    /// Rows: timed designs fastest first, then untimed designs, then reference loops.
+    pub rows: Vec<RowView>,
+    /// Throughput chart.
+    pub throughput: Chart,
+    /// Sample spread, if samples were recorded.
+    pub latency: Option<Chart>,
+    /// Per-op latency percentiles, if `dodbench latency` covered this trace.
+    pub percentiles: Option<Chart>,
+    /// Bytes per live object, if any design reported memory.
+    pub memory: Option<Chart>,
+    /// Memory held against ops replayed, if `dodbench memory` recorded a series (`fill`,
+    /// `churn`).
+    pub memory_over_time: Option<Chart>,
+    /// Allocator calls per work unit, if `dodbench memory` covered this trace.
+    pub allocator: Option<Chart>,
+    /// Simulated misses, if a cache simulation covered this trace.
+    pub sim: Option<Chart>,
+    /// The numbers beyond time, per design.
+    pub details: DetailsView,
+    /// The sections of the block's family's own metrics (`tags`, `alloc`), flattened.
+    #[serde(flatten)]
+    pub family_metrics: FamilyMetricsView,
+}
+
+/// One table row.
+#[derive(Debug, Serialize)]
+pub struct RowView {
+    /// Design or reference name.
+    pub design: String,
+    /// `article`, `tuned`, `peer` or `reference`.
+    pub kind: String,
+    /// `#rrggbb`.
+    pub colour: String,
+    /// `verified`, `failed`, `unsupported`.
+    pub status: String,
+    /// Why it was not timed.
+    pub reason: String,
+    /// Whether it has a time.
+    pub timed: bool,
+    /// Median ns per work unit.
+    pub ns: String,
+    /// Confidence interval `[lower, upper]`.
+    pub ci: String,
+    /// Work units per second.
+    pub ops_per_s: String,
+    /// Median divided by the best design's median, `1.00×` for the winner.
+    pub ratio: String,
+    /// Bytes per live object.
+    pub bytes_per_object: String,
+    /// Number of criterion samples.
+    pub samples: usize,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn build_size(
+    results: &Results,
+    family: &str,
+    page: &str,
+    workload: &str,
+    n: u64,
+    here: &[&Benchmark],
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<SizeView, ChartError> {
+    let designs: Vec<&Benchmark> = here
+        .iter()
+        .copied()
+        .filter(|b| b.family == family)
+        .collect();
+    let references: Vec<&Benchmark> = here.iter().copied().filter(|b| is_reference(b)).collect();
+    let mut timed: Vec<(&Benchmark, f64)> = designs
+        .iter()
+        .filter_map(|b| median(b).map(|m| (*b, m)))
+        .collect();
+    timed.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let best = timed.first().map(|t| t.1);
+    let anchor = names
+        .unique(&[workload, &format!("n{n}")], "x")
+        .trim_end_matches(".x")
+        .to_string();
+    let summary = timed.first().map(|&(w, m)| SummaryView {
+        family: family.to_string(),
+        workload: workload.to_string(),
+        n,
+        page: page.to_string(),
+        anchor: anchor.clone(),
+        winner: w.design.clone(),
+        winner_ns: format::ns(m),
+        runner_up: timed.get(1).map(|r| r.0.design.clone()).unwrap_or_default(),
+        ratio: timed
+            .get(1)
+            .map(|r| format::ratio(r.1 / m))
+            .unwrap_or_default(),
+        untimed: designs.len() - timed.len(),
+    });
+    let row = |b: &Benchmark| {
+        let m = median(b);
+        let style = if is_reference(b) {
+            reference_style(&b.design)
+        } else {
+            style_of(results, family, &b.design)
+        };
+        RowView {
+            design: b.design.clone(),
+            kind: kind_of(results, b),
+            colour: style.colour.hex(),
+            status: status_name(&b.status),
+            reason: b.reason.clone().unwrap_or_default(),
+            timed: m.is_some(),
+            ns: m.map(format::ns).unwrap_or_default(),
+            ci: b
+                .ns_per_op
+                .filter(|_| m.is_some())
+                .map(|e| format!("[{}, {}]", format::ns(e.lower), format::ns(e.upper)))
+                .unwrap_or_default(),
+            ops_per_s: m.map(|m| format::si(1e9 / m)).unwrap_or_default(),
+            ratio: match (m, best) {
+                (Some(m), Some(best)) => format::ratio(m / best),
+                _ => String::new(),
+            },
+            bytes_per_object: b
+                .bytes_per_object
+                .filter(|v| v.is_finite())
+                .map(|v| format::significant(v, 3))
+                .unwrap_or_default(),
+            samples: b.samples_ns_per_op.len(),
+        }
+    };
+    // Designs in table order: timed fastest first, then untimed.
+    let ordered: Vec<&Benchmark> = timed
+        .iter()
+        .map(|t| t.0)
+        .chain(designs.iter().copied().filter(|b| median(b).is_none()))
+        .collect();
+    let mut rows: Vec<RowView> = ordered.iter().map(|b| row(b)).collect();
+    rows.extend(references.iter().map(|b| row(b)));
+
+    let title = format!("{workload}, N = {n}");
+    let bars: Vec<Bar> = designs
+        .iter()
+        .map(|b| Bar {
+            style: style_of(results, family, &b.design),
+            value: median(b).map(|m| 1e9 / m),
+            note: Some(shorten(&note(b), 64)),
+        })
+        .collect();
+    let reference_lines: Vec<ReferenceLine> = references
+        .iter()
+        .filter_map(|b| {
+            median(b).map(|m| ReferenceLine {
+                name: b.design.clone(),
+                value: 1e9 / m,
+            })
+        })
+        .collect();
+    let file = names.unique(&[family, workload, &format!("n{n}"), "throughput"], "svg");
+    let throughput = throughput::build(
+        &file,
+        &format!("{title}: throughput"),
+        &bars,
+        &reference_lines,
+    )?;
+    charts.push(throughput.clone());
+
+    let distributions: Vec<Distribution> = designs
+        .iter()
+        .filter(|b| median(b).is_some() && !b.samples_ns_per_op.is_empty())
+        .map(|b| Distribution {
+            style: style_of(results, family, &b.design),
+            samples: b.samples_ns_per_op.clone(),
+        })
+        .collect();
+    let latency = if distributions.is_empty() {
+        None
+    } else {
+        let file = names.unique(&[family, workload, &format!("n{n}"), "samples"], "svg");
+        let chart = latency::build(&file, &format!("{title}: sample spread"), &distributions)?;
+        charts.push(chart.clone());
+        Some(chart)
+    };
+
+    let memory_bars: Vec<Bar> = designs
+        .iter()
+        .filter_map(|b| {
+            b.bytes_per_object
+                .filter(|v| v.is_finite() && *v > 0.0)
+                .map(|v| Bar {
+                    style: style_of(results, family, &b.design),
+                    value: Some(v),
+                    note: None,
+                })
+        })
+        .collect();
+    let memory = if memory_bars.is_empty() {
+        None
+    } else {
+        let file = names.unique(&[family, workload, &format!("n{n}"), "memory"], "svg");
+        let chart = memory::build(
+            &file,
+            &format!("{title}: bytes per live object"),
+            &memory_bars,
+        )?;
+        charts.push(chart.clone());
+        Some(chart)
+    };
+
+    let latencies: Vec<(&Benchmark, &bench_harness::results::Latency)> = designs
+        .iter()
+        .filter_map(|b| b.latency.as_ref().map(|l| (*b, l)))
+        .collect();
+    let percentiles = if latencies.is_empty() {
+        None
+    } else {
+        let rows: Vec<PercentileRow> = latencies
+            .iter()
+            .map(|(b, l)| PercentileRow {
+                style: style_of(results, family, &b.design),
+                p50: l.p50,
+                p99: l.p99,
+                p999: l.p999,
+                max: l.max,
+            })
+            .collect();
+        let method = latency_method(&latencies.iter().map(|l| l.1).collect::<Vec<_>>());
+        let file = names.unique(&[family, workload, &format!("n{n}"), "percentiles"], "svg");
+        let chart = percentiles::build(
+            &file,
+            &format!("{title}: per-op latency percentiles"),
+            &method,
+            &rows,
+        )?;
+        charts.push(chart.clone());
+        Some(chart)
+    };
+
+    let series: Vec<Line> = designs
+        .iter()
+        .filter_map(|b| {
+            let m = b.memory.as_ref().filter(|m| !m.series.is_empty())?;
+            Some(Line {
+                style: style_of(results, family, &b.design),
+                points: m
+                    .series
+                    .iter()
+                    .map(|p| (p.ops as f64, p.design_bytes as f64))
+                    .collect(),
+            })
+        })
+        .collect();
+    let memory_over_time = if series.is_empty() {
+        None
+    } else {
+        let file = names.unique(&[family, workload, &format!("n{n}"), "memory-time"], "svg");
+        let chart = memory_over_time::build(&file, &format!("{title}: memory held"), &series)?;
+        charts.push(chart.clone());
+        Some(chart)
+    };
+
+    let alloc_bars: Vec<Bar> = designs
+        .iter()
+        .filter_map(|b| {
+            b.alloc_calls_per_op.filter(|v| v.is_finite()).map(|v| Bar {
+                style: style_of(results, family, &b.design),
+                value: Some(v),
+                note: None,
+            })
+        })
+        .collect();
+    let allocator = if alloc_bars.is_empty() {
+        None
+    } else {
+        let file = names.unique(&[family, workload, &format!("n{n}"), "alloc-calls"], "svg");
+        let chart = allocator::build(
+            &file,
+            &format!("{title}: allocator calls per work unit"),
+            &alloc_bars,
+        )?;
+        charts.push(chart.clone());
+        Some(chart)
+    };
+
+    let sims: Vec<(&Benchmark, &bench_harness::results::SimPerOp)> = results
+        .benchmarks
+        .iter()
+        .filter(|b| b.family == family && b.workload == workload && b.n == n)
+        .filter_map(|b| b.sim.as_ref().map(|sim| (b, sim)))
+        .collect();
+    let sim = match sims.first() {
+        Some((_, first)) => {
+            let rows: Vec<MissRow> = sims
+                .iter()
+                .map(|(b, sim)| MissRow {
+                    style: style_of(results, family, &b.design),
+                    d1_per_op: sim.d1_miss,
+                    ll_per_op: sim.ll_miss,
+                })
+                .collect();
+            let file = names.unique(&[family, workload, &format!("n{n}"), "sim"], "svg");
+            let config = format!("D1 {}, LL {}", first.config.d1, first.config.ll);
+            let chart = sim_misses::build(
+                &file,
+                &format!("{title}: simulated cache misses"),
+                &config,
+                &rows,
+            )?;
+            charts.push(chart.clone());
+            Some(chart)
+        }
+        None => None,
+    };
+    let block = Block {
+        results,
+        family,
+        file_stem: [family, workload, &format!("n{n}")],
+        title: &title,
+        ordered: &ordered,
+        references: &references,
+        best,
+    };
+    let family_metrics = families::build(&block, names, charts)?;
+    Ok(SizeView {
+        n,
+        ops: designs.first().map_or(0, |b| b.ops),
+        anchor,
+        summary,
+        rows,
+        throughput,
+        latency,
+        percentiles,
+        memory,
+        memory_over_time,
+        allocator,
+        sim,
+        details: details(results, family, &ordered),
+        family_metrics,
+    })
+}

@@ -1,0 +1,228 @@
+//! The "Trend across commits" section of a workload, from a history file.
+
+use bench_harness::history::{CorruptLine, HistoryEntry, HistoryPoint};
+use bench_harness::results::Results;
+use serde::Serialize;
+
+use super::names::Names;
+use super::reference::is_reference_family;
+use super::status::is_verified;
+use super::style::{design_index, style_of};
+use crate::charts::{Chart, ChartError, Line, SeriesStyle, trend};
+use crate::palette::{design_colour, design_marker};
+
+/// A history file as `bench_harness::history::load` read it, for the trend charts.
+#[derive(Debug, Clone)]
+pub struct HistoryInput {
+    /// The file, as named on the page.
+    pub path: String,
+    /// Its entries, in file order (= run order).
+    pub entries: Vec<HistoryEntry>,
+    /// Lines that were skipped.
+    pub corrupt: Vec<CorruptLine>,
+}
+
+/// The "Trend across commits" section of one workload.
+#[derive(Debug, Serialize)]
+pub struct TrendView {
+    /// The history file.
+    pub source: String,
+    /// How many entries it has.
+    pub entries: usize,
+    /// Lines skipped as corrupt.
+    pub corrupt: Vec<CorruptView>,
+    /// What the y axis shows, e.g. `simulated instructions per work unit`.
+    pub metric: String,
+    /// The size charted, when any entry has this workload.
+    pub n: Option<u64>,
+    /// The chart; `None` when no entry has this workload with a chartable metric.
+    pub chart: Option<Chart>,
+}
+
+/// One skipped line of the history.
+#[derive(Debug, Clone, Serialize)]
+pub struct CorruptView {
+    /// 1-based line number.
+    pub line: usize,
+    /// Why it was skipped.
+    pub reason: String,
+}
+
+/// The metric a trend chart draws: the deterministic `ir` when any entry has it for this
+/// workload (simulated instructions are the same on every machine), else the time normalised
+/// by the run's reference design (comparable across machines, unlike raw ns/op).
+fn trend_value(metric_is_ir: bool, p: &HistoryPoint) -> Option<f64> {
+    let v = if metric_is_ir {
+        p.metrics.get("ir").copied()
+    } else {
+        p.time_vs_reference
+    };
+    v.filter(|v| v.is_finite() && *v > 0.0 && is_verified(&p.status))
+}
+
+/// The trend section of one workload: one line per design at the largest N that has the
+/// chosen metric (see [`trend_value`]), x = the history's entries in file order.
+pub(super) fn build_trend(
+    results: &Results,
+    family: &str,
+    workload: &str,
+    history: &HistoryInput,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<TrendView, ChartError> {
+    let points: Vec<(usize, &HistoryPoint)> = history
+        .entries
+        .iter()
+        .enumerate()
+        .flat_map(|(i, e)| {
+            e.benchmarks
+                .iter()
+                .filter(|p| p.family == family && p.workload == workload)
+                .map(move |p| (i, p))
+        })
+        .collect();
+    let metric_is_ir = points.iter().any(|(_, p)| trend_value(true, p).is_some());
+    let n = points
+        .iter()
+        .filter(|(_, p)| trend_value(metric_is_ir, p).is_some())
+        .map(|(_, p)| p.n)
+        .max();
+    let metric = if metric_is_ir {
+        "simulated instructions per work unit (ir, deterministic)".to_string()
+    } else {
+        let mut refs: Vec<&str> = points
+            .iter()
+            .filter(|(_, p)| trend_value(false, p).is_some())
+            .map(|(i, _)| history.entries[*i].reference.as_str())
+            .collect();
+        refs.sort_unstable();
+        refs.dedup();
+        match refs.as_slice() {
+            [r] => format!("ns per work unit ÷ {r}'s in the same run"),
+            _ => "ns per work unit ÷ the run's reference design's".to_string(),
+        }
+    };
+    let mut chart = None;
+    if let Some(n) = n {
+        let mut lines: Vec<(usize, Line)> = Vec::new();
+        for (i, p) in points.iter().filter(|(_, p)| p.n == n) {
+            let Some(v) = trend_value(metric_is_ir, p) else {
+                continue;
+            };
+            let (index, style) = history_style(results, history, family, &p.design);
+            match lines.iter_mut().find(|l| l.1.style.name == p.design) {
+                Some(l) => l.1.points.push((*i as f64, v)),
+                None => lines.push((
+                    index,
+                    Line {
+                        style,
+                        points: vec![(*i as f64, v)],
+                    },
+                )),
+            }
+        }
+        lines.sort_by_key(|l| l.0);
+        let lines: Vec<Line> = lines.into_iter().map(|l| l.1).collect();
+        let labels: Vec<String> = history.entries.iter().map(entry_label).collect();
+        let file = names.unique(&[family, workload, "trend"], "svg");
+        let built = trend::build(
+            &file,
+            &format!("{workload}, N = {n}: across commits"),
+            &metric,
+            &labels,
+            &lines,
+        )?;
+        charts.push(built.clone());
+        chart = Some(built);
+    }
+    Ok(TrendView {
+        source: history.path.clone(),
+        entries: history.entries.len(),
+        corrupt: history
+            .corrupt
+            .iter()
+            .map(|c| CorruptView {
+                line: c.line,
+                reason: c.reason.clone(),
+            })
+            .collect(),
+        metric,
+        n,
+        chart,
+    })
+}
+
+/// `abc1234 2024-01-02` (`-dirty` kept) for the x axis of trend charts.
+fn entry_label(e: &HistoryEntry) -> String {
+    let hash: String = e.commit.chars().take(7).collect();
+    let dirty = if e.commit.ends_with("-dirty") {
+        "-dirty"
+    } else {
+        ""
+    };
+    let day: String = e.date.chars().take(10).collect();
+    format!("{hash}{dirty} {day}")
+}
+
+/// The style (and its palette index) of a design in a trend chart: as everywhere else when
+/// the design is in the results; designs only in the history come after every design of the
+/// results, in (family, name) order, so their colour is stable for a given results and
+/// history and never collides with a design of the results.
+fn history_style(
+    results: &Results,
+    history: &HistoryInput,
+    family: &str,
+    name: &str,
+) -> (usize, SeriesStyle) {
+    let in_results = |f: &str, d: &str| {
+        results.designs.iter().any(|x| x.family == f && x.name == d)
+            || results
+                .benchmarks
+                .iter()
+                .any(|b| b.family == f && b.design == d)
+    };
+    if in_results(family, name) {
+        return (
+            design_index(results, family, name),
+            style_of(results, family, name),
+        );
+    }
+    let mut extra: Vec<&str> = results
+        .benchmarks
+        .iter()
+        .filter(|b| {
+            !is_reference_family(&b.family)
+                && !results
+                    .designs
+                    .iter()
+                    .any(|d| d.family == b.family && d.name == b.design)
+        })
+        .map(|b| b.design.as_str())
+        .collect();
+    extra.sort_unstable();
+    extra.dedup();
+    let mut only_history: Vec<(&str, &str)> = history
+        .entries
+        .iter()
+        .flat_map(|e| &e.benchmarks)
+        .filter(|p| !is_reference_family(&p.family) && !in_results(&p.family, &p.design))
+        .map(|p| (p.family.as_str(), p.design.as_str()))
+        .collect();
+    only_history.sort_unstable();
+    only_history.dedup();
+    let index = results.designs.len()
+        + extra.len()
+        + only_history
+            .iter()
+            .position(|&(f, d)| f == family && d == name)
+            .unwrap_or(0);
+    (
+        index,
+        SeriesStyle {
+            name: name.to_string(),
+            colour: design_colour(index),
+            marker: design_marker(index),
+            reference: false,
+        },
+    )
+}

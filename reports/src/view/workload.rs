@@ -1,0 +1,275 @@
+//! One workload's section of a family page: a block per N, the ns/op-vs-N and
+//! ns/op-vs-working-set charts, the trend across commits and the reproduction commands.
+
+use bench_harness::results::{Benchmark, Results, SweepPoint};
+use serde::Serialize;
+
+use super::Filters;
+use super::names::{Names, push_unique, slug};
+use super::reference::{REFERENCE_KIND, is_reference, reference_style};
+use super::size::{SizeView, build_size};
+use super::status::median;
+use super::style::style_of;
+use super::sweep::sweep_lines;
+use super::trend::{HistoryInput, TrendView, build_trend};
+use crate::charts::working_set::CacheLevel;
+use crate::charts::{Chart, ChartError, Line, SeriesStyle, scaling, working_set};
+
+/// A workload section of a family page.
+#[derive(Debug, Serialize)]
+pub struct WorkloadView {
+    /// Generator name.
+    pub name: String,
+    /// HTML id.
+    pub anchor: String,
+    /// One block per N.
+    pub sizes: Vec<SizeView>,
+    /// ns/op vs N, when more than one N was run.
+    pub scaling: Option<Chart>,
+    /// ns/op vs working-set bytes with cache sizes.
+    pub working_set: Option<Chart>,
+    /// Trend across commits, when a history with at least one entry was given.
+    pub trend: Option<TrendView>,
+    /// How to regenerate and replay each trace.
+    pub reproduce: Vec<ReproView>,
+}
+
+/// Reproduction commands for one trace.
+#[derive(Debug, Serialize)]
+pub struct ReproView {
+    /// Workload.
+    pub workload: String,
+    /// Live size.
+    pub n: u64,
+    /// Seed.
+    pub seed: u64,
+    /// Parameters as JSON.
+    pub params: String,
+    /// `dodbench gen ...`.
+    pub gen_cmd: String,
+    /// `dodbench replay ...`.
+    pub replay_cmd: String,
+}
+
+/// A design's points across sizes: `(N, ns/op)` and `(working-set bytes, ns/op)`.
+type DesignSeries = (SeriesStyle, Vec<(f64, f64)>, Vec<(f64, f64)>);
+
+/// What every workload section of one family page is built from.
+pub(super) struct FamilyScope<'a> {
+    /// The whole results file.
+    pub(super) results: &'a Results,
+    /// The page's family.
+    pub(super) family: &'a str,
+    /// The page's file name.
+    pub(super) page: &'a str,
+    /// The family's points of `dodbench sweep`, every workload.
+    pub(super) sweep_points: &'a [&'a SweepPoint],
+    /// The machine's cache sizes, marked on the working-set charts.
+    pub(super) caches: &'a [CacheLevel],
+    /// The history, when it has at least one entry.
+    pub(super) history: Option<&'a HistoryInput>,
+}
+
+/// The section of `workload` on the family page of `scope`, or `None` when neither a
+/// benchmark of the family nor a sweep point has this workload. Adds its sizes (and, with
+/// reference loops, the `reference` kind) to `filters`.
+pub(super) fn build_workload(
+    scope: &FamilyScope<'_>,
+    workload: &str,
+    filters: &mut Filters,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Option<WorkloadView>, ChartError> {
+    let FamilyScope {
+        results,
+        family,
+        page,
+        sweep_points,
+        caches,
+        history,
+    } = *scope;
+    let in_workload: Vec<&Benchmark> = results
+        .benchmarks
+        .iter()
+        .filter(|b| (b.family == family || is_reference(b)) && b.workload == workload)
+        .collect();
+    let swept: Vec<&SweepPoint> = sweep_points
+        .iter()
+        .copied()
+        .filter(|p| p.workload == workload)
+        .collect();
+    if !in_workload.iter().any(|b| b.family == family) && swept.is_empty() {
+        return Ok(None);
+    }
+    let mut sizes_n: Vec<u64> = in_workload
+        .iter()
+        .filter(|b| b.family == family)
+        .map(|b| b.n)
+        .collect();
+    sizes_n.sort_unstable();
+    sizes_n.dedup();
+    let anchor = names
+        .unique(&[family, workload], "x")
+        .trim_end_matches(".x")
+        .to_string();
+    let mut sizes = Vec::new();
+    for &n in &sizes_n {
+        push_unique(&mut filters.n, &n.to_string());
+        let here: Vec<&Benchmark> = in_workload.iter().copied().filter(|b| b.n == n).collect();
+        sizes.push(build_size(
+            results, family, page, workload, n, &here, names, charts,
+        )?);
+    }
+    if in_workload.iter().any(|b| is_reference(b)) {
+        push_unique(&mut filters.kind, REFERENCE_KIND);
+    }
+    // One line per design (and reference) through its N points.
+    let mut series: Vec<DesignSeries> = Vec::new();
+    for b in &in_workload {
+        let Some(m) = median(b) else { continue };
+        let style = if is_reference(b) {
+            reference_style(&b.design)
+        } else {
+            style_of(results, family, &b.design)
+        };
+        let entry = match series.iter().position(|s| s.0 == style) {
+            Some(i) => &mut series[i],
+            None => {
+                series.push((style, Vec::new(), Vec::new()));
+                series.last_mut().expect("just pushed")
+            }
+        };
+        entry.1.push((b.n as f64, m));
+        if let Some(bytes) = b.memory_bytes.filter(|&x| x > 0) {
+            entry.2.push((bytes as f64, m));
+        }
+    }
+    series.sort_by_key(|s| s.0.reference);
+    let lines = |pick: fn(&DesignSeries) -> &Vec<(f64, f64)>| {
+        series
+            .iter()
+            .filter(|s| !pick(s).is_empty())
+            .map(|s| {
+                let mut points = pick(s).clone();
+                points.sort_by(|a, b| a.0.total_cmp(&b.0));
+                Line {
+                    style: s.0.clone(),
+                    points,
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let scaling = if sizes_n.len() > 1 {
+        let file = names.unique(&[family, workload, "scaling"], "svg");
+        let chart = scaling::build(
+            &file,
+            &format!("{workload}: ns per work unit vs N"),
+            &lines(|s| &s.1),
+        )?;
+        charts.push(chart.clone());
+        Some(chart)
+    } else {
+        None
+    };
+    let (ws_title, ws_lines, ws_source) = match &results.sweeps {
+        Some(sweeps) if !swept.is_empty() => {
+            let (lines, source) = sweep_lines(results, family, sweeps, &swept);
+            let top = swept.iter().map(|p| p.n).max().unwrap_or(0);
+            (
+                format!("{workload}: ns per work unit vs working set (sweep, N up to {top})"),
+                lines,
+                source,
+            )
+        }
+        _ => (
+            format!("{workload}: ns per work unit vs working set"),
+            lines(|s| &s.2),
+            "Each point is one benchmark: x is the design's heap bytes after the setup \
+             (dodbench sweep was not run on this workload)."
+                .to_string(),
+        ),
+    };
+    let working_set = if ws_lines.iter().any(|l| !l.points.is_empty()) {
+        let file = names.unique(&[family, workload, "working-set"], "svg");
+        let chart = working_set::build(&file, &ws_title, &ws_lines, caches, &ws_source)?;
+        charts.push(chart.clone());
+        Some(chart)
+    } else {
+        None
+    };
+    let reproduce = results
+        .workloads
+        .iter()
+        .filter(|w| w.family == family && w.workload == workload)
+        .map(|w| reproduce(&w.workload, w.n, w.seed, &w.params))
+        .collect();
+    let trend = match history {
+        Some(h) => Some(build_trend(results, family, workload, h, names, charts)?),
+        None => None,
+    };
+    Ok(Some(WorkloadView {
+        name: workload.to_string(),
+        anchor,
+        sizes,
+        scaling,
+        working_set,
+        trend,
+        reproduce,
+    }))
+}
+/// `dodbench gen` + `dodbench replay` for one trace.
+pub fn reproduce(workload: &str, n: u64, seed: u64, params: &serde_json::Value) -> ReproView {
+    let params_json = serde_json::to_string(params).unwrap_or_else(|_| "{}".to_string());
+    let file = format!("{}-{n}.trace", slug(workload));
+    let has_params = params.as_object().is_some_and(|o| !o.is_empty());
+    let gen_cmd = format!(
+        "dodbench gen {} --n {n} --seed {seed}{} -o {file}",
+        shell_quote(workload),
+        if has_params {
+            format!(" --params {}", shell_quote(&params_json))
+        } else {
+            String::new()
+        }
+    );
+    ReproView {
+        workload: workload.to_string(),
+        n,
+        seed,
+        params: params_json,
+        gen_cmd,
+        replay_cmd: format!("dodbench replay {file}"),
+    }
+}
+
+/// Single-quotes `s` for a POSIX shell when it is not a plain word.
+fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.,/:=".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reproduction_commands_quote_json() {
+        let r = reproduce("lookup-zipf", 1000, 7, &serde_json::json!({"skew": 1.2}));
+        assert_eq!(
+            r.gen_cmd,
+            r#"dodbench gen lookup-zipf --n 1000 --seed 7 --params '{"skew":1.2}' -o lookup-zipf-1000.trace"#
+        );
+        assert_eq!(r.replay_cmd, "dodbench replay lookup-zipf-1000.trace");
+        let r = reproduce("fill", 10, 1, &serde_json::json!({}));
+        assert_eq!(
+            r.gen_cmd,
+            "dodbench gen fill --n 10 --seed 1 -o fill-10.trace"
+        );
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+}
