@@ -2,7 +2,10 @@
 //! `alloc` family beside `id_table` (`tests/fixtures/families_results.json`): the tag-store
 //! and allocator tables with their exact numbers, their charts, rows without metrics (a failed
 //! design, the `system` allocator timed only), an external fragmentation the design cannot
-//! tell, a design name that is markup, and the index's links to every family page.
+//! tell, a design name that is markup, and the index's links to every family page. A copy
+//! with the passes' fields on tag stores and allocators (`families_passes_results.json`: `sim`,
+//! `latency`, `memory`, sweep points) checks that the generic charts and columns appear on
+//! every family's page, not only the ID tables'.
 
 use std::path::{Path, PathBuf};
 
@@ -13,8 +16,16 @@ fn fixture_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/families_results.json")
 }
 
+fn passes_fixture_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/families_passes_results.json")
+}
+
 fn rendered() -> (tempfile::TempDir, reports::RenderSummary) {
-    let results = Results::load(&fixture_path()).expect("fixture loads with the current schema");
+    render_fixture(&fixture_path())
+}
+
+fn render_fixture(path: &Path) -> (tempfile::TempDir, reports::RenderSummary) {
+    let results = Results::load(path).expect("fixture loads with the current schema");
     let dir = tempfile::tempdir().unwrap();
     let summary = reports::render(&results, dir.path(), &Default::default()).unwrap();
     (dir, summary)
@@ -80,8 +91,13 @@ const EVIL: &str = "evil&lt;script&gt;alert(2)&lt;&#x2f;script&gt;";
 
 #[test]
 fn fixture_uses_only_fields_of_the_schema() {
-    // Serde ignores unknown fields, so a misspelt fixture key would silently be dropped: every
-    // key of the fixture must come back when the loaded results are serialised again.
+    assert_only_schema_fields(&fixture_path());
+    assert_only_schema_fields(&passes_fixture_path());
+}
+
+/// Serde ignores unknown fields, so a misspelt fixture key would silently be dropped: every
+/// key of the fixture must come back when the loaded results are serialised again.
+fn assert_only_schema_fields(path: &Path) {
     fn check(fixture: &serde_json::Value, typed: &serde_json::Value, at: &str) {
         match (fixture, typed) {
             (serde_json::Value::Object(f), serde_json::Value::Object(t)) => {
@@ -101,8 +117,8 @@ fn fixture_uses_only_fields_of_the_schema() {
             _ => {}
         }
     }
-    let raw: serde_json::Value = serde_json::from_str(&read(&fixture_path())).unwrap();
-    let typed = serde_json::to_value(Results::load(&fixture_path()).unwrap()).unwrap();
+    let raw: serde_json::Value = serde_json::from_str(&read(path)).unwrap();
+    let typed = serde_json::to_value(Results::load(path).unwrap()).unwrap();
     check(&raw, &typed, "results");
 }
 
@@ -334,4 +350,71 @@ fn designs_tables_show_limits_for_families_that_state_them() {
     let designs = &id_html[id_html.find("id=\"designs\"").expect("designs section")..];
     let designs = &designs[..designs.find("</table>").expect("designs table")];
     assert!(designs.contains("ID bytes") && !designs.contains("<th>limits</th>"));
+}
+
+#[test]
+fn passes_charts_and_columns_appear_on_every_family_page() {
+    let (dir, s) = render_fixture(&passes_fixture_path());
+    let colour = |i: usize| design_colour(i).hex().to_uppercase();
+    // (page, block, workload, designs with sim and latency by palette index).
+    for (page_name, anchor, workload, measured) in [
+        ("tags.html", "tags-build-n1000", "tags-build", [1, 2]),
+        (
+            "alloc.html",
+            "alloc-random-mix-n64",
+            "alloc-random-mix",
+            [5, 7],
+        ),
+    ] {
+        let family = &page_name[..page_name.find('.').unwrap()];
+        let html = page(dir.path(), page_name);
+        let b = block(&html, anchor);
+        let sim = format!("{family}-{anchor}-sim.svg");
+        let percentiles = format!("{family}-{anchor}-percentiles.svg");
+        let working_set = format!("{family}-{workload}-working-set.svg");
+        for (name, linked_in) in [(&sim, b), (&percentiles, b), (&working_set, html.as_str())] {
+            assert!(
+                linked_in.contains(&format!("src=\"charts/{name}\"")),
+                "{page_name}: {name} not linked"
+            );
+            assert!(
+                s.charts.iter().any(|p| p.ends_with(name)),
+                "{name} not written"
+            );
+            assert!(dir.path().join("charts").join(name).is_file(), "{name}");
+        }
+        // One bar or line per design that carries the field, in the design's colour.
+        for name in [&sim, &percentiles, &working_set] {
+            let svg = read(&dir.path().join("charts").join(name));
+            for i in measured {
+                assert!(svg.contains(&colour(i)), "{name}: design {i} not drawn");
+            }
+        }
+        // The working-set chart comes from the sweep, not from the benchmarks' memory_bytes.
+        assert!(
+            html.contains(&format!(
+                "{workload}: ns per work unit vs working set (sweep, N up to 4096)"
+            )),
+            "{page_name}"
+        );
+        assert!(html.contains("From dodbench sweep (quick mode): N = 256 to 4096"));
+        // The details tables carry the latency and simulated-counter columns.
+        assert!(b.contains("<th class=\"num\">p50 ns</th>"), "{page_name}");
+        assert!(
+            b.contains("<th class=\"num\">instructions (sim)</th>"),
+            "{page_name}"
+        );
+        assert!(b.contains("Timed by dodbench latency in batches of 8 ops"));
+    }
+    let alloc_html = page(dir.path(), "alloc.html");
+    assert!(alloc_html.contains("Not drawn: system (unsupported at 1 size)."));
+    // rlsf's memory metrics give the memory column group on the allocator page.
+    let b = block(&alloc_html, "alloc-random-mix-n64");
+    assert!(b.contains("<th class=\"num\">peak in body</th>"));
+    // The family sections are still there beside the generic ones.
+    assert!(block(&page(dir.path(), "tags.html"), "tags-build-n1000").contains("numbers tags"));
+    assert!(b.contains("numbers alloc"));
+    // The ID-table page, without these fields, gets none of these charts.
+    let id_html = page(dir.path(), "id_table.html");
+    assert!(!id_html.contains("-sim.svg") && !id_html.contains("-percentiles.svg"));
 }
