@@ -16,7 +16,7 @@ use crate::charts::{Chart, ChartError};
 
 /// The sections of one block from its family's own metrics: at most one is present (a block
 /// holds one family's designs). Flattened into [`SizeView`](super::SizeView), so the template
-/// reads `s.tags` and `s.alloc`. A family with metrics adds a field here, a line in [`build`]
+/// reads `s.tags` and `s.alloc`. A family with metrics adds a field here, a line in `build`
 /// and its file.
 #[derive(Debug, Default, Serialize)]
 pub struct FamilyMetricsView {
