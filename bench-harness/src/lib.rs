@@ -1,12 +1,13 @@
 //! dodbench's harness: joins designs (`impls`) and workloads (`workloads`), replays traces,
 //! verifies every replay against a model, and measures.
 //!
-//! * [`replay`]: the one generic replay driver and its [`replay::Digest`];
+//! * [`replay`]: the [`replay::Family`] and [`replay::Replayer`] traits, one replayer per
+//!   family; [`families`]: the one list of families;
+//! * [`assemble`]: the one place results are assembled (bench and passes);
 //! * [`verify`]: the model's expected answers and the per-design verdict;
 //! * [`timing`]: timed, verified replays (used by `cargo bench` and `dodbench replay`);
 //! * [`recording`]: records an application's table operations as a trace;
 //! * [`results`]: the versioned `results.json` schema; [`machine`]: the machine section;
-//! * [`reference`]: plain-`Vec` and hand-written-loop baselines;
 //! * [`suite`]: the matrix and run metadata; [`criterion_output`]: reads criterion's estimates;
 //! * [`measure`]: cache simulation, memory, hardware counters, latency and sweeps, one module
 //!   per metric;
@@ -16,14 +17,15 @@
 #![deny(missing_docs)]
 
 pub mod ab;
+pub mod assemble;
 pub mod compare;
 pub mod criterion_output;
 pub mod export;
+pub mod families;
 pub mod history;
 pub mod machine;
 pub mod measure;
 pub mod recording;
-pub mod reference;
 pub mod replay;
 pub mod results;
 pub mod suite;

@@ -3,16 +3,15 @@
 
 use std::time::{Duration, Instant};
 
-use impls::id_table::IdTable;
 use serde::{Deserialize, Serialize};
+use workloads::Trace;
 use workloads::trace::InvalidTrace;
-use workloads::{Payload, Trace};
 
-use crate::replay::{Family, IdTableFamily, OpOf, ReplayState, Replayer, StatsOf};
+use crate::replay::{Family, OpOf, Replayer, StatsOf};
 
 /// What a correct replay of a trace observes, computed once per trace by the family's model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Expected<F: Family = IdTableFamily> {
+pub struct Expected<F: Family> {
     /// Digest of the setup replayed on an empty design.
     pub setup: F::Digest,
     /// Digest of the body replayed after the setup.
@@ -108,11 +107,6 @@ pub struct Checked {
     /// Wall time of the verification replay's setup and of its body (a rough, single-shot
     /// figure used only to budget measurement time, never reported as a result).
     pub setup_and_body_time: Option<(Duration, Duration)>,
-}
-
-/// [`check_replayer`] for the ID-table design `D`.
-pub fn check_design<D: IdTable<Payload>>(trace: &Trace, expected: &Expected) -> Checked {
-    check_replayer::<ReplayState<D>>(trace, expected)
 }
 
 /// Replays `trace` once on a fresh design (untimed) and compares with `expected`; checks the

@@ -1,14 +1,14 @@
 //! The README's design and workload tables are generated from the registries; this test keeps
 //! them true. To refresh: `DODBENCH_BLESS=1 cargo test -p bench-harness --test readme_tables`.
 
-use bench_harness::suite::{
-    alloc_designs_markdown, designs_markdown, tag_designs_markdown, workloads_markdown,
-};
+use bench_harness::families::{FamilyVisitor, for_each_family};
+use bench_harness::replay::Family;
+use bench_harness::suite::{designs_markdown, workloads_markdown};
 
 fn replace_section(readme: &str, heading: &str, table: &str) -> String {
     let start = readme
         .find(heading)
-        .unwrap_or_else(|| panic!("README lacks {heading}"))
+        .unwrap_or_else(|| panic!("README lacks the heading {heading:?} (add it, then bless)"))
         + heading.len();
     let body_start = start
         + readme[start..]
@@ -27,36 +27,18 @@ fn replace_section(readme: &str, heading: &str, table: &str) -> String {
 fn readme_tables_match_the_registries() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
     let readme = std::fs::read_to_string(&path).unwrap();
-    let updated = replace_section(
-        &readme,
-        "## Designs (ID lookup tables)\n",
-        &designs_markdown(),
-    );
-    let updated = replace_section(
-        &updated,
-        "## Workloads\n",
-        &workloads_markdown(workloads::family::ID_TABLE),
-    );
-    let updated = replace_section(
-        &updated,
-        "## Designs (tag stores)\n",
-        &tag_designs_markdown(),
-    );
-    let updated = replace_section(
-        &updated,
-        "## Designs (block allocators)\n",
-        &alloc_designs_markdown(),
-    );
-    let updated = replace_section(
-        &updated,
-        "## Workloads (tag stores)\n",
-        &workloads_markdown(workloads::family::TAGS),
-    );
-    let updated = replace_section(
-        &updated,
-        "## Workloads (block allocators)\n",
-        &workloads_markdown(workloads::family::ALLOC),
-    );
+    struct Tables(String);
+    impl FamilyVisitor for Tables {
+        fn visit<F: Family>(&mut self) {
+            let designs = format!("## Designs ({})\n", F::TITLE);
+            self.0 = replace_section(&self.0, &designs, &designs_markdown::<F>());
+            let workloads = format!("## Workloads ({})\n", F::TITLE);
+            self.0 = replace_section(&self.0, &workloads, &workloads_markdown::<F>());
+        }
+    }
+    let mut tables = Tables(readme.clone());
+    for_each_family(&mut tables);
+    let updated = tables.0;
     if std::env::var_os("DODBENCH_BLESS").is_some() {
         std::fs::write(&path, &updated).unwrap();
         return;

@@ -6,21 +6,21 @@ use bench_harness::recording::Recording;
 use bench_harness::replay::{IdTableFamily, ReplayState, Replayer};
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
-use bench_harness::verify::{Expected, Outcome, check_design};
+use bench_harness::verify::{Expected, Outcome, check_replayer};
 use impls::TableError;
 use impls::id_table::holey::Holey;
 use impls::id_table::{DesignInfo, DesignKind, DesignVisitor, IdTable, for_each_design};
 use workloads::{Payload, Trace};
 
 struct VerifyAll<'a> {
-    prepared: &'a PreparedTrace,
+    prepared: &'a PreparedTrace<IdTableFamily>,
     verdicts: Vec<(&'static str, Outcome)>,
 }
 
 impl DesignVisitor<Payload> for VerifyAll<'_> {
     fn visit<D: IdTable<Payload> + 'static>(&mut self) {
         let p = self.prepared;
-        let mut outcome = check_design::<D>(&p.trace, &p.expected).outcome;
+        let mut outcome = check_replayer::<ReplayState<D>>(&p.trace, &p.expected).outcome;
         if outcome.is_verified() {
             // The timed path verifies too; a couple of timed replays must agree.
             if let Err(e) = TimedReplay::<ReplayState<D>>::new(&p.trace, &p.expected).run(2) {
@@ -161,7 +161,7 @@ impl IdTable<Payload> for LosesObjects {
 #[test]
 fn a_design_resolving_stale_ids_fails_verification() {
     let p = PreparedTrace::<IdTableFamily>::generate("lookup-stale", 500, 3).unwrap();
-    let outcome = check_design::<IgnoresGeneration>(&p.trace, &p.expected).outcome;
+    let outcome = check_replayer::<ReplayState<IgnoresGeneration>>(&p.trace, &p.expected).outcome;
     let Outcome::Failed(reason) = outcome else {
         panic!("broken design was not caught: {outcome:?}");
     };
@@ -178,7 +178,7 @@ fn a_design_returning_wrong_objects_fails_verification_on_every_reading_workload
         "article-mix",
     ] {
         let p = PreparedTrace::<IdTableFamily>::generate(workload, 1_000, 5).unwrap();
-        let outcome = check_design::<LosesObjects>(&p.trace, &p.expected).outcome;
+        let outcome = check_replayer::<ReplayState<LosesObjects>>(&p.trace, &p.expected).outcome;
         assert!(
             matches!(outcome, Outcome::Failed(_)),
             "{workload}: wrong objects not caught: {outcome:?}"

@@ -65,6 +65,12 @@ pub trait TraceOp: Copy + Debug + PartialEq + Eq + Send + Sync + 'static {
     /// such ops can be timed repeatedly on one state).
     fn is_read_only(self) -> bool;
 
+    /// Whether the op visits many objects (a whole-store iteration), so it is one latency
+    /// batch on its own and its work units are the objects it visited.
+    fn visits_many(self) -> bool {
+        false
+    }
+
     /// Appends the op's bytes: a tag byte below `0xFF` then its fields as
     /// [`OpFields::write_u32`] varints.
     fn encode(self, out: &mut Vec<u8>);
@@ -125,6 +131,15 @@ impl AnyTrace {
         }
     }
 
+    /// Hands the trace, as a trace of its own op vocabulary, to `visitor`.
+    pub fn visit<V: AnyTraceVisitor>(self, visitor: V) -> V::Output {
+        match self {
+            AnyTrace::IdTable(t) => visitor.visit(t),
+            AnyTrace::Tags(t) => visitor.visit(t),
+            AnyTrace::Alloc(t) => visitor.visit(t),
+        }
+    }
+
     /// The trace if it is of family `O`.
     ///
     /// # Errors
@@ -138,6 +153,14 @@ impl AnyTrace {
             )
         })
     }
+}
+
+/// Something done with a trace of any op vocabulary ([`AnyTrace::visit`]).
+pub trait AnyTraceVisitor {
+    /// What it gives.
+    type Output;
+    /// Called with the trace.
+    fn visit<O: TraceOp>(self, trace: Trace<O>) -> Self::Output;
 }
 
 impl TraceOp for Op {
@@ -154,6 +177,10 @@ impl TraceOp for Op {
 
     fn is_read_only(self) -> bool {
         Op::is_read_only(self)
+    }
+
+    fn visits_many(self) -> bool {
+        matches!(self, Op::Iterate | Op::IterateMut)
     }
 
     fn encode(self, out: &mut Vec<u8>) {

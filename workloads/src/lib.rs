@@ -33,7 +33,7 @@ pub mod tag_op;
 pub mod trace;
 
 pub use alloc_op::AllocOp;
-pub use family::{AnyTrace, TraceOp, TraceStats};
+pub use family::{AnyTrace, AnyTraceVisitor, TraceOp, TraceStats};
 pub use op::{Handle, Op};
 pub use payload::Payload;
 pub use tag_op::TagOp;

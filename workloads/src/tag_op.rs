@@ -283,6 +283,10 @@ impl TraceOp for TagOp {
         )
     }
 
+    fn visits_many(self) -> bool {
+        matches!(self, TagOp::VisitAll)
+    }
+
     fn encode(self, out: &mut Vec<u8>) {
         let (tag, a, b) = match self {
             TagOp::Spawn => (tag::SPAWN, None, None),

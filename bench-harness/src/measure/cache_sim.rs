@@ -14,11 +14,11 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use impls::id_table::{DesignVisitor, IdTable, for_each_design};
-use workloads::{Payload, Trace};
+use workloads::{AnyTrace, Trace, TraceStats};
 
+use crate::families::{TraceVisitor, with_family};
 use crate::measure::DesignMeasure;
-use crate::replay::{Digest, ReplayState, Replayer};
+use crate::replay::{Family, OpOf, Replayer, ReplayerVisitor, Role};
 use crate::results::{SimConfig, SimPerOp};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
@@ -186,39 +186,58 @@ pub fn sim_config(valgrind: &Path) -> SimConfig {
     }
 }
 
-/// The child's work: replays `trace` on design `design`, collecting only the body (see the
-/// module doc), and returns the body's digest.
+/// The child's work: replays `trace` on design `design` of the trace's family, collecting
+/// only the body (see the module doc), and returns the body's digest as one line of JSON.
 ///
 /// # Errors
-/// Unknown design, or the table refused an insert.
-pub fn run_child(design: &str, trace: &Trace) -> Result<Digest, String> {
+/// Unknown design, or the design refused an op.
+pub fn run_child(design: &str, trace: AnyTrace) -> Result<String, String> {
     struct Child<'a> {
         design: &'a str,
-        trace: &'a Trace,
-        result: Option<Result<Digest, String>>,
     }
-    impl DesignVisitor<Payload> for Child<'_> {
-        fn visit<D: IdTable<Payload> + 'static>(&mut self) {
-            if D::INFO.name == self.design {
-                self.result = Some(collected_replay::<D>(self.trace));
+    impl TraceVisitor for Child<'_> {
+        type Output = Result<String, String>;
+        fn visit<F: Family>(self, trace: Trace<OpOf<F>>) -> Result<String, String> {
+            struct Find<'a, F: Family> {
+                design: &'a str,
+                trace: &'a Trace<OpOf<F>>,
+                result: Option<Result<String, String>>,
             }
+            impl<F: Family> ReplayerVisitor<F> for Find<'_, F> {
+                fn visit<R: Replayer<Family = F>>(&mut self, _role: Role) {
+                    if R::design_name() == self.design {
+                        self.result =
+                            Some(collected_replay::<R>(self.trace).and_then(|d| {
+                                serde_json::to_string(&d).map_err(|e| e.to_string())
+                            }));
+                    }
+                }
+            }
+            let mut find = Find {
+                design: self.design,
+                trace: &trace,
+                result: None,
+            };
+            F::for_each_replayer(&mut find);
+            find.result.unwrap_or_else(|| {
+                Err(format!(
+                    "unknown {} design {:?}; valid designs: {}",
+                    F::NAME,
+                    self.design,
+                    crate::replay::replayer_names::<F>(None).join(", ")
+                ))
+            })
         }
     }
-    let mut child = Child {
-        design,
-        trace,
-        result: None,
-    };
-    for_each_design(&mut child);
-    child
-        .result
-        .unwrap_or_else(|| Err(format!("unknown design {design:?}")))
+    with_family(trace, Child { design })
 }
 
 /// Builds the state, warms a read-only body, and replays the body inside
 /// [`dodbench_collected`].
-fn collected_replay<D: IdTable<Payload>>(trace: &Trace) -> Result<Digest, String> {
-    let mut state = ReplayState::<D>::after_setup(trace).map_err(|e| format!("setup {e}"))?;
+fn collected_replay<R: Replayer>(
+    trace: &Trace<OpOf<R::Family>>,
+) -> Result<<R::Family as Family>::Digest, String> {
+    let mut state = R::after_setup(trace).map_err(|e| format!("setup {e}"))?;
     if trace.body_is_read_only() {
         state
             .replay(&trace.body)
@@ -302,7 +321,7 @@ impl CacheSim {
     ///
     /// # Errors
     /// The file could not be written.
-    pub fn write_trace(&self, prepared: &PreparedTrace) -> Result<PathBuf, SimError> {
+    pub fn write_trace<F: Family>(&self, prepared: &PreparedTrace<F>) -> Result<PathBuf, SimError> {
         let path = self.work_dir.join("trace.bin");
         workloads::format::save_to_path(&prepared.trace, &path).map_err(|e| SimError::Io {
             what: format!("writing {}", path.display()),
@@ -316,11 +335,11 @@ impl CacheSim {
     ///
     /// # Errors
     /// See [`SimError`].
-    pub fn simulate(
+    pub fn simulate<D: crate::replay::ReplayDigest<O>, O>(
         &self,
         trace_file: &Path,
         design: &str,
-        expected: &Digest,
+        expected: &D,
         ops: u64,
     ) -> Result<SimPerOp, SimError> {
         let out_file = self.work_dir.join("callgrind.out");
@@ -340,7 +359,7 @@ impl CacheSim {
                 stderr: tail.into_iter().rev().collect::<Vec<_>>().join(" | "),
             });
         }
-        let digest: Digest = serde_json::from_slice(&output.stdout).map_err(|e| {
+        let digest: D = serde_json::from_slice(&output.stdout).map_err(|e| {
             SimError::Parse(format!(
                 "child printed no digest ({e}): {:?}",
                 output.stdout
@@ -357,14 +376,13 @@ impl CacheSim {
     }
 }
 
-/// Prints the child's digest as one JSON line (what the parent reads).
+/// Prints the child's digest, one JSON line (what the parent reads).
 ///
 /// # Errors
 /// Standard output is closed.
-pub fn print_digest(digest: &Digest) -> std::io::Result<()> {
+pub fn print_digest(digest_json: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    serde_json::to_writer(&mut out, digest)?;
-    writeln!(out)
+    writeln!(out, "{digest_json}")
 }
 
 /// [`CacheSim`] as a pass over designs: the trace file must have been written by
@@ -379,15 +397,15 @@ pub struct CacheSimPass<'a> {
 impl DesignMeasure for CacheSimPass<'_> {
     type Output = SimPerOp;
 
-    fn measure<D: IdTable<Payload> + 'static>(
+    fn measure<R: Replayer>(
         &mut self,
-        prepared: &PreparedTrace,
+        prepared: &PreparedTrace<R::Family>,
         _checked: &Checked,
     ) -> Result<SimPerOp, String> {
         self.sim
             .simulate(
                 &self.trace_file,
-                D::INFO.name,
+                R::design_name(),
                 &prepared.expected.body,
                 prepared.expected.stats.work_units(),
             )
@@ -410,8 +428,10 @@ mod tests {
     fn child_replays_and_rejects_unknown_designs() {
         let p = PreparedTrace::<crate::replay::IdTableFamily>::generate("lookup-uniform", 100, 1)
             .unwrap();
-        assert_eq!(run_child("holey", &p.trace).unwrap(), p.expected.body);
-        assert!(run_child("nope", &p.trace).unwrap_err().contains("unknown"));
+        let any = || AnyTrace::IdTable(p.trace.clone());
+        let digest = run_child("holey", any()).unwrap();
+        assert_eq!(digest, serde_json::to_string(&p.expected.body).unwrap());
+        assert!(run_child("nope", any()).unwrap_err().contains("unknown"));
     }
 
     #[test]

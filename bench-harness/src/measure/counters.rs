@@ -3,13 +3,12 @@
 //! misses. Where the kernel or the hypervisor does not offer them (as in most VMs and
 //! containers) every measurement is `Err` with the reason, recorded as `hw: null`.
 
-use impls::id_table::IdTable;
 use perf_event::events::{Cache, CacheId, CacheOp, CacheResult, Hardware};
 use perf_event::{Builder, Counter};
-use workloads::Payload;
+use workloads::TraceStats;
 
 use crate::measure::DesignMeasure;
-use crate::replay::{ReplayState, Replayer};
+use crate::replay::Replayer;
 use crate::results::HwPerOp;
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
@@ -132,14 +131,13 @@ impl Default for CounterPass {
 impl DesignMeasure for CounterPass {
     type Output = HwPerOp;
 
-    fn measure<D: IdTable<Payload> + 'static>(
+    fn measure<R: Replayer>(
         &mut self,
-        prepared: &PreparedTrace,
+        prepared: &PreparedTrace<R::Family>,
         _checked: &Checked,
     ) -> Result<HwPerOp, String> {
         let mut counters = (self.open)()?;
-        let mut state =
-            ReplayState::<D>::after_setup(&prepared.trace).map_err(|e| format!("setup {e}"))?;
+        let mut state = R::after_setup(&prepared.trace).map_err(|e| format!("setup {e}"))?;
         if prepared.trace.body_is_read_only() {
             state
                 .replay(&prepared.trace.body)

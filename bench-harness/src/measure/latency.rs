@@ -6,11 +6,10 @@
 
 use std::time::Instant;
 
-use impls::id_table::IdTable;
-use workloads::{Op, Payload};
+use workloads::TraceOp;
 
 use crate::measure::DesignMeasure;
-use crate::replay::{Digest, ReplayState, Replayer};
+use crate::replay::{Family, ReplayDigest, Replayer};
 use crate::results::Latency;
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
@@ -39,13 +38,10 @@ pub fn percentile(v: &[f64], p: f64) -> f64 {
     v[((v.len() - 1) as f64 * p).round() as usize]
 }
 
-/// Batch size for a body: 1 op when it iterates (one pass is already many work units),
-/// else [`BATCH_OPS`].
-pub fn batch_ops(body: &[Op]) -> usize {
-    if body
-        .iter()
-        .any(|op| matches!(op, Op::Iterate | Op::IterateMut))
-    {
+/// Batch size for a body: 1 op when an op visits many objects (one pass is already many work
+/// units), else [`BATCH_OPS`].
+pub fn batch_ops<O: TraceOp>(body: &[O]) -> usize {
+    if body.iter().any(|op| op.visits_many()) {
         1
     } else {
         BATCH_OPS
@@ -61,16 +57,16 @@ pub struct LatencyPass {
 impl DesignMeasure for LatencyPass {
     type Output = Latency;
 
-    fn measure<D: IdTable<Payload> + 'static>(
+    fn measure<R: Replayer>(
         &mut self,
-        prepared: &PreparedTrace,
+        prepared: &PreparedTrace<R::Family>,
         _checked: &Checked,
     ) -> Result<Latency, String> {
         let trace = &prepared.trace;
         let batch = batch_ops(&trace.body);
-        let mut state = ReplayState::<D>::after_setup(trace).map_err(|e| format!("setup {e}"))?;
+        let mut state = R::after_setup(trace).map_err(|e| format!("setup {e}"))?;
         let mut per_unit = Vec::with_capacity(trace.body.len() / batch + 1);
-        let mut digest = Digest::default();
+        let mut digest = <R::Family as Family>::Digest::default();
         for chunk in trace.body.chunks(batch) {
             let start = Instant::now();
             let d = state.replay(chunk);

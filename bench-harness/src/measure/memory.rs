@@ -1,16 +1,19 @@
 //! Memory per design: bytes per live object (the design's own accounting, cross-checked with
 //! the counting allocator), peak bytes and allocator calls during the body, and for bodies that
-//! change the table (`fill`, `churn`) the memory held every k ops.
+//! change the store (`fill`, `churn`, `tags-build`, ...) the memory held every k ops.
+//!
+//! The allocator's figure excludes what the replayer allocates before the first op: its handle
+//! map and, for designs built on a fixed arena (the block allocators), the arena itself, whose
+//! size is the design's own figure.
 //!
 //! Needs [`super::alloc_counter::CountingAlloc`] as the global allocator (the `dodbench`
 //! binary installs it) and one thread.
 
-use impls::id_table::IdTable;
-use workloads::Payload;
+use workloads::TraceStats;
 
 use crate::measure::DesignMeasure;
 use crate::measure::alloc_counter::{is_installed, reset_peak, snapshot};
-use crate::replay::{Digest, ReplayState};
+use crate::replay::{Family, ReplayDigest, Replayer};
 use crate::results::{MemoryMetrics, MemorySample};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
@@ -24,12 +27,12 @@ pub struct MemoryPass;
 impl DesignMeasure for MemoryPass {
     type Output = MemoryMetrics;
 
-    fn measure<D: IdTable<Payload> + 'static>(
+    fn measure<R: Replayer>(
         &mut self,
-        prepared: &PreparedTrace,
+        prepared: &PreparedTrace<R::Family>,
         _checked: &Checked,
     ) -> Result<MemoryMetrics, String> {
-        measure_memory::<D>(prepared)
+        measure_memory::<R>(prepared)
     }
 }
 
@@ -38,23 +41,23 @@ impl DesignMeasure for MemoryPass {
 /// # Errors
 /// The counting allocator is not installed, the table refused an insert, or the body's digest
 /// differs from the model's.
-pub fn measure_memory<D: IdTable<Payload>>(
-    prepared: &PreparedTrace,
+pub fn measure_memory<R: Replayer>(
+    prepared: &PreparedTrace<R::Family>,
 ) -> Result<MemoryMetrics, String> {
     if !is_installed() {
         return Err("the counting allocator is not this binary's global allocator".into());
     }
     let trace = &prepared.trace;
     let base = snapshot().live;
-    let mut state = ReplayState::<D>::for_trace(trace);
+    let mut state = R::for_trace(trace);
     let handle_map = snapshot().live.saturating_sub(base);
     state
         .replay(&trace.setup)
         .map_err(|e| format!("setup {e}"))?;
     let after_setup = snapshot();
     let allocator_bytes = after_setup.live.saturating_sub(base + handle_map);
-    let design_bytes = state.table.memory_bytes() as u64;
-    let live = prepared.expected.stats.live_at_start;
+    let design_bytes = state.memory_bytes();
+    let live = prepared.expected.stats.live_at_start();
 
     let mut series = Vec::new();
     let every = if trace.body_is_read_only() {
@@ -62,16 +65,16 @@ pub fn measure_memory<D: IdTable<Payload>>(
     } else {
         trace.body.len().div_ceil(SERIES_POINTS).max(1)
     };
-    let sample = |ops: usize, state: &ReplayState<D>| MemorySample {
+    let sample = |ops: usize, state: &R| MemorySample {
         ops: ops as u64,
-        design_bytes: state.table.memory_bytes() as u64,
+        design_bytes: state.memory_bytes(),
         allocator_bytes: snapshot().live.saturating_sub(base),
     };
     if !trace.body_is_read_only() {
         series.push(sample(0, &state));
     }
     reset_peak();
-    let mut digest = Digest::default();
+    let mut digest = <R::Family as Family>::Digest::default();
     let mut done = 0;
     for chunk in trace.body.chunks(every) {
         let d = state.replay(chunk).map_err(|e| format!("body {e}"))?;

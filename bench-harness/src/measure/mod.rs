@@ -1,6 +1,7 @@
-//! Measurements beyond criterion's times, one module per metric. Each runs the one replay
-//! driver ([`crate::replay::ReplayState::replay`]) on a verified design, in its own pass, and
-//! fills its fields of [`crate::results::Benchmark`] (or the `sweeps` section):
+//! Measurements beyond criterion's times, one module per metric. Each runs a family's replayer
+//! ([`crate::replay::Replayer::replay`]) on a verified design, in its own pass, and fills its
+//! fields of [`crate::results::Benchmark`] (or the `sweeps` section), the same fields for every
+//! family:
 //!
 //! * [`cache_sim`]: simulated cache misses per op under callgrind (deterministic), `sim`;
 //! * [`alloc_counter`]: the counting global allocator the `dodbench` binary installs;
@@ -16,14 +17,9 @@ pub mod latency;
 pub mod memory;
 pub mod sweep;
 
-use impls::id_table::{DesignVisitor, IdTable, designs, for_each_design};
-use workloads::Payload;
-
+use crate::replay::{Family, Replayer, ReplayerVisitor, Role};
 use crate::suite::PreparedTrace;
-use crate::verify::{Checked, check_design};
-
-/// Workloads of the cache, memory and sweep passes: the ones whose cost is memory traffic.
-pub const SWEEP_WORKLOADS: [&str; 4] = ["lookup-uniform", "iterate-full", "iterate-holes", "churn"];
+use crate::verify::{Checked, check_replayer};
 
 /// Which (workload, design, N) a pass runs: empty `designs` means every registered design.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,30 +33,30 @@ pub struct Selection {
 }
 
 impl Selection {
-    /// Checks that every named workload (of the ID-table family) and design exists.
+    /// Checks that every named workload and design exists in family `F`.
     ///
     /// # Errors
     /// The first unknown name, with the valid ones.
-    pub fn validate(&self) -> Result<(), String> {
-        let known: Vec<&str> = designs().iter().map(|d| d.name).collect();
+    pub fn validate<F: Family>(&self) -> Result<(), String> {
+        let known = design_names::<F>();
         for d in &self.designs {
             if !known.contains(&d.as_str()) {
                 return Err(format!(
-                    "unknown design {d:?}; valid designs: {}",
+                    "unknown {} design {d:?}; valid designs: {}",
+                    F::NAME,
                     known.join(", ")
                 ));
             }
         }
-        // The passes measure the ID-table family; the tag and allocator families carry their
-        // own metrics from `cargo bench`.
-        let workloads: Vec<&str> = workloads::registry::workloads_of(workloads::family::ID_TABLE)
+        let workloads: Vec<&str> = workloads::registry::workloads_of(F::NAME)
             .iter()
             .map(|w| w.name)
             .collect();
         for w in &self.workloads {
             if !workloads.contains(&w.as_str()) {
                 return Err(format!(
-                    "unknown ID-table workload {w:?}; valid workloads: {}",
+                    "unknown {} workload {w:?}; valid workloads: {}",
+                    F::NAME,
                     workloads.join(", ")
                 ));
             }
@@ -76,28 +72,34 @@ impl Selection {
         self.designs.is_empty() || self.designs.iter().any(|d| d == name)
     }
 
-    /// How many designs are selected.
-    pub fn design_count(&self) -> usize {
-        designs()
+    /// How many of family `F`'s designs are selected.
+    pub fn design_count<F: Family>(&self) -> usize {
+        design_names::<F>()
             .iter()
-            .filter(|d| self.selects_design(d.name))
+            .filter(|d| self.selects_design(d))
             .count()
     }
 }
 
-/// Something measured once per selected design on one prepared trace. `measure` is only called
-/// for designs whose verification replay gave the model's answers.
+/// The names of family `F`'s registered designs (not its references), in registry order.
+pub fn design_names<F: Family>() -> Vec<&'static str> {
+    crate::replay::replayer_names::<F>(Some(Role::Design))
+}
+
+/// Something measured once per selected design on one prepared trace, for designs of any
+/// family. `measure` is only called for designs whose verification replay gave the model's
+/// answers.
 pub trait DesignMeasure {
     /// What one design yields.
     type Output;
 
-    /// Measures design `D` on `prepared`.
+    /// Measures the design of replayer `R` on `prepared`.
     ///
     /// # Errors
     /// The measurement's own replay failed or disagreed with the model.
-    fn measure<D: IdTable<Payload> + 'static>(
+    fn measure<R: Replayer>(
         &mut self,
-        prepared: &PreparedTrace,
+        prepared: &PreparedTrace<R::Family>,
         checked: &Checked,
     ) -> Result<Self::Output, String>;
 }
@@ -114,31 +116,31 @@ pub struct DesignRow<O> {
 }
 
 /// Verifies every selected design on `prepared` and runs `m` on the verified ones, calling
-/// `on_design` after each (for progress).
-pub fn for_each_verified<M: DesignMeasure>(
-    prepared: &PreparedTrace,
+/// `on_design` after each (for progress). References and reference loops are not measured.
+pub fn for_each_verified<F: Family, M: DesignMeasure>(
+    prepared: &PreparedTrace<F>,
     selection: &Selection,
     m: &mut M,
     on_design: &mut dyn FnMut(&str),
 ) -> Vec<DesignRow<M::Output>> {
-    struct Visit<'a, M: DesignMeasure> {
-        prepared: &'a PreparedTrace,
+    struct Visit<'a, F: Family, M: DesignMeasure> {
+        prepared: &'a PreparedTrace<F>,
         selection: &'a Selection,
         m: &'a mut M,
         on_design: &'a mut dyn FnMut(&str),
         rows: Vec<DesignRow<M::Output>>,
     }
-    impl<M: DesignMeasure> DesignVisitor<Payload> for Visit<'_, M> {
-        fn visit<D: IdTable<Payload> + 'static>(&mut self) {
-            let name = D::INFO.name;
-            if !self.selection.selects_design(name) {
+    impl<F: Family, M: DesignMeasure> ReplayerVisitor<F> for Visit<'_, F, M> {
+        fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+            let name = R::design_name();
+            if role != Role::Design || !self.selection.selects_design(name) {
                 return;
             }
-            let checked = check_design::<D>(&self.prepared.trace, &self.prepared.expected);
+            let checked = check_replayer::<R>(&self.prepared.trace, &self.prepared.expected);
             let measured = checked
                 .outcome
                 .is_verified()
-                .then(|| self.m.measure::<D>(self.prepared, &checked));
+                .then(|| self.m.measure::<R>(self.prepared, &checked));
             self.rows.push(DesignRow {
                 design: name,
                 checked,
@@ -154,6 +156,6 @@ pub fn for_each_verified<M: DesignMeasure>(
         on_design,
         rows: Vec::new(),
     };
-    for_each_design(&mut visit);
+    F::for_each_replayer(&mut visit);
     visit.rows
 }

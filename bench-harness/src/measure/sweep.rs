@@ -2,12 +2,11 @@
 //! last-level cache, so a chart shows where each design falls off each cache level. Timed with
 //! [`crate::timing::TimedReplay`] (verified replays), median of a few samples.
 
-use impls::id_table::IdTable;
-use workloads::Payload;
+use workloads::{Payload, TraceStats};
 
 use crate::machine::CacheSizes;
 use crate::measure::DesignMeasure;
-use crate::replay::ReplayState;
+use crate::replay::Replayer;
 use crate::suite::PreparedTrace;
 use crate::timing::{TimedReplay, median_and_range};
 use crate::verify::Checked;
@@ -93,13 +92,13 @@ pub struct SweepPass {
 impl DesignMeasure for SweepPass {
     type Output = f64;
 
-    fn measure<D: IdTable<Payload> + 'static>(
+    fn measure<R: Replayer>(
         &mut self,
-        prepared: &PreparedTrace,
+        prepared: &PreparedTrace<R::Family>,
         _checked: &Checked,
     ) -> Result<f64, String> {
         let ops = prepared.expected.stats.work_units().max(1) as f64;
-        let mut timed = TimedReplay::<ReplayState<D>>::new(&prepared.trace, &prepared.expected);
+        let mut timed = TimedReplay::<R>::new(&prepared.trace, &prepared.expected);
         let mut per_op = (0..self.samples.max(1))
             .map(|_| timed.run(1).map(|d| d.as_nanos() as f64 / ops))
             .collect::<Result<Vec<_>, _>>()?;

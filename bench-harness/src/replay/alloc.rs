@@ -44,14 +44,17 @@
 use std::alloc::{Layout, handle_alloc_error};
 use std::ptr::NonNull;
 
-use impls::alloc::{AllocError, BlockAllocator};
+use impls::alloc::{
+    AllocDesignInfo, AllocDesignVisitor, AllocError, BadFreeDetection, BlockAllocator, DesignKind,
+    for_each_alloc_design,
+};
 use serde::{Deserialize, Serialize};
 use workloads::Trace;
 use workloads::alloc_op::{AllocOp, AllocStats, BlockHandle, pow2_block};
 use workloads::rng::TraceRng;
 
-use super::{Family, ReplayError, Replayer};
-use crate::results::{AllocMetrics, FamilyMetrics};
+use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use crate::results::{AllocMetrics, DesignRecord, FamilyMetrics};
 
 /// The block allocators: [`AllocOp`] traces replayed on [`BlockAllocator`]s, checked against
 /// [`AllocModel`].
@@ -62,6 +65,84 @@ impl Family for AllocFamily {
     type Op = AllocOp;
     type Digest = AllocDigest;
     type Model = AllocModel;
+
+    const TITLE: &'static str = "Block allocators";
+    /// The article's buddy allocator.
+    const REFERENCE_DESIGN: &'static str = "buddy";
+    /// Free-list walks and block headers over a fragmented arena.
+    const MEMORY_BOUND_WORKLOADS: &'static [&'static str] =
+        &["alloc-random-mix", "alloc-every-other-leaf"];
+    const MEMORY_WORKLOADS: &'static [&'static str] =
+        &["alloc-vector-doubling", "alloc-random-mix"];
+    const LATENCY_WORKLOADS: &'static [&'static str] = &[
+        "alloc-vector-doubling",
+        "alloc-random-mix",
+        "alloc-every-other-leaf",
+    ];
+    /// 16K blocks: the designs that scan a free list per free (`buddy_scan`,
+    /// `buddy_system_allocator`) take seconds per replay from 100K.
+    const SWEEP_MAX_N: usize = 1 << 14;
+
+    /// 1K and 10K blocks at every scale; not 100K (see [`Self::SWEEP_MAX_N`]: every timed replay
+    /// of a mutating body needs a fresh setup, so one such benchmark alone would take minutes).
+    fn bench_sizes(_scale: Scale) -> Vec<usize> {
+        vec![1_000, 10_000]
+    }
+
+    fn pass_sizes(_quick: bool) -> Vec<usize> {
+        vec![1_000, 10_000]
+    }
+
+    fn design_records() -> Vec<DesignRecord> {
+        impls::alloc::alloc_designs()
+            .iter()
+            .map(design_record)
+            .collect()
+    }
+
+    fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
+        struct Designs<'a, V>(&'a mut V);
+        impl<V: ReplayerVisitor<AllocFamily>> AllocDesignVisitor for Designs<'_, V> {
+            fn visit<A: BlockAllocator + 'static>(&mut self) {
+                self.0.visit::<AllocReplay<A>>(Role::Design);
+            }
+        }
+        for_each_alloc_design(&mut Designs(visitor));
+        visitor.visit::<SystemAlloc>(Role::Reference);
+    }
+}
+
+/// The results record of a block-allocator design. Its "ID" is a `usize` offset.
+pub fn design_record(info: &AllocDesignInfo) -> DesignRecord {
+    DesignRecord {
+        family: AllocFamily::NAME.to_string(),
+        name: info.name.to_string(),
+        description: info.description.to_string(),
+        kind: info.kind.label().to_string(),
+        crate_version: match info.kind {
+            DesignKind::Peer {
+                crate_name,
+                version,
+            } => Some(format!("{crate_name} {version}")),
+            _ => None,
+        },
+        id_bytes: std::mem::size_of::<usize>(),
+        detects_stale: false,
+        capacity: None,
+        limits: Some(format!(
+            "alignment up to {}; {}; bad frees {}",
+            info.max_align,
+            if info.power_of_two_blocks {
+                "power-of-two blocks"
+            } else {
+                "blocks of any size class"
+            },
+            match info.bad_free {
+                BadFreeDetection::DebugOnly => "detected in debug builds only",
+                BadFreeDetection::Always => "always detected",
+            }
+        )),
+    }
 }
 
 /// What a replay observed: op counts and wrapping sums of the stamps read back from blocks (see
@@ -80,6 +161,22 @@ pub struct AllocDigest {
     /// Wrapping sum of [`read_head`] of the first `min(old, new, 8)` bytes after every
     /// `Realloc`.
     pub kept_sum: u64,
+}
+
+impl ReplayDigest<AllocOp> for AllocDigest {
+    /// Adds the counts and sums.
+    fn merge(&mut self, later: &AllocDigest) {
+        self.allocs += later.allocs;
+        self.frees += later.frees;
+        self.reallocs += later.reallocs;
+        self.stamp_sum = self.stamp_sum.wrapping_add(later.stamp_sum);
+        self.kept_sum = self.kept_sum.wrapping_add(later.kept_sum);
+    }
+
+    /// One per op.
+    fn work_units(&self, ops: &[AllocOp]) -> u64 {
+        ops.len() as u64
+    }
 }
 
 /// Smallest block every design is built with (`min_block` of

@@ -7,9 +7,11 @@
 //! * [`alloc`]: [`AllocReplay`](alloc::AllocReplay) over any `BlockAllocator`, the `system`
 //!   reference and the model ([`AllocFamily`](alloc::AllocFamily));
 //!
-//! A family ([`Family`]) names its op vocabulary, its digest and the replayer of its reference
-//! model; a [`Replayer`] is one design's replay state. Every replayer is monomorphised per
-//! design: no dynamic dispatch and no allocation per op in the timed loop.
+//! A family ([`Family`]) names its op vocabulary, its digest, the replayer of its reference
+//! model, its designs ([`Family::for_each_replayer`]) and everything a consumer needs to run,
+//! measure and report it (sizes, pass workloads, time reference); a [`Replayer`] is one
+//! design's replay state. Every replayer is monomorphised per design: no dynamic dispatch and no
+//! allocation per op in the timed loop. The list of families is [`crate::families`].
 
 pub mod alloc;
 pub mod id_table;
@@ -17,24 +19,144 @@ pub mod tags;
 
 use std::fmt::Debug;
 
+use std::time::Duration;
+
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use workloads::{Trace, TraceOp};
+
+use crate::results::DesignRecord;
+use crate::verify::Expected;
 
 pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};
 pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
 pub use tags::{TagDigest, TagFamily, TagReplay};
 
-/// A family as the harness sees it.
-pub trait Family: 'static {
+/// A family as the harness sees it: everything the criterion driver, the CLI, the measurement
+/// passes, `compare` and the report need, so none of them names a family.
+pub trait Family: Sized + 'static {
     /// The op vocabulary of its traces.
     type Op: TraceOp;
     /// What a replay observed, reduced to counts and order-independent sums: two replays of
     /// one trace give equal digests exactly when they saw the same answers (up to sum
     /// collisions), whatever order each design keeps its contents in.
-    type Digest: Copy + Debug + Default + PartialEq + Eq + Serialize;
+    type Digest: ReplayDigest<Self::Op>;
     /// The replayer of the family's obviously-correct reference model, whose digests are the
     /// expected answers.
     type Model: Replayer<Family = Self>;
+
+    /// The family's name in trace headers, results and benchmark IDs (the op vocabulary's).
+    const NAME: &'static str = <Self::Op as TraceOp>::FAMILY;
+    /// A title for listings and the report ("ID lookup tables").
+    const TITLE: &'static str;
+    /// The design whose time normalises the family's others in `compare` and the history
+    /// (the article's baseline design).
+    const REFERENCE_DESIGN: &'static str;
+    /// The workloads whose cost is memory traffic: the default set of `dodbench cache` and
+    /// `dodbench sweep`.
+    const MEMORY_BOUND_WORKLOADS: &'static [&'static str];
+    /// The default set of `dodbench memory` (bodies that grow, shrink or hold the store).
+    const MEMORY_WORKLOADS: &'static [&'static str];
+    /// The default set of `dodbench latency`.
+    const LATENCY_WORKLOADS: &'static [&'static str];
+    /// Largest live size `dodbench sweep` goes to (its replays must stay within seconds).
+    const SWEEP_MAX_N: usize;
+
+    /// Live sizes of the `cargo bench` matrix at `scale`.
+    fn bench_sizes(scale: Scale) -> Vec<usize>;
+
+    /// Live sizes of the `cache`, `memory` and `latency` passes (`quick` for CI).
+    fn pass_sizes(quick: bool) -> Vec<usize>;
+
+    /// The family's designs as results records, in registry order.
+    fn design_records() -> Vec<DesignRecord>;
+
+    /// Calls the visitor once per registered design (role [`Role::Design`]), then once per
+    /// reference replayer timed beside them ([`Role::Reference`]), then once per reference
+    /// loop.
+    fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V);
+}
+
+/// How big a `cargo bench` run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// `DODBENCH_QUICK=1`: the smallest matrix with short measurement (CI).
+    Quick,
+    /// The default matrix: every workload at the sizes that show the designs apart.
+    Default,
+    /// `DODBENCH_FULL=1`: the exhaustive matrix.
+    Full,
+}
+
+/// What a replayer is in a family's list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A registered design: verified, timed, measured by every pass, ranked.
+    Design,
+    /// A reference timed beside the designs (results family `reference`), never ranked and
+    /// not measured by the passes.
+    Reference,
+}
+
+/// Something done once per replayer of family `F`.
+pub trait ReplayerVisitor<F: Family> {
+    /// Called once per design or reference replayer `R`.
+    fn visit<R: Replayer<Family = F>>(&mut self, role: Role);
+
+    /// Called once per reference loop `L` (a hand-written loop for one body shape, timed
+    /// beside the designs); ignored by default.
+    fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {}
+}
+
+/// A hand-written loop timed beside a family's designs where a trace has its shape (e.g. a
+/// plain `Vec` sum for an iteration body): the floor a design's time is read against.
+pub trait ReferenceLoop: Sized {
+    /// The family whose traces it runs.
+    type Family: Family;
+
+    /// Its name in results (family `reference`).
+    const NAME: &'static str;
+
+    /// The loop for `trace`, or `None` when the body does not have its shape.
+    fn for_trace(
+        trace: &Trace<OpOf<Self::Family>>,
+        expected: &Expected<Self::Family>,
+    ) -> Option<Self>;
+
+    /// Runs `iters` timed, verified passes and returns the time inside them.
+    ///
+    /// # Errors
+    /// A pass disagreed with the model.
+    fn run(&self, iters: u64) -> Result<Duration, String>;
+}
+
+/// A family's digest: mergeable so a body replayed in pieces (latency batches, memory samples)
+/// digests to the value of the whole, and serialisable so a child process can report it.
+pub trait ReplayDigest<O>:
+    Copy + Debug + Default + PartialEq + Eq + Serialize + DeserializeOwned
+{
+    /// Folds in the digest of a replay of the ops that followed.
+    fn merge(&mut self, later: &Self);
+
+    /// Work units of the replayed `ops` that gave this digest (as the family's
+    /// `TraceStats::work_units` counts them).
+    fn work_units(&self, ops: &[O]) -> u64;
+}
+
+/// The names of family `F`'s replayers with `role` (all of them for `None`), in list order;
+/// reference loops are not replayers and are not listed.
+pub fn replayer_names<F: Family>(role: Option<Role>) -> Vec<&'static str> {
+    struct Names(Vec<&'static str>, Option<Role>);
+    impl<F: Family> ReplayerVisitor<F> for Names {
+        fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+            if self.1.is_none_or(|r| r == role) {
+                self.0.push(R::design_name());
+            }
+        }
+    }
+    let mut names = Names(Vec::new(), role);
+    F::for_each_replayer(&mut names);
+    names.0
 }
 
 /// The op type of family `F`.

@@ -15,13 +15,15 @@
 //! workload is about.
 
 use impls::tags::model::ModelStore;
-use impls::tags::{Entity, TagStore};
+use impls::tags::{
+    Entity, TagDesignInfo, TagDesignKind, TagDesignVisitor, TagStore, for_each_tag_design,
+};
 use serde::{Deserialize, Serialize};
 use workloads::tag_op::{EntityHandle, TagStats};
 use workloads::{TagOp, Trace, TraceStats};
 
-use super::{Family, ReplayError, Replayer};
-use crate::results::{FamilyMetrics, TagMetrics};
+use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use crate::results::{DesignRecord, FamilyMetrics, TagMetrics};
 
 /// The tag stores: [`TagOp`] traces replayed on [`TagStore`]s, checked against
 /// [`ModelStore`].
@@ -32,6 +34,75 @@ impl Family for TagFamily {
     type Op = TagOp;
     type Digest = TagDigest;
     type Model = TagReplay<ModelStore>;
+
+    const TITLE: &'static str = "Tag stores";
+    /// The article's starting point, one `Vec` per entity.
+    const REFERENCE_DESIGN: &'static str = "vec_of_vecs";
+    /// The visits: the article's argument is "a cache miss for every next pointer we follow".
+    const MEMORY_BOUND_WORKLOADS: &'static [&'static str] =
+        &["tags-visit-entity", "tags-visit-all"];
+    const MEMORY_WORKLOADS: &'static [&'static str] = &["tags-build", "tags-churn"];
+    const LATENCY_WORKLOADS: &'static [&'static str] =
+        &["tags-build", "tags-has", "tags-visit-entity", "tags-churn"];
+    /// 1M entities (about 8M tags): a setup of seconds per design.
+    const SWEEP_MAX_N: usize = 1 << 20;
+
+    fn bench_sizes(scale: Scale) -> Vec<usize> {
+        match scale {
+            Scale::Quick | Scale::Default => vec![1_000, 100_000],
+            Scale::Full => vec![1_000, 100_000, 1_000_000],
+        }
+    }
+
+    fn pass_sizes(quick: bool) -> Vec<usize> {
+        if quick {
+            vec![1_000, 100_000]
+        } else {
+            vec![1_000, 100_000, 1_000_000]
+        }
+    }
+
+    fn design_records() -> Vec<DesignRecord> {
+        impls::tags::tag_designs()
+            .iter()
+            .map(design_record)
+            .collect()
+    }
+
+    fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
+        struct Designs<'a, V>(&'a mut V);
+        impl<V: ReplayerVisitor<TagFamily>> TagDesignVisitor for Designs<'_, V> {
+            fn visit<S: TagStore + 'static>(&mut self) {
+                self.0.visit::<TagReplay<S>>(Role::Design);
+            }
+        }
+        for_each_tag_design(&mut Designs(visitor));
+    }
+}
+
+/// The results record of a tag-store design. Its "ID" is the `u32` entity handle, which
+/// carries no generation.
+pub fn design_record(info: &TagDesignInfo) -> DesignRecord {
+    DesignRecord {
+        family: TagFamily::NAME.to_string(),
+        name: info.name.to_string(),
+        description: info.description.to_string(),
+        kind: info.kind.label().to_string(),
+        crate_version: match info.kind {
+            TagDesignKind::Peer {
+                crate_name,
+                version,
+            } => Some(format!("{crate_name} {version}")),
+            _ => None,
+        },
+        id_bytes: std::mem::size_of::<Entity>(),
+        detects_stale: false,
+        capacity: None,
+        limits: Some(match info.tags_per_entity_cap {
+            Some(cap) => format!("at most {cap} tags per entity"),
+            None => "no cap on tags per entity".to_string(),
+        }),
+    }
 }
 
 /// Everything a tag replay observed, reduced to counts and wrapping sums: independent of the
@@ -47,6 +118,8 @@ pub struct TagDigest {
     pub found_sum: u64,
     /// Tags visited by `VisitEntity` and `VisitAll`.
     pub visited: u64,
+    /// Of `visited`, the tags visited by `VisitAll` (its work units).
+    pub visited_by_all: u64,
     /// Wrapping sum of [`mix_pair`] over every visited (entity, tag) pair, the entity named by
     /// its logical handle for `VisitEntity` and by its store entity number for `VisitAll`:
     /// visiting another entity's tags, a tag twice or a stale tag changes it.
@@ -56,6 +129,34 @@ pub struct TagDigest {
     /// a store that loses or invents a tag either miscounts here or breaks its own
     /// `tag_count` invariant, which verification checks next.
     pub tags_held: u64,
+}
+
+impl ReplayDigest<TagOp> for TagDigest {
+    /// Adds the counts and sums; `tags_held` is the later replay's (the state after it).
+    fn merge(&mut self, later: &TagDigest) {
+        self.has_found += later.has_found;
+        self.removes_found += later.removes_found;
+        self.found_sum = self.found_sum.wrapping_add(later.found_sum);
+        self.visited += later.visited;
+        self.visited_by_all += later.visited_by_all;
+        self.visit_sum = self.visit_sum.wrapping_add(later.visit_sum);
+        self.tags_held = later.tags_held;
+    }
+
+    /// One per op but `VisitAll` (one per tag it visited) and the setup-only `Foreign` ops
+    /// (none), as `TagStats::work_units` counts them.
+    fn work_units(&self, ops: &[TagOp]) -> u64 {
+        let single = ops
+            .iter()
+            .filter(|op| {
+                !matches!(
+                    op,
+                    TagOp::VisitAll | TagOp::Foreign(_) | TagOp::ForeignFree(_)
+                )
+            })
+            .count() as u64;
+        single + self.visited_by_all
+    }
 }
 
 /// Mixes an (entity handle, tag) pair into a digest sum, as [`super::mix`] mixes an object:
@@ -99,7 +200,7 @@ impl<S: TagStore> TagReplay<S> {
     pub fn replay(&mut self, ops: &[TagOp]) -> Result<TagDigest, ReplayError> {
         // Accumulators as plain locals so the loop keeps them in registers.
         let (mut has_found, mut removes_found, mut found_sum) = (0u64, 0u64, 0u64);
-        let (mut visited, mut visit_sum) = (0u64, 0u64);
+        let (mut visited, mut visit_sum, mut visited_by_all) = (0u64, 0u64, 0u64);
         let store = &mut self.store;
         let entities = &mut self.entities;
         for (index, &op) in ops.iter().enumerate() {
@@ -140,10 +241,12 @@ impl<S: TagStore> TagReplay<S> {
                         .map_err(refused)?;
                 }
                 TagOp::VisitAll => {
+                    let before = visited;
                     store.visit_all(|e, tag| {
                         visited += 1;
                         visit_sum = visit_sum.wrapping_add(mix_pair(e, tag));
                     });
+                    visited_by_all += visited - before;
                 }
                 TagOp::Clear(h) => {
                     store.clear_entity(entities[h as usize]).map_err(refused)?;
@@ -165,6 +268,7 @@ impl<S: TagStore> TagReplay<S> {
             removes_found,
             found_sum,
             visited,
+            visited_by_all,
             visit_sum,
             tags_held: store.tag_count() as u64,
         })

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use impls::id_table::IdTable;
 use workloads::{Op, Payload, Trace};
 
-use crate::replay::{Digest, ReplayState, Replayer, mix};
+use super::{Digest, IdTableFamily, ReplayState, mix};
+use crate::replay::{ReferenceLoop, Replayer};
 use crate::verify::Expected;
 
 /// Sums `value` over a plain `Vec` holding the trace's live objects, once per `Iterate`.
@@ -20,9 +21,13 @@ pub struct VecIterate {
     expected_sum: u64,
 }
 
-impl VecIterate {
+impl ReferenceLoop for VecIterate {
+    type Family = IdTableFamily;
+
+    const NAME: &'static str = "ref-vec";
+
     /// For a trace whose body is only `Iterate` ops; `None` otherwise.
-    pub fn for_trace(trace: &Trace, expected: &Expected) -> Option<Self> {
+    fn for_trace(trace: &Trace, expected: &Expected<IdTableFamily>) -> Option<Self> {
         if trace.body.is_empty() || trace.body.iter().any(|op| *op != Op::Iterate) {
             return None;
         }
@@ -40,7 +45,7 @@ impl VecIterate {
     ///
     /// # Errors
     /// The sum differs from the model's.
-    pub fn run(&self, iters: u64) -> Result<Duration, String> {
+    fn run(&self, iters: u64) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             let start = Instant::now();
@@ -69,9 +74,13 @@ pub struct DirectLookup<D: IdTable<Payload>> {
     expected: Digest,
 }
 
-impl<D: IdTable<Payload>> DirectLookup<D> {
+impl<D: IdTable<Payload>> ReferenceLoop for DirectLookup<D> {
+    type Family = IdTableFamily;
+
+    const NAME: &'static str = "ref-holey-direct";
+
     /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
-    pub fn for_trace(trace: &Trace, expected: &Expected) -> Option<Self> {
+    fn for_trace(trace: &Trace, expected: &Expected<IdTableFamily>) -> Option<Self> {
         let handles = trace
             .body
             .iter()
@@ -91,7 +100,7 @@ impl<D: IdTable<Payload>> DirectLookup<D> {
     ///
     /// # Errors
     /// Hits or the lookup sum differ from the model's.
-    pub fn run(&self, iters: u64) -> Result<Duration, String> {
+    fn run(&self, iters: u64) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             let start = Instant::now();

@@ -5,13 +5,16 @@
 //! timed loop. Logical handles map to the table's IDs through a flat `Vec` (handle `k` is the
 //! `k`-th add), reserved before timing so `Add` never reallocates it.
 
-use impls::id_table::IdTable;
+pub mod reference;
+
 use impls::id_table::model::ModelTable;
+use impls::id_table::{DesignInfo, DesignKind, DesignVisitor, IdTable, for_each_design};
 use serde::{Deserialize, Serialize};
 use workloads::trace::BodyStats;
 use workloads::{Op, Payload, Trace};
 
-use super::{Family, ReplayError, Replayer};
+use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use crate::results::DesignRecord;
 
 /// The ID lookup tables: [`Op`] traces replayed on [`IdTable`]s, checked against
 /// [`ModelTable`].
@@ -22,6 +25,77 @@ impl Family for IdTableFamily {
     type Op = Op;
     type Digest = Digest;
     type Model = ReplayState<ModelTable<Payload>>;
+
+    const TITLE: &'static str = "ID lookup tables";
+    const REFERENCE_DESIGN: &'static str = "holey";
+    const MEMORY_BOUND_WORKLOADS: &'static [&'static str] =
+        &["lookup-uniform", "iterate-full", "iterate-holes", "churn"];
+    const MEMORY_WORKLOADS: &'static [&'static str] =
+        &["fill", "churn", "lookup-uniform", "iterate-holes"];
+    const LATENCY_WORKLOADS: &'static [&'static str] = &[
+        "lookup-uniform",
+        "iterate-full",
+        "iterate-holes",
+        "churn",
+        "fill",
+    ];
+    /// 16M objects (512 MiB of payload) keeps a full sweep in minutes.
+    const SWEEP_MAX_N: usize = 1 << 24;
+
+    fn bench_sizes(scale: Scale) -> Vec<usize> {
+        match scale {
+            Scale::Quick => vec![1_000, 65_536],
+            Scale::Default | Scale::Full => vec![1_000, 65_536, 1_000_000],
+        }
+    }
+
+    fn pass_sizes(quick: bool) -> Vec<usize> {
+        if quick {
+            vec![1_000, 65_536]
+        } else {
+            vec![1_000, 65_536, 1_000_000]
+        }
+    }
+
+    fn design_records() -> Vec<DesignRecord> {
+        impls::id_table::designs()
+            .iter()
+            .map(design_record)
+            .collect()
+    }
+
+    fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
+        struct Designs<'a, V>(&'a mut V);
+        impl<V: ReplayerVisitor<IdTableFamily>> DesignVisitor<Payload> for Designs<'_, V> {
+            fn visit<D: IdTable<Payload> + 'static>(&mut self) {
+                self.0.visit::<ReplayState<D>>(Role::Design);
+            }
+        }
+        for_each_design(&mut Designs(visitor));
+        visitor.visit_loop::<reference::VecIterate>();
+        visitor.visit_loop::<reference::DirectLookup<impls::id_table::holey::Holey<Payload>>>();
+    }
+}
+
+/// The results record of an ID-table design.
+pub fn design_record(info: &DesignInfo) -> DesignRecord {
+    DesignRecord {
+        family: IdTableFamily::NAME.to_string(),
+        name: info.name.to_string(),
+        description: info.description.to_string(),
+        kind: info.kind.label().to_string(),
+        crate_version: match info.kind {
+            DesignKind::Peer {
+                crate_name,
+                version,
+            } => Some(format!("{crate_name} {version}")),
+            _ => None,
+        },
+        id_bytes: info.id_bytes,
+        detects_stale: info.detects_stale,
+        capacity: info.capacity,
+        limits: None,
+    }
 }
 
 /// Everything a replay observed, reduced to counts and wrapping sums. Two replays of one trace
@@ -44,10 +118,10 @@ pub struct Digest {
     pub iterated: u64,
 }
 
-impl Digest {
+impl ReplayDigest<Op> for Digest {
     /// Adds the counts and sums of a replay of the following ops, so replaying a body in
     /// pieces digests to the same value as replaying it whole.
-    pub fn merge(&mut self, later: &Digest) {
+    fn merge(&mut self, later: &Digest) {
         self.hits += later.hits;
         self.stale_hits += later.stale_hits;
         self.lookup_sum = self.lookup_sum.wrapping_add(later.lookup_sum);
@@ -57,7 +131,7 @@ impl Digest {
 
     /// Work units of the replayed `ops` that gave this digest: one per single-object op, one
     /// per iterated object (as [`workloads::trace::BodyStats::work_units`]).
-    pub fn work_units(&self, ops: &[Op]) -> u64 {
+    fn work_units(&self, ops: &[Op]) -> u64 {
         let single = ops
             .iter()
             .filter(|op| !matches!(op, Op::Iterate | Op::IterateMut))

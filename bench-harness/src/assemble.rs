@@ -1,0 +1,223 @@
+//! The one place results are assembled: a run's header, one [`Benchmark`] from a design's
+//! verdict and criterion's estimates (`cargo bench`), and a pass's row merged into an existing
+//! file (`dodbench cache|memory|latency|sweep`). Both binaries call these; neither builds a
+//! `Benchmark` by hand.
+
+use std::path::Path;
+
+use workloads::TraceStats;
+
+use crate::measure::DesignRow;
+use crate::replay::Family;
+use crate::results::{
+    Benchmark, DesignRecord, Estimate, FamilyMetrics, Results, ResultsError, SCHEMA_VERSION,
+    WorkloadRecord,
+};
+use crate::suite::{PreparedTrace, current_commit, toolchain, unix_now};
+use crate::verify::{Checked, Outcome};
+
+/// Family name in results of references timed beside a family's designs.
+pub const REFERENCE_FAMILY: &str = "reference";
+
+/// A run with no benchmarks yet: this machine, commit, toolchain and time, in `mode`.
+pub fn new_results(mode: &str) -> Results {
+    Results {
+        schema_version: SCHEMA_VERSION,
+        machine: crate::machine::Machine::current(),
+        commit: current_commit(),
+        toolchain: toolchain().to_string(),
+        created_unix: unix_now(),
+        mode: mode.to_string(),
+        designs: Vec::new(),
+        workloads: Vec::new(),
+        benchmarks: Vec::new(),
+        sweeps: None,
+    }
+}
+
+/// The results file at `path`, or a new run when there is none yet.
+///
+/// # Errors
+/// The file exists but cannot be read or is not a results file.
+pub fn load_or_new(path: &Path, mode: &str) -> Result<Results, ResultsError> {
+    if path.exists() {
+        Results::load(path)
+    } else {
+        Ok(new_results(mode))
+    }
+}
+
+/// The record that regenerates `prepared`'s trace.
+pub fn workload_record<F: Family>(prepared: &PreparedTrace<F>, seed: u64) -> WorkloadRecord {
+    WorkloadRecord {
+        family: F::NAME.to_string(),
+        workload: prepared.workload.clone(),
+        n: prepared.n as u64,
+        seed,
+        params: prepared.trace.header.params.clone(),
+        ops: prepared.expected.stats.work_units(),
+    }
+}
+
+/// What the criterion driver knows of one benchmark before criterion's numbers are read.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    /// The family of the workload (the criterion group is `family/workload`).
+    pub family: &'static str,
+    /// Whether the replayer is a reference (results family [`REFERENCE_FAMILY`]).
+    pub reference: bool,
+    /// Workload name.
+    pub workload: String,
+    /// Design or reference name.
+    pub design: &'static str,
+    /// Live size.
+    pub n: usize,
+    /// Work units per body replay.
+    pub ops: u64,
+    /// The verification verdict (or why timing failed).
+    pub outcome: Outcome,
+    /// The design's memory after the setup (its own accounting).
+    pub memory_bytes: Option<u64>,
+    /// Live objects after the setup.
+    pub live_after_setup: u64,
+    /// The family's metrics from the untimed measuring replay.
+    pub metrics: Option<FamilyMetrics>,
+}
+
+impl Verdict {
+    /// The verdict of design `design` of `prepared` from its verification replay.
+    pub fn of<F: Family>(
+        prepared: &PreparedTrace<F>,
+        design: &'static str,
+        checked: &Checked,
+    ) -> Self {
+        Self {
+            family: F::NAME,
+            reference: false,
+            workload: prepared.workload.clone(),
+            design,
+            n: prepared.n,
+            ops: prepared.expected.stats.work_units(),
+            outcome: checked.outcome.clone(),
+            memory_bytes: checked.memory_bytes_after_setup,
+            live_after_setup: prepared.expected.stats.live_at_start(),
+            metrics: None,
+        }
+    }
+
+    /// The key criterion stores its estimates under: (`family/workload`, design, n).
+    pub fn criterion_key(&self) -> (String, String, String) {
+        (
+            format!("{}/{}", self.family, self.workload),
+            self.design.to_string(),
+            self.n.to_string(),
+        )
+    }
+
+    /// The results entry: the verdict with criterion's per-iteration estimate and raw samples
+    /// (ns per iteration) divided by the work units. A verified benchmark without an estimate
+    /// is `failed` (criterion wrote nothing for it).
+    pub fn into_benchmark(
+        self,
+        per_iter: Option<Estimate>,
+        samples_per_iter: Option<Vec<f64>>,
+    ) -> Benchmark {
+        let mut outcome = self.outcome;
+        let per_iter = per_iter.filter(|_| outcome.is_verified());
+        if outcome.is_verified() && per_iter.is_none() {
+            outcome = Outcome::Failed("criterion wrote no estimates for this benchmark".into());
+        }
+        let units = self.ops.max(1) as f64;
+        let family = if self.reference {
+            REFERENCE_FAMILY
+        } else {
+            self.family
+        };
+        let mut b = Benchmark::new(family, &self.workload, self.design, self.n as u64, self.ops);
+        b.verified = outcome.is_verified();
+        b.status = outcome.label().to_string();
+        b.reason = outcome.reason().map(str::to_string);
+        if let Some(e) = per_iter {
+            let ns_per_op = Estimate {
+                median: e.median / units,
+                lower: e.lower / units,
+                upper: e.upper / units,
+            };
+            b.ops_per_s = Some(1e9 / ns_per_op.median);
+            b.ns_per_op = Some(ns_per_op);
+            b.samples_ns_per_op = samples_per_iter
+                .unwrap_or_default()
+                .into_iter()
+                .map(|ns| ns / units)
+                .collect();
+        }
+        b.memory_bytes = self.memory_bytes;
+        b.bytes_per_object = self
+            .memory_bytes
+            .filter(|_| self.live_after_setup > 0)
+            .map(|m| m as f64 / self.live_after_setup as f64);
+        if let Some(m) = self.metrics {
+            b.set_family_metrics(m);
+        }
+        b
+    }
+}
+
+/// A finished `cargo bench` run.
+pub fn bench_results(
+    mode: &str,
+    designs: Vec<DesignRecord>,
+    workloads: Vec<WorkloadRecord>,
+    benchmarks: Vec<Benchmark>,
+) -> Results {
+    Results {
+        designs,
+        workloads,
+        benchmarks,
+        ..new_results(mode)
+    }
+}
+
+/// Merges one design's row of a pass on `prepared` into `results`: the workload record, the
+/// design's verdict (a verified entry keeps its status unless this pass found it failing) and
+/// memory after the setup, then `store` puts the pass's own output into the entry.
+pub fn merge_row<F: Family, O>(
+    results: &mut Results,
+    prepared: &PreparedTrace<F>,
+    seed: u64,
+    row: DesignRow<O>,
+    store: &mut dyn FnMut(&mut Benchmark, Result<O, String>),
+) {
+    if !results
+        .workloads
+        .iter()
+        .any(|w| w.family == F::NAME && w.workload == prepared.workload && w.n == prepared.n as u64)
+    {
+        results.workloads.push(workload_record(prepared, seed));
+    }
+    if !results.designs.iter().any(|d| d.family == F::NAME) {
+        results.designs.extend(F::design_records());
+    }
+    let ops = prepared.expected.stats.work_units();
+    let entry = results.entry(
+        F::NAME,
+        &prepared.workload,
+        row.design,
+        prepared.n as u64,
+        ops,
+    );
+    let outcome = &row.checked.outcome;
+    if entry.status == "unmeasured" || !outcome.is_verified() {
+        entry.verified = outcome.is_verified();
+        entry.status = outcome.label().to_string();
+        entry.reason = outcome.reason().map(str::to_string);
+    }
+    if let Some(m) = row.checked.memory_bytes_after_setup {
+        entry.memory_bytes = Some(m);
+        let live = prepared.expected.stats.live_at_start();
+        entry.bytes_per_object = (live > 0).then(|| m as f64 / live as f64);
+    }
+    if let Some(measured) = row.measured {
+        store(entry, measured);
+    }
+}

@@ -1,0 +1,120 @@
+//! The one list of families. Every consumer (the criterion driver, `dodbench list/gen/replay`,
+//! the measurement passes, the README tables) iterates over it with a [`FamilyVisitor`];
+//! adding a family is one line in [`for_each_family`] (plus its designs, op vocabulary and
+//! replayer, see ARCHITECTURE.md).
+
+use workloads::AnyTrace;
+
+use crate::replay::{Family, OpOf};
+
+/// Something done once per family, e.g. "benchmark every workload" or "list the designs".
+pub trait FamilyVisitor {
+    /// Called once per family `F`, in list order.
+    fn visit<F: Family>(&mut self);
+}
+
+/// Calls `visitor.visit::<F>()` for every family, in list order.
+pub fn for_each_family<V: FamilyVisitor>(visitor: &mut V) {
+    visitor.visit::<crate::replay::IdTableFamily>();
+    visitor.visit::<crate::replay::TagFamily>();
+    visitor.visit::<crate::replay::AllocFamily>();
+}
+
+/// The names of every family, in list order.
+pub fn family_names() -> Vec<&'static str> {
+    struct Names(Vec<&'static str>);
+    impl FamilyVisitor for Names {
+        fn visit<F: Family>(&mut self) {
+            self.0.push(F::NAME);
+        }
+    }
+    let mut names = Names(Vec::new());
+    for_each_family(&mut names);
+    names.0
+}
+
+/// Checks that `name` is a family.
+///
+/// # Errors
+/// It is not: the message lists the families.
+pub fn check_family(name: &str) -> Result<(), String> {
+    let names = family_names();
+    if names.contains(&name) {
+        Ok(())
+    } else {
+        Err(format!(
+            "unknown family {name:?}; valid families: {}",
+            names.join(", ")
+        ))
+    }
+}
+
+/// Something done with a trace once its family is known.
+pub trait TraceVisitor {
+    /// What it gives.
+    type Output;
+    /// Called with the trace as a trace of its family `F`.
+    fn visit<F: Family>(self, trace: workloads::Trace<OpOf<F>>) -> Self::Output;
+}
+
+/// Hands `trace` to `visitor` as a trace of its family.
+///
+/// # Panics
+/// If the trace's family is not in [`for_each_family`] (every `AnyTrace` variant has a family:
+/// a missing line there is a bug, caught by this module's tests).
+pub fn with_family<V: TraceVisitor>(trace: AnyTrace, visitor: V) -> V::Output {
+    struct Dispatch<V: TraceVisitor> {
+        trace: Option<AnyTrace>,
+        visitor: Option<V>,
+        output: Option<V::Output>,
+    }
+    impl<V: TraceVisitor> FamilyVisitor for Dispatch<V> {
+        fn visit<F: Family>(&mut self) {
+            if self.trace.as_ref().is_some_and(|t| t.family() == F::NAME) {
+                let trace = self.trace.take().expect("checked above");
+                let trace = trace
+                    .into_family::<OpOf<F>>()
+                    .expect("the family names match");
+                let visitor = self.visitor.take().expect("visited once");
+                self.output = Some(visitor.visit::<F>(trace));
+            }
+        }
+    }
+    let family = trace.family();
+    let mut dispatch = Dispatch {
+        trace: Some(trace),
+        visitor: Some(visitor),
+        output: None,
+    };
+    for_each_family(&mut dispatch);
+    dispatch
+        .output
+        .unwrap_or_else(|| panic!("family {family} is not in bench_harness::families"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_workload_family_is_listed_and_dispatches() {
+        struct Name;
+        impl TraceVisitor for Name {
+            type Output = &'static str;
+            fn visit<F: Family>(self, _trace: workloads::Trace<OpOf<F>>) -> &'static str {
+                F::NAME
+            }
+        }
+        let names = family_names();
+        for w in workloads::registry::workloads() {
+            assert!(names.contains(&w.family), "{} has no family", w.name);
+            let trace = workloads::registry::generate_any(w.name, 50, 1, None).unwrap();
+            assert_eq!(with_family(trace, Name), w.family);
+        }
+        assert!(
+            check_family("nope")
+                .unwrap_err()
+                .contains(&names.join(", "))
+        );
+    }
+}

@@ -1,0 +1,426 @@
+//! `cargo bench`: every (family × workload × design × N), verified, timed by criterion,
+//! written to `target/dodbench/results.json`, and rendered as the HTML report in
+//! `target/dodbench/report/`.
+//!
+//! One generic driver serves every family of `bench_harness::families` and every design of its
+//! registry: [`Run`] visits the families, [`FamilyBench::visit`] verifies, measures and times
+//! one replayer. There is no per-family or per-design bench code.
+//!
+//! Environment: `DODBENCH_QUICK=1` (short measurement, small matrix, for CI),
+//! `DODBENCH_FULL=1` (the exhaustive matrix), `DODBENCH_SIZES`, `DODBENCH_SEED`. A criterion
+//! filter (`cargo bench -- tags`, matched against `family/workload/design/n`) selects
+//! benchmarks; which ones it selects is asked of criterion itself (this binary re-run with
+//! `--list`), so a trace is only generated when criterion will time one of its benchmarks.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::process::Command;
+use std::time::Duration;
+
+use bench_harness::assemble::{Verdict, bench_results, workload_record};
+use bench_harness::criterion_output::{read_medians, read_samples};
+use bench_harness::families::{FamilyVisitor, for_each_family};
+use bench_harness::replay::{Family, ReferenceLoop, Replayer, ReplayerVisitor, Role};
+use bench_harness::results::{DesignRecord, WorkloadRecord, default_results_path, target_dir};
+use bench_harness::suite::{PreparedTrace, SuiteConfig};
+use bench_harness::timing::TimedReplay;
+use bench_harness::verify::{Outcome, check_replayer};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode};
+
+/// Set in the child that lists the benchmarks criterion selects.
+const LIST_CHILD: &str = "DODBENCH_LIST_CHILD";
+
+/// A benchmark as criterion names it: (`family/workload`, design, n).
+type BenchKey = (String, String, String);
+
+/// Per-benchmark time budget. The wall time of a benchmark whose body mutates the design
+/// includes an untimed rebuild per timed replay, so its measurement time is scaled down by the
+/// setup/body ratio measured during verification.
+struct Budget {
+    warm_up: Duration,
+    measurement: Duration,
+}
+
+/// Every (family, workload, n) of the matrix with its benchmark names, in run order. Recorded
+/// traces run once, at the n their header records.
+fn matrix<F: Family>(config: &SuiteConfig) -> Vec<(&'static str, usize)> {
+    let mut out = Vec::new();
+    for workload in workloads::registry::workloads_of(F::NAME) {
+        if workload.recorded {
+            match workloads::registry::generate_for::<F::Op>(workload.name, 1, config.seed, None) {
+                Ok(t) => out.push((workload.name, t.header.n as usize)),
+                Err(e) => fail(&format!("cannot prepare {}: {e}", workload.name)),
+            }
+        } else {
+            out.extend(
+                config
+                    .sizes_for::<F>()
+                    .into_iter()
+                    .map(|n| (workload.name, n)),
+            );
+        }
+    }
+    out
+}
+
+/// The names family `F` registers in each workload group: designs, references, loops.
+fn names<F: Family>() -> Vec<&'static str> {
+    struct Names(Vec<&'static str>);
+    impl<F: Family> ReplayerVisitor<F> for Names {
+        fn visit<R: Replayer<Family = F>>(&mut self, _role: Role) {
+            self.0.push(R::design_name());
+        }
+        fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
+            self.0.push(L::NAME);
+        }
+    }
+    let mut names = Names(Vec::new());
+    F::for_each_replayer(&mut names);
+    names.0
+}
+
+/// Registers every benchmark name without preparing anything: what criterion's `--list` mode
+/// prints (the closures never run in it).
+struct Lister<'a> {
+    criterion: &'a mut Criterion,
+    config: &'a SuiteConfig,
+}
+
+impl FamilyVisitor for Lister<'_> {
+    fn visit<F: Family>(&mut self) {
+        for (workload, n) in matrix::<F>(self.config) {
+            let mut group = self
+                .criterion
+                .benchmark_group(format!("{}/{workload}", F::NAME));
+            for name in names::<F>() {
+                group.bench_function(BenchmarkId::new(name, n), |b| b.iter(|| ()));
+            }
+            group.finish();
+        }
+    }
+}
+
+/// The benchmarks criterion selects with this process's arguments: this binary re-run with
+/// `--list`, which prints `id: benchmark` for exactly the benchmarks its filter accepts.
+fn selected_by_criterion() -> Result<HashSet<BenchKey>, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+    let output = Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .arg("--list")
+        .env(LIST_CHILD, "1")
+        .output()
+        .map_err(|e| format!("cannot list the benchmarks: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "criterion refused the arguments: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|l| l.strip_suffix(": benchmark"))
+        .filter_map(|id| {
+            let mut parts = id.rsplitn(3, '/');
+            let n = parts.next()?;
+            let design = parts.next()?;
+            let group = parts.next()?;
+            Some((group.to_string(), design.to_string(), n.to_string()))
+        })
+        .collect())
+}
+
+/// The whole run: visits every family and keeps what criterion's numbers are joined to.
+struct Run {
+    criterion: Criterion,
+    config: SuiteConfig,
+    selected: HashSet<BenchKey>,
+    budget: Budget,
+    verdicts: Vec<Verdict>,
+    workload_records: Vec<WorkloadRecord>,
+    design_records: Vec<DesignRecord>,
+}
+
+impl FamilyVisitor for Run {
+    /// Every selected (workload, n) of family `F`: generate, verify, time.
+    fn visit<F: Family>(&mut self) {
+        let verdicts_before = self.verdicts.len();
+        for (workload, n) in matrix::<F>(&self.config) {
+            let group_name = format!("{}/{workload}", F::NAME);
+            let n_text = n.to_string();
+            if !self
+                .selected
+                .iter()
+                .any(|(g, _, k)| *g == group_name && *k == n_text)
+            {
+                continue;
+            }
+            let prepared = PreparedTrace::<F>::generate(workload, n, self.config.seed)
+                .unwrap_or_else(|e| fail(&format!("cannot prepare {workload} at n={n}: {e}")));
+            self.workload_records
+                .push(workload_record(&prepared, self.config.seed));
+            let mut group = self.criterion.benchmark_group(group_name.as_str());
+            group.sampling_mode(SamplingMode::Flat);
+            F::for_each_replayer(&mut FamilyBench {
+                group_name: &group_name,
+                group: &mut group,
+                prepared: &prepared,
+                selected: &self.selected,
+                budget: &self.budget,
+                verdicts: &mut self.verdicts,
+            });
+            group.finish();
+        }
+        // Only families the run measured list their designs (a filtered run is not a report
+        // on the others).
+        if self.verdicts.len() > verdicts_before {
+            self.design_records.extend(F::design_records());
+        }
+    }
+}
+
+/// The generic criterion driver for one prepared trace of family `F`.
+struct FamilyBench<'a, 'g, F: Family> {
+    group_name: &'a str,
+    group: &'a mut BenchmarkGroup<'g, WallTime>,
+    prepared: &'a PreparedTrace<F>,
+    selected: &'a HashSet<BenchKey>,
+    budget: &'a Budget,
+    verdicts: &'a mut Vec<Verdict>,
+}
+
+impl<F: Family> FamilyBench<'_, '_, F> {
+    fn selects(&self, name: &str) -> bool {
+        self.selected.contains(&(
+            self.group_name.to_string(),
+            name.to_string(),
+            self.prepared.n.to_string(),
+        ))
+    }
+}
+
+impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
+    /// Verifies the design (or reference) of replayer `R`, measures its family metrics and,
+    /// if verified, times it.
+    fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+        let p = self.prepared;
+        let name = R::design_name();
+        if !self.selects(name) {
+            return;
+        }
+        let checked = check_replayer::<R>(&p.trace, &p.expected);
+        let mut verdict = Verdict::of(p, name, &checked);
+        verdict.reference = role == Role::Reference;
+        if verdict.outcome.is_verified() {
+            match R::measure(&p.trace, &p.expected.stats) {
+                Ok(metrics) => verdict.metrics = metrics,
+                Err(e) => verdict.outcome = Outcome::Failed(format!("metrics replay {e}")),
+            }
+        }
+        if verdict.outcome.is_verified() {
+            let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
+            // The share of wall time spent in the timed body: a body that mutates the design
+            // needs an untimed rebuild per timed replay, which criterion's budget ignores.
+            let share = match checked.setup_and_body_time {
+                Some((setup, body)) if !p.trace.body_is_read_only() => {
+                    (body.as_secs_f64() / (setup + body).as_secs_f64().max(1e-9)).clamp(0.05, 1.0)
+                }
+                _ => 1.0,
+            };
+            if let Err(reason) = time_verified(
+                self.group,
+                BenchmarkId::new(name, p.n),
+                self.budget,
+                share,
+                |iters| timed.run(iters),
+            ) {
+                verdict.outcome = Outcome::Failed(reason);
+            }
+        }
+        self.verdicts.push(verdict);
+    }
+
+    /// Times a reference loop where the trace has its shape.
+    fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
+        let p = self.prepared;
+        if !self.selects(L::NAME) {
+            return;
+        }
+        let Some(reference) = L::for_trace(&p.trace, &p.expected) else {
+            return;
+        };
+        let mut outcome = match reference.run(1) {
+            Ok(_) => Outcome::Verified,
+            Err(e) => Outcome::Failed(e),
+        };
+        if outcome.is_verified()
+            && let Err(reason) = time_verified(
+                self.group,
+                BenchmarkId::new(L::NAME, p.n),
+                self.budget,
+                1.0,
+                |iters| reference.run(iters),
+            )
+        {
+            outcome = Outcome::Failed(reason);
+        }
+        let mut verdict = Verdict::of(
+            p,
+            L::NAME,
+            &bench_harness::verify::Checked {
+                outcome,
+                memory_bytes_after_setup: None,
+                setup_and_body_time: None,
+            },
+        );
+        verdict.reference = true;
+        self.verdicts.push(verdict);
+    }
+}
+
+/// Times `run` (which performs `iters` verified, timed replays and returns the time inside
+/// them) under criterion with `budget` scaled by `share`, the fraction of wall time a replay
+/// spends in its timed body. Returns the first verification failure, if any: criterion's
+/// numbers for that benchmark are then discarded.
+fn time_verified(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: BenchmarkId,
+    budget: &Budget,
+    share: f64,
+    mut run: impl FnMut(u64) -> Result<Duration, String>,
+) -> Result<(), String> {
+    group
+        .warm_up_time(budget.warm_up.mul_f64(share).max(Duration::from_millis(10)))
+        .measurement_time(
+            budget
+                .measurement
+                .mul_f64(share)
+                .max(Duration::from_millis(20)),
+        );
+    let failure = RefCell::new(None);
+    group.bench_function(id, |b| {
+        b.iter_custom(|iters| match run(iters) {
+            Ok(d) => d,
+            Err(e) => {
+                failure.borrow_mut().get_or_insert(e);
+                Duration::from_nanos(iters)
+            }
+        })
+    });
+    failure.into_inner().map_or(Ok(()), Err)
+}
+
+/// Prints `message` and exits with status 2 (a user or setup error, not a measurement).
+fn fail(message: &str) -> ! {
+    eprintln!("dodbench: {message}");
+    std::process::exit(2);
+}
+
+fn main() {
+    let config = SuiteConfig::from_env().unwrap_or_else(|e| fail(&e));
+    let criterion_dir = target_dir().join("criterion");
+    let (budget, samples, resamples) = match config.scale {
+        bench_harness::replay::Scale::Quick => (
+            Budget {
+                warm_up: Duration::from_millis(10),
+                measurement: Duration::from_millis(60),
+            },
+            10,
+            5_000,
+        ),
+        bench_harness::replay::Scale::Default => (
+            Budget {
+                warm_up: Duration::from_millis(100),
+                measurement: Duration::from_millis(400),
+            },
+            20,
+            10_000,
+        ),
+        bench_harness::replay::Scale::Full => (
+            Budget {
+                warm_up: Duration::from_millis(300),
+                measurement: Duration::from_millis(1200),
+            },
+            20,
+            20_000,
+        ),
+    };
+    let mut criterion = Criterion::default()
+        .output_directory(&criterion_dir)
+        .sample_size(samples)
+        .nresamples(resamples)
+        .without_plots()
+        .configure_from_args();
+    let listing = std::env::var_os(LIST_CHILD).is_some() || std::env::args().any(|a| a == "--list");
+    if listing {
+        for_each_family(&mut Lister {
+            criterion: &mut criterion,
+            config: &config,
+        });
+        return;
+    }
+    let selected = selected_by_criterion().unwrap_or_else(|e| fail(&e));
+    let mut run = Run {
+        criterion,
+        config,
+        selected,
+        budget,
+        verdicts: Vec::new(),
+        workload_records: Vec::new(),
+        design_records: Vec::new(),
+    };
+    for_each_family(&mut run);
+    run.criterion.final_summary();
+
+    let medians = read_medians(&criterion_dir);
+    let mut samples = read_samples(&criterion_dir);
+    let benchmarks: Vec<_> = run
+        .verdicts
+        .into_iter()
+        .map(|v| {
+            let key = v.criterion_key();
+            let estimate = medians.get(&key).copied();
+            v.into_benchmark(estimate, samples.remove(&key))
+        })
+        .collect();
+    for b in benchmarks.iter().filter(|b| !b.verified) {
+        eprintln!(
+            "dodbench: {}/{}/{}/{}: {} ({})",
+            b.family,
+            b.workload,
+            b.design,
+            b.n,
+            b.status,
+            b.reason.as_deref().unwrap_or("")
+        );
+    }
+    let results = bench_results(
+        run.config.mode(),
+        run.design_records,
+        run.workload_records,
+        benchmarks,
+    );
+    let path = default_results_path();
+    match results.save(&path) {
+        Ok(()) => println!(
+            "dodbench: wrote {} ({} benchmarks)",
+            path.display(),
+            results.benchmarks.len()
+        ),
+        Err(e) => {
+            eprintln!("dodbench: {e}");
+            std::process::exit(1);
+        }
+    }
+    let options = reports::RenderOptions {
+        source: Some(path),
+        ..Default::default()
+    };
+    match reports::render(&results, &reports::default_report_dir(), &options) {
+        Ok(summary) => println!("dodbench: report at {}", summary.index.display()),
+        Err(e) => {
+            eprintln!("dodbench: cannot write the report: {e}");
+            std::process::exit(1);
+        }
+    }
+}

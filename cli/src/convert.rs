@@ -1,0 +1,19 @@
+//! `dodbench convert-wee-alloc`: an allocation trace in wee_alloc's text format into a
+//! dodbench trace file.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use crate::Gate;
+
+/// Converts `input` and saves the trace to `output` atomically.
+///
+/// # Errors
+/// The input is unreadable or malformed (the error names the line), or the output cannot be
+/// written.
+pub fn wee_alloc(input: &Path, output: &Path) -> Result<Gate> {
+    let trace = workloads::convert::wee_alloc::convert_file(input)
+        .with_context(|| format!("cannot convert {}", input.display()))?;
+    crate::gen_trace::save_trace(&trace, output)
+}

@@ -1,0 +1,59 @@
+//! `dodbench gen`: a workload's trace saved to a file (any family).
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use workloads::{AnyTraceVisitor, Trace, TraceOp, TraceStats};
+
+use crate::Gate;
+
+/// Generates `workload` at `n` with `seed` and JSON `params` and saves it to `output`.
+///
+/// # Errors
+/// Unknown workload, bad parameters or size, or the file cannot be written.
+pub fn run(
+    workload: &str,
+    n: usize,
+    seed: u64,
+    params: Option<&str>,
+    output: &Path,
+) -> Result<Gate> {
+    let params = params
+        .map(serde_json::from_str::<serde_json::Value>)
+        .transpose()
+        .context("--params is not valid JSON")?;
+    let trace = workloads::registry::generate_any(workload, n, seed, params.as_ref())?;
+    trace.visit(Save(output))
+}
+
+/// Saves a trace of any family atomically and prints what it holds.
+pub struct Save<'a>(pub &'a Path);
+
+impl AnyTraceVisitor for Save<'_> {
+    type Output = Result<Gate>;
+
+    fn visit<O: TraceOp>(self, trace: Trace<O>) -> Result<Gate> {
+        save_trace(&trace, self.0)
+    }
+}
+
+/// Validates `trace`, saves it to `output` atomically and prints what it holds.
+///
+/// # Errors
+/// The trace is invalid (a bug in its generator) or the file cannot be written.
+pub fn save_trace<O: TraceOp>(trace: &Trace<O>, output: &Path) -> Result<Gate> {
+    let stats = trace
+        .validate()
+        .context("generated trace is invalid (a bug)")?;
+    workloads::format::save_to_path(trace, output)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    println!(
+        "wrote {} ({} trace): {} setup ops, {} body ops ({} work units)",
+        output.display(),
+        O::FAMILY,
+        trace.setup.len(),
+        trace.body.len(),
+        stats.work_units()
+    );
+    Ok(Gate::Pass)
+}

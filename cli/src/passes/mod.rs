@@ -1,0 +1,321 @@
+//! The measurement subcommands (`cache`, `memory`, `latency`, `sweep`), for every family: each
+//! is a [`Pass`] (its default workloads and sizes per family, the measurement it runs per
+//! trace, where its output goes), run by one generic driver over the selected families with a
+//! progress bar, and merged into the results file by `bench_harness::assemble::merge_row`.
+
+pub mod cache;
+pub mod latency;
+pub mod memory;
+pub mod sweep;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use bench_harness::assemble::{load_or_new, merge_row};
+use bench_harness::families::{FamilyVisitor, check_family, family_names, for_each_family};
+use bench_harness::measure::{
+    DesignMeasure, DesignRow, Selection, design_names, for_each_verified,
+};
+use bench_harness::replay::Family;
+use bench_harness::results::{Benchmark, Results, default_results_path};
+use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// The matrix options shared by the measurement subcommands.
+#[derive(Debug, Clone, Args)]
+pub struct MatrixArgs {
+    /// The smaller default matrix (for CI).
+    #[arg(long)]
+    pub quick: bool,
+    /// Results file to merge into (created if missing); default target/dodbench/results.json.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Family (repeatable); every family when omitted.
+    #[arg(long = "family")]
+    pub families: Vec<String>,
+    /// Workload (repeatable); the command's default set of each family when omitted.
+    #[arg(long = "workload")]
+    pub workloads: Vec<String>,
+    /// Design (repeatable); every design when omitted.
+    #[arg(long = "design")]
+    pub designs: Vec<String>,
+    /// Live size N (repeatable); the command's default sizes of each family when omitted.
+    #[arg(long = "n")]
+    pub sizes: Vec<usize>,
+    /// Trace seed.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+}
+
+impl MatrixArgs {
+    /// The results file to merge into.
+    pub fn out(&self) -> PathBuf {
+        self.out.clone().unwrap_or_else(default_results_path)
+    }
+
+    /// `quick` or `full`.
+    pub fn mode(&self) -> &'static str {
+        if self.quick { "quick" } else { "full" }
+    }
+
+    /// Whether family `name` is selected.
+    fn selects_family(&self, name: &str) -> bool {
+        self.families.is_empty() || self.families.iter().any(|f| f == name)
+    }
+
+    /// Checks the named families, and that every named workload and design belongs to a
+    /// selected family.
+    ///
+    /// # Errors
+    /// The first unknown name, with the valid ones.
+    pub fn validate(&self) -> Result<()> {
+        for f in &self.families {
+            check_family(f).map_err(anyhow::Error::msg)?;
+        }
+        struct Known<'a> {
+            args: &'a MatrixArgs,
+            workloads: Vec<&'static str>,
+            designs: Vec<&'static str>,
+        }
+        impl FamilyVisitor for Known<'_> {
+            fn visit<F: Family>(&mut self) {
+                if self.args.selects_family(F::NAME) {
+                    self.workloads.extend(
+                        workloads::registry::workloads_of(F::NAME)
+                            .iter()
+                            .map(|w| w.name),
+                    );
+                    self.designs.extend(design_names::<F>());
+                }
+            }
+        }
+        let mut known = Known {
+            args: self,
+            workloads: Vec::new(),
+            designs: Vec::new(),
+        };
+        for_each_family(&mut known);
+        let families = if self.families.is_empty() {
+            family_names().join(", ")
+        } else {
+            self.families.join(", ")
+        };
+        for w in &self.workloads {
+            if !known.workloads.contains(&w.as_str()) {
+                bail!(
+                    "unknown workload {w:?} in families {families}; valid workloads: {}",
+                    known.workloads.join(", ")
+                );
+            }
+        }
+        for d in &self.designs {
+            if !known.designs.contains(&d.as_str()) {
+                bail!(
+                    "unknown design {d:?} in families {families}; valid designs: {}",
+                    known.designs.join(", ")
+                );
+            }
+        }
+        if self.sizes.contains(&0) {
+            bail!("--n must be positive");
+        }
+        if let Some(&n) = self.sizes.iter().find(|&&n| n > workloads::registry::MAX_N) {
+            bail!(
+                "--n {n} is above the largest size {}",
+                workloads::registry::MAX_N
+            );
+        }
+        Ok(())
+    }
+
+    /// Family `F`'s selection with `default_workloads` and `default_sizes` where the command
+    /// line names none; `None` when the family is not selected or none of the named workloads
+    /// or designs is its.
+    fn selection<F: Family>(
+        &self,
+        default_workloads: &[&str],
+        default_sizes: Vec<usize>,
+    ) -> Option<Selection> {
+        if !self.selects_family(F::NAME) {
+            return None;
+        }
+        let all: Vec<&str> = workloads::registry::workloads_of(F::NAME)
+            .iter()
+            .map(|w| w.name)
+            .collect();
+        let workloads: Vec<String> = if self.workloads.is_empty() {
+            default_workloads.iter().map(|w| w.to_string()).collect()
+        } else {
+            self.workloads
+                .iter()
+                .filter(|w| all.contains(&w.as_str()))
+                .cloned()
+                .collect()
+        };
+        let known = design_names::<F>();
+        let designs: Vec<String> = self
+            .designs
+            .iter()
+            .filter(|d| known.contains(&d.as_str()))
+            .cloned()
+            .collect();
+        if workloads.is_empty() || (!self.designs.is_empty() && designs.is_empty()) {
+            return None;
+        }
+        Some(Selection {
+            workloads,
+            designs,
+            sizes: if self.sizes.is_empty() {
+                default_sizes
+            } else {
+                self.sizes.clone()
+            },
+        })
+    }
+}
+
+/// A measurement subcommand: what it measures on each family and where the result goes.
+pub trait Pass {
+    /// The measurement run on each design.
+    type Measure: DesignMeasure;
+
+    /// The pass's default workloads of family `F`.
+    fn workloads<F: Family>(&self) -> &'static [&'static str];
+
+    /// The pass's default sizes of family `F`.
+    fn sizes<F: Family>(&self, quick: bool) -> Vec<usize>;
+
+    /// The measurement for one prepared trace (e.g. with the trace written to a file).
+    ///
+    /// # Errors
+    /// It cannot be prepared (a file cannot be written).
+    fn for_trace<F: Family>(&mut self, prepared: &PreparedTrace<F>) -> Result<Self::Measure>;
+
+    /// Stores one design's measurement (or why it failed) in its results entry.
+    fn store(
+        &mut self,
+        entry: &mut Benchmark,
+        measured: Result<<Self::Measure as DesignMeasure>::Output, String>,
+    );
+
+    /// Merges one design's row into `results`: by default its verdict and memory into its
+    /// benchmark entry ([`merge_row`]) and the measurement through [`store`](Pass::store).
+    fn merge<F: Family>(
+        &mut self,
+        results: &mut Results,
+        prepared: &PreparedTrace<F>,
+        seed: u64,
+        row: DesignRow<<Self::Measure as DesignMeasure>::Output>,
+    ) {
+        merge_row(results, prepared, seed, row, &mut |entry, m| {
+            self.store(entry, m)
+        });
+    }
+}
+
+/// A progress bar with elapsed time.
+pub fn progress(total: usize) -> ProgressBar {
+    ProgressBar::new(total as u64).with_style(
+        ProgressStyle::with_template("{elapsed_precise} {bar:30} {pos}/{len} {msg}")
+            .expect("valid template"),
+    )
+}
+
+/// Runs `pass` over every selected family, workload and size, calling `on_row` with each
+/// design's row (after it is measured) and its prepared trace's family name, workload and n.
+struct Driver<'a, P: Pass> {
+    args: &'a MatrixArgs,
+    pass: &'a mut P,
+    results: &'a mut Results,
+    error: Option<anyhow::Error>,
+}
+
+impl<P: Pass> FamilyVisitor for Driver<'_, P> {
+    fn visit<F: Family>(&mut self) {
+        if self.error.is_some() {
+            return;
+        }
+        let Some(selection) = self.args.selection::<F>(
+            self.pass.workloads::<F>(),
+            self.pass.sizes::<F>(self.args.quick),
+        ) else {
+            return;
+        };
+        if let Err(e) = run_family::<F, P>(self.args, &selection, self.pass, self.results) {
+            self.error = Some(e);
+        }
+    }
+}
+
+fn run_family<F: Family, P: Pass>(
+    args: &MatrixArgs,
+    selection: &Selection,
+    pass: &mut P,
+    results: &mut Results,
+) -> Result<()> {
+    let bar =
+        progress(selection.workloads.len() * selection.sizes.len() * selection.design_count::<F>());
+    for workload in &selection.workloads {
+        for &n in &selection.sizes {
+            bar.set_message(format!("{}/{workload} n={n}: generating", F::NAME));
+            let prepared = PreparedTrace::<F>::generate(workload, n, args.seed)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("cannot prepare {workload} at n={n}"))?;
+            let mut measure = pass.for_trace(&prepared)?;
+            let rows: Vec<DesignRow<_>> =
+                for_each_verified(&prepared, selection, &mut measure, &mut |d| {
+                    bar.set_message(format!("{}/{workload} n={n}: {d} done", F::NAME));
+                    bar.inc(1);
+                });
+            for row in rows {
+                if let Some(Err(e)) = &row.measured {
+                    bar.suspend(|| {
+                        eprintln!("dodbench: {}/{workload}/{}/{n}: {e}", F::NAME, row.design)
+                    });
+                }
+                pass.merge(results, &prepared, args.seed, row);
+            }
+        }
+    }
+    bar.finish_and_clear();
+    Ok(())
+}
+
+/// Runs `pass` over the matrix `args` selects and merges it into the results file.
+///
+/// # Errors
+/// Bad arguments, a trace that cannot be prepared, or the results file cannot be read or
+/// written.
+pub fn run<P: Pass>(args: &MatrixArgs, pass: &mut P) -> Result<()> {
+    args.validate()?;
+    let path = args.out();
+    let mut results = load_or_new(&path, args.mode())?;
+    run_into(args, pass, &mut results)?;
+    save(&results, &path)
+}
+
+/// Runs `pass` over the matrix `args` selects, merging into `results` (not saved).
+///
+/// # Errors
+/// A trace cannot be prepared.
+pub fn run_into<P: Pass>(args: &MatrixArgs, pass: &mut P, results: &mut Results) -> Result<()> {
+    let mut driver = Driver {
+        args,
+        pass,
+        results,
+        error: None,
+    };
+    for_each_family(&mut driver);
+    driver.error.map_or(Ok(()), Err)
+}
+
+/// Saves the merged results.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn save(results: &Results, path: &Path) -> Result<()> {
+    results.save(path)?;
+    println!("dodbench: merged into {}", path.display());
+    Ok(())
+}

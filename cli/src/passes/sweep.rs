@@ -1,0 +1,129 @@
+//! `dodbench sweep`: ns/op against N from 1K to beyond the last-level cache (each family up to
+//! its `SWEEP_MAX_N`), merged into results as `sweeps`.
+
+use anyhow::{Result, bail};
+use bench_harness::assemble::load_or_new;
+use bench_harness::measure::DesignRow;
+use bench_harness::measure::sweep::{MIN_N, SweepPass, SweepPlan, mem_available, plan};
+use bench_harness::replay::Family;
+use bench_harness::results::{Benchmark, Results, SweepPoint, Sweeps};
+use bench_harness::suite::PreparedTrace;
+
+use super::{MatrixArgs, Pass};
+
+/// The sweep: timed replays at the plan's sizes, each point a [`SweepPoint`].
+struct Sweep {
+    plan: SweepPlan,
+    samples: usize,
+    points: Vec<SweepPoint>,
+}
+
+impl Pass for Sweep {
+    type Measure = SweepPass;
+
+    fn workloads<F: Family>(&self) -> &'static [&'static str] {
+        F::MEMORY_BOUND_WORKLOADS
+    }
+
+    /// The plan's sizes up to the family's `SWEEP_MAX_N`.
+    fn sizes<F: Family>(&self, _quick: bool) -> Vec<usize> {
+        let cap = F::SWEEP_MAX_N.max(MIN_N);
+        let mut sizes: Vec<usize> = self
+            .plan
+            .sizes
+            .iter()
+            .copied()
+            .filter(|&n| n <= cap)
+            .collect();
+        if self.plan.sizes.iter().any(|&n| n > cap) && sizes.last() != Some(&cap) {
+            sizes.push(cap);
+        }
+        sizes
+    }
+
+    fn for_trace<F: Family>(&mut self, _prepared: &PreparedTrace<F>) -> Result<SweepPass> {
+        Ok(SweepPass {
+            samples: self.samples,
+        })
+    }
+
+    fn store(&mut self, _entry: &mut Benchmark, _measured: Result<f64, String>) {
+        unreachable!("the sweep merges points, not benchmark entries")
+    }
+
+    fn merge<F: Family>(
+        &mut self,
+        _results: &mut Results,
+        prepared: &PreparedTrace<F>,
+        _seed: u64,
+        row: DesignRow<f64>,
+    ) {
+        let (ns_per_op, status) = match row.measured {
+            Some(Ok(ns)) => (Some(ns), "verified".to_string()),
+            Some(Err(_)) => (None, "failed".to_string()),
+            None => (None, row.checked.outcome.label().to_string()),
+        };
+        self.points.push(SweepPoint {
+            family: F::NAME.to_string(),
+            workload: prepared.workload.clone(),
+            design: row.design.to_string(),
+            n: prepared.n as u64,
+            ns_per_op,
+            working_set_bytes: row.checked.memory_bytes_after_setup,
+            status,
+        });
+    }
+}
+
+/// `dodbench sweep`.
+///
+/// # Errors
+/// Bad arguments (a size above the cap), or the results file cannot be written.
+pub fn run(args: &MatrixArgs) -> Result<()> {
+    args.validate()?;
+    let machine = bench_harness::machine::Machine::current();
+    let mem = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| mem_available(&m));
+    let sweep_plan = plan(args.quick, &machine.caches, mem);
+    if let Some(&n) = args.sizes.iter().find(|&&n| n > sweep_plan.max_n) {
+        bail!(
+            "--n {n} is above the sweep's cap of {} ({})",
+            sweep_plan.max_n,
+            sweep_plan.cap
+        );
+    }
+    println!(
+        "dodbench: sweep sizes {:?} (cap {}: {}; each family stops at its own largest size)",
+        sweep_plan.sizes, sweep_plan.max_n, sweep_plan.cap
+    );
+    let path = args.out();
+    let mut results = load_or_new(&path, args.mode())?;
+    let mut sweep = Sweep {
+        plan: sweep_plan,
+        samples: if args.quick { 3 } else { 5 },
+        points: Vec::new(),
+    };
+    super::run_into(args, &mut sweep, &mut results)?;
+    let Sweep { plan, points, .. } = sweep;
+    let mut sweeps = results.sweeps.take().unwrap_or(Sweeps {
+        mode: args.mode().to_string(),
+        max_n: plan.max_n as u64,
+        cap: plan.cap.clone(),
+        points: Vec::new(),
+    });
+    sweeps.points.retain(|old| {
+        !points.iter().any(|p| {
+            p.family == old.family
+                && p.workload == old.workload
+                && p.design == old.design
+                && p.n == old.n
+        })
+    });
+    sweeps.points.extend(points);
+    sweeps.mode = args.mode().to_string();
+    sweeps.max_n = plan.max_n as u64;
+    sweeps.cap = plan.cap;
+    results.sweeps = Some(sweeps);
+    super::save(&results, &path)
+}
