@@ -6,7 +6,6 @@
 //! * [`assemble`]: the one place results are assembled (bench and passes);
 //! * [`verify`]: the model's expected answers and the per-design verdict;
 //! * [`timing`]: timed, verified replays (used by `cargo bench` and `dodbench replay`);
-//! * [`recording`]: records an application's table operations as a trace;
 //! * [`results`]: the versioned `results.json` schema; [`machine`]: the machine section;
 //! * [`suite`]: the matrix and run metadata; [`criterion_output`]: reads criterion's estimates;
 //! * [`measure`]: cache simulation, memory, hardware counters, latency and sweeps, one module
@@ -25,7 +24,6 @@ pub mod families;
 pub mod history;
 pub mod machine;
 pub mod measure;
-pub mod recording;
 pub mod replay;
 pub mod results;
 pub mod suite;

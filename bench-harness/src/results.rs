@@ -229,7 +229,7 @@ pub struct WorkloadRecord {
     pub seed: u64,
     /// Generator parameters (JSON of its params struct).
     pub params: serde_json::Value,
-    /// Timed work units in the body (see [`workloads::trace::BodyStats::work_units`]).
+    /// Timed work units in the body (see [`workloads::TraceStats::work_units`]).
     pub ops: u64,
 }
 

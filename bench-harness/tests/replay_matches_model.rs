@@ -2,7 +2,7 @@
 //! and a broken design is caught before it could be timed. (The allocator family's counterpart
 //! is `alloc_replay.rs`.)
 
-use bench_harness::recording::Recording;
+use bench_harness::replay::id_table::recording::Recording;
 use bench_harness::replay::{IdTableFamily, ReplayState, Replayer};
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;

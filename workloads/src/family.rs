@@ -18,6 +18,11 @@ use crate::format::{FormatError, OpFields};
 use crate::tag_op::TagOp;
 use crate::trace::{InvalidTrace, Trace};
 
+/// The family of trace files written before the header named one.
+pub(crate) fn legacy_family() -> String {
+    ID_TABLE.to_owned()
+}
+
 /// Family name of the ID lookup tables ([`Op`]).
 pub const ID_TABLE: &str = "id_table";
 /// Family name of the tag stores ([`TagOp`]).
@@ -103,7 +108,38 @@ pub enum AnyTrace {
     Alloc(Trace<AllocOp>),
 }
 
+/// Decodes a trace of an op vocabulary chosen at run time ([`AnyTrace::decode`]).
+pub trait FamilyDecoder {
+    /// Why decoding failed.
+    type Error;
+    /// Decodes the trace as one of vocabulary `O`.
+    ///
+    /// # Errors
+    /// The bytes are not a valid trace of `O`.
+    fn decode<O: TraceOp>(self) -> Result<Trace<O>, Self::Error>;
+}
+
 impl AnyTrace {
+    /// The family names of the variants, in declaration order.
+    pub const FAMILIES: &'static [&'static str] = &[ID_TABLE, TAGS, ALLOC];
+
+    /// Decodes a trace of family `family` with `decoder`; `None` for a family no variant
+    /// holds.
+    ///
+    /// # Errors
+    /// The decoder's.
+    pub fn decode<D: FamilyDecoder>(
+        family: &str,
+        decoder: D,
+    ) -> Option<Result<AnyTrace, D::Error>> {
+        Some(match family {
+            ID_TABLE => decoder.decode::<Op>().map(AnyTrace::IdTable),
+            TAGS => decoder.decode::<TagOp>().map(AnyTrace::Tags),
+            ALLOC => decoder.decode::<AllocOp>().map(AnyTrace::Alloc),
+            _ => return None,
+        })
+    }
+
     /// The family name.
     pub fn family(&self) -> &'static str {
         match self {
@@ -161,44 +197,4 @@ pub trait AnyTraceVisitor {
     type Output;
     /// Called with the trace.
     fn visit<O: TraceOp>(self, trace: Trace<O>) -> Self::Output;
-}
-
-impl TraceOp for Op {
-    const FAMILY: &'static str = ID_TABLE;
-    type Stats = crate::trace::BodyStats;
-
-    fn validate(setup: &[Self], body: &[Self]) -> Result<Self::Stats, InvalidTrace> {
-        crate::trace::validate_id_table(setup, body)
-    }
-
-    fn creates_handle(self) -> bool {
-        matches!(self, Op::Add)
-    }
-
-    fn is_read_only(self) -> bool {
-        Op::is_read_only(self)
-    }
-
-    fn visits_many(self) -> bool {
-        matches!(self, Op::Iterate | Op::IterateMut)
-    }
-
-    fn encode(self, out: &mut Vec<u8>) {
-        crate::format::encode_op(self, out);
-    }
-
-    fn decode(tag: u8, fields: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError> {
-        crate::format::decode_op(tag, fields)
-    }
-
-    fn into_any(trace: Trace<Self>) -> AnyTrace {
-        AnyTrace::IdTable(trace)
-    }
-
-    fn from_any(trace: AnyTrace) -> Result<Trace<Self>, AnyTrace> {
-        match trace {
-            AnyTrace::IdTable(t) => Ok(t),
-            other => Err(other),
-        }
-    }
 }

@@ -47,9 +47,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::family::{AnyTrace, ID_TABLE, TraceOp};
-use crate::trace::{BodyStats, InvalidTrace, Part, Trace, TraceHeader};
-use crate::{AllocOp, Handle, Op, TagOp};
+use crate::BodyStats;
+use crate::Handle;
+use crate::family::{AnyTrace, TraceOp};
+use crate::trace::{InvalidTrace, Part, Trace, TraceHeader};
 
 /// The first 8 bytes of every trace file.
 pub const MAGIC: [u8; 8] = *b"DODTRACE";
@@ -61,16 +62,6 @@ pub const FORMAT_VERSION: u32 = 1;
 const END_OF_PART: u8 = 0xFF;
 
 /// Tag bytes, indexed as in the module doc's table.
-mod tag {
-    pub const ADD: u8 = 0;
-    pub const GET: u8 = 1;
-    pub const GET_STALE: u8 = 2;
-    pub const REMOVE: u8 = 3;
-    pub const ITERATE: u8 = 4;
-    pub const ITERATE_MUT: u8 = 5;
-    pub const MUTATE: u8 = 6;
-}
-
 /// The JSON header of a trace file: the trace's provenance plus the counts a reader can use
 /// without decoding the ops. `S` is the family's body statistics type
 /// ([`TraceOp::Stats`]); readers first parse it as JSON, then as the family's type.
@@ -84,7 +75,7 @@ pub struct FileHeader<S = BodyStats> {
     pub format_version: u32,
     /// The op vocabulary ([`TraceOp::FAMILY`]): `id_table`, `tags` or `alloc`. Files written
     /// before families existed have no such field and are `id_table` traces.
-    #[serde(default = "id_table_family")]
+    #[serde(default = "crate::family::legacy_family")]
     pub family: String,
     /// [`TraceHeader::generator`].
     pub generator: String,
@@ -100,10 +91,6 @@ pub struct FileHeader<S = BodyStats> {
     pub body_ops: u64,
     /// The body's counts, as [`Trace::validate`] computes them.
     pub body_stats: S,
-}
-
-fn id_table_family() -> String {
-    ID_TABLE.to_owned()
 }
 
 /// Why a trace could not be saved or loaded.
@@ -215,10 +202,12 @@ pub enum FormatError {
         actual: String,
     },
     /// The header names no family this build knows.
-    #[error("trace family `{found}` is unknown (known: id_table, tags, alloc)")]
+    #[error("trace family `{found}` is unknown (known: {known})")]
     UnknownFamily {
         /// The header's family.
         found: String,
+        /// The families this build knows, comma-separated.
+        known: String,
     },
     /// The file holds a trace of another family than the caller asked for.
     #[error("trace file is of family `{found}`, expected `{expected}`")]
@@ -279,37 +268,6 @@ pub fn to_bytes<O: TraceOp>(trace: &Trace<O>) -> Result<Vec<u8>, FormatError> {
     Ok(out)
 }
 
-/// Encodes an ID-table op (see the module doc's table).
-pub(crate) fn encode_op(op: Op, out: &mut Vec<u8>) {
-    let (tag, handle) = match op {
-        Op::Add => (tag::ADD, None),
-        Op::Get(h) => (tag::GET, Some(h)),
-        Op::GetStale(h) => (tag::GET_STALE, Some(h)),
-        Op::Remove(h) => (tag::REMOVE, Some(h)),
-        Op::Iterate => (tag::ITERATE, None),
-        Op::IterateMut => (tag::ITERATE_MUT, None),
-        Op::Mutate(h) => (tag::MUTATE, Some(h)),
-    };
-    out.push(tag);
-    if let Some(h) = handle {
-        OpFields::write_u32(out, h);
-    }
-}
-
-/// Decodes an ID-table op with tag byte `tag`.
-pub(crate) fn decode_op(tag: u8, fields: &mut OpFields<'_, '_>) -> Result<Option<Op>, FormatError> {
-    Ok(Some(match tag {
-        tag::ADD => Op::Add,
-        tag::GET => Op::Get(fields.u32()?),
-        tag::GET_STALE => Op::GetStale(fields.u32()?),
-        tag::REMOVE => Op::Remove(fields.u32()?),
-        tag::ITERATE => Op::Iterate,
-        tag::ITERATE_MUT => Op::IterateMut,
-        tag::MUTATE => Op::Mutate(fields.u32()?),
-        _ => return Ok(None),
-    }))
-}
-
 /// The fields of one op being decoded: unsigned LEB128 varints read in order (see the module
 /// doc), with errors naming the op.
 pub struct OpFields<'r, 'a> {
@@ -345,12 +303,7 @@ impl OpFields<'_, '_> {
 /// # Errors
 /// The first problem found, as the specific [`FormatError`] variant.
 pub fn from_bytes<O: TraceOp>(bytes: &[u8]) -> Result<Trace<O>, FormatError> {
-    match from_bytes_any(bytes)? {
-        AnyTrace::IdTable(t) => O::from_any(AnyTrace::IdTable(t)),
-        AnyTrace::Tags(t) => O::from_any(AnyTrace::Tags(t)),
-        AnyTrace::Alloc(t) => O::from_any(AnyTrace::Alloc(t)),
-    }
-    .map_err(|other| FormatError::WrongFamily {
+    O::from_any(from_bytes_any(bytes)?).map_err(|other| FormatError::WrongFamily {
         found: other.family().to_owned(),
         expected: O::FAMILY,
     })
@@ -362,14 +315,23 @@ pub fn from_bytes<O: TraceOp>(bytes: &[u8]) -> Result<Trace<O>, FormatError> {
 /// As [`from_bytes`], plus [`FormatError::UnknownFamily`].
 pub fn from_bytes_any(bytes: &[u8]) -> Result<AnyTrace, FormatError> {
     let header = read_header(bytes)?;
-    match header.family.as_str() {
-        crate::family::ID_TABLE => decode_family::<Op>(bytes, header).map(AnyTrace::IdTable),
-        crate::family::TAGS => decode_family::<TagOp>(bytes, header).map(AnyTrace::Tags),
-        crate::family::ALLOC => decode_family::<AllocOp>(bytes, header).map(AnyTrace::Alloc),
-        other => Err(FormatError::UnknownFamily {
-            found: other.to_owned(),
-        }),
+    let family = header.family.clone();
+    struct Decode<'a> {
+        bytes: &'a [u8],
+        header: FileHeader<serde_json::Value>,
     }
+    impl crate::family::FamilyDecoder for Decode<'_> {
+        type Error = FormatError;
+        fn decode<O: TraceOp>(self) -> Result<Trace<O>, FormatError> {
+            decode_family::<O>(self.bytes, self.header)
+        }
+    }
+    AnyTrace::decode(&family, Decode { bytes, header }).unwrap_or_else(|| {
+        Err(FormatError::UnknownFamily {
+            found: family.clone(),
+            known: AnyTrace::FAMILIES.join(", "),
+        })
+    })
 }
 
 /// Checks magic and version and parses the JSON header (its stats still as JSON).
@@ -632,6 +594,7 @@ fn read_path(path: &Path) -> Result<Vec<u8>, FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Op;
 
     fn trace(setup: Vec<Op>, body: Vec<Op>) -> Trace {
         Trace {
@@ -668,7 +631,7 @@ mod tests {
         ];
         for h in handles {
             let mut out = Vec::new();
-            encode_op(Op::Get(h), &mut out);
+            Op::Get(h).encode(&mut out);
             let mut r = ByteReader {
                 bytes: &out,
                 pos: 1,

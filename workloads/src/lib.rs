@@ -12,9 +12,9 @@
 //!   of them, dispatch by name with JSON parameters.
 //! * [`convert`]: outside trace formats into traces (the `wee_alloc` recordings).
 //! * [`format`](mod@format): the binary trace file format, save and load with full validation.
-//! * [`family`]: what each family's op vocabulary provides ([`TraceOp`]): [`Op`] for ID
-//!   tables, [`TagOp`] ([`tag_op`]) for tag stores, [`AllocOp`] ([`alloc_op`]) for block
-//!   allocators; [`Trace`] is generic over it.
+//! * [`family`]: what each family's op vocabulary provides ([`TraceOp`]) and the one
+//!   `AnyTrace` holding a trace of any family; each vocabulary is one module of its own (the
+//!   ID tables' is [`op`]); [`Trace`] is generic over it.
 //!
 //! This crate knows nothing of the designs that replay its traces.
 #![deny(missing_docs)]
@@ -34,7 +34,7 @@ pub mod trace;
 
 pub use alloc_op::AllocOp;
 pub use family::{AnyTrace, AnyTraceVisitor, TraceOp, TraceStats};
-pub use op::{Handle, Op};
+pub use op::{BodyStats, Handle, Op};
 pub use payload::Payload;
 pub use tag_op::TagOp;
 pub use trace::Trace;

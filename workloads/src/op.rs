@@ -1,4 +1,11 @@
-//! The op vocabulary shared by traces, replay, property tests and recordings.
+//! The ID-table family's op vocabulary (`id_table`), shared by traces, replay, property tests
+//! and recordings: the ops, their body statistics, validation and byte encoding.
+
+use serde::{Deserialize, Serialize};
+
+use crate::family::{AnyTrace, ID_TABLE, TraceOp, TraceStats};
+use crate::format::{FormatError, OpFields};
+use crate::trace::{InvalidTrace, Part, Trace};
 
 /// A logical handle: handle `k` names the object created by the trace's `k`-th [`Op::Add`].
 pub type Handle = u32;
@@ -38,4 +45,216 @@ impl Op {
     pub const fn is_read_only(self) -> bool {
         matches!(self, Op::Get(_) | Op::GetStale(_) | Op::Iterate)
     }
+}
+
+/// Counts of a trace's body, for throughput and for the file header.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BodyStats {
+    /// `Add` ops.
+    pub adds: u64,
+    /// `Get` ops.
+    pub gets: u64,
+    /// `GetStale` ops.
+    pub stale_gets: u64,
+    /// `Remove` ops.
+    pub removes: u64,
+    /// `Mutate` ops.
+    pub mutates: u64,
+    /// `Iterate` and `IterateMut` ops.
+    pub iterations: u64,
+    /// Live objects visited by all iterations together.
+    pub iterated_objects: u64,
+    /// Live objects after the setup (the state the body starts from).
+    pub live_at_start: u64,
+    /// Most live objects at any point of the trace.
+    pub peak_live: u64,
+}
+
+impl BodyStats {
+    /// Work units of the body: one per single-object op plus one per object an iteration
+    /// visits. Throughput (ops/s) and ns/op are per work unit, so `iterate-*` workloads are
+    /// reported per live object visited.
+    pub fn work_units(&self) -> u64 {
+        self.adds
+            + self.gets
+            + self.stale_gets
+            + self.removes
+            + self.mutates
+            + self.iterated_objects
+    }
+}
+
+impl TraceStats for BodyStats {
+    fn work_units(&self) -> u64 {
+        BodyStats::work_units(self)
+    }
+
+    fn peak_live(&self) -> u64 {
+        self.peak_live
+    }
+
+    fn live_at_start(&self) -> u64 {
+        self.live_at_start
+    }
+}
+
+impl TraceOp for Op {
+    const FAMILY: &'static str = ID_TABLE;
+    type Stats = BodyStats;
+
+    fn validate(setup: &[Self], body: &[Self]) -> Result<Self::Stats, InvalidTrace> {
+        validate(setup, body)
+    }
+
+    fn creates_handle(self) -> bool {
+        matches!(self, Op::Add)
+    }
+
+    fn is_read_only(self) -> bool {
+        Op::is_read_only(self)
+    }
+
+    fn visits_many(self) -> bool {
+        matches!(self, Op::Iterate | Op::IterateMut)
+    }
+
+    fn encode(self, out: &mut Vec<u8>) {
+        encode(self, out);
+    }
+
+    fn decode(tag: u8, fields: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError> {
+        decode(tag, fields)
+    }
+
+    fn into_any(trace: Trace<Self>) -> AnyTrace {
+        AnyTrace::IdTable(trace)
+    }
+
+    fn from_any(trace: AnyTrace) -> Result<Trace<Self>, AnyTrace> {
+        match trace {
+            AnyTrace::IdTable(t) => Ok(t),
+            other => Err(other),
+        }
+    }
+}
+
+/// [`Trace::validate`](crate::trace::Trace::validate) for this vocabulary.
+fn validate(setup: &[Op], body: &[Op]) -> Result<BodyStats, InvalidTrace> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        Live,
+        Removed,
+    }
+    let mut states: Vec<State> = Vec::new();
+    let mut live: u64 = 0;
+    let mut stats = BodyStats::default();
+    for (part, ops) in [(Part::Setup, setup), (Part::Body, body)] {
+        if part == Part::Body {
+            stats.live_at_start = live;
+        }
+        let in_body = part == Part::Body;
+        for (index, &op) in ops.iter().enumerate() {
+            if let Some(handle) = op.handle() {
+                let state =
+                    states
+                        .get(handle as usize)
+                        .copied()
+                        .ok_or(InvalidTrace::NotYetAdded {
+                            part,
+                            index,
+                            op,
+                            handle,
+                        })?;
+                match (op, state) {
+                    (Op::GetStale(_), State::Live) => {
+                        return Err(InvalidTrace::StaleOfLive {
+                            part,
+                            index,
+                            handle,
+                        });
+                    }
+                    (Op::GetStale(_), State::Removed) => {}
+                    (_, State::Removed) => {
+                        return Err(InvalidTrace::AlreadyRemoved {
+                            part,
+                            index,
+                            op,
+                            handle,
+                        });
+                    }
+                    (_, State::Live) => {}
+                }
+            }
+            match op {
+                Op::Add => {
+                    if states.len() > Handle::MAX as usize {
+                        return Err(InvalidTrace::TooManyAdds { part, index });
+                    }
+                    states.push(State::Live);
+                    live += 1;
+                    stats.peak_live = stats.peak_live.max(live);
+                }
+                Op::Remove(h) => {
+                    states[h as usize] = State::Removed;
+                    live -= 1;
+                }
+                _ => {}
+            }
+            if in_body {
+                match op {
+                    Op::Add => stats.adds += 1,
+                    Op::Get(_) => stats.gets += 1,
+                    Op::GetStale(_) => stats.stale_gets += 1,
+                    Op::Remove(_) => stats.removes += 1,
+                    Op::Mutate(_) => stats.mutates += 1,
+                    Op::Iterate | Op::IterateMut => {
+                        stats.iterations += 1;
+                        stats.iterated_objects += live;
+                    }
+                }
+            }
+        }
+    }
+    Ok(stats)
+}
+
+mod tag {
+    pub const ADD: u8 = 0;
+    pub const GET: u8 = 1;
+    pub const GET_STALE: u8 = 2;
+    pub const REMOVE: u8 = 3;
+    pub const ITERATE: u8 = 4;
+    pub const ITERATE_MUT: u8 = 5;
+    pub const MUTATE: u8 = 6;
+}
+
+/// Encodes an op (see the format module doc's table).
+fn encode(op: Op, out: &mut Vec<u8>) {
+    let (tag, handle) = match op {
+        Op::Add => (tag::ADD, None),
+        Op::Get(h) => (tag::GET, Some(h)),
+        Op::GetStale(h) => (tag::GET_STALE, Some(h)),
+        Op::Remove(h) => (tag::REMOVE, Some(h)),
+        Op::Iterate => (tag::ITERATE, None),
+        Op::IterateMut => (tag::ITERATE_MUT, None),
+        Op::Mutate(h) => (tag::MUTATE, Some(h)),
+    };
+    out.push(tag);
+    if let Some(h) = handle {
+        OpFields::write_u32(out, h);
+    }
+}
+
+/// Decodes the op with tag byte `tag`.
+fn decode(tag: u8, fields: &mut OpFields<'_, '_>) -> Result<Option<Op>, FormatError> {
+    Ok(Some(match tag {
+        tag::ADD => Op::Add,
+        tag::GET => Op::Get(fields.u32()?),
+        tag::GET_STALE => Op::GetStale(fields.u32()?),
+        tag::REMOVE => Op::Remove(fields.u32()?),
+        tag::ITERATE => Op::Iterate,
+        tag::ITERATE_MUT => Op::IterateMut,
+        tag::MUTATE => Op::Mutate(fields.u32()?),
+        _ => return Ok(None),
+    }))
 }

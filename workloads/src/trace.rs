@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::family::{TraceOp, TraceStats};
+use crate::family::TraceOp;
 use crate::{Handle, Op};
 
 /// Where a trace came from, stored as the JSON header of a trace file.
@@ -110,57 +110,6 @@ pub enum InvalidTrace {
     },
 }
 
-/// Counts of a trace's body, for throughput and for the file header.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BodyStats {
-    /// `Add` ops.
-    pub adds: u64,
-    /// `Get` ops.
-    pub gets: u64,
-    /// `GetStale` ops.
-    pub stale_gets: u64,
-    /// `Remove` ops.
-    pub removes: u64,
-    /// `Mutate` ops.
-    pub mutates: u64,
-    /// `Iterate` and `IterateMut` ops.
-    pub iterations: u64,
-    /// Live objects visited by all iterations together.
-    pub iterated_objects: u64,
-    /// Live objects after the setup (the state the body starts from).
-    pub live_at_start: u64,
-    /// Most live objects at any point of the trace.
-    pub peak_live: u64,
-}
-
-impl BodyStats {
-    /// Work units of the body: one per single-object op plus one per object an iteration
-    /// visits. Throughput (ops/s) and ns/op are per work unit, so `iterate-*` workloads are
-    /// reported per live object visited.
-    pub fn work_units(&self) -> u64 {
-        self.adds
-            + self.gets
-            + self.stale_gets
-            + self.removes
-            + self.mutates
-            + self.iterated_objects
-    }
-}
-
-impl TraceStats for BodyStats {
-    fn work_units(&self) -> u64 {
-        BodyStats::work_units(self)
-    }
-
-    fn peak_live(&self) -> u64 {
-        self.peak_live
-    }
-
-    fn live_at_start(&self) -> u64 {
-        self.live_at_start
-    }
-}
-
 impl<O: TraceOp> Trace<O> {
     /// Total number of handle-creating ops (`Add` for ID tables) in setup and body: one more
     /// than the largest handle.
@@ -186,86 +135,6 @@ impl<O: TraceOp> Trace<O> {
     pub fn validate(&self) -> Result<O::Stats, InvalidTrace> {
         O::validate(&self.setup, &self.body)
     }
-}
-
-/// [`Trace::validate`] for the ID-table family.
-pub(crate) fn validate_id_table(setup: &[Op], body: &[Op]) -> Result<BodyStats, InvalidTrace> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum State {
-        Live,
-        Removed,
-    }
-    let mut states: Vec<State> = Vec::new();
-    let mut live: u64 = 0;
-    let mut stats = BodyStats::default();
-    for (part, ops) in [(Part::Setup, setup), (Part::Body, body)] {
-        if part == Part::Body {
-            stats.live_at_start = live;
-        }
-        let in_body = part == Part::Body;
-        for (index, &op) in ops.iter().enumerate() {
-            if let Some(handle) = op.handle() {
-                let state =
-                    states
-                        .get(handle as usize)
-                        .copied()
-                        .ok_or(InvalidTrace::NotYetAdded {
-                            part,
-                            index,
-                            op,
-                            handle,
-                        })?;
-                match (op, state) {
-                    (Op::GetStale(_), State::Live) => {
-                        return Err(InvalidTrace::StaleOfLive {
-                            part,
-                            index,
-                            handle,
-                        });
-                    }
-                    (Op::GetStale(_), State::Removed) => {}
-                    (_, State::Removed) => {
-                        return Err(InvalidTrace::AlreadyRemoved {
-                            part,
-                            index,
-                            op,
-                            handle,
-                        });
-                    }
-                    (_, State::Live) => {}
-                }
-            }
-            match op {
-                Op::Add => {
-                    if states.len() > Handle::MAX as usize {
-                        return Err(InvalidTrace::TooManyAdds { part, index });
-                    }
-                    states.push(State::Live);
-                    live += 1;
-                    stats.peak_live = stats.peak_live.max(live);
-                }
-                Op::Remove(h) => {
-                    states[h as usize] = State::Removed;
-                    live -= 1;
-                }
-                _ => {}
-            }
-            if in_body {
-                match op {
-                    Op::Add => stats.adds += 1,
-                    Op::Get(_) => stats.gets += 1,
-                    Op::GetStale(_) => stats.stale_gets += 1,
-                    Op::Remove(_) => stats.removes += 1,
-                    Op::Mutate(_) => stats.mutates += 1,
-                    Op::Iterate | Op::IterateMut => {
-                        stats.iterations += 1;
-                        stats.iterated_objects += live;
-                    }
-                }
-            }
-        }
-    }
-    Ok(stats)
 }
 
 #[cfg(test)]

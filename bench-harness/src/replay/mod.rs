@@ -2,10 +2,8 @@
 //! observed; the harness around it (verification, timing, the bench driver) is written once,
 //! generic over [`Replayer`].
 //!
-//! * [`id_table`]: [`ReplayState`] over any `IdTable` ([`IdTableFamily`]);
-//! * [`tags`]: [`TagReplay`] over any `TagStore` ([`TagFamily`]);
-//! * [`alloc`]: [`AllocReplay`](alloc::AllocReplay) over any `BlockAllocator`, the `system`
-//!   reference and the model ([`AllocFamily`](alloc::AllocFamily));
+//! One module per family holds its [`Family`] marker and its replayer; the list of families is
+//! [`crate::families`].
 //!
 //! A family ([`Family`]) names its op vocabulary, its digest, the replayer of its reference
 //! model, its designs ([`Family::for_each_replayer`]) and everything a consumer needs to run,

@@ -5,12 +5,13 @@
 //! timed loop. Logical handles map to the table's IDs through a flat `Vec` (handle `k` is the
 //! `k`-th add), reserved before timing so `Add` never reallocates it.
 
+pub mod recording;
 pub mod reference;
 
 use impls::id_table::model::ModelTable;
 use impls::id_table::{DesignInfo, DesignKind, DesignVisitor, IdTable, for_each_design};
 use serde::{Deserialize, Serialize};
-use workloads::trace::BodyStats;
+use workloads::BodyStats;
 use workloads::{Op, Payload, Trace};
 
 use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
@@ -130,7 +131,7 @@ impl ReplayDigest<Op> for Digest {
     }
 
     /// Work units of the replayed `ops` that gave this digest: one per single-object op, one
-    /// per iterated object (as [`workloads::trace::BodyStats::work_units`]).
+    /// per iterated object (as [`workloads::BodyStats::work_units`]).
     fn work_units(&self, ops: &[Op]) -> u64 {
         let single = ops
             .iter()

@@ -1,0 +1,208 @@
+//! A family is one abstraction: outside its own files, no source file names it. This test
+//! derives each family's names from the family list itself (its results name, the modules and
+//! types of its family marker, op vocabulary and replayers), so a new family is checked with no
+//! edit here, and fails on any file outside the allowed set that names one:
+//!
+//! * its designs: `impls/src/<family>/` (the module of its replayers' designs);
+//! * its op vocabulary: `workloads/src/<op module>.rs`, its generators `workloads/src/gen/`
+//!   and converters `workloads/src/convert/`;
+//! * its replayer: `bench-harness/src/replay/<family>.rs` or `replay/<family>/`;
+//! * the family list `bench-harness/src/families.rs`, the `AnyTrace` variant
+//!   (`workloads/src/family.rs`), the metrics variant (`results/src/family.rs`) and its report
+//!   section (`reports/src/view/families/`);
+//! * `pub mod` / `pub use` lines of `lib.rs` and `mod.rs` files (module declarations).
+//!
+//! Unit-test modules (`#[cfg(test)]` to the end of a file) and `tests/` directories are not
+//! scanned: tests exercise concrete families by design.
+
+use std::any::type_name;
+use std::path::{Path, PathBuf};
+
+use bench_harness::families::{FamilyVisitor, for_each_family};
+use bench_harness::replay::{Family, Replayer, ReplayerVisitor, Role};
+
+/// One family's names and the files allowed to use them.
+#[derive(Debug, Default)]
+struct FamilyNames {
+    name: &'static str,
+    /// Words (identifiers, `a::b` paths, a quoted string) that name the family.
+    tokens: Vec<String>,
+    /// Path prefixes (relative to the workspace root) allowed to use them.
+    allowed: Vec<String>,
+}
+
+/// `a::b::C<x::Y>` → (`["a", "b"]`, `"C"`): the module path and the type's own name.
+fn split_type(path: &str) -> (Vec<&str>, &str) {
+    let outer = path.split('<').next().unwrap_or(path);
+    let mut parts: Vec<&str> = outer.split("::").collect();
+    let ty = parts.pop().unwrap_or("");
+    (parts, ty)
+}
+
+struct Collect(Vec<FamilyNames>);
+
+impl FamilyVisitor for Collect {
+    fn visit<F: Family>(&mut self) {
+        let mut names = FamilyNames {
+            name: F::NAME,
+            ..FamilyNames::default()
+        };
+        names.tokens.push(format!("\"{}\"", F::NAME));
+        // The family marker: `bench_harness::replay::<family>::XFamily`.
+        let (modules, ty) = split_type(type_name::<F>());
+        names.tokens.push(ty.to_string());
+        let replay_module = modules.last().copied().unwrap_or_default().to_string();
+        names.tokens.push(format!("replay::{replay_module}"));
+        names
+            .allowed
+            .push(format!("bench-harness/src/replay/{replay_module}"));
+        // The op vocabulary: `workloads::<op module>::XOp`.
+        let (modules, ty) = split_type(type_name::<F::Op>());
+        // A two-letter type name (the ID tables' `Op`) is a common word, not a family's name.
+        if ty.len() > 2 {
+            names.tokens.push(ty.to_string());
+        }
+        let op_module = modules.last().copied().unwrap_or_default().to_string();
+        names.tokens.push(format!("{op_module}::"));
+        names.allowed.push(format!("workloads/src/{op_module}.rs"));
+        // The replayers: `...::XReplay<impls::<family>::<design>::Design>`.
+        struct Replayers<'a>(&'a mut FamilyNames);
+        impl<F: Family> ReplayerVisitor<F> for Replayers<'_> {
+            fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+                let full = type_name::<R>();
+                let (_, ty) = split_type(full);
+                if role == Role::Design {
+                    push_unique(&mut self.0.tokens, ty.to_string());
+                }
+                if let Some(inner) = full.split_once('<').map(|(_, i)| i)
+                    && let Some(rest) = inner.strip_prefix("impls::")
+                {
+                    let design_module = rest.split("::").next().unwrap_or_default();
+                    push_unique(&mut self.0.tokens, format!("impls::{design_module}"));
+                    push_unique(&mut self.0.allowed, format!("impls/src/{design_module}/"));
+                }
+            }
+        }
+        F::for_each_replayer(&mut Replayers(&mut names));
+        self.0.push(names);
+    }
+}
+
+fn push_unique(v: &mut Vec<String>, s: String) {
+    if !v.contains(&s) {
+        v.push(s);
+    }
+}
+
+/// Files every family may appear in (see the module doc).
+const SHARED_ALLOWED: &[&str] = &[
+    "bench-harness/src/families.rs",
+    "workloads/src/family.rs",
+    "workloads/src/gen/",
+    "workloads/src/convert/",
+    "results/src/family.rs",
+    "reports/src/view/families/",
+];
+
+fn rust_sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        if path.is_dir() {
+            if name != "tests" && name != "target" && name != "fixtures" {
+                rust_sources(&path, out);
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Whether `word` occurs in `line` delimited by non-identifier characters.
+fn contains_word(line: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    line.match_indices(word).any(|(i, _)| {
+        let before = line[..i].chars().next_back();
+        let after = line[i + word.len()..].chars().next();
+        let open_start = word.starts_with(|c: char| !is_ident(c));
+        let open_end = word.ends_with(|c: char| !is_ident(c));
+        (open_start || !before.is_some_and(is_ident)) && (open_end || !after.is_some_and(is_ident))
+    })
+}
+
+#[test]
+fn no_file_outside_a_familys_own_names_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut collect = Collect(Vec::new());
+    for_each_family(&mut collect);
+    let families = collect.0;
+    assert!(families.len() >= 3, "{families:?}");
+    let mut files = Vec::new();
+    for krate in [
+        "impls",
+        "workloads",
+        "bench-harness",
+        "results",
+        "reports",
+        "cli",
+    ] {
+        rust_sources(&root.join(krate).join("src"), &mut files);
+        rust_sources(&root.join(krate).join("benches"), &mut files);
+    }
+    assert!(files.len() > 50, "found only {} source files", files.len());
+    let mut violations = Vec::new();
+    for file in &files {
+        let rel = file
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if SHARED_ALLOWED.iter().any(|a| rel.starts_with(a)) {
+            continue;
+        }
+        let is_module_file = rel.ends_with("/lib.rs") || rel.ends_with("/mod.rs");
+        let text = std::fs::read_to_string(file).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            let declaration = line.trim_start().starts_with("pub mod ")
+                || line.trim_start().starts_with("pub use ");
+            if is_module_file && declaration {
+                continue;
+            }
+            for f in &families {
+                if f.allowed.iter().any(|a| rel.starts_with(a.as_str())) {
+                    continue;
+                }
+                if let Some(token) = f.tokens.iter().find(|t| contains_word(line, t)) {
+                    violations.push(format!(
+                        "{rel}:{}: names family {} ({token}): {}",
+                        number + 1,
+                        f.name,
+                        line.trim()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "{} lines name a family outside its own files (see ARCHITECTURE.md, \"Adding a \
+         family\"):\n{}",
+        violations.len(),
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn the_word_matcher_respects_identifier_boundaries() {
+    assert!(contains_word("use impls::tags::TagStore;", "impls::tags"));
+    assert!(!contains_word("use impls::tags_extra;", "impls::tags"));
+    assert!(contains_word("x(\"tags\")", "\"tags\""));
+    assert!(!contains_word("MyTagStoreX", "TagStore"));
+    assert!(contains_word("workloads::tag_op::TagStats", "tag_op::"));
+}
