@@ -246,7 +246,7 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
         if !self.selects(L::NAME) {
             return;
         }
-        let Some(reference) = L::for_trace(&p.trace, &p.expected) else {
+        let Some(reference) = L::for_trace(&p.trace, &p.expected.body) else {
             return;
         };
         let mut outcome = match reference.run(1) {

@@ -24,7 +24,6 @@ use serde::de::DeserializeOwned;
 use workloads::{Trace, TraceOp};
 
 use crate::results::DesignRecord;
-use crate::verify::Expected;
 
 pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};
 pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
@@ -115,10 +114,11 @@ pub trait ReferenceLoop: Sized {
     /// Its name in results (family `reference`).
     const NAME: &'static str;
 
-    /// The loop for `trace`, or `None` when the body does not have its shape.
+    /// The loop for `trace` whose body's expected digest is `expected_body`, or `None` when the
+    /// body does not have its shape.
     fn for_trace(
         trace: &Trace<OpOf<Self::Family>>,
-        expected: &Expected<Self::Family>,
+        expected_body: &<Self::Family as Family>::Digest,
     ) -> Option<Self>;
 
     /// Runs `iters` timed, verified passes and returns the time inside them.

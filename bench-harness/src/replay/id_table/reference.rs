@@ -12,7 +12,6 @@ use workloads::{Op, Payload, Trace};
 
 use super::{Digest, IdTableFamily, ReplayState, mix};
 use crate::replay::{ReferenceLoop, Replayer};
-use crate::verify::Expected;
 
 /// Sums `value` over a plain `Vec` holding the trace's live objects, once per `Iterate`.
 pub struct VecIterate {
@@ -27,7 +26,7 @@ impl ReferenceLoop for VecIterate {
     const NAME: &'static str = "ref-vec";
 
     /// For a trace whose body is only `Iterate` ops; `None` otherwise.
-    fn for_trace(trace: &Trace, expected: &Expected<IdTableFamily>) -> Option<Self> {
+    fn for_trace(trace: &Trace, expected: &Digest) -> Option<Self> {
         if trace.body.is_empty() || trace.body.iter().any(|op| *op != Op::Iterate) {
             return None;
         }
@@ -37,7 +36,7 @@ impl ReferenceLoop for VecIterate {
         Some(Self {
             objects,
             passes: trace.body.len(),
-            expected_sum: expected.body.iterate_sum,
+            expected_sum: expected.iterate_sum,
         })
     }
 
@@ -80,7 +79,7 @@ impl<D: IdTable<Payload>> ReferenceLoop for DirectLookup<D> {
     const NAME: &'static str = "ref-holey-direct";
 
     /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
-    fn for_trace(trace: &Trace, expected: &Expected<IdTableFamily>) -> Option<Self> {
+    fn for_trace(trace: &Trace, expected: &Digest) -> Option<Self> {
         let handles = trace
             .body
             .iter()
@@ -92,7 +91,7 @@ impl<D: IdTable<Payload>> ReferenceLoop for DirectLookup<D> {
         Some(Self {
             state: ReplayState::after_setup(trace).ok()?,
             handles,
-            expected: expected.body,
+            expected: *expected,
         })
     }
 
