@@ -13,15 +13,10 @@ use std::cell::RefCell;
 use std::time::Duration;
 
 use bench_harness::criterion_output::{read_medians, read_samples};
-use bench_harness::machine::Machine;
 use bench_harness::reference::{DirectLookup, VecIterate};
 use bench_harness::replay::{
     AllocFamily, AllocReplay, Family, IdTableFamily, ReplayState, Replayer, SystemAlloc, TagFamily,
     TagReplay,
-};
-use bench_harness::results::{
-    Benchmark, DesignRecord, FamilyMetrics, Results, SCHEMA_VERSION, WorkloadRecord,
-    default_results_path, target_dir,
 };
 use bench_harness::suite::{
     ID_TABLE_FAMILY, PreparedTrace, SuiteConfig, alloc_design_record, current_commit,
@@ -36,6 +31,10 @@ use impls::id_table::holey::Holey;
 use impls::id_table::{DesignVisitor, IdTable, designs, for_each_design};
 use impls::tags::{TagDesignVisitor, TagStore, for_each_tag_design, tag_designs};
 use regex::Regex;
+use results::{
+    Benchmark, DesignRecord, FamilyMetrics, FamilyRecord, Results, SCHEMA_VERSION, WorkloadRecord,
+    default_results_path, target_dir,
+};
 use workloads::{Payload, TraceStats};
 
 /// Which benchmarks the command line selects, mirroring criterion's own filter (a regex
@@ -248,7 +247,7 @@ trait BenchFamily: Family + Sized {
 }
 
 impl BenchFamily for IdTableFamily {
-    const NAME: &'static str = ID_TABLE_FAMILY;
+    const NAME: &'static str = ID_TABLE_FAMILY.as_str();
 
     fn design_records() -> Vec<DesignRecord> {
         designs()
@@ -341,7 +340,7 @@ impl Run {
                 }
                 let ops = prepared.expected.stats.work_units();
                 self.workload_records.push(WorkloadRecord {
-                    family: F::NAME.to_string(),
+                    family: family_named(F::NAME),
                     workload: workload.name.to_string(),
                     n: prepared.n as u64,
                     seed: self.config.seed,
@@ -406,7 +405,13 @@ fn time_verified(
 }
 
 /// Family name of the reference loops in results.
-const REFERENCE_FAMILY: &str = "reference";
+const REFERENCE_FAMILY: &str = results::Family::Reference.as_str();
+
+/// The results' family of a family name of this driver (registry and criterion names).
+fn family_named(name: &str) -> results::Family {
+    name.parse()
+        .unwrap_or_else(|e| panic!("the bench's family names are results families: {e}"))
+}
 
 /// Times the reference loops (plain `Vec` sum, hand-written `holey` lookup loop) where the
 /// trace's body has their shape. They share the workload's criterion group, under the names
@@ -443,7 +448,7 @@ fn bench_references(
         }
         pending.push(Pending {
             family: REFERENCE_FAMILY,
-            group_family: ID_TABLE_FAMILY,
+            group_family: ID_TABLE_FAMILY.as_str(),
             workload: p.workload.clone(),
             design: name,
             n: p.n,
@@ -532,14 +537,20 @@ fn main() {
                 }
                 _ => Vec::new(),
             };
-            let ns_per_op = per_iter.map(|e| bench_harness::results::Estimate {
+            let ns_per_op = per_iter.map(|e| results::Estimate {
                 median: e.median / units,
                 lower: e.lower / units,
                 upper: e.upper / units,
             });
-            let mut b = Benchmark::new(p.family, &p.workload, p.design, p.n as u64, p.ops);
+            let mut b = Benchmark::new(
+                family_named(p.family),
+                &p.workload,
+                p.design,
+                p.n as u64,
+                p.ops,
+            );
             b.verified = outcome.is_verified();
-            b.status = outcome.label().to_string();
+            b.status = outcome.status();
             b.reason = outcome.reason().map(str::to_string);
             b.ops_per_s = ns_per_op.map(|e| 1e9 / e.median);
             b.ns_per_op = ns_per_op;
@@ -549,9 +560,7 @@ fn main() {
                 .filter(|_| p.live_after_setup > 0)
                 .map(|m| m as f64 / p.live_after_setup as f64);
             b.samples_ns_per_op = samples_ns_per_op;
-            if let Some(m) = p.metrics {
-                b.set_family_metrics(m);
-            }
+            b.metrics = p.metrics;
             b
         })
         .collect::<Vec<_>>();
@@ -568,11 +577,12 @@ fn main() {
     }
     let results = Results {
         schema_version: SCHEMA_VERSION,
-        machine: Machine::current(),
+        machine: bench_harness::machine::probe(),
         commit: current_commit(),
         toolchain: toolchain().to_string(),
         created_unix: unix_now(),
         mode: run.config.mode().to_string(),
+        families: FamilyRecord::builtin_all(),
         designs: run.design_records,
         workloads: run.workload_records,
         benchmarks,

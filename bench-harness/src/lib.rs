@@ -5,27 +5,24 @@
 //! * [`verify`]: the model's expected answers and the per-design verdict;
 //! * [`timing`]: timed, verified replays (used by `cargo bench` and `dodbench replay`);
 //! * [`recording`]: records an application's table operations as a trace;
-//! * [`results`]: the versioned `results.json` schema; [`machine`]: the machine section;
+//! * [`machine`]: probes the machine section of results; [`run_file`]: starts or extends
+//!   results.json for this machine and tree (the schema itself is the `results` crate);
 //! * [`reference`]: plain-`Vec` and hand-written-loop baselines;
 //! * [`suite`]: the matrix and run metadata; [`criterion_output`]: reads criterion's estimates;
 //! * [`measure`]: cache simulation, memory, hardware counters, latency and sweeps, one module
-//!   per metric;
-//! * [`compare`]: two runs (or a run and the committed baseline) compared with noise-aware
-//!   rules; [`history`]: the JSON-lines history of runs; [`export`]: Bencher Metric Format and
-//!   github-action-benchmark exports; [`ab`]: the statistics of `scripts/ab.sh`.
+//!   per metric.
+//!
+//! Comparing runs, the history, the exports and the A/B statistics read results only and live
+//! in the `results` crate.
 #![deny(missing_docs)]
 
-pub mod ab;
-pub mod compare;
 pub mod criterion_output;
-pub mod export;
-pub mod history;
 pub mod machine;
 pub mod measure;
 pub mod recording;
 pub mod reference;
 pub mod replay;
-pub mod results;
+pub mod run_file;
 pub mod suite;
 pub mod timing;
 pub mod verify;

@@ -7,11 +7,11 @@ use impls::tags::{TagDesignInfo, TagDesignKind};
 use workloads::Trace;
 
 use crate::replay::{Family, IdTableFamily, OpOf};
-use crate::results::DesignRecord;
 use crate::verify::Expected;
+use results::{DesignRecord, Family as ResultsFamily};
 
-/// Family name of the ID lookup tables in results.
-pub const ID_TABLE_FAMILY: &str = "id_table";
+/// Family of the ID lookup tables in results.
+pub const ID_TABLE_FAMILY: ResultsFamily = ResultsFamily::IdTable;
 
 /// Seed of every generated trace unless `DODBENCH_SEED` says otherwise.
 pub const DEFAULT_SEED: u64 = 0xD0D_BE4C;
@@ -147,9 +147,9 @@ impl<F: Family> PreparedTrace<F> {
 }
 
 /// The results record of a registry entry.
-pub fn design_record(family: &str, info: &DesignInfo) -> DesignRecord {
+pub fn design_record(family: ResultsFamily, info: &DesignInfo) -> DesignRecord {
     DesignRecord {
-        family: family.to_string(),
+        family,
         name: info.name.to_string(),
         description: info.description.to_string(),
         kind: info.kind.label().to_string(),
@@ -176,7 +176,7 @@ fn crate_version(kind: DesignKind) -> Option<String> {
 /// carries no generation.
 pub fn tag_design_record(info: &TagDesignInfo) -> DesignRecord {
     DesignRecord {
-        family: workloads::family::TAGS.to_string(),
+        family: ResultsFamily::Tags,
         name: info.name.to_string(),
         description: info.description.to_string(),
         kind: info.kind.label().to_string(),
@@ -200,7 +200,7 @@ pub fn tag_design_record(info: &TagDesignInfo) -> DesignRecord {
 /// The results record of a block-allocator design. Its "ID" is a `usize` offset.
 pub fn alloc_design_record(info: &AllocDesignInfo) -> DesignRecord {
     DesignRecord {
-        family: workloads::family::ALLOC.to_string(),
+        family: ResultsFamily::Alloc,
         name: info.name.to_string(),
         description: info.description.to_string(),
         kind: info.kind.label().to_string(),

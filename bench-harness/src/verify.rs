@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use impls::id_table::IdTable;
+use results::Status;
 use serde::{Deserialize, Serialize};
 use workloads::trace::InvalidTrace;
 use workloads::{Payload, Trace};
@@ -71,6 +72,15 @@ impl Outcome {
             Outcome::Verified => "verified",
             Outcome::Failed(_) => "failed",
             Outcome::Unsupported(_) => "unsupported",
+        }
+    }
+
+    /// The status stored in results.
+    pub fn status(&self) -> Status {
+        match self {
+            Outcome::Verified => Status::Verified,
+            Outcome::Failed(_) => Status::Failed,
+            Outcome::Unsupported(_) => Status::Unsupported,
         }
     }
 

@@ -13,15 +13,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use bench_harness::compare::table::{Format, render};
-use bench_harness::compare::{Baseline, CompareError, Rules, Run, compare};
-use bench_harness::history::{self, HistoryEntry};
 use bench_harness::measure::alloc_counter::CountingAlloc;
 use bench_harness::replay::{
     AllocFamily, AllocReplay, Family, IdTableFamily, OpOf, Replayer, SystemAlloc, TagFamily,
     TagReplay,
 };
-use bench_harness::results::{default_results_path, write_atomically};
 use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
 use bench_harness::timing::{TimedReplay, median_and_range};
 use bench_harness::verify::{Outcome, check_replayer};
@@ -30,6 +26,10 @@ use impls::alloc::{AllocDesignVisitor, BlockAllocator};
 use impls::id_table::{DesignVisitor, IdTable, designs, for_each_design};
 use impls::tags::{TagDesignVisitor, TagStore};
 use indicatif::{ProgressBar, ProgressStyle};
+use results::compare::table::{Format, render};
+use results::compare::{Baseline, CompareError, Rules, Run, compare};
+use results::history::{self, HistoryEntry};
+use results::{Status, default_results_path, write_atomically};
 use workloads::{AnyTrace, Payload, Trace, TraceOp, TraceStats};
 
 /// Counts allocations for `dodbench memory`. Only this binary installs it: the criterion
@@ -92,7 +92,7 @@ enum Command {
     /// Compare NEW against BASE (a results.json or the committed baseline). Exit 0: nothing
     /// regressed; 1: a deterministic metric or a verification regressed; 2: unusable input.
     Compare {
-        /// Base run: results.json (schema 1 to 3) or a baseline file.
+        /// Base run: results.json (schema 1 to 4) or a baseline file.
         base: PathBuf,
         /// New run: results.json.
         new: PathBuf,
@@ -108,9 +108,10 @@ enum Command {
         /// Relative change of normalised time that can be flagged (never fails the gate).
         #[arg(long, default_value_t = 0.10, value_parser = fraction)]
         threshold_time: f64,
-        /// Design whose time normalises the others on the same workload and n.
-        #[arg(long, default_value = "holey")]
-        reference: String,
+        /// Design whose time normalises the others on the same workload and n, in every
+        /// family (default: each family's reference design, e.g. `holey` for the ID tables).
+        #[arg(long)]
+        reference: Option<String>,
         /// After comparing, rewrite BASE (a baseline file, or a path that does not exist yet)
         /// with NEW's deterministic metrics, atomically; exits 0 unless the input is unusable.
         #[arg(long)]
@@ -197,9 +198,10 @@ enum HistoryCommand {
         /// Results file (default: target/dodbench/results.json).
         #[arg(long)]
         results: Option<PathBuf>,
-        /// Design whose time normalises the others.
-        #[arg(long, default_value = "holey")]
-        reference: String,
+        /// Design whose time normalises the others, in every family (default: each family's
+        /// reference design).
+        #[arg(long)]
+        reference: Option<String>,
     },
     /// List the entries of a history file and any corrupt lines.
     Show {
@@ -284,7 +286,7 @@ fn main() {
                 history,
                 results,
                 reference,
-            } => history_append(&history, results, &reference),
+            } => history_append(&history, results, reference.as_deref()),
             HistoryCommand::Show { history } => history_show(&history),
         },
         Command::AbReport {
@@ -356,7 +358,10 @@ fn compare_runs(
         }
     }
     if let Some(path) = history_path {
-        history::append(path, &HistoryEntry::from_run(&new, &rules.reference))?;
+        history::append(
+            path,
+            &HistoryEntry::from_run(&new, rules.reference.as_deref())?,
+        )?;
         eprintln!("dodbench: appended {} to {}", new.commit, path.display());
     }
     if update_baseline {
@@ -364,7 +369,7 @@ fn compare_runs(
         let failed = baseline
             .benchmarks
             .iter()
-            .filter(|b| b.status == "failed")
+            .filter(|b| b.status == Status::Failed)
             .count();
         if failed > 0 {
             eprintln!(
@@ -388,9 +393,9 @@ fn export(format: ExportFormat, results: Option<PathBuf>, output: Option<&Path>)
     let path = results.unwrap_or_else(default_results_path);
     let run = Run::load(&path)?;
     let mut json = match format {
-        ExportFormat::Bmf => serde_json::to_vec_pretty(&bench_harness::export::bmf(&run)),
+        ExportFormat::Bmf => serde_json::to_vec_pretty(&results::export::bmf(&run)),
         ExportFormat::GithubActionBenchmark => {
-            serde_json::to_vec_pretty(&bench_harness::export::github_action_benchmark(&run))
+            serde_json::to_vec_pretty(&results::export::github_action_benchmark(&run))
         }
     }
     .context("cannot serialise the export")?;
@@ -406,10 +411,14 @@ fn export(format: ExportFormat, results: Option<PathBuf>, output: Option<&Path>)
     Ok(Gate::Pass)
 }
 
-fn history_append(history_path: &Path, results: Option<PathBuf>, reference: &str) -> Result<Gate> {
+fn history_append(
+    history_path: &Path,
+    results: Option<PathBuf>,
+    reference: Option<&str>,
+) -> Result<Gate> {
     let path = results.unwrap_or_else(default_results_path);
     let run = Run::load(&path)?;
-    history::append(history_path, &HistoryEntry::from_run(&run, reference))?;
+    history::append(history_path, &HistoryEntry::from_run(&run, reference)?)?;
     println!("appended {} to {}", run.commit, history_path.display());
     Ok(Gate::Pass)
 }
@@ -461,7 +470,7 @@ fn load_rounds(dir: &Path) -> Result<Vec<Run>> {
 fn ab_report(a_dir: &Path, b_dir: &Path, label_a: &str, label_b: &str) -> Result<Gate> {
     let a = load_rounds(a_dir)?;
     let b = load_rounds(b_dir)?;
-    let report = bench_harness::ab::report(&a, &b)?;
+    let report = results::ab::report(&a, &b)?;
     print!("{}", report.render(label_a, label_b));
     Ok(Gate::Pass)
 }
@@ -539,14 +548,13 @@ fn list() -> Result<Gate> {
 }
 
 fn report(results: Option<PathBuf>, out: Option<PathBuf>, history: Option<PathBuf>) -> Result<()> {
-    let results_path = results.unwrap_or_else(bench_harness::results::default_results_path);
+    let results_path = results.unwrap_or_else(default_results_path);
     // The error already names the file and its cause; print it once, not its source chain.
-    let results =
-        bench_harness::results::Results::load(&results_path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let results = results::Results::load(&results_path).map_err(|e| anyhow::anyhow!("{e}"))?;
     let out = out.unwrap_or_else(reports::default_report_dir);
     if let Some(path) = &history {
         let (entries, corrupt) =
-            bench_harness::history::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+            results::history::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
         for c in &corrupt {
             eprintln!(
                 "dodbench: {}: skipped corrupt line {}: {}",

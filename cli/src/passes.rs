@@ -14,10 +14,11 @@ use bench_harness::measure::sweep::{SweepPass, mem_available, plan};
 use bench_harness::measure::{
     DesignMeasure, DesignRow, SWEEP_WORKLOADS, Selection, for_each_verified,
 };
-use bench_harness::results::{Benchmark, Results, SweepPoint, Sweeps, default_results_path};
+use bench_harness::run_file::load_or_new;
 use bench_harness::suite::{DEFAULT_SEED, ID_TABLE_FAMILY, PreparedTrace, design_record};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use results::{Benchmark, Results, Status, SweepPoint, Sweeps, default_results_path};
 
 /// The matrix options shared by the measurement subcommands.
 #[derive(Args)]
@@ -127,22 +128,20 @@ fn merge_row<O>(
         .iter()
         .any(|w| w.workload == p.workload && w.n == p.n as u64)
     {
-        results
-            .workloads
-            .push(bench_harness::results::WorkloadRecord {
-                family: ID_TABLE_FAMILY.to_string(),
-                workload: p.workload.clone(),
-                n: p.n as u64,
-                seed: p.seed,
-                params: p.trace.header.params.clone(),
-                ops,
-            });
+        results.workloads.push(results::WorkloadRecord {
+            family: ID_TABLE_FAMILY,
+            workload: p.workload.clone(),
+            n: p.n as u64,
+            seed: p.seed,
+            params: p.trace.header.params.clone(),
+            ops,
+        });
     }
     let entry = results.entry(ID_TABLE_FAMILY, &p.workload, row.design, p.n as u64, ops);
     let outcome = &row.checked.outcome;
-    if entry.status == "unmeasured" || !outcome.is_verified() {
+    if entry.status == Status::Unmeasured || !outcome.is_verified() {
         entry.verified = outcome.is_verified();
-        entry.status = outcome.label().to_string();
+        entry.status = outcome.status();
         entry.reason = outcome.reason().map(str::to_string);
     }
     if let Some(m) = row.checked.memory_bytes_after_setup {
@@ -190,7 +189,7 @@ pub fn cache(args: &MatrixArgs) -> Result<()> {
     };
     sim.place_child_program()?;
     let path = args.out();
-    let mut results = Results::load_or_new(&path, args.mode())?;
+    let mut results = load_or_new(&path, args.mode())?;
     run_matrix(
         args,
         &selection,
@@ -224,7 +223,7 @@ pub fn memory(args: &MatrixArgs) -> Result<()> {
     };
     let selection = args.selection(&["fill", "churn", "lookup-uniform", "iterate-holes"], sizes)?;
     let path = args.out();
-    let mut results = Results::load_or_new(&path, args.mode())?;
+    let mut results = load_or_new(&path, args.mode())?;
     run_matrix(
         args,
         &selection,
@@ -251,7 +250,7 @@ pub fn latency(args: &MatrixArgs) -> Result<()> {
     workloads.push("fill");
     let selection = args.selection(&workloads, sizes)?;
     let path = args.out();
-    let mut results = Results::load_or_new(&path, args.mode())?;
+    let mut results = load_or_new(&path, args.mode())?;
     let overhead = clock_overhead_ns();
     println!("dodbench: clock overhead {overhead:.1} ns per timed batch (subtracted)");
     run_matrix(
@@ -299,7 +298,7 @@ pub fn latency(args: &MatrixArgs) -> Result<()> {
 
 /// `dodbench sweep`.
 pub fn sweep(args: &MatrixArgs) -> Result<()> {
-    let machine = bench_harness::machine::Machine::current();
+    let machine = bench_harness::machine::probe();
     let mem = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|m| mem_available(&m));
@@ -313,7 +312,7 @@ pub fn sweep(args: &MatrixArgs) -> Result<()> {
     }
     let selection = args.selection(&SWEEP_WORKLOADS, &sweep_plan.sizes)?;
     let path = args.out();
-    let mut results = Results::load_or_new(&path, args.mode())?;
+    let mut results = load_or_new(&path, args.mode())?;
     println!(
         "dodbench: sweep sizes {:?} (cap {}: {})",
         selection.sizes, sweep_plan.max_n, sweep_plan.cap
@@ -339,12 +338,12 @@ pub fn sweep(args: &MatrixArgs) -> Result<()> {
             );
             for row in rows {
                 let (ns_per_op, status) = match row.measured {
-                    Some(Ok(ns)) => (Some(ns), "verified".to_string()),
-                    Some(Err(_)) => (None, "failed".to_string()),
-                    None => (None, row.checked.outcome.label().to_string()),
+                    Some(Ok(ns)) => (Some(ns), Status::Verified),
+                    Some(Err(_)) => (None, Status::Failed),
+                    None => (None, row.checked.outcome.status()),
                 };
                 points.push(SweepPoint {
-                    family: ID_TABLE_FAMILY.to_string(),
+                    family: ID_TABLE_FAMILY,
                     workload: workload.clone(),
                     design: row.design.to_string(),
                     n: n as u64,

@@ -1,12 +1,12 @@
 //! End-to-end tests of `dodbench compare`, `export`, `history` and `ab-report`: exit codes and
-//! messages of the real binary on the harness's fixture files.
+//! messages of the real binary on the results crate's fixture files.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../bench-harness/tests/fixtures")
+        .join("../results/tests/fixtures")
         .join(name)
 }
 

@@ -4,8 +4,10 @@
 
 use std::collections::HashSet;
 
-use bench_harness::history::{CorruptLine, HistoryEntry, HistoryPoint};
-use bench_harness::results::{Benchmark, Results, SweepPoint};
+use results::history::{CorruptLine, HistoryEntry, HistoryPoint};
+use results::{
+    AllocMetrics, Benchmark, Family, FamilyMetrics, Results, Status, SweepPoint, TagMetrics,
+};
 use serde::Serialize;
 
 use crate::charts::alloc_utilization::UtilizationRow;
@@ -23,7 +25,7 @@ use crate::palette::{self, design_colour, design_marker};
 
 /// Family name of the baseline loops (`ref-vec`, `ref-holey-direct`) in results: shown as
 /// reference rows and lines beside the designs of the same workload, never ranked.
-pub const REFERENCE_FAMILY: &str = "reference";
+pub const REFERENCE_FAMILY: Family = Family::Reference;
 
 /// The whole report.
 #[derive(Debug, Serialize)]
@@ -401,7 +403,7 @@ pub struct ReproView {
     pub replay_cmd: String,
 }
 
-/// A history file as `bench_harness::history::load` read it, for the trend charts.
+/// A history file as `results::history::load` read it, for the trend charts.
 #[derive(Debug, Clone)]
 pub struct HistoryInput {
     /// The file, as named on the page.
@@ -491,7 +493,7 @@ fn push_unique(v: &mut Vec<String>, s: &str) {
 
 /// Style of the design `name` in `family`: its index in `results.designs` fixes colour and
 /// marker; designs missing from that list come after it in order of first appearance.
-fn style_of(results: &Results, family: &str, name: &str) -> SeriesStyle {
+fn style_of(results: &Results, family: Family, name: &str) -> SeriesStyle {
     let index = design_index(results, family, name);
     SeriesStyle {
         name: name.to_string(),
@@ -502,7 +504,7 @@ fn style_of(results: &Results, family: &str, name: &str) -> SeriesStyle {
 }
 
 /// The palette index behind [`style_of`].
-fn design_index(results: &Results, family: &str, name: &str) -> usize {
+fn design_index(results: &Results, family: Family, name: &str) -> usize {
     results
         .designs
         .iter()
@@ -551,7 +553,7 @@ fn median(b: &Benchmark) -> Option<f64> {
 fn note(b: &Benchmark) -> String {
     match &b.reason {
         Some(r) => format!("{}: {r}", b.status),
-        None => b.status.clone(),
+        None => b.status.to_string(),
     }
 }
 
@@ -634,13 +636,15 @@ pub fn build(
     let history = history.filter(|h| !h.entries.is_empty());
     let mut names = Names::default();
     let mut charts = Vec::new();
-    let mut family_names: Vec<String> = Vec::new();
+    let mut family_names: Vec<Family> = Vec::new();
     for d in &results.designs {
-        push_unique(&mut family_names, &d.family);
+        if !family_names.contains(&d.family) {
+            family_names.push(d.family);
+        }
     }
     for b in &results.benchmarks {
-        if b.family != REFERENCE_FAMILY {
-            push_unique(&mut family_names, &b.family);
+        if b.family != REFERENCE_FAMILY && !family_names.contains(&b.family) {
+            family_names.push(b.family);
         }
     }
     let mut page_names = Names::default();
@@ -648,12 +652,12 @@ pub fn build(
     let mut summary = Vec::new();
     let mut all_filters = Filters::default();
     for family in &family_names {
-        let page = page_names.unique(&[family], "html");
-        let view = build_family(results, family, &page, history, &mut names, &mut charts)?;
+        let page = page_names.unique(&[family.as_str()], "html");
+        let view = build_family(results, *family, &page, history, &mut names, &mut charts)?;
         for w in &view.workloads {
             summary.extend(w.sizes.iter().filter_map(|s| s.summary.clone()));
         }
-        push_unique(&mut all_filters.family, family);
+        push_unique(&mut all_filters.family, family.as_str());
         for w in &view.filters.workload {
             push_unique(&mut all_filters.workload, w);
         }
@@ -728,7 +732,7 @@ type DesignSeries = (SeriesStyle, Vec<(f64, f64)>, Vec<(f64, f64)>);
 
 fn build_family(
     results: &Results,
-    family: &str,
+    family: Family,
     page: &str,
     history: Option<&HistoryInput>,
     names: &mut Names,
@@ -813,7 +817,7 @@ fn build_family(
         sizes_n.sort_unstable();
         sizes_n.dedup();
         let anchor = names
-            .unique(&[family, workload], "x")
+            .unique(&[family.as_str(), workload], "x")
             .trim_end_matches(".x")
             .to_string();
         let mut sizes = Vec::new();
@@ -864,7 +868,7 @@ fn build_family(
                 .collect::<Vec<_>>()
         };
         let scaling = if sizes_n.len() > 1 {
-            let file = names.unique(&[family, workload, "scaling"], "svg");
+            let file = names.unique(&[family.as_str(), workload, "scaling"], "svg");
             let chart = scaling::build(
                 &file,
                 &format!("{workload}: ns per work unit vs N"),
@@ -894,7 +898,7 @@ fn build_family(
             ),
         };
         let working_set = if ws_lines.iter().any(|l| !l.points.is_empty()) {
-            let file = names.unique(&[family, workload, "working-set"], "svg");
+            let file = names.unique(&[family.as_str(), workload, "working-set"], "svg");
             let chart = working_set::build(&file, &ws_title, &ws_lines, &caches, &ws_source)?;
             charts.push(chart.clone());
             Some(chart)
@@ -940,14 +944,14 @@ fn trend_value(metric_is_ir: bool, p: &HistoryPoint) -> Option<f64> {
     } else {
         p.time_vs_reference
     };
-    v.filter(|v| v.is_finite() && *v > 0.0 && p.status == "verified")
+    v.filter(|v| v.is_finite() && *v > 0.0 && p.status == Status::Verified)
 }
 
 /// The trend section of one workload: one line per design at the largest N that has the
 /// chosen metric (see [`trend_value`]), x = the history's entries in file order.
 fn build_trend(
     results: &Results,
-    family: &str,
+    family: Family,
     workload: &str,
     history: &HistoryInput,
     names: &mut Names,
@@ -976,7 +980,7 @@ fn build_trend(
         let mut refs: Vec<&str> = points
             .iter()
             .filter(|(_, p)| trend_value(false, p).is_some())
-            .map(|(i, _)| history.entries[*i].reference.as_str())
+            .filter_map(|(i, p)| history.entries[*i].reference_of(p))
             .collect();
         refs.sort_unstable();
         refs.dedup();
@@ -1007,7 +1011,7 @@ fn build_trend(
         lines.sort_by_key(|l| l.0);
         let lines: Vec<Line> = lines.into_iter().map(|l| l.1).collect();
         let labels: Vec<String> = history.entries.iter().map(entry_label).collect();
-        let file = names.unique(&[family, workload, "trend"], "svg");
+        let file = names.unique(&[family.as_str(), workload, "trend"], "svg");
         let built = trend::build(
             &file,
             &format!("{workload}, N = {n}: across commits"),
@@ -1054,10 +1058,10 @@ fn entry_label(e: &HistoryEntry) -> String {
 fn history_style(
     results: &Results,
     history: &HistoryInput,
-    family: &str,
+    family: Family,
     name: &str,
 ) -> (usize, SeriesStyle) {
-    let in_results = |f: &str, d: &str| {
+    let in_results = |f: Family, d: &str| {
         results.designs.iter().any(|x| x.family == f && x.name == d)
             || results
                 .benchmarks
@@ -1088,7 +1092,7 @@ fn history_style(
         .entries
         .iter()
         .flat_map(|e| &e.benchmarks)
-        .filter(|p| p.family != REFERENCE_FAMILY && !in_results(&p.family, &p.design))
+        .filter(|p| p.family != REFERENCE_FAMILY && !in_results(p.family, &p.design))
         .map(|p| (p.family.as_str(), p.design.as_str()))
         .collect();
     only_history.sort_unstable();
@@ -1097,7 +1101,7 @@ fn history_style(
         + extra.len()
         + only_history
             .iter()
-            .position(|&(f, d)| f == family && d == name)
+            .position(|&(f, d)| f == family.as_str() && d == name)
             .unwrap_or(0);
     (
         index,
@@ -1114,16 +1118,16 @@ fn history_style(
 /// only), and a sentence stating the sweep's range, its cap and the points not drawn.
 fn sweep_lines(
     results: &Results,
-    family: &str,
-    sweeps: &bench_harness::results::Sweeps,
+    family: Family,
+    sweeps: &results::Sweeps,
     points: &[&SweepPoint],
 ) -> (Vec<Line>, String) {
     let mut lines: Vec<Line> = Vec::new();
-    let mut undrawn: Vec<(String, String, usize)> = Vec::new();
+    let mut undrawn: Vec<(String, Status, usize)> = Vec::new();
     for p in points {
         let point = match (p.ns_per_op, p.working_set_bytes) {
             (Some(ns), Some(bytes))
-                if p.status == "verified" && ns.is_finite() && ns > 0.0 && bytes > 0 =>
+                if p.status == Status::Verified && ns.is_finite() && ns > 0.0 && bytes > 0 =>
             {
                 (bytes as f64, ns)
             }
@@ -1133,7 +1137,7 @@ fn sweep_lines(
                     .find(|u| u.0 == p.design && u.1 == p.status)
                 {
                     Some(u) => u.2 += 1,
-                    None => undrawn.push((p.design.clone(), p.status.clone(), 1)),
+                    None => undrawn.push((p.design.clone(), p.status, 1)),
                 }
                 continue;
             }
@@ -1181,7 +1185,7 @@ fn sweep_lines(
 }
 
 /// How `dodbench latency` timed the ops, from the data: batch size, batches, clock overhead.
-fn latency_method(latencies: &[&bench_harness::results::Latency]) -> String {
+fn latency_method(latencies: &[&results::Latency]) -> String {
     let Some(first) = latencies.first() else {
         return String::new();
     };
@@ -1210,7 +1214,7 @@ fn latency_method(latencies: &[&bench_harness::results::Latency]) -> String {
 }
 
 /// The numbers beyond time of `ordered` (designs in table order) for one block.
-fn details(results: &Results, family: &str, ordered: &[&Benchmark]) -> DetailsView {
+fn details(results: &Results, family: Family, ordered: &[&Benchmark]) -> DetailsView {
     let opt = |v: Option<f64>, f: fn(f64) -> String| {
         v.filter(|x| x.is_finite()).map(f).unwrap_or_default()
     };
@@ -1290,7 +1294,7 @@ fn details(results: &Results, family: &str, ordered: &[&Benchmark]) -> DetailsVi
 /// What the family-specific sections of one (workload, N) block are built from.
 struct Block<'a> {
     results: &'a Results,
-    family: &'a str,
+    family: Family,
     /// Family, workload and `n<N>`: the start of the block's chart file names.
     file_stem: [&'a str; 3],
     /// `<workload>, N = <n>`.
@@ -1377,18 +1381,34 @@ fn sig3(x: Option<f64>) -> String {
         .unwrap_or_default()
 }
 
+/// The tag-store metrics of `b`, if it carries them.
+fn tags_of(b: &Benchmark) -> Option<&TagMetrics> {
+    match &b.metrics {
+        Some(FamilyMetrics::Tags(t)) => Some(t),
+        _ => None,
+    }
+}
+
+/// The block-allocator metrics of `b`, if it carries them.
+fn alloc_of(b: &Benchmark) -> Option<&AllocMetrics> {
+    match &b.metrics {
+        Some(FamilyMetrics::Alloc(a)) => Some(a),
+        _ => None,
+    }
+}
+
 /// The tag-store section of a block, when some design of it carries `tags` metrics.
 fn tags_view(
     block: &Block<'_>,
     names: &mut Names,
     charts: &mut Vec<Chart>,
 ) -> Result<Option<TagsView>, ChartError> {
-    if !block.ordered.iter().any(|b| b.tags.is_some()) {
+    if !block.ordered.iter().any(|b| tags_of(b).is_some()) {
         return Ok(None);
     }
     let ordered = block.rows_in_order(
-        |b| b.tags.is_some(),
-        |b| b.tags.as_ref().and_then(|t| t.bytes_per_tag),
+        |b| tags_of(b).is_some(),
+        |b| tags_of(b).and_then(|t| t.bytes_per_tag),
         true,
     );
     let rows = ordered
@@ -1396,7 +1416,7 @@ fn tags_view(
         .map(|b| {
             let (design, kind, colour) = block.identity(b);
             let m = median(b);
-            let t = b.tags.as_ref();
+            let t = tags_of(b);
             TagRow {
                 design,
                 kind,
@@ -1424,7 +1444,7 @@ fn tags_view(
     let counts: Vec<u64> = block
         .ordered
         .iter()
-        .filter_map(|b| b.tags.as_ref().map(|t| t.tags_after_setup))
+        .filter_map(|b| tags_of(b).map(|t| t.tags_after_setup))
         .collect();
     let (lo, hi) = (
         counts.iter().min().copied().unwrap_or(0),
@@ -1439,7 +1459,7 @@ fn tags_view(
         .ordered
         .iter()
         .filter_map(|b| {
-            let v = b.tags.as_ref()?.bytes_per_tag?;
+            let v = tags_of(b)?.bytes_per_tag?;
             (v.is_finite() && v > 0.0).then(|| Bar {
                 style: style_of(block.results, block.family, &b.design),
                 value: Some(v),
@@ -1468,12 +1488,12 @@ fn alloc_view(
     names: &mut Names,
     charts: &mut Vec<Chart>,
 ) -> Result<Option<AllocView>, ChartError> {
-    if !block.ordered.iter().any(|b| b.alloc.is_some()) {
+    if !block.ordered.iter().any(|b| alloc_of(b).is_some()) {
         return Ok(None);
     }
     let ordered = block.rows_in_order(
-        |b| b.alloc.is_some(),
-        |b| b.alloc.as_ref().map(|a| a.utilization_at_peak),
+        |b| alloc_of(b).is_some(),
+        |b| alloc_of(b).map(|a| a.utilization_at_peak),
         false,
     );
     let known = |v: Option<f64>| {
@@ -1487,7 +1507,7 @@ fn alloc_view(
         .iter()
         .map(|b| {
             let (design, kind, colour) = block.identity(b);
-            match &b.alloc {
+            match alloc_of(b) {
                 Some(a) => AllocRow {
                     design,
                     kind,
@@ -1524,7 +1544,7 @@ fn alloc_view(
     let unknown: Vec<&str> = ordered
         .iter()
         .filter(|b| {
-            b.alloc.as_ref().is_some_and(|a| {
+            alloc_of(b).is_some_and(|a| {
                 a.external_fragmentation_at_peak.is_none()
                     || a.largest_free_over_arena_at_peak.is_none()
             })
@@ -1546,7 +1566,7 @@ fn alloc_view(
     let utilization: Vec<UtilizationRow> = ordered
         .iter()
         .filter_map(|b| {
-            let a = b.alloc.as_ref()?;
+            let a = alloc_of(b)?;
             Some(UtilizationRow {
                 style: style_of(block.results, block.family, &b.design),
                 at_peak: a.utilization_at_peak,
@@ -1569,7 +1589,7 @@ fn alloc_view(
 #[allow(clippy::too_many_arguments)]
 fn build_size(
     results: &Results,
-    family: &str,
+    family: Family,
     page: &str,
     workload: &str,
     n: u64,
@@ -1623,7 +1643,7 @@ fn build_size(
             design: b.design.clone(),
             kind: kind_of(results, b),
             colour: style.colour.hex(),
-            status: b.status.clone(),
+            status: b.status.to_string(),
             reason: b.reason.clone().unwrap_or_default(),
             timed: m.is_some(),
             ns: m.map(format::ns).unwrap_or_default(),
@@ -1672,7 +1692,10 @@ fn build_size(
             })
         })
         .collect();
-    let file = names.unique(&[family, workload, &format!("n{n}"), "throughput"], "svg");
+    let file = names.unique(
+        &[family.as_str(), workload, &format!("n{n}"), "throughput"],
+        "svg",
+    );
     let throughput = throughput::build(
         &file,
         &format!("{title}: throughput"),
@@ -1692,7 +1715,10 @@ fn build_size(
     let latency = if distributions.is_empty() {
         None
     } else {
-        let file = names.unique(&[family, workload, &format!("n{n}"), "samples"], "svg");
+        let file = names.unique(
+            &[family.as_str(), workload, &format!("n{n}"), "samples"],
+            "svg",
+        );
         let chart = latency::build(&file, &format!("{title}: sample spread"), &distributions)?;
         charts.push(chart.clone());
         Some(chart)
@@ -1713,7 +1739,10 @@ fn build_size(
     let memory = if memory_bars.is_empty() {
         None
     } else {
-        let file = names.unique(&[family, workload, &format!("n{n}"), "memory"], "svg");
+        let file = names.unique(
+            &[family.as_str(), workload, &format!("n{n}"), "memory"],
+            "svg",
+        );
         let chart = memory::build(
             &file,
             &format!("{title}: bytes per live object"),
@@ -1723,7 +1752,7 @@ fn build_size(
         Some(chart)
     };
 
-    let latencies: Vec<(&Benchmark, &bench_harness::results::Latency)> = designs
+    let latencies: Vec<(&Benchmark, &results::Latency)> = designs
         .iter()
         .filter_map(|b| b.latency.as_ref().map(|l| (*b, l)))
         .collect();
@@ -1741,7 +1770,10 @@ fn build_size(
             })
             .collect();
         let method = latency_method(&latencies.iter().map(|l| l.1).collect::<Vec<_>>());
-        let file = names.unique(&[family, workload, &format!("n{n}"), "percentiles"], "svg");
+        let file = names.unique(
+            &[family.as_str(), workload, &format!("n{n}"), "percentiles"],
+            "svg",
+        );
         let chart = percentiles::build(
             &file,
             &format!("{title}: per-op latency percentiles"),
@@ -1769,7 +1801,10 @@ fn build_size(
     let memory_over_time = if series.is_empty() {
         None
     } else {
-        let file = names.unique(&[family, workload, &format!("n{n}"), "memory-time"], "svg");
+        let file = names.unique(
+            &[family.as_str(), workload, &format!("n{n}"), "memory-time"],
+            "svg",
+        );
         let chart = memory_over_time::build(&file, &format!("{title}: memory held"), &series)?;
         charts.push(chart.clone());
         Some(chart)
@@ -1788,7 +1823,10 @@ fn build_size(
     let allocator = if alloc_bars.is_empty() {
         None
     } else {
-        let file = names.unique(&[family, workload, &format!("n{n}"), "alloc-calls"], "svg");
+        let file = names.unique(
+            &[family.as_str(), workload, &format!("n{n}"), "alloc-calls"],
+            "svg",
+        );
         let chart = allocator::build(
             &file,
             &format!("{title}: allocator calls per work unit"),
@@ -1798,7 +1836,7 @@ fn build_size(
         Some(chart)
     };
 
-    let sims: Vec<(&Benchmark, &bench_harness::results::SimPerOp)> = results
+    let sims: Vec<(&Benchmark, &results::SimPerOp)> = results
         .benchmarks
         .iter()
         .filter(|b| b.family == family && b.workload == workload && b.n == n)
@@ -1814,7 +1852,7 @@ fn build_size(
                     ll_per_op: sim.ll_miss,
                 })
                 .collect();
-            let file = names.unique(&[family, workload, &format!("n{n}"), "sim"], "svg");
+            let file = names.unique(&[family.as_str(), workload, &format!("n{n}"), "sim"], "svg");
             let config = format!("D1 {}, LL {}", first.config.d1, first.config.ll);
             let chart = sim_misses::build(
                 &file,
@@ -1830,7 +1868,7 @@ fn build_size(
     let block = Block {
         results,
         family,
-        file_stem: [family, workload, &format!("n{n}")],
+        file_stem: [family.as_str(), workload, &format!("n{n}")],
         title: &title,
         ordered: &ordered,
         references: &references,

@@ -10,9 +10,9 @@ use workloads::Payload;
 
 use crate::measure::DesignMeasure;
 use crate::replay::{ReplayState, Replayer};
-use crate::results::HwPerOp;
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
+use results::HwPerOp;
 
 /// The five counters, opened (disabled) for this thread.
 pub struct HwCounters {

@@ -1,6 +1,6 @@
 //! Measurements beyond criterion's times, one module per metric. Each runs the one replay
 //! driver ([`crate::replay::ReplayState::replay`]) on a verified design, in its own pass, and
-//! fills its fields of [`crate::results::Benchmark`] (or the `sweeps` section):
+//! fills its fields of [`results::Benchmark`] (or the `sweeps` section):
 //!
 //! * [`cache_sim`]: simulated cache misses per op under callgrind (deterministic), `sim`;
 //! * [`alloc_counter`]: the counting global allocator the `dodbench` binary installs;

@@ -5,12 +5,12 @@
 use impls::id_table::IdTable;
 use workloads::Payload;
 
-use crate::machine::CacheSizes;
 use crate::measure::DesignMeasure;
 use crate::replay::ReplayState;
 use crate::suite::PreparedTrace;
 use crate::timing::{TimedReplay, median_and_range};
 use crate::verify::Checked;
+use results::CacheSizes;
 
 /// Smallest N of a sweep.
 pub const MIN_N: usize = 1 << 10;

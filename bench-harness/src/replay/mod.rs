@@ -109,7 +109,7 @@ pub trait Replayer: Sized {
     fn measure(
         trace: &Trace<OpOf<Self::Family>>,
         stats: &StatsOf<Self::Family>,
-    ) -> Result<Option<crate::results::FamilyMetrics>, ReplayError> {
+    ) -> Result<Option<results::FamilyMetrics>, ReplayError> {
         let _ = (trace, stats);
         Ok(None)
     }

@@ -4,13 +4,14 @@
 //! with their noise and never fail it.
 //!
 //! * [`metrics`]: the metric table (name, unit, kind, direction, extractor);
-//! * [`run`]: a run read from results.json (schema 1 to 3) or from a baseline;
+//! * [`run`]: a run read from results.json (schema 1 to 4) or from a baseline;
+//! * [`reference`]: which design normalises each family's times;
 //! * [`baseline`]: the committed baseline of deterministic metrics;
 //! * [`rules`]: thresholds, verdicts and [`compare`](rules::compare);
 //! * [`table`]: text and Markdown output.
 //!
 //! ```
-//! use bench_harness::compare::{Rules, Run, compare};
+//! use results::compare::{Rules, Run, compare};
 //! # let text = r#"{"schema_version": 1, "commit": "c", "benchmarks": [{"family": "id_table",
 //! #   "workload": "churn", "design": "pool", "n": 1000, "ops": 10, "status": "verified",
 //! #   "sim": {"ir": 100.0}}]}"#;
@@ -24,11 +25,13 @@ use std::path::PathBuf;
 
 pub mod baseline;
 pub mod metrics;
+pub mod reference;
 pub mod rules;
 pub mod run;
 pub mod table;
 
 pub use baseline::Baseline;
+pub use reference::References;
 pub use rules::{Comparison, Row, Rules, Verdict, compare};
 pub use run::{BenchKey, Run};
 
@@ -62,7 +65,7 @@ pub enum CompareError {
     /// A schema version this dodbench does not read.
     #[error(
         "{path}: schema version {found}; compare reads results schema 1 to {} and baseline format 1",
-        crate::results::SCHEMA_VERSION
+        crate::schema::SCHEMA_VERSION
     )]
     Version {
         /// The file.
@@ -91,6 +94,17 @@ pub enum CompareError {
         base: u64,
         /// NEW's seed.
         new: u64,
+    },
+    /// An explicit reference design that no benchmark of either run has.
+    #[error(
+        "reference design {name:?} is in neither run; designs in the runs: {}",
+        designs.join(", ")
+    )]
+    UnknownReference {
+        /// The name given.
+        name: String,
+        /// Every design name of the runs, sorted.
+        designs: Vec<String>,
     },
     /// `--update-baseline` was pointed at something that is not a baseline.
     #[error("{path} is a results file, not a baseline; refusing to overwrite it")]

@@ -1,6 +1,6 @@
 //! A run as `compare` sees it: benchmarks keyed by (family, workload, design, n), each with the
 //! metrics of the [`metrics`](super::metrics) table it has. Read from a results file (schema
-//! version 1 to 3) or from a baseline file.
+//! version 1 to 4) or from a baseline file.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -9,16 +9,17 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::metrics::{EntryView, METRICS, Measured};
-use crate::results::Estimate;
-
 use super::CompareError;
+use super::metrics::{EntryView, METRICS, Measured};
+use super::reference::References;
+use crate::family::{Family, FamilyRecord};
+use crate::schema::{Estimate, Status};
 
 /// Results schema versions `compare` reads: every version [`Results::load`] reads (all have
 /// the fixed core names).
 ///
-/// [`Results::load`]: crate::results::Results::load
-pub const READABLE_SCHEMA_VERSIONS: [u32; 3] = crate::results::READABLE_VERSIONS;
+/// [`Results::load`]: crate::schema::Results::load
+pub const READABLE_SCHEMA_VERSIONS: [u32; 4] = crate::schema::READABLE_VERSIONS;
 
 /// `format` field that marks a baseline file.
 pub const BASELINE_FORMAT: &str = "dodbench-baseline";
@@ -27,7 +28,7 @@ pub const BASELINE_FORMAT: &str = "dodbench-baseline";
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct BenchKey {
     /// Family, e.g. `id_table`.
-    pub family: String,
+    pub family: Family,
     /// Workload name.
     pub workload: String,
     /// Design name.
@@ -70,8 +71,8 @@ pub struct RunBenchmark {
     pub key: BenchKey,
     /// Timed work units per replay (a changed trace changes it).
     pub ops: u64,
-    /// `verified`, `failed` or `unsupported`.
-    pub status: String,
+    /// Whether the design was verified.
+    pub status: Status,
     /// Seed of the trace, when the file records it.
     pub seed: Option<u64>,
     /// Metric name (see [`METRICS`]) → value. Only verified benchmarks carry metrics.
@@ -81,7 +82,7 @@ pub struct RunBenchmark {
 impl RunBenchmark {
     /// Whether the design gave the model's answers.
     pub fn is_verified(&self) -> bool {
-        self.status == "verified"
+        self.status.is_verified()
     }
 }
 
@@ -102,12 +103,15 @@ pub struct Run {
     pub is_baseline: bool,
     /// The simulated cache hierarchy of the deterministic counts, if any.
     pub sim: Option<SimConfig>,
+    /// The families with their reference designs: the file's, or for files that predate them
+    /// (results schema 1 to 3, older baselines) the built-in records.
+    pub families: Vec<FamilyRecord>,
     /// Benchmarks in file order.
     pub benchmarks: Vec<RunBenchmark>,
 }
 
 impl Run {
-    /// Reads a results file (schema 1 to 3) or a baseline file.
+    /// Reads a results file (schema 1 to 4) or a baseline file.
     ///
     /// # Errors
     /// [`CompareError::Io`] (missing file), [`CompareError::Corrupt`] (not JSON, or JSON
@@ -167,7 +171,7 @@ impl Run {
                 raw,
                 ns_per_op: core.ns_per_op,
             };
-            let metrics = if core.status == "verified" {
+            let metrics = if core.status.is_verified() {
                 METRICS
                     .iter()
                     .filter_map(|m| (m.extract)(&view).map(|v| (m.name.to_string(), v)))
@@ -196,6 +200,7 @@ impl Run {
             schema_version: version.unwrap_or_default(),
             is_baseline: false,
             sim,
+            families: head.families.unwrap_or_else(FamilyRecord::builtin_all),
             benchmarks,
         })
     }
@@ -205,12 +210,37 @@ impl Run {
         self.benchmarks.iter().find(|b| &b.key == key)
     }
 
-    /// `ns_per_op` of the benchmark divided by the reference design's on the same workload
-    /// and n in this run, with a conservative interval
+    /// The family whose designs the benchmark ran beside: its own, or for a reference loop
+    /// (family `reference`) the family of the other benchmarks of the same workload and n.
+    /// `None` for a reference loop alone on its workload.
+    pub fn group_family(&self, key: &BenchKey) -> Option<Family> {
+        if !key.family.is_reference() {
+            return Some(key.family);
+        }
+        self.benchmarks
+            .iter()
+            .map(|b| &b.key)
+            .find(|k| !k.family.is_reference() && k.workload == key.workload && k.n == key.n)
+            .map(|k| k.family)
+    }
+
+    /// The reference design that normalises the benchmark's time under `references`.
+    pub fn reference_design_for<'r>(
+        &self,
+        key: &BenchKey,
+        references: &'r References,
+    ) -> Option<&'r str> {
+        references.design_for(self.group_family(key)?)
+    }
+
+    /// `ns_per_op` of the benchmark divided by its family's reference design's (see
+    /// [`References`]) on the same workload and n in this run, with a conservative interval
     /// `[lower / ref.upper, upper / ref.lower]`, so the reference's own noise widens it.
     /// `None` when either has no time. The reference is looked up in the benchmark's family
-    /// first, then in any family (the `reference` loops are normalised by `holey` too).
-    pub fn time_vs_reference(&self, key: &BenchKey, reference: &str) -> Option<Measured> {
+    /// first, then in any family (a reference loop is normalised by the reference design of
+    /// the family it ran beside).
+    pub fn time_vs_reference(&self, key: &BenchKey, references: &References) -> Option<Measured> {
+        let reference = self.reference_design_for(key, references)?;
         let time = self.get(key)?.metrics.get(super::metrics::TIME_METRIC)?;
         let same = |b: &&RunBenchmark| {
             b.key.design == reference && b.key.workload == key.workload && b.key.n == key.n
@@ -248,6 +278,8 @@ struct Head {
     mode: Option<String>,
     #[serde(default)]
     workloads: Vec<WorkloadSeed>,
+    #[serde(default)]
+    families: Option<Vec<FamilyRecord>>,
 }
 
 fn unknown() -> String {
@@ -256,7 +288,7 @@ fn unknown() -> String {
 
 #[derive(Deserialize)]
 struct WorkloadSeed {
-    family: String,
+    family: Family,
     workload: String,
     n: u64,
     seed: u64,
@@ -265,12 +297,12 @@ struct WorkloadSeed {
 /// The core of one benchmark entry, typed: these names are fixed in every schema version.
 #[derive(Deserialize)]
 struct CoreBenchmark {
-    family: String,
+    family: Family,
     workload: String,
     design: String,
     n: u64,
     ops: u64,
-    status: String,
+    status: Status,
     #[serde(default)]
     ns_per_op: Option<Estimate>,
 }
