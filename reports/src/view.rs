@@ -4,10 +4,9 @@
 
 use std::collections::HashSet;
 
+use results::family::{AllocMetrics, TagMetrics};
 use results::history::{CorruptLine, HistoryEntry, HistoryPoint};
-use results::{
-    AllocMetrics, Benchmark, Family, FamilyMetrics, Results, Status, SweepPoint, TagMetrics,
-};
+use results::{Benchmark, Family, FamilyMetrics, Results, Status, SweepPoint};
 use serde::Serialize;
 
 use crate::charts::alloc_utilization::UtilizationRow;

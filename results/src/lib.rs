@@ -35,7 +35,7 @@ pub mod history;
 pub mod machine;
 pub mod schema;
 
-pub use family::{AllocMetrics, Family, FamilyMetrics, FamilyRecord, TagMetrics, UnknownFamily};
+pub use family::{Family, FamilyMetrics, FamilyRecord, UnknownFamily};
 pub use files::{default_results_path, target_dir, write_atomically};
 pub use machine::{CacheSizes, Machine};
 pub use schema::{

@@ -51,7 +51,7 @@ use workloads::alloc_op::{AllocOp, AllocStats, BlockHandle, pow2_block};
 use workloads::rng::TraceRng;
 
 use super::{Family, ReplayError, Replayer};
-use results::{AllocMetrics, FamilyMetrics};
+use results::family::{AllocMetrics, FamilyMetrics};
 
 /// The block allocators: [`AllocOp`] traces replayed on [`BlockAllocator`]s, checked against
 /// [`AllocModel`].

@@ -21,7 +21,7 @@ use workloads::tag_op::{EntityHandle, TagStats};
 use workloads::{TagOp, Trace, TraceStats};
 
 use super::{Family, ReplayError, Replayer};
-use results::{FamilyMetrics, TagMetrics};
+use results::family::{FamilyMetrics, TagMetrics};
 
 /// The tag stores: [`TagOp`] traces replayed on [`TagStore`]s, checked against
 /// [`ModelStore`].

@@ -4,9 +4,9 @@
 //!   calls) regress when they move the bad way by more than `threshold_det` (2%) of the base
 //!   value *and* by more than the metric's `min_abs_change`. A regression fails the gate.
 //! * **Time** (`ns_per_op`) is compared normalised by the family's reference design (see
-//!   [`References`]: `holey` for the ID tables, `vec_of_vecs` for the tag stores, `buddy` for
-//!   the allocators, unless the run says otherwise or [`Rules::reference`] overrides it) on
-//!   the same workload and n in the same run, so machine-wide drift cancels. A change is
+//!   [`References`]: the run's `families`, else the built-in table of
+//!   [`FamilyRecord::builtin`](crate::family::FamilyRecord::builtin), unless
+//!   [`Rules::reference`] overrides it) on the same workload and n in the same run, so machine-wide drift cancels. A change is
 //!   flagged only when it exceeds `threshold_time` (10%) *and* the two runs' normalised
 //!   confidence intervals do not overlap. Time changes are printed, never fail the gate.
 //!   Without the reference in both runs, time is not judged.
