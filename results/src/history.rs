@@ -122,10 +122,8 @@ impl HistoryEntry {
                         .map(|(k, m)| (k.clone(), m.value))
                         .collect(),
                     ns_per_op_interval: time.and_then(|t| Some([t.lower?, t.upper?])),
-                    time_vs_reference: run.time_vs_reference(&b.key, &references).map(|m| m.value),
-                    reference: run
-                        .reference_design_for(&b.key, &references)
-                        .map(str::to_string),
+                    time_vs_reference: references.time_vs_reference(run, &b.key).map(|m| m.value),
+                    reference: references.design_of(run, &b.key).map(str::to_string),
                 }
             })
             .collect();

@@ -12,12 +12,15 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::CompareError;
+use super::error::CompareError;
 use super::metrics::{METRICS, Measured, MetricKind};
-use super::run::{BASELINE_FORMAT, BenchKey, Run, RunBenchmark, SimConfig};
+use super::run::{BenchKey, Run, RunBenchmark, SimConfig};
 use crate::family::{Family, FamilyRecord};
 use crate::files::write_atomically;
 use crate::schema::Status;
+
+/// `format` field that marks a baseline file.
+pub const BASELINE_FORMAT: &str = "dodbench-baseline";
 
 /// Version of the baseline layout; readers refuse others. (`families` was added within
 /// version 1 as an optional field: older readers ignore it, and this one defaults it.)

@@ -7,8 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use super::CompareError;
-use super::run::Run;
+use super::error::CompareError;
+use super::metrics::{Measured, TIME_METRIC};
+use super::run::{BenchKey, Run, RunBenchmark};
 use crate::family::{Family, FamilyRecord};
 
 /// The reference design of every family, resolved for one comparison or history entry.
@@ -90,6 +91,45 @@ impl References {
         &self.by_family
     }
 
+    /// The reference design that normalises the time of `key` in `run`: its family's, or for
+    /// a reference loop that of the family it ran beside ([`Run::group_family`]).
+    pub fn design_of(&self, run: &Run, key: &BenchKey) -> Option<&str> {
+        self.design_for(run.group_family(key)?)
+    }
+
+    /// `ns_per_op` of the benchmark `key` of `run` divided by its reference design's
+    /// ([`References::design_of`]) on the same workload and n in the same run, with a
+    /// conservative interval `[lower / ref.upper, upper / ref.lower]`, so the reference's own
+    /// noise widens it. `None` when either has no time. The reference is looked up in the
+    /// benchmark's family first, then in any family (an explicit reference may be a
+    /// reference loop).
+    pub fn time_vs_reference(&self, run: &Run, key: &BenchKey) -> Option<Measured> {
+        let reference = self.design_of(run, key)?;
+        let time = run.get(key)?.metrics.get(TIME_METRIC)?;
+        let same = |b: &&RunBenchmark| {
+            b.key.design == reference && b.key.workload == key.workload && b.key.n == key.n
+        };
+        let reference = run
+            .benchmarks
+            .iter()
+            .filter(same)
+            .find(|b| b.key.family == key.family)
+            .or_else(|| run.benchmarks.iter().find(same))?;
+        let r = reference.metrics.get(TIME_METRIC)?;
+        if r.value <= 0.0 {
+            return None;
+        }
+        let ratio = |num: Option<f64>, den: Option<f64>| match (num, den) {
+            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+            _ => None,
+        };
+        Some(Measured {
+            value: time.value / r.value,
+            lower: ratio(time.lower, r.upper),
+            upper: ratio(time.upper, r.lower),
+        })
+    }
+
     /// The explicit override, if one was given.
     pub fn explicit(&self) -> Option<&str> {
         self.explicit.as_deref()
@@ -113,7 +153,6 @@ impl References {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::run::{BenchKey, RunBenchmark};
     use crate::schema::Status;
     use std::path::PathBuf;
 

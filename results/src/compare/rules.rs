@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 
-use super::CompareError;
+use super::error::CompareError;
 use super::metrics::{Better, LAYOUT_SENSITIVE, METRICS, Measured, MetricDef, MetricKind};
 use super::reference::References;
 use super::run::{BenchKey, Run, RunBenchmark};
@@ -207,11 +207,11 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
                     let row = match def.kind {
                         MetricKind::Deterministic => det_row(def, &b.key, *bv, *nv, rules),
                         MetricKind::Time => {
-                            let reference = new
-                                .reference_design_for(&n.key, &references)
-                                .or_else(|| base.reference_design_for(&b.key, &references));
-                            let bn = base.time_vs_reference(&b.key, &references);
-                            let nn = new.time_vs_reference(&n.key, &references);
+                            let reference = references
+                                .design_of(new, &n.key)
+                                .or_else(|| references.design_of(base, &b.key));
+                            let bn = references.time_vs_reference(base, &b.key);
+                            let nn = references.time_vs_reference(new, &n.key);
                             let row = time_row(def, &b.key, reference, bn, nn, *bv, *nv, rules);
                             if row.note.starts_with("not judged") {
                                 *time_unjudged

@@ -9,9 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::CompareError;
+use super::error::CompareError;
 use super::metrics::{EntryView, METRICS, Measured};
-use super::reference::References;
 use crate::family::{Family, FamilyRecord};
 use crate::schema::{Estimate, Status};
 
@@ -20,9 +19,6 @@ use crate::schema::{Estimate, Status};
 ///
 /// [`Results::load`]: crate::schema::Results::load
 pub const READABLE_SCHEMA_VERSIONS: [u32; 4] = crate::schema::READABLE_VERSIONS;
-
-/// `format` field that marks a baseline file.
-pub const BASELINE_FORMAT: &str = "dodbench-baseline";
 
 /// What matches two runs' benchmarks.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -111,33 +107,17 @@ pub struct Run {
 }
 
 impl Run {
-    /// Reads a results file (schema 1 to 4) or a baseline file.
+    /// Reads the JSON of a results file (schema 1 to 4); `path` only names it in errors. Use
+    /// [`Run::load`] for a file that may also be a baseline.
     ///
     /// # Errors
-    /// [`CompareError::Io`] (missing file), [`CompareError::Corrupt`] (not JSON, or JSON
-    /// without the core fields), [`CompareError::Version`] (another schema version).
-    pub fn load(path: &Path) -> Result<Self, CompareError> {
-        let text = std::fs::read_to_string(path).map_err(|source| CompareError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Self::from_json_str(path, &text)
-    }
-
-    /// Parses the text of a results or baseline file; `path` only names it in errors.
-    ///
-    /// # Errors
-    /// As [`Run::load`], except I/O.
-    pub fn from_json_str(path: &Path, text: &str) -> Result<Self, CompareError> {
+    /// [`CompareError::Corrupt`] (JSON without the core fields), [`CompareError::Version`]
+    /// (another schema version).
+    pub fn from_results_value(path: &Path, value: Value) -> Result<Self, CompareError> {
         let corrupt = |reason: String| CompareError::Corrupt {
             path: path.to_path_buf(),
             reason,
         };
-        let value: Value = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
-        if value.get("format").and_then(Value::as_str) == Some(BASELINE_FORMAT) {
-            return super::baseline::Baseline::from_value(path, value)
-                .map(|b| b.into_run(path.to_path_buf()));
-        }
         let version = value.get("schema_version").and_then(Value::as_u64);
         if !version.is_some_and(|v| READABLE_SCHEMA_VERSIONS.iter().any(|&r| u64::from(r) == v)) {
             return Err(CompareError::Version {
@@ -222,48 +202,6 @@ impl Run {
             .map(|b| &b.key)
             .find(|k| !k.family.is_reference() && k.workload == key.workload && k.n == key.n)
             .map(|k| k.family)
-    }
-
-    /// The reference design that normalises the benchmark's time under `references`.
-    pub fn reference_design_for<'r>(
-        &self,
-        key: &BenchKey,
-        references: &'r References,
-    ) -> Option<&'r str> {
-        references.design_for(self.group_family(key)?)
-    }
-
-    /// `ns_per_op` of the benchmark divided by its family's reference design's (see
-    /// [`References`]) on the same workload and n in this run, with a conservative interval
-    /// `[lower / ref.upper, upper / ref.lower]`, so the reference's own noise widens it.
-    /// `None` when either has no time. The reference is looked up in the benchmark's family
-    /// first, then in any family (a reference loop is normalised by the reference design of
-    /// the family it ran beside).
-    pub fn time_vs_reference(&self, key: &BenchKey, references: &References) -> Option<Measured> {
-        let reference = self.reference_design_for(key, references)?;
-        let time = self.get(key)?.metrics.get(super::metrics::TIME_METRIC)?;
-        let same = |b: &&RunBenchmark| {
-            b.key.design == reference && b.key.workload == key.workload && b.key.n == key.n
-        };
-        let reference = self
-            .benchmarks
-            .iter()
-            .filter(same)
-            .find(|b| b.key.family == key.family)
-            .or_else(|| self.benchmarks.iter().find(same))?;
-        let r = reference.metrics.get(super::metrics::TIME_METRIC)?;
-        if r.value <= 0.0 {
-            return None;
-        }
-        let ratio = |num: Option<f64>, den: Option<f64>| match (num, den) {
-            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
-            _ => None,
-        };
-        Some(Measured {
-            value: time.value / r.value,
-            lower: ratio(time.lower, r.upper),
-            upper: ratio(time.upper, r.lower),
-        })
     }
 }
 
