@@ -9,29 +9,25 @@ use workloads::TraceStats;
 
 use crate::measure::DesignRow;
 use crate::replay::Family;
-use crate::results::{
-    Benchmark, DesignRecord, Estimate, FamilyMetrics, Results, ResultsError, SCHEMA_VERSION,
-    WorkloadRecord,
-};
 use crate::suite::{PreparedTrace, current_commit, toolchain, unix_now};
 use crate::verify::{Checked, Outcome};
+use results::family::FamilyMetrics;
+use results::{
+    Benchmark, DesignRecord, Estimate, FamilyRecord, Results, ResultsError, Status, WorkloadRecord,
+};
 
-/// Family name in results of references timed beside a family's designs.
-pub const REFERENCE_FAMILY: &str = "reference";
-
-/// A run with no benchmarks yet: this machine, commit, toolchain and time, in `mode`.
+/// A run with no benchmarks yet: this machine, commit, toolchain and time, in `mode`. Its
+/// `families` fill in as families are merged into it.
 pub fn new_results(mode: &str) -> Results {
     Results {
-        schema_version: SCHEMA_VERSION,
-        machine: crate::machine::Machine::current(),
-        commit: current_commit(),
-        toolchain: toolchain().to_string(),
-        created_unix: unix_now(),
-        mode: mode.to_string(),
-        designs: Vec::new(),
-        workloads: Vec::new(),
-        benchmarks: Vec::new(),
-        sweeps: None,
+        families: Vec::new(),
+        ..Results::empty(
+            crate::machine::probe(),
+            current_commit(),
+            toolchain().to_string(),
+            unix_now(),
+            mode,
+        )
     }
 }
 
@@ -40,17 +36,13 @@ pub fn new_results(mode: &str) -> Results {
 /// # Errors
 /// The file exists but cannot be read or is not a results file.
 pub fn load_or_new(path: &Path, mode: &str) -> Result<Results, ResultsError> {
-    if path.exists() {
-        Results::load(path)
-    } else {
-        Ok(new_results(mode))
-    }
+    Results::load_or(path, || new_results(mode))
 }
 
 /// The record that regenerates `prepared`'s trace.
 pub fn workload_record<F: Family>(prepared: &PreparedTrace<F>, seed: u64) -> WorkloadRecord {
     WorkloadRecord {
-        family: F::NAME.to_string(),
+        family: F::RESULTS_FAMILY,
         workload: prepared.workload.clone(),
         n: prepared.n as u64,
         seed,
@@ -64,7 +56,9 @@ pub fn workload_record<F: Family>(prepared: &PreparedTrace<F>, seed: u64) -> Wor
 pub struct Verdict {
     /// The family of the workload (the criterion group is `family/workload`).
     pub family: &'static str,
-    /// Whether the replayer is a reference (results family [`REFERENCE_FAMILY`]).
+    /// The family in results.
+    pub results_family: results::Family,
+    /// Whether the replayer is a reference (results family `reference`).
     pub reference: bool,
     /// Workload name.
     pub workload: String,
@@ -93,6 +87,7 @@ impl Verdict {
     ) -> Self {
         Self {
             family: F::NAME,
+            results_family: F::RESULTS_FAMILY,
             reference: false,
             workload: prepared.workload.clone(),
             design,
@@ -129,13 +124,13 @@ impl Verdict {
         }
         let units = self.ops.max(1) as f64;
         let family = if self.reference {
-            REFERENCE_FAMILY
+            results::Family::Reference
         } else {
-            self.family
+            self.results_family
         };
         let mut b = Benchmark::new(family, &self.workload, self.design, self.n as u64, self.ops);
         b.verified = outcome.is_verified();
-        b.status = outcome.label().to_string();
+        b.status = outcome.status();
         b.reason = outcome.reason().map(str::to_string);
         if let Some(e) = per_iter {
             let ns_per_op = Estimate {
@@ -156,9 +151,7 @@ impl Verdict {
             .memory_bytes
             .filter(|_| self.live_after_setup > 0)
             .map(|m| m as f64 / self.live_after_setup as f64);
-        if let Some(m) = self.metrics {
-            b.set_family_metrics(m);
-        }
+        b.metrics = self.metrics;
         b
     }
 }
@@ -166,11 +159,13 @@ impl Verdict {
 /// A finished `cargo bench` run.
 pub fn bench_results(
     mode: &str,
+    families: Vec<FamilyRecord>,
     designs: Vec<DesignRecord>,
     workloads: Vec<WorkloadRecord>,
     benchmarks: Vec<Benchmark>,
 ) -> Results {
     Results {
+        families,
         designs,
         workloads,
         benchmarks,
@@ -188,28 +183,37 @@ pub fn merge_row<F: Family, O>(
     row: DesignRow<O>,
     store: &mut dyn FnMut(&mut Benchmark, Result<O, String>),
 ) {
-    if !results
-        .workloads
-        .iter()
-        .any(|w| w.family == F::NAME && w.workload == prepared.workload && w.n == prepared.n as u64)
-    {
+    if !results.workloads.iter().any(|w| {
+        w.family == F::RESULTS_FAMILY && w.workload == prepared.workload && w.n == prepared.n as u64
+    }) {
         results.workloads.push(workload_record(prepared, seed));
     }
-    if !results.designs.iter().any(|d| d.family == F::NAME) {
+    if !results
+        .designs
+        .iter()
+        .any(|d| d.family == F::RESULTS_FAMILY)
+    {
         results.designs.extend(F::design_records());
+    }
+    if !results
+        .families
+        .iter()
+        .any(|r| r.family == F::RESULTS_FAMILY)
+    {
+        results.families.push(F::family_record());
     }
     let ops = prepared.expected.stats.work_units();
     let entry = results.entry(
-        F::NAME,
+        F::RESULTS_FAMILY,
         &prepared.workload,
         row.design,
         prepared.n as u64,
         ops,
     );
     let outcome = &row.checked.outcome;
-    if entry.status == "unmeasured" || !outcome.is_verified() {
+    if entry.status == Status::Unmeasured || !outcome.is_verified() {
         entry.verified = outcome.is_verified();
-        entry.status = outcome.label().to_string();
+        entry.status = outcome.status();
         entry.reason = outcome.reason().map(str::to_string);
     }
     if let Some(m) = row.checked.memory_bytes_after_setup {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::results::Estimate;
+use results::Estimate;
 
 #[derive(Deserialize)]
 struct BenchmarkJson {

@@ -1,60 +1,27 @@
-//! What machine a run was measured on: CPU, core count and cache sizes read from sysfs.
+//! Probes the machine a run is measured on: CPU, core count and cache sizes read from sysfs,
+//! into the plain [`Machine`] record of the results schema.
 //!
 //! Missing or odd files give `None` ("unknown" in reports), never an error: containers and
 //! non-Linux systems often hide them.
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use results::machine::{CacheSizes, Machine};
 
-/// Cache sizes in bytes of the first CPU, `None` when unknown.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CacheSizes {
-    /// Level 1 data cache.
-    pub l1d: Option<u64>,
-    /// Level 2 (unified) cache.
-    pub l2: Option<u64>,
-    /// Level 3 (unified) cache; on shared hosts this is the whole socket's.
-    pub l3: Option<u64>,
-}
-
-/// The machine section of `results.json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Machine {
-    /// CPU model name from `/proc/cpuinfo`, or `unknown`.
-    pub cpu_model: String,
-    /// Logical cores available to this process.
-    pub cores: usize,
-    /// Cache sizes from sysfs.
-    pub caches: CacheSizes,
-    /// `std::env::consts::OS` / `ARCH`.
-    pub os: String,
-    /// CPU architecture.
-    pub arch: String,
-    /// Whether hardware counters (`perf_event_open`) could be opened.
-    #[serde(default)]
-    pub hw_counters_available: bool,
-    /// Why not, when they could not.
-    #[serde(default)]
-    pub hw_counters_reason: Option<String>,
-}
-
-impl Machine {
-    /// Reads the machine this process runs on.
-    pub fn current() -> Self {
-        let counters = crate::measure::counters::availability();
-        Self {
-            cpu_model: std::fs::read_to_string("/proc/cpuinfo")
-                .ok()
-                .and_then(|s| cpu_model(&s))
-                .unwrap_or_else(|| "unknown".to_string()),
-            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            caches: read_cache_sizes(Path::new("/sys/devices/system/cpu/cpu0/cache")),
-            os: std::env::consts::OS.to_string(),
-            arch: std::env::consts::ARCH.to_string(),
-            hw_counters_available: counters.is_ok(),
-            hw_counters_reason: counters.err(),
-        }
+/// Reads the machine this process runs on.
+pub fn probe() -> Machine {
+    let counters = crate::measure::counters::availability();
+    Machine {
+        cpu_model: std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|s| cpu_model(&s))
+            .unwrap_or_else(|| "unknown".to_string()),
+        cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        caches: read_cache_sizes(Path::new("/sys/devices/system/cpu/cpu0/cache")),
+        os: std::env::consts::OS.to_string(),
+        arch: std::env::consts::ARCH.to_string(),
+        hw_counters_available: counters.is_ok(),
+        hw_counters_reason: counters.err(),
     }
 }
 

@@ -4,8 +4,8 @@
 use workloads::Trace;
 
 use crate::replay::{Family, OpOf, Scale};
-use crate::results::DesignRecord;
 use crate::verify::Expected;
+use results::DesignRecord;
 
 /// Seed of every generated trace unless `DODBENCH_SEED` says otherwise.
 pub const DEFAULT_SEED: u64 = 0xD0D_BE4C;

@@ -73,6 +73,15 @@ impl Outcome {
         }
     }
 
+    /// The status stored in results.
+    pub fn status(&self) -> results::Status {
+        match self {
+            Outcome::Verified => results::Status::Verified,
+            Outcome::Failed(_) => results::Status::Failed,
+            Outcome::Unsupported(_) => results::Status::Unsupported,
+        }
+    }
+
     /// The reason a design was not timed, if any.
     pub fn reason(&self) -> Option<&str> {
         match self {

@@ -5,7 +5,6 @@
 use std::time::Instant;
 
 use bench_harness::replay::{Replayer, TagFamily, TagReplay};
-use bench_harness::results::FamilyMetrics;
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
@@ -14,6 +13,7 @@ use impls::tags::{
     Entity, Tag, TagDesignInfo, TagDesignVisitor, TagError, TagStore, find_tag_design,
     for_each_tag_design,
 };
+use results::FamilyMetrics;
 use workloads::family::TAGS;
 
 fn tag_workloads() -> Vec<&'static str> {

@@ -21,12 +21,12 @@ use bench_harness::assemble::{Verdict, bench_results, workload_record};
 use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::families::{FamilyVisitor, for_each_family};
 use bench_harness::replay::{Family, ReferenceLoop, Replayer, ReplayerVisitor, Role};
-use bench_harness::results::{DesignRecord, WorkloadRecord, default_results_path, target_dir};
 use bench_harness::suite::{PreparedTrace, SuiteConfig};
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode};
+use results::{DesignRecord, FamilyRecord, WorkloadRecord, default_results_path, target_dir};
 
 /// Set in the child that lists the benchmarks criterion selects.
 const LIST_CHILD: &str = "DODBENCH_LIST_CHILD";
@@ -139,6 +139,7 @@ struct Run {
     verdicts: Vec<Verdict>,
     workload_records: Vec<WorkloadRecord>,
     design_records: Vec<DesignRecord>,
+    family_records: Vec<FamilyRecord>,
 }
 
 impl FamilyVisitor for Run {
@@ -175,6 +176,7 @@ impl FamilyVisitor for Run {
         // on the others).
         if self.verdicts.len() > verdicts_before {
             self.design_records.extend(F::design_records());
+            self.family_records.push(F::family_record());
         }
     }
 }
@@ -368,6 +370,7 @@ fn main() {
         verdicts: Vec::new(),
         workload_records: Vec::new(),
         design_records: Vec::new(),
+        family_records: Vec::new(),
     };
     for_each_family(&mut run);
     run.criterion.final_summary();
@@ -396,6 +399,7 @@ fn main() {
     }
     let results = bench_results(
         run.config.mode(),
+        run.family_records,
         run.design_records,
         run.workload_records,
         benchmarks,

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use bench_harness::compare::Run;
+use results::compare::Run;
 
 use crate::Gate;
 
@@ -29,7 +29,7 @@ fn load_rounds(dir: &Path) -> Result<Vec<Run>> {
 pub fn run(a_dir: &Path, b_dir: &Path, label_a: &str, label_b: &str) -> Result<Gate> {
     let a = load_rounds(a_dir)?;
     let b = load_rounds(b_dir)?;
-    let report = bench_harness::ab::report(&a, &b)?;
+    let report = results::ab::report(&a, &b)?;
     print!("{}", report.render(label_a, label_b));
     Ok(Gate::Pass)
 }

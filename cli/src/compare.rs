@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use anyhow::Result;
-use bench_harness::compare::table::{Format, render};
-use bench_harness::compare::{Baseline, CompareError, Rules, Run, compare};
-use bench_harness::history::{self, HistoryEntry};
+use results::compare::table::{Format, render};
+use results::compare::{Baseline, CompareError, Rules, Run, compare};
+use results::history::{self, HistoryEntry};
 
 use crate::Gate;
 
@@ -53,7 +53,10 @@ pub fn run(base_path: &Path, new_path: &Path, rules: &Rules, options: &Options) 
         }
     }
     if let Some(path) = options.history {
-        history::append(path, &HistoryEntry::from_run(&new, &rules.reference))?;
+        history::append(
+            path,
+            &HistoryEntry::from_run(&new, rules.reference.as_deref())?,
+        )?;
         eprintln!("dodbench: appended {} to {}", new.commit, path.display());
     }
     if options.update_baseline {
@@ -61,7 +64,7 @@ pub fn run(base_path: &Path, new_path: &Path, rules: &Rules, options: &Options) 
         let failed = baseline
             .benchmarks
             .iter()
-            .filter(|b| b.status == "failed")
+            .filter(|b| b.status == results::Status::Failed)
             .count();
         if failed > 0 {
             eprintln!(

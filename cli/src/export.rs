@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use bench_harness::compare::Run;
-use bench_harness::results::{default_results_path, write_atomically};
+use results::compare::Run;
+use results::{default_results_path, write_atomically};
 
 use crate::Gate;
 
@@ -26,9 +26,9 @@ pub fn run(format: ExportFormat, results: Option<PathBuf>, output: Option<&Path>
     let path = results.unwrap_or_else(default_results_path);
     let run = Run::load(&path)?;
     let mut json = match format {
-        ExportFormat::Bmf => serde_json::to_vec_pretty(&bench_harness::export::bmf(&run)),
+        ExportFormat::Bmf => serde_json::to_vec_pretty(&results::export::bmf(&run)),
         ExportFormat::GithubActionBenchmark => {
-            serde_json::to_vec_pretty(&bench_harness::export::github_action_benchmark(&run))
+            serde_json::to_vec_pretty(&results::export::github_action_benchmark(&run))
         }
     }
     .context("cannot serialise the export")?;

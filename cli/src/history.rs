@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use bench_harness::compare::Run;
-use bench_harness::history::{self, HistoryEntry};
-use bench_harness::results::default_results_path;
+use results::compare::Run;
+use results::default_results_path;
+use results::history::{self, HistoryEntry};
 
 use crate::Gate;
 
@@ -13,10 +13,14 @@ use crate::Gate;
 ///
 /// # Errors
 /// The results file cannot be read or the history written.
-pub fn append(history_path: &Path, results: Option<PathBuf>, reference: &str) -> Result<Gate> {
+pub fn append(
+    history_path: &Path,
+    results: Option<PathBuf>,
+    reference: Option<&str>,
+) -> Result<Gate> {
     let path = results.unwrap_or_else(default_results_path);
     let run = Run::load(&path)?;
-    history::append(history_path, &HistoryEntry::from_run(&run, reference))?;
+    history::append(history_path, &HistoryEntry::from_run(&run, reference)?)?;
     println!("appended {} to {}", run.commit, history_path.display());
     Ok(Gate::Pass)
 }

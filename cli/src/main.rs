@@ -11,14 +11,14 @@
 
 use std::path::PathBuf;
 
-use bench_harness::compare::Rules;
-use bench_harness::compare::table::Format;
 use bench_harness::measure::alloc_counter::CountingAlloc;
 use bench_harness::suite::DEFAULT_SEED;
 use clap::{Parser, Subcommand};
 use dodbench::export::ExportFormat;
 use dodbench::passes::{self, MatrixArgs};
 use dodbench::{Gate, ab, compare, convert, export, gen_trace, history, list, replay, report};
+use results::compare::Rules;
+use results::compare::table::Format;
 
 /// Counts allocations for `dodbench memory`. Only this binary installs it: the criterion
 /// driver (`cargo bench`) keeps the plain system allocator so its timings are unperturbed.
@@ -80,7 +80,7 @@ enum Command {
     /// Compare NEW against BASE (a results.json or the committed baseline). Exit 0: nothing
     /// regressed; 1: a deterministic metric or a verification regressed; 2: unusable input.
     Compare {
-        /// Base run: results.json (schema 1 to 3) or a baseline file.
+        /// Base run: results.json (schema 1 to 4) or a baseline file.
         base: PathBuf,
         /// New run: results.json.
         new: PathBuf,
@@ -96,9 +96,10 @@ enum Command {
         /// Relative change of normalised time that can be flagged (never fails the gate).
         #[arg(long, default_value_t = 0.10, value_parser = fraction)]
         threshold_time: f64,
-        /// Design whose time normalises the others on the same workload and n.
-        #[arg(long, default_value = "holey")]
-        reference: String,
+        /// Design whose time normalises the others on the same workload and n, in every
+        /// family (default: each family's reference design, e.g. `holey` for the ID tables).
+        #[arg(long)]
+        reference: Option<String>,
         /// After comparing, rewrite BASE (a baseline file, or a path that does not exist yet)
         /// with NEW's deterministic metrics, atomically; exits 0 unless the input is unusable.
         #[arg(long)]
@@ -185,9 +186,9 @@ enum HistoryCommand {
         /// Results file (default: target/dodbench/results.json).
         #[arg(long)]
         results: Option<PathBuf>,
-        /// Design whose time normalises the others.
-        #[arg(long, default_value = "holey")]
-        reference: String,
+        /// Design whose time normalises the others (default: each family's reference design).
+        #[arg(long)]
+        reference: Option<String>,
     },
     /// List the entries of a history file and any corrupt lines.
     Show {
@@ -261,7 +262,7 @@ fn main() {
                 history,
                 results,
                 reference,
-            } => history::append(&history, results, &reference),
+            } => history::append(&history, results, reference.as_deref()),
             HistoryCommand::Show { history } => history::show(&history),
         },
         Command::AbReport {

@@ -16,14 +16,13 @@ pub fn run(
     out: Option<PathBuf>,
     history: Option<PathBuf>,
 ) -> Result<Gate> {
-    let results_path = results.unwrap_or_else(bench_harness::results::default_results_path);
+    let results_path = results.unwrap_or_else(results::default_results_path);
     // The error already names the file and its cause; print it once, not its source chain.
-    let results =
-        bench_harness::results::Results::load(&results_path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let results = results::Results::load(&results_path).map_err(|e| anyhow::anyhow!("{e}"))?;
     let out = out.unwrap_or_else(reports::default_report_dir);
     if let Some(path) = &history {
         let (entries, corrupt) =
-            bench_harness::history::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+            results::history::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
         for c in &corrupt {
             eprintln!(
                 "dodbench: {}: skipped corrupt line {}: {}",

@@ -22,7 +22,7 @@ fn have_valgrind() -> bool {
 fn sim_of(path: &std::path::Path) -> Vec<serde_json::Value> {
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    assert_eq!(r["schema_version"], bench_harness::results::SCHEMA_VERSION);
+    assert_eq!(r["schema_version"], results::SCHEMA_VERSION);
     r["benchmarks"]
         .as_array()
         .unwrap()

@@ -1,12 +1,12 @@
 //! End-to-end tests of `dodbench compare`, `export`, `history` and `ab-report`: exit codes and
-//! messages of the real binary on the harness's fixture files.
+//! messages of the real binary on the results crate's fixture files.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../bench-harness/tests/fixtures")
+        .join("../results/tests/fixtures")
         .join(name)
 }
 
@@ -99,6 +99,33 @@ fn unusable_inputs_exit_2_with_one_clear_line() {
         &["--threshold-det", "-1"],
     );
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn an_unknown_reference_design_exits_2_naming_the_designs() {
+    let out = compare(
+        "results_v2_base.json",
+        "results_v2_base.json",
+        &["--reference", "hooley"],
+    );
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("\"hooley\""), "{stderr}");
+    assert!(stderr.contains("holey, packed_fixed, pool"), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn old_results_files_compare_against_the_committed_baseline() {
+    let baseline = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports/baseline/baseline.json");
+    let v3 = fixture("results_v3.json");
+    let out = dodbench(&["compare", baseline.to_str().unwrap(), v3.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("id_table `holey`, tags `vec_of_vecs`, alloc `buddy`"),
+        "{stdout}"
+    );
 }
 
 #[test]

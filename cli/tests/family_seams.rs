@@ -12,8 +12,8 @@
 //!   section (`reports/src/view/families/`);
 //! * `pub mod` / `pub use` lines of `lib.rs` and `mod.rs` files (module declarations).
 //!
-//! Unit-test modules (`#[cfg(test)]` to the end of a file) and `tests/` directories are not
-//! scanned: tests exercise concrete families by design.
+//! Unit-test modules (`#[cfg(test)]` to the end of a file), code examples in doc comments (doc
+//! tests) and `tests/` directories are not scanned: tests exercise concrete families by design.
 
 use std::any::type_name;
 use std::path::{Path, PathBuf};
@@ -165,9 +165,25 @@ fn no_file_outside_a_familys_own_names_it() {
         }
         let is_module_file = rel.ends_with("/lib.rs") || rel.ends_with("/mod.rs");
         let text = std::fs::read_to_string(file).unwrap();
+        let mut in_doc_example = false;
         for (number, line) in text.lines().enumerate() {
             if line.trim_start().starts_with("#[cfg(test)]") {
                 break;
+            }
+            // Code examples in doc comments are doc tests, exempt like the unit tests.
+            let doc = line.trim_start();
+            if (doc.starts_with("///") || doc.starts_with("//!"))
+                && doc
+                    .trim_start_matches('/')
+                    .trim_start_matches('!')
+                    .trim()
+                    .starts_with("```")
+            {
+                in_doc_example = !in_doc_example;
+                continue;
+            }
+            if in_doc_example {
+                continue;
             }
             let declaration = line.trim_start().starts_with("pub mod ")
                 || line.trim_start().starts_with("pub use ");

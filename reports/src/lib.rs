@@ -1,8 +1,8 @@
 //! dodbench's report: turns a results file (`target/dodbench/results.json`) into a
 //! self-contained static site, `index.html` plus one page per family, with SVG charts in
 //! `charts/` beside them. It never runs a benchmark; it reads only the results schema
-//! (`bench_harness::results`) and, when [`RenderOptions::history`] is set, the history through
-//! `bench_harness::history::load` (one trend chart per workload across commits).
+//! (`results`) and, when [`RenderOptions::history`] is set, the history through
+//! `results::history::load` (one trend chart per workload across commits).
 //!
 //! * [`view`] groups the results into families, workloads and sizes, formats every number,
 //!   computes ratios to the best and the "which design" summary, and builds the charts;
@@ -14,7 +14,7 @@
 //!
 //! ```no_run
 //! use std::path::Path;
-//! let results = bench_harness::results::Results::load(Path::new("target/dodbench/results.json"))?;
+//! let results = results::Results::load(Path::new("target/dodbench/results.json"))?;
 //! let summary = reports::render(&results, Path::new("target/dodbench/report"), &Default::default())?;
 //! println!("{}", summary.index.display());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -28,9 +28,9 @@ pub mod view;
 
 use std::path::{Path, PathBuf};
 
-use bench_harness::results::{Results, target_dir};
 use minijinja::value::Serde;
 use minijinja::{AutoEscape, Environment, Value, context};
+use results::{Results, target_dir};
 
 /// The templates, compiled into the binary.
 const TEMPLATES: [(&str, &str); 6] = [
@@ -85,7 +85,7 @@ pub enum ReportError {
     Chart(#[from] charts::ChartError),
     /// The history file exists but could not be read (corrupt lines are skipped, not errors).
     #[error(transparent)]
-    History(#[from] bench_harness::history::HistoryError),
+    History(#[from] results::history::HistoryError),
 }
 
 /// `target/dodbench/report`, where `cargo bench` and `dodbench report` write by default.
@@ -135,7 +135,7 @@ pub fn render(
         .unwrap_or_else(|| "dodbench report".to_string());
     let history = match &opts.history {
         Some(path) => {
-            let (entries, corrupt) = bench_harness::history::load(path)?;
+            let (entries, corrupt) = results::history::load(path)?;
             Some(view::HistoryInput {
                 path: path.display().to_string(),
                 entries,

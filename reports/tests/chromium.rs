@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use bench_harness::results::Results;
+use results::Results;
 
 fn find_chromium() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("DODBENCH_CHROMIUM") {

@@ -9,8 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
-use bench_harness::results::Results;
 use reports::palette::design_colour;
+use results::Results;
 
 fn fixture_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/families_results.json")

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use bench_harness::results::Results;
 use reports::palette::design_colour;
+use results::Results;
 
 fn fixture() -> Results {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/small_results.json");

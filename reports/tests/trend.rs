@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use bench_harness::history::{self, HistoryEntry};
-use bench_harness::results::Results;
 use reports::palette::design_colour;
+use results::Results;
+use results::history::{self, HistoryEntry};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")

@@ -19,9 +19,9 @@ use workloads::{AnyTrace, Trace, TraceStats};
 use crate::families::{TraceVisitor, with_family};
 use crate::measure::DesignMeasure;
 use crate::replay::{Family, OpOf, Replayer, ReplayerVisitor, Role};
-use crate::results::{SimConfig, SimPerOp};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
+use results::{SimConfig, SimPerOp};
 
 /// Simulated L1 instruction cache: 32 KiB, 8-way, 64-byte lines.
 pub const I1: &str = "32768,8,64";

@@ -9,9 +9,9 @@ use workloads::TraceStats;
 
 use crate::measure::DesignMeasure;
 use crate::replay::Replayer;
-use crate::results::HwPerOp;
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
+use results::HwPerOp;
 
 /// The five counters, opened (disabled) for this thread.
 pub struct HwCounters {

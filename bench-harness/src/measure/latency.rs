@@ -10,9 +10,9 @@ use workloads::TraceOp;
 
 use crate::measure::DesignMeasure;
 use crate::replay::{Family, ReplayDigest, Replayer};
-use crate::results::Latency;
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
+use results::Latency;
 
 /// Ops per timed batch for single-object ops: large enough that the clock overhead is a small
 /// part, small enough to keep one slow op visible.

@@ -14,9 +14,9 @@ use workloads::TraceStats;
 use crate::measure::DesignMeasure;
 use crate::measure::alloc_counter::{is_installed, reset_peak, snapshot};
 use crate::replay::{Family, ReplayDigest, Replayer};
-use crate::results::{MemoryMetrics, MemorySample};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
+use results::{MemoryMetrics, MemorySample};
 
 /// Samples of the memory-over-time series per mutating body.
 pub const SERIES_POINTS: usize = 64;

@@ -1,6 +1,6 @@
 //! Measurements beyond criterion's times, one module per metric. Each runs a family's replayer
 //! ([`crate::replay::Replayer::replay`]) on a verified design, in its own pass, and fills its
-//! fields of [`crate::results::Benchmark`] (or the `sweeps` section), the same fields for every
+//! fields of [`results::Benchmark`] (or the `sweeps` section), the same fields for every
 //! family:
 //!
 //! * [`cache_sim`]: simulated cache misses per op under callgrind (deterministic), `sim`;

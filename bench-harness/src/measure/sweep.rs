@@ -4,12 +4,12 @@
 
 use workloads::{Payload, TraceStats};
 
-use crate::machine::CacheSizes;
 use crate::measure::DesignMeasure;
 use crate::replay::Replayer;
 use crate::suite::PreparedTrace;
 use crate::timing::{TimedReplay, median_and_range};
 use crate::verify::Checked;
+use results::CacheSizes;
 
 /// Smallest N of a sweep.
 pub const MIN_N: usize = 1 << 10;

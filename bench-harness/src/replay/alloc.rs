@@ -54,7 +54,8 @@ use workloads::alloc_op::{AllocOp, AllocStats, BlockHandle, pow2_block};
 use workloads::rng::TraceRng;
 
 use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
-use crate::results::{AllocMetrics, DesignRecord, FamilyMetrics};
+use results::DesignRecord;
+use results::family::{AllocMetrics, FamilyMetrics};
 
 /// The block allocators: [`AllocOp`] traces replayed on [`BlockAllocator`]s, checked against
 /// [`AllocModel`].
@@ -66,6 +67,7 @@ impl Family for AllocFamily {
     type Digest = AllocDigest;
     type Model = AllocModel;
 
+    const RESULTS_FAMILY: results::Family = results::Family::Alloc;
     const TITLE: &'static str = "Block allocators";
     /// The article's buddy allocator.
     const REFERENCE_DESIGN: &'static str = "buddy";
@@ -115,7 +117,7 @@ impl Family for AllocFamily {
 /// The results record of a block-allocator design. Its "ID" is a `usize` offset.
 pub fn design_record(info: &AllocDesignInfo) -> DesignRecord {
     DesignRecord {
-        family: AllocFamily::NAME.to_string(),
+        family: AllocFamily::RESULTS_FAMILY,
         name: info.name.to_string(),
         description: info.description.to_string(),
         kind: info.kind.label().to_string(),

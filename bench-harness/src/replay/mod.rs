@@ -23,7 +23,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use workloads::{Trace, TraceOp};
 
-use crate::results::DesignRecord;
+use results::DesignRecord;
 
 pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};
 pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
@@ -44,6 +44,9 @@ pub trait Family: Sized + 'static {
 
     /// The family's name in trace headers, results and benchmark IDs (the op vocabulary's).
     const NAME: &'static str = <Self::Op as TraceOp>::FAMILY;
+    /// The family in results (whose name is [`Self::NAME`]; checked by the family list's
+    /// tests).
+    const RESULTS_FAMILY: results::Family;
     /// A title for listings and the report ("ID lookup tables").
     const TITLE: &'static str;
     /// The design whose time normalises the family's others in `compare` and the history
@@ -67,6 +70,15 @@ pub trait Family: Sized + 'static {
 
     /// The family's designs as results records, in registry order.
     fn design_records() -> Vec<DesignRecord>;
+
+    /// The family as a run records it: its title and time reference.
+    fn family_record() -> results::FamilyRecord {
+        results::FamilyRecord {
+            family: Self::RESULTS_FAMILY,
+            title: Self::TITLE.to_string(),
+            reference_design: Self::REFERENCE_DESIGN.to_string(),
+        }
+    }
 
     /// Calls the visitor once per registered design (role [`Role::Design`]), then once per
     /// reference replayer timed beside them ([`Role::Reference`]), then once per reference
@@ -229,7 +241,7 @@ pub trait Replayer: Sized {
     fn measure(
         trace: &Trace<OpOf<Self::Family>>,
         stats: &StatsOf<Self::Family>,
-    ) -> Result<Option<crate::results::FamilyMetrics>, ReplayError> {
+    ) -> Result<Option<results::FamilyMetrics>, ReplayError> {
         let _ = (trace, stats);
         Ok(None)
     }

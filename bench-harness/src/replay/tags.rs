@@ -23,7 +23,8 @@ use workloads::tag_op::{EntityHandle, TagStats};
 use workloads::{TagOp, Trace, TraceStats};
 
 use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
-use crate::results::{DesignRecord, FamilyMetrics, TagMetrics};
+use results::DesignRecord;
+use results::family::{FamilyMetrics, TagMetrics};
 
 /// The tag stores: [`TagOp`] traces replayed on [`TagStore`]s, checked against
 /// [`ModelStore`].
@@ -35,6 +36,7 @@ impl Family for TagFamily {
     type Digest = TagDigest;
     type Model = TagReplay<ModelStore>;
 
+    const RESULTS_FAMILY: results::Family = results::Family::Tags;
     const TITLE: &'static str = "Tag stores";
     /// The article's starting point, one `Vec` per entity.
     const REFERENCE_DESIGN: &'static str = "vec_of_vecs";
@@ -84,7 +86,7 @@ impl Family for TagFamily {
 /// carries no generation.
 pub fn design_record(info: &TagDesignInfo) -> DesignRecord {
     DesignRecord {
-        family: TagFamily::NAME.to_string(),
+        family: TagFamily::RESULTS_FAMILY,
         name: info.name.to_string(),
         description: info.description.to_string(),
         kind: info.kind.label().to_string(),

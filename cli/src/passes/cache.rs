@@ -6,8 +6,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use bench_harness::measure::cache_sim::{self, CacheSim, CacheSimPass};
 use bench_harness::replay::Family;
-use bench_harness::results::{Benchmark, SimPerOp};
 use bench_harness::suite::PreparedTrace;
+use results::{Benchmark, SimPerOp};
 
 use super::{MatrixArgs, Pass};
 

@@ -5,8 +5,8 @@ use anyhow::Result;
 use bench_harness::measure::counters::{CounterPass, availability};
 use bench_harness::measure::latency::{LatencyPass, clock_overhead_ns};
 use bench_harness::replay::Family;
-use bench_harness::results::{Benchmark, HwPerOp, Latency};
 use bench_harness::suite::PreparedTrace;
+use results::{Benchmark, HwPerOp, Latency};
 
 use super::{MatrixArgs, Pass};
 

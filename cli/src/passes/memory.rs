@@ -4,8 +4,8 @@
 use anyhow::Result;
 use bench_harness::measure::memory::MemoryPass;
 use bench_harness::replay::Family;
-use bench_harness::results::{Benchmark, MemoryMetrics};
 use bench_harness::suite::PreparedTrace;
+use results::{Benchmark, MemoryMetrics};
 
 use super::{MatrixArgs, Pass};
 

@@ -17,10 +17,10 @@ use bench_harness::measure::{
     DesignMeasure, DesignRow, Selection, design_names, for_each_verified,
 };
 use bench_harness::replay::Family;
-use bench_harness::results::{Benchmark, Results, default_results_path};
 use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use results::{Benchmark, Results, default_results_path};
 
 /// The matrix options shared by the measurement subcommands.
 #[derive(Debug, Clone, Args)]

@@ -6,8 +6,8 @@ use bench_harness::assemble::load_or_new;
 use bench_harness::measure::DesignRow;
 use bench_harness::measure::sweep::{MIN_N, SweepPass, SweepPlan, mem_available, plan};
 use bench_harness::replay::Family;
-use bench_harness::results::{Benchmark, Results, SweepPoint, Sweeps};
 use bench_harness::suite::PreparedTrace;
+use results::{Benchmark, Results, Status, SweepPoint, Sweeps};
 
 use super::{MatrixArgs, Pass};
 
@@ -59,12 +59,12 @@ impl Pass for Sweep {
         row: DesignRow<f64>,
     ) {
         let (ns_per_op, status) = match row.measured {
-            Some(Ok(ns)) => (Some(ns), "verified".to_string()),
-            Some(Err(_)) => (None, "failed".to_string()),
-            None => (None, row.checked.outcome.label().to_string()),
+            Some(Ok(ns)) => (Some(ns), Status::Verified),
+            Some(Err(_)) => (None, Status::Failed),
+            None => (None, row.checked.outcome.status()),
         };
         self.points.push(SweepPoint {
-            family: F::NAME.to_string(),
+            family: F::RESULTS_FAMILY,
             workload: prepared.workload.clone(),
             design: row.design.to_string(),
             n: prepared.n as u64,
@@ -81,7 +81,7 @@ impl Pass for Sweep {
 /// Bad arguments (a size above the cap), or the results file cannot be written.
 pub fn run(args: &MatrixArgs) -> Result<()> {
     args.validate()?;
-    let machine = bench_harness::machine::Machine::current();
+    let machine = bench_harness::machine::probe();
     let mem = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|m| mem_available(&m));

@@ -1,7 +1,8 @@
 //! The numbers beyond time of one (workload, N) block, for every family: latency percentiles,
 //! memory and allocator figures, simulated and hardware counters.
 
-use bench_harness::results::{Benchmark, Results};
+use results::Family;
+use results::{Benchmark, Results};
 use serde::Serialize;
 
 use super::style::{kind_of, style_of};
@@ -78,7 +79,7 @@ pub struct DetailRow {
 }
 
 /// How `dodbench latency` timed the ops, from the data: batch size, batches, clock overhead.
-pub(super) fn latency_method(latencies: &[&bench_harness::results::Latency]) -> String {
+pub(super) fn latency_method(latencies: &[&results::Latency]) -> String {
     let Some(first) = latencies.first() else {
         return String::new();
     };
@@ -107,7 +108,7 @@ pub(super) fn latency_method(latencies: &[&bench_harness::results::Latency]) -> 
 }
 
 /// The numbers beyond time of `ordered` (designs in table order) for one block.
-pub(super) fn details(results: &Results, family: &str, ordered: &[&Benchmark]) -> DetailsView {
+pub(super) fn details(results: &Results, family: Family, ordered: &[&Benchmark]) -> DetailsView {
     let opt = |v: Option<f64>, f: fn(f64) -> String| {
         v.filter(|x| x.is_finite()).map(f).unwrap_or_default()
     };

@@ -24,7 +24,7 @@ mod text;
 mod trend;
 mod workload;
 
-use bench_harness::results::Results;
+use results::{Family, Results};
 use serde::Serialize;
 
 use self::names::{Names, push_unique};
@@ -147,26 +147,28 @@ pub fn build(
     let history = history.filter(|h| !h.entries.is_empty());
     let mut names = Names::default();
     let mut charts = Vec::new();
-    let mut family_names: Vec<String> = Vec::new();
+    let mut family_names: Vec<Family> = Vec::new();
     for d in &results.designs {
-        push_unique(&mut family_names, &d.family);
+        if !family_names.contains(&d.family) {
+            family_names.push(d.family);
+        }
     }
     for b in &results.benchmarks {
-        if !reference::is_reference(b) {
-            push_unique(&mut family_names, &b.family);
+        if !reference::is_reference(b) && !family_names.contains(&b.family) {
+            family_names.push(b.family);
         }
     }
     let mut page_names = Names::default();
     let mut families = Vec::new();
     let mut summary = Vec::new();
     let mut all_filters = Filters::default();
-    for family in &family_names {
-        let page = page_names.unique(&[family], "html");
+    for &family in &family_names {
+        let page = page_names.unique(&[family.as_str()], "html");
         let view = page::build_family(results, family, &page, history, &mut names, &mut charts)?;
         for w in &view.workloads {
             summary.extend(w.sizes.iter().filter_map(|s| s.summary.clone()));
         }
-        push_unique(&mut all_filters.family, family);
+        push_unique(&mut all_filters.family, family.as_str());
         for w in &view.filters.workload {
             push_unique(&mut all_filters.workload, w);
         }

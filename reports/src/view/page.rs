@@ -1,6 +1,7 @@
 //! One family's page: its designs table and one section per workload.
 
-use bench_harness::results::{Benchmark, Results, SweepPoint};
+use results::Family;
+use results::{Benchmark, Results, SweepPoint};
 use serde::Serialize;
 
 use super::Filters;
@@ -56,7 +57,7 @@ pub struct DesignView {
 /// workload record or a sweep point of the family names.
 pub(super) fn build_family(
     results: &Results,
-    family: &str,
+    family: Family,
     page: &str,
     history: Option<&HistoryInput>,
     names: &mut Names,

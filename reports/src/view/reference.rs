@@ -2,14 +2,14 @@
 //! family, shown as dashed lines and italic rows beside the designs of the same workload on
 //! whichever family page has that workload, never ranked. The one place that names that family.
 
-use bench_harness::results::Benchmark;
+use results::{Benchmark, Family};
 
 use crate::charts::SeriesStyle;
 use crate::palette;
 
 /// Family name of the baseline loops (`ref-vec`, `ref-holey-direct`) in results: shown as
 /// reference rows and lines beside the designs of the same workload, never ranked.
-pub const REFERENCE_FAMILY: &str = "reference";
+pub const REFERENCE_FAMILY: Family = Family::Reference;
 
 /// The kind the rows, filters and templates give reference loops (designs are `article`,
 /// `tuned` or `peer`).
@@ -17,12 +17,12 @@ pub(super) const REFERENCE_KIND: &str = "reference";
 
 /// Whether `b` is a reference loop rather than a design of a family.
 pub(super) fn is_reference(b: &Benchmark) -> bool {
-    is_reference_family(&b.family)
+    is_reference_family(b.family)
 }
 
 /// Whether `family` (of a benchmark, sweep point or history point) is the reference loops'.
-pub(super) fn is_reference_family(family: &str) -> bool {
-    family == REFERENCE_FAMILY
+pub(super) fn is_reference_family(family: Family) -> bool {
+    family.is_reference()
 }
 
 /// The one style of every reference loop: grey, a cross, dashed.

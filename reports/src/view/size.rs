@@ -2,7 +2,8 @@
 //! every generic chart (sample spread, latency percentiles, memory, allocator calls, simulated
 //! misses) whose field some design of the block carries, whatever its family.
 
-use bench_harness::results::{Benchmark, Results};
+use results::Family;
+use results::{Benchmark, Results};
 use serde::Serialize;
 
 use super::SummaryView;
@@ -89,7 +90,7 @@ pub struct RowView {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build_size(
     results: &Results,
-    family: &str,
+    family: Family,
     page: &str,
     workload: &str,
     n: u64,
@@ -139,7 +140,7 @@ pub(super) fn build_size(
             design: b.design.clone(),
             kind: kind_of(results, b),
             colour: style.colour.hex(),
-            status: status_name(&b.status),
+            status: status_name(b.status),
             reason: b.reason.clone().unwrap_or_default(),
             timed: m.is_some(),
             ns: m.map(format::ns).unwrap_or_default(),
@@ -188,7 +189,10 @@ pub(super) fn build_size(
             })
         })
         .collect();
-    let file = names.unique(&[family, workload, &format!("n{n}"), "throughput"], "svg");
+    let file = names.unique(
+        &[family.as_str(), workload, &format!("n{n}"), "throughput"],
+        "svg",
+    );
     let throughput = throughput::build(
         &file,
         &format!("{title}: throughput"),
@@ -208,7 +212,10 @@ pub(super) fn build_size(
     let latency = if distributions.is_empty() {
         None
     } else {
-        let file = names.unique(&[family, workload, &format!("n{n}"), "samples"], "svg");
+        let file = names.unique(
+            &[family.as_str(), workload, &format!("n{n}"), "samples"],
+            "svg",
+        );
         let chart = latency::build(&file, &format!("{title}: sample spread"), &distributions)?;
         charts.push(chart.clone());
         Some(chart)
@@ -229,7 +236,10 @@ pub(super) fn build_size(
     let memory = if memory_bars.is_empty() {
         None
     } else {
-        let file = names.unique(&[family, workload, &format!("n{n}"), "memory"], "svg");
+        let file = names.unique(
+            &[family.as_str(), workload, &format!("n{n}"), "memory"],
+            "svg",
+        );
         let chart = memory::build(
             &file,
             &format!("{title}: bytes per live object"),
@@ -239,7 +249,7 @@ pub(super) fn build_size(
         Some(chart)
     };
 
-    let latencies: Vec<(&Benchmark, &bench_harness::results::Latency)> = designs
+    let latencies: Vec<(&Benchmark, &results::Latency)> = designs
         .iter()
         .filter_map(|b| b.latency.as_ref().map(|l| (*b, l)))
         .collect();
@@ -257,7 +267,10 @@ pub(super) fn build_size(
             })
             .collect();
         let method = latency_method(&latencies.iter().map(|l| l.1).collect::<Vec<_>>());
-        let file = names.unique(&[family, workload, &format!("n{n}"), "percentiles"], "svg");
+        let file = names.unique(
+            &[family.as_str(), workload, &format!("n{n}"), "percentiles"],
+            "svg",
+        );
         let chart = percentiles::build(
             &file,
             &format!("{title}: per-op latency percentiles"),
@@ -285,7 +298,10 @@ pub(super) fn build_size(
     let memory_over_time = if series.is_empty() {
         None
     } else {
-        let file = names.unique(&[family, workload, &format!("n{n}"), "memory-time"], "svg");
+        let file = names.unique(
+            &[family.as_str(), workload, &format!("n{n}"), "memory-time"],
+            "svg",
+        );
         let chart = memory_over_time::build(&file, &format!("{title}: memory held"), &series)?;
         charts.push(chart.clone());
         Some(chart)
@@ -304,7 +320,10 @@ pub(super) fn build_size(
     let allocator = if alloc_bars.is_empty() {
         None
     } else {
-        let file = names.unique(&[family, workload, &format!("n{n}"), "alloc-calls"], "svg");
+        let file = names.unique(
+            &[family.as_str(), workload, &format!("n{n}"), "alloc-calls"],
+            "svg",
+        );
         let chart = allocator::build(
             &file,
             &format!("{title}: allocator calls per work unit"),
@@ -314,7 +333,7 @@ pub(super) fn build_size(
         Some(chart)
     };
 
-    let sims: Vec<(&Benchmark, &bench_harness::results::SimPerOp)> = results
+    let sims: Vec<(&Benchmark, &results::SimPerOp)> = results
         .benchmarks
         .iter()
         .filter(|b| b.family == family && b.workload == workload && b.n == n)
@@ -330,7 +349,7 @@ pub(super) fn build_size(
                     ll_per_op: sim.ll_miss,
                 })
                 .collect();
-            let file = names.unique(&[family, workload, &format!("n{n}"), "sim"], "svg");
+            let file = names.unique(&[family.as_str(), workload, &format!("n{n}"), "sim"], "svg");
             let config = format!("D1 {}, LL {}", first.config.d1, first.config.ll);
             let chart = sim_misses::build(
                 &file,
@@ -346,7 +365,7 @@ pub(super) fn build_size(
     let block = Block {
         results,
         family,
-        file_stem: [family, workload, &format!("n{n}")],
+        file_stem: [family.as_str(), workload, &format!("n{n}")],
         title: &title,
         ordered: &ordered,
         references: &references,

@@ -1,16 +1,16 @@
 //! The one place that reads a benchmark's (or a sweep or history point's) status: whether it was
 //! verified, its median if so, and the words a row shows when it has no number.
 
-use bench_harness::results::Benchmark;
+use results::{Benchmark, Status};
 
 /// Whether a status says the design's digest matched the model (`verified`); `failed` and
 /// `unsupported` designs carry no time.
-pub(super) fn is_verified(status: &str) -> bool {
-    status == "verified"
+pub(super) fn is_verified(status: Status) -> bool {
+    status.is_verified()
 }
 
 /// A status as the page writes it.
-pub(super) fn status_name(status: &str) -> String {
+pub(super) fn status_name(status: Status) -> String {
     status.to_string()
 }
 
@@ -25,8 +25,8 @@ pub(super) fn median(b: &Benchmark) -> Option<f64> {
 /// The status, with the reason when there is one: what a chart or row shows without a time.
 pub(super) fn note(b: &Benchmark) -> String {
     match &b.reason {
-        Some(r) => format!("{}: {r}", status_name(&b.status)),
-        None => status_name(&b.status),
+        Some(r) => format!("{}: {r}", status_name(b.status)),
+        None => status_name(b.status),
     }
 }
 

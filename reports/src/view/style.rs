@@ -1,7 +1,8 @@
 //! A design's identity in every chart and table: its colour and marker (from its index in
 //! `results.designs`) and its kind.
 
-use bench_harness::results::{Benchmark, Results};
+use results::Family;
+use results::{Benchmark, Results};
 
 use super::reference::{REFERENCE_KIND, is_reference};
 use crate::charts::SeriesStyle;
@@ -9,7 +10,7 @@ use crate::palette::{design_colour, design_marker};
 
 /// Style of the design `name` in `family`: its index in `results.designs` fixes colour and
 /// marker; designs missing from that list come after it in order of first appearance.
-pub(super) fn style_of(results: &Results, family: &str, name: &str) -> SeriesStyle {
+pub(super) fn style_of(results: &Results, family: Family, name: &str) -> SeriesStyle {
     let index = design_index(results, family, name);
     SeriesStyle {
         name: name.to_string(),
@@ -20,7 +21,7 @@ pub(super) fn style_of(results: &Results, family: &str, name: &str) -> SeriesSty
 }
 
 /// The palette index behind [`style_of`].
-pub(super) fn design_index(results: &Results, family: &str, name: &str) -> usize {
+pub(super) fn design_index(results: &Results, family: Family, name: &str) -> usize {
     results
         .designs
         .iter()

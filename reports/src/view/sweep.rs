@@ -1,6 +1,7 @@
 //! The working-set lines of a workload from `dodbench sweep`, for every family.
 
-use bench_harness::results::{Results, SweepPoint, Sweeps};
+use results::Family;
+use results::{Results, SweepPoint, Sweeps};
 
 use super::status::{is_verified, status_name};
 use super::style::style_of;
@@ -10,7 +11,7 @@ use crate::charts::Line;
 /// only), and a sentence stating the sweep's range, its cap and the points not drawn.
 pub(super) fn sweep_lines(
     results: &Results,
-    family: &str,
+    family: Family,
     sweeps: &Sweeps,
     points: &[&SweepPoint],
 ) -> (Vec<Line>, String) {
@@ -19,17 +20,17 @@ pub(super) fn sweep_lines(
     for p in points {
         let point = match (p.ns_per_op, p.working_set_bytes) {
             (Some(ns), Some(bytes))
-                if is_verified(&p.status) && ns.is_finite() && ns > 0.0 && bytes > 0 =>
+                if is_verified(p.status) && ns.is_finite() && ns > 0.0 && bytes > 0 =>
             {
                 (bytes as f64, ns)
             }
             _ => {
                 match undrawn
                     .iter_mut()
-                    .find(|u| u.0 == p.design && u.1 == status_name(&p.status))
+                    .find(|u| u.0 == p.design && u.1 == status_name(p.status))
                 {
                     Some(u) => u.2 += 1,
-                    None => undrawn.push((p.design.clone(), status_name(&p.status), 1)),
+                    None => undrawn.push((p.design.clone(), status_name(p.status), 1)),
                 }
                 continue;
             }

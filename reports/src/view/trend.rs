@@ -1,7 +1,8 @@
 //! The "Trend across commits" section of a workload, from a history file.
 
-use bench_harness::history::{CorruptLine, HistoryEntry, HistoryPoint};
-use bench_harness::results::Results;
+use results::Family;
+use results::Results;
+use results::history::{CorruptLine, HistoryEntry, HistoryPoint};
 use serde::Serialize;
 
 use super::names::Names;
@@ -11,7 +12,7 @@ use super::style::{design_index, style_of};
 use crate::charts::{Chart, ChartError, Line, SeriesStyle, trend};
 use crate::palette::{design_colour, design_marker};
 
-/// A history file as `bench_harness::history::load` read it, for the trend charts.
+/// A history file as `results::history::load` read it, for the trend charts.
 #[derive(Debug, Clone)]
 pub struct HistoryInput {
     /// The file, as named on the page.
@@ -57,14 +58,14 @@ fn trend_value(metric_is_ir: bool, p: &HistoryPoint) -> Option<f64> {
     } else {
         p.time_vs_reference
     };
-    v.filter(|v| v.is_finite() && *v > 0.0 && is_verified(&p.status))
+    v.filter(|v| v.is_finite() && *v > 0.0 && is_verified(p.status))
 }
 
 /// The trend section of one workload: one line per design at the largest N that has the
 /// chosen metric (see [`trend_value`]), x = the history's entries in file order.
 pub(super) fn build_trend(
     results: &Results,
-    family: &str,
+    family: Family,
     workload: &str,
     history: &HistoryInput,
     names: &mut Names,
@@ -93,7 +94,7 @@ pub(super) fn build_trend(
         let mut refs: Vec<&str> = points
             .iter()
             .filter(|(_, p)| trend_value(false, p).is_some())
-            .map(|(i, _)| history.entries[*i].reference.as_str())
+            .filter_map(|(i, p)| history.entries[*i].reference_of(p))
             .collect();
         refs.sort_unstable();
         refs.dedup();
@@ -124,7 +125,7 @@ pub(super) fn build_trend(
         lines.sort_by_key(|l| l.0);
         let lines: Vec<Line> = lines.into_iter().map(|l| l.1).collect();
         let labels: Vec<String> = history.entries.iter().map(entry_label).collect();
-        let file = names.unique(&[family, workload, "trend"], "svg");
+        let file = names.unique(&[family.as_str(), workload, "trend"], "svg");
         let built = trend::build(
             &file,
             &format!("{workload}, N = {n}: across commits"),
@@ -171,10 +172,10 @@ fn entry_label(e: &HistoryEntry) -> String {
 fn history_style(
     results: &Results,
     history: &HistoryInput,
-    family: &str,
+    family: Family,
     name: &str,
 ) -> (usize, SeriesStyle) {
-    let in_results = |f: &str, d: &str| {
+    let in_results = |f: Family, d: &str| {
         results.designs.iter().any(|x| x.family == f && x.name == d)
             || results
                 .benchmarks
@@ -191,7 +192,7 @@ fn history_style(
         .benchmarks
         .iter()
         .filter(|b| {
-            !is_reference_family(&b.family)
+            !is_reference_family(b.family)
                 && !results
                     .designs
                     .iter()
@@ -201,12 +202,12 @@ fn history_style(
         .collect();
     extra.sort_unstable();
     extra.dedup();
-    let mut only_history: Vec<(&str, &str)> = history
+    let mut only_history: Vec<(Family, &str)> = history
         .entries
         .iter()
         .flat_map(|e| &e.benchmarks)
-        .filter(|p| !is_reference_family(&p.family) && !in_results(&p.family, &p.design))
-        .map(|p| (p.family.as_str(), p.design.as_str()))
+        .filter(|p| !is_reference_family(p.family) && !in_results(p.family, &p.design))
+        .map(|p| (p.family, p.design.as_str()))
         .collect();
     only_history.sort_unstable();
     only_history.dedup();

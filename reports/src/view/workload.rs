@@ -1,7 +1,8 @@
 //! One workload's section of a family page: a block per N, the ns/op-vs-N and
 //! ns/op-vs-working-set charts, the trend across commits and the reproduction commands.
 
-use bench_harness::results::{Benchmark, Results, SweepPoint};
+use results::Family;
+use results::{Benchmark, Results, SweepPoint};
 use serde::Serialize;
 
 use super::Filters;
@@ -59,7 +60,7 @@ pub(super) struct FamilyScope<'a> {
     /// The whole results file.
     pub(super) results: &'a Results,
     /// The page's family.
-    pub(super) family: &'a str,
+    pub(super) family: Family,
     /// The page's file name.
     pub(super) page: &'a str,
     /// The family's points of `dodbench sweep`, every workload.
@@ -109,7 +110,7 @@ pub(super) fn build_workload(
     sizes_n.sort_unstable();
     sizes_n.dedup();
     let anchor = names
-        .unique(&[family, workload], "x")
+        .unique(&[family.as_str(), workload], "x")
         .trim_end_matches(".x")
         .to_string();
     let mut sizes = Vec::new();
@@ -160,7 +161,7 @@ pub(super) fn build_workload(
             .collect::<Vec<_>>()
     };
     let scaling = if sizes_n.len() > 1 {
-        let file = names.unique(&[family, workload, "scaling"], "svg");
+        let file = names.unique(&[family.as_str(), workload, "scaling"], "svg");
         let chart = scaling::build(
             &file,
             &format!("{workload}: ns per work unit vs N"),
@@ -190,7 +191,7 @@ pub(super) fn build_workload(
         ),
     };
     let working_set = if ws_lines.iter().any(|l| !l.points.is_empty()) {
-        let file = names.unique(&[family, workload, "working-set"], "svg");
+        let file = names.unique(&[family.as_str(), workload, "working-set"], "svg");
         let chart = working_set::build(&file, &ws_title, &ws_lines, caches, &ws_source)?;
         charts.push(chart.clone());
         Some(chart)

@@ -15,7 +15,7 @@ use workloads::BodyStats;
 use workloads::{Op, Payload, Trace};
 
 use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
-use crate::results::DesignRecord;
+use results::DesignRecord;
 
 /// The ID lookup tables: [`Op`] traces replayed on [`IdTable`]s, checked against
 /// [`ModelTable`].
@@ -27,6 +27,7 @@ impl Family for IdTableFamily {
     type Digest = Digest;
     type Model = ReplayState<ModelTable<Payload>>;
 
+    const RESULTS_FAMILY: results::Family = results::Family::IdTable;
     const TITLE: &'static str = "ID lookup tables";
     const REFERENCE_DESIGN: &'static str = "holey";
     const MEMORY_BOUND_WORKLOADS: &'static [&'static str] =
@@ -81,7 +82,7 @@ impl Family for IdTableFamily {
 /// The results record of an ID-table design.
 pub fn design_record(info: &DesignInfo) -> DesignRecord {
     DesignRecord {
-        family: IdTableFamily::NAME.to_string(),
+        family: IdTableFamily::RESULTS_FAMILY,
         name: info.name.to_string(),
         description: info.description.to_string(),
         kind: info.kind.label().to_string(),

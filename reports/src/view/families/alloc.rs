@@ -1,7 +1,8 @@
 //! Family `alloc`: the block-allocator section of a block, arena use and fragmentation, with a
 //! chart of the three utilization fractions.
 
-use bench_harness::results::{AllocMetrics, Benchmark};
+use results::Benchmark;
+use results::family::{AllocMetrics, FamilyMetrics};
 use serde::Serialize;
 
 use super::Block;
@@ -58,9 +59,12 @@ pub struct AllocRow {
     pub live_fraction_at_first_failure: String,
 }
 
-/// A benchmark's block-allocator metrics: the one read of the `alloc` field of the results.
+/// A benchmark's block-allocator metrics: the one read of the alloc variant of `metrics`.
 pub(super) fn metrics(b: &Benchmark) -> Option<&AllocMetrics> {
-    b.alloc.as_ref()
+    match &b.metrics {
+        Some(FamilyMetrics::Alloc(a)) => Some(a),
+        _ => None,
+    }
 }
 
 /// The block-allocator section of a block, when some design of it carries `alloc` metrics.

@@ -6,7 +6,8 @@
 pub(super) mod alloc;
 pub(super) mod tags;
 
-use bench_harness::results::{Benchmark, Results};
+use results::Family;
+use results::{Benchmark, Results};
 use serde::Serialize;
 
 use super::names::Names;
@@ -46,7 +47,7 @@ pub(super) struct Block<'a> {
     /// The whole results file (designs' colours and kinds).
     pub(super) results: &'a Results,
     /// The page's family.
-    pub(super) family: &'a str,
+    pub(super) family: Family,
     /// Family, workload and `n<N>`: the start of the block's chart file names.
     pub(super) file_stem: [&'a str; 3],
     /// `<workload>, N = <n>`.

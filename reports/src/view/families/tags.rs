@@ -1,7 +1,8 @@
 //! Family `tags`: the tag-store section of a block, heap bytes per tag and allocator traffic,
 //! with a bytes-per-tag chart.
 
-use bench_harness::results::{Benchmark, TagMetrics};
+use results::Benchmark;
+use results::family::{FamilyMetrics, TagMetrics};
 use serde::Serialize;
 
 use super::Block;
@@ -53,9 +54,12 @@ pub struct TagRow {
     pub ratio: String,
 }
 
-/// A benchmark's tag-store metrics: the one read of the `tags` field of the results.
+/// A benchmark's tag-store metrics: the one read of the tags variant of `metrics`.
 pub(super) fn metrics(b: &Benchmark) -> Option<&TagMetrics> {
-    b.tags.as_ref()
+    match &b.metrics {
+        Some(FamilyMetrics::Tags(t)) => Some(t),
+        _ => None,
+    }
 }
 
 /// The tag-store section of a block, when some design of it carries `tags` metrics.

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::results::Estimate;
+use crate::schema::Estimate;
 
 /// Whether a metric repeats exactly from run to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

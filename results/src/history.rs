@@ -13,10 +13,14 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::compare::Run;
 use crate::compare::metrics::TIME_METRIC;
+use crate::compare::{CompareError, References, Run};
+use crate::family::Family;
+use crate::schema::Status;
 
-/// Version of the line layout, stored in every line.
+/// Version of the line layout, stored in every line. (Per-family references, `references` and
+/// each point's `reference`, were added within version 1 as optional fields; older lines have
+/// one `reference` for every family.)
 pub const HISTORY_VERSION: u32 = 1;
 
 /// One run's summary: one line of the history file.
@@ -32,8 +36,14 @@ pub struct HistoryEntry {
     pub created_unix: u64,
     /// `quick` or `full`, if known.
     pub mode: Option<String>,
-    /// The design times are normalised by in [`HistoryPoint::time_vs_reference`].
-    pub reference: String,
+    /// The one design every family's times were normalised by in
+    /// [`HistoryPoint::time_vs_reference`]: an explicit override, or any line written before
+    /// per-family references (`holey`). `None` when each family used its own (`references`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// Family → the design its times were normalised by.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub references: BTreeMap<Family, String>,
     /// One point per benchmark.
     pub benchmarks: Vec<HistoryPoint>,
 }
@@ -42,15 +52,15 @@ pub struct HistoryEntry {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HistoryPoint {
     /// Family.
-    pub family: String,
+    pub family: Family,
     /// Workload.
     pub workload: String,
     /// Design.
     pub design: String,
     /// Live size.
     pub n: u64,
-    /// `verified`, `failed` or `unsupported`.
-    pub status: String,
+    /// Whether the design was verified.
+    pub status: Status,
     /// Metric name → value (see `compare::metrics::METRICS`), including `ns_per_op`'s median.
     pub metrics: BTreeMap<String, f64>,
     /// `ns_per_op` interval `[lower, upper]`, when timed.
@@ -58,6 +68,10 @@ pub struct HistoryPoint {
     /// `ns_per_op` divided by the reference design's on the same workload and n, when both
     /// were timed: the number to chart across machines.
     pub time_vs_reference: Option<f64>,
+    /// The design `time_vs_reference` was divided by (absent in older lines: see
+    /// [`HistoryEntry::reference_of`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
 }
 
 /// A line [`load`] could not read.
@@ -83,40 +97,65 @@ pub enum HistoryError {
 }
 
 impl HistoryEntry {
-    /// Summarises a run; times are normalised by `reference`.
-    pub fn from_run(run: &Run, reference: &str) -> Self {
-        let created_unix = run.created_unix.unwrap_or_else(crate::suite::unix_now);
+    /// Summarises a run; times are normalised by each family's reference design (see
+    /// [`References::resolve`]), or by `reference` in every family when given.
+    ///
+    /// # Errors
+    /// [`CompareError::UnknownReference`] when `reference` names a design the run lacks.
+    pub fn from_run(run: &Run, reference: Option<&str>) -> Result<Self, CompareError> {
+        let references = References::resolve(None, run, reference)?;
+        let created_unix = run.created_unix.unwrap_or_else(unix_now);
         let benchmarks = run
             .benchmarks
             .iter()
             .map(|b| {
                 let time = b.metrics.get(TIME_METRIC);
                 HistoryPoint {
-                    family: b.key.family.clone(),
+                    family: b.key.family,
                     workload: b.key.workload.clone(),
                     design: b.key.design.clone(),
                     n: b.key.n,
-                    status: b.status.clone(),
+                    status: b.status,
                     metrics: b
                         .metrics
                         .iter()
                         .map(|(k, m)| (k.clone(), m.value))
                         .collect(),
                     ns_per_op_interval: time.and_then(|t| Some([t.lower?, t.upper?])),
-                    time_vs_reference: run.time_vs_reference(&b.key, reference).map(|m| m.value),
+                    time_vs_reference: references.time_vs_reference(run, &b.key).map(|m| m.value),
+                    reference: references.design_of(run, &b.key).map(str::to_string),
                 }
             })
             .collect();
-        Self {
+        Ok(Self {
             history_version: HISTORY_VERSION,
             commit: run.commit.clone(),
             date: utc_date(created_unix),
             created_unix,
             mode: run.mode.clone(),
-            reference: reference.to_string(),
+            reference: references.explicit().map(str::to_string),
+            references: references.by_family().clone(),
             benchmarks,
-        }
+        })
     }
+
+    /// The design `point`'s `time_vs_reference` was divided by: the point's own, else its
+    /// family's in this entry, else the entry's one reference (lines written before
+    /// per-family references).
+    pub fn reference_of<'a>(&'a self, point: &'a HistoryPoint) -> Option<&'a str> {
+        point
+            .reference
+            .as_deref()
+            .or_else(|| self.references.get(&point.family).map(String::as_str))
+            .or(self.reference.as_deref())
+    }
+}
+
+/// Seconds since the Unix epoch (for runs that do not record when they finished).
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 /// Appends one entry as one line.
@@ -223,6 +262,17 @@ pub fn utc_date(unix: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_lines_written_before_per_family_references() {
+        let line = r#"{"history_version":1,"commit":"c","date":"1970-01-01T00:00:00Z",
+            "created_unix":0,"mode":null,"reference":"holey","benchmarks":[{"family":"tags",
+            "workload":"w","design":"d","n":1,"status":"verified","metrics":{},
+            "ns_per_op_interval":null,"time_vs_reference":1.5}]}"#;
+        let e: HistoryEntry = serde_json::from_str(line).unwrap();
+        assert_eq!(e.reference_of(&e.benchmarks[0]), Some("holey"));
+        assert_eq!(e.benchmarks[0].family, Family::Tags);
+    }
 
     #[test]
     fn dates() {

@@ -1,36 +1,6 @@
-//! `dodbench compare BASE NEW`: matches two runs' benchmarks by (family, workload, design, n)
-//! and classifies every change as improved, regressed, unchanged, new or gone, with rules that
-//! respect noise (see [`rules`]). A deterministic regression fails the CI gate; times are shown
-//! with their noise and never fail it.
-//!
-//! * [`metrics`]: the metric table (name, unit, kind, direction, extractor);
-//! * [`run`]: a run read from results.json (schema 1 to 3) or from a baseline;
-//! * [`baseline`]: the committed baseline of deterministic metrics;
-//! * [`rules`]: thresholds, verdicts and [`compare`](rules::compare);
-//! * [`table`]: text and Markdown output.
-//!
-//! ```
-//! use bench_harness::compare::{Rules, Run, compare};
-//! # let text = r#"{"schema_version": 1, "commit": "c", "benchmarks": [{"family": "id_table",
-//! #   "workload": "churn", "design": "pool", "n": 1000, "ops": 10, "status": "verified",
-//! #   "sim": {"ir": 100.0}}]}"#;
-//! let base = Run::from_json_str("base.json".as_ref(), text).unwrap();
-//! let new = base.clone();
-//! let c = compare(&base, &new, &Rules::default()).unwrap();
-//! assert!(!c.gate_failed());
-//! ```
+//! Why two runs could not be compared.
 
 use std::path::PathBuf;
-
-pub mod baseline;
-pub mod metrics;
-pub mod rules;
-pub mod run;
-pub mod table;
-
-pub use baseline::Baseline;
-pub use rules::{Comparison, Row, Rules, Verdict, compare};
-pub use run::{BenchKey, Run};
 
 /// Why two runs could not be compared (the CLI exits 2 on all of these).
 #[derive(Debug, thiserror::Error)]
@@ -62,7 +32,7 @@ pub enum CompareError {
     /// A schema version this dodbench does not read.
     #[error(
         "{path}: schema version {found}; compare reads results schema 1 to {} and baseline format 1",
-        crate::results::SCHEMA_VERSION
+        crate::schema::SCHEMA_VERSION
     )]
     Version {
         /// The file.
@@ -91,6 +61,17 @@ pub enum CompareError {
         base: u64,
         /// NEW's seed.
         new: u64,
+    },
+    /// An explicit reference design that no benchmark of either run has.
+    #[error(
+        "reference design {name:?} is in neither run; designs in the runs: {}",
+        designs.join(", ")
+    )]
+    UnknownReference {
+        /// The name given.
+        name: String,
+        /// Every design name of the runs, sorted.
+        designs: Vec<String>,
     },
     /// `--update-baseline` was pointed at something that is not a baseline.
     #[error("{path} is a results file, not a baseline; refusing to overwrite it")]

@@ -1,6 +1,6 @@
 //! A run as `compare` sees it: benchmarks keyed by (family, workload, design, n), each with the
 //! metrics of the [`metrics`](super::metrics) table it has. Read from a results file (schema
-//! version 1 to 3) or from a baseline file.
+//! version 1 to 4) or from a baseline file.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -9,25 +9,22 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::error::CompareError;
 use super::metrics::{EntryView, METRICS, Measured};
-use crate::results::Estimate;
-
-use super::CompareError;
+use crate::family::{Family, FamilyRecord};
+use crate::schema::{Estimate, Status};
 
 /// Results schema versions `compare` reads: every version [`Results::load`] reads (all have
 /// the fixed core names).
 ///
-/// [`Results::load`]: crate::results::Results::load
-pub const READABLE_SCHEMA_VERSIONS: [u32; 3] = crate::results::READABLE_VERSIONS;
-
-/// `format` field that marks a baseline file.
-pub const BASELINE_FORMAT: &str = "dodbench-baseline";
+/// [`Results::load`]: crate::schema::Results::load
+pub const READABLE_SCHEMA_VERSIONS: [u32; 4] = crate::schema::READABLE_VERSIONS;
 
 /// What matches two runs' benchmarks.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct BenchKey {
     /// Family, e.g. `id_table`.
-    pub family: String,
+    pub family: Family,
     /// Workload name.
     pub workload: String,
     /// Design name.
@@ -70,8 +67,8 @@ pub struct RunBenchmark {
     pub key: BenchKey,
     /// Timed work units per replay (a changed trace changes it).
     pub ops: u64,
-    /// `verified`, `failed` or `unsupported`.
-    pub status: String,
+    /// Whether the design was verified.
+    pub status: Status,
     /// Seed of the trace, when the file records it.
     pub seed: Option<u64>,
     /// Metric name (see [`METRICS`]) → value. Only verified benchmarks carry metrics.
@@ -81,7 +78,7 @@ pub struct RunBenchmark {
 impl RunBenchmark {
     /// Whether the design gave the model's answers.
     pub fn is_verified(&self) -> bool {
-        self.status == "verified"
+        self.status.is_verified()
     }
 }
 
@@ -102,38 +99,25 @@ pub struct Run {
     pub is_baseline: bool,
     /// The simulated cache hierarchy of the deterministic counts, if any.
     pub sim: Option<SimConfig>,
+    /// The families with their reference designs: the file's, or for files that predate them
+    /// (results schema 1 to 3, older baselines) the built-in records.
+    pub families: Vec<FamilyRecord>,
     /// Benchmarks in file order.
     pub benchmarks: Vec<RunBenchmark>,
 }
 
 impl Run {
-    /// Reads a results file (schema 1 to 3) or a baseline file.
+    /// Reads the JSON of a results file (schema 1 to 4); `path` only names it in errors. Use
+    /// [`Run::load`] for a file that may also be a baseline.
     ///
     /// # Errors
-    /// [`CompareError::Io`] (missing file), [`CompareError::Corrupt`] (not JSON, or JSON
-    /// without the core fields), [`CompareError::Version`] (another schema version).
-    pub fn load(path: &Path) -> Result<Self, CompareError> {
-        let text = std::fs::read_to_string(path).map_err(|source| CompareError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Self::from_json_str(path, &text)
-    }
-
-    /// Parses the text of a results or baseline file; `path` only names it in errors.
-    ///
-    /// # Errors
-    /// As [`Run::load`], except I/O.
-    pub fn from_json_str(path: &Path, text: &str) -> Result<Self, CompareError> {
+    /// [`CompareError::Corrupt`] (JSON without the core fields), [`CompareError::Version`]
+    /// (another schema version).
+    pub fn from_results_value(path: &Path, value: Value) -> Result<Self, CompareError> {
         let corrupt = |reason: String| CompareError::Corrupt {
             path: path.to_path_buf(),
             reason,
         };
-        let value: Value = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
-        if value.get("format").and_then(Value::as_str) == Some(BASELINE_FORMAT) {
-            return super::baseline::Baseline::from_value(path, value)
-                .map(|b| b.into_run(path.to_path_buf()));
-        }
         let version = value.get("schema_version").and_then(Value::as_u64);
         if !version.is_some_and(|v| READABLE_SCHEMA_VERSIONS.iter().any(|&r| u64::from(r) == v)) {
             return Err(CompareError::Version {
@@ -167,7 +151,7 @@ impl Run {
                 raw,
                 ns_per_op: core.ns_per_op,
             };
-            let metrics = if core.status == "verified" {
+            let metrics = if core.status.is_verified() {
                 METRICS
                     .iter()
                     .filter_map(|m| (m.extract)(&view).map(|v| (m.name.to_string(), v)))
@@ -196,6 +180,7 @@ impl Run {
             schema_version: version.unwrap_or_default(),
             is_baseline: false,
             sim,
+            families: head.families.unwrap_or_else(FamilyRecord::builtin_all),
             benchmarks,
         })
     }
@@ -205,35 +190,18 @@ impl Run {
         self.benchmarks.iter().find(|b| &b.key == key)
     }
 
-    /// `ns_per_op` of the benchmark divided by the reference design's on the same workload
-    /// and n in this run, with a conservative interval
-    /// `[lower / ref.upper, upper / ref.lower]`, so the reference's own noise widens it.
-    /// `None` when either has no time. The reference is looked up in the benchmark's family
-    /// first, then in any family (the `reference` loops are normalised by `holey` too).
-    pub fn time_vs_reference(&self, key: &BenchKey, reference: &str) -> Option<Measured> {
-        let time = self.get(key)?.metrics.get(super::metrics::TIME_METRIC)?;
-        let same = |b: &&RunBenchmark| {
-            b.key.design == reference && b.key.workload == key.workload && b.key.n == key.n
-        };
-        let reference = self
-            .benchmarks
-            .iter()
-            .filter(same)
-            .find(|b| b.key.family == key.family)
-            .or_else(|| self.benchmarks.iter().find(same))?;
-        let r = reference.metrics.get(super::metrics::TIME_METRIC)?;
-        if r.value <= 0.0 {
-            return None;
+    /// The family whose designs the benchmark ran beside: its own, or for a reference loop
+    /// (family `reference`) the family of the other benchmarks of the same workload and n.
+    /// `None` for a reference loop alone on its workload.
+    pub fn group_family(&self, key: &BenchKey) -> Option<Family> {
+        if !key.family.is_reference() {
+            return Some(key.family);
         }
-        let ratio = |num: Option<f64>, den: Option<f64>| match (num, den) {
-            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
-            _ => None,
-        };
-        Some(Measured {
-            value: time.value / r.value,
-            lower: ratio(time.lower, r.upper),
-            upper: ratio(time.upper, r.lower),
-        })
+        self.benchmarks
+            .iter()
+            .map(|b| &b.key)
+            .find(|k| !k.family.is_reference() && k.workload == key.workload && k.n == key.n)
+            .map(|k| k.family)
     }
 }
 
@@ -248,6 +216,8 @@ struct Head {
     mode: Option<String>,
     #[serde(default)]
     workloads: Vec<WorkloadSeed>,
+    #[serde(default)]
+    families: Option<Vec<FamilyRecord>>,
 }
 
 fn unknown() -> String {
@@ -256,7 +226,7 @@ fn unknown() -> String {
 
 #[derive(Deserialize)]
 struct WorkloadSeed {
-    family: String,
+    family: Family,
     workload: String,
     n: u64,
     seed: u64,
@@ -265,12 +235,12 @@ struct WorkloadSeed {
 /// The core of one benchmark entry, typed: these names are fixed in every schema version.
 #[derive(Deserialize)]
 struct CoreBenchmark {
-    family: String,
+    family: Family,
     workload: String,
     design: String,
     n: u64,
     ops: u64,
-    status: String,
+    status: Status,
     #[serde(default)]
     ns_per_op: Option<Estimate>,
 }

@@ -3,19 +3,22 @@
 //! * **Deterministic metrics** (simulated instructions and misses, bytes per object, allocator
 //!   calls) regress when they move the bad way by more than `threshold_det` (2%) of the base
 //!   value *and* by more than the metric's `min_abs_change`. A regression fails the gate.
-//! * **Time** (`ns_per_op`) is compared normalised by the reference design (`holey`) on the
-//!   same workload and n in the same run, so machine-wide drift cancels. A change is flagged
-//!   only when it exceeds `threshold_time` (10%) *and* the two runs' normalised confidence
-//!   intervals do not overlap. Time changes are printed, never fail the gate. Without a
-//!   reference in both runs, time is not judged.
+//! * **Time** (`ns_per_op`) is compared normalised by the family's reference design (see
+//!   [`References`]: the run's `families`, else the built-in table of
+//!   [`FamilyRecord::builtin`](crate::family::FamilyRecord::builtin), unless
+//!   [`Rules::reference`] overrides it) on the same workload and n in the same run, so machine-wide drift cancels. A change is
+//!   flagged only when it exceeds `threshold_time` (10%) *and* the two runs' normalised
+//!   confidence intervals do not overlap. Time changes are printed, never fail the gate.
+//!   Without the reference in both runs, time is not judged.
 //! * **Status**: a benchmark that was verified and no longer is (failed, unsupported) is a
 //!   regression; the reverse an improvement.
 //! * Benchmarks only in NEW are `new`, only in BASE `gone`; neither fails the gate.
 
 use std::collections::BTreeMap;
 
-use super::CompareError;
+use super::error::CompareError;
 use super::metrics::{Better, LAYOUT_SENSITIVE, METRICS, Measured, MetricDef, MetricKind};
+use super::reference::References;
 use super::run::{BenchKey, Run, RunBenchmark};
 
 /// Thresholds of the rules; the defaults are the CI gate's.
@@ -25,8 +28,10 @@ pub struct Rules {
     pub threshold_det: f64,
     /// Relative change of normalised time that can be flagged (0.10 = 10%).
     pub threshold_time: f64,
-    /// Design whose time normalises the others on the same workload and n.
-    pub reference: String,
+    /// A design whose time normalises the others on the same workload and n in every
+    /// family; `None` (the default) uses each family's own reference design (see
+    /// [`References::resolve`]).
+    pub reference: Option<String>,
 }
 
 impl Default for Rules {
@@ -34,7 +39,7 @@ impl Default for Rules {
         Self {
             threshold_det: 0.02,
             threshold_time: 0.10,
-            reference: "holey".to_string(),
+            reference: None,
         }
     }
 }
@@ -105,6 +110,8 @@ impl Row {
 pub struct Comparison {
     /// Rules used.
     pub rules: Rules,
+    /// The reference design of each family the times were normalised by.
+    pub references: References,
     /// BASE commit.
     pub base_commit: String,
     /// NEW commit.
@@ -141,7 +148,10 @@ impl Comparison {
 /// [`CompareError::SimConfigMismatch`] when both runs carry simulated counts from different
 /// cache hierarchies, [`CompareError::SeedMismatch`] when a benchmark was run on a trace of
 /// another seed: the numbers are then not comparable, whatever they say.
+/// [`CompareError::UnknownReference`] when [`Rules::reference`] names a design neither run
+/// has.
 pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, CompareError> {
+    let references = References::resolve(Some(base), new, rules.reference.as_deref())?;
     if let (Some(b), Some(n)) = (&base.sim, &new.sim) {
         if b != n {
             return Err(CompareError::SimConfigMismatch {
@@ -160,7 +170,8 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
             .or_insert_with(|| (0, key.to_string()))
             .0 += 1;
     };
-    let mut time_unjudged = 0usize;
+    // reference design -> time comparisons not judged for want of it
+    let mut time_unjudged: BTreeMap<String, usize> = BTreeMap::new();
     for b in &base.benchmarks {
         let Some(n) = new.get(&b.key) else {
             rows.push(benchmark_row(&b.key, Verdict::Gone, b));
@@ -196,11 +207,16 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
                     let row = match def.kind {
                         MetricKind::Deterministic => det_row(def, &b.key, *bv, *nv, rules),
                         MetricKind::Time => {
-                            let bn = base.time_vs_reference(&b.key, &rules.reference);
-                            let nn = new.time_vs_reference(&n.key, &rules.reference);
-                            let row = time_row(def, &b.key, bn, nn, *bv, *nv, rules);
+                            let reference = references
+                                .design_of(new, &n.key)
+                                .or_else(|| references.design_of(base, &b.key));
+                            let bn = references.time_vs_reference(base, &b.key);
+                            let nn = references.time_vs_reference(new, &n.key);
+                            let row = time_row(def, &b.key, reference, bn, nn, *bv, *nv, rules);
                             if row.note.starts_with("not judged") {
-                                time_unjudged += 1;
+                                *time_unjudged
+                                    .entry(reference.unwrap_or("(none)").to_string())
+                                    .or_default() += 1;
                             }
                             row
                         }
@@ -225,11 +241,10 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
             "metric {metric} only in {side} for {count} benchmarks (e.g. {example}): not compared"
         ));
     }
-    if time_unjudged > 0 {
+    for (reference, count) in time_unjudged {
         warnings.push(format!(
-            "{time_unjudged} time comparisons not judged: reference design {:?} missing on \
-             their workload and n in one of the runs",
-            rules.reference
+            "{count} time comparisons not judged: reference design {reference:?} missing on \
+             their workload and n in one of the runs"
         ));
     }
     let compared_det = rows
@@ -250,6 +265,7 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
     rows.sort_by(|a, b| (&a.key, &a.metric).cmp(&(&b.key, &b.metric)));
     Ok(Comparison {
         rules: rules.clone(),
+        references,
         base_commit: base.commit.clone(),
         new_commit: new.commit.clone(),
         rows,
@@ -274,7 +290,7 @@ fn benchmark_row(key: &BenchKey, verdict: Verdict, b: &RunBenchmark) -> Row {
         new: None,
         change: None,
         verdict,
-        note: b.status.clone(),
+        note: b.status.to_string(),
     }
 }
 
@@ -333,9 +349,11 @@ fn det_row(def: &MetricDef, key: &BenchKey, b: Measured, n: Measured, rules: &Ru
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn time_row(
     def: &MetricDef,
     key: &BenchKey,
+    reference: Option<&str>,
     base_norm: Option<Measured>,
     new_norm: Option<Measured>,
     base_raw: Measured,
@@ -352,15 +370,16 @@ fn time_row(
         verdict: Verdict::Unchanged,
         note: String::new(),
     };
-    if key.design == rules.reference {
+    let Some(reference) = reference else {
+        row.note = "not judged: no reference design for this benchmark's family".to_string();
+        return row;
+    };
+    if key.design == reference {
         row.note = "reference design: raw time, not judged".to_string();
         return row;
     }
     let (Some(b), Some(n)) = (base_norm, new_norm) else {
-        row.note = format!(
-            "not judged: no {} time on this workload and n",
-            rules.reference
-        );
+        row.note = format!("not judged: no {reference} time on this workload and n");
         return row;
     };
     row.base = Some(b);
@@ -372,7 +391,7 @@ fn time_row(
         (Some(bl), Some(bu), Some(nl), Some(nu)) => nl > bu || nu < bl,
         _ => false,
     };
-    row.note = format!("vs {}", rules.reference);
+    row.note = format!("vs {reference}");
     if beyond_threshold && disjoint {
         row.verdict = if worse_sign(def, b.value, n.value) > 0.0 {
             Verdict::Regressed
@@ -380,7 +399,7 @@ fn time_row(
             Verdict::Improved
         };
     } else if beyond_threshold {
-        row.note = format!("vs {}; within noise", rules.reference);
+        row.note = format!("vs {reference}; within noise");
     }
     row
 }
@@ -389,18 +408,20 @@ fn time_row(
 mod tests {
     use super::*;
     use crate::compare::metrics::TIME_METRIC;
+    use crate::family::{Family, FamilyRecord};
+    use crate::schema::Status;
     use std::path::PathBuf;
 
     fn bench(design: &str, metrics: &[(&str, Measured)]) -> RunBenchmark {
         RunBenchmark {
             key: BenchKey {
-                family: "id_table".into(),
+                family: Family::IdTable,
                 workload: "churn".into(),
                 design: design.into(),
                 n: 1000,
             },
             ops: 100,
-            status: "verified".into(),
+            status: Status::Verified,
             seed: Some(1),
             metrics: metrics
                 .iter()
@@ -418,6 +439,7 @@ mod tests {
             schema_version: 2,
             is_baseline: false,
             sim: None,
+            families: FamilyRecord::builtin_all(),
             benchmarks,
         }
     }
@@ -489,7 +511,7 @@ mod tests {
     fn lost_verification_fails_the_gate_and_new_or_gone_do_not() {
         let base = run(vec![bench("pool", &[]), bench("slab", &[])]);
         let mut failed = bench("pool", &[]);
-        failed.status = "failed".into();
+        failed.status = Status::Failed;
         let c = compare(&base, &run(vec![failed]), &Rules::default()).unwrap();
         assert!(c.gate_failed());
         assert_eq!(c.count(Verdict::Gone, MetricKind::Deterministic), 1);

@@ -176,6 +176,8 @@ mod tests {
     use super::*;
     use crate::compare::metrics::Measured;
     use crate::compare::run::RunBenchmark;
+    use crate::family::{Family, FamilyRecord};
+    use crate::schema::Status;
 
     fn run(times: &[(&str, f64)]) -> Run {
         Run {
@@ -186,17 +188,18 @@ mod tests {
             schema_version: 1,
             is_baseline: false,
             sim: None,
+            families: FamilyRecord::builtin_all(),
             benchmarks: times
                 .iter()
                 .map(|(d, t)| RunBenchmark {
                     key: BenchKey {
-                        family: "id_table".into(),
+                        family: Family::IdTable,
                         workload: "churn".into(),
                         design: d.to_string(),
                         n: 1000,
                     },
                     ops: 1,
-                    status: "verified".into(),
+                    status: Status::Verified,
                     seed: None,
                     metrics: [(TIME_METRIC.to_string(), Measured::exact(*t))].into(),
                 })

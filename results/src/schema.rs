@@ -1,23 +1,74 @@
 //! The versioned schema of `target/dodbench/results.json`, where the harness hands its numbers
 //! to the report and to `compare`. Fields named in the issues (`schema_version`, `machine`,
 //! `commit`, `toolchain`, `benchmarks`; per benchmark `family`, `workload`, `design`, `n`,
-//! `ops`, `verified`, `ns_per_op {median, lower, upper}`, `ops_per_s`) are never renamed; later
-//! versions only add fields.
+//! `ops`, `verified`, `ns_per_op {median, lower, upper}`, `ops_per_s`) are never renamed.
+//!
+//! History of the schema:
+//! * 1: the core fields (`bytes_per_live_object` per benchmark);
+//! * 2: `bytes_per_object`, `sim`, `hw`, `memory`, `latency`, `sweeps`, samples;
+//! * 3: the `tags`, `alloc` and `reference` families, with per-benchmark `tags` and `alloc`
+//!   metrics;
+//! * 4: `family` and `status` are checked names ([`Family`], [`Status`]); one per-family field
+//!   `metrics` tagged by `kind` ([`FamilyMetrics`]) replaces `tags` and `alloc`; the run lists
+//!   its `families` with each one's reference design ([`FamilyRecord`]).
+//!
+//! [`Results::load`] reads every version and upgrades it in memory: version 3's `tags`/`alloc`
+//! become `metrics`, and a file without `families` gets the built-in records
+//! ([`FamilyRecord::builtin`]).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::family::{Family, FamilyMetrics, FamilyRecord};
+use crate::files::write_atomically;
 use crate::machine::Machine;
 
-/// Version of this schema; readers refuse other versions with a clear error.
-pub const SCHEMA_VERSION: u32 = 3;
+/// Version of this schema; readers refuse newer versions with a clear error.
+pub const SCHEMA_VERSION: u32 = 4;
 
-/// Older versions [`Results::load`] still reads (their missing fields take defaults; version
-/// 1's `bytes_per_live_object` is read as `bytes_per_object`). Version 3 added the `tags`,
-/// `alloc` and `system` families and the per-benchmark `tags` and `alloc` metrics.
-pub const READABLE_VERSIONS: [u32; 3] = [1, 2, 3];
+/// Versions [`Results::load`] reads (older ones' missing fields take defaults; version 1's
+/// `bytes_per_live_object` is read as `bytes_per_object`; version 3's per-benchmark `tags` and
+/// `alloc` are read into `metrics`).
+pub const READABLE_VERSIONS: [u32; 4] = [1, 2, 3, 4];
+
+/// Whether a design was timed, and if not why not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The replay gave the model's answers; the benchmark carries its measurements.
+    Verified,
+    /// The replay gave other answers, refused an op or broke an invariant: a bug, not timed.
+    Failed,
+    /// The design's documented limits exclude the trace (fixed capacity, no stale detection,
+    /// a tag cap, an alignment it cannot give); not timed.
+    Unsupported,
+    /// An entry created by a measurement pass before any verification.
+    Unmeasured,
+}
+
+impl Status {
+    /// The name results.json stores: `verified`, `failed`, `unsupported` or `unmeasured`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Status::Verified => "verified",
+            Status::Failed => "failed",
+            Status::Unsupported => "unsupported",
+            Status::Unmeasured => "unmeasured",
+        }
+    }
+
+    /// `true` for [`Status::Verified`].
+    pub const fn is_verified(self) -> bool {
+        matches!(self, Status::Verified)
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// A whole run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +86,10 @@ pub struct Results {
     pub created_unix: u64,
     /// `quick` (`DODBENCH_QUICK=1`) or `full`.
     pub mode: String,
+    /// The families of the run with each one's reference design. Absent before schema 4:
+    /// [`Results::load`] then fills in [`FamilyRecord::builtin_all`].
+    #[serde(default)]
+    pub families: Vec<FamilyRecord>,
     /// The designs of the run, as the registry describes them.
     pub designs: Vec<DesignRecord>,
     /// Every (workload, n) trace of the run with what is needed to regenerate it.
@@ -132,7 +187,7 @@ pub struct MemoryMetrics {
 pub struct MemorySample {
     /// Body ops replayed so far.
     pub ops: u64,
-    /// The design's own accounting ([`impls::id_table::IdTable::memory_bytes`]).
+    /// The design's own accounting (its `memory_bytes`).
     pub design_bytes: u64,
     /// The counting allocator's live bytes above the level before the setup (table plus handle
     /// map).
@@ -176,7 +231,7 @@ pub struct Sweeps {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SweepPoint {
     /// Family, e.g. `id_table`.
-    pub family: String,
+    pub family: Family,
     /// Workload name.
     pub workload: String,
     /// Design name.
@@ -187,15 +242,15 @@ pub struct SweepPoint {
     pub ns_per_op: Option<f64>,
     /// The design's heap bytes after the setup: the working set the body runs on.
     pub working_set_bytes: Option<u64>,
-    /// `verified`, `failed` or `unsupported`.
-    pub status: String,
+    /// Whether the design was verified on the point's trace.
+    pub status: Status,
 }
 
 /// A design as listed in results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DesignRecord {
     /// Family, e.g. `id_table`.
-    pub family: String,
+    pub family: Family,
     /// Registry name.
     pub name: String,
     /// One-line description.
@@ -220,7 +275,7 @@ pub struct DesignRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WorkloadRecord {
     /// Family the trace is replayed on.
-    pub family: String,
+    pub family: Family,
     /// Generator name.
     pub workload: String,
     /// Live size asked for.
@@ -229,7 +284,7 @@ pub struct WorkloadRecord {
     pub seed: u64,
     /// Generator parameters (JSON of its params struct).
     pub params: serde_json::Value,
-    /// Timed work units in the body (see [`workloads::TraceStats::work_units`]).
+    /// Timed work units in the body (see `workloads::trace::BodyStats::work_units`).
     pub ops: u64,
 }
 
@@ -247,8 +302,8 @@ pub struct Estimate {
 /// One (family, workload, design, n) measurement.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Benchmark {
-    /// Family, e.g. `id_table`.
-    pub family: String,
+    /// Family, e.g. `id_table`, or `reference` for a reference loop.
+    pub family: Family,
     /// Workload name.
     pub workload: String,
     /// Design name.
@@ -259,8 +314,8 @@ pub struct Benchmark {
     pub ops: u64,
     /// Whether the replay gave the model's answers (only verified benchmarks carry timings).
     pub verified: bool,
-    /// `verified`, `failed` or `unsupported`.
-    pub status: String,
+    /// Whether the design was verified, and if not why it was not timed.
+    pub status: Status,
     /// Why the design was not timed, when it was not.
     pub reason: Option<String>,
     /// Nanoseconds per work unit: median over samples with criterion's bootstrap interval.
@@ -294,88 +349,24 @@ pub struct Benchmark {
     /// iterations and by `ops`), in sample order; empty when not timed or not recorded.
     #[serde(default)]
     pub samples_ns_per_op: Vec<f64>,
-    /// Tag-store memory metrics (family `tags`), from an untimed replay.
+    /// The metrics of the benchmark's family beyond time (tag stores: bytes per tag;
+    /// allocators: utilization, fragmentation), from an untimed replay; `None` for families
+    /// that measure none, or when not measured.
     #[serde(default)]
-    pub tags: Option<TagMetrics>,
-    /// Block-allocator metrics (family `alloc`), from an untimed replay.
-    #[serde(default)]
-    pub alloc: Option<AllocMetrics>,
-}
-
-/// The metrics one family measures beyond time, as a family's replayer returns them
-/// ([`crate::replay::Replayer::measure`]).
-#[derive(Debug, Clone, PartialEq)]
-pub enum FamilyMetrics {
-    /// A tag store's.
-    Tags(TagMetrics),
-    /// A block allocator's.
-    Alloc(AllocMetrics),
-}
-
-impl Benchmark {
-    /// Stores `metrics` in the field of its family.
-    pub fn set_family_metrics(&mut self, metrics: FamilyMetrics) {
-        match metrics {
-            FamilyMetrics::Tags(m) => self.tags = Some(m),
-            FamilyMetrics::Alloc(m) => self.alloc = Some(m),
-        }
-    }
-}
-
-/// Memory metrics of a tag store on one trace, measured by an untimed replay with the design's
-/// own accounting ([`impls::tags::TagStore::memory_bytes`] and `allocator_calls`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TagMetrics {
-    /// Tags held after the setup.
-    pub tags_after_setup: u64,
-    /// Heap bytes per tag held after the setup (`memory_bytes / tags_after_setup`); `None`
-    /// with no tags.
-    pub bytes_per_tag: Option<f64>,
-    /// Heap bytes held after the body.
-    pub memory_bytes_after_body: u64,
-    /// Allocator calls the design made during the setup, per tag held after it (the heap
-    /// traffic of building the store).
-    pub setup_alloc_calls_per_tag: Option<f64>,
-    /// Allocator calls the design made during the body, per work unit.
-    pub alloc_calls_per_op: f64,
-}
-
-/// Space metrics of a block allocator on one trace, sampled after every op of an untimed
-/// replay on the arena the timed replays use.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AllocMetrics {
-    /// Arena size of the replay (from the trace's peak; the same for every design).
-    pub arena_bytes: u64,
-    /// Requested live bytes over reserved bytes at the moment of peak requested bytes.
-    pub utilization_at_peak: f64,
-    /// Mean over ops of requested live bytes over reserved bytes (ops with nothing live are
-    /// skipped).
-    pub utilization_mean: f64,
-    /// Internal fragmentation at peak: `(reserved - requested) / reserved`.
-    pub internal_fragmentation_at_peak: f64,
-    /// External fragmentation at peak: `1 - largest free block / free bytes` (the bytes on the
-    /// design's free lists); `None` where the design cannot tell both.
-    pub external_fragmentation_at_peak: Option<f64>,
-    /// Largest free block over the arena size at peak; `None` where unknown.
-    pub largest_free_over_arena_at_peak: Option<f64>,
-    /// Allocator metadata (in the arena and on the host heap) in bits per live block, at peak.
-    pub metadata_bits_per_block: f64,
-    /// Separately, on an arena of `arena_bytes`: a seeded stream of allocations from the
-    /// trace's size mix until the first failure; requested live bytes then over the arena.
-    pub live_fraction_at_first_failure: Option<f64>,
+    pub metrics: Option<FamilyMetrics>,
 }
 
 impl Benchmark {
     /// An entry with no measurement yet, for a pass that fills its own fields.
-    pub fn new(family: &str, workload: &str, design: &str, n: u64, ops: u64) -> Self {
+    pub fn new(family: Family, workload: &str, design: &str, n: u64, ops: u64) -> Self {
         Self {
-            family: family.to_string(),
+            family,
             workload: workload.to_string(),
             design: design.to_string(),
             n,
             ops,
             verified: false,
-            status: "unmeasured".to_string(),
+            status: Status::Unmeasured,
             reason: None,
             ns_per_op: None,
             ops_per_s: None,
@@ -388,8 +379,7 @@ impl Benchmark {
             memory: None,
             latency: None,
             samples_ns_per_op: Vec::new(),
-            tags: None,
-            alloc: None,
+            metrics: None,
         }
     }
 }
@@ -413,7 +403,7 @@ pub enum ResultsError {
         /// The cause.
         source: serde_json::Error,
     },
-    /// Another schema version.
+    /// Another schema version (a newer one, or none).
     #[error("{path}: schema version {found}, this dodbench reads versions 1 to {SCHEMA_VERSION}")]
     Version {
         /// The file.
@@ -448,42 +438,85 @@ impl Results {
                 found,
             });
         }
-        let mut results: Self =
-            serde_json::from_value(value).map_err(|source| ResultsError::Corrupt {
-                path: path.to_path_buf(),
-                source,
-            })?;
+        Self::from_value(value).map_err(|source| ResultsError::Corrupt {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// Reads a results file's JSON of any readable version (the version is not checked
+    /// here; [`Results::load`] checks it first), upgraded to this schema.
+    ///
+    /// # Errors
+    /// The JSON does not have this schema's shape.
+    pub fn from_value(mut value: serde_json::Value) -> Result<Self, serde_json::Error> {
+        let has_families = value.get("families").is_some();
+        if let Some(benchmarks) = value.get_mut("benchmarks").and_then(|b| b.as_array_mut()) {
+            for b in benchmarks.iter_mut().filter_map(|b| b.as_object_mut()) {
+                if b.contains_key("metrics") {
+                    continue;
+                }
+                if let Some(m) = FamilyMetrics::take_v3_fields(b)? {
+                    b.insert("metrics".to_string(), serde_json::to_value(m)?);
+                }
+            }
+        }
+        let mut results: Self = serde_json::from_value(value)?;
+        if !has_families {
+            results.families = FamilyRecord::builtin_all();
+        }
         results.schema_version = SCHEMA_VERSION;
         Ok(results)
     }
 
-    /// Loads `path` if it exists, else starts an empty run measured on this machine, so a
-    /// measurement pass can merge its fields into whatever `cargo bench` wrote.
+    /// Loads `path` if it exists, else returns `new()` (an empty run), so a measurement pass
+    /// can merge its fields into whatever `cargo bench` wrote.
     ///
     /// # Errors
     /// The file exists but cannot be read or is of an unreadable version.
-    pub fn load_or_new(path: &Path, mode: &str) -> Result<Self, ResultsError> {
+    pub fn load_or(path: &Path, new: impl FnOnce() -> Self) -> Result<Self, ResultsError> {
         if path.exists() {
             return Self::load(path);
         }
-        Ok(Self {
+        Ok(new())
+    }
+
+    /// A run with no designs, workloads or benchmarks yet, listing the built-in families.
+    pub fn empty(
+        machine: Machine,
+        commit: String,
+        toolchain: String,
+        created_unix: u64,
+        mode: &str,
+    ) -> Self {
+        Self {
             schema_version: SCHEMA_VERSION,
-            machine: Machine::current(),
-            commit: crate::suite::current_commit(),
-            toolchain: crate::suite::toolchain().to_string(),
-            created_unix: crate::suite::unix_now(),
+            machine,
+            commit,
+            toolchain,
+            created_unix,
             mode: mode.to_string(),
+            families: FamilyRecord::builtin_all(),
             designs: Vec::new(),
             workloads: Vec::new(),
             benchmarks: Vec::new(),
             sweeps: None,
-        })
+        }
+    }
+
+    /// The record of `family`: the run's, else the built-in one.
+    pub fn family_record(&self, family: Family) -> Option<FamilyRecord> {
+        self.families
+            .iter()
+            .find(|r| r.family == family)
+            .cloned()
+            .or_else(|| FamilyRecord::builtin(family))
     }
 
     /// The entry for (family, workload, design, n), created (unmeasured, with `ops`) if absent.
     pub fn entry(
         &mut self,
-        family: &str,
+        family: Family,
         workload: &str,
         design: &str,
         n: u64,
@@ -517,50 +550,24 @@ impl Results {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary sibling file and a rename.
-///
-/// # Errors
-/// Any I/O failure; the previous file at `path`, if any, is left untouched.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    // The temporary file is created private (0600); the result is an ordinary readable file.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
-    }
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// The workspace's `target` directory: `$CARGO_TARGET_DIR`, else `target/` beside the
-/// workspace `Cargo.toml` this crate was built from.
-pub fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("..")
-                .join("target")
-        })
-}
-
-/// `target/dodbench/results.json`.
-pub fn default_results_path() -> PathBuf {
-    target_dir().join("dodbench").join("results.json")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::{AllocMetrics, TagMetrics};
+    use crate::machine::CacheSizes;
+
+    fn empty() -> Results {
+        let machine = Machine {
+            cpu_model: "test".into(),
+            cores: 1,
+            caches: CacheSizes::default(),
+            os: "linux".into(),
+            arch: "x86_64".into(),
+            hw_counters_available: false,
+            hw_counters_reason: None,
+        };
+        Results::empty(machine, "c".into(), "rustc".into(), 1, "quick")
+    }
 
     #[test]
     fn refuses_other_versions_and_corrupt_files_with_clear_errors() {
@@ -569,6 +576,7 @@ mod tests {
         std::fs::write(&p, r#"{"schema_version": 99}"#).unwrap();
         let e = Results::load(&p).unwrap_err().to_string();
         assert!(e.contains("schema version 99"), "{e}");
+        assert!(e.contains("versions 1 to 4"), "{e}");
         std::fs::write(&p, "{not json").unwrap();
         let e = Results::load(&p).unwrap_err().to_string();
         assert!(e.contains("not a dodbench results file"), "{e}");
@@ -577,14 +585,34 @@ mod tests {
     }
 
     #[test]
+    fn unknown_family_or_status_names_are_clear_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.json");
+        for (field, bad) in [("family", "idtable"), ("status", "ok")] {
+            let mut v = serde_json::to_value(empty()).unwrap();
+            let mut b =
+                serde_json::to_value(Benchmark::new(Family::IdTable, "churn", "holey", 10, 20))
+                    .unwrap();
+            b[field] = bad.into();
+            v["benchmarks"] = serde_json::json!([b]);
+            std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
+            let e = Results::load(&p).unwrap_err().to_string();
+            assert!(e.contains("not a dodbench results file"), "{e}");
+            assert!(e.contains(&format!("unknown variant `{bad}`")), "{e}");
+        }
+    }
+
+    #[test]
     fn reads_version_1_files_and_merges_entries() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("v1.json");
-        let mut v1 = serde_json::to_value(Results::load_or_new(&p, "quick").unwrap()).unwrap();
+        let mut v1 = serde_json::to_value(empty()).unwrap();
         v1["schema_version"] = 1.into();
-        v1.as_object_mut().unwrap().remove("sweeps");
-        let mut b =
-            serde_json::to_value(Benchmark::new("id_table", "churn", "holey", 10, 20)).unwrap();
+        let obj = v1.as_object_mut().unwrap();
+        obj.remove("sweeps");
+        obj.remove("families");
+        let mut b = serde_json::to_value(Benchmark::new(Family::IdTable, "churn", "holey", 10, 20))
+            .unwrap();
         let b_obj = b.as_object_mut().unwrap();
         for new in [
             "sim",
@@ -593,6 +621,7 @@ mod tests {
             "alloc_calls_per_op",
             "memory",
             "latency",
+            "metrics",
         ] {
             b_obj.remove(new);
         }
@@ -604,19 +633,96 @@ mod tests {
         assert_eq!(r.schema_version, SCHEMA_VERSION);
         assert_eq!(r.benchmarks[0].bytes_per_object, Some(40.0));
         assert_eq!(r.benchmarks[0].sim, None);
-        r.entry("id_table", "churn", "holey", 10, 20).verified = true;
-        r.entry("id_table", "churn", "packed", 10, 20);
+        assert_eq!(r.families, FamilyRecord::builtin_all());
+        r.entry(Family::IdTable, "churn", "holey", 10, 20).verified = true;
+        r.entry(Family::IdTable, "churn", "packed", 10, 20);
         assert_eq!(r.benchmarks.len(), 2);
         assert!(r.benchmarks[0].verified);
+        assert_eq!(r.benchmarks[1].status, Status::Unmeasured);
     }
 
     #[test]
-    fn atomic_write_replaces_the_whole_file() {
+    fn reads_version_3_tags_and_alloc_fields_into_metrics() {
+        let tags = TagMetrics {
+            tags_after_setup: 10,
+            bytes_per_tag: Some(12.5),
+            memory_bytes_after_body: 100,
+            setup_alloc_calls_per_tag: Some(0.1),
+            alloc_calls_per_op: 0.0,
+        };
+        let alloc = AllocMetrics {
+            arena_bytes: 4096,
+            utilization_at_peak: 0.5,
+            utilization_mean: 0.4,
+            internal_fragmentation_at_peak: 0.5,
+            external_fragmentation_at_peak: None,
+            largest_free_over_arena_at_peak: Some(0.25),
+            metadata_bits_per_block: 2.0,
+            live_fraction_at_first_failure: None,
+        };
+        let mut v3 = serde_json::to_value(empty()).unwrap();
+        v3["schema_version"] = 3.into();
+        v3.as_object_mut().unwrap().remove("families");
+        let mut benchmarks = Vec::new();
+        for (family, field, value) in [
+            (Family::Tags, "tags", serde_json::to_value(&tags).unwrap()),
+            (
+                Family::Alloc,
+                "alloc",
+                serde_json::to_value(&alloc).unwrap(),
+            ),
+            (Family::IdTable, "tags", serde_json::Value::Null),
+        ] {
+            let mut b = serde_json::to_value(Benchmark::new(family, "w", "d", 1, 1)).unwrap();
+            let obj = b.as_object_mut().unwrap();
+            obj.remove("metrics");
+            obj.insert(field.into(), value);
+            if field == "tags" {
+                obj.insert("alloc".into(), serde_json::Value::Null);
+            }
+            benchmarks.push(b);
+        }
+        v3["benchmarks"] = benchmarks.into();
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("sub").join("f.json");
-        write_atomically(&p, b"first version, long").unwrap();
-        write_atomically(&p, b"second").unwrap();
-        assert_eq!(std::fs::read(&p).unwrap(), b"second");
-        assert_eq!(std::fs::read_dir(p.parent().unwrap()).unwrap().count(), 1);
+        let p = dir.path().join("v3.json");
+        std::fs::write(&p, serde_json::to_vec(&v3).unwrap()).unwrap();
+        let r = Results::load(&p).unwrap();
+        assert_eq!(r.benchmarks[0].metrics, Some(FamilyMetrics::Tags(tags)));
+        assert_eq!(r.benchmarks[1].metrics, Some(FamilyMetrics::Alloc(alloc)));
+        assert_eq!(r.benchmarks[2].metrics, None);
+        assert_eq!(r.families, FamilyRecord::builtin_all());
+        // Saved as version 4 and read back unchanged.
+        r.save(&p).unwrap();
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.contains(r#""kind": "alloc""#), "{text}");
+        assert!(!text.contains(r#""tags": {"#), "{text}");
+        assert_eq!(Results::load(&p).unwrap(), r);
+        // A v3 `tags` block of the wrong shape is a clear error, not a panic.
+        v3["benchmarks"][0]["tags"] = serde_json::json!({"tags_after_setup": "many"});
+        v3["benchmarks"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("metrics");
+        std::fs::write(&p, serde_json::to_vec(&v3).unwrap()).unwrap();
+        let e = Results::load(&p).unwrap_err().to_string();
+        assert!(e.contains("not a dodbench results file"), "{e}");
+    }
+
+    #[test]
+    fn version_4_keeps_the_runs_own_families() {
+        let mut r = empty();
+        r.families[0].reference_design = "packed".into();
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("v4.json");
+        r.save(&p).unwrap();
+        let back = Results::load(&p).unwrap();
+        assert_eq!(back.families[0].reference_design, "packed");
+        assert_eq!(
+            back.family_record(Family::IdTable)
+                .unwrap()
+                .reference_design,
+            "packed"
+        );
+        assert!(back.family_record(Family::Reference).is_none());
     }
 }

@@ -1,13 +1,14 @@
 //! `compare`, the baseline, the history and the exports on the fixture files in
-//! `tests/fixtures/` (schema 1 and 2 results, with and without per-benchmark `sim` blocks).
+//! `tests/fixtures/` (schema 1 and 2 results, with and without per-benchmark `sim` blocks;
+//! schema 3 with every family) and on the committed `reports/baseline/baseline.json`.
 
 use std::path::{Path, PathBuf};
 
-use bench_harness::compare::metrics::MetricKind;
-use bench_harness::compare::table::{Format, render};
-use bench_harness::compare::{Baseline, CompareError, Rules, Run, Verdict, compare};
-use bench_harness::export;
-use bench_harness::history::{self, HistoryEntry};
+use results::compare::metrics::MetricKind;
+use results::compare::table::{Format, render};
+use results::compare::{Baseline, CompareError, Rules, Run, Verdict, compare};
+use results::history::{self, HistoryEntry};
+use results::{Family, FamilyMetrics, Results, Status, export};
 use serde_json::Value;
 
 fn fixture(name: &str) -> PathBuf {
@@ -215,10 +216,11 @@ fn history_survives_a_crash_in_the_middle_of_an_append() {
         load("results_v2_ir_regression.json"),
     ];
     for run in &runs {
-        history::append(&path, &HistoryEntry::from_run(run, "holey")).unwrap();
+        history::append(&path, &HistoryEntry::from_run(run, None).unwrap()).unwrap();
     }
     // A crash mid-write: half of a fourth line, no newline.
-    let whole = serde_json::to_string(&HistoryEntry::from_run(&runs[1], "holey")).unwrap();
+    let whole =
+        serde_json::to_string(&HistoryEntry::from_run(&runs[1], Some("holey")).unwrap()).unwrap();
     let mut bytes = std::fs::read(&path).unwrap();
     bytes.extend_from_slice(&whole.as_bytes()[..whole.len() / 2]);
     std::fs::write(&path, &bytes).unwrap();
@@ -236,9 +238,10 @@ fn history_survives_a_crash_in_the_middle_of_an_append() {
         .unwrap();
     assert_eq!(pool.metrics["ir"], 61.5);
     assert!((pool.time_vs_reference.unwrap() - 1.2).abs() < 1e-12);
+    assert_eq!(entries[1].reference_of(pool), Some("holey"));
 
     // The next append starts a fresh line: the partial one stays the only casualty.
-    history::append(&path, &HistoryEntry::from_run(&runs[2], "holey")).unwrap();
+    history::append(&path, &HistoryEntry::from_run(&runs[2], None).unwrap()).unwrap();
     let (entries, corrupt) = history::load(&path).unwrap();
     assert_eq!(entries.len(), 4);
     assert_eq!(corrupt.len(), 1);
@@ -389,15 +392,15 @@ fn layout_sensitive_miss_counts_are_shown_but_never_gate() {
 fn reads_what_the_current_harness_writes() {
     // A results file of the current schema, with a benchmark of every family, as `cargo bench`
     // writes it: compare must read it (the CI gate runs on exactly this file).
-    let mut results = bench_harness::results::Results::load_or_new(
-        Path::new("/nonexistent/dodbench-results.json"),
-        "quick",
+    let mut results = Results::from_value(
+        serde_json::to_value(Results::load(&fixture("results_v3.json")).unwrap()).unwrap(),
     )
     .unwrap();
-    for family in ["id_table", "tags", "alloc", "reference"] {
+    results.benchmarks.clear();
+    for family in Family::ALL {
         let b = results.entry(family, "w", "d", 1000, 10);
         b.verified = true;
-        b.status = "verified".into();
+        b.status = Status::Verified;
         b.bytes_per_object = Some(12.5);
     }
     let dir = tempfile::tempdir().unwrap();
@@ -405,8 +408,160 @@ fn reads_what_the_current_harness_writes() {
     results.save(&path).unwrap();
     let run = Run::load(&path).unwrap();
     assert_eq!(run.benchmarks.len(), 4);
-    assert_eq!(
-        run.schema_version,
-        u64::from(bench_harness::results::SCHEMA_VERSION)
+    assert_eq!(run.schema_version, u64::from(results::SCHEMA_VERSION));
+    assert_eq!(run.families, results.families);
+}
+
+#[test]
+fn schema_3_files_read_with_every_familys_metrics_and_reference() {
+    let r = Results::load(&fixture("results_v3.json")).unwrap();
+    assert_eq!(r.schema_version, results::SCHEMA_VERSION);
+    let metrics_of = |design: &str| {
+        r.benchmarks
+            .iter()
+            .find(|b| b.design == design)
+            .unwrap()
+            .metrics
+            .clone()
+    };
+    assert!(
+        matches!(metrics_of("sparse_set"), Some(FamilyMetrics::Tags(m)) if m.bytes_per_tag == Some(8.0))
     );
+    assert!(
+        matches!(metrics_of("buddy"), Some(FamilyMetrics::Alloc(m)) if m.utilization_at_peak == 0.75)
+    );
+    assert_eq!(metrics_of("pool_lowest"), None);
+    assert_eq!(metrics_of("holey"), None);
+    let refs: Vec<(Family, &str)> = r
+        .families
+        .iter()
+        .map(|f| (f.family, f.reference_design.as_str()))
+        .collect();
+    assert_eq!(
+        refs,
+        [
+            (Family::IdTable, "holey"),
+            (Family::Tags, "vec_of_vecs"),
+            (Family::Alloc, "buddy")
+        ]
+    );
+}
+
+/// The time row of `design` comparing the v3 fixture with itself after `slower` scaled that
+/// design's times (tight intervals).
+fn time_row_after(design: &str, slower: f64, rules: &Rules) -> results::compare::Row {
+    let base = load("results_v3.json");
+    let mut new = base.clone();
+    let b = new
+        .benchmarks
+        .iter_mut()
+        .find(|b| b.key.design == design)
+        .unwrap();
+    let t = b.metrics.get_mut("ns_per_op").unwrap();
+    t.value *= slower;
+    t.lower = Some(t.value * 0.999);
+    t.upper = Some(t.value * 1.001);
+    compare(&base, &new, rules)
+        .unwrap()
+        .rows
+        .into_iter()
+        .find(|r| r.metric == "ns_per_op" && r.key.design == design)
+        .unwrap()
+}
+
+#[test]
+fn each_family_is_normalised_by_its_own_reference_design() {
+    let rules = Rules::default();
+    let sparse = time_row_after("sparse_set", 1.5, &rules);
+    assert_eq!(sparse.note, "vs vec_of_vecs");
+    assert_eq!(sparse.verdict, Verdict::Regressed);
+    assert!(
+        (sparse.base.unwrap().value - 0.5).abs() < 1e-12,
+        "{sparse:?}"
+    );
+    // The system allocator, a reference loop on an allocator workload, against `buddy`.
+    let system = time_row_after("system", 1.5, &rules);
+    assert_eq!(system.note, "vs buddy");
+    assert!(
+        (system.base.unwrap().value - 2.0).abs() < 1e-12,
+        "{system:?}"
+    );
+    let ref_vec = time_row_after("ref-vec", 1.0, &rules);
+    assert_eq!(ref_vec.note, "vs holey");
+    let buddy = time_row_after("buddy", 1.5, &rules);
+    assert_eq!(buddy.note, "reference design: raw time, not judged");
+    assert_eq!(buddy.verdict, Verdict::Unchanged);
+    let c = compare(
+        &load("results_v3.json"),
+        &load("results_v3.json"),
+        &Rules::default(),
+    )
+    .unwrap();
+    let text = render(&c, Format::Text, false);
+    assert!(
+        text.contains("id_table `holey`, tags `vec_of_vecs`, alloc `buddy`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_explicit_reference_overrides_every_family_and_must_exist() {
+    let rules = Rules {
+        reference: Some("holey".into()),
+        ..Rules::default()
+    };
+    let sparse = time_row_after("sparse_set", 1.5, &rules);
+    assert_eq!(
+        sparse.note,
+        "not judged: no holey time on this workload and n"
+    );
+    let packed = time_row_after("packed", 1.5, &rules);
+    assert_eq!(packed.note, "vs holey");
+    let rules = Rules {
+        reference: Some("hooley".into()),
+        ..Rules::default()
+    };
+    let run = load("results_v3.json");
+    let e = compare(&run, &run, &rules).unwrap_err();
+    assert!(matches!(e, CompareError::UnknownReference { .. }), "{e}");
+    let e = e.to_string();
+    assert!(e.contains("\"hooley\""), "{e}");
+    assert!(e.contains("buddy, holey, packed"), "{e}");
+    let e = HistoryEntry::from_run(&run, Some("hooley")).unwrap_err();
+    assert!(matches!(e, CompareError::UnknownReference { .. }), "{e}");
+}
+
+#[test]
+fn the_committed_baseline_still_loads_and_compares() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports/baseline/baseline.json");
+    let baseline = Run::load(&path).unwrap();
+    assert!(baseline.is_baseline);
+    assert_eq!(baseline.families, results::FamilyRecord::builtin_all());
+    assert!(
+        baseline
+            .benchmarks
+            .iter()
+            .any(|b| b.key.family == Family::Reference)
+    );
+    let c = compare(&baseline, &baseline, &Rules::default()).unwrap();
+    assert!(!c.gate_failed());
+    // A v3 results file against it: benchmarks not in the baseline are new, nothing fails.
+    let c = compare(&baseline, &load("results_v3.json"), &Rules::default()).unwrap();
+    assert!(!c.gate_failed(), "{}", render(&c, Format::Text, false));
+}
+
+#[test]
+fn baselines_store_the_runs_families() {
+    let mut run = load("results_v3.json");
+    run.families[1].reference_design = "sparse_set".into();
+    let baseline = Baseline::from_run(&run);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("baseline.json");
+    baseline.save(&path).unwrap();
+    let loaded = Run::load(&path).unwrap();
+    assert_eq!(loaded.families, run.families);
+    // Statuses and families are written with their schema names.
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(r#""status": "unsupported""#), "{text}");
+    assert!(text.contains(r#""family": "reference""#), "{text}");
 }

@@ -1,6 +1,10 @@
 //! The committed baseline (`reports/baseline/baseline.json`): the deterministic metrics of
 //! main, small enough to review like code. `compare` reads it as the BASE of a comparison;
 //! `dodbench compare BASELINE NEW --update-baseline` rewrites it atomically from a run.
+//!
+//! It also stores the run's families with their reference designs (`families`), so a
+//! comparison against it normalises times as the run did. A baseline written before that
+//! field existed reads as having the built-in records ([`FamilyRecord::builtin_all`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,12 +12,18 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::CompareError;
+use super::error::CompareError;
 use super::metrics::{METRICS, Measured, MetricKind};
-use super::run::{BASELINE_FORMAT, BenchKey, Run, RunBenchmark, SimConfig};
-use crate::results::write_atomically;
+use super::run::{BenchKey, Run, RunBenchmark, SimConfig};
+use crate::family::{Family, FamilyRecord};
+use crate::files::write_atomically;
+use crate::schema::Status;
 
-/// Version of the baseline layout; readers refuse others.
+/// `format` field that marks a baseline file.
+pub const BASELINE_FORMAT: &str = "dodbench-baseline";
+
+/// Version of the baseline layout; readers refuse others. (`families` was added within
+/// version 1 as an optional field: older readers ignore it, and this one defaults it.)
 pub const BASELINE_VERSION: u32 = 1;
 
 /// Where the committed baseline lives, relative to the workspace root.
@@ -34,6 +44,10 @@ pub struct Baseline {
     pub source_schema_version: u64,
     /// Simulated cache hierarchy of the counts, if the run had simulated counts.
     pub sim: Option<SimConfig>,
+    /// The run's families with their reference designs; empty in baselines written before
+    /// this field, which [`Baseline::into_run`] reads as the built-in records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub families: Vec<FamilyRecord>,
     /// One entry per benchmark, sorted by key.
     pub benchmarks: Vec<BaselineBenchmark>,
 }
@@ -42,7 +56,7 @@ pub struct Baseline {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BaselineBenchmark {
     /// Family.
-    pub family: String,
+    pub family: Family,
     /// Workload.
     pub workload: String,
     /// Design.
@@ -53,8 +67,8 @@ pub struct BaselineBenchmark {
     pub ops: u64,
     /// Trace seed, if the run recorded it.
     pub seed: Option<u64>,
-    /// `verified`, `failed` or `unsupported`.
-    pub status: String,
+    /// Whether the design was verified.
+    pub status: Status,
     /// Deterministic metric name → value.
     pub metrics: BTreeMap<String, f64>,
 }
@@ -66,13 +80,13 @@ impl Baseline {
             .benchmarks
             .iter()
             .map(|b| BaselineBenchmark {
-                family: b.key.family.clone(),
+                family: b.key.family,
                 workload: b.key.workload.clone(),
                 design: b.key.design.clone(),
                 n: b.key.n,
                 ops: b.ops,
                 seed: b.seed,
-                status: b.status.clone(),
+                status: b.status,
                 metrics: b
                     .metrics
                     .iter()
@@ -85,8 +99,15 @@ impl Baseline {
                     .collect(),
             })
             .collect();
+        // By family name, as baselines have always been sorted, so regenerating one does not
+        // reorder it.
         benchmarks.sort_by(|a, b| {
-            (&a.family, &a.workload, a.n, &a.design).cmp(&(&b.family, &b.workload, b.n, &b.design))
+            (a.family.as_str(), &a.workload, a.n, &a.design).cmp(&(
+                b.family.as_str(),
+                &b.workload,
+                b.n,
+                &b.design,
+            ))
         });
         Self {
             format: BASELINE_FORMAT.to_string(),
@@ -95,6 +116,7 @@ impl Baseline {
             created_unix: run.created_unix,
             source_schema_version: run.schema_version,
             sim: run.sim.clone(),
+            families: run.families.clone(),
             benchmarks,
         }
     }
@@ -133,6 +155,11 @@ impl Baseline {
             schema_version: self.source_schema_version,
             is_baseline: true,
             sim: self.sim,
+            families: if self.families.is_empty() {
+                FamilyRecord::builtin_all()
+            } else {
+                self.families
+            },
             benchmarks: self
                 .benchmarks
                 .into_iter()

@@ -30,10 +30,10 @@ pub fn render(c: &Comparison, format: Format, all: bool) -> String {
         short(&c.new_commit)
     );
     let rules = format!(
-        "rules: deterministic metrics ±{:.1}%; time normalised by `{}`, flagged beyond ±{:.0}% \
+        "rules: deterministic metrics ±{:.1}%; time normalised by {}, flagged beyond ±{:.0}% \
          and outside both runs' intervals, never fails the gate",
         c.rules.threshold_det * 100.0,
-        c.rules.reference,
+        c.references.describe(),
         c.rules.threshold_time * 100.0
     );
     let header = [

@@ -1,0 +1,270 @@
+//! The families of designs a run measures, and what each measures beyond time.
+//!
+//! This is the one file of the crate that names a specific family: a new family adds a
+//! [`Family`] variant (its serde name is the string results.json stores), a row of
+//! [`FamilyRecord::builtin`] (the design its times are normalised by in files that predate
+//! `families`), and, if it measures something beyond time, a [`FamilyMetrics`] variant with its
+//! metrics struct. Everything else (compare, history, the report) works from these types.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// A family of designs sharing one trait and one op vocabulary, or the reference loops timed
+/// beside a family's designs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// ID lookup tables (`impls::id_table`).
+    IdTable,
+    /// Tag stores (`impls::tags`).
+    Tags,
+    /// Block allocators (`impls::alloc`).
+    Alloc,
+    /// Reference loops (a plain `Vec`, a hand-written loop, the system allocator) timed beside
+    /// a family's designs on the same traces, never ranked.
+    Reference,
+}
+
+impl Family {
+    /// Every family, in the order pages and tables list them.
+    pub const ALL: [Family; 4] = [
+        Family::IdTable,
+        Family::Tags,
+        Family::Alloc,
+        Family::Reference,
+    ];
+
+    /// The name results.json stores: `id_table`, `tags`, `alloc` or `reference`.
+    ///
+    /// ```
+    /// assert_eq!(results::Family::IdTable.as_str(), "id_table");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Family::IdTable => "id_table",
+            Family::Tags => "tags",
+            Family::Alloc => "alloc",
+            Family::Reference => "reference",
+        }
+    }
+
+    /// Whether this is the pseudo-family of reference loops (no designs of its own, no
+    /// [`FamilyRecord`]).
+    pub const fn is_reference(self) -> bool {
+        matches!(self, Family::Reference)
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A family name that is not one of [`Family::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown family {name:?}; valid families: {}", valid_names())]
+pub struct UnknownFamily {
+    /// The name given.
+    pub name: String,
+}
+
+fn valid_names() -> String {
+    Family::ALL.map(Family::as_str).join(", ")
+}
+
+impl FromStr for Family {
+    type Err = UnknownFamily;
+
+    /// Parses the stored name.
+    ///
+    /// # Errors
+    /// [`UnknownFamily`], whose message lists the valid names.
+    ///
+    /// ```
+    /// use results::Family;
+    /// assert_eq!("tags".parse::<Family>().unwrap(), Family::Tags);
+    /// let e = "tag".parse::<Family>().unwrap_err().to_string();
+    /// assert!(e.contains("id_table, tags, alloc, reference"), "{e}");
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Family::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| UnknownFamily {
+                name: s.to_string(),
+            })
+    }
+}
+
+/// A family as a run describes it: its title and the design its times are normalised by.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FamilyRecord {
+    /// The family.
+    pub family: Family,
+    /// Human title, e.g. `ID lookup tables`.
+    pub title: String,
+    /// The design whose `ns_per_op` normalises the others' on the same workload and n
+    /// (`compare`, the history's `time_vs_reference`), so machine-wide drift cancels.
+    pub reference_design: String,
+}
+
+impl FamilyRecord {
+    /// The built-in record of `family`, used for files written before runs recorded their
+    /// families (results schema 1 to 3, baselines without `families`); `None` for
+    /// [`Family::Reference`], which has no designs of its own.
+    ///
+    /// ```
+    /// use results::{Family, FamilyRecord};
+    /// assert_eq!(FamilyRecord::builtin(Family::IdTable).unwrap().reference_design, "holey");
+    /// assert!(FamilyRecord::builtin(Family::Reference).is_none());
+    /// ```
+    pub fn builtin(family: Family) -> Option<Self> {
+        let (title, reference_design) = match family {
+            Family::IdTable => ("ID lookup tables", "holey"),
+            Family::Tags => ("Tag stores", "vec_of_vecs"),
+            Family::Alloc => ("Block allocators", "buddy"),
+            Family::Reference => return None,
+        };
+        Some(Self {
+            family,
+            title: title.to_string(),
+            reference_design: reference_design.to_string(),
+        })
+    }
+
+    /// The built-in records of every family that has designs, in [`Family::ALL`] order.
+    pub fn builtin_all() -> Vec<Self> {
+        Family::ALL.into_iter().filter_map(Self::builtin).collect()
+    }
+}
+
+/// The metrics one family measures beyond time (`Benchmark::metrics`), tagged by `kind` in
+/// results.json: `{"kind": "tags", "tags_after_setup": ..., ...}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FamilyMetrics {
+    /// A tag store's.
+    Tags(TagMetrics),
+    /// A block allocator's.
+    Alloc(AllocMetrics),
+}
+
+impl FamilyMetrics {
+    /// The family these metrics belong to.
+    pub fn family(&self) -> Family {
+        match self {
+            FamilyMetrics::Tags(_) => Family::Tags,
+            FamilyMetrics::Alloc(_) => Family::Alloc,
+        }
+    }
+
+    /// Reads the per-family fields of a results file of schema 1 to 3 (`tags`, `alloc` beside
+    /// the other benchmark fields), removing them from `benchmark`; `None` when it has neither.
+    ///
+    /// # Errors
+    /// The field is present but not of its family's shape.
+    pub(crate) fn take_v3_fields(
+        benchmark: &mut serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Option<Self>, serde_json::Error> {
+        let tags = benchmark.remove("tags").filter(|v| !v.is_null());
+        let alloc = benchmark.remove("alloc").filter(|v| !v.is_null());
+        Ok(match (tags, alloc) {
+            (Some(t), _) => Some(FamilyMetrics::Tags(serde_json::from_value(t)?)),
+            (None, Some(a)) => Some(FamilyMetrics::Alloc(serde_json::from_value(a)?)),
+            (None, None) => None,
+        })
+    }
+}
+
+/// Memory metrics of a tag store on one trace, measured by an untimed replay with the design's
+/// own accounting (`impls::tags::TagStore::memory_bytes` and `allocator_calls`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TagMetrics {
+    /// Tags held after the setup.
+    pub tags_after_setup: u64,
+    /// Heap bytes per tag held after the setup (`memory_bytes / tags_after_setup`); `None`
+    /// with no tags.
+    pub bytes_per_tag: Option<f64>,
+    /// Heap bytes held after the body.
+    pub memory_bytes_after_body: u64,
+    /// Allocator calls the design made during the setup, per tag held after it (the heap
+    /// traffic of building the store).
+    pub setup_alloc_calls_per_tag: Option<f64>,
+    /// Allocator calls the design made during the body, per work unit.
+    pub alloc_calls_per_op: f64,
+}
+
+/// Space metrics of a block allocator on one trace, sampled after every op of an untimed
+/// replay on the arena the timed replays use.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AllocMetrics {
+    /// Arena size of the replay (from the trace's peak; the same for every design).
+    pub arena_bytes: u64,
+    /// Requested live bytes over reserved bytes at the moment of peak requested bytes.
+    pub utilization_at_peak: f64,
+    /// Mean over ops of requested live bytes over reserved bytes (ops with nothing live are
+    /// skipped).
+    pub utilization_mean: f64,
+    /// Internal fragmentation at peak: `(reserved - requested) / reserved`.
+    pub internal_fragmentation_at_peak: f64,
+    /// External fragmentation at peak: `1 - largest free block / free bytes` (the bytes on the
+    /// design's free lists); `None` where the design cannot tell both.
+    pub external_fragmentation_at_peak: Option<f64>,
+    /// Largest free block over the arena size at peak; `None` where unknown.
+    pub largest_free_over_arena_at_peak: Option<f64>,
+    /// Allocator metadata (in the arena and on the host heap) in bits per live block, at peak.
+    pub metadata_bits_per_block: f64,
+    /// Separately, on an arena of `arena_bytes`: a seeded stream of allocations from the
+    /// trace's size mix until the first failure; requested live bytes then over the arena.
+    pub live_fraction_at_first_failure: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_serde_display_and_from_str() {
+        for f in Family::ALL {
+            let json = serde_json::to_value(f).unwrap();
+            assert_eq!(json, serde_json::Value::from(f.as_str()));
+            assert_eq!(serde_json::from_value::<Family>(json).unwrap(), f);
+            assert_eq!(f.to_string().parse::<Family>().unwrap(), f);
+        }
+        let e = "idtable".parse::<Family>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown family \"idtable\"; valid families: id_table, tags, alloc, reference"
+        );
+    }
+
+    #[test]
+    fn every_family_with_designs_has_a_builtin_record() {
+        let all = FamilyRecord::builtin_all();
+        assert_eq!(
+            all.iter().map(|r| r.family).collect::<Vec<_>>(),
+            [Family::IdTable, Family::Tags, Family::Alloc]
+        );
+        assert_eq!(all[1].reference_design, "vec_of_vecs");
+        assert_eq!(all[2].title, "Block allocators");
+    }
+
+    #[test]
+    fn metrics_are_tagged_by_kind() {
+        let m = FamilyMetrics::Tags(TagMetrics {
+            tags_after_setup: 3,
+            bytes_per_tag: Some(8.0),
+            memory_bytes_after_body: 24,
+            setup_alloc_calls_per_tag: None,
+            alloc_calls_per_op: 0.5,
+        });
+        let json = serde_json::to_value(&m).unwrap();
+        assert_eq!(json["kind"], "tags");
+        assert_eq!(json["tags_after_setup"], 3);
+        assert_eq!(serde_json::from_value::<FamilyMetrics>(json).unwrap(), m);
+        assert_eq!(m.family(), Family::Tags);
+    }
+}

@@ -1,0 +1,45 @@
+//! dodbench's results: the versioned `results.json` schema and everything that only reads or
+//! writes it. The bottom layer under the harness (which measures and fills it) and the report
+//! (which draws it); it knows no design, workload or measuring code.
+//!
+//! * [`schema`]: [`Results`], [`Benchmark`] and the per-benchmark sections, [`Status`];
+//!   [`family`]: [`Family`], [`FamilyRecord`] (each family's reference design) and
+//!   [`FamilyMetrics`], the one file that names specific families;
+//!   [`machine`]: the machine section as plain data; [`files`]: atomic writes and default
+//!   paths;
+//! * [`compare`]: two runs (or a run and the committed baseline) compared with noise-aware
+//!   rules; [`history`]: the JSON-lines history of runs; [`export`]: Bencher Metric Format and
+//!   github-action-benchmark exports; [`ab`]: the statistics of `scripts/ab.sh`.
+//!
+//! Modules import downward only: `family`, `machine`, `files` ← `schema` ← `compare` ←
+//! `history`, `export`, `ab`.
+//!
+//! ```
+//! use results::{Benchmark, Family, FamilyMetrics, Status};
+//! let b = Benchmark::new(Family::Tags, "churn", "vec_of_vecs", 1000, 4000);
+//! assert_eq!(b.status, Status::Unmeasured);
+//! match &b.metrics {
+//!     Some(FamilyMetrics::Tags(m)) => println!("{:?} bytes per tag", m.bytes_per_tag),
+//!     Some(FamilyMetrics::Alloc(m)) => println!("{} utilization", m.utilization_at_peak),
+//!     None => println!("time only"),
+//! }
+//! ```
+#![deny(missing_docs)]
+
+pub mod ab;
+pub mod compare;
+pub mod export;
+pub mod family;
+pub mod files;
+pub mod history;
+pub mod machine;
+pub mod schema;
+
+pub use family::{Family, FamilyMetrics, FamilyRecord, UnknownFamily};
+pub use files::{default_results_path, target_dir, write_atomically};
+pub use machine::{CacheSizes, Machine};
+pub use schema::{
+    Benchmark, DesignRecord, Estimate, HwPerOp, Latency, MemoryMetrics, MemorySample,
+    READABLE_VERSIONS, Results, ResultsError, SCHEMA_VERSION, SimConfig, SimPerOp, Status,
+    SweepPoint, Sweeps, WorkloadRecord,
+};
