@@ -46,8 +46,9 @@ impl Family for TagFamily {
     const MEMORY_WORKLOADS: &'static [&'static str] = &["tags-build", "tags-churn"];
     const LATENCY_WORKLOADS: &'static [&'static str] =
         &["tags-build", "tags-has", "tags-visit-entity", "tags-churn"];
-    /// 1M entities (about 8M tags): a setup of seconds per design.
-    const SWEEP_MAX_N: usize = 1 << 20;
+    /// 256K entities (about 2M tags, tens of MB in every design): beyond the last-level cache
+    /// with a setup well under a second per design.
+    const SWEEP_MAX_N: usize = 1 << 18;
 
     fn bench_sizes(scale: Scale) -> Vec<usize> {
         match scale {
