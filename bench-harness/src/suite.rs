@@ -239,6 +239,43 @@ pub fn workloads_markdown<F: Family>() -> String {
     out
 }
 
+/// The README's row of family `F` in the families table (sizes, pass workloads, time
+/// reference), generated from its [`Family`] impl.
+pub fn family_row_markdown<F: Family>() -> String {
+    let sizes = |v: Vec<usize>| {
+        v.iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let names = |v: &[&str]| {
+        v.iter()
+            .map(|w| format!("`{w}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "| `{}` ({}) | `{}` | {} / {} / {} | {} / {} | {} | {} | {} | {} |\n",
+        F::NAME,
+        F::TITLE,
+        F::REFERENCE_DESIGN,
+        sizes(F::bench_sizes(Scale::Quick)),
+        sizes(F::bench_sizes(Scale::Default)),
+        sizes(F::bench_sizes(Scale::Full)),
+        sizes(F::pass_sizes(true)),
+        sizes(F::pass_sizes(false)),
+        names(F::MEMORY_BOUND_WORKLOADS),
+        names(F::MEMORY_WORKLOADS),
+        names(F::LATENCY_WORKLOADS),
+        F::SWEEP_MAX_N,
+    )
+}
+
+/// The header of the README's families table.
+pub const FAMILIES_TABLE_HEADER: &str = "| family | time reference | bench sizes (quick / default / \
+     full) | pass sizes (quick / full) | cache and sweep workloads | memory workloads | latency \
+     workloads | sweep up to |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+
 /// `peer (`crate` version)` or the kind label.
 fn kind_cell(r: &DesignRecord) -> String {
     match &r.crate_version {

@@ -3,7 +3,9 @@
 
 use bench_harness::families::{FamilyVisitor, for_each_family};
 use bench_harness::replay::Family;
-use bench_harness::suite::{designs_markdown, workloads_markdown};
+use bench_harness::suite::{
+    FAMILIES_TABLE_HEADER, designs_markdown, family_row_markdown, workloads_markdown,
+};
 
 fn replace_section(readme: &str, heading: &str, table: &str) -> String {
     let start = readme
@@ -27,18 +29,19 @@ fn replace_section(readme: &str, heading: &str, table: &str) -> String {
 fn readme_tables_match_the_registries() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
     let readme = std::fs::read_to_string(&path).unwrap();
-    struct Tables(String);
+    struct Tables(String, String);
     impl FamilyVisitor for Tables {
         fn visit<F: Family>(&mut self) {
+            self.1.push_str(&family_row_markdown::<F>());
             let designs = format!("## Designs ({})\n", F::TITLE);
             self.0 = replace_section(&self.0, &designs, &designs_markdown::<F>());
             let workloads = format!("## Workloads ({})\n", F::TITLE);
             self.0 = replace_section(&self.0, &workloads, &workloads_markdown::<F>());
         }
     }
-    let mut tables = Tables(readme.clone());
+    let mut tables = Tables(readme.clone(), FAMILIES_TABLE_HEADER.to_string());
     for_each_family(&mut tables);
-    let updated = tables.0;
+    let updated = replace_section(&tables.0, "## Families\n", &tables.1);
     if std::env::var_os("DODBENCH_BLESS").is_some() {
         std::fs::write(&path, &updated).unwrap();
         return;
