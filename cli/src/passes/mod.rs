@@ -229,6 +229,8 @@ struct Driver<'a, P: Pass> {
     pass: &'a mut P,
     results: &'a mut Results,
     error: Option<anyhow::Error>,
+    /// Families with something selected.
+    selected: usize,
 }
 
 impl<P: Pass> FamilyVisitor for Driver<'_, P> {
@@ -242,6 +244,7 @@ impl<P: Pass> FamilyVisitor for Driver<'_, P> {
         ) else {
             return;
         };
+        self.selected += 1;
         if let Err(e) = run_family::<F, P>(self.args, &selection, self.pass, self.results) {
             self.error = Some(e);
         }
@@ -305,9 +308,19 @@ pub fn run_into<P: Pass>(args: &MatrixArgs, pass: &mut P, results: &mut Results)
         pass,
         results,
         error: None,
+        selected: 0,
     };
     for_each_family(&mut driver);
-    driver.error.map_or(Ok(()), Err)
+    if let Some(e) = driver.error {
+        return Err(e);
+    }
+    if driver.selected == 0 {
+        bail!(
+            "no family has both the named workloads and designs (see `dodbench list`); nothing \
+             to measure"
+        );
+    }
+    Ok(())
 }
 
 /// Saves the merged results.
