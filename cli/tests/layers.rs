@@ -108,9 +108,9 @@ fn crate_references(text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> 
                 .collect();
             if modules.contains(&name) {
                 refs.insert(name);
-            } else if rest.starts_with('{') {
+            } else if let Some(group) = rest.strip_prefix('{') {
                 // `use crate::{a::X, b};`
-                let group = rest[1..].split('}').next().unwrap_or("");
+                let group = group.split('}').next().unwrap_or("");
                 for item in group.split(',') {
                     let name = item.trim().split("::").next().unwrap_or("").trim();
                     if modules.contains(name) {
