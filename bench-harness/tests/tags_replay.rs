@@ -14,7 +14,9 @@ use impls::tags::{
     Entity, Tag, TagDesignInfo, TagDesignVisitor, TagError, TagStore, find_tag_design,
     for_each_tag_design,
 };
-use workloads::family::TAGS;
+use workloads::{TagOp, TraceOp};
+
+const TAGS: &str = <TagOp as TraceOp>::FAMILY;
 
 fn tag_workloads() -> Vec<&'static str> {
     workloads::registry::workloads_of(TAGS)
