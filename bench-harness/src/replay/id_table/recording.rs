@@ -2,7 +2,7 @@
 //! the operations as a trace on logical handles that every design can replay.
 //!
 //! ```
-//! use bench_harness::recording::Recording;
+//! use bench_harness::replay::id_table::recording::Recording;
 //! use impls::id_table::{IdTable, holey::Holey};
 //!
 //! let mut table = Recording::new(Holey::<String>::new());
