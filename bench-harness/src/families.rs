@@ -60,8 +60,9 @@ pub trait TraceVisitor {
 /// Hands `trace` to `visitor` as a trace of its family.
 ///
 /// # Panics
-/// If the trace's family is not in [`for_each_family`] (every `AnyTrace` variant has a family:
-/// a missing line there is a bug, caught by this module's tests).
+/// If the trace's family is not in [`for_each_family`] (every op vocabulary of
+/// `workloads::vocabularies` has a family here: a missing line is a bug, caught by this
+/// module's tests).
 pub fn with_family<V: TraceVisitor>(trace: AnyTrace, visitor: V) -> V::Output {
     struct Dispatch<V: TraceVisitor> {
         trace: Option<AnyTrace>,
@@ -106,6 +107,9 @@ mod tests {
             }
         }
         let names = family_names();
+        for family in workloads::vocabularies::FAMILIES {
+            assert!(names.contains(family), "{family} is not in for_each_family");
+        }
         for w in workloads::registry::workloads() {
             assert!(names.contains(&w.family), "{} has no family", w.name);
             let trace = workloads::registry::generate_any(w.name, 50, 1, None).unwrap();

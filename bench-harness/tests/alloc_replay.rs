@@ -11,8 +11,10 @@ use impls::alloc::buddy::Buddy;
 use impls::alloc::{
     AllocDesignInfo, AllocDesignVisitor, AllocError, BlockAllocator, for_each_alloc_design,
 };
-use workloads::family::ALLOC;
 use workloads::registry::workloads_of;
+use workloads::{AllocOp, TraceOp};
+
+const ALLOC: &str = <AllocOp as TraceOp>::FAMILY;
 
 /// Sizes for the generated workloads; the recorded ones ignore them.
 const SIZES: [usize; 3] = [1, 37, 600];

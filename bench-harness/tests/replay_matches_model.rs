@@ -10,7 +10,7 @@ use bench_harness::verify::{Expected, Outcome, check_replayer};
 use impls::TableError;
 use impls::id_table::holey::Holey;
 use impls::id_table::{DesignInfo, DesignKind, DesignVisitor, IdTable, for_each_design};
-use workloads::{Payload, Trace};
+use workloads::{Op, Payload, Trace};
 
 struct VerifyAll<'a> {
     prepared: &'a PreparedTrace<IdTableFamily>,
@@ -33,7 +33,7 @@ impl DesignVisitor<Payload> for VerifyAll<'_> {
 
 #[test]
 fn every_design_gives_the_model_answers_on_every_workload() {
-    for workload in workloads::registry::workloads_of(workloads::family::ID_TABLE) {
+    for workload in workloads::registry::workloads_of(<Op as workloads::TraceOp>::FAMILY) {
         for n in [1, 7, 300, 2_000] {
             let prepared = PreparedTrace::<IdTableFamily>::generate(workload.name, n, 11).unwrap();
             let mut all = VerifyAll {
@@ -188,8 +188,8 @@ fn a_design_returning_wrong_objects_fails_verification_on_every_reading_workload
 
 #[test]
 fn an_invalid_trace_is_refused_with_the_op_index() {
-    let mut trace: Trace = workloads::registry::generate("churn", 10, 1, None).unwrap();
-    trace.body.insert(3, workloads::Op::Get(10_000));
+    let mut trace: Trace<Op> = workloads::registry::generate("churn", 10, 1, None).unwrap();
+    trace.body.insert(3, Op::Get(10_000));
     let e = Expected::<IdTableFamily>::of(&trace)
         .unwrap_err()
         .to_string();

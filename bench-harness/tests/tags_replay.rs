@@ -14,7 +14,9 @@ use impls::tags::{
     for_each_tag_design,
 };
 use results::FamilyMetrics;
-use workloads::family::TAGS;
+use workloads::{TagOp, TraceOp};
+
+const TAGS: &str = <TagOp as TraceOp>::FAMILY;
 
 fn tag_workloads() -> Vec<&'static str> {
     workloads::registry::workloads_of(TAGS)

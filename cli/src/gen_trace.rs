@@ -3,7 +3,9 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use workloads::{AnyTraceVisitor, Trace, TraceOp, TraceStats};
+use bench_harness::families::{TraceVisitor, with_family};
+use bench_harness::replay::{Family, OpOf};
+use workloads::{Trace, TraceOp, TraceStats};
 
 use crate::Gate;
 
@@ -23,16 +25,16 @@ pub fn run(
         .transpose()
         .context("--params is not valid JSON")?;
     let trace = workloads::registry::generate_any(workload, n, seed, params.as_ref())?;
-    trace.visit(Save(output))
+    with_family(trace, Save(output))
 }
 
 /// Saves a trace of any family atomically and prints what it holds.
 pub struct Save<'a>(pub &'a Path);
 
-impl AnyTraceVisitor for Save<'_> {
+impl TraceVisitor for Save<'_> {
     type Output = Result<Gate>;
 
-    fn visit<O: TraceOp>(self, trace: Trace<O>) -> Result<Gate> {
+    fn visit<F: Family>(self, trace: Trace<OpOf<F>>) -> Result<Gate> {
         save_trace(&trace, self.0)
     }
 }

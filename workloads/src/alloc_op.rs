@@ -16,9 +16,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::family::{ALLOC, AnyTrace, TraceOp, TraceStats};
-use crate::format::{FormatError, OpFields};
-use crate::trace::{InvalidTrace, Part, Trace};
+use crate::codec::{FormatError, OpFields};
+use crate::family::{TraceOp, TraceStats};
+use crate::trace::{InvalidTrace, Part};
 
 /// A block handle: handle `k` is the `k`-th `Alloc` of the trace.
 pub type BlockHandle = u32;
@@ -99,7 +99,7 @@ mod tag {
 }
 
 impl TraceOp for AllocOp {
-    const FAMILY: &'static str = ALLOC;
+    const FAMILY: &'static str = "alloc";
     type Stats = AllocStats;
 
     fn validate(setup: &[Self], body: &[Self]) -> Result<AllocStats, InvalidTrace> {
@@ -209,23 +209,12 @@ impl TraceOp for AllocOp {
             _ => return Ok(None),
         }))
     }
-
-    fn into_any(trace: Trace<Self>) -> AnyTrace {
-        AnyTrace::Alloc(trace)
-    }
-
-    fn from_any(trace: AnyTrace) -> Result<Trace<Self>, AnyTrace> {
-        match trace {
-            AnyTrace::Alloc(t) => Ok(t),
-            other => Err(other),
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::TraceHeader;
+    use crate::trace::{Trace, TraceHeader};
 
     fn trace(setup: Vec<AllocOp>, body: Vec<AllocOp>) -> Trace<AllocOp> {
         Trace {

@@ -1,34 +1,21 @@
 //! What every family's op vocabulary provides, so one trace type, one file format, one registry
 //! and (in the harness) one replay/verify/timing path serve all families.
 //!
-//! A family is named by its op type: [`Op`] (ID lookup tables, `id_table`),
-//! [`TagOp`] (per-entity tag lists, `tags`) and [`AllocOp`] (block allocators, `alloc`). Each
-//! implements [`TraceOp`]: its name, its body statistics, validation against handle states, and
-//! its byte encoding in trace files. [`AnyTrace`] holds a trace of any family where the family
-//! is only known at run time (the CLI, the registry, loading a file).
+//! A family is named by its op type, which implements [`TraceOp`]: its name, its body
+//! statistics, validation against handle states, and its byte encoding in trace files. Each
+//! vocabulary is a module of its own; [`vocabularies`](crate::vocabularies) is the one list of
+//! them. This module names none of them: [`AnyTrace`] holds a trace of any family where the
+//! family is only known at run time (the CLI, the registry, loading a file) by erasing its op
+//! type, and gives it back by downcasting.
 
+use std::any::Any;
 use std::fmt::Debug;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::Op;
-use crate::alloc_op::AllocOp;
-use crate::format::{FormatError, OpFields};
-use crate::tag_op::TagOp;
-use crate::trace::{InvalidTrace, Trace};
-
-/// The family of trace files written before the header named one.
-pub(crate) fn legacy_family() -> String {
-    ID_TABLE.to_owned()
-}
-
-/// Family name of the ID lookup tables ([`Op`]).
-pub const ID_TABLE: &str = "id_table";
-/// Family name of the tag stores ([`TagOp`]).
-pub const TAGS: &str = "tags";
-/// Family name of the block allocators ([`AllocOp`]).
-pub const ALLOC: &str = "alloc";
+use crate::codec::{FormatError, OpFields};
+use crate::trace::{InvalidTrace, Trace, TraceHeader};
 
 /// The body counts every family's statistics provide.
 pub trait TraceStats:
@@ -51,7 +38,8 @@ pub trait TraceStats:
 /// Handles are positional: handle `k` names what the trace's `k`-th creating op
 /// ([`creates_handle`](TraceOp::creates_handle)) made, so one trace replays on any design.
 pub trait TraceOp: Copy + Debug + PartialEq + Eq + Send + Sync + 'static {
-    /// The family name written in trace file headers and results (`id_table`, `tags`, `alloc`).
+    /// The family name written in trace file headers and results (one of
+    /// [`vocabularies::FAMILIES`](crate::vocabularies::FAMILIES)).
     const FAMILY: &'static str;
 
     /// The body's counts, computed by [`validate`](TraceOp::validate).
@@ -86,94 +74,112 @@ pub trait TraceOp: Copy + Debug + PartialEq + Eq + Send + Sync + 'static {
     /// # Errors
     /// A field is truncated or malformed.
     fn decode(tag: u8, fields: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError>;
-
-    /// Wraps a trace of this family.
-    fn into_any(trace: Trace<Self>) -> AnyTrace;
-
-    /// Unwraps a trace of this family, or gives it back.
-    ///
-    /// # Errors
-    /// The trace is of another family.
-    fn from_any(trace: AnyTrace) -> Result<Trace<Self>, AnyTrace>;
 }
 
-/// A trace whose family is known only at run time.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AnyTrace {
-    /// An ID lookup table trace.
-    IdTable(Trace<Op>),
-    /// A tag store trace.
-    Tags(Trace<TagOp>),
-    /// A block allocator trace.
-    Alloc(Trace<AllocOp>),
-}
+impl<O: TraceOp> Trace<O> {
+    /// Total number of handle-creating ops ([`TraceOp::creates_handle`]) in setup and body:
+    /// one more than the largest handle.
+    pub fn handle_count(&self) -> usize {
+        self.setup
+            .iter()
+            .chain(&self.body)
+            .filter(|op| op.creates_handle())
+            .count()
+    }
 
-/// Decodes a trace of an op vocabulary chosen at run time ([`AnyTrace::decode`]).
-pub trait FamilyDecoder {
-    /// Why decoding failed.
-    type Error;
-    /// Decodes the trace as one of vocabulary `O`.
+    /// Whether the body leaves the design unchanged ([`TraceOp::is_read_only`], for ID tables
+    /// only lookups and `Iterate`), so it can be timed repeatedly on one state built once.
+    pub fn body_is_read_only(&self) -> bool {
+        self.body.iter().all(|op| op.is_read_only())
+    }
+
+    /// Checks every op against the handle states ([`TraceOp::validate`]; for ID tables: not
+    /// added / live / removed) and returns the body's counts.
     ///
     /// # Errors
-    /// The bytes are not a valid trace of `O`.
-    fn decode<O: TraceOp>(self) -> Result<Trace<O>, Self::Error>;
+    /// The first invalid op, named by part and index.
+    pub fn validate(&self) -> Result<O::Stats, InvalidTrace> {
+        O::validate(&self.setup, &self.body)
+    }
+}
+
+/// A trace whose family is known only at run time: a [`Trace<O>`] of some [`TraceOp`] `O`,
+/// with its op type erased. [`AnyTrace::new`] wraps one, [`AnyTrace::into_family`] unwraps it.
+#[derive(Debug)]
+pub struct AnyTrace(Box<dyn ErasedTrace>);
+
+/// What [`AnyTrace`] asks of the trace behind the erasure (object safe, implemented once for
+/// every `Trace<O>`).
+trait ErasedTrace: Debug + Send + Sync {
+    fn family(&self) -> &'static str;
+    fn header(&self) -> &TraceHeader;
+    fn op_counts(&self) -> (usize, usize);
+    fn as_any(&self) -> &dyn Any;
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
+}
+
+impl<O: TraceOp> ErasedTrace for Trace<O> {
+    fn family(&self) -> &'static str {
+        O::FAMILY
+    }
+
+    fn header(&self) -> &TraceHeader {
+        &self.header
+    }
+
+    fn op_counts(&self) -> (usize, usize) {
+        (self.setup.len(), self.body.len())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
 }
 
 impl AnyTrace {
-    /// The family names of the variants, in declaration order.
-    pub const FAMILIES: &'static [&'static str] = &[ID_TABLE, TAGS, ALLOC];
-
-    /// Decodes a trace of family `family` with `decoder`; `None` for a family no variant
-    /// holds.
-    ///
-    /// # Errors
-    /// The decoder's.
-    pub fn decode<D: FamilyDecoder>(
-        family: &str,
-        decoder: D,
-    ) -> Option<Result<AnyTrace, D::Error>> {
-        Some(match family {
-            ID_TABLE => decoder.decode::<Op>().map(AnyTrace::IdTable),
-            TAGS => decoder.decode::<TagOp>().map(AnyTrace::Tags),
-            ALLOC => decoder.decode::<AllocOp>().map(AnyTrace::Alloc),
-            _ => return None,
-        })
+    /// Wraps a trace of family `O`.
+    pub fn new<O: TraceOp>(trace: Trace<O>) -> Self {
+        AnyTrace(Box::new(trace))
     }
 
-    /// The family name.
+    /// The family name ([`TraceOp::FAMILY`] of the trace's op type).
     pub fn family(&self) -> &'static str {
-        match self {
-            AnyTrace::IdTable(_) => ID_TABLE,
-            AnyTrace::Tags(_) => TAGS,
-            AnyTrace::Alloc(_) => ALLOC,
-        }
+        self.0.family()
     }
 
     /// The header (generator, n, seed, params).
-    pub fn header(&self) -> &crate::trace::TraceHeader {
-        match self {
-            AnyTrace::IdTable(t) => &t.header,
-            AnyTrace::Tags(t) => &t.header,
-            AnyTrace::Alloc(t) => &t.header,
-        }
+    pub fn header(&self) -> &TraceHeader {
+        self.0.header()
     }
 
     /// Setup and body op counts.
     pub fn op_counts(&self) -> (usize, usize) {
-        match self {
-            AnyTrace::IdTable(t) => (t.setup.len(), t.body.len()),
-            AnyTrace::Tags(t) => (t.setup.len(), t.body.len()),
-            AnyTrace::Alloc(t) => (t.setup.len(), t.body.len()),
-        }
+        self.0.op_counts()
     }
 
-    /// Hands the trace, as a trace of its own op vocabulary, to `visitor`.
-    pub fn visit<V: AnyTraceVisitor>(self, visitor: V) -> V::Output {
-        match self {
-            AnyTrace::IdTable(t) => visitor.visit(t),
-            AnyTrace::Tags(t) => visitor.visit(t),
-            AnyTrace::Alloc(t) => visitor.visit(t),
+    /// Whether the trace is of family `O`.
+    pub fn is_family<O: TraceOp>(&self) -> bool {
+        self.0.as_any().is::<Trace<O>>()
+    }
+
+    /// The trace if it is of family `O`, or the trace given back.
+    ///
+    /// # Errors
+    /// It is of another family.
+    pub fn try_into_family<O: TraceOp>(self) -> Result<Trace<O>, AnyTrace> {
+        if !self.is_family::<O>() {
+            return Err(self);
         }
+        let trace = self
+            .0
+            .into_any()
+            .downcast::<Trace<O>>()
+            .expect("the type was checked above");
+        Ok(*trace)
     }
 
     /// The trace if it is of family `O`.
@@ -181,20 +187,12 @@ impl AnyTrace {
     /// # Errors
     /// It is of another family: the message names both.
     pub fn into_family<O: TraceOp>(self) -> Result<Trace<O>, String> {
-        let family = self.family();
-        O::from_any(self).map_err(|_| {
+        self.try_into_family().map_err(|other| {
             format!(
-                "the trace is of family `{family}`, expected `{}`",
+                "the trace is of family `{}`, expected `{}`",
+                other.family(),
                 O::FAMILY
             )
         })
     }
-}
-
-/// Something done with a trace of any op vocabulary ([`AnyTrace::visit`]).
-pub trait AnyTraceVisitor {
-    /// What it gives.
-    type Output;
-    /// Called with the trace.
-    fn visit<O: TraceOp>(self, trace: Trace<O>) -> Self::Output;
 }

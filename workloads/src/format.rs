@@ -37,31 +37,31 @@
 //! and varint, that each part holds as many ops as the header says, the checksum (FNV-1a
 //! changes whenever any single byte changes, since each step `h = (h ^ byte) * prime` is a
 //! bijection of `h`), that no byte follows it, then [`Trace::validate`] (every handle used only
-//! when live, or only when removed for `GetStale`) and that the header's [`BodyStats`] equal
-//! the recomputed ones. Allocation is bounded by the bytes actually present: a header claiming
-//! `2^60` ops makes the loader reserve at most one op per remaining byte.
+//! when live, or only when removed for `GetStale`) and that the header's body statistics
+//! ([`TraceOp::Stats`]) equal the recomputed ones. Allocation is bounded by the bytes actually
+//! present: a header claiming `2^60` ops makes the loader reserve at most one op per remaining
+//! byte.
+//!
+//! The op fields' varints and [`FormatError`] are in [`codec`](crate::codec) (the op
+//! vocabularies encode with them without depending on this module), re-exported here.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
-use crate::BodyStats;
-use crate::Handle;
+use crate::codec::ByteReader;
+pub use crate::codec::{FORMAT_VERSION, FormatError, OpFields};
 use crate::family::{AnyTrace, TraceOp};
-use crate::trace::{InvalidTrace, Part, Trace, TraceHeader};
+use crate::trace::{Part, Trace, TraceHeader};
+use crate::vocabularies::{self, DefaultOp, VocabularyVisitor};
 
 /// The first 8 bytes of every trace file.
 pub const MAGIC: [u8; 8] = *b"DODTRACE";
 
-/// The format version this code writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
-
 /// The byte that ends the setup and the body op lists (never a valid tag).
 const END_OF_PART: u8 = 0xFF;
 
-/// Tag bytes, indexed as in the module doc's table.
 /// The JSON header of a trace file: the trace's provenance plus the counts a reader can use
 /// without decoding the ops. `S` is the family's body statistics type
 /// ([`TraceOp::Stats`]); readers first parse it as JSON, then as the family's type.
@@ -70,12 +70,13 @@ const END_OF_PART: u8 = 0xFF;
     deny_unknown_fields,
     bound = "S: Serialize + serde::de::DeserializeOwned"
 )]
-pub struct FileHeader<S = BodyStats> {
+pub struct FileHeader<S = <DefaultOp as TraceOp>::Stats> {
     /// Equal to the binary version field; [`FORMAT_VERSION`].
     pub format_version: u32,
-    /// The op vocabulary ([`TraceOp::FAMILY`]): `id_table`, `tags` or `alloc`. Files written
-    /// before families existed have no such field and are `id_table` traces.
-    #[serde(default = "crate::family::legacy_family")]
+    /// The op vocabulary ([`TraceOp::FAMILY`], one of [`vocabularies::FAMILIES`]). Files
+    /// written before families existed have no such field and are traces of
+    /// [`DefaultOp`]'s family.
+    #[serde(default = "vocabularies::default_family")]
     pub family: String,
     /// [`TraceHeader::generator`].
     pub generator: String,
@@ -91,135 +92,6 @@ pub struct FileHeader<S = BodyStats> {
     pub body_ops: u64,
     /// The body's counts, as [`Trace::validate`] computes them.
     pub body_stats: S,
-}
-
-/// Why a trace could not be saved or loaded.
-#[derive(Debug, Error)]
-pub enum FormatError {
-    /// Reading or writing the stream failed.
-    #[error("trace I/O failed: {0}")]
-    Io(#[from] std::io::Error),
-    /// Reading or writing a file failed.
-    #[error("trace file {path}: {source}")]
-    PathIo {
-        /// The file.
-        path: PathBuf,
-        /// The failure.
-        source: std::io::Error,
-    },
-    /// The file does not start with [`MAGIC`].
-    #[error("not a dodbench trace file (starts with {found:02x?}, expected \"DODTRACE\")")]
-    BadMagic {
-        /// The first bytes of the file (up to 8).
-        found: Vec<u8>,
-    },
-    /// The version field is not one this code reads.
-    #[error(
-        "trace format version {found} is not supported (this build reads version {FORMAT_VERSION})"
-    )]
-    UnsupportedVersion {
-        /// The version in the file.
-        found: u32,
-    },
-    /// The file ends before `what` is complete.
-    #[error("trace file is truncated: it ends at byte {len} inside the {what}")]
-    Truncated {
-        /// The part being read: "magic", "header", "setup ops", ...
-        what: &'static str,
-        /// The file's length.
-        len: usize,
-    },
-    /// The header is not JSON of the [`FileHeader`] shape.
-    #[error("trace header is not valid: {0}")]
-    BadHeader(#[source] serde_json::Error),
-    /// The header's `format_version` differs from the binary version field.
-    #[error("trace header says format version {header} but the file says {binary}")]
-    HeaderVersionMismatch {
-        /// The JSON `format_version`.
-        header: u32,
-        /// The binary version field.
-        binary: u32,
-    },
-    /// A tag byte is not one of the module doc's table (nor the end-of-part byte).
-    #[error("{part} op {index} at byte {offset} has unknown tag byte {tag:#04x}")]
-    UnknownTag {
-        /// Part of the trace.
-        part: Part,
-        /// Index of the op within its part.
-        index: usize,
-        /// Byte offset of the tag.
-        offset: usize,
-        /// The tag byte.
-        tag: u8,
-    },
-    /// A handle varint is too long, overflows `u32`, or is not the shortest encoding.
-    #[error("{part} op {index}: handle varint at byte {offset} {problem}")]
-    BadHandle {
-        /// Part of the trace.
-        part: Part,
-        /// Index of the op within its part.
-        index: usize,
-        /// Byte offset of the varint.
-        offset: usize,
-        /// What is wrong with it.
-        problem: &'static str,
-    },
-    /// A part holds a different number of ops than the header says.
-    #[error("trace {part} has {actual} ops but its header says {header}")]
-    CountMismatch {
-        /// Part of the trace.
-        part: Part,
-        /// The header's count.
-        header: u64,
-        /// Ops actually present.
-        actual: u64,
-    },
-    /// The stored checksum differs from the computed one: the file is corrupt.
-    #[error("trace file is corrupt: checksum {stored:#018x} stored, {computed:#018x} computed")]
-    ChecksumMismatch {
-        /// The checksum in the file.
-        stored: u64,
-        /// The checksum of the bytes read.
-        computed: u64,
-    },
-    /// Bytes follow the checksum.
-    #[error("trace file has {count} unexpected bytes after its checksum (at byte {offset})")]
-    TrailingBytes {
-        /// How many.
-        count: usize,
-        /// Offset of the first.
-        offset: usize,
-    },
-    /// The trace uses a handle wrongly (saving refuses such a trace too).
-    #[error("trace is invalid: {0}")]
-    Invalid(#[from] InvalidTrace),
-    /// The header's body stats differ from the ops' (a writer bug, or a hand-edited file).
-    #[error("trace header body stats {header} differ from the ops' {actual}")]
-    StatsMismatch {
-        /// The header's stats, as `Debug` prints them.
-        header: String,
-        /// Recomputed from the ops.
-        actual: String,
-    },
-    /// The header names no family this build knows.
-    #[error("trace family `{found}` is unknown (known: {known})")]
-    UnknownFamily {
-        /// The header's family.
-        found: String,
-        /// The families this build knows, comma-separated.
-        known: String,
-    },
-    /// The file holds a trace of another family than the caller asked for.
-    #[error("trace file is of family `{found}`, expected `{expected}`")]
-    WrongFamily {
-        /// The header's family.
-        found: String,
-        /// The family asked for.
-        expected: &'static str,
-    },
-    /// The header JSON is longer than `u32::MAX` bytes.
-    #[error("trace header of {0} bytes does not fit the u32 length field")]
-    HeaderTooLarge(usize),
 }
 
 /// FNV-1a 64 of `bytes`.
@@ -268,45 +140,17 @@ pub fn to_bytes<O: TraceOp>(trace: &Trace<O>) -> Result<Vec<u8>, FormatError> {
     Ok(out)
 }
 
-/// The fields of one op being decoded: unsigned LEB128 varints read in order (see the module
-/// doc), with errors naming the op.
-pub struct OpFields<'r, 'a> {
-    reader: &'r mut ByteReader<'a>,
-    part: Part,
-    index: usize,
-    what: &'static str,
-}
-
-impl OpFields<'_, '_> {
-    /// Reads the next field.
-    ///
-    /// # Errors
-    /// [`FormatError::Truncated`] or [`FormatError::BadHandle`] (overlong, overflowing or
-    /// non-shortest varint).
-    pub fn u32(&mut self) -> Result<u32, FormatError> {
-        self.reader.handle(self.part, self.index, self.what)
-    }
-
-    /// Appends `value` as a shortest unsigned LEB128 varint (the encoding [`u32`](Self::u32)
-    /// reads).
-    pub fn write_u32(out: &mut Vec<u8>, mut value: u32) {
-        while value >= 0x80 {
-            out.push((value as u8 & 0x7f) | 0x80);
-            value >>= 7;
-        }
-        out.push(value as u8);
-    }
-}
-
 /// Decodes and fully validates trace file bytes (see the module doc for every check).
 ///
 /// # Errors
 /// The first problem found, as the specific [`FormatError`] variant.
 pub fn from_bytes<O: TraceOp>(bytes: &[u8]) -> Result<Trace<O>, FormatError> {
-    O::from_any(from_bytes_any(bytes)?).map_err(|other| FormatError::WrongFamily {
-        found: other.family().to_owned(),
-        expected: O::FAMILY,
-    })
+    from_bytes_any(bytes)?
+        .try_into_family()
+        .map_err(|other| FormatError::WrongFamily {
+            found: other.family().to_owned(),
+            expected: O::FAMILY,
+        })
 }
 
 /// Decodes and fully validates trace file bytes of any family.
@@ -320,16 +164,16 @@ pub fn from_bytes_any(bytes: &[u8]) -> Result<AnyTrace, FormatError> {
         bytes: &'a [u8],
         header: FileHeader<serde_json::Value>,
     }
-    impl crate::family::FamilyDecoder for Decode<'_> {
-        type Error = FormatError;
-        fn decode<O: TraceOp>(self) -> Result<Trace<O>, FormatError> {
-            decode_family::<O>(self.bytes, self.header)
+    impl VocabularyVisitor for Decode<'_> {
+        type Output = Result<AnyTrace, FormatError>;
+        fn visit<O: TraceOp>(self) -> Result<AnyTrace, FormatError> {
+            decode_family::<O>(self.bytes, self.header).map(AnyTrace::new)
         }
     }
-    AnyTrace::decode(&family, Decode { bytes, header }).unwrap_or_else(|| {
+    vocabularies::with_vocabulary(&family, Decode { bytes, header }).unwrap_or_else(|| {
         Err(FormatError::UnknownFamily {
             found: family.clone(),
-            known: AnyTrace::FAMILIES.join(", "),
+            known: vocabularies::FAMILIES.join(", "),
         })
     })
 }
@@ -372,8 +216,8 @@ fn decode_family<O: TraceOp>(
     };
     let body_stats: O::Stats =
         serde_json::from_value(header.body_stats).map_err(FormatError::BadHeader)?;
-    let setup = r.ops::<O>(Part::Setup, header.setup_ops)?;
-    let body = r.ops::<O>(Part::Body, header.body_ops)?;
+    let setup = read_ops::<O>(&mut r, Part::Setup, header.setup_ops)?;
+    let body = read_ops::<O>(&mut r, Part::Body, header.body_ops)?;
     let checked_len = r.pos;
     let stored = u64::from_le_bytes(r.take(8, "checksum")?.try_into().expect("8 bytes"));
     let computed = fnv1a64(&bytes[..checked_len]);
@@ -406,111 +250,47 @@ fn decode_family<O: TraceOp>(
     Ok(trace)
 }
 
-/// A bounds-checked cursor over the file bytes: every read is a `get`, so bad input gives a
-/// [`FormatError::Truncated`], never a panic.
-pub(crate) struct ByteReader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> ByteReader<'a> {
-    fn take(&mut self, len: usize, what: &'static str) -> Result<&'a [u8], FormatError> {
-        let end = self.pos.checked_add(len);
-        let slice =
-            end.and_then(|end| self.bytes.get(self.pos..end))
-                .ok_or(FormatError::Truncated {
-                    what,
-                    len: self.bytes.len(),
-                })?;
-        self.pos += len;
-        Ok(slice)
-    }
-
-    fn byte(&mut self, what: &'static str) -> Result<u8, FormatError> {
-        Ok(self.take(1, what)?[0])
-    }
-
-    fn u32(&mut self, what: &'static str) -> Result<u32, FormatError> {
-        Ok(u32::from_le_bytes(
-            self.take(4, what)?.try_into().expect("4 bytes"),
-        ))
-    }
-
-    /// The ops of `part` up to its end-of-part byte; `expected` is the header's count.
-    fn ops<O: TraceOp>(&mut self, part: Part, expected: u64) -> Result<Vec<O>, FormatError> {
-        let what = match part {
-            Part::Setup => "setup ops",
-            Part::Body => "body ops",
-        };
-        // Each op takes at least one byte: never reserve more than the bytes left.
-        let remaining = self.bytes.len() - self.pos;
-        let mut ops = Vec::with_capacity(
-            usize::try_from(expected)
-                .unwrap_or(usize::MAX)
-                .min(remaining),
-        );
-        loop {
-            let offset = self.pos;
-            let index = ops.len();
-            let tag = self.byte(what)?;
-            if tag == END_OF_PART {
-                break;
-            }
-            let mut fields = OpFields {
-                reader: self,
-                part,
-                index,
-                what,
-            };
-            let op = O::decode(tag, &mut fields)?.ok_or(FormatError::UnknownTag {
-                part,
-                index,
-                offset,
-                tag,
-            })?;
-            ops.push(op);
+/// The ops of `part` up to its end-of-part byte; `expected` is the header's count.
+fn read_ops<O: TraceOp>(
+    r: &mut ByteReader<'_>,
+    part: Part,
+    expected: u64,
+) -> Result<Vec<O>, FormatError> {
+    let what = match part {
+        Part::Setup => "setup ops",
+        Part::Body => "body ops",
+    };
+    // Each op takes at least one byte: never reserve more than the bytes left.
+    let remaining = r.bytes.len() - r.pos;
+    let mut ops = Vec::with_capacity(
+        usize::try_from(expected)
+            .unwrap_or(usize::MAX)
+            .min(remaining),
+    );
+    loop {
+        let offset = r.pos;
+        let index = ops.len();
+        let tag = r.byte(what)?;
+        if tag == END_OF_PART {
+            break;
         }
-        if ops.len() as u64 != expected {
-            return Err(FormatError::CountMismatch {
-                part,
-                header: expected,
-                actual: ops.len() as u64,
-            });
-        }
-        Ok(ops)
-    }
-
-    /// One LEB128 handle (see the module doc), rejecting overlong and non-shortest encodings.
-    fn handle(
-        &mut self,
-        part: Part,
-        index: usize,
-        what: &'static str,
-    ) -> Result<Handle, FormatError> {
-        let offset = self.pos;
-        let bad = |problem| FormatError::BadHandle {
+        let mut fields = OpFields::new(r, part, index, what);
+        let op = O::decode(tag, &mut fields)?.ok_or(FormatError::UnknownTag {
             part,
             index,
             offset,
-            problem,
-        };
-        let mut value: u32 = 0;
-        for i in 0..5 {
-            let byte = self.byte(what)?;
-            let bits = u32::from(byte & 0x7f);
-            if i == 4 && (bits > 0x0f || byte & 0x80 != 0) {
-                return Err(bad("overflows u32"));
-            }
-            value |= bits << (7 * i);
-            if byte & 0x80 == 0 {
-                if i > 0 && byte == 0 {
-                    return Err(bad("is not the shortest encoding"));
-                }
-                return Ok(value);
-            }
-        }
-        unreachable!("the fifth byte always returns")
+            tag,
+        })?;
+        ops.push(op);
     }
+    if ops.len() as u64 != expected {
+        return Err(FormatError::CountMismatch {
+            part,
+            header: expected,
+            actual: ops.len() as u64,
+        });
+    }
+    Ok(ops)
 }
 
 /// Writes `trace` to `writer` in the trace file format.
@@ -594,9 +374,9 @@ fn read_path(path: &Path) -> Result<Vec<u8>, FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Op;
+    use crate::op::Op;
 
-    fn trace(setup: Vec<Op>, body: Vec<Op>) -> Trace {
+    fn trace(setup: Vec<Op>, body: Vec<Op>) -> Trace<Op> {
         Trace {
             header: TraceHeader {
                 generator: "test".into(),
@@ -614,49 +394,6 @@ mod tests {
         assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
-    }
-
-    #[test]
-    fn varints_round_trip_at_every_length_boundary() {
-        let handles = [
-            0,
-            1,
-            127,
-            128,
-            16_383,
-            16_384,
-            2_097_151,
-            2_097_152,
-            u32::MAX,
-        ];
-        for h in handles {
-            let mut out = Vec::new();
-            Op::Get(h).encode(&mut out);
-            let mut r = ByteReader {
-                bytes: &out,
-                pos: 1,
-            };
-            assert_eq!(r.handle(Part::Body, 0, "body ops").unwrap(), h);
-            assert_eq!(r.pos, out.len());
-        }
-    }
-
-    #[test]
-    fn varints_reject_overflow_overlong_and_non_shortest() {
-        for bad in [
-            &[0x80, 0x00][..],
-            &[0xff, 0xff, 0xff, 0xff, 0x1f],
-            &[0xff, 0xff, 0xff, 0xff, 0x8f, 0x00],
-        ] {
-            let mut r = ByteReader { bytes: bad, pos: 0 };
-            assert!(
-                matches!(
-                    r.handle(Part::Setup, 3, "setup ops"),
-                    Err(FormatError::BadHandle { index: 3, .. })
-                ),
-                "{bad:x?}"
-            );
-        }
     }
 
     #[test]

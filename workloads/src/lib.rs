@@ -5,21 +5,31 @@
 //! A [`Trace`] has an untimed setup prefix (building the starting state) and a
 //! timed body. Generators are deterministic functions of `(n, seed, params)`.
 //!
-//! * [`op`], [`payload`], [`trace`]: the vocabulary, the stored object, the trace and its
-//!   validation.
-//! * [`rng`]: the one PRNG and its sampling helpers (uniform, Zipf, shuffle).
-//! * [`generators`] (files in `src/gen/`): one generator per workload; [`registry`]: the list
-//!   of them, dispatch by name with JSON parameters.
-//! * [`convert`]: outside trace formats into traces (the `wee_alloc` recordings).
-//! * [`format`](mod@format): the binary trace file format, save and load with full validation.
-//! * [`family`]: what each family's op vocabulary provides ([`TraceOp`]) and the one
-//!   `AnyTrace` holding a trace of any family; each vocabulary is one module of its own (the
-//!   ID tables' is [`op`]); [`Trace`] is generic over it.
+//! Modules, bottom to top (each imports only modules listed before it):
+//!
+//! * [`trace`]: the trace ([`Trace`], generic over its op vocabulary), its header and
+//!   [`InvalidTrace`](trace::InvalidTrace); knows no vocabulary. [`rng`]: the one PRNG and its
+//!   sampling helpers (uniform, Zipf, shuffle). [`payload`]: the ID tables' stored object.
+//! * [`codec`]: the bytes an op vocabulary needs for its file encoding (the op fields'
+//!   varints) and [`FormatError`](codec::FormatError).
+//! * [`family`]: what each family's op vocabulary provides ([`TraceOp`], [`TraceStats`]), the
+//!   methods of [`Trace`] built on it (validation), and [`AnyTrace`], a trace of any family
+//!   with its op type erased; names no vocabulary.
+//! * The op vocabularies, one module each: [`op`] (ID tables), [`tag_op`] (tag stores),
+//!   [`alloc_op`] (block allocators).
+//! * [`vocabularies`]: the one list of the vocabularies (family names, dispatch from a family
+//!   name to its op type, the default family of old trace files).
+//! * [`format`](mod@format): the binary trace file format, save and load with full validation
+//!   (re-exports [`codec`]'s public items).
+//! * [`generators`] (files in `src/gen/`): one generator per workload; [`convert`]: outside
+//!   trace formats into traces (the `wee_alloc` recordings); [`registry`]: the list of the
+//!   generators, dispatch by name with JSON parameters.
 //!
 //! This crate knows nothing of the designs that replay its traces.
 #![deny(missing_docs)]
 
 pub mod alloc_op;
+pub mod codec;
 pub mod convert;
 pub mod family;
 pub mod format;
@@ -31,9 +41,10 @@ pub mod registry;
 pub mod rng;
 pub mod tag_op;
 pub mod trace;
+pub mod vocabularies;
 
 pub use alloc_op::AllocOp;
-pub use family::{AnyTrace, AnyTraceVisitor, TraceOp, TraceStats};
+pub use family::{AnyTrace, TraceOp, TraceStats};
 pub use op::{BodyStats, Handle, Op};
 pub use payload::Payload;
 pub use tag_op::TagOp;

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::family::{AnyTrace, ID_TABLE, TraceOp, TraceStats};
-use crate::format::{FormatError, OpFields};
-use crate::trace::{InvalidTrace, Part, Trace};
+use crate::codec::{FormatError, OpFields};
+use crate::family::{TraceOp, TraceStats};
+use crate::trace::{InvalidTrace, Part};
 
 /// A logical handle: handle `k` names the object created by the trace's `k`-th [`Op::Add`].
 pub type Handle = u32;
@@ -99,7 +99,7 @@ impl TraceStats for BodyStats {
 }
 
 impl TraceOp for Op {
-    const FAMILY: &'static str = ID_TABLE;
+    const FAMILY: &'static str = "id_table";
     type Stats = BodyStats;
 
     fn validate(setup: &[Self], body: &[Self]) -> Result<Self::Stats, InvalidTrace> {
@@ -125,17 +125,6 @@ impl TraceOp for Op {
     fn decode(tag: u8, fields: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError> {
         decode(tag, fields)
     }
-
-    fn into_any(trace: Trace<Self>) -> AnyTrace {
-        AnyTrace::IdTable(trace)
-    }
-
-    fn from_any(trace: AnyTrace) -> Result<Trace<Self>, AnyTrace> {
-        match trace {
-            AnyTrace::IdTable(t) => Ok(t),
-            other => Err(other),
-        }
-    }
 }
 
 /// [`Trace::validate`](crate::trace::Trace::validate) for this vocabulary.
@@ -155,16 +144,14 @@ fn validate(setup: &[Op], body: &[Op]) -> Result<BodyStats, InvalidTrace> {
         let in_body = part == Part::Body;
         for (index, &op) in ops.iter().enumerate() {
             if let Some(handle) = op.handle() {
-                let state =
-                    states
-                        .get(handle as usize)
-                        .copied()
-                        .ok_or(InvalidTrace::NotYetAdded {
-                            part,
-                            index,
-                            op,
-                            handle,
-                        })?;
+                let state = states.get(handle as usize).copied().ok_or_else(|| {
+                    InvalidTrace::NotYetAdded {
+                        part,
+                        index,
+                        op: format!("{op:?}"),
+                        handle,
+                    }
+                })?;
                 match (op, state) {
                     (Op::GetStale(_), State::Live) => {
                         return Err(InvalidTrace::StaleOfLive {
@@ -178,7 +165,7 @@ fn validate(setup: &[Op], body: &[Op]) -> Result<BodyStats, InvalidTrace> {
                         return Err(InvalidTrace::AlreadyRemoved {
                             part,
                             index,
-                            op,
+                            op: format!("{op:?}"),
                             handle,
                         });
                     }
@@ -257,4 +244,87 @@ fn decode(tag: u8, fields: &mut OpFields<'_, '_>) -> Result<Option<Op>, FormatEr
         tag::MUTATE => Op::Mutate(fields.u32()?),
         _ => return Ok(None),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::{Trace, TraceHeader};
+
+    fn trace(setup: Vec<Op>, body: Vec<Op>) -> Trace<Op> {
+        Trace {
+            header: TraceHeader {
+                generator: "test".into(),
+                n: 0,
+                seed: 0,
+                params: serde_json::Value::Null,
+            },
+            setup,
+            body,
+        }
+    }
+
+    #[test]
+    fn counts_work_units_of_the_body_only() {
+        let t = trace(
+            vec![Op::Add, Op::Add, Op::Add],
+            vec![
+                Op::Get(0),
+                Op::Remove(1),
+                Op::GetStale(1),
+                Op::Iterate,
+                Op::Add,
+            ],
+        );
+        let s = t.validate().unwrap();
+        assert_eq!(s.live_at_start, 3);
+        assert_eq!(s.iterated_objects, 2);
+        assert_eq!(s.work_units(), 1 + 1 + 1 + 2 + 1);
+        assert_eq!(s.peak_live, 3);
+        assert!(!t.body_is_read_only());
+    }
+
+    #[test]
+    fn names_the_first_bad_op() {
+        let t = trace(
+            vec![Op::Add],
+            vec![Op::Get(0), Op::Remove(0), Op::Mutate(0)],
+        );
+        let err = t.validate().unwrap_err();
+        assert_eq!(
+            err,
+            InvalidTrace::AlreadyRemoved {
+                part: Part::Body,
+                index: 2,
+                op: "Mutate(0)".into(),
+                handle: 0
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "body op 2 (Mutate(0)) uses handle 0, which was removed"
+        );
+        let t = trace(vec![Op::Get(0)], vec![]);
+        let err = t.validate().unwrap_err();
+        assert!(
+            matches!(
+                err,
+                InvalidTrace::NotYetAdded {
+                    index: 0,
+                    part: Part::Setup,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "setup op 0 (Get(0)) uses handle 0, which is not added yet"
+        );
+        let t = trace(vec![Op::Add], vec![Op::GetStale(0)]);
+        assert!(matches!(
+            t.validate(),
+            Err(InvalidTrace::StaleOfLive { .. })
+        ));
+    }
 }

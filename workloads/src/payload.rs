@@ -1,7 +1,5 @@
 //! The 32-byte object stored by the benchmarks, derived from its handle.
 
-use crate::Handle;
-
 /// A 32-byte payload, the size the issue asks the benchmarks to use (a small game object:
 /// an identity, one field workloads read and change, and 16 bytes of other state).
 ///
@@ -21,7 +19,7 @@ pub struct Payload {
 impl Payload {
     /// The object created for `handle`: a fixed function of the handle (SplitMix64 mixing),
     /// so the model and every design agree on it.
-    pub const fn for_handle(handle: Handle) -> Self {
+    pub const fn for_handle(handle: u32) -> Self {
         let value = splitmix64(handle as u64);
         Self {
             handle: handle as u64,

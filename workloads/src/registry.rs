@@ -10,6 +10,7 @@ use crate::family::{AnyTrace, TraceOp};
 use crate::generators::alloc_wee::WeeTraceParams;
 use crate::generators::{self, Params};
 use crate::trace::Trace;
+use crate::vocabularies::DefaultOp;
 
 /// Largest `n` a generator accepts (handles are `u32`, and `iterate-holes` adds up to `20 n`).
 pub const MAX_N: usize = 1 << 26;
@@ -129,7 +130,7 @@ macro_rules! entry {
                     workload: name,
                     message,
                 })?;
-                Ok(TraceOp::into_any(generators::$module::generate(n, seed, &params)))
+                Ok(AnyTrace::new(generators::$module::generate(n, seed, &params)))
             },
         }
     };
@@ -211,7 +212,8 @@ pub fn needs_stale_detection(name: &str) -> bool {
         .any(|e| e.name == name && e.needs_stale_detection)
 }
 
-/// Generates the trace of workload `name` at live size `n` from `seed`. `params` is a JSON
+/// Generates the trace of workload `name`, a workload of the default family ([`DefaultOp`],
+/// the ID tables), at live size `n` from `seed`. `params` is a JSON
 /// object of the workload's parameters; missing fields (or `None`, or `null`) take their
 /// defaults. The trace header records the full parameters, defaults included.
 ///
@@ -224,14 +226,15 @@ pub fn needs_stale_detection(name: &str) -> bool {
 ///
 /// # Errors
 /// [`WorkloadError::UnknownWorkload`] listing the valid names; [`WorkloadError::BadN`];
-/// [`WorkloadError::BadParams`] for unknown fields, wrong types or out-of-range values.
+/// [`WorkloadError::BadParams`] for unknown fields, wrong types or out-of-range values;
+/// [`WorkloadError::WrongFamily`] for a workload of another family.
 pub fn generate(
     name: &str,
     n: usize,
     seed: u64,
     params: Option<&Value>,
-) -> Result<Trace, WorkloadError> {
-    generate_for::<crate::Op>(name, n, seed, params)
+) -> Result<Trace<DefaultOp>, WorkloadError> {
+    generate_for::<DefaultOp>(name, n, seed, params)
 }
 
 /// [`generate`] for a workload of family `O`.
@@ -246,14 +249,16 @@ pub fn generate_for<O: TraceOp>(
 ) -> Result<Trace<O>, WorkloadError> {
     let trace = generate_any(name, n, seed, params)?;
     let family = trace.family();
-    O::from_any(trace).map_err(|_| WorkloadError::WrongFamily {
-        workload: ENTRIES
-            .iter()
-            .find(|e| e.name == name)
-            .map_or("?", |e| e.name),
-        family,
-        expected: O::FAMILY,
-    })
+    trace
+        .try_into_family()
+        .map_err(|_| WorkloadError::WrongFamily {
+            workload: ENTRIES
+                .iter()
+                .find(|e| e.name == name)
+                .map_or("?", |e| e.name),
+            family,
+            expected: O::FAMILY,
+        })
 }
 
 /// Generates the trace of workload `name` (of any family) at live size `n` from `seed`, as

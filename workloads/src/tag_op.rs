@@ -26,9 +26,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::family::{AnyTrace, TAGS, TraceOp, TraceStats};
-use crate::format::{FormatError, OpFields};
-use crate::trace::{InvalidTrace, Part, Trace};
+use crate::codec::{FormatError, OpFields};
+use crate::family::{TraceOp, TraceStats};
+use crate::trace::{InvalidTrace, Part};
 
 /// An entity handle: handle `k` is the `k`-th `Spawn` of the trace.
 pub type EntityHandle = u32;
@@ -151,7 +151,7 @@ mod tag {
 }
 
 impl TraceOp for TagOp {
-    const FAMILY: &'static str = TAGS;
+    const FAMILY: &'static str = "tags";
     type Stats = TagStats;
 
     fn validate(setup: &[Self], body: &[Self]) -> Result<TagStats, InvalidTrace> {
@@ -321,23 +321,12 @@ impl TraceOp for TagOp {
             _ => return Ok(None),
         }))
     }
-
-    fn into_any(trace: Trace<Self>) -> AnyTrace {
-        AnyTrace::Tags(trace)
-    }
-
-    fn from_any(trace: AnyTrace) -> Result<Trace<Self>, AnyTrace> {
-        match trace {
-            AnyTrace::Tags(t) => Ok(t),
-            other => Err(other),
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::TraceHeader;
+    use crate::trace::{Trace, TraceHeader};
 
     fn trace(setup: Vec<TagOp>, body: Vec<TagOp>) -> Trace<TagOp> {
         Trace {
@@ -424,7 +413,7 @@ mod tests {
         );
         let bytes = crate::format::to_bytes(&t).unwrap();
         assert_eq!(crate::format::from_bytes::<TagOp>(&bytes).unwrap(), t);
-        let err = crate::format::from_bytes::<crate::Op>(&bytes).unwrap_err();
+        let err = crate::format::from_bytes::<crate::op::Op>(&bytes).unwrap_err();
         assert!(err.to_string().contains("family `tags`"), "{err}");
     }
 }

@@ -2,9 +2,10 @@
 //! live within `n` (recorded traces aside), a round trip through the file format, and
 //! deterministic in the seed.
 
-use workloads::family::ALLOC;
 use workloads::registry::{self, WorkloadInfo, workloads_of};
-use workloads::{AllocOp, Trace, format};
+use workloads::{AllocOp, Trace, TraceOp, format};
+
+const ALLOC: &str = <AllocOp as TraceOp>::FAMILY;
 
 /// Workloads whose ops do not depend on the seed.
 const SEEDLESS: [&str; 1] = ["alloc-every-other-leaf"];

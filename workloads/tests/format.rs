@@ -1,14 +1,15 @@
 //! The trace file format: round trips, and a specific error (never a panic) for every kind of
 //! bad input.
 
-use workloads::family::ID_TABLE;
 use workloads::format::{self, FORMAT_VERSION, FormatError, MAGIC};
 use workloads::registry::{self, workloads_of};
 use workloads::trace::{InvalidTrace, Part};
-use workloads::{Op, Trace};
+use workloads::{Op, Trace, TraceOp};
+
+const ID_TABLE: &str = <Op as TraceOp>::FAMILY;
 
 /// The ID-table workloads (the tag family's are covered by `tests/tags_generators.rs`).
-fn small_trace() -> Trace {
+fn small_trace() -> Trace<Op> {
     let params = serde_json::json!({ "ops": 40 });
     registry::generate("article-mix", 10, 11, Some(&params)).unwrap()
 }

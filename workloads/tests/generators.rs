@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 
-use workloads::family::ID_TABLE;
 use workloads::registry::{self, workloads_of};
-use workloads::{Op, Trace, format};
+use workloads::{Op, Trace, TraceOp, format};
+
+const ID_TABLE: &str = <Op as TraceOp>::FAMILY;
 
 /// The ID-table workloads (the tag family's are covered by `tests/tags_generators.rs`).
 const SIZES: [usize; 4] = [1, 2, 10, 1000];
@@ -14,7 +15,7 @@ const SIZES: [usize; 4] = [1, 2, 10, 1000];
 /// Workloads whose ops do not depend on the seed.
 const SEEDLESS: [&str; 3] = ["fill", "iterate-full", "churn-hot"];
 
-fn generate(name: &str, n: usize, seed: u64) -> Trace {
+fn generate(name: &str, n: usize, seed: u64) -> Trace<Op> {
     registry::generate(name, n, seed, None).unwrap_or_else(|e| panic!("{name} n={n}: {e}"))
 }
 

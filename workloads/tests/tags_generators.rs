@@ -2,10 +2,12 @@
 //! round-trip through the file format, deterministic in `(n, seed, params)`, and shaped as its
 //! module doc says.
 
-use workloads::family::{ID_TABLE, TAGS};
 use workloads::registry::{self, WorkloadInfo};
 use workloads::tag_op::TagStats;
-use workloads::{TagOp, Trace, TraceStats, format};
+use workloads::{Op, TagOp, Trace, TraceOp, TraceStats, format};
+
+const ID_TABLE: &str = <Op as TraceOp>::FAMILY;
+const TAGS: &str = <TagOp as TraceOp>::FAMILY;
 
 fn tag_workloads() -> Vec<WorkloadInfo> {
     registry::workloads_of(TAGS)

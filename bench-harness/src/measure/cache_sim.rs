@@ -428,7 +428,7 @@ mod tests {
     fn child_replays_and_rejects_unknown_designs() {
         let p = PreparedTrace::<crate::replay::IdTableFamily>::generate("lookup-uniform", 100, 1)
             .unwrap();
-        let any = || AnyTrace::IdTable(p.trace.clone());
+        let any = || AnyTrace::new(p.trace.clone());
         let digest = run_child("holey", any()).unwrap();
         assert_eq!(digest, serde_json::to_string(&p.expected.body).unwrap());
         assert!(run_child("nope", any()).unwrap_err().contains("unknown"));

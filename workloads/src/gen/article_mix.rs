@@ -12,6 +12,7 @@
 //! Setup: `n` `Add`s. Body: `ops` ops as above; peak live is `n`.
 
 use super::{MAX_OPS, TraceBuilder};
+use crate::op::Op;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -36,7 +37,7 @@ crate::workload_params! {
 }
 
 /// See the module doc.
-pub fn generate(n: usize, seed: u64, params: &ArticleMixParams) -> Trace {
+pub fn generate(n: usize, seed: u64, params: &ArticleMixParams) -> Trace<Op> {
     let mut rng = TraceRng::new(seed);
     let mut b = TraceBuilder::new();
     for _ in 0..n {

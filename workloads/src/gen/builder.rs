@@ -149,7 +149,7 @@ impl LiveHandles {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Op;
+    use crate::op::Op;
 
     #[test]
     fn live_handles_survive_swap_removal() {

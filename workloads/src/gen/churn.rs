@@ -3,6 +3,7 @@
 //! free list is exercised with scattered slots and `n` objects stay live.
 
 use super::{MAX_OPS, TraceBuilder};
+use crate::op::Op;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -22,7 +23,7 @@ crate::workload_params! {
 }
 
 /// Setup: `n` `Add`s. Body: `steps` × (`Remove` random live, `Add`). Live count stays `n`.
-pub fn generate(n: usize, seed: u64, params: &ChurnParams) -> Trace {
+pub fn generate(n: usize, seed: u64, params: &ChurnParams) -> Trace<Op> {
     let mut rng = TraceRng::new(seed);
     let mut b = TraceBuilder::new();
     for _ in 0..n {

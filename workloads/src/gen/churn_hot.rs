@@ -16,6 +16,7 @@
 use std::collections::VecDeque;
 
 use super::{MAX_OPS, TraceBuilder};
+use crate::op::Op;
 use crate::trace::Trace;
 
 /// Registry name.
@@ -38,7 +39,7 @@ crate::workload_params! {
 }
 
 /// See the module doc. The seed is unused (the trace has no random choices).
-pub fn generate(n: usize, seed: u64, params: &ChurnHotParams) -> Trace {
+pub fn generate(n: usize, seed: u64, params: &ChurnHotParams) -> Trace<Op> {
     let mut b = TraceBuilder::new();
     let hot = params.window.min(n.saturating_sub(1));
     let background = n.saturating_sub(1) - hot;

@@ -2,6 +2,7 @@
 //! `add` including the table's growth (and, for fixed-capacity designs, shows whether `n` fits).
 
 use super::TraceBuilder;
+use crate::op::Op;
 use crate::trace::Trace;
 
 /// Registry name.
@@ -15,7 +16,7 @@ crate::workload_params! {
 }
 
 /// Setup: nothing. Body: `n` `Add`s. The seed is unused (the trace has no choices).
-pub fn generate(n: usize, seed: u64, params: &FillParams) -> Trace {
+pub fn generate(n: usize, seed: u64, params: &FillParams) -> Trace<Op> {
     let mut b = TraceBuilder::new();
     b.start_body();
     for _ in 0..n {

@@ -5,7 +5,7 @@
 //! externally") should win or lose.
 
 use super::{MAX_OPS, TraceBuilder, fraction_of};
-use crate::Op;
+use crate::op::Op;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -62,7 +62,7 @@ pub fn check(n: usize, params: &FrameParams) -> Result<(), String> {
 /// # Panics
 /// If the trace would need more than 2^32 adds; [`check`] (which the registry applies)
 /// rejects such parameters first.
-pub fn generate(n: usize, seed: u64, params: &FrameParams) -> Trace {
+pub fn generate(n: usize, seed: u64, params: &FrameParams) -> Trace<Op> {
     let mut rng = TraceRng::new(seed);
     let mut b = TraceBuilder::new();
     for _ in 0..n {

@@ -2,7 +2,7 @@
 //! design ("if the object array is nearly full, no problem").
 
 use super::{MAX_OPS, TraceBuilder, iteration_passes};
-use crate::Op;
+use crate::op::Op;
 use crate::trace::Trace;
 
 /// Registry name.
@@ -22,7 +22,7 @@ crate::workload_params! {
 }
 
 /// Setup: `n` `Add`s. Body: `Iterate` repeated as the parameters say (read-only).
-pub fn generate(n: usize, seed: u64, params: &IterateFullParams) -> Trace {
+pub fn generate(n: usize, seed: u64, params: &IterateFullParams) -> Trace<Op> {
     let mut b = TraceBuilder::new();
     for _ in 0..n {
         b.add();

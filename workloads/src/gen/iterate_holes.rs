@@ -7,7 +7,7 @@
 //! `slots` (2n by default), above `n`: a fixed-capacity design needs room for it.
 
 use super::{MAX_OPS, TraceBuilder, iteration_passes};
-use crate::Op;
+use crate::op::Op;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -32,7 +32,7 @@ crate::workload_params! {
 }
 
 /// See the module doc. Body: `Iterate` repeated as the parameters say (read-only).
-pub fn generate(n: usize, seed: u64, params: &IterateHolesParams) -> Trace {
+pub fn generate(n: usize, seed: u64, params: &IterateHolesParams) -> Trace<Op> {
     let mut rng = TraceRng::new(seed);
     let mut b = TraceBuilder::new();
     let slots = ((n as f64 / (1.0 - params.hole_fraction)).round() as usize).max(n);

@@ -11,7 +11,7 @@
 //! designs that detect stale IDs can run it (the registry marks it `needs_stale_detection`).
 
 use super::{MAX_OPS, TraceBuilder, fraction_of};
-use crate::Op;
+use crate::op::Op;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -33,7 +33,7 @@ crate::workload_params! {
 }
 
 /// See the module doc.
-pub fn generate(n: usize, seed: u64, params: &LookupStaleParams) -> Trace {
+pub fn generate(n: usize, seed: u64, params: &LookupStaleParams) -> Trace<Op> {
     let mut rng = TraceRng::new(seed);
     let mut b = TraceBuilder::new();
     for _ in 0..n {

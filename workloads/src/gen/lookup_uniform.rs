@@ -3,6 +3,7 @@
 //! cost of each design's indirections.
 
 use super::{MAX_OPS, TraceBuilder};
+use crate::op::Op;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -21,7 +22,7 @@ crate::workload_params! {
 }
 
 /// Setup: `n` `Add`s. Body: `ops` `Get`s of uniformly random live handles (read-only).
-pub fn generate(n: usize, seed: u64, params: &LookupUniformParams) -> Trace {
+pub fn generate(n: usize, seed: u64, params: &LookupUniformParams) -> Trace<Op> {
     let mut rng = TraceRng::new(seed);
     let mut b = TraceBuilder::new();
     for _ in 0..n {

@@ -3,7 +3,7 @@
 //! a seeded permutation, so they are scattered through the table rather than the first created.
 
 use super::{MAX_OPS, TraceBuilder};
-use crate::Handle;
+use crate::op::{Handle, Op};
 use crate::rng::{TraceRng, Zipf};
 use crate::trace::Trace;
 
@@ -26,7 +26,7 @@ crate::workload_params! {
 
 /// Setup: `n` `Add`s. Body: `ops` `Get`s whose handles are Zipf ranks mapped through a random
 /// permutation of the live handles (read-only).
-pub fn generate(n: usize, seed: u64, params: &LookupZipfParams) -> Trace {
+pub fn generate(n: usize, seed: u64, params: &LookupZipfParams) -> Trace<Op> {
     let mut rng = TraceRng::new(seed);
     let mut b = TraceBuilder::new();
     let mut by_rank: Vec<Handle> = (0..n).map(|_| b.add()).collect();
@@ -36,7 +36,7 @@ pub fn generate(n: usize, seed: u64, params: &LookupZipfParams) -> Trace {
         let zipf = Zipf::new(n, params.skew);
         for _ in 0..params.ops {
             let handle = by_rank[zipf.sample(&mut rng)];
-            b.push(crate::Op::Get(handle));
+            b.push(Op::Get(handle));
         }
     }
     b.finish(NAME, n, seed, params)

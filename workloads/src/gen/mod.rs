@@ -97,9 +97,9 @@ use std::fmt::Debug;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::op::{Handle, Op};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
-use crate::{Handle, Op};
 use builder::{LiveHandles, TraceParts};
 
 /// Largest count any parameter may ask for (ops, steps, frames × work): `2^28` ops already
@@ -270,7 +270,7 @@ impl TraceBuilder {
         n: usize,
         seed: u64,
         params: &impl Serialize,
-    ) -> Trace {
+    ) -> Trace<Op> {
         self.parts.finish(generator, n, seed, params)
     }
 }

@@ -2,6 +2,7 @@
 //! packed designs, moves a cold last element into the hole).
 
 use super::{TraceBuilder, fraction_of};
+use crate::op::Op;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -20,7 +21,7 @@ crate::workload_params! {
 
 /// Setup: `n` `Add`s. Body: `Remove` of `round(n * remove_fraction)` (at least 1) distinct
 /// live handles in uniformly random order.
-pub fn generate(n: usize, seed: u64, params: &RemoveRandomParams) -> Trace {
+pub fn generate(n: usize, seed: u64, params: &RemoveRandomParams) -> Trace<Op> {
     let mut rng = TraceRng::new(seed);
     let mut b = TraceBuilder::new();
     for _ in 0..n {

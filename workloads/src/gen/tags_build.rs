@@ -3,8 +3,8 @@
 //! arrive over time in a game: the timed part is the allocation pattern of building the store.
 
 use super::tags_builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
-use crate::TagOp;
 use crate::rng::TraceRng;
+use crate::tag_op::TagOp;
 use crate::trace::Trace;
 
 /// Registry name.

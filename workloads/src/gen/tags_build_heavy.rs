@@ -3,7 +3,7 @@
 //! fixed-capacity ones cannot run it.
 
 use super::tags_builder::TagCounts;
-use crate::TagOp;
+use crate::tag_op::TagOp;
 use crate::trace::Trace;
 
 /// Registry name.

@@ -331,7 +331,7 @@ pub(crate) fn build_interleaved(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::TraceOp;
+    use crate::family::TraceOp;
 
     #[test]
     fn vocabulary_values_are_distinct_and_nonzero() {

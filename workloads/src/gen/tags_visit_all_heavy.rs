@@ -5,7 +5,7 @@
 use super::MAX_OPS;
 use super::tags_builder::{Preconditioning, TagCounts};
 use super::tags_visit_all::VisitPasses;
-use crate::TagOp;
+use crate::tag_op::TagOp;
 use crate::trace::Trace;
 
 /// Registry name.

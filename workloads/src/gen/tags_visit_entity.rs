@@ -4,8 +4,8 @@
 
 use super::MAX_OPS;
 use super::tags_builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
-use crate::TagOp;
 use crate::rng::TraceRng;
+use crate::tag_op::TagOp;
 use crate::trace::Trace;
 
 /// Registry name.

@@ -158,7 +158,7 @@ pub struct ReplayState<D: IdTable<Payload>> {
 
 impl<D: IdTable<Payload>> ReplayState<D> {
     /// An empty table with room in the handle map for `trace`'s handles.
-    pub fn for_trace(trace: &Trace) -> Self {
+    pub fn for_trace(trace: &Trace<Op>) -> Self {
         Self {
             table: D::new(),
             ids: Vec::with_capacity(trace.handle_count()),
@@ -268,7 +268,7 @@ impl<D: IdTable<Payload>> Replayer for ReplayState<D> {
         })
     }
 
-    fn for_trace(trace: &Trace) -> Self {
+    fn for_trace(trace: &Trace<Op>) -> Self {
         ReplayState::for_trace(trace)
     }
 

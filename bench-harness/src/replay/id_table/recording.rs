@@ -78,7 +78,7 @@ impl<D: IdTable<T>, T: 'static> Recording<D, T> {
     }
 
     /// The table, and the trace of everything recorded (generator `recording`).
-    pub fn into_parts(self, seed: u64) -> (D, Trace) {
+    pub fn into_parts(self, seed: u64) -> (D, Trace<Op>) {
         let trace = Trace {
             header: TraceHeader {
                 generator: "recording".to_string(),
@@ -93,7 +93,7 @@ impl<D: IdTable<T>, T: 'static> Recording<D, T> {
     }
 
     /// The trace of everything recorded; `seed` is stored in the header as a label.
-    pub fn into_trace(self, seed: u64) -> Trace {
+    pub fn into_trace(self, seed: u64) -> Trace<Op> {
         self.into_parts(seed).1
     }
 }

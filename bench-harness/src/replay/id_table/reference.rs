@@ -26,7 +26,7 @@ impl ReferenceLoop for VecIterate {
     const NAME: &'static str = "ref-vec";
 
     /// For a trace whose body is only `Iterate` ops; `None` otherwise.
-    fn for_trace(trace: &Trace, expected: &Digest) -> Option<Self> {
+    fn for_trace(trace: &Trace<Op>, expected: &Digest) -> Option<Self> {
         if trace.body.is_empty() || trace.body.iter().any(|op| *op != Op::Iterate) {
             return None;
         }
@@ -79,7 +79,7 @@ impl<D: IdTable<Payload>> ReferenceLoop for DirectLookup<D> {
     const NAME: &'static str = "ref-holey-direct";
 
     /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
-    fn for_trace(trace: &Trace, expected: &Digest) -> Option<Self> {
+    fn for_trace(trace: &Trace<Op>, expected: &Digest) -> Option<Self> {
         let handles = trace
             .body
             .iter()
