@@ -332,8 +332,8 @@ fn main() {
         ),
         bench_harness::replay::Scale::Default => (
             Budget {
-                warm_up: Duration::from_millis(100),
-                measurement: Duration::from_millis(400),
+                warm_up: Duration::from_millis(80),
+                measurement: Duration::from_millis(300),
             },
             20,
             10_000,
