@@ -98,6 +98,57 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_family_describes_itself_consistently() {
+        struct Check;
+        impl FamilyVisitor for Check {
+            fn visit<F: Family>(&mut self) {
+                assert_eq!(F::RESULTS_FAMILY.as_str(), F::NAME);
+                assert_eq!(F::family_record().family, F::RESULTS_FAMILY);
+                let designs = crate::replay::replayer_names::<F>(Some(crate::replay::Role::Design));
+                assert!(
+                    designs.contains(&F::REFERENCE_DESIGN),
+                    "{}: reference design {} is not registered",
+                    F::NAME,
+                    F::REFERENCE_DESIGN
+                );
+                let records = F::design_records();
+                assert_eq!(
+                    records.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(),
+                    designs,
+                    "{}: design records and replayers disagree",
+                    F::NAME
+                );
+                assert!(records.iter().all(|r| r.family == F::RESULTS_FAMILY));
+                let workloads = workloads::registry::workloads_of(F::NAME);
+                for set in [
+                    F::MEMORY_BOUND_WORKLOADS,
+                    F::MEMORY_WORKLOADS,
+                    F::LATENCY_WORKLOADS,
+                ] {
+                    assert!(!set.is_empty(), "{}: an empty pass workload set", F::NAME);
+                    for w in set {
+                        assert!(
+                            workloads.iter().any(|x| x.name == *w && !x.recorded),
+                            "{}: pass workload {w} is not a generated workload of the family",
+                            F::NAME
+                        );
+                    }
+                }
+                for scale in [
+                    crate::replay::Scale::Quick,
+                    crate::replay::Scale::Default,
+                    crate::replay::Scale::Full,
+                ] {
+                    assert!(!F::bench_sizes(scale).is_empty());
+                }
+                assert!(!F::pass_sizes(true).is_empty() && !F::pass_sizes(false).is_empty());
+                assert!(F::SWEEP_MAX_N >= crate::measure::sweep::MIN_N);
+            }
+        }
+        for_each_family(&mut Check);
+    }
+
+    #[test]
     fn every_workload_family_is_listed_and_dispatches() {
         struct Name;
         impl TraceVisitor for Name {

@@ -2,10 +2,7 @@
 //! observed; the harness around it (verification, timing, the bench driver) is written once,
 //! generic over [`Replayer`].
 //!
-//! One module per family holds its [`Family`] marker and its replayer; the list of families is
-//! [`crate::families`].
-//!
-//! A family ([`Family`]) names its op vocabulary, its digest, the replayer of its reference
+//! One module per family holds its [`Family`] marker and its replayer. A family ([`Family`]) names its op vocabulary, its digest, the replayer of its reference
 //! model, its designs ([`Family::for_each_replayer`]) and everything a consumer needs to run,
 //! measure and report it (sizes, pass workloads, time reference); a [`Replayer`] is one
 //! design's replay state. Every replayer is monomorphised per design: no dynamic dispatch and no
@@ -16,7 +13,6 @@ pub mod id_table;
 pub mod tags;
 
 use std::fmt::Debug;
-
 use std::time::Duration;
 
 use serde::Serialize;
