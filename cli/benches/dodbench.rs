@@ -25,8 +25,9 @@ use bench_harness::suite::{PreparedTrace, SuiteConfig};
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
 use criterion::measurement::WallTime;
-use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode};
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
 use results::{DesignRecord, FamilyRecord, WorkloadRecord, default_results_path, target_dir};
+use workloads::TraceStats;
 
 /// Set in the child that lists the benchmarks criterion selects.
 const LIST_CHILD: &str = "DODBENCH_LIST_CHILD";
@@ -161,7 +162,11 @@ impl FamilyVisitor for Run {
             self.workload_records
                 .push(workload_record(&prepared, self.config.seed));
             let mut group = self.criterion.benchmark_group(group_name.as_str());
-            group.sampling_mode(SamplingMode::Flat);
+            group
+                .sampling_mode(SamplingMode::Flat)
+                .throughput(Throughput::Elements(
+                    prepared.expected.stats.work_units().max(1),
+                ));
             F::for_each_replayer(&mut FamilyBench {
                 group_name: &group_name,
                 group: &mut group,
