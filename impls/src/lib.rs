@@ -21,6 +21,8 @@ pub mod alloc;
 pub mod error;
 pub mod id;
 pub mod id_table;
+pub mod kind;
 pub mod tags;
 
 pub use error::TableError;
+pub use kind::DesignKind;

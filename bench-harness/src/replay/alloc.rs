@@ -45,7 +45,7 @@ use std::alloc::{Layout, handle_alloc_error};
 use std::ptr::NonNull;
 
 use impls::alloc::{
-    AllocDesignInfo, AllocDesignVisitor, AllocError, BadFreeDetection, BlockAllocator, DesignKind,
+    AllocDesignInfo, AllocDesignVisitor, AllocError, BadFreeDetection, BlockAllocator,
     for_each_alloc_design,
 };
 use serde::{Deserialize, Serialize};
@@ -121,13 +121,7 @@ pub fn design_record(info: &AllocDesignInfo) -> DesignRecord {
         name: info.name.to_string(),
         description: info.description.to_string(),
         kind: info.kind.label().to_string(),
-        crate_version: match info.kind {
-            DesignKind::Peer {
-                crate_name,
-                version,
-            } => Some(format!("{crate_name} {version}")),
-            _ => None,
-        },
+        crate_version: info.kind.crate_version(),
         id_bytes: std::mem::size_of::<usize>(),
         detects_stale: false,
         capacity: None,

@@ -15,9 +15,7 @@
 //! workload is about.
 
 use impls::tags::model::ModelStore;
-use impls::tags::{
-    Entity, TagDesignInfo, TagDesignKind, TagDesignVisitor, TagStore, for_each_tag_design,
-};
+use impls::tags::{Entity, TagDesignInfo, TagDesignVisitor, TagStore, for_each_tag_design};
 use serde::{Deserialize, Serialize};
 use workloads::tag_op::{EntityHandle, TagStats};
 use workloads::{TagOp, Trace, TraceStats};
@@ -91,13 +89,7 @@ pub fn design_record(info: &TagDesignInfo) -> DesignRecord {
         name: info.name.to_string(),
         description: info.description.to_string(),
         kind: info.kind.label().to_string(),
-        crate_version: match info.kind {
-            TagDesignKind::Peer {
-                crate_name,
-                version,
-            } => Some(format!("{crate_name} {version}")),
-            _ => None,
-        },
+        crate_version: info.kind.crate_version(),
         id_bytes: std::mem::size_of::<Entity>(),
         detects_stale: false,
         capacity: None,

@@ -25,7 +25,7 @@ pub mod registry;
 pub use error::AllocError;
 pub use registry::{AllocDesignVisitor, alloc_designs, for_each_alloc_design};
 
-pub use crate::id_table::DesignKind;
+pub use crate::kind::DesignKind;
 
 /// Whether a design reports a bad `free` (double free, foreign offset) as an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

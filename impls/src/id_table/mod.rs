@@ -28,33 +28,7 @@ pub use registry::{DesignVisitor, designs, for_each_design};
 
 use crate::TableError;
 
-/// Where a design comes from, so readers can judge fairness.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DesignKind {
-    /// A faithful port of a design from the source articles.
-    Article,
-    /// Our improved variant of an article design; the description says what differs.
-    Tuned,
-    /// A published crate behind a thin adapter.
-    Peer {
-        /// The crate's name on crates.io.
-        crate_name: &'static str,
-        /// The crate version the adapter was written and measured against (kept equal to the
-        /// version in `Cargo.lock` by a test).
-        version: &'static str,
-    },
-}
-
-impl DesignKind {
-    /// The label used in results and reports: `article`, `tuned` or `peer`.
-    pub const fn label(self) -> &'static str {
-        match self {
-            DesignKind::Article => "article",
-            DesignKind::Tuned => "tuned",
-            DesignKind::Peer { .. } => "peer",
-        }
-    }
-}
+pub use crate::kind::DesignKind;
 
 /// What the registry and the reports know of a design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

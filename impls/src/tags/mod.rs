@@ -77,34 +77,8 @@ pub enum TagError {
     },
 }
 
-/// Where a design comes from, so readers can judge fairness.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TagDesignKind {
-    /// A faithful port of a design from the article.
-    Article,
-    /// Our variant of an article design (or an idea the article proposes but never built);
-    /// the description says what differs.
-    Tuned,
-    /// A published crate behind a thin adapter.
-    Peer {
-        /// The crate's name on crates.io.
-        crate_name: &'static str,
-        /// The crate version the adapter was written and measured against (the version in
-        /// `Cargo.lock`, checked by a test).
-        version: &'static str,
-    },
-}
-
-impl TagDesignKind {
-    /// The label used in results and reports: `article`, `tuned` or `peer`.
-    pub const fn label(self) -> &'static str {
-        match self {
-            TagDesignKind::Article => "article",
-            TagDesignKind::Tuned => "tuned",
-            TagDesignKind::Peer { .. } => "peer",
-        }
-    }
-}
+/// Where a tag-store design comes from (the kind every family shares).
+pub use crate::kind::DesignKind as TagDesignKind;
 
 /// What the registry and the reports know of a tag-store design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -18,25 +18,11 @@ pub(super) fn sig3(x: Option<f64>) -> String {
         .unwrap_or_default()
 }
 
-/// `YYYY-MM-DD HH:MM UTC` of a Unix time.
+/// `YYYY-MM-DD HH:MM UTC` of a Unix time (the history's calendar, `results::history::utc_date`,
+/// to the minute).
 pub fn utc(unix: u64) -> String {
-    let days = (unix / 86_400) as i64;
-    let secs = unix % 86_400;
-    // Howard Hinnant's civil-from-days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        secs / 3600,
-        secs % 3600 / 60
-    )
+    let iso = results::history::utc_date(unix);
+    format!("{} {} UTC", &iso[..10], &iso[11..16])
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ pub mod recording;
 pub mod reference;
 
 use impls::id_table::model::ModelTable;
-use impls::id_table::{DesignInfo, DesignKind, DesignVisitor, IdTable, for_each_design};
+use impls::id_table::{DesignInfo, DesignVisitor, IdTable, for_each_design};
 use serde::{Deserialize, Serialize};
 use workloads::BodyStats;
 use workloads::{Op, Payload, Trace};
@@ -86,13 +86,7 @@ pub fn design_record(info: &DesignInfo) -> DesignRecord {
         name: info.name.to_string(),
         description: info.description.to_string(),
         kind: info.kind.label().to_string(),
-        crate_version: match info.kind {
-            DesignKind::Peer {
-                crate_name,
-                version,
-            } => Some(format!("{crate_name} {version}")),
-            _ => None,
-        },
+        crate_version: info.kind.crate_version(),
         id_bytes: info.id_bytes,
         detects_stale: info.detects_stale,
         capacity: info.capacity,

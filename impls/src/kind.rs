@@ -1,0 +1,48 @@
+//! Where a design comes from, shared by every family's design records.
+
+/// Where a design comes from, so readers can judge fairness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DesignKind {
+    /// A faithful port of a design from the source articles.
+    Article,
+    /// Our variant of an article design (or an idea an article proposes but never built); the
+    /// description says what differs.
+    Tuned,
+    /// A published crate behind a thin adapter.
+    Peer {
+        /// The crate's name on crates.io.
+        crate_name: &'static str,
+        /// The crate version the adapter was written and measured against (kept equal to the
+        /// version in `Cargo.lock` by a test).
+        version: &'static str,
+    },
+}
+
+impl DesignKind {
+    /// The label used in results and reports: `article`, `tuned` or `peer`.
+    pub const fn label(self) -> &'static str {
+        match self {
+            DesignKind::Article => "article",
+            DesignKind::Tuned => "tuned",
+            DesignKind::Peer { .. } => "peer",
+        }
+    }
+
+    /// `crate version` of a peer (as results record it), `None` for our own designs.
+    ///
+    /// ```
+    /// use impls::DesignKind;
+    /// let peer = DesignKind::Peer { crate_name: "slotmap", version: "1.1.1" };
+    /// assert_eq!(peer.crate_version().as_deref(), Some("slotmap 1.1.1"));
+    /// assert_eq!(DesignKind::Article.crate_version(), None);
+    /// ```
+    pub fn crate_version(self) -> Option<String> {
+        match self {
+            DesignKind::Peer {
+                crate_name,
+                version,
+            } => Some(format!("{crate_name} {version}")),
+            _ => None,
+        }
+    }
+}
