@@ -55,9 +55,7 @@ pub fn workload_record<F: Family>(prepared: &PreparedTrace<F>, seed: u64) -> Wor
 #[derive(Debug, Clone)]
 pub struct Verdict {
     /// The family of the workload (the criterion group is `family/workload`).
-    pub family: &'static str,
-    /// The family in results.
-    pub results_family: results::Family,
+    pub family: results::Family,
     /// Whether the replayer is a reference (results family `reference`).
     pub reference: bool,
     /// Workload name.
@@ -86,8 +84,7 @@ impl Verdict {
         checked: &Checked,
     ) -> Self {
         Self {
-            family: F::NAME,
-            results_family: F::RESULTS_FAMILY,
+            family: F::RESULTS_FAMILY,
             reference: false,
             workload: prepared.workload.clone(),
             design,
@@ -126,7 +123,7 @@ impl Verdict {
         let family = if self.reference {
             results::Family::Reference
         } else {
-            self.results_family
+            self.family
         };
         let mut b = Benchmark::new(family, &self.workload, self.design, self.n as u64, self.ops);
         b.verified = outcome.is_verified();

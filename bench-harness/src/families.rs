@@ -97,6 +97,32 @@ pub fn with_family<V: TraceVisitor>(trace: AnyTrace, visitor: V) -> V::Output {
 mod tests {
     use super::*;
 
+    /// The latency and memory passes replay bodies in pieces and rely on `ReplayDigest`: the
+    /// merged digests of the pieces must be the whole body's, and their work units the body's.
+    #[test]
+    fn digests_of_pieces_merge_to_the_whole_body() {
+        use crate::replay::{ReplayDigest, Replayer};
+        use workloads::TraceStats;
+        struct Check;
+        impl FamilyVisitor for Check {
+            fn visit<F: Family>(&mut self) {
+                for w in workloads::registry::workloads_of(F::NAME) {
+                    let p = crate::suite::PreparedTrace::<F>::generate(w.name, 300, 4).unwrap();
+                    let mut model = F::Model::after_setup(&p.trace).unwrap();
+                    let (mut merged, mut units) = (F::Digest::default(), 0);
+                    for piece in p.trace.body.chunks(7) {
+                        let d = model.replay(piece).unwrap();
+                        units += d.work_units(piece);
+                        merged.merge(&d);
+                    }
+                    assert_eq!(merged, p.expected.body, "{}: merged digest", w.name);
+                    assert_eq!(units, p.expected.stats.work_units(), "{}: units", w.name);
+                }
+            }
+        }
+        for_each_family(&mut Check);
+    }
+
     #[test]
     fn every_family_describes_itself_consistently() {
         struct Check;

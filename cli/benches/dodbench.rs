@@ -20,14 +20,14 @@ use std::time::Duration;
 use bench_harness::assemble::{Verdict, bench_results, workload_record};
 use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::families::{FamilyVisitor, for_each_family};
-use bench_harness::replay::{Family, ReferenceLoop, Replayer, ReplayerVisitor, Role};
+use bench_harness::replay::{Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role};
 use bench_harness::suite::{PreparedTrace, SuiteConfig};
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
 use results::{DesignRecord, FamilyRecord, WorkloadRecord, default_results_path, target_dir};
-use workloads::TraceStats;
+use workloads::{Trace, TraceStats};
 
 /// Set in the child that lists the benchmarks criterion selects.
 const LIST_CHILD: &str = "DODBENCH_LIST_CHILD";
@@ -43,14 +43,17 @@ struct Budget {
     measurement: Duration,
 }
 
-/// Every (family, workload, n) of the matrix with its benchmark names, in run order. Recorded
-/// traces run once, at the n their header records.
-fn matrix<F: Family>(config: &SuiteConfig) -> Vec<(&'static str, usize)> {
+/// One (workload, n) of a family's matrix; a recorded trace (which ignores n and runs once, at
+/// the n its header records) comes with the trace read to learn that n, so it is not read twice.
+type MatrixEntry<F> = (&'static str, usize, Option<Trace<OpOf<F>>>);
+
+/// Every (workload, n) of family `F`'s matrix, in run order.
+fn matrix<F: Family>(config: &SuiteConfig) -> Vec<MatrixEntry<F>> {
     let mut out = Vec::new();
     for workload in workloads::registry::workloads_of(F::NAME) {
         if workload.recorded {
             match workloads::registry::generate_for::<F::Op>(workload.name, 1, config.seed, None) {
-                Ok(t) => out.push((workload.name, t.header.n as usize)),
+                Ok(t) => out.push((workload.name, t.header.n as usize, Some(t))),
                 Err(e) => fail(&format!("cannot prepare {}: {e}", workload.name)),
             }
         } else {
@@ -58,7 +61,7 @@ fn matrix<F: Family>(config: &SuiteConfig) -> Vec<(&'static str, usize)> {
                 config
                     .sizes_for::<F>()
                     .into_iter()
-                    .map(|n| (workload.name, n)),
+                    .map(|n| (workload.name, n, None)),
             );
         }
     }
@@ -90,7 +93,7 @@ struct Lister<'a> {
 
 impl FamilyVisitor for Lister<'_> {
     fn visit<F: Family>(&mut self) {
-        for (workload, n) in matrix::<F>(self.config) {
+        for (workload, n, _) in matrix::<F>(self.config) {
             let mut group = self
                 .criterion
                 .benchmark_group(format!("{}/{workload}", F::NAME));
@@ -147,7 +150,7 @@ impl FamilyVisitor for Run {
     /// Every selected (workload, n) of family `F`: generate, verify, time.
     fn visit<F: Family>(&mut self) {
         let verdicts_before = self.verdicts.len();
-        for (workload, n) in matrix::<F>(&self.config) {
+        for (workload, n, recorded) in matrix::<F>(&self.config) {
             let group_name = format!("{}/{workload}", F::NAME);
             let n_text = n.to_string();
             if !self
@@ -157,8 +160,11 @@ impl FamilyVisitor for Run {
             {
                 continue;
             }
-            let prepared = PreparedTrace::<F>::generate(workload, n, self.config.seed)
-                .unwrap_or_else(|e| fail(&format!("cannot prepare {workload} at n={n}: {e}")));
+            let prepared = match recorded {
+                Some(trace) => PreparedTrace::<F>::from_trace(trace),
+                None => PreparedTrace::<F>::generate(workload, n, self.config.seed),
+            }
+            .unwrap_or_else(|e| fail(&format!("cannot prepare {workload} at n={n}: {e}")));
             self.workload_records
                 .push(workload_record(&prepared, self.config.seed));
             let mut group = self.criterion.benchmark_group(group_name.as_str());

@@ -35,9 +35,9 @@ pub const LINE_BYTES: u64 = 64;
 /// The function callgrind collects in.
 pub const COLLECTED_FN: &str = "dodbench_collected";
 /// What the simulated caches hold when collection starts.
-pub const START_STATE: &str = "after the setup; read-only bodies (lookup, iterate) replayed once \
-     uncollected before the collected replay (steady state), mutating bodies (churn, fill) \
-     collected on their first replay right after the setup";
+pub const START_STATE: &str = "after the setup; read-only bodies (lookups, iterations, tag \
+     visits) replayed once uncollected before the collected replay (steady state), mutating \
+     bodies (churn, fills, allocations) collected on their first replay right after the setup";
 
 /// Runs `body` where callgrind collects: the only code counted by `dodbench cache`.
 ///

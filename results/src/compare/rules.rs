@@ -282,6 +282,11 @@ fn join_notes(a: &str, b: &str) -> String {
 }
 
 fn benchmark_row(key: &BenchKey, verdict: Verdict, b: &RunBenchmark) -> Row {
+    status_change(key, verdict, b.status.to_string())
+}
+
+/// A row of the `status` metric (a benchmark gone, new, or verified in one run only).
+fn status_change(key: &BenchKey, verdict: Verdict, note: String) -> Row {
     Row {
         key: key.clone(),
         metric: "status".to_string(),
@@ -290,7 +295,7 @@ fn benchmark_row(key: &BenchKey, verdict: Verdict, b: &RunBenchmark) -> Row {
         new: None,
         change: None,
         verdict,
-        note: b.status.to_string(),
+        note,
     }
 }
 
@@ -301,16 +306,11 @@ fn status_row(b: &RunBenchmark, n: &RunBenchmark) -> Option<Row> {
         _ if b.status != n.status => Verdict::Unchanged,
         _ => return None,
     };
-    Some(Row {
-        key: b.key.clone(),
-        metric: "status".to_string(),
-        kind: MetricKind::Deterministic,
-        base: None,
-        new: None,
-        change: None,
+    Some(status_change(
+        &b.key,
         verdict,
-        note: format!("{} -> {}", b.status, n.status),
-    })
+        format!("{} -> {}", b.status, n.status),
+    ))
 }
 
 /// `new / base - 1`; `None` for a zero base.
