@@ -12,6 +12,10 @@ use results::machine::{CacheSizes, Machine};
 pub fn probe() -> Machine {
     let counters = crate::measure::counters::availability();
     Machine {
+        name: machine_name(
+            std::env::var("DODBENCH_MACHINE").ok(),
+            std::fs::read_to_string("/etc/hostname").ok(),
+        ),
         cpu_model: std::fs::read_to_string("/proc/cpuinfo")
             .ok()
             .and_then(|s| cpu_model(&s))
@@ -23,6 +27,17 @@ pub fn probe() -> Machine {
         hw_counters_available: counters.is_ok(),
         hw_counters_reason: counters.err(),
     }
+}
+
+/// The machine's name: `DODBENCH_MACHINE` when set and not blank, else the host name, else
+/// `unknown`.
+fn machine_name(env: Option<String>, hostname: Option<String>) -> String {
+    [env, hostname]
+        .into_iter()
+        .flatten()
+        .map(|s| s.trim().to_string())
+        .find(|s| !s.is_empty())
+        .unwrap_or_else(|| "unknown".to_string())
 }
 
 fn cpu_model(cpuinfo: &str) -> Option<String> {
@@ -84,6 +99,14 @@ pub fn parse_size(text: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_machine_name_prefers_the_environment_then_the_host_name() {
+        let s = |v: &str| Some(v.to_string());
+        assert_eq!(machine_name(s("ci-runner"), s("box\n")), "ci-runner");
+        assert_eq!(machine_name(s("  "), s("box\n")), "box");
+        assert_eq!(machine_name(None, None), "unknown");
+    }
 
     #[test]
     fn parses_sysfs_sizes() {

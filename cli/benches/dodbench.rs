@@ -20,13 +20,17 @@ use std::time::Duration;
 use bench_harness::assemble::{Verdict, bench_results, workload_record};
 use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::families::{FamilyVisitor, for_each_family};
+use bench_harness::replay::Scale;
 use bench_harness::replay::{Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role};
 use bench_harness::suite::{PreparedTrace, SuiteConfig};
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
-use results::{DesignRecord, FamilyRecord, WorkloadRecord, default_results_path, target_dir};
+use results::{
+    Benchmark, DesignRecord, FamilyRecord, StepRecord, WorkloadRecord, default_results_path,
+    target_dir,
+};
 use workloads::{Trace, TraceStats};
 
 /// Set in the child that lists the benchmarks criterion selects.
@@ -68,20 +72,68 @@ fn matrix<F: Family>(config: &SuiteConfig) -> Vec<MatrixEntry<F>> {
     out
 }
 
-/// The names family `F` registers in each workload group: designs, references, loops.
-fn names<F: Family>() -> Vec<&'static str> {
-    struct Names(Vec<&'static str>);
+/// The names family `F` registers in each workload group: designs, references, loops, each
+/// with the family its results entry is filed under (`reference` for references and loops).
+fn names<F: Family>() -> Vec<(&'static str, results::Family)> {
+    struct Names(Vec<(&'static str, results::Family)>);
     impl<F: Family> ReplayerVisitor<F> for Names {
-        fn visit<R: Replayer<Family = F>>(&mut self, _role: Role) {
-            self.0.push(R::design_name());
+        fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+            let family = match role {
+                Role::Design => F::RESULTS_FAMILY,
+                Role::Reference => results::Family::Reference,
+            };
+            self.0.push((R::design_name(), family));
         }
         fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
-            self.0.push(L::NAME);
+            self.0.push((L::NAME, results::Family::Reference));
         }
     }
     let mut names = Names(Vec::new());
     F::for_each_replayer(&mut names);
     names.0
+}
+
+/// Every benchmark ID the bench could run with no selection: every family, at every scale's
+/// sizes. The run's [`StepRecord`] excludes those it did not run, so `compare` can tell a
+/// benchmark this run's selection left out from one that went missing.
+struct Universe {
+    seed: u64,
+    ids: Vec<String>,
+}
+
+impl FamilyVisitor for Universe {
+    fn visit<F: Family>(&mut self) {
+        let names = names::<F>();
+        for scale in [Scale::Quick, Scale::Default, Scale::Full] {
+            let config = SuiteConfig {
+                scale,
+                sizes: None,
+                seed: self.seed,
+            };
+            for (workload, n, _) in matrix::<F>(&config) {
+                for (name, family) in &names {
+                    self.ids.push(format!("{family}/{workload}/{name}/{n}"));
+                }
+            }
+        }
+    }
+}
+
+/// This run's selection in words: its scale, size override and criterion arguments.
+fn selection_text(config: &SuiteConfig) -> String {
+    let mut parts = vec![format!("scale {}", config.mode())];
+    if let Some(sizes) = &config.sizes {
+        let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
+        parts.push(format!("DODBENCH_SIZES={}", sizes.join(",")));
+    }
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    if !args.is_empty() {
+        parts.push(format!("arguments {}", args.join(" ")));
+    }
+    parts.join("; ")
 }
 
 /// Registers every benchmark name without preparing anything: what criterion's `--list` mode
@@ -97,7 +149,7 @@ impl FamilyVisitor for Lister<'_> {
             let mut group = self
                 .criterion
                 .benchmark_group(format!("{}/{workload}", F::NAME));
-            for name in names::<F>() {
+            for (name, _) in names::<F>() {
                 group.bench_function(BenchmarkId::new(name, n), |b| b.iter(|| ()));
             }
             group.finish();
@@ -333,7 +385,7 @@ fn main() {
     let config = SuiteConfig::from_env().unwrap_or_else(|e| fail(&e));
     let criterion_dir = target_dir().join("criterion");
     let (budget, samples, resamples) = match config.scale {
-        bench_harness::replay::Scale::Quick => (
+        Scale::Quick => (
             Budget {
                 warm_up: Duration::from_millis(10),
                 measurement: Duration::from_millis(60),
@@ -341,7 +393,7 @@ fn main() {
             10,
             5_000,
         ),
-        bench_harness::replay::Scale::Default => (
+        Scale::Default => (
             Budget {
                 warm_up: Duration::from_millis(80),
                 measurement: Duration::from_millis(300),
@@ -349,7 +401,7 @@ fn main() {
             20,
             10_000,
         ),
-        bench_harness::replay::Scale::Full => (
+        Scale::Full => (
             Budget {
                 warm_up: Duration::from_millis(300),
                 measurement: Duration::from_millis(1200),
@@ -408,13 +460,25 @@ fn main() {
             b.reason.as_deref().unwrap_or("")
         );
     }
-    let results = bench_results(
+    let mut universe = Universe {
+        seed: run.config.seed,
+        ids: Vec::new(),
+    };
+    for_each_family(&mut universe);
+    let step = StepRecord::new(
+        "bench",
+        &selection_text(&run.config),
+        universe.ids,
+        benchmarks.iter().map(Benchmark::id),
+    );
+    let mut results = bench_results(
         run.config.mode(),
         run.family_records,
         run.design_records,
         run.workload_records,
         benchmarks,
     );
+    results.steps.push(step);
     let path = default_results_path();
     match results.save(&path) {
         Ok(()) => println!(

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use results::compare::table::{Format, render};
-use results::compare::{Baseline, CompareError, Rules, Run, compare};
+use results::compare::{Baseline, CompareError, Rules, Run, UpdatePermissions, compare};
 use results::history::{self, HistoryEntry};
 
 use crate::Gate;
@@ -19,6 +19,9 @@ pub struct Options<'a> {
     pub all: bool,
     /// Rewrite BASE from NEW afterwards.
     pub update_baseline: bool,
+    /// What the rewrite may do beyond replacing like with like (drop benchmarks, record
+    /// failures).
+    pub permissions: UpdatePermissions,
     /// Append NEW's summary to this history file.
     pub history: Option<&'a Path>,
 }
@@ -61,23 +64,15 @@ pub fn run(base_path: &Path, new_path: &Path, rules: &Rules, options: &Options) 
     }
     if options.update_baseline {
         let baseline = Baseline::from_run(&new);
-        let failed = baseline
-            .benchmarks
-            .iter()
-            .filter(|b| b.status == results::Status::Failed)
-            .count();
-        if failed > 0 {
-            eprintln!(
-                "dodbench: warning: {failed} benchmarks in the new baseline failed verification"
-            );
-        }
-        baseline.save(base_path)?;
+        baseline.check_update(base_path, base.as_ref(), options.permissions)?;
+        baseline.replace(base_path)?;
         println!(
-            "baseline {} updated from {} ({} benchmarks, commit {})",
+            "baseline {} updated from {} ({} benchmarks, commit {}); the previous one is kept as {}",
             base_path.display(),
             new_path.display(),
             baseline.benchmarks.len(),
-            baseline.commit
+            baseline.commit,
+            results::compare::baseline::prev_path(base_path).display()
         );
         return Ok(Gate::Pass);
     }

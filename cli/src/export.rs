@@ -33,6 +33,13 @@ pub fn run(format: ExportFormat, results: Option<PathBuf>, output: Option<&Path>
     }
     .context("cannot serialise the export")?;
     json.push(b'\n');
+    if format == ExportFormat::Bmf {
+        eprintln!(
+            "dodbench: Bencher reads the testbed from its command line: bencher run --testbed {} \
+             --adapter json ...",
+            results::export::testbed(&run)
+        );
+    }
     match output {
         Some(out) => write_atomically(out, &json)
             .with_context(|| format!("cannot write {}", out.display()))?,

@@ -17,8 +17,8 @@ use clap::{Parser, Subcommand};
 use dodbench::export::ExportFormat;
 use dodbench::passes::{self, MatrixArgs};
 use dodbench::{Gate, ab, compare, convert, export, gen_trace, history, list, replay, report};
-use results::compare::Rules;
 use results::compare::table::Format;
+use results::compare::{Rules, UpdatePermissions};
 
 /// Counts allocations for `dodbench memory`. Only this binary installs it: the criterion
 /// driver (`cargo bench`) keeps the plain system allocator so its timings are unperturbed.
@@ -101,9 +101,19 @@ enum Command {
         #[arg(long)]
         reference: Option<String>,
         /// After comparing, rewrite BASE (a baseline file, or a path that does not exist yet)
-        /// with NEW's deterministic metrics, atomically; exits 0 unless the input is unusable.
+        /// with NEW's deterministic metrics, atomically, keeping the old one as BASE.prev;
+        /// refuses (exit 2, baseline untouched) an empty NEW, failed benchmarks or a shrink
+        /// (see --allow-shrink, --allow-failed).
         #[arg(long)]
         update_baseline: bool,
+        /// With --update-baseline: allow dropping more than 5% of the baseline's benchmarks
+        /// (refused otherwise, leaving the baseline untouched).
+        #[arg(long, requires = "update_baseline")]
+        allow_shrink: bool,
+        /// With --update-baseline: allow benchmarks that failed verification (refused
+        /// otherwise).
+        #[arg(long, requires = "update_baseline")]
+        allow_failed: bool,
         /// Append NEW's summary to this JSON-lines history file.
         #[arg(long)]
         history: Option<PathBuf>,
@@ -233,6 +243,8 @@ fn main() {
             threshold_time,
             reference,
             update_baseline,
+            allow_shrink,
+            allow_failed,
             history,
         } => {
             let rules = Rules {
@@ -248,6 +260,10 @@ fn main() {
                 },
                 all,
                 update_baseline,
+                permissions: UpdatePermissions {
+                    allow_shrink,
+                    allow_failed,
+                },
                 history: history.as_deref(),
             };
             compare::run(&base, &new, &rules, &options)

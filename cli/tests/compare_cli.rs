@@ -121,9 +121,12 @@ fn old_results_files_compare_against_the_committed_baseline() {
     let v3 = fixture("results_v3.json");
     let out = dodbench(&["compare", baseline.to_str().unwrap(), v3.to_str().unwrap()]);
     let (stdout, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    // It reads and compares; the baseline's benchmarks the small v3 file lacks are gone (a
+    // v3 file records no selection that would explain them), which fails the gate.
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("gone"), "{stdout}");
     assert!(
-        stdout.contains("id_table `holey`, tags `vec_of_vecs`, alloc `buddy`"),
+        stdout.contains("id_table: holey; tags: vec_of_vecs; alloc: buddy"),
         "{stdout}"
     );
 }
@@ -164,6 +167,165 @@ fn update_baseline_writes_then_gates_and_refuses_results_files() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).1.contains("refusing"));
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&base).unwrap());
+}
+
+/// The fixture `name` changed by `edit`, written to `dir`.
+fn edited(dir: &Path, name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> PathBuf {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture(name)).unwrap()).unwrap();
+    edit(&mut v);
+    let path = dir.join(format!("edited-{}", rand_suffix()));
+    std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+    path
+}
+
+fn rand_suffix() -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    format!("{}.json", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+fn benchmark_ids(v: &serde_json::Value) -> Vec<String> {
+    v["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            format!(
+                "{}/{}/{}/{}",
+                b["family"].as_str().unwrap(),
+                b["workload"].as_str().unwrap(),
+                b["design"].as_str().unwrap(),
+                b["n"]
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn an_empty_new_or_a_missing_design_fails_the_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = fixture("results_v2_base.json");
+    let empty = edited(dir.path(), "results_v2_base.json", |v| {
+        v["benchmarks"] = serde_json::json!([]);
+    });
+    let out = dodbench(&["compare", base.to_str().unwrap(), empty.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("has no benchmarks"), "{stdout}");
+    let missing = edited(dir.path(), "results_v2_base.json", |v| {
+        v["benchmarks"].as_array_mut().unwrap().remove(0);
+    });
+    let out = dodbench(&["compare", base.to_str().unwrap(), missing.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("gone"), "{stdout}");
+}
+
+#[test]
+fn a_benchmark_the_new_runs_selection_excluded_is_listed_not_run_and_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = fixture("results_v2_base.json");
+    let filtered = edited(dir.path(), "results_v2_base.json", |v| {
+        let first = benchmark_ids(v).remove(0);
+        v["benchmarks"].as_array_mut().unwrap().remove(0);
+        v["steps"] = serde_json::json!([{
+            "step": "bench",
+            "selection": "scale quick; arguments ^id_table/lookup",
+            "excluded": [first],
+        }]);
+    });
+    let out = dodbench(&[
+        "compare",
+        base.to_str().unwrap(),
+        filtered.to_str().unwrap(),
+        "--all",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("not run (filtered)"), "{stdout}");
+    assert!(
+        stdout.contains("excluded by bench (scale quick"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(", 0 gone (gating), 1 not run"), "{stdout}");
+}
+
+#[test]
+fn update_baseline_refuses_an_empty_failed_or_shrunken_new_and_keeps_the_old_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = dir.path().join("baseline.json");
+    let b = baseline.to_str().unwrap();
+    let base = fixture("results_v2_base.json");
+    let out = dodbench(&["compare", b, base.to_str().unwrap(), "--update-baseline"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let before = std::fs::read(&baseline).unwrap();
+    let empty = edited(dir.path(), "results_v2_base.json", |v| {
+        v["benchmarks"] = serde_json::json!([]);
+    });
+    let shrunk = edited(dir.path(), "results_v2_base.json", |v| {
+        v["benchmarks"].as_array_mut().unwrap().truncate(1);
+    });
+    let failed = edited(dir.path(), "results_v2_base.json", |v| {
+        v["benchmarks"][0]["status"] = "failed".into();
+        v["benchmarks"][0]["verified"] = false.into();
+    });
+    for (new, expected) in [
+        (&empty, "no benchmarks"),
+        (&shrunk, "--allow-shrink"),
+        (&failed, "--allow-failed"),
+    ] {
+        let out = dodbench(&["compare", b, new.to_str().unwrap(), "--update-baseline"]);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+        assert!(
+            stderr.contains("refusing to update the baseline"),
+            "{stderr}"
+        );
+        assert!(stderr.contains(expected), "{stderr}");
+        assert_eq!(
+            std::fs::read(&baseline).unwrap(),
+            before,
+            "baseline changed"
+        );
+    }
+    // Forced, it goes through and keeps the previous baseline beside it.
+    let out = dodbench(&[
+        "compare",
+        b,
+        shrunk.to_str().unwrap(),
+        "--update-baseline",
+        "--allow-shrink",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert_eq!(
+        std::fs::read(dir.path().join("baseline.json.prev")).unwrap(),
+        before
+    );
+    assert_ne!(std::fs::read(&baseline).unwrap(), before);
+}
+
+#[test]
+fn hostile_names_are_escaped_in_the_markdown_comment() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = edited(dir.path(), "results_v2_base.json", |v| {
+        v["benchmarks"][0]["design"] = "a|b<script>`x`\n| y".into();
+        v["commit"] = "<img src=x>".into();
+    });
+    let base = fixture("results_v2_base.json");
+    let out = dodbench(&[
+        "compare",
+        base.to_str().unwrap(),
+        hostile.to_str().unwrap(),
+        "--markdown",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(!stdout.contains('<') && !stdout.contains('`'), "{stdout}");
+    assert!(
+        stdout.contains("a\\|b&lt;script&gt;&#96;x&#96; \\| y"),
+        "{stdout}"
+    );
 }
 
 #[test]

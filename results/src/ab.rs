@@ -204,6 +204,8 @@ mod tests {
                     metrics: [(TIME_METRIC.to_string(), Measured::exact(*t))].into(),
                 })
                 .collect(),
+            steps: Vec::new(),
+            machine: None,
         }
     }
 

@@ -8,7 +8,10 @@
 //!   JSON array of `{ "name", "unit", "value", "range"?, "extra"? }`; one entry per benchmark
 //!   and metric (all of dodbench's metrics are smaller-is-better).
 //!
-//! Benchmarks are named by their criterion ID, `family/workload/design/n`.
+//! Benchmarks are named by their criterion ID, `family/workload/design/n`. The machine is the
+//! testbed ([`testbed`]): github-action-benchmark has no testbed field, so each entry's name
+//! ends in ` [machine]` and one chart line per machine results; Bencher takes the testbed on
+//! its command line (`bencher run --testbed <machine>`), which `dodbench export` prints.
 
 use std::collections::BTreeMap;
 
@@ -88,7 +91,14 @@ pub struct GabEntry {
     pub extra: Option<String>,
 }
 
-/// The run as github-action-benchmark `customSmallerIsBetter` entries.
+/// The testbed name of a run: its machine's name, `unknown` when the file does not record
+/// one.
+pub fn testbed(run: &Run) -> &str {
+    run.machine.as_deref().unwrap_or("unknown")
+}
+
+/// The run as github-action-benchmark `customSmallerIsBetter` entries, named
+/// `family/workload/design/n [machine]` (and ` - metric` for deterministic metrics).
 pub fn github_action_benchmark(run: &Run) -> Vec<GabEntry> {
     let mut out = Vec::new();
     for b in &run.benchmarks {
@@ -97,9 +107,9 @@ pub fn github_action_benchmark(run: &Run) -> Vec<GabEntry> {
                 continue;
             };
             let name = if def.name == TIME_METRIC {
-                b.key.to_string()
+                format!("{} [{}]", b.key, testbed(run))
             } else {
-                format!("{} - {}", b.key, def.name)
+                format!("{} - {} [{}]", b.key, def.name, testbed(run))
             };
             let range = match (m.lower, m.upper) {
                 (Some(l), Some(u)) => Some(format!(
@@ -110,10 +120,17 @@ pub fn github_action_benchmark(run: &Run) -> Vec<GabEntry> {
             };
             let extra = match (m.lower, m.upper) {
                 (Some(l), Some(u)) => format!(
-                    "{}; 95% interval {l:.3}..{u:.3}; commit {}",
-                    def.description, run.commit
+                    "{}; 95% interval {l:.3}..{u:.3}; commit {}; machine {}",
+                    def.description,
+                    run.commit,
+                    testbed(run)
                 ),
-                _ => format!("{}; commit {}", def.description, run.commit),
+                _ => format!(
+                    "{}; commit {}; machine {}",
+                    def.description,
+                    run.commit,
+                    testbed(run)
+                ),
             };
             out.push(GabEntry {
                 name,

@@ -11,7 +11,9 @@
 //!   rules; [`history`]: the JSON-lines history of runs; [`export`]: Bencher Metric Format and
 //!   github-action-benchmark exports; [`ab`]: the statistics of `scripts/ab.sh`.
 //!
-//! Modules import downward only: `family`, `machine`, `files` ← `schema` ← `compare` ←
+//! [`step`]: what each step of a run (the bench, each pass) excluded by its selection;
+//!
+//! Modules import downward only: `family`, `machine`, `files`, `step` ← `schema` ← `compare` ←
 //! `history`, `export`, `ab`.
 //!
 //! ```
@@ -34,6 +36,7 @@ pub mod files;
 pub mod history;
 pub mod machine;
 pub mod schema;
+pub mod step;
 
 pub use family::{Family, FamilyMetrics, FamilyRecord, UnknownFamily};
 pub use files::{default_results_path, target_dir, write_atomically};
@@ -43,3 +46,4 @@ pub use schema::{
     READABLE_VERSIONS, Results, ResultsError, SCHEMA_VERSION, SimConfig, SimPerOp, Status,
     SweepPoint, Sweeps, WorkloadRecord,
 };
+pub use step::StepRecord;

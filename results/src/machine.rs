@@ -21,6 +21,11 @@ pub struct CacheSizes {
 /// The machine section of `results.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Machine {
+    /// What the user calls the machine: `DODBENCH_MACHINE`, else the host name, else
+    /// `unknown` (files written before the field read as `unknown`). Reports and exports tell
+    /// machines apart by it.
+    #[serde(default = "unknown")]
+    pub name: String,
     /// CPU model name from `/proc/cpuinfo`, or `unknown`.
     pub cpu_model: String,
     /// Logical cores available to this process.
@@ -37,4 +42,8 @@ pub struct Machine {
     /// Why not, when they could not.
     #[serde(default)]
     pub hw_counters_reason: Option<String>,
+}
+
+fn unknown() -> String {
+    "unknown".to_string()
 }

@@ -10,7 +10,9 @@
 //!   metrics;
 //! * 4: `family` and `status` are checked names ([`Family`], [`Status`]); one per-family field
 //!   `metrics` tagged by `kind` ([`FamilyMetrics`]) replaces `tags` and `alloc`; the run lists
-//!   its `families` with each one's reference design ([`FamilyRecord`]).
+//!   its `families` with each one's reference design ([`FamilyRecord`]). Added later within
+//!   4, optional: the run's `steps` ([`StepRecord`]: what each step's selection excluded) and
+//!   the machine's `name`.
 //!
 //! [`Results::load`] reads every version and upgrades it in memory: version 3's `tags`/`alloc`
 //! become `metrics`, and a file without `families` gets the built-in records
@@ -23,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use crate::family::{Family, FamilyMetrics, FamilyRecord};
 use crate::files::write_atomically;
 use crate::machine::Machine;
+use crate::step::StepRecord;
 
 /// Version of this schema; readers refuse newer versions with a clear error.
 pub const SCHEMA_VERSION: u32 = 4;
@@ -100,6 +103,10 @@ pub struct Results {
     /// bends relative to the cache sizes.
     #[serde(default)]
     pub sweeps: Option<Sweeps>,
+    /// The steps that built the run (`cargo bench`, then each pass merged into it) and what
+    /// each one's selection excluded; added within schema 4 (older files read as none).
+    #[serde(default)]
+    pub steps: Vec<StepRecord>,
 }
 
 /// The simulated cache hierarchy of `dodbench cache`: fixed, so counts agree across machines.
@@ -357,6 +364,14 @@ pub struct Benchmark {
 }
 
 impl Benchmark {
+    /// The benchmark's ID, `family/workload/design/n` (criterion's, and [`StepRecord`]'s).
+    pub fn id(&self) -> String {
+        format!(
+            "{}/{}/{}/{}",
+            self.family, self.workload, self.design, self.n
+        )
+    }
+
     /// An entry with no measurement yet, for a pass that fills its own fields.
     pub fn new(family: Family, workload: &str, design: &str, n: u64, ops: u64) -> Self {
         Self {
@@ -501,6 +516,7 @@ impl Results {
             workloads: Vec::new(),
             benchmarks: Vec::new(),
             sweeps: None,
+            steps: Vec::new(),
         }
     }
 
@@ -558,6 +574,7 @@ mod tests {
 
     fn empty() -> Results {
         let machine = Machine {
+            name: "test-box".into(),
             cpu_model: "test".into(),
             cores: 1,
             caches: CacheSizes::default(),

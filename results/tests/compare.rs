@@ -326,7 +326,7 @@ fn exports_have_the_documented_shapes() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|e| e["name"] == "id_table/churn/pool/1000")
+        .find(|e| e["name"] == "id_table/churn/pool/1000 [unknown]")
         .unwrap();
     assert_eq!(time["unit"], "ns/op");
     assert_eq!(time["range"], "± 0.400");
@@ -334,7 +334,16 @@ fn exports_have_the_documented_shapes() {
         gab.as_array()
             .unwrap()
             .iter()
-            .any(|e| e["name"] == "id_table/churn/pool/1000 - ir" && e["value"] == 61.5)
+            .any(|e| e["name"] == "id_table/churn/pool/1000 - ir [unknown]" && e["value"] == 61.5)
+    );
+    // The machine is the testbed: its name ends every entry's name.
+    let mut named = run.clone();
+    named.machine = Some("ci-runner".into());
+    let gab = export::github_action_benchmark(&named);
+    assert!(gab.iter().all(|e| e.name.ends_with(" [ci-runner]")));
+    assert!(
+        gab.iter()
+            .all(|e| e.extra.as_ref().unwrap().contains("machine ci-runner"))
     );
     // A schema-1 file exports too (time and memory only).
     assert_bmf_shape(&serde_json::to_value(export::bmf(&load("results_v1.json"))).unwrap());
@@ -499,7 +508,7 @@ fn each_family_is_normalised_by_its_own_reference_design() {
     .unwrap();
     let text = render(&c, Format::Text, false);
     assert!(
-        text.contains("id_table `holey`, tags `vec_of_vecs`, alloc `buddy`"),
+        text.contains("id_table: holey; tags: vec_of_vecs; alloc: buddy"),
         "{text}"
     );
 }
@@ -545,9 +554,16 @@ fn the_committed_baseline_still_loads_and_compares() {
     );
     let c = compare(&baseline, &baseline, &Rules::default()).unwrap();
     assert!(!c.gate_failed());
-    // A v3 results file against it: benchmarks not in the baseline are new, nothing fails.
+    // A v3 results file against it: the baseline's benchmarks it lacks are gone (a v3 file
+    // records no selection that would explain them) and fail the gate; the rest compare
+    // without a regression.
     let c = compare(&baseline, &load("results_v3.json"), &Rules::default()).unwrap();
-    assert!(!c.gate_failed(), "{}", render(&c, Format::Text, false));
+    assert!(c.gate_failed());
+    assert!(
+        c.regressions().all(|r| r.verdict == Verdict::Gone),
+        "{}",
+        render(&c, Format::Text, false)
+    );
 }
 
 #[test]
@@ -564,4 +580,31 @@ fn baselines_store_the_runs_families() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains(r#""status": "unsupported""#), "{text}");
     assert!(text.contains(r#""family": "reference""#), "{text}");
+}
+
+#[test]
+fn hostile_names_are_escaped_in_markdown() {
+    let mut base = load("results_v2_base.json");
+    let hostile = "x|y <img src=x onerror=alert(1)> `rm -rf` [link](http://e) *b*\nnew row";
+    base.benchmarks[0].key.design = hostile.to_string();
+    base.commit = "c0mmit<b>|".to_string();
+    let new = load("results_v2_base.json");
+    let c = compare(&base, &new, &Rules::default()).unwrap();
+    let md = render(&c, Format::Markdown, true);
+    assert!(!md.contains('<') && !md.contains('`'), "{md}");
+    assert!(!md.contains("[link](") && !md.contains("*b*"), "{md}");
+    assert!(md.contains("\\[link\\]"), "{md}");
+    // Every table line has exactly the 9 column separators of its 8 cells.
+    let unescaped_pipes = |line: &str| {
+        let b = line.as_bytes();
+        (0..b.len())
+            .filter(|&i| b[i] == b'|' && (i == 0 || b[i - 1] != b'\\'))
+            .count()
+    };
+    let table: Vec<&str> = md.lines().filter(|l| l.starts_with('|')).collect();
+    assert!(table.len() > 2, "{md}");
+    for line in table {
+        assert_eq!(unescaped_pipes(line), 9, "{line}");
+    }
+    assert!(md.contains("x\\|y &lt;img"), "{md}");
 }

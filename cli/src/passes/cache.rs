@@ -18,6 +18,7 @@ struct Cache {
 
 impl<'s> Pass for &'s Cache {
     type Measure = CacheSimPass<'s>;
+    const NAME: &'static str = "cache";
 
     fn workloads<F: Family>(&self) -> &'static [&'static str] {
         F::MEMORY_BOUND_WORKLOADS

@@ -19,6 +19,7 @@ struct Percentiles {
 
 impl Pass for Percentiles {
     type Measure = LatencyPass;
+    const NAME: &'static str = "latency";
 
     fn workloads<F: Family>(&self) -> &'static [&'static str] {
         F::LATENCY_WORKLOADS
@@ -48,6 +49,7 @@ struct Counters;
 
 impl Pass for Counters {
     type Measure = CounterPass;
+    const NAME: &'static str = "counters";
 
     fn workloads<F: Family>(&self) -> &'static [&'static str] {
         F::LATENCY_WORKLOADS

@@ -13,6 +13,7 @@ struct Memory;
 
 impl Pass for Memory {
     type Measure = MemoryPass;
+    const NAME: &'static str = "memory";
 
     fn workloads<F: Family>(&self) -> &'static [&'static str] {
         F::MEMORY_WORKLOADS

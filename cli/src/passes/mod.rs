@@ -20,7 +20,7 @@ use bench_harness::replay::Family;
 use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use results::{Benchmark, Results, default_results_path};
+use results::{Benchmark, Results, StepRecord, default_results_path};
 
 /// The matrix options shared by the measurement subcommands.
 #[derive(Debug, Clone, Args)]
@@ -57,6 +57,28 @@ impl MatrixArgs {
     /// `quick` or `full`.
     pub fn mode(&self) -> &'static str {
         if self.quick { "quick" } else { "full" }
+    }
+
+    /// The selection in words, as the command line gave it (e.g. `--quick --family tags`);
+    /// empty for the full default matrix.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.quick {
+            parts.push("--quick".to_string());
+        }
+        let named = [
+            ("family", &self.families),
+            ("workload", &self.workloads),
+            ("design", &self.designs),
+        ];
+        for (flag, values) in named {
+            parts.extend(values.iter().map(|v| format!("--{flag} {v}")));
+        }
+        parts.extend(self.sizes.iter().map(|n| format!("--n {n}")));
+        if self.seed != DEFAULT_SEED {
+            parts.push(format!("--seed {}", self.seed));
+        }
+        parts.join(" ")
     }
 
     /// Whether family `name` is selected.
@@ -180,6 +202,13 @@ pub trait Pass {
     /// The measurement run on each design.
     type Measure: DesignMeasure;
 
+    /// The step name the pass records in the results file (see [`StepRecord`]).
+    const NAME: &'static str;
+
+    /// Whether the pass writes benchmark entries (and so records what its selection
+    /// excluded); a pass that writes elsewhere (the sweep) records no step.
+    const MERGES_BENCHMARKS: bool = true;
+
     /// The pass's default workloads of family `F`.
     fn workloads<F: Family>(&self) -> &'static [&'static str];
 
@@ -231,12 +260,31 @@ struct Driver<'a, P: Pass> {
     error: Option<anyhow::Error>,
     /// Families with something selected.
     selected: usize,
+    /// Every benchmark ID the pass would measure with no selection (its default workloads of
+    /// every family, at its quick and full sizes, every design).
+    universe: Vec<String>,
+    /// The benchmark IDs it measured.
+    measured: Vec<String>,
 }
 
 impl<P: Pass> FamilyVisitor for Driver<'_, P> {
     fn visit<F: Family>(&mut self) {
         if self.error.is_some() {
             return;
+        }
+        let mut sizes = self.pass.sizes::<F>(true);
+        sizes.extend(self.pass.sizes::<F>(false));
+        sizes.sort_unstable();
+        sizes.dedup();
+        let designs = design_names::<F>();
+        for workload in self.pass.workloads::<F>() {
+            for n in &sizes {
+                for design in &designs {
+                    let family = F::RESULTS_FAMILY;
+                    self.universe
+                        .push(format!("{family}/{workload}/{design}/{n}"));
+                }
+            }
         }
         let Some(selection) = self.args.selection::<F>(
             self.pass.workloads::<F>(),
@@ -245,8 +293,9 @@ impl<P: Pass> FamilyVisitor for Driver<'_, P> {
             return;
         };
         self.selected += 1;
-        if let Err(e) = run_family::<F, P>(self.args, &selection, self.pass, self.results) {
-            self.error = Some(e);
+        match run_family::<F, P>(self.args, &selection, self.pass, self.results) {
+            Ok(measured) => self.measured.extend(measured),
+            Err(e) => self.error = Some(e),
         }
     }
 }
@@ -256,7 +305,8 @@ fn run_family<F: Family, P: Pass>(
     selection: &Selection,
     pass: &mut P,
     results: &mut Results,
-) -> Result<()> {
+) -> Result<Vec<String>> {
+    let mut measured = Vec::new();
     let bar =
         progress(selection.workloads.len() * selection.sizes.len() * selection.design_count::<F>());
     for workload in &selection.workloads {
@@ -277,12 +327,17 @@ fn run_family<F: Family, P: Pass>(
                         eprintln!("dodbench: {}/{workload}/{}/{n}: {e}", F::NAME, row.design)
                     });
                 }
+                measured.push(format!(
+                    "{}/{workload}/{}/{n}",
+                    F::RESULTS_FAMILY,
+                    row.design
+                ));
                 pass.merge(results, &prepared, args.seed, row);
             }
         }
     }
     bar.finish_and_clear();
-    Ok(())
+    Ok(measured)
 }
 
 /// Runs `pass` over the matrix `args` selects and merges it into the results file.
@@ -309,6 +364,8 @@ pub fn run_into<P: Pass>(args: &MatrixArgs, pass: &mut P, results: &mut Results)
         results,
         error: None,
         selected: 0,
+        universe: Vec::new(),
+        measured: Vec::new(),
     };
     for_each_family(&mut driver);
     if let Some(e) = driver.error {
@@ -319,6 +376,10 @@ pub fn run_into<P: Pass>(args: &MatrixArgs, pass: &mut P, results: &mut Results)
             "no family has both the named workloads and designs (see `dodbench list`); nothing \
              to measure"
         );
+    }
+    if P::MERGES_BENCHMARKS {
+        let step = StepRecord::new(P::NAME, &args.describe(), driver.universe, driver.measured);
+        results.steps.push(step);
     }
     Ok(())
 }

@@ -20,6 +20,8 @@ struct Sweep {
 
 impl Pass for Sweep {
     type Measure = SweepPass;
+    const NAME: &'static str = "sweep";
+    const MERGES_BENCHMARKS: bool = false;
 
     fn workloads<F: Family>(&self) -> &'static [&'static str] {
         F::MEMORY_BOUND_WORKLOADS

@@ -29,6 +29,19 @@ pub const BASELINE_VERSION: u32 = 1;
 /// Where the committed baseline lives, relative to the workspace root.
 pub const DEFAULT_BASELINE_PATH: &str = "reports/baseline/baseline.json";
 
+/// The largest fraction of the old baseline's benchmarks an update may drop without
+/// `--allow-shrink` (see [`Baseline::check_update`]).
+pub const MAX_UNFORCED_SHRINK: f64 = 0.05;
+
+/// What an update may do beyond replacing like with like.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UpdatePermissions {
+    /// Drop more than [`MAX_UNFORCED_SHRINK`] of the old baseline's benchmarks.
+    pub allow_shrink: bool,
+    /// Record benchmarks that failed verification.
+    pub allow_failed: bool,
+}
+
 /// The baseline file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Baseline {
@@ -180,7 +193,94 @@ impl Baseline {
                         .collect(),
                 })
                 .collect(),
+            steps: Vec::new(),
+            machine: None,
         }
+    }
+
+    /// Checks that replacing the baseline `old` (absent for a first baseline) by this one
+    /// loses nothing by accident: it has benchmarks; none failed verification (unless
+    /// `allow_failed`); it drops at most [`MAX_UNFORCED_SHRINK`] of `old`'s benchmarks (unless
+    /// `allow_shrink`).
+    ///
+    /// # Errors
+    /// [`CompareError::RefusedUpdate`], naming the count and the flag that overrides it.
+    pub fn check_update(
+        &self,
+        path: &Path,
+        old: Option<&Run>,
+        permissions: UpdatePermissions,
+    ) -> Result<(), CompareError> {
+        let refuse = |reason: String| {
+            Err(CompareError::RefusedUpdate {
+                path: path.to_path_buf(),
+                reason,
+            })
+        };
+        if self.benchmarks.is_empty() {
+            return refuse("the new run has no benchmarks".to_string());
+        }
+        let failed: Vec<String> = self
+            .benchmarks
+            .iter()
+            .filter(|b| b.status == Status::Failed)
+            .map(|b| format!("{}/{}/{}/{}", b.family, b.workload, b.design, b.n))
+            .collect();
+        if !failed.is_empty() && !permissions.allow_failed {
+            return refuse(format!(
+                "{} benchmarks failed verification (e.g. {}); fix them or pass --allow-failed",
+                failed.len(),
+                failed[0]
+            ));
+        }
+        if let Some(old) = old {
+            let kept: std::collections::BTreeSet<(Family, &str, &str, u64)> = self
+                .benchmarks
+                .iter()
+                .map(|b| (b.family, b.workload.as_str(), b.design.as_str(), b.n))
+                .collect();
+            let dropped: Vec<&BenchKey> = old
+                .benchmarks
+                .iter()
+                .map(|b| &b.key)
+                .filter(|k| !kept.contains(&(k.family, &k.workload, &k.design, k.n)))
+                .collect();
+            let limit = (old.benchmarks.len() as f64 * MAX_UNFORCED_SHRINK).floor() as usize;
+            if dropped.len() > limit && !permissions.allow_shrink {
+                return refuse(format!(
+                    "it would drop {} of its {} benchmarks (e.g. {}), more than {:.0}%; pass \
+                     --allow-shrink if that is intended",
+                    dropped.len(),
+                    old.benchmarks.len(),
+                    dropped[0],
+                    MAX_UNFORCED_SHRINK * 100.0
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces the baseline at `path`: the old file (if any) is kept as `<path>.prev`, then
+    /// this one is written; both writes are atomic, so neither file is ever half-written.
+    ///
+    /// # Errors
+    /// [`CompareError::Io`] / [`CompareError::Write`] when a file cannot be read or written.
+    pub fn replace(&self, path: &Path) -> Result<(), CompareError> {
+        match std::fs::read(path) {
+            Ok(old) => {
+                let prev = prev_path(path);
+                write_atomically(&prev, &old)
+                    .map_err(|source| CompareError::Write { path: prev, source })?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => {
+                return Err(CompareError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+        }
+        self.save(path)
     }
 
     /// Writes the baseline atomically (temporary file + rename), pretty-printed with a final
@@ -196,4 +296,11 @@ impl Baseline {
             source,
         })
     }
+}
+
+/// `<path>.prev`, where [`Baseline::replace`] keeps the previous baseline.
+pub fn prev_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".prev");
+    PathBuf::from(name)
 }

@@ -79,4 +79,13 @@ pub enum CompareError {
         /// The file.
         path: PathBuf,
     },
+    /// `--update-baseline` would lose benchmarks or record failures; the baseline is left
+    /// untouched.
+    #[error("refusing to update the baseline {path}: {reason}")]
+    RefusedUpdate {
+        /// The baseline.
+        path: PathBuf,
+        /// Why, and the flag that overrides it where one does.
+        reason: String,
+    },
 }

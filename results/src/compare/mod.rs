@@ -35,7 +35,7 @@ pub mod rules;
 pub mod run;
 pub mod table;
 
-pub use baseline::Baseline;
+pub use baseline::{Baseline, UpdatePermissions};
 pub use error::CompareError;
 pub use reference::References;
 pub use rules::{Comparison, Row, Rules, Verdict, compare};

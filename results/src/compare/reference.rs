@@ -135,18 +135,19 @@ impl References {
         self.explicit.as_deref()
     }
 
-    /// For tables: `` `holey` `` when one design serves every family, else
-    /// `` each family's reference design (id_table `holey`, tags `vec_of_vecs`, ...) ``.
+    /// For tables: `holey` when one design serves every family, else `each family's
+    /// reference design (id_table: holey; tags: vec_of_vecs; ...)`. Plain text: Markdown
+    /// output escapes it whole.
     pub fn describe(&self) -> String {
         if let Some(name) = &self.explicit {
-            return format!("`{name}`");
+            return name.clone();
         }
         let list: Vec<String> = self
             .by_family
             .iter()
-            .map(|(f, d)| format!("{f} `{d}`"))
+            .map(|(f, d)| format!("{f}: {d}"))
             .collect();
-        format!("each family's reference design ({})", list.join(", "))
+        format!("each family's reference design ({})", list.join("; "))
     }
 }
 
@@ -181,6 +182,8 @@ mod tests {
                     metrics: Default::default(),
                 })
                 .collect(),
+            steps: Vec::new(),
+            machine: None,
         }
     }
 
@@ -207,7 +210,7 @@ mod tests {
         assert_eq!(r.design_for(Family::Tags), Some("sparse"));
         assert_eq!(r.design_for(Family::Alloc), Some("buddy"));
         assert_eq!(r.design_for(Family::Reference), None);
-        assert!(r.describe().contains("id_table `pool`"), "{}", r.describe());
+        assert!(r.describe().contains("id_table: pool"), "{}", r.describe());
     }
 
     #[test]
@@ -215,7 +218,7 @@ mod tests {
         let new = run(Vec::new(), &["holey", "pool"]);
         let r = References::resolve(None, &new, Some("pool")).unwrap();
         assert_eq!(r.design_for(Family::Alloc), Some("pool"));
-        assert_eq!(r.describe(), "`pool`");
+        assert_eq!(r.describe(), "pool");
         let e = References::resolve(None, &new, Some("hooley"))
             .unwrap_err()
             .to_string();

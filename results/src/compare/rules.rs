@@ -12,7 +12,11 @@
 //!   Without the reference in both runs, time is not judged.
 //! * **Status**: a benchmark that was verified and no longer is (failed, unsupported) is a
 //!   regression; the reverse an improvement.
-//! * Benchmarks only in NEW are `new`, only in BASE `gone`; neither fails the gate.
+//! * Benchmarks only in NEW are `new` and pass. A benchmark only in BASE is `not run
+//!   (filtered)` when a step of NEW records a selection that excluded it (see
+//!   [`StepRecord`](crate::step::StepRecord)), and passes; otherwise it is `gone` and **fails
+//!   the gate**: a crashed step, a removed design or an empty file must not pass.
+//! * A NEW with no benchmarks at all fails the gate, whatever its selection.
 
 use std::collections::BTreeMap;
 
@@ -53,8 +57,10 @@ pub enum Verdict {
     Improved,
     /// Only in NEW.
     New,
-    /// Only in BASE.
+    /// Only in BASE, and nothing in NEW says why: fails the gate.
     Gone,
+    /// Only in BASE, left out by a selection NEW records (a filter, a scale, `--family`).
+    NotRun,
     /// Within the threshold (or not judged; see the row's note).
     Unchanged,
 }
@@ -67,6 +73,7 @@ impl Verdict {
             Verdict::Improved => "improved",
             Verdict::New => "new",
             Verdict::Gone => "gone",
+            Verdict::NotRun => "not run (filtered)",
             Verdict::Unchanged => "unchanged",
         }
     }
@@ -99,9 +106,14 @@ impl Row {
     /// except the layout-sensitive miss counts (see [`LAYOUT_SENSITIVE`]), which are shown
     /// but never gate.
     pub fn fails_gate(&self) -> bool {
-        self.verdict == Verdict::Regressed
-            && self.kind == MetricKind::Deterministic
-            && !LAYOUT_SENSITIVE.contains(&self.metric.as_str())
+        match self.verdict {
+            Verdict::Gone => true,
+            Verdict::Regressed => {
+                self.kind == MetricKind::Deterministic
+                    && !LAYOUT_SENSITIVE.contains(&self.metric.as_str())
+            }
+            _ => false,
+        }
     }
 }
 
@@ -120,6 +132,8 @@ pub struct Comparison {
     pub rows: Vec<Row>,
     /// Run-level remarks (metrics only on one side, missing reference, ...).
     pub warnings: Vec<String>,
+    /// Run-level reasons the gate fails beyond its rows (e.g. NEW has no benchmarks).
+    pub problems: Vec<String>,
 }
 
 impl Comparison {
@@ -128,9 +142,9 @@ impl Comparison {
         self.rows.iter().filter(|r| r.fails_gate())
     }
 
-    /// Whether any row fails the gate (the CLI exits 1).
+    /// Whether any row or run-level problem fails the gate (the CLI exits 1).
     pub fn gate_failed(&self) -> bool {
-        self.regressions().next().is_some()
+        !self.problems.is_empty() || self.regressions().next().is_some()
     }
 
     /// Number of rows with this verdict and kind.
@@ -174,7 +188,21 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
     let mut time_unjudged: BTreeMap<String, usize> = BTreeMap::new();
     for b in &base.benchmarks {
         let Some(n) = new.get(&b.key) else {
-            rows.push(benchmark_row(&b.key, Verdict::Gone, b));
+            rows.push(match new.excluded_by(&b.key) {
+                Some(step) => status_change(
+                    &b.key,
+                    Verdict::NotRun,
+                    format!("excluded by {}", step.describe()),
+                ),
+                None => status_change(
+                    &b.key,
+                    Verdict::Gone,
+                    format!(
+                        "{} in BASE, absent from NEW, and no step of NEW excluded it",
+                        b.status
+                    ),
+                ),
+            });
             continue;
         };
         if let (Some(bs), Some(ns)) = (b.seed, n.seed) {
@@ -262,6 +290,13 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
                 .to_string(),
         );
     }
+    let mut problems = Vec::new();
+    if new.benchmarks.is_empty() {
+        problems.push(format!(
+            "NEW ({}) has no benchmarks: nothing was measured",
+            new.path.display()
+        ));
+    }
     rows.sort_by(|a, b| (&a.key, &a.metric).cmp(&(&b.key, &b.metric)));
     Ok(Comparison {
         rules: rules.clone(),
@@ -270,6 +305,7 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
         new_commit: new.commit.clone(),
         rows,
         warnings,
+        problems,
     })
 }
 
@@ -410,6 +446,7 @@ mod tests {
     use crate::compare::metrics::TIME_METRIC;
     use crate::family::{Family, FamilyRecord};
     use crate::schema::Status;
+    use crate::step::StepRecord;
     use std::path::PathBuf;
 
     fn bench(design: &str, metrics: &[(&str, Measured)]) -> RunBenchmark {
@@ -441,6 +478,8 @@ mod tests {
             sim: None,
             families: FamilyRecord::builtin_all(),
             benchmarks,
+            steps: Vec::new(),
+            machine: None,
         }
     }
 
@@ -508,13 +547,23 @@ mod tests {
     }
 
     #[test]
-    fn lost_verification_fails_the_gate_and_new_or_gone_do_not() {
+    fn lost_verification_and_gone_benchmarks_fail_the_gate_and_new_ones_do_not() {
         let base = run(vec![bench("pool", &[]), bench("slab", &[])]);
         let mut failed = bench("pool", &[]);
         failed.status = Status::Failed;
-        let c = compare(&base, &run(vec![failed]), &Rules::default()).unwrap();
+        let c = compare(
+            &base,
+            &run(vec![failed, bench("slab", &[])]),
+            &Rules::default(),
+        )
+        .unwrap();
         assert!(c.gate_failed());
+        // A design missing from NEW with nothing to explain it: gone, and the gate fails.
+        let c = compare(&base, &run(vec![bench("pool", &[])]), &Rules::default()).unwrap();
         assert_eq!(c.count(Verdict::Gone, MetricKind::Deterministic), 1);
+        assert!(c.gate_failed());
+        let gone: Vec<_> = c.regressions().map(|r| r.key.design.as_str()).collect();
+        assert_eq!(gone, ["slab"]);
         let c = compare(
             &base,
             &run(vec![
@@ -527,5 +576,51 @@ mod tests {
         .unwrap();
         assert!(!c.gate_failed());
         assert_eq!(c.count(Verdict::New, MetricKind::Deterministic), 1);
+    }
+
+    #[test]
+    fn a_benchmark_a_step_of_new_excluded_is_not_run_and_passes() {
+        let base = run(vec![bench("pool", &[]), bench("slab", &[])]);
+        let mut new = run(vec![bench("pool", &[])]);
+        let slab = base.benchmarks[1].key.to_string();
+        new.steps.push(StepRecord::new(
+            "bench",
+            "filter pool",
+            [slab.clone()],
+            [""; 0],
+        ));
+        let c = compare(&base, &new, &Rules::default()).unwrap();
+        assert!(!c.gate_failed(), "{:?}", c.rows);
+        assert_eq!(c.count(Verdict::NotRun, MetricKind::Deterministic), 1);
+        let row = c
+            .rows
+            .iter()
+            .find(|r| r.verdict == Verdict::NotRun)
+            .unwrap();
+        assert_eq!(row.note, "excluded by bench (filter pool)");
+        // A step that excluded something else explains nothing.
+        new.steps[0] = StepRecord::new("bench", "filter pool", ["id_table/x/y/1"], [""; 0]);
+        assert!(
+            compare(&base, &new, &Rules::default())
+                .unwrap()
+                .gate_failed()
+        );
+    }
+
+    #[test]
+    fn an_empty_new_fails_the_gate_even_when_its_steps_excluded_everything() {
+        let base = run(vec![bench("pool", &[])]);
+        let mut new = run(Vec::new());
+        new.steps.push(StepRecord::new(
+            "bench",
+            "filter nothing-matches",
+            [base.benchmarks[0].key.to_string()],
+            [""; 0],
+        ));
+        let c = compare(&base, &new, &Rules::default()).unwrap();
+        assert_eq!(c.count(Verdict::Gone, MetricKind::Deterministic), 0);
+        assert!(c.gate_failed());
+        assert_eq!(c.problems.len(), 1);
+        assert!(c.problems[0].contains("no benchmarks"), "{:?}", c.problems);
     }
 }

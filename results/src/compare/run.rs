@@ -13,6 +13,7 @@ use super::error::CompareError;
 use super::metrics::{EntryView, METRICS, Measured};
 use crate::family::{Family, FamilyRecord};
 use crate::schema::{Estimate, Status};
+use crate::step::StepRecord;
 
 /// Results schema versions `compare` reads: every version [`Results::load`] reads (all have
 /// the fixed core names).
@@ -104,6 +105,11 @@ pub struct Run {
     pub families: Vec<FamilyRecord>,
     /// Benchmarks in file order.
     pub benchmarks: Vec<RunBenchmark>,
+    /// The steps that built the run and what each one's selection excluded (see
+    /// [`StepRecord`]); empty for baselines and files that predate them.
+    pub steps: Vec<StepRecord>,
+    /// The machine's name, when the file records it.
+    pub machine: Option<String>,
 }
 
 impl Run {
@@ -182,7 +188,15 @@ impl Run {
             sim,
             families: head.families.unwrap_or_else(FamilyRecord::builtin_all),
             benchmarks,
+            steps: head.steps,
+            machine: head.machine.map(|m| m.name).filter(|n| n != "unknown"),
         })
+    }
+
+    /// The step of this run whose selection excluded the benchmark `key`, if one did.
+    pub fn excluded_by(&self, key: &BenchKey) -> Option<&StepRecord> {
+        let id = key.to_string();
+        self.steps.iter().find(|s| s.excludes(&id))
     }
 
     /// The benchmark with this key.
@@ -218,6 +232,16 @@ struct Head {
     workloads: Vec<WorkloadSeed>,
     #[serde(default)]
     families: Option<Vec<FamilyRecord>>,
+    #[serde(default)]
+    steps: Vec<StepRecord>,
+    #[serde(default)]
+    machine: Option<MachineName>,
+}
+
+#[derive(Deserialize)]
+struct MachineName {
+    #[serde(default = "unknown")]
+    name: String,
 }
 
 fn unknown() -> String {

@@ -1,6 +1,10 @@
 //! Prints a [`Comparison`]: a plain-text table for terminals and CI logs, or Markdown for a
-//! pull-request comment. Unchanged rows are left out unless asked for; the summary always
-//! counts everything.
+//! pull-request comment. Unchanged and not-run (filtered) rows are left out unless asked for;
+//! the summary always counts everything.
+//!
+//! Markdown is safe to post: every piece of text that comes from a file (design and workload
+//! names, commits, notes, warnings) is escaped ([`md_escape`]), so `|`, `<`, `>`, `&`,
+//! backticks and newlines cannot break the table or inject markup into the comment.
 
 use std::fmt::Write;
 
@@ -21,7 +25,7 @@ pub fn render(c: &Comparison, format: Format, all: bool) -> String {
     let rows: Vec<&Row> = c
         .rows
         .iter()
-        .filter(|r| all || r.verdict != Verdict::Unchanged)
+        .filter(|r| all || !matches!(r.verdict, Verdict::Unchanged | Verdict::NotRun))
         .collect();
     let mut out = String::new();
     let title = format!(
@@ -49,18 +53,27 @@ pub fn render(c: &Comparison, format: Format, all: bool) -> String {
     let cells: Vec<[String; 8]> = rows.iter().map(|r| cells(r)).collect();
     match format {
         Format::Markdown => {
-            let _ = writeln!(out, "### {title}\n\n{}\n\n{rules}\n", verdict_line(c));
+            let _ = writeln!(
+                out,
+                "### {}\n\n{}\n\n{}\n",
+                md_escape(&title),
+                md_escape(&verdict_line(c)),
+                md_escape(&rules)
+            );
+            for p in &c.problems {
+                let _ = writeln!(out, "- **gate failure**: {}", md_escape(p));
+            }
             if !cells.is_empty() {
                 let _ = writeln!(out, "| {} |", header.join(" | "));
                 let _ = writeln!(out, "|{}", "---|".repeat(header.len()));
                 for row in &cells {
-                    let escaped: Vec<String> = row.iter().map(|s| s.replace('|', "\\|")).collect();
+                    let escaped: Vec<String> = row.iter().map(|s| md_escape(s)).collect();
                     let _ = writeln!(out, "| {} |", escaped.join(" | "));
                 }
                 out.push('\n');
             }
             for w in &c.warnings {
-                let _ = writeln!(out, "- note: {w}");
+                let _ = writeln!(out, "- note: {}", md_escape(w));
             }
         }
         Format::Text => {
@@ -91,6 +104,9 @@ pub fn render(c: &Comparison, format: Format, all: bool) -> String {
             for w in &c.warnings {
                 let _ = writeln!(out, "note: {w}");
             }
+            for p in &c.problems {
+                let _ = writeln!(out, "gate failure: {p}");
+            }
             let _ = writeln!(out, "\n{}", verdict_line(c));
         }
     }
@@ -101,8 +117,9 @@ pub fn render(c: &Comparison, format: Format, all: bool) -> String {
 fn verdict_line(c: &Comparison) -> String {
     let failing = c.regressions().count();
     let counts = format!(
-        "{} deterministic regressions ({} gating), {} deterministic improvements; time \
-         (information only): {} slower, {} faster; {} benchmarks new, {} gone",
+        "{} deterministic regressions, {} gating failures, {} deterministic improvements; time \
+         (information only): {} slower, {} faster; {} benchmarks new, {} gone (gating), {} not \
+         run (filtered)",
         c.count(Verdict::Regressed, MetricKind::Deterministic),
         failing,
         c.count(Verdict::Improved, MetricKind::Deterministic),
@@ -110,8 +127,11 @@ fn verdict_line(c: &Comparison) -> String {
         c.count(Verdict::Improved, MetricKind::Time),
         c.count(Verdict::New, MetricKind::Deterministic),
         c.count(Verdict::Gone, MetricKind::Deterministic),
+        c.count(Verdict::NotRun, MetricKind::Deterministic),
     );
-    if failing > 0 {
+    if !c.problems.is_empty() {
+        format!("FAIL: {counts}. {}", c.problems.join("; "))
+    } else if failing > 0 {
         let names: Vec<String> = c
             .regressions()
             .map(|r| format!("{} {}", r.key, r.metric))
@@ -150,6 +170,36 @@ fn cells(r: &Row) -> [String; 8] {
         verdict,
         r.note.clone(),
     ]
+}
+
+/// `text` made safe for one cell or line of GitHub-flavoured Markdown: `&`, `<` and `>` as
+/// HTML entities (no tags, no entity tricks), backticks as `&#96;` (no code spans), `|`
+/// and the emphasis and link characters `\\ * [ ] ~` backslash-escaped (no columns,
+/// emphasis or links from names; GitHub never emphasises intraword `_`, so `vec_of_vecs`
+/// stays readable), and line breaks as spaces (no new rows).
+///
+/// ```
+/// use results::compare::table::md_escape;
+/// assert_eq!(md_escape("a|b<img src=x>`c`\nd"), "a\\|b&lt;img src=x&gt;&#96;c&#96; d");
+/// ```
+pub fn md_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '`' => out.push_str("&#96;"),
+            '|' => out.push_str("\\|"),
+            '\\' | '*' | '[' | ']' | '~' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A number with about four significant digits.

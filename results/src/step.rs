@@ -1,0 +1,103 @@
+//! What each measuring step of a run was asked to measure, so a benchmark missing from a run
+//! can be told apart from one the run chose not to measure.
+//!
+//! A run is built by steps: `cargo bench` writes the file, then `dodbench cache|memory|
+//! latency|sweep` merge into it. Each step records a [`StepRecord`]: its name, a one-line
+//! description of its selection (scale, filter, `--family`, ...) and the benchmarks it
+//! **excluded**: every benchmark it could have measured with no selection at all (every
+//! family, design and workload it serves, at every scale's sizes) that it did not measure.
+//! `compare` reads a benchmark of BASE that NEW lacks as `not run (filtered)` only when some
+//! step of NEW excluded it; any other missing benchmark is `gone` and fails the gate (a crash,
+//! a removed design, a step that did not run).
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+/// One step of a run and what its selection left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepRecord {
+    /// `bench`, or the pass: `cache`, `memory`, `latency`, `sweep`.
+    pub step: String,
+    /// The selection in words, e.g. `quick; filter ^tags/` or `--quick --family tags`.
+    pub selection: String,
+    /// Benchmark IDs (`family/workload/design/n`, reference loops under family `reference`)
+    /// the step would measure with no selection and did not, sorted.
+    pub excluded: Vec<String>,
+}
+
+impl StepRecord {
+    /// The record of a step that could measure `universe` and measured `measured`.
+    ///
+    /// ```
+    /// use results::StepRecord;
+    /// let universe = ["tags/churn/a/10", "tags/churn/b/10", "alloc/x/buddy/4"];
+    /// let measured = ["tags/churn/a/10"];
+    /// let r = StepRecord::new("bench", "filter churn/a", universe, measured);
+    /// assert_eq!(r.excluded, ["alloc/x/buddy/4", "tags/churn/b/10"]);
+    /// assert!(r.excludes("tags/churn/b/10"));
+    /// assert!(!r.excludes("tags/churn/a/10"));
+    /// ```
+    pub fn new<U, M>(step: &str, selection: &str, universe: U, measured: M) -> Self
+    where
+        U: IntoIterator,
+        U::Item: Into<String>,
+        M: IntoIterator,
+        M::Item: Into<String>,
+    {
+        let measured: BTreeSet<String> = measured.into_iter().map(Into::into).collect();
+        let excluded: BTreeSet<String> = universe
+            .into_iter()
+            .map(Into::into)
+            .filter(|id| !measured.contains(id))
+            .collect();
+        Self {
+            step: step.to_string(),
+            selection: selection.to_string(),
+            excluded: excluded.into_iter().collect(),
+        }
+    }
+
+    /// Whether this step's selection left out benchmark `id`.
+    pub fn excludes(&self, id: &str) -> bool {
+        self.excluded
+            .binary_search_by(|e| e.as_str().cmp(id))
+            .is_ok()
+    }
+
+    /// `step (selection)`, for notes.
+    pub fn describe(&self) -> String {
+        if self.selection.is_empty() {
+            self.step.clone()
+        } else {
+            format!("{} ({})", self.step, self.selection)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excluded_is_sorted_deduplicated_and_searchable() {
+        let r = StepRecord::new(
+            "cache",
+            "--quick",
+            ["b/w/d/2", "a/w/d/1", "b/w/d/2", "c/w/d/3"],
+            ["c/w/d/3"],
+        );
+        assert_eq!(r.excluded, ["a/w/d/1", "b/w/d/2"]);
+        assert!(r.excludes("a/w/d/1") && r.excludes("b/w/d/2"));
+        assert!(!r.excludes("c/w/d/3") && !r.excludes("z"));
+        assert_eq!(r.describe(), "cache (--quick)");
+    }
+
+    #[test]
+    fn an_unselective_step_excludes_nothing() {
+        let all = ["a/w/d/1", "a/w/e/1"];
+        let r = StepRecord::new("bench", "", all, all);
+        assert!(r.excluded.is_empty());
+        assert_eq!(r.describe(), "bench");
+    }
+}
