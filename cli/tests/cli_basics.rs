@@ -156,3 +156,37 @@ fn corrupt_and_missing_trace_files_give_a_clear_error() {
     );
     assert_user_error(&dodbench(&["replay", "/nonexistent/x.trace"]), "x.trace");
 }
+
+#[test]
+fn an_allocator_trace_too_large_for_the_arenas_is_unsupported_not_an_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let wee = dir.path().join("huge.wee");
+    std::fs::write(&wee, "Alloc(4294967295)\n".repeat(4)).unwrap();
+    let trace = dir.path().join("huge.dodtrace");
+    let out = dodbench(&[
+        "convert-wee-alloc",
+        wee.to_str().unwrap(),
+        "-o",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = dodbench(&[
+        "replay",
+        trace.to_str().unwrap(),
+        "--samples",
+        "1",
+        "--design",
+        "buddy",
+        "--design",
+        "buddy_system_allocator",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    for line in stdout.lines().filter(|l| l.starts_with("buddy")) {
+        assert!(
+            line.contains("unsupported: the trace needs an arena of"),
+            "{line}"
+        );
+    }
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("buddy")).count(), 2);
+}

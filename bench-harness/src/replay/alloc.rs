@@ -126,12 +126,17 @@ pub fn design_record(info: &AllocDesignInfo) -> DesignRecord {
         detects_stale: false,
         capacity: None,
         limits: Some(format!(
-            "alignment up to {}; {}; bad frees {}",
+            "alignment up to {}; {}{}; bad frees {}",
             info.max_align,
             if info.power_of_two_blocks {
                 "power-of-two blocks"
             } else {
                 "blocks of any size class"
+            },
+            if info.max_arena == usize::MAX {
+                String::new()
+            } else {
+                format!("; arenas up to {} GiB", info.max_arena >> 30)
             },
             match info.bad_free {
                 BadFreeDetection::DebugOnly => "detected in debug builds only",
@@ -216,11 +221,30 @@ pub fn arena_bytes_for(stats: &AllocStats) -> usize {
     } else {
         pow2_block(size, align)
     };
-    let bytes = (2 * (stats.peak_pow2_bytes + HEADER_ALLOWANCE * stats.peak_live))
-        .max(4 * largest_block)
+    // Saturating: an absurd trace gets an absurd arena, which `unsupported_before` refuses,
+    // never an overflow.
+    let headers = HEADER_ALLOWANCE.saturating_mul(stats.peak_live);
+    let bytes = stats
+        .peak_pow2_bytes
+        .saturating_add(headers)
+        .saturating_mul(2)
+        .max(largest_block.saturating_mul(4))
         .max(MIN_ARENA)
-        .next_power_of_two();
-    usize::try_from(bytes).expect("arena larger than the address space")
+        .checked_next_power_of_two()
+        .unwrap_or(u64::MAX);
+    usize::try_from(bytes).unwrap_or(usize::MAX)
+}
+
+/// Why an arena of `arena` bytes cannot be built with `available` bytes of memory free (`None`
+/// when it fits or the available memory is unknown).
+fn arena_exceeds_memory(arena: usize, available: Option<u64>) -> Option<String> {
+    let available = available?;
+    (arena as u64 > available).then(|| {
+        format!(
+            "the trace needs an arena of {arena} bytes, more than the {available} bytes of memory \
+             available on this machine"
+        )
+    })
 }
 
 /// The stamp of the first `min(size, 8)` bytes of block `handle` at `size` bytes.
@@ -381,14 +405,25 @@ impl<A: BlockAllocator> Replayer for AllocReplay<A> {
         A::INFO.name
     }
 
+    /// Alignment beyond the design's, an arena beyond its documented maximum, or an arena
+    /// larger than the memory this machine has available (building it would abort the
+    /// process): each is a stated limit, checked before the arena is built.
     fn unsupported_before(stats: &AllocStats) -> Option<String> {
-        (stats.max_align > A::INFO.max_align as u64).then(|| {
-            format!(
+        if stats.max_align > A::INFO.max_align as u64 {
+            return Some(format!(
                 "the trace asks for {}-byte alignment; the design supports at most {} bytes",
                 stats.max_align,
                 A::INFO.max_align
-            )
-        })
+            ));
+        }
+        let arena = arena_bytes_for(stats);
+        if arena > A::INFO.max_arena {
+            return Some(format!(
+                "the trace needs an arena of {arena} bytes; the design supports at most {} bytes",
+                A::INFO.max_arena
+            ));
+        }
+        arena_exceeds_memory(arena, crate::machine::available_memory())
     }
 
     fn for_trace(trace: &Trace<AllocOp>) -> Self {
@@ -753,6 +788,40 @@ impl Replayer for SystemAlloc {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn arenas_beyond_a_design_or_the_machine_are_unsupported_before_building() {
+        use impls::alloc::peers::buddy_system_allocator::BuddySystemAllocatorPeer;
+        // Four 4 GiB blocks live at once (the trace that used to abort the process).
+        let huge = AllocStats {
+            max_size: u64::from(u32::MAX),
+            max_align: 1,
+            peak_live: 4,
+            peak_pow2_bytes: 4 << 32,
+            ..AllocStats::default()
+        };
+        let reason = AllocReplay::<BuddySystemAllocatorPeer>::unsupported_before(&huge).unwrap();
+        assert!(
+            reason.contains("supports at most 4294967296 bytes"),
+            "{reason}"
+        );
+        let arena = arena_bytes_for(&huge);
+        assert!(arena >= 32 << 30);
+        let reason = arena_exceeds_memory(arena, Some(24 << 30)).unwrap();
+        assert!(
+            reason.contains("more than the 25769803776 bytes of memory"),
+            "{reason}"
+        );
+        assert_eq!(arena_exceeds_memory(arena, None), None);
+        assert_eq!(arena_exceeds_memory(1 << 20, Some(24 << 30)), None);
+        // Absurd counts saturate instead of overflowing.
+        let absurd = AllocStats {
+            peak_pow2_bytes: u64::MAX,
+            peak_live: u64::MAX,
+            ..huge
+        };
+        assert_eq!(arena_bytes_for(&absurd), usize::MAX);
+    }
+
     use super::*;
 
     #[test]

@@ -59,6 +59,10 @@ const NIL: u32 = u32::MAX;
 /// Smallest `min_block`: a free block must hold its two `u32` links.
 pub const MIN_LEAF: usize = 8;
 
+/// The largest arena every buddy design accepts whatever its leaf size: fewer than 2^32 - 1
+/// leaves ([`NIL`] is the no-block sentinel) of at least [`MIN_LEAF`] bytes.
+pub const MAX_ARENA: usize = (NIL as usize - 1) * MIN_LEAF;
+
 /// Per-level free lists of blocks, named by leaf number (offset / `min_block`).
 pub trait FreeLists: Sized + Debug {
     /// Bytes of arena metadata per level (the list heads, if they live in the arena).
@@ -241,6 +245,7 @@ impl Flavor for Article {
         max_align: BASE_ALIGN,
         power_of_two_blocks: true,
         bad_free: BadFreeDetection::DebugOnly,
+        max_arena: MAX_ARENA,
     };
 }
 

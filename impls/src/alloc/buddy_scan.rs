@@ -30,6 +30,7 @@ impl Flavor for ScanFlavor {
         max_align: BASE_ALIGN,
         power_of_two_blocks: true,
         bad_free: BadFreeDetection::DebugOnly,
+        max_arena: super::buddy::MAX_ARENA,
     };
 }
 

@@ -54,6 +54,9 @@ pub struct AllocDesignInfo {
     pub power_of_two_blocks: bool,
     /// How bad frees are reported.
     pub bad_free: BadFreeDetection,
+    /// The largest arena (bytes) [`with_arena`](BlockAllocator::with_arena) accepts by the
+    /// design's documented limits; a trace needing more is `unsupported`, not `failed`.
+    pub max_arena: usize,
 }
 
 /// An allocator of blocks inside one arena it owns, named by offsets.

@@ -129,6 +129,7 @@ impl BlockAllocator for BuddyAllocPeer {
         max_align: MIN_LEAF_SIZE_ALIGN,
         power_of_two_blocks: false,
         bad_free: BadFreeDetection::Always,
+        max_arena: usize::MAX,
     };
 
     fn with_arena(total: usize, min_block: usize) -> Result<Self, AllocError> {

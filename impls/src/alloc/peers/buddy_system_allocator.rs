@@ -65,6 +65,7 @@ impl BlockAllocator for BuddySystemAllocatorPeer {
         max_align: BASE_ALIGN,
         power_of_two_blocks: false,
         bad_free: BadFreeDetection::Always,
+        max_arena: 1 << (ORDER - 1),
     };
 
     fn with_arena(total: usize, _min_block: usize) -> Result<Self, AllocError> {

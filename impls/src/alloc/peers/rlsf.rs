@@ -69,6 +69,7 @@ impl BlockAllocator for RlsfPeer {
         max_align: BASE_ALIGN,
         power_of_two_blocks: false,
         bad_free: BadFreeDetection::Always,
+        max_arena: usize::MAX,
     };
 
     fn with_arena(total: usize, _min_block: usize) -> Result<Self, AllocError> {
