@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
+use workloads::convert::wee_alloc::ConvertError;
 
 use crate::Gate;
 
@@ -13,7 +14,10 @@ use crate::Gate;
 /// The input is unreadable or malformed (the error names the line), or the output cannot be
 /// written.
 pub fn wee_alloc(input: &Path, output: &Path) -> Result<Gate> {
-    let trace = workloads::convert::wee_alloc::convert_file(input)
-        .with_context(|| format!("cannot convert {}", input.display()))?;
+    let trace = workloads::convert::wee_alloc::convert_file(input).map_err(|e| match e {
+        // It names the file already.
+        ConvertError::Io { .. } => anyhow::Error::new(e),
+        e => anyhow::Error::new(e).context(format!("cannot convert {}", input.display())),
+    })?;
     crate::gen_trace::save_trace(&trace, output)
 }

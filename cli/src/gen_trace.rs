@@ -47,8 +47,8 @@ pub fn save_trace<O: TraceOp>(trace: &Trace<O>, output: &Path) -> Result<Gate> {
     let stats = trace
         .validate()
         .context("generated trace is invalid (a bug)")?;
-    workloads::format::save_to_path(trace, output)
-        .with_context(|| format!("cannot write {}", output.display()))?;
+    // The error names the file.
+    workloads::format::save_to_path(trace, output)?;
     println!(
         "wrote {} ({} trace): {} setup ops, {} body ops ({} work units)",
         output.display(),

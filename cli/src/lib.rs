@@ -28,3 +28,41 @@ pub enum Gate {
     /// A deterministic metric or a verification regressed: exit status 1.
     Regressed,
 }
+
+/// The one line `main` prints for an error: its context chain joined by `: `, leaving out a
+/// cause whose text an outer message already contains (errors that print their source, as
+/// `thiserror` messages with `{source}` do, would otherwise print it twice).
+///
+/// ```
+/// use std::fmt;
+/// /// An error that prints its source, as `thiserror`'s `{source}` messages do.
+/// #[derive(Debug)]
+/// struct Read(std::io::Error);
+/// impl fmt::Display for Read {
+///     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+///         write!(f, "cannot read x: {}", self.0)
+///     }
+/// }
+/// impl std::error::Error for Read {
+///     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+///         Some(&self.0)
+///     }
+/// }
+/// let io = std::io::Error::other("Is a directory");
+/// let e = anyhow::Error::new(Read(io)).context("history h");
+/// assert_eq!(dodbench::error_line(&e), "history h: cannot read x: Is a directory");
+/// ```
+pub fn error_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}

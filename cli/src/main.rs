@@ -304,7 +304,7 @@ fn main() {
         Ok(Gate::Pass) => {}
         Ok(Gate::Regressed) => std::process::exit(1),
         Err(e) => {
-            eprintln!("dodbench: {e:#}");
+            eprintln!("dodbench: {}", dodbench::error_line(&e));
             std::process::exit(2);
         }
     }

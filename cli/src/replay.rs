@@ -15,14 +15,23 @@ use workloads::{Trace, TraceStats};
 
 use crate::Gate;
 
+/// The most timed replays per design `replay` runs: enough for any percentile a table shows,
+/// and a bound on how long one command can run.
+pub const MAX_SAMPLES: usize = 10_000;
+
 /// Replays the trace at `path` on the `selected` designs (all when empty), `samples` timed
 /// replays each.
 ///
 /// # Errors
-/// The file is not a valid trace, a design name is unknown, or `samples` is zero.
+/// The file is not a valid trace, a design name is unknown, or `samples` is zero or above [`MAX_SAMPLES`].
 pub fn run(path: &Path, selected: &[String], samples: usize) -> Result<Gate> {
     if samples == 0 {
         bail!("--samples must be at least 1");
+    }
+    if samples > MAX_SAMPLES {
+        bail!(
+            "--samples {samples} is above the limit {MAX_SAMPLES} (each sample is a full timed replay)"
+        );
     }
     let trace = workloads::format::load_any_from_path(path)
         .with_context(|| format!("cannot load trace {}", path.display()))?;

@@ -190,3 +190,53 @@ fn an_allocator_trace_too_large_for_the_arenas_is_unsupported_not_an_abort() {
     }
     assert_eq!(stdout.lines().filter(|l| l.starts_with("buddy")).count(), 2);
 }
+
+#[test]
+fn every_writer_creates_missing_directories_and_writes_readable_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("new").join("dir").join("t.trace");
+    let out = dodbench(&["gen", "fill", "--n", "10", "-o", trace.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let converted = dir.path().join("other").join("find.dodtrace");
+    let wee = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../workloads/traces/wee_alloc/find.trace"
+    );
+    let out = dodbench(&["convert-wee-alloc", wee, "-o", converted.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    #[cfg(unix)]
+    for file in [&trace, &converted] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "{}", file.display());
+    }
+    // A target that cannot be written names the user's path once, never a temporary file.
+    let target = dir.path().join("a-directory");
+    std::fs::create_dir(&target).unwrap();
+    let out = dodbench(&["gen", "fill", "-o", target.to_str().unwrap()]);
+    assert_user_error(&out, target.to_str().unwrap());
+    let stderr = text(&out.stderr);
+    let named_files = stderr.matches(dir.path().to_str().unwrap()).count();
+    assert_eq!(named_files, 1, "only the user's path: {stderr}");
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+}
+
+#[test]
+fn replay_bounds_its_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.trace");
+    let trace = trace.to_str().unwrap();
+    assert!(
+        dodbench(&["gen", "fill", "--n", "10", "-o", trace])
+            .status
+            .success()
+    );
+    assert_user_error(
+        &dodbench(&["replay", trace, "--samples", "18446744073709551615"]),
+        "above the limit 10000",
+    );
+    assert_user_error(
+        &dodbench(&["replay", trace, "--samples", "0"]),
+        "at least 1",
+    );
+}

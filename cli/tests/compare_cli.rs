@@ -410,3 +410,37 @@ fn ab_report_pairs_rounds() {
     assert!(stdout.contains("1.438"), "{stdout}");
     assert!(stdout.contains("geometric mean"), "{stdout}");
 }
+
+#[test]
+fn report_and_compare_refuse_absurd_times_and_duplicates_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let absurd = edited(dir.path(), "results_v3.json", |v| {
+        v["benchmarks"][0]["ns_per_op"] =
+            serde_json::json!({"median": 1e308, "lower": 1e308, "upper": 1e308});
+    });
+    let duplicate = edited(dir.path(), "results_v3.json", |v| {
+        let first = v["benchmarks"][0].clone();
+        v["benchmarks"].as_array_mut().unwrap().push(first);
+    });
+    for (file, expected) in [
+        (&absurd, "above the plausible maximum"),
+        (&duplicate, "two entries for one benchmark"),
+    ] {
+        let out_dir = dir.path().join("report");
+        let out = dodbench(&[
+            "report",
+            "--results",
+            file.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        let base = fixture("results_v3.json");
+        let out = dodbench(&["compare", base.to_str().unwrap(), file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+        assert!(text(&out).1.contains(expected), "{:?}", text(&out));
+    }
+}

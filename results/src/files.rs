@@ -4,17 +4,20 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Writes `bytes` to `path` through a temporary sibling file and a rename.
+/// Writes `bytes` to `path` through a temporary sibling file and a rename, creating missing
+/// parent directories; the file is readable by all (0644), as every file dodbench writes
+/// (results, baselines, exports, histories, traces).
 ///
 /// # Errors
-/// Any I/O failure; the previous file at `path`, if any, is left untouched.
+/// Any I/O failure, without the temporary file's name (the caller names `path`); the previous
+/// file at `path`, if any, is left untouched.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(without_temporary_path)?;
     // The temporary file is created private (0600); the result is an ordinary readable file.
     #[cfg(unix)]
     {
@@ -24,8 +27,23 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    tmp.persist(path)
+        .map_err(|e| without_temporary_path(e.error))?;
     Ok(())
+}
+
+/// `e` without the temporary file's path that `tempfile` adds to its errors (users never
+/// see that file; the caller's message names theirs).
+fn without_temporary_path(e: std::io::Error) -> std::io::Error {
+    let kind = e.kind();
+    if e.get_ref().is_none() {
+        return e;
+    }
+    let inner = e.into_inner().expect("checked above");
+    match inner.source() {
+        Some(cause) => std::io::Error::new(kind, cause.to_string()),
+        None => std::io::Error::new(kind, inner.to_string()),
+    }
 }
 
 /// The workspace's `target` directory: `$CARGO_TARGET_DIR`, else `target/` beside the
@@ -48,6 +66,26 @@ pub fn default_results_path() -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_do_not_name_the_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("file");
+        std::fs::write(&blocker, b"x").unwrap();
+        // A parent that is a file: the directory cannot be created.
+        let e = write_atomically(&blocker.join("f.json"), b"y").unwrap_err();
+        assert!(!e.to_string().contains(".tmp"), "{e}");
+        // A target that is a directory: the rename fails.
+        let target = dir.path().join("sub");
+        std::fs::create_dir(&target).unwrap();
+        let e = write_atomically(&target, b"y").unwrap_err();
+        assert!(!e.to_string().contains(".tmp"), "{e}");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "no leftovers"
+        );
+    }
 
     #[test]
     fn atomic_write_replaces_the_whole_file() {

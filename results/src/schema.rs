@@ -418,14 +418,73 @@ pub enum ResultsError {
         /// The cause.
         source: serde_json::Error,
     },
-    /// Another schema version (a newer one, or none).
+    /// Another schema version (a newer one, none, or not a number).
     #[error("{path}: schema version {found}, this dodbench reads versions 1 to {SCHEMA_VERSION}")]
     Version {
         /// The file.
         path: PathBuf,
-        /// Version found in the file.
-        found: u64,
+        /// What the file has as `schema_version`, as JSON (`"4"`, `null`), or `none`.
+        found: String,
     },
+    /// Well-formed JSON of this schema whose numbers cannot be a measurement (a time that is
+    /// not a positive finite number below [`MAX_NS_PER_OP`], two entries for one benchmark).
+    #[error("{path}: not a usable results file: {reason}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, naming the benchmark.
+        reason: String,
+    },
+}
+
+/// The largest plausible time per work unit, in ns (1,000 s): a results file with more is
+/// corrupt or hand-edited, and would break every chart's axis.
+pub const MAX_NS_PER_OP: f64 = 1e12;
+
+/// Why `ns` cannot be a measured time per work unit: not finite, not positive, or above
+/// [`MAX_NS_PER_OP`]; `None` when it can.
+///
+/// ```
+/// use results::schema::implausible_time;
+/// assert_eq!(implausible_time(3.5), None);
+/// assert!(implausible_time(0.0).unwrap().contains("not positive"));
+/// assert!(implausible_time(1e308).unwrap().contains("above"));
+/// assert!(implausible_time(f64::NAN).unwrap().contains("not finite"));
+/// ```
+pub fn implausible_time(ns: f64) -> Option<String> {
+    if !ns.is_finite() {
+        Some(format!("{ns} ns is not finite"))
+    } else if ns <= 0.0 {
+        Some(format!("{ns} ns is not positive"))
+    } else if ns > MAX_NS_PER_OP {
+        Some(format!(
+            "{ns} ns is above the plausible maximum {MAX_NS_PER_OP} ns"
+        ))
+    } else {
+        None
+    }
+}
+
+impl Estimate {
+    /// Why this estimate cannot be a measured time: a bound or the median is implausible
+    /// ([`implausible_time`]), or `lower <= median <= upper` does not hold.
+    pub fn implausible(&self) -> Option<String> {
+        for (name, v) in [
+            ("median", self.median),
+            ("lower", self.lower),
+            ("upper", self.upper),
+        ] {
+            if let Some(why) = implausible_time(v) {
+                return Some(format!("ns_per_op.{name}: {why}"));
+            }
+        }
+        (!(self.lower <= self.median && self.median <= self.upper)).then(|| {
+            format!(
+                "ns_per_op: lower {} <= median {} <= upper {} does not hold",
+                self.lower, self.median, self.upper
+            )
+        })
+    }
 }
 
 impl Results {
@@ -443,20 +502,63 @@ impl Results {
                 path: path.to_path_buf(),
                 source,
             })?;
-        let found = value
-            .get("schema_version")
+        let version = value.get("schema_version");
+        if !version
             .and_then(|v| v.as_u64())
-            .unwrap_or(0);
-        if !READABLE_VERSIONS.iter().any(|&v| u64::from(v) == found) {
+            .is_some_and(|found| READABLE_VERSIONS.iter().any(|&v| u64::from(v) == found))
+        {
             return Err(ResultsError::Version {
                 path: path.to_path_buf(),
-                found,
+                found: version.map_or("none".to_string(), |v| v.to_string()),
             });
         }
-        Self::from_value(value).map_err(|source| ResultsError::Corrupt {
+        let results = Self::from_value(value).map_err(|source| ResultsError::Corrupt {
             path: path.to_path_buf(),
             source,
-        })
+        })?;
+        results
+            .check_plausible()
+            .map_err(|reason| ResultsError::Invalid {
+                path: path.to_path_buf(),
+                reason,
+            })?;
+        Ok(results)
+    }
+
+    /// Checks what serde cannot: one entry per (family, workload, design, n), and every time
+    /// a plausible measurement ([`Estimate::implausible`], [`implausible_time`] for each
+    /// sample and sweep point).
+    ///
+    /// # Errors
+    /// The first problem, naming the benchmark.
+    pub fn check_plausible(&self) -> Result<(), String> {
+        let mut seen = std::collections::HashSet::new();
+        for b in &self.benchmarks {
+            let id = b.id();
+            if !seen.insert((b.family, &b.workload, &b.design, b.n)) {
+                return Err(format!("{id}: two entries for one benchmark"));
+            }
+            if let Some(why) = b.ns_per_op.as_ref().and_then(Estimate::implausible) {
+                return Err(format!("{id}: {why}"));
+            }
+            if let Some(why) = b
+                .samples_ns_per_op
+                .iter()
+                .find_map(|&ns| implausible_time(ns))
+            {
+                return Err(format!("{id}: a sample: {why}"));
+            }
+        }
+        let points = self.sweeps.iter().flat_map(|s| &s.points);
+        for p in points {
+            if let Some(why) = p.ns_per_op.and_then(implausible_time) {
+                return Err(format!(
+                    "sweep point {}/{}/{}/{}: {why}",
+                    p.family, p.workload, p.design, p.n
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Reads a results file's JSON of any readable version (the version is not checked
@@ -599,6 +701,62 @@ mod tests {
         assert!(e.contains("not a dodbench results file"), "{e}");
         let e = Results::load(&dir.path().join("missing.json")).unwrap_err();
         assert!(matches!(e, ResultsError::Io { .. }));
+    }
+
+    #[test]
+    fn a_schema_version_of_the_wrong_type_is_named_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.json");
+        let mut v = serde_json::to_value(empty()).unwrap();
+        v["schema_version"] = "4".into();
+        std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
+        let e = Results::load(&p).unwrap_err().to_string();
+        assert!(e.contains("schema version \"4\","), "{e}");
+        v.as_object_mut().unwrap().remove("schema_version");
+        std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
+        let e = Results::load(&p).unwrap_err().to_string();
+        assert!(e.contains("schema version none"), "{e}");
+    }
+
+    #[test]
+    fn implausible_times_and_duplicate_benchmarks_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.json");
+        let timed = |median: f64| {
+            let mut b = Benchmark::new(Family::IdTable, "churn", "holey", 10, 20);
+            b.ns_per_op = Some(Estimate {
+                median,
+                lower: median * 0.9,
+                upper: median * 1.1,
+            });
+            b
+        };
+        let cases = [
+            (vec![timed(1e308)], "above the plausible maximum"),
+            (vec![timed(0.0)], "not positive"),
+            (vec![timed(-3.0)], "not positive"),
+            (
+                vec![timed(5.0), timed(6.0)],
+                "two entries for one benchmark",
+            ),
+        ];
+        for (benchmarks, expected) in cases {
+            let mut r = empty();
+            r.benchmarks = benchmarks;
+            std::fs::write(&p, serde_json::to_vec(&r).unwrap()).unwrap();
+            let e = Results::load(&p).unwrap_err().to_string();
+            assert!(e.contains("id_table/churn/holey/10"), "{e}");
+            assert!(e.contains(expected), "{e}");
+            // compare reads the same file and refuses it as clearly.
+            let e = crate::compare::Run::load(&p).unwrap_err().to_string();
+            assert!(e.contains(expected), "{e}");
+        }
+        let mut r = empty();
+        r.benchmarks = vec![timed(5.0)];
+        r.benchmarks[0].ns_per_op.as_mut().unwrap().lower = 7.0;
+        std::fs::write(&p, serde_json::to_vec(&r).unwrap()).unwrap();
+        let e = Results::load(&p).unwrap_err().to_string();
+        assert!(e.contains("does not hold"), "{e}");
     }
 
     #[test]

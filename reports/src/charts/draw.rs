@@ -352,7 +352,9 @@ pub(crate) fn draw_legend(
     Ok(())
 }
 
-/// The range `[lo, hi]` of positive finite values, widened by `pad` (a factor) on log axes.
+/// The range `[lo, hi]` of positive finite values, widened by `pad` (a factor) on log axes;
+/// `None` when there is none, or when the widened range leaves `(0, AXIS_MAX]` (values near
+/// `f64::MAX` would make the axis's tick search run forever).
 pub(crate) fn log_bounds(values: impl Iterator<Item = f64>, pad: f64) -> Option<(f64, f64)> {
     let (lo, hi) = values
         .filter(|v| v.is_finite() && *v > 0.0)
@@ -367,8 +369,13 @@ pub(crate) fn log_bounds(values: impl Iterator<Item = f64>, pad: f64) -> Option<
     } else {
         (lo, hi)
     };
-    Some((lo / pad, hi * pad))
+    let (lo, hi) = (lo / pad, hi * pad);
+    (lo > 0.0 && hi <= AXIS_MAX).then_some((lo, hi))
 }
+
+/// The largest value any axis is drawn to: far above every quantity the suite measures (ns,
+/// bytes, counts), far below where axis arithmetic overflows.
+pub(crate) const AXIS_MAX: f64 = 1e30;
 
 /// A plotting area that only says there is nothing to draw.
 pub(crate) fn draw_empty(area: &Area<'_>, caption: &str, why: &str) -> Result<(), String> {
@@ -376,4 +383,19 @@ pub(crate) fn draw_empty(area: &Area<'_>, caption: &str, why: &str) -> Result<()
         .map_err(err)?;
     area.draw(&Text::new(why.to_string(), (10, 40), label_style()))
         .map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_bounds_refuse_ranges_that_overflow() {
+        assert_eq!(
+            log_bounds([1.0, 100.0].into_iter(), 1.0),
+            Some((1.0, 100.0))
+        );
+        assert_eq!(log_bounds([1.0, 1e308].into_iter(), 1.3), None);
+        assert_eq!(log_bounds([f64::NAN, -1.0].into_iter(), 1.3), None);
+    }
 }

@@ -105,6 +105,9 @@ pub fn build(file: &str, title: &str, rows: &[Distribution]) -> Result<Chart, Ch
         let medians = rows.iter().map(|r| r.1.median);
         let spread = medians.clone().fold(0.0f64, f64::max)
             / medians.fold(f64::INFINITY, f64::min).max(f64::MIN_POSITIVE);
+        if hi * 1.3 > super::draw::AXIS_MAX {
+            return draw_empty(area, title, "samples out of range");
+        }
         if spread > 5.0 && lo > 0.0 {
             draw_boxes(area, title, &rows, (lo / 1.3..hi * 1.3).log_scale(), true)
         } else {

@@ -141,6 +141,7 @@ impl Run {
             .ok_or_else(|| corrupt("no `benchmarks` array".to_string()))?;
         let mut sim = None;
         let mut benchmarks = Vec::with_capacity(raw_benchmarks.len());
+        let mut seen = std::collections::HashSet::new();
         for (i, raw) in raw_benchmarks.iter().enumerate() {
             let core: CoreBenchmark = serde_json::from_value(raw.clone())
                 .map_err(|e| corrupt(format!("benchmarks[{i}]: {e}")))?;
@@ -150,6 +151,12 @@ impl Run {
                 design: core.design,
                 n: core.n,
             };
+            if let Some(why) = core.ns_per_op.as_ref().and_then(Estimate::implausible) {
+                return Err(corrupt(format!("{key}: {why}")));
+            }
+            if !seen.insert(key.clone()) {
+                return Err(corrupt(format!("{key}: two entries for one benchmark")));
+            }
             if sim.is_none() {
                 sim = sim_config_of(raw);
             }
