@@ -283,7 +283,10 @@ mod tests {
         let e: HistoryEntry = serde_json::from_str(line).unwrap();
         assert_eq!(e.reference_of(&e.benchmarks[0]), Some("holey"));
         assert_eq!(e.benchmarks[0].family, Family::Tags);
-        assert_eq!(e.machine, "unknown", "lines before machine names read as unknown");
+        assert_eq!(
+            e.machine, "unknown",
+            "lines before machine names read as unknown"
+        );
     }
 
     #[test]
