@@ -110,3 +110,35 @@ pub fn check(runs: &[(&Path, &Results)]) -> Result<(), SideBySideError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(machine: &str, seed: u64) -> Results {
+        serde_json::from_value(serde_json::json!({
+            "schema_version": 4,
+            "machine": {"name": machine, "cpu_model": "c", "cores": 1,
+                "caches": {"l1d": null, "l2": null, "l3": null}, "os": "linux", "arch": "x"},
+            "commit": "c", "toolchain": "t", "created_unix": 0, "mode": "quick",
+            "designs": [], "benchmarks": [],
+            "workloads": [{"family": "id_table", "workload": "churn", "n": 10, "seed": seed,
+                "params": {}, "ops": 1}],
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn refuses_other_seeds_and_one_machine_name_twice() {
+        let (a, b) = (Path::new("a.json"), Path::new("b.json"));
+        assert!(check(&[(a, &run("ci", 1)), (b, &run("laptop", 1))]).is_ok());
+        let e = check(&[(a, &run("ci", 1)), (b, &run("laptop", 2))]).unwrap_err();
+        assert!(matches!(e, SideBySideError::SeedMismatch { .. }));
+        assert!(
+            e.to_string()
+                .starts_with("a.json and b.json: id_table/churn/10")
+        );
+        let e = check(&[(a, &run("ci", 1)), (b, &run("ci", 1))]).unwrap_err();
+        assert!(matches!(e, SideBySideError::SameMachine { .. }), "{e}");
+    }
+}
