@@ -36,9 +36,10 @@ pub fn show(history_path: &Path) -> Result<Gate> {
     let (entries, corrupt) = history::load(history_path)?;
     for e in &entries {
         println!(
-            "{}  {}  {} benchmarks  {}",
+            "{}  {}  {}  {} benchmarks  {}",
             e.date,
             e.commit,
+            e.machine,
             e.benchmarks.len(),
             e.mode.as_deref().unwrap_or("")
         );

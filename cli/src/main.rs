@@ -172,11 +172,15 @@ enum Command {
         #[arg(long)]
         trace: PathBuf,
     },
-    /// Rebuild the HTML report from a saved results file.
+    /// Rebuild the HTML report from saved results files: one, or several machines side by
+    /// side.
     Report {
-        /// Results file (default: target/dodbench/results.json).
+        /// Results file (default: target/dodbench/results.json). Repeat it, or name a
+        /// directory (every *.json results file in it), to show several machines side by
+        /// side: their trace seeds and simulated caches must match and their machine names
+        /// (DODBENCH_MACHINE) differ.
         #[arg(long)]
-        results: Option<PathBuf>,
+        results: Vec<PathBuf>,
         /// Output directory (default: target/dodbench/report).
         #[arg(long)]
         out: Option<PathBuf>,

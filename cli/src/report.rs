@@ -1,24 +1,42 @@
-//! `dodbench report`: rebuilds the HTML report from a saved results file.
+//! `dodbench report`: rebuilds the HTML report from saved results files, one per machine.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
 use crate::Gate;
 
 /// Renders `results` (default: `target/dodbench/results.json`) into `out` (default:
-/// `target/dodbench/report`), with trend charts from `history` when given.
+/// `target/dodbench/report`), with trend charts from `history` when given. Several files (or
+/// a directory: every `*.json` results file in it, by name) make one report of several
+/// machines side by side; they must share their traces and simulated caches and name
+/// different machines.
 ///
 /// # Errors
-/// The results or history file cannot be read, or the report written.
-pub fn run(
-    results: Option<PathBuf>,
-    out: Option<PathBuf>,
-    history: Option<PathBuf>,
-) -> Result<Gate> {
-    let results_path = results.unwrap_or_else(results::default_results_path);
+/// A results or history file cannot be read, the files cannot be shown side by side, or the
+/// report cannot be written.
+pub fn run(results: Vec<PathBuf>, out: Option<PathBuf>, history: Option<PathBuf>) -> Result<Gate> {
+    let given = if results.is_empty() {
+        vec![results::default_results_path()]
+    } else {
+        results
+    };
+    let mut paths = Vec::new();
+    for path in given {
+        if path.is_dir() {
+            paths.extend(results_files_in(&path)?);
+        } else {
+            paths.push(path);
+        }
+    }
     // The error already names the file and its cause; print it once, not its source chain.
-    let results = results::Results::load(&results_path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let runs = paths
+        .iter()
+        .map(|p| results::Results::load(p).map_err(|e| anyhow::anyhow!("{e}")))
+        .collect::<Result<Vec<_>>>()?;
+    let pairs: Vec<(&Path, &results::Results)> =
+        paths.iter().map(PathBuf::as_path).zip(&runs).collect();
+    results::side_by_side::check(&pairs).map_err(|e| anyhow::anyhow!("{e}"))?;
     let out = out.unwrap_or_else(reports::default_report_dir);
     if let Some(path) = &history {
         let (entries, corrupt) =
@@ -39,17 +57,57 @@ pub fn run(
         }
     }
     let options = reports::RenderOptions {
-        source: Some(results_path),
+        source: paths.first().cloned(),
+        sources: if paths.len() > 1 { paths } else { Vec::new() },
         history,
         ..Default::default()
     };
-    let summary = reports::render(&results, &out, &options)
+    let summary = reports::render_machines(&runs, &out, &options)
         .with_context(|| format!("cannot write the report to {}", out.display()))?;
     println!(
-        "wrote {} ({} family pages, {} charts)",
+        "wrote {} ({} machine{}, {} family pages, {} charts)",
         summary.index.display(),
+        runs.len(),
+        if runs.len() == 1 { "" } else { "s" },
         summary.family_pages.len(),
         summary.charts.len()
     );
     Ok(Gate::Pass)
+}
+
+/// The `*.json` files of `dir` that are results files (they have `schema_version` and
+/// `benchmarks`), sorted by name; other JSON files (a baseline, an export) are skipped.
+///
+/// # Errors
+/// The directory cannot be read, or holds no results file.
+fn results_files_in(dir: &Path) -> Result<Vec<PathBuf>> {
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry
+            .with_context(|| format!("cannot read {}", dir.display()))?
+            .path();
+        if path.extension().is_some_and(|e| e == "json") && path.is_file() && is_results(&path) {
+            files.push(path);
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        bail!(
+            "{}: no results file (*.json with schema_version and benchmarks)",
+            dir.display()
+        );
+    }
+    Ok(files)
+}
+
+/// Whether `path` looks like a results file: a JSON object with `schema_version` and
+/// `benchmarks` (a file that then fails to load is reported by `Results::load`).
+fn is_results(path: &Path) -> bool {
+    let Ok(bytes) = std::fs::read(path) else {
+        return false;
+    };
+    serde_json::from_slice::<serde_json::Value>(&bytes)
+        .is_ok_and(|v| v.get("schema_version").is_some() && v.get("benchmarks").is_some())
 }

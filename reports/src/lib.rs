@@ -1,5 +1,5 @@
-//! dodbench's report: turns a results file (`target/dodbench/results.json`) into a
-//! self-contained static site, `index.html` plus one page per family, with SVG charts in
+//! dodbench's report: turns a results file (`target/dodbench/results.json`), or one per
+//! machine shown side by side ([`render_machines`]), into a self-contained static site, `index.html` plus one page per family, with SVG charts in
 //! `charts/` beside them. It never runs a benchmark; it reads only the results schema
 //! (`results`) and, when [`RenderOptions::history`] is set, the history through
 //! `results::history::load` (one trend chart per workload across commits).
@@ -49,6 +49,9 @@ pub struct RenderOptions {
     pub title: Option<String>,
     /// The results file, named in the footer.
     pub source: Option<PathBuf>,
+    /// With several results files ([`render_machines`]): each one, in the order of the runs,
+    /// named in the footer instead of `source`.
+    pub sources: Vec<PathBuf>,
     /// A history file (JSON lines from `dodbench history append` or `dodbench compare
     /// --history`): when it has at least one entry, every workload on the family pages gets a
     /// "Trend across commits" chart. `None` (or an empty history) changes nothing.
@@ -120,12 +123,33 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), ReportError> {
 
 /// Renders the report for `results` into `out_dir` (created if needed): `index.html`, one
 /// `<family>.html` per family and `charts/*.svg`. Old charts in `out_dir/charts` are removed
-/// first so the directory holds exactly this report's charts.
+/// first so the directory holds exactly this report's charts. The one-machine case of
+/// [`render_machines`].
 ///
 /// # Errors
 /// The directory or a file could not be written; a template or chart failed (a bug).
 pub fn render(
     results: &Results,
+    out_dir: &Path,
+    opts: &RenderOptions,
+) -> Result<RenderSummary, ReportError> {
+    render_machines(std::slice::from_ref(results), out_dir, opts)
+}
+
+/// Renders one report of `runs`, one results file per machine, side by side: the index lists
+/// every machine, every time-derived number is shown per machine (ratios against the design's
+/// own machine), deterministic numbers once (again only where machines disagree). The first
+/// run's designs, families and workloads describe the report. Check the runs first with
+/// [`results::side_by_side::check`]: runs of different traces or simulated caches are not
+/// comparable, and two runs of one machine name cannot be told apart.
+///
+/// # Errors
+/// As [`render`].
+///
+/// # Panics
+/// When `runs` is empty.
+pub fn render_machines(
+    runs: &[Results],
     out_dir: &Path,
     opts: &RenderOptions,
 ) -> Result<RenderSummary, ReportError> {
@@ -144,12 +168,17 @@ pub fn render(
         }
         None => None,
     };
-    let (report, charts) = view::build(
-        results,
-        &title,
-        opts.source.as_ref().map(|p| p.display().to_string()),
-        history.as_ref(),
-    )?;
+    let source = if opts.sources.is_empty() {
+        opts.source.as_ref().map(|p| p.display().to_string())
+    } else {
+        let names: Vec<String> = opts
+            .sources
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        Some(names.join(", "))
+    };
+    let (report, charts) = view::build(runs, &title, source, history.as_ref())?;
     let charts_dir = out_dir.join("charts");
     let io = |path: &Path| {
         let path = path.to_path_buf();

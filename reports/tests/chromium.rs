@@ -1,6 +1,8 @@
 //! End to end: renders the fixture report, opens it in headless Chromium, and checks that the
 //! screenshot is not blank, that the page logs no console errors, that it fetches nothing from
-//! the network, that the optional script ran, and that every chart it embeds exists.
+//! the network, that the optional script ran, and that every chart it embeds exists; then the
+//! same for a report of two machines (`small_results.json` beside `small_results_laptop.json`),
+//! where every time table of a family page must name both machines.
 //!
 //! Skips (with a printed reason) when no Chromium is installed, unless `CI=true`, where a
 //! missing Chromium fails the test. `DODBENCH_CHROMIUM` names the binary explicitly.
@@ -95,6 +97,20 @@ fn references(html: &str) -> Vec<String> {
         .collect()
 }
 
+/// The tables of `html` that show time-derived numbers: a header names ns per unit, a latency
+/// percentile or cycles.
+fn time_tables(html: &str) -> Vec<&str> {
+    html.split("<table")
+        .skip(1)
+        .map(|t| &t[..t.find("</table>").unwrap()])
+        .filter(|t| {
+            ["ns / unit", "p50 ns", "cycles"]
+                .iter()
+                .any(|h| t.contains(h))
+        })
+        .collect()
+}
+
 #[test]
 fn report_opens_in_headless_chromium() {
     let Some(bin) = find_chromium() else {
@@ -106,13 +122,43 @@ fn report_opens_in_headless_chromium() {
         );
         return;
     };
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/small_results.json");
-    let results = Results::load(&fixture).unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let results = Results::load(&fixtures.join("small_results.json")).unwrap();
     let out = tempfile::tempdir().unwrap();
     let summary = reports::render(&results, out.path(), &Default::default()).unwrap();
+    check_pages(&bin, out.path(), &summary);
+
+    // Two machines side by side: the same pages, and both machines in every time table.
+    let laptop = Results::load(&fixtures.join("small_results_laptop.json")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let runs = [results, laptop];
+    let summary = reports::render_machines(&runs, out.path(), &Default::default()).unwrap();
+    let doms = check_pages(&bin, out.path(), &summary);
+    let index = &doms[0];
+    for name in ["ci-runner", "laptop", "Other CPU @ 1.5GHz"] {
+        assert!(index.contains(name), "the index lists {name}");
+    }
+    for dom in &doms[1..] {
+        let tables = time_tables(dom);
+        assert!(!tables.is_empty(), "a family page has time tables");
+        for table in tables {
+            for name in ["ci-runner", "laptop"] {
+                assert!(
+                    table.contains(&format!("<td>{name}</td>")),
+                    "a time table lacks machine {name}: {table}"
+                );
+            }
+        }
+    }
+}
+
+/// Opens every page of `summary` (written to `out`) in Chromium and checks it; returns each
+/// page's DOM after the script ran, index first.
+fn check_pages(bin: &Path, out: &Path, summary: &reports::RenderSummary) -> Vec<String> {
     let pages: Vec<PathBuf> = std::iter::once(summary.index.clone())
         .chain(summary.family_pages.iter().cloned())
         .collect();
+    let mut doms = Vec::new();
     for page in &pages {
         let html = std::fs::read_to_string(page).unwrap();
         // No network: every reference is a relative local file or an in-page anchor, and the
@@ -125,17 +171,13 @@ fn report_opens_in_headless_chromium() {
             );
             let file = r.split('#').next().unwrap();
             if !file.is_empty() {
-                assert!(
-                    out.path().join(file).is_file(),
-                    "{}: {r} missing",
-                    page.display()
-                );
+                assert!(out.join(file).is_file(), "{}: {r} missing", page.display());
             }
         }
         assert!(!html.contains("url("), "the stylesheet fetches nothing");
 
-        let shot = out.path().join("shot.png");
-        let run = chromium(&bin, page, &[format!("--screenshot={}", shot.display())]);
+        let shot = out.join("shot.png");
+        let run = chromium(bin, page, &[format!("--screenshot={}", shot.display())]);
         let log = String::from_utf8_lossy(&run.stderr);
         assert!(shot.is_file(), "no screenshot of {}: {log}", page.display());
         for line in log.lines() {
@@ -157,8 +199,8 @@ fn report_opens_in_headless_chromium() {
             page.display()
         );
 
-        let dom = chromium(&bin, page, &["--dump-dom".to_string()]);
-        let dom_html = String::from_utf8_lossy(&dom.stdout);
+        let dom = chromium(bin, page, &["--dump-dom".to_string()]);
+        let dom_html = String::from_utf8_lossy(&dom.stdout).into_owned();
         assert!(
             dom_html.contains("</html>"),
             "no DOM for {}",
@@ -173,8 +215,10 @@ fn report_opens_in_headless_chromium() {
             .iter()
             .filter(|r| r.starts_with("charts/"))
         {
-            assert!(out.path().join(r).is_file(), "{r} missing");
+            assert!(out.join(r).is_file(), "{r} missing");
         }
         let _ = std::fs::remove_file(&shot);
+        doms.push(dom_html);
     }
+    doms
 }

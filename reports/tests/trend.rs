@@ -115,3 +115,23 @@ fn without_a_history_or_with_an_empty_one_nothing_changes() {
     assert!(!page.contains("Trend across commits"));
     assert_eq!(page, read(&dir2.path().join("id_table.html")));
 }
+
+#[test]
+fn a_history_of_two_machines_draws_one_line_per_design_and_machine() {
+    // The fixture's last entry measured on another machine: each design's line splits.
+    let text = read(&fixtures().join("history.jsonl"));
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[3] = lines[3].replace("\"machine\":\"ci-runner\"", "\"machine\":\"laptop\"");
+    let history = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(history.path(), lines.join("\n")).unwrap();
+    let (dir, _) = render(Some(history.path().to_path_buf()));
+    let lookup = read(&dir.path().join("charts/id_table-lookup-trend.svg"));
+    for name in ["holey @ ci-runner", "holey @ laptop", "packed @ laptop"] {
+        assert!(
+            lookup.contains(&format!("\n{name}\n")),
+            "legend names {name}"
+        );
+    }
+    let page = read(&dir.path().join("id_table.html"));
+    assert!(page.contains("one line per design and machine"));
+}

@@ -36,6 +36,11 @@ pub struct HistoryEntry {
     pub created_unix: u64,
     /// `quick` or `full`, if known.
     pub mode: Option<String>,
+    /// The machine the run was measured on (`machine.name` of the results; `unknown` for
+    /// lines written before it was recorded). Trend charts draw one line per design and
+    /// machine.
+    #[serde(default = "unknown_machine")]
+    pub machine: String,
     /// The one design every family's times were normalised by in
     /// [`HistoryPoint::time_vs_reference`]: an explicit override, or any line written before
     /// per-family references (`holey`). `None` when each family used its own (`references`).
@@ -133,6 +138,7 @@ impl HistoryEntry {
             date: utc_date(created_unix),
             created_unix,
             mode: run.mode.clone(),
+            machine: run.machine.clone().unwrap_or_else(unknown_machine),
             reference: references.explicit().map(str::to_string),
             references: references.by_family().clone(),
             benchmarks,
@@ -149,6 +155,11 @@ impl HistoryEntry {
             .or_else(|| self.references.get(&point.family).map(String::as_str))
             .or(self.reference.as_deref())
     }
+}
+
+/// The machine of lines written before the history recorded it.
+fn unknown_machine() -> String {
+    "unknown".to_string()
 }
 
 /// Seconds since the Unix epoch (for runs that do not record when they finished).
@@ -272,6 +283,10 @@ mod tests {
         let e: HistoryEntry = serde_json::from_str(line).unwrap();
         assert_eq!(e.reference_of(&e.benchmarks[0]), Some("holey"));
         assert_eq!(e.benchmarks[0].family, Family::Tags);
+        assert_eq!(
+            e.machine, "unknown",
+            "lines before machine names read as unknown"
+        );
     }
 
     #[test]

@@ -12,9 +12,10 @@
 //!   github-action-benchmark exports; [`ab`]: the statistics of `scripts/ab.sh`.
 //!
 //! [`step`]: what each step of a run (the bench, each pass) excluded by its selection;
+//! [`side_by_side`]: whether runs of several machines may share one report.
 //!
-//! Modules import downward only: `family`, `machine`, `files`, `step` ← `schema` ← `compare` ←
-//! `history`, `export`, `ab`.
+//! Modules import downward only: `family`, `machine`, `files`, `step` ← `schema` ← `side_by_side`,
+//! `compare` ← `history`, `export`, `ab`.
 //!
 //! ```
 //! use results::{Benchmark, Family, FamilyMetrics, Status};
@@ -36,6 +37,7 @@ pub mod files;
 pub mod history;
 pub mod machine;
 pub mod schema;
+pub mod side_by_side;
 pub mod step;
 
 pub use family::{Family, FamilyMetrics, FamilyRecord, UnknownFamily};

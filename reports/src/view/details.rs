@@ -1,10 +1,11 @@
 //! The numbers beyond time of one (workload, N) block, for every family: latency percentiles,
 //! memory and allocator figures, simulated and hardware counters.
 
+use results::Benchmark;
 use results::Family;
-use results::{Benchmark, Results};
 use serde::Serialize;
 
+use super::machines::Machines;
 use super::style::{kind_of, style_of};
 use crate::format;
 
@@ -34,6 +35,8 @@ pub struct DetailsView {
 pub struct DetailRow {
     /// Design name.
     pub design: String,
+    /// The machine of the row's latency and hardware counters; empty in a one-machine report.
+    pub machine: String,
     /// `article`, `tuned`, `peer`.
     pub kind: String,
     /// `#rrggbb`.
@@ -107,9 +110,16 @@ pub(super) fn latency_method(latencies: &[&results::Latency]) -> String {
     )
 }
 
-/// The numbers beyond time of `ordered` (designs in table order) for one block.
-pub(super) fn details(results: &Results, family: Family, ordered: &[&Benchmark]) -> DetailsView {
-    let opt = |v: Option<f64>, f: fn(f64) -> String| {
+/// The numbers beyond time of `ordered` (designs in table order, each design's machines
+/// together) for one block: latency and hardware counters per machine, the deterministic
+/// numbers once per design (see [`Machines::deterministic_cell`]).
+pub(super) fn details(
+    machines: &Machines<'_>,
+    family: Family,
+    ordered: &[&Benchmark],
+) -> DetailsView {
+    let results = machines.primary();
+    let timed = |v: Option<f64>, f: fn(f64) -> String| {
         v.filter(|x| x.is_finite()).map(f).unwrap_or_default()
     };
     let sig = |v: f64| format::significant(v, 3);
@@ -123,39 +133,46 @@ pub(super) fn details(results: &Results, family: Family, ordered: &[&Benchmark])
                 || b.hw.is_some()
         })
         .map(|b| {
-            let (l, m, sim, hw) = (&b.latency, &b.memory, &b.sim, &b.hw);
+            let (l, hw) = (&b.latency, &b.hw);
+            // A deterministic number: shown on the design's first machine with it.
+            let once = |value: fn(&Benchmark) -> Option<f64>, f: fn(f64) -> String| {
+                machines.deterministic_cell(b, ordered, |b| value(b).filter(|x| x.is_finite()), f)
+            };
             DetailRow {
                 design: b.design.clone(),
+                machine: machines.column(b),
                 kind: kind_of(results, b),
                 colour: style_of(results, family, &b.design).colour.hex(),
-                p50: opt(l.as_ref().map(|l| l.p50), format::ns),
-                p99: opt(l.as_ref().map(|l| l.p99), format::ns),
-                p999: opt(l.as_ref().map(|l| l.p999), format::ns),
-                max: opt(l.as_ref().map(|l| l.max), format::ns),
-                bytes_per_object: opt(b.bytes_per_object, sig),
-                allocator_bytes_per_object: opt(
-                    m.as_ref().and_then(|m| m.allocator_bytes_per_object),
+                p50: timed(l.as_ref().map(|l| l.p50), format::ns),
+                p99: timed(l.as_ref().map(|l| l.p99), format::ns),
+                p999: timed(l.as_ref().map(|l| l.p999), format::ns),
+                max: timed(l.as_ref().map(|l| l.max), format::ns),
+                bytes_per_object: once(|b| b.bytes_per_object, sig),
+                allocator_bytes_per_object: once(
+                    |b| b.memory.as_ref().and_then(|m| m.allocator_bytes_per_object),
                     sig,
                 ),
-                peak_body: opt(m.as_ref().map(|m| m.peak_body_bytes as f64), format::bytes),
-                alloc_calls_per_op: opt(b.alloc_calls_per_op, sig),
-                ir: opt(sim.as_ref().map(|s| s.ir), sig),
-                data_reads: opt(sim.as_ref().map(|s| s.data_reads), sig),
-                data_writes: opt(sim.as_ref().map(|s| s.data_writes), sig),
-                d1_miss: opt(sim.as_ref().map(|s| s.d1_miss), sig),
-                ll_miss: opt(sim.as_ref().map(|s| s.ll_miss), sig),
-                bytes_streamed: opt(sim.as_ref().map(|s| s.bytes_streamed), sig),
-                hw_instructions: opt(hw.as_ref().map(|h| h.instructions), sig),
-                hw_cycles: opt(hw.as_ref().map(|h| h.cycles), sig),
-                hw_l1d_read_miss: opt(hw.as_ref().map(|h| h.l1d_read_miss), sig),
-                hw_llc_miss: opt(hw.as_ref().map(|h| h.llc_miss), sig),
-                hw_dtlb_miss: opt(hw.as_ref().map(|h| h.dtlb_miss), sig),
+                peak_body: once(
+                    |b| b.memory.as_ref().map(|m| m.peak_body_bytes as f64),
+                    format::bytes,
+                ),
+                alloc_calls_per_op: once(|b| b.alloc_calls_per_op, sig),
+                ir: once(|b| b.sim.as_ref().map(|s| s.ir), sig),
+                data_reads: once(|b| b.sim.as_ref().map(|s| s.data_reads), sig),
+                data_writes: once(|b| b.sim.as_ref().map(|s| s.data_writes), sig),
+                d1_miss: once(|b| b.sim.as_ref().map(|s| s.d1_miss), sig),
+                ll_miss: once(|b| b.sim.as_ref().map(|s| s.ll_miss), sig),
+                bytes_streamed: once(|b| b.sim.as_ref().map(|s| s.bytes_streamed), sig),
+                hw_instructions: timed(hw.as_ref().map(|h| h.instructions), sig),
+                hw_cycles: timed(hw.as_ref().map(|h| h.cycles), sig),
+                hw_l1d_read_miss: timed(hw.as_ref().map(|h| h.l1d_read_miss), sig),
+                hw_llc_miss: timed(hw.as_ref().map(|h| h.llc_miss), sig),
+                hw_dtlb_miss: timed(hw.as_ref().map(|h| h.dtlb_miss), sig),
             }
         })
         .collect();
     let latencies: Vec<_> = ordered.iter().filter_map(|b| b.latency.as_ref()).collect();
     let has_hw = ordered.iter().any(|b| b.hw.is_some());
-    let m = &results.machine;
     let hw_note = if has_hw {
         String::new()
     } else {
@@ -163,11 +180,16 @@ pub(super) fn details(results: &Results, family: Family, ordered: &[&Benchmark])
             .iter()
             .find_map(|b| b.hw_reason.clone())
             .or_else(|| {
-                (!m.hw_counters_available).then(|| {
-                    m.hw_counters_reason
-                        .clone()
-                        .unwrap_or_else(|| "not probed".to_string())
-                })
+                machines
+                    .runs()
+                    .iter()
+                    .map(|r| &r.machine)
+                    .find(|m| !m.hw_counters_available)
+                    .map(|m| {
+                        m.hw_counters_reason
+                            .clone()
+                            .unwrap_or_else(|| "not probed".to_string())
+                    })
             })
             .unwrap_or_else(|| "dodbench latency was not run on this trace".to_string());
         format!("Hardware counters: none for this trace ({reason}).")

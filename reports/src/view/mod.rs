@@ -13,6 +13,7 @@
 
 mod details;
 mod families;
+mod machines;
 mod names;
 mod page;
 mod reference;
@@ -27,6 +28,7 @@ mod workload;
 use results::{Family, Results};
 use serde::Serialize;
 
+use self::machines::Machines;
 use self::names::{Names, push_unique};
 use crate::charts::{Chart, ChartError};
 use crate::format;
@@ -50,8 +52,12 @@ pub struct ReportView {
     pub title: String,
     /// Commit, toolchain, mode, date.
     pub run: RunView,
-    /// Where the numbers were measured.
-    pub machine: MachineView,
+    /// Where the numbers were measured: one machine per results file, in the order given.
+    pub machines: Vec<MachineView>,
+    /// Whether there is more than one machine (tables then have a machine column).
+    pub many_machines: bool,
+    /// The simulated cache hierarchy, when `dodbench cache` ran (the same for every machine).
+    pub cache_sim: Option<String>,
     /// One page each.
     pub families: Vec<FamilyView>,
     /// Winner and runner-up of every (family, workload, N).
@@ -79,9 +85,19 @@ pub struct RunView {
     pub benchmarks: usize,
 }
 
-/// The machine section.
+/// One machine of the machine section, with its run.
 #[derive(Debug, Serialize)]
 pub struct MachineView {
+    /// `machine.name` of its results file (`DODBENCH_MACHINE` or the host name).
+    pub name: String,
+    /// The commit its run measured.
+    pub commit: String,
+    /// When its run finished, UTC.
+    pub created: String,
+    /// Its run's `rustc --version`.
+    pub toolchain: String,
+    /// Its run's mode.
+    pub mode: String,
     /// CPU model.
     pub cpu: String,
     /// Logical cores.
@@ -92,8 +108,6 @@ pub struct MachineView {
     pub caches: Vec<(String, String)>,
     /// Whether hardware counters were measured.
     pub counters: String,
-    /// The simulated cache hierarchy, when `dodbench cache` ran.
-    pub cache_sim: Option<String>,
 }
 
 /// The "which design" answer for one (family, workload, N).
@@ -105,6 +119,8 @@ pub struct SummaryView {
     pub workload: String,
     /// Live size.
     pub n: u64,
+    /// The machine; empty in a one-machine report.
+    pub machine: String,
     /// Family page.
     pub page: String,
     /// Anchor of the block.
@@ -134,16 +150,22 @@ pub struct Filters {
     pub kind: Vec<String>,
 }
 
-/// Builds the view and every chart.
+/// Builds the view and every chart from one results file per machine (`runs[0]`'s designs,
+/// families and workloads describe the report; one file is the one-machine report).
 ///
 /// # Errors
 /// A chart could not be drawn.
+///
+/// # Panics
+/// When `runs` is empty.
 pub fn build(
-    results: &Results,
+    runs: &[Results],
     title: &str,
     source: Option<String>,
     history: Option<&HistoryInput>,
 ) -> Result<(ReportView, Vec<Chart>), ChartError> {
+    let machines = Machines::new(runs);
+    let results = machines.primary();
     let history = history.filter(|h| !h.entries.is_empty());
     let mut names = Names::default();
     let mut charts = Vec::new();
@@ -153,7 +175,7 @@ pub fn build(
             family_names.push(d.family);
         }
     }
-    for b in &results.benchmarks {
+    for b in machines.benchmarks() {
         if !reference::is_reference(b) && !family_names.contains(&b.family) {
             family_names.push(b.family);
         }
@@ -164,9 +186,9 @@ pub fn build(
     let mut all_filters = Filters::default();
     for &family in &family_names {
         let page = page_names.unique(&[family.as_str()], "html");
-        let view = page::build_family(results, family, &page, history, &mut names, &mut charts)?;
+        let view = page::build_family(&machines, family, &page, history, &mut names, &mut charts)?;
         for w in &view.workloads {
-            summary.extend(w.sizes.iter().filter_map(|s| s.summary.clone()));
+            summary.extend(w.sizes.iter().flat_map(|s| s.summaries.iter().cloned()));
         }
         push_unique(&mut all_filters.family, family.as_str());
         for w in &view.filters.workload {
@@ -177,16 +199,6 @@ pub fn build(
         }
         families.push(view);
     }
-    let m = &results.machine;
-    let cache = |name: &str, size: Option<u64>, note: &str| {
-        (
-            name.to_string(),
-            size.map_or_else(
-                || "unknown".to_string(),
-                |b| format!("{}{note}", format::bytes(b as f64)),
-            ),
-        )
-    };
     let view = ReportView {
         title: title.to_string(),
         run: RunView {
@@ -196,44 +208,64 @@ pub fn build(
             created: utc(results.created_unix),
             schema_version: results.schema_version,
             source,
-            benchmarks: results.benchmarks.len(),
+            benchmarks: machines.benchmarks().count(),
         },
-        machine: MachineView {
-            cpu: m.cpu_model.clone(),
-            cores: m.cores,
-            platform: format!("{} / {}", m.os, m.arch),
-            caches: vec![
-                cache("L1 data", m.caches.l1d, ""),
-                cache("L2", m.caches.l2, ""),
-                cache(
-                    "L3",
-                    m.caches.l3,
-                    " (as the OS reports it; may be a whole host's)",
-                ),
-            ],
-            counters: if m.hw_counters_available {
-                "available (perf_event_open); per-op counts in the `hw` fields".to_string()
-            } else {
+        machines: runs.iter().map(machine_view).collect(),
+        many_machines: machines.many(),
+        cache_sim: machines
+            .benchmarks()
+            .find_map(|b| b.sim.as_ref())
+            .map(|sim| {
+                let c = &sim.config;
                 format!(
-                    "not available: {}",
-                    m.hw_counters_reason.as_deref().unwrap_or("not probed")
+                    "callgrind ({}): I1 {}, D1 {}, LL {} (size, associativity, line bytes); {}",
+                    c.valgrind, c.i1, c.d1, c.ll, c.start_state
                 )
-            },
-            cache_sim: results
-                .benchmarks
-                .iter()
-                .find_map(|b| b.sim.as_ref())
-                .map(|sim| {
-                    let c = &sim.config;
-                    format!(
-                        "callgrind ({}): I1 {}, D1 {}, LL {} (size, associativity, line bytes); {}",
-                        c.valgrind, c.i1, c.d1, c.ll, c.start_state
-                    )
-                }),
-        },
+            }),
         families,
         summary,
         filters: all_filters,
     };
     Ok((view, charts))
+}
+
+/// The machine section of one run.
+fn machine_view(run: &Results) -> MachineView {
+    let m = &run.machine;
+    let cache = |name: &str, size: Option<u64>, note: &str| {
+        (
+            name.to_string(),
+            size.map_or_else(
+                || "unknown".to_string(),
+                |b| format!("{}{note}", format::bytes(b as f64)),
+            ),
+        )
+    };
+    MachineView {
+        name: m.name.clone(),
+        commit: run.commit.clone(),
+        created: utc(run.created_unix),
+        toolchain: run.toolchain.clone(),
+        mode: run.mode.clone(),
+        cpu: m.cpu_model.clone(),
+        cores: m.cores,
+        platform: format!("{} / {}", m.os, m.arch),
+        caches: vec![
+            cache("L1 data", m.caches.l1d, ""),
+            cache("L2", m.caches.l2, ""),
+            cache(
+                "L3",
+                m.caches.l3,
+                " (as the OS reports it; may be a whole host's)",
+            ),
+        ],
+        counters: if m.hw_counters_available {
+            "available (perf_event_open); per-op counts in the `hw` fields".to_string()
+        } else {
+            format!(
+                "not available: {}",
+                m.hw_counters_reason.as_deref().unwrap_or("not probed")
+            )
+        },
+    }
 }

@@ -1,10 +1,11 @@
 //! One family's page: its designs table and one section per workload.
 
 use results::Family;
-use results::{Benchmark, Results, SweepPoint};
+use results::{Benchmark, SweepPoint};
 use serde::Serialize;
 
 use super::Filters;
+use super::machines::Machines;
 use super::names::{Names, push_unique};
 use super::style::style_of;
 use super::trend::HistoryInput;
@@ -56,13 +57,14 @@ pub struct DesignView {
 /// The page of `family`: its designs table and one section per workload that a benchmark, a
 /// workload record or a sweep point of the family names.
 pub(super) fn build_family(
-    results: &Results,
+    machines: &Machines<'_>,
     family: Family,
     page: &str,
     history: Option<&HistoryInput>,
     names: &mut Names,
     charts: &mut Vec<Chart>,
 ) -> Result<FamilyView, ChartError> {
+    let results = machines.primary();
     let designs: Vec<DesignView> = results
         .designs
         .iter()
@@ -91,33 +93,45 @@ pub(super) fn build_family(
     for w in results.workloads.iter().filter(|w| w.family == family) {
         push_unique(&mut workload_names, &w.workload);
     }
-    for b in results.benchmarks.iter().filter(ours) {
+    for b in machines.benchmarks().filter(ours) {
         push_unique(&mut workload_names, &b.workload);
     }
-    let sweep_points: Vec<&SweepPoint> = results
-        .sweeps
+    let sweep_points: Vec<&SweepPoint> = machines
+        .runs()
         .iter()
+        .flat_map(|r| &r.sweeps)
         .flat_map(|s| &s.points)
         .filter(|p| p.family == family)
         .collect();
     for p in &sweep_points {
         push_unique(&mut workload_names, &p.workload);
     }
-    let caches: Vec<CacheLevel> = [
-        ("L1d", results.machine.caches.l1d),
-        ("L2", results.machine.caches.l2),
-        ("L3", results.machine.caches.l3),
-    ]
-    .into_iter()
-    .filter_map(|(name, b)| {
-        b.map(|bytes| CacheLevel {
-            name: name.to_string(),
-            bytes,
+    // Every machine's cache sizes, named after their machine when there are several.
+    let caches: Vec<CacheLevel> = machines
+        .runs()
+        .iter()
+        .flat_map(|r| {
+            let m = &r.machine;
+            [
+                ("L1d", m.caches.l1d),
+                ("L2", m.caches.l2),
+                ("L3", m.caches.l3),
+            ]
+            .into_iter()
+            .filter_map(move |(level, b)| {
+                b.map(|bytes| CacheLevel {
+                    name: if machines.many() {
+                        format!("{level} @ {}", m.name)
+                    } else {
+                        level.to_string()
+                    },
+                    bytes,
+                })
+            })
         })
-    })
-    .collect();
+        .collect();
     let scope = FamilyScope {
-        results,
+        machines,
         family,
         page,
         sweep_points: &sweep_points,

@@ -2,13 +2,14 @@
 //! every generic chart (sample spread, latency percentiles, memory, allocator calls, simulated
 //! misses) whose field some design of the block carries, whatever its family.
 
+use results::Benchmark;
 use results::Family;
-use results::{Benchmark, Results};
 use serde::Serialize;
 
 use super::SummaryView;
 use super::details::{DetailsView, details, latency_method};
 use super::families::{self, Block, FamilyMetricsView};
+use super::machines::Machines;
 use super::names::Names;
 use super::reference::{is_reference, reference_style};
 use super::status::{median, note, status_name};
@@ -18,8 +19,8 @@ use crate::charts::latency::Distribution;
 use crate::charts::percentiles::PercentileRow;
 use crate::charts::sim_misses::MissRow;
 use crate::charts::{
-    Bar, Chart, ChartError, Line, ReferenceLine, allocator, latency, memory, memory_over_time,
-    percentiles, sim_misses, throughput,
+    Bar, Chart, ChartError, Line, ReferenceLine, SeriesStyle, allocator, latency, memory,
+    memory_over_time, percentiles, sim_misses, throughput,
 };
 use crate::format;
 
@@ -32,8 +33,8 @@ pub struct SizeView {
     pub ops: u64,
     /// HTML id.
     pub anchor: String,
-    /// Winner and runner-up.
-    pub summary: Option<SummaryView>,
+    /// Winner and runner-up, one per machine that timed a design here.
+    pub summaries: Vec<SummaryView>,
     /// Rows: timed designs fastest first, then untimed designs, then reference loops.
     pub rows: Vec<RowView>,
     /// Throughput chart.
@@ -53,6 +54,9 @@ pub struct SizeView {
     pub sim: Option<Chart>,
     /// The numbers beyond time, per design.
     pub details: DetailsView,
+    /// With several machines: which numbers are shown once (deterministic) and which per
+    /// machine; empty with one.
+    pub machines_note: String,
     /// The sections of the block's family's own metrics (`tags`, `alloc`), flattened.
     #[serde(flatten)]
     pub family_metrics: FamilyMetricsView,
@@ -63,6 +67,8 @@ pub struct SizeView {
 pub struct RowView {
     /// Design or reference name.
     pub design: String,
+    /// The machine it was measured on; empty in a one-machine report.
+    pub machine: String,
     /// `article`, `tuned`, `peer` or `reference`.
     pub kind: String,
     /// `#rrggbb`.
@@ -79,17 +85,28 @@ pub struct RowView {
     pub ci: String,
     /// Work units per second.
     pub ops_per_s: String,
-    /// Median divided by the best design's median, `1.00×` for the winner.
+    /// Median divided by the best design's median on the same machine, `1.00×` for the winner.
     pub ratio: String,
+    /// Median divided by the family's reference design's median on the same machine.
+    pub ratio_ref: String,
     /// Bytes per live object.
     pub bytes_per_object: String,
     /// Number of criterion samples.
     pub samples: usize,
 }
 
+/// What a block says about its numbers when it shows several machines.
+const MACHINES_NOTE: &str = "Times, throughput, ratios, latency percentiles and hardware \
+    counters are per machine, each ratio against the best design and the family's reference \
+    design on the same machine. Simulated counts, bytes, allocator calls and the family's own \
+    metrics are deterministic (the same on every machine for the same traces and simulated \
+    caches), so they are shown once: ″ marks a later machine's value equal to the one above; a \
+    value shown again (labelled with its machine in charts) means the machines disagree, a \
+    finding rather than noise.";
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build_size(
-    results: &Results,
+    machines: &Machines<'_>,
     family: Family,
     page: &str,
     workload: &str,
@@ -98,37 +115,66 @@ pub(super) fn build_size(
     names: &mut Names,
     charts: &mut Vec<Chart>,
 ) -> Result<SizeView, ChartError> {
-    let designs: Vec<&Benchmark> = here
-        .iter()
-        .copied()
-        .filter(|b| b.family == family)
-        .collect();
-    let references: Vec<&Benchmark> = here.iter().copied().filter(|b| is_reference(b)).collect();
+    let results = machines.primary();
+    let designs: Vec<&Benchmark> = machines.by_design(
+        &here
+            .iter()
+            .copied()
+            .filter(|b| b.family == family)
+            .collect::<Vec<_>>(),
+    );
+    let references: Vec<&Benchmark> = machines.by_design(
+        &here
+            .iter()
+            .copied()
+            .filter(|b| is_reference(b))
+            .collect::<Vec<_>>(),
+    );
+    // Machine by machine, fastest first on each.
     let mut timed: Vec<(&Benchmark, f64)> = designs
         .iter()
         .filter_map(|b| median(b).map(|m| (*b, m)))
         .collect();
-    timed.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let best = timed.first().map(|t| t.1);
+    timed.sort_by(|a, b| {
+        machines
+            .index_of(a.0)
+            .cmp(&machines.index_of(b.0))
+            .then(a.1.total_cmp(&b.1))
+    });
     let anchor = names
         .unique(&[workload, &format!("n{n}")], "x")
         .trim_end_matches(".x")
         .to_string();
-    let summary = timed.first().map(|&(w, m)| SummaryView {
-        family: family.to_string(),
-        workload: workload.to_string(),
-        n,
-        page: page.to_string(),
-        anchor: anchor.clone(),
-        winner: w.design.clone(),
-        winner_ns: format::ns(m),
-        runner_up: timed.get(1).map(|r| r.0.design.clone()).unwrap_or_default(),
-        ratio: timed
-            .get(1)
-            .map(|r| format::ratio(r.1 / m))
-            .unwrap_or_default(),
-        untimed: designs.len() - timed.len(),
-    });
+    let summaries: Vec<SummaryView> = (0..machines.runs().len())
+        .filter_map(|machine| {
+            let on: Vec<(&Benchmark, f64)> = timed
+                .iter()
+                .copied()
+                .filter(|t| machines.index_of(t.0) == machine)
+                .collect();
+            let &(w, m) = on.first()?;
+            Some(SummaryView {
+                family: family.to_string(),
+                workload: workload.to_string(),
+                n,
+                machine: machines.column(w),
+                page: page.to_string(),
+                anchor: anchor.clone(),
+                winner: w.design.clone(),
+                winner_ns: format::ns(m),
+                runner_up: on.get(1).map(|r| r.0.design.clone()).unwrap_or_default(),
+                ratio: on
+                    .get(1)
+                    .map(|r| format::ratio(r.1 / m))
+                    .unwrap_or_default(),
+                untimed: designs
+                    .iter()
+                    .filter(|b| machines.index_of(b) == machine)
+                    .count()
+                    - on.len(),
+            })
+        })
+        .collect();
     let row = |b: &Benchmark| {
         let m = median(b);
         let style = if is_reference(b) {
@@ -136,8 +182,13 @@ pub(super) fn build_size(
         } else {
             style_of(results, family, &b.design)
         };
+        let ratio = |to: Option<f64>| match (m, to) {
+            (Some(m), Some(to)) => format::ratio(m / to),
+            _ => String::new(),
+        };
         RowView {
             design: b.design.clone(),
+            machine: machines.column(b),
             kind: kind_of(results, b),
             colour: style.colour.hex(),
             status: status_name(b.status),
@@ -150,24 +201,26 @@ pub(super) fn build_size(
                 .map(|e| format!("[{}, {}]", format::ns(e.lower), format::ns(e.upper)))
                 .unwrap_or_default(),
             ops_per_s: m.map(|m| format::si(1e9 / m)).unwrap_or_default(),
-            ratio: match (m, best) {
-                (Some(m), Some(best)) => format::ratio(m / best),
-                _ => String::new(),
-            },
-            bytes_per_object: b
-                .bytes_per_object
-                .filter(|v| v.is_finite())
-                .map(|v| format::significant(v, 3))
-                .unwrap_or_default(),
+            ratio: ratio(machines.best_on_machine_of(b, &designs)),
+            ratio_ref: ratio(machines.reference_on_machine_of(family, b, &designs)),
+            bytes_per_object: machines.deterministic_cell(
+                b,
+                here,
+                |b| b.bytes_per_object.filter(|v| v.is_finite()),
+                |v| format::significant(v, 3),
+            ),
             samples: b.samples_ns_per_op.len(),
         }
     };
-    // Designs in table order: timed fastest first, then untimed.
-    let ordered: Vec<&Benchmark> = timed
-        .iter()
-        .map(|t| t.0)
-        .chain(designs.iter().copied().filter(|b| median(b).is_none()))
-        .collect();
+    // Designs in table order: timed fastest first (on the first machine that timed them),
+    // then untimed; each design's machines together.
+    let ordered: Vec<&Benchmark> = machines.by_design(
+        &timed
+            .iter()
+            .map(|t| t.0)
+            .chain(designs.iter().copied().filter(|b| median(b).is_none()))
+            .collect::<Vec<_>>(),
+    );
     let mut rows: Vec<RowView> = ordered.iter().map(|b| row(b)).collect();
     rows.extend(references.iter().map(|b| row(b)));
 
@@ -175,7 +228,7 @@ pub(super) fn build_size(
     let bars: Vec<Bar> = designs
         .iter()
         .map(|b| Bar {
-            style: style_of(results, family, &b.design),
+            style: machines.style(family, b),
             value: median(b).map(|m| 1e9 / m),
             note: Some(shorten(&note(b), 64)),
         })
@@ -184,7 +237,7 @@ pub(super) fn build_size(
         .iter()
         .filter_map(|b| {
             median(b).map(|m| ReferenceLine {
-                name: b.design.clone(),
+                name: machines.label(b),
                 value: 1e9 / m,
             })
         })
@@ -205,7 +258,7 @@ pub(super) fn build_size(
         .iter()
         .filter(|b| median(b).is_some() && !b.samples_ns_per_op.is_empty())
         .map(|b| Distribution {
-            style: style_of(results, family, &b.design),
+            style: machines.style(family, b),
             samples: b.samples_ns_per_op.clone(),
         })
         .collect();
@@ -221,16 +274,20 @@ pub(super) fn build_size(
         Some(chart)
     };
 
-    let memory_bars: Vec<Bar> = designs
-        .iter()
-        .filter_map(|b| {
-            b.bytes_per_object
-                .filter(|v| v.is_finite() && *v > 0.0)
-                .map(|v| Bar {
-                    style: style_of(results, family, &b.design),
-                    value: Some(v),
-                    note: None,
-                })
+    // A deterministic series' style: named as `Machines::once` says.
+    let once_style = |b: &Benchmark, name: String| SeriesStyle {
+        name,
+        ..style_of(results, family, &b.design)
+    };
+    let memory_bars: Vec<Bar> = machines
+        .once(&designs, |b| {
+            b.bytes_per_object.filter(|v| v.is_finite() && *v > 0.0)
+        })
+        .into_iter()
+        .map(|(b, name)| Bar {
+            style: once_style(b, name),
+            value: b.bytes_per_object,
+            note: None,
         })
         .collect();
     let memory = if memory_bars.is_empty() {
@@ -259,7 +316,7 @@ pub(super) fn build_size(
         let rows: Vec<PercentileRow> = latencies
             .iter()
             .map(|(b, l)| PercentileRow {
-                style: style_of(results, family, &b.design),
+                style: machines.style(family, b),
                 p50: l.p50,
                 p99: l.p99,
                 p999: l.p999,
@@ -281,12 +338,18 @@ pub(super) fn build_size(
         Some(chart)
     };
 
-    let series: Vec<Line> = designs
-        .iter()
-        .filter_map(|b| {
-            let m = b.memory.as_ref().filter(|m| !m.series.is_empty())?;
+    let series: Vec<Line> = machines
+        .once(&designs, |b| {
+            b.memory
+                .as_ref()
+                .filter(|m| !m.series.is_empty())
+                .map(|m| m.series.clone())
+        })
+        .into_iter()
+        .filter_map(|(b, name)| {
+            let m = b.memory.as_ref()?;
             Some(Line {
-                style: style_of(results, family, &b.design),
+                style: once_style(b, name),
                 points: m
                     .series
                     .iter()
@@ -307,14 +370,13 @@ pub(super) fn build_size(
         Some(chart)
     };
 
-    let alloc_bars: Vec<Bar> = designs
-        .iter()
-        .filter_map(|b| {
-            b.alloc_calls_per_op.filter(|v| v.is_finite()).map(|v| Bar {
-                style: style_of(results, family, &b.design),
-                value: Some(v),
-                note: None,
-            })
+    let alloc_bars: Vec<Bar> = machines
+        .once(&designs, |b| b.alloc_calls_per_op.filter(|v| v.is_finite()))
+        .into_iter()
+        .map(|(b, name)| Bar {
+            style: once_style(b, name),
+            value: b.alloc_calls_per_op,
+            note: None,
         })
         .collect();
     let allocator = if alloc_bars.is_empty() {
@@ -333,20 +395,18 @@ pub(super) fn build_size(
         Some(chart)
     };
 
-    let sims: Vec<(&Benchmark, &results::SimPerOp)> = results
-        .benchmarks
-        .iter()
-        .filter(|b| b.family == family && b.workload == workload && b.n == n)
-        .filter_map(|b| b.sim.as_ref().map(|sim| (b, sim)))
-        .collect();
-    let sim = match sims.first() {
-        Some((_, first)) => {
+    let sims: Vec<(&Benchmark, String)> = machines.once(&designs, |b| b.sim.clone());
+    let sim = match sims.first().and_then(|(b, _)| b.sim.as_ref()) {
+        Some(first) => {
             let rows: Vec<MissRow> = sims
                 .iter()
-                .map(|(b, sim)| MissRow {
-                    style: style_of(results, family, &b.design),
-                    d1_per_op: sim.d1_miss,
-                    ll_per_op: sim.ll_miss,
+                .filter_map(|(b, name)| {
+                    let sim = b.sim.as_ref()?;
+                    Some(MissRow {
+                        style: once_style(b, name.clone()),
+                        d1_per_op: sim.d1_miss,
+                        ll_per_op: sim.ll_miss,
+                    })
                 })
                 .collect();
             let file = names.unique(&[family.as_str(), workload, &format!("n{n}"), "sim"], "svg");
@@ -363,20 +423,19 @@ pub(super) fn build_size(
         None => None,
     };
     let block = Block {
-        results,
+        machines,
         family,
         file_stem: [family.as_str(), workload, &format!("n{n}")],
         title: &title,
         ordered: &ordered,
         references: &references,
-        best,
     };
     let family_metrics = families::build(&block, names, charts)?;
     Ok(SizeView {
         n,
         ops: designs.first().map_or(0, |b| b.ops),
         anchor,
-        summary,
+        summaries,
         rows,
         throughput,
         latency,
@@ -385,7 +444,12 @@ pub(super) fn build_size(
         memory_over_time,
         allocator,
         sim,
-        details: details(results, family, &ordered),
+        details: details(machines, family, &ordered),
+        machines_note: if machines.many() {
+            MACHINES_NOTE.to_string()
+        } else {
+            String::new()
+        },
         family_metrics,
     })
 }

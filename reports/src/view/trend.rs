@@ -36,6 +36,8 @@ pub struct TrendView {
     pub metric: String,
     /// The size charted, when any entry has this workload.
     pub n: Option<u64>,
+    /// How many machines the history names (one line per design and machine when several).
+    pub machines: usize,
     /// The chart; `None` when no entry has this workload with a chartable metric.
     pub chart: Option<Chart>,
 }
@@ -61,7 +63,8 @@ fn trend_value(metric_is_ir: bool, p: &HistoryPoint) -> Option<f64> {
     v.filter(|v| v.is_finite() && *v > 0.0 && is_verified(p.status))
 }
 
-/// The trend section of one workload: one line per design at the largest N that has the
+/// The trend section of one workload: one line per design (per design and machine when the
+/// history has several machines) at the largest N that has the
 /// chosen metric (see [`trend_value`]), x = the history's entries in file order.
 pub(super) fn build_trend(
     results: &Results,
@@ -103,18 +106,27 @@ pub(super) fn build_trend(
             _ => "ns per work unit ÷ the run's reference design's".to_string(),
         }
     };
+    let mut machines: Vec<&str> = history.entries.iter().map(|e| e.machine.as_str()).collect();
+    machines.sort_unstable();
+    machines.dedup();
     let mut chart = None;
     if let Some(n) = n {
-        let mut lines: Vec<(usize, Line)> = Vec::new();
+        // One line per design and machine: trends are per machine. With one machine in the
+        // history a line is named by its design alone.
+        let mut lines: Vec<((usize, &str), Line)> = Vec::new();
         for (i, p) in points.iter().filter(|(_, p)| p.n == n) {
             let Some(v) = trend_value(metric_is_ir, p) else {
                 continue;
             };
-            let (index, style) = history_style(results, history, family, &p.design);
-            match lines.iter_mut().find(|l| l.1.style.name == p.design) {
+            let machine = history.entries[*i].machine.as_str();
+            let (index, mut style) = history_style(results, history, family, &p.design);
+            if machines.len() > 1 {
+                style.name = format!("{} @ {machine}", p.design);
+            }
+            match lines.iter_mut().find(|l| l.1.style.name == style.name) {
                 Some(l) => l.1.points.push((*i as f64, v)),
                 None => lines.push((
-                    index,
+                    (index, machine),
                     Line {
                         style,
                         points: vec![(*i as f64, v)],
@@ -149,6 +161,7 @@ pub(super) fn build_trend(
             .collect(),
         metric,
         n,
+        machines: machines.len(),
         chart,
     })
 }

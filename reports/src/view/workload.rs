@@ -2,15 +2,15 @@
 //! ns/op-vs-working-set charts, the trend across commits and the reproduction commands.
 
 use results::Family;
-use results::{Benchmark, Results, SweepPoint};
+use results::{Benchmark, SweepPoint};
 use serde::Serialize;
 
 use super::Filters;
+use super::machines::Machines;
 use super::names::{Names, push_unique, slug};
 use super::reference::{REFERENCE_KIND, is_reference, reference_style};
 use super::size::{SizeView, build_size};
 use super::status::median;
-use super::style::style_of;
 use super::sweep::sweep_lines;
 use super::trend::{HistoryInput, TrendView, build_trend};
 use crate::charts::working_set::CacheLevel;
@@ -57,15 +57,15 @@ type DesignSeries = (SeriesStyle, Vec<(f64, f64)>, Vec<(f64, f64)>);
 
 /// What every workload section of one family page is built from.
 pub(super) struct FamilyScope<'a> {
-    /// The whole results file.
-    pub(super) results: &'a Results,
+    /// The runs, one per machine.
+    pub(super) machines: &'a Machines<'a>,
     /// The page's family.
     pub(super) family: Family,
     /// The page's file name.
     pub(super) page: &'a str,
-    /// The family's points of `dodbench sweep`, every workload.
+    /// The family's points of `dodbench sweep`, every workload and machine.
     pub(super) sweep_points: &'a [&'a SweepPoint],
-    /// The machine's cache sizes, marked on the working-set charts.
+    /// Every machine's cache sizes, marked on the working-set charts.
     pub(super) caches: &'a [CacheLevel],
     /// The history, when it has at least one entry.
     pub(super) history: Option<&'a HistoryInput>,
@@ -82,16 +82,16 @@ pub(super) fn build_workload(
     charts: &mut Vec<Chart>,
 ) -> Result<Option<WorkloadView>, ChartError> {
     let FamilyScope {
-        results,
+        machines,
         family,
         page,
         sweep_points,
         caches,
         history,
     } = *scope;
-    let in_workload: Vec<&Benchmark> = results
-        .benchmarks
-        .iter()
+    let results = machines.primary();
+    let in_workload: Vec<&Benchmark> = machines
+        .benchmarks()
         .filter(|b| (b.family == family || is_reference(b)) && b.workload == workload)
         .collect();
     let swept: Vec<&SweepPoint> = sweep_points
@@ -118,20 +118,23 @@ pub(super) fn build_workload(
         push_unique(&mut filters.n, &n.to_string());
         let here: Vec<&Benchmark> = in_workload.iter().copied().filter(|b| b.n == n).collect();
         sizes.push(build_size(
-            results, family, page, workload, n, &here, names, charts,
+            machines, family, page, workload, n, &here, names, charts,
         )?);
     }
     if in_workload.iter().any(|b| is_reference(b)) {
         push_unique(&mut filters.kind, REFERENCE_KIND);
     }
-    // One line per design (and reference) through its N points.
+    // One line per design (and reference) and machine through its N points.
     let mut series: Vec<DesignSeries> = Vec::new();
     for b in &in_workload {
         let Some(m) = median(b) else { continue };
         let style = if is_reference(b) {
-            reference_style(&b.design)
+            SeriesStyle {
+                name: machines.label(b),
+                ..reference_style(&b.design)
+            }
         } else {
-            style_of(results, family, &b.design)
+            machines.style(family, b)
         };
         let entry = match series.iter().position(|s| s.0 == style) {
             Some(i) => &mut series[i],
@@ -172,23 +175,50 @@ pub(super) fn build_workload(
     } else {
         None
     };
-    let (ws_title, ws_lines, ws_source) = match &results.sweeps {
-        Some(sweeps) if !swept.is_empty() => {
-            let (lines, source) = sweep_lines(results, family, sweeps, &swept);
-            let top = swept.iter().map(|p| p.n).max().unwrap_or(0);
-            (
-                format!("{workload}: ns per work unit vs working set (sweep, N up to {top})"),
-                lines,
-                source,
-            )
-        }
-        _ => (
+    let (ws_title, ws_lines, ws_source) = if swept.is_empty() {
+        (
             format!("{workload}: ns per work unit vs working set"),
             lines(|s| &s.2),
             "Each point is one benchmark: x is the design's heap bytes after the setup \
              (dodbench sweep was not run on this workload)."
                 .to_string(),
-        ),
+        )
+    } else {
+        // Each machine's sweep: its lines named after it when there are several.
+        let mut lines = Vec::new();
+        let mut sources = Vec::new();
+        for (i, run) in machines.runs().iter().enumerate() {
+            let Some(sweeps) = &run.sweeps else { continue };
+            let points: Vec<&SweepPoint> = swept
+                .iter()
+                .copied()
+                .filter(|p| {
+                    sweeps
+                        .points
+                        .as_ptr_range()
+                        .contains(&(*p as *const SweepPoint))
+                })
+                .collect();
+            if points.is_empty() {
+                continue;
+            }
+            let (mut run_lines, source) = sweep_lines(results, family, sweeps, &points);
+            if machines.many() {
+                for line in &mut run_lines {
+                    line.style.name = format!("{} @ {}", line.style.name, machines.name(i));
+                }
+                sources.push(format!("{}: {source}", machines.name(i)));
+            } else {
+                sources.push(source);
+            }
+            lines.extend(run_lines);
+        }
+        let top = swept.iter().map(|p| p.n).max().unwrap_or(0);
+        (
+            format!("{workload}: ns per work unit vs working set (sweep, N up to {top})"),
+            lines,
+            sources.join(" "),
+        )
     };
     let working_set = if ws_lines.iter().any(|l| !l.points.is_empty()) {
         let file = names.unique(&[family.as_str(), workload, "working-set"], "svg");

@@ -11,7 +11,6 @@ use crate::charts::{Chart, ChartError, alloc_utilization};
 use crate::format;
 use crate::view::names::Names;
 use crate::view::status::unmeasured_note;
-use crate::view::style::style_of;
 use crate::view::text::sig3;
 
 /// The block-allocator numbers of one (workload, N) (family `alloc`): a table and a chart of
@@ -153,7 +152,7 @@ pub(super) fn build(
         .filter_map(|b| {
             let a = metrics(b)?;
             Some(UtilizationRow {
-                style: style_of(block.results, block.family, &b.design),
+                style: block.style(b),
                 at_peak: a.utilization_at_peak,
                 mean: a.utilization_mean,
                 live_at_first_failure: a.live_fraction_at_first_failure,

@@ -6,14 +6,17 @@
 pub(super) mod alloc;
 pub(super) mod tags;
 
+use results::Benchmark;
 use results::Family;
-use results::{Benchmark, Results};
 use serde::Serialize;
 
+use super::machines::Machines;
 use super::names::Names;
 use super::reference::{is_reference, reference_style};
+use super::status::median;
 use super::style::{kind_of, style_of};
-use crate::charts::{Chart, ChartError};
+use crate::charts::{Chart, ChartError, SeriesStyle};
+use crate::format;
 
 /// The sections of one block from its family's own metrics: at most one is present (a block
 /// holds one family's designs). Flattened into [`SizeView`](super::SizeView), so the template
@@ -44,52 +47,91 @@ pub(super) fn build(
 
 /// What the family-specific sections of one (workload, N) block are built from.
 pub(super) struct Block<'a> {
-    /// The whole results file (designs' colours and kinds).
-    pub(super) results: &'a Results,
+    /// The runs, one per machine (the first one's designs fix colours and kinds).
+    pub(super) machines: &'a Machines<'a>,
     /// The page's family.
     pub(super) family: Family,
     /// Family, workload and `n<N>`: the start of the block's chart file names.
     pub(super) file_stem: [&'a str; 3],
     /// `<workload>, N = <n>`.
     pub(super) title: &'a str,
-    /// The family's designs in the order of the main table (timed fastest first, then untimed).
+    /// The family's designs in the order of the main table (timed fastest first, then
+    /// untimed), each design's machines together.
     pub(super) ordered: &'a [&'a Benchmark],
     /// Reference loops of the block.
     pub(super) references: &'a [&'a Benchmark],
-    /// The fastest design's median ns per work unit.
-    pub(super) best: Option<f64>,
 }
 
 impl<'a> Block<'a> {
     /// Name, kind and colour of a row.
     pub(super) fn identity(&self, b: &Benchmark) -> (String, String, String) {
-        let style = if is_reference(b) {
-            reference_style(&b.design)
-        } else {
-            style_of(self.results, self.family, &b.design)
-        };
+        let style = self.style(b);
         (
-            b.design.clone(),
-            kind_of(self.results, b),
+            style.name,
+            kind_of(self.machines.primary(), b),
             style.colour.hex(),
         )
     }
 
+    /// How `b`'s row and bar are named and drawn: its design, or `design @ machine` when
+    /// another machine measured different family metrics for the design (family metrics are
+    /// deterministic, so they are shown once unless the machines disagree).
+    pub(super) fn style(&self, b: &Benchmark) -> SeriesStyle {
+        if is_reference(b) {
+            return SeriesStyle {
+                name: self.machines.label(b),
+                ..reference_style(&b.design)
+            };
+        }
+        let disagrees = self
+            .ordered
+            .iter()
+            .any(|x| x.design == b.design && x.metrics != b.metrics);
+        SeriesStyle {
+            name: if disagrees {
+                self.machines.label(b)
+            } else {
+                b.design.clone()
+            },
+            ..style_of(self.machines.primary(), self.family, &b.design)
+        }
+    }
+
+    /// `b`'s median over the fastest design's on its machine, for context beside the family
+    /// metrics.
+    pub(super) fn ratio_to_best(&self, b: &Benchmark) -> String {
+        match (median(b), self.machines.best_on_machine_of(b, self.ordered)) {
+            (Some(m), Some(best)) => format::ratio(m / best),
+            _ => String::new(),
+        }
+    }
+
+    /// The designs of the main table whose family metrics are shown: each design's first
+    /// machine, and each later machine whose metrics differ from every earlier one's.
+    pub(super) fn shown(&self) -> Vec<&'a Benchmark> {
+        self.ordered
+            .iter()
+            .copied()
+            .filter(|b| {
+                self.machines
+                    .first_with(b, self.ordered, |b| Some(b.metrics.clone()))
+            })
+            .collect()
+    }
+
     /// Rows of a family table: designs with the family's metrics sorted by `key` (smallest
     /// first when `lowest_first`, a missing key last), then the other designs in the order of
-    /// the main table, then reference loops.
+    /// the main table, then reference loops. A design measured on several machines has one
+    /// row, and one more per machine whose metrics differ.
     pub(super) fn rows_in_order(
         &self,
         has_metrics: fn(&Benchmark) -> bool,
         key: fn(&Benchmark) -> Option<f64>,
         lowest_first: bool,
     ) -> Vec<&'a Benchmark> {
-        let mut measured: Vec<&'a Benchmark> = self
-            .ordered
-            .iter()
-            .copied()
-            .filter(|b| has_metrics(b))
-            .collect();
+        let once = self.shown();
+        let mut measured: Vec<&'a Benchmark> =
+            once.iter().copied().filter(|b| has_metrics(b)).collect();
         // Stable: equal keys keep the main table's order.
         measured.sort_by(|a, b| {
             match (
@@ -105,8 +147,13 @@ impl<'a> Block<'a> {
         });
         measured
             .into_iter()
-            .chain(self.ordered.iter().copied().filter(|b| !has_metrics(b)))
-            .chain(self.references.iter().copied())
+            .chain(once.iter().copied().filter(|b| !has_metrics(b)))
+            .chain(
+                self.references
+                    .iter()
+                    .copied()
+                    .filter(|b| self.machines.index_of(b) == 0),
+            )
             .collect()
     }
 

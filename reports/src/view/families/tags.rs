@@ -10,7 +10,6 @@ use crate::charts::{Bar, Chart, ChartError, bytes_per_tag};
 use crate::format;
 use crate::view::names::Names;
 use crate::view::status::{median, unmeasured_note};
-use crate::view::style::style_of;
 use crate::view::text::sig3;
 
 /// The tag-store numbers of one (workload, N) (family `tags`): a table and a bytes-per-tag
@@ -99,10 +98,7 @@ pub(super) fn build(
                 setup_calls_per_tag: sig3(t.and_then(|t| t.setup_alloc_calls_per_tag)),
                 body_calls_per_op: sig3(t.map(|t| t.alloc_calls_per_op)),
                 ns: m.map(format::ns).unwrap_or_default(),
-                ratio: match (m, block.best) {
-                    (Some(m), Some(best)) => format::ratio(m / best),
-                    _ => String::new(),
-                },
+                ratio: block.ratio_to_best(b),
             }
         })
         .collect();
@@ -121,12 +117,12 @@ pub(super) fn build(
         format!("{lo}–{hi}")
     };
     let bars: Vec<Bar> = block
-        .ordered
+        .shown()
         .iter()
         .filter_map(|b| {
             let v = metrics(b)?.bytes_per_tag?;
             (v.is_finite() && v > 0.0).then(|| Bar {
-                style: style_of(block.results, block.family, &b.design),
+                style: block.style(b),
                 value: Some(v),
                 note: None,
             })
