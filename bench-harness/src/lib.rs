@@ -7,7 +7,7 @@
 //! * [`verify`]: the model's expected answers and the per-design verdict;
 //! * [`timing`]: timed, verified replays (used by `cargo bench` and `dodbench replay`);
 //! * [`machine`]: probes the machine section of results (the schema itself is the `results`
-//!   crate);
+//!   crate); [`host`]: what the host offers now (available memory);
 //! * [`suite`]: the matrix and run metadata; [`criterion_output`]: reads criterion's estimates;
 //! * [`measure`]: cache simulation, memory, hardware counters, latency and sweeps, one module
 //!   per metric;
@@ -19,6 +19,7 @@
 pub mod assemble;
 pub mod criterion_output;
 pub mod families;
+pub mod host;
 pub mod machine;
 pub mod measure;
 pub mod replay;

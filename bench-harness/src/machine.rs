@@ -29,18 +29,6 @@ pub fn probe() -> Machine {
     }
 }
 
-/// Bytes of memory the kernel says are available to new allocations (`MemAvailable` of
-/// `/proc/meminfo`); `None` where that is unknown (not Linux, no procfs).
-pub fn available_memory() -> Option<u64> {
-    mem_available(&std::fs::read_to_string("/proc/meminfo").ok()?)
-}
-
-fn mem_available(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
-}
-
 /// The machine's name: `DODBENCH_MACHINE` when set and not blank, else the host name, else
 /// `unknown`.
 fn machine_name(env: Option<String>, hostname: Option<String>) -> String {
@@ -111,14 +99,6 @@ pub fn parse_size(text: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn available_memory_is_read_from_meminfo() {
-        let meminfo = "MemTotal:       24000000 kB\nMemAvailable:   2000 kB\n";
-        assert_eq!(mem_available(meminfo), Some(2000 * 1024));
-        assert_eq!(mem_available("MemTotal: 1 kB\n"), None);
-        assert!(available_memory().is_some_and(|b| b > 0) || !Path::new("/proc").exists());
-    }
 
     #[test]
     fn the_machine_name_prefers_the_environment_then_the_host_name() {

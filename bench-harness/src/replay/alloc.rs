@@ -423,7 +423,7 @@ impl<A: BlockAllocator> Replayer for AllocReplay<A> {
                 A::INFO.max_arena
             ));
         }
-        arena_exceeds_memory(arena, crate::machine::available_memory())
+        arena_exceeds_memory(arena, crate::host::available_memory())
     }
 
     fn for_trace(trace: &Trace<AllocOp>) -> Self {
