@@ -29,7 +29,7 @@ impl Component for HashMapComponent {
         description: "std HashMap<u32, boxed value> per entity: O(1) lookups, a table allocation per entity",
         kind: KvDesignKind::Peer {
             crate_name: "std",
-            version: "1",
+            version: "toolchain",
         },
         bytes_per_entity_cap: None,
     };
