@@ -97,7 +97,8 @@ fn owned(v: Option<ValueRef<'_>>) -> Option<OwnedValue> {
 /// The decoded entries of a design's snapshot, sorted by key.
 fn decoded<D: DataStore>(bytes: &[u8]) -> Result<Vec<(Key, OwnedValue)>, String> {
     let mut out = Vec::new();
-    D::visit_snapshot(bytes, |k, v| out.push((k, OwnedValue::new(v)))).map_err(|e| e.to_string())?;
+    D::visit_snapshot(bytes, |k, v| out.push((k, OwnedValue::new(v))))
+        .map_err(|e| e.to_string())?;
     out.sort_by_key(|(k, _)| *k);
     Ok(out)
 }
@@ -180,7 +181,12 @@ fn run_against_model<D: DataStore>(ops: &[TestOp]) -> Result<(), TestCaseError> 
                 }
             }
         }
-        prop_assert_eq!(store.entity_count(), model.entity_count(), "{}: entities", ctx);
+        prop_assert_eq!(
+            store.entity_count(),
+            model.entity_count(),
+            "{}: entities",
+            ctx
+        );
         prop_assert_eq!(store.key_count(), model.key_count(), "{}: keys", ctx);
         if let Err(broken) = store.check_invariants() {
             prop_assert!(false, "{}: invariant broken: {}", ctx, broken);
@@ -234,9 +240,17 @@ impl KvDesignVisitor for CapTest {
             }
             store.check_invariants().unwrap();
         }
-        assert_eq!(refused, D::INFO.bytes_per_entity_cap.is_some(), "{}", D::INFO.name);
+        assert_eq!(
+            refused,
+            D::INFO.bytes_per_entity_cap.is_some(),
+            "{}",
+            D::INFO.name
+        );
         store.set(e, 99, ValueRef::F32(1.5)).unwrap();
-        assert_eq!(store.get(e, 99, owned), Ok(Some(OwnedValue::new(ValueRef::F32(1.5)))));
+        assert_eq!(
+            store.get(e, 99, owned),
+            Ok(Some(OwnedValue::new(ValueRef::F32(1.5))))
+        );
     }
 }
 

@@ -243,13 +243,12 @@ impl TraceOp for DataOp {
                     op: format!("{op:?}"),
                     reason,
                 };
-                let check = |entities: &[Option<Keys>], e: EntityHandle| match entities
-                    .get(e as usize)
-                {
-                    Some(Some(_)) => Ok(()),
-                    Some(None) => Err(bad(format!("uses entity {e}, which was despawned"))),
-                    None => Err(bad(format!("uses entity {e}, not spawned yet"))),
-                };
+                let check =
+                    |entities: &[Option<Keys>], e: EntityHandle| match entities.get(e as usize) {
+                        Some(Some(_)) => Ok(()),
+                        Some(None) => Err(bad(format!("uses entity {e}, which was despawned"))),
+                        None => Err(bad(format!("uses entity {e}, not spawned yet"))),
+                    };
                 match op {
                     DataOp::Spawn => {
                         if entities.len() >= u32::MAX as usize {
@@ -376,11 +375,25 @@ impl TraceOp for DataOp {
             tag::SET_F32 => DataOp::Set(f.u32()?, f.u32()?, ValueSpec::F32(f.u32()?)),
             tag::SET_STR => {
                 let (e, k) = (f.u32()?, f.u32()?);
-                DataOp::Set(e, k, ValueSpec::Str { start: f.u32()?, len: f.u32()? })
+                DataOp::Set(
+                    e,
+                    k,
+                    ValueSpec::Str {
+                        start: f.u32()?,
+                        len: f.u32()?,
+                    },
+                )
             }
             tag::SET_F32S => {
                 let (e, k) = (f.u32()?, f.u32()?);
-                DataOp::Set(e, k, ValueSpec::F32s { start: f.u32()?, len: f.u32()? })
+                DataOp::Set(
+                    e,
+                    k,
+                    ValueSpec::F32s {
+                        start: f.u32()?,
+                        len: f.u32()?,
+                    },
+                )
             }
             tag::GET => DataOp::Get(f.u32()?, f.u32()?),
             tag::GET_OR => DataOp::GetOr(f.u32()?, f.u32()?, f.u32()?),
@@ -414,7 +427,12 @@ mod tests {
         use DataOp::*;
         let s = ValueSpec::Str { start: 3, len: 5 };
         let t = trace(
-            vec![Spawn, Spawn, Set(0, 7, s), Set(1, 7, ValueSpec::F32(1.5f32.to_bits()))],
+            vec![
+                Spawn,
+                Spawn,
+                Set(0, 7, s),
+                Set(1, 7, ValueSpec::F32(1.5f32.to_bits())),
+            ],
             vec![
                 Get(0, 7),
                 Get(0, 8),
@@ -443,13 +461,22 @@ mod tests {
     #[test]
     fn rejects_bad_ops() {
         use DataOp::*;
-        let err = trace(vec![Spawn, Despawn(0)], vec![Get(0, 1)]).validate().unwrap_err();
+        let err = trace(vec![Spawn, Despawn(0)], vec![Get(0, 1)])
+            .validate()
+            .unwrap_err();
         assert!(err.to_string().contains("despawned"), "{err}");
-        let far = ValueSpec::Str { start: STRING_POOL_BYTES as u32, len: 1 };
-        let err = trace(vec![Spawn], vec![Set(0, 1, far)]).validate().unwrap_err();
+        let far = ValueSpec::Str {
+            start: STRING_POOL_BYTES as u32,
+            len: 1,
+        };
+        let err = trace(vec![Spawn], vec![Set(0, 1, far)])
+            .validate()
+            .unwrap_err();
         assert!(err.to_string().contains("pool"), "{err}");
         let nan = ValueSpec::F32(f32::NAN.to_bits());
-        let err = trace(vec![Spawn], vec![Set(0, 1, nan)]).validate().unwrap_err();
+        let err = trace(vec![Spawn], vec![Set(0, 1, nan)])
+            .validate()
+            .unwrap_err();
         assert!(err.to_string().contains("finite"), "{err}");
     }
 
@@ -457,6 +484,9 @@ mod tests {
     fn path_keys_hash_sub_keys_separately() {
         assert_ne!(path_key(&["stats", "health"]), path_key(&["stats.health"]));
         assert_ne!(path_key(&["a", "bc"]), path_key(&["ab", "c"]));
-        assert_eq!(path_key(&["stats", "health"]), path_key(&["stats", "health"]));
+        assert_eq!(
+            path_key(&["stats", "health"]),
+            path_key(&["stats", "health"])
+        );
     }
 }

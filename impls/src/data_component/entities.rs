@@ -2,9 +2,7 @@
 //! released handles on a LIFO stack, so designs differ only in how one entity's data is laid
 //! out (the article's DataComponent is per entity).
 
-use super::{
-    DataStore, Entity, Key, KvDesignInfo, KvError, SnapshotError, ValueRef, push_counted,
-};
+use super::{DataStore, Entity, Key, KvDesignInfo, KvError, SnapshotError, ValueRef, push_counted};
 
 /// One entity's data in one design: what a step of the article's ladder changes.
 ///
@@ -69,10 +67,7 @@ pub trait Component: Default + Sized {
     ///
     /// # Errors
     /// Malformed bytes.
-    fn visit_snapshot(
-        bytes: &[u8],
-        f: impl FnMut(Key, ValueRef<'_>),
-    ) -> Result<(), SnapshotError>;
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError>;
 
     /// Checks the component's invariants.
     ///
@@ -150,7 +145,11 @@ impl<C: Component> DataStore for Entities<C> {
                     what: "entities",
                     limit: u64::from(u32::MAX),
                 })?;
-            push_counted(&mut self.slots, Some(C::default()), &mut self.allocator_calls);
+            push_counted(
+                &mut self.slots,
+                Some(C::default()),
+                &mut self.allocator_calls,
+            );
             e
         };
         self.live += 1;
@@ -209,10 +208,7 @@ impl<C: Component> DataStore for Entities<C> {
         Ok(())
     }
 
-    fn visit_snapshot(
-        bytes: &[u8],
-        f: impl FnMut(Key, ValueRef<'_>),
-    ) -> Result<(), SnapshotError> {
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError> {
         C::visit_snapshot(bytes, f)
     }
 
@@ -258,7 +254,10 @@ impl<C: Component> DataStore for Entities<C> {
         }
         let keys: usize = live.iter().map(|c| c.len()).sum();
         if keys != self.keys {
-            return Err(format!("key count {} but components hold {keys}", self.keys));
+            return Err(format!(
+                "key count {} but components hold {keys}",
+                self.keys
+            ));
         }
         for (e, c) in self.slots.iter().enumerate() {
             if let Some(c) = c {

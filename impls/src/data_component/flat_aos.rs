@@ -12,8 +12,8 @@
 
 use super::heap_value::HeapValue;
 use super::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError,
-    ValueRef, count_capacity_change, push_counted, serial,
+    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
+    count_capacity_change, push_counted, serial,
 };
 
 /// One key and its value.
@@ -134,10 +134,7 @@ impl<const SORTED: bool> Component for FlatComponent<SORTED> {
         }
     }
 
-    fn visit_snapshot(
-        bytes: &[u8],
-        f: impl FnMut(Key, ValueRef<'_>),
-    ) -> Result<(), SnapshotError> {
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError> {
         serial::visit(bytes, f)
     }
 

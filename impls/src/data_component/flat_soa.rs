@@ -11,8 +11,8 @@
 
 use super::heap_value::HeapValue;
 use super::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError,
-    ValueRef, ValueType, count_capacity_change, push_counted, serial,
+    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
+    ValueType, count_capacity_change, push_counted, serial,
 };
 
 /// One entity's three columns.
@@ -103,10 +103,7 @@ impl Component for SoaComponent {
         }
     }
 
-    fn visit_snapshot(
-        bytes: &[u8],
-        f: impl FnMut(Key, ValueRef<'_>),
-    ) -> Result<(), SnapshotError> {
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError> {
         serial::visit(bytes, f)
     }
 

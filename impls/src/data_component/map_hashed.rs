@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use super::heap_value::{HeapValue, btree_bytes, count_btree_change};
 use super::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError,
-    ValueRef, serial,
+    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
+    serial,
 };
 
 /// One entity's map of hashed keys.
@@ -86,10 +86,7 @@ impl Component for MapComponent {
         }
     }
 
-    fn visit_snapshot(
-        bytes: &[u8],
-        f: impl FnMut(Key, ValueRef<'_>),
-    ) -> Result<(), SnapshotError> {
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError> {
         serial::visit(bytes, f)
     }
 

@@ -276,10 +276,7 @@ pub trait DataStore: Sized {
     ///
     /// # Errors
     /// The bytes are not a snapshot of this design.
-    fn visit_snapshot(
-        bytes: &[u8],
-        f: impl FnMut(Key, ValueRef<'_>),
-    ) -> Result<(), SnapshotError>;
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError>;
 
     /// Live entities.
     fn entity_count(&self) -> usize;

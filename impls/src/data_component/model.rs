@@ -135,10 +135,7 @@ impl DataStore for ModelStore {
         Ok(())
     }
 
-    fn visit_snapshot(
-        bytes: &[u8],
-        f: impl FnMut(Key, ValueRef<'_>),
-    ) -> Result<(), SnapshotError> {
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError> {
         serial::visit(bytes, f)
     }
 

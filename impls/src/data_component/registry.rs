@@ -2,8 +2,8 @@
 //! iterate over it; adding a design is one line in [`for_each_kv_design`].
 
 use super::{
-    DataStore, KvDesignInfo, flat_aos, flat_soa, map_hashed, meet_in_middle, peers,
-    tree_strings, two_regions,
+    DataStore, KvDesignInfo, flat_aos, flat_soa, map_hashed, meet_in_middle, peers, tree_strings,
+    two_regions,
 };
 
 /// Something done once per design, e.g. "run the property test".
@@ -59,7 +59,11 @@ mod tests {
                 "bad design name {:?}",
                 d.name
             );
-            assert!(all[..i].iter().all(|e| e.name != d.name), "duplicate {}", d.name);
+            assert!(
+                all[..i].iter().all(|e| e.name != d.name),
+                "duplicate {}",
+                d.name
+            );
         }
     }
 }

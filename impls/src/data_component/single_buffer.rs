@@ -89,7 +89,10 @@ impl Header {
     }
 
     fn write(&self, buf: &mut [u8]) {
-        for (i, v) in [self.count, self.hcap, self.lo, self.hi].into_iter().enumerate() {
+        for (i, v) in [self.count, self.hcap, self.lo, self.hi]
+            .into_iter()
+            .enumerate()
+        {
             buf[4 * i..4 * i + 4].copy_from_slice(&(v as u32).to_ne_bytes());
         }
     }
@@ -219,11 +222,17 @@ impl<F: Flavor> SingleBuffer<F> {
         let live = self.live_value_bytes(&old);
         let need = header_end(hcap) + live + extra;
         let cap = if F::TOP_DOWN {
-            need.next_power_of_two().max(2 * self.buf.len()).min(MAX_BUFFER)
+            need.next_power_of_two()
+                .max(2 * self.buf.len())
+                .min(MAX_BUFFER)
         } else {
             // The value region at least doubles when it was the part that filled up.
             let region = (old.hi - old.lo).max(16);
-            let region = if extra > 0 { (2 * region).max(live + extra) } else { region.max(live) };
+            let region = if extra > 0 {
+                (2 * region).max(live + extra)
+            } else {
+                region.max(live)
+            };
             header_end(hcap) + region.next_multiple_of(16)
         };
         if need > cap || cap > MAX_BUFFER {
@@ -287,7 +296,11 @@ impl<F: Flavor> Component for SingleBuffer<F> {
             });
         }
         let mut h = self.header();
-        let found = if self.buf.is_empty() { None } else { self.find(&h, key) };
+        let found = if self.buf.is_empty() {
+            None
+        } else {
+            self.find(&h, key)
+        };
         let index = match found {
             Some(i) => i,
             None => {
@@ -358,8 +371,10 @@ impl<F: Flavor> Component for SingleBuffer<F> {
         };
         let last = h.count - 1;
         if i != last {
-            self.buf
-                .copy_within(h.keys_at() + 4 * last..h.keys_at() + 4 * last + 4, h.keys_at() + 4 * i);
+            self.buf.copy_within(
+                h.keys_at() + 4 * last..h.keys_at() + 4 * last + 4,
+                h.keys_at() + 4 * i,
+            );
             self.buf[h.types_at() + i] = self.buf[h.types_at() + last];
             self.buf.copy_within(
                 h.slots_at() + 4 * last..h.slots_at() + 4 * last + 4,
@@ -410,7 +425,9 @@ impl<F: Flavor> Component for SingleBuffer<F> {
         let h = self.header();
         let cap = self.buf.len();
         if cap > MAX_BUFFER || h.count > h.hcap || h.end() > h.lo || h.lo > h.hi || h.hi > cap {
-            return Err(format!("regions overlap or exceed the buffer: {h:?}, {cap} bytes"));
+            return Err(format!(
+                "regions overlap or exceed the buffer: {h:?}, {cap} bytes"
+            ));
         }
         if F::TOP_DOWN && h.hi != cap {
             return Err("values do not end at the buffer's end".into());
@@ -430,7 +447,10 @@ impl<F: Flavor> Component for SingleBuffer<F> {
                 let (off, size) = slot_parts(slot);
                 if size > 0 {
                     if off < h.lo || off + size > h.hi {
-                        return Err(format!("key {key}: value [{off}, +{size}) outside [{}, {})", h.lo, h.hi));
+                        return Err(format!(
+                            "key {key}: value [{off}, +{size}) outside [{}, {})",
+                            h.lo, h.hi
+                        ));
                     }
                     spans.push((off, off + size));
                 }

@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 
 use super::heap_value::{HeapValue, btree_bytes, count_btree_change};
 use super::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError,
-    ValueRef, count_capacity_change, serial,
+    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
+    count_capacity_change, serial,
 };
 
 /// The 8 lowercase hex digits naming `key`, on the stack.
@@ -125,10 +125,7 @@ impl Component for TreeComponent {
         }
     }
 
-    fn visit_snapshot(
-        bytes: &[u8],
-        f: impl FnMut(Key, ValueRef<'_>),
-    ) -> Result<(), SnapshotError> {
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError> {
         serial::visit(bytes, f)
     }
 

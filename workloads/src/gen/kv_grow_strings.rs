@@ -10,8 +10,7 @@ use crate::trace::Trace;
 /// Registry name.
 pub const NAME: &str = "kv-grow-strings";
 /// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n entities with a string, an array and a float; body of `rounds` appends to every string and array";
+pub const DESCRIPTION: &str = "n entities with a string, an array and a float; body of `rounds` appends to every string and array";
 
 crate::workload_params! {
     /// Parameters of `kv-grow-strings`.
@@ -41,9 +40,10 @@ pub fn generate(n: usize, seed: u64, params: &KvGrowStringsParams) -> Trace<Data
     for _ in 0..n {
         let e = b.spawn();
         // Drawn with room for every append.
-        let (ValueSpec::Str { start: s, .. }, ValueSpec::F32s { start: f, .. }) =
-            (random_str(&mut rng, max_str), random_f32s(&mut rng, max_floats))
-        else {
+        let (ValueSpec::Str { start: s, .. }, ValueSpec::F32s { start: f, .. }) = (
+            random_str(&mut rng, max_str),
+            random_f32s(&mut rng, max_floats),
+        ) else {
             unreachable!("random_str and random_f32s draw strings and arrays")
         };
         b.push(DataOp::Set(e, log, ValueSpec::Str { start: s, len: 4 }));

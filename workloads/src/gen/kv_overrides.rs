@@ -12,8 +12,7 @@ use crate::trace::Trace;
 /// Registry name.
 pub const NAME: &str = "kv-overrides";
 /// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "a defaults entity plus n instances overriding each field with probability p (default 10%); body of GetOr";
+pub const DESCRIPTION: &str = "a defaults entity plus n instances overriding each field with probability p (default 10%); body of GetOr";
 
 crate::workload_params! {
     /// Parameters of `kv-overrides`.

@@ -10,8 +10,7 @@ use crate::trace::Trace;
 /// Registry name.
 pub const NAME: &str = "kv-sheet";
 /// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n entities with the article's 6-key character sheet; body of 90% Get / 10% Set of random fields";
+pub const DESCRIPTION: &str = "n entities with the article's 6-key character sheet; body of 90% Get / 10% Set of random fields";
 
 crate::workload_params! {
     /// Parameters of `kv-sheet`.
@@ -37,7 +36,11 @@ pub fn generate(n: usize, seed: u64, params: &KvSheetParams) -> Trace<DataOp> {
         let e = rng.index(n) as u32;
         let field = rng.index(SHEET.len());
         if rng.below(100) < params.set_percent {
-            b.push(DataOp::Set(e, keys[field], random_value(SHEET[field].1, &mut rng)));
+            b.push(DataOp::Set(
+                e,
+                keys[field],
+                random_value(SHEET[field].1, &mut rng),
+            ));
         } else {
             b.push(DataOp::Get(e, keys[field]));
         }

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 
 use crate::data_component::heap_value::HeapValue;
 use crate::data_component::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError,
-    ValueRef, count_capacity_change, serial,
+    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
+    count_capacity_change, serial,
 };
 
 /// One entity's hash map.
@@ -95,10 +95,7 @@ impl Component for HashMapComponent {
         }
     }
 
-    fn visit_snapshot(
-        bytes: &[u8],
-        f: impl FnMut(Key, ValueRef<'_>),
-    ) -> Result<(), SnapshotError> {
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError> {
         serial::visit(bytes, f)
     }
 

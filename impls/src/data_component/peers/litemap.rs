@@ -9,8 +9,8 @@ use litemap::LiteMap;
 
 use crate::data_component::heap_value::HeapValue;
 use crate::data_component::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError,
-    ValueRef, serial,
+    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
+    serial,
 };
 
 /// One entity's sorted pair vector.
@@ -96,10 +96,7 @@ impl Component for LiteMapComponent {
         }
     }
 
-    fn visit_snapshot(
-        bytes: &[u8],
-        f: impl FnMut(Key, ValueRef<'_>),
-    ) -> Result<(), SnapshotError> {
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError> {
         serial::visit(bytes, f)
     }
 

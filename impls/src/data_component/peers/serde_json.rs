@@ -13,8 +13,8 @@ use serde_json::{Map, Number, Value};
 
 use crate::data_component::heap_value::{btree_bytes, count_btree_change};
 use crate::data_component::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError,
-    ValueRef, count_capacity_change,
+    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
+    count_capacity_change,
 };
 
 /// The 8 hex digits naming `key`.
@@ -32,15 +32,19 @@ fn to_json(v: ValueRef<'_>) -> Result<Value, KvError> {
     Ok(match v {
         ValueRef::Bool(b) => Value::Bool(b),
         ValueRef::F32(f) => Value::Number(number(f)?),
-        ValueRef::Str(s) => Value::String(String::from_utf8(s.to_vec()).map_err(|_| {
-            KvError::Unrepresentable {
-                reason: "JSON strings are UTF-8",
-            }
-        })?),
+        ValueRef::Str(s) => {
+            Value::String(
+                String::from_utf8(s.to_vec()).map_err(|_| KvError::Unrepresentable {
+                    reason: "JSON strings are UTF-8",
+                })?,
+            )
+        }
         ValueRef::F32s(bytes) => Value::Array(
             bytes
                 .chunks_exact(4)
-                .map(|c| number(f32::from_ne_bytes(c.try_into().expect("4 bytes"))).map(Value::Number))
+                .map(|c| {
+                    number(f32::from_ne_bytes(c.try_into().expect("4 bytes"))).map(Value::Number)
+                })
                 .collect::<Result<_, _>>()?,
         ),
     })
@@ -141,7 +145,10 @@ impl Component for JsonComponent {
         for (i, b) in name.iter_mut().enumerate() {
             *b = b"0123456789abcdef"[((key >> (28 - 4 * i)) & 0xF) as usize];
         }
-        match self.object.get(std::str::from_utf8(&name).expect("hex digits")) {
+        match self
+            .object
+            .get(std::str::from_utf8(&name).expect("hex digits"))
+        {
             Some(v) => with_value(v, f),
             None => f(None),
         }
@@ -181,7 +188,8 @@ impl Component for JsonComponent {
     }
 
     fn snapshot(&self, _: &(), out: &mut Vec<u8>) {
-        serde_json::to_writer(out, &self.object).expect("a map of strings to JSON values serialises");
+        serde_json::to_writer(out, &self.object)
+            .expect("a map of strings to JSON values serialises");
     }
 
     fn visit_snapshot(
