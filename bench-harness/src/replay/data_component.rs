@@ -47,10 +47,13 @@ impl Family for DataComponentFamily {
     /// last-level cache, with a setup well under a second per design.
     const SWEEP_MAX_N: usize = 1 << 16;
 
+    /// The 1K and 100K took 302 s in the default matrix (setups of 100K entities
+    /// rebuilt per timed batch for the write bodies), over the family's 2-minute share: the
+    /// default stops at 10K and 100K is in the full matrix.
     fn bench_sizes(scale: Scale) -> Vec<usize> {
         match scale {
             Scale::Quick => vec![1_000, 10_000],
-            Scale::Default => vec![1_000, 100_000],
+            Scale::Default => vec![1_000, 10_000],
             Scale::Full => vec![1_000, 100_000, 1_000_000],
         }
     }
