@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 pub mod alloc;
+pub mod data_component;
 pub mod error;
 pub mod id;
 pub mod id_table;

@@ -61,7 +61,16 @@ fn peers() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
         } => Some(("alloc", d.name, crate_name, version)),
         _ => None,
     });
-    id_tables.chain(tags).chain(allocs).collect()
+    let kv = impls::data_component::kv_designs()
+        .into_iter()
+        .filter_map(|d| match d.kind {
+            DesignKind::Peer {
+                crate_name,
+                version,
+            } => Some(("data_component", d.name, crate_name, version)),
+            _ => None,
+        });
+    id_tables.chain(tags).chain(allocs).chain(kv).collect()
 }
 
 #[test]
@@ -70,13 +79,18 @@ fn every_peer_names_its_locked_crate_version() {
     let lock = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     let locked = locked_versions(&lock);
     let peers = peers();
-    for family in ["id_table", "tags", "alloc"] {
+    for family in ["id_table", "tags", "alloc", "data_component"] {
         assert!(
             peers.iter().any(|p| p.0 == family),
             "no {family} peer designs registered"
         );
     }
     for (family, name, crate_name, version) in peers {
+        // The standard library comes with the toolchain, which results record.
+        if crate_name == "std" {
+            assert_eq!(version, "toolchain", "{family}/{name}");
+            continue;
+        }
         let versions = locked
             .get(crate_name)
             .unwrap_or_else(|| panic!("{family}/{name}: crate {crate_name} is not in Cargo.lock"));

@@ -22,6 +22,8 @@ pub enum Family {
     Tags,
     /// Block allocators (`impls::alloc`).
     Alloc,
+    /// DataComponent stores, per-entity key-value data (`impls::data_component`).
+    DataComponent,
     /// Reference loops (a plain `Vec`, a hand-written loop, the system allocator) timed beside
     /// a family's designs on the same traces, never ranked.
     Reference,
@@ -29,14 +31,16 @@ pub enum Family {
 
 impl Family {
     /// Every family, in the order pages and tables list them.
-    pub const ALL: [Family; 4] = [
+    pub const ALL: [Family; 5] = [
         Family::IdTable,
         Family::Tags,
         Family::Alloc,
+        Family::DataComponent,
         Family::Reference,
     ];
 
-    /// The name results.json stores: `id_table`, `tags`, `alloc` or `reference`.
+    /// The name results.json stores: `id_table`, `tags`, `alloc`, `data_component` or
+    /// `reference`.
     ///
     /// ```
     /// assert_eq!(results::Family::IdTable.as_str(), "id_table");
@@ -46,6 +50,7 @@ impl Family {
             Family::IdTable => "id_table",
             Family::Tags => "tags",
             Family::Alloc => "alloc",
+            Family::DataComponent => "data_component",
             Family::Reference => "reference",
         }
     }
@@ -87,7 +92,7 @@ impl FromStr for Family {
     /// use results::Family;
     /// assert_eq!("tags".parse::<Family>().unwrap(), Family::Tags);
     /// let e = "tag".parse::<Family>().unwrap_err().to_string();
-    /// assert!(e.contains("id_table, tags, alloc, reference"), "{e}");
+    /// assert!(e.contains("id_table, tags, alloc, data_component, reference"), "{e}");
     /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Family::ALL
@@ -114,7 +119,8 @@ pub struct FamilyRecord {
 impl FamilyRecord {
     /// The built-in record of `family`, used for files written before runs recorded their
     /// families (results schema 1 to 3, baselines without `families`); `None` for
-    /// [`Family::Reference`], which has no designs of its own.
+    /// [`Family::Reference`], which has no designs of its own, and for families added after
+    /// schema 4, which no such file can hold.
     ///
     /// ```
     /// use results::{Family, FamilyRecord};
@@ -126,6 +132,9 @@ impl FamilyRecord {
             Family::IdTable => ("ID lookup tables", "holey"),
             Family::Tags => ("Tag stores", "vec_of_vecs"),
             Family::Alloc => ("Block allocators", "buddy"),
+            // Added after results recorded their families (schema 4): every file holding it
+            // records its own title and reference design.
+            Family::DataComponent => return None,
             Family::Reference => return None,
         };
         Some(Self {
@@ -150,6 +159,8 @@ pub enum FamilyMetrics {
     Tags(TagMetrics),
     /// A block allocator's.
     Alloc(AllocMetrics),
+    /// A DataComponent store's.
+    DataComponent(DataComponentMetrics),
 }
 
 impl FamilyMetrics {
@@ -158,6 +169,7 @@ impl FamilyMetrics {
         match self {
             FamilyMetrics::Tags(_) => Family::Tags,
             FamilyMetrics::Alloc(_) => Family::Alloc,
+            FamilyMetrics::DataComponent(_) => Family::DataComponent,
         }
     }
 
@@ -222,6 +234,25 @@ pub struct AllocMetrics {
     pub live_fraction_at_first_failure: Option<f64>,
 }
 
+/// Space and allocator traffic of a DataComponent store on one trace, from an untimed replay
+/// with the design's own accounting (`impls::data_component::DataStore::memory_bytes` and
+/// `allocator_calls`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DataComponentMetrics {
+    /// Live entities after the body.
+    pub entities_after_body: u64,
+    /// Keys held after the body.
+    pub keys_after_body: u64,
+    /// Heap bytes after the body per key held; `None` with no keys.
+    pub bytes_per_key: Option<f64>,
+    /// Heap bytes after the body per live entity; `None` with no entities.
+    pub bytes_per_entity: Option<f64>,
+    /// Allocator calls over setup and body per entity spawned (the article's "many → 3 → 1").
+    pub alloc_calls_per_entity: Option<f64>,
+    /// Allocator calls during the body per work unit.
+    pub body_alloc_calls_per_op: f64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,7 +268,7 @@ mod tests {
         let e = "idtable".parse::<Family>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown family \"idtable\"; valid families: id_table, tags, alloc, reference"
+            "unknown family \"idtable\"; valid families: id_table, tags, alloc, data_component, reference"
         );
     }
 

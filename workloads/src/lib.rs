@@ -31,6 +31,7 @@
 pub mod alloc_op;
 pub mod codec;
 pub mod convert;
+pub mod data_op;
 pub mod family;
 pub mod format;
 #[path = "gen/mod.rs"]
@@ -44,6 +45,7 @@ pub mod trace;
 pub mod vocabularies;
 
 pub use alloc_op::AllocOp;
+pub use data_op::DataOp;
 pub use family::{AnyTrace, TraceOp, TraceStats};
 pub use op::{BodyStats, Handle, Op};
 pub use payload::Payload;

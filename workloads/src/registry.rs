@@ -175,6 +175,12 @@ const ENTRIES: &[Entry] = &[
     entry!(alloc_wee_find, WeeTraceParams, recorded),
     entry!(alloc_wee_grep, WeeTraceParams, recorded),
     entry!(alloc_wee_ls, WeeTraceParams, recorded),
+    entry!(kv_sheet, generators::kv_sheet::KvSheetParams, stale: false),
+    entry!(kv_health_only, generators::kv_health_only::KvHealthOnlyParams, stale: false),
+    entry!(kv_keys_sweep, generators::kv_keys_sweep::KvKeysSweepParams, stale: false),
+    entry!(kv_grow_strings, generators::kv_grow_strings::KvGrowStringsParams, stale: false),
+    entry!(kv_snapshot, generators::kv_snapshot::KvSnapshotParams, stale: false),
+    entry!(kv_overrides, generators::kv_overrides::KvOverridesParams, stale: false),
 ];
 
 /// Every workload with its parameters and their defaults.

@@ -9,6 +9,7 @@
 //! allocation per op in the timed loop. The list of families is [`crate::families`].
 
 pub mod alloc;
+pub mod data_component;
 pub mod id_table;
 pub mod tags;
 
@@ -22,6 +23,7 @@ use workloads::{Trace, TraceOp};
 use results::DesignRecord;
 
 pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};
+pub use data_component::{DataComponentFamily, KvDigest, KvReplay};
 pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
 pub use tags::{TagDigest, TagFamily, TagReplay};
 

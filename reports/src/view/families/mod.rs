@@ -4,6 +4,7 @@
 //! metrics: everything else is the same for every family.
 
 pub(super) mod alloc;
+pub(super) mod data_component;
 pub(super) mod tags;
 
 use results::Benchmark;
@@ -28,6 +29,8 @@ pub struct FamilyMetricsView {
     pub tags: Option<tags::TagsView>,
     /// Block-allocator space use, when some design here carries `alloc` metrics.
     pub alloc: Option<alloc::AllocView>,
+    /// DataComponent bytes and allocator calls, when some design here carries its metrics.
+    pub data_component: Option<data_component::DataComponentView>,
 }
 
 /// The family sections of `block`, each from the designs of the block that carry its metrics.
@@ -42,6 +45,7 @@ pub(super) fn build(
     Ok(FamilyMetricsView {
         tags: tags::build(block, names, charts)?,
         alloc: alloc::build(block, names, charts)?,
+        data_component: data_component::build(block),
     })
 }
 

@@ -1,0 +1,321 @@
+//! The DataComponent family's replay driver: applies [`DataOp`] traces to any [`DataStore`]
+//! and digests what it observed.
+//!
+//! Generic and monomorphised per design. Logical handles map to the store's entities through a
+//! flat `Vec` reserved before timing; string and array values are slices of the trace pools
+//! ([`ValueSpec::bytes`]), so setting one copies no more than the design does. Every answer is
+//! digested by its content ([`ValueRef::content_hash`], exact bytes), so a design that loses a
+//! byte of a string or an array fails verification. A `Snapshot` copies the entity's data and
+//! walks the copy with the design's own decoder ([`DataStore::visit_snapshot`]): the digest
+//! holds the copy's decoded content, not its bytes (which differ by design), and the timed cost
+//! is the copy plus one read of it.
+
+use impls::data_component::model::ModelStore;
+use impls::data_component::{
+    DataStore, Entity, KvDesignInfo, KvDesignVisitor, ValueRef, for_each_kv_design,
+};
+use serde::{Deserialize, Serialize};
+use workloads::data_op::{DataStats, EntityHandle, ValueSpec};
+use workloads::{DataOp, Trace, TraceStats};
+
+use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use results::DesignRecord;
+use results::family::{DataComponentMetrics, FamilyMetrics};
+
+/// The DataComponent stores: [`DataOp`] traces replayed on [`DataStore`]s, checked against
+/// [`ModelStore`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataComponentFamily;
+
+impl Family for DataComponentFamily {
+    type Op = DataOp;
+    type Digest = KvDigest;
+    type Model = KvReplay<ModelStore>;
+
+    const RESULTS_FAMILY: results::Family = results::Family::DataComponent;
+    const TITLE: &'static str = "DataComponent (per-entity key-value data)";
+    /// The article's starting point, the naive tree of string maps.
+    const REFERENCE_DESIGN: &'static str = "tree_strings";
+    /// Lookups: the article's SoA argument is about what a search loads into the cache. One
+    /// workload keeps the quick cache pass (valgrind) within its share; `--workload
+    /// kv-keys-sweep` runs the other lookup body.
+    const MEMORY_BOUND_WORKLOADS: &'static [&'static str] = &["kv-sheet"];
+    const MEMORY_WORKLOADS: &'static [&'static str] = &["kv-health-only", "kv-grow-strings"];
+    const LATENCY_WORKLOADS: &'static [&'static str] =
+        &["kv-sheet", "kv-grow-strings", "kv-snapshot"];
+    /// 64K entities with the 6-key sheet: tens of MB for the boxed designs, past the
+    /// last-level cache, with a setup well under a second per design.
+    const SWEEP_MAX_N: usize = 1 << 16;
+
+    /// The 1K and 100K took 302 s in the default matrix (setups of 100K entities
+    /// rebuilt per timed batch for the write bodies), over the family's 2-minute share: the
+    /// default stops at 10K and 100K is in the full matrix.
+    fn bench_sizes(scale: Scale) -> Vec<usize> {
+        match scale {
+            Scale::Quick => vec![1_000, 10_000],
+            Scale::Default => vec![1_000, 10_000],
+            Scale::Full => vec![1_000, 100_000, 1_000_000],
+        }
+    }
+
+    fn pass_sizes(quick: bool) -> Vec<usize> {
+        if quick {
+            vec![1_000]
+        } else {
+            vec![1_000, 100_000]
+        }
+    }
+
+    fn design_records() -> Vec<DesignRecord> {
+        impls::data_component::kv_designs()
+            .iter()
+            .map(design_record)
+            .collect()
+    }
+
+    fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
+        struct Designs<'a, V>(&'a mut V);
+        impl<V: ReplayerVisitor<DataComponentFamily>> KvDesignVisitor for Designs<'_, V> {
+            fn visit<S: DataStore + 'static>(&mut self) {
+                self.0.visit::<KvReplay<S>>(Role::Design);
+            }
+        }
+        for_each_kv_design(&mut Designs(visitor));
+    }
+}
+
+/// The results record of a DataComponent design (its "ID" is the `u32` entity handle).
+pub fn design_record(info: &KvDesignInfo) -> DesignRecord {
+    DesignRecord {
+        family: DataComponentFamily::RESULTS_FAMILY,
+        name: info.name.to_string(),
+        description: info.description.to_string(),
+        kind: info.kind.label().to_string(),
+        crate_version: info.kind.crate_version(),
+        id_bytes: size_of::<Entity>(),
+        detects_stale: false,
+        capacity: None,
+        limits: Some(match info.bytes_per_entity_cap {
+            Some(cap) => format!("at most {cap} bytes of data per entity"),
+            None => "no cap on data per entity".to_string(),
+        }),
+    }
+}
+
+/// Everything a replay observed, as counts and wrapping sums of content hashes: independent of
+/// how a design lays its data out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KvDigest {
+    /// `Get`/`GetOr` ops that found a value.
+    pub gets_found: u64,
+    /// Sum over found values of [`mix`] of (handle, key, content).
+    pub get_sum: u64,
+    /// `Remove` ops that found their key.
+    pub removes_found: u64,
+    /// Entries decoded from all snapshots.
+    pub snapshot_entries: u64,
+    /// Sum over decoded snapshot entries of [`mix`].
+    pub snapshot_sum: u64,
+    /// Keys the store holds after the replayed ops (read once after the loop): write-only
+    /// bodies observe nothing else.
+    pub keys_held: u64,
+}
+
+impl ReplayDigest<DataOp> for KvDigest {
+    fn merge(&mut self, later: &KvDigest) {
+        self.gets_found += later.gets_found;
+        self.get_sum = self.get_sum.wrapping_add(later.get_sum);
+        self.removes_found += later.removes_found;
+        self.snapshot_entries += later.snapshot_entries;
+        self.snapshot_sum = self.snapshot_sum.wrapping_add(later.snapshot_sum);
+        self.keys_held = later.keys_held;
+    }
+
+    /// One per op, as `DataStats::work_units` counts them.
+    fn work_units(&self, ops: &[DataOp]) -> u64 {
+        ops.len() as u64
+    }
+}
+
+/// Mixes an answer into a digest sum: the value's content hash, the key and the logical
+/// handle, so the same value under another key or entity gives another term.
+#[inline(always)]
+pub fn mix(handle: EntityHandle, key: u32, value: &ValueRef<'_>) -> u64 {
+    value.content_hash()
+        ^ u64::from(key).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+        ^ u64::from(handle).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The value a trace's [`ValueSpec`] names.
+#[inline(always)]
+fn value_of(spec: ValueSpec) -> ValueRef<'static> {
+    match spec {
+        ValueSpec::Bool(b) => ValueRef::Bool(b),
+        ValueSpec::F32(bits) => ValueRef::F32(f32::from_bits(bits)),
+        ValueSpec::Str { .. } => ValueRef::Str(spec.bytes().unwrap_or(&[])),
+        ValueSpec::F32s { .. } => ValueRef::F32s(spec.bytes().unwrap_or(&[])),
+    }
+}
+
+/// A store plus the handle map and the snapshot buffer: the state a trace is replayed on.
+pub struct KvReplay<S: DataStore> {
+    /// The design under test.
+    pub store: S,
+    /// `entities[k]` is the store's entity for handle `k`.
+    entities: Vec<Entity>,
+    /// Reused by every `Snapshot` (reserved before timing).
+    snapshot: Vec<u8>,
+}
+
+impl<S: DataStore> KvReplay<S> {
+    /// An empty store with room for `trace`'s handles.
+    pub fn for_trace(trace: &Trace<DataOp>) -> Self {
+        Self {
+            store: S::new(),
+            entities: Vec::with_capacity(trace.handle_count()),
+            snapshot: Vec::with_capacity(1 << 16),
+        }
+    }
+
+    /// Applies `ops` in order and returns what was observed.
+    ///
+    /// # Errors
+    /// The store refused an op; the ops before it were applied.
+    #[inline(never)]
+    pub fn replay(&mut self, ops: &[DataOp]) -> Result<KvDigest, ReplayError> {
+        let (mut gets_found, mut get_sum, mut removes_found) = (0u64, 0u64, 0u64);
+        let (mut snapshot_entries, mut snapshot_sum) = (0u64, 0u64);
+        let store = &mut self.store;
+        let entities = &mut self.entities;
+        for (index, &op) in ops.iter().enumerate() {
+            let refused = |error| ReplayError::at(index, op, error);
+            match op {
+                DataOp::Spawn => entities.push(store.create_entity().map_err(refused)?),
+                DataOp::Despawn(h) => store
+                    .destroy_entity(entities[h as usize])
+                    .map_err(refused)?,
+                DataOp::Set(h, key, spec) => store
+                    .set(entities[h as usize], key, value_of(spec))
+                    .map_err(refused)?,
+                DataOp::Get(h, key) => {
+                    if let Some(term) = store
+                        .get(entities[h as usize], key, |v| v.map(|v| mix(h, key, &v)))
+                        .map_err(refused)?
+                    {
+                        gets_found += 1;
+                        get_sum = get_sum.wrapping_add(term);
+                    }
+                }
+                DataOp::GetOr(h, base, key) => {
+                    let own = store
+                        .get(entities[h as usize], key, |v| v.map(|v| mix(h, key, &v)))
+                        .map_err(refused)?;
+                    let term = match own {
+                        Some(term) => Some(term),
+                        None => store
+                            .get(entities[base as usize], key, |v| v.map(|v| mix(h, key, &v)))
+                            .map_err(refused)?,
+                    };
+                    if let Some(term) = term {
+                        gets_found += 1;
+                        get_sum = get_sum.wrapping_add(term);
+                    }
+                }
+                DataOp::Remove(h, key) => {
+                    if store.remove(entities[h as usize], key).map_err(refused)? {
+                        removes_found += 1;
+                    }
+                }
+                DataOp::Snapshot(h) => {
+                    store
+                        .snapshot(entities[h as usize], &mut self.snapshot)
+                        .map_err(refused)?;
+                    S::visit_snapshot(&self.snapshot, |key, v| {
+                        snapshot_entries += 1;
+                        snapshot_sum = snapshot_sum.wrapping_add(mix(h, key, &v));
+                    })
+                    .map_err(|e| ReplayError::at(index, op, e))?;
+                }
+            }
+        }
+        Ok(KvDigest {
+            gets_found,
+            get_sum,
+            removes_found,
+            snapshot_entries,
+            snapshot_sum,
+            keys_held: store.key_count() as u64,
+        })
+    }
+}
+
+/// `numerator / denominator`, `None` for a zero denominator.
+fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
+    (denominator > 0).then(|| numerator as f64 / denominator as f64)
+}
+
+impl<S: DataStore> Replayer for KvReplay<S> {
+    type Family = DataComponentFamily;
+
+    fn design_name() -> &'static str {
+        S::INFO.name
+    }
+
+    /// A capped design runs a trace only if, with every string and array of an entity live
+    /// twice over (a growing value and its old copy before a compaction) and a header of
+    /// twice its most keys (36 bytes per entry with the prefix), it stays within the cap.
+    fn unsupported_before(stats: &DataStats) -> Option<String> {
+        let cap = S::INFO.bytes_per_entity_cap? as u64;
+        let need =
+            2 * stats.max_value_bytes_per_entity + 16 + 2 * 9 * stats.max_keys_per_entity + 4;
+        (need > cap).then(|| {
+            format!(
+                "holds at most {cap} bytes per entity; the trace gives one entity {} value bytes and {} keys",
+                stats.max_value_bytes_per_entity, stats.max_keys_per_entity
+            )
+        })
+    }
+
+    fn for_trace(trace: &Trace<DataOp>) -> Self {
+        KvReplay::for_trace(trace)
+    }
+
+    fn replay(&mut self, ops: &[DataOp]) -> Result<KvDigest, ReplayError> {
+        KvReplay::replay(self, ops)
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.store.memory_bytes() as u64
+    }
+
+    fn live_count(&self) -> usize {
+        self.store.entity_count()
+    }
+
+    fn measure(
+        trace: &Trace<DataOp>,
+        stats: &DataStats,
+    ) -> Result<Option<FamilyMetrics>, ReplayError> {
+        let mut state = Self::for_trace(trace);
+        state.replay(&trace.setup)?;
+        let calls_after_setup = state.store.allocator_calls();
+        state.replay(&trace.body)?;
+        let calls = state.store.allocator_calls();
+        let keys = state.store.key_count() as u64;
+        let entities = state.store.entity_count() as u64;
+        let memory = state.store.memory_bytes() as u64;
+        Ok(Some(FamilyMetrics::DataComponent(DataComponentMetrics {
+            entities_after_body: entities,
+            keys_after_body: keys,
+            bytes_per_key: ratio(memory, keys),
+            bytes_per_entity: ratio(memory, entities),
+            alloc_calls_per_entity: ratio(calls, stats.spawned_total),
+            body_alloc_calls_per_op: ratio(calls - calls_after_setup, stats.work_units())
+                .unwrap_or(0.0),
+        })))
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        self.store.check_invariants()
+    }
+}

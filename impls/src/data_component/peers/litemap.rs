@@ -1,0 +1,117 @@
+//! Peer: [`litemap::LiteMap`]`<u32, value>` per entity, a map over one sorted `Vec` of pairs
+//! (binary search), strings and arrays boxed as in steps 1 to 3: the published version of the
+//! `flat_sorted` ablation.
+//!
+//! Cost: get O(log k); set/remove O(k) (shifting the sorted pairs). Allocations: the pair
+//! vector's growth plus one per string or array.
+
+use litemap::LiteMap;
+
+use crate::data_component::heap_value::HeapValue;
+use crate::data_component::{
+    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
+    serial,
+};
+
+/// One entity's sorted pair vector.
+#[derive(Debug, Default)]
+pub struct LiteMapComponent {
+    map: LiteMap<Key, HeapValue>,
+    /// The pair vector's capacity as last seen: `LiteMap` exposes no capacity, so the
+    /// component tracks `Vec`'s doubling rule (4, 8, 16, ...) to count its allocator calls.
+    cap: usize,
+}
+
+/// A `LiteMap` per entity.
+pub type LiteMapPeer = Entities<LiteMapComponent>;
+
+impl Component for LiteMapComponent {
+    type Shared = ();
+    const INFO: KvDesignInfo = KvDesignInfo {
+        name: "litemap",
+        description: "litemap::LiteMap<u32, boxed value>: one sorted Vec of pairs, binary search",
+        kind: KvDesignKind::Peer {
+            crate_name: "litemap",
+            version: "0.8.3",
+        },
+        bytes_per_entity_cap: None,
+    };
+
+    fn set(
+        &mut self,
+        _: &mut (),
+        _: Entity,
+        key: Key,
+        value: ValueRef<'_>,
+        calls: &mut u64,
+    ) -> Result<(), KvError> {
+        let value = HeapValue::new(value, calls);
+        if let Some(old) = self.map.insert(key, value) {
+            old.free(calls);
+        }
+        if self.map.len() > self.cap {
+            self.cap = (2 * self.cap).max(4);
+            *calls += 1;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn read<R>(&self, _: &(), key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
+        f(self.lookup(key))
+    }
+
+    fn remove(&mut self, _: &mut (), key: Key, calls: &mut u64) -> bool {
+        match self.map.remove(&key) {
+            Some(old) => {
+                old.free(calls);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn release(&mut self, _: &mut (), calls: &mut u64) {
+        for (_, v) in std::mem::take(&mut self.map).into_tuple_vec() {
+            v.free(calls);
+        }
+        if self.cap > 0 {
+            *calls += 1;
+        }
+        self.cap = 0;
+    }
+
+    fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    fn memory_bytes(&self, _: &()) -> usize {
+        self.cap * size_of::<(Key, HeapValue)>()
+            + self.map.values().map(HeapValue::heap_bytes).sum::<usize>()
+    }
+
+    fn snapshot(&self, _: &(), out: &mut Vec<u8>) {
+        for (&k, v) in self.map.iter() {
+            serial::write_entry(out, k, v.as_ref());
+        }
+    }
+
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError> {
+        serial::visit(bytes, f)
+    }
+
+    fn check_invariants(&self, _: &()) -> Result<(), String> {
+        if self.map.len() > self.cap {
+            return Err("more pairs than the tracked capacity".into());
+        }
+        Ok(())
+    }
+}
+
+impl LiteMapComponent {
+    /// The value of `key`.
+    #[inline]
+    fn lookup(&self, key: Key) -> Option<ValueRef<'_>> {
+        self.map.get(&key).map(HeapValue::as_ref)
+    }
+}

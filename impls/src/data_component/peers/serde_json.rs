@@ -1,0 +1,225 @@
+//! Peer: one [`serde_json::Value`] object per entity (its `Map` is a `BTreeMap<String, Value>`
+//! without the `preserve_order` feature), keys spelled as 8-hex-digit names like
+//! `tree_strings`, numbers as `f64`, arrays as `Vec<Value>`. What a Rust program storing
+//! "restricted JSON" would use off the shelf.
+//!
+//! Cost: get/set/remove O(log k) string comparisons; reading an array converts its `f64`s back
+//! to `f32` bytes (on the stack up to 64 floats); a snapshot is `serde_json::to_writer`, decoded
+//! by `serde_json::from_slice`. Allocations (estimated like `tree_strings`): one per key, one
+//! per string, one per array, plus B-tree nodes. Refuses NaN, infinities and non-UTF-8
+//! strings ([`KvError::Unrepresentable`]): JSON has neither.
+
+use serde_json::{Map, Number, Value};
+
+use crate::data_component::heap_value::{btree_bytes, count_btree_change};
+use crate::data_component::{
+    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
+    count_capacity_change,
+};
+
+/// The 8 hex digits naming `key`.
+fn key_name(key: Key) -> String {
+    format!("{key:08x}")
+}
+
+/// The JSON value of `v`.
+fn to_json(v: ValueRef<'_>) -> Result<Value, KvError> {
+    let number = |f: f32| {
+        Number::from_f64(f64::from(f)).ok_or(KvError::Unrepresentable {
+            reason: "JSON has no NaN or infinity",
+        })
+    };
+    Ok(match v {
+        ValueRef::Bool(b) => Value::Bool(b),
+        ValueRef::F32(f) => Value::Number(number(f)?),
+        ValueRef::Str(s) => {
+            Value::String(
+                String::from_utf8(s.to_vec()).map_err(|_| KvError::Unrepresentable {
+                    reason: "JSON strings are UTF-8",
+                })?,
+            )
+        }
+        ValueRef::F32s(bytes) => Value::Array(
+            bytes
+                .chunks_exact(4)
+                .map(|c| {
+                    number(f32::from_ne_bytes(c.try_into().expect("4 bytes"))).map(Value::Number)
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+    })
+}
+
+/// Calls `f` with the value `v` holds (arrays converted to `f32` bytes).
+fn with_value<R>(v: &Value, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
+    match v {
+        Value::Bool(b) => f(Some(ValueRef::Bool(*b))),
+        Value::Number(n) => f(Some(ValueRef::F32(n.as_f64().unwrap_or(0.0) as f32))),
+        Value::String(s) => f(Some(ValueRef::Str(s.as_bytes()))),
+        Value::Array(items) => {
+            let floats = items.iter().map(|x| x.as_f64().unwrap_or(0.0) as f32);
+            if items.len() <= 64 {
+                let mut stack = [0u8; 256];
+                for (i, x) in floats.enumerate() {
+                    stack[4 * i..4 * i + 4].copy_from_slice(&x.to_ne_bytes());
+                }
+                f(Some(ValueRef::F32s(&stack[..4 * items.len()])))
+            } else {
+                let heap: Vec<u8> = floats.flat_map(f32::to_ne_bytes).collect();
+                f(Some(ValueRef::F32s(&heap)))
+            }
+        }
+        Value::Null | Value::Object(_) => f(None),
+    }
+}
+
+/// Allocations a JSON value holds beyond its own slot.
+fn heap_allocs(v: &Value) -> usize {
+    match v {
+        Value::String(s) => usize::from(s.capacity() > 0),
+        Value::Array(a) => usize::from(a.capacity() > 0),
+        _ => 0,
+    }
+}
+
+fn heap_bytes(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.capacity(),
+        Value::Array(a) => a.capacity() * size_of::<Value>(),
+        _ => 0,
+    }
+}
+
+/// One entity's JSON object.
+#[derive(Debug, Default)]
+pub struct JsonComponent {
+    /// Invariant: every key is 8 hex digits, every value a bool, number, string or array of
+    /// numbers.
+    object: Map<String, Value>,
+}
+
+/// A `serde_json` object per entity.
+pub type SerdeJsonPeer = Entities<JsonComponent>;
+
+impl Component for JsonComponent {
+    type Shared = ();
+    const INFO: KvDesignInfo = KvDesignInfo {
+        name: "serde_json",
+        description: "serde_json::Value object per entity: string keys, f64 numbers, Vec<Value> arrays; JSON text snapshot",
+        kind: KvDesignKind::Peer {
+            crate_name: "serde_json",
+            version: "1.0.154",
+        },
+        bytes_per_entity_cap: None,
+    };
+
+    fn set(
+        &mut self,
+        _: &mut (),
+        _: Entity,
+        key: Key,
+        value: ValueRef<'_>,
+        calls: &mut u64,
+    ) -> Result<(), KvError> {
+        let value = to_json(value)?;
+        *calls += heap_allocs(&value) as u64;
+        let name = key_name(key);
+        let before = self.object.len();
+        match self.object.get_mut(&name) {
+            Some(slot) => {
+                *calls += heap_allocs(slot) as u64;
+                *slot = value;
+            }
+            None => {
+                count_capacity_change(0, name.len(), calls);
+                self.object.insert(name, value);
+                count_btree_change(before, self.object.len(), calls);
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn read<R>(&self, _: &(), key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
+        let mut name = [0u8; 8];
+        for (i, b) in name.iter_mut().enumerate() {
+            *b = b"0123456789abcdef"[((key >> (28 - 4 * i)) & 0xF) as usize];
+        }
+        match self
+            .object
+            .get(std::str::from_utf8(&name).expect("hex digits"))
+        {
+            Some(v) => with_value(v, f),
+            None => f(None),
+        }
+    }
+
+    fn remove(&mut self, _: &mut (), key: Key, calls: &mut u64) -> bool {
+        let before = self.object.len();
+        match self.object.remove(&key_name(key)) {
+            Some(v) => {
+                *calls += 1 + heap_allocs(&v) as u64;
+                count_btree_change(before, self.object.len(), calls);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn release(&mut self, _: &mut (), calls: &mut u64) {
+        let before = self.object.len();
+        for (_, v) in std::mem::take(&mut self.object) {
+            *calls += 1 + heap_allocs(&v) as u64;
+        }
+        count_btree_change(before, 0, calls);
+    }
+
+    fn len(&self) -> usize {
+        self.object.len()
+    }
+
+    fn memory_bytes(&self, _: &()) -> usize {
+        btree_bytes(self.object.len(), size_of::<String>(), size_of::<Value>())
+            + self
+                .object
+                .iter()
+                .map(|(k, v)| k.capacity() + heap_bytes(v))
+                .sum::<usize>()
+    }
+
+    fn snapshot(&self, _: &(), out: &mut Vec<u8>) {
+        serde_json::to_writer(out, &self.object)
+            .expect("a map of strings to JSON values serialises");
+    }
+
+    fn visit_snapshot(
+        bytes: &[u8],
+        mut f: impl FnMut(Key, ValueRef<'_>),
+    ) -> Result<(), SnapshotError> {
+        let object: Map<String, Value> =
+            serde_json::from_slice(bytes).map_err(|e| SnapshotError(e.to_string()))?;
+        for (name, v) in &object {
+            let key = Key::from_str_radix(name, 16)
+                .map_err(|_| SnapshotError(format!("bad key {name:?}")))?;
+            with_value(v, |v| v.map(|v| f(key, v)));
+        }
+        Ok(())
+    }
+
+    fn check_invariants(&self, _: &()) -> Result<(), String> {
+        for (name, v) in &self.object {
+            if name.len() != 8 || Key::from_str_radix(name, 16).is_err() {
+                return Err(format!("key {name:?} is not a key's hex name"));
+            }
+            let ok = match v {
+                Value::Bool(_) | Value::Number(_) | Value::String(_) => true,
+                Value::Array(a) => a.iter().all(Value::is_number),
+                Value::Null | Value::Object(_) => false,
+            };
+            if !ok {
+                return Err(format!("key {name}: {v} is outside the restricted JSON"));
+            }
+        }
+        Ok(())
+    }
+}
