@@ -1,5 +1,5 @@
 //! Keeps the registries' fairness labels true: every peer design of every family (ID tables,
-//! tag stores, block allocators) names the crate version that `Cargo.lock` actually resolves,
+//! tag stores, block allocators, transform hierarchies) names the crate version that `Cargo.lock` actually resolves,
 //! and the lock resolves only that version, so results never claim a version that was not
 //! measured.
 
@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use impls::alloc::alloc_designs;
 use impls::id_table::{DesignKind, designs};
 use impls::tags::{TagDesignKind, tag_designs};
+use impls::transforms::transform_designs;
 
 /// `name -> versions` of every `[[package]]` in a `Cargo.lock` (v3/v4 format: `name = "..."`
 /// followed by `version = "..."` in each package table).
@@ -61,7 +62,20 @@ fn peers() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
         } => Some(("alloc", d.name, crate_name, version)),
         _ => None,
     });
-    id_tables.chain(tags).chain(allocs).collect()
+    let transforms = transform_designs()
+        .into_iter()
+        .filter_map(|d| match d.kind {
+            DesignKind::Peer {
+                crate_name,
+                version,
+            } => Some(("transforms", d.name, crate_name, version)),
+            _ => None,
+        });
+    id_tables
+        .chain(tags)
+        .chain(allocs)
+        .chain(transforms)
+        .collect()
 }
 
 #[test]
@@ -70,7 +84,7 @@ fn every_peer_names_its_locked_crate_version() {
     let lock = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     let locked = locked_versions(&lock);
     let peers = peers();
-    for family in ["id_table", "tags", "alloc"] {
+    for family in ["id_table", "tags", "alloc", "transforms"] {
         assert!(
             peers.iter().any(|p| p.0 == family),
             "no {family} peer designs registered"
