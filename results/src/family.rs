@@ -22,6 +22,8 @@ pub enum Family {
     Tags,
     /// Block allocators (`impls::alloc`).
     Alloc,
+    /// Transform hierarchies (`impls::transforms`).
+    Transforms,
     /// Reference loops (a plain `Vec`, a hand-written loop, the system allocator) timed beside
     /// a family's designs on the same traces, never ranked.
     Reference,
@@ -29,14 +31,16 @@ pub enum Family {
 
 impl Family {
     /// Every family, in the order pages and tables list them.
-    pub const ALL: [Family; 4] = [
+    pub const ALL: [Family; 5] = [
         Family::IdTable,
         Family::Tags,
         Family::Alloc,
+        Family::Transforms,
         Family::Reference,
     ];
 
-    /// The name results.json stores: `id_table`, `tags`, `alloc` or `reference`.
+    /// The name results.json stores: `id_table`, `tags`, `alloc`, `transforms` or
+    /// `reference`.
     ///
     /// ```
     /// assert_eq!(results::Family::IdTable.as_str(), "id_table");
@@ -46,6 +50,7 @@ impl Family {
             Family::IdTable => "id_table",
             Family::Tags => "tags",
             Family::Alloc => "alloc",
+            Family::Transforms => "transforms",
             Family::Reference => "reference",
         }
     }
@@ -87,7 +92,7 @@ impl FromStr for Family {
     /// use results::Family;
     /// assert_eq!("tags".parse::<Family>().unwrap(), Family::Tags);
     /// let e = "tag".parse::<Family>().unwrap_err().to_string();
-    /// assert!(e.contains("id_table, tags, alloc, reference"), "{e}");
+    /// assert!(e.contains("id_table, tags, alloc, transforms, reference"), "{e}");
     /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Family::ALL
@@ -126,6 +131,7 @@ impl FamilyRecord {
             Family::IdTable => ("ID lookup tables", "holey"),
             Family::Tags => ("Tag stores", "vec_of_vecs"),
             Family::Alloc => ("Block allocators", "buddy"),
+            Family::Transforms => ("Transform hierarchies", "deferred_flag_scan"),
             Family::Reference => return None,
         };
         Some(Self {
@@ -150,6 +156,8 @@ pub enum FamilyMetrics {
     Tags(TagMetrics),
     /// A block allocator's.
     Alloc(AllocMetrics),
+    /// A transform hierarchy's.
+    Transforms(TransformMetrics),
 }
 
 impl FamilyMetrics {
@@ -158,6 +166,7 @@ impl FamilyMetrics {
         match self {
             FamilyMetrics::Tags(_) => Family::Tags,
             FamilyMetrics::Alloc(_) => Family::Alloc,
+            FamilyMetrics::Transforms(_) => Family::Transforms,
         }
     }
 
@@ -222,6 +231,25 @@ pub struct AllocMetrics {
     pub live_fraction_at_first_failure: Option<f64>,
 }
 
+/// Work and space of a transform hierarchy on one trace, from an untimed replay with the
+/// design's own accounting (`impls::transforms::TransformStore::world_updates` and
+/// `memory_bytes`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TransformMetrics {
+    /// Live nodes after the setup.
+    pub nodes_after_setup: u64,
+    /// Heap bytes per node after the setup; `None` with no nodes.
+    pub bytes_per_node: Option<f64>,
+    /// Heap bytes held after the body.
+    pub memory_bytes_after_body: u64,
+    /// World products (`local * parent_world`) the design computed during the body, per
+    /// `EndFrame` of the body: O(L²) against O(L) on a moving chain; `None` for a body
+    /// without frames.
+    pub products_per_frame: Option<f64>,
+    /// The same products per `SetLocal` (and batch entry) of the body; `None` without any.
+    pub products_per_set_local: Option<f64>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,7 +265,7 @@ mod tests {
         let e = "idtable".parse::<Family>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown family \"idtable\"; valid families: id_table, tags, alloc, reference"
+            "unknown family \"idtable\"; valid families: id_table, tags, alloc, transforms, reference"
         );
     }
 
@@ -246,7 +274,12 @@ mod tests {
         let all = FamilyRecord::builtin_all();
         assert_eq!(
             all.iter().map(|r| r.family).collect::<Vec<_>>(),
-            [Family::IdTable, Family::Tags, Family::Alloc]
+            [
+                Family::IdTable,
+                Family::Tags,
+                Family::Alloc,
+                Family::Transforms
+            ]
         );
         assert_eq!(all[1].reference_design, "vec_of_vecs");
         assert_eq!(all[2].title, "Block allocators");
