@@ -1,10 +1,12 @@
 //! The sections of a block built from one family's own metrics (`tags`: tag-store space and
-//! allocator traffic; `alloc`: arena use and fragmentation), one file per family. This module
+//! allocator traffic; `alloc`: arena use and fragmentation; `transforms`: world products per
+//! frame and bytes per node), one file per family. This module
 //! and those files are the only places of the report that name a specific family or read its
 //! metrics: everything else is the same for every family.
 
 pub(super) mod alloc;
 pub(super) mod tags;
+pub(super) mod transforms;
 
 use results::Family;
 use results::{Benchmark, Results};
@@ -25,6 +27,8 @@ pub struct FamilyMetricsView {
     pub tags: Option<tags::TagsView>,
     /// Block-allocator space use, when some design here carries `alloc` metrics.
     pub alloc: Option<alloc::AllocView>,
+    /// Transform-hierarchy work and space, when some design here carries `transforms` metrics.
+    pub transforms: Option<transforms::TransformsView>,
 }
 
 /// The family sections of `block`, each from the designs of the block that carry its metrics.
@@ -39,6 +43,7 @@ pub(super) fn build(
     Ok(FamilyMetricsView {
         tags: tags::build(block, names, charts)?,
         alloc: alloc::build(block, names, charts)?,
+        transforms: transforms::build(block),
     })
 }
 
