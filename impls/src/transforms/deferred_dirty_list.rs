@@ -5,7 +5,8 @@
 //!
 //! Layout: the SoA [`Hierarchy`]; slots `first_dirty..size` are the dirty list. A node that
 //! changes is swapped with the slot just before the list and `first_dirty` decreases (F8); its
-//! children and their children follow, stopping at nodes already dirty, by the invariant
+//! children and their children follow (moved so the list reads parent before child), stopping
+//! at nodes already dirty, by the invariant
 //! "every child of a dirty node is dirty". `end_frame` walks only the dirty list: at slot `i`,
 //! while the parent is at a later slot the two are swapped (the article's parent/child fix-up
 //! swap), then the node is recomputed (a clean parent's world is current, a dirty one's was
@@ -31,8 +32,10 @@ pub struct DeferredDirtyList<const EVICT: u8> {
     /// First slot of the dirty list. Invariant: `first_dirty <= size`, and every child of a
     /// slot `>= first_dirty` is also `>= first_dirty`.
     first_dirty: u32,
-    /// Ids still to mark dirty (kept between calls, empty between them).
+    /// Ids still to visit while marking (kept between calls, empty between them).
     stack: Vec<u32>,
+    /// The clean nodes found by a marking walk, in pre-order (empty between calls).
+    collected: Vec<u32>,
     /// Whether nothing changed since the last `end_frame`.
     flushed: bool,
 }
@@ -43,6 +46,7 @@ impl<const EVICT: u8> Default for DeferredDirtyList<EVICT> {
             h: Hierarchy::default(),
             first_dirty: 0,
             stack: Vec::new(),
+            collected: Vec::new(),
             flushed: true,
         }
     }
@@ -57,15 +61,14 @@ impl<const EVICT: u8> DeferredDirtyList<EVICT> {
         if s >= self.first_dirty {
             return;
         }
+        // Collect the clean part of the subtree in pre-order, then move it to the list's
+        // front last node first, so the list reads parent before child and `end_frame`'s
+        // fix-up swaps stay rare (moving each node as it is found would reverse a chain, and
+        // the fix-up would then bubble every node up its chain: O(L²) swaps).
         self.stack.push(self.h.id_of[s as usize]);
         while let Some(id) = self.stack.pop() {
+            self.collected.push(id);
             let x = self.h.slot_of[id as usize];
-            if x >= self.first_dirty {
-                continue;
-            }
-            self.first_dirty -= 1;
-            let x = self.first_dirty;
-            self.h.swap(self.h.slot_of[id as usize], x);
             let mut c = self.h.first_child[x as usize];
             while c != NIL {
                 if c < self.first_dirty {
@@ -73,6 +76,10 @@ impl<const EVICT: u8> DeferredDirtyList<EVICT> {
                 }
                 c = self.h.next_sibling[c as usize];
             }
+        }
+        while let Some(id) = self.collected.pop() {
+            self.first_dirty -= 1;
+            self.h.swap(self.h.slot_of[id as usize], self.first_dirty);
         }
     }
 
@@ -193,7 +200,7 @@ impl<const EVICT: u8> TransformStore for DeferredDirtyList<EVICT> {
     }
 
     fn memory_bytes(&self) -> usize {
-        self.h.memory_bytes() + self.stack.capacity() * 4
+        self.h.memory_bytes() + (self.stack.capacity() + self.collected.capacity()) * 4
     }
 
     fn world_updates(&self) -> u64 {
@@ -202,7 +209,7 @@ impl<const EVICT: u8> TransformStore for DeferredDirtyList<EVICT> {
 
     fn check_invariants(&self) -> Result<(), String> {
         self.h.check(self.flushed)?;
-        if self.first_dirty > self.h.size || !self.stack.is_empty() {
+        if self.first_dirty > self.h.size || !self.stack.is_empty() || !self.collected.is_empty() {
             return Err(format!(
                 "first_dirty {} of {} slots, {} ids left on the stack",
                 self.first_dirty,
