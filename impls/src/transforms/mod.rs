@@ -121,8 +121,10 @@ pub struct TransformDesignInfo {
 }
 
 /// The cap on world products per body of the immediate designs (see
-/// [`TransformDesignInfo::product_cap`]): 2^25, about a tenth of a second of products.
-pub const IMMEDIATE_PRODUCT_CAP: u64 = 1 << 25;
+/// [`TransformDesignInfo::product_cap`]): 2^23 products, about a quarter of a second per
+/// replay with the walk around them (a benchmark replays 20 times or more), so chains of 64 at
+/// 64K nodes (21M products per body) and of 1024 above 16K nodes are `unsupported`.
+pub const IMMEDIATE_PRODUCT_CAP: u64 = 1 << 23;
 
 /// A transform hierarchy. See the [module docs](self) for the shared semantics.
 pub trait TransformStore: Sized {
