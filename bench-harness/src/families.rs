@@ -19,6 +19,7 @@ pub fn for_each_family<V: FamilyVisitor>(visitor: &mut V) {
     visitor.visit::<crate::replay::TagFamily>();
     visitor.visit::<crate::replay::AllocFamily>();
     visitor.visit::<crate::replay::DataComponentFamily>();
+    visitor.visit::<crate::replay::TransformFamily>();
 }
 
 /// The names of every family, in list order.

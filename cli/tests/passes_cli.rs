@@ -90,6 +90,7 @@ fn cache_fills_every_family() {
         ("tags", "vec_of_vecs"),
         ("alloc", "buddy"),
         ("data_component", "flat_aos"),
+        ("transforms", "deferred_flag_scan"),
     ] {
         run_ok(&[
             "cache", "--family", family, "--design", design, "--n", "100", "--out", out,

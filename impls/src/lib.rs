@@ -14,6 +14,10 @@
 //!   Adventures 3", its ablations and published peers). See [`alloc::BlockAllocator`] and
 //!   [`alloc::registry`].
 //!
+//! * [`transforms`]: transform hierarchies (the BitSquid "Transform Component" article):
+//!   immediate against deferred world updates, flag scan against a dirty list kept by
+//!   swapping, an object tree and a published arena tree. See [`transforms::TransformStore`].
+//!
 //! `impls` knows nothing of traces or benchmarks; `bench-harness` joins designs and workloads.
 #![deny(missing_docs)]
 
@@ -24,6 +28,7 @@ pub mod id;
 pub mod id_table;
 pub mod kind;
 pub mod tags;
+pub mod transforms;
 
 pub use error::TableError;
 pub use kind::DesignKind;

@@ -1,5 +1,5 @@
-//! Keeps the registries' fairness labels true: every peer design of every family (ID tables,
-//! tag stores, block allocators) names the crate version that `Cargo.lock` actually resolves,
+//! Keeps the registries' fairness labels true: every peer design of every family names the
+//! crate version that `Cargo.lock` actually resolves,
 //! and the lock resolves only that version, so results never claim a version that was not
 //! measured.
 
@@ -7,7 +7,8 @@ use std::collections::HashMap;
 
 use impls::alloc::alloc_designs;
 use impls::id_table::{DesignKind, designs};
-use impls::tags::{TagDesignKind, tag_designs};
+use impls::tags::tag_designs;
+use impls::transforms::transform_designs;
 
 /// `name -> versions` of every `[[package]]` in a `Cargo.lock` (v3/v4 format: `name = "..."`
 /// followed by `version = "..."` in each package table).
@@ -38,39 +39,46 @@ fn locked_versions(lock: &str) -> HashMap<String, Vec<String>> {
     versions
 }
 
-/// `(family, design name, crate name, version)` of every peer design in every registry.
-fn peers() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
-    let id_tables = designs().into_iter().filter_map(|d| match d.kind {
-        DesignKind::Peer {
-            crate_name,
-            version,
-        } => Some(("id_table", d.name, crate_name, version)),
-        _ => None,
-    });
-    let tags = tag_designs().into_iter().filter_map(|d| match d.kind {
-        TagDesignKind::Peer {
-            crate_name,
-            version,
-        } => Some(("tags", d.name, crate_name, version)),
-        _ => None,
-    });
-    let allocs = alloc_designs().into_iter().filter_map(|d| match d.kind {
-        DesignKind::Peer {
-            crate_name,
-            version,
-        } => Some(("alloc", d.name, crate_name, version)),
-        _ => None,
-    });
-    let kv = impls::data_component::kv_designs()
+/// `(family, design name, crate name, version)` of the peer designs of one registry (every
+/// family's design info has a `name` and a shared `DesignKind`).
+macro_rules! peers_of {
+    ($family:expr, $designs:expr) => {
+        $designs
+            .into_iter()
+            .filter_map(|d| match d.kind {
+                DesignKind::Peer {
+                    crate_name,
+                    version,
+                } => Some(($family, d.name, crate_name, version)),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+}
+
+/// Every family with peers, and the peers of each.
+fn peers_by_family() -> Vec<(&'static str, Vec<Peer>)> {
+    vec![
+        ("id_table", peers_of!("id_table", designs())),
+        ("tags", peers_of!("tags", tag_designs())),
+        ("alloc", peers_of!("alloc", alloc_designs())),
+        ("transforms", peers_of!("transforms", transform_designs())),
+        (
+            "data_component",
+            peers_of!("data_component", impls::data_component::kv_designs()),
+        ),
+    ]
+}
+
+/// `(family, design name, crate name, version)`.
+type Peer = (&'static str, &'static str, &'static str, &'static str);
+
+/// Every peer design in every registry.
+fn peers() -> Vec<Peer> {
+    peers_by_family()
         .into_iter()
-        .filter_map(|d| match d.kind {
-            DesignKind::Peer {
-                crate_name,
-                version,
-            } => Some(("data_component", d.name, crate_name, version)),
-            _ => None,
-        });
-    id_tables.chain(tags).chain(allocs).chain(kv).collect()
+        .flat_map(|(_, peers)| peers)
+        .collect()
 }
 
 #[test]
@@ -78,13 +86,10 @@ fn every_peer_names_its_locked_crate_version() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock");
     let lock = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     let locked = locked_versions(&lock);
-    let peers = peers();
-    for family in ["id_table", "tags", "alloc", "data_component"] {
-        assert!(
-            peers.iter().any(|p| p.0 == family),
-            "no {family} peer designs registered"
-        );
+    for (family, peers) in peers_by_family() {
+        assert!(!peers.is_empty(), "no {family} peer designs registered");
     }
+    let peers = peers();
     for (family, name, crate_name, version) in peers {
         // The standard library comes with the toolchain, which results record.
         if crate_name == "std" {

@@ -22,6 +22,8 @@ pub enum Family {
     Tags,
     /// Block allocators (`impls::alloc`).
     Alloc,
+    /// Transform hierarchies (`impls::transforms`).
+    Transforms,
     /// DataComponent stores, per-entity key-value data (`impls::data_component`).
     DataComponent,
     /// Reference loops (a plain `Vec`, a hand-written loop, the system allocator) timed beside
@@ -31,15 +33,17 @@ pub enum Family {
 
 impl Family {
     /// Every family, in the order pages and tables list them.
-    pub const ALL: [Family; 5] = [
+    pub const ALL: [Family; 6] = [
         Family::IdTable,
         Family::Tags,
         Family::Alloc,
+        Family::Transforms,
         Family::DataComponent,
         Family::Reference,
     ];
 
-    /// The name results.json stores: `id_table`, `tags`, `alloc`, `data_component` or
+    /// The name results.json stores: `id_table`, `tags`, `alloc`, `transforms`,
+    /// `data_component` or
     /// `reference`.
     ///
     /// ```
@@ -50,6 +54,7 @@ impl Family {
             Family::IdTable => "id_table",
             Family::Tags => "tags",
             Family::Alloc => "alloc",
+            Family::Transforms => "transforms",
             Family::DataComponent => "data_component",
             Family::Reference => "reference",
         }
@@ -92,7 +97,7 @@ impl FromStr for Family {
     /// use results::Family;
     /// assert_eq!("tags".parse::<Family>().unwrap(), Family::Tags);
     /// let e = "tag".parse::<Family>().unwrap_err().to_string();
-    /// assert!(e.contains("id_table, tags, alloc, data_component, reference"), "{e}");
+    /// assert!(e.contains("id_table, tags, alloc, "), "{e}");
     /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Family::ALL
@@ -132,9 +137,9 @@ impl FamilyRecord {
             Family::IdTable => ("ID lookup tables", "holey"),
             Family::Tags => ("Tag stores", "vec_of_vecs"),
             Family::Alloc => ("Block allocators", "buddy"),
-            // Added after results recorded their families (schema 4): every file holding it
-            // records its own title and reference design.
-            Family::DataComponent => return None,
+            // Added after results recorded their families (schema 4): every file holding them
+            // records its own titles and reference designs.
+            Family::Transforms | Family::DataComponent => return None,
             Family::Reference => return None,
         };
         Some(Self {
@@ -159,6 +164,8 @@ pub enum FamilyMetrics {
     Tags(TagMetrics),
     /// A block allocator's.
     Alloc(AllocMetrics),
+    /// A transform hierarchy's.
+    Transforms(TransformMetrics),
     /// A DataComponent store's.
     DataComponent(DataComponentMetrics),
 }
@@ -169,6 +176,7 @@ impl FamilyMetrics {
         match self {
             FamilyMetrics::Tags(_) => Family::Tags,
             FamilyMetrics::Alloc(_) => Family::Alloc,
+            FamilyMetrics::Transforms(_) => Family::Transforms,
             FamilyMetrics::DataComponent(_) => Family::DataComponent,
         }
     }
@@ -253,6 +261,25 @@ pub struct DataComponentMetrics {
     pub body_alloc_calls_per_op: f64,
 }
 
+/// Work and space of a transform hierarchy on one trace, from an untimed replay with the
+/// design's own accounting (`impls::transforms::TransformStore::world_updates` and
+/// `memory_bytes`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TransformMetrics {
+    /// Live nodes after the setup.
+    pub nodes_after_setup: u64,
+    /// Heap bytes per node after the setup; `None` with no nodes.
+    pub bytes_per_node: Option<f64>,
+    /// Heap bytes held after the body.
+    pub memory_bytes_after_body: u64,
+    /// World products (`local * parent_world`) the design computed during the body, per
+    /// `EndFrame` of the body: O(L²) against O(L) on a moving chain; `None` for a body
+    /// without frames.
+    pub products_per_frame: Option<f64>,
+    /// The same products per `SetLocal` (and batch entry) of the body; `None` without any.
+    pub products_per_set_local: Option<f64>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,12 +295,15 @@ mod tests {
         let e = "idtable".parse::<Family>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown family \"idtable\"; valid families: id_table, tags, alloc, data_component, reference"
+            format!(
+                "unknown family \"idtable\"; valid families: {}",
+                Family::ALL.map(Family::as_str).join(", ")
+            )
         );
     }
 
     #[test]
-    fn every_family_with_designs_has_a_builtin_record() {
+    fn the_families_of_schema_1_to_3_have_a_builtin_record_and_later_ones_none() {
         let all = FamilyRecord::builtin_all();
         assert_eq!(
             all.iter().map(|r| r.family).collect::<Vec<_>>(),

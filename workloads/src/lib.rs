@@ -16,7 +16,7 @@
 //!   methods of [`Trace`] built on it (validation), and [`AnyTrace`], a trace of any family
 //!   with its op type erased; names no vocabulary.
 //! * The op vocabularies, one module each: [`op`] (ID tables), [`tag_op`] (tag stores),
-//!   [`alloc_op`] (block allocators).
+//!   [`alloc_op`] (block allocators), [`transform_op`] (transform hierarchies).
 //! * [`vocabularies`]: the one list of the vocabularies (family names, dispatch from a family
 //!   name to its op type, the default family of old trace files).
 //! * [`format`](mod@format): the binary trace file format, save and load with full validation
@@ -42,6 +42,7 @@ pub mod registry;
 pub mod rng;
 pub mod tag_op;
 pub mod trace;
+pub mod transform_op;
 pub mod vocabularies;
 
 pub use alloc_op::AllocOp;
@@ -51,3 +52,4 @@ pub use op::{BodyStats, Handle, Op};
 pub use payload::Payload;
 pub use tag_op::TagOp;
 pub use trace::Trace;
+pub use transform_op::TransformOp;

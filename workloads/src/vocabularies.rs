@@ -14,6 +14,7 @@ use crate::data_op::DataOp;
 use crate::family::TraceOp;
 use crate::op::Op;
 use crate::tag_op::TagOp;
+use crate::transform_op::TransformOp;
 
 /// The family names of every vocabulary, in [`with_vocabulary`]'s order.
 pub const FAMILIES: &[&str] = &[
@@ -21,6 +22,7 @@ pub const FAMILIES: &[&str] = &[
     <TagOp as TraceOp>::FAMILY,
     <AllocOp as TraceOp>::FAMILY,
     <DataOp as TraceOp>::FAMILY,
+    <TransformOp as TraceOp>::FAMILY,
 ];
 
 /// The default vocabulary: the family of trace files written before the header named one
@@ -50,6 +52,7 @@ pub fn with_vocabulary<V: VocabularyVisitor>(family: &str, visitor: V) -> Option
         <TagOp as TraceOp>::FAMILY => visitor.visit::<TagOp>(),
         <AllocOp as TraceOp>::FAMILY => visitor.visit::<AllocOp>(),
         <DataOp as TraceOp>::FAMILY => visitor.visit::<DataOp>(),
+        <TransformOp as TraceOp>::FAMILY => visitor.visit::<TransformOp>(),
         _ => return None,
     })
 }

@@ -12,6 +12,7 @@ pub mod alloc;
 pub mod data_component;
 pub mod id_table;
 pub mod tags;
+pub mod transforms;
 
 use std::fmt::Debug;
 use std::time::Duration;
@@ -26,6 +27,7 @@ pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};
 pub use data_component::{DataComponentFamily, KvDigest, KvReplay};
 pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
 pub use tags::{TagDigest, TagFamily, TagReplay};
+pub use transforms::{TransformDigest, TransformFamily, TransformReplay};
 
 /// A family as the harness sees it: everything the criterion driver, the CLI, the measurement
 /// passes, `compare` and the report need, so none of them names a family.

@@ -51,6 +51,22 @@
 //! | `alloc-every-other-leaf` | `n` Alloc 16 B                                   | `ceil(n/2)` Free (even handles), `ceil(n/2)` Alloc 32 B   | 1K / 64K / 1M                 |
 //! | `alloc-wee-*` (6)        | —                                                | a real program's recording (82 to 46K ops)                | n ignored                     |
 //!
+//! Transform hierarchies ([`TransformOp`](crate::TransformOp); `n` is the node count; 10
+//! frames; the forests have depth ≤ 5, about one node in eight a root; work units are one per
+//! op but `ApplyBatch`):
+//!
+//! | workload               | setup (default params)                        | body per frame (default params)                            |
+//! |------------------------|-----------------------------------------------|------------------------------------------------------------|
+//! | `xf-chain-all`         | chains of 64                                  | SetLocal every node root to leaf, EndFrame, read each leaf |
+//! | `xf-chain-all-5`       | chains of 5                                   | as `xf-chain-all`                                          |
+//! | `xf-chain-all-1024`    | chains of 1024                                | as `xf-chain-all`                                          |
+//! | `xf-chain-all-batch`   | chains of 64                                  | one BatchLocal run + ApplyBatch per chain, EndFrame, leaves |
+//! | `xf-root-move`         | forest                                        | SetLocal every root, EndFrame, read 1 % random             |
+//! | `xf-sparse-1pct`       | forest + 6 warm-up frames                     | SetLocal 1 % random, EndFrame, read them                   |
+//! | `xf-persistent-movers` | forest, fixed 10 % movers, 6 warm-up frames   | SetLocal the movers, EndFrame, read a tenth of them        |
+//! | `xf-reparent-churn`    | forest                                        | 1 % of n: SetParent / Destroy+Create / SetLocal, EndFrame, read 1 % |
+//! | `xf-query`             | forest, EndFrame                              | 100K random GetWorld (no frames)                           |
+//!
 //! Every generator keeps the number of live objects (IDs, entities, blocks) at or below `n` at
 //! all times, except the recorded `alloc-wee-*` (which ignore `n`) and `iterate-holes`, whose
 //! point is `n` live objects spread over more slots (its peak is the slot count). `BodyStats::peak_live` reports the peak, so a harness can skip a fixed-capacity
@@ -93,6 +109,16 @@ pub mod tags_visit_all;
 pub mod tags_visit_all_fragmented;
 pub mod tags_visit_all_heavy;
 pub mod tags_visit_entity;
+pub mod xf_builder;
+pub mod xf_chain_all;
+pub mod xf_chain_all_1024;
+pub mod xf_chain_all_5;
+pub mod xf_chain_all_batch;
+pub mod xf_persistent_movers;
+pub mod xf_query;
+pub mod xf_reparent_churn;
+pub mod xf_root_move;
+pub mod xf_sparse_1pct;
 
 pub use alloc_wee::{
     alloc_wee_cpp_demangle, alloc_wee_dogfood, alloc_wee_ffmpeg, alloc_wee_find, alloc_wee_grep,

@@ -1,11 +1,13 @@
 //! The sections of a block built from one family's own metrics (`tags`: tag-store space and
-//! allocator traffic; `alloc`: arena use and fragmentation), one file per family. This module
+//! allocator traffic; `alloc`: arena use and fragmentation; `transforms`: world products per
+//! frame and bytes per node), one file per family. This module
 //! and those files are the only places of the report that name a specific family or read its
 //! metrics: everything else is the same for every family.
 
 pub(super) mod alloc;
 pub(super) mod data_component;
 pub(super) mod tags;
+pub(super) mod transforms;
 
 use results::Benchmark;
 use results::Family;
@@ -31,6 +33,8 @@ pub struct FamilyMetricsView {
     pub alloc: Option<alloc::AllocView>,
     /// DataComponent bytes and allocator calls, when some design here carries its metrics.
     pub data_component: Option<data_component::DataComponentView>,
+    /// Transform-hierarchy work and space, when some design here carries `transforms` metrics.
+    pub transforms: Option<transforms::TransformsView>,
 }
 
 /// The family sections of `block`, each from the designs of the block that carry its metrics.
@@ -46,6 +50,7 @@ pub(super) fn build(
         tags: tags::build(block, names, charts)?,
         alloc: alloc::build(block, names, charts)?,
         data_component: data_component::build(block),
+        transforms: transforms::build(block),
     })
 }
 

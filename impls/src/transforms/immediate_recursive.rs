@@ -1,0 +1,191 @@
+//! Article design F4 (+ F11, F14): immediate update, recursive.
+//!
+//! Layout: the SoA [`Hierarchy`] (local, world, parent / first child / next sibling / previous
+//! sibling slot links), ids through an id → slot map. `set_local` stores the local and at once
+//! recomputes the node's world and, recursively over `first_child` / `next_sibling`, its whole
+//! subtree, exactly the article's `TransformComponent::transform`: worlds are always current,
+//! `end_frame` does nothing. Cost: O(subtree) per `set_local`, so a frame that moves every node
+//! of a chain of L costs O(L²) products. `set_local_batch` (the API the article proposes to
+//! regain O(n)) stores every local, then updates each subtree whose root has no ancestor in
+//! the batch, once. Destroy is a swap-erase (the last slot moves into the hole; slot order
+//! means nothing to an immediate design). Recursion depth is the hierarchy's depth: capped by
+//! `product_cap` in the benchmarks, and a test runs chains of 1024.
+
+use super::hierarchy::{Hierarchy, NIL};
+use super::{
+    Affine, IMMEDIATE_PRODUCT_CAP, TransformDesignInfo, TransformDesignKind, TransformStore,
+    UpdateStrategy, XfError,
+};
+
+/// Immediate, recursive update over the SoA links.
+#[derive(Debug, Clone, Default)]
+pub struct ImmediateRecursive {
+    /// Per-slot extra: the batch stamp ([`immediate_batch`]).
+    h: Hierarchy<u32>,
+    /// The current batch's stamp pair (`2k` member, `2k + 1` member already updated).
+    batch_epoch: u32,
+}
+
+fn update_subtree(h: &mut Hierarchy<u32>, s: u32) {
+    h.recompute(s);
+    let mut c = h.first_child[s as usize];
+    while c != NIL {
+        update_subtree(h, c);
+        c = h.next_sibling[c as usize];
+    }
+}
+
+/// The immediate designs' batch (F14): store every local, then update the subtree of every
+/// batch node with no batch ancestor, once. Walking up from a node stops at the first batch
+/// member, so a batch of a whole chain costs O(L), not O(L²). `stamp` is the per-slot extra,
+/// `epoch` the design's counter.
+///
+/// # Errors
+/// [`XfError::NoSuchNode`] before anything changes.
+pub(crate) fn immediate_batch(
+    h: &mut Hierarchy<u32>,
+    epoch: &mut u32,
+    batch: &[(u32, Affine)],
+    mut update: impl FnMut(&mut Hierarchy<u32>, u32),
+) -> Result<(), XfError> {
+    for &(id, _) in batch {
+        h.slot(id)?;
+    }
+    if *epoch >= u32::MAX - 2 {
+        h.extra.iter_mut().for_each(|e| *e = 0);
+        *epoch = 0;
+    }
+    *epoch += 2;
+    let (member, done) = (*epoch, *epoch + 1);
+    for &(id, local) in batch {
+        let s = h.slot_of[id as usize] as usize;
+        h.local[s] = local;
+        h.extra[s] = member;
+    }
+    for &(id, _) in batch {
+        let s = h.slot_of[id as usize];
+        if h.extra[s as usize] == done {
+            continue;
+        }
+        let mut a = h.parent[s as usize];
+        while a != NIL && h.extra[a as usize] != member && h.extra[a as usize] != done {
+            a = h.parent[a as usize];
+        }
+        h.extra[s as usize] = done;
+        if a == NIL {
+            update(h, s);
+        }
+    }
+    Ok(())
+}
+
+/// The immediate designs' `create`, `destroy` and `set_parent`: each recomputes the affected
+/// subtrees at once with `update`.
+pub(crate) mod immediate_ops {
+    use super::*;
+
+    pub(crate) fn create(
+        h: &mut Hierarchy<u32>,
+        parent: Option<u32>,
+        local: Affine,
+    ) -> Result<u32, XfError> {
+        let p = match parent {
+            Some(p) => h.slot(p)?,
+            None => NIL,
+        };
+        Ok(h.push(p, local, 0)?.0)
+    }
+
+    pub(crate) fn destroy(
+        h: &mut Hierarchy<u32>,
+        id: u32,
+        mut update: impl FnMut(&mut Hierarchy<u32>, u32),
+    ) -> Result<(), XfError> {
+        let s = h.slot(id)?;
+        h.orphan_children(s, |h, c| update(h, c));
+        h.unlink(s);
+        h.remove(s);
+        Ok(())
+    }
+
+    pub(crate) fn set_parent(
+        h: &mut Hierarchy<u32>,
+        id: u32,
+        parent: Option<u32>,
+        mut update: impl FnMut(&mut Hierarchy<u32>, u32),
+    ) -> Result<(), XfError> {
+        let s = h.slot(id)?;
+        let p = match parent {
+            Some(p) => h.slot(p)?,
+            None => NIL,
+        };
+        h.reparent(s, p)?;
+        update(h, s);
+        Ok(())
+    }
+}
+
+impl TransformStore for ImmediateRecursive {
+    type Id = u32;
+
+    const INFO: TransformDesignInfo = TransformDesignInfo {
+        name: "immediate_recursive",
+        description: "SoA links, every set_local recomputes its subtree recursively (the article's choice: always current, O(L²) on a moving chain)",
+        kind: TransformDesignKind::Article,
+        strategy: UpdateStrategy::Immediate,
+        product_cap: Some(IMMEDIATE_PRODUCT_CAP),
+    };
+
+    fn new() -> Self {
+        Self::default()
+    }
+
+    fn create(&mut self, parent: Option<u32>, local: Affine) -> Result<u32, XfError> {
+        immediate_ops::create(&mut self.h, parent, local)
+    }
+
+    fn destroy(&mut self, node: u32) -> Result<(), XfError> {
+        immediate_ops::destroy(&mut self.h, node, update_subtree)
+    }
+
+    fn set_parent(&mut self, node: u32, parent: Option<u32>) -> Result<(), XfError> {
+        immediate_ops::set_parent(&mut self.h, node, parent, update_subtree)
+    }
+
+    fn set_local(&mut self, node: u32, local: Affine) -> Result<(), XfError> {
+        let s = self.h.slot(node)?;
+        self.h.local[s as usize] = local;
+        update_subtree(&mut self.h, s);
+        Ok(())
+    }
+
+    fn set_local_batch(&mut self, batch: &[(u32, Affine)]) -> Result<(), XfError> {
+        immediate_batch(&mut self.h, &mut self.batch_epoch, batch, update_subtree)
+    }
+
+    fn end_frame(&mut self) {}
+
+    fn world(&self, node: u32) -> Result<Affine, XfError> {
+        Ok(self.h.world[self.h.slot(node)? as usize])
+    }
+
+    fn local(&self, node: u32) -> Result<Affine, XfError> {
+        Ok(self.h.local[self.h.slot(node)? as usize])
+    }
+
+    fn len(&self) -> usize {
+        self.h.size as usize
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.h.memory_bytes()
+    }
+
+    fn world_updates(&self) -> u64 {
+        self.h.updates
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        self.h.check(true)
+    }
+}
