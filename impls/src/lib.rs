@@ -13,6 +13,10 @@
 //! * [`alloc`]: block allocators over one arena (the buddy allocator of "Allocation
 //!   Adventures 3", its ablations and published peers). See [`alloc::BlockAllocator`] and
 //!   [`alloc::registry`].
+//! * [`relations`]: one-to-many indices over a bulk array of records ("Data Structures Part 2:
+//!   Indices"): the article's hash → first record plus intrusive cyclic lists against brute
+//!   force, arrays of arrays, multimaps and peers. See [`relations::RelationIndex`] and
+//!   [`relations::registry`]. Its lists are [`intrusive_list`], shared with other families.
 //!
 //! `impls` knows nothing of traces or benchmarks; `bench-harness` joins designs and workloads.
 #![deny(missing_docs)]
@@ -21,7 +25,9 @@ pub mod alloc;
 pub mod error;
 pub mod id;
 pub mod id_table;
+pub mod intrusive_list;
 pub mod kind;
+pub mod relations;
 pub mod tags;
 
 pub use error::TableError;
