@@ -198,10 +198,10 @@ mod tests {
         insert_after(&mut links[..], 0, 1);
         links[1].next = 2;
         let err = check_cycle(&links[..], 0, 3).unwrap_err();
-        assert!(err.contains("prev[next[1]]"), "{err}");
+        assert!(err.contains("next[prev[0]] = 2"), "{err}");
         links[1].next = 7;
         assert!(
-            check_cycle(&links[..], 0, 3)
+            check_cycle(&links[..], 1, 3)
                 .unwrap_err()
                 .contains("out of bounds")
         );
