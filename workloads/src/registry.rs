@@ -175,6 +175,13 @@ const ENTRIES: &[Entry] = &[
     entry!(alloc_wee_find, WeeTraceParams, recorded),
     entry!(alloc_wee_grep, WeeTraceParams, recorded),
     entry!(alloc_wee_ls, WeeTraceParams, recorded),
+    entry!(idx_notify, generators::idx_notify::IdxNotifyParams, stale: false),
+    entry!(idx_first, generators::idx_first::IdxFirstParams, stale: false),
+    entry!(idx_star, generators::idx_star::IdxStarParams, stale: false),
+    entry!(idx_entity_delete, generators::idx_entity_delete::IdxEntityDeleteParams, stale: false),
+    entry!(idx_heavy_tail, generators::idx_heavy_tail::IdxHeavyTailParams, stale: false),
+    entry!(idx_churn, generators::idx_churn::IdxChurnParams, stale: false),
+    entry!(idx_tags, generators::idx_tags::IdxTagsParams, stale: false),
 ];
 
 /// Every workload with its parameters and their defaults.

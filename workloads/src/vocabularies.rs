@@ -12,6 +12,7 @@
 use crate::alloc_op::AllocOp;
 use crate::family::TraceOp;
 use crate::op::Op;
+use crate::relation_op::RelationOp;
 use crate::tag_op::TagOp;
 
 /// The family names of every vocabulary, in [`with_vocabulary`]'s order.
@@ -19,6 +20,7 @@ pub const FAMILIES: &[&str] = &[
     <Op as TraceOp>::FAMILY,
     <TagOp as TraceOp>::FAMILY,
     <AllocOp as TraceOp>::FAMILY,
+    <RelationOp as TraceOp>::FAMILY,
 ];
 
 /// The default vocabulary: the family of trace files written before the header named one
@@ -47,6 +49,7 @@ pub fn with_vocabulary<V: VocabularyVisitor>(family: &str, visitor: V) -> Option
         <Op as TraceOp>::FAMILY => visitor.visit::<Op>(),
         <TagOp as TraceOp>::FAMILY => visitor.visit::<TagOp>(),
         <AllocOp as TraceOp>::FAMILY => visitor.visit::<AllocOp>(),
+        <RelationOp as TraceOp>::FAMILY => visitor.visit::<RelationOp>(),
         _ => return None,
     })
 }
