@@ -22,6 +22,8 @@ pub enum Family {
     Tags,
     /// Block allocators (`impls::alloc`).
     Alloc,
+    /// One-to-many indices (`impls::relations`).
+    Relations,
     /// Reference loops (a plain `Vec`, a hand-written loop, the system allocator) timed beside
     /// a family's designs on the same traces, never ranked.
     Reference,
@@ -29,10 +31,11 @@ pub enum Family {
 
 impl Family {
     /// Every family, in the order pages and tables list them.
-    pub const ALL: [Family; 4] = [
+    pub const ALL: [Family; 5] = [
         Family::IdTable,
         Family::Tags,
         Family::Alloc,
+        Family::Relations,
         Family::Reference,
     ];
 
@@ -46,6 +49,7 @@ impl Family {
             Family::IdTable => "id_table",
             Family::Tags => "tags",
             Family::Alloc => "alloc",
+            Family::Relations => "relations",
             Family::Reference => "reference",
         }
     }
@@ -87,7 +91,7 @@ impl FromStr for Family {
     /// use results::Family;
     /// assert_eq!("tags".parse::<Family>().unwrap(), Family::Tags);
     /// let e = "tag".parse::<Family>().unwrap_err().to_string();
-    /// assert!(e.contains("id_table, tags, alloc, reference"), "{e}");
+    /// assert!(e.contains("id_table, tags, alloc, relations, reference"), "{e}");
     /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Family::ALL
@@ -126,6 +130,7 @@ impl FamilyRecord {
             Family::IdTable => ("ID lookup tables", "holey"),
             Family::Tags => ("Tag stores", "vec_of_vecs"),
             Family::Alloc => ("Block allocators", "buddy"),
+            Family::Relations => ("One-to-many indices", "intrusive_2idx"),
             Family::Reference => return None,
         };
         Some(Self {
@@ -150,6 +155,8 @@ pub enum FamilyMetrics {
     Tags(TagMetrics),
     /// A block allocator's.
     Alloc(AllocMetrics),
+    /// A relation index's.
+    Relations(RelationMetrics),
 }
 
 impl FamilyMetrics {
@@ -158,6 +165,7 @@ impl FamilyMetrics {
         match self {
             FamilyMetrics::Tags(_) => Family::Tags,
             FamilyMetrics::Alloc(_) => Family::Alloc,
+            FamilyMetrics::Relations(_) => Family::Relations,
         }
     }
 
@@ -195,6 +203,21 @@ pub struct TagMetrics {
     pub setup_alloc_calls_per_tag: Option<f64>,
     /// Allocator calls the design made during the body, per work unit.
     pub alloc_calls_per_op: f64,
+}
+
+/// Memory metrics of a relation index on one trace, measured by an untimed replay with the
+/// design's own accounting (`impls::relations::RelationIndex::memory_bytes`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RelationMetrics {
+    /// Live records after the setup.
+    pub records_after_setup: u64,
+    /// Heap bytes per live record after the setup (records, links, hash tables, free list);
+    /// `None` with no records.
+    pub bytes_per_record: Option<f64>,
+    /// Heap bytes held after the body.
+    pub memory_bytes_after_body: u64,
+    /// Indices the design keeps (1: on `a` only; 2: on `a` and `b`; 0: none, it scans).
+    pub indices: u8,
 }
 
 /// Space metrics of a block allocator on one trace, sampled after every op of an untimed
@@ -237,7 +260,7 @@ mod tests {
         let e = "idtable".parse::<Family>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown family \"idtable\"; valid families: id_table, tags, alloc, reference"
+            "unknown family \"idtable\"; valid families: id_table, tags, alloc, relations, reference"
         );
     }
 
@@ -246,7 +269,12 @@ mod tests {
         let all = FamilyRecord::builtin_all();
         assert_eq!(
             all.iter().map(|r| r.family).collect::<Vec<_>>(),
-            [Family::IdTable, Family::Tags, Family::Alloc]
+            [
+                Family::IdTable,
+                Family::Tags,
+                Family::Alloc,
+                Family::Relations
+            ]
         );
         assert_eq!(all[1].reference_design, "vec_of_vecs");
         assert_eq!(all[2].title, "Block allocators");

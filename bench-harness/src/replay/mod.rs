@@ -10,6 +10,7 @@
 
 pub mod alloc;
 pub mod id_table;
+pub mod relations;
 pub mod tags;
 
 use std::fmt::Debug;
@@ -23,6 +24,7 @@ use results::DesignRecord;
 
 pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};
 pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
+pub use relations::{RelationDigest, RelationFamily, RelationReplay};
 pub use tags::{TagDigest, TagFamily, TagReplay};
 
 /// A family as the harness sees it: everything the criterion driver, the CLI, the measurement

@@ -4,6 +4,7 @@
 //! metrics: everything else is the same for every family.
 
 pub(super) mod alloc;
+pub(super) mod relations;
 pub(super) mod tags;
 
 use results::Family;
@@ -25,6 +26,8 @@ pub struct FamilyMetricsView {
     pub tags: Option<tags::TagsView>,
     /// Block-allocator space use, when some design here carries `alloc` metrics.
     pub alloc: Option<alloc::AllocView>,
+    /// Relation-index bytes per record, when some design here carries `relations` metrics.
+    pub relations: Option<relations::RelationsView>,
 }
 
 /// The family sections of `block`, each from the designs of the block that carry its metrics.
@@ -39,6 +42,7 @@ pub(super) fn build(
     Ok(FamilyMetricsView {
         tags: tags::build(block, names, charts)?,
         alloc: alloc::build(block, names, charts)?,
+        relations: relations::build(block),
     })
 }
 
