@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use impls::alloc::alloc_designs;
 use impls::id_table::{DesignKind, designs};
+use impls::relations::relation_designs;
 use impls::tags::{TagDesignKind, tag_designs};
 
 /// `name -> versions` of every `[[package]]` in a `Cargo.lock` (v3/v4 format: `name = "..."`
@@ -61,7 +62,18 @@ fn peers() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
         } => Some(("alloc", d.name, crate_name, version)),
         _ => None,
     });
-    id_tables.chain(tags).chain(allocs).collect()
+    let relations = relation_designs().into_iter().filter_map(|d| match d.kind {
+        DesignKind::Peer {
+            crate_name,
+            version,
+        } => Some(("relations", d.name, crate_name, version)),
+        _ => None,
+    });
+    id_tables
+        .chain(tags)
+        .chain(allocs)
+        .chain(relations)
+        .collect()
 }
 
 #[test]
@@ -70,7 +82,7 @@ fn every_peer_names_its_locked_crate_version() {
     let lock = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     let locked = locked_versions(&lock);
     let peers = peers();
-    for family in ["id_table", "tags", "alloc"] {
+    for family in ["id_table", "tags", "alloc", "relations"] {
         assert!(
             peers.iter().any(|p| p.0 == family),
             "no {family} peer designs registered"

@@ -175,6 +175,7 @@ const ENTRIES: &[Entry] = &[
     entry!(alloc_wee_find, WeeTraceParams, recorded),
     entry!(alloc_wee_grep, WeeTraceParams, recorded),
     entry!(alloc_wee_ls, WeeTraceParams, recorded),
+    entry!(idx_build, generators::idx_build::IdxBuildParams, stale: false),
     entry!(idx_notify, generators::idx_notify::IdxNotifyParams, stale: false),
     entry!(idx_first, generators::idx_first::IdxFirstParams, stale: false),
     entry!(idx_star, generators::idx_star::IdxStarParams, stale: false),

@@ -53,6 +53,24 @@ impl SetSizes {
     }
 }
 
+/// Where a set's records sit in the bulk array after `build_sets`: a workload parameter,
+/// written in JSON as `"scattered"` or `"clustered"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Layout {
+    /// Records added in a shuffled order: a set's records anywhere in the array.
+    #[serde(rename = "scattered")]
+    Scattered,
+    /// Records added key by key: each set's records at consecutive IDs (what a clustered index
+    /// would give).
+    #[serde(rename = "clustered")]
+    Clustered,
+}
+
+impl Layout {
+    /// Every variant: the allowed values of a `layout` parameter.
+    pub const ALL: [Layout; 2] = [Layout::Scattered, Layout::Clustered];
+}
+
 /// Builds a relation trace op by op while tracking the live records.
 ///
 /// Invariant: `records` and `handles` hold exactly the records added and not removed by the
@@ -154,11 +172,14 @@ impl RelationTraceBuilder {
 }
 
 /// Adds `n` records over keys `0..k` with set sizes drawn by `sizes`, in a shuffled order, as
-/// the [module doc](self) says; returns `k` (at least 1).
+/// the [module doc](self) says; returns `k` (at least 1). With `Layout::Clustered` the records
+/// are added key by key instead (no shuffle draw), so each set occupies consecutive record IDs:
+/// the layout a clustered index would reach, without its cost.
 pub(crate) fn build_sets(
     b: &mut RelationTraceBuilder,
     n: usize,
     sizes: SetSizes,
+    layout: Layout,
     rng: &mut TraceRng,
 ) -> u32 {
     let mut keys: Vec<u32> = Vec::with_capacity(n);
@@ -169,7 +190,9 @@ pub(crate) fn build_sets(
         key += 1;
     }
     let k = key.max(1);
-    rng.shuffle(&mut keys);
+    if layout == Layout::Scattered {
+        rng.shuffle(&mut keys);
+    }
     for a in keys {
         let observer = rng.below(u64::from(k)) as u32;
         b.add(a, observer);
@@ -186,7 +209,13 @@ mod tests {
     fn sets_have_the_drawn_sizes_and_entities_die_on_both_sides() {
         let mut rng = TraceRng::new(9);
         let mut b = RelationTraceBuilder::new();
-        let k = build_sets(&mut b, 4000, SetSizes::Uniform1To7, &mut rng);
+        let k = build_sets(
+            &mut b,
+            4000,
+            SetSizes::Uniform1To7,
+            Layout::Scattered,
+            &mut rng,
+        );
         assert!((800..1200).contains(&k), "{k}");
         assert_eq!(b.live(), 4000);
         let total: u64 = (0..k).map(|key| b.count_a(key)).sum();

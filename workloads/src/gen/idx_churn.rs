@@ -3,7 +3,7 @@
 //! are what is timed.
 
 use super::MAX_OPS;
-use super::idx_builder::{RelationTraceBuilder, SetSizes, build_sets};
+use super::idx_builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
 use crate::relation_op::RelationOp;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
@@ -27,7 +27,13 @@ crate::workload_params! {
 pub fn generate(n: usize, seed: u64, params: &IdxChurnParams) -> Trace<RelationOp> {
     let mut rng = TraceRng::new(seed);
     let mut b = RelationTraceBuilder::new();
-    let k = u64::from(build_sets(&mut b, n, SetSizes::Uniform1To7, &mut rng));
+    let k = u64::from(build_sets(
+        &mut b,
+        n,
+        SetSizes::Uniform1To7,
+        Layout::Scattered,
+        &mut rng,
+    ));
     b.start_body();
     for _ in 0..params.steps {
         b.remove_random(&mut rng);

@@ -3,7 +3,7 @@
 //! unsupported).
 
 use super::MAX_OPS;
-use super::idx_builder::{RelationTraceBuilder, SetSizes, build_sets};
+use super::idx_builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
 use crate::relation_op::RelationOp;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
@@ -28,7 +28,13 @@ crate::workload_params! {
 pub fn generate(n: usize, seed: u64, params: &IdxEntityDeleteParams) -> Trace<RelationOp> {
     let mut rng = TraceRng::new(seed);
     let mut b = RelationTraceBuilder::new();
-    let k = build_sets(&mut b, n, SetSizes::Uniform1To7, &mut rng);
+    let k = build_sets(
+        &mut b,
+        n,
+        SetSizes::Uniform1To7,
+        Layout::Scattered,
+        &mut rng,
+    );
     b.start_body();
     let mut entities: Vec<u32> = (0..k).collect();
     rng.shuffle(&mut entities);

@@ -2,7 +2,7 @@
 //! through the index, on the `idx-notify` relations.
 
 use super::MAX_OPS;
-use super::idx_builder::{RelationTraceBuilder, SetSizes, build_sets};
+use super::idx_builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
 use crate::relation_op::RelationOp;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
@@ -26,7 +26,13 @@ crate::workload_params! {
 pub fn generate(n: usize, seed: u64, params: &IdxFirstParams) -> Trace<RelationOp> {
     let mut rng = TraceRng::new(seed);
     let mut b = RelationTraceBuilder::new();
-    let k = u64::from(build_sets(&mut b, n, SetSizes::Uniform1To7, &mut rng));
+    let k = u64::from(build_sets(
+        &mut b,
+        n,
+        SetSizes::Uniform1To7,
+        Layout::Scattered,
+        &mut rng,
+    ));
     b.start_body();
     for _ in 0..params.ops {
         b.query(RelationOp::FirstByA(rng.below(k) as u32));

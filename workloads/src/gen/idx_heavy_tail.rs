@@ -3,7 +3,7 @@
 //! over the array, and removals in those sets are where search-based removal hurts.
 
 use super::MAX_OPS;
-use super::idx_builder::SetSizes;
+use super::idx_builder::{Layout, SetSizes};
 use super::idx_notify::notify_body;
 use crate::relation_op::RelationOp;
 use crate::trace::Trace;
@@ -24,5 +24,13 @@ crate::workload_params! {
 
 /// As [`idx_notify`](super::idx_notify) with `SetSizes::HeavyTail`.
 pub fn generate(n: usize, seed: u64, params: &IdxHeavyTailParams) -> Trace<RelationOp> {
-    notify_body(NAME, n, seed, params, params.ops, SetSizes::HeavyTail)
+    notify_body(
+        NAME,
+        n,
+        seed,
+        params,
+        params.ops,
+        SetSizes::HeavyTail,
+        Layout::Scattered,
+    )
 }

@@ -3,7 +3,7 @@
 //! observers" (`VisitByA`), with relations coming and going.
 
 use super::MAX_OPS;
-use super::idx_builder::{RelationTraceBuilder, SetSizes, build_sets};
+use super::idx_builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
 use crate::relation_op::RelationOp;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
@@ -20,15 +20,26 @@ crate::workload_params! {
         pub ops: usize = 100_000, in 1..=MAX_OPS,
         /// Set sizes: `"uniform-1-7"` or `"heavy-tail"` (see `SetSizes`).
         pub set_sizes: SetSizes = SetSizes::Uniform1To7, in SetSizes::ALL,
+        /// Where a set's records sit: `"scattered"` (added in shuffled order) or `"clustered"`
+        /// (added key by key: the ideal layout of a clustered index, for "does clustering pay").
+        pub layout: Layout = Layout::Scattered, in Layout::ALL,
     }
 }
 
 /// Setup: `build_sets` (see [`idx_builder`](super::idx_builder)). Body: see [`notify_body`].
 pub fn generate(n: usize, seed: u64, params: &IdxNotifyParams) -> Trace<RelationOp> {
-    notify_body(NAME, n, seed, params, params.ops, params.set_sizes)
+    notify_body(
+        NAME,
+        n,
+        seed,
+        params,
+        params.ops,
+        params.set_sizes,
+        params.layout,
+    )
 }
 
-/// `build_sets(n, sizes)` over keys `0..k`, then `ops` body ops, each one `below(10)` draw:
+/// `build_sets(n, sizes, layout)` over keys `0..k`, then `ops` body ops, each one `below(10)` draw:
 /// 0..=7 a `VisitByA` of a uniform key in `0..k` (one `below(k)` draw); 8 an `Add` with `a`
 /// and `b` uniform in `0..k` (two draws); 9 a `Remove` of a uniformly random live record (an
 /// `Add` instead when none is live). Live count stays about `n`.
@@ -39,10 +50,11 @@ pub(crate) fn notify_body(
     params: &impl serde::Serialize,
     ops: usize,
     sizes: SetSizes,
+    layout: Layout,
 ) -> Trace<RelationOp> {
     let mut rng = TraceRng::new(seed);
     let mut b = RelationTraceBuilder::new();
-    let k = u64::from(build_sets(&mut b, n, sizes, &mut rng));
+    let k = u64::from(build_sets(&mut b, n, sizes, layout, &mut rng));
     b.start_body();
     for _ in 0..ops {
         match rng.below(10) {

@@ -51,6 +51,21 @@
 //! | `alloc-every-other-leaf` | `n` Alloc 16 B                                   | `ceil(n/2)` Free (even handles), `ceil(n/2)` Alloc 32 B   | 1K / 64K / 1M                 |
 //! | `alloc-wee-*` (6)        | —                                                | a real program's recording (82 to 46K ops)                | n ignored                     |
 //!
+//! One-to-many indices ([`RelationOp`](crate::RelationOp); `n` is the number of relations).
+//! "Sets" is [`idx_builder`]'s `build_sets`: keys `0..k` with drawn set sizes (uniform 1..=7
+//! unless said), observers uniform over the same `k` entities, added in shuffled order.
+//!
+//! | workload            | setup (default params)          | body (default params)                                      |
+//! |---------------------|---------------------------------|------------------------------------------------------------|
+//! | `idx-build`         | —                               | sets: `n` Add                                              |
+//! | `idx-notify`        | sets (`layout`: scattered)      | 100K of 80% VisitByA, 10% Add, 10% Remove                  |
+//! | `idx-first`         | sets                            | 100K FirstByA                                              |
+//! | `idx-star`          | `n` records of one key          | remove all `n` in random order                             |
+//! | `idx-entity-delete` | sets                            | `min(10K, k/10)` RemoveEntity of distinct entities         |
+//! | `idx-heavy-tail`    | sets, 1% of keys 100..=1000     | as `idx-notify`                                            |
+//! | `idx-churn`         | sets                            | 50K × (Remove random, Add)                                 |
+//! | `idx-tags`          | `n/3` entities × 3 Zipf tags    | VisitByA common / rare tags in turn, about 1M records      |
+//!
 //! Every generator keeps the number of live objects (IDs, entities, blocks) at or below `n` at
 //! all times, except the recorded `alloc-wee-*` (which ignore `n`) and `iterate-holes`, whose
 //! point is `n` live objects spread over more slots (its peak is the slot count). `BodyStats::peak_live` reports the peak, so a harness can skip a fixed-capacity
@@ -70,6 +85,7 @@ pub mod churn;
 pub mod churn_hot;
 pub mod fill;
 pub mod frame;
+pub mod idx_build;
 mod idx_builder;
 pub mod idx_churn;
 pub mod idx_entity_delete;
