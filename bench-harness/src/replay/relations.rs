@@ -273,8 +273,10 @@ impl<D: RelationIndex> Replayer for RelationReplay<D> {
                 stats.peak_live
             ));
         }
+        // Only removals search a set: a read-only body over big sets (`idx-tags`) runs.
         if let Some(cap) = info.max_set_size
             && stats.max_set_size > cap as u64
+            && stats.removes + stats.entity_removals > 0
         {
             return Some(format!(
                 "removal searches the key's set (quadratic): capped at {cap} per key, the trace has {}",

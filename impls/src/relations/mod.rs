@@ -98,7 +98,7 @@ pub struct RelationDesignInfo {
     /// replays on them (above it the trace is unsupported, never a multi-minute replay).
     pub max_live_records: Option<usize>,
     /// For designs whose removal searches the key's whole set (quadratic when one key holds
-    /// everything): the largest set a benchmark replays on them.
+    /// everything): the largest set a benchmark replays them on when the trace removes.
     pub max_set_size: Option<usize>,
 }
 
