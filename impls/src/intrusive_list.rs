@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use impls::intrusive_list::{Link, check_cycle, for_each_in_cycle, insert_after, make_singleton, unlink};
-//! let mut links = vec![Link::default(); 3];
+//! let mut links = [Link::default(); 3];
 //! make_singleton(&mut links[..], 0);
 //! insert_after(&mut links[..], 0, 1);
 //! insert_after(&mut links[..], 0, 2);
@@ -167,7 +167,7 @@ mod tests {
 
     #[test]
     fn insert_unlink_and_iterate_keep_cycles_consistent() {
-        let mut links = vec![Link::default(); 6];
+        let mut links = [Link::default(); 6];
         make_singleton(&mut links[..], 4);
         assert_eq!(members(&links, 4), [4]);
         for x in [0, 1, 2] {
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn check_cycle_reports_broken_links() {
-        let mut links = vec![Link::default(); 3];
+        let mut links = [Link::default(); 3];
         make_singleton(&mut links[..], 0);
         insert_after(&mut links[..], 0, 1);
         links[1].next = 2;

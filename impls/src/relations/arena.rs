@@ -225,7 +225,7 @@ mod tests {
         arena.free(65).unwrap();
         assert_eq!(arena.free(3), Err(RelationError::NoSuchRecord { id: 3 }));
         assert_eq!(arena.insert(r(1)), Ok(65));
-        let mut many = vec![10, 5, 7];
+        let mut many = [10, 5, 7];
         arena.free_sorted(&mut many);
         assert_eq!(arena.insert(r(1)), Ok(10));
         assert_eq!(arena.insert(r(1)), Ok(7));
