@@ -105,7 +105,9 @@ pub fn design_record(info: &RelationDesignInfo) -> DesignRecord {
         limits.push(format!("at most {cap} live records"));
     }
     if let Some(cap) = info.max_set_size {
-        limits.push(format!("at most {cap} records per key"));
+        limits.push(format!(
+            "at most {cap} records per key in traces that remove"
+        ));
     }
     DesignRecord {
         family: RelationFamily::RESULTS_FAMILY,
