@@ -18,8 +18,9 @@ pub fn for_each_family<V: FamilyVisitor>(visitor: &mut V) {
     visitor.visit::<crate::replay::IdTableFamily>();
     visitor.visit::<crate::replay::TagFamily>();
     visitor.visit::<crate::replay::AllocFamily>();
-    visitor.visit::<crate::replay::DataComponentFamily>();
+    visitor.visit::<crate::replay::RelationFamily>();
     visitor.visit::<crate::replay::TransformFamily>();
+    visitor.visit::<crate::replay::DataComponentFamily>();
 }
 
 /// The names of every family, in list order.

@@ -91,6 +91,7 @@ fn cache_fills_every_family() {
         ("alloc", "buddy"),
         ("data_component", "flat_aos"),
         ("transforms", "deferred_flag_scan"),
+        ("relations", "intrusive"),
     ] {
         run_ok(&[
             "cache", "--family", family, "--design", design, "--n", "100", "--out", out,

@@ -13,6 +13,10 @@
 //! * [`alloc`]: block allocators over one arena (the buddy allocator of "Allocation
 //!   Adventures 3", its ablations and published peers). See [`alloc::BlockAllocator`] and
 //!   [`alloc::registry`].
+//! * [`relations`]: one-to-many indices over a bulk array of records ("Data Structures Part 2:
+//!   Indices"): the article's hash → first record plus intrusive cyclic lists against brute
+//!   force, arrays of arrays, multimaps and peers. See [`relations::RelationIndex`] and
+//!   [`relations::registry`]. Its lists are [`intrusive_list`], shared with other families.
 //!
 //! * [`transforms`]: transform hierarchies (the BitSquid "Transform Component" article):
 //!   immediate against deferred world updates, flag scan against a dirty list kept by
@@ -26,7 +30,9 @@ pub mod data_component;
 pub mod error;
 pub mod id;
 pub mod id_table;
+pub mod intrusive_list;
 pub mod kind;
+pub mod relations;
 pub mod tags;
 pub mod transforms;
 

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use impls::alloc::alloc_designs;
 use impls::id_table::{DesignKind, designs};
+use impls::relations::relation_designs;
 use impls::tags::tag_designs;
 use impls::transforms::transform_designs;
 
@@ -62,6 +63,7 @@ fn peers_by_family() -> Vec<(&'static str, Vec<Peer>)> {
         ("id_table", peers_of!("id_table", designs())),
         ("tags", peers_of!("tags", tag_designs())),
         ("alloc", peers_of!("alloc", alloc_designs())),
+        ("relations", peers_of!("relations", relation_designs())),
         ("transforms", peers_of!("transforms", transform_designs())),
         (
             "data_component",

@@ -22,6 +22,8 @@ pub enum Family {
     Tags,
     /// Block allocators (`impls::alloc`).
     Alloc,
+    /// One-to-many indices (`impls::relations`).
+    Relations,
     /// Transform hierarchies (`impls::transforms`).
     Transforms,
     /// DataComponent stores, per-entity key-value data (`impls::data_component`).
@@ -33,18 +35,18 @@ pub enum Family {
 
 impl Family {
     /// Every family, in the order pages and tables list them.
-    pub const ALL: [Family; 6] = [
+    pub const ALL: [Family; 7] = [
         Family::IdTable,
         Family::Tags,
         Family::Alloc,
+        Family::Relations,
         Family::Transforms,
         Family::DataComponent,
         Family::Reference,
     ];
 
-    /// The name results.json stores: `id_table`, `tags`, `alloc`, `transforms`,
-    /// `data_component` or
-    /// `reference`.
+    /// The name results.json stores: `id_table`, `tags`, `alloc`, `relations`, `transforms`,
+    /// `data_component` or `reference`.
     ///
     /// ```
     /// assert_eq!(results::Family::IdTable.as_str(), "id_table");
@@ -54,6 +56,7 @@ impl Family {
             Family::IdTable => "id_table",
             Family::Tags => "tags",
             Family::Alloc => "alloc",
+            Family::Relations => "relations",
             Family::Transforms => "transforms",
             Family::DataComponent => "data_component",
             Family::Reference => "reference",
@@ -139,7 +142,7 @@ impl FamilyRecord {
             Family::Alloc => ("Block allocators", "buddy"),
             // Added after results recorded their families (schema 4): every file holding them
             // records its own titles and reference designs.
-            Family::Transforms | Family::DataComponent => return None,
+            Family::Relations | Family::Transforms | Family::DataComponent => return None,
             Family::Reference => return None,
         };
         Some(Self {
@@ -164,6 +167,8 @@ pub enum FamilyMetrics {
     Tags(TagMetrics),
     /// A block allocator's.
     Alloc(AllocMetrics),
+    /// A relation index's.
+    Relations(RelationMetrics),
     /// A transform hierarchy's.
     Transforms(TransformMetrics),
     /// A DataComponent store's.
@@ -176,6 +181,7 @@ impl FamilyMetrics {
         match self {
             FamilyMetrics::Tags(_) => Family::Tags,
             FamilyMetrics::Alloc(_) => Family::Alloc,
+            FamilyMetrics::Relations(_) => Family::Relations,
             FamilyMetrics::Transforms(_) => Family::Transforms,
             FamilyMetrics::DataComponent(_) => Family::DataComponent,
         }
@@ -215,6 +221,21 @@ pub struct TagMetrics {
     pub setup_alloc_calls_per_tag: Option<f64>,
     /// Allocator calls the design made during the body, per work unit.
     pub alloc_calls_per_op: f64,
+}
+
+/// Memory metrics of a relation index on one trace, measured by an untimed replay with the
+/// design's own accounting (`impls::relations::RelationIndex::memory_bytes`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RelationMetrics {
+    /// Live records after the setup.
+    pub records_after_setup: u64,
+    /// Heap bytes per live record after the setup (records, links, hash tables, free list);
+    /// `None` with no records.
+    pub bytes_per_record: Option<f64>,
+    /// Heap bytes held after the body.
+    pub memory_bytes_after_body: u64,
+    /// Indices the design keeps (1: on `a` only; 2: on `a` and `b`; 0: none, it scans).
+    pub indices: u8,
 }
 
 /// Space metrics of a block allocator on one trace, sampled after every op of an untimed

@@ -16,7 +16,8 @@
 //!   methods of [`Trace`] built on it (validation), and [`AnyTrace`], a trace of any family
 //!   with its op type erased; names no vocabulary.
 //! * The op vocabularies, one module each: [`op`] (ID tables), [`tag_op`] (tag stores),
-//!   [`alloc_op`] (block allocators), [`transform_op`] (transform hierarchies).
+//!   [`alloc_op`] (block allocators), [`relation_op`] (one-to-many indices), [`transform_op`]
+//!   (transform hierarchies).
 //! * [`vocabularies`]: the one list of the vocabularies (family names, dispatch from a family
 //!   name to its op type, the default family of old trace files).
 //! * [`format`](mod@format): the binary trace file format, save and load with full validation
@@ -39,6 +40,7 @@ pub mod generators;
 pub mod op;
 pub mod payload;
 pub mod registry;
+pub mod relation_op;
 pub mod rng;
 pub mod tag_op;
 pub mod trace;
@@ -50,6 +52,7 @@ pub use data_op::DataOp;
 pub use family::{AnyTrace, TraceOp, TraceStats};
 pub use op::{BodyStats, Handle, Op};
 pub use payload::Payload;
+pub use relation_op::RelationOp;
 pub use tag_op::TagOp;
 pub use trace::Trace;
 pub use transform_op::TransformOp;

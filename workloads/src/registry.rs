@@ -190,6 +190,14 @@ const ENTRIES: &[Entry] = &[
     entry!(kv_grow_strings, generators::kv_grow_strings::KvGrowStringsParams, stale: false),
     entry!(kv_snapshot, generators::kv_snapshot::KvSnapshotParams, stale: false),
     entry!(kv_overrides, generators::kv_overrides::KvOverridesParams, stale: false),
+    entry!(idx_build, generators::idx_build::IdxBuildParams, stale: false),
+    entry!(idx_notify, generators::idx_notify::IdxNotifyParams, stale: false),
+    entry!(idx_first, generators::idx_first::IdxFirstParams, stale: false),
+    entry!(idx_star, generators::idx_star::IdxStarParams, stale: false),
+    entry!(idx_entity_delete, generators::idx_entity_delete::IdxEntityDeleteParams, stale: false),
+    entry!(idx_heavy_tail, generators::idx_heavy_tail::IdxHeavyTailParams, stale: false),
+    entry!(idx_churn, generators::idx_churn::IdxChurnParams, stale: false),
+    entry!(idx_tags, generators::idx_tags::IdxTagsParams, stale: false),
 ];
 
 /// Every workload with its parameters and their defaults.

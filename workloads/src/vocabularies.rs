@@ -13,6 +13,7 @@ use crate::alloc_op::AllocOp;
 use crate::data_op::DataOp;
 use crate::family::TraceOp;
 use crate::op::Op;
+use crate::relation_op::RelationOp;
 use crate::tag_op::TagOp;
 use crate::transform_op::TransformOp;
 
@@ -21,8 +22,9 @@ pub const FAMILIES: &[&str] = &[
     <Op as TraceOp>::FAMILY,
     <TagOp as TraceOp>::FAMILY,
     <AllocOp as TraceOp>::FAMILY,
-    <DataOp as TraceOp>::FAMILY,
+    <RelationOp as TraceOp>::FAMILY,
     <TransformOp as TraceOp>::FAMILY,
+    <DataOp as TraceOp>::FAMILY,
 ];
 
 /// The default vocabulary: the family of trace files written before the header named one
@@ -51,8 +53,9 @@ pub fn with_vocabulary<V: VocabularyVisitor>(family: &str, visitor: V) -> Option
         <Op as TraceOp>::FAMILY => visitor.visit::<Op>(),
         <TagOp as TraceOp>::FAMILY => visitor.visit::<TagOp>(),
         <AllocOp as TraceOp>::FAMILY => visitor.visit::<AllocOp>(),
-        <DataOp as TraceOp>::FAMILY => visitor.visit::<DataOp>(),
+        <RelationOp as TraceOp>::FAMILY => visitor.visit::<RelationOp>(),
         <TransformOp as TraceOp>::FAMILY => visitor.visit::<TransformOp>(),
+        <DataOp as TraceOp>::FAMILY => visitor.visit::<DataOp>(),
         _ => return None,
     })
 }

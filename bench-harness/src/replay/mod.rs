@@ -11,6 +11,7 @@
 pub mod alloc;
 pub mod data_component;
 pub mod id_table;
+pub mod relations;
 pub mod tags;
 pub mod transforms;
 
@@ -26,6 +27,7 @@ use results::DesignRecord;
 pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};
 pub use data_component::{DataComponentFamily, KvDigest, KvReplay};
 pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
+pub use relations::{RelationDigest, RelationFamily, RelationReplay};
 pub use tags::{TagDigest, TagFamily, TagReplay};
 pub use transforms::{TransformDigest, TransformFamily, TransformReplay};
 

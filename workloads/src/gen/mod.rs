@@ -66,6 +66,20 @@
 //! | `xf-persistent-movers` | forest, fixed 10 % movers, 6 warm-up frames   | SetLocal the movers, EndFrame, read a tenth of them        |
 //! | `xf-reparent-churn`    | forest                                        | 1 % of n: SetParent / Destroy+Create / SetLocal, EndFrame, read 1 % |
 //! | `xf-query`             | forest, EndFrame                              | 100K random GetWorld (no frames)                           |
+//! One-to-many indices ([`RelationOp`](crate::RelationOp); `n` is the number of relations).
+//! "Sets" is [`idx_builder`]'s `build_sets`: keys `0..k` with drawn set sizes (uniform 1..=7
+//! unless said), observers uniform over the same `k` entities, added in shuffled order.
+//!
+//! | workload            | setup (default params)          | body (default params)                                      |
+//! |---------------------|---------------------------------|------------------------------------------------------------|
+//! | `idx-build`         | —                               | sets: `n` Add                                              |
+//! | `idx-notify`        | sets (`layout`: scattered)      | 100K of 80% VisitByA, 10% Add, 10% Remove                  |
+//! | `idx-first`         | sets                            | 100K FirstByA                                              |
+//! | `idx-star`          | `n` records of one key          | remove all `n` in random order                             |
+//! | `idx-entity-delete` | sets                            | `min(10K, k/10)` RemoveEntity of distinct entities         |
+//! | `idx-heavy-tail`    | sets, 1% of keys 100..=1000     | as `idx-notify`                                            |
+//! | `idx-churn`         | sets                            | 50K × (Remove random, Add)                                 |
+//! | `idx-tags`          | `n/3` entities × 3 Zipf tags    | VisitByA common / rare tags in turn, about 1M records      |
 //!
 //! Every generator keeps the number of live objects (IDs, entities, blocks) at or below `n` at
 //! all times, except the recorded `alloc-wee-*` (which ignore `n`) and `iterate-holes`, whose
@@ -86,6 +100,15 @@ pub mod churn;
 pub mod churn_hot;
 pub mod fill;
 pub mod frame;
+pub mod idx_build;
+mod idx_builder;
+pub mod idx_churn;
+pub mod idx_entity_delete;
+pub mod idx_first;
+pub mod idx_heavy_tail;
+pub mod idx_notify;
+pub mod idx_star;
+pub mod idx_tags;
 pub mod iterate_full;
 pub mod iterate_holes;
 mod kv_builder;

@@ -6,6 +6,7 @@
 
 pub(super) mod alloc;
 pub(super) mod data_component;
+pub(super) mod relations;
 pub(super) mod tags;
 pub(super) mod transforms;
 
@@ -35,6 +36,8 @@ pub struct FamilyMetricsView {
     pub data_component: Option<data_component::DataComponentView>,
     /// Transform-hierarchy work and space, when some design here carries `transforms` metrics.
     pub transforms: Option<transforms::TransformsView>,
+    /// Relation-index bytes per record, when some design here carries `relations` metrics.
+    pub relations: Option<relations::RelationsView>,
 }
 
 /// The family sections of `block`, each from the designs of the block that carry its metrics.
@@ -51,6 +54,7 @@ pub(super) fn build(
         alloc: alloc::build(block, names, charts)?,
         data_component: data_component::build(block),
         transforms: transforms::build(block),
+        relations: relations::build(block),
     })
 }
 
