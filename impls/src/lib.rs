@@ -14,10 +14,16 @@
 //!   Adventures 3", its ablations and published peers). See [`alloc::BlockAllocator`] and
 //!   [`alloc::registry`].
 //!
+//! * [`components`]: component managers (the BitSquid "Building a Data-Oriented Entity System
+//!   Part 2: Components" article): the point-mass component in one buffer of SoA arrays, its
+//!   three entity → instance maps, its GC, ablations and ECS crates. See
+//!   [`components::ComponentStore`] and [`components::registry`].
+//!
 //! `impls` knows nothing of traces or benchmarks; `bench-harness` joins designs and workloads.
 #![deny(missing_docs)]
 
 pub mod alloc;
+pub mod components;
 pub mod error;
 pub mod id;
 pub mod id_table;
