@@ -16,7 +16,7 @@
 //!   methods of [`Trace`] built on it (validation), and [`AnyTrace`], a trace of any family
 //!   with its op type erased; names no vocabulary.
 //! * The op vocabularies, one module each: [`op`] (ID tables), [`tag_op`] (tag stores),
-//!   [`alloc_op`] (block allocators).
+//!   [`alloc_op`] (block allocators), [`component_op`] (component managers).
 //! * [`vocabularies`]: the one list of the vocabularies (family names, dispatch from a family
 //!   name to its op type, the default family of old trace files).
 //! * [`format`](mod@format): the binary trace file format, save and load with full validation
@@ -30,6 +30,7 @@
 
 pub mod alloc_op;
 pub mod codec;
+pub mod component_op;
 pub mod convert;
 pub mod family;
 pub mod format;
@@ -44,6 +45,7 @@ pub mod trace;
 pub mod vocabularies;
 
 pub use alloc_op::AllocOp;
+pub use component_op::ComponentOp;
 pub use family::{AnyTrace, TraceOp, TraceStats};
 pub use op::{BodyStats, Handle, Op};
 pub use payload::Payload;

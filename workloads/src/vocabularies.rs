@@ -10,6 +10,7 @@
 //! [`trace`](crate::trace) do not.
 
 use crate::alloc_op::AllocOp;
+use crate::component_op::ComponentOp;
 use crate::family::TraceOp;
 use crate::op::Op;
 use crate::tag_op::TagOp;
@@ -19,6 +20,7 @@ pub const FAMILIES: &[&str] = &[
     <Op as TraceOp>::FAMILY,
     <TagOp as TraceOp>::FAMILY,
     <AllocOp as TraceOp>::FAMILY,
+    <ComponentOp as TraceOp>::FAMILY,
 ];
 
 /// The default vocabulary: the family of trace files written before the header named one
@@ -47,6 +49,7 @@ pub fn with_vocabulary<V: VocabularyVisitor>(family: &str, visitor: V) -> Option
         <Op as TraceOp>::FAMILY => visitor.visit::<Op>(),
         <TagOp as TraceOp>::FAMILY => visitor.visit::<TagOp>(),
         <AllocOp as TraceOp>::FAMILY => visitor.visit::<AllocOp>(),
+        <ComponentOp as TraceOp>::FAMILY => visitor.visit::<ComponentOp>(),
         _ => return None,
     })
 }
