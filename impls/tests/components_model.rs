@@ -80,7 +80,9 @@ fn run<D: ComponentStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
         let at = |p| pick(p, entities.len()).map(|i| entities[i]);
         match op {
             TestOp::Spawn => {
-                let d = design.spawn().map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let d = design
+                    .spawn()
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let m = model.spawn().expect("the model never refuses a spawn");
                 entities.push((d, m));
             }
@@ -129,7 +131,12 @@ fn run<D: ComponentStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
             TestOp::DestroyStep => {
                 design.destroy_step();
                 if D::INFO.destruction != Destruction::Gc {
-                    prop_assert_eq!(design.garbage(), 0, "after a {:?} step", D::INFO.destruction);
+                    prop_assert_eq!(
+                        design.garbage(),
+                        0,
+                        "after a {:?} step",
+                        D::INFO.destruction
+                    );
                 }
             }
             TestOp::CollectAll => {
@@ -162,7 +169,9 @@ impl ComponentDesignVisitor for PropertyTest {
             ..Config::default()
         });
         runner
-            .run(&prop::collection::vec(op_strategy(), 0..300), |ops| run::<D>(&ops))
+            .run(&prop::collection::vec(op_strategy(), 0..300), |ops| {
+                run::<D>(&ops)
+            })
             .unwrap_or_else(|e| panic!("{}: {e}", D::INFO.name));
     }
 }

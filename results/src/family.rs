@@ -22,6 +22,8 @@ pub enum Family {
     Tags,
     /// Block allocators (`impls::alloc`).
     Alloc,
+    /// Component managers (`impls::components`).
+    Components,
     /// Reference loops (a plain `Vec`, a hand-written loop, the system allocator) timed beside
     /// a family's designs on the same traces, never ranked.
     Reference,
@@ -29,14 +31,15 @@ pub enum Family {
 
 impl Family {
     /// Every family, in the order pages and tables list them.
-    pub const ALL: [Family; 4] = [
+    pub const ALL: [Family; 5] = [
         Family::IdTable,
         Family::Tags,
         Family::Alloc,
+        Family::Components,
         Family::Reference,
     ];
 
-    /// The name results.json stores: `id_table`, `tags`, `alloc` or `reference`.
+    /// The name results.json stores: `id_table`, `tags`, `alloc`, `components` or `reference`.
     ///
     /// ```
     /// assert_eq!(results::Family::IdTable.as_str(), "id_table");
@@ -46,6 +49,7 @@ impl Family {
             Family::IdTable => "id_table",
             Family::Tags => "tags",
             Family::Alloc => "alloc",
+            Family::Components => "components",
             Family::Reference => "reference",
         }
     }
@@ -87,7 +91,7 @@ impl FromStr for Family {
     /// use results::Family;
     /// assert_eq!("tags".parse::<Family>().unwrap(), Family::Tags);
     /// let e = "tag".parse::<Family>().unwrap_err().to_string();
-    /// assert!(e.contains("id_table, tags, alloc, reference"), "{e}");
+    /// assert!(e.contains("id_table, tags, alloc, components, reference"), "{e}");
     /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Family::ALL
@@ -126,6 +130,7 @@ impl FamilyRecord {
             Family::IdTable => ("ID lookup tables", "holey"),
             Family::Tags => ("Tag stores", "vec_of_vecs"),
             Family::Alloc => ("Block allocators", "buddy"),
+            Family::Components => ("Component managers", "buffer_hash"),
             Family::Reference => return None,
         };
         Some(Self {
@@ -150,6 +155,8 @@ pub enum FamilyMetrics {
     Tags(TagMetrics),
     /// A block allocator's.
     Alloc(AllocMetrics),
+    /// A component manager's.
+    Components(ComponentMetrics),
 }
 
 impl FamilyMetrics {
@@ -158,6 +165,7 @@ impl FamilyMetrics {
         match self {
             FamilyMetrics::Tags(_) => Family::Tags,
             FamilyMetrics::Alloc(_) => Family::Alloc,
+            FamilyMetrics::Components(_) => Family::Components,
         }
     }
 
@@ -195,6 +203,36 @@ pub struct TagMetrics {
     pub setup_alloc_calls_per_tag: Option<f64>,
     /// Allocator calls the design made during the body, per work unit.
     pub alloc_calls_per_op: f64,
+}
+
+/// Memory, allocator traffic and garbage of a component manager on one trace, measured by an
+/// untimed replay with the design's own accounting (`impls::components::ComponentStore`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComponentMetrics {
+    /// Live entities after the setup.
+    pub entities_after_setup: u64,
+    /// Instances (point masses) after the setup.
+    pub instances_after_setup: u64,
+    /// Heap bytes after the setup per live entity (entity manager, map and instance data);
+    /// `None` with no entity.
+    pub bytes_per_entity: Option<f64>,
+    /// Heap bytes after the setup per instance; `None` with no instance.
+    pub bytes_per_instance: Option<f64>,
+    /// Heap bytes held after the body.
+    pub memory_bytes_after_body: u64,
+    /// Allocator calls during the setup.
+    pub setup_alloc_calls: u64,
+    /// Allocator calls during the body, per work unit.
+    pub alloc_calls_per_op: f64,
+    /// Destruction steps (frames) in the body.
+    pub frames: u64,
+    /// Garbage (instances of dead entities not yet destroyed) after the 10th destruction
+    /// step; `None` with fewer steps.
+    pub garbage_after_10_frames: Option<u64>,
+    /// Garbage after the last destruction step; `None` without one.
+    pub garbage_after_last_frame: Option<u64>,
+    /// Most garbage after any destruction step (0 without one).
+    pub garbage_peak: u64,
 }
 
 /// Space metrics of a block allocator on one trace, sampled after every op of an untimed
@@ -237,7 +275,7 @@ mod tests {
         let e = "idtable".parse::<Family>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown family \"idtable\"; valid families: id_table, tags, alloc, reference"
+            "unknown family \"idtable\"; valid families: id_table, tags, alloc, components, reference"
         );
     }
 
@@ -246,7 +284,12 @@ mod tests {
         let all = FamilyRecord::builtin_all();
         assert_eq!(
             all.iter().map(|r| r.family).collect::<Vec<_>>(),
-            [Family::IdTable, Family::Tags, Family::Alloc]
+            [
+                Family::IdTable,
+                Family::Tags,
+                Family::Alloc,
+                Family::Components
+            ]
         );
         assert_eq!(all[1].reference_design, "vec_of_vecs");
         assert_eq!(all[2].title, "Block allocators");

@@ -21,6 +21,7 @@
 //! match &b.metrics {
 //!     Some(FamilyMetrics::Tags(m)) => println!("{:?} bytes per tag", m.bytes_per_tag),
 //!     Some(FamilyMetrics::Alloc(m)) => println!("{} utilization", m.utilization_at_peak),
+//!     Some(other) => println!("metrics of {}", other.family()),
 //!     None => println!("time only"),
 //! }
 //! ```

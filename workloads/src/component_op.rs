@@ -278,7 +278,15 @@ mod tests {
         use ComponentOp::*;
         let t = trace(
             vec![Spawn, Spawn, Spawn, Attach(0, 1), Attach(1, 2)],
-            vec![Simulate, Lookup(2), Kill(1), Simulate, DestroyStep, Detach(0), Write(2, 3)],
+            vec![
+                Simulate,
+                Lookup(2),
+                Kill(1),
+                Simulate,
+                DestroyStep,
+                Detach(0),
+                Write(2, 3),
+            ],
         );
         let s = t.validate().unwrap();
         assert_eq!((s.live_at_start, s.instances_at_start), (3, 2));
@@ -291,11 +299,15 @@ mod tests {
     #[test]
     fn rejects_dead_entities_and_double_attaches() {
         use ComponentOp::*;
-        let err = trace(vec![Spawn, Kill(0)], vec![Lookup(0)]).validate().unwrap_err();
+        let err = trace(vec![Spawn, Kill(0)], vec![Lookup(0)])
+            .validate()
+            .unwrap_err();
         assert!(err.to_string().contains("killed"), "{err}");
         let err = trace(vec![], vec![Lookup(3)]).validate().unwrap_err();
         assert!(err.to_string().contains("not spawned"), "{err}");
-        let err = trace(vec![Spawn, Attach(0, 1)], vec![Attach(0, 2)]).validate().unwrap_err();
+        let err = trace(vec![Spawn, Attach(0, 1)], vec![Attach(0, 2)])
+            .validate()
+            .unwrap_err();
         assert!(err.to_string().contains("already"), "{err}");
     }
 
@@ -304,7 +316,14 @@ mod tests {
         use ComponentOp::*;
         let t = trace(
             vec![Spawn, Attach(0, u32::MAX), Spawn],
-            vec![Simulate, Write(0, 7), Lookup(1), DestroyStep, Detach(0), Kill(1)],
+            vec![
+                Simulate,
+                Write(0, 7),
+                Lookup(1),
+                DestroyStep,
+                Detach(0),
+                Kill(1),
+            ],
         );
         let bytes = crate::format::to_bytes(&t).unwrap();
         assert_eq!(crate::format::from_bytes::<ComponentOp>(&bytes).unwrap(), t);

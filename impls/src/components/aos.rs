@@ -9,7 +9,9 @@
 use super::entities::Entity;
 use super::maps::HashIndex;
 use super::packed::{InstanceStorage, Packed, PackedFlavor};
-use super::{ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, count_capacity_change};
+use super::{
+    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, count_capacity_change,
+};
 
 /// One `Vec` of whole instances.
 #[derive(Debug, Default, Clone)]

@@ -10,7 +10,9 @@
 use super::entities::Entity;
 use super::maps::HashIndex;
 use super::packed::{InstanceStorage, Packed, PackedFlavor};
-use super::{ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, count_capacity_change};
+use super::{
+    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, count_capacity_change,
+};
 
 /// Five `Vec`s. Invariant: all five have the same length.
 #[derive(Debug, Default, Clone)]

@@ -63,7 +63,12 @@ impl PointMass {
     /// design uses: per axis `k` in order x, y, z, `v[k] = v[k] + a[k] * dt`, then per axis
     /// `p[k] = p[k] + v[k] * dt` (no fused multiply-add: Rust never contracts).
     #[inline(always)]
-    pub fn step(position: &mut [f32; 3], velocity: &mut [f32; 3], acceleration: &[f32; 3], dt: f32) {
+    pub fn step(
+        position: &mut [f32; 3],
+        velocity: &mut [f32; 3],
+        acceleration: &[f32; 3],
+        dt: f32,
+    ) {
         for k in 0..3 {
             velocity[k] += acceleration[k] * dt;
         }

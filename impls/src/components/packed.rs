@@ -254,25 +254,36 @@ impl<F: PackedFlavor> ComponentStore for Packed<F> {
     }
 
     fn allocator_calls(&self) -> u64 {
-        self.entities.allocator_calls() + self.storage.allocator_calls() + self.map.allocator_calls()
+        self.entities.allocator_calls()
+            + self.storage.allocator_calls()
+            + self.map.allocator_calls()
     }
 
     fn check_invariants(&self) -> Result<(), String> {
         self.entities.check_invariants()?;
         let n = self.storage.len();
         if self.map.len() != n {
-            return Err(format!("map has {} entries for {n} instances", self.map.len()));
+            return Err(format!(
+                "map has {} entries for {n} instances",
+                self.map.len()
+            ));
         }
         let mut dead = 0;
         for i in 0..n {
             let e = self.storage.entity(i);
             if self.map.get(e) != Some(i as u32) {
-                return Err(format!("map entry of {e:?} is {:?}, not {i}", self.map.get(e)));
+                return Err(format!(
+                    "map entry of {e:?} is {:?}, not {i}",
+                    self.map.get(e)
+                ));
             }
             dead += usize::from(!self.entities.alive(e));
         }
         if dead != self.garbage {
-            return Err(format!("{dead} dead instances, garbage count {}", self.garbage));
+            return Err(format!(
+                "{dead} dead instances, garbage count {}",
+                self.garbage
+            ));
         }
         if F::INFO.destruction == Destruction::Callback && dead != 0 {
             return Err(format!("{dead} dead instances with a destroy callback"));

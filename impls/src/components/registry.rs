@@ -58,7 +58,11 @@ mod tests {
                 d.name
             );
             assert!(!d.description.is_empty());
-            assert!(all[..i].iter().all(|e| e.name != d.name), "duplicate {}", d.name);
+            assert!(
+                all[..i].iter().all(|e| e.name != d.name),
+                "duplicate {}",
+                d.name
+            );
         }
     }
 }

@@ -128,7 +128,10 @@ impl InstanceStorage for SingleBuffer {
 
     #[inline]
     fn entity(&self, i: usize) -> Entity {
-        Id64::new(self.buffer[i].to_bits(), self.buffer[self.cap + i].to_bits())
+        Id64::new(
+            self.buffer[i].to_bits(),
+            self.buffer[self.cap + i].to_bits(),
+        )
     }
 
     fn get(&self, i: usize) -> PointMass {

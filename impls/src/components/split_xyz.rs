@@ -10,7 +10,9 @@
 use super::entities::Entity;
 use super::maps::HashIndex;
 use super::packed::{InstanceStorage, Packed, PackedFlavor};
-use super::{ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, count_capacity_change};
+use super::{
+    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, count_capacity_change,
+};
 
 /// Eleven `Vec`s. Invariant: all have the same length.
 #[derive(Debug, Default, Clone)]
@@ -85,7 +87,11 @@ impl InstanceStorage for SplitXyz {
 
     #[inline]
     fn position(&self, i: usize) -> [f32; 3] {
-        [self.position[0][i], self.position[1][i], self.position[2][i]]
+        [
+            self.position[0][i],
+            self.position[1][i],
+            self.position[2][i],
+        ]
     }
 
     #[inline]

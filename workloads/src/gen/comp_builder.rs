@@ -54,10 +54,14 @@ impl ComponentTraceBuilder {
     /// # Panics
     /// If `h` is not live or already has a point mass.
     pub(crate) fn attach(&mut self, h: EntityHandle, rng: &mut TraceRng) {
-        assert!(self.live.contains(h) && !self.has[h as usize], "attach to {h}");
+        assert!(
+            self.live.contains(h) && !self.has[h as usize],
+            "attach to {h}"
+        );
         self.has[h as usize] = true;
         self.with_instance.reinsert(h);
-        self.parts.push(ComponentOp::Attach(h, rng.next_u64() as u32));
+        self.parts
+            .push(ComponentOp::Attach(h, rng.next_u64() as u32));
     }
 
     /// Appends a `Kill`.
@@ -147,7 +151,11 @@ mod tests {
         b.kill(e);
         let t = b.finish("test", 10_000, 1, &());
         let s = ComponentOp::validate(&t.setup, &t.body).unwrap();
-        assert!((900..1100).contains(&s.instances_at_start), "{}", s.instances_at_start);
+        assert!(
+            (900..1100).contains(&s.instances_at_start),
+            "{}",
+            s.instances_at_start
+        );
         assert_eq!(s.kills_with_instance, 1);
     }
 }

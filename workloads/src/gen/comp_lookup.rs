@@ -11,8 +11,7 @@ use crate::trace::Trace;
 /// Registry name.
 pub const NAME: &str = "comp-lookup";
 /// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n entities, a fraction `density` (default 1) with a point mass; body of 100K Lookup (position read) of random live entities";
+pub const DESCRIPTION: &str = "n entities, a fraction `density` (default 1) with a point mass; body of 100K Lookup (position read) of random live entities";
 
 crate::workload_params! {
     /// Parameters of `comp-lookup`.

@@ -1,9 +1,11 @@
 //! The sections of a block built from one family's own metrics (`tags`: tag-store space and
-//! allocator traffic; `alloc`: arena use and fragmentation), one file per family. This module
+//! allocator traffic; `alloc`: arena use and fragmentation; `components`: memory per entity and
+//! garbage left), one file per family. This module
 //! and those files are the only places of the report that name a specific family or read its
 //! metrics: everything else is the same for every family.
 
 pub(super) mod alloc;
+pub(super) mod components;
 pub(super) mod tags;
 
 use results::Family;
@@ -25,6 +27,9 @@ pub struct FamilyMetricsView {
     pub tags: Option<tags::TagsView>,
     /// Block-allocator space use, when some design here carries `alloc` metrics.
     pub alloc: Option<alloc::AllocView>,
+    /// Component-manager memory and garbage, when some design here carries `components`
+    /// metrics.
+    pub components: Option<components::ComponentsView>,
 }
 
 /// The family sections of `block`, each from the designs of the block that carry its metrics.
@@ -39,6 +44,7 @@ pub(super) fn build(
     Ok(FamilyMetricsView {
         tags: tags::build(block, names, charts)?,
         alloc: alloc::build(block, names, charts)?,
+        components: components::build(block),
     })
 }
 
