@@ -1,11 +1,12 @@
 //! Keeps the registries' fairness labels true: every peer design of every family (ID tables,
-//! tag stores, block allocators) names the crate version that `Cargo.lock` actually resolves,
+//! tag stores, block allocators, component managers) names the crate version that `Cargo.lock` actually resolves,
 //! and the lock resolves only that version, so results never claim a version that was not
 //! measured.
 
 use std::collections::HashMap;
 
 use impls::alloc::alloc_designs;
+use impls::components::component_designs;
 use impls::id_table::{DesignKind, designs};
 use impls::tags::{TagDesignKind, tag_designs};
 
@@ -61,7 +62,20 @@ fn peers() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
         } => Some(("alloc", d.name, crate_name, version)),
         _ => None,
     });
-    id_tables.chain(tags).chain(allocs).collect()
+    let components = component_designs()
+        .into_iter()
+        .filter_map(|d| match d.kind {
+            DesignKind::Peer {
+                crate_name,
+                version,
+            } => Some(("components", d.name, crate_name, version)),
+            _ => None,
+        });
+    id_tables
+        .chain(tags)
+        .chain(allocs)
+        .chain(components)
+        .collect()
 }
 
 #[test]
@@ -70,7 +84,7 @@ fn every_peer_names_its_locked_crate_version() {
     let lock = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     let locked = locked_versions(&lock);
     let peers = peers();
-    for family in ["id_table", "tags", "alloc"] {
+    for family in ["id_table", "tags", "alloc", "components"] {
         assert!(
             peers.iter().any(|p| p.0 == family),
             "no {family} peer designs registered"
