@@ -33,6 +33,8 @@ pub mod entities;
 pub mod five_vecs;
 pub mod maps;
 pub mod model;
+pub mod oop_objects;
+pub mod oop_pools;
 pub mod packed;
 pub mod peers;
 pub mod registry;
