@@ -27,7 +27,9 @@ pub struct OopPools {
     /// The game objects: each one's pool slot, or `NONE`. Invariant: `pool[objects[e]].0 ==
     /// e` for every object with a slot.
     objects: Holey<u32>,
-    /// The point-mass pool: one box per instance, with its owner.
+    /// The point-mass pool: one box per instance, with its owner. The boxes are the point of
+    /// the design (seed 004's pool of pointers to heap-allocated components).
+    #[allow(clippy::vec_box)]
     pool: Vec<Box<(Entity, PointMass)>>,
     allocator_calls: u64,
 }

@@ -59,6 +59,10 @@ pub trait InstanceMap: Default {
     fn remove(&mut self, entity: Entity);
     /// Entries held.
     fn len(&self) -> usize;
+    /// Whether no entry is held.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     /// Heap bytes reserved.
     fn memory_bytes(&self) -> usize;
     /// Allocator calls (capacity changes) so far.
