@@ -89,6 +89,7 @@ fn cache_fills_every_family() {
         ("id_table", "holey"),
         ("tags", "vec_of_vecs"),
         ("alloc", "buddy"),
+        ("components", "buffer_hash"),
     ] {
         run_ok(&[
             "cache", "--family", family, "--design", design, "--n", "100", "--out", out,

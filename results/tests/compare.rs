@@ -407,7 +407,7 @@ fn reads_what_the_current_harness_writes() {
     let path = dir.path().join("results.json");
     results.save(&path).unwrap();
     let run = Run::load(&path).unwrap();
-    assert_eq!(run.benchmarks.len(), 4);
+    assert_eq!(run.benchmarks.len(), Family::ALL.len());
     assert_eq!(run.schema_version, u64::from(results::SCHEMA_VERSION));
     assert_eq!(run.families, results.families);
 }
@@ -442,7 +442,8 @@ fn schema_3_files_read_with_every_familys_metrics_and_reference() {
         [
             (Family::IdTable, "holey"),
             (Family::Tags, "vec_of_vecs"),
-            (Family::Alloc, "buddy")
+            (Family::Alloc, "buddy"),
+            (Family::Components, "buffer_hash")
         ]
     );
 }
@@ -536,7 +537,13 @@ fn the_committed_baseline_still_loads_and_compares() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports/baseline/baseline.json");
     let baseline = Run::load(&path).unwrap();
     assert!(baseline.is_baseline);
-    assert_eq!(baseline.families, results::FamilyRecord::builtin_all());
+    // The baseline records the families it was made with; a family added since (its row
+    // appears when the baseline is regenerated) is a later entry of the built-in table.
+    assert!(
+        results::FamilyRecord::builtin_all().starts_with(&baseline.families),
+        "{:?}",
+        baseline.families
+    );
     assert!(
         baseline
             .benchmarks
