@@ -18,6 +18,7 @@ pub fn for_each_family<V: FamilyVisitor>(visitor: &mut V) {
     visitor.visit::<crate::replay::IdTableFamily>();
     visitor.visit::<crate::replay::TagFamily>();
     visitor.visit::<crate::replay::AllocFamily>();
+    visitor.visit::<crate::replay::ComponentFamily>();
     visitor.visit::<crate::replay::RelationFamily>();
     visitor.visit::<crate::replay::TransformFamily>();
     visitor.visit::<crate::replay::DataComponentFamily>();

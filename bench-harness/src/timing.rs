@@ -1,7 +1,8 @@
 //! Timing of verified replays, shared by the criterion driver and `dodbench replay`.
 //!
 //! Only the body replay is inside the timed region. Setup (building the starting state),
-//! digest checks and dropping the table happen outside it. Bodies that leave the table
+//! digest checks (of the replay's answers and, for families that have one, of the state it
+//! leaves, `Replayer::state_digest`) and dropping the table happen outside it. Bodies that leave the table
 //! unchanged are timed repeatedly on one table; other bodies get a freshly built table per
 //! timed replay.
 
@@ -60,12 +61,26 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
         Ok(elapsed)
     }
 
+    /// Checks the state after a replay (outside the timed region) against the model's.
+    fn check_state(&self, state: &mut R) -> Result<(), String> {
+        let got = state.state_digest();
+        if got == self.expected.state_at_end {
+            Ok(())
+        } else {
+            Err(format!(
+                "state after the timed replay is {got:?}, the model's {:?}",
+                self.expected.state_at_end
+            ))
+        }
+    }
+
     fn run_fresh(&mut self) -> Result<Duration, String> {
         let mut state = R::after_setup(self.trace).map_err(|e| format!("setup {e}"))?;
         let start = Instant::now();
         let digest = state.replay(&self.trace.body);
         let elapsed = start.elapsed();
         self.check(digest)?;
+        self.check_state(&mut state)?;
         drop(state);
         Ok(elapsed)
     }

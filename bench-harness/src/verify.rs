@@ -18,6 +18,8 @@ pub struct Expected<F: Family> {
     pub body: F::Digest,
     /// Live objects after the body.
     pub live_at_end: usize,
+    /// The model's [`Replayer::state_digest`] after the body.
+    pub state_at_end: Option<u64>,
     /// The body's counts (work units, peak live, ...).
     pub stats: StatsOf<F>,
 }
@@ -40,6 +42,7 @@ impl<F: Family> Expected<F> {
             setup,
             body,
             live_at_end: model.live_count(),
+            state_at_end: model.state_digest(),
             stats,
         })
     }
@@ -172,6 +175,18 @@ fn check_outcome<R: Replayer>(
     }
     if let Err(broken) = state.check_invariants() {
         return Outcome::Failed(format!("invariant broken after the body: {broken}"));
+    }
+    let live_state = state.state_digest();
+    if live_state != expected.state_at_end {
+        return Outcome::Failed(format!(
+            "state digest after the body is {live_state:?}, the model's {:?}",
+            expected.state_at_end
+        ));
+    }
+    if let Err(broken) = state.check_invariants() {
+        return Outcome::Failed(format!(
+            "invariant broken after reading the state: {broken}"
+        ));
     }
     Outcome::Verified
 }

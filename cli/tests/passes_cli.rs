@@ -89,6 +89,7 @@ fn cache_fills_every_family() {
         ("id_table", "holey"),
         ("tags", "vec_of_vecs"),
         ("alloc", "buddy"),
+        ("components", "buffer_hash"),
         ("data_component", "flat_aos"),
         ("transforms", "deferred_flag_scan"),
         ("relations", "intrusive"),

@@ -22,10 +22,16 @@
 //!   immediate against deferred world updates, flag scan against a dirty list kept by
 //!   swapping, an object tree and a published arena tree. See [`transforms::TransformStore`].
 //!
+//! * [`components`]: component managers (the BitSquid "Building a Data-Oriented Entity System
+//!   Part 2: Components" article): the point-mass component in one buffer of SoA arrays, its
+//!   three entity → instance maps, its GC, ablations and ECS crates. See
+//!   [`components::ComponentStore`] and [`components::registry`].
+//!
 //! `impls` knows nothing of traces or benchmarks; `bench-harness` joins designs and workloads.
 #![deny(missing_docs)]
 
 pub mod alloc;
+pub mod components;
 pub mod data_component;
 pub mod error;
 pub mod id;

@@ -63,6 +63,10 @@ fn peers_by_family() -> Vec<(&'static str, Vec<Peer>)> {
         ("id_table", peers_of!("id_table", designs())),
         ("tags", peers_of!("tags", tag_designs())),
         ("alloc", peers_of!("alloc", alloc_designs())),
+        (
+            "components",
+            peers_of!("components", impls::components::component_designs()),
+        ),
         ("relations", peers_of!("relations", relation_designs())),
         ("transforms", peers_of!("transforms", transform_designs())),
         (

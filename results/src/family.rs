@@ -22,6 +22,8 @@ pub enum Family {
     Tags,
     /// Block allocators (`impls::alloc`).
     Alloc,
+    /// Component managers (`impls::components`).
+    Components,
     /// One-to-many indices (`impls::relations`).
     Relations,
     /// Transform hierarchies (`impls::transforms`).
@@ -35,18 +37,19 @@ pub enum Family {
 
 impl Family {
     /// Every family, in the order pages and tables list them.
-    pub const ALL: [Family; 7] = [
+    pub const ALL: [Family; 8] = [
         Family::IdTable,
         Family::Tags,
         Family::Alloc,
+        Family::Components,
         Family::Relations,
         Family::Transforms,
         Family::DataComponent,
         Family::Reference,
     ];
 
-    /// The name results.json stores: `id_table`, `tags`, `alloc`, `relations`, `transforms`,
-    /// `data_component` or `reference`.
+    /// The name results.json stores: `id_table`, `tags`, `alloc`, `components`, `relations`,
+    /// `transforms`, `data_component` or `reference`.
     ///
     /// ```
     /// assert_eq!(results::Family::IdTable.as_str(), "id_table");
@@ -56,6 +59,7 @@ impl Family {
             Family::IdTable => "id_table",
             Family::Tags => "tags",
             Family::Alloc => "alloc",
+            Family::Components => "components",
             Family::Relations => "relations",
             Family::Transforms => "transforms",
             Family::DataComponent => "data_component",
@@ -101,6 +105,7 @@ impl FromStr for Family {
     /// assert_eq!("tags".parse::<Family>().unwrap(), Family::Tags);
     /// let e = "tag".parse::<Family>().unwrap_err().to_string();
     /// assert!(e.contains("id_table, tags, alloc, "), "{e}");
+    /// assert!(e.contains("id_table, tags, alloc, components, reference"), "{e}");
     /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Family::ALL
@@ -142,7 +147,9 @@ impl FamilyRecord {
             Family::Alloc => ("Block allocators", "buddy"),
             // Added after results recorded their families (schema 4): every file holding them
             // records its own titles and reference designs.
-            Family::Relations | Family::Transforms | Family::DataComponent => return None,
+            Family::Components | Family::Relations | Family::Transforms | Family::DataComponent => {
+                return None;
+            }
             Family::Reference => return None,
         };
         Some(Self {
@@ -167,6 +174,8 @@ pub enum FamilyMetrics {
     Tags(TagMetrics),
     /// A block allocator's.
     Alloc(AllocMetrics),
+    /// A component manager's.
+    Components(ComponentMetrics),
     /// A relation index's.
     Relations(RelationMetrics),
     /// A transform hierarchy's.
@@ -181,6 +190,7 @@ impl FamilyMetrics {
         match self {
             FamilyMetrics::Tags(_) => Family::Tags,
             FamilyMetrics::Alloc(_) => Family::Alloc,
+            FamilyMetrics::Components(_) => Family::Components,
             FamilyMetrics::Relations(_) => Family::Relations,
             FamilyMetrics::Transforms(_) => Family::Transforms,
             FamilyMetrics::DataComponent(_) => Family::DataComponent,
@@ -236,6 +246,36 @@ pub struct RelationMetrics {
     pub memory_bytes_after_body: u64,
     /// Indices the design keeps (1: on `a` only; 2: on `a` and `b`; 0: none, it scans).
     pub indices: u8,
+}
+
+/// Memory, allocator traffic and garbage of a component manager on one trace, measured by an
+/// untimed replay with the design's own accounting (`impls::components::ComponentStore`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComponentMetrics {
+    /// Live entities after the setup.
+    pub entities_after_setup: u64,
+    /// Instances (point masses) after the setup.
+    pub instances_after_setup: u64,
+    /// Heap bytes after the setup per live entity (entity manager, map and instance data);
+    /// `None` with no entity.
+    pub bytes_per_entity: Option<f64>,
+    /// Heap bytes after the setup per instance; `None` with no instance.
+    pub bytes_per_instance: Option<f64>,
+    /// Heap bytes held after the body.
+    pub memory_bytes_after_body: u64,
+    /// Allocator calls during the setup.
+    pub setup_alloc_calls: u64,
+    /// Allocator calls during the body, per work unit.
+    pub alloc_calls_per_op: f64,
+    /// Destruction steps (frames) in the body.
+    pub frames: u64,
+    /// Garbage (instances of dead entities not yet destroyed) after the 10th destruction
+    /// step; `None` with fewer steps.
+    pub garbage_after_10_frames: Option<u64>,
+    /// Garbage after the last destruction step; `None` without one.
+    pub garbage_after_last_frame: Option<u64>,
+    /// Most garbage after any destruction step (0 without one).
+    pub garbage_peak: u64,
 }
 
 /// Space metrics of a block allocator on one trace, sampled after every op of an untimed

@@ -16,8 +16,8 @@
 //!   methods of [`Trace`] built on it (validation), and [`AnyTrace`], a trace of any family
 //!   with its op type erased; names no vocabulary.
 //! * The op vocabularies, one module each: [`op`] (ID tables), [`tag_op`] (tag stores),
-//!   [`alloc_op`] (block allocators), [`relation_op`] (one-to-many indices), [`transform_op`]
-//!   (transform hierarchies).
+//!   [`alloc_op`] (block allocators), [`component_op`] (component managers), [`relation_op`]
+//!   (one-to-many indices), [`transform_op`] (transform hierarchies).
 //! * [`vocabularies`]: the one list of the vocabularies (family names, dispatch from a family
 //!   name to its op type, the default family of old trace files).
 //! * [`format`](mod@format): the binary trace file format, save and load with full validation
@@ -31,6 +31,7 @@
 
 pub mod alloc_op;
 pub mod codec;
+pub mod component_op;
 pub mod convert;
 pub mod data_op;
 pub mod family;
@@ -48,6 +49,7 @@ pub mod transform_op;
 pub mod vocabularies;
 
 pub use alloc_op::AllocOp;
+pub use component_op::ComponentOp;
 pub use data_op::DataOp;
 pub use family::{AnyTrace, TraceOp, TraceStats};
 pub use op::{BodyStats, Handle, Op};

@@ -10,6 +10,7 @@
 //! [`trace`](crate::trace) do not.
 
 use crate::alloc_op::AllocOp;
+use crate::component_op::ComponentOp;
 use crate::data_op::DataOp;
 use crate::family::TraceOp;
 use crate::op::Op;
@@ -22,6 +23,7 @@ pub const FAMILIES: &[&str] = &[
     <Op as TraceOp>::FAMILY,
     <TagOp as TraceOp>::FAMILY,
     <AllocOp as TraceOp>::FAMILY,
+    <ComponentOp as TraceOp>::FAMILY,
     <RelationOp as TraceOp>::FAMILY,
     <TransformOp as TraceOp>::FAMILY,
     <DataOp as TraceOp>::FAMILY,
@@ -53,6 +55,7 @@ pub fn with_vocabulary<V: VocabularyVisitor>(family: &str, visitor: V) -> Option
         <Op as TraceOp>::FAMILY => visitor.visit::<Op>(),
         <TagOp as TraceOp>::FAMILY => visitor.visit::<TagOp>(),
         <AllocOp as TraceOp>::FAMILY => visitor.visit::<AllocOp>(),
+        <ComponentOp as TraceOp>::FAMILY => visitor.visit::<ComponentOp>(),
         <RelationOp as TraceOp>::FAMILY => visitor.visit::<RelationOp>(),
         <TransformOp as TraceOp>::FAMILY => visitor.visit::<TransformOp>(),
         <DataOp as TraceOp>::FAMILY => visitor.visit::<DataOp>(),

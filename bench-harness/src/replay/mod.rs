@@ -9,6 +9,7 @@
 //! allocation per op in the timed loop. The list of families is [`crate::families`].
 
 pub mod alloc;
+pub mod components;
 pub mod data_component;
 pub mod id_table;
 pub mod relations;
@@ -25,6 +26,7 @@ use workloads::{Trace, TraceOp};
 use results::DesignRecord;
 
 pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};
+pub use components::{ComponentDigest, ComponentFamily, ComponentReplay};
 pub use data_component::{DataComponentFamily, KvDigest, KvReplay};
 pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
 pub use relations::{RelationDigest, RelationFamily, RelationReplay};
@@ -233,6 +235,14 @@ pub trait Replayer: Sized {
 
     /// Live objects (IDs, entities, blocks) the design holds now.
     fn live_count(&self) -> usize;
+
+    /// A digest of the design's whole live contents, read after a replay and outside any timed
+    /// region, for families whose timed ops observe too little of the state (a `simulate`
+    /// body reads nothing back). May reorganise the design (e.g. collect garbage) but never
+    /// changes what later ops observe. `None` (the default): the family has none.
+    fn state_digest(&mut self) -> Option<u64> {
+        None
+    }
 
     /// The family's metrics beyond time (memory per tag, fragmentation, ...) from an extra
     /// untimed replay of `trace`; `Ok(None)` for a family that has none (ID tables, whose

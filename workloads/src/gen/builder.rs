@@ -127,6 +127,20 @@ impl LiveHandles {
         self.position[handle as usize] = NOT_LIVE;
     }
 
+    /// Makes a handle that was inserted and then removed live again.
+    ///
+    /// # Panics
+    /// If `handle` was never inserted or is live.
+    pub(crate) fn reinsert(&mut self, handle: u32) {
+        assert!(
+            (handle as usize) < self.position.len() && !self.contains(handle),
+            "reinserting handle {handle}"
+        );
+        self.position[handle as usize] =
+            u32::try_from(self.live.len()).expect("more than 2^32 live");
+        self.live.push(handle);
+    }
+
     /// A uniformly chosen live handle: one [`TraceRng::index`]`(len)` draw.
     ///
     /// # Panics

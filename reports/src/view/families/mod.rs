@@ -1,10 +1,13 @@
 //! The sections of a block built from one family's own metrics (`tags`: tag-store space and
+//! allocator traffic; `alloc`: arena use and fragmentation; `components`: memory per entity and
+//! garbage left), one file per family. This module
 //! allocator traffic; `alloc`: arena use and fragmentation; `transforms`: world products per
 //! frame and bytes per node), one file per family. This module
 //! and those files are the only places of the report that name a specific family or read its
 //! metrics: everything else is the same for every family.
 
 pub(super) mod alloc;
+pub(super) mod components;
 pub(super) mod data_component;
 pub(super) mod relations;
 pub(super) mod tags;
@@ -32,6 +35,9 @@ pub struct FamilyMetricsView {
     pub tags: Option<tags::TagsView>,
     /// Block-allocator space use, when some design here carries `alloc` metrics.
     pub alloc: Option<alloc::AllocView>,
+    /// Component-manager memory and garbage, when some design here carries `components`
+    /// metrics.
+    pub components: Option<components::ComponentsView>,
     /// DataComponent bytes and allocator calls, when some design here carries its metrics.
     pub data_component: Option<data_component::DataComponentView>,
     /// Transform-hierarchy work and space, when some design here carries `transforms` metrics.
@@ -52,6 +58,7 @@ pub(super) fn build(
     Ok(FamilyMetricsView {
         tags: tags::build(block, names, charts)?,
         alloc: alloc::build(block, names, charts)?,
+        components: components::build(block),
         data_component: data_component::build(block),
         transforms: transforms::build(block),
         relations: relations::build(block),

@@ -1,0 +1,320 @@
+//! The component-manager family's replay driver: applies [`ComponentOp`] traces to any
+//! [`ComponentStore`] and digests what it observed.
+//!
+//! Generic and monomorphised per design; logical entity handles map to the store's entities
+//! through a flat `Vec` (handle `k` is the `k`-th `Spawn`), reserved before timing. Point
+//! masses are made from the ops' 32-bit seeds by [`point_mass`] and [`velocity`] (small exact
+//! values, the same for every design), and `Simulate` uses the one step [`DT`].
+//!
+//! # What is verified
+//! The timed ops observe lookups (the position read, [`ComponentDigest::lookup_sum`]) and the
+//! number of live instances each `Simulate` updated. The state itself is checked outside the
+//! timed region by [`Replayer::state_digest`]: collect all garbage, then a wrapping sum of a
+//! hash of every instance's bit patterns ([`state_of`]), so every design and peer must agree
+//! with the model bit for bit after `simulate`. The GC's sampling is seeded by a constant in
+//! each design, so replays are reproducible.
+
+use impls::components::model::ModelStore;
+use impls::components::{
+    ComponentDesignInfo, ComponentDesignVisitor, ComponentStore, PointMass,
+    for_each_component_design,
+};
+use serde::{Deserialize, Serialize};
+use workloads::component_op::{ComponentOp, ComponentStats, EntityHandle};
+use workloads::{Trace, TraceStats};
+
+use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use results::DesignRecord;
+use results::family::{ComponentMetrics, FamilyMetrics};
+
+/// The component managers: [`ComponentOp`] traces replayed on [`ComponentStore`]s, checked
+/// against [`ModelStore`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ComponentFamily;
+
+impl Family for ComponentFamily {
+    type Op = ComponentOp;
+    type Digest = ComponentDigest;
+    type Model = ComponentReplay<ModelStore>;
+
+    const RESULTS_FAMILY: results::Family = results::Family::Components;
+    const TITLE: &'static str = "Component managers";
+    /// The article's recommended design: one buffer, hash map, GC.
+    const REFERENCE_DESIGN: &'static str = "buffer_hash";
+    /// The article's two access patterns: the in-order `simulate` and the lookup (the sparse
+    /// simulate is left to `cargo bench`: the cache pass runs every design under valgrind).
+    const MEMORY_BOUND_WORKLOADS: &'static [&'static str] = &["comp-simulate", "comp-lookup"];
+    const MEMORY_WORKLOADS: &'static [&'static str] = &["comp-frame", "comp-gc"];
+    const LATENCY_WORKLOADS: &'static [&'static str] = &["comp-lookup", "comp-frame", "comp-gc"];
+    /// 256K entities (12 MB of instance data): beyond the last-level cache.
+    const SWEEP_MAX_N: usize = 1 << 18;
+
+    fn bench_sizes(scale: Scale) -> Vec<usize> {
+        match scale {
+            Scale::Quick => vec![1_000, 16_384],
+            Scale::Default | Scale::Full => vec![1_000, 65_536, 1_048_576],
+        }
+    }
+
+    /// Quick: 1K and 4K entities (4K × 48 B of instance data is 6 times the simulated 32 KiB
+    /// L1), which keeps the valgrind cache pass near a minute for 15 designs; full: up to 256K
+    /// (12 MB, beyond the simulated 8 MiB last level).
+    fn pass_sizes(quick: bool) -> Vec<usize> {
+        if quick {
+            vec![1_000, 4_096]
+        } else {
+            vec![1_000, 65_536, 262_144]
+        }
+    }
+
+    fn design_records() -> Vec<DesignRecord> {
+        impls::components::component_designs()
+            .iter()
+            .map(design_record)
+            .collect()
+    }
+
+    fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
+        struct Designs<'a, V>(&'a mut V);
+        impl<V: ReplayerVisitor<ComponentFamily>> ComponentDesignVisitor for Designs<'_, V> {
+            fn visit<S: ComponentStore + 'static>(&mut self) {
+                self.0.visit::<ComponentReplay<S>>(Role::Design);
+            }
+        }
+        for_each_component_design(&mut Designs(visitor));
+    }
+}
+
+/// The results record of a component design. Its "ID" is the design's entity handle.
+pub fn design_record(info: &ComponentDesignInfo) -> DesignRecord {
+    DesignRecord {
+        family: ComponentFamily::RESULTS_FAMILY,
+        name: info.name.to_string(),
+        description: info.description.to_string(),
+        kind: info.kind.label().to_string(),
+        crate_version: info.kind.crate_version(),
+        id_bytes: 8,
+        detects_stale: true,
+        capacity: None,
+        limits: Some(format!(
+            "one point mass per entity; destruction: {}",
+            info.destruction.label()
+        )),
+    }
+}
+
+/// The `dt` of every `Simulate`: 1/64, exact in binary.
+pub const DT: f32 = 1.0 / 64.0;
+
+/// A field value from 8 bits of a seed: `byte / 16 - 8`, exact, in `-8..8`.
+fn field(seed: u32, shift: u32) -> f32 {
+    f32::from((seed >> shift) as u8) / 16.0 - 8.0
+}
+
+/// The point mass an `Attach` with this seed creates.
+pub fn point_mass(seed: u32) -> PointMass {
+    PointMass {
+        mass: 1.0 + f32::from(seed as u8) / 16.0,
+        position: [field(seed, 0), field(seed, 8), field(seed, 16)],
+        velocity: [field(seed, 24), field(seed, 4), field(seed, 12)],
+        acceleration: [field(seed, 20), field(seed, 28), field(seed, 2)],
+    }
+}
+
+/// The velocity a `Write` with this seed sets.
+pub fn velocity(seed: u32) -> [f32; 3] {
+    [field(seed, 0), field(seed, 8), field(seed, 16)]
+}
+
+/// A 64-bit hash of an instance's bit patterns (FNV-1a over the ten 32-bit words).
+pub fn state_of(m: &PointMass) -> u64 {
+    m.bits().iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
+    })
+}
+
+/// Mixes a lookup answer (handle, position) into a digest sum.
+#[inline(always)]
+fn mix_lookup(handle: EntityHandle, p: [f32; 3]) -> u64 {
+    let bits = u64::from(p[0].to_bits())
+        ^ u64::from(p[1].to_bits()).rotate_left(21)
+        ^ u64::from(p[2].to_bits()).rotate_left(42);
+    bits ^ u64::from(handle).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Everything a component replay observed, as counts and wrapping sums.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComponentDigest {
+    /// `Lookup` ops that found a point mass.
+    pub lookups_found: u64,
+    /// Wrapping sum of [`mix_lookup`] over every found lookup.
+    pub lookup_sum: u64,
+    /// `Write` ops that found a point mass.
+    pub writes_found: u64,
+    /// `Detach` ops that found a point mass.
+    pub detaches_found: u64,
+    /// Live instances updated by all `Simulate` ops (read from the store before each).
+    pub simulated: u64,
+}
+
+impl ReplayDigest<ComponentOp> for ComponentDigest {
+    fn merge(&mut self, later: &ComponentDigest) {
+        self.lookups_found += later.lookups_found;
+        self.lookup_sum = self.lookup_sum.wrapping_add(later.lookup_sum);
+        self.writes_found += later.writes_found;
+        self.detaches_found += later.detaches_found;
+        self.simulated += later.simulated;
+    }
+
+    /// One per op but `Simulate` (one per live instance it updated), as
+    /// `ComponentStats::work_units` counts them.
+    fn work_units(&self, ops: &[ComponentOp]) -> u64 {
+        let single = ops
+            .iter()
+            .filter(|op| !matches!(op, ComponentOp::Simulate))
+            .count() as u64;
+        single + self.simulated
+    }
+}
+
+/// A component store plus the handle map: the state a trace is replayed on.
+pub struct ComponentReplay<S: ComponentStore> {
+    /// The design under test.
+    pub store: S,
+    /// `entities[k]` is the store's entity for handle `k` (kept after `Kill`, unused then).
+    entities: Vec<S::Entity>,
+}
+
+impl<S: ComponentStore> ComponentReplay<S> {
+    /// An empty store with room in the handle map for `trace`'s handles.
+    pub fn for_trace(trace: &Trace<ComponentOp>) -> Self {
+        Self {
+            store: S::new(),
+            entities: Vec::with_capacity(trace.handle_count()),
+        }
+    }
+
+    /// Applies `ops` in order and returns what was observed.
+    ///
+    /// # Errors
+    /// The store refused an op; the ops before it were applied.
+    #[inline(never)]
+    pub fn replay(&mut self, ops: &[ComponentOp]) -> Result<ComponentDigest, ReplayError> {
+        let mut d = ComponentDigest::default();
+        let store = &mut self.store;
+        let entities = &mut self.entities;
+        for (index, &op) in ops.iter().enumerate() {
+            let refused = |error| ReplayError::at(index, op, error);
+            match op {
+                ComponentOp::Spawn => entities.push(store.spawn().map_err(refused)?),
+                ComponentOp::Kill(h) => store.kill(entities[h as usize]).map_err(refused)?,
+                ComponentOp::Attach(h, seed) => store
+                    .attach(entities[h as usize], point_mass(seed))
+                    .map_err(refused)?,
+                ComponentOp::Detach(h) => {
+                    d.detaches_found +=
+                        u64::from(store.detach(entities[h as usize]).map_err(refused)?);
+                }
+                ComponentOp::Lookup(h) => {
+                    if let Some(p) = store.position(entities[h as usize]).map_err(refused)? {
+                        d.lookups_found += 1;
+                        d.lookup_sum = d.lookup_sum.wrapping_add(mix_lookup(h, p));
+                    }
+                }
+                ComponentOp::Write(h, seed) => {
+                    d.writes_found += u64::from(
+                        store
+                            .set_velocity(entities[h as usize], velocity(seed))
+                            .map_err(refused)?,
+                    );
+                }
+                ComponentOp::Simulate => {
+                    d.simulated += (store.instance_count() - store.garbage()) as u64;
+                    store.simulate(DT);
+                }
+                ComponentOp::DestroyStep => store.destroy_step(),
+            }
+        }
+        Ok(d)
+    }
+}
+
+/// `numerator / denominator`, `None` for a zero denominator.
+fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
+    (denominator > 0).then(|| numerator as f64 / denominator as f64)
+}
+
+impl<S: ComponentStore> Replayer for ComponentReplay<S> {
+    type Family = ComponentFamily;
+
+    fn design_name() -> &'static str {
+        S::INFO.name
+    }
+
+    fn for_trace(trace: &Trace<ComponentOp>) -> Self {
+        ComponentReplay::for_trace(trace)
+    }
+
+    fn replay(&mut self, ops: &[ComponentOp]) -> Result<ComponentDigest, ReplayError> {
+        ComponentReplay::replay(self, ops)
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.store.memory_bytes() as u64
+    }
+
+    fn live_count(&self) -> usize {
+        self.store.entity_count()
+    }
+
+    /// Collects all garbage, then sums [`state_of`] over the instances, plus their count.
+    fn state_digest(&mut self) -> Option<u64> {
+        self.store.collect_all_garbage();
+        let (mut sum, mut count) = (0u64, 0u64);
+        self.store.visit(|m| {
+            sum = sum.wrapping_add(state_of(m));
+            count += 1;
+        });
+        Some(sum ^ count.rotate_left(40))
+    }
+
+    fn measure(
+        trace: &Trace<ComponentOp>,
+        stats: &ComponentStats,
+    ) -> Result<Option<FamilyMetrics>, ReplayError> {
+        let mut state = Self::for_trace(trace);
+        state.replay(&trace.setup)?;
+        let entities = state.store.entity_count() as u64;
+        let instances = state.store.instance_count() as u64;
+        let memory = state.store.memory_bytes() as u64;
+        let setup_calls = state.store.allocator_calls();
+        let mut garbage = Vec::new();
+        for frame in trace
+            .body
+            .split_inclusive(|op| *op == ComponentOp::DestroyStep)
+        {
+            state.replay(frame)?;
+            if frame.last() == Some(&ComponentOp::DestroyStep) {
+                garbage.push(state.store.garbage() as u64);
+            }
+        }
+        let body_calls = state.store.allocator_calls() - setup_calls;
+        Ok(Some(FamilyMetrics::Components(ComponentMetrics {
+            entities_after_setup: entities,
+            instances_after_setup: instances,
+            bytes_per_entity: ratio(memory, entities),
+            bytes_per_instance: ratio(memory, instances),
+            memory_bytes_after_body: state.store.memory_bytes() as u64,
+            setup_alloc_calls: setup_calls,
+            alloc_calls_per_op: ratio(body_calls, stats.work_units()).unwrap_or(0.0),
+            frames: garbage.len() as u64,
+            garbage_after_10_frames: garbage.get(9).copied(),
+            garbage_after_last_frame: garbage.last().copied(),
+            garbage_peak: garbage.iter().copied().max().unwrap_or(0),
+        })))
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        self.store.check_invariants()
+    }
+}

@@ -1,0 +1,125 @@
+//! The article's first layout, which it improves on: "use an Array for each component",
+//! **five separately allocated** `Vec`s (entity, mass, position, velocity, acceleration), with
+//! the hash map and GC of [`super::single_buffer::BufferHash`], so the pair isolates one
+//! buffer vs five.
+//!
+//! Trade-off: the same SoA access pattern; five allocations (and five capacity doublings) where
+//! the single buffer makes one, and each `Vec` keeps its own length and capacity ("hidden
+//! overheads" in the article's words).
+
+use super::entities::Entity;
+use super::maps::HashIndex;
+use super::packed::{InstanceStorage, Packed, PackedFlavor};
+use super::{
+    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, count_capacity_change,
+};
+
+/// Five `Vec`s. Invariant: all five have the same length.
+#[derive(Debug, Default, Clone)]
+pub struct FiveVecs {
+    entity: Vec<Entity>,
+    mass: Vec<f32>,
+    position: Vec<[f32; 3]>,
+    velocity: Vec<[f32; 3]>,
+    acceleration: Vec<[f32; 3]>,
+    allocator_calls: u64,
+}
+
+impl FiveVecs {
+    fn capacities(&self) -> [usize; 5] {
+        [
+            self.entity.capacity(),
+            self.mass.capacity(),
+            self.position.capacity(),
+            self.velocity.capacity(),
+            self.acceleration.capacity(),
+        ]
+    }
+}
+
+impl InstanceStorage for FiveVecs {
+    #[inline]
+    fn len(&self) -> usize {
+        self.entity.len()
+    }
+
+    fn push(&mut self, entity: Entity, value: PointMass) {
+        let before = self.capacities();
+        self.entity.push(entity);
+        self.mass.push(value.mass);
+        self.position.push(value.position);
+        self.velocity.push(value.velocity);
+        self.acceleration.push(value.acceleration);
+        for (b, a) in before.into_iter().zip(self.capacities()) {
+            count_capacity_change(b, a, &mut self.allocator_calls);
+        }
+    }
+
+    fn swap_remove(&mut self, i: usize) -> Option<Entity> {
+        self.entity.swap_remove(i);
+        self.mass.swap_remove(i);
+        self.position.swap_remove(i);
+        self.velocity.swap_remove(i);
+        self.acceleration.swap_remove(i);
+        self.entity.get(i).copied()
+    }
+
+    #[inline]
+    fn entity(&self, i: usize) -> Entity {
+        self.entity[i]
+    }
+
+    fn get(&self, i: usize) -> PointMass {
+        PointMass {
+            mass: self.mass[i],
+            position: self.position[i],
+            velocity: self.velocity[i],
+            acceleration: self.acceleration[i],
+        }
+    }
+
+    #[inline]
+    fn position(&self, i: usize) -> [f32; 3] {
+        self.position[i]
+    }
+
+    #[inline]
+    fn set_velocity(&mut self, i: usize, velocity: [f32; 3]) {
+        self.velocity[i] = velocity;
+    }
+
+    fn simulate(&mut self, dt: f32) {
+        for ((p, v), a) in self
+            .position
+            .iter_mut()
+            .zip(self.velocity.iter_mut())
+            .zip(self.acceleration.iter())
+        {
+            PointMass::step(p, v, a, dt);
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        let [e, m, p, v, a] = self.capacities();
+        e * size_of::<Entity>() + m * size_of::<f32>() + (p + v + a) * size_of::<[f32; 3]>()
+    }
+
+    fn allocator_calls(&self) -> u64 {
+        self.allocator_calls
+    }
+}
+
+/// Flavor of [`FiveVecsHash`].
+pub struct FiveVecsHashFlavor;
+impl PackedFlavor for FiveVecsHashFlavor {
+    type Storage = FiveVecs;
+    type Map = HashIndex;
+    const INFO: ComponentDesignInfo = ComponentDesignInfo {
+        name: "five_vecs_hash",
+        description: "ablation of buffer_hash: five separately allocated Vecs instead of one buffer (same map, same GC)",
+        kind: ComponentDesignKind::Article,
+        destruction: Destruction::Gc,
+    };
+}
+/// Five `Vec`s, hash map, GC.
+pub type FiveVecsHash = Packed<FiveVecsHashFlavor>;

@@ -1,0 +1,325 @@
+//! The component-manager family: where a component's data lives and what the entity → instance
+//! map costs.
+//!
+//! From "Building a Data-Oriented Entity System Part 2: Components" (BitSquid, 2014): one
+//! manager holds every instance of one component type, the article's point mass
+//! ([`PointMass`]: mass, position, velocity, acceleration). The designs trade the layout of
+//! the instance data (one buffer of SoA arrays, five `Vec`s, AoS), the entity → instance map
+//! (direct index, `Vec<u32>` map, hash map) and the way instances of destroyed entities go
+//! away (the article's random-sampling garbage collection, an immediate destroy callback, a
+//! full sweep per frame) against each other.
+//!
+//! # Semantics (the same for every design, checked by `impls/tests/components_model.rs`)
+//! * A store is a small world: it hands out entities ([`ComponentStore::spawn`]), each of
+//!   which has at most one point-mass instance ([`ComponentStore::attach`]).
+//! * [`kill`](ComponentStore::kill) destroys an entity. Its instance stops being observable at
+//!   once (lookups of a dead entity are refused), but a design may keep it as **garbage** until
+//!   a [`destroy_step`](ComponentStore::destroy_step) collects it: the article's GC.
+//! * [`simulate`](ComponentStore::simulate) runs [`PointMass::step`] on every instance (the
+//!   same f32 operations in the same order per instance in every design, so results are bit
+//!   identical whatever order the instances are visited in).
+//! * User errors are [`ComponentError`]s and change nothing; no operation panics on user input.
+//!
+//! Entities come from the ID-table family: the article designs keep their entities in an
+//! [`Entities`](entities::Entities) manager, which is the `holey` ID table
+//! ([`crate::id_table::holey::Holey`]) with `()` payloads (IDs: [`crate::id::Id64`]).
+//!
+//! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing
+//! [`ComponentStore`], then add one line to [`registry::for_each_component_design`].
+
+pub mod aos;
+pub mod direct;
+pub mod entities;
+pub mod five_vecs;
+pub mod maps;
+pub mod model;
+pub mod oop_objects;
+pub mod oop_pools;
+pub mod packed;
+pub mod peers;
+pub mod registry;
+pub mod single_buffer;
+pub mod split_xyz;
+
+pub use registry::{
+    ComponentDesignVisitor, component_designs, find_component_design, for_each_component_design,
+};
+
+use thiserror::Error;
+
+/// The article's component: a point mass (4 + 3 × 12 = 40 bytes of data per instance).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PointMass {
+    /// Mass of the object.
+    pub mass: f32,
+    /// Position.
+    pub position: [f32; 3],
+    /// Velocity.
+    pub velocity: [f32; 3],
+    /// Acceleration.
+    pub acceleration: [f32; 3],
+}
+
+impl PointMass {
+    /// The article's `simulate` body for one instance, in the one f32 operation order every
+    /// design uses: per axis `k` in order x, y, z, `v[k] = v[k] + a[k] * dt`, then per axis
+    /// `p[k] = p[k] + v[k] * dt` (no fused multiply-add: Rust never contracts).
+    #[inline(always)]
+    pub fn step(
+        position: &mut [f32; 3],
+        velocity: &mut [f32; 3],
+        acceleration: &[f32; 3],
+        dt: f32,
+    ) {
+        for k in 0..3 {
+            velocity[k] += acceleration[k] * dt;
+        }
+        for k in 0..3 {
+            position[k] += velocity[k] * dt;
+        }
+    }
+
+    /// The bit patterns of every field, in declaration order (for digests).
+    pub fn bits(&self) -> [u32; 10] {
+        let mut out = [0; 10];
+        out[0] = self.mass.to_bits();
+        for k in 0..3 {
+            out[1 + k] = self.position[k].to_bits();
+            out[4 + k] = self.velocity[k].to_bits();
+            out[7 + k] = self.acceleration[k].to_bits();
+        }
+        out
+    }
+}
+
+/// How a design destroys the instances of killed entities (orthogonal to layout and map).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Destruction {
+    /// The article's garbage collection: each [`ComponentStore::destroy_step`] picks random
+    /// instances and destroys those whose entity is dead, until four live ones in a row.
+    Gc,
+    /// A destroy callback from the entity manager: `kill` destroys the instance at once;
+    /// `destroy_step` does nothing.
+    Callback,
+    /// A full sweep: each `destroy_step` visits every instance and destroys the dead ones.
+    Sweep,
+}
+
+impl Destruction {
+    /// `gc`, `callback` or `sweep`.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Destruction::Gc => "gc",
+            Destruction::Callback => "callback",
+            Destruction::Sweep => "sweep",
+        }
+    }
+}
+
+/// A failure a user of a component store can cause. The store is unchanged after any of them.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ComponentError {
+    /// The entity is not alive (never spawned here, or killed).
+    #[error("entity {entity} is not alive")]
+    DeadEntity {
+        /// The entity, as `Debug` prints it.
+        entity: String,
+    },
+    /// The entity already has an instance (every design holds at most one per entity).
+    #[error("entity {entity} already has a point mass")]
+    AlreadyAttached {
+        /// The entity, as `Debug` prints it.
+        entity: String,
+    },
+    /// No further entity or instance index fits the design's index type.
+    #[error("index space exhausted: {what}")]
+    IndexSpaceExhausted {
+        /// What ran out.
+        what: &'static str,
+    },
+}
+
+impl ComponentError {
+    /// [`ComponentError::DeadEntity`] of `entity`.
+    pub fn dead(entity: impl std::fmt::Debug) -> Self {
+        ComponentError::DeadEntity {
+            entity: format!("{entity:?}"),
+        }
+    }
+
+    /// [`ComponentError::AlreadyAttached`] of `entity`.
+    pub fn attached(entity: impl std::fmt::Debug) -> Self {
+        ComponentError::AlreadyAttached {
+            entity: format!("{entity:?}"),
+        }
+    }
+}
+
+/// Where a component design comes from (the kind every family shares).
+pub use crate::kind::DesignKind as ComponentDesignKind;
+
+/// What the registry and the reports know of a component design.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ComponentDesignInfo {
+    /// Short unique name, `[a-z0-9_-]`, used on the command line and in results.
+    pub name: &'static str,
+    /// One line: the design and its trade-off.
+    pub description: &'static str,
+    /// Article port, tuned variant or published peer.
+    pub kind: ComponentDesignKind,
+    /// How instances of killed entities are destroyed.
+    pub destruction: Destruction,
+}
+
+/// A component manager for point masses, with its entities. See the [module docs](self).
+///
+/// # Contract (checked for every design by `impls/tests/components_model.rs`)
+/// * Methods taking an entity return [`ComponentError::DeadEntity`] for one that is not
+///   alive, and then change nothing; `position`/`set_velocity` return `Ok(None)`/`Ok(false)`
+///   for a live entity without an instance.
+/// * After [`collect_all_garbage`](ComponentStore::collect_all_garbage), [`garbage`](ComponentStore::garbage)
+///   is 0 and [`visit`](ComponentStore::visit) yields exactly the instances of live entities.
+pub trait ComponentStore: Sized {
+    /// The design's entity handle.
+    type Entity: Copy + Eq + std::fmt::Debug;
+
+    /// Name, kind and destruction strategy of this design.
+    const INFO: ComponentDesignInfo;
+
+    /// An empty store: no entities, no instances.
+    fn new() -> Self;
+
+    /// Creates an entity without an instance.
+    ///
+    /// # Errors
+    /// [`ComponentError::IndexSpaceExhausted`].
+    fn spawn(&mut self) -> Result<Self::Entity, ComponentError>;
+
+    /// Destroys a live entity; its instance (if any) is destroyed now or left as garbage,
+    /// by the design's [`Destruction`].
+    ///
+    /// # Errors
+    /// [`ComponentError::DeadEntity`].
+    fn kill(&mut self, entity: Self::Entity) -> Result<(), ComponentError>;
+
+    /// Gives a live entity without one an instance holding `init`.
+    ///
+    /// # Errors
+    /// [`ComponentError::DeadEntity`], [`ComponentError::AlreadyAttached`],
+    /// [`ComponentError::IndexSpaceExhausted`].
+    fn attach(&mut self, entity: Self::Entity, init: PointMass) -> Result<(), ComponentError>;
+
+    /// Destroys the instance of a live entity (swap-remove and map patch); `Ok(false)` if it
+    /// has none.
+    ///
+    /// # Errors
+    /// [`ComponentError::DeadEntity`].
+    fn detach(&mut self, entity: Self::Entity) -> Result<bool, ComponentError>;
+
+    /// Looks the entity's instance up and reads its position (the article's `lookup` then
+    /// `position(i)`); `None` without an instance.
+    ///
+    /// # Errors
+    /// [`ComponentError::DeadEntity`].
+    fn position(&self, entity: Self::Entity) -> Result<Option<[f32; 3]>, ComponentError>;
+
+    /// Looks the entity's instance up and writes its velocity; `Ok(false)` without an instance.
+    ///
+    /// # Errors
+    /// [`ComponentError::DeadEntity`].
+    fn set_velocity(
+        &mut self,
+        entity: Self::Entity,
+        velocity: [f32; 3],
+    ) -> Result<bool, ComponentError>;
+
+    /// Runs [`PointMass::step`] on every instance (garbage included where kept: its results
+    /// are never observed).
+    fn simulate(&mut self, dt: f32);
+
+    /// One frame's destruction step (see [`Destruction`]).
+    fn destroy_step(&mut self);
+
+    /// Destroys every instance of a dead entity (verification, untimed).
+    fn collect_all_garbage(&mut self);
+
+    /// Instances of dead entities not yet destroyed.
+    fn garbage(&self) -> usize;
+
+    /// Calls `f` once per instance held (garbage included), in a design-defined order.
+    fn visit(&self, f: impl FnMut(&PointMass));
+
+    /// Live entities.
+    fn entity_count(&self) -> usize;
+
+    /// Instances held, garbage included.
+    fn instance_count(&self) -> usize;
+
+    /// Bytes of heap memory the store holds now (its own accounting, reserved capacity times
+    /// element size, entity manager included; peers: an estimate stated in their docs).
+    fn memory_bytes(&self) -> usize;
+
+    /// Allocator calls since [`new`](ComponentStore::new), by the family's rule: every change
+    /// of a heap buffer's capacity counts one (peers: 0, not observable).
+    fn allocator_calls(&self) -> u64;
+
+    /// Checks the design's internal invariants (map and arrays agree, counts).
+    ///
+    /// # Errors
+    /// A description of the first broken invariant.
+    fn check_invariants(&self) -> Result<(), String>;
+}
+
+/// Counts one allocator call if a buffer's capacity changed from `before` to `after`.
+#[inline]
+pub(crate) fn count_capacity_change(before: usize, after: usize, calls: &mut u64) {
+    if before != after {
+        *calls += 1;
+    }
+}
+
+/// The deterministic generator of the article's GC sampling (`random_in_range`): xorshift64*,
+/// seeded by a constant so every replay of a trace samples the same instances.
+#[derive(Debug, Clone)]
+pub(crate) struct GcRng(u64);
+
+impl GcRng {
+    /// The fixed seed every design starts from.
+    pub(crate) const fn new() -> Self {
+        GcRng(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// A value in `0..n` (`n > 0`), by multiply-shift.
+    #[inline]
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32;
+        ((r * n as u64) >> 32) as usize
+    }
+}
+
+/// The article's `gc`: picks random instances among `count()` and destroys those whose entity
+/// is dead, until four alive ones in a row (or none left). `dead_at(i)` tells whether instance
+/// `i`'s entity is dead (`None`: no instance at `i`, counted as alive); `destroy(i)` removes it.
+pub(crate) fn gc_loop<S>(
+    state: &mut S,
+    rng: &mut GcRng,
+    count: impl Fn(&S) -> usize,
+    dead_at: impl Fn(&S, usize) -> bool,
+    mut destroy: impl FnMut(&mut S, usize),
+) {
+    let mut alive_in_row = 0;
+    while count(state) > 0 && alive_in_row < 4 {
+        let i = rng.below(count(state));
+        if !dead_at(state, i) {
+            alive_in_row += 1;
+            continue;
+        }
+        alive_in_row = 0;
+        destroy(state, i);
+    }
+}

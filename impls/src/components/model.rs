@@ -1,0 +1,139 @@
+//! The reference model: an obviously correct component store, whose answers every design's
+//! replay must reproduce (`bench-harness` verification, `impls/tests/components_model.rs`).
+//! Not a benchmarked design: it is not in the registry.
+//!
+//! Layout: a `BTreeSet` of live entities (numbers never reused) and a
+//! `BTreeMap<entity, PointMass>` of instances; killing an entity removes its instance at once,
+//! so it never holds garbage. `simulate` applies [`PointMass::step`] per instance.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{
+    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
+    PointMass,
+};
+
+/// Reference model of the [`ComponentStore`] contract.
+#[derive(Debug, Clone, Default)]
+pub struct ModelStore {
+    /// Live entities. Invariant: every key of `instances` is in it.
+    live: BTreeSet<u64>,
+    instances: BTreeMap<u64, PointMass>,
+    /// Entities ever spawned (the next entity number).
+    spawned: u64,
+}
+
+impl ModelStore {
+    /// The instance of a live entity, if any.
+    pub fn instance(&self, entity: u64) -> Option<&PointMass> {
+        self.instances.get(&entity)
+    }
+
+    fn check(&self, entity: u64) -> Result<(), ComponentError> {
+        if self.live.contains(&entity) {
+            Ok(())
+        } else {
+            Err(ComponentError::dead(entity))
+        }
+    }
+}
+
+impl ComponentStore for ModelStore {
+    type Entity = u64;
+    const INFO: ComponentDesignInfo = ComponentDesignInfo {
+        name: "model",
+        description: "reference model: BTreeMap<entity, PointMass> (verification only)",
+        kind: ComponentDesignKind::Article,
+        destruction: Destruction::Callback,
+    };
+
+    fn new() -> Self {
+        Self::default()
+    }
+
+    fn spawn(&mut self) -> Result<u64, ComponentError> {
+        let e = self.spawned;
+        self.spawned += 1;
+        self.live.insert(e);
+        Ok(e)
+    }
+
+    fn kill(&mut self, entity: u64) -> Result<(), ComponentError> {
+        if !self.live.remove(&entity) {
+            return Err(ComponentError::dead(entity));
+        }
+        self.instances.remove(&entity);
+        Ok(())
+    }
+
+    fn attach(&mut self, entity: u64, init: PointMass) -> Result<(), ComponentError> {
+        self.check(entity)?;
+        if self.instances.contains_key(&entity) {
+            return Err(ComponentError::attached(entity));
+        }
+        self.instances.insert(entity, init);
+        Ok(())
+    }
+
+    fn detach(&mut self, entity: u64) -> Result<bool, ComponentError> {
+        self.check(entity)?;
+        Ok(self.instances.remove(&entity).is_some())
+    }
+
+    fn position(&self, entity: u64) -> Result<Option<[f32; 3]>, ComponentError> {
+        self.check(entity)?;
+        Ok(self.instances.get(&entity).map(|m| m.position))
+    }
+
+    fn set_velocity(&mut self, entity: u64, velocity: [f32; 3]) -> Result<bool, ComponentError> {
+        self.check(entity)?;
+        Ok(match self.instances.get_mut(&entity) {
+            Some(m) => {
+                m.velocity = velocity;
+                true
+            }
+            None => false,
+        })
+    }
+
+    fn simulate(&mut self, dt: f32) {
+        for m in self.instances.values_mut() {
+            PointMass::step(&mut m.position, &mut m.velocity, &m.acceleration, dt);
+        }
+    }
+
+    fn destroy_step(&mut self) {}
+
+    fn collect_all_garbage(&mut self) {}
+
+    fn garbage(&self) -> usize {
+        0
+    }
+
+    fn visit(&self, mut f: impl FnMut(&PointMass)) {
+        self.instances.values().for_each(&mut f);
+    }
+
+    fn entity_count(&self) -> usize {
+        self.live.len()
+    }
+
+    fn instance_count(&self) -> usize {
+        self.instances.len()
+    }
+
+    fn memory_bytes(&self) -> usize {
+        0
+    }
+
+    fn allocator_calls(&self) -> u64 {
+        0
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        match self.instances.keys().find(|e| !self.live.contains(e)) {
+            Some(e) => Err(format!("instance of dead entity {e}")),
+            None => Ok(()),
+        }
+    }
+}

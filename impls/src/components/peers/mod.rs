@@ -1,0 +1,18 @@
+//! Published ECS crates behind thin [`ComponentStore`](super::ComponentStore) adapters. Each
+//! uses its own entities (the replayer's handle map holds them, as it holds ours) and destroys
+//! a killed entity's component at once (their despawn is the destroy callback).
+
+pub mod hecs;
+pub mod shipyard;
+pub mod specs;
+
+use super::registry::ComponentDesignVisitor;
+
+/// Calls the visitor once per peer design, in registry order.
+pub(super) fn for_each_peer<V: ComponentDesignVisitor>(visitor: &mut V) {
+    visitor.visit::<hecs::HecsPeer>();
+    visitor.visit::<shipyard::ShipyardPeer>();
+    visitor.visit::<specs::SpecsVec>();
+    visitor.visit::<specs::SpecsDense>();
+    visitor.visit::<specs::SpecsHash>();
+}

@@ -1,0 +1,255 @@
+//! The article's layout: every field of every instance in **one buffer**, as SoA arrays
+//! (entity, mass, position, velocity, acceleration) at offsets of one allocation, reallocated
+//! as a whole when full ("we only have a single allocation to keep track of").
+//!
+//! Layout of the `Vec<f32>` buffer for capacity `cap` (12 words = 48 bytes per instance; the
+//! article's 44 with a 32-bit entity, ours is 64-bit): entity indices `[0, cap)` and
+//! generations `[cap, 2cap)` as bit patterns, masses `[2cap, 3cap)`, positions `[3cap, 6cap)`,
+//! velocities `[6cap, 9cap)`, accelerations `[9cap, 12cap)`, each vector as x, y, z. Growth
+//! doubles the capacity (at least 16): one new allocation, five region copies, the old buffer
+//! freed (counted as one allocator call, like a `Vec` growth).
+//!
+//! Designs here (the three maps are the article's; the destruction strategies its GC, its
+//! destroy callback, and a full sweep):
+//! * [`BufferHash`] (`buffer_hash`): hash map, GC. The article's recommendation.
+//! * [`BufferVecMap`] (`buffer_vecmap`): `Vec<u32>` map, GC.
+//! * [`BufferHashCallback`] (`buffer_hash_callback`): hash map, destroy callback.
+//! * [`BufferHashSweep`] (`buffer_hash_sweep`): hash map, a full sweep every frame.
+//!
+//! The direct-index map is [`super::direct`] (the same buffer, indexed by entity).
+
+use super::entities::{Entity, NO_ENTITY};
+use super::maps::{HashIndex, VecMap};
+use super::packed::{InstanceStorage, Packed, PackedFlavor};
+use super::{ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass};
+use crate::id::Id64;
+
+/// Words per instance in the buffer.
+const WORDS: usize = 12;
+
+/// The single buffer of SoA arrays (see the module doc).
+#[derive(Debug, Default, Clone)]
+pub struct SingleBuffer {
+    /// `WORDS * cap` words. Invariant: `buffer.len() == WORDS * cap`.
+    buffer: Vec<f32>,
+    cap: usize,
+    /// Instances in use, `<= cap`.
+    n: usize,
+    allocator_calls: u64,
+}
+
+impl SingleBuffer {
+    /// Capacity in instances.
+    pub fn capacity(&self) -> usize {
+        self.cap
+    }
+
+    /// The article's `allocate(sz)`: a new buffer of `sz` instances, regions copied.
+    fn allocate(&mut self, sz: usize) {
+        debug_assert!(sz >= self.n);
+        let mut next = vec![0.0f32; WORDS * sz];
+        let (old, n) = (self.cap, self.n);
+        for (region, width) in [(0, 1), (1, 1), (2, 1), (3, 3), (6, 3), (9, 3)] {
+            let from = region * old;
+            let to = region * sz;
+            next[to..to + width * n].copy_from_slice(&self.buffer[from..from + width * n]);
+        }
+        self.buffer = next;
+        self.cap = sz;
+        self.allocator_calls += 1;
+    }
+
+    /// Grows (doubling, at least 16) so that `len` instances fit.
+    pub fn reserve_for(&mut self, len: usize) {
+        if len > self.cap {
+            self.allocate(len.max(2 * self.cap).max(16));
+        }
+    }
+
+    /// Sets the used length to `len <= cap` (slots past the old length keep what they hold).
+    pub fn set_len(&mut self, len: usize) {
+        debug_assert!(len <= self.cap);
+        self.n = len;
+    }
+
+    /// Writes instance `i` (any `i < cap`).
+    #[inline]
+    pub fn write(&mut self, i: usize, entity: Entity, value: &PointMass) {
+        self.set_entity(i, entity);
+        let cap = self.cap;
+        self.buffer[2 * cap + i] = value.mass;
+        for k in 0..3 {
+            self.buffer[3 * cap + 3 * i + k] = value.position[k];
+            self.buffer[6 * cap + 3 * i + k] = value.velocity[k];
+            self.buffer[9 * cap + 3 * i + k] = value.acceleration[k];
+        }
+    }
+
+    /// Writes instance `i`'s entity.
+    #[inline]
+    pub fn set_entity(&mut self, i: usize, entity: Entity) {
+        self.buffer[i] = f32::from_bits(entity.index());
+        self.buffer[self.cap + i] = f32::from_bits(entity.generation());
+    }
+
+    fn copy(&mut self, from: usize, to: usize) {
+        let cap = self.cap;
+        for (region, width) in [(0, 1), (1, 1), (2, 1), (3, 3), (6, 3), (9, 3)] {
+            let base = region * cap;
+            self.buffer.copy_within(
+                base + width * from..base + width * (from + 1),
+                base + width * to,
+            );
+        }
+    }
+}
+
+impl InstanceStorage for SingleBuffer {
+    #[inline]
+    fn len(&self) -> usize {
+        self.n
+    }
+
+    fn push(&mut self, entity: Entity, value: PointMass) {
+        self.reserve_for(self.n + 1);
+        self.write(self.n, entity, &value);
+        self.n += 1;
+    }
+
+    fn swap_remove(&mut self, i: usize) -> Option<Entity> {
+        let last = self.n - 1;
+        self.n = last;
+        if i == last {
+            return None;
+        }
+        self.copy(last, i);
+        Some(self.entity(i))
+    }
+
+    #[inline]
+    fn entity(&self, i: usize) -> Entity {
+        Id64::new(
+            self.buffer[i].to_bits(),
+            self.buffer[self.cap + i].to_bits(),
+        )
+    }
+
+    fn get(&self, i: usize) -> PointMass {
+        let cap = self.cap;
+        let v = |region: usize| {
+            let at = region * 3 * cap + 3 * i;
+            [self.buffer[at], self.buffer[at + 1], self.buffer[at + 2]]
+        };
+        PointMass {
+            mass: self.buffer[2 * cap + i],
+            position: v(1),
+            velocity: v(2),
+            acceleration: v(3),
+        }
+    }
+
+    #[inline]
+    fn position(&self, i: usize) -> [f32; 3] {
+        let at = 3 * self.cap + 3 * i;
+        [self.buffer[at], self.buffer[at + 1], self.buffer[at + 2]]
+    }
+
+    #[inline]
+    fn set_velocity(&mut self, i: usize, velocity: [f32; 3]) {
+        let at = 6 * self.cap + 3 * i;
+        self.buffer[at..at + 3].copy_from_slice(&velocity);
+    }
+
+    fn simulate(&mut self, dt: f32) {
+        let (cap, n) = (self.cap, self.n);
+        let (front, acc) = self.buffer.split_at_mut(9 * cap);
+        let (front, vel) = front.split_at_mut(6 * cap);
+        let pos = &mut front[3 * cap..];
+        for ((p, v), a) in pos[..3 * n]
+            .chunks_exact_mut(3)
+            .zip(vel[..3 * n].chunks_exact_mut(3))
+            .zip(acc[..3 * n].chunks_exact(3))
+        {
+            let p: &mut [f32; 3] = p.try_into().expect("chunks of 3");
+            let v: &mut [f32; 3] = v.try_into().expect("chunks of 3");
+            let a: &[f32; 3] = a.try_into().expect("chunks of 3");
+            PointMass::step(p, v, a, dt);
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.buffer.capacity() * size_of::<f32>()
+    }
+
+    fn allocator_calls(&self) -> u64 {
+        self.allocator_calls
+    }
+}
+
+impl SingleBuffer {
+    /// Marks slot `i` free (direct-index layout): no entity, all fields zero (so simulating
+    /// the hole keeps it at zero).
+    pub fn clear(&mut self, i: usize) {
+        self.write(i, NO_ENTITY, &PointMass::default());
+    }
+}
+
+/// Flavor of [`BufferHash`].
+pub struct BufferHashFlavor;
+impl PackedFlavor for BufferHashFlavor {
+    type Storage = SingleBuffer;
+    type Map = HashIndex;
+    const INFO: ComponentDesignInfo = ComponentDesignInfo {
+        name: "buffer_hash",
+        description: "the article's design: one buffer of SoA arrays, HashMap<Entity, u32> map, GC (random sampling, stop after 4 alive in a row)",
+        kind: ComponentDesignKind::Article,
+        destruction: Destruction::Gc,
+    };
+}
+/// One buffer, hash map, GC: the article's recommended design.
+pub type BufferHash = Packed<BufferHashFlavor>;
+
+/// Flavor of [`BufferVecMap`].
+pub struct BufferVecMapFlavor;
+impl PackedFlavor for BufferVecMapFlavor {
+    type Storage = SingleBuffer;
+    type Map = VecMap;
+    const INFO: ComponentDesignInfo = ComponentDesignInfo {
+        name: "buffer_vecmap",
+        description: "the article's Array<unsigned> map: one buffer of SoA arrays, Vec<u32> indexed by entity index (holes in the map only), GC",
+        kind: ComponentDesignKind::Article,
+        destruction: Destruction::Gc,
+    };
+}
+/// One buffer, `Vec<u32>` map, GC.
+pub type BufferVecMap = Packed<BufferVecMapFlavor>;
+
+/// Flavor of [`BufferHashCallback`].
+pub struct BufferHashCallbackFlavor;
+impl PackedFlavor for BufferHashCallbackFlavor {
+    type Storage = SingleBuffer;
+    type Map = HashIndex;
+    const INFO: ComponentDesignInfo = ComponentDesignInfo {
+        name: "buffer_hash_callback",
+        description: "buffer_hash with the article's destroy callback: killing an entity swap-removes its instance at once (no garbage)",
+        kind: ComponentDesignKind::Article,
+        destruction: Destruction::Callback,
+    };
+}
+/// One buffer, hash map, destroy callback.
+pub type BufferHashCallback = Packed<BufferHashCallbackFlavor>;
+
+/// Flavor of [`BufferHashSweep`].
+pub struct BufferHashSweepFlavor;
+impl PackedFlavor for BufferHashSweepFlavor {
+    type Storage = SingleBuffer;
+    type Map = HashIndex;
+    const INFO: ComponentDesignInfo = ComponentDesignInfo {
+        name: "buffer_hash_sweep",
+        description: "buffer_hash with a full sweep per frame instead of the GC: every instance's entity checked each destroy step (no garbage after a step, O(n) per frame)",
+        kind: ComponentDesignKind::Tuned,
+        destruction: Destruction::Sweep,
+    };
+}
+/// One buffer, hash map, full sweep per frame.
+pub type BufferHashSweep = Packed<BufferHashSweepFlavor>;

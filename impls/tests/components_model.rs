@@ -1,0 +1,210 @@
+//! The component-manager family contract, checked once for every registered design.
+//!
+//! One generic model-based property test: random op sequences (spawn, kill, attach, detach,
+//! lookups, writes, simulate, destroy steps, full collections) replayed on a design and on the
+//! reference model [`ModelStore`], answers compared bit for bit, invariants checked after
+//! every op, live state compared after every full collection. It runs through
+//! [`for_each_component_design`], so a new design is tested by adding its registry line.
+
+use impls::components::model::ModelStore;
+use impls::components::{
+    ComponentDesignVisitor, ComponentStore, Destruction, PointMass, for_each_component_design,
+};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+
+#[derive(Debug, Clone, Copy)]
+enum TestOp {
+    Spawn,
+    /// `pick` chooses an entity ever spawned (live or dead): see [`pick`].
+    Kill(usize),
+    Attach(usize, u32),
+    Detach(usize),
+    Position(usize),
+    SetVelocity(usize, u32),
+    Simulate,
+    DestroyStep,
+    CollectAll,
+}
+
+fn pick_strategy() -> impl Strategy<Value = usize> {
+    prop_oneof![3 => Just(usize::MAX), 5 => any::<usize>()]
+}
+
+fn op_strategy() -> impl Strategy<Value = TestOp> {
+    prop_oneof![
+        6 => Just(TestOp::Spawn),
+        3 => pick_strategy().prop_map(TestOp::Kill),
+        6 => (pick_strategy(), any::<u32>()).prop_map(|(p, s)| TestOp::Attach(p, s)),
+        1 => pick_strategy().prop_map(TestOp::Detach),
+        3 => pick_strategy().prop_map(TestOp::Position),
+        2 => (pick_strategy(), any::<u32>()).prop_map(|(p, s)| TestOp::SetVelocity(p, s)),
+        2 => Just(TestOp::Simulate),
+        2 => Just(TestOp::DestroyStep),
+        1 => Just(TestOp::CollectAll),
+    ]
+}
+
+/// A point mass from a seed: small exact values so sums stay finite.
+fn init(seed: u32) -> PointMass {
+    let f = |shift: u32| ((seed >> shift) & 0xFF) as f32 / 16.0 - 8.0;
+    PointMass {
+        mass: 1.0 + f(0).abs(),
+        position: [f(0), f(4), f(8)],
+        velocity: [f(12), f(16), f(20)],
+        acceleration: [f(24), f(2), f(6)],
+    }
+}
+
+fn pick(pick: usize, count: usize) -> Option<usize> {
+    match (pick, count) {
+        (_, 0) => None,
+        (usize::MAX, c) => Some(c - 1),
+        (p, c) => Some(p % c),
+    }
+}
+
+fn sorted_bits(store: &impl ComponentStore) -> Vec<[u32; 10]> {
+    let mut all = Vec::new();
+    store.visit(|m| all.push(m.bits()));
+    all.sort_unstable();
+    all
+}
+
+fn run<D: ComponentStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
+    let mut design = D::new();
+    let mut model = ModelStore::new();
+    let mut entities: Vec<(D::Entity, u64)> = Vec::new();
+    const DT: f32 = 1.0 / 64.0;
+    for (step, &op) in ops.iter().enumerate() {
+        let at = |p| pick(p, entities.len()).map(|i| entities[i]);
+        match op {
+            TestOp::Spawn => {
+                let d = design
+                    .spawn()
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let m = model.spawn().expect("the model never refuses a spawn");
+                entities.push((d, m));
+            }
+            TestOp::Kill(p) => {
+                if let Some((d, m)) = at(p) {
+                    prop_assert_eq!(design.kill(d).is_ok(), model.kill(m).is_ok(), "{:?}", op);
+                }
+            }
+            TestOp::Attach(p, s) => {
+                if let Some((d, m)) = at(p) {
+                    let want = model.attach(m, init(s));
+                    prop_assert_eq!(design.attach(d, init(s)).is_ok(), want.is_ok(), "{:?}", op);
+                }
+            }
+            TestOp::Detach(p) => {
+                if let Some((d, m)) = at(p) {
+                    prop_assert_eq!(design.detach(d).ok(), model.detach(m).ok(), "{:?}", op);
+                }
+            }
+            TestOp::Position(p) => {
+                if let Some((d, m)) = at(p) {
+                    let bits = |r: Option<[f32; 3]>| r.map(|v| v.map(f32::to_bits));
+                    prop_assert_eq!(
+                        design.position(d).ok().map(bits),
+                        model.position(m).ok().map(bits),
+                        "{:?}",
+                        op
+                    );
+                }
+            }
+            TestOp::SetVelocity(p, s) => {
+                if let Some((d, m)) = at(p) {
+                    let v = init(s).acceleration;
+                    prop_assert_eq!(
+                        design.set_velocity(d, v).ok(),
+                        model.set_velocity(m, v).ok(),
+                        "{:?}",
+                        op
+                    );
+                }
+            }
+            TestOp::Simulate => {
+                design.simulate(DT);
+                model.simulate(DT);
+            }
+            TestOp::DestroyStep => {
+                design.destroy_step();
+                if D::INFO.destruction != Destruction::Gc {
+                    prop_assert_eq!(
+                        design.garbage(),
+                        0,
+                        "after a {:?} step",
+                        D::INFO.destruction
+                    );
+                }
+            }
+            TestOp::CollectAll => {
+                design.collect_all_garbage();
+                prop_assert_eq!(design.garbage(), 0);
+                prop_assert_eq!(design.instance_count(), model.instance_count());
+                prop_assert_eq!(sorted_bits(&design), sorted_bits(&model));
+            }
+        }
+        if let Err(broken) = design.check_invariants() {
+            return Err(TestCaseError::fail(format!(
+                "{}: invariant broken after op {step} {op:?}: {broken}",
+                D::INFO.name
+            )));
+        }
+        prop_assert_eq!(design.entity_count(), model.entity_count());
+        prop_assert!(design.instance_count() >= model.instance_count());
+    }
+    design.collect_all_garbage();
+    prop_assert_eq!(sorted_bits(&design), sorted_bits(&model));
+    Ok(())
+}
+
+struct PropertyTest;
+
+impl ComponentDesignVisitor for PropertyTest {
+    fn visit<D: ComponentStore + 'static>(&mut self) {
+        let mut runner = TestRunner::new(Config {
+            cases: 96,
+            ..Config::default()
+        });
+        runner
+            .run(&prop::collection::vec(op_strategy(), 0..300), |ops| {
+                run::<D>(&ops)
+            })
+            .unwrap_or_else(|e| panic!("{}: {e}", D::INFO.name));
+    }
+}
+
+#[test]
+fn every_design_matches_the_model() {
+    for_each_component_design(&mut PropertyTest);
+}
+
+/// Heavy churn with the GC: kill most entities, respawn (reusing indices), attach again,
+/// step the GC for a while: the garbage drains and the state matches the model.
+struct Churn;
+
+impl ComponentDesignVisitor for Churn {
+    fn visit<D: ComponentStore + 'static>(&mut self) {
+        let mut ops = Vec::new();
+        for round in 0..20u32 {
+            for k in 0..50 {
+                ops.push(TestOp::Spawn);
+                ops.push(TestOp::Attach(usize::MAX, round * 100 + k));
+            }
+            for k in 0..40 {
+                ops.push(TestOp::Kill(k * 7 + round as usize));
+            }
+            ops.push(TestOp::Simulate);
+            ops.push(TestOp::DestroyStep);
+        }
+        ops.push(TestOp::CollectAll);
+        run::<D>(&ops).unwrap_or_else(|e| panic!("{}: {e}", D::INFO.name));
+    }
+}
+
+#[test]
+fn heavy_churn_matches_the_model() {
+    for_each_component_design(&mut Churn);
+}

@@ -1,0 +1,53 @@
+//! `comp-frame`: a game frame, repeated: simulate, a tenth of the entities looked up and their
+//! velocity written, 1% killed and as many spawned with a point mass, one destruction step.
+
+use super::comp_builder::{ComponentTraceBuilder, populate};
+use super::fraction_of;
+use crate::component_op::ComponentOp;
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "comp-frame";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str = "n entities with a point mass; 10 frames of Simulate, n/10 Write, n/100 Kill + Spawn + Attach, DestroyStep";
+
+crate::workload_params! {
+    /// Parameters of `comp-frame`.
+    pub struct CompFrameParams {
+        /// Frames in the body.
+        pub frames: usize = 10, in 1..=10_000,
+        /// Fraction of the live entities written per frame (at least 1).
+        pub write_fraction: f64 = 0.1, in 0.0..=1.0,
+        /// Fraction of the live entities killed (and replaced) per frame.
+        pub churn_fraction: f64 = 0.01, in 0.0..=1.0,
+    }
+}
+
+/// Setup: `populate(n, 1)`. Body per frame: `Simulate`; `fraction_of(n, write_fraction, 1)`
+/// × `Write` of a random live entity (one `index` draw, then one `next_u64` for the
+/// velocity seed); `fraction_of(n, churn_fraction, 0)` × (`Kill` random live, `Spawn`,
+/// `Attach`); `DestroyStep`.
+pub fn generate(n: usize, seed: u64, params: &CompFrameParams) -> Trace<ComponentOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = ComponentTraceBuilder::new();
+    populate(&mut b, n, 1.0, &mut rng);
+    b.start_body();
+    let writes = fraction_of(n, params.write_fraction, 1);
+    let churn = fraction_of(n, params.churn_fraction, 0);
+    for _ in 0..params.frames {
+        b.push(ComponentOp::Simulate);
+        for _ in 0..writes {
+            let e = b.random_live(&mut rng);
+            b.push(ComponentOp::Write(e, rng.next_u64() as u32));
+        }
+        for _ in 0..churn {
+            let e = b.random_live(&mut rng);
+            b.kill(e);
+            let h = b.spawn();
+            b.attach(h, &mut rng);
+        }
+        b.push(ComponentOp::DestroyStep);
+    }
+    b.finish(NAME, n, seed, params)
+}
