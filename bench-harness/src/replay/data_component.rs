@@ -33,7 +33,7 @@ impl Family for DataComponentFamily {
     type Model = KvReplay<ModelStore>;
 
     const RESULTS_FAMILY: results::Family = results::Family::DataComponent;
-    const TITLE: &'static str = "DataComponent (per-entity key-value data)";
+    const TITLE: &'static str = "DataComponent stores";
     /// The article's starting point, the naive tree of string maps.
     const REFERENCE_DESIGN: &'static str = "tree_strings";
     /// Lookups: the article's SoA argument is about what a search loads into the cache. One
