@@ -43,10 +43,10 @@ fn locked_versions(lock: &str) -> HashMap<String, Vec<String>> {
 /// The `dependencies` entries (`name` or, where the lock holds several versions, `name
 /// version`) of package `package` in a `Cargo.lock`.
 fn dependencies_of(lock: &str, package: &str) -> Vec<String> {
-    let Some(table) = lock
-        .split("[[package]]")
-        .find(|t| t.lines().any(|l| l.trim() == format!("name = \"{package}\"")))
-    else {
+    let Some(table) = lock.split("[[package]]").find(|t| {
+        t.lines()
+            .any(|l| l.trim() == format!("name = \"{package}\""))
+    }) else {
         return Vec::new();
     };
     let Some((_, deps)) = table.split_once("dependencies = [") else {
