@@ -41,7 +41,10 @@ pub fn load_or_new(path: &Path, mode: &str) -> Result<Results, ResultsError> {
 
 /// The record that regenerates `prepared`'s trace.
 pub fn workload_record<F: Family>(prepared: &PreparedTrace<F>, seed: u64) -> WorkloadRecord {
+    let working_set = prepared.trace.working_set();
     WorkloadRecord {
+        working_set: Some(working_set.distinct),
+        visits_store: working_set.visits_store,
         family: F::RESULTS_FAMILY,
         workload: prepared.workload.clone(),
         n: prepared.n as u64,
@@ -61,7 +64,10 @@ pub struct Verdict {
     /// Workload name.
     pub workload: String,
     /// Design or reference name.
-    pub design: &'static str,
+    pub design: String,
+    /// For a reference loop: the design whose replay it writes by hand
+    /// ([`crate::replay::ReferenceLoop::mirrors`]).
+    pub mirrors: Option<&'static str>,
     /// Live size.
     pub n: usize,
     /// Work units per body replay.
@@ -78,16 +84,13 @@ pub struct Verdict {
 
 impl Verdict {
     /// The verdict of design `design` of `prepared` from its verification replay.
-    pub fn of<F: Family>(
-        prepared: &PreparedTrace<F>,
-        design: &'static str,
-        checked: &Checked,
-    ) -> Self {
+    pub fn of<F: Family>(prepared: &PreparedTrace<F>, design: &str, checked: &Checked) -> Self {
         Self {
             family: F::RESULTS_FAMILY,
             reference: false,
             workload: prepared.workload.clone(),
-            design,
+            design: design.to_string(),
+            mirrors: None,
             n: prepared.n,
             ops: prepared.expected.stats.work_units(),
             outcome: checked.outcome.clone(),
@@ -125,7 +128,14 @@ impl Verdict {
         } else {
             self.family
         };
-        let mut b = Benchmark::new(family, &self.workload, self.design, self.n as u64, self.ops);
+        let mut b = Benchmark::new(
+            family,
+            &self.workload,
+            &self.design,
+            self.n as u64,
+            self.ops,
+        );
+        b.mirrors = self.mirrors.map(str::to_string);
         b.verified = outcome.is_verified();
         b.status = outcome.status();
         b.reason = outcome.reason().map(str::to_string);
@@ -153,7 +163,7 @@ impl Verdict {
     }
 }
 
-/// A finished `cargo bench` run.
+/// A finished `cargo bench` run, with the reference loops' overheads filled in.
 pub fn bench_results(
     mode: &str,
     families: Vec<FamilyRecord>,
@@ -161,13 +171,15 @@ pub fn bench_results(
     workloads: Vec<WorkloadRecord>,
     benchmarks: Vec<Benchmark>,
 ) -> Results {
-    Results {
+    let mut results = Results {
         families,
         designs,
         workloads,
         benchmarks,
         ..new_results(mode)
-    }
+    };
+    results.fill_overheads();
+    results
 }
 
 /// Merges one design's row of a pass on `prepared` into `results`: the workload record, the

@@ -1,16 +1,19 @@
 //! Timing of verified replays, shared by the criterion driver and `dodbench replay`.
 //!
-//! Only the body replay is inside the timed region. Setup (building the starting state),
-//! digest checks (of the replay's answers and, for families that have one, of the state it
-//! leaves, `Replayer::state_digest`) and dropping the table happen outside it. Bodies that leave the table
-//! unchanged are timed repeatedly on one table; other bodies get a freshly built table per
-//! timed replay.
+//! Only the body replay is inside the timed region, and it is a resolved replay
+//! ([`crate::replay::resolved`]): an untimed dry run first records the IDs the design hands
+//! out, and every timed replay reads them in op order instead of through the handle map.
+//! Setup (building the starting state), the dry run, digest checks (of the replay's answers
+//! and, for families that have one, of the state it leaves, `Replayer::state_digest`) and
+//! dropping the table happen outside it. Bodies that leave the table unchanged are timed
+//! repeatedly on one table (the one the dry run warmed); other bodies get a freshly built
+//! table per timed replay.
 
 use std::time::{Duration, Instant};
 
 use workloads::Trace;
 
-use crate::replay::{Family, OpOf, ReplayError, Replayer};
+use crate::replay::{Family, OpOf, ReplayError, Replayer, ResolvedBody, ResolvedPair};
 use crate::verify::{Expected, describe_mismatch};
 
 /// Times replays of one trace's body on the design of replayer `R`, verifying every one of
@@ -20,6 +23,8 @@ pub struct TimedReplay<'a, R: Replayer> {
     expected: &'a Expected<R::Family>,
     /// For read-only bodies: the state built once and reused by every timed replay.
     reusable: Option<R>,
+    /// The body as the dry run resolved it (on first use).
+    resolved: Option<ResolvedBody<R::Id>>,
 }
 
 impl<'a, R: Replayer> TimedReplay<'a, R> {
@@ -29,7 +34,39 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
             trace,
             expected,
             reusable: None,
+            resolved: None,
         }
+    }
+
+    /// Bytes of the resolved body the timed replays read besides the trace's ops (after the
+    /// first [`run`](Self::run)).
+    pub fn resolved_bytes(&self) -> Option<usize> {
+        self.resolved.as_ref().map(ResolvedBody::bytes)
+    }
+
+    /// The resolved body the timed replays read (after the first [`run`](Self::run)).
+    pub fn resolved(&self) -> Option<&ResolvedBody<R::Id>> {
+        self.resolved.as_ref()
+    }
+
+    /// The untimed dry run, once: resolves the body on a state after setup and checks its
+    /// answers; for a read-only body that state (now warm) is kept for the timed replays.
+    fn resolve(&mut self) -> Result<(), String> {
+        if self.resolved.is_some() {
+            return Ok(());
+        }
+        let (state, body) = resolve_body::<R>(self.trace)?;
+        let (mut state, body, digest) = (state, body.0, body.1);
+        self.check(Ok(digest))
+            .map_err(|e| format!("dry run: {e}"))?;
+        if self.trace.body_is_read_only() {
+            self.reusable = Some(state);
+        } else {
+            self.check_state(&mut state)
+                .map_err(|e| format!("dry run: {e}"))?;
+        }
+        self.resolved = Some(body);
+        Ok(())
     }
 
     /// Runs `iters` timed replays of the body and returns the time spent inside them.
@@ -38,6 +75,7 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
     /// A replay's digest differed from the model's, or the table refused an insert: the
     /// design must not be reported with a time.
     pub fn run(&mut self, iters: u64) -> Result<Duration, String> {
+        self.resolve()?;
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             total += if self.trace.body_is_read_only() {
@@ -50,12 +88,10 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
     }
 
     fn run_reusing(&mut self) -> Result<Duration, String> {
-        if self.reusable.is_none() {
-            self.reusable = Some(R::after_setup(self.trace).map_err(|e| format!("setup {e}"))?);
-        }
-        let state = self.reusable.as_mut().expect("built above");
+        let state = self.reusable.as_mut().expect("built by the dry run");
+        let body = self.resolved.as_ref().expect("resolved by the dry run");
         let start = Instant::now();
-        let digest = state.replay(&self.trace.body);
+        let digest = state.replay_resolved(&self.trace.body, body);
         let elapsed = start.elapsed();
         self.check(digest)?;
         Ok(elapsed)
@@ -76,8 +112,9 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
 
     fn run_fresh(&mut self) -> Result<Duration, String> {
         let mut state = R::after_setup(self.trace).map_err(|e| format!("setup {e}"))?;
+        let body = self.resolved.as_ref().expect("resolved by the dry run");
         let start = Instant::now();
-        let digest = state.replay(&self.trace.body);
+        let digest = state.replay_resolved(&self.trace.body, body);
         let elapsed = start.elapsed();
         self.check(digest)?;
         self.check_state(&mut state)?;
@@ -99,6 +136,41 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
                 describe_mismatch(&self.expected.body, &digest)
             ))
         }
+    }
+}
+
+/// A state after `trace`'s setup on which the body was resolved (the dry run), the resolved
+/// body and the dry run's digest. The state has replayed the body: reuse it only for a
+/// read-only body.
+///
+/// # Errors
+/// The design refused an op of the setup or the body.
+pub fn resolve_body<R: Replayer>(
+    trace: &Trace<OpOf<R::Family>>,
+) -> Result<(R, ResolvedPair<R>), String> {
+    let mut state = R::after_setup(trace).map_err(|e| format!("setup {e}"))?;
+    let resolved = state
+        .resolve(&trace.body)
+        .map_err(|e| format!("dry run {e}"))?;
+    Ok((state, resolved))
+}
+
+/// A state ready for one measured replay of `trace`'s body and the body resolved for it: the
+/// dry run's state for a read-only body (warm, as the timed replays see it), else a fresh
+/// state after setup. The measured replay is `state.replay_resolved(&trace.body, &body)`.
+///
+/// # Errors
+/// The design refused an op of the setup or the dry run.
+pub fn ready_to_measure<R: Replayer>(
+    trace: &Trace<OpOf<R::Family>>,
+) -> Result<(R, ResolvedBody<R::Id>), String> {
+    let (state, (body, _)) = resolve_body::<R>(trace)?;
+    if trace.body_is_read_only() {
+        Ok((state, body))
+    } else {
+        drop(state);
+        let fresh = R::after_setup(trace).map_err(|e| format!("setup {e}"))?;
+        Ok((fresh, body))
     }
 }
 

@@ -248,3 +248,71 @@ fn setup_state_matches_the_model_for_every_design() {
     let state = ReplayState::<Holey<Payload>>::after_setup(&p.trace).unwrap();
     assert_eq!(state.table.len() as u64, p.expected.stats.live_at_start);
 }
+
+/// Tables built so far by [`Drifting::new`]: each table's IDs carry its number.
+static TABLES_BUILT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// A correct table whose IDs differ from one table to the next (they carry the table's
+/// number), so the IDs a dry run resolved on one table are not the IDs a fresh table hands
+/// out: exactly what the resolved timed replay must refuse.
+struct Drifting(Holey<Payload>, u32);
+
+impl IdTable<Payload> for Drifting {
+    type Id = (u32, impls::id::Id64);
+    const INFO: DesignInfo = DesignInfo {
+        name: "drifting",
+        description: "holey, with IDs that differ between two tables given the same ops",
+        kind: DesignKind::Tuned,
+        id_bytes: 12,
+        detects_stale: true,
+        capacity: None,
+    };
+    fn new() -> Self {
+        let number = TABLES_BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Self(Holey::new(), number)
+    }
+    fn insert(&mut self, value: Payload) -> Result<Self::Id, TableError> {
+        Ok((self.1, self.0.insert(value)?))
+    }
+    fn get(&self, id: Self::Id) -> Option<&Payload> {
+        self.0.get(id.1)
+    }
+    fn get_mut(&mut self, id: Self::Id) -> Option<&mut Payload> {
+        self.0.get_mut(id.1)
+    }
+    fn remove(&mut self, id: Self::Id) -> Option<Payload> {
+        self.0.remove(id.1)
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn iter(&self) -> impl Iterator<Item = &Payload> {
+        self.0.iter()
+    }
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut Payload> {
+        self.0.iter_mut()
+    }
+    fn memory_bytes(&self) -> usize {
+        self.0.memory_bytes()
+    }
+}
+
+#[test]
+fn a_design_whose_ids_differ_between_runs_fails_the_timed_replay() {
+    for workload in ["churn", "fill", "article-mix"] {
+        let p = PreparedTrace::<IdTableFamily>::generate(workload, 500, 4).unwrap();
+        // Each table alone is correct: the untimed verification passes.
+        let outcome = check_replayer::<ReplayState<Drifting>>(&p.trace, &p.expected).outcome;
+        assert!(outcome.is_verified(), "{workload}: {outcome:?}");
+        // A fresh table per timed replay hands out other IDs than the dry run resolved.
+        let err = TimedReplay::<ReplayState<Drifting>>::new(&p.trace, &p.expected)
+            .run(2)
+            .expect_err("different IDs must not post a time");
+        assert!(err.contains("not deterministic"), "{workload}: {err}");
+    }
+    // A read-only body is timed on the dry run's own table, whose IDs it resolved: no drift.
+    let p = PreparedTrace::<IdTableFamily>::generate("lookup-uniform", 500, 4).unwrap();
+    TimedReplay::<ReplayState<Drifting>>::new(&p.trace, &p.expected)
+        .run(2)
+        .unwrap();
+}

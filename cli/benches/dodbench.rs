@@ -74,18 +74,18 @@ fn matrix<F: Family>(config: &SuiteConfig) -> Vec<MatrixEntry<F>> {
 
 /// The names family `F` registers in each workload group: designs, references, loops, each
 /// with the family its results entry is filed under (`reference` for references and loops).
-fn names<F: Family>() -> Vec<(&'static str, results::Family)> {
-    struct Names(Vec<(&'static str, results::Family)>);
+fn names<F: Family>() -> Vec<(String, results::Family)> {
+    struct Names(Vec<(String, results::Family)>);
     impl<F: Family> ReplayerVisitor<F> for Names {
         fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
             let family = match role {
                 Role::Design => F::RESULTS_FAMILY,
                 Role::Reference => results::Family::Reference,
             };
-            self.0.push((R::design_name(), family));
+            self.0.push((R::design_name().to_string(), family));
         }
         fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
-            self.0.push((L::NAME, results::Family::Reference));
+            self.0.push((L::name(), results::Family::Reference));
         }
     }
     let mut names = Names(Vec::new());
@@ -308,7 +308,8 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
     /// Times a reference loop where the trace has its shape.
     fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
         let p = self.prepared;
-        if !self.selects(L::NAME) {
+        let name = L::name();
+        if !self.selects(&name) {
             return;
         }
         let Some(reference) = L::for_trace(&p.trace, &p.expected.body) else {
@@ -321,7 +322,7 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
         if outcome.is_verified()
             && let Err(reason) = time_verified(
                 self.group,
-                BenchmarkId::new(L::NAME, p.n),
+                BenchmarkId::new(name.as_str(), p.n),
                 self.budget,
                 1.0,
                 |iters| reference.run(iters),
@@ -331,7 +332,7 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
         }
         let mut verdict = Verdict::of(
             p,
-            L::NAME,
+            &name,
             &bench_harness::verify::Checked {
                 outcome,
                 memory_bytes_after_setup: None,
@@ -339,6 +340,7 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
             },
         );
         verdict.reference = true;
+        verdict.mirrors = L::mirrors();
         self.verdicts.push(verdict);
     }
 }

@@ -54,6 +54,19 @@ fn trim_zeros(s: &str) -> &str {
     }
 }
 
+/// `1234567` as `1,234,567`.
+pub fn count(x: u64) -> String {
+    let digits = x.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A ratio to the best: `1.00×`, `12.35×`.
 pub fn ratio(x: f64) -> String {
     format!("{x:.2}×")
@@ -66,6 +79,9 @@ mod tests {
     #[test]
     fn formats_numbers_for_people() {
         assert_eq!(significant(1234.4, 4), "1234");
+        assert_eq!(count(1_000_000), "1,000,000");
+        assert_eq!(count(65_536), "65,536");
+        assert_eq!(count(999), "999");
         assert_eq!(significant(2.34567, 4), "2.346");
         assert_eq!(significant(0.012346, 4), "0.01235");
         assert_eq!(significant(f64::NAN, 4), "-");

@@ -28,12 +28,13 @@ use crate::machine::Machine;
 use crate::step::StepRecord;
 
 /// Version of this schema; readers refuse newer versions with a clear error.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// Versions [`Results::load`] reads (older ones' missing fields take defaults; version 1's
 /// `bytes_per_live_object` is read as `bytes_per_object`; version 3's per-benchmark `tags` and
-/// `alloc` are read into `metrics`).
-pub const READABLE_VERSIONS: [u32; 4] = [1, 2, 3, 4];
+/// `alloc` are read into `metrics`; version 5 added a reference loop's `mirrors` and
+/// `overhead`, and its times come from resolved replays).
+pub const READABLE_VERSIONS: [u32; 5] = [1, 2, 3, 4, 5];
 
 /// Whether a design was timed, and if not why not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -293,6 +294,13 @@ pub struct WorkloadRecord {
     pub params: serde_json::Value,
     /// Timed work units in the body (see `workloads::trace::BodyStats::work_units`).
     pub ops: u64,
+    /// Distinct objects (or, for keyed families, keys) the body's ops name: the working set a
+    /// timed replay measures (`None` in files older than schema 5).
+    #[serde(default)]
+    pub working_set: Option<u64>,
+    /// Whether an op of the body visits the whole store (then every live object is touched).
+    #[serde(default)]
+    pub visits_store: bool,
 }
 
 /// A median with its confidence interval.
@@ -361,6 +369,14 @@ pub struct Benchmark {
     /// that measure none, or when not measured.
     #[serde(default)]
     pub metrics: Option<FamilyMetrics>,
+    /// For a reference loop that writes one design's replay by hand (`ref-direct-holey`): that
+    /// design's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mirrors: Option<String>,
+    /// For such a loop: the mirrored design's replay time over the loop's, both from this run
+    /// (the replay driver's overhead on this workload and size; 1.0 is none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overhead: Option<f64>,
 }
 
 impl Benchmark {
@@ -395,6 +411,8 @@ impl Benchmark {
             latency: None,
             samples_ns_per_op: Vec::new(),
             metrics: None,
+            mirrors: None,
+            overhead: None,
         }
     }
 }
@@ -631,6 +649,31 @@ impl Results {
             .or_else(|| FamilyRecord::builtin(family))
     }
 
+    /// Sets every reference loop's [`Benchmark::overhead`]: the time of the design it mirrors
+    /// on the same workload and size over the loop's time, where both were timed in this run.
+    pub fn fill_overheads(&mut self) {
+        let overheads: Vec<Option<f64>> = self
+            .benchmarks
+            .iter()
+            .map(|r| {
+                let mirrored = r.mirrors.as_deref()?;
+                let loop_ns = r.ns_per_op.as_ref().filter(|_| r.verified)?.median;
+                let design = self.benchmarks.iter().find(|b| {
+                    !b.family.is_reference()
+                        && b.verified
+                        && b.design == mirrored
+                        && b.workload == r.workload
+                        && b.n == r.n
+                })?;
+                let design_ns = design.ns_per_op.as_ref()?.median;
+                (loop_ns > 0.0).then(|| design_ns / loop_ns)
+            })
+            .collect();
+        for (b, overhead) in self.benchmarks.iter_mut().zip(overheads) {
+            b.overhead = overhead;
+        }
+    }
+
     /// The entry for (family, workload, design, n), created (unmeasured, with `ops`) if absent.
     pub fn entry(
         &mut self,
@@ -695,7 +738,7 @@ mod tests {
         std::fs::write(&p, r#"{"schema_version": 99}"#).unwrap();
         let e = Results::load(&p).unwrap_err().to_string();
         assert!(e.contains("schema version 99"), "{e}");
-        assert!(e.contains("versions 1 to 4"), "{e}");
+        assert!(e.contains("versions 1 to 5"), "{e}");
         std::fs::write(&p, "{not json").unwrap();
         let e = Results::load(&p).unwrap_err().to_string();
         assert!(e.contains("not a dodbench results file"), "{e}");

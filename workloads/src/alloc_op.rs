@@ -182,6 +182,13 @@ impl TraceOp for AllocOp {
         false
     }
 
+    fn touches(self) -> Option<u32> {
+        match self {
+            AllocOp::Free(h) | AllocOp::Realloc { block: h, .. } => Some(h),
+            AllocOp::Alloc { .. } => None,
+        }
+    }
+
     fn encode(self, out: &mut Vec<u8>) {
         let (tag, a, b) = match self {
             AllocOp::Alloc { size, align } => (tag::ALLOC, size, Some(align)),

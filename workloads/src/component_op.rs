@@ -223,6 +223,17 @@ impl TraceOp for ComponentOp {
         matches!(self, ComponentOp::Simulate)
     }
 
+    fn touches(self) -> Option<u32> {
+        match self {
+            ComponentOp::Kill(h)
+            | ComponentOp::Attach(h, _)
+            | ComponentOp::Detach(h)
+            | ComponentOp::Lookup(h)
+            | ComponentOp::Write(h, _) => Some(h),
+            ComponentOp::Spawn | ComponentOp::Simulate | ComponentOp::DestroyStep => None,
+        }
+    }
+
     fn encode(self, out: &mut Vec<u8>) {
         let (tag, a, b) = match self {
             ComponentOp::Spawn => (tag::SPAWN, None, None),

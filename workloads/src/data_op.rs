@@ -340,6 +340,18 @@ impl TraceOp for DataOp {
         )
     }
 
+    fn touches(self) -> Option<u32> {
+        match self {
+            DataOp::Despawn(h)
+            | DataOp::Set(h, _, _)
+            | DataOp::Get(h, _)
+            | DataOp::GetOr(h, _, _)
+            | DataOp::Remove(h, _)
+            | DataOp::Snapshot(h) => Some(h),
+            DataOp::Spawn => None,
+        }
+    }
+
     fn encode(self, out: &mut Vec<u8>) {
         let (tag, fields): (u8, [Option<u32>; 4]) = match self {
             DataOp::Spawn => (tag::SPAWN, [None; 4]),

@@ -64,6 +64,12 @@ pub trait TraceOp: Copy + Debug + PartialEq + Eq + Send + Sync + 'static {
         false
     }
 
+    /// The object the op names, in the family's name space: a handle, or for ops that name a
+    /// key (a relation index's visits by key), the key. `None` for ops that create an object
+    /// or name none (whole-store visits: [`visits_many`](TraceOp::visits_many)). Counted by
+    /// [`Trace::working_set`].
+    fn touches(self) -> Option<u32>;
+
     /// Appends the op's bytes: a tag byte below `0xFF` then its fields as
     /// [`OpFields::write_u32`] varints.
     fn encode(self, out: &mut Vec<u8>);
@@ -76,6 +82,15 @@ pub trait TraceOp: Copy + Debug + PartialEq + Eq + Send + Sync + 'static {
     fn decode(tag: u8, fields: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError>;
 }
 
+/// The objects a trace's body touches ([`Trace::working_set`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkingSet {
+    /// Distinct objects (or keys) named by the body's ops.
+    pub distinct: u64,
+    /// Whether some op visits the whole store (then every live object is touched).
+    pub visits_store: bool,
+}
+
 impl<O: TraceOp> Trace<O> {
     /// Total number of handle-creating ops ([`TraceOp::creates_handle`]) in setup and body:
     /// one more than the largest handle.
@@ -85,6 +100,18 @@ impl<O: TraceOp> Trace<O> {
             .chain(&self.body)
             .filter(|op| op.creates_handle())
             .count()
+    }
+
+    /// What the body touches: the distinct objects (or keys) its ops name
+    /// ([`TraceOp::touches`]) and whether an op visits the whole store.
+    pub fn working_set(&self) -> WorkingSet {
+        let mut named: Vec<u32> = self.body.iter().filter_map(|op| op.touches()).collect();
+        named.sort_unstable();
+        named.dedup();
+        WorkingSet {
+            distinct: named.len() as u64,
+            visits_store: self.body.iter().any(|op| op.visits_many()),
+        }
     }
 
     /// Whether the body leaves the design unchanged ([`TraceOp::is_read_only`], for ID tables

@@ -51,7 +51,7 @@ pub mod vocabularies;
 pub use alloc_op::AllocOp;
 pub use component_op::ComponentOp;
 pub use data_op::DataOp;
-pub use family::{AnyTrace, TraceOp, TraceStats};
+pub use family::{AnyTrace, TraceOp, TraceStats, WorkingSet};
 pub use op::{BodyStats, Handle, Op};
 pub use payload::Payload;
 pub use relation_op::RelationOp;

@@ -118,6 +118,13 @@ impl TraceOp for Op {
         matches!(self, Op::Iterate | Op::IterateMut)
     }
 
+    fn touches(self) -> Option<u32> {
+        match self {
+            Op::Get(h) | Op::GetStale(h) | Op::Remove(h) | Op::Mutate(h) => Some(h),
+            Op::Add | Op::Iterate | Op::IterateMut => None,
+        }
+    }
+
     fn encode(self, out: &mut Vec<u8>) {
         encode(self, out);
     }

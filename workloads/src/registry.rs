@@ -246,10 +246,11 @@ pub fn needs_stale_detection(name: &str) -> bool {
 /// defaults. The trace header records the full parameters, defaults included.
 ///
 /// ```
-/// let params = serde_json::json!({ "ops": 10 });
+/// let params = serde_json::json!({ "ops": 250 });
 /// let trace = workloads::registry::generate("lookup-uniform", 100, 1, Some(&params)).unwrap();
-/// assert_eq!(trace.body.len(), 10);
-/// assert_eq!(trace.header.params, serde_json::json!({ "ops": 10 }));
+/// // Whole passes over the 100 live objects, as many as reach 250 lookups.
+/// assert_eq!(trace.body.len(), 300);
+/// assert_eq!(trace.header.params, serde_json::json!({ "ops": 250 }));
 /// ```
 ///
 /// # Errors

@@ -285,6 +285,20 @@ impl TraceOp for RelationOp {
         )
     }
 
+    /// The record a `Remove` names, or the key a keyed op visits (relations name their sets by
+    /// key: the working set of a visit-heavy body is its keys).
+    fn touches(self) -> Option<u32> {
+        match self {
+            RelationOp::Remove(h) => Some(h),
+            RelationOp::VisitByA(k)
+            | RelationOp::VisitByB(k)
+            | RelationOp::FirstByA(k)
+            | RelationOp::CountByA(k)
+            | RelationOp::RemoveEntity(k) => Some(k),
+            RelationOp::Add { .. } => None,
+        }
+    }
+
     fn encode(self, out: &mut Vec<u8>) {
         let (tag, fields): (u8, &[u32]) = match self {
             RelationOp::Add { a, b, payload } => (tag::ADD, &[a, b, payload]),

@@ -287,6 +287,18 @@ impl TraceOp for TagOp {
         matches!(self, TagOp::VisitAll)
     }
 
+    fn touches(self) -> Option<u32> {
+        match self {
+            TagOp::Despawn(h)
+            | TagOp::AddTag(h, _)
+            | TagOp::RemoveTag(h, _)
+            | TagOp::HasTag(h, _)
+            | TagOp::VisitEntity(h)
+            | TagOp::Clear(h) => Some(h),
+            TagOp::Spawn | TagOp::VisitAll | TagOp::Foreign(_) | TagOp::ForeignFree(_) => None,
+        }
+    }
+
     fn encode(self, out: &mut Vec<u8>) {
         let (tag, a, b) = match self {
             TagOp::Spawn => (tag::SPAWN, None, None),

@@ -380,6 +380,17 @@ impl TraceOp for TransformOp {
         matches!(self, TransformOp::GetWorld(_))
     }
 
+    fn touches(self) -> Option<u32> {
+        match self {
+            TransformOp::Destroy(h)
+            | TransformOp::SetParent { node: h, .. }
+            | TransformOp::SetLocal { node: h, .. }
+            | TransformOp::BatchLocal { node: h, .. }
+            | TransformOp::GetWorld(h) => Some(h),
+            TransformOp::Create { .. } | TransformOp::ApplyBatch | TransformOp::EndFrame => None,
+        }
+    }
+
     fn encode(self, out: &mut Vec<u8>) {
         let parent_field = |p: Option<NodeHandle>| p.map_or(0, |p| p + 1);
         let (tag, fields): (u8, [Option<u32>; 2]) = match self {

@@ -232,19 +232,14 @@ pub fn run_child(design: &str, trace: AnyTrace) -> Result<String, String> {
     with_family(trace, Child { design })
 }
 
-/// Builds the state, warms a read-only body, and replays the body inside
-/// [`dodbench_collected`].
+/// Builds the state, resolves the body (the dry run, which also warms a read-only body), and
+/// replays the resolved body inside [`dodbench_collected`], as the timed replays run it.
 fn collected_replay<R: Replayer>(
     trace: &Trace<OpOf<R::Family>>,
 ) -> Result<<R::Family as Family>::Digest, String> {
-    let mut state = R::after_setup(trace).map_err(|e| format!("setup {e}"))?;
-    if trace.body_is_read_only() {
-        state
-            .replay(&trace.body)
-            .map_err(|e| format!("warm-up body {e}"))?;
-    }
+    let (mut state, body) = crate::timing::ready_to_measure::<R>(trace)?;
     let mut digest = None;
-    dodbench_collected(&mut || digest = Some(state.replay(&trace.body)));
+    dodbench_collected(&mut || digest = Some(state.replay_resolved(&trace.body, &body)));
     digest
         .expect("the collected closure ran")
         .map_err(|e| format!("body {e}"))

@@ -137,14 +137,10 @@ impl DesignMeasure for CounterPass {
         _checked: &Checked,
     ) -> Result<HwPerOp, String> {
         let mut counters = (self.open)()?;
-        let mut state = R::after_setup(&prepared.trace).map_err(|e| format!("setup {e}"))?;
-        if prepared.trace.body_is_read_only() {
-            state
-                .replay(&prepared.trace.body)
-                .map_err(|e| format!("warm-up {e}"))?;
-        }
+        let (mut state, body) = crate::timing::ready_to_measure::<R>(&prepared.trace)?;
         let mut digest = None;
-        let counts = counters.count(|| digest = Some(state.replay(&prepared.trace.body)))?;
+        let counts =
+            counters.count(|| digest = Some(state.replay_resolved(&prepared.trace.body, &body)))?;
         let digest = digest
             .expect("counted closure ran")
             .map_err(|e| format!("body {e}"))?;

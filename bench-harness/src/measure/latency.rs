@@ -1,4 +1,5 @@
-//! Per-op latency: the body replayed in batches of a few ops, each batch timed with
+//! Per-op latency: the resolved body (as timed replays read it) replayed in batches of a few
+//! ops, each batch timed with
 //! `Instant` (a vDSO clock read, tens of ns), the median cost of a clock-read pair subtracted,
 //! divided by the batch's work units. Percentiles over batches show the rare slow op (a
 //! doubling reallocation, a free-list refill) that per-sample means hide. A separate pass
@@ -64,12 +65,15 @@ impl DesignMeasure for LatencyPass {
     ) -> Result<Latency, String> {
         let trace = &prepared.trace;
         let batch = batch_ops(&trace.body);
-        let mut state = R::after_setup(trace).map_err(|e| format!("setup {e}"))?;
+        let (mut state, body) = crate::timing::ready_to_measure::<R>(trace)?;
+        // One cursor across the batches: each batch reads its ops' resolved IDs in order (op by
+        // op; the uniform-run loop of a timed replay would span batches).
+        let mut ids = body.whole_cursor();
         let mut per_unit = Vec::with_capacity(trace.body.len() / batch + 1);
         let mut digest = <R::Family as Family>::Digest::default();
         for chunk in trace.body.chunks(batch) {
             let start = Instant::now();
-            let d = state.replay(chunk);
+            let d = state.run(chunk, &mut ids);
             let ns = start.elapsed().as_nanos() as f64;
             let d = d.map_err(|e| format!("body {e}"))?;
             digest.merge(&d);

@@ -53,7 +53,9 @@ use workloads::Trace;
 use workloads::alloc_op::{AllocOp, AllocStats, BlockHandle, pow2_block};
 use workloads::rng::TraceRng;
 
-use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::{
+    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
+};
 use results::DesignRecord;
 use results::family::{AllocMetrics, FamilyMetrics};
 
@@ -289,13 +291,16 @@ pub fn read_stamps(block: &[u8]) -> u64 {
     read_head(block, k) ^ u64::from_le_bytes(tail).rotate_left(32)
 }
 
-/// One handle's block in a design: where it is and what it was asked for.
-#[derive(Debug, Clone, Copy)]
-struct Block {
-    offset: usize,
-    /// Current size; 0 once freed (live blocks are at least 1 byte).
-    size: u32,
-    align: u32,
+/// One handle's block in a design: where it is and what it was asked for (what an application
+/// holds for a block it allocated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Block {
+    /// Start of the block in the design's arena.
+    pub offset: usize,
+    /// Requested size in bytes (at least 1).
+    pub size: u32,
+    /// Requested alignment.
+    pub align: u32,
 }
 
 /// A block allocator plus the handle → block map: the state a trace is replayed on.
@@ -304,8 +309,12 @@ pub struct AllocReplay<A: BlockAllocator> {
     allocator: Result<A, AllocError>,
     arena_bytes: usize,
     /// `blocks[k]` is handle `k`'s block; reserved for every handle of the trace.
-    blocks: Vec<Block>,
+    blocks: HandleMap<Block>,
     live: usize,
+    /// Requested bytes of the live blocks, by the replay's own count.
+    requested: usize,
+    /// Handles created so far (the next `Alloc`'s handle, written into its stamps).
+    created: BlockHandle,
 }
 
 impl<A: BlockAllocator> AllocReplay<A> {
@@ -326,7 +335,11 @@ impl<A: BlockAllocator> AllocReplay<A> {
     /// support, a bad free it detects) or could not be built over the arena; ops before it were
     /// applied.
     #[inline(never)]
-    pub fn replay(&mut self, ops: &[AllocOp]) -> Result<AllocDigest, ReplayError> {
+    pub fn run<H: HandleIds<Block>>(
+        &mut self,
+        ops: &[AllocOp],
+        blocks: &mut H,
+    ) -> Result<AllocDigest, ReplayError> {
         let a = match &mut self.allocator {
             Ok(a) => a,
             Err(e) => {
@@ -336,35 +349,39 @@ impl<A: BlockAllocator> AllocReplay<A> {
                 };
             }
         };
-        let blocks = &mut self.blocks;
         let (mut allocs, mut frees, mut reallocs) = (0u64, 0u64, 0u64);
         let (mut stamp_sum, mut kept_sum) = (0u64, 0u64);
+        let mut requested = self.requested;
         for (index, &op) in ops.iter().enumerate() {
             match op {
                 AllocOp::Alloc { size, align } => {
                     let offset = a
                         .allocate(size as usize, align as usize)
                         .map_err(|e| ReplayError::at(index, op, e))?;
-                    let handle = blocks.len() as BlockHandle;
+                    let handle = self.created;
+                    self.created += 1;
                     write_stamps(a.bytes_mut(offset, size as usize), handle);
-                    blocks.push(Block {
-                        offset,
-                        size,
-                        align,
-                    });
+                    blocks
+                        .created(Block {
+                            offset,
+                            size,
+                            align,
+                        })
+                        .map_err(|e| ReplayError::at(index, op, e))?;
+                    requested += size as usize;
                     allocs += 1;
                 }
                 AllocOp::Free(h) => {
-                    let b = blocks[h as usize];
+                    let b = blocks.id(h);
                     stamp_sum =
                         stamp_sum.wrapping_add(read_stamps(a.bytes(b.offset, b.size as usize)));
                     a.free(b.offset)
                         .map_err(|e| ReplayError::at(index, op, e))?;
-                    blocks[h as usize].size = 0;
+                    requested -= b.size as usize;
                     frees += 1;
                 }
                 AllocOp::Realloc { block: h, size } => {
-                    let b = blocks[h as usize];
+                    let b = blocks.id(h);
                     stamp_sum =
                         stamp_sum.wrapping_add(read_stamps(a.bytes(b.offset, b.size as usize)));
                     let offset = a
@@ -373,16 +390,23 @@ impl<A: BlockAllocator> AllocReplay<A> {
                     let kept = b.size.min(size).min(8) as usize;
                     kept_sum = kept_sum.wrapping_add(read_head(a.bytes(offset, kept), kept));
                     write_stamps(a.bytes_mut(offset, size as usize), h);
-                    blocks[h as usize] = Block {
-                        offset,
-                        size,
-                        align: b.align,
-                    };
+                    blocks
+                        .reassigned(
+                            h,
+                            Block {
+                                offset,
+                                size,
+                                align: b.align,
+                            },
+                        )
+                        .map_err(|e| ReplayError::at(index, op, e))?;
+                    requested = requested - b.size as usize + size as usize;
                     reallocs += 1;
                 }
             }
         }
         self.live = self.live + allocs as usize - frees as usize;
+        self.requested = requested;
         Ok(AllocDigest {
             allocs,
             frees,
@@ -394,12 +418,13 @@ impl<A: BlockAllocator> AllocReplay<A> {
 
     /// Requested bytes of the live blocks by the replayer's own count.
     fn requested_live(&self) -> usize {
-        self.blocks.iter().map(|b| b.size as usize).sum()
+        self.requested
     }
 }
 
 impl<A: BlockAllocator> Replayer for AllocReplay<A> {
     type Family = AllocFamily;
+    type Id = Block;
 
     fn design_name() -> &'static str {
         A::INFO.name
@@ -433,13 +458,23 @@ impl<A: BlockAllocator> Replayer for AllocReplay<A> {
         Self {
             allocator: A::with_arena(arena_bytes, MIN_BLOCK),
             arena_bytes,
-            blocks: Vec::with_capacity(trace.handle_count()),
+            blocks: HandleMap::with_capacity(trace.handle_count()),
             live: 0,
+            requested: 0,
+            created: 0,
         }
     }
 
-    fn replay(&mut self, ops: &[AllocOp]) -> Result<AllocDigest, ReplayError> {
-        AllocReplay::replay(self, ops)
+    fn handles(&mut self) -> &mut HandleMap<Block> {
+        &mut self.blocks
+    }
+
+    fn run<H: HandleIds<Block>>(
+        &mut self,
+        ops: &[AllocOp],
+        ids: &mut H,
+    ) -> Result<AllocDigest, ReplayError> {
+        AllocReplay::run(self, ops, ids)
     }
 
     fn memory_bytes(&self) -> u64 {
@@ -589,15 +624,21 @@ pub fn first_failure_fill<A: BlockAllocator>(trace: &Trace<AllocOp>, arena: usiz
 /// The reference model: every block its own `Vec<u8>`, so contents cannot overlap or get lost.
 /// It performs the same stamp writes and reads as the designs' replay, so its digest is the
 /// expected one.
+///
+/// Keeps each handle's block itself, so its [`Replayer::Id`] is `()` (nothing to resolve).
 #[derive(Debug, Default)]
 pub struct AllocModel {
     /// `blocks[k]`: handle `k`'s bytes while live.
     blocks: Vec<Option<Vec<u8>>>,
     live: usize,
+    /// Unused (no IDs to resolve).
+    no_ids: HandleMap<()>,
 }
 
 impl Replayer for AllocModel {
     type Family = AllocFamily;
+    /// None: the replay keeps each handle's block itself (see the type's doc).
+    type Id = ();
 
     fn design_name() -> &'static str {
         "model"
@@ -607,10 +648,19 @@ impl Replayer for AllocModel {
         Self {
             blocks: Vec::with_capacity(trace.handle_count()),
             live: 0,
+            no_ids: HandleMap::default(),
         }
     }
 
-    fn replay(&mut self, ops: &[AllocOp]) -> Result<AllocDigest, ReplayError> {
+    fn handles(&mut self) -> &mut HandleMap<()> {
+        &mut self.no_ids
+    }
+
+    fn run<H: HandleIds<()>>(
+        &mut self,
+        ops: &[AllocOp],
+        _ids: &mut H,
+    ) -> Result<AllocDigest, ReplayError> {
         let mut d = AllocDigest::default();
         for &op in ops {
             match op {
@@ -708,15 +758,24 @@ impl Drop for SystemBlock {
 /// `realloc`, `dealloc` with the trace's size and alignment: malloc/realloc/free, or their
 /// aligned forms, of the platform's allocator). No arena and no space metrics; verified like a
 /// design so its times count.
+///
+/// Its timed replays still find a handle's block through its own `Vec` indexed by handle (its
+/// [`Replayer::Id`] is `()`): the global allocator's addresses are not reproducible from one
+/// fresh state to the next, so they cannot be resolved by a dry run. Its times include that
+/// random read per `Free` and `Realloc`, which the designs' resolved replays do not pay.
 #[derive(Debug, Default)]
 pub struct SystemAlloc {
     /// `blocks[k]`: handle `k`'s block while live.
     blocks: Vec<Option<SystemBlock>>,
     live: usize,
+    /// Unused (no IDs to resolve).
+    no_ids: HandleMap<()>,
 }
 
 impl Replayer for SystemAlloc {
     type Family = AllocFamily;
+    /// None: the replay keeps each handle's block itself (see the type's doc).
+    type Id = ();
 
     fn design_name() -> &'static str {
         "system"
@@ -726,11 +785,20 @@ impl Replayer for SystemAlloc {
         Self {
             blocks: Vec::with_capacity(trace.handle_count()),
             live: 0,
+            no_ids: HandleMap::default(),
         }
     }
 
+    fn handles(&mut self) -> &mut HandleMap<()> {
+        &mut self.no_ids
+    }
+
     #[inline(never)]
-    fn replay(&mut self, ops: &[AllocOp]) -> Result<AllocDigest, ReplayError> {
+    fn run<H: HandleIds<()>>(
+        &mut self,
+        ops: &[AllocOp],
+        _ids: &mut H,
+    ) -> Result<AllocDigest, ReplayError> {
         let (mut allocs, mut frees, mut reallocs) = (0u64, 0u64, 0u64);
         let (mut stamp_sum, mut kept_sum) = (0u64, 0u64);
         let blocks = &mut self.blocks;

@@ -23,7 +23,9 @@ use serde::{Deserialize, Serialize};
 use workloads::component_op::{ComponentOp, ComponentStats, EntityHandle};
 use workloads::{Trace, TraceStats};
 
-use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::{
+    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
+};
 use results::DesignRecord;
 use results::family::{ComponentMetrics, FamilyMetrics};
 
@@ -182,7 +184,7 @@ pub struct ComponentReplay<S: ComponentStore> {
     /// The design under test.
     pub store: S,
     /// `entities[k]` is the store's entity for handle `k` (kept after `Kill`, unused then).
-    entities: Vec<S::Entity>,
+    entities: HandleMap<S::Entity>,
 }
 
 impl<S: ComponentStore> ComponentReplay<S> {
@@ -190,33 +192,39 @@ impl<S: ComponentStore> ComponentReplay<S> {
     pub fn for_trace(trace: &Trace<ComponentOp>) -> Self {
         Self {
             store: S::new(),
-            entities: Vec::with_capacity(trace.handle_count()),
+            entities: HandleMap::with_capacity(trace.handle_count()),
         }
     }
 
-    /// Applies `ops` in order and returns what was observed.
+    /// Applies `ops` in order, finding entities through `entities`, and returns what was
+    /// observed.
     ///
     /// # Errors
-    /// The store refused an op; the ops before it were applied.
+    /// The store refused an op, or `entities` rejected a spawned entity; the ops before it
+    /// were applied.
     #[inline(never)]
-    pub fn replay(&mut self, ops: &[ComponentOp]) -> Result<ComponentDigest, ReplayError> {
+    pub fn run<H: HandleIds<S::Entity>>(
+        &mut self,
+        ops: &[ComponentOp],
+        entities: &mut H,
+    ) -> Result<ComponentDigest, ReplayError> {
         let mut d = ComponentDigest::default();
         let store = &mut self.store;
-        let entities = &mut self.entities;
         for (index, &op) in ops.iter().enumerate() {
             let refused = |error| ReplayError::at(index, op, error);
             match op {
-                ComponentOp::Spawn => entities.push(store.spawn().map_err(refused)?),
-                ComponentOp::Kill(h) => store.kill(entities[h as usize]).map_err(refused)?,
+                ComponentOp::Spawn => entities
+                    .created(store.spawn().map_err(refused)?)
+                    .map_err(|e| ReplayError::at(index, op, e))?,
+                ComponentOp::Kill(h) => store.kill(entities.id(h)).map_err(refused)?,
                 ComponentOp::Attach(h, seed) => store
-                    .attach(entities[h as usize], point_mass(seed))
+                    .attach(entities.id(h), point_mass(seed))
                     .map_err(refused)?,
                 ComponentOp::Detach(h) => {
-                    d.detaches_found +=
-                        u64::from(store.detach(entities[h as usize]).map_err(refused)?);
+                    d.detaches_found += u64::from(store.detach(entities.id(h)).map_err(refused)?);
                 }
                 ComponentOp::Lookup(h) => {
-                    if let Some(p) = store.position(entities[h as usize]).map_err(refused)? {
+                    if let Some(p) = store.position(entities.id(h)).map_err(refused)? {
                         d.lookups_found += 1;
                         d.lookup_sum = d.lookup_sum.wrapping_add(mix_lookup(h, p));
                     }
@@ -224,7 +232,7 @@ impl<S: ComponentStore> ComponentReplay<S> {
                 ComponentOp::Write(h, seed) => {
                     d.writes_found += u64::from(
                         store
-                            .set_velocity(entities[h as usize], velocity(seed))
+                            .set_velocity(entities.id(h), velocity(seed))
                             .map_err(refused)?,
                     );
                 }
@@ -246,6 +254,7 @@ fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
 
 impl<S: ComponentStore> Replayer for ComponentReplay<S> {
     type Family = ComponentFamily;
+    type Id = S::Entity;
 
     fn design_name() -> &'static str {
         S::INFO.name
@@ -255,8 +264,16 @@ impl<S: ComponentStore> Replayer for ComponentReplay<S> {
         ComponentReplay::for_trace(trace)
     }
 
-    fn replay(&mut self, ops: &[ComponentOp]) -> Result<ComponentDigest, ReplayError> {
-        ComponentReplay::replay(self, ops)
+    fn handles(&mut self) -> &mut HandleMap<S::Entity> {
+        &mut self.entities
+    }
+
+    fn run<H: HandleIds<S::Entity>>(
+        &mut self,
+        ops: &[ComponentOp],
+        ids: &mut H,
+    ) -> Result<ComponentDigest, ReplayError> {
+        ComponentReplay::run(self, ops, ids)
     }
 
     fn memory_bytes(&self) -> u64 {

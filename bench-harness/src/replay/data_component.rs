@@ -18,7 +18,9 @@ use serde::{Deserialize, Serialize};
 use workloads::data_op::{DataStats, EntityHandle, ValueSpec};
 use workloads::{DataOp, Trace, TraceStats};
 
-use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::{
+    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
+};
 use results::DesignRecord;
 use results::family::{DataComponentMetrics, FamilyMetrics};
 
@@ -162,7 +164,7 @@ pub struct KvReplay<S: DataStore> {
     /// The design under test.
     pub store: S,
     /// `entities[k]` is the store's entity for handle `k`.
-    entities: Vec<Entity>,
+    entities: HandleMap<Entity>,
     /// Reused by every `Snapshot` (reserved before timing).
     snapshot: Vec<u8>,
 }
@@ -172,7 +174,7 @@ impl<S: DataStore> KvReplay<S> {
     pub fn for_trace(trace: &Trace<DataOp>) -> Self {
         Self {
             store: S::new(),
-            entities: Vec::with_capacity(trace.handle_count()),
+            entities: HandleMap::with_capacity(trace.handle_count()),
             snapshot: Vec::with_capacity(1 << 16),
         }
     }
@@ -182,24 +184,27 @@ impl<S: DataStore> KvReplay<S> {
     /// # Errors
     /// The store refused an op; the ops before it were applied.
     #[inline(never)]
-    pub fn replay(&mut self, ops: &[DataOp]) -> Result<KvDigest, ReplayError> {
+    pub fn run<H: HandleIds<Entity>>(
+        &mut self,
+        ops: &[DataOp],
+        entities: &mut H,
+    ) -> Result<KvDigest, ReplayError> {
         let (mut gets_found, mut get_sum, mut removes_found) = (0u64, 0u64, 0u64);
         let (mut snapshot_entries, mut snapshot_sum) = (0u64, 0u64);
         let store = &mut self.store;
-        let entities = &mut self.entities;
         for (index, &op) in ops.iter().enumerate() {
             let refused = |error| ReplayError::at(index, op, error);
             match op {
-                DataOp::Spawn => entities.push(store.create_entity().map_err(refused)?),
-                DataOp::Despawn(h) => store
-                    .destroy_entity(entities[h as usize])
-                    .map_err(refused)?,
+                DataOp::Spawn => entities
+                    .created(store.create_entity().map_err(refused)?)
+                    .map_err(|e| ReplayError::at(index, op, e))?,
+                DataOp::Despawn(h) => store.destroy_entity(entities.id(h)).map_err(refused)?,
                 DataOp::Set(h, key, spec) => store
-                    .set(entities[h as usize], key, value_of(spec))
+                    .set(entities.id(h), key, value_of(spec))
                     .map_err(refused)?,
                 DataOp::Get(h, key) => {
                     if let Some(term) = store
-                        .get(entities[h as usize], key, |v| v.map(|v| mix(h, key, &v)))
+                        .get(entities.id(h), key, |v| v.map(|v| mix(h, key, &v)))
                         .map_err(refused)?
                     {
                         gets_found += 1;
@@ -207,13 +212,16 @@ impl<S: DataStore> KvReplay<S> {
                     }
                 }
                 DataOp::GetOr(h, base, key) => {
+                    // Both IDs up front, so the calls on `entities` do not depend on the
+                    // answer (the resolved body's contract).
+                    let (id, base_id) = (entities.id(h), entities.id(base));
                     let own = store
-                        .get(entities[h as usize], key, |v| v.map(|v| mix(h, key, &v)))
+                        .get(id, key, |v| v.map(|v| mix(h, key, &v)))
                         .map_err(refused)?;
                     let term = match own {
                         Some(term) => Some(term),
                         None => store
-                            .get(entities[base as usize], key, |v| v.map(|v| mix(h, key, &v)))
+                            .get(base_id, key, |v| v.map(|v| mix(h, key, &v)))
                             .map_err(refused)?,
                     };
                     if let Some(term) = term {
@@ -222,13 +230,13 @@ impl<S: DataStore> KvReplay<S> {
                     }
                 }
                 DataOp::Remove(h, key) => {
-                    if store.remove(entities[h as usize], key).map_err(refused)? {
+                    if store.remove(entities.id(h), key).map_err(refused)? {
                         removes_found += 1;
                     }
                 }
                 DataOp::Snapshot(h) => {
                     store
-                        .snapshot(entities[h as usize], &mut self.snapshot)
+                        .snapshot(entities.id(h), &mut self.snapshot)
                         .map_err(refused)?;
                     S::visit_snapshot(&self.snapshot, |key, v| {
                         snapshot_entries += 1;
@@ -256,6 +264,7 @@ fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
 
 impl<S: DataStore> Replayer for KvReplay<S> {
     type Family = DataComponentFamily;
+    type Id = Entity;
 
     fn design_name() -> &'static str {
         S::INFO.name
@@ -280,8 +289,16 @@ impl<S: DataStore> Replayer for KvReplay<S> {
         KvReplay::for_trace(trace)
     }
 
-    fn replay(&mut self, ops: &[DataOp]) -> Result<KvDigest, ReplayError> {
-        KvReplay::replay(self, ops)
+    fn handles(&mut self) -> &mut HandleMap<Entity> {
+        &mut self.entities
+    }
+
+    fn run<H: HandleIds<Entity>>(
+        &mut self,
+        ops: &[DataOp],
+        ids: &mut H,
+    ) -> Result<KvDigest, ReplayError> {
+        KvReplay::run(self, ops, ids)
     }
 
     fn memory_bytes(&self) -> u64 {

@@ -13,6 +13,7 @@ pub mod components;
 pub mod data_component;
 pub mod id_table;
 pub mod relations;
+pub mod resolved;
 pub mod tags;
 pub mod transforms;
 
@@ -30,6 +31,7 @@ pub use components::{ComponentDigest, ComponentFamily, ComponentReplay};
 pub use data_component::{DataComponentFamily, KvDigest, KvReplay};
 pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
 pub use relations::{RelationDigest, RelationFamily, RelationReplay};
+pub use resolved::{HandleIds, HandleMap, IdMismatch, ResolvedBody};
 pub use tags::{TagDigest, TagFamily, TagReplay};
 pub use transforms::{TransformDigest, TransformFamily, TransformReplay};
 
@@ -128,7 +130,13 @@ pub trait ReferenceLoop: Sized {
     type Family: Family;
 
     /// Its name in results (family `reference`).
-    const NAME: &'static str;
+    fn name() -> String;
+
+    /// The design whose replay this loop writes by hand, if any: its time over the loop's is
+    /// the replay driver's overhead (`Benchmark::overhead` in results).
+    fn mirrors() -> Option<&'static str> {
+        None
+    }
 
     /// The loop for `trace` whose body's expected digest is `expected_body`, or `None` when the
     /// body does not have its shape.
@@ -176,13 +184,33 @@ pub fn replayer_names<F: Family>(role: Option<Role>) -> Vec<&'static str> {
 /// The op type of family `F`.
 pub type OpOf<F> = <F as Family>::Op;
 
+/// The digest type of family `F`.
+pub type DigestOf<F> = <F as Family>::Digest;
+
+/// A body resolved for replayer `R`, with the digest of the dry run that resolved it.
+pub type ResolvedPair<R> = (
+    ResolvedBody<<R as Replayer>::Id>,
+    DigestOf<<R as Replayer>::Family>,
+);
+
 /// The body statistics type of family `F`.
 pub type StatsOf<F> = <OpOf<F> as TraceOp>::Stats;
 
 /// A design's replay state for one trace: the design plus the handle → design ID map.
+///
+/// A family writes one replay loop, [`run`](Replayer::run), generic over where it finds the
+/// design's IDs ([`HandleIds`]); the provided methods use it three ways: through the handle map
+/// ([`replay`](Replayer::replay): setup and every untimed replay), recording the IDs the ops use
+/// ([`resolve`](Replayer::resolve): the dry run before timing), and reading the recorded IDs in
+/// op order ([`replay_resolved`](Replayer::replay_resolved): the timed run, see
+/// [`resolved`]).
 pub trait Replayer: Sized {
     /// The family.
     type Family: Family;
+
+    /// What the replay holds per handle: the design's ID of the object (or what an application
+    /// would keep for it, e.g. a block's offset and size).
+    type Id: Copy + PartialEq + Debug;
 
     /// The design's registry name.
     fn design_name() -> &'static str;
@@ -207,6 +235,26 @@ pub trait Replayer: Sized {
     /// An empty design with room in its handle map for `trace`'s handles.
     fn for_trace(trace: &Trace<OpOf<Self::Family>>) -> Self;
 
+    /// The handle map (`Default` while [`replay`](Replayer::replay) has it out).
+    fn handles(&mut self) -> &mut HandleMap<Self::Id>;
+
+    /// The family's replay loop: applies `ops` in order, finding each op's IDs through `ids`
+    /// and handing it the IDs the design produced, and returns what was observed.
+    ///
+    /// Calls `ids` a fixed number of times per op kind, in op order, whatever the design
+    /// answers (so a dry run and a timed run make the same calls). Expects a validated trace;
+    /// an op naming a handle never created is a bug in the caller and panics on the handle
+    /// map's bounds check.
+    ///
+    /// # Errors
+    /// The design refused an op (fixed capacity, ID space, arena exhausted), or `ids` rejected
+    /// an ID ([`IdMismatch`]); the ops before it were applied.
+    fn run<H: HandleIds<Self::Id>>(
+        &mut self,
+        ops: &[OpOf<Self::Family>],
+        ids: &mut H,
+    ) -> Result<<Self::Family as Family>::Digest, ReplayError>;
+
     /// Builds the starting state: an empty design with the trace's setup replayed.
     ///
     /// # Errors
@@ -217,18 +265,74 @@ pub trait Replayer: Sized {
         Ok(state)
     }
 
-    /// Applies `ops` in order and returns what was observed.
-    ///
-    /// Expects a validated trace; an op naming a handle that was never created is a bug in
-    /// the caller and panics on the handle map's bounds check.
+    /// Applies `ops` in order through the handle map and returns what was observed.
     ///
     /// # Errors
-    /// The design refused an op (fixed capacity, ID space, arena exhausted); the ops before it
-    /// were applied.
+    /// As [`run`](Replayer::run).
     fn replay(
         &mut self,
         ops: &[OpOf<Self::Family>],
-    ) -> Result<<Self::Family as Family>::Digest, ReplayError>;
+    ) -> Result<<Self::Family as Family>::Digest, ReplayError> {
+        let mut map = std::mem::take(self.handles());
+        let result = self.run(ops, &mut map);
+        *self.handles() = map;
+        result
+    }
+
+    /// The dry run before timing: replays `ops` like [`replay`](Replayer::replay), op by op,
+    /// and records every ID the ops used or produced, in op order.
+    ///
+    /// # Errors
+    /// As [`run`](Replayer::run); the index is the op's in `ops`.
+    fn resolve(&mut self, ops: &[OpOf<Self::Family>]) -> Result<ResolvedPair<Self>, ReplayError> {
+        let mut map = std::mem::take(self.handles());
+        let mut recorder = resolved::Recorder::new(&mut map);
+        let mut ids_per_op = Vec::with_capacity(ops.len());
+        let mut digest = <Self::Family as Family>::Digest::default();
+        let mut result = Ok(());
+        for (index, op) in ops.iter().enumerate() {
+            let before = recorder.len();
+            match self.run(std::slice::from_ref(op), &mut recorder) {
+                Ok(d) => digest.merge(&d),
+                Err(e) => {
+                    result = Err(ReplayError { index, ..e });
+                    break;
+                }
+            }
+            ids_per_op.push((recorder.len() - before) as u32);
+        }
+        let log = recorder.into_log();
+        *self.handles() = map;
+        result?;
+        Ok((ResolvedBody::new(ops, log, &ids_per_op), digest))
+    }
+
+    /// The timed run: replays `ops`, resolved by a dry run into `body`, reading each op's IDs
+    /// from `body` in order (the handle map is neither read nor updated), segment by segment.
+    ///
+    /// # Errors
+    /// As [`run`](Replayer::run); an ID the design produced that differs from the dry run's
+    /// is an [`IdMismatch`].
+    fn replay_resolved(
+        &mut self,
+        ops: &[OpOf<Self::Family>],
+        body: &ResolvedBody<Self::Id>,
+    ) -> Result<<Self::Family as Family>::Digest, ReplayError> {
+        let mut digest = <Self::Family as Family>::Digest::default();
+        let segments = body.segments();
+        for (k, segment) in segments.iter().enumerate() {
+            let next_first = segments.get(k + 1).map_or(body.ids().len(), |s| s.first_id);
+            let mut cursor = body.cursor(segment, next_first);
+            let d = self
+                .run(&ops[segment.start..segment.end], &mut cursor)
+                .map_err(|e| ReplayError {
+                    index: e.index + segment.start,
+                    ..e
+                })?;
+            digest.merge(&d);
+        }
+        Ok(digest)
+    }
 
     /// Heap bytes the design holds now, by its own accounting.
     fn memory_bytes(&self) -> u64;

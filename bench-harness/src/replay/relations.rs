@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 use workloads::Trace;
 use workloads::relation_op::{RelationOp, RelationStats};
 
-use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::{
+    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
+};
 use results::DesignRecord;
 use results::family::{FamilyMetrics, RelationMetrics};
 
@@ -185,7 +187,7 @@ pub struct RelationReplay<D: RelationIndex> {
     /// The design under test.
     pub index: D,
     /// `ids[k]` is the design's ID for handle `k` (kept after removal, unused then).
-    ids: Vec<RecordId>,
+    ids: HandleMap<RecordId>,
 }
 
 impl<D: RelationIndex> RelationReplay<D> {
@@ -193,7 +195,7 @@ impl<D: RelationIndex> RelationReplay<D> {
     pub fn for_trace(trace: &Trace<RelationOp>) -> Self {
         Self {
             index: D::new(),
-            ids: Vec::with_capacity(trace.handle_count()),
+            ids: HandleMap::with_capacity(trace.handle_count()),
         }
     }
 
@@ -205,20 +207,24 @@ impl<D: RelationIndex> RelationReplay<D> {
     /// # Errors
     /// The design refused an op (ID space); the ops before it were applied.
     #[inline(never)]
-    pub fn replay(&mut self, ops: &[RelationOp]) -> Result<RelationDigest, ReplayError> {
+    pub fn run<H: HandleIds<RecordId>>(
+        &mut self,
+        ops: &[RelationOp],
+        ids: &mut H,
+    ) -> Result<RelationDigest, ReplayError> {
         let mut d = RelationDigest::default();
         let (mut visited, mut visit_sum) = (0u64, 0u64);
         let (mut removed, mut removed_sum) = (0u64, 0u64);
         let index = &mut self.index;
-        let ids = &mut self.ids;
         for (at, &op) in ops.iter().enumerate() {
             let refused = |error| ReplayError::at(at, op, error);
             match op {
                 RelationOp::Add { a, b, payload } => {
-                    ids.push(index.add(Record { a, b, payload }).map_err(refused)?);
+                    ids.created(index.add(Record { a, b, payload }).map_err(refused)?)
+                        .map_err(|e| ReplayError::at(at, op, e))?;
                 }
                 RelationOp::Remove(h) => {
-                    let id = ids[h as usize];
+                    let id = ids.id(h);
                     let r = index.remove(id).map_err(refused)?;
                     removed += 1;
                     removed_sum = removed_sum.wrapping_add(mix_record(id, r));
@@ -255,6 +261,7 @@ impl<D: RelationIndex> RelationReplay<D> {
 
 impl<D: RelationIndex> Replayer for RelationReplay<D> {
     type Family = RelationFamily;
+    type Id = RecordId;
 
     fn design_name() -> &'static str {
         D::INFO.name
@@ -293,8 +300,16 @@ impl<D: RelationIndex> Replayer for RelationReplay<D> {
         RelationReplay::for_trace(trace)
     }
 
-    fn replay(&mut self, ops: &[RelationOp]) -> Result<RelationDigest, ReplayError> {
-        RelationReplay::replay(self, ops)
+    fn handles(&mut self) -> &mut HandleMap<RecordId> {
+        &mut self.ids
+    }
+
+    fn run<H: HandleIds<RecordId>>(
+        &mut self,
+        ops: &[RelationOp],
+        ids: &mut H,
+    ) -> Result<RelationDigest, ReplayError> {
+        RelationReplay::run(self, ops, ids)
     }
 
     fn memory_bytes(&self) -> u64 {

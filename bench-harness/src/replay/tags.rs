@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 use workloads::tag_op::{EntityHandle, TagStats};
 use workloads::{TagOp, Trace, TraceStats};
 
-use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::{
+    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
+};
 use results::DesignRecord;
 use results::family::{FamilyMetrics, TagMetrics};
 
@@ -167,7 +169,7 @@ pub struct TagReplay<S: TagStore> {
     /// The design under test.
     pub store: S,
     /// `entities[k]` is the store's entity for handle `k` (kept after `Despawn`, unused then).
-    entities: Vec<Entity>,
+    entities: HandleMap<Entity>,
     /// `foreign[k]` holds the `k`-th `Foreign` buffer until its `ForeignFree`.
     foreign: Vec<Option<Vec<u8>>>,
 }
@@ -178,7 +180,7 @@ impl<S: TagStore> TagReplay<S> {
         let handles = trace.handle_count();
         Self {
             store: S::new(),
-            entities: Vec::with_capacity(handles),
+            entities: HandleMap::with_capacity(handles),
             foreign: Vec::new(),
         }
     }
@@ -192,44 +194,44 @@ impl<S: TagStore> TagReplay<S> {
     /// The store refused an op (a full fixed-capacity entity, index space); the ops before it
     /// were applied.
     #[inline(never)]
-    pub fn replay(&mut self, ops: &[TagOp]) -> Result<TagDigest, ReplayError> {
+    pub fn run<H: HandleIds<Entity>>(
+        &mut self,
+        ops: &[TagOp],
+        entities: &mut H,
+    ) -> Result<TagDigest, ReplayError> {
         // Accumulators as plain locals so the loop keeps them in registers.
         let (mut has_found, mut removes_found, mut found_sum) = (0u64, 0u64, 0u64);
         let (mut visited, mut visit_sum, mut visited_by_all) = (0u64, 0u64, 0u64);
         let store = &mut self.store;
-        let entities = &mut self.entities;
         for (index, &op) in ops.iter().enumerate() {
             let refused = |error| ReplayError::at(index, op, error);
             match op {
                 TagOp::Spawn => {
-                    entities.push(store.create_entity().map_err(refused)?);
+                    entities
+                        .created(store.create_entity().map_err(refused)?)
+                        .map_err(|e| ReplayError::at(index, op, e))?;
                 }
                 TagOp::Despawn(h) => {
-                    store
-                        .destroy_entity(entities[h as usize])
-                        .map_err(refused)?;
+                    store.destroy_entity(entities.id(h)).map_err(refused)?;
                 }
                 TagOp::AddTag(h, tag) => {
-                    store.add_tag(entities[h as usize], tag).map_err(refused)?;
+                    store.add_tag(entities.id(h), tag).map_err(refused)?;
                 }
                 TagOp::RemoveTag(h, tag) => {
-                    if store
-                        .remove_tag(entities[h as usize], tag)
-                        .map_err(refused)?
-                    {
+                    if store.remove_tag(entities.id(h), tag).map_err(refused)? {
                         removes_found += 1;
                         found_sum = found_sum.wrapping_add(mix_pair(h, tag));
                     }
                 }
                 TagOp::HasTag(h, tag) => {
-                    if store.has_tag(entities[h as usize], tag).map_err(refused)? {
+                    if store.has_tag(entities.id(h), tag).map_err(refused)? {
                         has_found += 1;
                         found_sum = found_sum.wrapping_add(mix_pair(h, tag));
                     }
                 }
                 TagOp::VisitEntity(h) => {
                     store
-                        .visit_entity(entities[h as usize], |tag| {
+                        .visit_entity(entities.id(h), |tag| {
                             visited += 1;
                             visit_sum = visit_sum.wrapping_add(mix_pair(h, tag));
                         })
@@ -244,7 +246,7 @@ impl<S: TagStore> TagReplay<S> {
                     visited_by_all += visited - before;
                 }
                 TagOp::Clear(h) => {
-                    store.clear_entity(entities[h as usize]).map_err(refused)?;
+                    store.clear_entity(entities.id(h)).map_err(refused)?;
                 }
                 TagOp::Foreign(bytes) => {
                     // Written, not just reserved, so the pages and the allocator's chunk are
@@ -277,6 +279,7 @@ fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
 
 impl<S: TagStore> Replayer for TagReplay<S> {
     type Family = TagFamily;
+    type Id = Entity;
 
     fn design_name() -> &'static str {
         S::INFO.name
@@ -296,8 +299,16 @@ impl<S: TagStore> Replayer for TagReplay<S> {
         TagReplay::for_trace(trace)
     }
 
-    fn replay(&mut self, ops: &[TagOp]) -> Result<TagDigest, ReplayError> {
-        TagReplay::replay(self, ops)
+    fn handles(&mut self) -> &mut HandleMap<Entity> {
+        &mut self.entities
+    }
+
+    fn run<H: HandleIds<Entity>>(
+        &mut self,
+        ops: &[TagOp],
+        ids: &mut H,
+    ) -> Result<TagDigest, ReplayError> {
+        TagReplay::run(self, ops, ids)
     }
 
     fn memory_bytes(&self) -> u64 {

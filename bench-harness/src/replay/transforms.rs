@@ -21,7 +21,9 @@ use serde::{Deserialize, Serialize};
 use workloads::transform_op::{NodeHandle, TransformStats};
 use workloads::{Trace, TransformOp};
 
-use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::{
+    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
+};
 use results::DesignRecord;
 use results::family::{FamilyMetrics, TransformMetrics};
 
@@ -159,7 +161,7 @@ pub struct TransformReplay<S: TransformStore> {
     /// The design under test.
     pub store: S,
     /// `nodes[k]` is the store's id for handle `k` (kept after `Destroy`, unused then).
-    nodes: Vec<S::Id>,
+    nodes: HandleMap<S::Id>,
     /// Entries queued by `BatchLocal` until `ApplyBatch`.
     batch: Vec<(S::Id, Affine)>,
 }
@@ -183,7 +185,7 @@ impl<S: TransformStore> TransformReplay<S> {
     pub fn for_trace(trace: &Trace<TransformOp>) -> Self {
         Self {
             store: S::new(),
-            nodes: Vec::with_capacity(trace.handle_count()),
+            nodes: HandleMap::with_capacity(trace.handle_count()),
             batch: Vec::with_capacity(longest_batch(&trace.setup).max(longest_batch(&trace.body))),
         }
     }
@@ -193,34 +195,35 @@ impl<S: TransformStore> TransformReplay<S> {
     /// # Errors
     /// The store refused an op; the ops before it were applied.
     #[inline(never)]
-    pub fn replay(&mut self, ops: &[TransformOp]) -> Result<TransformDigest, ReplayError> {
+    pub fn run<H: HandleIds<S::Id>>(
+        &mut self,
+        ops: &[TransformOp],
+        nodes: &mut H,
+    ) -> Result<TransformDigest, ReplayError> {
         let (mut reads, mut world_sum) = (0u64, 0u64);
         let store = &mut self.store;
-        let nodes = &mut self.nodes;
         for (index, &op) in ops.iter().enumerate() {
             let refused = |error| ReplayError::at(index, op, error);
             match op {
                 TransformOp::Create { parent, pose } => {
-                    let parent = parent.map(|p| nodes[p as usize]);
-                    nodes.push(
-                        store
-                            .create(parent, Affine::from_pose(pose))
-                            .map_err(refused)?,
-                    );
-                }
-                TransformOp::Destroy(h) => store.destroy(nodes[h as usize]).map_err(refused)?,
-                TransformOp::SetParent { node, parent } => {
-                    let parent = parent.map(|p| nodes[p as usize]);
-                    store
-                        .set_parent(nodes[node as usize], parent)
+                    let parent = parent.map(|p| nodes.id(p));
+                    let id = store
+                        .create(parent, Affine::from_pose(pose))
                         .map_err(refused)?;
+                    nodes
+                        .created(id)
+                        .map_err(|e| ReplayError::at(index, op, e))?;
+                }
+                TransformOp::Destroy(h) => store.destroy(nodes.id(h)).map_err(refused)?,
+                TransformOp::SetParent { node, parent } => {
+                    let parent = parent.map(|p| nodes.id(p));
+                    store.set_parent(nodes.id(node), parent).map_err(refused)?;
                 }
                 TransformOp::SetLocal { node, pose } => store
-                    .set_local(nodes[node as usize], Affine::from_pose(pose))
+                    .set_local(nodes.id(node), Affine::from_pose(pose))
                     .map_err(refused)?,
                 TransformOp::BatchLocal { node, pose } => {
-                    self.batch
-                        .push((nodes[node as usize], Affine::from_pose(pose)));
+                    self.batch.push((nodes.id(node), Affine::from_pose(pose)));
                 }
                 TransformOp::ApplyBatch => {
                     store.set_local_batch(&self.batch).map_err(refused)?;
@@ -228,7 +231,7 @@ impl<S: TransformStore> TransformReplay<S> {
                 }
                 TransformOp::EndFrame => store.end_frame(),
                 TransformOp::GetWorld(h) => {
-                    let world = store.world(nodes[h as usize]).map_err(refused)?;
+                    let world = store.world(nodes.id(h)).map_err(refused)?;
                     reads += 1;
                     world_sum = world_sum.wrapping_add(mix_world(h, &world));
                 }
@@ -249,6 +252,7 @@ fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
 
 impl<S: TransformStore> Replayer for TransformReplay<S> {
     type Family = TransformFamily;
+    type Id = S::Id;
 
     fn design_name() -> &'static str {
         S::INFO.name
@@ -268,8 +272,16 @@ impl<S: TransformStore> Replayer for TransformReplay<S> {
         TransformReplay::for_trace(trace)
     }
 
-    fn replay(&mut self, ops: &[TransformOp]) -> Result<TransformDigest, ReplayError> {
-        TransformReplay::replay(self, ops)
+    fn handles(&mut self) -> &mut HandleMap<S::Id> {
+        &mut self.nodes
+    }
+
+    fn run<H: HandleIds<S::Id>>(
+        &mut self,
+        ops: &[TransformOp],
+        ids: &mut H,
+    ) -> Result<TransformDigest, ReplayError> {
+        TransformReplay::run(self, ops, ids)
     }
 
     fn memory_bytes(&self) -> u64 {

@@ -31,6 +31,9 @@ pub struct SizeView {
     pub n: u64,
     /// Work units per replay.
     pub ops: u64,
+    /// What the body touches (the working set the times measure), e.g. "touches 1,000 distinct
+    /// objects of N = 1,000 (100%)"; empty when the run did not record it.
+    pub working_set: String,
     /// HTML id.
     pub anchor: String,
     /// Winner and runner-up, one per machine that timed a design here.
@@ -91,6 +94,9 @@ pub struct RowView {
     pub ratio_ref: String,
     /// Bytes per live object.
     pub bytes_per_object: String,
+    /// For a reference loop that writes one design's replay by hand: "holey's replay = 1.03×
+    /// this loop" (the replay driver's overhead); empty otherwise.
+    pub overhead: String,
     /// Number of criterion samples.
     pub samples: usize,
 }
@@ -209,6 +215,12 @@ pub(super) fn build_size(
                 |b| b.bytes_per_object.filter(|v| v.is_finite()),
                 |v| format::significant(v, 3),
             ),
+            overhead: match (&b.mirrors, b.overhead) {
+                (Some(design), Some(o)) => {
+                    format!("{design}'s replay = {} this loop", format::ratio(o))
+                }
+                _ => String::new(),
+            },
             samples: b.samples_ns_per_op.len(),
         }
     };
@@ -434,6 +446,7 @@ pub(super) fn build_size(
     Ok(SizeView {
         n,
         ops: designs.first().map_or(0, |b| b.ops),
+        working_set: working_set_text(results, family, workload, n),
         anchor,
         summaries,
         rows,
@@ -452,4 +465,33 @@ pub(super) fn build_size(
         },
         family_metrics,
     })
+}
+
+/// What the body of (`family`, `workload`, `n`) touches, from its workload record: the distinct
+/// objects (or keys) its ops name against `n`, and whether it visits the whole store.
+fn working_set_text(results: &results::Results, family: Family, workload: &str, n: u64) -> String {
+    let Some(record) = results
+        .workloads
+        .iter()
+        .find(|w| w.family == family && w.workload == workload && w.n == n)
+    else {
+        return String::new();
+    };
+    let named = record.working_set.map(|d| {
+        let share = if n > 0 {
+            format!(" ({:.0}% of N)", 100.0 * d as f64 / n as f64)
+        } else {
+            String::new()
+        };
+        format!(
+            "ops name {} distinct objects or keys{share}",
+            format::count(d)
+        )
+    });
+    match (named, record.visits_store) {
+        (Some(named), true) => format!("working set: the whole store (visited), {named}"),
+        (Some(named), false) => format!("working set: {named}"),
+        (None, true) => "working set: the whole store (visited)".to_string(),
+        (None, false) => String::new(),
+    }
 }

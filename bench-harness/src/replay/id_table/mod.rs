@@ -2,8 +2,9 @@
 //! it observed.
 //!
 //! Generic and monomorphised per design: no dynamic dispatch and no allocation per op in the
-//! timed loop. Logical handles map to the table's IDs through a flat `Vec` (handle `k` is the
-//! `k`-th add), reserved before timing so `Add` never reallocates it.
+//! timed loop. Untimed replays map logical handles to the table's IDs through a flat `Vec`
+//! (handle `k` is the `k`-th add), reserved so `Add` never reallocates it; timed replays read
+//! the IDs a dry run resolved, in op order ([`super::resolved`]).
 
 pub mod recording;
 pub mod reference;
@@ -14,7 +15,9 @@ use serde::{Deserialize, Serialize};
 use workloads::BodyStats;
 use workloads::{Op, Payload, Trace};
 
-use super::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::{
+    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
+};
 use results::DesignRecord;
 
 /// The ID lookup tables: [`Op`] traces replayed on [`IdTable`]s, checked against
@@ -75,7 +78,15 @@ impl Family for IdTableFamily {
         }
         for_each_design(&mut Designs(visitor));
         visitor.visit_loop::<reference::VecIterate>();
+        // One direct loop per design the lookup ranking is checked on: the article's two
+        // arrays and the three generational peers.
         visitor.visit_loop::<reference::DirectLookup<impls::id_table::holey::Holey<Payload>>>();
+        visitor.visit_loop::<reference::DirectLookup<impls::id_table::packed::Packed<Payload>>>();
+        visitor.visit_loop::<reference::DirectLookup<impls::id_table::peers::slotmap::SlotMapPeer<Payload>>>();
+        visitor.visit_loop::<reference::DirectLookup<
+            impls::id_table::peers::slotmap_dense::DenseSlotMapPeer<Payload>,
+        >>();
+        visitor.visit_loop::<reference::DirectLookup<impls::id_table::peers::thunderdome::ThunderdomePeer<Payload>>>();
     }
 }
 
@@ -147,7 +158,9 @@ pub struct ReplayState<D: IdTable<Payload>> {
     /// The design under test.
     pub table: D,
     /// `ids[k]` is the ID the table gave handle `k`; kept after removal for `GetStale`.
-    pub ids: Vec<D::Id>,
+    pub ids: HandleMap<D::Id>,
+    /// Handles created so far: the next `Add` is handle `created` (its payload's handle).
+    created: u32,
 }
 
 impl<D: IdTable<Payload>> ReplayState<D> {
@@ -155,19 +168,26 @@ impl<D: IdTable<Payload>> ReplayState<D> {
     pub fn for_trace(trace: &Trace<Op>) -> Self {
         Self {
             table: D::new(),
-            ids: Vec::with_capacity(trace.handle_count()),
+            ids: HandleMap::with_capacity(trace.handle_count()),
+            created: 0,
         }
     }
 
-    /// Applies `ops` in order and returns what was observed.
+    /// Applies `ops` in order, finding IDs through `ids`, and returns what was observed.
     ///
-    /// Expects a validated trace (handles in range); an op naming a handle that was never
-    /// added is a bug in the caller and panics on the handle map's bounds check.
+    /// A uniform segment of a timed run ([`HandleIds::uniform_ids`]) of `Get`s, `GetStale`s
+    /// or `Remove`s is one tight loop over its IDs, as an application's loop over its own
+    /// list of IDs; everything else goes op by op.
     ///
     /// # Errors
-    /// The table refused an insert; ops before it were applied.
+    /// The table refused an insert, or `ids` rejected the ID it returned; ops before it were
+    /// applied.
     #[inline(never)]
-    pub fn replay(&mut self, ops: &[Op]) -> Result<Digest, ReplayError> {
+    pub fn run<H: HandleIds<D::Id>>(
+        &mut self,
+        ops: &[Op],
+        ids: &mut H,
+    ) -> Result<Digest, ReplayError> {
         // Few accumulators, as plain locals, so the loop keeps them all in registers: counting
         // misses and adds as well spilled accumulators to the stack on every lookup. Misses
         // need no counter of their own: a correct replay hits on every lookup, so a miss
@@ -175,36 +195,85 @@ impl<D: IdTable<Payload>> ReplayState<D> {
         let (mut hits, mut stale_hits) = (0u64, 0u64);
         let (mut lookup_sum, mut iterate_sum, mut iterated) = (0u64, 0u64, 0u64);
         let table = &mut self.table;
-        let ids = &mut self.ids;
+        let first = ops.first().copied();
+        let has_fast_path = matches!(
+            first,
+            Some(Op::Get(_) | Op::GetStale(_) | Op::Remove(_) | Op::Mutate(_))
+        );
+        // `uniform_ids` consumes the segment's IDs: ask only when there is a fast path.
+        if let Some(run) = has_fast_path.then(|| ids.uniform_ids(ops.len())).flatten() {
+            match first.expect("a fast path has a first op") {
+                Op::Get(_) => {
+                    for &id in run {
+                        if let Some(p) = table.get(id) {
+                            hits += 1;
+                            lookup_sum = lookup_sum.wrapping_add(mix(p));
+                        }
+                    }
+                }
+                Op::GetStale(_) => {
+                    for &id in run {
+                        stale_hits += u64::from(table.get(id).is_some());
+                    }
+                }
+                Op::Remove(_) => {
+                    for &id in run {
+                        if let Some(p) = table.remove(id) {
+                            hits += 1;
+                            lookup_sum = lookup_sum.wrapping_add(mix(&p));
+                        }
+                    }
+                }
+                Op::Mutate(_) => {
+                    for &id in run {
+                        if let Some(p) = table.get_mut(id) {
+                            p.mutate();
+                            hits += 1;
+                            lookup_sum = lookup_sum.wrapping_add(mix(p));
+                        }
+                    }
+                }
+                Op::Add | Op::Iterate | Op::IterateMut => {
+                    unreachable!("no fast path, checked above")
+                }
+            }
+            return Ok(Digest {
+                hits,
+                stale_hits,
+                lookup_sum,
+                ..Digest::default()
+            });
+        }
         for (index, &op) in ops.iter().enumerate() {
             match op {
                 Op::Add => {
-                    let handle = ids.len() as u32;
                     let id = table
-                        .insert(Payload::for_handle(handle))
-                        .map_err(|error| ReplayError::at(index, Op::Add, error))?;
-                    ids.push(id);
+                        .insert(Payload::for_handle(self.created))
+                        .map_err(|error| ReplayError::at(index, op, error))?;
+                    self.created += 1;
+                    ids.created(id)
+                        .map_err(|error| ReplayError::at(index, op, error))?;
                 }
                 Op::Get(h) => {
-                    if let Some(p) = table.get(ids[h as usize]) {
+                    if let Some(p) = table.get(ids.id(h)) {
                         hits += 1;
                         lookup_sum = lookup_sum.wrapping_add(mix(p));
                     }
                 }
                 Op::GetStale(h) => {
-                    if table.get(ids[h as usize]).is_some() {
+                    if table.get(ids.id(h)).is_some() {
                         stale_hits += 1;
                     }
                 }
                 Op::Mutate(h) => {
-                    if let Some(p) = table.get_mut(ids[h as usize]) {
+                    if let Some(p) = table.get_mut(ids.id(h)) {
                         p.mutate();
                         hits += 1;
                         lookup_sum = lookup_sum.wrapping_add(mix(p));
                     }
                 }
                 Op::Remove(h) => {
-                    if let Some(p) = table.remove(ids[h as usize]) {
+                    if let Some(p) = table.remove(ids.id(h)) {
                         hits += 1;
                         lookup_sum = lookup_sum.wrapping_add(mix(&p));
                     }
@@ -237,6 +306,7 @@ impl<D: IdTable<Payload>> ReplayState<D> {
 
 impl<D: IdTable<Payload>> Replayer for ReplayState<D> {
     type Family = IdTableFamily;
+    type Id = D::Id;
 
     fn design_name() -> &'static str {
         D::INFO.name
@@ -266,8 +336,12 @@ impl<D: IdTable<Payload>> Replayer for ReplayState<D> {
         ReplayState::for_trace(trace)
     }
 
-    fn replay(&mut self, ops: &[Op]) -> Result<Digest, ReplayError> {
-        ReplayState::replay(self, ops)
+    fn handles(&mut self) -> &mut HandleMap<D::Id> {
+        &mut self.ids
+    }
+
+    fn run<H: HandleIds<D::Id>>(&mut self, ops: &[Op], ids: &mut H) -> Result<Digest, ReplayError> {
+        ReplayState::run(self, ops, ids)
     }
 
     fn memory_bytes(&self) -> u64 {

@@ -2,8 +2,9 @@
 //!
 //! * [`VecIterate`]: summing a plain `Vec<Payload>` of the live objects, the floor for any
 //!   `iterate-*` workload (the "≤ 1.5× a plain Vec" goal for the packed array);
-//! * [`DirectLookup`]: a hand-written loop calling `IdTable::get` directly on the body's
-//!   handles, to measure the replay driver's own overhead on `lookup-*` workloads.
+//! * [`DirectLookup`]: a hand-written loop calling `IdTable::get` over a plain `Vec` of the
+//!   design's own IDs (no handle map), one per design it mirrors, to measure the replay
+//!   driver's own overhead on lookup bodies and to rank the designs without the driver.
 
 use std::time::{Duration, Instant};
 
@@ -23,7 +24,9 @@ pub struct VecIterate {
 impl ReferenceLoop for VecIterate {
     type Family = IdTableFamily;
 
-    const NAME: &'static str = "ref-vec";
+    fn name() -> String {
+        "ref-vec".to_string()
+    }
 
     /// For a trace whose body is only `Iterate` ops; `None` otherwise.
     fn for_trace(trace: &Trace<Op>, expected: &Digest) -> Option<Self> {
@@ -65,32 +68,41 @@ impl ReferenceLoop for VecIterate {
     }
 }
 
-/// Calls `IdTable::get` in a hand-written loop over the body's handles, on a table built by
-/// the trace's setup.
+/// Calls `IdTable::get` in a hand-written loop over a plain `Vec` of the table's own IDs (the
+/// body's handles resolved before timing, read sequentially): what an application that keeps
+/// its IDs in a list does, and the floor a replay of design `D` is read against
+/// ([`ReferenceLoop::mirrors`]).
 pub struct DirectLookup<D: IdTable<Payload>> {
     state: ReplayState<D>,
-    handles: Vec<u32>,
+    ids: Vec<D::Id>,
     expected: Digest,
 }
 
 impl<D: IdTable<Payload>> ReferenceLoop for DirectLookup<D> {
     type Family = IdTableFamily;
 
-    const NAME: &'static str = "ref-holey-direct";
+    fn name() -> String {
+        format!("ref-direct-{}", D::INFO.name)
+    }
+
+    fn mirrors() -> Option<&'static str> {
+        Some(D::INFO.name)
+    }
 
     /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
     fn for_trace(trace: &Trace<Op>, expected: &Digest) -> Option<Self> {
-        let handles = trace
+        let mut state = ReplayState::<D>::after_setup(trace).ok()?;
+        let ids = trace
             .body
             .iter()
             .map(|op| match op {
-                Op::Get(h) => Some(*h),
+                Op::Get(h) => Some(state.handles().ids()[*h as usize]),
                 _ => None,
             })
-            .collect::<Option<Vec<u32>>>()?;
+            .collect::<Option<Vec<D::Id>>>()?;
         Some(Self {
-            state: ReplayState::after_setup(trace).ok()?,
-            handles,
+            state,
+            ids,
             expected: *expected,
         })
     }
@@ -103,18 +115,21 @@ impl<D: IdTable<Payload>> ReferenceLoop for DirectLookup<D> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             let start = Instant::now();
-            let (table, ids) = (&self.state.table, &self.state.ids);
+            let table = &self.state.table;
             let mut hits = 0u64;
             let mut sum = 0u64;
-            for &h in &self.handles {
-                if let Some(p) = table.get(ids[h as usize]) {
+            for &id in std::hint::black_box(&self.ids) {
+                if let Some(p) = table.get(id) {
                     hits += 1;
                     sum = sum.wrapping_add(mix(p));
                 }
             }
             total += start.elapsed();
             if std::hint::black_box((hits, sum)) != (self.expected.hits, self.expected.lookup_sum) {
-                return Err("direct lookup loop disagrees with the model".to_string());
+                return Err(format!(
+                    "direct lookup loop over {} disagrees with the model",
+                    D::INFO.name
+                ));
             }
         }
         Ok(total)

@@ -1,0 +1,432 @@
+//! Resolved bodies: the design's own IDs, read in op order, so a timed replay touches what an
+//! application holding its IDs would touch and nothing else.
+//!
+//! A trace names objects by handle (`k` is the `k`-th object created); a design hands out its
+//! own IDs (a generational index, a block offset, an entity). Replaying through a handle → ID
+//! map costs a random read of the map per op, a cache and TLB miss at large `n` that no
+//! application pays. So a timed replay runs in two steps:
+//!
+//! 1. **Dry run** (untimed): [`Replayer::resolve`](super::Replayer::resolve) replays the body
+//!    through the handle map ([`HandleMap`]) and records, through a [`Recorder`], every ID an
+//!    op used or produced, in op order: the [`ResolvedBody`].
+//! 2. **Timed run**: [`Replayer::replay_resolved`](super::Replayer::replay_resolved) replays the
+//!    body on a fresh (or, for read-only bodies, the same) state, reading each op's ID from an
+//!    [`IdCursor`] over the recorded IDs, sequentially. An ID the design produces is compared
+//!    with the recorded one: a design whose IDs differ between the two runs fails with
+//!    [`IdMismatch`] instead of replaying with wrong IDs.
+//!
+//! Every family's replay loop is written once, generic over [`HandleIds`], and serves both
+//! steps. The body is also cut into [`Segment`]s: long runs of one op kind (a lookup body is
+//! one run) are flagged [`Segment::uniform`], so a family can replay them as a tight loop over
+//! [`IdCursor::uniform_ids`] without decoding an op per iteration.
+
+use std::fmt::Debug;
+
+use workloads::TraceOp;
+
+/// Where a replay loop finds the design's ID of the handle an op names, and where it puts the
+/// ID an op produced.
+///
+/// The loop calls these in op order, a fixed number of times per op kind, so a dry run's
+/// [`Recorder`] and a timed run's [`IdCursor`] see the same sequence of calls.
+pub trait HandleIds<Id: Copy> {
+    /// The ID of handle `h`, named by the op being replayed.
+    fn id(&mut self, h: u32) -> Id;
+
+    /// The op being replayed created the next handle, and the design gave it `id`.
+    ///
+    /// # Errors
+    /// A timed run's design gave a different ID than the dry run recorded.
+    fn created(&mut self, id: Id) -> Result<(), IdMismatch>;
+
+    /// The op being replayed changed handle `h`'s ID to `id` (a reallocated block's offset).
+    ///
+    /// # Errors
+    /// As [`created`](HandleIds::created).
+    fn reassigned(&mut self, h: u32, id: Id) -> Result<(), IdMismatch>;
+
+    /// For a timed run of a [`Segment::uniform`] run of `ops` ops that each use exactly one ID
+    /// (by [`HandleIds::id`]): those IDs as one slice, consumed. `None` otherwise (the handle
+    /// map, the recorder, or a mixed segment): the loop then goes op by op.
+    fn uniform_ids(&mut self, ops: usize) -> Option<&[Id]> {
+        let _ = ops;
+        None
+    }
+}
+
+/// A design produced a different ID in a timed run than in the dry run that resolved the body.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the design returned {got} where the untimed dry run of the same ops returned {recorded}: \
+     its IDs are not deterministic, so the resolved body cannot be replayed on it"
+)]
+pub struct IdMismatch {
+    /// The ID the timed run got, as `Debug` prints it.
+    pub got: String,
+    /// The ID the dry run recorded.
+    pub recorded: String,
+}
+
+/// The replayer's handle → ID map: `map[k]` is handle `k`'s ID (kept after removal, for stale
+/// lookups). Used by setup, by the dry run and by every untimed replay.
+#[derive(Debug, Clone)]
+pub struct HandleMap<Id> {
+    ids: Vec<Id>,
+}
+
+impl<Id> Default for HandleMap<Id> {
+    fn default() -> Self {
+        Self { ids: Vec::new() }
+    }
+}
+
+impl<Id: Copy> HandleMap<Id> {
+    /// An empty map with room for `handles` handles, so creating ops never reallocate it.
+    pub fn with_capacity(handles: usize) -> Self {
+        Self {
+            ids: Vec::with_capacity(handles),
+        }
+    }
+
+    /// Handles created so far.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Whether no handle was created.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The IDs in handle order.
+    pub fn ids(&self) -> &[Id] {
+        &self.ids
+    }
+}
+
+impl<Id: Copy> HandleIds<Id> for HandleMap<Id> {
+    #[inline(always)]
+    fn id(&mut self, h: u32) -> Id {
+        self.ids[h as usize]
+    }
+
+    #[inline(always)]
+    fn created(&mut self, id: Id) -> Result<(), IdMismatch> {
+        self.ids.push(id);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn reassigned(&mut self, h: u32, id: Id) -> Result<(), IdMismatch> {
+        self.ids[h as usize] = id;
+        Ok(())
+    }
+}
+
+/// The dry run's view: the handle map, plus a log of every ID handed to or produced by an op.
+pub struct Recorder<'a, Id> {
+    map: &'a mut HandleMap<Id>,
+    log: Vec<Id>,
+}
+
+impl<'a, Id: Copy> Recorder<'a, Id> {
+    /// Records the IDs of a replay through `map`.
+    pub fn new(map: &'a mut HandleMap<Id>) -> Self {
+        Self {
+            map,
+            log: Vec::new(),
+        }
+    }
+
+    /// IDs recorded so far.
+    pub fn len(&self) -> usize {
+        self.log.len()
+    }
+
+    /// Whether nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.log.is_empty()
+    }
+
+    /// The recorded IDs, in op order.
+    pub fn into_log(self) -> Vec<Id> {
+        self.log
+    }
+}
+
+impl<Id: Copy> HandleIds<Id> for Recorder<'_, Id> {
+    fn id(&mut self, h: u32) -> Id {
+        let id = self.map.id(h);
+        self.log.push(id);
+        id
+    }
+
+    fn created(&mut self, id: Id) -> Result<(), IdMismatch> {
+        self.log.push(id);
+        self.map.created(id)
+    }
+
+    fn reassigned(&mut self, h: u32, id: Id) -> Result<(), IdMismatch> {
+        self.log.push(id);
+        self.map.reassigned(h, id)
+    }
+}
+
+/// A stretch of a body replayed by one call of the family's loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    /// First op (index into the body).
+    pub start: usize,
+    /// One past the last op.
+    pub end: usize,
+    /// First recorded ID of the segment (index into [`ResolvedBody::ids`]).
+    pub first_id: usize,
+    /// Every op of the segment has one kind (at least [`MIN_UNIFORM_RUN`] of them) and used
+    /// exactly one recorded ID each, so the family may replay it as a tight loop over
+    /// [`IdCursor::uniform_ids`].
+    pub uniform: bool,
+}
+
+/// Shortest run of one op kind that becomes its own uniform segment: shorter runs stay in a
+/// mixed segment, so a mixed body (churn) pays no per-run call.
+pub const MIN_UNIFORM_RUN: usize = 64;
+
+/// A body resolved by a dry run: every ID its ops use or produce, in op order, and the body cut
+/// into segments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedBody<Id> {
+    ids: Vec<Id>,
+    segments: Vec<Segment>,
+}
+
+impl<Id: Copy + PartialEq + Debug> ResolvedBody<Id> {
+    /// The body `ops` with the IDs the dry run recorded (`ids_per_op[i]` of them for op `i`,
+    /// concatenated in `ids`).
+    ///
+    /// # Panics
+    /// If `ids_per_op` does not sum to `ids.len()` (a bug in the dry run).
+    pub fn new<O: TraceOp>(ops: &[O], ids: Vec<Id>, ids_per_op: &[u32]) -> Self {
+        assert_eq!(ops.len(), ids_per_op.len(), "one ID count per op");
+        assert_eq!(
+            ids_per_op.iter().map(|&k| k as usize).sum::<usize>(),
+            ids.len(),
+            "the ID counts cover the recorded IDs"
+        );
+        Self {
+            segments: segments(ops, ids_per_op),
+            ids,
+        }
+    }
+
+    /// The recorded IDs, in op order.
+    pub fn ids(&self) -> &[Id] {
+        &self.ids
+    }
+
+    /// The segments, in order, covering the body.
+    pub fn segments(&self) -> &[Segment] {
+        &self.segments
+    }
+
+    /// Bytes the timed run reads besides the body's ops (IDs and segments).
+    pub fn bytes(&self) -> usize {
+        self.ids.len() * std::mem::size_of::<Id>()
+            + self.segments.len() * std::mem::size_of::<Segment>()
+    }
+
+    /// A cursor over segment `segment`'s IDs.
+    pub fn cursor(&self, segment: &Segment, next_first: usize) -> IdCursor<'_, Id> {
+        IdCursor {
+            ids: &self.ids[segment.first_id..next_first],
+            next: 0,
+            uniform: segment.uniform,
+        }
+    }
+
+    /// A cursor over all IDs, for a replay in arbitrary pieces (no uniform fast path).
+    pub fn whole_cursor(&self) -> IdCursor<'_, Id> {
+        IdCursor {
+            ids: &self.ids,
+            next: 0,
+            uniform: false,
+        }
+    }
+}
+
+/// Cuts `ops` into uniform runs of at least [`MIN_UNIFORM_RUN`] ops of one kind using one ID
+/// each, and mixed segments between them.
+fn segments<O: TraceOp>(ops: &[O], ids_per_op: &[u32]) -> Vec<Segment> {
+    let mut segments = Vec::new();
+    let (mut mixed_start, mut mixed_first_id) = (0, 0);
+    let mut i = 0;
+    let mut id_at = 0;
+    while i < ops.len() {
+        let kind = std::mem::discriminant(&ops[i]);
+        let mut j = i;
+        while j < ops.len() && std::mem::discriminant(&ops[j]) == kind && ids_per_op[j] == 1 {
+            j += 1;
+        }
+        if j - i >= MIN_UNIFORM_RUN {
+            if mixed_start < i {
+                segments.push(Segment {
+                    start: mixed_start,
+                    end: i,
+                    first_id: mixed_first_id,
+                    uniform: false,
+                });
+            }
+            segments.push(Segment {
+                start: i,
+                end: j,
+                first_id: id_at,
+                uniform: true,
+            });
+            id_at += j - i;
+            mixed_start = j;
+            mixed_first_id = id_at;
+            i = j;
+        } else {
+            let stop = j.max(i + 1);
+            id_at += ids_per_op[i..stop]
+                .iter()
+                .map(|&k| k as usize)
+                .sum::<usize>();
+            i = stop;
+        }
+    }
+    if mixed_start < ops.len() {
+        segments.push(Segment {
+            start: mixed_start,
+            end: ops.len(),
+            first_id: mixed_first_id,
+            uniform: false,
+        });
+    }
+    segments
+}
+
+/// The timed run's view: the recorded IDs of one segment, read sequentially.
+pub struct IdCursor<'a, Id> {
+    ids: &'a [Id],
+    next: usize,
+    uniform: bool,
+}
+
+impl<Id: Copy + PartialEq + Debug> IdCursor<'_, Id> {
+    /// Whether every recorded ID was read.
+    pub fn is_exhausted(&self) -> bool {
+        self.next == self.ids.len()
+    }
+
+    #[inline(always)]
+    fn check(&mut self, got: Id) -> Result<(), IdMismatch> {
+        let recorded = self.id(0);
+        if got == recorded {
+            Ok(())
+        } else {
+            Err(IdMismatch {
+                got: format!("{got:?}"),
+                recorded: format!("{recorded:?}"),
+            })
+        }
+    }
+}
+
+impl<Id: Copy + PartialEq + Debug> HandleIds<Id> for IdCursor<'_, Id> {
+    /// The next recorded ID (the handle is not read: the dry run resolved it).
+    ///
+    /// # Panics
+    /// Past the last recorded ID: the loop asked for more IDs than in the dry run, a bug in
+    /// the family's loop (its calls must depend on the op kinds only).
+    #[inline(always)]
+    fn id(&mut self, _h: u32) -> Id {
+        let id = self.ids[self.next];
+        self.next += 1;
+        id
+    }
+
+    #[inline(always)]
+    fn created(&mut self, id: Id) -> Result<(), IdMismatch> {
+        self.check(id)
+    }
+
+    #[inline(always)]
+    fn reassigned(&mut self, _h: u32, id: Id) -> Result<(), IdMismatch> {
+        self.check(id)
+    }
+
+    #[inline(always)]
+    fn uniform_ids(&mut self, ops: usize) -> Option<&[Id]> {
+        if !self.uniform || self.next != 0 || ops != self.ids.len() {
+            return None;
+        }
+        self.next = self.ids.len();
+        Some(self.ids)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use workloads::Op;
+
+    fn per_op(ops: &[Op]) -> Vec<u32> {
+        ops.iter()
+            .map(|op| u32::from(!matches!(op, Op::Iterate | Op::IterateMut)))
+            .collect()
+    }
+
+    #[test]
+    fn long_runs_are_uniform_segments_and_short_ones_stay_mixed() {
+        let mut ops = vec![Op::Add, Op::Get(0), Op::Remove(0)];
+        ops.extend(std::iter::repeat_n(Op::Get(1), MIN_UNIFORM_RUN));
+        ops.push(Op::Iterate);
+        ops.extend(std::iter::repeat_n(Op::Get(1), MIN_UNIFORM_RUN - 1));
+        let counts = per_op(&ops);
+        let ids: Vec<u64> = (0..counts.iter().sum::<u32>() as u64).collect();
+        let body = ResolvedBody::new(&ops, ids, &counts);
+        let s = body.segments();
+        assert_eq!(s.len(), 3, "{s:?}");
+        assert_eq!(
+            (s[0].start, s[0].end, s[0].first_id, s[0].uniform),
+            (0, 3, 0, false)
+        );
+        assert_eq!(
+            (s[1].start, s[1].end, s[1].first_id, s[1].uniform),
+            (3, 3 + MIN_UNIFORM_RUN, 3, true)
+        );
+        assert_eq!(s[2].start, 3 + MIN_UNIFORM_RUN);
+        assert_eq!(s[2].end, ops.len());
+        assert_eq!(s[2].first_id, 3 + MIN_UNIFORM_RUN);
+        assert!(!s[2].uniform);
+    }
+
+    #[test]
+    fn a_cursor_reads_in_order_and_rejects_a_different_created_id() {
+        let ops = [Op::Add, Op::Get(0)];
+        let body = ResolvedBody::new(&ops, vec![7u64, 7], &[1, 1]);
+        let seg = body.segments()[0];
+        let mut cursor = body.cursor(&seg, body.ids().len());
+        assert!(
+            cursor.uniform_ids(2).is_none(),
+            "a mixed segment has no fast path"
+        );
+        let err = cursor.created(8).unwrap_err();
+        assert_eq!((err.got.as_str(), err.recorded.as_str()), ("8", "7"));
+        assert!(err.to_string().contains("not deterministic"));
+        assert_eq!(cursor.id(0), 7);
+        assert!(cursor.is_exhausted());
+    }
+
+    #[test]
+    fn the_recorder_logs_every_id_and_updates_the_map() {
+        let mut map = HandleMap::with_capacity(2);
+        let mut rec = Recorder::new(&mut map);
+        rec.created(10u32).unwrap();
+        rec.created(11).unwrap();
+        assert_eq!(rec.id(0), 10);
+        rec.reassigned(1, 12).unwrap();
+        assert_eq!(rec.into_log(), vec![10, 11, 10, 12]);
+        assert_eq!(map.ids(), &[10, 12]);
+    }
+}

@@ -1,0 +1,127 @@
+//! The resolved timed replay, for every family, workload and design: it gives the model's
+//! answers, its resolved IDs stay within twice the trace's own bytes (setup and body ops in
+//! memory; the segment table adds at most one entry per 32 ops), and lookup bodies
+//! touch every live object (the working set the times claim).
+
+use bench_harness::families::{FamilyVisitor, for_each_family};
+use bench_harness::replay::resolved::MIN_UNIFORM_RUN;
+use bench_harness::replay::{Family, Replayer, ReplayerVisitor, Role};
+use bench_harness::suite::PreparedTrace;
+use bench_harness::timing::TimedReplay;
+use bench_harness::verify::check_replayer;
+
+/// Checks every design of one prepared trace.
+struct Designs<'a, F: Family> {
+    prepared: &'a PreparedTrace<F>,
+    /// (workload, n, design, resolved bytes ÷ trace bytes) of every verified design.
+    ratios: &'a mut Vec<(String, usize, &'static str, f64)>,
+}
+
+impl<F: Family> ReplayerVisitor<F> for Designs<'_, F> {
+    fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+        let p = self.prepared;
+        if role != Role::Design
+            || !check_replayer::<R>(&p.trace, &p.expected)
+                .outcome
+                .is_verified()
+        {
+            return;
+        }
+        let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
+        if let Err(e) = timed.run(2) {
+            panic!(
+                "{}/{}/{}/{}: the resolved replay failed: {e}",
+                F::NAME,
+                p.workload,
+                R::design_name(),
+                p.n
+            );
+        }
+        // The trace's own size in memory: its ops, setup and body.
+        let ops = p.trace.setup.len() + p.trace.body.len();
+        let trace_bytes = (ops * std::mem::size_of::<F::Op>()).max(1);
+        let body = timed.resolved().expect("resolved by the run");
+        let id_bytes = std::mem::size_of_val(body.ids());
+        // At most one segment per 64-op run plus the mixed stretches between them.
+        let most_segments = 2 * p.trace.body.len() / MIN_UNIFORM_RUN + 2;
+        assert!(
+            body.segments().len() <= most_segments,
+            "{}/{}: {} segments for {} ops",
+            F::NAME,
+            p.workload,
+            body.segments().len(),
+            p.trace.body.len()
+        );
+        let resolved = id_bytes;
+        self.ratios.push((
+            p.workload.clone(),
+            p.n,
+            R::design_name(),
+            resolved as f64 / trace_bytes as f64,
+        ));
+    }
+}
+
+struct EveryFamily(Vec<String>);
+
+impl FamilyVisitor for EveryFamily {
+    fn visit<F: Family>(&mut self) {
+        let n = F::pass_sizes(true)[0].min(1_000);
+        let mut ratios = Vec::new();
+        for w in workloads::registry::workloads_of(F::NAME) {
+            let prepared = PreparedTrace::<F>::generate(w.name, n, 21).unwrap();
+            F::for_each_replayer(&mut Designs {
+                prepared: &prepared,
+                ratios: &mut ratios,
+            });
+        }
+        assert!(!ratios.is_empty(), "{}: no design verified", F::NAME);
+        let max = ratios.iter().max_by(|a, b| a.3.total_cmp(&b.3)).unwrap();
+        println!(
+            "{}: largest resolved IDs ÷ trace: {:.4}× ({} {} n = {})",
+            F::NAME,
+            max.3,
+            max.0,
+            max.2,
+            max.1
+        );
+        for (workload, n, design, ratio) in ratios {
+            // 2× the trace, up to the rounding of a body of reallocs: each carries a 16-byte
+            // block in and one out for a 12-byte op (alloc-vector-doubling: 2.0003×).
+            if ratio > 2.001 {
+                self.0.push(format!(
+                    "{}/{workload}/{design}/{n}: resolved IDs are {ratio:.2}× the trace",
+                    F::NAME
+                ));
+            }
+        }
+    }
+}
+
+#[test]
+fn every_design_of_every_family_verifies_resolved_within_twice_the_trace_bytes() {
+    let mut check = EveryFamily(Vec::new());
+    for_each_family(&mut check);
+    assert!(check.0.is_empty(), "{}", check.0.join("\n"));
+}
+
+#[test]
+fn lookup_uniform_touches_every_live_object_at_every_bench_size() {
+    use bench_harness::replay::{IdTableFamily, Scale};
+    for scale in [Scale::Quick, Scale::Default] {
+        for n in IdTableFamily::bench_sizes(scale) {
+            let trace = workloads::registry::generate("lookup-uniform", n, 1, None).unwrap();
+            let ws = trace.working_set();
+            assert_eq!(ws.distinct, n as u64, "n = {n}");
+            assert!(!ws.visits_store);
+        }
+    }
+}
+
+#[test]
+fn whole_store_bodies_say_so() {
+    let trace = workloads::registry::generate("iterate-full", 1_000, 1, None).unwrap();
+    let ws = trace.working_set();
+    assert!(ws.visits_store);
+    assert_eq!(ws.distinct, 0);
+}
