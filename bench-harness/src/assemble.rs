@@ -212,10 +212,15 @@ pub fn merge_row<F: Family, O>(
         results.families.push(F::family_record());
     }
     let ops = prepared.expected.stats.work_units();
+    let family = if row.reference {
+        results::Family::Reference
+    } else {
+        F::RESULTS_FAMILY
+    };
     let entry = results.entry(
-        F::RESULTS_FAMILY,
+        family,
         &prepared.workload,
-        row.design,
+        &row.design,
         prepared.n as u64,
         ops,
     );

@@ -45,7 +45,14 @@ type BenchKey = (String, String, String);
 struct Budget {
     warm_up: Duration,
     measurement: Duration,
+    /// Criterion samples per benchmark.
+    samples: usize,
 }
+
+/// Samples for a benchmark whose one body replay (setup excluded) already takes longer than a
+/// whole measurement budget (a map-based design over a 1M-object lookup body): criterion's
+/// fewest, so the slowest designs cost seconds, not minutes, of the run.
+const LONG_BODY_SAMPLES: usize = 10;
 
 /// One (workload, n) of a family's matrix; a recorded trace (which ignores n and runs once, at
 /// the n its header records) comes with the trace read to learn that n, so it is not read twice.
@@ -292,11 +299,15 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
                 }
                 _ => 1.0,
             };
+            let long = checked
+                .setup_and_body_time
+                .is_some_and(|(_, body)| body > self.budget.measurement);
             if let Err(reason) = time_verified(
                 self.group,
                 BenchmarkId::new(name, p.n),
                 self.budget,
                 share,
+                long,
                 |iters| timed.run(iters),
             ) {
                 verdict.outcome = Outcome::Failed(reason);
@@ -325,6 +336,7 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
                 BenchmarkId::new(name.as_str(), p.n),
                 self.budget,
                 1.0,
+                false,
                 |iters| reference.run(iters),
             )
         {
@@ -347,16 +359,22 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
 
 /// Times `run` (which performs `iters` verified, timed replays and returns the time inside
 /// them) under criterion with `budget` scaled by `share`, the fraction of wall time a replay
-/// spends in its timed body. Returns the first verification failure, if any: criterion's
+/// spends in its timed body, and [`LONG_BODY_SAMPLES`] samples if the body is `long`. Returns the first verification failure, if any: criterion's
 /// numbers for that benchmark are then discarded.
 fn time_verified(
     group: &mut BenchmarkGroup<'_, WallTime>,
     id: BenchmarkId,
     budget: &Budget,
     share: f64,
+    long: bool,
     mut run: impl FnMut(u64) -> Result<Duration, String>,
 ) -> Result<(), String> {
     group
+        .sample_size(if long {
+            LONG_BODY_SAMPLES
+        } else {
+            budget.samples
+        })
         .warm_up_time(budget.warm_up.mul_f64(share).max(Duration::from_millis(10)))
         .measurement_time(
             budget
@@ -391,6 +409,7 @@ fn main() {
             Budget {
                 warm_up: Duration::from_millis(10),
                 measurement: Duration::from_millis(60),
+                samples: 10,
             },
             10,
             5_000,
@@ -399,6 +418,7 @@ fn main() {
             Budget {
                 warm_up: Duration::from_millis(80),
                 measurement: Duration::from_millis(300),
+                samples: 20,
             },
             20,
             10_000,
@@ -407,6 +427,7 @@ fn main() {
             Budget {
                 warm_up: Duration::from_millis(300),
                 measurement: Duration::from_millis(1200),
+                samples: 20,
             },
             20,
             20_000,

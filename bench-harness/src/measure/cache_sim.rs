@@ -18,7 +18,7 @@ use workloads::{AnyTrace, Trace, TraceStats};
 
 use crate::families::{TraceVisitor, with_family};
 use crate::measure::DesignMeasure;
-use crate::replay::{Family, OpOf, Replayer, ReplayerVisitor, Role};
+use crate::replay::{Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
 use results::{SimConfig, SimPerOp};
@@ -212,6 +212,15 @@ pub fn run_child(design: &str, trace: AnyTrace) -> Result<String, String> {
                             }));
                     }
                 }
+
+                fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
+                    if L::name() == self.design {
+                        self.result =
+                            Some(collected_loop::<L>(self.trace).and_then(|d| {
+                                serde_json::to_string(&d).map_err(|e| e.to_string())
+                            }));
+                    }
+                }
             }
             let mut find = Find {
                 design: self.design,
@@ -243,6 +252,21 @@ fn collected_replay<R: Replayer>(
     digest
         .expect("the collected closure ran")
         .map_err(|e| format!("body {e}"))
+}
+
+/// Builds reference loop `L` for `trace` (the model's answers computed first, untimed), and
+/// runs one verified pass of it inside [`dodbench_collected`]; returns the digest it
+/// reproduced.
+fn collected_loop<L: ReferenceLoop>(
+    trace: &Trace<OpOf<L::Family>>,
+) -> Result<<L::Family as Family>::Digest, String> {
+    let expected = crate::verify::Expected::<L::Family>::of(trace).map_err(|e| e.to_string())?;
+    let reference = L::for_trace(trace, &expected.body)
+        .ok_or_else(|| format!("{} does not apply to this trace", L::name()))?;
+    let mut result = None;
+    dodbench_collected(&mut || result = Some(reference.run(1)));
+    result.expect("the collected closure ran")?;
+    Ok(expected.body)
 }
 
 /// Name of the child program inside the work directory (see [`CacheSim::command`]).
@@ -405,6 +429,23 @@ impl DesignMeasure for CacheSimPass<'_> {
                 prepared.expected.stats.work_units(),
             )
             .map_err(|e| e.to_string())
+    }
+
+    /// Simulates the loop like a design: the floor a replay's instructions are read against.
+    fn measure_loop<L: ReferenceLoop>(
+        &mut self,
+        prepared: &PreparedTrace<L::Family>,
+    ) -> Option<Result<SimPerOp, String>> {
+        Some(
+            self.sim
+                .simulate(
+                    &self.trace_file,
+                    &L::name(),
+                    &prepared.expected.body,
+                    prepared.expected.stats.work_units(),
+                )
+                .map_err(|e| e.to_string()),
+        )
     }
 }
 

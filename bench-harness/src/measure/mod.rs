@@ -17,9 +17,9 @@ pub mod latency;
 pub mod memory;
 pub mod sweep;
 
-use crate::replay::{Family, Replayer, ReplayerVisitor, Role};
+use crate::replay::{Family, ReferenceLoop, Replayer, ReplayerVisitor, Role};
 use crate::suite::PreparedTrace;
-use crate::verify::{Checked, check_replayer};
+use crate::verify::{Checked, Outcome, check_replayer};
 
 /// Which (workload, design, N) a pass runs: empty `designs` means every registered design.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,13 +102,26 @@ pub trait DesignMeasure {
         prepared: &PreparedTrace<R::Family>,
         checked: &Checked,
     ) -> Result<Self::Output, String>;
+
+    /// Measures reference loop `L` on `prepared` (a trace it has the shape of), for a pass
+    /// whose figures a hand-written loop also has (the cache pass: simulated instructions of
+    /// the floor a replay is read against); `None` (the default): the pass skips loops.
+    fn measure_loop<L: ReferenceLoop>(
+        &mut self,
+        prepared: &PreparedTrace<L::Family>,
+    ) -> Option<Result<Self::Output, String>> {
+        let _ = prepared;
+        None
+    }
 }
 
 /// One design's row of a pass: its verdict and, when verified, the measurement.
 #[derive(Debug)]
 pub struct DesignRow<O> {
-    /// Registry name.
-    pub design: &'static str,
+    /// Registry name (or reference loop name).
+    pub design: String,
+    /// Whether the row is a reference loop's (results family `reference`).
+    pub reference: bool,
     /// The verification replay's verdict (with the design's memory after setup).
     pub checked: Checked,
     /// The measurement, or why it failed; `None` for designs that were not verified.
@@ -116,7 +129,9 @@ pub struct DesignRow<O> {
 }
 
 /// Verifies every selected design on `prepared` and runs `m` on the verified ones, calling
-/// `on_design` after each (for progress). References and reference loops are not measured.
+/// `on_design` after each (for progress). References are not measured; reference loops that
+/// have the trace's shape are, by passes that measure loops
+/// ([`DesignMeasure::measure_loop`]), when no design is named.
 pub fn for_each_verified<F: Family, M: DesignMeasure>(
     prepared: &PreparedTrace<F>,
     selection: &Selection,
@@ -142,11 +157,38 @@ pub fn for_each_verified<F: Family, M: DesignMeasure>(
                 .is_verified()
                 .then(|| self.m.measure::<R>(self.prepared, &checked));
             self.rows.push(DesignRow {
-                design: name,
+                design: name.to_string(),
+                reference: false,
                 checked,
                 measured,
             });
             (self.on_design)(name);
+        }
+
+        fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
+            let p = self.prepared;
+            if !self.selection.designs.is_empty()
+                || L::for_trace(&p.trace, &p.expected.body).is_none()
+            {
+                return;
+            }
+            let Some(measured) = self.m.measure_loop::<L>(p) else {
+                return;
+            };
+            let outcome = match &measured {
+                Ok(_) => Outcome::Verified,
+                Err(e) => Outcome::Failed(e.clone()),
+            };
+            self.rows.push(DesignRow {
+                design: L::name(),
+                reference: true,
+                checked: Checked {
+                    outcome,
+                    memory_bytes_after_setup: None,
+                    setup_and_body_time: None,
+                },
+                measured: Some(measured),
+            });
         }
     }
     let mut visit = Visit {

@@ -181,6 +181,20 @@ pub fn replayer_names<F: Family>(role: Option<Role>) -> Vec<&'static str> {
     names.0
 }
 
+/// The names of family `F`'s reference loops, in list order.
+pub fn reference_loop_names<F: Family>() -> Vec<String> {
+    struct Names(Vec<String>);
+    impl<F: Family> ReplayerVisitor<F> for Names {
+        fn visit<R: Replayer<Family = F>>(&mut self, _role: Role) {}
+        fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
+            self.0.push(L::name());
+        }
+    }
+    let mut names = Names(Vec::new());
+    F::for_each_replayer(&mut names);
+    names.0
+}
+
 /// The op type of family `F`.
 pub type OpOf<F> = <F as Family>::Op;
 

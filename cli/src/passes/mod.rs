@@ -16,7 +16,7 @@ use bench_harness::families::{FamilyVisitor, check_family, family_names, for_eac
 use bench_harness::measure::{
     DesignMeasure, DesignRow, Selection, design_names, for_each_verified,
 };
-use bench_harness::replay::Family;
+use bench_harness::replay::{Family, reference_loop_names};
 use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -277,12 +277,18 @@ impl<P: Pass> FamilyVisitor for Driver<'_, P> {
         sizes.sort_unstable();
         sizes.dedup();
         let designs = design_names::<F>();
+        let loops = reference_loop_names::<F>();
         for workload in self.pass.workloads::<F>() {
             for n in &sizes {
                 for design in &designs {
                     let family = F::RESULTS_FAMILY;
                     self.universe
                         .push(format!("{family}/{workload}/{design}/{n}"));
+                }
+                for name in &loops {
+                    let family = results::Family::Reference;
+                    self.universe
+                        .push(format!("{family}/{workload}/{name}/{n}"));
                 }
             }
         }
@@ -327,11 +333,12 @@ fn run_family<F: Family, P: Pass>(
                         eprintln!("dodbench: {}/{workload}/{}/{n}: {e}", F::NAME, row.design)
                     });
                 }
-                measured.push(format!(
-                    "{}/{workload}/{}/{n}",
-                    F::RESULTS_FAMILY,
-                    row.design
-                ));
+                let family = if row.reference {
+                    results::Family::Reference
+                } else {
+                    F::RESULTS_FAMILY
+                };
+                measured.push(format!("{family}/{workload}/{}/{n}", row.design));
                 pass.merge(results, &prepared, args.seed, row);
             }
         }
