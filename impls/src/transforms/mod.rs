@@ -32,6 +32,7 @@ pub mod deferred_dirty_list;
 pub mod deferred_flag_scan;
 pub mod hierarchy;
 pub mod immediate_iterative;
+pub mod immediate_local;
 pub mod immediate_recursive;
 pub mod model;
 pub mod oop_tree;
