@@ -78,6 +78,7 @@ impl TransformStore for ImmediateLocal {
         description: "immediate update whose walk swaps each subtree into pre-order right after its root (the article's F10: parents and children kept close)",
         kind: TransformDesignKind::Article,
         strategy: UpdateStrategy::Immediate,
+        detects_stale: false,
         product_cap: Some(IMMEDIATE_PRODUCT_CAP),
     };
 

@@ -143,6 +143,7 @@ impl TransformStore for ImmediateRecursive {
         description: "SoA links, every set_local recomputes its subtree recursively (the article's choice: always current, O(L²) on a moving chain)",
         kind: TransformDesignKind::Article,
         strategy: UpdateStrategy::Immediate,
+        detects_stale: false,
         product_cap: Some(IMMEDIATE_PRODUCT_CAP),
     };
 
