@@ -309,3 +309,41 @@ fn dirty_list_evicts_after_five_unmoved_frames() {
     assert_eq!(run::<5>(), [10, 10, 10, 10, 2, 1, 1, 1]);
     assert_eq!(run::<0>(), [0; 8]);
 }
+
+/// Designs whose registry entry says `detects_stale` refuse a destroyed node's id even after a
+/// new node took its place; the others are allowed to hand the old id to the new node.
+struct StaleIds;
+
+impl TransformDesignVisitor for StaleIds {
+    fn visit<D: TransformStore + 'static>(&mut self) {
+        let name = D::INFO.name;
+        let mut store = D::new();
+        let root = store.create(None, Affine::from_pose(1)).unwrap();
+        let old = store.create(Some(root), Affine::from_pose(2)).unwrap();
+        store.destroy(old).unwrap();
+        let new = store.create(Some(root), Affine::from_pose(3)).unwrap();
+        store.end_frame();
+        assert!(store.world(new).is_ok(), "{name}");
+        if D::INFO.detects_stale {
+            assert_ne!(old, new, "{name}: a stale-detecting design reused the id");
+            assert!(
+                matches!(store.world(old), Err(XfError::NoSuchNode { .. })),
+                "{name}: the stale id still reads a world"
+            );
+            assert!(
+                matches!(
+                    store.set_local(old, Affine::from_pose(4)),
+                    Err(XfError::NoSuchNode { .. })
+                ),
+                "{name}: the stale id still moves a node"
+            );
+            assert!(store.local(new).unwrap().same_bits(&Affine::from_pose(3)));
+        }
+        store.check_invariants().unwrap();
+    }
+}
+
+#[test]
+fn designs_that_detect_stale_ids_refuse_them_after_reuse() {
+    for_each_transform_design(&mut StaleIds);
+}

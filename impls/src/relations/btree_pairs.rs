@@ -85,21 +85,6 @@ impl RelationIndex for BTreePairs {
         self.by_a.range((a, 0)..=(a, RecordId::MAX)).count()
     }
 
-    fn remove_entity(&mut self, entity: Key, mut f: impl FnMut(RecordId, Record)) {
-        let mut ids = Vec::new();
-        Self::visit(&self.arena, &self.by_a, entity, |id, _| ids.push(id));
-        Self::visit(&self.arena, &self.by_b, entity, |id, r| {
-            if r.a != entity {
-                ids.push(id);
-            }
-        });
-        for &id in &ids {
-            let r = self.unlink(id).expect("collected live records");
-            f(id, r);
-        }
-        self.arena.free_sorted(&mut ids);
-    }
-
     fn len(&self) -> usize {
         self.arena.len()
     }

@@ -199,21 +199,6 @@ impl<M: FirstMap> RelationIndex for Intrusive<M> {
         n
     }
 
-    fn remove_entity(&mut self, entity: Key, mut f: impl FnMut(RecordId, Record)) {
-        let mut ids = Vec::new();
-        self.visit_by_a(entity, |id, _| ids.push(id));
-        self.arena.for_each_live(|id, s| {
-            if s.record.b == entity && s.record.a != entity {
-                ids.push(id);
-            }
-        });
-        for &id in &ids {
-            let record = self.unlink_record(id).expect("collected live records");
-            f(id, record);
-        }
-        self.arena.free_sorted(&mut ids);
-    }
-
     fn len(&self) -> usize {
         self.arena.len()
     }

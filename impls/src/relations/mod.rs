@@ -27,6 +27,7 @@
 
 pub mod arena;
 pub mod btree_pairs;
+pub mod clustered;
 pub mod first_map;
 pub mod intrusive;
 pub mod intrusive_2idx;
@@ -141,7 +142,25 @@ pub trait RelationIndex: Sized {
 
     /// Removes every live record with `a == entity` or `b == entity` ("entity B has been
     /// deleted"), calling `f(id, record)` on each, and frees their IDs in ascending order.
-    fn remove_entity(&mut self, entity: Key, f: impl FnMut(RecordId, Record));
+    ///
+    /// The default collects the IDs through [`visit_by_a`](Self::visit_by_a) and
+    /// [`visit_by_b`](Self::visit_by_b) (a record with `a == b == entity` once), then
+    /// [`remove`](Self::remove)s them in ascending order: two index walks on designs with both
+    /// indices, a walk plus a scan on the others. A design that does better overrides it.
+    fn remove_entity(&mut self, entity: Key, mut f: impl FnMut(RecordId, Record)) {
+        let mut ids = Vec::new();
+        self.visit_by_a(entity, |id, _| ids.push(id));
+        self.visit_by_b(entity, |id, r| {
+            if r.a != entity {
+                ids.push(id);
+            }
+        });
+        ids.sort_unstable();
+        for id in ids {
+            let record = self.remove(id).expect("remove_entity removes live records");
+            f(id, record);
+        }
+    }
 
     /// Number of live records.
     fn len(&self) -> usize;

@@ -2,7 +2,7 @@
 //! iterate over it; adding a design is one line in [`for_each_relation_design`].
 
 use super::{
-    RelationDesignInfo, RelationIndex, btree_pairs, intrusive, intrusive_2idx,
+    RelationDesignInfo, RelationIndex, btree_pairs, clustered, intrusive, intrusive_2idx,
     multimap_scan_remove, peers, scan, vec_of_vecs,
 };
 
@@ -21,6 +21,7 @@ pub fn for_each_relation_design<V: RelationDesignVisitor>(visitor: &mut V) {
     visitor.visit::<intrusive_2idx::Intrusive2Idx>();
     visitor.visit::<multimap_scan_remove::MultimapScanRemove>();
     visitor.visit::<btree_pairs::BTreePairs>();
+    visitor.visit::<clustered::Clustered>();
     visitor.visit::<peers::multimap::MultimapPeer>();
     visitor.visit::<peers::hashbrown_smallvec::HashbrownSmallVec>();
 }

@@ -110,21 +110,6 @@ impl RelationIndex for VecOfVecs {
             .map_or(0, |&slot| self.arrays[slot as usize].len())
     }
 
-    fn remove_entity(&mut self, entity: Key, mut f: impl FnMut(RecordId, Record)) {
-        let mut ids = Vec::new();
-        self.visit_by_a(entity, |id, _| ids.push(id));
-        self.arena.for_each_live(|id, s| {
-            if s.record.b == entity && s.record.a != entity {
-                ids.push(id);
-            }
-        });
-        for &id in &ids {
-            let r = self.unlink(id).expect("collected live records");
-            f(id, r);
-        }
-        self.arena.free_sorted(&mut ids);
-    }
-
     fn len(&self) -> usize {
         self.arena.len()
     }

@@ -112,6 +112,7 @@ impl<const EVICT: u8> TransformStore for DeferredDirtyList<EVICT> {
         },
         kind: TransformDesignKind::Article,
         strategy: UpdateStrategy::Deferred,
+        detects_stale: false,
         product_cap: None,
     };
 

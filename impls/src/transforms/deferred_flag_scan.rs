@@ -58,6 +58,7 @@ impl TransformStore for DeferredFlagScan {
         description: "deferred: dirty flag per node, end_frame scans every node of a parent-before-child array (O(n) per frame whatever moved)",
         kind: TransformDesignKind::Article,
         strategy: UpdateStrategy::Deferred,
+        detects_stale: false,
         product_cap: None,
     };
 

@@ -43,6 +43,7 @@ impl TransformStore for ImmediateIterative {
         description: "immediate_recursive with an explicit stack instead of recursion (the article's suggested rewrite)",
         kind: TransformDesignKind::Article,
         strategy: UpdateStrategy::Immediate,
+        detects_stale: false,
         product_cap: Some(IMMEDIATE_PRODUCT_CAP),
     };
 

@@ -96,13 +96,23 @@ pub(crate) mod immediate_ops {
         Ok(h.push(p, local, 0)?.0)
     }
 
+    /// `update` may move slots (`immediate_local` repacks the subtree it walks), so the
+    /// destroyed node's slot is looked up again by id after each child's update.
     pub(crate) fn destroy(
         h: &mut Hierarchy<u32>,
         id: u32,
         mut update: impl FnMut(&mut Hierarchy<u32>, u32),
     ) -> Result<(), XfError> {
-        let s = h.slot(id)?;
-        h.orphan_children(s, |h, c| update(h, c));
+        let mut s = h.slot(id)?;
+        loop {
+            let c = h.first_child[s as usize];
+            if c == NIL {
+                break;
+            }
+            h.unlink(c);
+            update(h, c);
+            s = h.slot_of[id as usize];
+        }
         h.unlink(s);
         h.remove(s);
         Ok(())
@@ -133,6 +143,7 @@ impl TransformStore for ImmediateRecursive {
         description: "SoA links, every set_local recomputes its subtree recursively (the article's choice: always current, O(L²) on a moving chain)",
         kind: TransformDesignKind::Article,
         strategy: UpdateStrategy::Immediate,
+        detects_stale: false,
         product_cap: Some(IMMEDIATE_PRODUCT_CAP),
     };
 

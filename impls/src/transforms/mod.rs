@@ -32,6 +32,7 @@ pub mod deferred_dirty_list;
 pub mod deferred_flag_scan;
 pub mod hierarchy;
 pub mod immediate_iterative;
+pub mod immediate_local;
 pub mod immediate_recursive;
 pub mod model;
 pub mod oop_tree;
@@ -112,6 +113,10 @@ pub struct TransformDesignInfo {
     pub kind: TransformDesignKind,
     /// Immediate or deferred.
     pub strategy: UpdateStrategy,
+    /// Whether an id of a destroyed node is refused ([`XfError::NoSuchNode`]) even after a
+    /// new node reuses its slot (a generation or stamp in the id). The SoA designs reuse bare
+    /// slot ids, so theirs is refused only until reused.
+    pub detects_stale: bool,
     /// The most world products a trace body may ask of the design (the trace statistics'
     /// `immediate_products`: per `set_local`, the size of the subtree it moves): the immediate
     /// designs redo a subtree per `set_local`, O(L²) per frame on a chain of L moving nodes, so

@@ -66,6 +66,7 @@ impl TransformStore for ModelTransforms {
         description: "reference model: Vec of {local, parent}, world by walking to the root (verification only)",
         kind: TransformDesignKind::Article,
         strategy: UpdateStrategy::Immediate,
+        detects_stale: false,
         product_cap: None,
     };
 

@@ -83,6 +83,7 @@ impl TransformStore for OopTree {
         description: "object tree: one Box<Node> per node with a Vec of children, immediate recursive update (the object-oriented baseline)",
         kind: TransformDesignKind::Article,
         strategy: UpdateStrategy::Immediate,
+        detects_stale: false,
         product_cap: Some(IMMEDIATE_PRODUCT_CAP),
     };
 

@@ -3,7 +3,7 @@
 
 use super::{
     TransformDesignInfo, TransformStore, deferred_dirty_list, deferred_flag_scan,
-    immediate_iterative, immediate_recursive, oop_tree, peers,
+    immediate_iterative, immediate_local, immediate_recursive, oop_tree, peers,
 };
 
 /// Something done once per transform design, e.g. "run the property test".
@@ -16,6 +16,7 @@ pub trait TransformDesignVisitor {
 pub fn for_each_transform_design<V: TransformDesignVisitor>(visitor: &mut V) {
     visitor.visit::<immediate_recursive::ImmediateRecursive>();
     visitor.visit::<immediate_iterative::ImmediateIterative>();
+    visitor.visit::<immediate_local::ImmediateLocal>();
     visitor.visit::<deferred_flag_scan::DeferredFlagScan>();
     visitor.visit::<deferred_dirty_list::DeferredDirtyList<5>>();
     visitor.visit::<deferred_dirty_list::DeferredDirtyList<0>>();

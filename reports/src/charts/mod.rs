@@ -8,7 +8,7 @@
 
 pub mod alloc_utilization;
 pub mod allocator;
-pub mod bytes_per_tag;
+pub mod bytes_per_item;
 pub mod latency;
 pub mod memory;
 pub mod memory_over_time;

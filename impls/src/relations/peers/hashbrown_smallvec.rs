@@ -103,21 +103,6 @@ impl RelationIndex for HashbrownSmallVec {
         self.by_a.get(&a).map_or(0, SmallVec::len)
     }
 
-    fn remove_entity(&mut self, entity: Key, mut f: impl FnMut(RecordId, Record)) {
-        let mut ids = Vec::new();
-        self.visit(&self.by_a, entity, |id, _| ids.push(id));
-        self.visit(&self.by_b, entity, |id, r| {
-            if r.a != entity {
-                ids.push(id);
-            }
-        });
-        for &id in &ids {
-            let r = self.unlink(id).expect("collected live records");
-            f(id, r);
-        }
-        self.arena.free_sorted(&mut ids);
-    }
-
     fn len(&self) -> usize {
         self.arena.len()
     }

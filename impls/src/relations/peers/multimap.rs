@@ -104,21 +104,6 @@ impl RelationIndex for MultimapPeer {
         self.by_a.get_vec(&a).map_or(0, Vec::len)
     }
 
-    fn remove_entity(&mut self, entity: Key, mut f: impl FnMut(RecordId, Record)) {
-        let mut ids = Vec::new();
-        self.visit(&self.by_a, entity, |id, _| ids.push(id));
-        self.visit(&self.by_b, entity, |id, r| {
-            if r.a != entity {
-                ids.push(id);
-            }
-        });
-        for &id in &ids {
-            let r = self.unlink(id).expect("collected live records");
-            f(id, r);
-        }
-        self.arena.free_sorted(&mut ids);
-    }
-
     fn len(&self) -> usize {
         self.arena.len()
     }

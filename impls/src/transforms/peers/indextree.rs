@@ -68,6 +68,7 @@ impl TransformStore for IndexTreePeer {
             version: "4.9.2",
         },
         strategy: UpdateStrategy::Immediate,
+        detects_stale: true,
         product_cap: Some(IMMEDIATE_PRODUCT_CAP),
     };
 

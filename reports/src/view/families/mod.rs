@@ -1,9 +1,7 @@
 //! The sections of a block built from one family's own metrics (`tags`: tag-store space and
 //! allocator traffic; `alloc`: arena use and fragmentation; `components`: memory per entity and
-//! garbage left), one file per family. This module
-//! allocator traffic; `alloc`: arena use and fragmentation; `transforms`: world products per
-//! frame and bytes per node), one file per family. This module
-//! and those files are the only places of the report that name a specific family or read its
+//! garbage left; `transforms`: world products per frame and bytes per node; `relations`: bytes
+//! per record), one file per family. This module and those files are the only places of the report that name a specific family or read its
 //! metrics: everything else is the same for every family.
 
 pub(super) mod alloc;
@@ -22,7 +20,7 @@ use super::names::Names;
 use super::reference::{is_reference, reference_style};
 use super::status::median;
 use super::style::{kind_of, style_of};
-use crate::charts::{Chart, ChartError, SeriesStyle};
+use crate::charts::{Bar, Chart, ChartError, SeriesStyle, bytes_per_item};
 use crate::format;
 
 /// The sections of one block from its family's own metrics: at most one is present (a block
@@ -61,7 +59,7 @@ pub(super) fn build(
         components: components::build(block),
         data_component: data_component::build(block),
         transforms: transforms::build(block),
-        relations: relations::build(block),
+        relations: relations::build(block, names, charts)?,
     })
 }
 
@@ -181,5 +179,39 @@ impl<'a> Block<'a> {
     pub(super) fn chart_file(&self, names: &mut Names, what: &str) -> String {
         let [family, workload, n] = self.file_stem;
         names.unique(&[family, workload, n, what], "svg")
+    }
+
+    /// The bytes-per-`item` chart of the shown designs (`bytes` their figure, `None` or not
+    /// positive for none), pushed onto `charts`; `None` when no design has a figure.
+    ///
+    /// # Errors
+    /// The chart could not be drawn.
+    pub(super) fn bytes_per_item_chart(
+        &self,
+        names: &mut Names,
+        charts: &mut Vec<Chart>,
+        item: &str,
+        bytes: impl Fn(&Benchmark) -> Option<f64>,
+    ) -> Result<Option<Chart>, ChartError> {
+        let bars: Vec<Bar> = self
+            .shown()
+            .iter()
+            .filter_map(|b| {
+                let v = bytes(b)?;
+                (v.is_finite() && v > 0.0).then(|| Bar {
+                    style: self.style(b),
+                    value: Some(v),
+                    note: None,
+                })
+            })
+            .collect();
+        if bars.is_empty() {
+            return Ok(None);
+        }
+        let file = self.chart_file(names, &format!("bytes-per-{item}"));
+        let title = format!("{}: bytes per {item}", self.title);
+        let chart = bytes_per_item::build(&file, &title, item, &bars)?;
+        charts.push(chart.clone());
+        Ok(Some(chart))
     }
 }

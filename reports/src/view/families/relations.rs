@@ -1,22 +1,28 @@
-//! Family `relations`: the one-to-many index section of a block, heap bytes per record and the
-//! number of indices each design keeps (the article's "+2 u32 per item per index").
+//! Family `relations`: the one-to-many index section of a block, heap bytes per record (a table
+//! and a bytes-per-record chart) and the number of indices each design keeps (the article's
+//! "+2 u32 per item per index").
 
 use results::Benchmark;
 use results::family::{FamilyMetrics, RelationMetrics};
 use serde::Serialize;
 
 use super::Block;
+use crate::charts::{Chart, ChartError};
 use crate::format;
+use crate::view::names::Names;
 use crate::view::status::{median, unmeasured_note};
 use crate::view::text::sig3;
 
-/// The relation-index numbers of one (workload, N): a table, smallest bytes per record first.
+/// The relation-index numbers of one (workload, N): a table, smallest bytes per record first,
+/// and a bytes-per-record chart.
 #[derive(Debug, Serialize)]
 pub struct RelationsView {
     /// Records held after the setup: one number, or the range when designs disagree.
     pub records_after_setup: String,
     /// Designs with metrics by bytes per record, then the others, then reference loops.
     pub rows: Vec<RelationRow>,
+    /// Heap bytes per record after the setup, when some design reported it.
+    pub chart: Option<Chart>,
 }
 
 /// One design's relation-index numbers, formatted; empty where not measured.
@@ -53,9 +59,16 @@ fn metrics(b: &Benchmark) -> Option<&RelationMetrics> {
 }
 
 /// The relation-index section of a block, when some design of it carries its metrics.
-pub(super) fn build(block: &Block<'_>) -> Option<RelationsView> {
+///
+/// # Errors
+/// The chart could not be drawn.
+pub(super) fn build(
+    block: &Block<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Option<RelationsView>, ChartError> {
     if !block.ordered.iter().any(|b| metrics(b).is_some()) {
-        return None;
+        return Ok(None);
     }
     let ordered = block.rows_in_order(
         |b| metrics(b).is_some(),
@@ -95,12 +108,16 @@ pub(super) fn build(block: &Block<'_>) -> Option<RelationsView> {
         .collect();
     let lo = counts.iter().min().copied().unwrap_or(0);
     let hi = counts.iter().max().copied().unwrap_or(0);
-    Some(RelationsView {
+    let chart = block.bytes_per_item_chart(names, charts, "record", |b| {
+        metrics(b).and_then(|m| m.bytes_per_record)
+    })?;
+    Ok(Some(RelationsView {
         records_after_setup: if lo == hi {
             lo.to_string()
         } else {
             format!("{lo}–{hi}")
         },
         rows,
-    })
+        chart,
+    }))
 }

@@ -6,7 +6,7 @@ use results::family::{FamilyMetrics, TagMetrics};
 use serde::Serialize;
 
 use super::Block;
-use crate::charts::{Bar, Chart, ChartError, bytes_per_tag};
+use crate::charts::{Chart, ChartError};
 use crate::format;
 use crate::view::names::Names;
 use crate::view::status::{median, unmeasured_note};
@@ -116,26 +116,9 @@ pub(super) fn build(
     } else {
         format!("{lo}–{hi}")
     };
-    let bars: Vec<Bar> = block
-        .shown()
-        .iter()
-        .filter_map(|b| {
-            let v = metrics(b)?.bytes_per_tag?;
-            (v.is_finite() && v > 0.0).then(|| Bar {
-                style: block.style(b),
-                value: Some(v),
-                note: None,
-            })
-        })
-        .collect();
-    let chart = if bars.is_empty() {
-        None
-    } else {
-        let file = block.chart_file(names, "bytes-per-tag");
-        let chart = bytes_per_tag::build(&file, &format!("{}: bytes per tag", block.title), &bars)?;
-        charts.push(chart.clone());
-        Some(chart)
-    };
+    let chart = block.bytes_per_item_chart(names, charts, "tag", |b| {
+        metrics(b).and_then(|t| t.bytes_per_tag)
+    })?;
     Ok(Some(TagsView {
         tags_after_setup,
         rows,

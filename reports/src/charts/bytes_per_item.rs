@@ -1,21 +1,23 @@
-//! Heap bytes per tag a tag store holds after the setup, for one workload at one N: horizontal
-//! bars, smallest at the top. The figure is the design's own accounting divided by the tags it
-//! then holds, so it includes per-entity headers, spare capacity, chunk slack and links.
+//! Heap bytes per item (a tag, a relation record) a design holds after the setup, for one
+//! workload at one N: horizontal bars, smallest at the top. The figure is the design's own
+//! accounting divided by the items it then holds, so it includes headers, spare capacity, slack,
+//! links and hash tables. Families whose metrics carry such a figure share this chart.
 
 use super::draw::{Best, HBars, draw_hbars};
 use super::throughput::bar_chart_height;
 use super::{Bar, Chart, ChartError, render_svg};
 use crate::format;
 
-/// Builds the chart.
+/// Builds the chart; `item` names what the bytes are divided by (`"tag"`, `"record"`).
 ///
 /// # Errors
 /// plotters failed to draw.
-pub fn build(file: &str, title: &str, bars: &[Bar]) -> Result<Chart, ChartError> {
+pub fn build(file: &str, title: &str, item: &str, bars: &[Bar]) -> Result<Chart, ChartError> {
     let description = format!(
-        "{title}: heap bytes each tag store holds per tag after the setup (its own accounting \
-         divided by the tags held), smallest at the top."
+        "{title}: heap bytes each design holds per {item} after the setup (its own accounting \
+         divided by the {item}s held), smallest at the top."
     );
+    let x_desc = format!("heap bytes per {item} (lower is better)");
     render_svg(
         file,
         title,
@@ -26,7 +28,7 @@ pub fn build(file: &str, title: &str, bars: &[Bar]) -> Result<Chart, ChartError>
                 area,
                 &HBars {
                     caption: title,
-                    x_desc: "heap bytes per tag (lower is better)",
+                    x_desc: &x_desc,
                     bars,
                     references: &[],
                     best: Best::Lowest,
@@ -57,7 +59,7 @@ mod tests {
                 note: None,
             },
         ];
-        let chart = build("t.svg", "tags-build", &bars).unwrap();
+        let chart = build("t.svg", "tags-build", "tag", &bars).unwrap();
         assert!(has_text(&chart.svg, "8.00 B") && has_text(&chart.svg, "26.5 B"));
         assert!(uses(&chart.svg, &bars[0].style) >= 1 && uses(&chart.svg, &bars[1].style) >= 1);
         // Smallest at the top: its bar has the smaller y.
