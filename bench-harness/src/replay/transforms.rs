@@ -103,7 +103,7 @@ pub fn design_record(info: &TransformDesignInfo, id_bytes: usize) -> DesignRecor
         kind: info.kind.label().to_string(),
         crate_version: info.kind.crate_version(),
         id_bytes,
-        detects_stale: false,
+        detects_stale: info.detects_stale,
         capacity: None,
         limits: Some(match (info.strategy, info.product_cap) {
             (UpdateStrategy::Immediate, Some(cap)) => format!(
@@ -113,6 +113,10 @@ pub fn design_record(info: &TransformDesignInfo, id_bytes: usize) -> DesignRecor
             (UpdateStrategy::Deferred, _) => {
                 "deferred update: worlds current after end_frame".to_string()
             }
+        } + if info.detects_stale {
+            "; detects stale node IDs"
+        } else {
+            ""
         }),
     }
 }
