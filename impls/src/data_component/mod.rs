@@ -28,6 +28,7 @@
 //! article's DataComponent is per entity); adding one is a file implementing [`Component`] and
 //! one line in [`registry::for_each_kv_design`].
 
+pub mod buddy_arena;
 pub mod co_allocated;
 pub mod co_header;
 pub mod entities;
