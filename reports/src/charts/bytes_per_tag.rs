@@ -2,10 +2,8 @@
 //! bars, smallest at the top. The figure is the design's own accounting divided by the tags it
 //! then holds, so it includes per-entity headers, spare capacity, chunk slack and links.
 
-use super::draw::{Best, HBars, draw_hbars};
-use super::throughput::bar_chart_height;
-use super::{Bar, Chart, ChartError, render_svg};
-use crate::format;
+use super::per_unit::{self, PerUnit};
+use super::{Bar, Chart, ChartError};
 
 /// Builds the chart.
 ///
@@ -16,25 +14,15 @@ pub fn build(file: &str, title: &str, bars: &[Bar]) -> Result<Chart, ChartError>
         "{title}: heap bytes each tag store holds per tag after the setup (its own accounting \
          divided by the tags held), smallest at the top."
     );
-    render_svg(
+    per_unit::build(
         file,
-        title,
-        description,
-        (620, bar_chart_height(bars.len())),
-        |area| {
-            draw_hbars(
-                area,
-                &HBars {
-                    caption: title,
-                    x_desc: "heap bytes per tag (lower is better)",
-                    bars,
-                    references: &[],
-                    best: Best::Lowest,
-                    value_label: |b| format!("{} B", format::significant(b, 3)),
-                    fixed_max: None,
-                },
-            )
+        PerUnit {
+            title,
+            x_desc: "heap bytes per tag (lower is better)",
+            value_label: per_unit::bytes_label,
         },
+        description,
+        bars,
     )
 }
 
