@@ -18,8 +18,9 @@
 //!
 //! Accounting: `allocator_calls` counts one global allocation per pool (plus the pool list's
 //! and the entity slots' growth): per entity, amortised to almost nothing, which is the point.
-//! `memory_bytes` counts every pool's whole arena (free space included) and the pool list,
-//! nothing per entity. Trade-off: up to 50% of the newest pool is unused, the smallest block is
+//! `memory_bytes` counts every pool's whole arena (free space and the buddy's in-arena metadata
+//! included) and the pool list, nothing per entity; like `tags/buddy_arrays`, not what
+//! [`Buddy`] keeps only for the benchmark and its tests. Trade-off: up to 50% of the newest pool is unused, the smallest block is
 //! [`MIN_BLOCK`] bytes, a snapshot is still one `memcpy` of the block, and free blocks of older
 //! pools are reused only by requests the newest pool cannot serve.
 
@@ -140,11 +141,7 @@ impl BufStore for ArenaBuf {
 
     fn shared_memory_bytes(shared: &BuddyPools) -> usize {
         shared.pools.capacity() * size_of::<Buddy>()
-            + shared
-                .pools
-                .iter()
-                .map(|p| p.arena_bytes() + p.metadata_bytes())
-                .sum::<usize>()
+            + shared.pools.iter().map(Buddy::arena_bytes).sum::<usize>()
     }
 
     fn check_shared<'a>(

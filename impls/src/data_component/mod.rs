@@ -35,6 +35,7 @@ pub mod entities;
 pub mod flat_aos;
 pub mod flat_soa;
 pub mod heap_value;
+pub mod keyed_map;
 pub mod map_hashed;
 pub mod meet_in_middle;
 pub mod model;
