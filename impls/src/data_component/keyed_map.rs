@@ -25,6 +25,11 @@ pub trait KeyMap: Default + Debug {
     /// Entries held.
     fn len(&self) -> usize;
 
+    /// Whether no entry is held.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Every entry, in the map's order.
     fn entries(&self) -> impl Iterator<Item = (Key, &HeapValue)>;
 
