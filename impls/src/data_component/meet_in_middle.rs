@@ -1,6 +1,6 @@
-//! Step 7, merge the final two allocations: one buffer per entity, the header (keys, types and
-//! 32-bit slots, the step-4 SoA with shared capacity) growing up from the start and the values
-//! (strings and arrays) growing down from the end, sharing one free space ("we don't have to
+//! The article's step 8, merge the final two allocations: one buffer per entity, the header (keys,
+//! types and 32-bit slots, the step-4 SoA with shared capacity) growing up from the start and the
+//! values (strings and arrays) growing down from the end, sharing one free space ("we don't have to
 //! reallocate the buffer until they meet in the middle"). The article's end point.
 //!
 //! Layout and costs: [`single_buffer`](super::single_buffer) with [`Meet`]. Get O(k) over the

@@ -28,10 +28,14 @@
 //! article's DataComponent is per entity); adding one is a file implementing [`Component`] and
 //! one line in [`registry::for_each_kv_design`].
 
+pub mod buddy_arena;
+pub mod co_allocated;
+pub mod co_header;
 pub mod entities;
 pub mod flat_aos;
 pub mod flat_soa;
 pub mod heap_value;
+pub mod keyed_map;
 pub mod map_hashed;
 pub mod meet_in_middle;
 pub mod model;
@@ -39,8 +43,11 @@ pub mod peers;
 pub mod registry;
 pub mod serial;
 pub mod single_buffer;
+pub mod slim_values;
 pub mod tree_strings;
+pub mod two_buffers;
 pub mod two_regions;
+pub mod value_buffer;
 
 pub use entities::{Component, Entities};
 pub use registry::{KvDesignVisitor, find_kv_design, for_each_kv_design, kv_designs};

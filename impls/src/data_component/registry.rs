@@ -2,8 +2,8 @@
 //! iterate over it; adding a design is one line in [`for_each_kv_design`].
 
 use super::{
-    DataStore, KvDesignInfo, flat_aos, flat_soa, map_hashed, meet_in_middle, peers, tree_strings,
-    two_regions,
+    DataStore, KvDesignInfo, buddy_arena, co_allocated, flat_aos, flat_soa, map_hashed,
+    meet_in_middle, peers, slim_values, tree_strings, two_regions, value_buffer,
 };
 
 /// Something done once per design, e.g. "run the property test".
@@ -19,8 +19,12 @@ pub fn for_each_kv_design<V: KvDesignVisitor>(visitor: &mut V) {
     visitor.visit::<flat_aos::FlatAos>();
     visitor.visit::<flat_aos::FlatSorted>();
     visitor.visit::<flat_soa::FlatSoa>();
+    visitor.visit::<co_allocated::CoAllocated>();
+    visitor.visit::<value_buffer::ValueBuffer>();
+    visitor.visit::<slim_values::SlimValues>();
     visitor.visit::<meet_in_middle::MeetInMiddle>();
     visitor.visit::<two_regions::TwoRegionBuffer>();
+    visitor.visit::<buddy_arena::BuddyArena>();
     visitor.visit::<peers::serde_json::SerdeJsonPeer>();
     visitor.visit::<peers::litemap::LiteMapPeer>();
     visitor.visit::<peers::hashmap::HashMapPeer>();

@@ -23,7 +23,13 @@
 //! only squeezed out when the buffer is reallocated, which packs the live values (the article:
 //! "this will reallocate the buffer which will also defragment it"). Removal moves the last
 //! header entry into the gap.
+//!
+//! Where the buffer's bytes live is a [`BufStore`]: its own `Vec<u8>` ([`VecBuf`], one global
+//! allocation per entity, the article's layout) or a block of a store-wide arena
+//! (`buddy_arena`'s store, step 9). A reallocation builds the packed buffer and hands it to
+//! the store, which counts one allocator call for it if it calls the global allocator.
 
+use std::fmt::Debug;
 use std::marker::PhantomData;
 
 use super::serial::read_u32;
@@ -40,7 +46,7 @@ const PREFIX: usize = 16;
 const MIN_HCAP: usize = 4;
 
 /// Where the value region lies; see the [module docs](self).
-pub trait Flavor: Default + std::fmt::Debug {
+pub trait Flavor: Default + Debug {
     /// Whether values are allocated top down from the end of the buffer (sharing free space
     /// with the header).
     const TOP_DOWN: bool;
@@ -55,6 +61,97 @@ pub struct Meet;
 /// Header and values each with their own free space.
 #[derive(Debug, Default)]
 pub struct TwoRegions;
+
+/// Where one entity's buffer lives. Its bytes are the whole buffer: empty means no buffer.
+pub trait BufStore: Default + Debug {
+    /// Store-wide state the buffers share (an arena), `()` for none.
+    type Shared: Default + Debug;
+
+    /// The buffer's bytes.
+    fn bytes<'a>(&'a self, shared: &'a Self::Shared) -> &'a [u8];
+
+    /// The buffer's bytes, mutably.
+    fn bytes_mut<'a>(&'a mut self, shared: &'a mut Self::Shared) -> &'a mut [u8];
+
+    /// Replaces the buffer by `new` (at most [`MAX_BUFFER`] bytes, a power of two for the
+    /// top-down flavor), counting its global allocator calls.
+    fn replace(&mut self, shared: &mut Self::Shared, new: Vec<u8>, calls: &mut u64);
+
+    /// Entries in the buffer (its `count` word; 0 without a buffer). A store that cannot
+    /// reach its bytes without the shared state keeps a copy, given by
+    /// [`note_count`](BufStore::note_count).
+    fn count(&self) -> usize;
+
+    /// Told the buffer's `count` word after every change of it.
+    #[inline]
+    fn note_count(&mut self, count: usize) {
+        let _ = count;
+    }
+
+    /// Frees the buffer, counting its global allocator calls.
+    fn release(&mut self, shared: &mut Self::Shared, calls: &mut u64);
+
+    /// Heap bytes this buffer holds of its own (not in the shared state).
+    fn memory_bytes(&self) -> usize;
+
+    /// Heap bytes of the shared state.
+    fn shared_memory_bytes(shared: &Self::Shared) -> usize;
+
+    /// Checks the shared state against every live buffer.
+    ///
+    /// # Errors
+    /// The first broken invariant.
+    fn check_shared<'a>(
+        shared: &Self::Shared,
+        live: impl Iterator<Item = &'a Self>,
+    ) -> Result<(), String>
+    where
+        Self: 'a;
+}
+
+/// The buffer in its own `Vec<u8>` (one global allocation per entity).
+#[derive(Debug, Default)]
+pub struct VecBuf(Vec<u8>);
+
+impl BufStore for VecBuf {
+    type Shared = ();
+
+    #[inline]
+    fn bytes<'a>(&'a self, _: &'a ()) -> &'a [u8] {
+        &self.0
+    }
+
+    #[inline]
+    fn bytes_mut<'a>(&'a mut self, _: &'a mut ()) -> &'a mut [u8] {
+        &mut self.0
+    }
+
+    fn replace(&mut self, _: &mut (), new: Vec<u8>, calls: &mut u64) {
+        // A realloc: one call.
+        *calls += 1;
+        self.0 = new;
+    }
+
+    fn count(&self) -> usize {
+        read_u32(&self.0, 0).map_or(0, |c| c as usize)
+    }
+
+    fn release(&mut self, _: &mut (), calls: &mut u64) {
+        count_capacity_change(std::mem::take(&mut self.0).len(), 0, calls);
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.0.capacity()
+    }
+
+    fn shared_memory_bytes(_: &()) -> usize {
+        0
+    }
+
+    fn check_shared<'a>(_: &(), _: impl Iterator<Item = &'a Self>) -> Result<(), String> {
+        Ok(())
+    }
+}
 
 /// Bytes of a header of capacity `hcap`, prefix included.
 const fn header_end(hcap: usize) -> usize {
@@ -123,12 +220,12 @@ fn slot_parts(slot: u32) -> (usize, usize) {
 
 /// One entity's data in one buffer.
 #[derive(Debug, Default)]
-pub struct SingleBuffer<F: Flavor> {
+pub struct SingleBuffer<F: Flavor, B: BufStore = VecBuf> {
     /// Empty (no allocation) or laid out as the [module docs](self) say. Invariants: the
-    /// header ends at or before `lo`; `lo <= hi <= buf.len() <= MAX_BUFFER`; with `Meet`
-    /// `hi == buf.len()`, with `TwoRegions` `lo == header end`; every live string or array
+    /// header ends at or before `lo`; `lo <= hi <= len <= MAX_BUFFER`; with `Meet`
+    /// `hi == len`, with `TwoRegions` `lo == header end`; every live string or array
     /// lies inside `[lo, hi)` and no two overlap.
-    buf: Vec<u8>,
+    buf: B,
     _flavor: PhantomData<F>,
 }
 
@@ -155,29 +252,30 @@ fn value_of(buf: &[u8], ty: u8, slot: u32) -> Option<ValueRef<'_>> {
     })
 }
 
-impl<F: Flavor> SingleBuffer<F> {
-    #[inline]
-    fn header(&self) -> Header {
-        Header::read(&self.buf).expect("the prefix is in the buffer")
-    }
+#[inline]
+fn header(buf: &[u8]) -> Header {
+    Header::read(buf).expect("the prefix is in the buffer")
+}
 
-    #[inline]
-    fn find(&self, h: &Header, key: Key) -> Option<usize> {
-        let keys = &self.buf[h.keys_at()..h.keys_at() + 4 * h.count];
-        keys.chunks_exact(4)
-            .position(|k| u32::from_ne_bytes(k.try_into().expect("4 bytes")) == key)
-    }
+#[inline]
+fn find(buf: &[u8], h: &Header, key: Key) -> Option<usize> {
+    let keys = &buf[h.keys_at()..h.keys_at() + 4 * h.count];
+    keys.chunks_exact(4)
+        .position(|k| u32::from_ne_bytes(k.try_into().expect("4 bytes")) == key)
+}
 
-    /// Bytes of live strings and arrays.
-    fn live_value_bytes(&self, h: &Header) -> usize {
-        entries(&self.buf, h)
-            .filter(|&(_, ty, _)| ty >= ValueType::Str as u8)
-            .map(|(_, _, slot)| slot_parts(slot).1)
-            .sum()
-    }
+/// Bytes of live strings and arrays.
+fn live_value_bytes(buf: &[u8], h: &Header) -> usize {
+    entries(buf, h)
+        .filter(|&(_, ty, _)| ty >= ValueType::Str as u8)
+        .map(|(_, _, slot)| slot_parts(slot).1)
+        .sum()
+}
 
-    /// Takes `size` bytes of value space if the region has them; their offset.
-    fn take_value_space(&mut self, h: &mut Header, size: usize) -> Option<usize> {
+impl<F: Flavor, B: BufStore> SingleBuffer<F, B> {
+    /// Takes `size` bytes of value space of a buffer of `cap` bytes if the region has them;
+    /// their offset.
+    fn take_value_space(cap: usize, h: &mut Header, size: usize) -> Option<usize> {
         if size == 0 {
             return Some(0);
         }
@@ -187,7 +285,7 @@ impl<F: Flavor> SingleBuffer<F> {
             Some(lo)
         } else {
             let at = h.hi;
-            (at + size <= self.buf.len()).then(|| {
+            (at + size <= cap).then(|| {
                 h.hi += size;
                 at
             })
@@ -195,35 +293,36 @@ impl<F: Flavor> SingleBuffer<F> {
     }
 
     /// Grows the header to `hcap` in place when the free space allows (top down only).
-    fn grow_header_in_place(&mut self, h: &mut Header, hcap: usize) -> bool {
+    fn grow_header_in_place(buf: &mut [u8], h: &mut Header, hcap: usize) -> bool {
         if !F::TOP_DOWN || header_end(hcap) > h.lo {
             return false;
         }
         let new = Header { hcap, ..*h };
         // Move the farthest array first so nothing is overwritten before it is moved.
-        self.buf
-            .copy_within(h.slots_at()..h.slots_at() + 4 * h.count, new.slots_at());
-        self.buf
-            .copy_within(h.types_at()..h.types_at() + h.count, new.types_at());
+        buf.copy_within(h.slots_at()..h.slots_at() + 4 * h.count, new.slots_at());
+        buf.copy_within(h.types_at()..h.types_at() + h.count, new.types_at());
         *h = new;
         true
     }
 
     /// Reallocates the buffer with room for a header of `hcap` and `extra` more value bytes,
-    /// packing the live values (the compaction). One allocator call.
+    /// packing the live values (the compaction). The header `old` is the buffer's current
+    /// one (it may not be written back yet).
     fn reallocate(
         &mut self,
+        shared: &mut B::Shared,
         entity: Entity,
+        old: Header,
         hcap: usize,
         extra: usize,
         calls: &mut u64,
     ) -> Result<Header, KvError> {
-        let old = self.header();
-        let live = self.live_value_bytes(&old);
+        let old_buf = self.buf.bytes(shared);
+        let live = live_value_bytes(old_buf, &old);
         let need = header_end(hcap) + live + extra;
         let cap = if F::TOP_DOWN {
             need.next_power_of_two()
-                .max(2 * self.buf.len())
+                .max(2 * old_buf.len())
                 .min(MAX_BUFFER)
         } else {
             // The value region at least doubles when it was the part that filled up.
@@ -249,7 +348,7 @@ impl<F: Flavor> SingleBuffer<F> {
             lo: if F::TOP_DOWN { cap } else { header_end(hcap) },
             hi: if F::TOP_DOWN { cap } else { header_end(hcap) },
         };
-        for (i, (key, ty, slot)) in entries(&self.buf, &old).enumerate() {
+        for (i, (key, ty, slot)) in entries(old_buf, &old).enumerate() {
             write_u32(&mut buf, h.keys_at() + 4 * i, key);
             buf[h.types_at() + i] = ty;
             let slot = if ty >= ValueType::Str as u8 && slot_parts(slot).1 > 0 {
@@ -261,7 +360,7 @@ impl<F: Flavor> SingleBuffer<F> {
                     h.hi += size;
                     h.hi - size
                 };
-                buf[at..at + size].copy_from_slice(&self.buf[off..off + size]);
+                buf[at..at + size].copy_from_slice(&old_buf[off..off + size]);
                 (at as u32) | ((size as u32) << 16)
             } else {
                 slot
@@ -269,19 +368,18 @@ impl<F: Flavor> SingleBuffer<F> {
             write_u32(&mut buf, h.slots_at() + 4 * i, slot);
         }
         h.write(&mut buf);
-        *calls += 1;
-        self.buf = buf;
+        self.buf.replace(shared, buf, calls);
         Ok(h)
     }
 }
 
-impl<F: Flavor> Component for SingleBuffer<F> {
-    type Shared = ();
+impl<F: Flavor, B: BufStore> Component for SingleBuffer<F, B> {
+    type Shared = B::Shared;
     const INFO: KvDesignInfo = F::INFO;
 
     fn set(
         &mut self,
-        _: &mut (),
+        shared: &mut B::Shared,
         entity: Entity,
         key: Key,
         value: ValueRef<'_>,
@@ -295,111 +393,128 @@ impl<F: Flavor> Component for SingleBuffer<F> {
                 limit: MAX_BUFFER as u64 - 1,
             });
         }
-        let mut h = self.header();
-        let found = if self.buf.is_empty() {
+        let buf = self.buf.bytes(shared);
+        let mut h = header(buf);
+        let found = if buf.is_empty() {
             None
         } else {
-            self.find(&h, key)
+            find(buf, &h, key)
         };
         let index = match found {
             Some(i) => i,
             None => {
                 if h.count == h.hcap {
                     let hcap = (2 * h.hcap).max(MIN_HCAP);
-                    if !self.grow_header_in_place(&mut h, hcap) {
-                        h = self.reallocate(entity, hcap, bytes.len(), calls)?;
+                    if !Self::grow_header_in_place(self.buf.bytes_mut(shared), &mut h, hcap) {
+                        h = self.reallocate(shared, entity, h, hcap, bytes.len(), calls)?;
                     }
                 }
+                let buf = self.buf.bytes_mut(shared);
                 let i = h.count;
-                write_u32(&mut self.buf, h.keys_at() + 4 * i, key);
+                write_u32(buf, h.keys_at() + 4 * i, key);
                 // An empty scalar slot until the value is written below.
-                self.buf[h.types_at() + i] = ValueType::Bool as u8;
-                write_u32(&mut self.buf, h.slots_at() + 4 * i, 0);
+                buf[h.types_at() + i] = ValueType::Bool as u8;
+                write_u32(buf, h.slots_at() + 4 * i, 0);
                 h.count += 1;
                 i
             }
         };
+        let buf = self.buf.bytes(shared);
         let slot_at = h.slots_at() + 4 * index;
-        let old_ty = self.buf[h.types_at() + index];
-        let old_slot = read_u32(&self.buf, slot_at).unwrap_or(0);
+        let old_ty = buf[h.types_at() + index];
+        let old_slot = read_u32(buf, slot_at).unwrap_or(0);
         let slot = if value.bytes().is_none() {
             value.scalar_bits()
         } else {
             let (old_off, old_size) = slot_parts(old_slot);
             let at = if old_ty >= ValueType::Str as u8 && bytes.len() <= old_size {
                 old_off
-            } else if let Some(at) = self.take_value_space(&mut h, bytes.len()) {
+            } else if let Some(at) = Self::take_value_space(buf.len(), &mut h, bytes.len()) {
                 at
             } else {
-                h.write(&mut self.buf);
-                h = match self.reallocate(entity, h.hcap, bytes.len(), calls) {
+                h.write(self.buf.bytes_mut(shared));
+                h = match self.reallocate(shared, entity, h, h.hcap, bytes.len(), calls) {
                     Ok(h) => h,
                     Err(too_large) => {
                         // Unchanged but for a grown header: drop the entry just added.
                         if found.is_none() {
                             h.count -= 1;
-                            h.write(&mut self.buf);
+                            h.write(self.buf.bytes_mut(shared));
                         }
                         return Err(too_large);
                     }
                 };
-                self.take_value_space(&mut h, bytes.len())
+                let cap = self.buf.bytes(shared).len();
+                Self::take_value_space(cap, &mut h, bytes.len())
                     .expect("the reallocated buffer has room")
             };
-            self.buf[at..at + bytes.len()].copy_from_slice(bytes);
+            self.buf.bytes_mut(shared)[at..at + bytes.len()].copy_from_slice(bytes);
             (at as u32) | ((bytes.len() as u32) << 16)
         };
+        let buf = self.buf.bytes_mut(shared);
         let slot_at = h.slots_at() + 4 * index;
-        write_u32(&mut self.buf, slot_at, slot);
-        self.buf[h.types_at() + index] = value.value_type() as u8;
-        h.write(&mut self.buf);
+        write_u32(buf, slot_at, slot);
+        buf[h.types_at() + index] = value.value_type() as u8;
+        h.write(buf);
+        self.buf.note_count(h.count);
         Ok(())
     }
 
     #[inline]
-    fn read<R>(&self, _: &(), key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
-        f(self.lookup(key))
+    fn read<R>(
+        &self,
+        shared: &B::Shared,
+        key: Key,
+        f: impl FnOnce(Option<ValueRef<'_>>) -> R,
+    ) -> R {
+        f(lookup(self.buf.bytes(shared), key))
     }
 
-    fn remove(&mut self, _: &mut (), key: Key, _: &mut u64) -> bool {
-        if self.buf.is_empty() {
+    fn remove(&mut self, shared: &mut B::Shared, key: Key, _: &mut u64) -> bool {
+        let buf = self.buf.bytes_mut(shared);
+        if buf.is_empty() {
             return false;
         }
-        let mut h = self.header();
-        let Some(i) = self.find(&h, key) else {
+        let mut h = header(buf);
+        let Some(i) = find(buf, &h, key) else {
             return false;
         };
         let last = h.count - 1;
         if i != last {
-            self.buf.copy_within(
+            buf.copy_within(
                 h.keys_at() + 4 * last..h.keys_at() + 4 * last + 4,
                 h.keys_at() + 4 * i,
             );
-            self.buf[h.types_at() + i] = self.buf[h.types_at() + last];
-            self.buf.copy_within(
+            buf[h.types_at() + i] = buf[h.types_at() + last];
+            buf.copy_within(
                 h.slots_at() + 4 * last..h.slots_at() + 4 * last + 4,
                 h.slots_at() + 4 * i,
             );
         }
         h.count = last;
-        h.write(&mut self.buf);
+        h.write(buf);
+        self.buf.note_count(h.count);
         true
     }
 
-    fn release(&mut self, _: &mut (), calls: &mut u64) {
-        count_capacity_change(std::mem::take(&mut self.buf).len(), 0, calls);
+    fn release(&mut self, shared: &mut B::Shared, calls: &mut u64) {
+        self.buf.release(shared, calls);
     }
 
     fn len(&self) -> usize {
-        self.header().count
+        self.buf.count()
     }
 
-    fn memory_bytes(&self, _: &()) -> usize {
-        self.buf.capacity()
+    fn memory_bytes(&self, _: &B::Shared) -> usize {
+        self.buf.memory_bytes()
     }
 
-    fn snapshot(&self, _: &(), out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.buf);
+    fn shared_memory_bytes(shared: &B::Shared) -> usize {
+        B::shared_memory_bytes(shared)
+    }
+
+    fn snapshot(&self, shared: &B::Shared, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.buf.bytes(shared));
     }
 
     fn visit_snapshot(
@@ -418,12 +533,13 @@ impl<F: Flavor> Component for SingleBuffer<F> {
         Ok(())
     }
 
-    fn check_invariants(&self, _: &()) -> Result<(), String> {
-        if self.buf.is_empty() {
+    fn check_invariants(&self, shared: &B::Shared) -> Result<(), String> {
+        let buf = self.buf.bytes(shared);
+        if buf.is_empty() {
             return Ok(());
         }
-        let h = self.header();
-        let cap = self.buf.len();
+        let h = header(buf);
+        let cap = buf.len();
         if cap > MAX_BUFFER || h.count > h.hcap || h.end() > h.lo || h.lo > h.hi || h.hi > cap {
             return Err(format!(
                 "regions overlap or exceed the buffer: {h:?}, {cap} bytes"
@@ -436,11 +552,11 @@ impl<F: Flavor> Component for SingleBuffer<F> {
             return Err("the value region does not start at the header's end".into());
         }
         let mut spans = Vec::new();
-        for (i, (key, ty, slot)) in entries(&self.buf, &h).enumerate() {
+        for (i, (key, ty, slot)) in entries(buf, &h).enumerate() {
             if ValueType::from_u8(ty).is_none() {
                 return Err(format!("entry {i}: bad type {ty}"));
             }
-            if entries(&self.buf, &h).skip(i + 1).any(|(k, _, _)| k == key) {
+            if entries(buf, &h).skip(i + 1).any(|(k, _, _)| k == key) {
                 return Err(format!("key {key} held twice"));
             }
             if ty >= ValueType::Str as u8 {
@@ -462,18 +578,20 @@ impl<F: Flavor> Component for SingleBuffer<F> {
         }
         Ok(())
     }
+
+    fn check_shared(shared: &B::Shared, live: &[&Self]) -> Result<(), String> {
+        B::check_shared(shared, live.iter().map(|c| &c.buf))
+    }
 }
 
-impl<F: Flavor> SingleBuffer<F> {
-    /// The value of `key`.
-    #[inline]
-    fn lookup(&self, key: Key) -> Option<ValueRef<'_>> {
-        if self.buf.is_empty() {
-            return None;
-        }
-        let h = self.header();
-        let i = self.find(&h, key)?;
-        let slot = read_u32(&self.buf, h.slots_at() + 4 * i)?;
-        value_of(&self.buf, self.buf[h.types_at() + i], slot)
+/// The value of `key` in a buffer.
+#[inline]
+fn lookup(buf: &[u8], key: Key) -> Option<ValueRef<'_>> {
+    if buf.is_empty() {
+        return None;
     }
+    let h = header(buf);
+    let i = find(buf, &h, key)?;
+    let slot = read_u32(buf, h.slots_at() + 4 * i)?;
+    value_of(buf, buf[h.types_at() + i], slot)
 }

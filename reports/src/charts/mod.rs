@@ -12,6 +12,7 @@ pub mod bytes_per_item;
 pub mod latency;
 pub mod memory;
 pub mod memory_over_time;
+pub mod per_unit;
 pub mod percentiles;
 pub mod scaling;
 pub mod sim_misses;

@@ -3,27 +3,23 @@
 //! first; listed with the peers although it is the standard library.
 //!
 //! Cost: get/set/remove O(1) expected, one hash of the key and a probe of the control bytes.
-//! Allocations: one table per entity (growing by doubling) plus one per string or array.
+//! Allocations: one table per entity (growing by doubling) plus one per string or array. The
+//! component is the shared [`MapComponent`] (also `map_hashed`'s).
 
 use std::collections::HashMap;
 
 use crate::data_component::heap_value::HeapValue;
-use crate::data_component::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
-    count_capacity_change, serial,
-};
+use crate::data_component::keyed_map::{KeyMap, MapComponent};
+use crate::data_component::{Entities, Key, KvDesignInfo, KvDesignKind, count_capacity_change};
 
 /// One entity's hash map.
 #[derive(Debug, Default)]
-pub struct HashMapComponent {
-    map: HashMap<Key, HeapValue>,
-}
+pub struct HashKeys(HashMap<Key, HeapValue>);
 
 /// A `HashMap` per entity.
-pub type HashMapPeer = Entities<HashMapComponent>;
+pub type HashMapPeer = Entities<MapComponent<HashKeys>>;
 
-impl Component for HashMapComponent {
-    type Shared = ();
+impl KeyMap for HashKeys {
     const INFO: KvDesignInfo = KvDesignInfo {
         name: "std_hashmap",
         description: "std HashMap<u32, boxed value> per entity: O(1) lookups, a table allocation per entity",
@@ -34,80 +30,47 @@ impl Component for HashMapComponent {
         bytes_per_entity_cap: None,
     };
 
-    fn set(
-        &mut self,
-        _: &mut (),
-        _: Entity,
-        key: Key,
-        value: ValueRef<'_>,
-        calls: &mut u64,
-    ) -> Result<(), KvError> {
-        let value = HeapValue::new(value, calls);
-        let before = self.map.capacity();
-        if let Some(old) = self.map.insert(key, value) {
-            old.free(calls);
-        }
-        count_capacity_change(before, self.map.capacity(), calls);
-        Ok(())
-    }
-
     #[inline]
-    fn read<R>(&self, _: &(), key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
-        f(self.lookup(key))
+    fn get(&self, key: Key) -> Option<&HeapValue> {
+        self.0.get(&key)
     }
 
-    fn remove(&mut self, _: &mut (), key: Key, calls: &mut u64) -> bool {
-        match self.map.remove(&key) {
-            Some(old) => {
-                old.free(calls);
-                true
-            }
-            None => false,
-        }
+    fn insert(&mut self, key: Key, value: HeapValue) -> Option<HeapValue> {
+        self.0.insert(key, value)
     }
 
-    fn release(&mut self, _: &mut (), calls: &mut u64) {
-        let map = std::mem::take(&mut self.map);
-        count_capacity_change(map.capacity(), 0, calls);
-        for (_, v) in map {
-            v.free(calls);
-        }
+    fn remove(&mut self, key: Key) -> Option<HeapValue> {
+        self.0.remove(&key)
     }
 
     fn len(&self) -> usize {
-        self.map.len()
+        self.0.len()
     }
 
-    fn memory_bytes(&self, _: &()) -> usize {
+    fn entries(&self) -> impl Iterator<Item = (Key, &HeapValue)> {
+        self.0.iter().map(|(&k, v)| (k, v))
+    }
+
+    fn into_values(self) -> impl Iterator<Item = HeapValue> {
+        self.0.into_values()
+    }
+
+    /// The capacity: the table is reallocated exactly when it changes.
+    fn shape(&self) -> usize {
+        self.0.capacity()
+    }
+
+    fn count_reshape(before: usize, after: usize, calls: &mut u64) {
+        count_capacity_change(before, after, calls);
+    }
+
+    fn table_bytes(&self) -> usize {
         // Buckets (capacity rounded up to 8/7 of it, a power of two) plus a control byte each.
-        let buckets = if self.map.capacity() == 0 {
+        let buckets = if self.0.capacity() == 0 {
             0
         } else {
-            (self.map.capacity() * 8 / 7).next_power_of_two()
+            (self.0.capacity() * 8 / 7).next_power_of_two()
         };
         buckets * (size_of::<(Key, HeapValue)>() + 1)
-            + self.map.values().map(HeapValue::heap_bytes).sum::<usize>()
-    }
-
-    fn snapshot(&self, _: &(), out: &mut Vec<u8>) {
-        for (&k, v) in &self.map {
-            serial::write_entry(out, k, v.as_ref());
-        }
-    }
-
-    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError> {
-        serial::visit(bytes, f)
-    }
-
-    fn check_invariants(&self, _: &()) -> Result<(), String> {
-        Ok(())
-    }
-}
-
-impl HashMapComponent {
-    /// The value of `key`.
-    #[inline]
-    fn lookup(&self, key: Key) -> Option<ValueRef<'_>> {
-        self.map.get(&key).map(HeapValue::as_ref)
     }
 }

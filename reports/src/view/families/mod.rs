@@ -57,7 +57,7 @@ pub(super) fn build(
         tags: tags::build(block, names, charts)?,
         alloc: alloc::build(block, names, charts)?,
         components: components::build(block),
-        data_component: data_component::build(block),
+        data_component: data_component::build(block, names, charts)?,
         transforms: transforms::build(block),
         relations: relations::build(block, names, charts)?,
     })
