@@ -105,19 +105,21 @@ pub fn design_record(info: &TransformDesignInfo, id_bytes: usize) -> DesignRecor
         id_bytes,
         detects_stale: info.detects_stale,
         capacity: None,
-        limits: Some(match (info.strategy, info.product_cap) {
-            (UpdateStrategy::Immediate, Some(cap)) => format!(
-                "immediate update; unsupported above {cap} world products per body (quadratic on moving chains)"
-            ),
-            (UpdateStrategy::Immediate, None) => "immediate update".to_string(),
-            (UpdateStrategy::Deferred, _) => {
-                "deferred update: worlds current after end_frame".to_string()
-            }
-        } + if info.detects_stale {
-            "; detects stale node IDs"
-        } else {
-            ""
-        }),
+        limits: Some(
+            match (info.strategy, info.product_cap) {
+                (UpdateStrategy::Immediate, Some(cap)) => format!(
+                    "immediate update; unsupported above {cap} world products per body (quadratic on moving chains)"
+                ),
+                (UpdateStrategy::Immediate, None) => "immediate update".to_string(),
+                (UpdateStrategy::Deferred, _) => {
+                    "deferred update: worlds current after end_frame".to_string()
+                }
+            } + if info.detects_stale {
+                "; detects stale node IDs"
+            } else {
+                ""
+            },
+        ),
     }
 }
 
