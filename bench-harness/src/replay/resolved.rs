@@ -237,8 +237,7 @@ impl<Id: Copy + PartialEq + Debug> ResolvedBody<Id> {
     /// A cursor over segment `segment`'s IDs.
     pub fn cursor(&self, segment: &Segment, next_first: usize) -> IdCursor<'_, Id> {
         IdCursor {
-            ids: &self.ids[segment.first_id..next_first],
-            next: 0,
+            rest: self.ids[segment.first_id..next_first].iter(),
             uniform: segment.uniform,
         }
     }
@@ -246,8 +245,7 @@ impl<Id: Copy + PartialEq + Debug> ResolvedBody<Id> {
     /// A cursor over all IDs, for a replay in arbitrary pieces (no uniform fast path).
     pub fn whole_cursor(&self) -> IdCursor<'_, Id> {
         IdCursor {
-            ids: &self.ids,
-            next: 0,
+            rest: self.ids.iter(),
             uniform: false,
         }
     }
@@ -307,15 +305,16 @@ fn segments<O: TraceOp>(ops: &[O], ids_per_op: &[u32]) -> Vec<Segment> {
 
 /// The timed run's view: the recorded IDs of one segment, read sequentially.
 pub struct IdCursor<'a, Id> {
-    ids: &'a [Id],
-    next: usize,
+    /// The IDs not read yet.
+    rest: std::slice::Iter<'a, Id>,
+    /// Whether the segment is uniform and none of its IDs was read yet.
     uniform: bool,
 }
 
 impl<Id: Copy + PartialEq + Debug> IdCursor<'_, Id> {
     /// Whether every recorded ID was read.
     pub fn is_exhausted(&self) -> bool {
-        self.next == self.ids.len()
+        self.rest.len() == 0
     }
 
     #[inline(always)]
@@ -324,12 +323,30 @@ impl<Id: Copy + PartialEq + Debug> IdCursor<'_, Id> {
         if got == recorded {
             Ok(())
         } else {
-            Err(IdMismatch {
-                got: format!("{got:?}"),
-                recorded: format!("{recorded:?}"),
-            })
+            Err(mismatch(got, recorded))
         }
     }
+}
+
+/// The error of a timed run whose design produced `got` where the dry run recorded
+/// `recorded`; out of line, so the timed loop keeps only the comparison.
+#[cold]
+#[inline(never)]
+fn mismatch<Id: Debug>(got: Id, recorded: Id) -> IdMismatch {
+    IdMismatch {
+        got: format!("{got:?}"),
+        recorded: format!("{recorded:?}"),
+    }
+}
+
+/// A loop asked for more IDs than its dry run recorded.
+#[cold]
+#[inline(never)]
+fn past_the_end() -> ! {
+    panic!(
+        "the replay loop asked for more IDs than its dry run recorded: its calls must depend on \
+         the ops only"
+    )
 }
 
 impl<Id: Copy + PartialEq + Debug> HandleIds<Id> for IdCursor<'_, Id> {
@@ -340,9 +357,10 @@ impl<Id: Copy + PartialEq + Debug> HandleIds<Id> for IdCursor<'_, Id> {
     /// the family's loop (its calls must depend on the op kinds only).
     #[inline(always)]
     fn id(&mut self, _h: u32) -> Id {
-        let id = self.ids[self.next];
-        self.next += 1;
-        id
+        match self.rest.next() {
+            Some(&id) => id,
+            None => past_the_end(),
+        }
     }
 
     #[inline(always)]
@@ -357,11 +375,13 @@ impl<Id: Copy + PartialEq + Debug> HandleIds<Id> for IdCursor<'_, Id> {
 
     #[inline(always)]
     fn uniform_ids(&mut self, ops: usize) -> Option<&[Id]> {
-        if !self.uniform || self.next != 0 || ops != self.ids.len() {
+        if !self.uniform || ops != self.rest.len() {
             return None;
         }
-        self.next = self.ids.len();
-        Some(self.ids)
+        self.uniform = false;
+        let all = self.rest.as_slice();
+        self.rest = [].iter();
+        Some(all)
     }
 }
 
