@@ -29,8 +29,13 @@ pub trait FirstMap: Default + Clone + std::fmt::Debug {
     fn memory_bytes(&self) -> usize;
 }
 
-/// std's `HashMap<u32, u32>` with its default SipHash hasher.
-pub type StdFirstMap = HashMap<Key, RecordId>;
+/// std's `HashMap<u32, u32>` with its SipHash-1-3 hasher under fixed keys
+/// (`DefaultHasher::new()`), not per-process random ones: the same algorithm, but the same
+/// probe sequences in every run, so its simulated instruction counts are deterministic.
+pub type StdFirstMap = HashMap<Key, RecordId, FixedSipHash>;
+
+/// std's SipHash-1-3 with fixed keys.
+pub type FixedSipHash = std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
 
 impl FirstMap for StdFirstMap {
     const TUNED: bool = false;

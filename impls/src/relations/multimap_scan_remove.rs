@@ -18,7 +18,7 @@ use super::{
 };
 
 /// One index: key → the IDs of its records. Invariant: no key maps to an empty vector.
-pub(crate) type KeyedVecs = HashMap<Key, Vec<RecordId>>;
+pub(crate) type KeyedVecs = HashMap<Key, Vec<RecordId>, super::first_map::FixedSipHash>;
 
 /// Removes `id` from `key`'s vector by linear search; drops the key when it empties.
 pub(crate) fn remove_by_search(index: &mut KeyedVecs, key: Key, id: RecordId) {
