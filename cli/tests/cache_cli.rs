@@ -31,13 +31,15 @@ fn sim_of(path: &std::path::Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// Same binary and trace give identical counts, whether the children run one at a time or
+/// side by side.
 #[test]
 fn same_binary_and_trace_give_identical_counts() {
     if !have_valgrind() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let run = |name: &str| {
+    let run = |name: &str, jobs: &str| {
         let out = dir.path().join(name);
         let status = dodbench()
             .args([
@@ -46,8 +48,14 @@ fn same_binary_and_trace_give_identical_counts() {
                 "churn",
                 "--design",
                 "holey",
+                "--design",
+                "packed",
+                "--design",
+                "slotmap",
                 "--n",
                 "300",
+                "--jobs",
+                jobs,
             ])
             .arg("--out")
             .arg(&out)
@@ -56,11 +64,26 @@ fn same_binary_and_trace_give_identical_counts() {
         assert!(status.success());
         sim_of(&out)
     };
-    let first = run("a.json");
-    let second = run("b.json");
-    assert_eq!(first.len(), 1);
-    assert!(first[0]["ir"].as_f64().unwrap() > 0.0, "{first:?}");
+    let first = run("a.json", "1");
+    let second = run("b.json", "3");
+    assert_eq!(first.len(), 3);
+    assert!(
+        first.iter().all(|s| s["ir"].as_f64().unwrap() > 0.0),
+        "{first:?}"
+    );
+    assert_ne!(first[0], first[1], "two designs, two sets of counts");
     assert_eq!(first, second);
+}
+
+#[test]
+fn zero_jobs_is_a_clear_error() {
+    let out = dodbench()
+        .args(["cache", "--jobs", "0", "--workload", "churn"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--jobs must be at least 1"), "{stderr}");
 }
 
 #[test]

@@ -13,6 +13,7 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use workloads::{AnyTrace, Trace, TraceStats};
 
@@ -269,10 +270,20 @@ fn collected_loop<L: ReferenceLoop>(
     Ok(expected.body)
 }
 
-/// Name of the child program inside the work directory (see [`CacheSim::command`]).
+/// Name of the child program inside each slot directory (see [`CacheSim::command`]).
 pub const CHILD_PROGRAM: &str = "dodbench";
+/// Name of the trace file inside each slot directory: the same for every child, so every
+/// child's arguments have the same bytes and lengths.
+pub const SLOT_TRACE: &str = "trace.bin";
+/// Name of callgrind's output file inside each slot directory.
+pub const SLOT_OUT: &str = "callgrind.out";
 
-/// The parent's pass: one valgrind child per verified design.
+/// The parent's pass: one valgrind child per verified design, up to `jobs` of them at once.
+///
+/// Each running child owns a *slot*, a directory of the work directory holding a link to the
+/// `dodbench` binary, the trace it replays and callgrind's output file. Every slot has the same
+/// layout and every child the same relative arguments, so a child's counts do not depend on
+/// which slot ran it or what ran beside it (each callgrind simulates its own caches).
 pub struct CacheSim {
     /// The `dodbench` binary to re-execute.
     pub exe: PathBuf,
@@ -280,25 +291,102 @@ pub struct CacheSim {
     pub valgrind: PathBuf,
     /// The simulated hierarchy, recorded with every result.
     pub config: SimConfig,
-    /// A directory for the trace and callgrind files.
+    /// A directory for the traces and the slots.
     pub work_dir: PathBuf,
+    /// Free slot directories (as many as children may run at once).
+    slots: Arc<Slots>,
+    /// Traces written so far (each gets its own master file).
+    traces_written: std::cell::Cell<u64>,
+}
+
+/// The free slot directories, shared with the threads that wait for children.
+struct Slots {
+    free: Mutex<Vec<PathBuf>>,
+    returned: Condvar,
+}
+
+impl Slots {
+    /// Takes a free slot, waiting for a child to finish while none is.
+    fn take(&self) -> PathBuf {
+        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(slot) = free.pop() {
+                return slot;
+            }
+            free = self
+                .returned
+                .wait(free)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Returns a slot taken by [`take`](Slots::take).
+    fn give_back(&self, slot: PathBuf) {
+        self.free
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(slot);
+        self.returned.notify_one();
+    }
+}
+
+/// The number of children [`CacheSim::new`] runs at once by default: one per available core
+/// (each child is single-threaded).
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 impl CacheSim {
-    /// The child's command: `valgrind <fixed options> ./dodbench sim-child --trace trace.bin
-    /// --design D`, run in the work directory under an empty environment.
+    /// A simulator running up to `jobs` (at least 1) children of `exe` under `valgrind` at once,
+    /// with its slots in `work_dir`.
+    ///
+    /// # Errors
+    /// A slot directory or the link (or copy) of `exe` in it could not be made.
+    pub fn new(
+        exe: PathBuf,
+        valgrind: PathBuf,
+        work_dir: PathBuf,
+        jobs: usize,
+    ) -> Result<Self, SimError> {
+        let mut slots = Vec::new();
+        for i in 0..jobs.max(1) {
+            // Same name length for every slot (children never see the name, but keep it plain).
+            let slot = work_dir.join(format!("slot{i:03}"));
+            std::fs::create_dir_all(&slot).map_err(|source| SimError::Io {
+                what: format!("creating {}", slot.display()),
+                source,
+            })?;
+            place_child_program(&exe, &slot)?;
+            slots.push(slot);
+        }
+        slots.reverse();
+        Ok(Self {
+            config: sim_config(&valgrind),
+            exe,
+            valgrind,
+            work_dir,
+            slots: Arc::new(Slots {
+                free: Mutex::new(slots),
+                returned: Condvar::new(),
+            }),
+            traces_written: std::cell::Cell::new(0),
+        })
+    }
+
+    /// The child's command: `valgrind <fixed options> ./dodbench sim-child --design D --trace
+    /// trace.bin`, run in slot directory `slot` under an empty environment.
     ///
     /// Everything the child sees is the same on every machine and checkout: the environment
     /// (its size shifts stack addresses), and its arguments, which are relative (the program is
-    /// a link to `exe` in the work directory): an absolute path's length would change the size
-    /// of the argument strings the child allocates, shift every later heap block, and so move
-    /// D1/LL misses of cache-sized tables by more than the gate's tolerance (seen: +24% D1
-    /// misses between two checkouts).
-    pub fn command(&self, trace_file: &Path, out_file: &Path, design: &str) -> Command {
+    /// a link to `exe` in the slot): an absolute path's length would change the size of the
+    /// argument strings the child allocates, shift every later heap block, and so move D1/LL
+    /// misses of cache-sized tables by more than the gate's tolerance (seen: +24% D1 misses
+    /// between two checkouts).
+    pub fn command(&self, slot: &Path, design: &str) -> Command {
         let mut cmd = Command::new(&self.valgrind);
         cmd.env_clear()
             .env("LC_ALL", "C")
-            .current_dir(&self.work_dir)
+            .current_dir(slot)
             .args([
                 "--tool=callgrind",
                 "--cache-sim=yes",
@@ -307,41 +395,23 @@ impl CacheSim {
                 &format!("--LL={LL}"),
                 "--collect-atstart=no",
                 &format!("--toggle-collect={COLLECTED_FN}"),
+                &format!("--callgrind-out-file={SLOT_OUT}"),
             ])
-            .arg(format!("--callgrind-out-file={}", out_file.display()))
             .arg(Path::new(".").join(CHILD_PROGRAM))
-            .args(["sim-child", "--design", design, "--trace"])
-            .arg(trace_file.file_name().map_or(trace_file.as_os_str(), |n| n));
+            .args(["sim-child", "--design", design, "--trace", SLOT_TRACE]);
         cmd
     }
 
-    /// Links (or, where links fail, copies) the `dodbench` binary into the work directory as
-    /// [`CHILD_PROGRAM`], so the child is started by a relative path.
-    ///
-    /// # Errors
-    /// Neither a link nor a copy could be made.
-    pub fn place_child_program(&self) -> Result<(), SimError> {
-        let link = self.work_dir.join(CHILD_PROGRAM);
-        let _ = std::fs::remove_file(&link);
-        #[cfg(unix)]
-        let linked = std::os::unix::fs::symlink(&self.exe, &link).is_ok();
-        #[cfg(not(unix))]
-        let linked = false;
-        if !linked {
-            std::fs::copy(&self.exe, &link).map_err(|source| SimError::Io {
-                what: format!("copying {} to {}", self.exe.display(), link.display()),
-                source,
-            })?;
-        }
-        Ok(())
-    }
-
-    /// Writes `prepared`'s trace to the work directory (once per trace, before its designs).
+    /// Writes `prepared`'s trace to the work directory (once per trace, before its designs),
+    /// under a name of its own, so children of an earlier trace still running are not
+    /// disturbed.
     ///
     /// # Errors
     /// The file could not be written.
     pub fn write_trace<F: Family>(&self, prepared: &PreparedTrace<F>) -> Result<PathBuf, SimError> {
-        let path = self.work_dir.join("trace.bin");
+        let k = self.traces_written.get();
+        self.traces_written.set(k + 1);
+        let path = self.work_dir.join(format!("trace-{k}.bin"));
         workloads::format::save_to_path(&prepared.trace, &path).map_err(|e| SimError::Io {
             what: format!("writing {}", path.display()),
             source: std::io::Error::other(e.to_string()),
@@ -349,50 +419,144 @@ impl CacheSim {
         Ok(path)
     }
 
-    /// Simulates design `design` on the trace in `trace_file`, checks its digest against
-    /// `expected` and returns the per-op figures for `ops` work units.
+    /// Starts simulating design `design` on the trace in `trace_file` in a free slot (waiting
+    /// for one while `jobs` children run); the returned [`PendingSim`] checks the child's digest
+    /// against `expected` and gives the per-op figures for `ops` work units.
+    pub fn launch<D>(&self, trace_file: &Path, design: &str, expected: D, ops: u64) -> PendingSim
+    where
+        D: SimDigest,
+    {
+        let slot = self.slots.take();
+        let started = copy_into_slot(trace_file, &slot).map(|()| self.command(&slot, design));
+        let slots = Arc::clone(&self.slots);
+        let config = self.config.clone();
+        let valgrind = self.valgrind.clone();
+        let handle = std::thread::spawn(move || {
+            let result = started.and_then(|mut cmd| {
+                finish_child(&mut cmd, &valgrind, &slot, &expected, ops, config)
+            });
+            slots.give_back(slot);
+            result.map_err(|e| e.to_string())
+        });
+        PendingSim(handle)
+    }
+
+    /// Simulates design `design` on the trace in `trace_file` and waits for the figures (see
+    /// [`launch`](CacheSim::launch)).
     ///
     /// # Errors
-    /// See [`SimError`].
-    pub fn simulate<D: crate::replay::ReplayDigest<O>, O>(
+    /// See [`SimError`], as text.
+    pub fn simulate<D>(
         &self,
         trace_file: &Path,
         design: &str,
-        expected: &D,
+        expected: D,
         ops: u64,
-    ) -> Result<SimPerOp, SimError> {
-        let out_file = self.work_dir.join("callgrind.out");
-        let _ = std::fs::remove_file(&out_file);
-        let output = self
-            .command(trace_file, &out_file, design)
-            .output()
-            .map_err(|source| SimError::Io {
-                what: format!("starting {}", self.valgrind.display()),
-                source,
-            })?;
-        if !output.status.success() {
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
-            return Err(SimError::Child {
-                status: output.status.to_string(),
-                stderr: tail.into_iter().rev().collect::<Vec<_>>().join(" | "),
-            });
-        }
-        let digest: D = serde_json::from_slice(&output.stdout).map_err(|e| {
-            SimError::Parse(format!(
-                "child printed no digest ({e}): {:?}",
-                output.stdout
-            ))
-        })?;
-        if digest != *expected {
-            return Err(SimError::Digest(describe_mismatch(expected, &digest)));
-        }
-        let text = std::fs::read_to_string(&out_file).map_err(|source| SimError::Io {
-            what: format!("reading {}", out_file.display()),
+    ) -> Result<SimPerOp, String>
+    where
+        D: SimDigest,
+    {
+        self.launch(trace_file, design, expected, ops).wait()
+    }
+}
+
+/// What a child prints and the parent compares: a family's digest (sent to the thread that
+/// waits for the child).
+pub trait SimDigest:
+    PartialEq + serde::Serialize + serde::de::DeserializeOwned + Send + 'static
+{
+}
+impl<D: PartialEq + serde::Serialize + serde::de::DeserializeOwned + Send + 'static> SimDigest
+    for D
+{
+}
+
+/// A simulation started by [`CacheSim::launch`], running in its own slot.
+#[derive(Debug)]
+pub struct PendingSim(std::thread::JoinHandle<Result<SimPerOp, String>>);
+
+impl PendingSim {
+    /// Waits for the child and returns its per-op figures.
+    ///
+    /// # Errors
+    /// The child failed, its digest differs from the model's, or its output file is unreadable.
+    pub fn wait(self) -> Result<SimPerOp, String> {
+        self.0
+            .join()
+            .unwrap_or_else(|_| Err("the thread waiting for the simulation panicked".to_string()))
+    }
+}
+
+/// Links (or, where links fail, copies) `exe` into `slot` as [`CHILD_PROGRAM`], so the child is
+/// started by a relative path.
+fn place_child_program(exe: &Path, slot: &Path) -> Result<(), SimError> {
+    let link = slot.join(CHILD_PROGRAM);
+    let _ = std::fs::remove_file(&link);
+    #[cfg(unix)]
+    let linked = std::os::unix::fs::symlink(exe, &link).is_ok();
+    #[cfg(not(unix))]
+    let linked = false;
+    if !linked {
+        std::fs::copy(exe, &link).map_err(|source| SimError::Io {
+            what: format!("copying {} to {}", exe.display(), link.display()),
             source,
         })?;
-        Ok(parse_callgrind(&text)?.per_op(ops, self.config.clone()))
     }
+    Ok(())
+}
+
+/// Puts the trace in `trace_file` into free slot `slot` as [`SLOT_TRACE`] (a hard link, or a
+/// copy where links fail), and removes the previous child's output file.
+fn copy_into_slot(trace_file: &Path, slot: &Path) -> Result<(), SimError> {
+    let target = slot.join(SLOT_TRACE);
+    let _ = std::fs::remove_file(&target);
+    let _ = std::fs::remove_file(slot.join(SLOT_OUT));
+    if std::fs::hard_link(trace_file, &target).is_err() {
+        std::fs::copy(trace_file, &target).map_err(|source| SimError::Io {
+            what: format!("copying {} to {}", trace_file.display(), target.display()),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// Runs the child `cmd` to its end, checks its digest against `expected` and reads the counts
+/// callgrind wrote in `slot`.
+fn finish_child<D: SimDigest>(
+    cmd: &mut Command,
+    valgrind: &Path,
+    slot: &Path,
+    expected: &D,
+    ops: u64,
+    config: SimConfig,
+) -> Result<SimPerOp, SimError> {
+    let output = cmd.output().map_err(|source| SimError::Io {
+        what: format!("starting {}", valgrind.display()),
+        source,
+    })?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
+        return Err(SimError::Child {
+            status: output.status.to_string(),
+            stderr: tail.into_iter().rev().collect::<Vec<_>>().join(" | "),
+        });
+    }
+    let digest: D = serde_json::from_slice(&output.stdout).map_err(|e| {
+        SimError::Parse(format!(
+            "child printed no digest ({e}): {:?}",
+            String::from_utf8_lossy(&output.stdout)
+        ))
+    })?;
+    if digest != *expected {
+        return Err(SimError::Digest(describe_mismatch(expected, &digest)));
+    }
+    let out_file = slot.join(SLOT_OUT);
+    let text = std::fs::read_to_string(&out_file).map_err(|source| SimError::Io {
+        what: format!("reading {}", out_file.display()),
+        source,
+    })?;
+    Ok(parse_callgrind(&text)?.per_op(ops, config))
 }
 
 /// Prints the child's digest, one JSON line (what the parent reads).
@@ -405,7 +569,8 @@ pub fn print_digest(digest_json: &str) -> std::io::Result<()> {
 }
 
 /// [`CacheSim`] as a pass over designs: the trace file must have been written by
-/// [`CacheSim::write_trace`] for `prepared`.
+/// [`CacheSim::write_trace`] for `prepared`. Each measurement starts a child and returns at
+/// once (see [`CacheSim::launch`]); the pass's results wait for it.
 pub struct CacheSimPass<'a> {
     /// The simulator.
     pub sim: &'a CacheSim,
@@ -414,38 +579,32 @@ pub struct CacheSimPass<'a> {
 }
 
 impl DesignMeasure for CacheSimPass<'_> {
-    type Output = SimPerOp;
+    type Output = PendingSim;
 
     fn measure<R: Replayer>(
         &mut self,
         prepared: &PreparedTrace<R::Family>,
         _checked: &Checked,
-    ) -> Result<SimPerOp, String> {
-        self.sim
-            .simulate(
-                &self.trace_file,
-                R::design_name(),
-                &prepared.expected.body,
-                prepared.expected.stats.work_units(),
-            )
-            .map_err(|e| e.to_string())
+    ) -> Result<PendingSim, String> {
+        Ok(self.sim.launch(
+            &self.trace_file,
+            R::design_name(),
+            prepared.expected.body,
+            prepared.expected.stats.work_units(),
+        ))
     }
 
     /// Simulates the loop like a design: the floor a replay's instructions are read against.
     fn measure_loop<L: ReferenceLoop>(
         &mut self,
         prepared: &PreparedTrace<L::Family>,
-    ) -> Option<Result<SimPerOp, String>> {
-        Some(
-            self.sim
-                .simulate(
-                    &self.trace_file,
-                    &L::name(),
-                    &prepared.expected.body,
-                    prepared.expected.stats.work_units(),
-                )
-                .map_err(|e| e.to_string()),
-        )
+    ) -> Option<Result<PendingSim, String>> {
+        Some(Ok(self.sim.launch(
+            &self.trace_file,
+            &L::name(),
+            prepared.expected.body,
+            prepared.expected.stats.work_units(),
+        )))
     }
 }
 

@@ -43,7 +43,7 @@ pub trait Family: Sized + 'static {
     /// What a replay observed, reduced to counts and order-independent sums: two replays of
     /// one trace give equal digests exactly when they saw the same answers (up to sum
     /// collisions), whatever order each design keeps its contents in.
-    type Digest: ReplayDigest<Self::Op>;
+    type Digest: ReplayDigest<Self::Op> + Send + 'static;
     /// The replayer of the family's obviously-correct reference model, whose digests are the
     /// expected answers.
     type Model: Replayer<Family = Self>;

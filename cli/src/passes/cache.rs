@@ -3,13 +3,25 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
-use bench_harness::measure::cache_sim::{self, CacheSim, CacheSimPass};
+use anyhow::{Context, Result, bail};
+use bench_harness::measure::cache_sim::{self, CacheSim, CacheSimPass, PendingSim};
 use bench_harness::replay::Family;
 use bench_harness::suite::PreparedTrace;
 use results::{Benchmark, SimPerOp};
 
 use super::{MatrixArgs, Pass};
+
+/// `dodbench cache`'s options: the matrix and how many simulations run at once.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CacheArgs {
+    /// The matrix to simulate.
+    #[command(flatten)]
+    pub matrix: MatrixArgs,
+    /// valgrind children run at once (each is single-threaded); default: one per core. The
+    /// counts do not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
 
 /// The cache pass over each family's memory-bound workloads.
 struct Cache {
@@ -35,8 +47,13 @@ impl<'s> Pass for &'s Cache {
         })
     }
 
-    fn store(&mut self, entry: &mut Benchmark, measured: Result<SimPerOp, String>) {
-        entry.sim = measured.ok();
+    /// Waits for the design's child (started by the measurement) and stores its figures.
+    fn store(&mut self, entry: &mut Benchmark, measured: Result<PendingSim, String>) {
+        let figures: Result<SimPerOp, String> = measured.and_then(PendingSim::wait);
+        if let Err(e) = &figures {
+            eprintln!("dodbench: {}: {e}", entry.id());
+        }
+        entry.sim = figures.ok();
     }
 }
 
@@ -44,21 +61,28 @@ impl<'s> Pass for &'s Cache {
 ///
 /// # Errors
 /// valgrind is missing, bad arguments, or the results file cannot be written.
-pub fn run(args: &MatrixArgs) -> Result<()> {
-    args.validate()?;
+pub fn run(args: &CacheArgs) -> Result<()> {
+    args.matrix.validate()?;
+    let jobs = match args.jobs {
+        Some(0) => bail!("--jobs must be at least 1"),
+        Some(jobs) => jobs.min(MAX_JOBS),
+        None => cache_sim::default_jobs(),
+    };
     let valgrind = cache_sim::find_valgrind()?;
     let work_dir = tempfile::tempdir().context("cannot create a temporary directory")?;
     let cache = Cache {
-        sim: CacheSim {
-            exe: std::env::current_exe().context("cannot find the dodbench binary")?,
-            config: cache_sim::sim_config(&valgrind),
+        sim: CacheSim::new(
+            std::env::current_exe().context("cannot find the dodbench binary")?,
             valgrind,
-            work_dir: work_dir.path().to_path_buf(),
-        },
+            work_dir.path().to_path_buf(),
+            jobs,
+        )?,
     };
-    cache.sim.place_child_program()?;
-    super::run(args, &mut &cache)
+    super::run(&args.matrix, &mut &cache)
 }
+
+/// More children than this would only wait for cores (and each holds a simulated machine).
+const MAX_JOBS: usize = 64;
 
 /// `dodbench sim-child`: replays the trace file on one design of its family, collecting only
 /// the body, and prints the body's digest.
