@@ -86,6 +86,7 @@ impl<T: 'static> IdTable<T> for Holey<T> {
         }
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<Id64, TableError> {
         if self.free_head != NIL {
             let index = self.free_head;
@@ -131,6 +132,7 @@ impl<T: 'static> IdTable<T> for Holey<T> {
         }
     }
 
+    #[inline]
     fn remove(&mut self, id: Id64) -> Option<T> {
         let index = id.index();
         let slot = self.slots.get_mut(index as usize)?;

@@ -154,6 +154,7 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
         }
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<Self::Id, TableError> {
         let (index, generation) = if self.free_len > MIN_FREE {
             let (index, generation) = self.dequeue_free();
@@ -196,6 +197,7 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
         }
     }
 
+    #[inline]
     fn remove(&mut self, id: Self::Id) -> Option<T> {
         let index = id.index();
         let slot = self.slots.get_mut(index as usize)?;

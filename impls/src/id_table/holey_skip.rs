@@ -66,6 +66,7 @@ impl<T: 'static> IdTable<T> for HoleySkip<T> {
         }
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<Id64, TableError> {
         let id = self.holey.insert(value)?;
         let (word, mask) = bit_position(id.index() as usize);
@@ -86,6 +87,7 @@ impl<T: 'static> IdTable<T> for HoleySkip<T> {
         self.holey.get_mut(id)
     }
 
+    #[inline]
     fn remove(&mut self, id: Id64) -> Option<T> {
         let value = self.holey.remove(id)?;
         let (word, mask) = bit_position(id.index() as usize);

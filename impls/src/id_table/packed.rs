@@ -137,6 +137,7 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
         }
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<Self::Id, TableError> {
         let entry = if self.free_len > MIN_FREE {
             self.dequeue_free()
@@ -181,6 +182,7 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
         }
     }
 
+    #[inline]
     fn remove(&mut self, id: Self::Id) -> Option<T> {
         let entry_number = id.index();
         let entry = self.index.get_mut(entry_number as usize)?;

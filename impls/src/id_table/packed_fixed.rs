@@ -140,6 +140,7 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
         }
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<Self::Id, TableError> {
         if self.objects.len() == CAPACITY {
             return Err(TableError::Full { capacity: CAPACITY });
@@ -175,6 +176,7 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
         }
     }
 
+    #[inline]
     fn remove(&mut self, id: Self::Id) -> Option<T> {
         let entry = self.indices.get_mut(id.index() as usize)?;
         if !entry.version.is_occupied_by(id.generation()) {

@@ -148,6 +148,7 @@ impl<T: 'static> IdTable<T> for Pool<T> {
         }
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<Id64, TableError> {
         if self.free_head != NIL {
             let index = self.free_head;
@@ -175,6 +176,7 @@ impl<T: 'static> IdTable<T> for Pool<T> {
             .get_mut(id.generation())
     }
 
+    #[inline]
     fn remove(&mut self, id: Id64) -> Option<T> {
         let slot = self.slots.get_mut(id.index() as usize)?;
         let value = slot.vacate(id.generation())?;

@@ -106,6 +106,7 @@ impl<T: 'static> IdTable<T> for PoolLowest<T> {
         }
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<Id64, TableError> {
         if let Some(i) = self.lowest_free() {
             self.mark_used(i);
@@ -137,6 +138,7 @@ impl<T: 'static> IdTable<T> for PoolLowest<T> {
             .get_mut(id.generation())
     }
 
+    #[inline]
     fn remove(&mut self, id: Id64) -> Option<T> {
         let i = id.index() as usize;
         let slot = self.slots.get_mut(i)?;
