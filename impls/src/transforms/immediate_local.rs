@@ -4,8 +4,9 @@
 //! its children are kept close together in the array, so that the immediate update is cache
 //! friendly." It gives no code; this is one reading of it, stated here.
 //!
-//! Layout: the SoA [`Hierarchy`] of [`immediate_recursive`](super::immediate_recursive). The
-//! update of a subtree is [`immediate_iterative`](super::immediate_iterative)'s walk (an
+//! Layout: the SoA [`Hierarchy`] of [`immediate_recursive`](super::immediate_recursive), in the
+//! stack-walked store of [`immediate_iterative`](super::immediate_iterative) (only the walk
+//! differs, [`SubtreeWalk`]). The update of a subtree is [`immediate_iterative`](super::immediate_iterative)'s walk (an
 //! explicit stack, depth first, parents before children) plus a placement cursor that starts
 //! at the root: while the cursor stays inside the array, each visited node is swapped into the
 //! cursor's slot with the article's three-step swap (F12) and the cursor advances. After one
@@ -25,55 +26,18 @@
 //! reparented out of order.
 
 use super::hierarchy::{Hierarchy, NIL};
-use super::immediate_recursive::{immediate_batch, immediate_ops};
-use super::{
-    Affine, IMMEDIATE_PRODUCT_CAP, TransformDesignInfo, TransformDesignKind, TransformStore,
-    UpdateStrategy, XfError,
-};
+use super::immediate_iterative::{StackWalked, SubtreeWalk};
+use super::{IMMEDIATE_PRODUCT_CAP, TransformDesignInfo, TransformDesignKind, UpdateStrategy};
 
 /// Immediate update that repacks each updated subtree in walk order from its root on.
-#[derive(Debug, Clone, Default)]
-pub struct ImmediateLocal {
-    /// Per-slot extra: the batch stamp.
-    h: Hierarchy<u32>,
-    batch_epoch: u32,
-    /// Slots still to update; empty between calls.
-    stack: Vec<u32>,
-}
+pub type ImmediateLocal = StackWalked<Repacking>;
 
-/// Recomputes the subtree of slot `root` depth first, parents before children, moving each
-/// visited node into the slot after the previously placed one while that slot exists (see the
-/// module docs). `stack` holds the slots of nodes still to visit; empty between calls.
-fn update_subtree(h: &mut Hierarchy<u32>, stack: &mut Vec<u32>, root: u32) {
-    // The next slot to fill. Invariant: while placing, the visited nodes are exactly the slots
-    // `root..place`, so a swap only moves the node being visited and one not yet visited.
-    let mut place = root;
-    stack.push(root);
-    while let Some(mut x) = stack.pop() {
-        if place < h.size {
-            if x != place {
-                h.swap(x, place);
-                // The node displaced from `place` now sits in `x`'s old slot; if it is still
-                // to be visited, its stack entry follows it.
-                if let Some(entry) = stack.iter_mut().find(|e| **e == place) {
-                    *entry = x;
-                }
-                x = place;
-            }
-            place += 1;
-        }
-        h.recompute(x);
-        let mut c = h.first_child[x as usize];
-        while c != NIL {
-            stack.push(c);
-            c = h.next_sibling[c as usize];
-        }
-    }
-}
+/// The depth-first walk of [`immediate_iterative`](super::immediate_iterative) with a placement
+/// cursor that swaps each visited node into the next slot (see the module docs).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Repacking;
 
-impl TransformStore for ImmediateLocal {
-    type Id = u32;
-
+impl SubtreeWalk for Repacking {
     const INFO: TransformDesignInfo = TransformDesignInfo {
         name: "immediate_local",
         description: "immediate_iterative whose walk swaps each updated subtree into consecutive slots from its root on (the article's F10: parents and children kept close)",
@@ -83,73 +47,41 @@ impl TransformStore for ImmediateLocal {
         product_cap: Some(IMMEDIATE_PRODUCT_CAP),
     };
 
-    fn new() -> Self {
-        Self::default()
-    }
-
-    fn create(&mut self, parent: Option<u32>, local: Affine) -> Result<u32, XfError> {
-        immediate_ops::create(&mut self.h, parent, local)
-    }
-
-    fn destroy(&mut self, node: u32) -> Result<(), XfError> {
-        let stack = &mut self.stack;
-        immediate_ops::destroy(&mut self.h, node, |h, s| update_subtree(h, stack, s))
-    }
-
-    fn set_parent(&mut self, node: u32, parent: Option<u32>) -> Result<(), XfError> {
-        let stack = &mut self.stack;
-        immediate_ops::set_parent(&mut self.h, node, parent, |h, s| {
-            update_subtree(h, stack, s);
-        })
-    }
-
-    fn set_local(&mut self, node: u32, local: Affine) -> Result<(), XfError> {
-        let s = self.h.slot(node)?;
-        self.h.local[s as usize] = local;
-        update_subtree(&mut self.h, &mut self.stack, s);
-        Ok(())
-    }
-
-    fn set_local_batch(&mut self, batch: &[(u32, Affine)]) -> Result<(), XfError> {
-        let stack = &mut self.stack;
-        immediate_batch(&mut self.h, &mut self.batch_epoch, batch, |h, s| {
-            update_subtree(h, stack, s);
-        })
-    }
-
-    fn end_frame(&mut self) {}
-
-    fn world(&self, node: u32) -> Result<Affine, XfError> {
-        Ok(self.h.world[self.h.slot(node)? as usize])
-    }
-
-    fn local(&self, node: u32) -> Result<Affine, XfError> {
-        Ok(self.h.local[self.h.slot(node)? as usize])
-    }
-
-    fn len(&self) -> usize {
-        self.h.size as usize
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.h.memory_bytes() + self.stack.capacity() * 4
-    }
-
-    fn world_updates(&self) -> u64 {
-        self.h.updates
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        if !self.stack.is_empty() {
-            return Err("the update stack is not empty between calls".into());
+    /// Recomputes the subtree of slot `root` depth first, parents before children, moving each
+    /// visited node into the slot after the previously placed one while that slot exists (see the
+    /// module docs). `stack` holds the slots of nodes still to visit; empty between calls.
+    fn update_subtree(h: &mut Hierarchy<u32>, stack: &mut Vec<u32>, root: u32) {
+        // The next slot to fill. Invariant: while placing, the visited nodes are exactly the slots
+        // `root..place`, so a swap only moves the node being visited and one not yet visited.
+        let mut place = root;
+        stack.push(root);
+        while let Some(mut x) = stack.pop() {
+            if place < h.size {
+                if x != place {
+                    h.swap(x, place);
+                    // The node displaced from `place` now sits in `x`'s old slot; if it is still
+                    // to be visited, its stack entry follows it.
+                    if let Some(entry) = stack.iter_mut().find(|e| **e == place) {
+                        *entry = x;
+                    }
+                    x = place;
+                }
+                place += 1;
+            }
+            h.recompute(x);
+            let mut c = h.first_child[x as usize];
+            while c != NIL {
+                stack.push(c);
+                c = h.next_sibling[c as usize];
+            }
         }
-        self.h.check(true)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transforms::{Affine, TransformStore};
 
     /// A tree built out of order (children before unrelated roots, interleaved) ends up in
     /// the walk's order (depth first, children last to first) right after its root once the
