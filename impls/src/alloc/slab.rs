@@ -3,7 +3,8 @@
 //! The article's "very simple kind of custom memory allocator: one that just allocates fixed
 //! blocks from an array" ("Allocation Adventures 2", `shared/seeds/002_*`, "check out the slab
 //! allocator"), generalised the way a slab allocator does so it runs every trace (a tuned
-//! design: the article states the idea, never builds it as a general allocator).
+//! design: the article states the idea, never builds it as a general allocator). Registered
+//! as `slab_alloc` (the ID-table family's `slab` is the `slab` crate, an unrelated design).
 //!
 //! Layout: the arena is cut into pages of [`PAGE`] bytes (smaller for tiny arenas: a quarter
 //! of the arena, at least `min_block`). Size classes are the powers of two from `min_block` to
@@ -259,7 +260,21 @@ impl Slab {
             return Err(AllocError::ForeignOffset { offset });
         }
         match self.requested[offset >> self.min_shift] {
-            0 => Err(AllocError::DoubleFree { offset }),
+            0 => {
+                // A freed block's start (on a slab page, or a page freed since) is a double
+                // free; anything else was never a block's start.
+                let page = &self.pages[offset >> self.page_shift];
+                let block_start = match page.kind {
+                    PageKind::Free => true,
+                    PageKind::Slab => (offset & (self.page - 1)) % self.block_of(page.class) == 0,
+                    PageKind::RunHead | PageKind::RunBody => false,
+                };
+                Err(if block_start {
+                    AllocError::DoubleFree { offset }
+                } else {
+                    AllocError::ForeignOffset { offset }
+                })
+            }
             n => Ok(n - 1),
         }
     }
@@ -276,7 +291,7 @@ impl Slab {
 
 impl BlockAllocator for Slab {
     const INFO: AllocDesignInfo = AllocDesignInfo {
-        name: "slab",
+        name: "slab_alloc",
         description: "slab allocator: 4 KiB pages of one power-of-two size class each, in-page free lists, runs of pages above half a page (fixed blocks from an array)",
         kind: DesignKind::Tuned,
         max_align: BASE_ALIGN,
@@ -534,4 +549,49 @@ impl BlockAllocator for Slab {
 /// The largest power of two `<= n` (1 for 0).
 fn prev_power_of_two(n: usize) -> usize {
     if n == 0 { 1 } else { 1 << n.ilog2() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_size_blocks_fill_pages_and_are_reused_last_freed_first() {
+        let mut a = Slab::with_arena(64 << 10, 16).unwrap();
+        // 24-byte requests are 32-byte blocks: 128 per 4 KiB page, back to back.
+        let blocks: Vec<usize> = (0..200).map(|_| a.allocate(24, 8).unwrap()).collect();
+        assert_eq!(blocks[1] - blocks[0], 32);
+        assert_eq!(blocks[128], PAGE, "the 129th block opens the second page");
+        assert_eq!(a.bytes_reserved(), 200 * 32);
+        a.free(blocks[5]).unwrap();
+        a.free(blocks[7]).unwrap();
+        assert_eq!(a.allocate(20, 8), Ok(blocks[7]));
+        assert_eq!(a.allocate(20, 8), Ok(blocks[5]));
+        a.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn bad_frees_are_refused_in_every_build() {
+        let mut a = Slab::with_arena(64 << 10, 16).unwrap();
+        let x = a.allocate(100, 8).unwrap();
+        let big = a.allocate(10_000, 8).unwrap();
+        assert_eq!(
+            a.free(x + 16),
+            Err(AllocError::ForeignOffset { offset: x + 16 })
+        );
+        let body = big + PAGE;
+        assert_eq!(
+            a.free(body),
+            Err(AllocError::ForeignOffset { offset: body })
+        );
+        assert_eq!(
+            a.free(1 << 20),
+            Err(AllocError::ForeignOffset { offset: 1 << 20 })
+        );
+        a.free(x).unwrap();
+        assert_eq!(a.free(x), Err(AllocError::DoubleFree { offset: x }));
+        a.free(big).unwrap();
+        a.check_invariants().unwrap();
+        assert_eq!(a.free_bytes(), Some(16 * PAGE));
+    }
 }

@@ -28,6 +28,7 @@ pub fn for_each_tag_design<V: TagDesignVisitor>(visitor: &mut V) {
     visitor.visit::<linked_chunks::LinkedChunks<14>>();
     visitor.visit::<sorted_chunks::SortedChunks<8>>();
     visitor.visit::<sorted_chunks::SortedChunks<13>>();
+    visitor.visit::<sorted_chunks::SortedChunks<8, true>>();
     visitor.visit::<buddy_arrays::BuddyArrays>();
     visitor.visit::<peers::smallvec::SmallVecPeer>();
     visitor.visit::<peers::arrayvec::ArrayVecPeer>();
