@@ -135,7 +135,7 @@ impl<const M: u8> Wrong<M> {
 impl<const M: u8> TagStore for Wrong<M> {
     const INFO: TagDesignInfo = TagDesignInfo {
         name: "wrong",
-        ..VecOfVecs::INFO
+        ..<VecOfVecs>::INFO
     };
 
     fn new() -> Self {

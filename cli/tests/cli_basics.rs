@@ -170,6 +170,8 @@ fn an_allocator_trace_too_large_for_the_arenas_is_unsupported_not_an_abort() {
         trace.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    // `system` builds no arena: it still runs and verifies beside the refused designs (the
+    // arena designs are not all named, so that a machine with 64 GiB free does not build one).
     let out = dodbench(&[
         "replay",
         trace.to_str().unwrap(),
@@ -179,6 +181,8 @@ fn an_allocator_trace_too_large_for_the_arenas_is_unsupported_not_an_abort() {
         "buddy",
         "--design",
         "buddy_system_allocator",
+        "--design",
+        "system",
     ]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
@@ -189,6 +193,52 @@ fn an_allocator_trace_too_large_for_the_arenas_is_unsupported_not_an_abort() {
         );
     }
     assert_eq!(stdout.lines().filter(|l| l.starts_with("buddy")).count(), 2);
+    // A design's documented limit (buddy_system_allocator's arena range) is `unsupported` with
+    // the limit, never `failed`.
+    let bsa = stdout
+        .lines()
+        .find(|l| l.starts_with("buddy_system_allocator"))
+        .unwrap();
+    assert!(
+        bsa.contains("the design supports at most 4294967296 bytes"),
+        "{bsa}"
+    );
+    assert!(!stdout.contains("failed"), "{stdout}");
+    let system = stdout.lines().find(|l| l.starts_with("system")).unwrap();
+    assert!(system.ends_with("verified"), "{system}");
+}
+
+#[test]
+fn error_causes_are_printed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let not_utf8 = dir.path().join("not-utf8.wee");
+    std::fs::write(&not_utf8, b"Alloc(\xff\xfe)\n").unwrap();
+    let not_utf8 = not_utf8.to_str().unwrap();
+    let out_trace = dir.path().join("o.trace");
+    let out_trace = out_trace.to_str().unwrap();
+    let cases: [(&[&str], &str); 7] = [
+        (&["replay", d], "Is a directory"),
+        (&["convert-wee-alloc", d, "-o", out_trace], "Is a directory"),
+        (
+            &["convert-wee-alloc", not_utf8, "-o", out_trace],
+            "valid UTF-8",
+        ),
+        (&["history", "show", d], "Is a directory"),
+        (&["compare", d, d], "Is a directory"),
+        (
+            &["report", "--results", not_utf8, "--out", d],
+            "valid UTF-8",
+        ),
+        (&["gen", "fill", "-o", d], "Is a directory"),
+    ];
+    for (args, cause) in cases {
+        let out = dodbench(args);
+        assert_user_error(&out, cause);
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.matches(cause).count(), 1, "{args:?}: {stderr}");
+    }
+    assert!(!std::path::Path::new(out_trace).exists());
 }
 
 #[test]

@@ -132,3 +132,77 @@ fn runs_that_cannot_be_shown_side_by_side_are_refused() {
     });
     assert_refused(&a, &same, "DODBENCH_MACHINE");
 }
+
+#[test]
+fn results_with_unusable_numbers_are_refused_and_the_old_report_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    let good = fixture("small_results_laptop.json");
+    let run = dodbench(&[
+        "report",
+        "--results",
+        good.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let index = std::fs::read(out.join("index.html")).unwrap();
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(Edit, &str); 6] = [
+        // A median near f64::MAX used to hang the log-scale axis.
+        (
+            |v| {
+                v["benchmarks"][0]["ns_per_op"] =
+                    serde_json::json!({"median": 1e308, "lower": 1.0, "upper": 1e308})
+            },
+            "1e308 ns is above the plausible maximum 1e12 ns",
+        ),
+        (
+            |v| {
+                v["benchmarks"][0]["ns_per_op"] =
+                    serde_json::json!({"median": -1.0, "lower": -2.0, "upper": 1.0})
+            },
+            "not positive",
+        ),
+        (
+            |v| {
+                v["benchmarks"][0]["ns_per_op"] =
+                    serde_json::json!({"median": 0.0, "lower": 0.0, "upper": 1.0})
+            },
+            "not positive",
+        ),
+        (
+            |v| v["benchmarks"][0]["samples_ns_per_op"][0] = (-5.0).into(),
+            "a sample: -5 ns is not positive",
+        ),
+        (
+            |v| {
+                let first = v["benchmarks"][0].clone();
+                v["benchmarks"].as_array_mut().unwrap().push(first);
+            },
+            "two entries for one benchmark",
+        ),
+        (|v| v["schema_version"] = "5".into(), "schema version \"5\""),
+    ];
+    for (edit, reason) in cases {
+        let bad = edited_laptop(dir.path(), edit);
+        let before = std::fs::read(&bad).unwrap();
+        let started = std::time::Instant::now();
+        let run = dodbench(&[
+            "report",
+            "--results",
+            bad.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let stderr = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{reason}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
+        assert!(stderr.contains(bad.to_str().unwrap()), "{stderr}");
+        assert!(stderr.contains(reason), "expected {reason:?} in {stderr}");
+        assert!(started.elapsed().as_secs() < 30, "{reason}: took too long");
+        // Nothing else is lost: the previous report and the results file are untouched.
+        assert_eq!(std::fs::read(out.join("index.html")).unwrap(), index);
+        assert_eq!(std::fs::read(&bad).unwrap(), before);
+    }
+}

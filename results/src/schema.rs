@@ -475,8 +475,9 @@ pub fn implausible_time(ns: f64) -> Option<String> {
     } else if ns <= 0.0 {
         Some(format!("{ns} ns is not positive"))
     } else if ns > MAX_NS_PER_OP {
+        // Scientific notation: 1e308 printed in full is 309 digits.
         Some(format!(
-            "{ns} ns is above the plausible maximum {MAX_NS_PER_OP} ns"
+            "{ns:e} ns is above the plausible maximum {MAX_NS_PER_OP:e} ns"
         ))
     } else {
         None

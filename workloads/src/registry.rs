@@ -169,6 +169,7 @@ const ENTRIES: &[Entry] = &[
     entry!(alloc_vector_doubling, generators::alloc_vector_doubling::VectorDoublingParams, stale: false),
     entry!(alloc_random_mix, generators::alloc_random_mix::RandomMixParams, stale: false, check: generators::alloc_random_mix::check),
     entry!(alloc_every_other_leaf, generators::alloc_every_other_leaf::EveryOtherLeafParams, stale: false),
+    entry!(alloc_fixed_size, generators::alloc_fixed_size::FixedSizeParams, stale: false),
     entry!(comp_simulate, generators::comp_simulate::CompSimulateParams, stale: false),
     entry!(comp_simulate_sparse, generators::comp_simulate_sparse::CompSimulateSparseParams, stale: false),
     entry!(comp_lookup, generators::comp_lookup::CompLookupParams, stale: false),

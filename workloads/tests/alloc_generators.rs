@@ -18,7 +18,7 @@ fn generate(w: &WorkloadInfo, n: usize, seed: u64) -> Trace<AllocOp> {
 #[test]
 fn the_alloc_family_has_its_workloads_all_named_alloc() {
     let all = workloads_of(ALLOC);
-    assert_eq!(all.len(), 9);
+    assert_eq!(all.len(), 10);
     assert!(all.iter().all(|w| w.name.starts_with("alloc-")));
     assert_eq!(all.iter().filter(|w| w.recorded).count(), 6);
     assert!(matches!(

@@ -21,6 +21,7 @@ pub mod buddy_vec_lists;
 pub mod error;
 pub mod peers;
 pub mod registry;
+pub mod slab;
 
 pub use error::AllocError;
 pub use registry::{AllocDesignVisitor, alloc_designs, for_each_alloc_design};

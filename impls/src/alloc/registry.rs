@@ -3,7 +3,7 @@
 //!
 //! Dispatch stays static: an [`AllocDesignVisitor`] is called once per design type.
 
-use super::{AllocDesignInfo, BlockAllocator, buddy, buddy_scan, buddy_vec_lists, peers};
+use super::{AllocDesignInfo, BlockAllocator, buddy, buddy_scan, buddy_vec_lists, peers, slab};
 
 /// Something done once per allocator design, e.g. "run the property test".
 pub trait AllocDesignVisitor {
@@ -16,6 +16,7 @@ pub fn for_each_alloc_design<V: AllocDesignVisitor>(visitor: &mut V) {
     visitor.visit::<buddy::Buddy>();
     visitor.visit::<buddy_vec_lists::BuddyVecLists>();
     visitor.visit::<buddy_scan::BuddyScan>();
+    visitor.visit::<slab::Slab>();
     visitor.visit::<peers::buddy_system_allocator::BuddySystemAllocatorPeer>();
     visitor.visit::<peers::buddy_alloc::BuddyAllocPeer>();
     visitor.visit::<peers::rlsf::RlsfPeer>();

@@ -29,6 +29,7 @@
 //! power-of-two block that the block-allocator family's buddy allocator
 //! ([`crate::alloc::buddy`]) carves from one arena.
 
+pub mod boxed_nodes;
 pub mod buddy_arrays;
 pub mod entities;
 pub mod fixed;

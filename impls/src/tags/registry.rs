@@ -4,7 +4,7 @@
 //! Dispatch stays static: a [`TagDesignVisitor`] is called once per design type.
 
 use super::{
-    TagDesignInfo, TagStore, buddy_arrays, fixed, linked_chunks, linked_nodes, peers,
+    TagDesignInfo, TagStore, boxed_nodes, buddy_arrays, fixed, linked_chunks, linked_nodes, peers,
     sorted_chunks, vec_of_vecs,
 };
 
@@ -17,12 +17,18 @@ pub trait TagDesignVisitor {
 /// Calls `visitor.visit::<D>()` for every registered design, in registry order.
 pub fn for_each_tag_design<V: TagDesignVisitor>(visitor: &mut V) {
     visitor.visit::<vec_of_vecs::VecOfVecs>();
+    visitor.visit::<vec_of_vecs::VecOfVecs<vec_of_vecs::AddOne>>();
+    visitor.visit::<vec_of_vecs::VecOfVecs<vec_of_vecs::AddSixteen>>();
+    visitor.visit::<vec_of_vecs::VecOfVecs<vec_of_vecs::TimesOneAndHalf>>();
+    visitor.visit::<vec_of_vecs::VecOfVecs<vec_of_vecs::TimesTwo>>();
     visitor.visit::<fixed::Fixed>();
     visitor.visit::<linked_nodes::LinkedNodes>();
+    visitor.visit::<boxed_nodes::BoxedNodes>();
     visitor.visit::<linked_chunks::LinkedChunks<8>>();
     visitor.visit::<linked_chunks::LinkedChunks<14>>();
     visitor.visit::<sorted_chunks::SortedChunks<8>>();
     visitor.visit::<sorted_chunks::SortedChunks<13>>();
+    visitor.visit::<sorted_chunks::SortedChunks<8, true>>();
     visitor.visit::<buddy_arrays::BuddyArrays>();
     visitor.visit::<peers::smallvec::SmallVecPeer>();
     visitor.visit::<peers::arrayvec::ArrayVecPeer>();

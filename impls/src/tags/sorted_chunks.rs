@@ -31,6 +31,17 @@
 //! `destroy_entity`) runs one step after its work; `visit_all` runs one step per live entity
 //! after its sweep, i.e. about one full sorting pass per `visit_all`.
 //!
+//! # The article's own suggestion: two-way bubble sort
+//! `BUBBLE = true` (registered as `sorted_chunks_8_bubble`) replaces the cursor sweep with what
+//! the article names ("Two-way bubble sort perhaps?"): one step compares the chunks in two
+//! neighbouring slots `i`, `i + 1` by the key `(owner entity, position in its chain)` (free
+//! chunks last) and swaps them if out of order; the position moves one slot per step, back and
+//! forth over the buffer (cocktail shaker). A sorted buffer has every chain contiguous and in
+//! order, chains in entity order. The key is not stored: it is found by walking the chunk's
+//! chain to both ends, so a step costs O(chain length) reads, and a bubble sort needs O(slots)
+//! passes, not one, to sort a shuffled buffer: the comparison with the sweep is how fast each
+//! keeps up with mutations at a given mutation:read ratio.
+//!
 //! Pay-off: once sorted, `visit_entity` reads one contiguous run, and `visit_all` is a single
 //! linear sweep of the buffer (the owner of each chunk follows from the previous one). Cost:
 //! 8 more bytes per chunk than `linked_chunks` (`prev`, and `tail` per entity), and the swaps.
@@ -99,9 +110,10 @@ struct Ends {
     tail: u32,
 }
 
-/// Doubly linked chunks in one `Vec`, incrementally sorted so chains become contiguous.
+/// Doubly linked chunks in one `Vec`, incrementally sorted so chains become contiguous: by
+/// the cursor sweep, or by a two-way bubble sort when `BUBBLE`.
 #[derive(Debug, Clone)]
-pub struct SortedChunks<const K: usize> {
+pub struct SortedChunks<const K: usize, const BUBBLE: bool = false> {
     entities: EntitySet,
     /// `ends[e]`: entity `e`'s first and last chunk. Invariant: `ends.len() == entities.slots()`;
     /// released entities have `NIL` ends.
@@ -111,16 +123,20 @@ pub struct SortedChunks<const K: usize> {
     chunks: Vec<Chunk<K>>,
     /// First free chunk, `NIL` if none.
     free_head: u32,
-    /// Where the next sort step looks. Invariant: `1 <= scan` (it wraps at `chunks.len()`).
+    /// Where the next sort step looks. Invariant: `1 <= scan` (it wraps at `chunks.len()`;
+    /// the bubble sort turns around at the ends instead).
     scan: u32,
+    /// Bubble sort only: the step position moves towards slot 1.
+    backward: bool,
     tag_count: usize,
     allocator_calls: u64,
 }
 
-impl<const K: usize> SortedChunks<K> {
-    const NAME: &'static str = match K {
-        8 => "sorted_chunks_8",
-        13 => "sorted_chunks_13",
+impl<const K: usize, const BUBBLE: bool> SortedChunks<K, BUBBLE> {
+    const NAME: &'static str = match (K, BUBBLE) {
+        (8, false) => "sorted_chunks_8",
+        (13, false) => "sorted_chunks_13",
+        (8, true) => "sorted_chunks_8_bubble",
         _ => panic!("give this chunk size a registry name"),
     };
 
@@ -260,6 +276,15 @@ impl<const K: usize> SortedChunks<K> {
     /// way, only slots `>= p` move and the invariant holds for `p + 1`. After mutations the
     /// wanted chunk may lie before `p`; then nothing moves and the next sweep repairs it.
     pub fn sort_step(&mut self) {
+        if BUBBLE {
+            self.bubble_step();
+        } else {
+            self.sweep_step();
+        }
+    }
+
+    /// One step of the cursor sweep (see [`sort_step`](Self::sort_step)).
+    fn sweep_step(&mut self) {
         if self.chunks.len() <= 2 {
             return;
         }
@@ -285,6 +310,45 @@ impl<const K: usize> SortedChunks<K> {
         self.scan = p + 1;
     }
 
+    /// The bubble sort's key of slot `i`: `(owner, position in the chain)` of a live chunk,
+    /// after every live chunk for a free one.
+    fn bubble_key(&self, i: u32) -> (u32, u32) {
+        if !self.chunks[i as usize].is_live() {
+            return (u32::MAX, u32::MAX);
+        }
+        let mut rank = 0;
+        let mut c = i;
+        while let Link::Chunk(prev) = link(self.chunks[c as usize].prev) {
+            rank += 1;
+            c = prev;
+        }
+        (self.owner(i), rank)
+    }
+
+    /// One step of the two-way bubble sort: compares slots `scan` and `scan + 1`, swaps them
+    /// if out of order, and moves `scan` one slot, turning around at either end.
+    fn bubble_step(&mut self) {
+        let len = self.chunks.len() as u32;
+        if len <= 2 {
+            return;
+        }
+        let last = len - 2;
+        let i = self.scan.min(last);
+        if self.bubble_key(i) > self.bubble_key(i + 1) {
+            self.swap_chunks(i, i + 1);
+        }
+        if self.backward && i <= 1 {
+            self.backward = false;
+        } else if !self.backward && i >= last {
+            self.backward = true;
+        }
+        self.scan = if self.backward {
+            (i - 1).max(1)
+        } else {
+            (i + 1).min(last)
+        };
+    }
+
     /// The owner of live chunk `index`, by walking to its chain's tail.
     fn owner(&self, mut index: u32) -> Entity {
         loop {
@@ -296,11 +360,14 @@ impl<const K: usize> SortedChunks<K> {
     }
 }
 
-impl<const K: usize> TagStore for SortedChunks<K> {
+impl<const K: usize, const BUBBLE: bool> TagStore for SortedChunks<K, BUBBLE> {
     const INFO: TagDesignInfo = TagDesignInfo {
         name: Self::NAME,
-        description: match K {
-            8 => {
+        description: match (K, BUBBLE) {
+            (8, true) => {
+                "sorted_chunks_8 sorted by the article's two-way bubble sort (one compare-and-swap of neighbours per access)"
+            }
+            (8, false) => {
                 "doubly linked { n, prev, next, tags: [u32; 8] } chunks, sorted incrementally (one swap per access) so chains become contiguous"
             }
             _ => {
@@ -318,6 +385,7 @@ impl<const K: usize> TagStore for SortedChunks<K> {
             chunks: Vec::new(),
             free_head: NIL,
             scan: 1,
+            backward: false,
             tag_count: 0,
             allocator_calls: 0,
         }
@@ -590,5 +658,27 @@ mod tests {
             store.check_invariants().unwrap();
         }
         assert_eq!(store.out_of_place_links(), 0);
+    }
+
+    #[test]
+    fn the_bubble_sort_sorts_an_interleaved_buffer_in_enough_passes() {
+        let mut store = SortedChunks::<8, true>::new();
+        let a = store.create_entity().unwrap();
+        let b = store.create_entity().unwrap();
+        for t in 0..40 {
+            store.add_tag(if t % 16 < 8 { b } else { a }, t).unwrap();
+            store.scan = 1;
+            store.backward = false;
+        }
+        store.check_invariants().unwrap();
+        assert!(store.out_of_place_links() > 0);
+        let len = store.chunks.len();
+        // A bubble sort needs up to one pass per slot; each pass is `len` steps.
+        for _ in 0..2 * len * len {
+            store.sort_step();
+            store.check_invariants().unwrap();
+        }
+        assert_eq!(store.out_of_place_links(), 0);
+        assert!((1..len - 1).all(|i| store.bubble_key(i as u32) <= store.bubble_key(i as u32 + 1)));
     }
 }

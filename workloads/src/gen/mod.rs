@@ -49,6 +49,7 @@
 //! | `alloc-vector-doubling`  | `n` Alloc 16 B, each grown to a random stage     | 100K steps: double (Realloc 2x), 5% halve, restart at target | about 130K                 |
 //! | `alloc-random-mix`       | `n` Alloc, log-uniform 16 B..1 KiB               | 100K of 40% Alloc, 40% Free, 20% Realloc                  | 100K                          |
 //! | `alloc-every-other-leaf` | `n` Alloc 16 B                                   | `ceil(n/2)` Free (even handles), `ceil(n/2)` Alloc 32 B   | 1K / 64K / 1M                 |
+//! | `alloc-fixed-size`       | `n` Alloc 24 B (`size`)                          | 100K random Free / Alloc of that size                     | 100K                          |
 //! | `alloc-wee-*` (6)        | —                                                | a real program's recording (82 to 46K ops)                | n ignored                     |
 //!
 //! Transform hierarchies ([`TransformOp`](crate::TransformOp); `n` is the node count; 10
@@ -91,6 +92,7 @@
 
 mod alloc_builder;
 pub mod alloc_every_other_leaf;
+pub mod alloc_fixed_size;
 pub mod alloc_random_mix;
 pub mod alloc_vector_doubling;
 pub mod alloc_wee;
