@@ -358,6 +358,7 @@ impl<S: ComponentStore> Replayer for ComponentReplay<S> {
             garbage_after_10_frames: garbage.get(9).copied(),
             garbage_after_last_frame: garbage.last().copied(),
             garbage_peak: garbage.iter().copied().max().unwrap_or(0),
+            garbage_per_frame: garbage,
         })))
     }
 
