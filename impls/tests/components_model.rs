@@ -1,14 +1,16 @@
 //! The component-manager family contract, checked once for every registered design.
 //!
-//! One generic model-based property test: random op sequences (spawn, kill, attach, detach,
-//! lookups, writes, simulate, destroy steps, full collections) replayed on a design and on the
+//! One generic model-based property test: random op sequences (spawn, kill, attach, further
+//! instances, detach, lookups, writes, position copies, simulate, destroy steps, full
+//! collections) replayed on a design and on the
 //! reference model [`ModelStore`], answers compared bit for bit, invariants checked after
 //! every op, live state compared after every full collection. It runs through
 //! [`for_each_component_design`], so a new design is tested by adding its registry line.
 
 use impls::components::model::ModelStore;
 use impls::components::{
-    ComponentDesignVisitor, ComponentStore, Destruction, PointMass, for_each_component_design,
+    ComponentDesignVisitor, ComponentError, ComponentStore, Destruction, PointMass, VectorField,
+    for_each_component_design,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -19,7 +21,11 @@ enum TestOp {
     /// `pick` chooses an entity ever spawned (live or dead): see [`pick`].
     Kill(usize),
     Attach(usize, u32),
+    /// Another instance (designs without `several_per_entity` must refuse it as unsupported).
+    AttachAnother(usize, u32),
     Detach(usize),
+    /// Read the first's position, write it as the second's (`CopyPosition`).
+    CopyPosition(usize, usize),
     Position(usize),
     SetVelocity(usize, u32),
     Simulate,
@@ -36,6 +42,8 @@ fn op_strategy() -> impl Strategy<Value = TestOp> {
         6 => Just(TestOp::Spawn),
         3 => pick_strategy().prop_map(TestOp::Kill),
         6 => (pick_strategy(), any::<u32>()).prop_map(|(p, s)| TestOp::Attach(p, s)),
+        3 => (pick_strategy(), any::<u32>()).prop_map(|(p, s)| TestOp::AttachAnother(p, s)),
+        2 => (pick_strategy(), pick_strategy()).prop_map(|(a, b)| TestOp::CopyPosition(a, b)),
         1 => pick_strategy().prop_map(TestOp::Detach),
         3 => pick_strategy().prop_map(TestOp::Position),
         2 => (pick_strategy(), any::<u32>()).prop_map(|(p, s)| TestOp::SetVelocity(p, s)),
@@ -97,6 +105,35 @@ fn run<D: ComponentStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
                     prop_assert_eq!(design.attach(d, init(s)).is_ok(), want.is_ok(), "{:?}", op);
                 }
             }
+            TestOp::AttachAnother(p, s) => {
+                if let Some((d, m)) = at(p) {
+                    let got = design.attach_another(d, init(s));
+                    if D::INFO.several_per_entity {
+                        let want = model.attach_another(m, init(s));
+                        prop_assert_eq!(got.is_ok(), want.is_ok(), "{:?}", op);
+                    } else {
+                        prop_assert!(
+                            matches!(got, Err(ComponentError::Unsupported { .. })),
+                            "{:?}: {:?}",
+                            op,
+                            got
+                        );
+                    }
+                }
+            }
+            TestOp::CopyPosition(a, b) => {
+                if let (Some((da, ma)), Some((db, mb))) = (at(a), at(b)) {
+                    let got = match design.position(da) {
+                        Ok(Some(p)) => design.write(db, VectorField::Position, p).ok(),
+                        other => other.ok().map(|_| false),
+                    };
+                    let want = match model.position(ma) {
+                        Ok(Some(p)) => model.write(mb, VectorField::Position, p).ok(),
+                        other => other.ok().map(|_| false),
+                    };
+                    prop_assert_eq!(got, want, "{:?}", op);
+                }
+            }
             TestOp::Detach(p) => {
                 if let Some((d, m)) = at(p) {
                     prop_assert_eq!(design.detach(d).ok(), model.detach(m).ok(), "{:?}", op);
@@ -117,8 +154,8 @@ fn run<D: ComponentStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
                 if let Some((d, m)) = at(p) {
                     let v = init(s).acceleration;
                     prop_assert_eq!(
-                        design.set_velocity(d, v).ok(),
-                        model.set_velocity(m, v).ok(),
+                        design.write(d, VectorField::Velocity, v).ok(),
+                        model.write(m, VectorField::Velocity, v).ok(),
                         "{:?}",
                         op
                     );
@@ -181,8 +218,8 @@ fn every_design_matches_the_model() {
     for_each_component_design(&mut PropertyTest);
 }
 
-/// Heavy churn with the GC: kill most entities, respawn (reusing indices), attach again,
-/// step the GC for a while: the garbage drains and the state matches the model.
+/// Heavy churn with the GC: kill most entities, respawn (reusing indices), attach again (a
+/// third of them a second instance too), step the GC for a while: the garbage drains and the state matches the model.
 struct Churn;
 
 impl ComponentDesignVisitor for Churn {
@@ -192,6 +229,9 @@ impl ComponentDesignVisitor for Churn {
             for k in 0..50 {
                 ops.push(TestOp::Spawn);
                 ops.push(TestOp::Attach(usize::MAX, round * 100 + k));
+                if k % 3 == 0 {
+                    ops.push(TestOp::AttachAnother(usize::MAX, round * 100 + k + 50));
+                }
             }
             for k in 0..40 {
                 ops.push(TestOp::Kill(k * 7 + round as usize));

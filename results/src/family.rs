@@ -275,6 +275,10 @@ pub struct ComponentMetrics {
     pub garbage_after_last_frame: Option<u64>,
     /// Most garbage after any destruction step (0 without one).
     pub garbage_peak: u64,
+    /// Garbage after each destruction step, in order (empty without one; absent from
+    /// results written before it was recorded).
+    #[serde(default)]
+    pub garbage_per_frame: Vec<u64>,
 }
 
 /// Space metrics of a block allocator on one trace, sampled after every op of an untimed

@@ -3,12 +3,16 @@
 //! files.
 //!
 //! Entity handle `k` names the entity made by the trace's `k`-th [`ComponentOp::Spawn`];
-//! handles are never reused by a trace. An entity has at most one point mass:
-//! [`Attach`](ComponentOp::Attach) gives it one initialised from a 32-bit seed (the replayer
-//! turns the seed into field values, the same for every design).
+//! handles are never reused by a trace. [`Attach`](ComponentOp::Attach) gives an entity
+//! without one a point mass initialised from a 32-bit seed (the replayer turns the seed into
+//! field values, the same for every design); [`AttachAnother`](ComponentOp::AttachAnother)
+//! gives an entity that has one a further instance (the article's `next_instance` chain:
+//! designs holding one instance per entity are unsupported on traces using it). Lookups,
+//! writes and copies act on an entity's first instance.
 //!
 //! Work units: one per single-entity op (`Spawn`, `Kill`, `Attach`, `Detach`, `Lookup`,
-//! `Write`), one per `DestroyStep` (one frame's GC step), and one per instance simulated by
+//! `Write`, `AttachAnother`, `CopyPosition`), one per `DestroyStep` (one frame's GC step),
+//! and one per instance simulated by
 //! `Simulate` (live instances at the time), so `comp-simulate` is reported per instance
 //! updated.
 //!
@@ -22,6 +26,8 @@
 //! | 5   | `Write`       | entity, seed |
 //! | 6   | `Simulate`    | -            |
 //! | 7   | `DestroyStep` | -            |
+//! | 8   | `AttachAnother` | entity, seed |
+//! | 9   | `CopyPosition`  | from, to     |
 
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +57,13 @@ pub enum ComponentOp {
     Simulate,
     /// One frame's destruction step (the article's `gc`, or a sweep, or nothing).
     DestroyStep,
+    /// Give a live entity that has a point mass one more, initialised from the seed (several
+    /// instances per entity).
+    AttachAnother(EntityHandle, u32),
+    /// Read the first entity's position and write it as the second's (000's reader comment
+    /// 11: `Node[bone_to_node[i]].tm = tm`); both live, either may lack a point mass (then
+    /// nothing is copied).
+    CopyPosition(EntityHandle, EntityHandle),
 }
 
 impl ComponentOp {
@@ -61,8 +74,18 @@ impl ComponentOp {
             | ComponentOp::Attach(e, _)
             | ComponentOp::Detach(e)
             | ComponentOp::Lookup(e)
-            | ComponentOp::Write(e, _) => Some(e),
+            | ComponentOp::Write(e, _)
+            | ComponentOp::AttachAnother(e, _)
+            | ComponentOp::CopyPosition(e, _) => Some(e),
             ComponentOp::Spawn | ComponentOp::Simulate | ComponentOp::DestroyStep => None,
+        }
+    }
+
+    /// The second entity an op names (the target of `CopyPosition`), if any.
+    pub const fn second_entity(self) -> Option<EntityHandle> {
+        match self {
+            ComponentOp::CopyPosition(_, to) => Some(to),
+            _ => None,
         }
     }
 }
@@ -96,6 +119,13 @@ pub struct ComponentStats {
     pub instances_at_start: u64,
     /// Most live entities at any point of the trace.
     pub peak_live: u64,
+    /// `AttachAnother` ops of the whole trace, setup included (a design with one instance per
+    /// entity cannot replay a trace with any).
+    #[serde(default)]
+    pub attach_another_ops: u64,
+    /// `CopyPosition` ops.
+    #[serde(default)]
+    pub copies: u64,
 }
 
 impl TraceStats for ComponentStats {
@@ -108,6 +138,7 @@ impl TraceStats for ComponentStats {
             + self.writes
             + self.simulated
             + self.destroy_steps
+            + self.copies
     }
 
     fn peak_live(&self) -> u64 {
@@ -128,12 +159,17 @@ mod tag {
     pub const WRITE: u8 = 5;
     pub const SIMULATE: u8 = 6;
     pub const DESTROY_STEP: u8 = 7;
+    pub const ATTACH_ANOTHER: u8 = 8;
+    pub const COPY_POSITION: u8 = 9;
 }
 
 /// A handle's state during validation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
-    Live { instance: bool },
+    /// Alive with this many point masses.
+    Live {
+        instances: u64,
+    },
     Dead,
 }
 
@@ -158,22 +194,25 @@ impl TraceOp for ComponentOp {
                     op: format!("{op:?}"),
                     reason,
                 };
-                let has_instance = match op.entity() {
-                    Some(e) => match entities.get(e as usize) {
-                        Some(State::Live { instance }) => *instance,
+                let mut held = 0;
+                for (k, e) in [op.entity(), op.second_entity()].into_iter().enumerate() {
+                    let Some(e) = e else { continue };
+                    match entities.get(e as usize) {
+                        Some(State::Live { instances }) if k == 0 => held = *instances,
+                        Some(State::Live { .. }) => {}
                         Some(State::Dead) => {
                             return Err(bad(format!("uses entity {e}, which was killed")));
                         }
                         None => return Err(bad(format!("uses entity {e}, not spawned yet"))),
-                    },
-                    None => false,
-                };
+                    }
+                }
+                let has_instance = held > 0;
                 match op {
                     ComponentOp::Spawn => {
                         if entities.len() > u32::MAX as usize {
                             return Err(bad("spawns more than 2^32 entities".into()));
                         }
-                        entities.push(State::Live { instance: false });
+                        entities.push(State::Live { instances: 0 });
                         live += 1;
                         stats.peak_live = stats.peak_live.max(live);
                         stats.spawns += in_body;
@@ -181,7 +220,7 @@ impl TraceOp for ComponentOp {
                     ComponentOp::Kill(e) => {
                         entities[e as usize] = State::Dead;
                         live -= 1;
-                        instances -= u64::from(has_instance);
+                        instances -= held;
                         stats.kills += in_body;
                         stats.kills_with_instance += in_body * u64::from(has_instance);
                     }
@@ -189,13 +228,13 @@ impl TraceOp for ComponentOp {
                         if has_instance {
                             return Err(bad(format!("entity {e} already has a point mass")));
                         }
-                        entities[e as usize] = State::Live { instance: true };
+                        entities[e as usize] = State::Live { instances: 1 };
                         instances += 1;
                         stats.attaches += in_body;
                     }
                     ComponentOp::Detach(e) => {
-                        entities[e as usize] = State::Live { instance: false };
-                        instances -= u64::from(has_instance);
+                        entities[e as usize] = State::Live { instances: 0 };
+                        instances -= held;
                         stats.detaches += in_body;
                     }
                     ComponentOp::Lookup(_) => stats.lookups += in_body,
@@ -205,6 +244,18 @@ impl TraceOp for ComponentOp {
                         stats.simulated += in_body * instances;
                     }
                     ComponentOp::DestroyStep => stats.destroy_steps += in_body,
+                    ComponentOp::AttachAnother(e, _) => {
+                        if !has_instance {
+                            return Err(bad(format!("entity {e} has no point mass yet")));
+                        }
+                        entities[e as usize] = State::Live {
+                            instances: held + 1,
+                        };
+                        instances += 1;
+                        stats.attaches += in_body;
+                        stats.attach_another_ops += 1;
+                    }
+                    ComponentOp::CopyPosition(..) => stats.copies += in_body,
                 }
             }
         }
@@ -229,7 +280,9 @@ impl TraceOp for ComponentOp {
             | ComponentOp::Attach(h, _)
             | ComponentOp::Detach(h)
             | ComponentOp::Lookup(h)
-            | ComponentOp::Write(h, _) => Some(h),
+            | ComponentOp::Write(h, _)
+            | ComponentOp::AttachAnother(h, _)
+            | ComponentOp::CopyPosition(_, h) => Some(h),
             ComponentOp::Spawn | ComponentOp::Simulate | ComponentOp::DestroyStep => None,
         }
     }
@@ -244,6 +297,8 @@ impl TraceOp for ComponentOp {
             ComponentOp::Write(e, s) => (tag::WRITE, Some(e), Some(s)),
             ComponentOp::Simulate => (tag::SIMULATE, None, None),
             ComponentOp::DestroyStep => (tag::DESTROY_STEP, None, None),
+            ComponentOp::AttachAnother(e, s) => (tag::ATTACH_ANOTHER, Some(e), Some(s)),
+            ComponentOp::CopyPosition(a, b) => (tag::COPY_POSITION, Some(a), Some(b)),
         };
         out.push(tag);
         for field in [a, b].into_iter().flatten() {
@@ -261,6 +316,8 @@ impl TraceOp for ComponentOp {
             tag::WRITE => ComponentOp::Write(f.u32()?, f.u32()?),
             tag::SIMULATE => ComponentOp::Simulate,
             tag::DESTROY_STEP => ComponentOp::DestroyStep,
+            tag::ATTACH_ANOTHER => ComponentOp::AttachAnother(f.u32()?, f.u32()?),
+            tag::COPY_POSITION => ComponentOp::CopyPosition(f.u32()?, f.u32()?),
             _ => return Ok(None),
         }))
     }
@@ -326,7 +383,7 @@ mod tests {
     fn round_trips_through_the_file_format() {
         use ComponentOp::*;
         let t = trace(
-            vec![Spawn, Attach(0, u32::MAX), Spawn],
+            vec![Spawn, Attach(0, u32::MAX), Spawn, Spawn],
             vec![
                 Simulate,
                 Write(0, 7),
@@ -334,6 +391,9 @@ mod tests {
                 DestroyStep,
                 Detach(0),
                 Kill(1),
+                Attach(0, 3),
+                AttachAnother(0, 4),
+                CopyPosition(0, 2),
             ],
         );
         let bytes = crate::format::to_bytes(&t).unwrap();

@@ -16,7 +16,7 @@
 
 use impls::components::model::ModelStore;
 use impls::components::{
-    ComponentDesignInfo, ComponentDesignVisitor, ComponentStore, PointMass,
+    ComponentDesignInfo, ComponentDesignVisitor, ComponentStore, PointMass, VectorField,
     for_each_component_design,
 };
 use serde::{Deserialize, Serialize};
@@ -99,7 +99,12 @@ pub fn design_record(info: &ComponentDesignInfo) -> DesignRecord {
         detects_stale: true,
         capacity: None,
         limits: Some(format!(
-            "one point mass per entity; destruction: {}",
+            "{}; destruction: {}",
+            if info.several_per_entity {
+                "several point masses per entity"
+            } else {
+                "one point mass per entity"
+            },
             info.destruction.label()
         )),
     }
@@ -157,6 +162,9 @@ pub struct ComponentDigest {
     pub detaches_found: u64,
     /// Live instances updated by all `Simulate` ops (read from the store before each).
     pub simulated: u64,
+    /// `CopyPosition` ops whose both entities had a point mass (so a position was copied).
+    #[serde(default)]
+    pub copies_done: u64,
 }
 
 impl ReplayDigest<ComponentOp> for ComponentDigest {
@@ -166,6 +174,7 @@ impl ReplayDigest<ComponentOp> for ComponentDigest {
         self.writes_found += later.writes_found;
         self.detaches_found += later.detaches_found;
         self.simulated += later.simulated;
+        self.copies_done += later.copies_done;
     }
 
     /// One per op but `Simulate` (one per live instance it updated), as
@@ -232,7 +241,7 @@ impl<S: ComponentStore> ComponentReplay<S> {
                 ComponentOp::Write(h, seed) => {
                     d.writes_found += u64::from(
                         store
-                            .set_velocity(entities.id(h), velocity(seed))
+                            .write(entities.id(h), VectorField::Velocity, velocity(seed))
                             .map_err(refused)?,
                     );
                 }
@@ -241,6 +250,16 @@ impl<S: ComponentStore> ComponentReplay<S> {
                     store.simulate(DT);
                 }
                 ComponentOp::DestroyStep => store.destroy_step(),
+                ComponentOp::AttachAnother(h, seed) => store
+                    .attach_another(entities.id(h), point_mass(seed))
+                    .map_err(refused)?,
+                ComponentOp::CopyPosition(from, to) => {
+                    let (from, to) = (entities.id(from), entities.id(to));
+                    if let Some(p) = store.position(from).map_err(refused)? {
+                        d.copies_done +=
+                            u64::from(store.write(to, VectorField::Position, p).map_err(refused)?);
+                    }
+                }
             }
         }
         Ok(d)
@@ -258,6 +277,17 @@ impl<S: ComponentStore> Replayer for ComponentReplay<S> {
 
     fn design_name() -> &'static str {
         S::INFO.name
+    }
+
+    /// Traces with several instances per entity need a design that holds them.
+    fn unsupported_before(stats: &ComponentStats) -> Option<String> {
+        let reason = S::INFO.one_per_entity_reason()?;
+        (stats.attach_another_ops > 0).then(|| {
+            format!(
+                "{reason}: the trace gives entities further instances ({} AttachAnother)",
+                stats.attach_another_ops
+            )
+        })
     }
 
     fn for_trace(trace: &Trace<ComponentOp>) -> Self {
@@ -328,6 +358,7 @@ impl<S: ComponentStore> Replayer for ComponentReplay<S> {
             garbage_after_10_frames: garbage.get(9).copied(),
             garbage_after_last_frame: garbage.last().copied(),
             garbage_peak: garbage.iter().copied().max().unwrap_or(0),
+            garbage_per_frame: garbage,
         })))
     }
 

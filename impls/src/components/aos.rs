@@ -10,7 +10,8 @@ use super::entities::Entity;
 use super::maps::HashIndex;
 use super::packed::{InstanceStorage, Packed, PackedFlavor};
 use super::{
-    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, count_capacity_change,
+    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, VectorField,
+    count_capacity_change,
 };
 
 /// One `Vec` of whole instances.
@@ -52,8 +53,8 @@ impl InstanceStorage for Aos {
     }
 
     #[inline]
-    fn set_velocity(&mut self, i: usize, velocity: [f32; 3]) {
-        self.instances[i].1.velocity = velocity;
+    fn write(&mut self, i: usize, field: VectorField, value: [f32; 3]) {
+        *field.of(&mut self.instances[i].1) = value;
     }
 
     fn simulate(&mut self, dt: f32) {
@@ -81,6 +82,7 @@ impl PackedFlavor for AosHashFlavor {
         description: "ablation of buffer_hash: array of structures Vec<(Entity, PointMass)> instead of SoA (same map, same GC)",
         kind: ComponentDesignKind::Tuned,
         destruction: Destruction::Gc,
+        several_per_entity: false,
     };
 }
 /// AoS, hash map, GC.

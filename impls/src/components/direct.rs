@@ -17,7 +17,7 @@ use super::packed::InstanceStorage;
 use super::single_buffer::SingleBuffer;
 use super::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction, GcRng,
-    PointMass, gc_loop,
+    PointMass, VectorField, gc_loop,
 };
 
 /// The single buffer indexed by entity index, GC.
@@ -59,6 +59,7 @@ impl ComponentStore for BufferDirect {
         description: "the article's direct index: one buffer of SoA arrays indexed by entity index (holes with an empty-entity mark, no map), GC",
         kind: ComponentDesignKind::Article,
         destruction: Destruction::Gc,
+        several_per_entity: false,
     };
 
     fn new() -> Self {
@@ -103,7 +104,7 @@ impl ComponentStore for BufferDirect {
             self.garbage -= 1;
             self.instances -= 1;
         }
-        self.slots.write(i, entity, &init);
+        self.slots.put(i, entity, &init);
         self.instances += 1;
         Ok(())
     }
@@ -126,11 +127,16 @@ impl ComponentStore for BufferDirect {
     }
 
     #[inline]
-    fn set_velocity(&mut self, entity: Entity, velocity: [f32; 3]) -> Result<bool, ComponentError> {
+    fn write(
+        &mut self,
+        entity: Entity,
+        field: VectorField,
+        value: [f32; 3],
+    ) -> Result<bool, ComponentError> {
         self.entities.check_alive(entity)?;
         Ok(match self.slot_of(entity) {
             Some(i) => {
-                self.slots.set_velocity(i, velocity);
+                self.slots.write(i, field, value);
                 true
             }
             None => false,

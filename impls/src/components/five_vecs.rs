@@ -11,7 +11,8 @@ use super::entities::Entity;
 use super::maps::HashIndex;
 use super::packed::{InstanceStorage, Packed, PackedFlavor};
 use super::{
-    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, count_capacity_change,
+    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, VectorField,
+    count_capacity_change,
 };
 
 /// Five `Vec`s. Invariant: all five have the same length.
@@ -84,8 +85,11 @@ impl InstanceStorage for FiveVecs {
     }
 
     #[inline]
-    fn set_velocity(&mut self, i: usize, velocity: [f32; 3]) {
-        self.velocity[i] = velocity;
+    fn write(&mut self, i: usize, field: VectorField, value: [f32; 3]) {
+        match field {
+            VectorField::Position => self.position[i] = value,
+            VectorField::Velocity => self.velocity[i] = value,
+        }
     }
 
     fn simulate(&mut self, dt: f32) {
@@ -119,6 +123,7 @@ impl PackedFlavor for FiveVecsHashFlavor {
         description: "ablation of buffer_hash: five separately allocated Vecs instead of one buffer (same map, same GC)",
         kind: ComponentDesignKind::Article,
         destruction: Destruction::Gc,
+        several_per_entity: false,
     };
 }
 /// Five `Vec`s, hash map, GC.

@@ -11,7 +11,10 @@
 //!
 //! # Semantics (the same for every design, checked by `impls/tests/components_model.rs`)
 //! * A store is a small world: it hands out entities ([`ComponentStore::spawn`]), each of
-//!   which has at most one point-mass instance ([`ComponentStore::attach`]).
+//!   which has at most one point-mass instance ([`ComponentStore::attach`]), or several in
+//!   designs that say so ([`ComponentDesignInfo::several_per_entity`]:
+//!   [`ComponentStore::attach_another`], the article's `next_instance` chain). Lookups, writes
+//!   and copies act on an entity's first instance.
 //! * [`kill`](ComponentStore::kill) destroys an entity. Its instance stops being observable at
 //!   once (lookups of a dead entity are refused), but a design may keep it as **garbage** until
 //!   a [`destroy_step`](ComponentStore::destroy_step) collects it: the article's GC.
@@ -28,11 +31,13 @@
 //! [`ComponentStore`], then add one line to [`registry::for_each_component_design`].
 
 pub mod aos;
+pub mod chain;
 pub mod direct;
 pub mod entities;
 pub mod five_vecs;
 pub mod maps;
 pub mod model;
+pub mod oop_fields;
 pub mod oop_objects;
 pub mod oop_pools;
 pub mod packed;
@@ -92,6 +97,26 @@ impl PointMass {
     }
 }
 
+/// A vector field of a point mass that lookups write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VectorField {
+    /// [`PointMass::position`].
+    Position,
+    /// [`PointMass::velocity`].
+    Velocity,
+}
+
+impl VectorField {
+    /// The field in `m`.
+    #[inline(always)]
+    pub fn of(self, m: &mut PointMass) -> &mut [f32; 3] {
+        match self {
+            VectorField::Position => &mut m.position,
+            VectorField::Velocity => &mut m.velocity,
+        }
+    }
+}
+
 /// How a design destroys the instances of killed entities (orthogonal to layout and map).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Destruction {
@@ -131,6 +156,12 @@ pub enum ComponentError {
         /// The entity, as `Debug` prints it.
         entity: String,
     },
+    /// The design cannot do this (e.g. hold several instances per entity).
+    #[error("unsupported by this design: {reason}")]
+    Unsupported {
+        /// Why.
+        reason: &'static str,
+    },
     /// No further entity or instance index fits the design's index type.
     #[error("index space exhausted: {what}")]
     IndexSpaceExhausted {
@@ -169,13 +200,31 @@ pub struct ComponentDesignInfo {
     pub kind: ComponentDesignKind,
     /// How instances of killed entities are destroyed.
     pub destruction: Destruction,
+    /// Whether [`ComponentStore::attach_another`] works (several instances per entity).
+    pub several_per_entity: bool,
+}
+
+impl ComponentDesignInfo {
+    /// Why the design cannot replay a trace with several instances per entity, `None` if it
+    /// can.
+    pub const fn one_per_entity_reason(&self) -> Option<&'static str> {
+        match (self.several_per_entity, self.kind) {
+            (true, _) => None,
+            (false, ComponentDesignKind::Peer { .. }) => {
+                Some("the crate holds one component of a type per entity")
+            }
+            (false, _) => Some(
+                "one point mass per entity: the entity -> instance map holds a single instance",
+            ),
+        }
+    }
 }
 
 /// A component manager for point masses, with its entities. See the [module docs](self).
 ///
 /// # Contract (checked for every design by `impls/tests/components_model.rs`)
 /// * Methods taking an entity return [`ComponentError::DeadEntity`] for one that is not
-///   alive, and then change nothing; `position`/`set_velocity` return `Ok(None)`/`Ok(false)`
+///   alive, and then change nothing; `position`/`write` return `Ok(None)`/`Ok(false)`
 ///   for a live entity without an instance.
 /// * After [`collect_all_garbage`](ComponentStore::collect_all_garbage), [`garbage`](ComponentStore::garbage)
 ///   is 0 and [`visit`](ComponentStore::visit) yields exactly the instances of live entities.
@@ -209,7 +258,27 @@ pub trait ComponentStore: Sized {
     /// [`ComponentError::IndexSpaceExhausted`].
     fn attach(&mut self, entity: Self::Entity, init: PointMass) -> Result<(), ComponentError>;
 
-    /// Destroys the instance of a live entity (swap-remove and map patch); `Ok(false)` if it
+    /// Gives a live entity one more instance holding `init` (its first if it has none); the
+    /// first instance stays the one lookups see. Only designs with
+    /// [`ComponentDesignInfo::several_per_entity`] implement it.
+    ///
+    /// # Errors
+    /// [`ComponentError::DeadEntity`], [`ComponentError::IndexSpaceExhausted`],
+    /// [`ComponentError::Unsupported`] (the default).
+    fn attach_another(
+        &mut self,
+        entity: Self::Entity,
+        init: PointMass,
+    ) -> Result<(), ComponentError> {
+        let _ = (entity, init);
+        Err(ComponentError::Unsupported {
+            reason: Self::INFO
+                .one_per_entity_reason()
+                .unwrap_or("not implemented"),
+        })
+    }
+
+    /// Destroys every instance of a live entity (swap-remove and map patch); `Ok(false)` if it
     /// has none.
     ///
     /// # Errors
@@ -223,14 +292,17 @@ pub trait ComponentStore: Sized {
     /// [`ComponentError::DeadEntity`].
     fn position(&self, entity: Self::Entity) -> Result<Option<[f32; 3]>, ComponentError>;
 
-    /// Looks the entity's instance up and writes its velocity; `Ok(false)` without an instance.
+    /// Looks the entity's instance up and writes one vector field of it (the article's
+    /// `lookup` then `set_velocity(i, v)`; `CopyPosition` writes the position); `Ok(false)`
+    /// without an instance.
     ///
     /// # Errors
     /// [`ComponentError::DeadEntity`].
-    fn set_velocity(
+    fn write(
         &mut self,
         entity: Self::Entity,
-        velocity: [f32; 3],
+        field: VectorField,
+        value: [f32; 3],
     ) -> Result<bool, ComponentError>;
 
     /// Runs [`PointMass::step`] on every instance (garbage included where kept: its results

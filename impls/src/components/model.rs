@@ -3,14 +3,16 @@
 //! Not a benchmarked design: it is not in the registry.
 //!
 //! Layout: a `BTreeSet` of live entities (numbers never reused) and a
-//! `BTreeMap<entity, PointMass>` of instances; killing an entity removes its instance at once,
-//! so it never holds garbage. `simulate` applies [`PointMass::step`] per instance.
+//! `BTreeMap<entity, Vec<PointMass>>` of instances (several per entity through
+//! `attach_another`; the first is the one lookups see); killing an entity removes its
+//! instances at once, so it never holds garbage. `simulate` applies [`PointMass::step`] per
+//! instance.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass,
+    PointMass, VectorField,
 };
 
 /// Reference model of the [`ComponentStore`] contract.
@@ -18,7 +20,10 @@ use super::{
 pub struct ModelStore {
     /// Live entities. Invariant: every key of `instances` is in it.
     live: BTreeSet<u64>,
-    instances: BTreeMap<u64, PointMass>,
+    /// Invariant: no empty list.
+    instances: BTreeMap<u64, Vec<PointMass>>,
+    /// Total length of the lists.
+    count: usize,
     /// Entities ever spawned (the next entity number).
     spawned: u64,
 }
@@ -26,7 +31,11 @@ pub struct ModelStore {
 impl ModelStore {
     /// The instance of a live entity, if any.
     pub fn instance(&self, entity: u64) -> Option<&PointMass> {
-        self.instances.get(&entity)
+        self.instances.get(&entity).map(|list| &list[0])
+    }
+
+    fn first_mut(&mut self, entity: u64) -> Option<&mut PointMass> {
+        self.instances.get_mut(&entity).map(|list| &mut list[0])
     }
 
     fn check(&self, entity: u64) -> Result<(), ComponentError> {
@@ -45,6 +54,7 @@ impl ComponentStore for ModelStore {
         description: "reference model: BTreeMap<entity, PointMass> (verification only)",
         kind: ComponentDesignKind::Article,
         destruction: Destruction::Callback,
+        several_per_entity: true,
     };
 
     fn new() -> Self {
@@ -62,7 +72,7 @@ impl ComponentStore for ModelStore {
         if !self.live.remove(&entity) {
             return Err(ComponentError::dead(entity));
         }
-        self.instances.remove(&entity);
+        self.count -= self.instances.remove(&entity).map_or(0, |l| l.len());
         Ok(())
     }
 
@@ -71,25 +81,40 @@ impl ComponentStore for ModelStore {
         if self.instances.contains_key(&entity) {
             return Err(ComponentError::attached(entity));
         }
-        self.instances.insert(entity, init);
+        self.instances.insert(entity, vec![init]);
+        self.count += 1;
+        Ok(())
+    }
+
+    fn attach_another(&mut self, entity: u64, init: PointMass) -> Result<(), ComponentError> {
+        self.check(entity)?;
+        self.instances.entry(entity).or_default().push(init);
+        self.count += 1;
         Ok(())
     }
 
     fn detach(&mut self, entity: u64) -> Result<bool, ComponentError> {
         self.check(entity)?;
-        Ok(self.instances.remove(&entity).is_some())
+        let removed = self.instances.remove(&entity).map_or(0, |l| l.len());
+        self.count -= removed;
+        Ok(removed > 0)
     }
 
     fn position(&self, entity: u64) -> Result<Option<[f32; 3]>, ComponentError> {
         self.check(entity)?;
-        Ok(self.instances.get(&entity).map(|m| m.position))
+        Ok(self.instance(entity).map(|m| m.position))
     }
 
-    fn set_velocity(&mut self, entity: u64, velocity: [f32; 3]) -> Result<bool, ComponentError> {
+    fn write(
+        &mut self,
+        entity: u64,
+        field: VectorField,
+        value: [f32; 3],
+    ) -> Result<bool, ComponentError> {
         self.check(entity)?;
-        Ok(match self.instances.get_mut(&entity) {
+        Ok(match self.first_mut(entity) {
             Some(m) => {
-                m.velocity = velocity;
+                *field.of(m) = value;
                 true
             }
             None => false,
@@ -97,7 +122,7 @@ impl ComponentStore for ModelStore {
     }
 
     fn simulate(&mut self, dt: f32) {
-        for m in self.instances.values_mut() {
+        for m in self.instances.values_mut().flatten() {
             PointMass::step(&mut m.position, &mut m.velocity, &m.acceleration, dt);
         }
     }
@@ -111,7 +136,7 @@ impl ComponentStore for ModelStore {
     }
 
     fn visit(&self, mut f: impl FnMut(&PointMass)) {
-        self.instances.values().for_each(&mut f);
+        self.instances.values().flatten().for_each(&mut f);
     }
 
     fn entity_count(&self) -> usize {
@@ -119,7 +144,7 @@ impl ComponentStore for ModelStore {
     }
 
     fn instance_count(&self) -> usize {
-        self.instances.len()
+        self.count
     }
 
     fn memory_bytes(&self) -> usize {
@@ -131,9 +156,13 @@ impl ComponentStore for ModelStore {
     }
 
     fn check_invariants(&self) -> Result<(), String> {
-        match self.instances.keys().find(|e| !self.live.contains(e)) {
-            Some(e) => Err(format!("instance of dead entity {e}")),
-            None => Ok(()),
+        if let Some(e) = self.instances.keys().find(|e| !self.live.contains(e)) {
+            return Err(format!("instance of dead entity {e}"));
         }
+        let total: usize = self.instances.values().map(Vec::len).sum();
+        if total != self.count || self.instances.values().any(Vec::is_empty) {
+            return Err(format!("{total} instances, count {}", self.count));
+        }
+        Ok(())
     }
 }

@@ -18,7 +18,7 @@ use std::any::Any;
 use super::entities::Entity;
 use super::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass, count_capacity_change,
+    PointMass, VectorField, count_capacity_change,
 };
 use crate::id_table::IdTable;
 use crate::id_table::holey::Holey;
@@ -73,6 +73,7 @@ impl ComponentStore for OopObjects {
         description: "seed 004's OOP baseline: game objects (in a holey table) owning Vec<Box<dyn Any>> components, found by a type scan; simulate iterates objects",
         kind: ComponentDesignKind::Article,
         destruction: Destruction::Callback,
+        several_per_entity: false,
     };
 
     fn new() -> Self {
@@ -142,10 +143,15 @@ impl ComponentStore for OopObjects {
     }
 
     #[inline]
-    fn set_velocity(&mut self, entity: Entity, velocity: [f32; 3]) -> Result<bool, ComponentError> {
+    fn write(
+        &mut self,
+        entity: Entity,
+        field: VectorField,
+        value: [f32; 3],
+    ) -> Result<bool, ComponentError> {
         Ok(match self.object_mut(entity)?.point_mass_mut() {
             Some(m) => {
-                m.velocity = velocity;
+                *field.of(m) = value;
                 true
             }
             None => false,

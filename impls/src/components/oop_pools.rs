@@ -14,7 +14,7 @@
 use super::entities::Entity;
 use super::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass, count_capacity_change,
+    PointMass, VectorField, count_capacity_change,
 };
 use crate::id_table::IdTable;
 use crate::id_table::holey::Holey;
@@ -62,6 +62,7 @@ impl ComponentStore for OopPools {
         description: "seed 004's scene-owned per-type pool: Vec<Box<PointMass>> iterated by the system, objects (holey table) keep their pool slot",
         kind: ComponentDesignKind::Article,
         destruction: Destruction::Callback,
+        several_per_entity: false,
     };
 
     fn new() -> Self {
@@ -130,10 +131,15 @@ impl ComponentStore for OopPools {
     }
 
     #[inline]
-    fn set_velocity(&mut self, entity: Entity, velocity: [f32; 3]) -> Result<bool, ComponentError> {
+    fn write(
+        &mut self,
+        entity: Entity,
+        field: VectorField,
+        value: [f32; 3],
+    ) -> Result<bool, ComponentError> {
         Ok(match self.slot(entity)? {
             Some(i) => {
-                self.pool[i].1.velocity = velocity;
+                *field.of(&mut self.pool[i].1) = value;
                 true
             }
             None => false,

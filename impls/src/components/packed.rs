@@ -16,7 +16,8 @@
 
 use super::entities::{Entities, Entity};
 use super::{
-    ComponentDesignInfo, ComponentError, ComponentStore, Destruction, GcRng, PointMass, gc_loop,
+    ComponentDesignInfo, ComponentError, ComponentStore, Destruction, GcRng, PointMass,
+    VectorField, gc_loop,
 };
 
 /// How one layout keeps the instance data (`n` packed instances, each with its entity).
@@ -38,8 +39,8 @@ pub trait InstanceStorage: Default {
     fn get(&self, i: usize) -> PointMass;
     /// Instance `i`'s position.
     fn position(&self, i: usize) -> [f32; 3];
-    /// Writes instance `i`'s velocity.
-    fn set_velocity(&mut self, i: usize, velocity: [f32; 3]);
+    /// Writes one vector field of instance `i`.
+    fn write(&mut self, i: usize, field: VectorField, value: [f32; 3]);
     /// [`PointMass::step`] on every instance, in index order.
     fn simulate(&mut self, dt: f32);
     /// Heap bytes reserved.
@@ -195,11 +196,16 @@ impl<F: PackedFlavor> ComponentStore for Packed<F> {
     }
 
     #[inline]
-    fn set_velocity(&mut self, entity: Entity, velocity: [f32; 3]) -> Result<bool, ComponentError> {
+    fn write(
+        &mut self,
+        entity: Entity,
+        field: VectorField,
+        value: [f32; 3],
+    ) -> Result<bool, ComponentError> {
         self.entities.check_alive(entity)?;
         Ok(match self.instance(entity) {
             Some(i) => {
-                self.storage.set_velocity(i, velocity);
+                self.storage.write(i, field, value);
                 true
             }
             None => false,

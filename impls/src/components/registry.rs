@@ -2,8 +2,8 @@
 //! over it; adding a design is one line in [`for_each_component_design`].
 
 use super::{
-    ComponentDesignInfo, ComponentStore, aos, direct, five_vecs, oop_objects, oop_pools, peers,
-    single_buffer, split_xyz,
+    ComponentDesignInfo, ComponentStore, aos, chain, direct, five_vecs, oop_fields, oop_objects,
+    oop_pools, peers, single_buffer, split_xyz,
 };
 
 /// Something done once per component design, e.g. "run the property test".
@@ -22,7 +22,9 @@ pub fn for_each_component_design<V: ComponentDesignVisitor>(visitor: &mut V) {
     visitor.visit::<five_vecs::FiveVecsHash>();
     visitor.visit::<aos::AosHash>();
     visitor.visit::<split_xyz::SplitXyzHash>();
+    visitor.visit::<chain::BufferChain>();
     visitor.visit::<oop_objects::OopObjects>();
+    visitor.visit::<oop_fields::OopFields>();
     visitor.visit::<oop_pools::OopPools>();
     peers::for_each_peer(visitor);
 }

@@ -21,7 +21,7 @@
 use super::entities::{Entity, NO_ENTITY};
 use super::maps::{HashIndex, VecMap};
 use super::packed::{InstanceStorage, Packed, PackedFlavor};
-use super::{ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass};
+use super::{ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, VectorField};
 use crate::id::Id64;
 
 /// Words per instance in the buffer.
@@ -74,7 +74,7 @@ impl SingleBuffer {
 
     /// Writes instance `i` (any `i < cap`).
     #[inline]
-    pub fn write(&mut self, i: usize, entity: Entity, value: &PointMass) {
+    pub fn put(&mut self, i: usize, entity: Entity, value: &PointMass) {
         self.set_entity(i, entity);
         let cap = self.cap;
         self.buffer[2 * cap + i] = value.mass;
@@ -112,7 +112,7 @@ impl InstanceStorage for SingleBuffer {
 
     fn push(&mut self, entity: Entity, value: PointMass) {
         self.reserve_for(self.n + 1);
-        self.write(self.n, entity, &value);
+        self.put(self.n, entity, &value);
         self.n += 1;
     }
 
@@ -155,9 +155,13 @@ impl InstanceStorage for SingleBuffer {
     }
 
     #[inline]
-    fn set_velocity(&mut self, i: usize, velocity: [f32; 3]) {
-        let at = 6 * self.cap + 3 * i;
-        self.buffer[at..at + 3].copy_from_slice(&velocity);
+    fn write(&mut self, i: usize, field: VectorField, value: [f32; 3]) {
+        let region = match field {
+            VectorField::Position => 3,
+            VectorField::Velocity => 6,
+        };
+        let at = region * self.cap + 3 * i;
+        self.buffer[at..at + 3].copy_from_slice(&value);
     }
 
     fn simulate(&mut self, dt: f32) {
@@ -190,7 +194,7 @@ impl SingleBuffer {
     /// Marks slot `i` free (direct-index layout): no entity, all fields zero (so simulating
     /// the hole keeps it at zero).
     pub fn clear(&mut self, i: usize) {
-        self.write(i, NO_ENTITY, &PointMass::default());
+        self.put(i, NO_ENTITY, &PointMass::default());
     }
 }
 
@@ -204,6 +208,7 @@ impl PackedFlavor for BufferHashFlavor {
         description: "the article's design: one buffer of SoA arrays, HashMap<Entity, u32> map, GC (random sampling, stop after 4 alive in a row)",
         kind: ComponentDesignKind::Article,
         destruction: Destruction::Gc,
+        several_per_entity: false,
     };
 }
 /// One buffer, hash map, GC: the article's recommended design.
@@ -219,6 +224,7 @@ impl PackedFlavor for BufferVecMapFlavor {
         description: "the article's Array<unsigned> map: one buffer of SoA arrays, Vec<u32> indexed by entity index (holes in the map only), GC",
         kind: ComponentDesignKind::Article,
         destruction: Destruction::Gc,
+        several_per_entity: false,
     };
 }
 /// One buffer, `Vec<u32>` map, GC.
@@ -234,6 +240,7 @@ impl PackedFlavor for BufferHashCallbackFlavor {
         description: "buffer_hash with the article's destroy callback: killing an entity swap-removes its instance at once (no garbage)",
         kind: ComponentDesignKind::Article,
         destruction: Destruction::Callback,
+        several_per_entity: false,
     };
 }
 /// One buffer, hash map, destroy callback.
@@ -249,6 +256,7 @@ impl PackedFlavor for BufferHashSweepFlavor {
         description: "buffer_hash with a full sweep per frame instead of the GC: every instance's entity checked each destroy step (no garbage after a step, O(n) per frame)",
         kind: ComponentDesignKind::Tuned,
         destruction: Destruction::Sweep,
+        several_per_entity: false,
     };
 }
 /// One buffer, hash map, full sweep per frame.

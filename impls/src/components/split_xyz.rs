@@ -11,7 +11,8 @@ use super::entities::Entity;
 use super::maps::HashIndex;
 use super::packed::{InstanceStorage, Packed, PackedFlavor};
 use super::{
-    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, count_capacity_change,
+    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, VectorField,
+    count_capacity_change,
 };
 
 /// Eleven `Vec`s. Invariant: all have the same length.
@@ -95,9 +96,13 @@ impl InstanceStorage for SplitXyz {
     }
 
     #[inline]
-    fn set_velocity(&mut self, i: usize, velocity: [f32; 3]) {
-        for (k, v) in velocity.into_iter().enumerate() {
-            self.velocity[k][i] = v;
+    fn write(&mut self, i: usize, field: VectorField, value: [f32; 3]) {
+        let arrays = match field {
+            VectorField::Position => &mut self.position,
+            VectorField::Velocity => &mut self.velocity,
+        };
+        for (k, v) in value.into_iter().enumerate() {
+            arrays[k][i] = v;
         }
     }
 
@@ -134,6 +139,7 @@ impl PackedFlavor for SplitXyzHashFlavor {
         description: "the article's SIMD suggestion: x, y, z of every vector in its own array (eleven Vecs), hash map, GC",
         kind: ComponentDesignKind::Tuned,
         destruction: Destruction::Gc,
+        several_per_entity: false,
     };
 }
 /// x/y/z split arrays, hash map, GC.

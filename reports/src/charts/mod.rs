@@ -9,6 +9,7 @@
 pub mod alloc_utilization;
 pub mod allocator;
 pub mod bytes_per_item;
+pub mod garbage;
 pub mod latency;
 pub mod memory;
 pub mod memory_over_time;

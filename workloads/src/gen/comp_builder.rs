@@ -64,6 +64,19 @@ impl ComponentTraceBuilder {
             .push(ComponentOp::Attach(h, rng.next_u64() as u32));
     }
 
+    /// Appends an `AttachAnother` with a seed drawn by one `next_u64`.
+    ///
+    /// # Panics
+    /// If `h` is not live or has no point mass yet.
+    pub(crate) fn attach_another(&mut self, h: EntityHandle, rng: &mut TraceRng) {
+        assert!(
+            self.live.contains(h) && self.has[h as usize],
+            "attach another to {h}"
+        );
+        self.parts
+            .push(ComponentOp::AttachAnother(h, rng.next_u64() as u32));
+    }
+
     /// Appends a `Kill`.
     ///
     /// # Panics
@@ -88,8 +101,8 @@ impl ComponentTraceBuilder {
         (self.with_instance.len() > 0).then(|| self.with_instance.random(rng))
     }
 
-    /// Appends `op` as it is: for ops that change no entity (`Lookup`, `Write`, `Simulate`,
-    /// `DestroyStep`).
+    /// Appends `op` as it is: for ops that change no entity (`Lookup`, `Write`,
+    /// `CopyPosition`, `Simulate`, `DestroyStep`).
     ///
     /// # Panics
     /// If `op` names an entity that is not live.
@@ -99,12 +112,13 @@ impl ComponentTraceBuilder {
                 op,
                 ComponentOp::Lookup(_)
                     | ComponentOp::Write(..)
+                    | ComponentOp::CopyPosition(..)
                     | ComponentOp::Simulate
                     | ComponentOp::DestroyStep
             ),
             "{op:?} changes entities"
         );
-        if let Some(h) = op.entity() {
+        for h in [op.entity(), op.second_entity()].into_iter().flatten() {
             assert!(self.live.contains(h), "{op:?} of a dead entity");
         }
         self.parts.push(op);

@@ -33,21 +33,33 @@ pub fn generate(n: usize, seed: u64, params: &CompFrameParams) -> Trace<Componen
     let mut b = ComponentTraceBuilder::new();
     populate(&mut b, n, 1.0, &mut rng);
     b.start_body();
+    frame_body(&mut b, n, params, &mut rng, |b, h, rng| b.attach(h, rng));
+    b.finish(NAME, n, seed, params)
+}
+
+/// The body above, with `give(b, h, rng)` giving each spawned entity its point mass(es) (shared
+/// with `comp-multi`).
+pub(crate) fn frame_body(
+    b: &mut ComponentTraceBuilder,
+    n: usize,
+    params: &CompFrameParams,
+    rng: &mut TraceRng,
+    give: impl Fn(&mut ComponentTraceBuilder, u32, &mut TraceRng),
+) {
     let writes = fraction_of(n, params.write_fraction, 1);
     let churn = fraction_of(n, params.churn_fraction, 0);
     for _ in 0..params.frames {
         b.push(ComponentOp::Simulate);
         for _ in 0..writes {
-            let e = b.random_live(&mut rng);
+            let e = b.random_live(rng);
             b.push(ComponentOp::Write(e, rng.next_u64() as u32));
         }
         for _ in 0..churn {
-            let e = b.random_live(&mut rng);
+            let e = b.random_live(rng);
             b.kill(e);
             let h = b.spawn();
-            b.attach(h, &mut rng);
+            give(b, h, rng);
         }
         b.push(ComponentOp::DestroyStep);
     }
-    b.finish(NAME, n, seed, params)
 }

@@ -14,7 +14,7 @@ use hecs::{ComponentError as HecsError, World};
 
 use crate::components::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass,
+    PointMass, VectorField,
 };
 
 /// A `hecs::World` holding point masses.
@@ -34,6 +34,7 @@ impl ComponentStore for HecsPeer {
             version: "0.11.2",
         },
         destruction: Destruction::Callback,
+        several_per_entity: false,
     };
 
     fn new() -> Self {
@@ -93,14 +94,15 @@ impl ComponentStore for HecsPeer {
     }
 
     #[inline]
-    fn set_velocity(
+    fn write(
         &mut self,
         entity: hecs::Entity,
-        velocity: [f32; 3],
+        field: VectorField,
+        value: [f32; 3],
     ) -> Result<bool, ComponentError> {
         match self.world.get::<&mut PointMass>(entity) {
             Ok(mut m) => {
-                m.velocity = velocity;
+                *field.of(&mut m) = value;
                 Ok(true)
             }
             Err(HecsError::NoSuchEntity) => Err(ComponentError::dead(entity)),

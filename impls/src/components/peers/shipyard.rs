@@ -14,7 +14,7 @@ use shipyard::{EntitiesView, EntityId, IntoIter, ViewMut, World};
 
 use crate::components::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass,
+    PointMass, VectorField,
 };
 
 /// The point mass as a shipyard component (untracked: no insertion/modification tracking).
@@ -56,6 +56,7 @@ impl ComponentStore for ShipyardPeer {
             version: "0.11.5",
         },
         destruction: Destruction::Callback,
+        several_per_entity: false,
     };
 
     fn new() -> Self {
@@ -115,14 +116,15 @@ impl ComponentStore for ShipyardPeer {
     }
 
     #[inline]
-    fn set_velocity(
+    fn write(
         &mut self,
         entity: EntityId,
-        velocity: [f32; 3],
+        field: VectorField,
+        value: [f32; 3],
     ) -> Result<bool, ComponentError> {
         match self.world.get::<&mut ShipyardMass>(entity) {
             Ok(mut m) => {
-                m.0.velocity = velocity;
+                *field.of(&mut m.0) = value;
                 Ok(true)
             }
             Err(_) if self.alive(entity) => Ok(false),

@@ -19,7 +19,7 @@ use specs::storage::UnprotectedStorage;
 
 use crate::components::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass,
+    PointMass, VectorField,
 };
 
 /// The specs version measured (every specs design's record).
@@ -62,6 +62,7 @@ macro_rules! specs_mass {
                 description: $description,
                 kind: SPECS,
                 destruction: Destruction::Callback,
+                several_per_entity: false,
             };
             const INDEX_BYTES_PER_INSTANCE: usize = $index_bytes;
             fn mass(&self) -> &PointMass {
@@ -188,13 +189,18 @@ where
     }
 
     #[inline]
-    fn set_velocity(&mut self, entity: Entity, velocity: [f32; 3]) -> Result<bool, ComponentError> {
+    fn write(
+        &mut self,
+        entity: Entity,
+        field: VectorField,
+        value: [f32; 3],
+    ) -> Result<bool, ComponentError> {
         if !self.alive(entity) {
             return Err(ComponentError::dead(entity));
         }
         Ok(match self.world.write_storage::<C>().get_mut(entity) {
             Some(mut m) => {
-                m.mass_mut().velocity = velocity;
+                *field.of(m.mass_mut()) = value;
                 true
             }
             None => false,

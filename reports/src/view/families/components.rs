@@ -1,13 +1,16 @@
 //! Family `components`: the component-manager section of a block: heap bytes per entity and
 //! per instance, allocator traffic, and the garbage left by the destruction strategy (the
-//! article's GC claim: "the components will be quickly destroyed").
+//! article's GC claim: "the components will be quickly destroyed"): a table, and a chart of
+//! the garbage left after each frame.
 
 use results::Benchmark;
 use results::family::{ComponentMetrics, FamilyMetrics};
 use serde::Serialize;
 
 use super::Block;
+use crate::charts::{Chart, ChartError, Line, garbage};
 use crate::format;
+use crate::view::names::Names;
 use crate::view::status::{median, unmeasured_note};
 use crate::view::text::sig3;
 
@@ -19,6 +22,9 @@ pub struct ComponentsView {
     pub rows: Vec<ComponentRow>,
     /// Whether the body has destruction steps (so the garbage columns mean something).
     pub has_frames: bool,
+    /// Garbage after each frame, one line per shown design that left any; `None` without
+    /// frames.
+    pub garbage_chart: Option<Chart>,
 }
 
 /// One design's component-manager numbers, formatted; empty where not measured.
@@ -68,10 +74,46 @@ fn count(x: Option<u64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()
 }
 
+/// The garbage-per-frame chart of the shown designs that left garbage, pushed onto `charts`.
+///
+/// # Errors
+/// The chart could not be drawn.
+fn garbage_chart(
+    block: &Block<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Chart, ChartError> {
+    let lines: Vec<Line> = block
+        .shown()
+        .iter()
+        .filter_map(|b| {
+            let series = &metrics(b)?.garbage_per_frame;
+            series.iter().any(|&g| g > 0).then(|| Line {
+                style: block.style(b),
+                points: (1..)
+                    .zip(series)
+                    .map(|(frame, &g)| (f64::from(frame), g as f64))
+                    .collect(),
+            })
+        })
+        .collect();
+    let file = block.chart_file(names, "garbage-per-frame");
+    let chart = garbage::build(&file, &format!("{}: garbage left", block.title), &lines)?;
+    charts.push(chart.clone());
+    Ok(chart)
+}
+
 /// The component-manager section of a block, when some design of it carries its metrics.
-pub(super) fn build(block: &Block<'_>) -> Option<ComponentsView> {
+///
+/// # Errors
+/// The garbage chart could not be drawn.
+pub(super) fn build(
+    block: &Block<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Option<ComponentsView>, ChartError> {
     if !block.ordered.iter().any(|b| metrics(b).is_some()) {
-        return None;
+        return Ok(None);
     }
     let ordered = block.rows_in_order(
         |b| metrics(b).is_some(),
@@ -113,5 +155,14 @@ pub(super) fn build(block: &Block<'_>) -> Option<ComponentsView> {
             }
         })
         .collect();
-    Some(ComponentsView { rows, has_frames })
+    let garbage_chart = if has_frames {
+        Some(garbage_chart(block, names, charts)?)
+    } else {
+        None
+    };
+    Ok(Some(ComponentsView {
+        rows,
+        has_frames,
+        garbage_chart,
+    }))
 }

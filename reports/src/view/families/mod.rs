@@ -56,7 +56,7 @@ pub(super) fn build(
     Ok(FamilyMetricsView {
         tags: tags::build(block, names, charts)?,
         alloc: alloc::build(block, names, charts)?,
-        components: components::build(block),
+        components: components::build(block, names, charts)?,
         data_component: data_component::build(block, names, charts)?,
         transforms: transforms::build(block),
         relations: relations::build(block, names, charts)?,
