@@ -22,7 +22,9 @@ pub mod packed;
 pub mod packed_fixed;
 pub mod peers;
 pub mod pool;
+pub mod pool_linked;
 pub mod pool_lowest;
+pub mod pool_sorted_vec;
 pub mod registry;
 
 pub use registry::{DesignVisitor, designs, for_each_design};

@@ -6,7 +6,7 @@
 
 use super::{
     DesignInfo, IdTable, holey, holey_skip, holey32, holey32_lifo, map, packed, packed_fixed,
-    peers, pool, pool_lowest,
+    peers, pool, pool_linked, pool_lowest, pool_sorted_vec,
 };
 
 /// Something done once per design, e.g. "run the property test" or "benchmark every workload".
@@ -29,6 +29,8 @@ pub fn for_each_design<T: 'static, V: DesignVisitor<T>>(visitor: &mut V) {
     visitor.visit::<holey_skip::HoleySkip<T>>();
     visitor.visit::<pool::Pool<T>>();
     visitor.visit::<pool_lowest::PoolLowest<T>>();
+    visitor.visit::<pool_sorted_vec::PoolSortedVec<T>>();
+    visitor.visit::<pool_linked::PoolLinked<T>>();
     visitor.visit::<peers::slotmap::SlotMapPeer<T>>();
     visitor.visit::<peers::slotmap_hop::HopSlotMapPeer<T>>();
     visitor.visit::<peers::slotmap_dense::DenseSlotMapPeer<T>>();
