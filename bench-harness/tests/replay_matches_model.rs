@@ -2,6 +2,7 @@
 //! and a broken design is caught before it could be timed. (The allocator family's counterpart
 //! is `alloc_replay.rs`.)
 
+use bench_harness::replay::id_table::STALE_WRAP;
 use bench_harness::replay::id_table::recording::Recording;
 use bench_harness::replay::{IdTableFamily, ReplayState, Replayer};
 use bench_harness::suite::PreparedTrace;
@@ -9,7 +10,9 @@ use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Expected, Outcome, check_replayer};
 use impls::TableError;
 use impls::id_table::holey::Holey;
-use impls::id_table::{DesignInfo, DesignKind, DesignVisitor, IdTable, for_each_design};
+use impls::id_table::{
+    DesignInfo, DesignKind, DesignVisitor, IdTable, StaleDetection, for_each_design,
+};
 use workloads::{Op, Payload, Trace};
 
 struct VerifyAll<'a> {
@@ -43,18 +46,22 @@ fn every_design_gives_the_model_answers_on_every_workload() {
             for_each_design(&mut all);
             for (design, outcome) in all.verdicts {
                 let info = impls::id_table::registry::find_design(design).unwrap();
-                let expected_unsupported = (workload.needs_stale_detection && !info.detects_stale)
+                let expected_unsupported = (workload.needs_stale_detection
+                    && !info.detects_stale())
                     || info
                         .capacity
                         .is_some_and(|c| c < prepared.expected.stats.peak_live as usize);
+                // The design built to show the article's LIFO warning shows it, and only it.
+                let expected_wrap =
+                    info.demonstrates.is_some() && workload.name == "churn-hot-stale";
                 match outcome {
                     Outcome::Verified => assert!(
-                        !expected_unsupported,
+                        !expected_unsupported && !expected_wrap,
                         "{design} on {} n={n} verified but should be unsupported",
                         workload.name
                     ),
                     Outcome::Unsupported(reason) => assert!(
-                        expected_unsupported,
+                        expected_unsupported || (expected_wrap && reason.starts_with(STALE_WRAP)),
                         "{design} on {} n={n} unsupported: {reason}",
                         workload.name
                     ),
@@ -78,7 +85,8 @@ impl IdTable<Payload> for IgnoresGeneration {
         description: "holey, but lookups ignore the generation",
         kind: DesignKind::Tuned,
         id_bytes: 12,
-        detects_stale: true,
+        stale: StaleDetection::Never,
+        demonstrates: None,
         capacity: None,
     };
     fn new() -> Self {
@@ -122,7 +130,8 @@ impl IdTable<Payload> for LosesObjects {
         description: "holey, but every 100th insert stores a wrong payload",
         kind: DesignKind::Tuned,
         id_bytes: 8,
-        detects_stale: true,
+        stale: StaleDetection::Never,
+        demonstrates: None,
         capacity: None,
     };
     fn new() -> Self {
@@ -236,7 +245,7 @@ fn a_recorded_application_trace_replays_verified_on_every_design() {
     for (design, outcome) in all.verdicts {
         let info = impls::id_table::registry::find_design(design).unwrap();
         assert!(
-            outcome.is_verified() || !info.detects_stale,
+            outcome.is_verified() || !info.detects_stale(),
             "{design}: {outcome:?}"
         );
     }
@@ -264,7 +273,8 @@ impl IdTable<Payload> for Drifting {
         description: "holey, with IDs that differ between two tables given the same ops",
         kind: DesignKind::Tuned,
         id_bytes: 12,
-        detects_stale: true,
+        stale: StaleDetection::Never,
+        demonstrates: None,
         capacity: None,
     };
     fn new() -> Self {
@@ -315,4 +325,78 @@ fn a_design_whose_ids_differ_between_runs_fails_the_timed_replay() {
     TimedReplay::<ReplayState<Drifting>>::new(&p.trace, &p.expected)
         .run(2)
         .unwrap();
+}
+
+/// The article's LIFO warning, demonstrated: on `churn-hot-stale` the LIFO 16-bit design
+/// resolves a stale ID at the first lookup of an object removed 2^16 reuses of its slot ago
+/// (body op 2 * 65,536 + 1), and verification states it (status `unsupported`, never a
+/// number); FIFO `holey32` and the other generational designs detect every stale ID.
+#[test]
+fn lifo_16_bit_generation_resolves_a_stale_id_on_churn_hot_stale() {
+    use impls::id_table::holey32::Holey32;
+    use impls::id_table::holey32_lifo::Holey32Lifo;
+    let p = PreparedTrace::<IdTableFamily>::generate("churn-hot-stale", 100, 1).unwrap();
+    let lifo = check_replayer::<ReplayState<Holey32Lifo<Payload>>>(&p.trace, &p.expected).outcome;
+    let Outcome::Unsupported(reason) = lifo else {
+        panic!("the LIFO design did not show its hazard: {lifo:?}");
+    };
+    assert!(
+        reason.starts_with(&format!("{STALE_WRAP} at op 131073 of the body")),
+        "{reason}"
+    );
+    let fifo = check_replayer::<ReplayState<Holey32<Payload>>>(&p.trace, &p.expected).outcome;
+    assert_eq!(fifo, Outcome::Verified);
+}
+
+/// A design with a long stated horizon that resolves a stale ID on a trace far shorter than
+/// it is broken, not at its limit: verification says `failed`.
+#[test]
+fn a_stale_hit_within_the_stated_horizon_is_a_failure() {
+    struct ClaimsLongHorizon(Holey32LifoAlias);
+    type Holey32LifoAlias = impls::id_table::holey32_lifo::Holey32Lifo<Payload>;
+    impl IdTable<Payload> for ClaimsLongHorizon {
+        type Id = <Holey32LifoAlias as IdTable<Payload>>::Id;
+        const INFO: DesignInfo = DesignInfo {
+            name: "claims-long-horizon",
+            description: "the LIFO 16-bit design claiming a 2^31-reuse horizon",
+            kind: DesignKind::Tuned,
+            id_bytes: 4,
+            stale: StaleDetection::UntilSlotReuses(1 << 31),
+            demonstrates: None,
+            capacity: Some(65_536),
+        };
+        fn new() -> Self {
+            Self(Holey32LifoAlias::new())
+        }
+        fn insert(&mut self, value: Payload) -> Result<Self::Id, TableError> {
+            self.0.insert(value)
+        }
+        fn get(&self, id: Self::Id) -> Option<&Payload> {
+            self.0.get(id)
+        }
+        fn get_mut(&mut self, id: Self::Id) -> Option<&mut Payload> {
+            self.0.get_mut(id)
+        }
+        fn remove(&mut self, id: Self::Id) -> Option<Payload> {
+            self.0.remove(id)
+        }
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+        fn iter(&self) -> impl Iterator<Item = &Payload> {
+            self.0.iter()
+        }
+        fn iter_mut(&mut self) -> impl Iterator<Item = &mut Payload> {
+            self.0.iter_mut()
+        }
+        fn memory_bytes(&self) -> usize {
+            self.0.memory_bytes()
+        }
+    }
+    let p = PreparedTrace::<IdTableFamily>::generate("churn-hot-stale", 100, 1).unwrap();
+    let outcome = check_replayer::<ReplayState<ClaimsLongHorizon>>(&p.trace, &p.expected).outcome;
+    let Outcome::Failed(reason) = outcome else {
+        panic!("a stale hit inside the stated horizon was not a failure: {outcome:?}");
+    };
+    assert!(reason.contains("stale_hits"), "{reason}");
 }

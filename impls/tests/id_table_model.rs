@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use impls::TableError;
-use impls::id_table::{DesignVisitor, IdTable, for_each_design};
+use impls::id_table::{DesignVisitor, IdTable, StaleDetection, for_each_design};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
@@ -104,7 +104,7 @@ fn run_against_model<D: IdTable<Value>>(ops: &[TestOp]) -> Result<(), TestCaseEr
                 let h = pick % model.ids.len();
                 let id = model.ids[h];
                 let expected = model.values[h];
-                if expected.is_none() && !info.detects_stale {
+                if expected.is_none() && !info.detects_stale() {
                     // A design without stale detection may resolve this ID to another object;
                     // the contract forbids passing it stale IDs.
                     continue;
@@ -271,7 +271,7 @@ impl DesignVisitor<Value> for ChurnTest {
             mutated += 1;
         }
         assert_eq!(mutated, live.len(), "{name}: iter_mut count");
-        if D::INFO.detects_stale {
+        if D::INFO.detects_stale() {
             for id in &dead {
                 assert_eq!(
                     table.get(*id),
@@ -303,7 +303,7 @@ impl DesignVisitor<Value> for StaleReuseTest {
         for value in 2..2000 {
             let id = table.insert(value).unwrap();
             assert_eq!(table.get(id), Some(&value), "{name}: fresh ID");
-            if D::INFO.detects_stale {
+            if D::INFO.detects_stale() {
                 for old in &stale {
                     assert_ne!(*old, id, "{name}: ID {id:?} handed out twice");
                 }
@@ -314,7 +314,7 @@ impl DesignVisitor<Value> for StaleReuseTest {
                 );
             }
             assert_eq!(table.remove(id), Some(value));
-            if D::INFO.detects_stale {
+            if D::INFO.detects_stale() {
                 assert_eq!(table.get(id), None, "{name}: ID right after remove");
                 assert_eq!(
                     table.get_mut(id),
@@ -337,4 +337,64 @@ impl DesignVisitor<Value> for StaleReuseTest {
 #[test]
 fn stale_ids_stay_stale_after_slot_reuse() {
     for_each_design(&mut StaleReuseTest);
+}
+
+/// The hot-slot pattern (one object inserted and removed over and over beside a few live
+/// ones) for up to `CAP` removals: no design hands out an ID equal to a removed one before its
+/// stated [`StaleDetection`] bound, and every design whose bound is within reach of the pattern
+/// does reissue one (so the bound is not merely safe but stated where it bites). Exact bounds
+/// are tested in each design's file, with states built near the bound.
+struct HorizonTest;
+
+/// Removals the pattern runs at most (a design with a longer horizon is checked up to here).
+const CAP: u64 = 200_000;
+
+impl DesignVisitor<Value> for HorizonTest {
+    fn visit<D: IdTable<Value> + 'static>(&mut self) {
+        let name = D::INFO.name;
+        let mut table = D::new();
+        for value in 0..4 {
+            table.insert(value).unwrap();
+        }
+        // Each removed ID with the removal count when it was removed.
+        let mut removed: HashMap<D::Id, u64> = HashMap::new();
+        let mut first_reissue = None;
+        for removals in 0..CAP {
+            let id = table.insert(removals).unwrap();
+            if let Some(at) = removed.get(&id) {
+                first_reissue.get_or_insert(removals - at);
+            }
+            table.remove(id).unwrap();
+            removed.insert(id, removals + 1);
+        }
+        // Removals after the stale ID's own before an insert reissued it.
+        let early = |bound: u64| first_reissue.is_some_and(|since| since < bound);
+        match D::INFO.stale {
+            StaleDetection::None => {}
+            StaleDetection::Never => {
+                assert_eq!(first_reissue, None, "{name}: reissued an ID");
+            }
+            StaleDetection::UntilRemovals(bound) => {
+                assert!(!early(bound), "{name}: reissued after {first_reissue:?}");
+            }
+            // The `bound`-th reuse of a slot comes after `bound - 1` further removals.
+            StaleDetection::UntilSlotReuses(bound) => {
+                assert!(
+                    !early(bound - 1),
+                    "{name}: reissued after {first_reissue:?}"
+                );
+                if bound <= CAP {
+                    assert!(
+                        first_reissue.is_some(),
+                        "{name}: bound {bound} never reached"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn no_stale_id_is_reissued_before_the_stated_bound() {
+    for_each_design(&mut HorizonTest);
 }

@@ -44,8 +44,8 @@ pub enum Status {
     Verified,
     /// The replay gave other answers, refused an op or broke an invariant: a bug, not timed.
     Failed,
-    /// The design's documented limits exclude the trace (fixed capacity, no stale detection,
-    /// a tag cap, an alignment it cannot give); not timed.
+    /// The design's documented limits exclude the trace (fixed capacity, no stale detection or
+    /// a stale-ID horizon the trace passes, a tag cap, an alignment it cannot give); not timed.
     Unsupported,
     /// An entry created by a measurement pass before any verification.
     Unmeasured,
@@ -274,7 +274,7 @@ pub struct DesignRecord {
     /// Fixed capacity, if any.
     pub capacity: Option<usize>,
     /// The design's documented limits in its family's terms (tags per entity, alignment, bad
-    /// frees), for families whose designs have no ID size or stale detection to report.
+    /// frees; an ID table's ID size, stale-ID detection with its bound, and capacity).
     #[serde(default)]
     pub limits: Option<String>,
 }

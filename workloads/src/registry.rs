@@ -147,6 +147,7 @@ const ENTRIES: &[Entry] = &[
     entry!(iterate_holes, generators::iterate_holes::IterateHolesParams, stale: false),
     entry!(churn, generators::churn::ChurnParams, stale: false),
     entry!(churn_hot, generators::churn_hot::ChurnHotParams, stale: false),
+    entry!(churn_hot_stale, generators::churn_hot_stale::ChurnHotStaleParams, stale: true),
     entry!(frame, generators::frame::FrameParams, stale: false, check: generators::frame::check),
     entry!(article_mix, generators::article_mix::ArticleMixParams, stale: false),
     entry!(tags_build, generators::tags_build::TagsBuildParams, stale: false),

@@ -13,7 +13,7 @@ const ID_TABLE: &str = <Op as TraceOp>::FAMILY;
 const SIZES: [usize; 4] = [1, 2, 10, 1000];
 
 /// Workloads whose ops do not depend on the seed.
-const SEEDLESS: [&str; 3] = ["fill", "iterate-full", "churn-hot"];
+const SEEDLESS: [&str; 4] = ["fill", "iterate-full", "churn-hot", "churn-hot-stale"];
 
 fn generate(name: &str, n: usize, seed: u64) -> Trace<Op> {
     registry::generate(name, n, seed, None).unwrap_or_else(|e| panic!("{name} n={n}: {e}"))

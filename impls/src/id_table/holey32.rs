@@ -26,6 +26,10 @@
 //! over and over with `MIN_FREE` holes queued reaches it (tested below). Defaults: 1025 * 65536
 //! - 1, about 67 million removals (the article says "N * 64 K" for N free objects).
 //!
+//! Other splits of the 32 bits are registry lines of this type (`holey32_20_12`,
+//! `holey32_24_8`): each index bit doubles the capacity and halves the stale-ID horizon
+//! (4,198,399 and 262,399 removals). A split outside the registry is named `holey32_custom`.
+//!
 //! Capacity: the table is full at `2^INDEX_BITS - MIN_FREE` live objects, the point where a new
 //! slot would leave no room in the index space for the `MIN_FREE` reserve; `insert` then returns
 //! [`TableError::Full`]. `MIN_FREE < 2^INDEX_BITS` is checked at compile time.
@@ -34,7 +38,7 @@
 //! half the ID size, at most `2^INDEX_BITS` slots, and up to `MIN_FREE` extra holes that
 //! iteration walks over (each `size_of::<T>() + 8` bytes for an 8-aligned `T`).
 
-use super::{DesignInfo, DesignKind, IdTable, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 use crate::TableError;
 use crate::id::Id32;
 
@@ -96,6 +100,10 @@ impl<T, const INDEX_BITS: u32, const MIN_FREE: u32> Holey32<T, INDEX_BITS, MIN_F
         (Id32::<INDEX_BITS>::INDEX_COUNT - MIN_FREE) as usize
     };
 
+    /// Removals after an ID's own removal before an equal ID can be handed out (the module
+    /// doc's guarantee): `(MIN_FREE + 1) * 2^G - 1`, 67,174,399 at the defaults.
+    pub const STALE_BOUND: u64 = (MIN_FREE as u64 + 1) * Id32::<INDEX_BITS>::GENERATION_COUNT - 1;
+
     /// Appends the vacant slot `index` to the free queue.
     fn enqueue_free(&mut self, index: u32) {
         if self.free_newest == NIL {
@@ -135,11 +143,27 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
     type Id = Id32<INDEX_BITS>;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "holey32",
-        description: "array with holes, 32-bit ID (default 16-bit index + 16-bit generation), FIFO free list through the holes keeping (default) 1024 in reserve",
+        name: match (INDEX_BITS, MIN_FREE) {
+            (16, 1024) => "holey32",
+            (20, 1024) => "holey32_20_12",
+            (24, 1024) => "holey32_24_8",
+            _ => "holey32_custom",
+        },
+        description: match (INDEX_BITS, MIN_FREE) {
+            (20, 1024) => {
+                "holey32 with a 20-bit index + 12-bit generation: 16x the capacity, a 16x shorter stale-ID horizon"
+            }
+            (24, 1024) => {
+                "holey32 with a 24-bit index + 8-bit generation: 256x the capacity, a 256x shorter stale-ID horizon"
+            }
+            _ => {
+                "array with holes, 32-bit ID (16-bit index + 16-bit generation), FIFO free list through the holes keeping 1024 in reserve"
+            }
+        },
         kind: DesignKind::Article,
         id_bytes: id_bytes::<Id32<INDEX_BITS>>(),
-        detects_stale: true,
+        stale: StaleDetection::UntilRemovals(Self::STALE_BOUND),
+        demonstrates: None,
         capacity: Some(Self::CAPACITY),
     };
 
@@ -307,8 +331,55 @@ mod tests {
 
     /// 28-bit index, so G = 4 (16 generations), and 3 holes in reserve.
     type Small = Holey32<u64, 28, 3>;
-    /// `(MIN_FREE + 1) * 2^G - 1` for [`Small`].
+    /// `(MIN_FREE + 1) * 2^G - 1` for [`Small`]: the stated bound, spelled out.
     const SMALL_BOUND: u64 = (3 + 1) * 16 - 1;
+
+    /// Reaches the stale-ID horizon of `Holey32<u64, I, MIN_FREE>` with the adversarial pattern
+    /// (exactly `MIN_FREE` holes queued, then one object inserted and removed over and over)
+    /// and returns the removals after the stale ID's own when an equal ID came back.
+    fn removals_until_reissued<const I: u32, const MIN_FREE: u32>() -> u64 {
+        let mut t = Holey32::<u64, I, MIN_FREE>::new();
+        let keep: Vec<_> = (0..u64::from(MIN_FREE) + 10)
+            .map(|i| t.insert(i).unwrap())
+            .collect();
+        for &id in &keep[..MIN_FREE as usize] {
+            t.remove(id).unwrap();
+        }
+        let stale = t.insert(100).unwrap();
+        t.remove(stale).unwrap();
+        for removals_since in 0.. {
+            let id = t.insert(removals_since).unwrap();
+            if id == stale {
+                assert_eq!(t.get(stale), Some(&removals_since));
+                return removals_since;
+            }
+            assert_eq!(t.get(stale), None);
+            t.remove(id).unwrap();
+        }
+        unreachable!()
+    }
+
+    #[test]
+    fn registered_splits_reissue_exactly_at_their_stated_bound() {
+        assert_eq!(SMALL_BOUND, Small::STALE_BOUND);
+        // 24/8 and 20/12 with the default reserve: 262,399 and 4,198,399 removals, cheap
+        // enough to reach here; 16/16 (67 million) is the same formula, checked by `Small`.
+        assert_eq!(Holey32::<u64, 24>::STALE_BOUND, 262_399);
+        assert_eq!(removals_until_reissued::<24, 1024>(), 262_399);
+        assert_eq!(Holey32::<u64, 20>::STALE_BOUND, 4_198_399);
+        assert_eq!(Holey32::<u64>::STALE_BOUND, 67_174_399);
+        assert_eq!(removals_until_reissued::<28, 3>(), SMALL_BOUND);
+    }
+
+    #[test]
+    fn registered_splits_state_their_capacity() {
+        assert_eq!(Holey32::<u64, 20>::CAPACITY, (1 << 20) - 1024);
+        assert_eq!(Holey32::<u64, 24>::CAPACITY, (1 << 24) - 1024);
+        assert_eq!(
+            <Holey32<u64, 24> as IdTable<u64>>::INFO.name,
+            "holey32_24_8"
+        );
+    }
 
     #[test]
     fn slot_is_payload_plus_one_word() {

@@ -22,7 +22,7 @@ use std::iter::Zip;
 use std::slice;
 
 use super::holey::{Holey, Slot};
-use super::{DesignInfo, DesignKind, IdTable, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 use crate::TableError;
 use crate::id::Id64;
 
@@ -55,7 +55,8 @@ impl<T: 'static> IdTable<T> for HoleySkip<T> {
         description: "array with holes (as holey) plus a live-slot bitmask, so iteration visits only live slots, branch-free per slot",
         kind: DesignKind::Tuned,
         id_bytes: id_bytes::<Id64>(),
-        detects_stale: true,
+        stale: StaleDetection::Never,
+        demonstrates: None,
         capacity: None,
     };
 
@@ -314,6 +315,25 @@ mod tests {
         }
         assert_eq!(t.iter().count(), 0);
         assert_eq!(t.iter_mut().count(), 0);
+        t.check_invariants().unwrap();
+    }
+
+    /// The stated horizon (`StaleDetection::Never`): a slot whose generation would wrap is
+    /// retired, as in `holey`, and the live bitmask stays in step.
+    #[test]
+    fn slot_is_retired_when_its_generation_would_wrap() {
+        let mut t = HoleySkip::<u32>::new();
+        let first = t.insert(0).unwrap();
+        t.remove(first).unwrap();
+        t.holey.fast_forward_vacant(0, u32::MAX - 1);
+        let last = t.insert(1).unwrap();
+        assert_eq!(last, Id64::new(0, u32::MAX - 1));
+        assert_eq!(t.remove(last), Some(1));
+        let fresh = t.insert(2).unwrap();
+        assert_eq!(fresh.index(), 1, "the retired slot is not reused");
+        assert_eq!(t.get(first), None);
+        assert_eq!(t.get(last), None);
+        assert_eq!(t.iter().copied().collect::<Vec<_>>(), [2]);
         t.check_invariants().unwrap();
     }
 

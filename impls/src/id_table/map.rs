@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, DefaultHasher};
 use std::mem::size_of;
 
-use super::{DesignInfo, DesignKind, IdTable, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 use crate::TableError;
 
 /// std's default hash function (SipHash-1-3) with fixed instead of per-process random keys, so
@@ -115,7 +115,8 @@ impl<T: 'static> IdTable<T> for BTreeMapTable<T> {
         description: "article's STL method: std BTreeMap from a 32-bit counter ID to an individually boxed object",
         kind: DesignKind::Article,
         id_bytes: id_bytes::<u32>(),
-        detects_stale: true,
+        stale: StaleDetection::Never,
+        demonstrates: None,
         capacity: None,
     };
 
@@ -196,7 +197,8 @@ impl<T: 'static> IdTable<T> for HashMapTable<T> {
         description: "article's hash_map variant of the STL method: std HashMap (SipHash-1-3, fixed keys) from a 32-bit counter ID to an individually boxed object",
         kind: DesignKind::Article,
         id_bytes: id_bytes::<u32>(),
-        detects_stale: true,
+        stale: StaleDetection::Never,
+        demonstrates: None,
         capacity: None,
     };
 

@@ -5,8 +5,8 @@
 //!
 //! * a 1-1 mapping between live objects and IDs;
 //! * an ID of a removed object is detected as stale ([`IdTable::get`] gives `None`), never
-//!   resolved to another object (designs that cannot do this say so in
-//!   [`DesignInfo::detects_stale`]);
+//!   resolved to another object (designs that cannot do this, or can only up to a horizon, say
+//!   so in [`DesignInfo::stale`]);
 //! * lookup is the most common operation and must be fast; add and remove fast too.
 //!
 //! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`IdTable`], then add
@@ -14,6 +14,7 @@
 
 pub mod holey;
 pub mod holey32;
+pub mod holey32_lifo;
 pub mod holey_skip;
 pub mod map;
 pub mod model;
@@ -21,7 +22,9 @@ pub mod packed;
 pub mod packed_fixed;
 pub mod peers;
 pub mod pool;
+pub mod pool_linked;
 pub mod pool_lowest;
+pub mod pool_sorted_vec;
 pub mod registry;
 
 pub use registry::{DesignVisitor, designs, for_each_design};
@@ -41,11 +44,90 @@ pub struct DesignInfo {
     pub kind: DesignKind,
     /// Size in bytes of the design's ID type.
     pub id_bytes: usize,
-    /// Whether a stale ID (of a removed object, even after its slot was reused) is always
-    /// detected. `false` for designs such as `slab` whose keys carry no generation.
-    pub detects_stale: bool,
+    /// How long a stale ID (of a removed object, even after its slot was reused) is detected:
+    /// never (`slab`: no generation), always (IDs are never reissued), or up to a stated bound
+    /// after which an equal ID may be handed out again.
+    pub stale: StaleDetection,
+    /// The hazard the design exists to demonstrate (a design the article warns against), if
+    /// any. Verification records a trace that triggers it as `unsupported`, with the stated
+    /// failure as the reason, never as a broken design (see the ID-table replayer).
+    pub demonstrates: Option<&'static str>,
     /// The most live objects the design can ever hold, if it is fixed-capacity.
     pub capacity: Option<usize>,
+}
+
+impl DesignInfo {
+    /// Whether stale IDs are detected at all (up to [`DesignInfo::stale`]'s bound).
+    pub const fn detects_stale(&self) -> bool {
+        !matches!(self.stale, StaleDetection::None)
+    }
+}
+
+/// How long a design detects a stale ID: the horizon after which an ID equal to a removed
+/// object's may be handed out again (and then resolves to the new object).
+///
+/// Bounds are worst cases over every op sequence, stated in the unit the design's mechanism
+/// counts: removals of any objects since the stale ID's own removal (designs whose FIFO free
+/// list spreads reuse over a reserve of holes), or reuses of the stale ID's slot (per-slot
+/// generations with no control over how fast a slot is reused).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StaleDetection {
+    /// No generation: once its slot is reused a stale ID resolves to the new object.
+    None,
+    /// Never reissued: IDs are unique per creation, or a slot is retired when its generation
+    /// would wrap.
+    Never,
+    /// Detected until this many further removals (of any objects) have happened since the
+    /// stale ID's own; only an insert after them may hand out an equal ID.
+    UntilRemovals(u64),
+    /// Detected until its slot has been reused this many times: the `n`-th insert into the
+    /// slot after the stale ID's removal may hand out an equal ID, no earlier one can.
+    UntilSlotReuses(u64),
+}
+
+impl StaleDetection {
+    /// `no`, `yes, never reissued`, `yes, until 2^31 reuses of its slot`, ...: the words
+    /// every listing shows where it says whether a design detects stale IDs.
+    pub fn label(self) -> String {
+        match self {
+            StaleDetection::None => "no".to_string(),
+            StaleDetection::Never => "yes, never reissued".to_string(),
+            StaleDetection::UntilRemovals(n) => format!("yes, until {} removals", count(n)),
+            StaleDetection::UntilSlotReuses(n) => {
+                format!("yes, until {} reuses of its slot", count(n))
+            }
+        }
+    }
+
+    /// The bound as a number, if the design has one.
+    pub const fn bound(self) -> Option<u64> {
+        match self {
+            StaleDetection::UntilRemovals(n) | StaleDetection::UntilSlotReuses(n) => Some(n),
+            StaleDetection::None | StaleDetection::Never => None,
+        }
+    }
+}
+
+/// `2^k` or `2^k − 1` for those (k ≥ 16), else the number with thousands separators.
+fn count(n: u64) -> String {
+    let wide = u128::from(n);
+    for k in 16..=64u32 {
+        if wide == 1u128 << k {
+            return format!("2^{k}");
+        }
+        if wide == (1u128 << k) - 1 {
+            return format!("2^{k} − 1");
+        }
+    }
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// An ID lookup table: owns objects of type `T` (owned data: `T: 'static`), hands out an ID
@@ -56,7 +138,7 @@ pub struct DesignInfo {
 ///   removed; it fails only with a [`TableError`] (fixed capacity full, ID space exhausted).
 /// * [`get`](IdTable::get)/[`get_mut`](IdTable::get_mut)/[`remove`](IdTable::remove) of an ID that
 ///   is stale (its object was removed) give `None` and change nothing, if
-///   [`DesignInfo::detects_stale`]. A design that cannot detect stale IDs may resolve a stale ID
+///   [`DesignInfo::detects_stale`], within [`DesignInfo::stale`]'s bound. A design that cannot detect stale IDs may resolve a stale ID
 ///   to the object now in its slot; callers must not pass stale IDs to such a design.
 /// * [`iter`](IdTable::iter)/[`iter_mut`](IdTable::iter_mut) yield every live object exactly once,
 ///   in a design-defined order.
@@ -123,4 +205,30 @@ pub trait IdTable<T: 'static>: Sized {
 /// Size in bytes of an ID type, for [`DesignInfo::id_bytes`].
 pub const fn id_bytes<I>() -> usize {
     std::mem::size_of::<I>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StaleDetection;
+
+    #[test]
+    fn bounds_read_as_powers_of_two_or_grouped_digits() {
+        assert_eq!(
+            StaleDetection::UntilSlotReuses(1 << 31).label(),
+            "yes, until 2^31 reuses of its slot"
+        );
+        assert_eq!(
+            StaleDetection::UntilSlotReuses(u64::from(u32::MAX)).label(),
+            "yes, until 2^32 − 1 reuses of its slot"
+        );
+        assert_eq!(
+            StaleDetection::UntilRemovals(1_049_599).label(),
+            "yes, until 1,049,599 removals"
+        );
+        assert_eq!(
+            StaleDetection::UntilRemovals(999).label(),
+            "yes, until 999 removals"
+        );
+        assert_eq!(StaleDetection::None.label(), "no");
+    }
 }

@@ -4,7 +4,7 @@
 //! Every insert appends a new slot and the ID is the slot number, so IDs are never reused and
 //! a stale ID always misses. Iteration walks all slots ever made. Simple, slow, correct.
 
-use super::{DesignInfo, DesignKind, IdTable, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 use crate::TableError;
 
 /// Reference model of the [`IdTable`] contract.
@@ -23,7 +23,8 @@ impl<T: 'static> IdTable<T> for ModelTable<T> {
         description: "reference model: append-only slots, IDs never reused (verification only)",
         kind: DesignKind::Article,
         id_bytes: id_bytes::<u64>(),
-        detects_stale: true,
+        stale: StaleDetection::Never,
+        demonstrates: None,
         capacity: None,
     };
 

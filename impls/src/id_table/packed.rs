@@ -24,7 +24,7 @@
 //! with no holes and no branches: the article's reason for the design. Memory per live object
 //! is `size_of::<T>() + 4 + 8` bytes plus the reserve and `Vec` slack.
 
-use super::{DesignInfo, DesignKind, IdTable, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 use crate::TableError;
 use crate::id::{Id32, SlotVersion};
 
@@ -83,6 +83,10 @@ impl<T, const INDEX_BITS: u32, const MIN_FREE: u32> Packed<T, INDEX_BITS, MIN_FR
         (Id32::<INDEX_BITS>::INDEX_COUNT - MIN_FREE) as usize
     };
 
+    /// Removals after an ID's own removal before an equal ID can be handed out (the module
+    /// doc's guarantee): `(MIN_FREE + 1) * 2^G - 1`, 1,049,599 at the defaults.
+    pub const STALE_BOUND: u64 = (MIN_FREE as u64 + 1) * Id32::<INDEX_BITS>::GENERATION_COUNT - 1;
+
     /// The live objects, dense, in the table's iteration order.
     pub fn as_slice(&self) -> &[T] {
         &self.objects
@@ -121,7 +125,8 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
         description: "packed array: dense objects + index table, swap-remove, 32-bit ID (default 22-bit index + 10-bit generation), FIFO free queue of index entries keeping 1024 in reserve",
         kind: DesignKind::Article,
         id_bytes: id_bytes::<Id32<INDEX_BITS>>(),
-        detects_stale: true,
+        stale: StaleDetection::UntilRemovals(Self::STALE_BOUND),
+        demonstrates: None,
         capacity: Some(Self::CAPACITY),
     };
 
@@ -343,7 +348,8 @@ mod tests {
     /// Same pattern and bound as in `holey32`: `(MIN_FREE + 1) * 2^G - 1` removals.
     #[test]
     fn stale_id_collides_exactly_at_the_bound_and_not_before() {
-        let bound = (3 + 1) * 16 - 1;
+        let bound = Packed::<u64, 28, 3>::STALE_BOUND;
+        assert_eq!(bound, (3 + 1) * 16 - 1);
         let mut t = Packed::<u64, 28, 3>::new();
         let keep: Vec<_> = (0..10).map(|i| t.insert(i).unwrap()).collect();
         for &id in &keep[..3] {
@@ -364,6 +370,30 @@ mod tests {
             t.remove(id).unwrap();
         }
         t.check_invariants().unwrap();
+    }
+
+    /// The registered design's own bound, reached (about a million insert/remove pairs).
+    #[test]
+    fn default_split_reissues_a_stale_id_after_exactly_1_049_599_removals() {
+        assert_eq!(Packed::<u64>::STALE_BOUND, 1_049_599);
+        let mut t = Packed::<u64>::new();
+        let keep: Vec<_> = (0..1034).map(|i| t.insert(i).unwrap()).collect();
+        for &id in &keep[..1024] {
+            t.remove(id).unwrap();
+        }
+        let stale = t.insert(100).unwrap();
+        t.remove(stale).unwrap();
+        let mut removals_since = 0;
+        loop {
+            let id = t.insert(removals_since).unwrap();
+            if id == stale {
+                break;
+            }
+            t.remove(id).unwrap();
+            removals_since += 1;
+        }
+        assert_eq!(removals_since, Packed::<u64>::STALE_BOUND);
+        assert_eq!(t.get(stale), Some(&removals_since));
     }
 
     #[test]

@@ -28,7 +28,7 @@
 //! allocating. Iteration is a slice walk over exactly the live objects. Memory is fixed at
 //! `CAPACITY * (size_of::<T>() + 2 + 8)` bytes, however few objects are live.
 
-use super::{DesignInfo, DesignKind, IdTable, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 use crate::TableError;
 use crate::id::{Id32, SlotVersion};
 
@@ -94,6 +94,10 @@ impl<T, const CAPACITY: usize> PackedFixed<T, CAPACITY> {
         CAPACITY
     };
 
+    /// Removals after an ID's own removal before an equal ID can be handed out, in the worst
+    /// case (a full table, whose one free entry is reused at once): `2^16 - 1`.
+    pub const STALE_BOUND: u64 = Id32::<16>::GENERATION_COUNT - 1;
+
     /// The live objects, dense, in the table's iteration order.
     pub fn as_slice(&self) -> &[T] {
         &self.objects
@@ -113,7 +117,8 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
         description: "article's fixed-capacity packed array (default 65536 objects), 32-bit ID (16-bit index + 16-bit generation), FIFO free list over all index entries, all storage allocated up front",
         kind: DesignKind::Article,
         id_bytes: id_bytes::<Id32<16>>(),
-        detects_stale: true,
+        stale: StaleDetection::UntilRemovals(Self::STALE_BOUND),
+        demonstrates: None,
         capacity: Some(Self::CHECKED_CAPACITY),
     };
 
@@ -353,10 +358,13 @@ mod tests {
         let mut t = fill::<8>(8);
         let stale = Id32::new(3, 1);
         t.remove(stale).unwrap();
-        for reuse in 1..=65536_u64 {
+        // The stated bound counts removals after the stale ID's own: one fewer than reuses.
+        let reuses = PackedFixed::<u64, 8>::STALE_BOUND + 1;
+        assert_eq!(reuses, 65536);
+        for reuse in 1..=reuses {
             let id = t.insert(reuse).unwrap();
             assert_eq!(id.index(), 3);
-            if reuse < 65536 {
+            if reuse < reuses {
                 assert_ne!(id, stale, "reissued after {reuse} reuses");
                 assert_eq!(t.get(stale), None);
                 t.remove(id).unwrap();

@@ -20,7 +20,7 @@
 //! The slot type (`PoolSlot`) is shared with the `pool_lowest` design, which differs only in the free-slot
 //! policy.
 
-use super::{DesignInfo, DesignKind, IdTable, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 use crate::TableError;
 use crate::id::Id64;
 
@@ -136,7 +136,8 @@ impl<T: 'static> IdTable<T> for Pool<T> {
         description: "stable-pointer pool: alive flag + separate free-list link per slot, LIFO reuse, 32-bit index + 32-bit generation",
         kind: DesignKind::Article,
         id_bytes: id_bytes::<Id64>(),
-        detects_stale: true,
+        stale: StaleDetection::Never,
+        demonstrates: None,
         capacity: None,
     };
 

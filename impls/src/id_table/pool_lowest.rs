@@ -22,7 +22,7 @@
 //! padding) and 4 bytes per slot for smaller ones.
 
 use super::pool::{NIL, PoolSlot, slot_index};
-use super::{DesignInfo, DesignKind, IdTable, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 use crate::TableError;
 use crate::id::Id64;
 
@@ -92,7 +92,8 @@ impl<T: 'static> IdTable<T> for PoolLowest<T> {
         description: "stable-pointer pool filling the lowest hole first (two-level free bitset), alive flag per slot, 32-bit index + 32-bit generation",
         kind: DesignKind::Article,
         id_bytes: id_bytes::<Id64>(),
-        detects_stale: true,
+        stale: StaleDetection::Never,
+        demonstrates: None,
         capacity: None,
     };
 

@@ -5,8 +5,8 @@
 //! gets a monomorphised copy of its generic code per design and no dynamic dispatch.
 
 use super::{
-    DesignInfo, IdTable, holey, holey_skip, holey32, map, packed, packed_fixed, peers, pool,
-    pool_lowest,
+    DesignInfo, IdTable, holey, holey_skip, holey32, holey32_lifo, map, packed, packed_fixed,
+    peers, pool, pool_linked, pool_lowest, pool_sorted_vec,
 };
 
 /// Something done once per design, e.g. "run the property test" or "benchmark every workload".
@@ -21,11 +21,16 @@ pub fn for_each_design<T: 'static, V: DesignVisitor<T>>(visitor: &mut V) {
     visitor.visit::<map::HashMapTable<T>>();
     visitor.visit::<holey::Holey<T>>();
     visitor.visit::<holey32::Holey32<T>>();
+    visitor.visit::<holey32::Holey32<T, 20>>();
+    visitor.visit::<holey32::Holey32<T, 24>>();
+    visitor.visit::<holey32_lifo::Holey32Lifo<T>>();
     visitor.visit::<packed::Packed<T>>();
     visitor.visit::<packed_fixed::PackedFixed<T>>();
     visitor.visit::<holey_skip::HoleySkip<T>>();
     visitor.visit::<pool::Pool<T>>();
     visitor.visit::<pool_lowest::PoolLowest<T>>();
+    visitor.visit::<pool_sorted_vec::PoolSortedVec<T>>();
+    visitor.visit::<pool_linked::PoolLinked<T>>();
     visitor.visit::<peers::slotmap::SlotMapPeer<T>>();
     visitor.visit::<peers::slotmap_hop::HopSlotMapPeer<T>>();
     visitor.visit::<peers::slotmap_dense::DenseSlotMapPeer<T>>();

@@ -100,6 +100,7 @@ pub mod article_mix;
 mod builder;
 pub mod churn;
 pub mod churn_hot;
+pub mod churn_hot_stale;
 mod comp_builder;
 pub mod comp_frame;
 pub mod comp_gc;

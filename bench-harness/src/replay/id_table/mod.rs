@@ -90,6 +90,10 @@ impl Family for IdTableFamily {
     }
 }
 
+/// How the verdict on a design whose stale horizon a trace passed begins (the reason of its
+/// `unsupported` status), e.g. `churn-hot-stale` on the LIFO 16-bit design.
+pub const STALE_WRAP: &str = "stale ID resolved after generation wrap";
+
 /// The results record of an ID-table design.
 pub fn design_record(info: &DesignInfo) -> DesignRecord {
     DesignRecord {
@@ -99,10 +103,22 @@ pub fn design_record(info: &DesignInfo) -> DesignRecord {
         kind: info.kind.label().to_string(),
         crate_version: info.kind.crate_version(),
         id_bytes: info.id_bytes,
-        detects_stale: info.detects_stale,
+        detects_stale: info.detects_stale(),
         capacity: info.capacity,
-        limits: None,
+        limits: Some(limits(info)),
     }
+}
+
+/// An ID-table design's limits in one line, as `dodbench list`, the README table and the
+/// report show them: ID size, stale-ID detection with its bound, capacity.
+fn limits(info: &DesignInfo) -> String {
+    format!(
+        "{} B ID; detects stale IDs: {}; capacity {}",
+        info.id_bytes,
+        info.stale.label(),
+        info.capacity
+            .map_or("growable".to_string(), |c| c.to_string())
+    )
 }
 
 /// Everything a replay observed, reduced to counts and wrapping sums. Two replays of one trace
@@ -123,6 +139,12 @@ pub struct Digest {
     pub iterate_sum: u64,
     /// Objects visited by `Iterate` and `IterateMut`.
     pub iterated: u64,
+    /// Ops replayed, so that merging the digests of consecutive pieces places
+    /// [`Digest::first_stale_hit`] in the whole.
+    pub ops: u64,
+    /// Index, among the replayed ops, of the first `GetStale` that resolved its stale ID (the
+    /// op a stale-detection failure is reported at); `None` on a correct replay.
+    pub first_stale_hit: Option<u64>,
 }
 
 impl ReplayDigest<Op> for Digest {
@@ -134,6 +156,10 @@ impl ReplayDigest<Op> for Digest {
         self.lookup_sum = self.lookup_sum.wrapping_add(later.lookup_sum);
         self.iterate_sum = self.iterate_sum.wrapping_add(later.iterate_sum);
         self.iterated += later.iterated;
+        if self.first_stale_hit.is_none() {
+            self.first_stale_hit = later.first_stale_hit.map(|at| self.ops + at);
+        }
+        self.ops += later.ops;
     }
 
     /// Work units of the replayed `ops` that gave this digest: one per single-object op, one
@@ -194,6 +220,8 @@ impl<D: IdTable<Payload>> ReplayState<D> {
         // shows as fewer `hits` than the model's.
         let (mut hits, mut stale_hits) = (0u64, 0u64);
         let (mut lookup_sum, mut iterate_sum, mut iterated) = (0u64, 0u64, 0u64);
+        // Written only on a stale hit (a failure), so it costs the loop nothing.
+        let mut first_stale_hit = None;
         let table = &mut self.table;
         let first = ops.first().copied();
         let has_fast_path = matches!(
@@ -214,6 +242,9 @@ impl<D: IdTable<Payload>> ReplayState<D> {
                 Op::GetStale(_) => {
                     for &id in run {
                         stale_hits += u64::from(table.get(id).is_some());
+                    }
+                    if stale_hits > 0 {
+                        first_stale_hit = first_resolved(table, run);
                     }
                 }
                 Op::Remove(_) => {
@@ -241,6 +272,8 @@ impl<D: IdTable<Payload>> ReplayState<D> {
                 hits,
                 stale_hits,
                 lookup_sum,
+                ops: ops.len() as u64,
+                first_stale_hit,
                 ..Digest::default()
             });
         }
@@ -263,6 +296,7 @@ impl<D: IdTable<Payload>> ReplayState<D> {
                 Op::GetStale(h) => {
                     if table.get(ids.id(h)).is_some() {
                         stale_hits += 1;
+                        first_stale_hit.get_or_insert(index as u64);
                     }
                 }
                 Op::Mutate(h) => {
@@ -300,8 +334,20 @@ impl<D: IdTable<Payload>> ReplayState<D> {
             lookup_sum,
             iterate_sum,
             iterated,
+            ops: ops.len() as u64,
+            first_stale_hit,
         })
     }
+}
+
+/// Index in `ids` of the first ID `table` resolves (out of line: only a failing replay of a
+/// run of `GetStale`s asks).
+#[cold]
+#[inline(never)]
+fn first_resolved<D: IdTable<Payload>>(table: &D, ids: &[D::Id]) -> Option<u64> {
+    ids.iter()
+        .position(|&id| table.get(id).is_some())
+        .map(|at| at as u64)
 }
 
 impl<D: IdTable<Payload>> Replayer for ReplayState<D> {
@@ -322,12 +368,35 @@ impl<D: IdTable<Payload>> Replayer for ReplayState<D> {
         })
     }
 
+    /// A design without stale detection on a trace with stale lookups; a design with a stale
+    /// horizon ([`impls::id_table::StaleDetection`] bound) that resolved a stale ID on a trace long enough to
+    /// pass it (at least as many body removals as the bound: a slot cannot be reused more
+    /// often than objects are removed). The reason names the op of the first stale hit. A
+    /// stale hit on a trace shorter than the bound is no documented limit: it stays a failure
+    /// (the digest differs from the model's).
     fn unsupported_after(stats: &BodyStats, body: &Digest) -> Option<String> {
-        (!D::INFO.detects_stale && stats.stale_gets > 0).then(|| {
-            format!(
+        let info = D::INFO;
+        if !info.detects_stale() && stats.stale_gets > 0 {
+            return Some(format!(
                 "does not detect stale IDs (its keys carry no generation): {} of {} stale \
                  lookups returned an object",
                 body.stale_hits, stats.stale_gets
+            ));
+        }
+        let at = body.first_stale_hit?;
+        let bound = info.stale.bound()?;
+        (stats.removes >= bound).then(|| {
+            let demonstrates = info
+                .demonstrates
+                .map(|hazard| format!("; the hazard this design demonstrates: {hazard}"))
+                .unwrap_or_default();
+            format!(
+                "{STALE_WRAP} at op {at} of the body ({} of {} stale lookups resolved; \
+                 documented stale detection: {}, and the body removes {} objects){demonstrates}",
+                body.stale_hits,
+                stats.stale_gets,
+                info.stale.label(),
+                stats.removes
             )
         })
     }

@@ -14,7 +14,7 @@
 use ::generational_arena::{Arena, Index};
 
 use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, id_bytes};
+use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 
 /// Same shape as generational-arena 0.2.9's private `Entry`, only measured.
 #[allow(dead_code)]
@@ -38,7 +38,8 @@ impl<T: 'static> IdTable<T> for GenerationalArenaPeer<T> {
             version: "0.2.9",
         },
         id_bytes: id_bytes::<Index>(),
-        detects_stale: true,
+        stale: StaleDetection::UntilRemovals(u64::MAX),
+        demonstrates: None,
         capacity: None,
     };
 

@@ -12,7 +12,7 @@
 //! `Entry<T> = enum { Vacant(usize), Occupied(T) }` (40 bytes for a 32-byte, 8-aligned `T`).
 
 use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, id_bytes};
+use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 
 /// Same shape as slab 0.4's private `Entry`, only measured.
 #[allow(dead_code)]
@@ -36,7 +36,8 @@ impl<T: 'static> IdTable<T> for SlabPeer<T> {
             version: "0.4.12",
         },
         id_bytes: id_bytes::<usize>(),
-        detects_stale: false,
+        stale: StaleDetection::None,
+        demonstrates: None,
         capacity: None,
     };
 

@@ -17,7 +17,7 @@ use std::mem::ManuallyDrop;
 use ::slotmap::{DefaultKey, SlotMap};
 
 use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, id_bytes};
+use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 
 /// Same shape as slotmap 1.1's private `basic::SlotUnion`, only measured.
 #[allow(dead_code)]
@@ -48,7 +48,8 @@ impl<T: 'static> IdTable<T> for SlotMapPeer<T> {
             version: "1.1.1",
         },
         id_bytes: id_bytes::<DefaultKey>(),
-        detects_stale: true,
+        stale: StaleDetection::UntilSlotReuses(1 << 31),
+        demonstrates: None,
         capacity: None,
     };
 

@@ -18,7 +18,7 @@
 use ::slotmap::{DefaultKey, DenseSlotMap};
 
 use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, id_bytes};
+use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 
 /// Same shape as slotmap 1.1's private `dense::Slot`, only measured.
 #[allow(dead_code)]
@@ -42,7 +42,8 @@ impl<T: 'static> IdTable<T> for DenseSlotMapPeer<T> {
             version: "1.1.1",
         },
         id_bytes: id_bytes::<DefaultKey>(),
-        detects_stale: true,
+        stale: StaleDetection::UntilSlotReuses(1 << 31),
+        demonstrates: None,
         capacity: None,
     };
 

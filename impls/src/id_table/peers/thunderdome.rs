@@ -15,7 +15,7 @@ use std::num::NonZeroU32;
 use ::thunderdome::{Arena, Index};
 
 use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, id_bytes};
+use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 
 /// Same shape as thunderdome 0.6's private `Entry`, only measured.
 #[allow(dead_code)]
@@ -45,7 +45,8 @@ impl<T: 'static> IdTable<T> for ThunderdomePeer<T> {
             version: "0.6.1",
         },
         id_bytes: id_bytes::<Index>(),
-        detects_stale: true,
+        stale: StaleDetection::UntilSlotReuses(u32::MAX as u64),
+        demonstrates: None,
         capacity: None,
     };
 
