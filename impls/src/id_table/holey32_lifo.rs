@@ -84,6 +84,7 @@ impl<T: 'static> IdTable<T> for Holey32Lifo<T> {
         }
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<Self::Id, TableError> {
         let (index, generation) = if self.free_head != NIL {
             let index = self.free_head;
@@ -134,6 +135,7 @@ impl<T: 'static> IdTable<T> for Holey32Lifo<T> {
         }
     }
 
+    #[inline]
     fn remove(&mut self, id: Self::Id) -> Option<T> {
         let index = id.index();
         let slot = self.slots.get_mut(index as usize)?;

@@ -138,6 +138,7 @@ impl<T: 'static> IdTable<T> for PoolLinked<T> {
         }
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<Id64, TableError> {
         let (index, generation) = if self.free_head != NIL {
             let index = self.free_head;
@@ -174,6 +175,7 @@ impl<T: 'static> IdTable<T> for PoolLinked<T> {
             .get_mut(id.generation())
     }
 
+    #[inline]
     fn remove(&mut self, id: Id64) -> Option<T> {
         let index = id.index();
         let slot = &mut self.slots.get_mut(index as usize)?.slot;

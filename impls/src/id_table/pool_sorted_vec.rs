@@ -65,6 +65,7 @@ impl<T: 'static> IdTable<T> for PoolSortedVec<T> {
         }
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<Id64, TableError> {
         if let Some(i) = self.free.pop() {
             let generation = self.slots[i as usize].occupy(value);
@@ -89,6 +90,7 @@ impl<T: 'static> IdTable<T> for PoolSortedVec<T> {
             .get_mut(id.generation())
     }
 
+    #[inline]
     fn remove(&mut self, id: Id64) -> Option<T> {
         let i = id.index();
         let slot = self.slots.get_mut(i as usize)?;
