@@ -22,6 +22,7 @@ pub fn for_each_family<V: FamilyVisitor>(visitor: &mut V) {
     visitor.visit::<crate::replay::RelationFamily>();
     visitor.visit::<crate::replay::TransformFamily>();
     visitor.visit::<crate::replay::DataComponentFamily>();
+    visitor.visit::<crate::replay::SpatialFamily>();
 }
 
 /// The names of every family, in list order.

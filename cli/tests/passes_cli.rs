@@ -93,6 +93,7 @@ fn cache_fills_every_family() {
         ("data_component", "flat_aos"),
         ("transforms", "deferred_flag_scan"),
         ("relations", "intrusive"),
+        ("spatial", "fuzzy_hash"),
     ] {
         run_ok(&[
             "cache", "--family", family, "--design", design, "--n", "100", "--out", out,

@@ -18,6 +18,11 @@
 //!   force, arrays of arrays, multimaps and peers. See [`relations::RelationIndex`] and
 //!   [`relations::registry`]. Its lists are [`intrusive_list`], shared with other families.
 //!
+//! * [`spatial`]: radius queries over points in 2D and 3D (the "Fuzzy hashing" section of
+//!   "Data Structures Part 2: Indices"): the article's hashed grid with per-cell intrusive
+//!   lists, its XOR-key and cell-size ablations, brute force, sorted-by-x, a dense grid and
+//!   `flat_spatial`, `rstar`, `kiddo`. See [`spatial::SpatialIndex`].
+//!
 //! * [`transforms`]: transform hierarchies (the BitSquid "Transform Component" article):
 //!   immediate against deferred world updates, flag scan against a dirty list kept by
 //!   swapping, an object tree and a published arena tree. See [`transforms::TransformStore`].
@@ -39,6 +44,7 @@ pub mod id_table;
 pub mod intrusive_list;
 pub mod kind;
 pub mod relations;
+pub mod spatial;
 pub mod tags;
 pub mod transforms;
 

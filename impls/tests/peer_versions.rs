@@ -94,6 +94,10 @@ fn peers_by_family() -> Vec<(&'static str, Vec<Peer>)> {
             "data_component",
             peers_of!("data_component", impls::data_component::kv_designs()),
         ),
+        (
+            "spatial",
+            peers_of!("spatial", impls::spatial::spatial_designs()),
+        ),
     ]
 }
 

@@ -30,6 +30,8 @@ pub enum Family {
     Transforms,
     /// DataComponent stores, per-entity key-value data (`impls::data_component`).
     DataComponent,
+    /// Spatial indices, radius queries over points (`impls::spatial`).
+    Spatial,
     /// Reference loops (a plain `Vec`, a hand-written loop, the system allocator) timed beside
     /// a family's designs on the same traces, never ranked.
     Reference,
@@ -37,7 +39,7 @@ pub enum Family {
 
 impl Family {
     /// Every family, in the order pages and tables list them.
-    pub const ALL: [Family; 8] = [
+    pub const ALL: [Family; 9] = [
         Family::IdTable,
         Family::Tags,
         Family::Alloc,
@@ -45,11 +47,12 @@ impl Family {
         Family::Relations,
         Family::Transforms,
         Family::DataComponent,
+        Family::Spatial,
         Family::Reference,
     ];
 
     /// The name results.json stores: `id_table`, `tags`, `alloc`, `components`, `relations`,
-    /// `transforms`, `data_component` or `reference`.
+    /// `transforms`, `data_component`, `spatial` or `reference`.
     ///
     /// ```
     /// assert_eq!(results::Family::IdTable.as_str(), "id_table");
@@ -63,6 +66,7 @@ impl Family {
             Family::Relations => "relations",
             Family::Transforms => "transforms",
             Family::DataComponent => "data_component",
+            Family::Spatial => "spatial",
             Family::Reference => "reference",
         }
     }
@@ -146,7 +150,11 @@ impl FamilyRecord {
             Family::Alloc => ("Block allocators", "buddy"),
             // Added after results recorded their families (schema 4): every file holding them
             // records its own titles and reference designs.
-            Family::Components | Family::Relations | Family::Transforms | Family::DataComponent => {
+            Family::Components
+            | Family::Relations
+            | Family::Transforms
+            | Family::DataComponent
+            | Family::Spatial => {
                 return None;
             }
             Family::Reference => return None,
@@ -181,6 +189,8 @@ pub enum FamilyMetrics {
     Transforms(TransformMetrics),
     /// A DataComponent store's.
     DataComponent(DataComponentMetrics),
+    /// A spatial index's.
+    Spatial(SpatialMetrics),
 }
 
 impl FamilyMetrics {
@@ -193,6 +203,7 @@ impl FamilyMetrics {
             FamilyMetrics::Relations(_) => Family::Relations,
             FamilyMetrics::Transforms(_) => Family::Transforms,
             FamilyMetrics::DataComponent(_) => Family::DataComponent,
+            FamilyMetrics::Spatial(_) => Family::Spatial,
         }
     }
 
@@ -245,6 +256,33 @@ pub struct RelationMetrics {
     pub memory_bytes_after_body: u64,
     /// Indices the design keeps (1: on `a` only; 2: on `a` and `b`; 0: none, it scans).
     pub indices: u8,
+}
+
+/// Query work and space of a spatial index on one trace, from an untimed replay with the
+/// design's own accounting (`impls::spatial::SpatialIndex::query_cost`, `longest_chain` and
+/// `memory_bytes`): the article's "2^n cells", "~16 objects" and XOR collision figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpatialMetrics {
+    /// Live points after the setup.
+    pub points_after_setup: u64,
+    /// Heap bytes per live point after the setup; `None` with no points.
+    #[serde(default)]
+    pub bytes_per_point: Option<f64>,
+    /// Points found per query of the body (the same for every design); `None` without queries.
+    #[serde(default)]
+    pub found_per_query: Option<f64>,
+    /// Grid cells (hash lookups, dense cells) looked at per query; `None` for designs that
+    /// cannot tell (peers) or have no cells, and without queries.
+    #[serde(default)]
+    pub cells_per_query: Option<f64>,
+    /// Points tested (distance computed, or walked past in a colliding bucket) per query;
+    /// `None` for designs that cannot tell (peers) and without queries.
+    #[serde(default)]
+    pub tested_per_query: Option<f64>,
+    /// The most points one bucket (hash key's list, dense cell) held after the setup; `None`
+    /// for designs without buckets.
+    #[serde(default)]
+    pub longest_chain: Option<u64>,
 }
 
 /// Memory, allocator traffic and garbage of a component manager on one trace, measured by an

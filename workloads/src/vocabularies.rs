@@ -15,6 +15,7 @@ use crate::data_op::DataOp;
 use crate::family::TraceOp;
 use crate::op::Op;
 use crate::relation_op::RelationOp;
+use crate::spatial_op::SpatialOp;
 use crate::tag_op::TagOp;
 use crate::transform_op::TransformOp;
 
@@ -27,6 +28,7 @@ pub const FAMILIES: &[&str] = &[
     <RelationOp as TraceOp>::FAMILY,
     <TransformOp as TraceOp>::FAMILY,
     <DataOp as TraceOp>::FAMILY,
+    <SpatialOp as TraceOp>::FAMILY,
 ];
 
 /// The default vocabulary: the family of trace files written before the header named one
@@ -59,6 +61,7 @@ pub fn with_vocabulary<V: VocabularyVisitor>(family: &str, visitor: V) -> Option
         <RelationOp as TraceOp>::FAMILY => visitor.visit::<RelationOp>(),
         <TransformOp as TraceOp>::FAMILY => visitor.visit::<TransformOp>(),
         <DataOp as TraceOp>::FAMILY => visitor.visit::<DataOp>(),
+        <SpatialOp as TraceOp>::FAMILY => visitor.visit::<SpatialOp>(),
         _ => return None,
     })
 }

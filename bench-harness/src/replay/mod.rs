@@ -14,6 +14,7 @@ pub mod data_component;
 pub mod id_table;
 pub mod relations;
 pub mod resolved;
+pub mod spatial;
 pub mod tags;
 pub mod transforms;
 
@@ -32,6 +33,7 @@ pub use data_component::{DataComponentFamily, KvDigest, KvReplay};
 pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
 pub use relations::{RelationDigest, RelationFamily, RelationReplay};
 pub use resolved::{HandleIds, HandleMap, IdMismatch, ResolvedBody};
+pub use spatial::{SpatialDigest, SpatialFamily, SpatialReplay};
 pub use tags::{TagDigest, TagFamily, TagReplay};
 pub use transforms::{TransformDigest, TransformFamily, TransformReplay};
 

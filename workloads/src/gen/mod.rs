@@ -82,6 +82,18 @@
 //! | `idx-churn`         | sets                            | 50K × (Remove random, Add)                                 |
 //! | `idx-tags`          | `n/3` entities × 3 Zipf tags    | VisitByA common / rare tags in turn, about 1M records      |
 //!
+//! Spatial indices ([`SpatialOp`](crate::SpatialOp); `n` is the number of points; see
+//! [`sp_builder`] for the box: ~16 points per group of 2^n cells of side 2r, r = 4; work units
+//! one per op):
+//!
+//! | workload          | setup (default params)              | body (default params)                              |
+//! |-------------------|-------------------------------------|----------------------------------------------------|
+//! | `sp-uniform`      | `n` uniform 2D points               | 1K queries at r, uniform centres                   |
+//! | `sp-large-radius` | as `sp-uniform`                     | 1K queries at 10 r                                 |
+//! | `sp-clustered`    | Gaussian clusters of 256, σ = 2 cells | 1K queries at r on random points                 |
+//! | `sp-moving`       | as `sp-uniform`                     | 10 × (move 1% by ≤ r per axis, 100 queries at r)   |
+//! | `sp-3d`           | `n` uniform 3D points (16 per 8 cells) | 1K queries at r                                 |
+//!
 //! Every generator keeps the number of live objects (IDs, entities, blocks) at or below `n` at
 //! all times, except the recorded `alloc-wee-*` (which ignore `n`) and `iterate-holes`, whose
 //! point is `n` live objects spread over more slots (its peak is the slot count). `BodyStats::peak_live` reports the peak, so a harness can skip a fixed-capacity
@@ -134,6 +146,12 @@ pub mod lookup_stale;
 pub mod lookup_uniform;
 pub mod lookup_zipf;
 pub mod remove_random;
+pub mod sp_3d;
+mod sp_builder;
+pub mod sp_clustered;
+pub mod sp_large_radius;
+pub mod sp_moving;
+pub mod sp_uniform;
 pub mod tags_build;
 pub mod tags_build_heavy;
 pub mod tags_builder;

@@ -8,6 +8,7 @@ pub(super) mod alloc;
 pub(super) mod components;
 pub(super) mod data_component;
 pub(super) mod relations;
+pub(super) mod spatial;
 pub(super) mod tags;
 pub(super) mod transforms;
 
@@ -42,6 +43,8 @@ pub struct FamilyMetricsView {
     pub transforms: Option<transforms::TransformsView>,
     /// Relation-index bytes per record, when some design here carries `relations` metrics.
     pub relations: Option<relations::RelationsView>,
+    /// Spatial-index query work and memory, when some design here carries `spatial` metrics.
+    pub spatial: Option<spatial::SpatialView>,
 }
 
 /// The family sections of `block`, each from the designs of the block that carry its metrics.
@@ -60,6 +63,7 @@ pub(super) fn build(
         data_component: data_component::build(block, names, charts)?,
         transforms: transforms::build(block),
         relations: relations::build(block, names, charts)?,
+        spatial: spatial::build(block, names, charts)?,
     })
 }
 

@@ -1,0 +1,339 @@
+//! The spatial-index family: points with caller-chosen `u32` IDs in 2D or 3D, and "visit every
+//! point within radius r of here" ([`SpatialIndex::query`]).
+//!
+//! From the "Fuzzy hashing" section of "Data Structures Part 2: Indices" (Our Machinery, Niklas
+//! Gray): quantise positions to a grid whose cell is twice the search radius, hash the integer
+//! cell coordinates (`mix(ix, iy)`), keep each cell's points as a set of the index article
+//! (a hash to the first element plus intrusive cyclic lists), and answer a query from the 2^n
+//! cells nearest the point ([`fuzzy_hash`]). Against it: the XOR key the article warns about,
+//! a cell-size sweep, a brute-force scan, the article's sorted-by-x counterexample, a tuned
+//! dense grid over known bounds, and published crates (`flat_spatial`, `rstar`, `kiddo`).
+//!
+//! # Semantics (the same for every design, checked by `impls/tests/spatial_model.rs`)
+//! * The dimension is a const generic `D` (2 or 3); a design registers its 2D and 3D types
+//!   ([`registry::for_each_spatial_design`]). Positions are `[f32; D]`, finite.
+//! * [`query`](SpatialIndex::query) calls `f(id)` exactly once for every live point `p` with
+//!   [`within`]`(p, center, r)`: the squared distance summed in axis order in `f32`, compared
+//!   with `r * r` (`<=`), as the model computes it. Order is design-defined.
+//! * IDs are the caller's: inserting a live ID, or removing or moving a dead one, is an error
+//!   and changes nothing.
+//! * The [`Space`] a design is built for (the design radius and the bounds the workload keeps
+//!   its points in) is a performance hint only: every design answers correctly for any finite
+//!   position and any radius.
+//!
+//! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`SpatialIndex`]
+//! for `D = 2` and `D = 3`, then add one line to [`registry::for_each_spatial_design`].
+
+pub mod dense_grid;
+pub mod fuzzy_hash;
+pub mod model;
+pub mod peers;
+pub mod registry;
+pub mod scan;
+pub mod sorted_x;
+
+pub use registry::{
+    SpatialDesignVisitor, find_spatial_design, for_each_spatial_design, spatial_designs,
+};
+
+use thiserror::Error;
+
+/// A point's ID, chosen by the caller (the trace's handle).
+pub type PointId = u32;
+
+/// The space a design is built for: known before the first insert.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Space<const D: usize> {
+    /// The radius queries are designed for (the article's "within 5 m": cell = 2 × radius).
+    pub radius: f32,
+    /// Lower corner of the box the workload keeps its points in (a hint, see the module docs).
+    pub lo: [f32; D],
+    /// Upper corner of that box.
+    pub hi: [f32; D],
+}
+
+/// A failure a user of an index can cause. The index is unchanged after any of them.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SpatialError {
+    /// The ID names no live point.
+    #[error("no live point {id}")]
+    NoSuchPoint {
+        /// The ID passed in.
+        id: PointId,
+    },
+    /// The ID is already live.
+    #[error("point {id} is already live")]
+    AlreadyLive {
+        /// The ID passed in.
+        id: PointId,
+    },
+}
+
+/// Where a design comes from (the kind every family shares).
+pub use crate::kind::DesignKind as SpatialDesignKind;
+
+/// What the registry and the reports know of a spatial design.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpatialDesignInfo {
+    /// Short unique name, `[a-z0-9_]`.
+    pub name: &'static str,
+    /// One line: the design and its trade-off.
+    pub description: &'static str,
+    /// Article port, tuned variant or published peer.
+    pub kind: SpatialDesignKind,
+    /// Whether the design answers 3D traces (a 2D-only crate does not).
+    pub supports_3d: bool,
+    /// For designs whose every query scans all points: the most live points a benchmark
+    /// replays on them (above it the trace is unsupported, never a multi-minute replay).
+    pub max_live: Option<usize>,
+}
+
+/// What one query cost a design, by its own structure (the article's figures).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QueryCost {
+    /// Grid cells (hash lookups, dense cells) the query looked at; 0 for designs without cells.
+    pub cells: u64,
+    /// Points whose distance the query computed (or that it walked past, for colliding keys).
+    pub tested: u64,
+}
+
+/// A point index answering radius queries. See the [module docs](self).
+///
+/// # Contract (checked for every design by `impls/tests/spatial_model.rs`)
+/// * The live points are those inserted and not removed; each has the position of its last
+///   insert or move.
+/// * A method naming an ID in the wrong state returns a [`SpatialError`] and changes nothing.
+pub trait SpatialIndex<const D: usize>: Sized {
+    /// Name, kind and capabilities of this design (the same for its 2D and 3D types).
+    const INFO: SpatialDesignInfo;
+
+    /// An empty index for `space`.
+    fn new(space: &Space<D>) -> Self;
+
+    /// Adds point `id` at `p`.
+    ///
+    /// # Errors
+    /// [`SpatialError::AlreadyLive`].
+    fn insert(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError>;
+
+    /// Removes point `id`.
+    ///
+    /// # Errors
+    /// [`SpatialError::NoSuchPoint`].
+    fn remove(&mut self, id: PointId) -> Result<(), SpatialError>;
+
+    /// Moves point `id` to `p`.
+    ///
+    /// # Errors
+    /// [`SpatialError::NoSuchPoint`].
+    fn move_to(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError>;
+
+    /// Calls `f(id)` once for every live point [`within`] `r` of `center`. Takes `&mut self`
+    /// so designs that update lazily (a deferred sort, a peer's `maintain`) can catch up.
+    fn query(&mut self, center: [f32; D], r: f32, f: impl FnMut(PointId));
+
+    /// What [`query`](Self::query) at `center`, `r` costs by the design's own structure, or
+    /// `None` where it cannot tell (peers). Untimed: the family metrics.
+    fn query_cost(&mut self, center: [f32; D], r: f32) -> Option<QueryCost> {
+        let _ = (center, r);
+        None
+    }
+
+    /// The most points one bucket (a hash key's list, a dense cell) holds now, `None` for
+    /// designs without buckets: where the XOR key's diagonal collisions show.
+    fn longest_chain(&self) -> Option<u64> {
+        None
+    }
+
+    /// Number of live points.
+    fn len(&self) -> usize;
+
+    /// Whether no point is live.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Heap bytes the index holds now, by its own accounting (capacity times element size of
+    /// every buffer, hash tables by their buckets; peers a documented estimate). Excludes
+    /// `size_of::<Self>()`.
+    fn memory_bytes(&self) -> usize;
+
+    /// Checks the design's internal invariants. Called by the property test after every
+    /// operation.
+    ///
+    /// # Errors
+    /// A description of the first broken invariant.
+    fn check_invariants(&self) -> Result<(), String>;
+}
+
+/// Squared distance of `a` and `b`: per axis `d = a - b`, `d * d` summed in axis order, all in
+/// `f32`. The one distance of the family's contract.
+#[inline(always)]
+pub fn distance_squared<const D: usize>(a: &[f32; D], b: &[f32; D]) -> f32 {
+    let mut sum = 0.0f32;
+    for (x, y) in a.iter().zip(b) {
+        let d = x - y;
+        sum += d * d;
+    }
+    sum
+}
+
+/// Whether `p` is within `r` of `center` by the family's contract:
+/// `distance_squared(p, center) <= r * r`.
+#[inline(always)]
+pub fn within<const D: usize>(p: &[f32; D], center: &[f32; D], r: f32) -> bool {
+    distance_squared(p, center) <= r * r
+}
+
+/// `r` widened by a relative 2^-20 and an absolute 1e-20, in `f64`: every point [`within`]
+/// `r` has each coordinate within the widened radius of the centre's (the `f32` sum can
+/// accept a point up to a few ulps outside the exact ball, and a tiny `r * r` underflows), so
+/// a design that picks candidate cells or windows by coordinate never misses one.
+#[inline(always)]
+pub fn search_radius(r: f32) -> f64 {
+    f64::from(r) * (1.0 + 1.0 / (1u64 << 20) as f64) + 1e-20
+}
+
+/// Grid arithmetic shared by the grid designs: the cell of a coordinate and the range of cells
+/// a query must look at, both through the same monotone `floor(v * inv_cell)` in `f64`, so a
+/// point always lies in a cell its query range covers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridMath {
+    /// Cell edge length.
+    pub cell: f64,
+    /// `1 / cell`.
+    pub inv_cell: f64,
+}
+
+impl GridMath {
+    /// A grid of cell edge `cell` (positive, finite).
+    pub fn new(cell: f64) -> Self {
+        assert!(
+            cell.is_finite() && cell > 0.0,
+            "cell size {cell} must be positive"
+        );
+        Self {
+            cell,
+            inv_cell: 1.0 / cell,
+        }
+    }
+
+    /// The cell coordinate of `v` (saturating at the `i64` range).
+    #[inline(always)]
+    pub fn coord(&self, v: f64) -> i64 {
+        (v * self.inv_cell).floor() as i64
+    }
+
+    /// The cell of position `p`.
+    #[inline(always)]
+    pub fn cell_of<const D: usize>(&self, p: &[f32; D]) -> [i64; D] {
+        std::array::from_fn(|k| self.coord(f64::from(p[k])))
+    }
+
+    /// The lowest and highest cell per axis a query at `center`, `r` must visit.
+    #[inline(always)]
+    pub fn query_range<const D: usize>(&self, center: &[f32; D], r: f32) -> ([i64; D], [i64; D]) {
+        let r = search_radius(r);
+        (
+            std::array::from_fn(|k| self.coord(f64::from(center[k]) - r)),
+            std::array::from_fn(|k| self.coord(f64::from(center[k]) + r)),
+        )
+    }
+}
+
+/// Number of cells in the box `lo..=hi` (saturating; 0 for an empty box).
+pub fn cells_in<const D: usize>(lo: &[i64; D], hi: &[i64; D]) -> u64 {
+    let mut n: u64 = 1;
+    for (l, h) in lo.iter().zip(hi) {
+        let span = (*h as i128 - *l as i128 + 1).max(0);
+        n = n.saturating_mul(u64::try_from(span).unwrap_or(u64::MAX));
+    }
+    n
+}
+
+/// Calls `f(cell)` for every cell of the box `lo..=hi`, last axis outermost.
+#[inline(always)]
+pub fn for_each_cell<const D: usize>(lo: &[i64; D], hi: &[i64; D], mut f: impl FnMut([i64; D])) {
+    if (0..D).any(|k| lo[k] > hi[k]) {
+        return;
+    }
+    let mut c = *lo;
+    loop {
+        f(c);
+        let mut k = 0;
+        loop {
+            if k == D {
+                return;
+            }
+            if c[k] < hi[k] {
+                c[k] += 1;
+                break;
+            }
+            c[k] = lo[k];
+            k += 1;
+        }
+    }
+}
+
+/// Counts what a query does, so one query routine serves the timed path ([`NoTally`], which
+/// compiles to nothing) and the untimed cost metrics ([`QueryCost`]).
+pub(crate) trait Tally {
+    /// The query looked at one more cell.
+    fn cell(&mut self);
+    /// The query walked past one more point.
+    fn tested(&mut self);
+}
+
+/// The timed path's tally: counts nothing.
+pub(crate) struct NoTally;
+
+impl Tally for NoTally {
+    #[inline(always)]
+    fn cell(&mut self) {}
+    #[inline(always)]
+    fn tested(&mut self) {}
+}
+
+impl Tally for QueryCost {
+    fn cell(&mut self) {
+        self.cells += 1;
+    }
+    fn tested(&mut self) {
+        self.tested += 1;
+    }
+}
+
+/// The slot of `id` in a per-ID side array, growing it with `fill` up to `id`.
+pub(crate) fn grow_to<T: Clone>(v: &mut Vec<T>, id: PointId, fill: T) -> &mut T {
+    let at = id as usize;
+    if v.len() <= at {
+        v.resize(at + 1, fill);
+    }
+    &mut v[at]
+}
+
+/// Heap bytes of a `Vec<T>` by capacity.
+pub(crate) fn vec_bytes<T>(v: &Vec<T>) -> usize {
+    v.capacity() * size_of::<T>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_cover_the_ball_and_enumerate_in_order() {
+        let g = GridMath::new(2.0);
+        assert_eq!(g.cell_of(&[-0.5f32, 1.999]), [-1, 0]);
+        assert_eq!(g.cell_of(&[-2.0f32, 2.0]), [-1, 1]);
+        let (lo, hi) = g.query_range(&[1.0f32, -1.0], 1.0);
+        assert_eq!((lo, hi), ([-1, -2], [1, 0]));
+        let mut seen = Vec::new();
+        for_each_cell(&[0i64, 5], &[1, 6], |c| seen.push(c));
+        assert_eq!(seen, [[0, 5], [1, 5], [0, 6], [1, 6]]);
+        assert_eq!(cells_in(&lo, &hi), 9);
+        assert_eq!(cells_in(&[1i64], &[0]), 0);
+        assert!(within(&[3.0f32, 4.0], &[0.0, 0.0], 5.0));
+        assert!(!within(&[3.0f32, 4.0], &[0.0, 0.0], 4.999));
+    }
+}

@@ -1,0 +1,184 @@
+//! The spatial-index family contract, checked once for every registered design, in 2D and (where
+//! supported) 3D.
+//!
+//! One generic model-based property test (random inserts, removes, moves and radius queries
+//! against [`ModelIndex`], query answers compared as sorted ID lists, `check_invariants` after
+//! every op). Coordinates are drawn half from multiples of 0.5 in [-8, 8] (every cell border of
+//! every registered cell size at the test's design radius 1, negative ones included) and half
+//! anywhere in [-20, 20] (beyond the declared bounds [-10, 10]); radii include 0, the design
+//! radius, 10× it and one that covers every point (60). Two deterministic checks pin the article's
+//! figures: 2^n cells per query at the design radius, and XOR's diagonal chain.
+
+use impls::spatial::fuzzy_hash::{FuzzyMix, FuzzyXor};
+use impls::spatial::model::ModelIndex;
+use impls::spatial::{PointId, Space, SpatialDesignVisitor, SpatialIndex, for_each_spatial_design};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+
+#[derive(Debug, Clone, Copy)]
+enum TestOp<const D: usize> {
+    Insert(PointId, [f32; D]),
+    Remove(PointId),
+    Move(PointId, [f32; D]),
+    Query([f32; D], f32),
+}
+
+fn coord() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        1 => (-16i32..=16).prop_map(|k| k as f32 * 0.5),
+        1 => -20.0f32..20.0,
+    ]
+}
+
+fn point<const D: usize>() -> impl Strategy<Value = [f32; D]> {
+    proptest::collection::vec(coord(), D).prop_map(|v| std::array::from_fn(|k| v[k]))
+}
+
+fn radius() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        1 => Just(0.0f32),
+        6 => Just(1.0f32),
+        2 => 0.0f32..3.0,
+        1 => Just(10.0f32),
+        1 => Just(60.0f32),
+    ]
+}
+
+/// IDs from a small range, so inserts hit live IDs and removes hit dead ones.
+fn op_strategy<const D: usize>() -> impl Strategy<Value = TestOp<D>> {
+    prop_oneof![
+        6 => (0..24u32, point::<D>()).prop_map(|(id, p)| TestOp::Insert(id, p)),
+        2 => (0..24u32).prop_map(TestOp::Remove),
+        3 => (0..24u32, point::<D>()).prop_map(|(id, p)| TestOp::Move(id, p)),
+        5 => (point::<D>(), radius()).prop_map(|(c, r)| TestOp::Query(c, r)),
+    ]
+}
+
+fn space<const D: usize>() -> Space<D> {
+    Space {
+        radius: 1.0,
+        lo: [-10.0; D],
+        hi: [10.0; D],
+    }
+}
+
+fn answer<const D: usize, I: SpatialIndex<D>>(i: &mut I, c: [f32; D], r: f32) -> Vec<PointId> {
+    let mut v = Vec::new();
+    i.query(c, r, |id| v.push(id));
+    v.sort_unstable();
+    v
+}
+
+/// Replays `ops` on a fresh `I` and on the model, failing at the first disagreement.
+fn run_against_model<const D: usize, I: SpatialIndex<D>>(
+    ops: &[TestOp<D>],
+) -> Result<(), TestCaseError> {
+    let name = I::INFO.name;
+    let mut d = I::new(&space());
+    let mut m = ModelIndex::<D>::new(&space());
+    for (step, &op) in ops.iter().enumerate() {
+        let ctx = |what: &str| format!("{name} {D}D: step {step} {op:?}: {what}");
+        match op {
+            TestOp::Insert(id, p) => {
+                prop_assert_eq!(d.insert(id, p), m.insert(id, p), "{}", ctx("insert"))
+            }
+            TestOp::Remove(id) => prop_assert_eq!(d.remove(id), m.remove(id), "{}", ctx("remove")),
+            TestOp::Move(id, p) => {
+                prop_assert_eq!(d.move_to(id, p), m.move_to(id, p), "{}", ctx("move"))
+            }
+            TestOp::Query(c, r) => {
+                let want = m.scan(c, r);
+                prop_assert_eq!(answer(&mut d, c, r), want, "{}", ctx("query"));
+                if let Some(cost) = d.query_cost(c, r) {
+                    prop_assert!(
+                        cost.tested >= m.scan(c, r).len() as u64,
+                        "{}",
+                        ctx("tested fewer points than it found")
+                    );
+                }
+            }
+        }
+        prop_assert_eq!(d.len(), m.len(), "{}", ctx("len"));
+        if let Err(broken) = d.check_invariants() {
+            prop_assert!(false, "{}", ctx(&format!("invariant broken: {broken}")));
+        }
+    }
+    Ok(())
+}
+
+fn check<const D: usize, I: SpatialIndex<D>>() {
+    let mut runner = TestRunner::new(Config {
+        cases: 96,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let ops = proptest::collection::vec(op_strategy::<D>(), 0..200);
+    if let Err(e) = runner.run(&ops, |ops| run_against_model::<D, I>(&ops)) {
+        panic!(
+            "design {} ({D}D) disagrees with the model: {e}",
+            I::INFO.name
+        );
+    }
+}
+
+struct ModelTest;
+
+impl SpatialDesignVisitor for ModelTest {
+    fn visit<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static>(&mut self) {
+        check::<2, I2>();
+        if I2::INFO.supports_3d {
+            check::<3, I3>();
+        }
+    }
+}
+
+#[test]
+fn every_design_agrees_with_the_model() {
+    for_each_spatial_design(&mut ModelTest);
+}
+
+#[test]
+fn the_fuzzy_hash_visits_2_pow_n_cells_at_its_design_radius() {
+    // Points in every cell around the queries, so the grid walks cells, not its keys.
+    let mut g2 = FuzzyMix::<2>::new(&space());
+    let mut g3 = FuzzyMix::<3>::new(&space());
+    let mut id = 0;
+    for x in -4..4 {
+        for y in -4..4 {
+            g2.insert(id, [x as f32 * 2.0 + 0.5, y as f32 * 2.0 + 0.5])
+                .unwrap();
+            for z in -4..4 {
+                g3.insert(
+                    id,
+                    [
+                        x as f32 * 2.0 + 0.5,
+                        y as f32 * 2.0 + 0.5,
+                        z as f32 * 2.0 + 0.5,
+                    ],
+                )
+                .unwrap();
+                id += 1;
+            }
+        }
+    }
+    assert_eq!(g2.query_cost([0.3, 0.7], 1.0).unwrap().cells, 4);
+    assert_eq!(g2.query_cost([-0.3, -5.1], 1.0).unwrap().cells, 4);
+    assert_eq!(g3.query_cost([0.3, 0.7, -1.2], 1.0).unwrap().cells, 8);
+}
+
+#[test]
+fn xor_keys_chain_the_diagonal_and_mix_keys_do_not() {
+    // One point in each diagonal cell (k, k) of cell size 2.
+    let (mut mix, mut xor) = (FuzzyMix::<2>::new(&space()), FuzzyXor::<2>::new(&space()));
+    for k in 0..50u32 {
+        let p = [k as f32 * 2.0 + 1.0, k as f32 * 2.0 + 1.0];
+        mix.insert(k, p).unwrap();
+        xor.insert(k, p).unwrap();
+    }
+    assert_eq!(mix.longest_chain(), Some(1));
+    assert_eq!(xor.longest_chain(), Some(50));
+    let c = [11.0, 11.5];
+    assert_eq!(answer(&mut mix, c, 1.0), answer(&mut xor, c, 1.0));
+    assert!(xor.query_cost(c, 1.0).unwrap().tested >= 50);
+    assert!(mix.query_cost(c, 1.0).unwrap().tested <= 2);
+}
