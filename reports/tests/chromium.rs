@@ -2,7 +2,8 @@
 //! screenshot is not blank, that the page logs no console errors, that it fetches nothing from
 //! the network, that the optional script ran, and that every chart it embeds exists; then the
 //! same for a report of two machines (`small_results.json` beside `small_results_laptop.json`),
-//! where every time table of a family page must name both machines.
+//! where every time table of a family page must name both machines. The index's overview heat
+//! maps must be drawn (coloured cells in the screenshot) with every cell's number in the DOM.
 //!
 //! Skips (with a printed reason) when no Chromium is installed, unless `CI=true`, where a
 //! missing Chromium fails the test. `DODBENCH_CHROMIUM` names the binary explicitly.
@@ -64,8 +65,8 @@ fn chromium(bin: &Path, page: &Path, extra: &[String]) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// Fraction of pixels that are not near-white, and the luminance variance.
-fn ink_and_variance(png_path: &Path) -> (f64, f64) {
+/// The pixels of the PNG at `png_path` and their channel count (3 or 4).
+fn decode_png(png_path: &Path) -> (Vec<u8>, usize) {
     let decoder = png::Decoder::new(std::io::BufReader::new(
         std::fs::File::open(png_path).unwrap(),
     ));
@@ -74,7 +75,14 @@ fn ink_and_variance(png_path: &Path) -> (f64, f64) {
     let info = reader.next_frame(&mut buf).unwrap();
     let channels = info.color_type.samples();
     assert!(channels >= 3, "expected RGB(A), got {:?}", info.color_type);
-    let lum: Vec<f64> = buf[..info.buffer_size()]
+    buf.truncate(info.buffer_size());
+    (buf, channels)
+}
+
+/// Fraction of pixels that are not near-white, and the luminance variance.
+fn ink_and_variance(png_path: &Path) -> (f64, f64) {
+    let (pixels, channels) = decode_png(png_path);
+    let lum: Vec<f64> = pixels
         .chunks(channels)
         .map(|p| 0.299 * f64::from(p[0]) + 0.587 * f64::from(p[1]) + 0.114 * f64::from(p[2]))
         .collect();
@@ -82,6 +90,21 @@ fn ink_and_variance(png_path: &Path) -> (f64, f64) {
     let var = lum.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / lum.len() as f64;
     let ink = lum.iter().filter(|&&l| l < 200.0).count() as f64 / lum.len() as f64;
     (ink, var)
+}
+
+/// Fraction of pixels drawn in a saturated green-to-red hue, as the heat maps' cells are.
+fn heat_fraction(png_path: &Path) -> f64 {
+    let (buf, channels) = decode_png(png_path);
+    let pixels: Vec<&[u8]> = buf.chunks(channels).collect();
+    let heat = pixels
+        .iter()
+        .filter(|p| {
+            let (r, g, b) = (i32::from(p[0]), i32::from(p[1]), i32::from(p[2]));
+            // Light green to light red: blue well below the strongest of red and green.
+            r.max(g) - b > 60
+        })
+        .count();
+    heat as f64 / pixels.len() as f64
 }
 
 /// Every `src="..."` / `href="..."` value in `html` (entities for `/` decoded).
@@ -126,7 +149,8 @@ fn report_opens_in_headless_chromium() {
     let results = Results::load(&fixtures.join("small_results.json")).unwrap();
     let out = tempfile::tempdir().unwrap();
     let summary = reports::render(&results, out.path(), &Default::default()).unwrap();
-    check_pages(&bin, out.path(), &summary);
+    let doms = check_pages(&bin, out.path(), &summary);
+    check_heatmaps(&bin, &summary.index, &doms[0], &results);
 
     // Two machines side by side: the same pages, and both machines in every time table.
     let laptop = Results::load(&fixtures.join("small_results_laptop.json")).unwrap();
@@ -150,6 +174,51 @@ fn report_opens_in_headless_chromium() {
             }
         }
     }
+}
+
+/// The overview heat maps of the index at `index` (its DOM after the script ran: `dom`): the
+/// screenshot shows coloured cells, and every cell of every map (rebuilt from the view model)
+/// is in the DOM with its number or status.
+fn check_heatmaps(bin: &Path, index: &Path, dom: &str, results: &Results) {
+    let (view, _) = reports::view::build(std::slice::from_ref(results), "t", None, None).unwrap();
+    let maps: Vec<&reports::view::HeatmapView> =
+        view.heatmaps.iter().flat_map(|f| &f.maps).collect();
+    assert!(!maps.is_empty(), "the fixture has heat maps");
+    assert_eq!(
+        dom.matches("<table class=\"heatmap\">").count(),
+        maps.len(),
+        "one table per heat map"
+    );
+    let mut cells = 0;
+    for m in &maps {
+        for row in &m.rows {
+            for cell in &row.cells {
+                assert!(
+                    dom.contains(&format!(">{}</td>", cell.text)),
+                    "cell {} of {} ({}) missing from the DOM",
+                    cell.text,
+                    row.design,
+                    m.title
+                );
+                cells += 1;
+            }
+        }
+    }
+    assert!(
+        maps.iter()
+            .flat_map(|m| &m.rows)
+            .flat_map(|r| &r.cells)
+            .any(|c| c.class == "timed" && c.text != "1.00"),
+        "the fixture's maps have a cell other than the best"
+    );
+    let shot = index.with_file_name("heat.png");
+    chromium(bin, index, &[format!("--screenshot={}", shot.display())]);
+    let heat = heat_fraction(&shot);
+    assert!(
+        heat > 0.002,
+        "the heat map looks blank: {heat:.4} of the screenshot is coloured ({cells} cells)"
+    );
+    let _ = std::fs::remove_file(&shot);
 }
 
 /// Opens every page of `summary` (written to `out`) in Chromium and checks it; returns each

@@ -7,12 +7,14 @@
 //! reproduction), `size` (one (workload, N) block: the timing table and the generic charts),
 //! `details` (the numbers beyond time), `families` (the sections of one family's own metrics:
 //! the only place that reads them), `trend` (across commits) and `sweep` (working-set lines).
+//! `heatmap` builds the overview's designs × workloads maps on top of the family pages.
 //! Leaf helpers shared by several of them: `names` (file names and slugs), `text` (short
 //! formatting), `status` (the one place that reads a benchmark's status), `reference` (the
 //! reference loops) and `style` (a design's colour, marker and kind).
 
 mod details;
 mod families;
+mod heatmap;
 mod machines;
 mod names;
 mod page;
@@ -37,6 +39,7 @@ pub use details::{DetailRow, DetailsView};
 pub use families::FamilyMetricsView;
 pub use families::alloc::{AllocRow, AllocView};
 pub use families::tags::{TagRow, TagsView};
+pub use heatmap::{FamilyHeatmaps, HeatCell, HeatColumn, HeatRow, HeatmapView};
 pub use names::slug;
 pub use page::{DesignView, FamilyView};
 pub use reference::REFERENCE_FAMILY;
@@ -60,6 +63,8 @@ pub struct ReportView {
     pub cache_sim: Option<String>,
     /// One page each.
     pub families: Vec<FamilyView>,
+    /// The overview: per family, designs × workloads at each N, coloured by ratio to the best.
+    pub heatmaps: Vec<FamilyHeatmaps>,
     /// Winner and runner-up of every (family, workload, N).
     pub summary: Vec<SummaryView>,
     /// Filter choices for the summary table.
@@ -182,6 +187,7 @@ pub fn build(
     }
     let mut page_names = Names::default();
     let mut families = Vec::new();
+    let mut heatmaps = Vec::new();
     let mut summary = Vec::new();
     let mut all_filters = Filters::default();
     for &family in &family_names {
@@ -197,6 +203,7 @@ pub fn build(
         for n in &view.filters.n {
             push_unique(&mut all_filters.n, n);
         }
+        heatmaps.push(heatmap::build_heatmaps(&machines, family, &view));
         families.push(view);
     }
     let view = ReportView {
@@ -223,6 +230,7 @@ pub fn build(
                 )
             }),
         families,
+        heatmaps,
         summary,
         filters: all_filters,
     };
