@@ -35,6 +35,7 @@ pub mod chain;
 pub mod direct;
 pub mod entities;
 pub mod five_vecs;
+pub mod game_objects;
 pub mod maps;
 pub mod model;
 pub mod oop_fields;
