@@ -176,13 +176,13 @@ impl ComponentStore for BufferChain {
         Ok(found)
     }
 
-    #[inline]
+    #[inline(always)]
     fn position(&self, entity: Entity) -> Result<Option<[f32; 3]>, ComponentError> {
         self.entities.check_alive(entity)?;
         Ok(self.head(entity).map(|i| self.storage.position(i)))
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(
         &mut self,
         entity: Entity,

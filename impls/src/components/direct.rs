@@ -120,13 +120,13 @@ impl ComponentStore for BufferDirect {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn position(&self, entity: Entity) -> Result<Option<[f32; 3]>, ComponentError> {
         self.entities.check_alive(entity)?;
         Ok(self.slot_of(entity).map(|i| self.slots.position(i)))
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(
         &mut self,
         entity: Entity,

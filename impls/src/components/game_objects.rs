@@ -127,12 +127,12 @@ impl<O: GameObject> ComponentStore for GameObjects<O> {
         Ok(found)
     }
 
-    #[inline]
+    #[inline(always)]
     fn position(&self, entity: Entity) -> Result<Option<[f32; 3]>, ComponentError> {
         Ok(self.object(entity)?.point_mass().map(|m| m.position))
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(
         &mut self,
         entity: Entity,

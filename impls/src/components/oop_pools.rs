@@ -125,12 +125,12 @@ impl ComponentStore for OopPools {
         Ok(true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn position(&self, entity: Entity) -> Result<Option<[f32; 3]>, ComponentError> {
         Ok(self.slot(entity)?.map(|i| self.pool[i].1.position))
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(
         &mut self,
         entity: Entity,

@@ -189,13 +189,13 @@ impl<F: PackedFlavor> ComponentStore for Packed<F> {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn position(&self, entity: Entity) -> Result<Option<[f32; 3]>, ComponentError> {
         self.entities.check_alive(entity)?;
         Ok(self.instance(entity).map(|i| self.storage.position(i)))
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(
         &mut self,
         entity: Entity,
