@@ -47,6 +47,7 @@ impl<T: 'static> IdTable<T> for GenerationalArenaPeer<T> {
         Self(Arena::new())
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<Index, TableError> {
         Ok(self.0.insert(value))
     }
@@ -61,6 +62,7 @@ impl<T: 'static> IdTable<T> for GenerationalArenaPeer<T> {
         self.0.get_mut(id)
     }
 
+    #[inline]
     fn remove(&mut self, id: Index) -> Option<T> {
         self.0.remove(id)
     }

@@ -45,6 +45,7 @@ impl<T: 'static> IdTable<T> for SlabPeer<T> {
         Self(::slab::Slab::new())
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<usize, TableError> {
         Ok(self.0.insert(value))
     }
@@ -59,6 +60,7 @@ impl<T: 'static> IdTable<T> for SlabPeer<T> {
         self.0.get_mut(id)
     }
 
+    #[inline]
     fn remove(&mut self, id: usize) -> Option<T> {
         self.0.try_remove(id)
     }

@@ -57,6 +57,7 @@ impl<T: 'static> IdTable<T> for SlotMapPeer<T> {
         Self(SlotMap::new())
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<DefaultKey, TableError> {
         Ok(self.0.insert(value))
     }
@@ -71,6 +72,7 @@ impl<T: 'static> IdTable<T> for SlotMapPeer<T> {
         self.0.get_mut(id)
     }
 
+    #[inline]
     fn remove(&mut self, id: DefaultKey) -> Option<T> {
         self.0.remove(id)
     }

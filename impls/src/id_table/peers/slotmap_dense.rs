@@ -51,6 +51,7 @@ impl<T: 'static> IdTable<T> for DenseSlotMapPeer<T> {
         Self(DenseSlotMap::new())
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<DefaultKey, TableError> {
         Ok(self.0.insert(value))
     }
@@ -65,6 +66,7 @@ impl<T: 'static> IdTable<T> for DenseSlotMapPeer<T> {
         self.0.get_mut(id)
     }
 
+    #[inline]
     fn remove(&mut self, id: DefaultKey) -> Option<T> {
         self.0.remove(id)
     }

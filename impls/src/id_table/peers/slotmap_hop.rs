@@ -73,6 +73,7 @@ impl<T: 'static> IdTable<T> for HopSlotMapPeer<T> {
         Self(HopSlotMap::new())
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<DefaultKey, TableError> {
         Ok(self.0.insert(value))
     }
@@ -87,6 +88,7 @@ impl<T: 'static> IdTable<T> for HopSlotMapPeer<T> {
         self.0.get_mut(id)
     }
 
+    #[inline]
     fn remove(&mut self, id: DefaultKey) -> Option<T> {
         self.0.remove(id)
     }

@@ -54,6 +54,7 @@ impl<T: 'static> IdTable<T> for ThunderdomePeer<T> {
         Self(Arena::new())
     }
 
+    #[inline]
     fn insert(&mut self, value: T) -> Result<Index, TableError> {
         Ok(self.0.insert(value))
     }
@@ -68,6 +69,7 @@ impl<T: 'static> IdTable<T> for ThunderdomePeer<T> {
         self.0.get_mut(id)
     }
 
+    #[inline]
     fn remove(&mut self, id: Index) -> Option<T> {
         self.0.remove(id)
     }
