@@ -139,11 +139,15 @@ macro_rules! entry {
 /// Every workload, in the order `dodbench list` shows them.
 const ENTRIES: &[Entry] = &[
     entry!(fill, generators::fill::FillParams, stale: false),
-    entry!(lookup_uniform, generators::lookup_uniform::LookupUniformParams, stale: false),
+    entry!(lookup_uniform, generators::lookup_uniform::LookupUniformParams, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(lookup_uniform_p8, generators::lookup_uniform_p8::LookupUniformP8Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(lookup_uniform_p128, generators::lookup_uniform_p128::LookupUniformP128Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
     entry!(lookup_zipf, generators::lookup_zipf::LookupZipfParams, stale: false),
     entry!(lookup_stale, generators::lookup_stale::LookupStaleParams, stale: true),
     entry!(remove_random, generators::remove_random::RemoveRandomParams, stale: false),
-    entry!(iterate_full, generators::iterate_full::IterateFullParams, stale: false),
+    entry!(iterate_full, generators::iterate_full::IterateFullParams, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(iterate_full_p8, generators::iterate_full_p8::IterateFullP8Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(iterate_full_p128, generators::iterate_full_p128::IterateFullP128Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
     entry!(iterate_holes, generators::iterate_holes::IterateHolesParams, stale: false),
     entry!(churn, generators::churn::ChurnParams, stale: false),
     entry!(churn_hot, generators::churn_hot::ChurnHotParams, stale: false),

@@ -10,7 +10,8 @@
 //! * lookup is the most common operation and must be fast; add and remove fast too.
 //!
 //! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`IdTable`], then add
-//! one line to [`registry::for_each_design`]. Every benchmark, test and report picks it up.
+//! its type constructor to [`registry::ctors`] and one line to
+//! [`registry::for_each_design_ctor`]. Every benchmark, test and report picks it up.
 
 pub mod holey;
 pub mod holey32;
@@ -27,7 +28,9 @@ pub mod pool_lowest;
 pub mod pool_sorted_vec;
 pub mod registry;
 
-pub use registry::{DesignVisitor, designs, for_each_design};
+pub use registry::{
+    Design, DesignCtorVisitor, DesignVisitor, designs, for_each_design, for_each_design_ctor,
+};
 
 use crate::TableError;
 
