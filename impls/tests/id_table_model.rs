@@ -70,6 +70,9 @@ enum TestOp {
     Contains(usize),
     Iterate,
     IterateMut,
+    /// `sort_by_key` on the values' key: IDs must stay valid, and a design that reorders must
+    /// then iterate in key order.
+    Sort,
 }
 
 fn op_strategy() -> impl Strategy<Value = TestOp> {
@@ -81,6 +84,7 @@ fn op_strategy() -> impl Strategy<Value = TestOp> {
         1 => any::<usize>().prop_map(TestOp::Contains),
         1 => Just(TestOp::Iterate),
         1 => Just(TestOp::IterateMut),
+        1 => Just(TestOp::Sort),
     ]
 }
 
@@ -195,6 +199,16 @@ fn run_against_model<V: TestValue, D: IdTable<V>>(ops: &[TestOp]) -> Result<(), 
                     .iter()
                     .fold(0u64, |s, v| s.wrapping_add(v.key()));
                 prop_assert_eq!((sum, count), (want, model.live()), "{}", ctx("iter().fold"));
+            }
+            TestOp::Sort => {
+                if table.sort_by_key(|v| v.key()) {
+                    let keys: Vec<u64> = table.iter().map(|v| v.key()).collect();
+                    prop_assert!(
+                        keys.windows(2).all(|w| w[0] <= w[1]),
+                        "{}",
+                        ctx("iteration after a reordering sort is not in key order")
+                    );
+                }
             }
             TestOp::IterateMut => {
                 table.iter_mut().for_each(|v| v.add(7));

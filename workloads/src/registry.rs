@@ -142,6 +142,8 @@ const ENTRIES: &[Entry] = &[
     entry!(lookup_uniform, generators::lookup_uniform::LookupUniformParams, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
     entry!(lookup_uniform_p8, generators::lookup_uniform_p8::LookupUniformP8Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
     entry!(lookup_uniform_p128, generators::lookup_uniform_p128::LookupUniformP128Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(lookup_key_order, generators::lookup_key_order::LookupKeyOrderParams, stale: false),
+    entry!(lookup_key_order_sorted, generators::lookup_key_order_sorted::LookupKeyOrderSortedParams, stale: false),
     entry!(lookup_zipf, generators::lookup_zipf::LookupZipfParams, stale: false),
     entry!(lookup_stale, generators::lookup_stale::LookupStaleParams, stale: true),
     entry!(remove_random, generators::remove_random::RemoveRandomParams, stale: false),
@@ -413,7 +415,7 @@ mod tests {
         let err = generate("lookup-unifrom", 10, 0, None).unwrap_err();
         let msg = err.to_string();
         assert!(
-            msg.contains("lookup-unifrom") && msg.contains("lookup-uniform, lookup-zipf"),
+            msg.contains("lookup-unifrom") && msg.contains("fill, lookup-uniform, "),
             "{msg}"
         );
     }

@@ -218,6 +218,21 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
         self.objects.iter_mut()
     }
 
+    /// Permutes the dense objects into key order and patches their index entries
+    /// ([`super::sort_dense`]): IDs stay valid.
+    fn sort_by_key(&mut self, key: impl FnMut(&T) -> u64) -> bool {
+        let index = &mut self.index;
+        super::sort_dense(
+            &mut self.objects,
+            &mut self.owners,
+            key,
+            |owner, position| {
+                index[owner as usize].link = position as u32;
+            },
+        );
+        true
+    }
+
     fn memory_bytes(&self) -> usize {
         self.objects.capacity() * std::mem::size_of::<T>()
             + self.owners.capacity() * std::mem::size_of::<u32>()

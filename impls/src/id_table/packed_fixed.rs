@@ -219,6 +219,21 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
         self.objects.iter_mut()
     }
 
+    /// Permutes the dense objects into key order and patches their index entries
+    /// ([`super::sort_dense`]): IDs stay valid.
+    fn sort_by_key(&mut self, key: impl FnMut(&T) -> u64) -> bool {
+        let indices = &mut self.indices;
+        super::sort_dense(
+            &mut self.objects,
+            &mut self.owners,
+            key,
+            |owner, position| {
+                indices[usize::from(owner)].dense = position as u16;
+            },
+        );
+        true
+    }
+
     fn memory_bytes(&self) -> usize {
         self.objects.capacity() * std::mem::size_of::<T>()
             + self.owners.capacity() * std::mem::size_of::<u16>()

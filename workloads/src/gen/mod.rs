@@ -144,6 +144,8 @@ pub mod kv_keys_sweep;
 pub mod kv_overrides;
 pub mod kv_sheet;
 pub mod kv_snapshot;
+pub mod lookup_key_order;
+pub mod lookup_key_order_sorted;
 pub mod lookup_stale;
 pub mod lookup_uniform;
 pub mod lookup_uniform_p128;

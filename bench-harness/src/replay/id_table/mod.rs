@@ -296,7 +296,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                         }
                     }
                 }
-                Op::Add | Op::Iterate | Op::IterateMut => {
+                Op::Add | Op::Iterate | Op::IterateMut | Op::Sort => {
                     unreachable!("no fast path, checked above")
                 }
             }
@@ -350,6 +350,9 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                         .fold((0u64, 0u64), |(s, c), p| (s.wrapping_add(p.value()), c + 1));
                     iterate_sum = iterate_sum.wrapping_add(sum);
                     iterated += count;
+                }
+                Op::Sort => {
+                    table.sort_by_key(Object::value);
                 }
                 Op::IterateMut => {
                     let count = table.iter_mut().fold(0u64, |c, p| {
