@@ -20,6 +20,7 @@ pub mod holey_skip;
 pub mod map;
 pub mod model;
 pub mod packed;
+pub mod packed_boxed_handles;
 pub mod packed_fixed;
 pub mod peers;
 pub mod pool;

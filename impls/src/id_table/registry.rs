@@ -6,7 +6,7 @@
 
 use super::{
     DesignInfo, IdTable, holey, holey_skip, holey32, holey32_lifo, map, model, packed,
-    packed_fixed, peers, pool, pool_linked, pool_lowest, pool_sorted_vec,
+    packed_boxed_handles, packed_fixed, peers, pool, pool_linked, pool_lowest, pool_sorted_vec,
 };
 
 /// A design as a *type constructor*: its table type for any object type `T`, with one ID type
@@ -41,7 +41,7 @@ macro_rules! design {
 pub mod ctors {
     use super::{
         Design, IdTable, holey, holey_skip, holey32, holey32_lifo, map, model, packed,
-        packed_fixed, peers, pool, pool_linked, pool_lowest, pool_sorted_vec,
+        packed_boxed_handles, packed_fixed, peers, pool, pool_linked, pool_lowest, pool_sorted_vec,
     };
 
     design!(BTreeMapTable, T => map::BTreeMapTable<T>);
@@ -53,6 +53,7 @@ pub mod ctors {
     design!(Holey32Lifo, T => holey32_lifo::Holey32Lifo<T>);
     design!(Packed, T => packed::Packed<T>);
     design!(PackedFixed, T => packed_fixed::PackedFixed<T>);
+    design!(PackedBoxedHandles, T => packed_boxed_handles::PackedBoxedHandles<T>);
     design!(HoleySkip, T => holey_skip::HoleySkip<T>);
     design!(Pool, T => pool::Pool<T>);
     design!(PoolLowest, T => pool_lowest::PoolLowest<T>);
@@ -88,6 +89,7 @@ pub fn for_each_design_ctor<V: DesignCtorVisitor>(visitor: &mut V) {
     visitor.visit::<ctors::Holey32Lifo>();
     visitor.visit::<ctors::Packed>();
     visitor.visit::<ctors::PackedFixed>();
+    visitor.visit::<ctors::PackedBoxedHandles>();
     visitor.visit::<ctors::HoleySkip>();
     visitor.visit::<ctors::Pool>();
     visitor.visit::<ctors::PoolLowest>();
