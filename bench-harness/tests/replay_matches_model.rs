@@ -90,6 +90,7 @@ impl IdTable<Payload> for IgnoresGeneration {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
     fn new() -> Self {
         Self(Holey::new())
@@ -135,6 +136,7 @@ impl IdTable<Payload> for LosesObjects {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
     fn new() -> Self {
         Self(Holey::new(), 0)
@@ -278,6 +280,7 @@ impl IdTable<Payload> for Drifting {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
     fn new() -> Self {
         let number = TABLES_BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -366,6 +369,7 @@ fn a_stale_hit_within_the_stated_horizon_is_a_failure() {
             stale: StaleDetection::UntilSlotReuses(1 << 31),
             demonstrates: None,
             capacity: Some(65_536),
+            remove_shift_cap: None,
         };
         fn new() -> Self {
             Self(Holey32LifoAlias::new())
@@ -434,4 +438,37 @@ fn the_object_size_is_the_traces_and_a_fixed_size_state_refuses_another() {
     assert!(err.error.contains("8 B"), "{err}");
     assert!(ReplayState::<Holey<Payload8>, Payload8>::after_setup(&p.trace).is_ok());
     assert!(ReplayState::<Holey<Payload128>, Payload128>::after_setup(&p.trace).is_err());
+}
+
+#[test]
+fn pool_sorted_vec_is_unsupported_above_its_stated_remove_cost_cap() {
+    use impls::id_table::pool_sorted_vec::PoolSortedVec;
+    use workloads::BodyStats;
+    let remove_random = |n: u64| BodyStats {
+        removes: n / 2,
+        live_at_start: n,
+        peak_live: n,
+        ..BodyStats::default()
+    };
+    type Sorted = ReplayState<PoolSortedVec<Payload>>;
+    assert_eq!(Sorted::unsupported_before(&remove_random(65_536)), None);
+    let reason = Sorted::unsupported_before(&remove_random(1_000_000)).expect("above the cap");
+    assert!(
+        reason.contains("O(free slots)") && reason.contains("500000"),
+        "{reason}"
+    );
+    // `churn` at 1M: many removes but the free count stays small; under the cap.
+    let churn = BodyStats {
+        removes: 100_000,
+        adds: 100_000,
+        live_at_start: 1_000_000,
+        peak_live: 1_000_001,
+        ..BodyStats::default()
+    };
+    assert_eq!(Sorted::unsupported_before(&churn), None);
+    // Other designs have no such cap.
+    assert_eq!(
+        ReplayState::<Holey<Payload>>::unsupported_before(&remove_random(1_000_000)),
+        None
+    );
 }

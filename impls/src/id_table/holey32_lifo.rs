@@ -74,6 +74,7 @@ impl<T: 'static> IdTable<T> for Holey32Lifo<T> {
             "a LIFO free list with a 16-bit generation puts quickly created and deleted objects in one slot, whose generation wraps after 65,536 reuses",
         ),
         capacity: Some(Self::CAPACITY),
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

@@ -58,6 +58,11 @@ pub struct DesignInfo {
     pub demonstrates: Option<&'static str>,
     /// The most live objects the design can ever hold, if it is fixed-capacity.
     pub capacity: Option<usize>,
+    /// For a design whose remove costs O(free slots) by design (`pool_sorted_vec`'s sorted
+    /// free-index vector): the most free-index shifts a trace body may bound, as
+    /// `removes × (the most free slots the body can reach)`, before the design reports the
+    /// trace `unsupported` instead of spending seconds per body; `None` for every other design.
+    pub remove_shift_cap: Option<u64>,
 }
 
 impl DesignInfo {

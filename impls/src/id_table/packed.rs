@@ -128,6 +128,7 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
         stale: StaleDetection::UntilRemovals(Self::STALE_BOUND),
         demonstrates: None,
         capacity: Some(Self::CAPACITY),
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

@@ -120,6 +120,7 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
         stale: StaleDetection::UntilRemovals(Self::STALE_BOUND),
         demonstrates: None,
         capacity: Some(Self::CHECKED_CAPACITY),
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

@@ -121,8 +121,14 @@ pub fn design_record(info: &DesignInfo) -> DesignRecord {
 /// An ID-table design's limits in one line, as `dodbench list`, the README table and the
 /// report show them: ID size, stale-ID detection with its bound, capacity.
 fn limits(info: &DesignInfo) -> String {
+    let cap = info
+        .remove_shift_cap
+        .map(|c| {
+            format!("; unsupported above {c} free-index shifts per body (removes × free slots)")
+        })
+        .unwrap_or_default();
     format!(
-        "{} B ID; detects stale IDs: {}; capacity {}",
+        "{} B ID; detects stale IDs: {}; capacity {}{cap}",
         info.id_bytes,
         info.stale.label(),
         info.capacity
@@ -393,12 +399,29 @@ impl<D: IdTable<P>, P: Object> Replayer for ReplayState<D, P> {
         D::INFO.name
     }
 
+    /// A fixed capacity below the trace's peak; a remove cost bound above the design's
+    /// [`DesignInfo::remove_shift_cap`]: `removes × F`, where `F` bounds the free slots the body
+    /// can reach (free slots at its start, at most `peak_live − live_at_start`, plus its
+    /// removes, and never more than `peak_live`).
     fn unsupported_before(stats: &BodyStats) -> Option<String> {
-        let capacity = D::INFO.capacity?;
-        ((stats.peak_live as usize) > capacity).then(|| {
-            format!(
+        if let Some(capacity) = D::INFO.capacity
+            && (stats.peak_live as usize) > capacity
+        {
+            return Some(format!(
                 "fixed capacity {capacity} is below the trace's peak of {} live objects",
                 stats.peak_live
+            ));
+        }
+        let cap = D::INFO.remove_shift_cap?;
+        let free = stats
+            .peak_live
+            .min(stats.peak_live - stats.live_at_start + stats.removes);
+        let shifts = stats.removes.saturating_mul(free);
+        (shifts > cap).then(|| {
+            format!(
+                "remove is O(free slots) by design: the body's {} removes into up to {free} free \
+                 slots bound {shifts} free-index shifts, above the stated cap of {cap}",
+                stats.removes
             )
         })
     }
