@@ -124,6 +124,11 @@ fn limits(info: &DesignInfo) -> String {
     let cap = info
         .remove_shift_cap
         .map(|c| {
+            let c = if c.is_power_of_two() {
+                format!("2^{}", c.trailing_zeros())
+            } else {
+                c.to_string()
+            };
             format!("; unsupported above {c} free-index shifts per body (removes × free slots)")
         })
         .unwrap_or_default();
