@@ -266,7 +266,10 @@ pub fn needs_stale_detection(name: &str) -> bool {
 /// let trace = workloads::registry::generate("lookup-uniform", 100, 1, Some(&params)).unwrap();
 /// // Whole passes over the 100 live objects, as many as reach 250 lookups.
 /// assert_eq!(trace.body.len(), 300);
-/// assert_eq!(trace.header.params, serde_json::json!({ "ops": 250 }));
+/// assert_eq!(
+///     trace.header.params,
+///     serde_json::json!({ "ops": 250, "payload_bytes": 32 })
+/// );
 /// ```
 ///
 /// # Errors
