@@ -84,6 +84,14 @@ impl SuiteConfig {
             .unwrap_or_else(|| F::bench_sizes(self.scale))
     }
 
+    /// The sizes `workload` of family `F` runs at: `DODBENCH_SIZES` if set, else
+    /// [`Family::workload_bench_sizes`] at this scale.
+    pub fn sizes_for_workload<F: Family>(&self, workload: &str) -> Vec<usize> {
+        self.sizes
+            .clone()
+            .unwrap_or_else(|| F::workload_bench_sizes(workload, self.scale))
+    }
+
     /// `quick`, `default` or `full`, as stored in results.
     pub fn mode(&self) -> &'static str {
         match self.scale {

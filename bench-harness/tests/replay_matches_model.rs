@@ -4,33 +4,35 @@
 
 use bench_harness::replay::id_table::STALE_WRAP;
 use bench_harness::replay::id_table::recording::Recording;
-use bench_harness::replay::{IdTableFamily, ReplayState, Replayer};
+use bench_harness::replay::{IdTableFamily, ReplayState, Replayer, SizedReplay};
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Expected, Outcome, check_replayer};
 use impls::TableError;
 use impls::id_table::holey::Holey;
 use impls::id_table::{
-    DesignInfo, DesignKind, DesignVisitor, IdTable, StaleDetection, for_each_design,
+    Design, DesignCtorVisitor, DesignInfo, DesignKind, IdTable, StaleDetection,
+    for_each_design_ctor,
 };
-use workloads::{Op, Payload, Trace};
+use workloads::{Op, Payload, PayloadSize, Trace};
 
 struct VerifyAll<'a> {
     prepared: &'a PreparedTrace<IdTableFamily>,
     verdicts: Vec<(&'static str, Outcome)>,
 }
 
-impl DesignVisitor<Payload> for VerifyAll<'_> {
-    fn visit<D: IdTable<Payload> + 'static>(&mut self) {
+impl DesignCtorVisitor for VerifyAll<'_> {
+    fn visit<D: Design>(&mut self) {
         let p = self.prepared;
-        let mut outcome = check_replayer::<ReplayState<D>>(&p.trace, &p.expected).outcome;
+        let mut outcome = check_replayer::<SizedReplay<D>>(&p.trace, &p.expected).outcome;
         if outcome.is_verified() {
             // The timed path verifies too; a couple of timed replays must agree.
-            if let Err(e) = TimedReplay::<ReplayState<D>>::new(&p.trace, &p.expected).run(2) {
+            if let Err(e) = TimedReplay::<SizedReplay<D>>::new(&p.trace, &p.expected).run(2) {
                 outcome = Outcome::Failed(e);
             }
         }
-        self.verdicts.push((D::INFO.name, outcome));
+        self.verdicts
+            .push((SizedReplay::<D>::design_name(), outcome));
     }
 }
 
@@ -43,7 +45,7 @@ fn every_design_gives_the_model_answers_on_every_workload() {
                 prepared: &prepared,
                 verdicts: Vec::new(),
             };
-            for_each_design(&mut all);
+            for_each_design_ctor(&mut all);
             for (design, outcome) in all.verdicts {
                 let info = impls::id_table::registry::find_design(design).unwrap();
                 let expected_unsupported = (workload.needs_stale_detection
@@ -88,6 +90,7 @@ impl IdTable<Payload> for IgnoresGeneration {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
     fn new() -> Self {
         Self(Holey::new())
@@ -133,6 +136,7 @@ impl IdTable<Payload> for LosesObjects {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
     fn new() -> Self {
         Self(Holey::new(), 0)
@@ -241,7 +245,7 @@ fn a_recorded_application_trace_replays_verified_on_every_design() {
         prepared: &prepared,
         verdicts: Vec::new(),
     };
-    for_each_design(&mut all);
+    for_each_design_ctor(&mut all);
     for (design, outcome) in all.verdicts {
         let info = impls::id_table::registry::find_design(design).unwrap();
         assert!(
@@ -276,6 +280,7 @@ impl IdTable<Payload> for Drifting {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
     fn new() -> Self {
         let number = TABLES_BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -364,6 +369,7 @@ fn a_stale_hit_within_the_stated_horizon_is_a_failure() {
             stale: StaleDetection::UntilSlotReuses(1 << 31),
             demonstrates: None,
             capacity: Some(65_536),
+            remove_shift_cap: None,
         };
         fn new() -> Self {
             Self(Holey32LifoAlias::new())
@@ -399,4 +405,70 @@ fn a_stale_hit_within_the_stated_horizon_is_a_failure() {
         panic!("a stale hit inside the stated horizon was not a failure: {outcome:?}");
     };
     assert!(reason.contains("stale_hits"), "{reason}");
+}
+
+#[test]
+fn the_object_size_is_the_traces_and_a_fixed_size_state_refuses_another() {
+    use workloads::{Payload8, Payload128};
+    for (workload, size) in [
+        ("iterate-full-p8", PayloadSize::B8),
+        ("lookup-uniform-p128", PayloadSize::B128),
+        ("iterate-full", PayloadSize::B32),
+    ] {
+        let p = PreparedTrace::<IdTableFamily>::generate(workload, 300, 5).unwrap();
+        let state =
+            SizedReplay::<impls::id_table::registry::ctors::Packed>::after_setup(&p.trace).unwrap();
+        assert_eq!(state.size(), size, "{workload}");
+    }
+    // The 8 B and 128 B model answers differ from the 32 B ones: the digest covers the payload.
+    let digest = |workload: &str| {
+        PreparedTrace::<IdTableFamily>::generate(workload, 300, 5)
+            .unwrap()
+            .expected
+            .body
+            .iterate_sum
+    };
+    assert_ne!(digest("iterate-full-p8"), digest("iterate-full"));
+    assert_ne!(digest("iterate-full-p128"), digest("iterate-full-p8"));
+    // A state of one object size given a trace of another reports it, never replays it.
+    let p = PreparedTrace::<IdTableFamily>::generate("iterate-full-p8", 300, 5).unwrap();
+    let err = ReplayState::<Holey<Payload>>::after_setup(&p.trace)
+        .err()
+        .expect("a 32 B state refuses an 8 B trace");
+    assert!(err.error.contains("8 B"), "{err}");
+    assert!(ReplayState::<Holey<Payload8>, Payload8>::after_setup(&p.trace).is_ok());
+    assert!(ReplayState::<Holey<Payload128>, Payload128>::after_setup(&p.trace).is_err());
+}
+
+#[test]
+fn pool_sorted_vec_is_unsupported_above_its_stated_remove_cost_cap() {
+    use impls::id_table::pool_sorted_vec::PoolSortedVec;
+    use workloads::BodyStats;
+    let remove_random = |n: u64| BodyStats {
+        removes: n / 2,
+        live_at_start: n,
+        peak_live: n,
+        ..BodyStats::default()
+    };
+    type Sorted = ReplayState<PoolSortedVec<Payload>>;
+    assert_eq!(Sorted::unsupported_before(&remove_random(65_536)), None);
+    let reason = Sorted::unsupported_before(&remove_random(1_000_000)).expect("above the cap");
+    assert!(
+        reason.contains("O(free slots)") && reason.contains("500000"),
+        "{reason}"
+    );
+    // `churn` at 1M: many removes but the free count stays small; under the cap.
+    let churn = BodyStats {
+        removes: 100_000,
+        adds: 100_000,
+        live_at_start: 1_000_000,
+        peak_live: 1_000_001,
+        ..BodyStats::default()
+    };
+    assert_eq!(Sorted::unsupported_before(&churn), None);
+    // Other designs have no such cap.
+    assert_eq!(
+        ReplayState::<Holey<Payload>>::unsupported_before(&remove_random(1_000_000)),
+        None
+    );
 }

@@ -70,7 +70,7 @@ fn matrix<F: Family>(config: &SuiteConfig) -> Vec<MatrixEntry<F>> {
         } else {
             out.extend(
                 config
-                    .sizes_for::<F>()
+                    .sizes_for_workload::<F>(workload.name)
                     .into_iter()
                     .map(|n| (workload.name, n, None)),
             );

@@ -14,6 +14,52 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 /// Test payload: unique per insert, so a lookup returning the wrong object is caught.
 type Value = u64;
 
+/// What the property test stores: an 8-byte [`Value`] or a 128-byte [`Big`] (the benchmarks'
+/// smallest and largest object sizes, so a design's code that depends on the object's size,
+/// e.g. moves of dense objects, is checked at both).
+trait TestValue: Copy + Ord + std::fmt::Debug + 'static {
+    /// The value made for the `n`-th insert.
+    fn make(n: u64) -> Self;
+    /// The word iteration sums.
+    fn key(&self) -> u64;
+    /// Adds `d` to the object (every word, so a partial copy shows).
+    fn add(&mut self, d: u64);
+}
+
+impl TestValue for Value {
+    fn make(n: u64) -> Self {
+        n
+    }
+    fn key(&self) -> u64 {
+        *self
+    }
+    fn add(&mut self, d: u64) {
+        *self += d;
+    }
+}
+
+/// A 128-byte test payload: sixteen words derived from one key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Big([u64; 16]);
+
+impl TestValue for Big {
+    fn make(n: u64) -> Self {
+        let mut words = [0u64; 16];
+        for (i, w) in words.iter_mut().enumerate() {
+            *w = n.rotate_left(i as u32 * 4) ^ i as u64;
+        }
+        Big(words)
+    }
+    fn key(&self) -> u64 {
+        self.0[0]
+    }
+    fn add(&mut self, d: u64) {
+        for w in &mut self.0 {
+            *w = w.wrapping_add(d);
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 enum TestOp {
     Insert,
@@ -24,6 +70,9 @@ enum TestOp {
     Contains(usize),
     Iterate,
     IterateMut,
+    /// `sort_by_key` on the values' key: IDs must stay valid, and a design that reorders must
+    /// then iterate in key order.
+    Sort,
 }
 
 fn op_strategy() -> impl Strategy<Value = TestOp> {
@@ -35,38 +84,39 @@ fn op_strategy() -> impl Strategy<Value = TestOp> {
         1 => any::<usize>().prop_map(TestOp::Contains),
         1 => Just(TestOp::Iterate),
         1 => Just(TestOp::IterateMut),
+        1 => Just(TestOp::Sort),
     ]
 }
 
 /// The model: per handle, its ID and its value while live (`None` once removed).
-struct Model<I> {
+struct Model<I, V> {
     ids: Vec<I>,
-    values: Vec<Option<Value>>,
-    next_value: Value,
+    values: Vec<Option<V>>,
+    next_value: u64,
 }
 
-impl<I: Copy> Model<I> {
+impl<I: Copy, V: TestValue> Model<I, V> {
     fn live(&self) -> usize {
         self.values.iter().filter(|v| v.is_some()).count()
     }
-    fn live_values(&self) -> Vec<Value> {
-        let mut v: Vec<Value> = self.values.iter().flatten().copied().collect();
+    fn live_values(&self) -> Vec<V> {
+        let mut v: Vec<V> = self.values.iter().flatten().copied().collect();
         v.sort_unstable();
         v
     }
 }
 
-fn sorted<'a>(it: impl Iterator<Item = &'a Value>) -> Vec<Value> {
-    let mut v: Vec<Value> = it.copied().collect();
+fn sorted<'a, V: TestValue>(it: impl Iterator<Item = &'a V>) -> Vec<V> {
+    let mut v: Vec<V> = it.copied().collect();
     v.sort_unstable();
     v
 }
 
 /// Replays `ops` on a fresh `D` and on the model, failing at the first disagreement.
-fn run_against_model<D: IdTable<Value>>(ops: &[TestOp]) -> Result<(), TestCaseError> {
+fn run_against_model<V: TestValue, D: IdTable<V>>(ops: &[TestOp]) -> Result<(), TestCaseError> {
     let info = D::INFO;
     let mut table = D::new();
-    let mut model: Model<D::Id> = Model {
+    let mut model: Model<D::Id, V> = Model {
         ids: Vec::new(),
         values: Vec::new(),
         next_value: 1,
@@ -75,7 +125,7 @@ fn run_against_model<D: IdTable<Value>>(ops: &[TestOp]) -> Result<(), TestCaseEr
         let ctx = |what: &str| format!("{}: step {step} {op:?}: {what}", info.name);
         match op {
             TestOp::Insert => {
-                let value = model.next_value;
+                let value = V::make(model.next_value);
                 model.next_value += 1;
                 match table.insert(value) {
                     Ok(id) => {
@@ -123,11 +173,11 @@ fn run_against_model<D: IdTable<Value>>(ops: &[TestOp]) -> Result<(), TestCaseEr
                     }
                     TestOp::GetMut(_) => {
                         let got = table.get_mut(id).map(|v| {
-                            *v += 1_000_000;
+                            v.add(1_000_000);
                             *v
                         });
                         if let Some(v) = &mut model.values[h] {
-                            *v += 1_000_000;
+                            v.add(1_000_000);
                         }
                         prop_assert_eq!(got, model.values[h], "{}", ctx("get_mut"));
                     }
@@ -143,16 +193,26 @@ fn run_against_model<D: IdTable<Value>>(ops: &[TestOp]) -> Result<(), TestCaseEr
                 // path than `next`; check it too.
                 let (sum, count) = table
                     .iter()
-                    .fold((0u64, 0usize), |(s, c), v| (s.wrapping_add(*v), c + 1));
-                let want: Value = model
+                    .fold((0u64, 0usize), |(s, c), v| (s.wrapping_add(v.key()), c + 1));
+                let want = model
                     .live_values()
                     .iter()
-                    .fold(0u64, |s, v| s.wrapping_add(*v));
+                    .fold(0u64, |s, v| s.wrapping_add(v.key()));
                 prop_assert_eq!((sum, count), (want, model.live()), "{}", ctx("iter().fold"));
             }
+            TestOp::Sort => {
+                if table.sort_by_key(|v| v.key()) {
+                    let keys: Vec<u64> = table.iter().map(|v| v.key()).collect();
+                    prop_assert!(
+                        keys.windows(2).all(|w| w[0] <= w[1]),
+                        "{}",
+                        ctx("iteration after a reordering sort is not in key order")
+                    );
+                }
+            }
             TestOp::IterateMut => {
-                table.iter_mut().for_each(|v| *v += 7);
-                model.values.iter_mut().flatten().for_each(|v| *v += 7);
+                table.iter_mut().for_each(|v| v.add(7));
+                model.values.iter_mut().flatten().for_each(|v| v.add(7));
                 prop_assert_eq!(
                     sorted(table.iter()),
                     model.live_values(),
@@ -170,30 +230,53 @@ fn run_against_model<D: IdTable<Value>>(ops: &[TestOp]) -> Result<(), TestCaseEr
     Ok(())
 }
 
-struct ModelTest;
+/// The property test at object type `V`, with `cases` random op sequences per design.
+struct ModelTest<V> {
+    cases: u32,
+    value: std::marker::PhantomData<V>,
+}
 
-impl DesignVisitor<Value> for ModelTest {
-    fn visit<D: IdTable<Value> + 'static>(&mut self) {
+impl<V: TestValue> ModelTest<V> {
+    fn new(cases: u32) -> Self {
+        Self {
+            cases,
+            value: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<V: TestValue> DesignVisitor<V> for ModelTest<V> {
+    fn visit<D: IdTable<V> + 'static>(&mut self) {
         let mut runner = TestRunner::new(Config {
-            cases: 256,
+            cases: self.cases,
             failure_persistence: None,
             ..Config::default()
         });
         let ops = proptest::collection::vec(op_strategy(), 0..300);
-        if let Err(e) = runner.run(&ops, |ops| run_against_model::<D>(&ops)) {
-            panic!("design {} disagrees with the model: {e}", D::INFO.name);
+        if let Err(e) = runner.run(&ops, |ops| run_against_model::<V, D>(&ops)) {
+            panic!(
+                "design {} disagrees with the model ({} B objects): {e}",
+                D::INFO.name,
+                std::mem::size_of::<V>()
+            );
         }
     }
 }
 
 #[test]
 fn every_design_agrees_with_the_model() {
-    for_each_design(&mut ModelTest);
+    for_each_design(&mut ModelTest::<Value>::new(256));
+}
+
+/// The same contract with 128-byte objects (the benchmarks' largest payload).
+#[test]
+fn every_design_agrees_with_the_model_on_large_objects() {
+    for_each_design(&mut ModelTest::<Big>::new(64));
 }
 
 #[test]
 fn the_reference_model_agrees_with_the_test_model() {
-    ModelTest.visit::<impls::id_table::model::ModelTable<Value>>();
+    ModelTest::<Value>::new(256).visit::<impls::id_table::model::ModelTable<Value>>();
     StaleReuseTest.visit::<impls::id_table::model::ModelTable<Value>>();
 }
 

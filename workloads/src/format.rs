@@ -30,6 +30,7 @@
 //! | 4   | `Iterate`    | no             |
 //! | 5   | `IterateMut` | no             |
 //! | 6   | `Mutate`     | yes            |
+//! | 7   | `Sort`       | no             |
 //!
 //! # What loading checks
 //! In order: the magic, the version, that the header and every op are complete (truncation),

@@ -54,7 +54,7 @@ pub use component_op::ComponentOp;
 pub use data_op::DataOp;
 pub use family::{AnyTrace, TraceOp, TraceStats, WorkingSet};
 pub use op::{BodyStats, Handle, Op};
-pub use payload::Payload;
+pub use payload::{Object, Payload, Payload8, Payload128, PayloadSize};
 pub use relation_op::RelationOp;
 pub use spatial_op::SpatialOp;
 pub use tag_op::TagOp;

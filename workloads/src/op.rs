@@ -29,6 +29,11 @@ pub enum Op {
     IterateMut,
     /// Look up a live handle mutably and apply [`Payload::mutate`](crate::Payload::mutate).
     Mutate(Handle),
+    /// Reorder the stored objects by ascending [`Object::value`](crate::Object::value) (a
+    /// consumer's key) where the design can (a packed design permutes its dense array and
+    /// patches its index; IDs stay valid). Designs whose object positions are fixed by their
+    /// IDs ignore it. Changes no answer: every later op's digest is order-independent.
+    Sort,
 }
 
 impl Op {
@@ -36,7 +41,7 @@ impl Op {
     pub const fn handle(self) -> Option<Handle> {
         match self {
             Op::Get(h) | Op::GetStale(h) | Op::Remove(h) | Op::Mutate(h) => Some(h),
-            Op::Add | Op::Iterate | Op::IterateMut => None,
+            Op::Add | Op::Iterate | Op::IterateMut | Op::Sort => None,
         }
     }
 
@@ -58,7 +63,7 @@ pub struct BodyStats {
     pub stale_gets: u64,
     /// `Remove` ops.
     pub removes: u64,
-    /// `Mutate` ops.
+    /// `Mutate` ops, and `Sort` ops (one work unit each; bodies rarely hold one).
     pub mutates: u64,
     /// `Iterate` and `IterateMut` ops.
     pub iterations: u64,
@@ -121,7 +126,7 @@ impl TraceOp for Op {
     fn touches(self) -> Option<u32> {
         match self {
             Op::Get(h) | Op::GetStale(h) | Op::Remove(h) | Op::Mutate(h) => Some(h),
-            Op::Add | Op::Iterate | Op::IterateMut => None,
+            Op::Add | Op::Iterate | Op::IterateMut | Op::Sort => None,
         }
     }
 
@@ -200,7 +205,7 @@ fn validate(setup: &[Op], body: &[Op]) -> Result<BodyStats, InvalidTrace> {
                     Op::Get(_) => stats.gets += 1,
                     Op::GetStale(_) => stats.stale_gets += 1,
                     Op::Remove(_) => stats.removes += 1,
-                    Op::Mutate(_) => stats.mutates += 1,
+                    Op::Mutate(_) | Op::Sort => stats.mutates += 1,
                     Op::Iterate | Op::IterateMut => {
                         stats.iterations += 1;
                         stats.iterated_objects += live;
@@ -220,6 +225,7 @@ mod tag {
     pub const ITERATE: u8 = 4;
     pub const ITERATE_MUT: u8 = 5;
     pub const MUTATE: u8 = 6;
+    pub const SORT: u8 = 7;
 }
 
 /// Encodes an op (see the format module doc's table).
@@ -232,6 +238,7 @@ fn encode(op: Op, out: &mut Vec<u8>) {
         Op::Iterate => (tag::ITERATE, None),
         Op::IterateMut => (tag::ITERATE_MUT, None),
         Op::Mutate(h) => (tag::MUTATE, Some(h)),
+        Op::Sort => (tag::SORT, None),
     };
     out.push(tag);
     if let Some(h) = handle {
@@ -249,6 +256,7 @@ fn decode(tag: u8, fields: &mut OpFields<'_, '_>) -> Result<Option<Op>, FormatEr
         tag::ITERATE => Op::Iterate,
         tag::ITERATE_MUT => Op::IterateMut,
         tag::MUTATE => Op::Mutate(fields.u32()?),
+        tag::SORT => Op::Sort,
         _ => return Ok(None),
     }))
 }

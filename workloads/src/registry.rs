@@ -139,11 +139,17 @@ macro_rules! entry {
 /// Every workload, in the order `dodbench list` shows them.
 const ENTRIES: &[Entry] = &[
     entry!(fill, generators::fill::FillParams, stale: false),
-    entry!(lookup_uniform, generators::lookup_uniform::LookupUniformParams, stale: false),
+    entry!(lookup_uniform, generators::lookup_uniform::LookupUniformParams, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(lookup_uniform_p8, generators::lookup_uniform_p8::LookupUniformP8Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(lookup_uniform_p128, generators::lookup_uniform_p128::LookupUniformP128Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(lookup_key_order, generators::lookup_key_order::LookupKeyOrderParams, stale: false),
+    entry!(lookup_key_order_sorted, generators::lookup_key_order_sorted::LookupKeyOrderSortedParams, stale: false),
     entry!(lookup_zipf, generators::lookup_zipf::LookupZipfParams, stale: false),
     entry!(lookup_stale, generators::lookup_stale::LookupStaleParams, stale: true),
     entry!(remove_random, generators::remove_random::RemoveRandomParams, stale: false),
-    entry!(iterate_full, generators::iterate_full::IterateFullParams, stale: false),
+    entry!(iterate_full, generators::iterate_full::IterateFullParams, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(iterate_full_p8, generators::iterate_full_p8::IterateFullP8Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(iterate_full_p128, generators::iterate_full_p128::IterateFullP128Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
     entry!(iterate_holes, generators::iterate_holes::IterateHolesParams, stale: false),
     entry!(churn, generators::churn::ChurnParams, stale: false),
     entry!(churn_hot, generators::churn_hot::ChurnHotParams, stale: false),
@@ -260,7 +266,10 @@ pub fn needs_stale_detection(name: &str) -> bool {
 /// let trace = workloads::registry::generate("lookup-uniform", 100, 1, Some(&params)).unwrap();
 /// // Whole passes over the 100 live objects, as many as reach 250 lookups.
 /// assert_eq!(trace.body.len(), 300);
-/// assert_eq!(trace.header.params, serde_json::json!({ "ops": 250 }));
+/// assert_eq!(
+///     trace.header.params,
+///     serde_json::json!({ "ops": 250, "payload_bytes": 32 })
+/// );
 /// ```
 ///
 /// # Errors
@@ -409,7 +418,7 @@ mod tests {
         let err = generate("lookup-unifrom", 10, 0, None).unwrap_err();
         let msg = err.to_string();
         assert!(
-            msg.contains("lookup-unifrom") && msg.contains("lookup-uniform, lookup-zipf"),
+            msg.contains("lookup-unifrom") && msg.contains("fill, lookup-uniform, "),
             "{msg}"
         );
     }

@@ -13,7 +13,16 @@ const ID_TABLE: &str = <Op as TraceOp>::FAMILY;
 const SIZES: [usize; 4] = [1, 2, 10, 1000];
 
 /// Workloads whose ops do not depend on the seed.
-const SEEDLESS: [&str; 4] = ["fill", "iterate-full", "churn-hot", "churn-hot-stale"];
+const SEEDLESS: [&str; 8] = [
+    "fill",
+    "iterate-full",
+    "iterate-full-p8",
+    "iterate-full-p128",
+    "churn-hot",
+    "churn-hot-stale",
+    "lookup-key-order",
+    "lookup-key-order-sorted",
+];
 
 fn generate(name: &str, n: usize, seed: u64) -> Trace<Op> {
     registry::generate(name, n, seed, None).unwrap_or_else(|e| panic!("{name} n={n}: {e}"))

@@ -30,7 +30,7 @@ use results::DesignRecord;
 pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};
 pub use components::{ComponentDigest, ComponentFamily, ComponentReplay};
 pub use data_component::{DataComponentFamily, KvDigest, KvReplay};
-pub use id_table::{Digest, IdTableFamily, ReplayState, mix};
+pub use id_table::{Digest, IdTableFamily, ReplayState, SizedReplay, mix};
 pub use relations::{RelationDigest, RelationFamily, RelationReplay};
 pub use resolved::{HandleIds, HandleMap, IdMismatch, ResolvedBody};
 pub use spatial::{SpatialDigest, SpatialFamily, SpatialReplay};
@@ -72,6 +72,14 @@ pub trait Family: Sized + 'static {
 
     /// Live sizes of the `cargo bench` matrix at `scale`.
     fn bench_sizes(scale: Scale) -> Vec<usize>;
+
+    /// The sizes `workload` is benchmarked at: [`Family::bench_sizes`] unless the family
+    /// restricts a workload (e.g. variants of a workload at other object sizes, run at one
+    /// size in quick mode to keep the quick run short).
+    fn workload_bench_sizes(workload: &str, scale: Scale) -> Vec<usize> {
+        let _ = workload;
+        Self::bench_sizes(scale)
+    }
 
     /// Live sizes of the `cache`, `memory` and `latency` passes (`quick` for CI).
     fn pass_sizes(quick: bool) -> Vec<usize>;

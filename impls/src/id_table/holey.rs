@@ -87,6 +87,7 @@ impl<T: 'static> IdTable<T> for Holey<T> {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

@@ -26,6 +26,11 @@
 //! over and over with `MIN_FREE` holes queued reaches it (tested below). Defaults: 1025 * 65536
 //! - 1, about 67 million removals (the article says "N * 64 K" for N free objects).
 //!
+//! The free-list policy is a parameter too: `LIFO = true` with `MIN_FREE = 0` is
+//! [`Holey32Lifo`](super::holey32_lifo::Holey32Lifo), the LIFO reuse the article warns against
+//! (removed holes are pushed at the head of the list, which insert takes from, and no reserve
+//! is kept); the guarantee above is the FIFO policy's.
+//!
 //! Other splits of the 32 bits are registry lines of this type (`holey32_20_12`,
 //! `holey32_24_8`): each index bit doubles the capacity and halves the stale-ID horizon
 //! (4,198,399 and 262,399 removals). A split outside the registry is named `holey32_custom`.
@@ -56,7 +61,8 @@ enum Slot<T> {
     Vacant { generation: u32, next_free: u32 },
 }
 
-/// Array with holes, 32-bit [`Id32<INDEX_BITS>`] IDs, FIFO free queue keeping `MIN_FREE` holes.
+/// Array with holes, 32-bit [`Id32<INDEX_BITS>`] IDs, FIFO free queue keeping `MIN_FREE` holes
+/// (or, with `LIFO`, a LIFO free list: the article's warning).
 ///
 /// ```
 /// use impls::id_table::{IdTable, holey32::Holey32};
@@ -76,13 +82,20 @@ enum Slot<T> {
 /// let table = <Holey32<u32, 4, 16> as IdTable<u32>>::new(); // 16 holes in 2^4 slots
 /// ```
 #[derive(Debug, Clone)]
-pub struct Holey32<T, const INDEX_BITS: u32 = 16, const MIN_FREE: u32 = 1024> {
+pub struct Holey32<
+    T,
+    const INDEX_BITS: u32 = 16,
+    const MIN_FREE: u32 = 1024,
+    const LIFO: bool = false,
+> {
     /// Invariants: `len() <= 2^INDEX_BITS`; `Occupied` count == `len`; every `Vacant` slot is on
     /// the free queue exactly once; every generation is below 2^G.
     slots: Vec<Slot<T>>,
-    /// Oldest hole (taken next), or `NIL` when the queue is empty.
+    /// The hole insert takes next (FIFO: the oldest; LIFO: the newest), or `NIL` when the
+    /// queue is empty.
     free_oldest: u32,
-    /// Newest hole (its `next_free` is `NIL`), or `NIL` when the queue is empty.
+    /// The hole at the far end of the queue (its `next_free` is `NIL`), or `NIL` when the queue
+    /// is empty: FIFO appends here.
     free_newest: u32,
     /// Number of holes on the queue.
     free_len: u32,
@@ -90,7 +103,9 @@ pub struct Holey32<T, const INDEX_BITS: u32 = 16, const MIN_FREE: u32 = 1024> {
     len: usize,
 }
 
-impl<T, const INDEX_BITS: u32, const MIN_FREE: u32> Holey32<T, INDEX_BITS, MIN_FREE> {
+impl<T, const INDEX_BITS: u32, const MIN_FREE: u32, const LIFO: bool>
+    Holey32<T, INDEX_BITS, MIN_FREE, LIFO>
+{
     /// The most live objects: all `2^INDEX_BITS` slots but the `MIN_FREE` reserve.
     pub const CAPACITY: usize = {
         assert!(
@@ -104,8 +119,20 @@ impl<T, const INDEX_BITS: u32, const MIN_FREE: u32> Holey32<T, INDEX_BITS, MIN_F
     /// doc's guarantee): `(MIN_FREE + 1) * 2^G - 1`, 67,174,399 at the defaults.
     pub const STALE_BOUND: u64 = (MIN_FREE as u64 + 1) * Id32::<INDEX_BITS>::GENERATION_COUNT - 1;
 
-    /// Appends the vacant slot `index` to the free queue.
+    /// Puts the vacant slot `index` on the free queue: at the tail (FIFO), or at the head, to
+    /// be taken next (LIFO).
     fn enqueue_free(&mut self, index: u32) {
+        if LIFO {
+            if let Slot::Vacant { next_free, .. } = &mut self.slots[index as usize] {
+                *next_free = self.free_oldest;
+            }
+            if self.free_newest == NIL {
+                self.free_newest = index;
+            }
+            self.free_oldest = index;
+            self.free_len += 1;
+            return;
+        }
         if self.free_newest == NIL {
             self.free_oldest = index;
         } else if let Slot::Vacant { next_free, .. } = &mut self.slots[self.free_newest as usize] {
@@ -137,23 +164,27 @@ impl<T, const INDEX_BITS: u32, const MIN_FREE: u32> Holey32<T, INDEX_BITS, MIN_F
     }
 }
 
-impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
-    for Holey32<T, INDEX_BITS, MIN_FREE>
+impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32, const LIFO: bool> IdTable<T>
+    for Holey32<T, INDEX_BITS, MIN_FREE, LIFO>
 {
     type Id = Id32<INDEX_BITS>;
 
     const INFO: DesignInfo = DesignInfo {
-        name: match (INDEX_BITS, MIN_FREE) {
-            (16, 1024) => "holey32",
-            (20, 1024) => "holey32_20_12",
-            (24, 1024) => "holey32_24_8",
+        name: match (INDEX_BITS, MIN_FREE, LIFO) {
+            (16, 1024, false) => "holey32",
+            (20, 1024, false) => "holey32_20_12",
+            (24, 1024, false) => "holey32_24_8",
+            (16, 0, true) => "holey32_lifo",
             _ => "holey32_custom",
         },
-        description: match (INDEX_BITS, MIN_FREE) {
-            (20, 1024) => {
+        description: match (INDEX_BITS, MIN_FREE, LIFO) {
+            (_, _, true) => {
+                "array with holes, 32-bit ID (16-bit index + 16-bit generation), LIFO free list: the article's warning, a hot slot wraps its generation"
+            }
+            (20, 1024, _) => {
                 "holey32 with a 20-bit index + 12-bit generation: 16x the capacity, a 16x shorter stale-ID horizon"
             }
-            (24, 1024) => {
+            (24, 1024, _) => {
                 "holey32 with a 24-bit index + 8-bit generation: 256x the capacity, a 256x shorter stale-ID horizon"
             }
             _ => {
@@ -162,9 +193,20 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
         },
         kind: DesignKind::Article,
         id_bytes: id_bytes::<Id32<INDEX_BITS>>(),
-        stale: StaleDetection::UntilRemovals(Self::STALE_BOUND),
-        demonstrates: None,
+        stale: if LIFO {
+            StaleDetection::UntilSlotReuses(Id32::<INDEX_BITS>::GENERATION_COUNT)
+        } else {
+            StaleDetection::UntilRemovals(Self::STALE_BOUND)
+        },
+        demonstrates: if LIFO {
+            Some(
+                "a LIFO free list with a 16-bit generation puts quickly created and deleted objects in one slot, whose generation wraps after 65,536 reuses",
+            )
+        } else {
+            None
+        },
         capacity: Some(Self::CAPACITY),
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

@@ -58,6 +58,7 @@ impl<T: 'static> IdTable<T> for HoleySkip<T> {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

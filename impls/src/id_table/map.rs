@@ -118,6 +118,7 @@ impl<T: 'static> IdTable<T> for BTreeMapTable<T> {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {
@@ -200,6 +201,7 @@ impl<T: 'static> IdTable<T> for HashMapTable<T> {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

@@ -10,7 +10,8 @@
 //! * lookup is the most common operation and must be fast; add and remove fast too.
 //!
 //! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`IdTable`], then add
-//! one line to [`registry::for_each_design`]. Every benchmark, test and report picks it up.
+//! its type constructor to [`registry::ctors`] and one line to
+//! [`registry::for_each_design_ctor`]. Every benchmark, test and report picks it up.
 
 pub mod holey;
 pub mod holey32;
@@ -19,6 +20,7 @@ pub mod holey_skip;
 pub mod map;
 pub mod model;
 pub mod packed;
+pub mod packed_boxed_handles;
 pub mod packed_fixed;
 pub mod peers;
 pub mod pool;
@@ -27,7 +29,9 @@ pub mod pool_lowest;
 pub mod pool_sorted_vec;
 pub mod registry;
 
-pub use registry::{DesignVisitor, designs, for_each_design};
+pub use registry::{
+    Design, DesignCtorVisitor, DesignVisitor, designs, for_each_design, for_each_design_ctor,
+};
 
 use crate::TableError;
 
@@ -54,6 +58,11 @@ pub struct DesignInfo {
     pub demonstrates: Option<&'static str>,
     /// The most live objects the design can ever hold, if it is fixed-capacity.
     pub capacity: Option<usize>,
+    /// For a design whose remove costs O(free slots) by design (`pool_sorted_vec`'s sorted
+    /// free-index vector): the most free-index shifts a trace body may bound, as
+    /// `removes × (the most free slots the body can reach)`, before the design reports the
+    /// trace `unsupported` instead of spending seconds per body; `None` for every other design.
+    pub remove_shift_cap: Option<u64>,
 }
 
 impl DesignInfo {
@@ -188,6 +197,17 @@ pub trait IdTable<T: 'static>: Sized {
     /// Every live object once, mutably.
     fn iter_mut(&mut self) -> impl Iterator<Item = &mut T>;
 
+    /// Reorders the stored objects by ascending `key` (a consumer's sort key), if the design
+    /// stores them in an order of its own: a packed design permutes its dense array and patches
+    /// its index, so every ID still names its object and iteration then runs in key order.
+    /// Returns whether it reordered. Designs whose object positions are fixed by their IDs
+    /// (slots, boxes, maps) or that expose no way to permute (peer crates) keep the default,
+    /// which does nothing: no answer of any op changes either way.
+    fn sort_by_key(&mut self, key: impl FnMut(&T) -> u64) -> bool {
+        let _ = key;
+        false
+    }
+
     /// Bytes of heap memory the table holds now (its own accounting: reserved capacity times
     /// element size, plus individually boxed objects). Excludes `size_of::<Self>()`.
     fn memory_bytes(&self) -> usize;
@@ -199,6 +219,29 @@ pub trait IdTable<T: 'static>: Sized {
     /// A description of the first broken invariant.
     fn check_invariants(&self) -> Result<(), String> {
         Ok(())
+    }
+}
+
+/// [`IdTable::sort_by_key`] for the packed designs: sorts the dense `objects` and their
+/// parallel `owners` (each object's index entry) by ascending `key`, stably, and calls
+/// `relink(owner, position)` for every object so the design points its index entry at the
+/// object's new position. O(n log n) time and one O(n) buffer; keeps both `Vec`s' capacity.
+pub(crate) fn sort_dense<T, O: Copy>(
+    objects: &mut Vec<T>,
+    owners: &mut Vec<O>,
+    mut key: impl FnMut(&T) -> u64,
+    mut relink: impl FnMut(O, usize),
+) {
+    let mut keyed: Vec<(u64, T, O)> = objects
+        .drain(..)
+        .zip(owners.drain(..))
+        .map(|(object, owner)| (key(&object), object, owner))
+        .collect();
+    keyed.sort_by_key(|entry| entry.0);
+    for (position, (_, object, owner)) in keyed.into_iter().enumerate() {
+        relink(owner, position);
+        objects.push(object);
+        owners.push(owner);
     }
 }
 

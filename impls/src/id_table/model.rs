@@ -26,6 +26,7 @@ impl<T: 'static> IdTable<T> for ModelTable<T> {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

@@ -128,6 +128,7 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
         stale: StaleDetection::UntilRemovals(Self::STALE_BOUND),
         demonstrates: None,
         capacity: Some(Self::CAPACITY),
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {
@@ -216,6 +217,21 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
 
     fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
         self.objects.iter_mut()
+    }
+
+    /// Permutes the dense objects into key order and patches their index entries
+    /// ([`super::sort_dense`]): IDs stay valid.
+    fn sort_by_key(&mut self, key: impl FnMut(&T) -> u64) -> bool {
+        let index = &mut self.index;
+        super::sort_dense(
+            &mut self.objects,
+            &mut self.owners,
+            key,
+            |owner, position| {
+                index[owner as usize].link = position as u32;
+            },
+        );
+        true
     }
 
     fn memory_bytes(&self) -> usize {

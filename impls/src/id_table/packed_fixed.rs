@@ -120,6 +120,7 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
         stale: StaleDetection::UntilRemovals(Self::STALE_BOUND),
         demonstrates: None,
         capacity: Some(Self::CHECKED_CAPACITY),
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {
@@ -217,6 +218,21 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
 
     fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
         self.objects.iter_mut()
+    }
+
+    /// Permutes the dense objects into key order and patches their index entries
+    /// ([`super::sort_dense`]): IDs stay valid.
+    fn sort_by_key(&mut self, key: impl FnMut(&T) -> u64) -> bool {
+        let indices = &mut self.indices;
+        super::sort_dense(
+            &mut self.objects,
+            &mut self.owners,
+            key,
+            |owner, position| {
+                indices[usize::from(owner)].dense = position as u16;
+            },
+        );
+        true
     }
 
     fn memory_bytes(&self) -> usize {

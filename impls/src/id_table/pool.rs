@@ -139,6 +139,7 @@ impl<T: 'static> IdTable<T> for Pool<T> {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

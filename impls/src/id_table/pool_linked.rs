@@ -126,6 +126,7 @@ impl<T: 'static> IdTable<T> for PoolLinked<T> {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

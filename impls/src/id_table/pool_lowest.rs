@@ -95,6 +95,7 @@ impl<T: 'static> IdTable<T> for PoolLowest<T> {
         stale: StaleDetection::Never,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

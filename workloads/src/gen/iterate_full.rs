@@ -18,18 +18,39 @@ crate::workload_params! {
         pub target_visits: u64 = 1_000_000, in 1..=(1 << 40),
         /// Upper bound on the pass count (keeps tiny tables from producing huge bodies).
         pub max_passes: usize = 64, in 1..=MAX_OPS,
+        /// Bytes per stored object: 8, 32 or 128 ([`crate::PayloadSize`]).
+        pub payload_bytes: u32 = 32, in 8..=128,
     }
 }
 
 /// Setup: `n` `Add`s. Body: `Iterate` repeated as the parameters say (read-only).
 pub fn generate(n: usize, seed: u64, params: &IterateFullParams) -> Trace<Op> {
+    generate_named(
+        NAME,
+        n,
+        seed,
+        params.target_visits,
+        params.max_passes,
+        params,
+    )
+}
+
+/// [`generate`] under another registry name (the payload-size variants), recording `params`.
+pub(crate) fn generate_named(
+    name: &str,
+    n: usize,
+    seed: u64,
+    target_visits: u64,
+    max_passes: usize,
+    params: &impl serde::Serialize,
+) -> Trace<Op> {
     let mut b = TraceBuilder::new();
     for _ in 0..n {
         b.add();
     }
     b.start_body();
-    for _ in 0..iteration_passes(n, params.target_visits, params.max_passes) {
+    for _ in 0..iteration_passes(n, target_visits, max_passes) {
         b.push(Op::Iterate);
     }
-    b.finish(NAME, n, seed, params)
+    b.finish(name, n, seed, params)
 }

@@ -25,6 +25,8 @@ crate::workload_params! {
         /// it (at least one), so per-op times at every `n` average at least this many lookups
         /// and every object is touched.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
+        /// Bytes per stored object: 8, 32 or 128 ([`crate::PayloadSize`]).
+        pub payload_bytes: u32 = 32, in 8..=128,
     }
 }
 
@@ -39,18 +41,29 @@ pub fn passes(n: usize, ops: usize) -> usize {
 /// Setup: `n` `Add`s. Body: [`passes`] permutations of the `n` live handles, one `Get` each
 /// (read-only).
 pub fn generate(n: usize, seed: u64, params: &LookupUniformParams) -> Trace<Op> {
+    generate_named(NAME, n, seed, params.ops, params)
+}
+
+/// [`generate`] under another registry name (the payload-size variants), recording `params`.
+pub(crate) fn generate_named(
+    name: &str,
+    n: usize,
+    seed: u64,
+    ops: usize,
+    params: &impl serde::Serialize,
+) -> Trace<Op> {
     let mut rng = TraceRng::new(seed);
     let mut b = TraceBuilder::new();
     let handles: Vec<u32> = (0..n).map(|_| b.add()).collect();
     b.start_body();
     let mut order = handles;
-    for _ in 0..passes(n, params.ops) {
+    for _ in 0..passes(n, ops) {
         rng.shuffle(&mut order);
         for &h in &order {
             b.push(Op::Get(h));
         }
     }
-    b.finish(NAME, n, seed, params)
+    b.finish(name, n, seed, params)
 }
 
 #[cfg(test)]

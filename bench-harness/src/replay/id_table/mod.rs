@@ -9,11 +9,11 @@
 pub mod recording;
 pub mod reference;
 
-use impls::id_table::model::ModelTable;
-use impls::id_table::{DesignInfo, DesignVisitor, IdTable, for_each_design};
+use impls::id_table::registry::ctors;
+use impls::id_table::{Design, DesignCtorVisitor, DesignInfo, IdTable, for_each_design_ctor};
 use serde::{Deserialize, Serialize};
 use workloads::BodyStats;
-use workloads::{Op, Payload, Trace};
+use workloads::{Object, Op, Payload, Payload8, Payload128, PayloadSize, Trace};
 
 use super::{
     Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
@@ -28,7 +28,7 @@ pub struct IdTableFamily;
 impl Family for IdTableFamily {
     type Op = Op;
     type Digest = Digest;
-    type Model = ReplayState<ModelTable<Payload>>;
+    type Model = SizedReplay<ctors::Model>;
 
     const RESULTS_FAMILY: results::Family = results::Family::IdTable;
     const TITLE: &'static str = "ID lookup tables";
@@ -54,6 +54,17 @@ impl Family for IdTableFamily {
         }
     }
 
+    /// The payload-size variants (`iterate-full-p8`, `lookup-uniform-p128`, ...) run at the
+    /// 65,536-object size only in quick mode (above L2 at every object size, so the object
+    /// size shows), at every size otherwise.
+    fn workload_bench_sizes(workload: &str, scale: Scale) -> Vec<usize> {
+        if scale == Scale::Quick && (workload.ends_with("-p8") || workload.ends_with("-p128")) {
+            vec![65_536]
+        } else {
+            Self::bench_sizes(scale)
+        }
+    }
+
     fn pass_sizes(quick: bool) -> Vec<usize> {
         if quick {
             vec![1_000, 65_536]
@@ -71,22 +82,20 @@ impl Family for IdTableFamily {
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
         struct Designs<'a, V>(&'a mut V);
-        impl<V: ReplayerVisitor<IdTableFamily>> DesignVisitor<Payload> for Designs<'_, V> {
-            fn visit<D: IdTable<Payload> + 'static>(&mut self) {
-                self.0.visit::<ReplayState<D>>(Role::Design);
+        impl<V: ReplayerVisitor<IdTableFamily>> DesignCtorVisitor for Designs<'_, V> {
+            fn visit<D: Design>(&mut self) {
+                self.0.visit::<SizedReplay<D>>(Role::Design);
             }
         }
-        for_each_design(&mut Designs(visitor));
+        for_each_design_ctor(&mut Designs(visitor));
         visitor.visit_loop::<reference::VecIterate>();
         // One direct loop per design the lookup ranking is checked on: the article's two
         // arrays and the three generational peers.
-        visitor.visit_loop::<reference::DirectLookup<impls::id_table::holey::Holey<Payload>>>();
-        visitor.visit_loop::<reference::DirectLookup<impls::id_table::packed::Packed<Payload>>>();
-        visitor.visit_loop::<reference::DirectLookup<impls::id_table::peers::slotmap::SlotMapPeer<Payload>>>();
-        visitor.visit_loop::<reference::DirectLookup<
-            impls::id_table::peers::slotmap_dense::DenseSlotMapPeer<Payload>,
-        >>();
-        visitor.visit_loop::<reference::DirectLookup<impls::id_table::peers::thunderdome::ThunderdomePeer<Payload>>>();
+        visitor.visit_loop::<reference::DirectLookup<ctors::Holey>>();
+        visitor.visit_loop::<reference::DirectLookup<ctors::Packed>>();
+        visitor.visit_loop::<reference::DirectLookup<ctors::SlotMap>>();
+        visitor.visit_loop::<reference::DirectLookup<ctors::DenseSlotMap>>();
+        visitor.visit_loop::<reference::DirectLookup<ctors::Thunderdome>>();
     }
 }
 
@@ -112,8 +121,19 @@ pub fn design_record(info: &DesignInfo) -> DesignRecord {
 /// An ID-table design's limits in one line, as `dodbench list`, the README table and the
 /// report show them: ID size, stale-ID detection with its bound, capacity.
 fn limits(info: &DesignInfo) -> String {
+    let cap = info
+        .remove_shift_cap
+        .map(|c| {
+            let c = if c.is_power_of_two() {
+                format!("2^{}", c.trailing_zeros())
+            } else {
+                c.to_string()
+            };
+            format!("; unsupported above {c} free-index shifts per body (removes × free slots)")
+        })
+        .unwrap_or_default();
     format!(
-        "{} B ID; detects stale IDs: {}; capacity {}",
+        "{} B ID; detects stale IDs: {}; capacity {}{cap}",
         info.id_bytes,
         info.stale.label(),
         info.capacity
@@ -175,27 +195,43 @@ impl ReplayDigest<Op> for Digest {
 
 /// Mixes a looked-up object into [`Digest::lookup_sum`].
 #[inline(always)]
-pub fn mix(p: &Payload) -> u64 {
-    p.value ^ p.handle.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+pub fn mix<P: Object>(p: &P) -> u64 {
+    p.value() ^ p.handle().wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// A table plus the handle → ID map: the state a trace is replayed on.
-pub struct ReplayState<D: IdTable<Payload>> {
+/// A table of `P`s plus the handle → ID map: the state a trace is replayed on, for traces
+/// whose object size ([`PayloadSize::of_params`]) is `P`'s. [`SizedReplay`] picks `P` from
+/// the trace; this type used alone (tests, a design that exists for one object type) replays
+/// traces of its own size and reports any other as an error.
+pub struct ReplayState<D: IdTable<P>, P: Object = Payload> {
     /// The design under test.
     pub table: D,
     /// `ids[k]` is the ID the table gave handle `k`; kept after removal for `GetStale`.
     pub ids: HandleMap<D::Id>,
     /// Handles created so far: the next `Add` is handle `created` (its payload's handle).
     created: u32,
+    /// Why this state cannot replay the trace it was made for (its object size is not `P`'s);
+    /// `run` reports it as an error.
+    wrong_size: Option<String>,
 }
 
-impl<D: IdTable<Payload>> ReplayState<D> {
+impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
     /// An empty table with room in the handle map for `trace`'s handles.
     pub fn for_trace(trace: &Trace<Op>) -> Self {
+        let wrong_size = match PayloadSize::of_params(&trace.header.params) {
+            Ok(size) if size == P::SIZE => None,
+            Ok(size) => Some(format!(
+                "this replay stores {} B objects but the trace asks for {} B",
+                P::SIZE.bytes(),
+                size.bytes()
+            )),
+            Err(reason) => Some(reason),
+        };
         Self {
             table: D::new(),
             ids: HandleMap::with_capacity(trace.handle_count()),
             created: 0,
+            wrong_size,
         }
     }
 
@@ -214,6 +250,13 @@ impl<D: IdTable<Payload>> ReplayState<D> {
         ops: &[Op],
         ids: &mut H,
     ) -> Result<Digest, ReplayError> {
+        if let Some(reason) = &self.wrong_size {
+            return Err(ReplayError {
+                index: 0,
+                op: ops.first().map_or_else(String::new, |op| format!("{op:?}")),
+                error: reason.clone(),
+            });
+        }
         // Few accumulators, as plain locals, so the loop keeps them all in registers: counting
         // misses and adds as well spilled accumulators to the stack on every lookup. Misses
         // need no counter of their own: a correct replay hits on every lookup, so a miss
@@ -264,7 +307,7 @@ impl<D: IdTable<Payload>> ReplayState<D> {
                         }
                     }
                 }
-                Op::Add | Op::Iterate | Op::IterateMut => {
+                Op::Add | Op::Iterate | Op::IterateMut | Op::Sort => {
                     unreachable!("no fast path, checked above")
                 }
             }
@@ -281,7 +324,7 @@ impl<D: IdTable<Payload>> ReplayState<D> {
             match op {
                 Op::Add => {
                     let id = table
-                        .insert(Payload::for_handle(self.created))
+                        .insert(P::for_handle(self.created))
                         .map_err(|error| ReplayError::at(index, op, error))?;
                     self.created += 1;
                     ids.created(id)
@@ -315,13 +358,16 @@ impl<D: IdTable<Payload>> ReplayState<D> {
                 Op::Iterate => {
                     let (sum, count) = table
                         .iter()
-                        .fold((0u64, 0u64), |(s, c), p| (s.wrapping_add(p.value), c + 1));
+                        .fold((0u64, 0u64), |(s, c), p| (s.wrapping_add(p.value()), c + 1));
                     iterate_sum = iterate_sum.wrapping_add(sum);
                     iterated += count;
                 }
+                Op::Sort => {
+                    table.sort_by_key(Object::value);
+                }
                 Op::IterateMut => {
                     let count = table.iter_mut().fold(0u64, |c, p| {
-                        p.value = p.value.wrapping_add(1);
+                        p.bump();
                         c + 1
                     });
                     iterated += count;
@@ -344,13 +390,13 @@ impl<D: IdTable<Payload>> ReplayState<D> {
 /// run of `GetStale`s asks).
 #[cold]
 #[inline(never)]
-fn first_resolved<D: IdTable<Payload>>(table: &D, ids: &[D::Id]) -> Option<u64> {
+fn first_resolved<D: IdTable<P>, P: Object>(table: &D, ids: &[D::Id]) -> Option<u64> {
     ids.iter()
         .position(|&id| table.get(id).is_some())
         .map(|at| at as u64)
 }
 
-impl<D: IdTable<Payload>> Replayer for ReplayState<D> {
+impl<D: IdTable<P>, P: Object> Replayer for ReplayState<D, P> {
     type Family = IdTableFamily;
     type Id = D::Id;
 
@@ -358,12 +404,29 @@ impl<D: IdTable<Payload>> Replayer for ReplayState<D> {
         D::INFO.name
     }
 
+    /// A fixed capacity below the trace's peak; a remove cost bound above the design's
+    /// [`DesignInfo::remove_shift_cap`]: `removes × F`, where `F` bounds the free slots the body
+    /// can reach (free slots at its start, at most `peak_live − live_at_start`, plus its
+    /// removes, and never more than `peak_live`).
     fn unsupported_before(stats: &BodyStats) -> Option<String> {
-        let capacity = D::INFO.capacity?;
-        ((stats.peak_live as usize) > capacity).then(|| {
-            format!(
+        if let Some(capacity) = D::INFO.capacity
+            && (stats.peak_live as usize) > capacity
+        {
+            return Some(format!(
                 "fixed capacity {capacity} is below the trace's peak of {} live objects",
                 stats.peak_live
+            ));
+        }
+        let cap = D::INFO.remove_shift_cap?;
+        let free = stats
+            .peak_live
+            .min(stats.peak_live - stats.live_at_start + stats.removes);
+        let shifts = stats.removes.saturating_mul(free);
+        (shifts > cap).then(|| {
+            format!(
+                "remove is O(free slots) by design: the body's {} removes into up to {free} free \
+                 slots bound {shifts} free-index shifts, above the stated cap of {cap}",
+                stats.removes
             )
         })
     }
@@ -423,5 +486,89 @@ impl<D: IdTable<Payload>> Replayer for ReplayState<D> {
 
     fn check_invariants(&self) -> Result<(), String> {
         self.table.check_invariants()
+    }
+}
+
+/// Design `C` replaying a trace with objects of the size the trace names
+/// ([`PayloadSize::of_params`]): one [`ReplayState`] of `C`'s table of [`Payload8`],
+/// [`Payload`] or [`Payload128`], chosen once per trace, so each op loop stays monomorphic.
+pub enum SizedReplay<C: Design> {
+    /// 8-byte objects.
+    B8(ReplayState<C::Table<Payload8>, Payload8>),
+    /// 32-byte objects (every trace without a `payload_bytes` parameter).
+    B32(ReplayState<C::Table<Payload>, Payload>),
+    /// 128-byte objects.
+    B128(ReplayState<C::Table<Payload128>, Payload128>),
+}
+
+/// Applies `$body` to the [`ReplayState`] inside a [`SizedReplay`], whatever its size.
+macro_rules! each_size {
+    ($replay:expr, $state:ident => $body:expr) => {
+        match $replay {
+            SizedReplay::B8($state) => $body,
+            SizedReplay::B32($state) => $body,
+            SizedReplay::B128($state) => $body,
+        }
+    };
+}
+
+impl<C: Design> SizedReplay<C> {
+    /// The object size of this replay.
+    pub fn size(&self) -> PayloadSize {
+        match self {
+            SizedReplay::B8(_) => PayloadSize::B8,
+            SizedReplay::B32(_) => PayloadSize::B32,
+            SizedReplay::B128(_) => PayloadSize::B128,
+        }
+    }
+}
+
+/// The 32-byte replay of design `C`, whose static answers (name, limits) are every size's.
+type Replay32<C> = ReplayState<<C as Design>::Table<Payload>, Payload>;
+
+impl<C: Design> Replayer for SizedReplay<C> {
+    type Family = IdTableFamily;
+    type Id = C::Id;
+
+    fn design_name() -> &'static str {
+        Replay32::<C>::design_name()
+    }
+
+    fn unsupported_before(stats: &BodyStats) -> Option<String> {
+        Replay32::<C>::unsupported_before(stats)
+    }
+
+    fn unsupported_after(stats: &BodyStats, body: &Digest) -> Option<String> {
+        Replay32::<C>::unsupported_after(stats, body)
+    }
+
+    /// The state of the trace's object size (32 B, which then reports the error, if the trace
+    /// names a size that is not one of the three).
+    fn for_trace(trace: &Trace<Op>) -> Self {
+        match PayloadSize::of_params(&trace.header.params) {
+            Ok(PayloadSize::B8) => SizedReplay::B8(ReplayState::for_trace(trace)),
+            Ok(PayloadSize::B128) => SizedReplay::B128(ReplayState::for_trace(trace)),
+            Ok(PayloadSize::B32) | Err(_) => SizedReplay::B32(ReplayState::for_trace(trace)),
+        }
+    }
+
+    fn handles(&mut self) -> &mut HandleMap<C::Id> {
+        each_size!(self, s => &mut s.ids)
+    }
+
+    fn run<H: HandleIds<C::Id>>(&mut self, ops: &[Op], ids: &mut H) -> Result<Digest, ReplayError> {
+        each_size!(self, s => s.run(ops, ids))
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        each_size!(self, s => s.table.memory_bytes() as u64)
+    }
+
+    fn live_count(&self) -> usize {
+        each_size!(self, s => s.table.len())
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        each_size!(self, s => s.table.check_invariants())
     }
 }

@@ -162,6 +162,12 @@ impl<D: IdTable<T>, T: 'static> IdTable<T> for Recording<D, T> {
         self.inner.iter_mut()
     }
 
+    /// Reorders the inner table; not recorded (`Op::Sort` means the payload's own key, and an
+    /// application's key is arbitrary), which changes no answer of the recorded ops.
+    fn sort_by_key(&mut self, key: impl FnMut(&T) -> u64) -> bool {
+        self.inner.sort_by_key(key)
+    }
+
     fn memory_bytes(&self) -> usize {
         self.inner.memory_bytes()
     }

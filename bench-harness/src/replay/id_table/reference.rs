@@ -1,6 +1,6 @@
 //! Reference loops that put the replay numbers in context, verified like any replay:
 //!
-//! * [`VecIterate`]: summing a plain `Vec<Payload>` of the live objects, the floor for any
+//! * [`VecIterate`]: summing a plain `Vec` of the live objects (of the trace's object size), the floor for any
 //!   `iterate-*` workload (the "≤ 1.5× a plain Vec" goal for the packed array);
 //! * [`DirectLookup`]: a hand-written loop calling `IdTable::get` over a plain `Vec` of the
 //!   design's own IDs (no handle map), one per design it mirrors, to measure the replay
@@ -8,15 +8,23 @@
 
 use std::time::{Duration, Instant};
 
-use impls::id_table::IdTable;
-use workloads::{Op, Payload, Trace};
+use impls::id_table::registry::ctors;
+use impls::id_table::{Design, IdTable};
+use workloads::{Object, Op, Payload, Payload8, Payload128, Trace};
 
-use super::{Digest, IdTableFamily, ReplayState, mix};
+use super::{Digest, IdTableFamily, SizedReplay, mix};
 use crate::replay::{ReferenceLoop, Replayer};
+
+/// The live objects of a trace in a plain `Vec`, of the trace's object size.
+enum Objects {
+    B8(Vec<Payload8>),
+    B32(Vec<Payload>),
+    B128(Vec<Payload128>),
+}
 
 /// Sums `value` over a plain `Vec` holding the trace's live objects, once per `Iterate`.
 pub struct VecIterate {
-    objects: Vec<Payload>,
+    objects: Objects,
     passes: usize,
     expected_sum: u64,
 }
@@ -33,9 +41,13 @@ impl ReferenceLoop for VecIterate {
         if trace.body.is_empty() || trace.body.iter().any(|op| *op != Op::Iterate) {
             return None;
         }
-        let model = ReplayState::<impls::id_table::model::ModelTable<Payload>>::after_setup(trace)
+        let model = SizedReplay::<ctors::Model>::after_setup(trace)
             .expect("the model never refuses an insert");
-        let objects: Vec<Payload> = model.table.iter().copied().collect();
+        let objects = match model {
+            SizedReplay::B8(m) => Objects::B8(m.table.iter().copied().collect()),
+            SizedReplay::B32(m) => Objects::B32(m.table.iter().copied().collect()),
+            SizedReplay::B128(m) => Objects::B128(m.table.iter().copied().collect()),
+        };
         Some(Self {
             objects,
             passes: trace.body.len(),
@@ -48,13 +60,24 @@ impl ReferenceLoop for VecIterate {
     /// # Errors
     /// The sum differs from the model's.
     fn run(&self, iters: u64) -> Result<Duration, String> {
+        match &self.objects {
+            Objects::B8(v) => self.time(v, iters),
+            Objects::B32(v) => self.time(v, iters),
+            Objects::B128(v) => self.time(v, iters),
+        }
+    }
+}
+
+impl VecIterate {
+    /// [`ReferenceLoop::run`] over objects of one size.
+    fn time<P: Object>(&self, objects: &[P], iters: u64) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             let start = Instant::now();
             let mut sum = 0u64;
             for _ in 0..self.passes {
-                let objects = std::hint::black_box(&self.objects);
-                sum = sum.wrapping_add(objects.iter().fold(0u64, |s, p| s.wrapping_add(p.value)));
+                let objects = std::hint::black_box(objects);
+                sum = sum.wrapping_add(objects.iter().fold(0u64, |s, p| s.wrapping_add(p.value())));
             }
             total += start.elapsed();
             if std::hint::black_box(sum) != self.expected_sum {
@@ -70,28 +93,28 @@ impl ReferenceLoop for VecIterate {
 
 /// Calls `IdTable::get` in a hand-written loop over a plain `Vec` of the table's own IDs (the
 /// body's handles resolved before timing, read sequentially): what an application that keeps
-/// its IDs in a list does, and the floor a replay of design `D` is read against
+/// its IDs in a list does, and the floor a replay of design `C` is read against
 /// ([`ReferenceLoop::mirrors`]).
-pub struct DirectLookup<D: IdTable<Payload>> {
-    state: ReplayState<D>,
-    ids: Vec<D::Id>,
+pub struct DirectLookup<C: Design> {
+    state: SizedReplay<C>,
+    ids: Vec<C::Id>,
     expected: Digest,
 }
 
-impl<D: IdTable<Payload>> ReferenceLoop for DirectLookup<D> {
+impl<C: Design> ReferenceLoop for DirectLookup<C> {
     type Family = IdTableFamily;
 
     fn name() -> String {
-        format!("ref-direct-{}", D::INFO.name)
+        format!("ref-direct-{}", SizedReplay::<C>::design_name())
     }
 
     fn mirrors() -> Option<&'static str> {
-        Some(D::INFO.name)
+        Some(SizedReplay::<C>::design_name())
     }
 
     /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
     fn for_trace(trace: &Trace<Op>, expected: &Digest) -> Option<Self> {
-        let mut state = ReplayState::<D>::after_setup(trace).ok()?;
+        let mut state = SizedReplay::<C>::after_setup(trace).ok()?;
         let ids = trace
             .body
             .iter()
@@ -99,7 +122,7 @@ impl<D: IdTable<Payload>> ReferenceLoop for DirectLookup<D> {
                 Op::Get(h) => Some(state.handles().ids()[*h as usize]),
                 _ => None,
             })
-            .collect::<Option<Vec<D::Id>>>()?;
+            .collect::<Option<Vec<C::Id>>>()?;
         Some(Self {
             state,
             ids,
@@ -112,10 +135,24 @@ impl<D: IdTable<Payload>> ReferenceLoop for DirectLookup<D> {
     /// # Errors
     /// Hits or the lookup sum differ from the model's.
     fn run(&self, iters: u64) -> Result<Duration, String> {
+        match &self.state {
+            SizedReplay::B8(s) => self.time(&s.table, iters),
+            SizedReplay::B32(s) => self.time(&s.table, iters),
+            SizedReplay::B128(s) => self.time(&s.table, iters),
+        }
+    }
+}
+
+impl<C: Design> DirectLookup<C> {
+    /// [`ReferenceLoop::run`] on the table of one object size.
+    fn time<P: Object, D: IdTable<P, Id = C::Id>>(
+        &self,
+        table: &D,
+        iters: u64,
+    ) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             let start = Instant::now();
-            let table = &self.state.table;
             let mut hits = 0u64;
             let mut sum = 0u64;
             for &id in std::hint::black_box(&self.ids) {
@@ -128,7 +165,7 @@ impl<D: IdTable<Payload>> ReferenceLoop for DirectLookup<D> {
             if std::hint::black_box((hits, sum)) != (self.expected.hits, self.expected.lookup_sum) {
                 return Err(format!(
                     "direct lookup loop over {} disagrees with the model",
-                    D::INFO.name
+                    SizedReplay::<C>::design_name()
                 ));
             }
         }

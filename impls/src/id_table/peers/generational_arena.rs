@@ -41,6 +41,7 @@ impl<T: 'static> IdTable<T> for GenerationalArenaPeer<T> {
         stale: StaleDetection::UntilRemovals(u64::MAX),
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

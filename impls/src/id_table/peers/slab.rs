@@ -39,6 +39,7 @@ impl<T: 'static> IdTable<T> for SlabPeer<T> {
         stale: StaleDetection::None,
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

@@ -51,6 +51,7 @@ impl<T: 'static> IdTable<T> for SlotMapPeer<T> {
         stale: StaleDetection::UntilSlotReuses(1 << 31),
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

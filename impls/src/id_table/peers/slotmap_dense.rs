@@ -45,6 +45,7 @@ impl<T: 'static> IdTable<T> for DenseSlotMapPeer<T> {
         stale: StaleDetection::UntilSlotReuses(1 << 31),
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

@@ -67,6 +67,7 @@ impl<T: 'static> IdTable<T> for HopSlotMapPeer<T> {
         stale: StaleDetection::UntilSlotReuses(1 << 31),
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {

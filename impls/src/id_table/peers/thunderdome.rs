@@ -48,6 +48,7 @@ impl<T: 'static> IdTable<T> for ThunderdomePeer<T> {
         stale: StaleDetection::UntilSlotReuses(u32::MAX as u64),
         demonstrates: None,
         capacity: None,
+        remove_shift_cap: None,
     };
 
     fn new() -> Self {
