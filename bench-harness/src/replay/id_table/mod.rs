@@ -90,6 +90,15 @@ impl Family for IdTableFamily {
     }
 }
 
+/// A user's ID table from another crate runs as [`ReplayState`] of it.
+impl<D: IdTable<Payload> + 'static> super::HostsDesign<D> for IdTableFamily {
+    type Replayer = ReplayState<D>;
+
+    fn design_record() -> DesignRecord {
+        design_record(&D::INFO)
+    }
+}
+
 /// How the verdict on a design whose stale horizon a trace passed begins (the reason of its
 /// `unsupported` status), e.g. `churn-hot-stale` on the LIFO 16-bit design.
 pub const STALE_WRAP: &str = "stale ID resolved after generation wrap";
