@@ -9,9 +9,10 @@
 //! `failed`. [`advise_with`] takes any [`DesignList`], so a user's crate ranks its own design
 //! too ([`crate::external::advise`]).
 //!
-//! Simulated cache misses (the cache pass under valgrind) are not measured by `advise`: the
-//! pass runs a design by name in a child `dodbench` process, which a user's design is not part
-//! of; `dodbench cache` measures the built-in designs on generated workloads.
+//! With valgrind installed, `dodbench advise` also simulates each verified design's cache
+//! misses per op on the trace (the cache pass's child process, `dodbench sim-child`, on this
+//! trace); without it, or from a user's crate (whose binary has no `sim-child`), it says why it
+//! skipped them.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -19,7 +20,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use bench_harness::assemble::{Verdict, bench_results, workload_record};
 use bench_harness::families::{AllFamilies, DesignList, ListVisitor};
+use bench_harness::measure::DesignMeasure;
 use bench_harness::measure::alloc_counter::is_installed;
+use bench_harness::measure::cache_sim::{self, CacheSim, CacheSimPass, PendingSim};
 use bench_harness::measure::memory::measure_memory;
 use bench_harness::replay::{
     ExtraDesigns, Family, Replayer, ReplayerVisitor, Role, design_records_with,
@@ -39,6 +42,9 @@ pub struct AdviseOptions {
     pub out: PathBuf,
     /// Timed replays per verified design (the median is ranked).
     pub samples: usize,
+    /// Simulate cache misses per op under valgrind (the running binary must be `dodbench`,
+    /// whose `sim-child` replays built-in designs): `Err(reason)` skips it with that reason.
+    pub cache: Result<(), String>,
 }
 
 impl Default for AdviseOptions {
@@ -46,6 +52,7 @@ impl Default for AdviseOptions {
         Self {
             out: results::target_dir().join("dodbench").join("advise"),
             samples: 11,
+            cache: Ok(()),
         }
     }
 }
@@ -61,6 +68,8 @@ pub struct Advice {
     pub ranking: Vec<usize>,
     /// The `index.html` written.
     pub report: PathBuf,
+    /// Why simulated cache misses were not measured, if they were not.
+    pub cache_skipped: Option<String>,
 }
 
 impl Advice {
@@ -105,13 +114,16 @@ impl Advice {
             };
             let _ = writeln!(
                 out,
-                "  {}. {:<24} {:>9.2} ns/op  {:>8} B/object  {:>6} alloc calls/op  {}",
+                "  {}. {:<24} {:>9.2} ns/op  {:>8} B/object  {:>6} alloc calls/op  {:>8} D1 misses/op  {}",
                 place + 1,
                 b.design,
                 ns(b).unwrap_or(f64::NAN),
                 bytes_per_object(b).map_or("-".to_string(), |v| format!("{v:.1}")),
                 b.alloc_calls_per_op
                     .map_or("-".to_string(), |v| format!("{v:.3}")),
+                b.sim
+                    .as_ref()
+                    .map_or("-".to_string(), |s| format!("{:.3}", s.d1_miss)),
                 other.map_or("the only verified design".to_string(), |o| reason(b, o)),
             );
         }
@@ -124,10 +136,9 @@ impl Advice {
                 b.reason.as_deref().unwrap_or("")
             );
         }
-        let _ = writeln!(
-            out,
-            "  (simulated cache misses: not measured by advise; see `dodbench cache`)"
-        );
+        if let Some(reason) = &self.cache_skipped {
+            let _ = writeln!(out, "  simulated cache misses skipped: {reason}");
+        }
         let _ = write!(out, "advise: report at {}", self.report.display());
         out
     }
@@ -175,6 +186,17 @@ fn reason(b: &Benchmark, other: &Benchmark) -> String {
             parts.push(format!("{:.0}% more memory", change * 100.0));
         }
     }
+    if let (Some(x), Some(y)) = (
+        b.sim.as_ref().map(|s| s.d1_miss),
+        other.sim.as_ref().map(|s| s.d1_miss),
+    ) && x.max(y) > 1e-3
+    {
+        if x * 1.1 < y {
+            parts.push(format!("{:.1}× fewer D1 misses per op", y / x.max(1e-6)));
+        } else if y * 1.1 < x {
+            parts.push(format!("{:.1}× more D1 misses per op", x / y.max(1e-6)));
+        }
+    }
     if let (Some(x), Some(y)) = (b.alloc_calls_per_op, other.alloc_calls_per_op)
         && (x - y).abs() > 0.1 * x.max(y)
         && x.max(y) > 1e-3
@@ -211,14 +233,14 @@ pub fn advise_with<L: DesignList>(path: &Path, options: &AdviseOptions) -> Resul
     let family = trace.family().to_string();
     let mut dispatch = Dispatch {
         trace: Some(trace),
-        samples: options.samples,
+        options,
         results: None,
     };
     L::for_each(&mut dispatch);
     let Some(results) = dispatch.results else {
         bail!("the trace's family {family} is not among the families run here");
     };
-    let mut results = results.map_err(anyhow::Error::msg)?;
+    let (mut results, cache_skipped) = results.map_err(anyhow::Error::msg)?;
     // Verified designs first, fastest first; then the others in registry order.
     let order = |b: &Benchmark| (!b.verified, ns(b).unwrap_or(f64::INFINITY));
     results
@@ -246,52 +268,101 @@ pub fn advise_with<L: DesignList>(path: &Path, options: &AdviseOptions) -> Resul
         results,
         ranking,
         report: summary.index,
+        cache_skipped,
     })
 }
 
 /// Runs the trace on the family of the list that it belongs to.
-struct Dispatch {
+struct Dispatch<'a> {
     trace: Option<AnyTrace>,
-    samples: usize,
-    results: Option<Result<Results, String>>,
+    options: &'a AdviseOptions,
+    results: Option<Result<(Results, Option<String>), String>>,
 }
 
-impl ListVisitor for Dispatch {
+impl ListVisitor for Dispatch<'_> {
     fn visit<F: Family, X: ExtraDesigns<F>>(&mut self) {
         if self.trace.as_ref().is_none_or(|t| t.family() != F::NAME) {
             return;
         }
         let trace = self.trace.take().expect("checked above");
-        self.results = Some(advise_family::<F, X>(trace, self.samples));
+        self.results = Some(advise_family::<F, X>(trace, self.options));
     }
 }
 
-/// Verifies, times and measures every design of `F` and `X` on `trace`.
+/// The cache simulator for `prepared`, or why there is none.
+fn simulator<F: Family>(
+    prepared: &PreparedTrace<F>,
+    work_dir: &Path,
+) -> Result<(CacheSim, PathBuf), String> {
+    let valgrind = cache_sim::find_valgrind().map_err(|e| e.to_string())?;
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+    let sim = CacheSim::new(
+        exe,
+        valgrind,
+        work_dir.to_path_buf(),
+        cache_sim::default_jobs(),
+    )
+    .map_err(|e| e.to_string())?;
+    let trace_file = sim.write_trace(prepared).map_err(|e| e.to_string())?;
+    Ok((sim, trace_file))
+}
+
+/// Verifies, times and measures every design of `F` and `X` on `trace`; also says why cache
+/// misses were not simulated, if they were not.
 fn advise_family<F: Family, X: ExtraDesigns<F>>(
     trace: AnyTrace,
-    samples: usize,
-) -> Result<Results, String> {
+    options: &AdviseOptions,
+) -> Result<(Results, Option<String>), String> {
     let trace = trace.into_family::<bench_harness::replay::OpOf<F>>()?;
     let prepared = PreparedTrace::<F>::from_trace(trace)?;
+    let work_dir =
+        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let sim = options
+        .cache
+        .clone()
+        .and_then(|()| simulator(&prepared, work_dir.path()));
+    let (pass, cache_skipped) = match &sim {
+        Ok((sim, trace_file)) => (
+            Some(CacheSimPass {
+                sim,
+                trace_file: trace_file.clone(),
+            }),
+            None,
+        ),
+        Err(reason) => (None, Some(reason.clone())),
+    };
     let mut visit = AdviseDesign {
         prepared: &prepared,
-        samples,
+        samples: options.samples,
+        pass,
+        pending: Vec::new(),
         benchmarks: Vec::new(),
     };
     for_each_replayer_with::<F, X, _>(&mut visit);
-    Ok(bench_results(
+    for (index, pending) in visit.pending {
+        match pending.wait() {
+            Ok(sim) => visit.benchmarks[index].sim = Some(sim),
+            Err(e) => eprintln!("dodbench: {}: {e}", visit.benchmarks[index].design),
+        }
+    }
+    let results = bench_results(
         "advise",
         vec![F::family_record()],
         design_records_with::<F, X>(),
         vec![workload_record(&prepared, 0)],
         visit.benchmarks,
-    ))
+    );
+    Ok((results, cache_skipped))
 }
 
 /// One design's row of the advice.
 struct AdviseDesign<'a, F: Family> {
     prepared: &'a PreparedTrace<F>,
     samples: usize,
+    /// The cache pass on this trace, when it runs.
+    pass: Option<CacheSimPass<'a>>,
+    /// Simulations under way: (index in `benchmarks`, child).
+    pending: Vec<(usize, PendingSim)>,
     benchmarks: Vec<Benchmark>,
 }
 
@@ -328,6 +399,14 @@ impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, F> {
         }
         let memory =
             (verdict.outcome.is_verified() && is_installed()).then(|| measure_memory::<R>(p));
+        if verdict.outcome.is_verified()
+            && let Some(pass) = &mut self.pass
+        {
+            match pass.measure::<R>(p, &checked) {
+                Ok(pending) => self.pending.push((self.benchmarks.len(), pending)),
+                Err(e) => eprintln!("dodbench: {name}: {e}"),
+            }
+        }
         let mut b = verdict.into_benchmark(estimate, Some(per_iter));
         if let Some(m) = memory {
             match m {

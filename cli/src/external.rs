@@ -36,8 +36,9 @@ pub fn main<F: HostsDesign<D>, D>() {
 }
 
 /// `dodbench advise` with `D` among family `F`'s designs: ranks every design on the trace at
-/// `trace` (which must be a trace of family `F`), writes the report under `out` and prints
-/// the top three.
+/// `trace` (which must be a trace of family `F`) and writes the report under `options.out`;
+/// [`crate::advise::Advice::summary`] is the printed ranking. Simulated cache misses are skipped
+/// (with the reason in the summary).
 ///
 /// # Errors
 /// The trace cannot be read or is of another family; the report cannot be written.
@@ -45,5 +46,13 @@ pub fn advise<F: HostsDesign<D>, D>(
     trace: &Path,
     options: &crate::advise::AdviseOptions,
 ) -> anyhow::Result<crate::advise::Advice> {
-    crate::advise::advise_with::<ExternalDesign<F, D>>(trace, options)
+    let options = crate::advise::AdviseOptions {
+        cache: Err(
+            "the cache pass replays designs in a `dodbench sim-child` process, which \
+                    has no design from another crate"
+                .to_string(),
+        ),
+        ..options.clone()
+    };
+    crate::advise::advise_with::<ExternalDesign<F, D>>(trace, &options)
 }
