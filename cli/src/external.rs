@@ -1,14 +1,14 @@
 //! The suite as a library: run a family's verified workloads on a design from another crate,
 //! beside every built-in design of that family.
 //!
-//! A user implements the family's design trait for their type (for ID tables
-//! [`impls::id_table::IdTable`]`<`[`workloads::Payload`]`>`, with an `INFO` whose kind is
-//! [`impls::DesignKind::External`]) and writes, in their crate's `benches/x.rs` (`harness =
-//! false`):
+//! A user implements the family's design trait for their type (for ID tables `IdTable<Payload>`,
+//! with an `INFO` whose kind is [`impls::DesignKind::External`]) and writes, in their crate's
+//! `benches/x.rs` (`harness = false`), naming the family's marker from [`replay`]:
 //!
 //! ```ignore
 //! fn main() {
-//!     dodbench::external::main::<dodbench::external::IdTableFamily, my_crate::MyTable<_>>();
+//!     use dodbench::external::replay::IdTableFamily;
+//!     dodbench::external::main::<IdTableFamily, my_crate::MyTable<workloads::Payload>>();
 //! }
 //! ```
 //!
@@ -25,7 +25,9 @@
 use std::path::Path;
 
 pub use bench_harness::families::ExternalDesign;
-pub use bench_harness::replay::{HostsDesign, IdTableFamily};
+// `replay` holds the families' markers: the first type argument of `main` and `advise`.
+pub use bench_harness::replay;
+pub use bench_harness::replay::HostsDesign;
 
 /// Runs family `F`'s benchmark matrix on the registered designs and on `D`, writes results and
 /// the report: the whole `main` of a user's `harness = false` bench. Reads the same

@@ -3,7 +3,7 @@
 
 fn main() {
     dodbench::external::main::<
-        dodbench::external::IdTableFamily,
+        dodbench::external::replay::IdTableFamily,
         external_design::VecGen<workloads::Payload>,
     >();
 }

@@ -3,7 +3,7 @@
 //! [`VecGen`], or with its deliberately broken copy when `EXTERNAL_DESIGN_BROKEN=1`;
 //! `external-design advise TRACE [OUT]` ranks every ID-table design and `VecGen` on a trace.
 
-use dodbench::external::IdTableFamily;
+use dodbench::external::replay::IdTableFamily;
 use external_design::{BrokenVecGen, VecGen};
 use workloads::Payload;
 
