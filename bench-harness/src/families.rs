@@ -5,7 +5,7 @@
 
 use workloads::AnyTrace;
 
-use crate::replay::{Family, OpOf};
+use crate::replay::{External, ExtraDesigns, Family, HostsDesign, OpOf};
 
 /// Something done once per family, e.g. "benchmark every workload" or "list the designs".
 pub trait FamilyVisitor {
@@ -23,6 +23,44 @@ pub fn for_each_family<V: FamilyVisitor>(visitor: &mut V) {
     visitor.visit::<crate::replay::TransformFamily>();
     visitor.visit::<crate::replay::DataComponentFamily>();
     visitor.visit::<crate::replay::SpatialFamily>();
+}
+
+/// Something done once per family of a [`DesignList`], with the extra designs `X` the list
+/// adds to that family (the driver of `cargo bench` and of `dodbench::external`).
+pub trait ListVisitor {
+    /// Called once per family `F` of the list, whose replayers are `F`'s then `X`'s.
+    fn visit<F: Family, X: ExtraDesigns<F>>(&mut self);
+}
+
+/// A list of families with, per family, extra designs: [`AllFamilies`] (every family, no
+/// extra) or [`ExternalDesign`] (one family plus a user's design).
+pub trait DesignList {
+    /// Calls `visitor.visit::<F, X>()` once per family of the list.
+    fn for_each<V: ListVisitor>(visitor: &mut V);
+}
+
+/// Every family of [`for_each_family`], with its registered designs only.
+pub struct AllFamilies;
+
+impl DesignList for AllFamilies {
+    fn for_each<V: ListVisitor>(visitor: &mut V) {
+        struct Each<'a, V>(&'a mut V);
+        impl<V: ListVisitor> FamilyVisitor for Each<'_, V> {
+            fn visit<F: Family>(&mut self) {
+                self.0.visit::<F, ()>();
+            }
+        }
+        for_each_family(&mut Each(visitor));
+    }
+}
+
+/// Family `F` alone, with the user's design `D` beside its registered designs.
+pub struct ExternalDesign<F, D>(std::marker::PhantomData<(F, D)>);
+
+impl<D, F: HostsDesign<D>> DesignList for ExternalDesign<F, D> {
+    fn for_each<V: ListVisitor>(visitor: &mut V) {
+        visitor.visit::<F, External<D>>();
+    }
 }
 
 /// The names of every family, in list order.

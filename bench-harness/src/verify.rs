@@ -141,7 +141,9 @@ fn check_outcome<R: Replayer>(
     expected: &Expected<R::Family>,
     checked: &mut Checked,
 ) -> Outcome {
-    if let Some(reason) = R::unsupported_before(&expected.stats) {
+    if let Some(reason) =
+        R::unsupported_before(&expected.stats).or_else(|| R::unsupported_trace(trace))
+    {
         return Outcome::Unsupported(reason);
     }
     let setup_start = Instant::now();

@@ -438,6 +438,13 @@ fn the_object_size_is_the_traces_and_a_fixed_size_state_refuses_another() {
     assert!(err.error.contains("8 B"), "{err}");
     assert!(ReplayState::<Holey<Payload8>, Payload8>::after_setup(&p.trace).is_ok());
     assert!(ReplayState::<Holey<Payload128>, Payload128>::after_setup(&p.trace).is_err());
+    // Verification calls it `unsupported` with that reason (an external design implemented
+    // for 32 B objects only, on the 8 B variants), never `failed`.
+    let outcome = check_replayer::<ReplayState<Holey<Payload>>>(&p.trace, &p.expected).outcome;
+    let Outcome::Unsupported(reason) = outcome else {
+        panic!("a 32 B design on an 8 B trace: {outcome:?}");
+    };
+    assert!(reason.contains("8 B"), "{reason}");
 }
 
 #[test]

@@ -10,9 +10,12 @@
 #![deny(missing_docs)]
 
 pub mod ab;
+pub mod advise;
+pub mod bench;
 pub mod compare;
 pub mod convert;
 pub mod export;
+pub mod external;
 pub mod gen_trace;
 pub mod history;
 pub mod list;

@@ -16,7 +16,9 @@ use bench_harness::suite::DEFAULT_SEED;
 use clap::{Parser, Subcommand};
 use dodbench::export::ExportFormat;
 use dodbench::passes::{self, MatrixArgs};
-use dodbench::{Gate, ab, compare, convert, export, gen_trace, history, list, replay, report};
+use dodbench::{
+    Gate, ab, advise, compare, convert, export, gen_trace, history, list, replay, report,
+};
 use results::compare::table::Format;
 use results::compare::{Rules, UpdatePermissions};
 
@@ -75,6 +77,19 @@ enum Command {
         designs: Vec<String>,
         /// Timed replays per design.
         #[arg(long, default_value_t = 15)]
+        samples: usize,
+    },
+    /// Which design for this trace? Replays a trace file (any family) on every design of its
+    /// family, verified; ranks them by time with memory and allocator calls, prints the top
+    /// three with why, and writes a one-page report.
+    Advise {
+        /// Trace file written by `dodbench gen`, a recording or `dodbench convert-wee-alloc`.
+        trace: PathBuf,
+        /// Report directory; default target/dodbench/advise.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Timed replays per design.
+        #[arg(long, default_value_t = 11)]
         samples: usize,
     },
     /// Compare NEW against BASE (a results.json or the committed baseline). Exit 0: nothing
@@ -268,6 +283,23 @@ fn main() {
             designs,
             samples,
         } => replay::run(&trace, &designs, samples),
+        Command::Advise {
+            trace,
+            out,
+            samples,
+        } => {
+            let mut options = advise::AdviseOptions {
+                samples,
+                ..Default::default()
+            };
+            if let Some(out) = out {
+                options.out = out;
+            }
+            advise::run(&trace, &options).map(|advice| {
+                println!("{}", advice.summary());
+                Gate::Pass
+            })
+        }
         Command::Compare {
             base,
             new,

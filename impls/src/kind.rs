@@ -16,15 +16,18 @@ pub enum DesignKind {
         /// version in `Cargo.lock` by a test).
         version: &'static str,
     },
+    /// A design from another crate, run through `dodbench::external` (the user's own type).
+    External,
 }
 
 impl DesignKind {
-    /// The label used in results and reports: `article`, `tuned` or `peer`.
+    /// The label used in results and reports: `article`, `tuned`, `peer` or `external`.
     pub const fn label(self) -> &'static str {
         match self {
             DesignKind::Article => "article",
             DesignKind::Tuned => "tuned",
             DesignKind::Peer { .. } => "peer",
+            DesignKind::External => "external",
         }
     }
 

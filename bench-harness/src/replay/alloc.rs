@@ -116,6 +116,15 @@ impl Family for AllocFamily {
     }
 }
 
+/// A user's design from another crate runs as [`AllocReplay`] of it.
+impl<D: BlockAllocator + 'static> super::HostsDesign<D> for AllocFamily {
+    type Replayer = AllocReplay<D>;
+
+    fn design_record() -> DesignRecord {
+        design_record(&D::INFO)
+    }
+}
+
 /// The results record of a block-allocator design. Its "ID" is a `usize` offset.
 pub fn design_record(info: &AllocDesignInfo) -> DesignRecord {
     DesignRecord {

@@ -87,6 +87,15 @@ impl Family for DataComponentFamily {
     }
 }
 
+/// A user's design from another crate runs as [`KvReplay`] of it.
+impl<D: DataStore + 'static> super::HostsDesign<D> for DataComponentFamily {
+    type Replayer = KvReplay<D>;
+
+    fn design_record() -> DesignRecord {
+        design_record(&D::INFO)
+    }
+}
+
 /// The results record of a DataComponent design (its "ID" is the `u32` entity handle).
 pub fn design_record(info: &KvDesignInfo) -> DesignRecord {
     DesignRecord {

@@ -102,6 +102,64 @@ pub trait Family: Sized + 'static {
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V);
 }
 
+/// A family that can run a design type `D` from another crate (the user's type implementing
+/// the family's design trait): the replayer it wraps `D` in and `D`'s results record. One impl
+/// per family, next to its replayer; `dodbench::external` runs such a design beside the
+/// family's registry.
+pub trait HostsDesign<D>: Family {
+    /// The family's replayer of `D`.
+    type Replayer: Replayer<Family = Self>;
+
+    /// `D`'s record in results (its kind is normally `external`).
+    fn design_record() -> DesignRecord;
+}
+
+/// Designs visited after a family's registry: `()` for none (every built-in run),
+/// [`External`] for a user's design.
+pub trait ExtraDesigns<F: Family> {
+    /// Visits each extra design (role [`Role::Design`]).
+    fn for_each<V: ReplayerVisitor<F>>(visitor: &mut V);
+
+    /// Their results records, in visiting order.
+    fn records() -> Vec<DesignRecord>;
+}
+
+impl<F: Family> ExtraDesigns<F> for () {
+    fn for_each<V: ReplayerVisitor<F>>(_visitor: &mut V) {}
+
+    fn records() -> Vec<DesignRecord> {
+        Vec::new()
+    }
+}
+
+/// One design type `D` from another crate, run by the family that hosts it.
+pub struct External<D>(std::marker::PhantomData<D>);
+
+impl<D, F: HostsDesign<D>> ExtraDesigns<F> for External<D> {
+    fn for_each<V: ReplayerVisitor<F>>(visitor: &mut V) {
+        visitor.visit::<<F as HostsDesign<D>>::Replayer>(Role::Design);
+    }
+
+    fn records() -> Vec<DesignRecord> {
+        vec![<F as HostsDesign<D>>::design_record()]
+    }
+}
+
+/// [`Family::for_each_replayer`] followed by the extra designs `X`.
+pub fn for_each_replayer_with<F: Family, X: ExtraDesigns<F>, V: ReplayerVisitor<F>>(
+    visitor: &mut V,
+) {
+    F::for_each_replayer(visitor);
+    X::for_each(visitor);
+}
+
+/// [`Family::design_records`] followed by the records of the extra designs `X`.
+pub fn design_records_with<F: Family, X: ExtraDesigns<F>>() -> Vec<DesignRecord> {
+    let mut records = F::design_records();
+    records.extend(X::records());
+    records
+}
+
 /// How big a `cargo bench` run is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scale {
@@ -243,6 +301,13 @@ pub trait Replayer: Sized {
     /// capacity, a cap on tags per entity, ...), decided before replaying.
     fn unsupported_before(stats: &StatsOf<Self::Family>) -> Option<String> {
         let _ = stats;
+        None
+    }
+
+    /// Why the design cannot run a trace with this header by its documented limits (e.g. an
+    /// object size it is not built for), decided before replaying.
+    fn unsupported_trace(trace: &Trace<OpOf<Self::Family>>) -> Option<String> {
+        let _ = trace;
         None
     }
 

@@ -96,6 +96,15 @@ fn indices(info: &RelationDesignInfo) -> u8 {
     }
 }
 
+/// A user's design from another crate runs as [`RelationReplay`] of it.
+impl<D: RelationIndex + 'static> super::HostsDesign<D> for RelationFamily {
+    type Replayer = RelationReplay<D>;
+
+    fn design_record() -> DesignRecord {
+        design_record(&D::INFO)
+    }
+}
+
 /// The results record of a relation-index design: its ID is the `u32` record ID.
 pub fn design_record(info: &RelationDesignInfo) -> DesignRecord {
     let mut limits = vec![match indices(info) {

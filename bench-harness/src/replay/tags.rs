@@ -83,6 +83,15 @@ impl Family for TagFamily {
     }
 }
 
+/// A user's design from another crate runs as [`TagReplay`] of it.
+impl<D: TagStore + 'static> super::HostsDesign<D> for TagFamily {
+    type Replayer = TagReplay<D>;
+
+    fn design_record() -> DesignRecord {
+        design_record(&D::INFO)
+    }
+}
+
 /// The results record of a tag-store design. Its "ID" is the `u32` entity handle, which
 /// carries no generation.
 pub fn design_record(info: &TagDesignInfo) -> DesignRecord {

@@ -94,6 +94,15 @@ impl Family for TransformFamily {
     }
 }
 
+/// A user's design from another crate runs as [`TransformReplay`] of it.
+impl<D: TransformStore + 'static> super::HostsDesign<D> for TransformFamily {
+    type Replayer = TransformReplay<D>;
+
+    fn design_record() -> DesignRecord {
+        design_record(&D::INFO, size_of::<D::Id>())
+    }
+}
+
 /// The results record of a transform design whose id is `id_bytes` long.
 pub fn design_record(info: &TransformDesignInfo, id_bytes: usize) -> DesignRecord {
     DesignRecord {

@@ -94,6 +94,15 @@ impl Family for ComponentFamily {
     }
 }
 
+/// A user's design from another crate runs as [`ComponentReplay`] of it.
+impl<D: ComponentStore + 'static> super::HostsDesign<D> for ComponentFamily {
+    type Replayer = ComponentReplay<D>;
+
+    fn design_record() -> DesignRecord {
+        design_record(&D::INFO)
+    }
+}
+
 /// The results record of a component design. Its "ID" is the design's entity handle.
 pub fn design_record(info: &ComponentDesignInfo) -> DesignRecord {
     DesignRecord {

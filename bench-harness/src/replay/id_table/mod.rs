@@ -99,6 +99,15 @@ impl Family for IdTableFamily {
     }
 }
 
+/// A user's ID table from another crate runs as [`ReplayState`] of it.
+impl<D: IdTable<Payload> + 'static> super::HostsDesign<D> for IdTableFamily {
+    type Replayer = ReplayState<D>;
+
+    fn design_record() -> DesignRecord {
+        design_record(&D::INFO)
+    }
+}
+
 /// How the verdict on a design whose stale horizon a trace passed begins (the reason of its
 /// `unsupported` status), e.g. `churn-hot-stale` on the LIFO 16-bit design.
 pub const STALE_WRAP: &str = "stale ID resolved after generation wrap";
@@ -218,7 +227,19 @@ pub struct ReplayState<D: IdTable<P>, P: Object = Payload> {
 impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
     /// An empty table with room in the handle map for `trace`'s handles.
     pub fn for_trace(trace: &Trace<Op>) -> Self {
-        let wrong_size = match PayloadSize::of_params(&trace.header.params) {
+        let wrong_size = Self::wrong_size(trace);
+        Self {
+            table: D::new(),
+            ids: HandleMap::with_capacity(trace.handle_count()),
+            created: 0,
+            wrong_size,
+        }
+    }
+
+    /// Why this replay cannot run `trace`: the trace's objects are not `P`'s size (or its
+    /// `payload_bytes` is not a size at all).
+    fn wrong_size(trace: &Trace<Op>) -> Option<String> {
+        match PayloadSize::of_params(&trace.header.params) {
             Ok(size) if size == P::SIZE => None,
             Ok(size) => Some(format!(
                 "this replay stores {} B objects but the trace asks for {} B",
@@ -226,12 +247,6 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                 size.bytes()
             )),
             Err(reason) => Some(reason),
-        };
-        Self {
-            table: D::new(),
-            ids: HandleMap::with_capacity(trace.handle_count()),
-            created: 0,
-            wrong_size,
         }
     }
 
@@ -402,6 +417,12 @@ impl<D: IdTable<P>, P: Object> Replayer for ReplayState<D, P> {
 
     fn design_name() -> &'static str {
         D::INFO.name
+    }
+
+    /// A design given for one object size (an external design, say, implemented for
+    /// [`Payload`] only) cannot run a trace of another size: `unsupported`, not `failed`.
+    fn unsupported_trace(trace: &Trace<Op>) -> Option<String> {
+        Self::wrong_size(trace)
     }
 
     /// A fixed capacity below the trace's peak; a remove cost bound above the design's

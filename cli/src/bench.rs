@@ -1,0 +1,539 @@
+//! The criterion driver of `cargo bench` (`benches/dodbench.rs` calls [`main`]) and of
+//! `dodbench::external` (a user's design beside a family's registry, [`run`]): every
+//! (family × workload × design × N), verified, timed by criterion, written to
+//! `target/dodbench/results.json`, and rendered as the HTML report in `target/dodbench/report/`.
+//!
+//! One generic driver serves every family of a [`DesignList`] and every design of its
+//! registry plus the list's extra designs: [`Run`] visits the families, [`FamilyBench::visit`]
+//! verifies, measures and times one replayer. There is no per-family or per-design bench code.
+//!
+//! Environment: `DODBENCH_QUICK=1` (short measurement, small matrix, for CI),
+//! `DODBENCH_FULL=1` (the exhaustive matrix), `DODBENCH_SIZES`, `DODBENCH_SEED`. A criterion
+//! filter (`cargo bench -- tags`, matched against `family/workload/design/n`) selects
+//! benchmarks; which ones it selects is asked of criterion itself (this binary re-run with
+//! `--list`), so a trace is only generated when criterion will time one of its benchmarks.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::process::Command;
+use std::time::Duration;
+
+use bench_harness::assemble::{Verdict, bench_results, workload_record};
+use bench_harness::criterion_output::{read_medians, read_samples};
+use bench_harness::families::{AllFamilies, DesignList, ListVisitor};
+use bench_harness::replay::Scale;
+use bench_harness::replay::{
+    ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
+    design_records_with, for_each_replayer_with,
+};
+use bench_harness::suite::{PreparedTrace, SuiteConfig};
+use bench_harness::timing::TimedReplay;
+use bench_harness::verify::{Outcome, check_replayer};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
+use results::{
+    Benchmark, DesignRecord, FamilyRecord, StepRecord, WorkloadRecord, default_results_path,
+    target_dir,
+};
+use workloads::{Trace, TraceStats};
+
+/// Set in the child that lists the benchmarks criterion selects.
+const LIST_CHILD: &str = "DODBENCH_LIST_CHILD";
+
+/// A benchmark as criterion names it: (`family/workload`, design, n).
+type BenchKey = (String, String, String);
+
+/// Per-benchmark time budget. The wall time of a benchmark whose body mutates the design
+/// includes an untimed rebuild per timed replay, so its measurement time is scaled down by the
+/// setup/body ratio measured during verification.
+struct Budget {
+    warm_up: Duration,
+    measurement: Duration,
+    /// Criterion samples per benchmark.
+    samples: usize,
+}
+
+/// Samples for a benchmark whose one body replay (setup excluded) already takes longer than a
+/// whole measurement budget (a map-based design over a 1M-object lookup body): criterion's
+/// fewest, so the slowest designs cost seconds, not minutes, of the run.
+const LONG_BODY_SAMPLES: usize = 10;
+
+/// One (workload, n) of a family's matrix; a recorded trace (which ignores n and runs once, at
+/// the n its header records) comes with the trace read to learn that n, so it is not read twice.
+type MatrixEntry<F> = (&'static str, usize, Option<Trace<OpOf<F>>>);
+
+/// Every (workload, n) of family `F`'s matrix, in run order.
+fn matrix<F: Family>(config: &SuiteConfig) -> Vec<MatrixEntry<F>> {
+    let mut out = Vec::new();
+    for workload in workloads::registry::workloads_of(F::NAME) {
+        if workload.recorded {
+            match workloads::registry::generate_for::<F::Op>(workload.name, 1, config.seed, None) {
+                Ok(t) => out.push((workload.name, t.header.n as usize, Some(t))),
+                Err(e) => fail(&format!("cannot prepare {}: {e}", workload.name)),
+            }
+        } else {
+            out.extend(
+                config
+                    .sizes_for_workload::<F>(workload.name)
+                    .into_iter()
+                    .map(|n| (workload.name, n, None)),
+            );
+        }
+    }
+    out
+}
+
+/// The names family `F` registers in each workload group: designs, references, loops, each
+/// with the family its results entry is filed under (`reference` for references and loops).
+fn names<F: Family, X: ExtraDesigns<F>>() -> Vec<(String, results::Family)> {
+    struct Names(Vec<(String, results::Family)>);
+    impl<F: Family> ReplayerVisitor<F> for Names {
+        fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+            let family = match role {
+                Role::Design => F::RESULTS_FAMILY,
+                Role::Reference => results::Family::Reference,
+            };
+            self.0.push((R::design_name().to_string(), family));
+        }
+        fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
+            self.0.push((L::name(), results::Family::Reference));
+        }
+    }
+    let mut names = Names(Vec::new());
+    for_each_replayer_with::<F, X, _>(&mut names);
+    names.0
+}
+
+/// Every benchmark ID the bench could run with no selection: every family, at every scale's
+/// sizes. The run's [`StepRecord`] excludes those it did not run, so `compare` can tell a
+/// benchmark this run's selection left out from one that went missing.
+struct Universe {
+    seed: u64,
+    ids: Vec<String>,
+}
+
+impl ListVisitor for Universe {
+    fn visit<F: Family, X: ExtraDesigns<F>>(&mut self) {
+        let names = names::<F, X>();
+        for scale in [Scale::Quick, Scale::Default, Scale::Full] {
+            let config = SuiteConfig {
+                scale,
+                sizes: None,
+                seed: self.seed,
+            };
+            for (workload, n, _) in matrix::<F>(&config) {
+                for (name, family) in &names {
+                    self.ids.push(format!("{family}/{workload}/{name}/{n}"));
+                }
+            }
+        }
+    }
+}
+
+/// This run's selection in words: its scale, size override and criterion arguments.
+fn selection_text(config: &SuiteConfig) -> String {
+    let mut parts = vec![format!("scale {}", config.mode())];
+    if let Some(sizes) = &config.sizes {
+        let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
+        parts.push(format!("DODBENCH_SIZES={}", sizes.join(",")));
+    }
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    if !args.is_empty() {
+        parts.push(format!("arguments {}", args.join(" ")));
+    }
+    parts.join("; ")
+}
+
+/// Registers every benchmark name without preparing anything: what criterion's `--list` mode
+/// prints (the closures never run in it).
+struct Lister<'a> {
+    criterion: &'a mut Criterion,
+    config: &'a SuiteConfig,
+}
+
+impl ListVisitor for Lister<'_> {
+    fn visit<F: Family, X: ExtraDesigns<F>>(&mut self) {
+        for (workload, n, _) in matrix::<F>(self.config) {
+            let mut group = self
+                .criterion
+                .benchmark_group(format!("{}/{workload}", F::NAME));
+            for (name, _) in names::<F, X>() {
+                group.bench_function(BenchmarkId::new(name, n), |b| b.iter(|| ()));
+            }
+            group.finish();
+        }
+    }
+}
+
+/// The benchmarks criterion selects with this process's arguments: this binary re-run with
+/// `--list`, which prints `id: benchmark` for exactly the benchmarks its filter accepts.
+fn selected_by_criterion() -> Result<HashSet<BenchKey>, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+    let output = Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .arg("--list")
+        .env(LIST_CHILD, "1")
+        .output()
+        .map_err(|e| format!("cannot list the benchmarks: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "criterion refused the arguments: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|l| l.strip_suffix(": benchmark"))
+        .filter_map(|id| {
+            let mut parts = id.rsplitn(3, '/');
+            let n = parts.next()?;
+            let design = parts.next()?;
+            let group = parts.next()?;
+            Some((group.to_string(), design.to_string(), n.to_string()))
+        })
+        .collect())
+}
+
+/// The whole run: visits every family and keeps what criterion's numbers are joined to.
+struct Run {
+    criterion: Criterion,
+    config: SuiteConfig,
+    selected: HashSet<BenchKey>,
+    budget: Budget,
+    verdicts: Vec<Verdict>,
+    workload_records: Vec<WorkloadRecord>,
+    design_records: Vec<DesignRecord>,
+    family_records: Vec<FamilyRecord>,
+}
+
+impl ListVisitor for Run {
+    /// Every selected (workload, n) of family `F`: generate, verify, time.
+    fn visit<F: Family, X: ExtraDesigns<F>>(&mut self) {
+        let verdicts_before = self.verdicts.len();
+        for (workload, n, recorded) in matrix::<F>(&self.config) {
+            let group_name = format!("{}/{workload}", F::NAME);
+            let n_text = n.to_string();
+            if !self
+                .selected
+                .iter()
+                .any(|(g, _, k)| *g == group_name && *k == n_text)
+            {
+                continue;
+            }
+            let prepared = match recorded {
+                Some(trace) => PreparedTrace::<F>::from_trace(trace),
+                None => PreparedTrace::<F>::generate(workload, n, self.config.seed),
+            }
+            .unwrap_or_else(|e| fail(&format!("cannot prepare {workload} at n={n}: {e}")));
+            self.workload_records
+                .push(workload_record(&prepared, self.config.seed));
+            let mut group = self.criterion.benchmark_group(group_name.as_str());
+            group
+                .sampling_mode(SamplingMode::Flat)
+                .throughput(Throughput::Elements(
+                    prepared.expected.stats.work_units().max(1),
+                ));
+            for_each_replayer_with::<F, X, _>(&mut FamilyBench {
+                group_name: &group_name,
+                group: &mut group,
+                prepared: &prepared,
+                selected: &self.selected,
+                budget: &self.budget,
+                verdicts: &mut self.verdicts,
+            });
+            group.finish();
+        }
+        // Only families the run measured list their designs (a filtered run is not a report
+        // on the others).
+        if self.verdicts.len() > verdicts_before {
+            self.design_records.extend(design_records_with::<F, X>());
+            self.family_records.push(F::family_record());
+        }
+    }
+}
+
+/// The generic criterion driver for one prepared trace of family `F`.
+struct FamilyBench<'a, 'g, F: Family> {
+    group_name: &'a str,
+    group: &'a mut BenchmarkGroup<'g, WallTime>,
+    prepared: &'a PreparedTrace<F>,
+    selected: &'a HashSet<BenchKey>,
+    budget: &'a Budget,
+    verdicts: &'a mut Vec<Verdict>,
+}
+
+impl<F: Family> FamilyBench<'_, '_, F> {
+    fn selects(&self, name: &str) -> bool {
+        self.selected.contains(&(
+            self.group_name.to_string(),
+            name.to_string(),
+            self.prepared.n.to_string(),
+        ))
+    }
+}
+
+impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
+    /// Verifies the design (or reference) of replayer `R`, measures its family metrics and,
+    /// if verified, times it.
+    fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+        let p = self.prepared;
+        let name = R::design_name();
+        if !self.selects(name) {
+            return;
+        }
+        let checked = check_replayer::<R>(&p.trace, &p.expected);
+        let mut verdict = Verdict::of(p, name, &checked);
+        verdict.reference = role == Role::Reference;
+        if verdict.outcome.is_verified() {
+            match R::measure(&p.trace, &p.expected.stats) {
+                Ok(metrics) => verdict.metrics = metrics,
+                Err(e) => verdict.outcome = Outcome::Failed(format!("metrics replay {e}")),
+            }
+        }
+        if verdict.outcome.is_verified() {
+            let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
+            // The share of wall time spent in the timed body: a body that mutates the design
+            // needs an untimed rebuild per timed replay, which criterion's budget ignores.
+            let share = match checked.setup_and_body_time {
+                Some((setup, body)) if !p.trace.body_is_read_only() => {
+                    (body.as_secs_f64() / (setup + body).as_secs_f64().max(1e-9)).clamp(0.05, 1.0)
+                }
+                _ => 1.0,
+            };
+            let long = checked
+                .setup_and_body_time
+                .is_some_and(|(_, body)| body > self.budget.measurement);
+            if let Err(reason) = time_verified(
+                self.group,
+                BenchmarkId::new(name, p.n),
+                self.budget,
+                share,
+                long,
+                |iters| timed.run(iters),
+            ) {
+                verdict.outcome = Outcome::Failed(reason);
+            }
+        }
+        self.verdicts.push(verdict);
+    }
+
+    /// Times a reference loop where the trace has its shape.
+    fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
+        let p = self.prepared;
+        let name = L::name();
+        if !self.selects(&name) {
+            return;
+        }
+        let Some(reference) = L::for_trace(&p.trace, &p.expected.body) else {
+            return;
+        };
+        let mut outcome = match reference.run(1) {
+            Ok(_) => Outcome::Verified,
+            Err(e) => Outcome::Failed(e),
+        };
+        if outcome.is_verified()
+            && let Err(reason) = time_verified(
+                self.group,
+                BenchmarkId::new(name.as_str(), p.n),
+                self.budget,
+                1.0,
+                false,
+                |iters| reference.run(iters),
+            )
+        {
+            outcome = Outcome::Failed(reason);
+        }
+        let mut verdict = Verdict::of(
+            p,
+            &name,
+            &bench_harness::verify::Checked {
+                outcome,
+                memory_bytes_after_setup: None,
+                setup_and_body_time: None,
+            },
+        );
+        verdict.reference = true;
+        verdict.mirrors = L::mirrors();
+        self.verdicts.push(verdict);
+    }
+}
+
+/// Times `run` (which performs `iters` verified, timed replays and returns the time inside
+/// them) under criterion with `budget` scaled by `share`, the fraction of wall time a replay
+/// spends in its timed body, and [`LONG_BODY_SAMPLES`] samples if the body is `long`. Returns the first verification failure, if any: criterion's
+/// numbers for that benchmark are then discarded.
+fn time_verified(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: BenchmarkId,
+    budget: &Budget,
+    share: f64,
+    long: bool,
+    mut run: impl FnMut(u64) -> Result<Duration, String>,
+) -> Result<(), String> {
+    group
+        .sample_size(if long {
+            LONG_BODY_SAMPLES
+        } else {
+            budget.samples
+        })
+        .warm_up_time(budget.warm_up.mul_f64(share).max(Duration::from_millis(10)))
+        .measurement_time(
+            budget
+                .measurement
+                .mul_f64(share)
+                .max(Duration::from_millis(20)),
+        );
+    let failure = RefCell::new(None);
+    group.bench_function(id, |b| {
+        b.iter_custom(|iters| match run(iters) {
+            Ok(d) => d,
+            Err(e) => {
+                failure.borrow_mut().get_or_insert(e);
+                Duration::from_nanos(iters)
+            }
+        })
+    });
+    failure.into_inner().map_or(Ok(()), Err)
+}
+
+/// Prints `message` and exits with status 2 (a user or setup error, not a measurement).
+fn fail(message: &str) -> ! {
+    eprintln!("dodbench: {message}");
+    std::process::exit(2);
+}
+
+/// `cargo bench`: every family with its registered designs.
+pub fn main() {
+    run::<AllFamilies>();
+}
+
+/// The whole bench over the families and designs of `L`: reads the environment and criterion's
+/// arguments, runs, writes results and the report; exits with status 2 on a setup error.
+pub fn run<L: DesignList>() {
+    let config = SuiteConfig::from_env().unwrap_or_else(|e| fail(&e));
+    let criterion_dir = target_dir().join("criterion");
+    let (budget, samples, resamples) = match config.scale {
+        Scale::Quick => (
+            Budget {
+                warm_up: Duration::from_millis(10),
+                measurement: Duration::from_millis(60),
+                samples: 10,
+            },
+            10,
+            5_000,
+        ),
+        Scale::Default => (
+            Budget {
+                warm_up: Duration::from_millis(80),
+                measurement: Duration::from_millis(300),
+                samples: 20,
+            },
+            20,
+            10_000,
+        ),
+        Scale::Full => (
+            Budget {
+                warm_up: Duration::from_millis(300),
+                measurement: Duration::from_millis(1200),
+                samples: 20,
+            },
+            20,
+            20_000,
+        ),
+    };
+    let mut criterion = Criterion::default()
+        .output_directory(&criterion_dir)
+        .sample_size(samples)
+        .nresamples(resamples)
+        .without_plots()
+        .configure_from_args();
+    let listing = std::env::var_os(LIST_CHILD).is_some() || std::env::args().any(|a| a == "--list");
+    if listing {
+        L::for_each(&mut Lister {
+            criterion: &mut criterion,
+            config: &config,
+        });
+        return;
+    }
+    let selected = selected_by_criterion().unwrap_or_else(|e| fail(&e));
+    let mut run = Run {
+        criterion,
+        config,
+        selected,
+        budget,
+        verdicts: Vec::new(),
+        workload_records: Vec::new(),
+        design_records: Vec::new(),
+        family_records: Vec::new(),
+    };
+    L::for_each(&mut run);
+    run.criterion.final_summary();
+
+    let medians = read_medians(&criterion_dir);
+    let mut samples = read_samples(&criterion_dir);
+    let benchmarks: Vec<_> = run
+        .verdicts
+        .into_iter()
+        .map(|v| {
+            let key = v.criterion_key();
+            let estimate = medians.get(&key).copied();
+            v.into_benchmark(estimate, samples.remove(&key))
+        })
+        .collect();
+    for b in benchmarks.iter().filter(|b| !b.verified) {
+        eprintln!(
+            "dodbench: {}/{}/{}/{}: {} ({})",
+            b.family,
+            b.workload,
+            b.design,
+            b.n,
+            b.status,
+            b.reason.as_deref().unwrap_or("")
+        );
+    }
+    let mut universe = Universe {
+        seed: run.config.seed,
+        ids: Vec::new(),
+    };
+    L::for_each(&mut universe);
+    let step = StepRecord::new(
+        "bench",
+        &selection_text(&run.config),
+        universe.ids,
+        benchmarks.iter().map(Benchmark::id),
+    );
+    let mut results = bench_results(
+        run.config.mode(),
+        run.family_records,
+        run.design_records,
+        run.workload_records,
+        benchmarks,
+    );
+    results.steps.push(step);
+    let path = default_results_path();
+    match results.save(&path) {
+        Ok(()) => println!(
+            "dodbench: wrote {} ({} benchmarks)",
+            path.display(),
+            results.benchmarks.len()
+        ),
+        Err(e) => {
+            eprintln!("dodbench: {e}");
+            std::process::exit(1);
+        }
+    }
+    let options = reports::RenderOptions {
+        source: Some(path),
+        ..Default::default()
+    };
+    match reports::render(&results, &reports::default_report_dir(), &options) {
+        Ok(summary) => println!("dodbench: report at {}", summary.index.display()),
+        Err(e) => {
+            eprintln!("dodbench: cannot write the report: {e}");
+            std::process::exit(1);
+        }
+    }
+}

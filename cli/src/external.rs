@@ -1,0 +1,60 @@
+//! The suite as a library: run a family's verified workloads on a design from another crate,
+//! beside every built-in design of that family.
+//!
+//! A user implements the family's design trait for their type (for ID tables `IdTable<Payload>`,
+//! with an `INFO` whose kind is [`impls::DesignKind::External`]) and writes, in their crate's
+//! `benches/x.rs` (`harness = false`), naming the family's marker from [`replay`]:
+//!
+//! ```ignore
+//! fn main() {
+//!     use dodbench::external::replay::IdTableFamily;
+//!     dodbench::external::main::<IdTableFamily, my_crate::MyTable<workloads::Payload>>();
+//! }
+//! ```
+//!
+//! `cargo bench` (or `DODBENCH_QUICK=1 cargo bench`) then runs the family's matrix through the
+//! same generic driver as dodbench's own `cargo bench` ([`crate::bench`]): the user's design is
+//! verified against the family's model like any other (a wrong one is `failed` with the reason,
+//! never a number), timed by criterion, and written to `results.json` and the HTML report under
+//! `$CARGO_TARGET_DIR/dodbench/` (dodbench's own `target/` when unset). [`advise`] ranks every
+//! design, the user's included, on a recorded trace.
+//!
+//! A family runs a user's type `D` when it implements
+//! [`HostsDesign<D>`](bench_harness::replay::HostsDesign) (one impl next to its replayer).
+
+use std::path::Path;
+
+pub use bench_harness::families::ExternalDesign;
+// `replay` holds the families' markers: the first type argument of `main` and `advise`.
+pub use bench_harness::replay;
+pub use bench_harness::replay::HostsDesign;
+
+/// Runs family `F`'s benchmark matrix on the registered designs and on `D`, writes results and
+/// the report: the whole `main` of a user's `harness = false` bench. Reads the same
+/// environment (`DODBENCH_QUICK`, `DODBENCH_SIZES`, ...) and criterion arguments as dodbench's
+/// own `cargo bench`.
+pub fn main<F: HostsDesign<D>, D>() {
+    crate::bench::run::<ExternalDesign<F, D>>();
+}
+
+/// `dodbench advise` with `D` among family `F`'s designs: ranks every design on the trace at
+/// `trace` (which must be a trace of family `F`) and writes the report under `options.out`;
+/// [`crate::advise::Advice::summary`] is the printed ranking. Simulated cache misses are skipped
+/// (with the reason in the summary).
+///
+/// # Errors
+/// The trace cannot be read or is of another family; the report cannot be written.
+pub fn advise<F: HostsDesign<D>, D>(
+    trace: &Path,
+    options: &crate::advise::AdviseOptions,
+) -> anyhow::Result<crate::advise::Advice> {
+    let options = crate::advise::AdviseOptions {
+        cache: Err(
+            "the cache pass replays designs in a `dodbench sim-child` process, which \
+                    has no design from another crate"
+                .to_string(),
+        ),
+        ..options.clone()
+    };
+    crate::advise::advise_with::<ExternalDesign<F, D>>(trace, &options)
+}

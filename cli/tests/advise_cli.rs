@@ -1,0 +1,137 @@
+//! `dodbench advise TRACE`: a recorded application trace (ID tables, where the designs without
+//! stale-ID detection cannot run it) and a converted allocation trace are ranked, the report
+//! is written, and bad input is one clear line.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use bench_harness::replay::id_table::recording::Recording;
+use impls::id_table::IdTable;
+use impls::id_table::holey::Holey;
+use results::{Results, Status};
+use workloads::Payload;
+
+fn dodbench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dodbench"))
+        .args(args)
+        .output()
+        .expect("run dodbench")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs `advise` on `trace` with the report in `out`; returns its stdout and the results.
+fn advise(trace: &Path, out: &Path) -> (String, Results) {
+    let output = dodbench(&[
+        "advise",
+        trace.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--samples",
+        "2",
+    ]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
+    for place in ["  1. ", "  2. ", "  3. "] {
+        assert!(stdout.contains(place), "{stdout}");
+    }
+    assert!(stdout.contains("faster than") || stdout.contains("slower than"));
+    assert!(out.join("index.html").exists(), "{stdout}");
+    let results = Results::load(&out.join("results.json")).unwrap();
+    (stdout, results)
+}
+
+/// The application of `bench-harness/tests/replay_matches_model.rs`, recorded to a file.
+fn recorded_application(path: &Path) {
+    let mut app = Recording::new(Holey::<Payload>::new());
+    let mut ids = Vec::new();
+    for h in 0..200u32 {
+        ids.push(app.insert(Payload::for_handle(h)).unwrap());
+    }
+    app.start_body();
+    for round in 0..50usize {
+        let victim = ids.remove((round * 7) % ids.len());
+        assert!(app.remove(victim).is_some());
+        assert!(app.get(victim).is_none());
+        ids.push(app.insert(Payload::for_handle(200 + round as u32)).unwrap());
+        let _ = app.get(ids[round % ids.len()]);
+        if let Some(p) = app.get_mut(ids[(round * 3) % ids.len()]) {
+            p.mutate();
+        }
+        if round % 10 == 0 {
+            let _total = app.iter().fold(0u64, |s, p| s.wrapping_add(p.value));
+        }
+    }
+    let trace = app.into_trace(0);
+    std::fs::write(path, workloads::format::to_bytes(&trace).unwrap()).unwrap();
+}
+
+#[test]
+fn advise_ranks_a_recorded_application_trace_and_lists_the_unsupported() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("app.dodtrace");
+    recorded_application(&trace);
+    let (stdout, results) = advise(&trace, &dir.path().join("report"));
+    let designs = impls::id_table::designs();
+    assert_eq!(results.benchmarks.len(), designs.len());
+    // The map designs have no generation: they cannot run a trace with stale lookups.
+    let unsupported: Vec<_> = results
+        .benchmarks
+        .iter()
+        .filter(|b| b.status == Status::Unsupported)
+        .collect();
+    assert!(!unsupported.is_empty(), "{stdout}");
+    for b in unsupported {
+        let reason = b.reason.as_deref().unwrap();
+        assert!(
+            stdout.contains(&format!("unsupported {}: {reason}", b.design)),
+            "{stdout}"
+        );
+    }
+    assert!(
+        results
+            .benchmarks
+            .iter()
+            .all(|b| b.status != Status::Failed)
+    );
+    // Memory is measured (the binary's counting allocator): bytes per object on the ranked.
+    let first = &results.benchmarks[0];
+    assert!(first.verified && first.memory.is_some(), "{first:?}");
+    let page = std::fs::read_to_string(dir.path().join("report/id_table.html")).unwrap();
+    assert!(page.contains(&first.design));
+}
+
+#[test]
+fn advise_ranks_a_converted_allocation_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("find.dodtrace");
+    let wee = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../workloads/traces/wee_alloc/find.trace"
+    );
+    let out = dodbench(&["convert-wee-alloc", wee, "-o", trace.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (stdout, results) = advise(&trace, &dir.path().join("report"));
+    assert!(stdout.starts_with("advise: alloc trace"), "{stdout}");
+    assert!(results.benchmarks.iter().filter(|b| b.verified).count() >= 3);
+}
+
+#[test]
+fn advise_on_bad_input_prints_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.dodtrace");
+    std::fs::write(&bad, "not a trace").unwrap();
+    let missing = dir.path().join("missing.dodtrace");
+    for (path, cause) in [
+        (&bad, "not a dodbench trace file"),
+        (&missing, "No such file"),
+    ] {
+        let out = dodbench(&["advise", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(cause), "{stderr}");
+    }
+}

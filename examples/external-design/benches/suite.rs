@@ -1,0 +1,9 @@
+//! The few lines a user writes: run the ID-table family's matrix with `VecGen` beside every
+//! built-in design (`DODBENCH_QUICK=1 cargo bench` for the quick matrix).
+
+fn main() {
+    dodbench::external::main::<
+        dodbench::external::replay::IdTableFamily,
+        external_design::VecGen<workloads::Payload>,
+    >();
+}

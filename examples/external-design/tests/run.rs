@@ -1,0 +1,70 @@
+//! Runs the example's suite (the binary twin of `benches/suite.rs`) in quick mode on two
+//! ID-table workloads at N = 1000, and checks that its design is in the results and the report
+//! beside the built-in ones, and that the deliberately broken copy is reported `failed`.
+//! (The user-facing `DODBENCH_QUICK=1 cargo bench` runs the whole quick matrix; the test keeps
+//! to a few benchmarks so it takes seconds.)
+
+use std::path::Path;
+use std::process::Command;
+
+use results::{Results, Status};
+
+/// Runs the example binary in quick mode with its outputs under `target`.
+fn run_suite(target: &Path, broken: bool) -> Results {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_external-design"));
+    command
+        .args(["--bench", "^id_table/lookup-(uniform|stale)/"])
+        .env("DODBENCH_QUICK", "1")
+        .env("DODBENCH_SIZES", "1000")
+        .env("CARGO_TARGET_DIR", target);
+    if broken {
+        command.env("EXTERNAL_DESIGN_BROKEN", "1");
+    } else {
+        command.env_remove("EXTERNAL_DESIGN_BROKEN");
+    }
+    let output = command.output().expect("the example binary runs");
+    assert!(
+        output.status.success(),
+        "the suite failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Results::load(&target.join("dodbench").join("results.json")).expect("results written")
+}
+
+#[test]
+fn the_example_design_runs_beside_the_built_in_ones_and_a_broken_copy_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = run_suite(dir.path(), false);
+    let record = results
+        .designs
+        .iter()
+        .find(|d| d.name == "vecgen")
+        .expect("the example design is recorded");
+    assert_eq!(record.kind, "external");
+    assert!(results.designs.iter().any(|d| d.name == "holey"));
+    let ours: Vec<_> = results
+        .benchmarks
+        .iter()
+        .filter(|b| b.design == "vecgen")
+        .collect();
+    assert_eq!(ours.len(), 2, "lookup-uniform and lookup-stale at N=1000");
+    assert!(
+        ours.iter()
+            .all(|b| b.verified && b.ns_per_op.is_some_and(|e| e.median > 0.0)),
+        "{ours:?}"
+    );
+    let page = std::fs::read_to_string(dir.path().join("dodbench/report/id_table.html"))
+        .expect("the family page is written");
+    assert!(page.contains("vecgen") && page.contains("external"));
+
+    let broken_dir = tempfile::tempdir().unwrap();
+    let results = run_suite(broken_dir.path(), true);
+    let stale = results
+        .benchmarks
+        .iter()
+        .find(|b| b.design == "vecgen-broken" && b.workload == "lookup-stale")
+        .expect("the broken copy ran lookup-stale");
+    assert_eq!(stale.status, Status::Failed, "{stale:?}");
+    assert!(stale.ns_per_op.is_none());
+    assert!(stale.reason.as_deref().is_some_and(|r| !r.is_empty()));
+}
