@@ -94,6 +94,7 @@ fn cache_fills_every_family() {
         ("transforms", "deferred_flag_scan"),
         ("relations", "intrusive"),
         ("spatial", "fuzzy_hash"),
+        ("spawn", "grouped_batched"),
     ] {
         run_ok(&[
             "cache", "--family", family, "--design", design, "--n", "100", "--out", out,

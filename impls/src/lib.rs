@@ -23,6 +23,11 @@
 //!   lists, its XOR-key and cell-size ablations, brute force, sorted-by-x, a dense grid and
 //!   `flat_spatial`, `rstar`, `kiddo`. See [`spatial::SpatialIndex`].
 //!
+//! * [`spawn`]: entity resources and batched spawning ("Building a Data-Oriented Entity
+//!   System Part 4: Entity Resources"): nested, offset-table and grouped-by-type resources
+//!   spawned entity by entity or in batches into one shared world, and `hecs`. See
+//!   [`spawn::Spawner`].
+//!
 //! * [`transforms`]: transform hierarchies (the BitSquid "Transform Component" article):
 //!   immediate against deferred world updates, flag scan against a dirty list kept by
 //!   swapping, an object tree and a published arena tree. See [`transforms::TransformStore`].
@@ -45,6 +50,7 @@ pub mod intrusive_list;
 pub mod kind;
 pub mod relations;
 pub mod spatial;
+pub mod spawn;
 pub mod tags;
 pub mod transforms;
 

@@ -98,6 +98,7 @@ fn peers_by_family() -> Vec<(&'static str, Vec<Peer>)> {
             "spatial",
             peers_of!("spatial", impls::spatial::spatial_designs()),
         ),
+        ("spawn", peers_of!("spawn", impls::spawn::spawn_designs())),
     ]
 }
 

@@ -32,6 +32,8 @@ pub enum Family {
     DataComponent,
     /// Spatial indices, radius queries over points (`impls::spatial`).
     Spatial,
+    /// Entity resources and batched spawning (`impls::spawn`).
+    Spawn,
     /// Reference loops (a plain `Vec`, a hand-written loop, the system allocator) timed beside
     /// a family's designs on the same traces, never ranked.
     Reference,
@@ -39,7 +41,7 @@ pub enum Family {
 
 impl Family {
     /// Every family, in the order pages and tables list them.
-    pub const ALL: [Family; 9] = [
+    pub const ALL: [Family; 10] = [
         Family::IdTable,
         Family::Tags,
         Family::Alloc,
@@ -48,11 +50,12 @@ impl Family {
         Family::Transforms,
         Family::DataComponent,
         Family::Spatial,
+        Family::Spawn,
         Family::Reference,
     ];
 
     /// The name results.json stores: `id_table`, `tags`, `alloc`, `components`, `relations`,
-    /// `transforms`, `data_component`, `spatial` or `reference`.
+    /// `transforms`, `data_component`, `spatial`, `spawn` or `reference`.
     ///
     /// ```
     /// assert_eq!(results::Family::IdTable.as_str(), "id_table");
@@ -67,6 +70,7 @@ impl Family {
             Family::Transforms => "transforms",
             Family::DataComponent => "data_component",
             Family::Spatial => "spatial",
+            Family::Spawn => "spawn",
             Family::Reference => "reference",
         }
     }
@@ -154,7 +158,8 @@ impl FamilyRecord {
             | Family::Relations
             | Family::Transforms
             | Family::DataComponent
-            | Family::Spatial => {
+            | Family::Spatial
+            | Family::Spawn => {
                 return None;
             }
             Family::Reference => return None,
@@ -191,6 +196,8 @@ pub enum FamilyMetrics {
     DataComponent(DataComponentMetrics),
     /// A spatial index's.
     Spatial(SpatialMetrics),
+    /// A spawn design's.
+    Spawn(SpawnMetrics),
 }
 
 impl FamilyMetrics {
@@ -204,6 +211,7 @@ impl FamilyMetrics {
             FamilyMetrics::Transforms(_) => Family::Transforms,
             FamilyMetrics::DataComponent(_) => Family::DataComponent,
             FamilyMetrics::Spatial(_) => Family::Spatial,
+            FamilyMetrics::Spawn(_) => Family::Spawn,
         }
     }
 
@@ -283,6 +291,22 @@ pub struct SpatialMetrics {
     /// for designs without buckets.
     #[serde(default)]
     pub longest_chain: Option<u64>,
+}
+
+/// The resource and the spawned world of a spawn design on one trace, from an untimed
+/// compile and spawn with the design's own accounting (`impls::spawn::Spawner::blob_bytes`,
+/// `SpawnWorld::memory_bytes`): the article's blob sizes per format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpawnMetrics {
+    /// Entities of the level (one spawn).
+    pub level_entities: u64,
+    /// Bytes of the compiled resource per level entity; `None` for an empty level.
+    #[serde(default)]
+    pub blob_bytes_per_entity: Option<f64>,
+    /// Heap bytes of the world after one spawn per spawned entity (peers: an estimate);
+    /// `None` for an empty level.
+    #[serde(default)]
+    pub world_bytes_per_entity: Option<f64>,
 }
 
 /// Memory, allocator traffic and garbage of a component manager on one trace, measured by an

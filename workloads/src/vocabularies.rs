@@ -16,6 +16,7 @@ use crate::family::TraceOp;
 use crate::op::Op;
 use crate::relation_op::RelationOp;
 use crate::spatial_op::SpatialOp;
+use crate::spawn_op::SpawnOp;
 use crate::tag_op::TagOp;
 use crate::transform_op::TransformOp;
 
@@ -29,6 +30,7 @@ pub const FAMILIES: &[&str] = &[
     <TransformOp as TraceOp>::FAMILY,
     <DataOp as TraceOp>::FAMILY,
     <SpatialOp as TraceOp>::FAMILY,
+    <SpawnOp as TraceOp>::FAMILY,
 ];
 
 /// The default vocabulary: the family of trace files written before the header named one
@@ -62,6 +64,7 @@ pub fn with_vocabulary<V: VocabularyVisitor>(family: &str, visitor: V) -> Option
         <TransformOp as TraceOp>::FAMILY => visitor.visit::<TransformOp>(),
         <DataOp as TraceOp>::FAMILY => visitor.visit::<DataOp>(),
         <SpatialOp as TraceOp>::FAMILY => visitor.visit::<SpatialOp>(),
+        <SpawnOp as TraceOp>::FAMILY => visitor.visit::<SpawnOp>(),
         _ => return None,
     })
 }

@@ -15,6 +15,7 @@ pub mod id_table;
 pub mod relations;
 pub mod resolved;
 pub mod spatial;
+pub mod spawn;
 pub mod tags;
 pub mod transforms;
 
@@ -34,6 +35,7 @@ pub use id_table::{Digest, IdTableFamily, ReplayState, SizedReplay, mix};
 pub use relations::{RelationDigest, RelationFamily, RelationReplay};
 pub use resolved::{HandleIds, HandleMap, IdMismatch, ResolvedBody};
 pub use spatial::{SpatialDigest, SpatialFamily, SpatialReplay};
+pub use spawn::{SpawnDigest, SpawnFamily, SpawnReplay};
 pub use tags::{TagDigest, TagFamily, TagReplay};
 pub use transforms::{TransformDigest, TransformFamily, TransformReplay};
 

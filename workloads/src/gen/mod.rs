@@ -94,6 +94,15 @@
 //! | `sp-moving`       | as `sp-uniform`                     | 10 × (move 1% by ≤ r per axis, 100 queries at r)   |
 //! | `sp-3d`           | `n` uniform 3D points (16 per 8 cells) | 1K queries at r                                 |
 //!
+//! Entity resources ([`SpawnOp`](crate::SpawnOp); `n` is the number of entities spawned; see
+//! [`spawn_builder`] for the level; work units one per spawned entity):
+//!
+//! | workload        | setup (default params)                               | body (default params)                  |
+//! |-----------------|------------------------------------------------------|----------------------------------------|
+//! | `spawn-level`   | a level of `n` entities, Compile                     | Spawn once                             |
+//! | `spawn-prefab`  | a 5-entity prefab (root + chain of 4), Compile       | Spawn it `n / 5` times                 |
+//! | `spawn-restart` | as `spawn-level`                                     | Spawn, then 9 × (DespawnAll, Spawn)    |
+//!
 //! Every generator keeps the number of live objects (IDs, entities, blocks) at or below `n` at
 //! all times, except the recorded `alloc-wee-*` (which ignore `n`) and `iterate-holes`, whose
 //! point is `n` live objects spread over more slots (its peak is the slot count). `BodyStats::peak_live` reports the peak, so a harness can skip a fixed-capacity
@@ -158,6 +167,10 @@ pub mod sp_clustered;
 pub mod sp_large_radius;
 pub mod sp_moving;
 pub mod sp_uniform;
+mod spawn_builder;
+pub mod spawn_level;
+pub mod spawn_prefab;
+pub mod spawn_restart;
 pub mod tags_build;
 pub mod tags_build_heavy;
 pub mod tags_builder;

@@ -1,7 +1,7 @@
 //! The sections of a block built from one family's own metrics (`tags`: tag-store space and
 //! allocator traffic; `alloc`: arena use and fragmentation; `components`: memory per entity and
 //! garbage left; `transforms`: world products per frame and bytes per node; `relations`: bytes
-//! per record), one file per family. This module and those files are the only places of the report that name a specific family or read its
+//! per record; `spawn`: resource bytes per entity), one file per family. This module and those files are the only places of the report that name a specific family or read its
 //! metrics: everything else is the same for every family.
 
 pub(super) mod alloc;
@@ -9,6 +9,7 @@ pub(super) mod components;
 pub(super) mod data_component;
 pub(super) mod relations;
 pub(super) mod spatial;
+pub(super) mod spawn;
 pub(super) mod tags;
 pub(super) mod transforms;
 
@@ -45,6 +46,8 @@ pub struct FamilyMetricsView {
     pub relations: Option<relations::RelationsView>,
     /// Spatial-index query work and memory, when some design here carries `spatial` metrics.
     pub spatial: Option<spatial::SpatialView>,
+    /// Entity-resource bytes per entity, when some design here carries `spawn` metrics.
+    pub spawn: Option<spawn::SpawnView>,
 }
 
 /// The family sections of `block`, each from the designs of the block that carry its metrics.
@@ -64,6 +67,7 @@ pub(super) fn build(
         transforms: transforms::build(block),
         relations: relations::build(block, names, charts)?,
         spatial: spatial::build(block, names, charts)?,
+        spawn: spawn::build(block, names, charts)?,
     })
 }
 

@@ -1,0 +1,259 @@
+//! The spawn family's replay driver: builds the level from a [`SpawnOp`] trace's setup,
+//! compiles it into the design's resource at the setup's `Compile` (untimed), and spawns it in
+//! the body (timed).
+//!
+//! The spawned world is verified outside the timed region ([`Replayer::state_digest`]): the
+//! world is read back store by store and digested with the entities mapped to resource indices
+//! through the lists `spawn` returned ([`impls::spawn::world_digest`]), so every design must
+//! leave a world equal to the model's whatever its entity numbering. The op digest counts what
+//! the body did (spawns, entities returned, despawns). Traces carry no handles: the handle map
+//! is empty.
+
+use impls::spawn::model::ModelSpawner;
+use impls::spawn::{
+    ComponentKind, EntityOf, Level, LevelComponent, LevelEntity, SpawnDesignInfo,
+    SpawnDesignVisitor, SpawnWorld, Spawner, for_each_spawn_design, world_digest,
+};
+use serde::{Deserialize, Serialize};
+use workloads::Trace;
+use workloads::spawn_op::{NO_PARENT, SpawnOp, SpawnStats};
+
+use super::{
+    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
+};
+use results::DesignRecord;
+use results::family::{FamilyMetrics, SpawnMetrics};
+
+/// Entity resources: [`SpawnOp`] traces replayed on [`Spawner`]s, checked against
+/// [`ModelSpawner`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpawnFamily;
+
+impl Family for SpawnFamily {
+    type Op = SpawnOp;
+    type Digest = SpawnDigest;
+    type Model = SpawnReplay<ModelSpawner>;
+
+    const RESULTS_FAMILY: results::Family = results::Family::Spawn;
+    const TITLE: &'static str = "Entity resources and batched spawning";
+    /// The article's naive nested resource: what the pivot is measured against.
+    const REFERENCE_DESIGN: &'static str = "nested";
+    /// Spawning a level walks the resource once and writes every store: the I- and D-cache
+    /// argument of the article.
+    const MEMORY_BOUND_WORKLOADS: &'static [&'static str] = &["spawn-level"];
+    const MEMORY_WORKLOADS: &'static [&'static str] = &["spawn-level"];
+    const LATENCY_WORKLOADS: &'static [&'static str] = &["spawn-restart"];
+    const SWEEP_MAX_N: usize = 1 << 18;
+
+    /// Quick: 1K only (CI's share). Default and full: 1K, 10K (the article's "10 000
+    /// objects") and 100K.
+    fn bench_sizes(scale: Scale) -> Vec<usize> {
+        match scale {
+            Scale::Quick => vec![1_000],
+            Scale::Default | Scale::Full => vec![1_000, 10_000, 100_000],
+        }
+    }
+
+    /// Quick: 1K only, so the cache pass (valgrind) stays small for the family.
+    fn pass_sizes(quick: bool) -> Vec<usize> {
+        if quick {
+            vec![1_000]
+        } else {
+            vec![1_000, 10_000]
+        }
+    }
+
+    fn design_records() -> Vec<DesignRecord> {
+        impls::spawn::spawn_designs()
+            .iter()
+            .map(design_record)
+            .collect()
+    }
+
+    fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
+        struct Designs<'a, V>(&'a mut V);
+        impl<V: ReplayerVisitor<SpawnFamily>> SpawnDesignVisitor for Designs<'_, V> {
+            fn visit<S: Spawner + 'static>(&mut self) {
+                self.0.visit::<SpawnReplay<S>>(Role::Design);
+            }
+        }
+        for_each_spawn_design(&mut Designs(visitor));
+    }
+}
+
+/// The results record of a spawn design: its ID is its world's entity handle.
+pub fn design_record(info: &SpawnDesignInfo) -> DesignRecord {
+    let peer = matches!(info.kind, impls::DesignKind::Peer { .. });
+    DesignRecord {
+        family: SpawnFamily::RESULTS_FAMILY,
+        name: info.name.to_string(),
+        description: info.description.to_string(),
+        kind: info.kind.label().to_string(),
+        crate_version: info.kind.crate_version(),
+        id_bytes: info.entity_bytes,
+        detects_stale: false,
+        capacity: None,
+        limits: peer.then(|| "spawns into its own world (its own entities and storage)".into()),
+    }
+}
+
+/// What a spawn replay did: counts only (the spawned world itself is checked by the state
+/// digest).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpawnDigest {
+    /// `Spawn` ops.
+    pub spawns: u64,
+    /// Entities the spawns returned.
+    pub entities_spawned: u64,
+    /// `DespawnAll` ops.
+    pub despawns: u64,
+    /// Entities live after the replayed ops (read once after the loop).
+    pub entities_held: u64,
+}
+
+impl ReplayDigest<SpawnOp> for SpawnDigest {
+    /// Adds the counts; `entities_held` is the later replay's.
+    fn merge(&mut self, later: &SpawnDigest) {
+        self.spawns += later.spawns;
+        self.entities_spawned += later.entities_spawned;
+        self.despawns += later.despawns;
+        self.entities_held = later.entities_held;
+    }
+
+    /// One per spawned entity (as `SpawnStats::work_units` counts them).
+    fn work_units(&self, _ops: &[SpawnOp]) -> u64 {
+        self.entities_spawned
+    }
+}
+
+/// A spawn design's state for one trace: the level being read, its compiled resource, the
+/// world and the entity lists the spawns returned.
+pub struct SpawnReplay<S: Spawner> {
+    level: Level,
+    /// The resource, once `Compile` has run.
+    blob: Option<S::Blob>,
+    world: S::World,
+    /// The lists returned by the live spawns, in order (cleared by `DespawnAll`).
+    spawned: Vec<Vec<EntityOf<S>>>,
+    /// Always empty: spawn traces have no handles.
+    ids: HandleMap<()>,
+}
+
+impl<S: Spawner> SpawnReplay<S> {
+    fn empty() -> Self {
+        Self {
+            level: Level::default(),
+            blob: None,
+            world: S::World::default(),
+            spawned: Vec::new(),
+            ids: HandleMap::default(),
+        }
+    }
+
+    /// Applies `ops` in order.
+    ///
+    /// # Errors
+    /// An op out of place (a component before an entity, a spawn before `Compile`).
+    pub fn run_ops(&mut self, ops: &[SpawnOp]) -> Result<SpawnDigest, ReplayError> {
+        let mut d = SpawnDigest::default();
+        for (at, &op) in ops.iter().enumerate() {
+            match op {
+                SpawnOp::Entity { parent } => self.level.entities.push(LevelEntity {
+                    parent: (parent != NO_PARENT).then_some(parent),
+                    components: Vec::new(),
+                }),
+                SpawnOp::Component { kind, data } => {
+                    let kind = ComponentKind::from_id(kind)
+                        .ok_or_else(|| ReplayError::at(at, op, "unknown kind identifier"))?;
+                    self.level
+                        .entities
+                        .last_mut()
+                        .ok_or_else(|| ReplayError::at(at, op, "a component before any entity"))?
+                        .components
+                        .push(LevelComponent { kind, data });
+                }
+                SpawnOp::Compile => self.blob = Some(S::compile(&self.level)),
+                SpawnOp::Spawn { times } => {
+                    let blob = self
+                        .blob
+                        .as_ref()
+                        .ok_or_else(|| ReplayError::at(at, op, "Spawn before Compile"))?;
+                    for _ in 0..times {
+                        let out = S::spawn(blob, &mut self.world);
+                        d.entities_spawned += out.len() as u64;
+                        self.spawned.push(out);
+                    }
+                    d.spawns += 1;
+                }
+                SpawnOp::DespawnAll => {
+                    S::despawn_all(&mut self.world);
+                    self.spawned.clear();
+                    d.despawns += 1;
+                }
+            }
+        }
+        d.entities_held = self.world.entity_count() as u64;
+        Ok(d)
+    }
+}
+
+impl<S: Spawner> Replayer for SpawnReplay<S> {
+    type Family = SpawnFamily;
+    type Id = ();
+
+    fn design_name() -> &'static str {
+        S::INFO.name
+    }
+
+    fn for_trace(_trace: &Trace<SpawnOp>) -> Self {
+        Self::empty()
+    }
+
+    fn handles(&mut self) -> &mut HandleMap<()> {
+        &mut self.ids
+    }
+
+    fn run<H: HandleIds<()>>(
+        &mut self,
+        ops: &[SpawnOp],
+        _ids: &mut H,
+    ) -> Result<SpawnDigest, ReplayError> {
+        self.run_ops(ops)
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.world.memory_bytes() as u64
+    }
+
+    fn live_count(&self) -> usize {
+        self.world.entity_count()
+    }
+
+    /// The spawned world read back through every store (see the module docs).
+    fn state_digest(&mut self) -> Option<u64> {
+        let spawned: Vec<EntityOf<S>> = self.spawned.iter().flatten().copied().collect();
+        Some(world_digest(&mut self.world, &spawned))
+    }
+
+    fn measure(
+        trace: &Trace<SpawnOp>,
+        stats: &SpawnStats,
+    ) -> Result<Option<FamilyMetrics>, ReplayError> {
+        let mut state = Self::after_setup(trace)?;
+        let blob_bytes = state.blob.as_ref().map_or(0, S::blob_bytes) as f64;
+        if let Some(blob) = &state.blob {
+            S::spawn(blob, &mut state.world);
+        }
+        let entities = stats.level_entities;
+        let per = |v: f64| (entities > 0).then(|| v / entities as f64);
+        Ok(Some(FamilyMetrics::Spawn(SpawnMetrics {
+            level_entities: entities,
+            blob_bytes_per_entity: per(blob_bytes),
+            world_bytes_per_entity: per(state.world.memory_bytes() as f64),
+        })))
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        self.world.check_invariants()
+    }
+}
