@@ -473,7 +473,10 @@ pub struct ReplayError {
 }
 
 impl ReplayError {
-    /// The error of op `index` (`op`) refused with `error`.
+    /// The error of op `index` (`op`) refused with `error`. Cold and out of line: replay
+    /// loops build it only when a design refuses an op, so its formatting stays out of them.
+    #[cold]
+    #[inline(never)]
     pub fn at(index: usize, op: impl Debug, error: impl std::fmt::Display) -> Self {
         Self {
             index,
