@@ -4,7 +4,9 @@
 //!   `iterate-*` workload (the "≤ 1.5× a plain Vec" goal for the packed array);
 //! * [`DirectLookup`]: a hand-written loop calling `IdTable::get` over a plain `Vec` of the
 //!   design's own IDs (no handle map), one per design it mirrors, to measure the replay
-//!   driver's own overhead on lookup bodies and to rank the designs without the driver.
+//!   driver's own overhead on lookup bodies and to rank the designs without the driver. The
+//!   loop is [`super::lookup_all`], the very function the timed replay runs a uniform run of
+//!   `Get`s through, so the two differ only by what the driver does around it.
 
 use std::time::{Duration, Instant};
 
@@ -12,7 +14,7 @@ use impls::id_table::registry::ctors;
 use impls::id_table::{Design, IdTable};
 use workloads::{Object, Op, Payload, Payload8, Payload128, Trace};
 
-use super::{Digest, IdTableFamily, SizedReplay, mix};
+use super::{Digest, IdTableFamily, SizedReplay, lookup_all};
 use crate::replay::{ReferenceLoop, Replayer};
 
 /// The live objects of a trace in a plain `Vec`, of the trace's object size.
@@ -153,14 +155,7 @@ impl<C: Design> DirectLookup<C> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             let start = Instant::now();
-            let mut hits = 0u64;
-            let mut sum = 0u64;
-            for &id in std::hint::black_box(&self.ids) {
-                if let Some(p) = table.get(id) {
-                    hits += 1;
-                    sum = sum.wrapping_add(mix(p));
-                }
-            }
+            let (hits, sum) = lookup_all(table, std::hint::black_box(&self.ids));
             total += start.elapsed();
             if std::hint::black_box((hits, sum)) != (self.expected.hits, self.expected.lookup_sum) {
                 return Err(format!(
