@@ -2,8 +2,14 @@
 //! it; adding a design is one line in [`for_each_spawn_design`].
 
 use super::{
-    SpawnDesignInfo, Spawner, grouped_batched::GroupedBatched, grouped_single::GroupedSingle,
-    nested::Nested, nested_offsets::NestedOffsets, peers,
+    SpawnDesignInfo, Spawner,
+    bincode_owned::BincodeOwned,
+    grouped_batched::GroupedBatched,
+    grouped_single::GroupedSingle,
+    nested::Nested,
+    nested_offsets::NestedOffsets,
+    peers,
+    rkyv_archived::{RkyvChecked, RkyvUnchecked},
 };
 
 /// Something done once per spawn design.
@@ -18,6 +24,9 @@ pub fn for_each_spawn_design<V: SpawnDesignVisitor>(visitor: &mut V) {
     visitor.visit::<NestedOffsets>();
     visitor.visit::<GroupedSingle>();
     visitor.visit::<GroupedBatched>();
+    visitor.visit::<BincodeOwned>();
+    visitor.visit::<RkyvChecked>();
+    visitor.visit::<RkyvUnchecked>();
     visitor.visit::<peers::hecs::HecsSpawn>();
     visitor.visit::<peers::hecs::HecsBatch>();
 }
