@@ -29,6 +29,11 @@ pub fn for_each_spawn_design<V: SpawnDesignVisitor>(visitor: &mut V) {
     visitor.visit::<RkyvUnchecked>();
     visitor.visit::<peers::hecs::HecsSpawn>();
     visitor.visit::<peers::hecs::HecsBatch>();
+    #[cfg(feature = "bevy")]
+    {
+        visitor.visit::<peers::bevy::BevySpawn>();
+        visitor.visit::<peers::bevy::BevyBatch>();
+    }
 }
 
 /// The [`SpawnDesignInfo`] of every registered design, in registry order.
@@ -71,5 +76,10 @@ mod tests {
             );
         }
         assert!(find_spawn_design("grouped_batched").is_some());
+        assert!(find_spawn_design("rkyv_unchecked").is_some());
+        assert_eq!(
+            find_spawn_design("bevy_batch").is_some(),
+            cfg!(feature = "bevy")
+        );
     }
 }
