@@ -31,6 +31,7 @@ fn reads_totals_with_omitted_trailing_columns() {
     );
     assert!((per.d1_miss - (52_421.0 + 70.0) / 64_000.0).abs() < 1e-12);
     assert_eq!(per.ll_miss, 0.0);
+    assert_eq!(per.i1_miss, Some(3.0 / 64_000.0));
     assert_eq!(per.bytes_streamed, per.d1_miss * 64.0);
     assert_eq!(per.config.valgrind, "unknown");
 }

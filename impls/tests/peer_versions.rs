@@ -161,3 +161,29 @@ fn lock_parser_reads_names_and_versions() {
     assert_eq!(dependencies_of(lock, "impls"), ["slab"]);
     assert!(dependencies_of(lock, "slab").is_empty());
 }
+
+/// The spawn family's baselines are our code over a published format (kind `tuned`), so the
+/// version they name lives in their description, `baseline (<crate> <version>...`: it must be
+/// the locked one too.
+#[test]
+fn every_baseline_names_its_locked_crate_version() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock");
+    let lock = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+    let locked = locked_versions(&lock);
+    let baselines: Vec<_> = impls::spawn::spawn_designs()
+        .into_iter()
+        .filter_map(|d| Some((d.name, d.description.strip_prefix("baseline (")?)))
+        .collect();
+    assert!(baselines.len() >= 2, "{baselines:?}");
+    for (name, rest) in baselines {
+        let mut words = rest.split([' ', ',', ')']).filter(|w| !w.is_empty());
+        let (crate_name, version) = (words.next().unwrap(), words.next().unwrap());
+        let versions = locked
+            .get(crate_name)
+            .unwrap_or_else(|| panic!("{name}: crate {crate_name} is not in Cargo.lock"));
+        assert!(
+            versions.iter().any(|v| v == version),
+            "{name}: description says {crate_name} {version}, Cargo.lock has {versions:?}"
+        );
+    }
+}

@@ -145,6 +145,10 @@ pub struct SimPerOp {
     pub d1_read_miss: f64,
     /// Last-level data read misses per op (DLmr).
     pub ll_read_miss: f64,
+    /// L1 instruction-cache misses per op (I1mr): the code the body runs not fitting the
+    /// simulated I1. `None` in results written before it was recorded.
+    #[serde(default)]
+    pub i1_miss: Option<f64>,
     /// Bytes moved into the simulated L1 per op: `d1_miss` times the line size. For `iterate-*`
     /// at sizes above L1 this is the memory an iteration streams per visited object.
     pub bytes_streamed: f64,

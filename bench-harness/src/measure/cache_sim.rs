@@ -111,6 +111,7 @@ impl CallgrindTotals {
             ll_miss: per(self.get("DLmr") + self.get("DLmw")),
             d1_read_miss: per(self.get("D1mr")),
             ll_read_miss: per(self.get("DLmr")),
+            i1_miss: Some(per(self.get("I1mr"))),
             bytes_streamed: per(d1 * LINE_BYTES),
             ops,
             config,

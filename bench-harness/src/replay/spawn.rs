@@ -81,6 +81,15 @@ impl Family for SpawnFamily {
     }
 }
 
+/// Another crate's spawner `D`, run beside the registry (`dodbench::external`).
+impl<D: Spawner + 'static> super::HostsDesign<D> for SpawnFamily {
+    type Replayer = SpawnReplay<D>;
+
+    fn design_record() -> DesignRecord {
+        design_record(&D::INFO)
+    }
+}
+
 /// The results record of a spawn design: its ID is its world's entity handle.
 pub fn design_record(info: &SpawnDesignInfo) -> DesignRecord {
     let peer = matches!(info.kind, impls::DesignKind::Peer { .. });
@@ -255,5 +264,51 @@ impl<S: Spawner> Replayer for SpawnReplay<S> {
 
     fn check_invariants(&self) -> Result<(), String> {
         self.world.check_invariants()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::HostsDesign;
+    use crate::suite::PreparedTrace;
+    use crate::verify::check_replayer;
+    use impls::spawn::grouped_batched::GroupedBatched;
+    use impls::spawn::world::World;
+
+    /// A user's spawner from another crate: the article's design under its own name.
+    struct UserSpawner;
+
+    impl Spawner for UserSpawner {
+        type World = World;
+        type Blob = <GroupedBatched as Spawner>::Blob;
+        const INFO: SpawnDesignInfo = SpawnDesignInfo {
+            name: "user_spawner",
+            description: "a user's design",
+            kind: impls::DesignKind::External,
+            entity_bytes: 8,
+        };
+        fn compile(level: &Level) -> Self::Blob {
+            GroupedBatched::compile(level)
+        }
+        fn blob_bytes(blob: &Self::Blob) -> usize {
+            GroupedBatched::blob_bytes(blob)
+        }
+        fn spawn(blob: &Self::Blob, world: &mut World) -> Vec<EntityOf<Self>> {
+            GroupedBatched::spawn(blob, world)
+        }
+    }
+
+    #[test]
+    fn a_user_spawner_is_hosted_and_verified() {
+        type Hosted = <SpawnFamily as HostsDesign<UserSpawner>>::Replayer;
+        let p = PreparedTrace::<SpawnFamily>::generate("spawn-level", 300, 7).unwrap();
+        let outcome = check_replayer::<Hosted>(&p.trace, &p.expected).outcome;
+        assert!(outcome.is_verified(), "{outcome:?}");
+        let record = <SpawnFamily as HostsDesign<UserSpawner>>::design_record();
+        assert_eq!(
+            (record.name.as_str(), record.kind.as_str()),
+            ("user_spawner", "external")
+        );
     }
 }

@@ -7,8 +7,11 @@
 //! groups the data by component type and spawns it in batches, "create 100 entities" then one
 //! spawn function per component type in spawn order ([`grouped_batched`]). [`grouped_single`]
 //! is the ablation: the grouped layout spawned entity by entity, which separates the layout
-//! effect from the batching effect. Peers (`hecs` `spawn` and `spawn_column_batch`) spawn into
-//! their own worlds and are marked as such.
+//! effect from the batching effect. Baselines load the level with published serialisers into
+//! the same world, entity by entity: `bincode` decoding owned records ([`bincode_owned`]) and
+//! `rkyv` walking an archive in place ([`rkyv_archived`]), both over the records of [`owned`].
+//! Peers (`hecs` `spawn` and `spawn_column_batch`; `bevy_ecs` `spawn` and `spawn_batch` behind
+//! the `bevy` feature) spawn into their own worlds and are marked as such.
 //!
 //! # Semantics (the same for every design, checked by `impls/tests/spawn_model.rs`)
 //! * A [`Level`] is a list of entities in pre-order (an entity's subtree follows it), each with
@@ -27,14 +30,17 @@
 //! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`Spawner`], then
 //! add one line to [`registry::for_each_spawn_design`].
 
+pub mod bincode_owned;
 pub mod grouped;
 pub mod grouped_batched;
 pub mod grouped_single;
 pub mod model;
 pub mod nested;
 pub mod nested_offsets;
+pub mod owned;
 pub mod peers;
 pub mod registry;
+pub mod rkyv_archived;
 pub mod world;
 
 pub use registry::{SpawnDesignVisitor, find_spawn_design, for_each_spawn_design, spawn_designs};

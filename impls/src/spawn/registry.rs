@@ -2,8 +2,14 @@
 //! it; adding a design is one line in [`for_each_spawn_design`].
 
 use super::{
-    SpawnDesignInfo, Spawner, grouped_batched::GroupedBatched, grouped_single::GroupedSingle,
-    nested::Nested, nested_offsets::NestedOffsets, peers,
+    SpawnDesignInfo, Spawner,
+    bincode_owned::BincodeOwned,
+    grouped_batched::GroupedBatched,
+    grouped_single::GroupedSingle,
+    nested::Nested,
+    nested_offsets::NestedOffsets,
+    peers,
+    rkyv_archived::{RkyvChecked, RkyvUnchecked},
 };
 
 /// Something done once per spawn design.
@@ -18,8 +24,16 @@ pub fn for_each_spawn_design<V: SpawnDesignVisitor>(visitor: &mut V) {
     visitor.visit::<NestedOffsets>();
     visitor.visit::<GroupedSingle>();
     visitor.visit::<GroupedBatched>();
+    visitor.visit::<BincodeOwned>();
+    visitor.visit::<RkyvChecked>();
+    visitor.visit::<RkyvUnchecked>();
     visitor.visit::<peers::hecs::HecsSpawn>();
     visitor.visit::<peers::hecs::HecsBatch>();
+    #[cfg(feature = "bevy")]
+    {
+        visitor.visit::<peers::bevy::BevySpawn>();
+        visitor.visit::<peers::bevy::BevyBatch>();
+    }
 }
 
 /// The [`SpawnDesignInfo`] of every registered design, in registry order.
@@ -62,5 +76,10 @@ mod tests {
             );
         }
         assert!(find_spawn_design("grouped_batched").is_some());
+        assert!(find_spawn_design("rkyv_unchecked").is_some());
+        assert_eq!(
+            find_spawn_design("bevy_batch").is_some(),
+            cfg!(feature = "bevy")
+        );
     }
 }

@@ -102,7 +102,7 @@ impl World {
             ComponentKind::Transform => self.add_transform(entity, parent, data[0]),
             ComponentKind::PointMass => self.add_point_mass(entity, point_mass_of(data)),
             ComponentKind::Tags => self.add_tags(entity, tags_of(data)),
-            ComponentKind::Mesh => self.meshes.push((entity, mesh_of(data))),
+            ComponentKind::Mesh => self.add_mesh(entity, mesh_of(data)),
             ComponentKind::UnknownA | ComponentKind::UnknownB => {}
         }
     }
@@ -144,6 +144,12 @@ impl World {
             self.tags.add_tag(handle, t).expect("live tag entity");
         }
         self.tag_rows.push((entity, handle));
+    }
+
+    /// Attaches a mesh record.
+    #[inline]
+    pub fn add_mesh(&mut self, entity: Entity, mesh: MeshRecord) {
+        self.meshes.push((entity, mesh));
     }
 
     /// Spawn function of transforms: instance `k` goes to `entities[entity_index[k]]`, its

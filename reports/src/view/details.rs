@@ -67,6 +67,8 @@ pub struct DetailRow {
     pub d1_miss: String,
     /// Simulated LL misses per work unit.
     pub ll_miss: String,
+    /// Simulated I1 (instruction) misses per work unit.
+    pub i1_miss: String,
     /// Bytes brought into the simulated L1 per work unit.
     pub bytes_streamed: String,
     /// Hardware: instructions per work unit.
@@ -162,6 +164,7 @@ pub(super) fn details(
                 data_writes: once(|b| b.sim.as_ref().map(|s| s.data_writes), sig),
                 d1_miss: once(|b| b.sim.as_ref().map(|s| s.d1_miss), sig),
                 ll_miss: once(|b| b.sim.as_ref().map(|s| s.ll_miss), sig),
+                i1_miss: once(|b| b.sim.as_ref().and_then(|s| s.i1_miss), sig),
                 bytes_streamed: once(|b| b.sim.as_ref().map(|s| s.bytes_streamed), sig),
                 hw_instructions: timed(hw.as_ref().map(|h| h.instructions), sig),
                 hw_cycles: timed(hw.as_ref().map(|h| h.cycles), sig),

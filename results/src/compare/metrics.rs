@@ -103,15 +103,17 @@ pub struct MetricDef {
     pub extract: fn(&EntryView<'_>) -> Option<Measured>,
 }
 
-/// Deterministic metrics that are shown but never fail the gate: simulated D1 and LL misses.
+/// Deterministic metrics that are shown but never fail the gate: simulated D1, LL and I1
+/// misses.
 ///
 /// They repeat exactly for one binary and trace, but they depend on where the heap puts each
 /// block, and that moves with unrelated code: adding one option to the `dodbench` command line
 /// (more start-up allocations before the replay) moved `churn/packed/1000` from 1.058 to 1.296
 /// D1 misses per op (+22%) and `iterate-holes/map-btree/65536` LL misses by +47%, with the
 /// replay code and the instruction counts unchanged. Instructions (`ir`), bytes per object and
-/// allocator calls per op do not depend on addresses, and gate.
-pub const LAYOUT_SENSITIVE: &[&str] = &["d1_miss", "ll_miss"];
+/// allocator calls per op do not depend on addresses, and gate. I1 misses depend on where the
+/// linker places the body's functions, which moves with unrelated code just the same.
+pub const LAYOUT_SENSITIVE: &[&str] = &["d1_miss", "ll_miss", "i1_miss"];
 
 /// Every metric, deterministic ones first.
 pub const METRICS: &[MetricDef] = &[
@@ -144,6 +146,16 @@ pub const METRICS: &[MetricDef] = &[
         better: Better::Lower,
         min_abs_change: 0.001,
         extract: |e| sim_field(e, "ll_miss"),
+    },
+    MetricDef {
+        name: "i1_miss",
+        unit: "I1 misses/op",
+        bmf_measure: "i1-misses",
+        description: "simulated L1 instruction cache misses per work unit",
+        kind: MetricKind::Deterministic,
+        better: Better::Lower,
+        min_abs_change: 0.001,
+        extract: |e| sim_field(e, "i1_miss"),
     },
     MetricDef {
         name: "bytes_per_object",
@@ -225,7 +237,7 @@ mod tests {
     #[test]
     fn reads_per_benchmark_sim_blocks_and_both_memory_names() {
         let raw = serde_json::json!({
-            "sim": {"ir": 123.0, "d1_miss": 1.5, "ll_miss": 0.2, "d1": "32768,8,64"},
+            "sim": {"ir": 123.0, "d1_miss": 1.5, "ll_miss": 0.2, "i1_miss": 0.05, "d1": "32768,8,64"},
             "bytes_per_live_object": 40.0,
             "alloc_calls_per_op": null
         });
@@ -237,6 +249,7 @@ mod tests {
         assert_eq!(get("ir"), Some(123.0));
         assert_eq!(get("d1_miss"), Some(1.5));
         assert_eq!(get("ll_miss"), Some(0.2));
+        assert_eq!(get("i1_miss"), Some(0.05));
         assert_eq!(get("bytes_per_object"), Some(40.0));
         assert_eq!(get("alloc_calls_per_op"), None);
         assert_eq!(get("ns_per_op"), None);

@@ -4,16 +4,17 @@
 //! batch path, the `spawn_batch` of dynamic component sets).
 //!
 //! The resource is an owned list of typed entity records (what a deserialiser would hand to
-//! hecs). The batch design groups entities by their set of component types at compile time;
-//! since a parent may be in another archetype, children's transforms get their parent entity
-//! in a second pass after all batches (`get::<&mut _>`), a cost hecs users pay too.
+//! hecs, [`super::records`]). The batch design groups entities by their set of component types
+//! at compile time ([`Batches`]); since a parent may be in another archetype, children's
+//! transforms get their parent entity in a second pass after all batches (`get::<&mut _>`), a
+//! cost hecs users pay too.
 
 use hecs::{ColumnBatchBuilder, ColumnBatchType, Entity, EntityBuilder, World};
 
+use super::{Batches, Record, Tags, records};
 use crate::components::PointMass;
 use crate::spawn::{
-    ComponentKind, ComponentRef, Level, MAX_TAGS, MeshRecord, SpawnDesignInfo, SpawnDesignKind,
-    SpawnWorld, Spawner, mesh_of, point_mass_of, tags_of,
+    ComponentRef, Level, MeshRecord, SpawnDesignInfo, SpawnDesignKind, SpawnWorld, Spawner,
 };
 use crate::transforms::Affine;
 
@@ -29,73 +30,6 @@ pub struct Transform {
     pub local: Affine,
     /// The parent entity, if any.
     pub parent: Option<Entity>,
-}
-
-/// A tags component: up to [`MAX_TAGS`] tags inline.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Tags {
-    /// Tags held.
-    pub len: u8,
-    /// The tags, `len` of them used.
-    pub tags: [u32; MAX_TAGS],
-}
-
-/// A level entity as typed records.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Record {
-    /// Parent level index, `u32::MAX` for a root.
-    pub parent: u32,
-    /// Transform local, if the entity has one.
-    pub transform: Option<Affine>,
-    /// Point mass, if any.
-    pub mass: Option<PointMass>,
-    /// Tags, if any.
-    pub tags: Option<Tags>,
-    /// Mesh record, if any.
-    pub mesh: Option<MeshRecord>,
-}
-
-impl Record {
-    fn mask(&self) -> u8 {
-        u8::from(self.transform.is_some())
-            | u8::from(self.mass.is_some()) << 1
-            | u8::from(self.tags.is_some()) << 2
-            | u8::from(self.mesh.is_some()) << 3
-    }
-}
-
-/// The owned records of `level` (unknown kinds dropped; a later component of a kind an entity
-/// already has is refused by the level generator, so at most one per kind).
-fn records(level: &Level) -> Vec<Record> {
-    level
-        .entities
-        .iter()
-        .map(|e| {
-            let mut r = Record {
-                parent: e.parent.unwrap_or(u32::MAX),
-                ..Record::default()
-            };
-            for c in &e.components {
-                let w = c.resource_words();
-                match c.kind {
-                    ComponentKind::Transform => r.transform = Some(Affine::from_pose(w[0])),
-                    ComponentKind::PointMass => r.mass = Some(point_mass_of(&w)),
-                    ComponentKind::Tags => {
-                        let t = tags_of(&w);
-                        let mut tags = Tags {
-                            len: t.len() as u8,
-                            ..Tags::default()
-                        };
-                        tags.tags[..t.len()].copy_from_slice(t);
-                        r.tags = Some(tags);
-                    }
-                    ComponentKind::Mesh => r.mesh = Some(mesh_of(&w)),
-                    ComponentKind::UnknownA | ComponentKind::UnknownB => {}
-                }
-            }
-            r
-        })
-        .collect()
 }
 
 /// A `hecs::World` as a spawn world.
@@ -189,17 +123,6 @@ impl Spawner for HecsSpawn {
     }
 }
 
-/// The batch resource: entities grouped by archetype (component set).
-#[derive(Debug, Clone, Default)]
-pub struct Batches {
-    /// Level entities.
-    entities: usize,
-    /// Per archetype: its mask and its entities' records with their level indices.
-    groups: Vec<(u8, Vec<(u32, Record)>)>,
-    /// Children with a transform: (level index, parent level index), in level order.
-    children: Vec<(u32, u32)>,
-}
-
 /// `hecs` per archetype: one `World::spawn_column_batch` per component set, then parents.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HecsBatch;
@@ -216,32 +139,11 @@ impl Spawner for HecsBatch {
     };
 
     fn compile(level: &Level) -> Batches {
-        let recs = records(level);
-        let mut groups: Vec<(u8, Vec<(u32, Record)>)> = Vec::new();
-        let mut children = Vec::new();
-        for (i, r) in recs.iter().enumerate() {
-            let mask = r.mask();
-            match groups.iter_mut().find(|(m, _)| *m == mask) {
-                Some((_, g)) => g.push((i as u32, *r)),
-                None => groups.push((mask, vec![(i as u32, *r)])),
-            }
-            if r.transform.is_some() && r.parent != u32::MAX {
-                children.push((i as u32, r.parent));
-            }
-        }
-        Batches {
-            entities: recs.len(),
-            groups,
-            children,
-        }
+        Batches::of(level)
     }
 
     fn blob_bytes(blob: &Batches) -> usize {
-        blob.groups
-            .iter()
-            .map(|(_, g)| g.len() * size_of::<(u32, Record)>())
-            .sum::<usize>()
-            + blob.children.len() * size_of::<(u32, u32)>()
+        blob.bytes()
     }
 
     fn spawn(blob: &Batches, world: &mut HecsWorld) -> Vec<Entity> {
