@@ -418,3 +418,34 @@ fn passes_charts_and_columns_appear_on_every_family_page() {
     let id_html = page(dir.path(), "id_table.html");
     assert!(!id_html.contains("-sim.svg") && !id_html.contains("-percentiles.svg"));
 }
+
+#[test]
+fn summary_names_the_best_design_of_each_kind_with_its_ratio_to_the_winner() {
+    let (_dir, s) = rendered();
+    let index = read(&s.index);
+    // Expected from the fixture's medians: the fastest verified design of each kind, over the
+    // winner's median, kinds in the order article, tuned, peer (a failed design never counts).
+    for (link, kinds) in [
+        (
+            "alloc.html#alloc-random-mix-n64",
+            "<span class=\"kind-best\">article: buddy 1.67×</span> · \
+             <span class=\"kind-best\">tuned: buddy_scan 2.00×</span> · \
+             <span class=\"kind-best\">peer: system 1.00×</span>",
+        ),
+        (
+            "tags.html#tags-build-n1000",
+            "<span class=\"kind-best\">article: fixed 1.00×</span> · \
+             <span class=\"kind-best\">tuned: evil&lt;script&gt;alert(2)&lt;&#x2f;script&gt; 2.25×</span>",
+        ),
+        (
+            "tags.html#tags-has-n1000",
+            "<td class=\"kinds\"><span class=\"kind-best\">article: fixed 1.00×</span></td>",
+        ),
+    ] {
+        let at = index
+            .find(&format!("<a href=\"{link}\">details</a>"))
+            .unwrap_or_else(|| panic!("{link}"));
+        let tr = &index[index[..at].rfind("<tr").unwrap()..at];
+        assert!(tr.contains(kinds), "{link}: {tr}");
+    }
+}

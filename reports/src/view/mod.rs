@@ -140,6 +140,22 @@ pub struct SummaryView {
     pub ratio: String,
     /// Designs not timed (failed or unsupported).
     pub untimed: usize,
+    /// The fastest design of each kind timed here (article, tuned, peer, external), in that
+    /// order, with its median over the winner's: the best article design against the best
+    /// tuned one shows what an implementation gains over the article's idea, against the best
+    /// peer what the crates gain.
+    pub best_by_kind: Vec<KindBest>,
+}
+
+/// The fastest design of one kind at one (family, workload, N).
+#[derive(Debug, Clone, Serialize)]
+pub struct KindBest {
+    /// `article`, `tuned`, `peer` or `external`.
+    pub kind: String,
+    /// The design.
+    pub design: String,
+    /// Its median / the winner's (`1.00×` for the winner's own kind).
+    pub ratio: String,
 }
 
 /// Values offered by the filter controls.

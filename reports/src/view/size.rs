@@ -4,9 +4,9 @@
 
 use results::Benchmark;
 use results::Family;
+use results::Results;
 use serde::Serialize;
 
-use super::SummaryView;
 use super::details::{DetailsView, details, latency_method};
 use super::families::{self, Block, FamilyMetricsView};
 use super::machines::Machines;
@@ -15,6 +15,7 @@ use super::reference::{is_reference, reference_style};
 use super::status::{median, note, status_name};
 use super::style::{kind_of, style_of};
 use super::text::shorten;
+use super::{KindBest, SummaryView};
 use crate::charts::latency::Distribution;
 use crate::charts::percentiles::PercentileRow;
 use crate::charts::sim_misses::MissRow;
@@ -178,6 +179,7 @@ pub(super) fn build_size(
                     .filter(|b| machines.index_of(b) == machine)
                     .count()
                     - on.len(),
+                best_by_kind: best_by_kind(results, &on, m),
             })
         })
         .collect();
@@ -494,4 +496,22 @@ fn working_set_text(results: &results::Results, family: Family, workload: &str, 
         (None, true) => "working set: the whole store (visited)".to_string(),
         (None, false) => String::new(),
     }
+}
+
+/// The kinds [`best_by_kind`] reports, in the order the summary lists them.
+const KINDS: [&str; 4] = ["article", "tuned", "peer", "external"];
+
+/// The fastest of each kind in `on` (fastest first), with its median over `winner`'s.
+fn best_by_kind(results: &Results, on: &[(&Benchmark, f64)], winner: f64) -> Vec<KindBest> {
+    KINDS
+        .iter()
+        .filter_map(|&kind| {
+            let &(b, m) = on.iter().find(|(b, _)| kind_of(results, b) == kind)?;
+            Some(KindBest {
+                kind: kind.to_string(),
+                design: b.design.clone(),
+                ratio: format::ratio(m / winner),
+            })
+        })
+        .collect()
 }
