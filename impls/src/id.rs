@@ -39,6 +39,60 @@ impl fmt::Debug for Id64 {
     }
 }
 
+/// A 64-bit ID for slots that tell occupied from vacant by their version's parity: a 32-bit
+/// slot index and a 32-bit version that is always odd.
+///
+/// A slot's version is odd while it holds an object and even while it is vacant, and grows by
+/// one on every insert and every removal, so "does this ID name the slot's live object?" is one
+/// comparison `slot.version == id.version()`: it can only succeed for an occupied slot, because
+/// no `ParityId` has an even version. The tuned designs rely on that to read the object out of
+/// a union without a separate occupied flag, so the odd version is an invariant of the type:
+/// [`ParityId::new`] sets the low bit whatever it is given (the tables' own constructor takes
+/// versions they have just made odd).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ParityId {
+    index: u32,
+    /// Always odd.
+    version: u32,
+}
+
+impl ParityId {
+    /// An ID of slot `index` with version `version | 1` (a version is odd by construction).
+    #[inline]
+    pub const fn new(index: u32, version: u32) -> Self {
+        Self {
+            index,
+            version: version | 1,
+        }
+    }
+
+    /// An ID of slot `index` with `version`, which the caller knows to be odd (a version it
+    /// just made odd); saves `new`'s `| 1` on insert paths.
+    #[inline]
+    pub(crate) const fn from_odd(index: u32, version: u32) -> Self {
+        debug_assert!(version & 1 == 1);
+        Self { index, version }
+    }
+
+    /// The slot index.
+    #[inline]
+    pub const fn index(self) -> u32 {
+        self.index
+    }
+
+    /// The slot's (odd) version when the ID was handed out.
+    #[inline]
+    pub const fn version(self) -> u32 {
+        self.version
+    }
+}
+
+impl fmt::Debug for ParityId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}v{}", self.index, self.version)
+    }
+}
+
 /// A 32-bit ID: `INDEX_BITS` low bits of slot index, the remaining high bits of generation.
 ///
 /// The article's 32-bit variant uses 16/16 ("if you never have more than 64 K objects live at

@@ -17,16 +17,19 @@ pub mod holey;
 pub mod holey32;
 pub mod holey32_lifo;
 pub mod holey_skip;
+pub mod holey_tuned;
 pub mod map;
 pub mod model;
 pub mod packed;
 pub mod packed_boxed_handles;
 pub mod packed_fixed;
+pub mod packed_tuned;
 pub mod peers;
 pub mod pool;
 pub mod pool_linked;
 pub mod pool_lowest;
 pub mod pool_sorted_vec;
+pub mod pool_tuned;
 pub mod registry;
 
 pub use registry::{

@@ -5,8 +5,9 @@
 //! gets a monomorphised copy of its generic code per design and no dynamic dispatch.
 
 use super::{
-    DesignInfo, IdTable, holey, holey_skip, holey32, holey32_lifo, map, model, packed,
-    packed_boxed_handles, packed_fixed, peers, pool, pool_linked, pool_lowest, pool_sorted_vec,
+    DesignInfo, IdTable, holey, holey_skip, holey_tuned, holey32, holey32_lifo, map, model, packed,
+    packed_boxed_handles, packed_fixed, packed_tuned, peers, pool, pool_linked, pool_lowest,
+    pool_sorted_vec, pool_tuned,
 };
 
 /// A design as a *type constructor*: its table type for any object type `T`, with one ID type
@@ -40,8 +41,9 @@ macro_rules! design {
 /// The registered designs as type constructors (see [`Design`]), one unit type each.
 pub mod ctors {
     use super::{
-        Design, IdTable, holey, holey_skip, holey32, holey32_lifo, map, model, packed,
-        packed_boxed_handles, packed_fixed, peers, pool, pool_linked, pool_lowest, pool_sorted_vec,
+        Design, IdTable, holey, holey_skip, holey_tuned, holey32, holey32_lifo, map, model, packed,
+        packed_boxed_handles, packed_fixed, packed_tuned, peers, pool, pool_linked, pool_lowest,
+        pool_sorted_vec, pool_tuned,
     };
 
     design!(BTreeMapTable, T => map::BTreeMapTable<T>);
@@ -54,11 +56,14 @@ pub mod ctors {
     design!(Packed, T => packed::Packed<T>);
     design!(PackedFixed, T => packed_fixed::PackedFixed<T>);
     design!(PackedBoxedHandles, T => packed_boxed_handles::PackedBoxedHandles<T>);
+    design!(PackedTuned, T => packed_tuned::PackedTuned<T>);
     design!(HoleySkip, T => holey_skip::HoleySkip<T>);
+    design!(HoleyTuned, T => holey_tuned::HoleyTuned<T>);
     design!(Pool, T => pool::Pool<T>);
     design!(PoolLowest, T => pool_lowest::PoolLowest<T>);
     design!(PoolSortedVec, T => pool_sorted_vec::PoolSortedVec<T>);
     design!(PoolLinked, T => pool_linked::PoolLinked<T>);
+    design!(PoolTuned, T => pool_tuned::PoolTuned<T>);
     design!(SlotMap, T => peers::slotmap::SlotMapPeer<T>);
     design!(HopSlotMap, T => peers::slotmap_hop::HopSlotMapPeer<T>);
     design!(DenseSlotMap, T => peers::slotmap_dense::DenseSlotMapPeer<T>);
@@ -90,11 +95,14 @@ pub fn for_each_design_ctor<V: DesignCtorVisitor>(visitor: &mut V) {
     visitor.visit::<ctors::Packed>();
     visitor.visit::<ctors::PackedFixed>();
     visitor.visit::<ctors::PackedBoxedHandles>();
+    visitor.visit::<ctors::PackedTuned>();
     visitor.visit::<ctors::HoleySkip>();
+    visitor.visit::<ctors::HoleyTuned>();
     visitor.visit::<ctors::Pool>();
     visitor.visit::<ctors::PoolLowest>();
     visitor.visit::<ctors::PoolSortedVec>();
     visitor.visit::<ctors::PoolLinked>();
+    visitor.visit::<ctors::PoolTuned>();
     visitor.visit::<ctors::SlotMap>();
     visitor.visit::<ctors::HopSlotMap>();
     visitor.visit::<ctors::DenseSlotMap>();

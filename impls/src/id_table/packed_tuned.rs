@@ -1,0 +1,345 @@
+//! Packed array, tuned: the article's [`packed`](super::packed) design (dense objects, an index
+//! table of entries naming them, swap-remove) with the index entry and ID of the fastest
+//! crates.
+//!
+//! The design is `packed`'s: objects are dense in one `Vec<T>` with no holes, an ID names an
+//! index entry that holds the object's dense position, and removal swaps the last object into
+//! the hole and patches the moved object's entry through a parallel `Vec<u32>` of owners. What
+//! changes:
+//!
+//! * **the ID is a [`ParityId`]** (32-bit entry + 32-bit odd version, 8 bytes) instead of an
+//!   `Id32` (22-bit entry + 10-bit generation, 4 bytes): no masks or shifts to take an ID
+//!   apart, and no reserve of 1024 free entries is needed to stretch a 10-bit generation;
+//! * **the entry's version says by its parity whether the entry is live** (odd) or free
+//!   (even), beside one 32-bit link that is the dense position of a live entry and the next free
+//!   entry of a free one: a lookup is one comparison, then the object;
+//! * **LIFO reuse of entries** (the most recently freed first, one head, no queue bookkeeping).
+//!   Each reuse advances the version by two; the removal that would wrap it retires the entry
+//!   (never reused), so a stale ID never matches again;
+//! * `NIL` (`u32::MAX`) is never an entry number, so looking the free head up in the index is
+//!   the "free list empty" test.
+//!
+//! This is the layout of `slotmap`'s `DenseSlotMap`, written for this trait; beside `packed` it
+//! separates the cost of the article's idea (dense objects behind one indirection) from the
+//! cost of its 32-bit ID.
+//!
+//! The object read after a live entry skips its bounds check (`get_unchecked`, argued where it
+//! is): the invariant that a live entry's link is its object's position makes it redundant, and
+//! the check cost 7% of a lookup at N = 1K (packed_tuned 1.05 ns vs DenseSlotMap 0.98 ns, which
+//! skips it too).
+//!
+//! Cost: get is two dependent array reads (entry, then object); insert O(1) amortised; remove
+//! O(1) with one object move. Iteration is a plain slice walk over exactly the live objects.
+//! Memory per live object: `size_of::<T>() + 4` (owner) `+ 8` (entry), plus `Vec` slack.
+
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::TableError;
+use crate::id::ParityId;
+
+/// End of the free list; never an entry number (the index refuses to grow to it).
+const NIL: u32 = u32::MAX;
+
+/// The version of a retired entry: free (even) and on no list. A new entry's first object gets
+/// version 1, and only the removal of an object with version `u32::MAX` wraps to it.
+const RETIRED: u32 = 0;
+
+/// One index entry, 8 bytes.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// Odd: live, and IDs with exactly this version name its object. Even: free, and the next
+    /// object gets `version + 1`; `RETIRED` entries are never reused.
+    version: u32,
+    /// Live: the object's position in the dense arrays. Free: the next free entry, or `NIL`
+    /// (also for a retired entry).
+    link: u32,
+}
+
+/// Packed array: dense objects, an index of parity-versioned entries, LIFO entry reuse.
+///
+/// ```
+/// use impls::id_table::{IdTable, packed_tuned::PackedTuned};
+///
+/// let mut table = PackedTuned::<&str>::new();
+/// let a = table.insert("a").unwrap();
+/// let b = table.insert("b").unwrap();
+/// assert_eq!(table.remove(a), Some("a")); // "b" moves into the hole; its ID still works
+/// assert_eq!(table.get(b), Some(&"b"));
+/// assert_eq!(table.as_slice(), ["b"]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct PackedTuned<T> {
+    /// The live objects, dense. Invariant: `objects.len() == owners.len()` is the table's len.
+    objects: Vec<T>,
+    /// `owners[p]` is the entry naming `objects[p]`. Invariant: that entry is live and its
+    /// `link` is `p` (dense and sparse agree both ways).
+    owners: Vec<u32>,
+    /// Invariants: `index.len() < NIL`; live entries are exactly those named in `owners`; every
+    /// free entry that is not `RETIRED` is on the free list exactly once, and only those are.
+    index: Vec<Entry>,
+    /// Most recently freed entry, or `NIL`.
+    free_head: u32,
+}
+
+impl<T> PackedTuned<T> {
+    /// The live objects, dense, in the table's iteration order.
+    pub fn as_slice(&self) -> &[T] {
+        &self.objects
+    }
+
+    /// Appends `value` as the object of entry `number`, live with `version`.
+    #[inline]
+    fn place(&mut self, value: T, number: u32, version: u32) -> Result<ParityId, TableError> {
+        self.objects.push(value);
+        self.owners.push(number);
+        Ok(ParityId::from_odd(number, version))
+    }
+
+    /// Sets the version of the free entry `entry` to the even `to` (its place on the free list
+    /// unchanged), so tests reach the end of an entry's versions without 2^31 reuses.
+    #[cfg(test)]
+    fn fast_forward_free(&mut self, entry: usize, to: u32) {
+        let e = &mut self.index[entry];
+        assert!(e.version & 1 == 0 && to & 1 == 0 && to != RETIRED);
+        e.version = to;
+    }
+}
+
+impl<T: 'static> IdTable<T> for PackedTuned<T> {
+    type Id = ParityId;
+
+    const INFO: DesignInfo = DesignInfo {
+        name: "packed_tuned",
+        description: "packed with DenseSlotMap's index: 64-bit ID (32-bit entry + odd version), version parity marks live entries, LIFO entry reuse with no reserve",
+        kind: DesignKind::Tuned,
+        id_bytes: id_bytes::<ParityId>(),
+        stale: StaleDetection::Never,
+        demonstrates: None,
+        capacity: None,
+        remove_shift_cap: None,
+    };
+
+    fn new() -> Self {
+        Self {
+            objects: Vec::new(),
+            owners: Vec::new(),
+            index: Vec::new(),
+            free_head: NIL,
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, value: T) -> Result<ParityId, TableError> {
+        // Every object owns a distinct entry and `index.len() < NIL`, so the position fits.
+        let position = self.objects.len() as u32;
+        let number = self.free_head;
+        // `NIL` is never an entry number, so this lookup is also the "free list empty" test.
+        let version = if let Some(entry) = self.index.get_mut(number as usize) {
+            self.free_head = entry.link;
+            // Free versions on the list are even and below `u32::MAX`: no overflow.
+            entry.version += 1;
+            entry.link = position;
+            entry.version
+        } else {
+            let len = self.index.len();
+            if len >= NIL as usize {
+                return Err(TableError::IdSpaceExhausted {
+                    created: len as u64,
+                });
+            }
+            self.index.push(Entry {
+                version: 1,
+                link: position,
+            });
+            return self.place(value, len as u32, 1);
+        };
+        self.place(value, number, version)
+    }
+
+    #[inline]
+    fn get(&self, id: ParityId) -> Option<&T> {
+        let entry = self.index.get(id.index() as usize)?;
+        if entry.version == id.version() {
+            let position = entry.link as usize;
+            debug_assert!(position < self.objects.len());
+            // SAFETY: the entry is live (its version equals an odd `ParityId` version), and a
+            // live entry's link is its object's position in `objects` (the invariant of
+            // `owners`, kept by insert, remove and sort_by_key), so it is in bounds. Unchecked
+            // because the second bounds check cost 7% at N = 1K (1.05 ns vs 0.98 for DenseSlotMap,
+            // which skips it: see the module doc).
+            Some(unsafe { self.objects.get_unchecked(position) })
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn get_mut(&mut self, id: ParityId) -> Option<&mut T> {
+        let entry = self.index.get(id.index() as usize)?;
+        if entry.version == id.version() {
+            let position = entry.link as usize;
+            debug_assert!(position < self.objects.len());
+            // SAFETY: as in `get`: a live entry's link is in bounds of `objects`.
+            Some(unsafe { self.objects.get_unchecked_mut(position) })
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn remove(&mut self, id: ParityId) -> Option<T> {
+        let number = id.index();
+        let entry = self.index.get_mut(number as usize)?;
+        if entry.version != id.version() {
+            return None;
+        }
+        let position = entry.link as usize;
+        entry.version = entry.version.wrapping_add(1);
+        if entry.version == RETIRED {
+            entry.link = NIL;
+        } else {
+            entry.link = self.free_head;
+            self.free_head = number;
+        }
+        let value = self.objects.swap_remove(position);
+        self.owners.swap_remove(position);
+        if let Some(&moved) = self.owners.get(position) {
+            self.index[moved as usize].link = position as u32;
+        }
+        Some(value)
+    }
+
+    fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.objects.iter()
+    }
+
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.objects.iter_mut()
+    }
+
+    /// Permutes the dense objects into key order and patches their entries
+    /// ([`super::sort_dense`]): IDs stay valid.
+    fn sort_by_key(&mut self, key: impl FnMut(&T) -> u64) -> bool {
+        let index = &mut self.index;
+        super::sort_dense(
+            &mut self.objects,
+            &mut self.owners,
+            key,
+            |owner, position| {
+                index[owner as usize].link = position as u32;
+            },
+        );
+        true
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.objects.capacity() * std::mem::size_of::<T>()
+            + self.owners.capacity() * std::mem::size_of::<u32>()
+            + self.index.capacity() * std::mem::size_of::<Entry>()
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        let len = self.objects.len();
+        if self.owners.len() != len {
+            return Err(format!("{len} objects but {} owners", self.owners.len()));
+        }
+        for (position, &owner) in self.owners.iter().enumerate() {
+            match self.index.get(owner as usize) {
+                Some(e) if e.version & 1 == 1 && e.link as usize == position => {}
+                other => {
+                    return Err(format!(
+                        "object {position} owned by entry {owner}, which is {other:?}"
+                    ));
+                }
+            }
+        }
+        let live = self.index.iter().filter(|e| e.version & 1 == 1).count();
+        // Each object names a distinct live entry (the links differ), so equal counts mean no
+        // live entry is unowned.
+        if live != len {
+            return Err(format!("{live} live entries for {len} objects"));
+        }
+        let mut on_list = vec![false; self.index.len()];
+        let mut cursor = self.free_head;
+        while cursor != NIL {
+            let i = cursor as usize;
+            match self.index.get(i) {
+                Some(e) if e.version & 1 == 0 && e.version != RETIRED => {
+                    if std::mem::replace(&mut on_list[i], true) {
+                        return Err(format!("free list has a cycle through entry {i}"));
+                    }
+                    cursor = e.link;
+                }
+                other => return Err(format!("free list reaches entry {i}: {other:?}")),
+            }
+        }
+        for (i, e) in self.index.iter().enumerate() {
+            if e.version & 1 == 0 && e.version != RETIRED && !on_list[i] {
+                return Err(format!("free entry {i} is not on the free list"));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_is_two_words_of_four_bytes() {
+        assert_eq!(std::mem::size_of::<Entry>(), 8);
+    }
+
+    #[test]
+    fn swap_remove_patches_the_moved_objects_entry_and_entries_come_back_lifo() {
+        let mut t = PackedTuned::<u32>::new();
+        let ids: Vec<_> = (0..4).map(|i| t.insert(i).unwrap()).collect();
+        assert_eq!(t.remove(ids[1]), Some(1));
+        assert_eq!(t.as_slice(), [0, 3, 2]);
+        assert_eq!(t.get(ids[3]), Some(&3));
+        *t.get_mut(ids[3]).unwrap() += 0;
+        assert_eq!(t.get_mut(ids[1]), None);
+        assert_eq!(t.remove(ids[3]), Some(3)); // the moved object, now at position 1
+        assert_eq!(t.as_slice(), [0, 2]);
+        t.check_invariants().unwrap();
+        // LIFO: entry 3, freed last, comes back first, one version on.
+        assert_eq!(t.insert(9).unwrap(), ParityId::new(3, 3));
+        assert_eq!(t.insert(10).unwrap(), ParityId::new(1, 3));
+        assert_eq!(t.insert(11).unwrap(), ParityId::new(4, 1));
+        assert_eq!(t.get(ids[1]), None);
+        assert_eq!(t.remove(ids[3]), None);
+        assert_eq!(t.as_slice(), [0, 2, 9, 10, 11]);
+        t.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn entry_is_retired_when_its_version_would_wrap() {
+        let mut t = PackedTuned::<u32>::new();
+        let first = t.insert(0).unwrap();
+        t.remove(first).unwrap();
+        t.fast_forward_free(0, u32::MAX - 1);
+        let last = t.insert(1).unwrap();
+        assert_eq!(last, ParityId::new(0, u32::MAX));
+        assert_eq!(t.remove(last), Some(1));
+        t.check_invariants().unwrap();
+        let fresh = t.insert(2).unwrap();
+        assert_eq!(fresh.index(), 1, "the retired entry is never reused");
+        assert_eq!(t.get(first), None);
+        assert_eq!(t.get(last), None);
+        t.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn check_invariants_catches_a_broken_back_link() {
+        let mut t = PackedTuned::<u32>::new();
+        t.insert(0).unwrap();
+        t.insert(1).unwrap();
+        t.check_invariants().unwrap();
+        t.owners.swap(0, 1);
+        assert!(t.check_invariants().is_err());
+    }
+}
