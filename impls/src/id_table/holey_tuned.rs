@@ -207,10 +207,8 @@ impl<T: 'static> IdTable<T> for HoleyTuned<T> {
             self.free_head = unsafe { slot.content.next_free };
             // Vacant versions on the list are even and below `u32::MAX`: no overflow.
             let version = slot.version + 1;
-            // The old content is a `u32`: nothing to drop.
-            slot.content = Content {
-                value: ManuallyDrop::new(value),
-            };
+            // Writing a union field is safe; the old content is a `u32`: nothing to drop.
+            slot.content.value = ManuallyDrop::new(value);
             slot.version = version;
             self.len += 1;
             return Ok(ParityId::from_odd(index, version));
@@ -248,12 +246,11 @@ impl<T: 'static> IdTable<T> for HoleyTuned<T> {
         // read or drop the object again.
         let value = unsafe { ManuallyDrop::take(&mut slot.content.value) };
         let next = slot.version.wrapping_add(1);
+        // Only the link's 4 bytes are written (a field write, not a whole-union assignment).
         if next == RETIRED {
-            slot.content = Content { next_free: NIL };
+            slot.content.next_free = NIL;
         } else {
-            slot.content = Content {
-                next_free: self.free_head,
-            };
+            slot.content.next_free = self.free_head;
             self.free_head = index;
         }
         slot.version = next;
