@@ -24,6 +24,7 @@ pub mod packed;
 pub mod packed_boxed_handles;
 pub mod packed_fixed;
 pub mod packed_tuned;
+pub mod parity;
 pub mod peers;
 pub mod pool;
 pub mod pool_linked;
