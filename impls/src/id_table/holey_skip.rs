@@ -68,7 +68,7 @@ impl<T: 'static> IdTable<T> for HoleySkip<T> {
         }
     }
 
-    #[inline]
+    #[inline(always)] // several call sites in the replay: see IdTable's doc
     fn insert(&mut self, value: T) -> Result<Id64, TableError> {
         let id = self.holey.insert(value)?;
         let (word, mask) = bit_position(id.index() as usize);

@@ -156,6 +156,13 @@ fn count(n: u64) -> String {
 /// * [`iter`](IdTable::iter)/[`iter_mut`](IdTable::iter_mut) yield every live object exactly once,
 ///   in a design-defined order.
 /// * [`len`](IdTable::len) is the number of live objects.
+///
+/// # Inlining
+/// The replay compiles its loop once per source of IDs (uniform fast path, mixed ops, dry run),
+/// so `insert`, `get` and `remove` have several call sites in one binary, and LLVM declines to
+/// inline a bigger method into all of them: the timed loop then pays a call per op that an
+/// application with one call site would not. Designs whose `insert`/`remove` callgrind showed
+/// out of line in the `churn` loop mark them `#[inline(always)]`; the rest `#[inline]`.
 pub trait IdTable<T: 'static>: Sized {
     /// The ID type handed out by [`insert`](IdTable::insert).
     type Id: Copy + Eq + std::hash::Hash + std::fmt::Debug + 'static;

@@ -143,7 +143,7 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
         }
     }
 
-    #[inline]
+    #[inline(always)] // several call sites in the replay: see IdTable's doc
     fn insert(&mut self, value: T) -> Result<Self::Id, TableError> {
         let entry = if self.free_len > MIN_FREE {
             self.dequeue_free()
@@ -188,7 +188,7 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
         }
     }
 
-    #[inline]
+    #[inline(always)] // several call sites in the replay: see IdTable's doc
     fn remove(&mut self, id: Self::Id) -> Option<T> {
         let entry_number = id.index();
         let entry = self.index.get_mut(entry_number as usize)?;

@@ -99,7 +99,7 @@ impl<T: 'static> IdTable<T> for PackedBoxedHandles<T> {
         }
     }
 
-    #[inline]
+    #[inline(always)] // several call sites in the replay: see IdTable's doc
     fn insert(&mut self, value: T) -> Result<Id64, TableError> {
         let dense = slot_index(self.objects.len())?;
         let index = if self.free_head != NIL {
@@ -142,6 +142,7 @@ impl<T: 'static> IdTable<T> for PackedBoxedHandles<T> {
         self.objects.get_mut(cell.dense as usize)
     }
 
+    #[inline(always)] // several call sites in the replay: see IdTable's doc
     fn remove(&mut self, id: Id64) -> Option<T> {
         let slot = self.slots.get_mut(id.index() as usize)?;
         if slot.generation != id.generation() {

@@ -127,7 +127,7 @@ impl<T: 'static> IdTable<T> for PackedTuned<T> {
         }
     }
 
-    #[inline]
+    #[inline(always)] // several call sites in the replay: see IdTable's doc
     fn insert(&mut self, value: T) -> Result<ParityId, TableError> {
         // Every object owns a distinct entry and `index.len() < NIL`, so the position fits.
         let position = self.objects.len() as u32;

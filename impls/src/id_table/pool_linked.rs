@@ -139,7 +139,7 @@ impl<T: 'static> IdTable<T> for PoolLinked<T> {
         }
     }
 
-    #[inline]
+    #[inline(always)] // several call sites in the replay: see IdTable's doc
     fn insert(&mut self, value: T) -> Result<Id64, TableError> {
         let (index, generation) = if self.free_head != NIL {
             let index = self.free_head;

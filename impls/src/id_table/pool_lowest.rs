@@ -108,7 +108,7 @@ impl<T: 'static> IdTable<T> for PoolLowest<T> {
         }
     }
 
-    #[inline]
+    #[inline(always)] // several call sites in the replay: see IdTable's doc
     fn insert(&mut self, value: T) -> Result<Id64, TableError> {
         if let Some(i) = self.lowest_free() {
             self.mark_used(i);
