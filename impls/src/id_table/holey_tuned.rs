@@ -62,7 +62,7 @@ pub struct UnionSlot<T> {
 }
 
 // SAFETY: every method below keeps the parity invariant: the union holds the object exactly
-// while the version is odd (`occupied` and `fill` write the object and make it odd, `take`
+// while the version is odd (`occupied` and `fill` write the object and make it odd, `vacate`
 // writes the link and makes it even), and `next_free` answers only for even versions.
 unsafe impl<T> ParitySlot<T> for UnionSlot<T> {
     const INFO: DesignInfo = DesignInfo {
@@ -159,18 +159,16 @@ unsafe impl<T> ParitySlot<T> for UnionSlot<T> {
     }
 
     #[inline]
-    fn take(&mut self, id: ParityId, next_free: u32) -> Option<T> {
-        if self.version != id.version() {
-            return None;
-        }
-        // SAFETY: the version equals an odd `ParityId` version, so the union holds the object;
-        // the link overwrites it and the version turns even right below, before anything can
-        // read or drop the object again.
+    unsafe fn vacate(&mut self, next_free: u32) -> T {
+        debug_assert!(self.version & 1 == 1);
+        // SAFETY: the caller guarantees an odd version, so the union holds the object; the link
+        // overwrites it and the version turns even right below, before anything can read or
+        // drop the object again.
         let value = unsafe { ManuallyDrop::take(&mut self.content.value) };
         // Only the link's 4 bytes are written (a field write, not a whole-union assignment).
         self.content.next_free = next_free;
         self.version = self.version.wrapping_add(1);
-        Some(value)
+        value
     }
 
     #[cfg(test)]

@@ -31,7 +31,7 @@ pub const RETIRED: u32 = 0;
 /// # Safety
 /// Implementations keep that invariant in every method: the version is odd exactly while the
 /// slot holds an initialised object, `next_free` is `Some` exactly while it is even, `fill`
-/// and `take` change the version by one. [`ParityTable`] relies on it when it calls `fill` on
+/// and `vacate` change the version by one. [`ParityTable`] relies on it when it calls `fill` on
 /// the slot its free list names.
 pub unsafe trait ParitySlot<T>: Sized {
     /// The design's name, kind and guarantees.
@@ -65,9 +65,12 @@ pub unsafe trait ParitySlot<T>: Sized {
     /// The slot must be vacant (even version) and not retired.
     unsafe fn fill(&mut self, value: T) -> (u32, u32);
 
-    /// If `id` names this slot's object: takes it out, stores `next_free` as the link and makes
-    /// the version even (one more, wrapping to [`RETIRED`]).
-    fn take(&mut self, id: ParityId, next_free: u32) -> Option<T>;
+    /// Takes the object out, stores `next_free` as the link and makes the version even (one
+    /// more, wrapping to [`RETIRED`]).
+    ///
+    /// # Safety
+    /// The slot must hold an object (odd version).
+    unsafe fn vacate(&mut self, next_free: u32) -> T;
 
     /// Sets the version of a vacant slot (tests: reach a version's end without 2^31 reuses).
     #[cfg(test)]
@@ -146,12 +149,18 @@ impl<T: 'static, S: ParitySlot<T> + 'static> IdTable<T> for ParityTable<T, S> {
     fn remove(&mut self, id: ParityId) -> Option<T> {
         let index = id.index();
         let slot = self.slots.get_mut(index as usize)?;
-        let value = slot.take(id, self.free_head)?;
-        if slot.version() != RETIRED {
+        if slot.version() != id.version() {
+            return None;
+        }
+        // The table's bookkeeping first, from values in registers: the slot's new version is
+        // `id.version() + 1`, which wraps to `RETIRED` exactly for the last odd version.
+        let free_head = self.free_head;
+        if id.version() != u32::MAX {
             self.free_head = index;
         }
         self.len -= 1;
-        Some(value)
+        // SAFETY: the slot's version equals the ID's, which is odd: the slot holds an object.
+        Some(unsafe { slot.vacate(free_head) })
     }
 
     fn len(&self) -> usize {

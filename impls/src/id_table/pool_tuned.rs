@@ -59,7 +59,7 @@ pub struct PoolSlot<T> {
 }
 
 // SAFETY: every method below keeps the parity invariant: `value` is initialised exactly while
-// the version is odd (`occupied` and `fill` write it and make the version odd, `take` moves it
+// the version is odd (`occupied` and `fill` write it and make the version odd, `vacate` moves it
 // out and makes the version even), and `next_free` answers only for even versions.
 unsafe impl<T> ParitySlot<T> for PoolSlot<T> {
     const INFO: DesignInfo = DesignInfo {
@@ -145,16 +145,14 @@ unsafe impl<T> ParitySlot<T> for PoolSlot<T> {
     }
 
     #[inline]
-    fn take(&mut self, id: ParityId, next_free: u32) -> Option<T> {
-        if self.version != id.version() {
-            return None;
-        }
-        // SAFETY: the version equals an odd `ParityId` version, so the object is initialised;
-        // the version turns even right below, so it is never read or dropped again.
+    unsafe fn vacate(&mut self, next_free: u32) -> T {
+        debug_assert!(self.version & 1 == 1);
+        // SAFETY: the caller guarantees an odd version, so the object is initialised; the
+        // version turns even right below, so it is never read or dropped again.
         let value = unsafe { self.value.assume_init_read() };
         self.version = self.version.wrapping_add(1);
         self.next_free = next_free;
-        Some(value)
+        value
     }
 
     #[cfg(test)]
