@@ -32,16 +32,10 @@
 //! O(1) with one object move. Iteration is a plain slice walk over exactly the live objects.
 //! Memory per live object: `size_of::<T>() + 4` (owner) `+ 8` (entry), plus `Vec` slack.
 
+use super::parity::{NIL, RETIRED};
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 use crate::TableError;
 use crate::id::ParityId;
-
-/// End of the free list; never an entry number (the index refuses to grow to it).
-const NIL: u32 = u32::MAX;
-
-/// The version of a retired entry: free (even) and on no list. A new entry's first object gets
-/// version 1, and only the removal of an object with version `u32::MAX` wraps to it.
-const RETIRED: u32 = 0;
 
 /// One index entry, 8 bytes.
 #[derive(Debug, Clone, Copy)]
