@@ -20,10 +20,14 @@ pub struct SuiteConfig {
     pub sizes: Option<Vec<usize>>,
     /// Trace seed (`DODBENCH_SEED` overrides).
     pub seed: u64,
+    /// `DODBENCH_FRESH=1`: the bench starts a new results file instead of merging into the
+    /// one of the same commit, machine, mode and seed (`results::merge`).
+    pub fresh: bool,
 }
 
 impl SuiteConfig {
-    /// Reads `DODBENCH_QUICK`, `DODBENCH_FULL`, `DODBENCH_SIZES` and `DODBENCH_SEED`.
+    /// Reads `DODBENCH_QUICK`, `DODBENCH_FULL`, `DODBENCH_SIZES`, `DODBENCH_SEED` and
+    /// `DODBENCH_FRESH`.
     ///
     /// # Errors
     /// A variable is set but unparsable, or both `DODBENCH_QUICK` and `DODBENCH_FULL` are set.
@@ -68,7 +72,13 @@ impl SuiteConfig {
                 .parse()
                 .map_err(|_| format!("DODBENCH_SEED={s}: not an unsigned integer"))?,
         };
-        Ok(Self { scale, sizes, seed })
+        let fresh = flag("DODBENCH_FRESH")?;
+        Ok(Self {
+            scale,
+            sizes,
+            seed,
+            fresh,
+        })
     }
 
     /// Whether this is a quick run.

@@ -249,7 +249,7 @@ pub fn advise_with<L: DesignList>(path: &Path, options: &AdviseOptions) -> Resul
     let ranking = (0..results.benchmarks.len())
         .filter(|&i| results.benchmarks[i].verified)
         .collect();
-    std::fs::create_dir_all(&options.out)
+    results::create_output_dir(&options.out)
         .with_context(|| format!("cannot create {}", options.out.display()))?;
     let source = options.out.join("results.json");
     results.save(&source)?;

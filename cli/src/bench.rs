@@ -8,13 +8,16 @@
 //! verifies, measures and times one replayer. There is no per-family or per-design bench code.
 //!
 //! Environment: `DODBENCH_QUICK=1` (short measurement, small matrix, for CI),
-//! `DODBENCH_FULL=1` (the exhaustive matrix), `DODBENCH_SIZES`, `DODBENCH_SEED`. A criterion
+//! `DODBENCH_FULL=1` (the exhaustive matrix), `DODBENCH_SIZES`, `DODBENCH_SEED`,
+//! `DODBENCH_FRESH=1` (a new results file; by default a run merges into the file of the same
+//! commit, machine, mode and seed, so a filtered run keeps the other benchmarks). A criterion
 //! filter (`cargo bench -- tags`, matched against `family/workload/design/n`) selects
 //! benchmarks; which ones it selects is asked of criterion itself (this binary re-run with
 //! `--list`), so a trace is only generated when criterion will time one of its benchmarks.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
@@ -32,13 +35,17 @@ use bench_harness::verify::{Outcome, check_replayer};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
 use results::{
-    Benchmark, DesignRecord, FamilyRecord, StepRecord, WorkloadRecord, default_results_path,
-    target_dir,
+    Benchmark, DesignRecord, FamilyRecord, Results, SameRun, StepRecord, WorkloadRecord,
+    default_results_path, target_dir,
 };
 use workloads::{Trace, TraceStats};
 
 /// Set in the child that lists the benchmarks criterion selects.
 const LIST_CHILD: &str = "DODBENCH_LIST_CHILD";
+
+/// Set in the child that runs the benchmarks while the parent relays its standard error
+/// ([`relay_run_child`]).
+const RUN_CHILD: &str = "DODBENCH_RUN_CHILD";
 
 /// A benchmark as criterion names it: (`family/workload`, design, n).
 type BenchKey = (String, String, String);
@@ -120,6 +127,7 @@ impl ListVisitor for Universe {
                 scale,
                 sizes: None,
                 seed: self.seed,
+                fresh: false,
             };
             for (workload, n, _) in matrix::<F>(&config) {
                 for (name, family) in &names {
@@ -166,6 +174,60 @@ impl ListVisitor for Lister<'_> {
             group.finish();
         }
     }
+}
+
+/// The first words of criterion's warning that a benchmark ran one iteration per sample
+/// (printed for every body longer than the measurement time over the sample count, which
+/// dodbench chooses on purpose for long bodies: nothing a user can act on).
+const ONE_ITERATION_WARNING: &[u8] = b"Warning: Unable to complete ";
+
+/// Runs this binary again as the bench ([`RUN_CHILD`]) and relays its standard error without
+/// criterion's one-iteration-per-sample warnings ([`ONE_ITERATION_WARNING`]), which it counts
+/// in one closing line instead; standard output is the child's own. Returns the child's exit
+/// status.
+fn relay_run_child() -> i32 {
+    use std::io::{BufRead, Write};
+    let exe =
+        std::env::current_exe().unwrap_or_else(|e| fail(&format!("cannot find this binary: {e}")));
+    let mut child = Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .env(RUN_CHILD, "1")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| fail(&format!("cannot start the bench: {e}")));
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let mut out = std::io::stderr().lock();
+    let mut held_blank = false;
+    let mut left_out = 0usize;
+    for line in std::io::BufReader::new(stderr).split(b'\n') {
+        let Ok(line) = line else { break };
+        if line.starts_with(ONE_ITERATION_WARNING) {
+            // Criterion starts the warning with a newline of its own: that blank line goes too.
+            held_blank = false;
+            left_out += 1;
+            continue;
+        }
+        if std::mem::take(&mut held_blank) {
+            let _ = out.write_all(b"\n");
+        }
+        if line.is_empty() {
+            held_blank = true;
+            continue;
+        }
+        let _ = out.write_all(&line);
+        let _ = out.write_all(b"\n");
+    }
+    let status = child
+        .wait()
+        .unwrap_or_else(|e| fail(&format!("the bench did not finish: {e}")));
+    if left_out > 0 {
+        let _ = writeln!(
+            out,
+            "dodbench: {left_out} benchmarks ran one body replay per sample (a body longer than \
+             the measurement time over the samples; criterion's warnings about it left out)"
+        );
+    }
+    status.code().unwrap_or(1)
 }
 
 /// The benchmarks criterion selects with this process's arguments: this binary re-run with
@@ -405,6 +467,85 @@ fn fail(message: &str) -> ! {
     std::process::exit(2);
 }
 
+/// What one run measured, for its closing line.
+struct RunCounts {
+    verified: usize,
+    unsupported: usize,
+    failed: usize,
+}
+
+impl RunCounts {
+    fn of(benchmarks: &[Benchmark]) -> Self {
+        let count = |status| benchmarks.iter().filter(|b| b.status == status).count();
+        Self {
+            verified: count(results::Status::Verified),
+            unsupported: count(results::Status::Unsupported),
+            failed: count(results::Status::Failed),
+        }
+    }
+}
+
+impl std::fmt::Display for RunCounts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "this run: {} benchmarks verified and timed, {} unsupported, {} failed",
+            self.verified, self.unsupported, self.failed
+        )
+    }
+}
+
+/// `d` as `12 min 05 s` (or `8.4 s` under a minute).
+fn minutes(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 60.0 {
+        format!("{s:.1} s")
+    } else {
+        format!("{} min {:02} s", (s / 60.0) as u64, s as u64 % 60)
+    }
+}
+
+/// This run's `new` results merged into the file at `path` when that file holds a run of the
+/// same commit, machine, mode and seed (`results::merge`: a filtered run refreshes its
+/// benchmarks and keeps the rest), with the closing line's account of what happened. A file
+/// of another run, an unreadable one, or any file under `DODBENCH_FRESH=1` is copied to
+/// `results.prev.json` beside it first, and this run starts a new file.
+fn merged_into_file(new: Results, path: &Path, fresh: bool) -> (Results, String) {
+    let total = |r: &Results| r.benchmarks.len();
+    if !path.exists() {
+        let how = format!("{} benchmarks", total(&new));
+        return (new, how);
+    }
+    let why_new = match Results::load(path) {
+        Err(e) => format!("the previous file could not be read ({e})"),
+        Ok(_) if fresh => "DODBENCH_FRESH=1".to_string(),
+        Ok(mut older) => match SameRun::of(&older).differs(&SameRun::of(&new)) {
+            None => {
+                let c = older.merge_newer(new);
+                let how = format!(
+                    "{} benchmarks: this run replaced {} and added {}, {} kept from the earlier \
+                     run of this commit; DODBENCH_FRESH=1 starts a new file",
+                    total(&older),
+                    c.replaced,
+                    c.added,
+                    c.kept
+                );
+                return (older, how);
+            }
+            Some(why) => format!("the previous file was of {why}"),
+        },
+    };
+    let prev = path.with_extension("prev.json");
+    let kept = std::fs::read(path)
+        .and_then(|bytes| results::write_atomically(&prev, &bytes))
+        .map_or_else(
+            |e| format!("could not keep it as {}: {e}", prev.display()),
+            |()| format!("kept as {}", prev.display()),
+        );
+    let how = format!("{} benchmarks, a new file: {why_new}, {kept}", total(&new));
+    (new, how)
+}
+
 /// `cargo bench`: every family with its registered designs.
 pub fn main() {
     run::<AllFamilies>();
@@ -413,6 +554,7 @@ pub fn main() {
 /// The whole bench over the families and designs of `L`: reads the environment and criterion's
 /// arguments, runs, writes results and the report; exits with status 2 on a setup error.
 pub fn run<L: DesignList>() {
+    let started = std::time::Instant::now();
     let config = SuiteConfig::from_env().unwrap_or_else(|e| fail(&e));
     let criterion_dir = target_dir().join("criterion");
     let (budget, samples, resamples) = match config.scale {
@@ -451,6 +593,9 @@ pub fn run<L: DesignList>() {
         .without_plots()
         .configure_from_args();
     let listing = std::env::var_os(LIST_CHILD).is_some() || std::env::args().any(|a| a == "--list");
+    if !listing && std::env::var_os(RUN_CHILD).is_none() {
+        std::process::exit(relay_run_child());
+    }
     if listing {
         L::for_each(&mut Lister {
             criterion: &mut criterion,
@@ -513,13 +658,11 @@ pub fn run<L: DesignList>() {
         benchmarks,
     );
     results.steps.push(step);
+    let this_run = RunCounts::of(&results.benchmarks);
     let path = default_results_path();
+    let (results, how) = merged_into_file(results, &path, run.config.fresh);
     match results.save(&path) {
-        Ok(()) => println!(
-            "dodbench: wrote {} ({} benchmarks)",
-            path.display(),
-            results.benchmarks.len()
-        ),
+        Ok(()) => println!("dodbench: wrote {} ({how})", path.display()),
         Err(e) => {
             eprintln!("dodbench: {e}");
             std::process::exit(1);
@@ -530,7 +673,10 @@ pub fn run<L: DesignList>() {
         ..Default::default()
     };
     match reports::render(&results, &reports::default_report_dir(), &options) {
-        Ok(summary) => println!("dodbench: report at {}", summary.index.display()),
+        Ok(summary) => {
+            println!("dodbench: report at {}", summary.index.display());
+            println!("dodbench: {this_run}, in {}", minutes(started.elapsed()));
+        }
         Err(e) => {
             eprintln!("dodbench: cannot write the report: {e}");
             std::process::exit(1);

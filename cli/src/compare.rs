@@ -31,6 +31,11 @@ pub struct Options<'a> {
 /// # Errors
 /// A file is unreadable or not a results/baseline file, or a write failed.
 pub fn run(base_path: &Path, new_path: &Path, rules: &Rules, options: &Options) -> Result<Gate> {
+    if options.update_baseline && base_path.as_os_str() == results::files::STDOUT_PATH {
+        anyhow::bail!(
+            "--update-baseline rewrites BASE, which is read first: `-` (stdout) cannot be a baseline"
+        );
+    }
     let new = Run::load(new_path)?;
     let base = match Run::load(base_path) {
         Err(CompareError::Io { source, .. })

@@ -8,7 +8,8 @@ use workloads::convert::wee_alloc::ConvertError;
 
 use crate::Gate;
 
-/// Converts `input` and saves the trace to `output` atomically.
+/// Converts `input` and saves the trace to `output` (as [`crate::gen_trace::save_trace`]:
+/// atomically, through symbolic links, FIFOs and devices, `-` for stdout).
 ///
 /// # Errors
 /// The input is unreadable or malformed (the error names the line), or the output cannot be

@@ -17,8 +17,8 @@ pub enum ExportFormat {
     GithubActionBenchmark,
 }
 
-/// Writes `results` (default: `target/dodbench/results.json`) in `format` to `output`
-/// (atomically) or stdout.
+/// Writes `results` (default: `target/dodbench/results.json`) in `format` to `output` (by
+/// [`write_atomically`]'s rule: `-` is stdout) or, when omitted, stdout.
 ///
 /// # Errors
 /// The results file cannot be read, or the output written.

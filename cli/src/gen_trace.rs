@@ -28,7 +28,7 @@ pub fn run(
     with_family(trace, Save(output))
 }
 
-/// Saves a trace of any family atomically and prints what it holds.
+/// Saves a trace of any family (see [`save_trace`]) and prints what it holds.
 pub struct Save<'a>(pub &'a Path);
 
 impl TraceVisitor for Save<'_> {
@@ -39,7 +39,10 @@ impl TraceVisitor for Save<'_> {
     }
 }
 
-/// Validates `trace`, saves it to `output` atomically and prints what it holds.
+/// Validates `trace`, writes it to `output` by the one output rule of
+/// [`results::write_atomically`] (a file atomically, a symbolic link's target, a FIFO or
+/// device written through, `-` to stdout) and prints what it holds (to stderr when the trace
+/// goes to stdout).
 ///
 /// # Errors
 /// The trace is invalid (a bug in its generator) or the file cannot be written.
@@ -47,9 +50,10 @@ pub fn save_trace<O: TraceOp>(trace: &Trace<O>, output: &Path) -> Result<Gate> {
     let stats = trace
         .validate()
         .context("generated trace is invalid (a bug)")?;
-    // The error names the file.
-    workloads::format::save_to_path(trace, output)?;
-    println!(
+    let bytes = workloads::format::to_bytes(trace).context("generated trace is invalid (a bug)")?;
+    results::write_atomically(output, &bytes)
+        .with_context(|| format!("cannot write trace file {}", output.display()))?;
+    let summary = format!(
         "wrote {} ({} trace): {} setup ops, {} body ops ({} work units)",
         output.display(),
         O::FAMILY,
@@ -57,5 +61,10 @@ pub fn save_trace<O: TraceOp>(trace: &Trace<O>, output: &Path) -> Result<Gate> {
         trace.body.len(),
         stats.work_units()
     );
+    if output.as_os_str() == results::files::STDOUT_PATH {
+        eprintln!("dodbench: {summary}");
+    } else {
+        println!("{summary}");
+    }
     Ok(Gate::Pass)
 }

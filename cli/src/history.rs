@@ -21,7 +21,11 @@ pub fn append(
     let path = results.unwrap_or_else(default_results_path);
     let run = Run::load(&path)?;
     history::append(history_path, &HistoryEntry::from_run(&run, reference)?)?;
-    println!("appended {} to {}", run.commit, history_path.display());
+    if history_path.as_os_str() == results::files::STDOUT_PATH {
+        eprintln!("dodbench: appended {} to stdout", run.commit);
+    } else {
+        println!("appended {} to {}", run.commit, history_path.display());
+    }
     Ok(Gate::Pass)
 }
 

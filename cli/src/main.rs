@@ -55,7 +55,8 @@ enum Command {
         /// Generator parameters as JSON, e.g. '{"skew": 1.2}' (missing fields use defaults).
         #[arg(long)]
         params: Option<String>,
-        /// Output file.
+        /// Output file (written atomically, through a symbolic link to its target; a FIFO or
+        /// character device is written through; `-`: stdout).
         #[arg(short, long)]
         output: PathBuf,
     },
@@ -64,7 +65,7 @@ enum Command {
     ConvertWeeAlloc {
         /// The wee_alloc-format trace.
         input: PathBuf,
-        /// Output trace file (written atomically).
+        /// Output trace file (written as `gen -o`'s; `-`: stdout).
         #[arg(short, long)]
         output: PathBuf,
     },
@@ -141,7 +142,7 @@ enum Command {
         /// Results file (default: target/dodbench/results.json).
         #[arg(long)]
         results: Option<PathBuf>,
-        /// Output file (written atomically); stdout when omitted.
+        /// Output file (written as `gen -o`'s); stdout when omitted or `-`.
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
@@ -210,7 +211,8 @@ enum Command {
 enum HistoryCommand {
     /// Append a run's summary as one line (atomic; a partial line from a crash is skipped).
     Append {
-        /// The history file (created if missing).
+        /// The history file (created if missing; through a symbolic link to its target; `-`:
+        /// stdout).
         history: PathBuf,
         /// Results file (default: target/dodbench/results.json).
         #[arg(long)]

@@ -72,6 +72,10 @@ fn memory_latency_and_sweep_fill_every_family() {
 }
 
 #[test]
+#[cfg_attr(
+    dodbench_no_valgrind,
+    ignore = "valgrind not found when this test was built (apt-get install valgrind)"
+)]
 fn cache_fills_every_family() {
     if Command::new("valgrind").arg("--version").output().is_err() {
         assert!(

@@ -121,7 +121,9 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), ReportError> {
     })
 }
 
-/// Renders the report for `results` into `out_dir` (created if needed): `index.html`, one
+/// Renders the report for `results` into `out_dir` (created if needed, by
+/// [`results::create_output_dir`]: a symbolic link is followed, a path that is a file, FIFO or
+/// device is refused): `index.html`, one
 /// `<family>.html` per family and `charts/*.svg`. Old charts in `out_dir/charts` are removed
 /// first so the directory holds exactly this report's charts. The one-machine case of
 /// [`render_machines`].
@@ -184,6 +186,7 @@ pub fn render_machines(
         let path = path.to_path_buf();
         move |source| ReportError::Io { path, source }
     };
+    results::create_output_dir(out_dir).map_err(io(out_dir))?;
     std::fs::create_dir_all(&charts_dir).map_err(io(&charts_dir))?;
     for entry in std::fs::read_dir(&charts_dir).map_err(io(&charts_dir))? {
         let path = entry.map_err(io(&charts_dir))?.path();

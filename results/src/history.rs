@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::compare::metrics::TIME_METRIC;
 use crate::compare::{CompareError, References, Run};
 use crate::family::Family;
+use crate::files::{Destination, destination, write_atomically};
 use crate::schema::Status;
 
 /// Version of the line layout, stored in every line. (Per-family references, `references` and
@@ -169,7 +170,11 @@ fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// Appends one entry as one line.
+/// Appends one entry as one line, by the rule of [`crate::write_atomically`]: a symbolic
+/// link is followed (the link stays, a dangling one's target is created), `-`, a FIFO or a
+/// character device gets the line written through, a directory, block device or socket is
+/// refused; a regular file (missing parent directories created) is appended to in place, not
+/// replaced.
 ///
 /// # Errors
 /// [`HistoryError::Io`]; the earlier lines are never rewritten.
@@ -178,22 +183,28 @@ pub fn append(path: &Path, entry: &HistoryEntry) -> Result<(), HistoryError> {
         path: path.to_path_buf(),
         source,
     };
-    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+    let mut line = Vec::new();
+    serde_json::to_writer(&mut line, entry).expect("history entry serialises");
+    line.push(b'\n');
+    let file = match destination(path).map_err(io)? {
+        Destination::File(file) => file,
+        Destination::Stdout | Destination::Stream(_) => {
+            return write_atomically(path, &line).map_err(io);
+        }
+    };
+    if let Some(dir) = file.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .read(true)
-        .open(path)
+        .open(&file)
         .map_err(io)?;
-    let mut line = Vec::new();
     if !ends_with_newline(&mut file).map_err(io)? {
         // A crash left a partial last line: end it so this entry stays readable.
-        line.push(b'\n');
+        line.insert(0, b'\n');
     }
-    serde_json::to_writer(&mut line, entry).expect("history entry serialises");
-    line.push(b'\n');
     file.write_all(&line).map_err(io)?;
     file.sync_all().map_err(io)?;
     Ok(())
@@ -287,6 +298,33 @@ mod tests {
             e.machine, "unknown",
             "lines before machine names read as unknown"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn append_follows_a_symlink_and_refuses_a_directory() {
+        let entry: HistoryEntry = serde_json::from_str(
+            r#"{"history_version":1,"commit":"c","date":"1970-01-01T00:00:00Z",
+            "created_unix":0,"mode":null,"benchmarks":[]}"#,
+        )
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("history.jsonl");
+        std::os::unix::fs::symlink("kept/history.jsonl", &link).unwrap();
+        append(&link, &entry).unwrap();
+        // A partial line left by a crash is ended, not continued.
+        let target = dir.path().join("kept/history.jsonl");
+        let mut partial = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&target)
+            .unwrap();
+        partial.write_all(b"{\"cut").unwrap();
+        append(&link, &entry).unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        let (entries, corrupt) = load(&link).unwrap();
+        assert_eq!((entries.len(), corrupt.len()), (2, 1));
+        let e = append(dir.path(), &entry).unwrap_err();
+        assert!(e.to_string().ends_with(": Is a directory"), "{e}");
     }
 
     #[test]

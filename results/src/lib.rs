@@ -5,16 +5,17 @@
 //! * [`schema`]: [`Results`], [`Benchmark`] and the per-benchmark sections, [`Status`];
 //!   [`family`]: [`Family`], [`FamilyRecord`] (each family's reference design) and
 //!   [`FamilyMetrics`], the one file that names specific families;
-//!   [`machine`]: the machine section as plain data; [`files`]: atomic writes and default
+//!   [`machine`]: the machine section as plain data; [`files`]: the one output rule and default
 //!   paths;
 //! * [`compare`]: two runs (or a run and the committed baseline) compared with noise-aware
 //!   rules; [`history`]: the JSON-lines history of runs; [`export`]: Bencher Metric Format and
 //!   github-action-benchmark exports; [`ab`]: the statistics of `scripts/ab.sh`.
 //!
 //! [`step`]: what each step of a run (the bench, each pass) excluded by its selection;
+//! [`merge`]: a filtered run merged into the file of the same commit, machine, mode and seed;
 //! [`side_by_side`]: whether runs of several machines may share one report.
 //!
-//! Modules import downward only: `family`, `machine`, `files`, `step` ← `schema` ← `side_by_side`,
+//! Modules import downward only: `family`, `machine`, `files`, `step` ← `schema` ← `merge`, `side_by_side`,
 //! `compare` ← `history`, `export`, `ab`.
 //!
 //! ```
@@ -37,13 +38,15 @@ pub mod family;
 pub mod files;
 pub mod history;
 pub mod machine;
+pub mod merge;
 pub mod schema;
 pub mod side_by_side;
 pub mod step;
 
 pub use family::{Family, FamilyMetrics, FamilyRecord, UnknownFamily};
-pub use files::{default_results_path, target_dir, write_atomically};
+pub use files::{create_output_dir, default_results_path, target_dir, write_atomically};
 pub use machine::{CacheSizes, Machine};
+pub use merge::{MergeCounts, SameRun};
 pub use schema::{
     Benchmark, DesignRecord, Estimate, HwPerOp, Latency, MemoryMetrics, MemorySample,
     READABLE_VERSIONS, Results, ResultsError, SCHEMA_VERSION, SimConfig, SimPerOp, Status,

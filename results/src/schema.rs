@@ -702,8 +702,9 @@ impl Results {
         &mut self.benchmarks[index]
     }
 
-    /// Writes the file atomically: a temporary file in the same directory, flushed to disk,
-    /// then renamed over `path`, so readers see the old or the new file, never a torn one.
+    /// Writes the file by [`write_atomically`]'s rule: a temporary file beside the file (a
+    /// symbolic link's target), flushed to disk, then renamed over it, so readers see the old
+    /// or the new file, never a torn one.
     ///
     /// # Errors
     /// The directory or file could not be written.

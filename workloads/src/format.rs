@@ -45,6 +45,11 @@
 //!
 //! The op fields' varints and [`FormatError`] are in [`codec`](crate::codec) (the op
 //! vocabularies encode with them without depending on this module), re-exported here.
+//!
+//! This module produces and reads bytes; it writes no file. A trace file is written like every
+//! file dodbench writes, through `results::write_atomically` and its one rule for symbolic
+//! links, FIFOs, devices and `-` (`dodbench gen`, `convert-wee-alloc`, the cache pass), which
+//! this crate, below `results`, cannot call: write [`to_bytes`] through it.
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -320,53 +325,6 @@ pub fn load<O: TraceOp>(mut reader: impl Read) -> Result<Trace<O>, FormatError> 
     let mut bytes = Vec::new();
     reader.read_to_end(&mut bytes)?;
     from_bytes(&bytes)
-}
-
-/// Saves `trace` to `path` atomically: writes a temporary file in the same directory
-/// (created if missing), syncs it, then renames it over `path`, so readers never see a partial
-/// file. The file is readable by all (0644), like every file dodbench writes.
-///
-/// # Errors
-/// [`FormatError::Invalid`] for an invalid trace, [`FormatError::PathIo`] if the file cannot
-/// be written.
-pub fn save_to_path<O: TraceOp>(
-    trace: &Trace<O>,
-    path: impl AsRef<Path>,
-) -> Result<(), FormatError> {
-    let path = path.as_ref();
-    let bytes = to_bytes(trace)?;
-    let path_io = |source| FormatError::PathIo {
-        path: path.to_owned(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    // As `results::write_atomically` (which this crate, below `results`, cannot call): missing
-    // directories are created, the file is 0644, errors name `path`, never the temporary file.
-    std::fs::create_dir_all(dir).map_err(path_io)?;
-    let plain = |e: std::io::Error| std::io::Error::new(e.kind(), plain_io_message(e));
-    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(|e| path_io(plain(e)))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        file.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .map_err(path_io)?;
-    }
-    file.write_all(&bytes).map_err(path_io)?;
-    file.as_file().sync_all().map_err(path_io)?;
-    file.persist(path).map_err(|e| path_io(plain(e.error)))?;
-    Ok(())
-}
-
-/// The message of `e` without the temporary file's path `tempfile` adds to it.
-fn plain_io_message(e: std::io::Error) -> String {
-    match e.get_ref().and_then(|inner| inner.source()) {
-        Some(cause) => cause.to_string(),
-        None => e.to_string(),
-    }
 }
 
 /// Loads and validates the trace file at `path`.

@@ -413,10 +413,13 @@ impl CacheSim {
         let k = self.traces_written.get();
         self.traces_written.set(k + 1);
         let path = self.work_dir.join(format!("trace-{k}.bin"));
-        workloads::format::save_to_path(&prepared.trace, &path).map_err(|e| SimError::Io {
+        let io = |source| SimError::Io {
             what: format!("writing {}", path.display()),
-            source: std::io::Error::other(e.to_string()),
-        })?;
+            source,
+        };
+        let bytes = workloads::format::to_bytes(&prepared.trace)
+            .map_err(|e| io(std::io::Error::other(e.to_string())))?;
+        results::write_atomically(&path, &bytes).map_err(io)?;
         Ok(path)
     }
 

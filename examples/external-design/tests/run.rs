@@ -11,9 +11,15 @@ use results::{Results, Status};
 
 /// Runs the example binary in quick mode with its outputs under `target`.
 fn run_suite(target: &Path, broken: bool) -> Results {
+    run_filtered(target, broken, "^id_table/lookup-(uniform|stale)/").0
+}
+
+/// Runs the example binary in quick mode on the benchmarks `filter` selects; the results and
+/// what the run printed.
+fn run_filtered(target: &Path, broken: bool, filter: &str) -> (Results, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_external-design"));
     command
-        .args(["--bench", "^id_table/lookup-(uniform|stale)/"])
+        .args(["--bench", filter])
         .env("DODBENCH_QUICK", "1")
         .env("DODBENCH_SIZES", "1000")
         .env("CARGO_TARGET_DIR", target);
@@ -28,7 +34,12 @@ fn run_suite(target: &Path, broken: bool) -> Results {
         "the suite failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    Results::load(&target.join("dodbench").join("results.json")).expect("results written")
+    let results =
+        Results::load(&target.join("dodbench").join("results.json")).expect("results written");
+    (
+        results,
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
 }
 
 #[test]
@@ -67,4 +78,58 @@ fn the_example_design_runs_beside_the_built_in_ones_and_a_broken_copy_fails() {
     assert_eq!(stale.status, Status::Failed, "{stale:?}");
     assert!(stale.ns_per_op.is_none());
     assert!(stale.reason.as_deref().is_some_and(|r| !r.is_empty()));
+}
+
+#[test]
+fn a_filtered_run_keeps_the_other_benchmarks_of_the_same_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, _) = run_filtered(dir.path(), false, "^id_table/lookup-(uniform|stale)/");
+    let ids = |r: &Results| {
+        let mut ids: Vec<String> = r.benchmarks.iter().map(|b| b.id()).collect();
+        ids.sort();
+        ids
+    };
+    let (rerun, said) = run_filtered(dir.path(), false, "^id_table/lookup-uniform/vecgen/");
+    assert_eq!(
+        ids(&rerun),
+        ids(&full),
+        "every benchmark of the first run is kept"
+    );
+    assert!(
+        said.contains("this run replaced 1 and added 0"),
+        "the closing line says what happened: {said}"
+    );
+    let bench = rerun.steps.iter().filter(|s| s.step == "bench").count();
+    assert_eq!(bench, 1, "one bench step, merged");
+    for id in ids(&full) {
+        assert!(
+            !rerun.steps.iter().any(|s| s.excludes(&id)),
+            "{id} was measured by one of the runs, so no step excludes it"
+        );
+    }
+    let page = std::fs::read_to_string(dir.path().join("dodbench/report/id_table.html"))
+        .expect("the family page is written");
+    assert!(
+        page.contains("lookup-stale"),
+        "the report shows the kept benchmarks"
+    );
+
+    // A run of another mode starts a new file and keeps the old one beside it.
+    let mut command = Command::new(env!("CARGO_BIN_EXE_external-design"));
+    let output = command
+        .args(["--bench", "^id_table/lookup-uniform/vecgen/"])
+        .env("DODBENCH_FRESH", "1")
+        .env("DODBENCH_QUICK", "1")
+        .env("DODBENCH_SIZES", "1000")
+        .env("CARGO_TARGET_DIR", dir.path())
+        .env_remove("EXTERNAL_DESIGN_BROKEN")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{said}");
+    assert!(said.contains("a new file: DODBENCH_FRESH=1"), "{said}");
+    let fresh = Results::load(&dir.path().join("dodbench/results.json")).unwrap();
+    assert_eq!(fresh.benchmarks.len(), 1);
+    let prev = Results::load(&dir.path().join("dodbench/results.prev.json")).unwrap();
+    assert_eq!(ids(&prev), ids(&full));
 }

@@ -261,7 +261,8 @@ impl Baseline {
     }
 
     /// Replaces the baseline at `path`: the old file (if any) is kept as `<path>.prev`, then
-    /// this one is written; both writes are atomic, so neither file is ever half-written.
+    /// this one is written; both by [`write_atomically`]'s rule, so neither file is ever
+    /// half-written and a baseline kept as a symbolic link stays one (its target is replaced).
     ///
     /// # Errors
     /// [`CompareError::Io`] / [`CompareError::Write`] when a file cannot be read or written.
@@ -283,8 +284,8 @@ impl Baseline {
         self.save(path)
     }
 
-    /// Writes the baseline atomically (temporary file + rename), pretty-printed with a final
-    /// newline so diffs review well.
+    /// Writes the baseline by [`write_atomically`]'s rule (a file: temporary file + rename;
+    /// a symbolic link: its target), pretty-printed with a final newline so diffs review well.
     ///
     /// # Errors
     /// [`CompareError::Write`] when the file cannot be written; the old file is then intact.
