@@ -197,7 +197,7 @@ impl TraceOp for SpawnOp {
                 }
             }
         }
-        if live > u64::from(u32::MAX / 2) {
+        if stats.peak_live > u64::from(u32::MAX / 2) {
             return Err(InvalidTrace::BadOp {
                 part: Part::Body,
                 index: body.len(),
@@ -303,6 +303,14 @@ mod tests {
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("ancestor"), "{err}");
+        // The live-entity bound holds at the peak, not only at the end of the body.
+        let err = trace(
+            vec![Entity { parent: NO_PARENT }, Compile],
+            vec![Spawn { times: u32::MAX }, DespawnAll],
+        )
+        .validate()
+        .unwrap_err();
+        assert!(err.to_string().contains("2^31 live"), "{err}");
         let err = trace(vec![Entity { parent: NO_PARENT }, comp(1), comp(1)], vec![])
             .validate()
             .unwrap_err();

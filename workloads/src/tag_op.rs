@@ -33,6 +33,11 @@ use crate::trace::{InvalidTrace, Part};
 /// An entity handle: handle `k` is the `k`-th `Spawn` of the trace.
 pub type EntityHandle = u32;
 
+/// The largest `Foreign` buffer (bytes; the replay writes every byte): 1 MiB, far above what
+/// heap preconditioning asks (the generators' buffers are 16..=256 bytes), so one 5-byte op
+/// cannot make a replay write 4 GiB. The total held still grows with the number of ops.
+pub const MAX_FOREIGN_BYTES: u32 = 1 << 20;
+
 /// One operation on a tag store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TagOp {
@@ -52,7 +57,8 @@ pub enum TagOp {
     VisitAll,
     /// Remove every tag of a live entity (it stays live).
     Clear(EntityHandle),
-    /// Setup only: allocate a foreign heap buffer of this many bytes and hold it (heap
+    /// Setup only: allocate a foreign heap buffer of this many bytes (at most
+    /// [`MAX_FOREIGN_BYTES`]) and hold it (heap
     /// preconditioning, so per-entity heap buffers interleave with other allocations as in a
     /// real program).
     Foreign(u32),
@@ -245,6 +251,11 @@ impl TraceOp for TagOp {
                         if in_body {
                             return Err(bad("heap preconditioning belongs in the setup".into()));
                         }
+                        if bytes > MAX_FOREIGN_BYTES {
+                            return Err(bad(format!(
+                                "a foreign buffer of more than {MAX_FOREIGN_BYTES} bytes"
+                            )));
+                        }
                         foreign.push(Some(bytes));
                         foreign_bytes += u64::from(bytes);
                         stats.foreign_allocs += 1;
@@ -396,6 +407,10 @@ mod tests {
         assert!(err.to_string().contains("despawned"), "{err}");
         let err = trace(vec![], vec![VisitEntity(3)]).validate().unwrap_err();
         assert!(err.to_string().contains("not spawned"), "{err}");
+        let err = trace(vec![Foreign(MAX_FOREIGN_BYTES + 1)], vec![])
+            .validate()
+            .unwrap_err();
+        assert!(err.to_string().contains("foreign buffer of more"), "{err}");
         let err = trace(vec![], vec![Foreign(3)]).validate().unwrap_err();
         assert!(err.to_string().contains("setup"), "{err}");
         let err = trace(vec![Foreign(3), ForeignFree(0), ForeignFree(0)], vec![])

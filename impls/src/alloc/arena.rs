@@ -1,10 +1,55 @@
 //! The byte arena our own designs allocate from: one `Vec<u8>`, its start aligned to
 //! [`BASE_ALIGN`] bytes in memory, accessed only through safe slices.
 
+use super::AllocError;
+
 /// Alignment in bytes of the arena's first byte (offset 0) in memory. An offset that is a
 /// multiple of `a <= BASE_ALIGN` is therefore also `a`-aligned as an address; larger alignments
 /// hold relative to the arena start only.
 pub const BASE_ALIGN: usize = 4096;
+
+/// Integer types whose all-zero bytes are a valid value, the element types [`zeroed_vec`]
+/// hands out.
+///
+/// # Safety
+/// The all-zero bit pattern must be a valid value of the type.
+pub unsafe trait ZeroBits: Copy {}
+
+// SAFETY: every bit pattern of an integer type is a valid value, zero included.
+unsafe impl ZeroBits for u8 {}
+// SAFETY: as for `u8`.
+unsafe impl ZeroBits for u32 {}
+// SAFETY: as for `u8`.
+unsafe impl ZeroBits for usize {}
+
+/// `n` zeroed `T`s, allocated fallibly: what every design of the family sizes by the
+/// caller's arena (the arena itself, per-leaf side arrays) is allocated through it, so an
+/// arena the host cannot back is an error, never an abort of the process.
+///
+/// Like `vec![0; n]` the memory comes from `alloc_zeroed` (the OS hands out zero pages
+/// lazily, so an arena costs no time or resident memory until it is touched).
+///
+/// # Errors
+/// [`AllocError::HostOutOfMemory`] if `n` elements exceed `isize::MAX` bytes or the global
+/// allocator refuses them.
+pub fn zeroed_vec<T: ZeroBits>(n: usize) -> Result<Vec<T>, AllocError> {
+    let too_large = || AllocError::HostOutOfMemory {
+        bytes: n.saturating_mul(size_of::<T>()),
+    };
+    let layout = std::alloc::Layout::array::<T>(n).map_err(|_| too_large())?;
+    if layout.size() == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: `layout` has a non-zero size (checked above).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if ptr.is_null() {
+        return Err(too_large());
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with `Layout::array::<T>(n)`, the
+    // layout a `Vec<T>` of capacity `n` has; its `n` elements are initialised, because all
+    // zero bytes are a valid `T` (`ZeroBits`). Reached by every `with_arena` of the family.
+    Ok(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
 
 /// `len` bytes, the first of them at an address that is a multiple of [`BASE_ALIGN`].
 #[derive(Debug, Clone)]
@@ -18,13 +63,19 @@ pub struct Arena {
 
 impl Arena {
     /// A zeroed arena of `len` bytes.
-    pub fn new(len: usize) -> Self {
-        let buf = vec![0u8; len + BASE_ALIGN - 1];
+    ///
+    /// # Errors
+    /// [`AllocError::HostOutOfMemory`] if the host cannot allocate it (see [`zeroed_vec`]).
+    pub fn new(len: usize) -> Result<Self, AllocError> {
+        let with_slack = len
+            .checked_add(BASE_ALIGN - 1)
+            .ok_or(AllocError::HostOutOfMemory { bytes: len })?;
+        let buf = zeroed_vec::<u8>(with_slack)?;
         // `align_offset` on a `*const u8` is exact (never `usize::MAX`) for a power-of-two
         // alignment, and fits in the slack we allocated.
         let origin = buf.as_ptr().align_offset(BASE_ALIGN);
         debug_assert!(origin < BASE_ALIGN);
-        Self { buf, origin, len }
+        Ok(Self { buf, origin, len })
     }
 
     /// Length in bytes.

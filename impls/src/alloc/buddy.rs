@@ -50,7 +50,7 @@
 use std::collections::HashSet;
 use std::fmt::Debug;
 
-use super::arena::{Arena, BASE_ALIGN};
+use super::arena::{Arena, BASE_ALIGN, zeroed_vec};
 use super::{AllocDesignInfo, AllocError, BadFreeDetection, BlockAllocator, DesignKind};
 
 /// End of an intrusive list, and "no block" in a link.
@@ -70,7 +70,16 @@ pub trait FreeLists: Sized + Debug {
 
     /// Empty lists for `levels` levels over `leaves` leaves; `heads` is the arena offset of the
     /// `levels * ARENA_BYTES_PER_LEVEL` bytes reserved for them.
-    fn new(mem: &mut Arena, levels: usize, leaves: usize, heads: usize, leaf_shift: u32) -> Self;
+    ///
+    /// # Errors
+    /// [`AllocError::HostOutOfMemory`] if side arrays sized by `leaves` cannot be allocated.
+    fn new(
+        mem: &mut Arena,
+        levels: usize,
+        leaves: usize,
+        heads: usize,
+        leaf_shift: u32,
+    ) -> Result<Self, AllocError>;
 
     /// Adds the free block starting at leaf `leaf` to `level`'s list.
     fn push(&mut self, mem: &mut Arena, level: usize, leaf: u32);
@@ -143,12 +152,18 @@ impl IntrusiveLists {
 impl FreeLists for IntrusiveLists {
     const ARENA_BYTES_PER_LEVEL: usize = 4;
 
-    fn new(mem: &mut Arena, levels: usize, _leaves: usize, heads: usize, leaf_shift: u32) -> Self {
+    fn new(
+        mem: &mut Arena,
+        levels: usize,
+        _leaves: usize,
+        heads: usize,
+        leaf_shift: u32,
+    ) -> Result<Self, AllocError> {
         let lists = Self { heads, leaf_shift };
         for level in 0..levels {
             lists.set_head(mem, level, NIL);
         }
-        lists
+        Ok(lists)
     }
 
     #[inline]
@@ -489,6 +504,11 @@ impl<F: Flavor> BlockAllocator for BuddyCore<F> {
                 reason: "min_block must be a power of two of at least 8 bytes",
             });
         }
+        if total > F::INFO.max_arena {
+            return Err(AllocError::InvalidArena {
+                reason: "leaf numbers are u32: the arena is at most (2^32 - 2) * 8 bytes",
+            });
+        }
         let leaf_shift = min_block.trailing_zeros();
         let backed_leaves = total >> leaf_shift;
         if backed_leaves == 0 || backed_leaves >= NIL as usize {
@@ -514,8 +534,8 @@ impl<F: Flavor> BlockAllocator for BuddyCore<F> {
                 reason: "the arena cannot hold the metadata and one block",
             });
         }
-        let mut mem = Arena::new(total);
-        let lists = F::Lists::new(&mut mem, levels, backed_leaves, heads, leaf_shift);
+        let mut mem = Arena::new(total)?;
+        let lists = F::Lists::new(&mut mem, levels, backed_leaves, heads, leaf_shift)?;
         let mut this = Self {
             mem,
             lists,
@@ -528,7 +548,7 @@ impl<F: Flavor> BlockAllocator for BuddyCore<F> {
             initial_largest: 0,
             requested_live: 0,
             reserved: 0,
-            requested: vec![0; backed_leaves],
+            requested: zeroed_vec(backed_leaves)?,
         };
         // Reserved blocks: the metadata prefix and the unbacked suffix. They are never freed;
         // only their ancestors' split bits record them.
@@ -608,6 +628,9 @@ impl<F: Flavor> BlockAllocator for BuddyCore<F> {
         new_size: usize,
     ) -> Result<usize, AllocError> {
         let (level, index) = self.live_block(offset)?;
+        if !align.is_power_of_two() || align > F::INFO.max_align {
+            return Err(AllocError::BadAlignment { align });
+        }
         let (new_level, _) = self.level_for(new_size, align)?;
         if new_level >= level {
             // Same block, or a smaller one: keep the left part, free the right halves.

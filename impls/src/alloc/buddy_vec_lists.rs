@@ -11,9 +11,9 @@
 //! 4 bytes per leaf of position map plus the lists' capacity on the host heap
 //! (`metadata_bytes` counts both), and `Vec` growth on the allocation path.
 
-use super::arena::{Arena, BASE_ALIGN};
+use super::arena::{Arena, BASE_ALIGN, zeroed_vec};
 use super::buddy::{BuddyCore, Flavor, FreeLists};
-use super::{AllocDesignInfo, BadFreeDetection, DesignKind};
+use super::{AllocDesignInfo, AllocError, BadFreeDetection, DesignKind};
 
 /// Per-level `Vec`s of free blocks with a position map for O(1) removal.
 #[derive(Debug, Clone)]
@@ -28,11 +28,17 @@ pub struct VecLists {
 impl FreeLists for VecLists {
     const ARENA_BYTES_PER_LEVEL: usize = 0;
 
-    fn new(_mem: &mut Arena, levels: usize, leaves: usize, _heads: usize, _shift: u32) -> Self {
-        Self {
+    fn new(
+        _mem: &mut Arena,
+        levels: usize,
+        leaves: usize,
+        _heads: usize,
+        _shift: u32,
+    ) -> Result<Self, AllocError> {
+        Ok(Self {
             lists: vec![Vec::new(); levels],
-            position: vec![0; leaves],
-        }
+            position: zeroed_vec(leaves)?,
+        })
     }
 
     #[inline]

@@ -36,6 +36,13 @@ pub enum AllocError {
         /// What is wrong.
         reason: &'static str,
     },
+    /// The host could not allocate the arena (or the metadata sized by it): the size is
+    /// beyond the address space or the memory of the machine. Nothing was allocated.
+    #[error("the host cannot allocate {bytes} bytes for the arena and its metadata")]
+    HostOutOfMemory {
+        /// Bytes of the allocation that failed.
+        bytes: usize,
+    },
     /// `free` of a block that is already free. Only reported in debug builds (see the design's
     /// module docs for what happens in release builds).
     #[error("double free of offset {offset}")]

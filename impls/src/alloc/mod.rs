@@ -79,9 +79,15 @@ pub trait BlockAllocator: Sized {
     /// An allocator over a fresh arena of `total` bytes whose smallest block is `min_block`
     /// bytes (a power of two; designs without a block granularity may round it or ignore it).
     ///
+    /// The caller's `total` sizes the host memory the design takes (the arena and its side
+    /// arrays), so it is checked twice: against [`AllocDesignInfo::max_arena`], and by the
+    /// allocation itself, which is fallible ([`arena::zeroed_vec`]): an arena the host cannot
+    /// back is an error, never an abort.
+    ///
     /// # Errors
-    /// [`AllocError::InvalidArena`] if `min_block` is unusable or the arena cannot even hold
-    /// the design's metadata and one block.
+    /// [`AllocError::InvalidArena`] if `min_block` is unusable, `total` exceeds
+    /// [`AllocDesignInfo::max_arena`] or the arena cannot even hold the design's metadata and
+    /// one block; [`AllocError::HostOutOfMemory`] if the host cannot allocate the arena.
     fn with_arena(total: usize, min_block: usize) -> Result<Self, AllocError>;
 
     /// A block of at least `size` bytes at an offset that is a multiple of `align`.

@@ -29,7 +29,7 @@
 //! `bytes_requested_live` exact for `free(offset)` and detects bad frees in every build; it is
 //! benchmark accounting, not counted as metadata.
 
-use super::arena::{Arena, BASE_ALIGN};
+use super::arena::{Arena, BASE_ALIGN, zeroed_vec};
 use super::{AllocDesignInfo, AllocError, BadFreeDetection, BlockAllocator, DesignKind};
 
 /// Page size for arenas of at least 16 KiB.
@@ -320,20 +320,27 @@ impl BlockAllocator for Slab {
         }
         let count = total / page;
         let classes = (0..).take_while(|&c| min_block << c <= page / 2).count();
+        let mut pages = Vec::new();
+        pages
+            .try_reserve_exact(count)
+            .map_err(|_| AllocError::HostOutOfMemory {
+                bytes: count.saturating_mul(size_of::<Page>()),
+            })?;
+        pages.resize(count, Page::FREE);
         Ok(Self {
-            mem: Arena::new(total),
+            mem: Arena::new(total)?,
             page,
             page_shift: page.trailing_zeros(),
             min_block,
             min_shift: min_block.trailing_zeros(),
-            pages: vec![Page::FREE; count],
+            pages,
             partial: vec![NONE; classes],
             free_hint: 0,
             free_pages: count,
             slab_free_bytes: 0,
             reserved: 0,
             requested_live: 0,
-            requested: vec![0; count * page / min_block],
+            requested: zeroed_vec(count * page / min_block)?,
         })
     }
 
@@ -405,6 +412,16 @@ impl BlockAllocator for Slab {
         new_size: usize,
     ) -> Result<usize, AllocError> {
         self.live_size(offset)?;
+        // Refused before the block-size arithmetic below, which would overflow.
+        if !align.is_power_of_two() || align > Self::INFO.max_align {
+            return Err(AllocError::BadAlignment { align });
+        }
+        if new_size > self.mem.len() {
+            return Err(AllocError::TooLarge {
+                requested: new_size,
+                arena: self.mem.len(),
+            });
+        }
         let fits = new_size.max(align).max(self.min_block);
         let block = self.block_size(offset);
         // In place when the new size needs the very same block: its class, or a run of as

@@ -49,6 +49,8 @@ use std::collections::HashMap;
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use thiserror::Error;
+
 use crate::components::PointMass;
 use crate::transforms::Affine;
 
@@ -152,6 +154,34 @@ pub struct LevelEntity {
     pub components: Vec<LevelComponent>,
 }
 
+/// The most entities a [`Level`] may hold: level indices (parent links, the designs' offset
+/// tables) are `u32`s.
+pub const MAX_LEVEL_ENTITIES: usize = u32::MAX as usize - 1;
+
+/// A failure a user of a spawn design can cause.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SpawnError {
+    /// The level breaks [`Level::check`]: a parent that is not an earlier entity on the
+    /// ancestor path, or more than [`MAX_LEVEL_ENTITIES`] entities.
+    #[error("bad level: {reason}")]
+    BadLevel {
+        /// What [`Level::check`] found.
+        reason: String,
+    },
+}
+
+/// [`Spawner::compile`] of a level checked first ([`Level::check`], O(entities)): the entry
+/// point for a level that did not come from a validated trace.
+///
+/// # Errors
+/// [`SpawnError::BadLevel`], before anything is compiled.
+pub fn compile_checked<S: Spawner>(level: &Level) -> Result<S::Blob, SpawnError> {
+    level
+        .check()
+        .map_err(|reason| SpawnError::BadLevel { reason })?;
+    Ok(S::compile(level))
+}
+
 /// A level: entities in pre-order (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Level {
@@ -161,11 +191,17 @@ pub struct Level {
 
 impl Level {
     /// Checks the pre-order rule: every parent is an earlier entity on the current ancestor
-    /// path.
+    /// path; and that the level has at most [`MAX_LEVEL_ENTITIES`] entities.
     ///
     /// # Errors
     /// The first entity that breaks it.
     pub fn check(&self) -> Result<(), String> {
+        if self.entities.len() > MAX_LEVEL_ENTITIES {
+            return Err(format!(
+                "{} entities: a level holds at most {MAX_LEVEL_ENTITIES} (u32 indices)",
+                self.entities.len()
+            ));
+        }
         let mut path: Vec<u32> = Vec::new();
         for (i, e) in self.entities.iter().enumerate() {
             match e.parent {
@@ -291,6 +327,14 @@ pub trait Spawner {
     const INFO: SpawnDesignInfo;
 
     /// Compiles `level` into the design's resource (untimed: the content pipeline).
+    ///
+    /// The level's parent links index the designs' tables, so `level` must pass
+    /// [`Level::check`] (a trace's validation guarantees it); [`compile_checked`] checks it
+    /// and refuses a bad level with [`SpawnError::BadLevel`].
+    ///
+    /// # Panics
+    /// May panic on a level that fails [`Level::check`]; use [`compile_checked`] for a level
+    /// that was not checked.
     fn compile(level: &Level) -> Self::Blob;
 
     /// Bytes of the compiled resource (what would be loaded from disk).

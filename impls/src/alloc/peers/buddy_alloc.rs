@@ -140,12 +140,12 @@ impl BlockAllocator for BuddyAllocPeer {
         }
         let leaf = min_block.max(MIN_LEAF_SIZE_ALIGN);
         let meta_end = metadata_bytes(total, leaf);
-        if meta_end + leaf > total {
+        if meta_end.checked_add(leaf).is_none_or(|end| end > total) {
             return Err(AllocError::InvalidArena {
                 reason: "buddy-alloc needs room for its metadata and one leaf",
             });
         }
-        let arena = RawArena::new(total, BASE_ALIGN.max(leaf));
+        let arena = RawArena::new(total, BASE_ALIGN.max(leaf))?;
         let param = BuddyAllocParam::new_with_zero_filled(arena.base().as_ptr(), total, leaf);
         // SAFETY: the range is the arena's `total` zeroed bytes, leaf-aligned (so the crate does
         // not move its base), owned by this adapter alone and freed only after `buddy` is dropped

@@ -74,7 +74,7 @@ impl BlockAllocator for BuddySystemAllocatorPeer {
                 reason: "buddy_system_allocator needs 16 bytes to 4 GiB",
             });
         }
-        let arena = RawArena::new(total, total.next_power_of_two().max(BASE_ALIGN));
+        let arena = RawArena::new(total, total.next_power_of_two().max(BASE_ALIGN))?;
         let mut heap = Heap::<ORDER>::new();
         // SAFETY: the range is the arena's `total` bytes, valid and writable, owned by this
         // adapter alone and freed only after `heap` is dropped (field order); added once.

@@ -29,8 +29,15 @@ pub struct RawArena {
 
 impl RawArena {
     /// `len` zeroed bytes aligned to `base_align` (a power of two).
-    pub fn new(len: usize, base_align: usize) -> Self {
-        let boxed = vec![0u8; len + base_align].into_boxed_slice();
+    ///
+    /// # Errors
+    /// [`AllocError::HostOutOfMemory`] if the host cannot allocate them (see
+    /// [`zeroed_vec`](super::arena::zeroed_vec)).
+    pub fn new(len: usize, base_align: usize) -> Result<Self, AllocError> {
+        let with_slack = len
+            .checked_add(base_align)
+            .ok_or(AllocError::HostOutOfMemory { bytes: len })?;
+        let boxed = super::arena::zeroed_vec::<u8>(with_slack)?.into_boxed_slice();
         let buf = Box::into_raw(boxed);
         let start = buf as *mut u8;
         let skip = start.align_offset(base_align);
@@ -38,7 +45,7 @@ impl RawArena {
         // SAFETY: `skip < base_align`, so `start + skip .. + len` is inside the `len + base_align`
         // bytes of `buf`; the pointer is non-null because it comes from a live allocation.
         let base = unsafe { NonNull::new_unchecked(start.add(skip)) };
-        Self { buf, base, len }
+        Ok(Self { buf, base, len })
     }
 
     /// Address of offset 0.

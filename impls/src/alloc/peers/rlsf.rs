@@ -73,7 +73,7 @@ impl BlockAllocator for RlsfPeer {
     };
 
     fn with_arena(total: usize, _min_block: usize) -> Result<Self, AllocError> {
-        let arena = RawArena::new(total, BASE_ALIGN);
+        let arena = RawArena::new(total, BASE_ALIGN)?;
         let mut tlsf = Pool::new();
         let block = NonNull::slice_from_raw_parts(arena.base(), total);
         // SAFETY: the block is the arena's `total` bytes, owned by this adapter alone and freed
