@@ -154,8 +154,10 @@ impl<F: Family> PreparedTrace<F> {
     }
 }
 
-/// `git rev-parse HEAD` of the working tree (`-dirty` if it has uncommitted changes), from
-/// `DODBENCH_COMMIT` if set, else `unknown` outside a git checkout.
+/// `git rev-parse HEAD` of the working tree of the current directory (`-dirty` if it has
+/// uncommitted changes: the user's project, where `cargo bench` runs its binaries, not the
+/// folder dodbench was compiled in), from `DODBENCH_COMMIT` if set, else `unknown` outside a
+/// git checkout.
 pub fn current_commit() -> String {
     if let Ok(c) = std::env::var("DODBENCH_COMMIT") {
         return c;
@@ -163,7 +165,6 @@ pub fn current_commit() -> String {
     let git = |args: &[&str]| {
         std::process::Command::new("git")
             .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
             .output()
             .ok()
             .filter(|o| o.status.success())

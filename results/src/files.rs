@@ -243,16 +243,29 @@ fn without_temporary_path(e: std::io::Error) -> std::io::Error {
     }
 }
 
-/// The workspace's `target` directory: `$CARGO_TARGET_DIR`, else `target/` beside the
-/// workspace `Cargo.toml` this crate was built from.
+/// The `target` directory dodbench's files go to, found at run time (never the folder this
+/// crate was compiled in, which for a crate that depends on dodbench is cargo's checkout
+/// cache): `$CARGO_TARGET_DIR`, else the cargo target directory the running executable sits
+/// in (its nearest ancestor holding cargo's `CACHEDIR.TAG`: `cargo bench`, `cargo test` and
+/// `cargo run` run binaries from `target/<profile>/...`), else `target/` in the current
+/// directory.
 pub fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("..")
-                .join("target")
-        })
+    let exe = std::env::current_exe().ok();
+    target_dir_for(std::env::var_os("CARGO_TARGET_DIR"), exe.as_deref())
+}
+
+/// [`target_dir`] for a given `$CARGO_TARGET_DIR` and executable path.
+fn target_dir_for(cargo_target_dir: Option<std::ffi::OsString>, exe: Option<&Path>) -> PathBuf {
+    if let Some(dir) = cargo_target_dir.filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    exe.and_then(|exe| {
+        exe.ancestors()
+            .skip(1)
+            .find(|dir| dir.join("CACHEDIR.TAG").is_file())
+            .map(Path::to_path_buf)
+    })
+    .unwrap_or_else(|| PathBuf::from("target"))
 }
 
 /// `target/dodbench/results.json`.
@@ -494,5 +507,34 @@ mod tests {
         write_atomically(&p, b"second").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"second");
         assert_eq!(std::fs::read_dir(p.parent().unwrap()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn the_target_directory_is_found_from_the_running_executable() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("user-crate").join("target");
+        let deps = target.join("release").join("deps");
+        std::fs::create_dir_all(&deps).unwrap();
+        std::fs::write(
+            target.join("CACHEDIR.TAG"),
+            b"Signature: 8a477f597d28d172789f06886806bc55",
+        )
+        .unwrap();
+        let exe = deps.join("suite-0123456789abcdef");
+        assert_eq!(target_dir_for(None, Some(&exe)), target);
+        assert_eq!(
+            target_dir_for(Some("/elsewhere".into()), Some(&exe)),
+            PathBuf::from("/elsewhere")
+        );
+        // An installed binary outside any target directory: ./target.
+        let installed = dir.path().join("bin").join("dodbench");
+        assert_eq!(
+            target_dir_for(None, Some(&installed)),
+            PathBuf::from("target")
+        );
+        assert_eq!(
+            target_dir_for(Some("".into()), None),
+            PathBuf::from("target")
+        );
     }
 }

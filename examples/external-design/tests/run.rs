@@ -133,3 +133,36 @@ fn a_filtered_run_keeps_the_other_benchmarks_of_the_same_run() {
     let prev = Results::load(&dir.path().join("dodbench/results.prev.json")).unwrap();
     assert_eq!(ids(&prev), ids(&full));
 }
+
+#[test]
+fn results_land_in_the_target_directory_of_the_running_binary() {
+    // A user's crate: its bench binary sits in its own `target/<profile>/deps`, and dodbench
+    // finds that directory at run time (not the folder dodbench was compiled in).
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("user-crate").join("target");
+    let deps = target.join("release").join("deps");
+    std::fs::create_dir_all(&deps).unwrap();
+    std::fs::write(
+        target.join("CACHEDIR.TAG"),
+        "Signature: 8a477f597d28d172789f06886806bc55\n",
+    )
+    .unwrap();
+    let exe = deps.join("suite-0123456789abcdef");
+    std::fs::copy(env!("CARGO_BIN_EXE_external-design"), &exe).unwrap();
+    let output = Command::new(&exe)
+        .args(["--bench", "^id_table/lookup-uniform/vecgen/"])
+        .current_dir(dir.path().join("user-crate"))
+        .env("DODBENCH_QUICK", "1")
+        .env("DODBENCH_SIZES", "1000")
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("EXTERNAL_DESIGN_BROKEN")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{said}");
+    let results = Results::load(&target.join("dodbench").join("results.json"))
+        .expect("results under the user's own target/");
+    assert_eq!(results.benchmarks.len(), 1);
+    assert!(target.join("dodbench/report/index.html").is_file());
+    assert!(said.contains(&target.display().to_string()), "{said}");
+}
