@@ -194,6 +194,14 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
                     Verdict::NotRun,
                     format!("excluded by {}", step.describe()),
                 ),
+                None if new.only_the_bench_ran_beside(&b.key) => status_change(
+                    &b.key,
+                    Verdict::NotRun,
+                    "a size only the measurement passes run (NEW ran the bench alone, which \
+                     never runs this size): `dodbench cache --quick`, `memory`, `latency` \
+                     and `sweep` add it"
+                        .to_string(),
+                ),
                 None => status_change(
                     &b.key,
                     Verdict::Gone,
@@ -600,6 +608,47 @@ mod tests {
         assert_eq!(row.note, "excluded by bench (filter pool)");
         // A step that excluded something else explains nothing.
         new.steps[0] = StepRecord::new("bench", "filter pool", ["id_table/x/y/1"], [""; 0]);
+        assert!(
+            compare(&base, &new, &Rules::default())
+                .unwrap()
+                .gate_failed()
+        );
+    }
+
+    #[test]
+    fn a_pass_only_size_is_not_run_when_new_ran_the_bench_alone() {
+        let mut pass_only = bench("pool", &[]);
+        pass_only.key.n = 4096;
+        let base = run(vec![bench("pool", &[]), pass_only]);
+        let mut new = run(vec![bench("pool", &[])]);
+        // The bench's step excludes nothing it could have run: 4096 is not in its matrix.
+        new.steps.push(StepRecord::new(
+            "bench",
+            "quick",
+            ["id_table/x/y/1"],
+            [""; 0],
+        ));
+        let c = compare(&base, &new, &Rules::default()).unwrap();
+        assert!(!c.gate_failed(), "{:?}", c.rows);
+        let row = c
+            .rows
+            .iter()
+            .find(|r| r.verdict == Verdict::NotRun)
+            .unwrap();
+        assert!(row.note.contains("dodbench cache --quick"), "{}", row.note);
+        // A design NEW no longer has at any size is gone, bench alone or not.
+        let c = compare(&base, &run(vec![bench("slab", &[])]), &Rules::default()).unwrap();
+        assert!(c.gate_failed());
+        // A pass that ran and did not produce it: gone.
+        new.steps
+            .push(StepRecord::new("cache", "--quick", [""; 0], [""; 0]));
+        assert!(
+            compare(&base, &new, &Rules::default())
+                .unwrap()
+                .gate_failed()
+        );
+        // No bench step at all (a crashed bench): gone.
+        new.steps.clear();
         assert!(
             compare(&base, &new, &Rules::default())
                 .unwrap()

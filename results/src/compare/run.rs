@@ -206,6 +206,21 @@ impl Run {
         self.steps.iter().find(|s| s.excludes(&id))
     }
 
+    /// Whether `key`'s absence is explained by a step NEW did not run: NEW's only steps are
+    /// the bench's (whose selection did not exclude `key`, so its matrix never holds it: a
+    /// size only the measurement passes run), and NEW has the same design on the same
+    /// workload at another size (a removed design or workload stays `gone`).
+    pub fn only_the_bench_ran_beside(&self, key: &BenchKey) -> bool {
+        !self.steps.is_empty()
+            && self.steps.iter().all(|s| s.step == "bench")
+            && self.benchmarks.iter().any(|b| {
+                b.key.family == key.family
+                    && b.key.workload == key.workload
+                    && b.key.design == key.design
+                    && b.key.n != key.n
+            })
+    }
+
     /// The benchmark with this key.
     pub fn get(&self, key: &BenchKey) -> Option<&RunBenchmark> {
         self.benchmarks.iter().find(|b| &b.key == key)
