@@ -5,13 +5,16 @@
 //! of live blocks) runs through [`for_each_alloc_design`], so a new design is tested by adding
 //! its registry line and nothing else.
 
+mod support;
+
 use impls::alloc::buddy::Buddy;
 use impls::alloc::{
     AllocDesignInfo, AllocDesignVisitor, AllocError, BadFreeDetection, BlockAllocator, DesignKind,
     alloc_designs, for_each_alloc_design,
 };
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
+use support::ModelRun;
 
 #[derive(Debug, Clone, Copy)]
 enum TestOp {
@@ -272,31 +275,32 @@ fn run_against_model<A: BlockAllocator>(
     Ok(())
 }
 
-struct ModelTest;
+/// The property test per design, through the shared seeded runner.
+struct ModelTest(ModelRun);
 
 impl AllocDesignVisitor for ModelTest {
     fn visit<A: BlockAllocator + 'static>(&mut self) {
-        let mut runner = TestRunner::new(Config {
-            cases: 128,
-            failure_persistence: None,
-            ..Config::default()
-        });
         let arena = (
             600usize..20_000,
             prop_oneof![Just(8usize), Just(16), Just(32), Just(64)],
         );
         let ops = proptest::collection::vec(op_strategy(), 0..200);
-        if let Err(e) = runner.run(&(arena, ops), |((total, min_block), ops)| {
-            run_against_model::<A>(total, min_block, &ops)
-        }) {
-            panic!("design {} disagrees with the model: {e}", A::INFO.name);
-        }
+        self.0
+            .check(A::INFO.name, (arena, ops), |((total, min_block), ops)| {
+                run_against_model::<A>(total, min_block, &ops)
+            });
     }
 }
 
 #[test]
 fn every_design_agrees_with_the_model() {
-    for_each_alloc_design(&mut ModelTest);
+    let mut test = ModelTest(ModelRun::new(
+        module_path!(),
+        "every_design_agrees_with_the_model",
+        128,
+    ));
+    for_each_alloc_design(&mut test);
+    test.0.finish();
 }
 
 /// Runs `test` on every registered design whose blocks are powers of two from our own buddy

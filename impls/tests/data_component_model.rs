@@ -3,12 +3,15 @@
 //! op, exact round trips of strings and arrays (empty and long ones included), snapshots decoded
 //! and compared with the model's entries, and handles past the end or destroyed.
 
+mod support;
+
 use impls::data_component::model::{ModelStore, OwnedValue};
 use impls::data_component::{
     DataStore, Entity, Key, KvDesignVisitor, KvError, ValueRef, for_each_kv_design,
 };
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
+use support::ModelRun;
 
 /// A value as the test generates it.
 #[derive(Debug, Clone)]
@@ -202,25 +205,26 @@ fn run_against_model<D: DataStore>(ops: &[TestOp]) -> Result<(), TestCaseError> 
     Ok(())
 }
 
-struct ModelTest;
+/// The property test per design, through the shared seeded runner.
+struct ModelTest(ModelRun);
 
 impl KvDesignVisitor for ModelTest {
     fn visit<D: DataStore + 'static>(&mut self) {
-        let mut runner = TestRunner::new(Config {
-            cases: 200,
-            failure_persistence: None,
-            ..Config::default()
-        });
         let ops = proptest::collection::vec(op_strategy(), 0..300);
-        if let Err(e) = runner.run(&ops, |ops| run_against_model::<D>(&ops)) {
-            panic!("design {} disagrees with the model: {e}", D::INFO.name);
-        }
+        self.0
+            .check(D::INFO.name, ops, |ops| run_against_model::<D>(&ops));
     }
 }
 
 #[test]
 fn every_design_agrees_with_the_model() {
-    for_each_kv_design(&mut ModelTest);
+    let mut test = ModelTest(ModelRun::new(
+        module_path!(),
+        "every_design_agrees_with_the_model",
+        200,
+    ));
+    for_each_kv_design(&mut test);
+    test.0.finish();
 }
 
 /// Designs with narrow offsets refuse data past their cap with a clear error and stay usable.
@@ -257,4 +261,56 @@ impl KvDesignVisitor for CapTest {
 #[test]
 fn capped_designs_refuse_oversized_data_cleanly() {
     for_each_kv_design(&mut CapTest);
+}
+
+/// The first `n` whole numbers as an array value.
+fn counting_f32s(n: usize) -> TestValue {
+    TestValue::F32s((0..n).map(|i| i as f32).collect())
+}
+
+/// A value at key 6 overwritten by an empty one (`empty`), then the buffer reallocated by more
+/// keys: the sequence that lost `two_regions`' empty string (its slot kept an offset into the
+/// old, longer buffer). Every op targets the first entity; a second one is created midway.
+fn empty_value_sequence(before: TestValue, empty: TestValue) -> Vec<TestOp> {
+    let str_value = |s: &[u8]| TestValue::Str(s.to_vec());
+    vec![
+        TestOp::Create,
+        TestOp::Set(0, 8, counting_f32s(5)),
+        TestOp::Set(0, 10, counting_f32s(197)),
+        TestOp::Set(0, 6, before),
+        TestOp::Set(0, 10, str_value(b"rhyltyrrfczzwgnkyihmjz")),
+        TestOp::Create,
+        TestOp::Set(0, 6, empty),
+        TestOp::Set(0, 7, str_value(b"ogpkpqa")),
+        TestOp::Set(0, 4, str_value(b"zufgctxbusrbrptaennsvzp")),
+        TestOp::Get(0, 6),
+        TestOp::Snapshot(0),
+    ]
+}
+
+/// Runs fixed op sequences on every design; collects every design's disagreement.
+struct FixedSequences(Vec<Vec<TestOp>>, Vec<String>);
+
+impl KvDesignVisitor for FixedSequences {
+    fn visit<D: DataStore + 'static>(&mut self) {
+        for ops in &self.0 {
+            if let Err(e) = run_against_model::<D>(ops) {
+                self.1.push(e.to_string());
+            }
+        }
+    }
+}
+
+#[test]
+fn empty_values_survive_overwrites_and_reallocation() {
+    let mut run = FixedSequences(
+        vec![
+            empty_value_sequence(TestValue::Str(b"lcc".to_vec()), TestValue::Str(Vec::new())),
+            empty_value_sequence(counting_f32s(3), TestValue::F32s(Vec::new())),
+            empty_value_sequence(TestValue::Str(b"lcc".to_vec()), TestValue::F32s(Vec::new())),
+        ],
+        Vec::new(),
+    );
+    for_each_kv_design(&mut run);
+    assert!(run.1.is_empty(), "{}", run.1.join("\n"));
 }

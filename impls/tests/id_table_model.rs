@@ -4,12 +4,15 @@
 //! plus deterministic churn and stale-ID tests, all run through [`for_each_design`], so a new
 //! design is tested by adding its registry line and nothing else.
 
+mod support;
+
 use std::collections::HashMap;
 
 use impls::TableError;
 use impls::id_table::{DesignVisitor, IdTable, StaleDetection, for_each_design};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
+use support::ModelRun;
 
 /// Test payload: unique per insert, so a lookup returning the wrong object is caught.
 type Value = u64;
@@ -230,16 +233,16 @@ fn run_against_model<V: TestValue, D: IdTable<V>>(ops: &[TestOp]) -> Result<(), 
     Ok(())
 }
 
-/// The property test at object type `V`, with `cases` random op sequences per design.
+/// The property test at object type `V`, run through the shared seeded runner.
 struct ModelTest<V> {
-    cases: u32,
+    run: ModelRun,
     value: std::marker::PhantomData<V>,
 }
 
 impl<V: TestValue> ModelTest<V> {
-    fn new(cases: u32) -> Self {
+    fn new(test_fn: &'static str, cases: u32) -> Self {
         Self {
-            cases,
+            run: ModelRun::new(module_path!(), test_fn, cases),
             value: std::marker::PhantomData,
         }
     }
@@ -247,36 +250,32 @@ impl<V: TestValue> ModelTest<V> {
 
 impl<V: TestValue> DesignVisitor<V> for ModelTest<V> {
     fn visit<D: IdTable<V> + 'static>(&mut self) {
-        let mut runner = TestRunner::new(Config {
-            cases: self.cases,
-            failure_persistence: None,
-            ..Config::default()
-        });
         let ops = proptest::collection::vec(op_strategy(), 0..300);
-        if let Err(e) = runner.run(&ops, |ops| run_against_model::<V, D>(&ops)) {
-            panic!(
-                "design {} disagrees with the model ({} B objects): {e}",
-                D::INFO.name,
-                std::mem::size_of::<V>()
-            );
-        }
+        self.run
+            .check(D::INFO.name, ops, |ops| run_against_model::<V, D>(&ops));
     }
 }
 
 #[test]
 fn every_design_agrees_with_the_model() {
-    for_each_design(&mut ModelTest::<Value>::new(256));
+    let mut test = ModelTest::<Value>::new("every_design_agrees_with_the_model", 256);
+    for_each_design(&mut test);
+    test.run.finish();
 }
 
 /// The same contract with 128-byte objects (the benchmarks' largest payload).
 #[test]
 fn every_design_agrees_with_the_model_on_large_objects() {
-    for_each_design(&mut ModelTest::<Big>::new(64));
+    let mut test = ModelTest::<Big>::new("every_design_agrees_with_the_model_on_large_objects", 64);
+    for_each_design(&mut test);
+    test.run.finish();
 }
 
 #[test]
 fn the_reference_model_agrees_with_the_test_model() {
-    ModelTest::<Value>::new(256).visit::<impls::id_table::model::ModelTable<Value>>();
+    let mut test = ModelTest::<Value>::new("the_reference_model_agrees_with_the_test_model", 256);
+    test.visit::<impls::id_table::model::ModelTable<Value>>();
+    test.run.finish();
     StaleReuseTest.visit::<impls::id_table::model::ModelTable<Value>>();
 }
 

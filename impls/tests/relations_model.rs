@@ -5,13 +5,16 @@
 //! holding every record, removed in random order), both run through
 //! [`for_each_relation_design`], so a new design is tested by adding its registry line.
 
+mod support;
+
 use impls::relations::model::ModelIndex;
 use impls::relations::{
     Key, Record, RecordId, RelationDesignVisitor, RelationError, RelationIndex,
     for_each_relation_design,
 };
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
+use support::ModelRun;
 
 #[derive(Debug, Clone, Copy)]
 enum TestOp {
@@ -131,25 +134,26 @@ fn run_against_model<D: RelationIndex>(ops: &[TestOp]) -> Result<(), TestCaseErr
     Ok(())
 }
 
-struct ModelTest;
+/// The property test per design, through the shared seeded runner.
+struct ModelTest(ModelRun);
 
 impl RelationDesignVisitor for ModelTest {
     fn visit<D: RelationIndex + 'static>(&mut self) {
-        let mut runner = TestRunner::new(Config {
-            cases: 256,
-            failure_persistence: None,
-            ..Config::default()
-        });
         let ops = proptest::collection::vec(op_strategy(), 0..300);
-        if let Err(e) = runner.run(&ops, |ops| run_against_model::<D>(&ops)) {
-            panic!("design {} disagrees with the model: {e}", D::INFO.name);
-        }
+        self.0
+            .check(D::INFO.name, ops, |ops| run_against_model::<D>(&ops));
     }
 }
 
 #[test]
 fn every_design_agrees_with_the_model() {
-    for_each_relation_design(&mut ModelTest);
+    let mut test = ModelTest(ModelRun::new(
+        module_path!(),
+        "every_design_agrees_with_the_model",
+        256,
+    ));
+    for_each_relation_design(&mut test);
+    test.0.finish();
 }
 
 struct StarTest;

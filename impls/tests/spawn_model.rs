@@ -7,13 +7,16 @@
 //! ([`world_digest`]: every store read back, entities mapped to resource indices through the
 //! returned lists), hold as many entities, and pass `check_invariants`.
 
+mod support;
+
 use impls::spawn::model::ModelSpawner;
 use impls::spawn::{
     ComponentKind, EntityOf, KINDS, Level, LevelComponent, LevelEntity, SpawnDesignVisitor,
     SpawnWorld, Spawner, for_each_spawn_design, world_digest,
 };
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
+use support::ModelRun;
 
 /// An entity: whether it continues the current chain (a child of the previous entity) or
 /// starts a root, whether it attaches to an ancestor above, and its component kinds as a mask.
@@ -108,24 +111,25 @@ fn check<S: Spawner>(level: &Level) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-struct RunAll;
+/// The property test per design, through the shared seeded runner.
+struct RunAll(ModelRun);
 
 impl SpawnDesignVisitor for RunAll {
     fn visit<S: Spawner + 'static>(&mut self) {
-        let mut runner = TestRunner::new(Config {
-            cases: 64,
-            failure_persistence: None,
-            ..Config::default()
-        });
-        if let Err(e) = runner.run(&level_strategy(), |level| check::<S>(&level)) {
-            panic!("{}: {e}", S::INFO.name);
-        }
+        self.0
+            .check(S::INFO.name, level_strategy(), |level| check::<S>(&level));
     }
 }
 
 #[test]
 fn every_design_spawns_like_the_model() {
-    for_each_spawn_design(&mut RunAll);
+    let mut test = RunAll(ModelRun::new(
+        module_path!(),
+        "every_design_spawns_like_the_model",
+        64,
+    ));
+    for_each_spawn_design(&mut test);
+    test.0.finish();
 }
 
 #[test]

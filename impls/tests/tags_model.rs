@@ -4,10 +4,13 @@
 //! [`ModelStore`], compared as multisets per entity) and a deterministic heavy-churn test, both run through
 //! [`for_each_tag_design`], so a new design is tested by adding its registry line.
 
+mod support;
+
 use impls::tags::model::ModelStore;
 use impls::tags::{Entity, Tag, TagDesignVisitor, TagError, TagStore, for_each_tag_design};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
+use support::ModelRun;
 
 #[derive(Debug, Clone, Copy)]
 enum TestOp {
@@ -168,25 +171,26 @@ fn run_against_model<D: TagStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-struct ModelTest;
+/// The property test per design, through the shared seeded runner.
+struct ModelTest(ModelRun);
 
 impl TagDesignVisitor for ModelTest {
     fn visit<D: TagStore + 'static>(&mut self) {
-        let mut runner = TestRunner::new(Config {
-            cases: 256,
-            failure_persistence: None,
-            ..Config::default()
-        });
         let ops = proptest::collection::vec(op_strategy(), 0..400);
-        if let Err(e) = runner.run(&ops, |ops| run_against_model::<D>(&ops)) {
-            panic!("design {} disagrees with the model: {e}", D::INFO.name);
-        }
+        self.0
+            .check(D::INFO.name, ops, |ops| run_against_model::<D>(&ops));
     }
 }
 
 #[test]
 fn every_design_agrees_with_the_model() {
-    for_each_tag_design(&mut ModelTest);
+    let mut test = ModelTest(ModelRun::new(
+        module_path!(),
+        "every_design_agrees_with_the_model",
+        256,
+    ));
+    for_each_tag_design(&mut test);
+    test.0.finish();
 }
 
 /// A small deterministic PRNG so the churn test needs no extra dependency.

@@ -6,6 +6,8 @@
 //! dirty list's eviction, all through [`for_each_transform_design`], so a new design is tested
 //! by adding its registry line.
 
+mod support;
+
 use impls::transforms::deferred_dirty_list::DeferredDirtyList;
 use impls::transforms::model::ModelTransforms;
 use impls::transforms::{
@@ -13,7 +15,8 @@ use impls::transforms::{
     for_each_transform_design,
 };
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
+use support::ModelRun;
 
 #[derive(Debug, Clone)]
 enum TestOp {
@@ -185,25 +188,26 @@ fn run_against_model<D: TransformStore>(ops: &[TestOp]) -> Result<(), TestCaseEr
     Ok(())
 }
 
-struct ModelTest;
+/// The property test per design, through the shared seeded runner.
+struct ModelTest(ModelRun);
 
 impl TransformDesignVisitor for ModelTest {
     fn visit<D: TransformStore + 'static>(&mut self) {
-        let mut runner = TestRunner::new(Config {
-            cases: 256,
-            failure_persistence: None,
-            ..Config::default()
-        });
         let ops = proptest::collection::vec(op_strategy(), 0..200);
-        if let Err(e) = runner.run(&ops, |ops| run_against_model::<D>(&ops)) {
-            panic!("design {} disagrees with the model: {e}", D::INFO.name);
-        }
+        self.0
+            .check(D::INFO.name, ops, |ops| run_against_model::<D>(&ops));
     }
 }
 
 #[test]
 fn every_design_agrees_with_the_model() {
-    for_each_transform_design(&mut ModelTest);
+    let mut test = ModelTest(ModelRun::new(
+        module_path!(),
+        "every_design_agrees_with_the_model",
+        256,
+    ));
+    for_each_transform_design(&mut test);
+    test.0.finish();
 }
 
 /// Chains of 1500 (deeper than any benchmark): every node moved one by one, then by a batch,

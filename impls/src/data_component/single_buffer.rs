@@ -44,6 +44,16 @@ pub const MAX_BUFFER: usize = 1 << 16;
 const PREFIX: usize = 16;
 /// Header capacity of a new buffer.
 const MIN_HCAP: usize = 4;
+/// The one slot of an empty string or array: offset 0, size 0, inside every buffer.
+///
+/// Why it is canonical: an empty value once kept whatever offset it was given (the old value's,
+/// when it overwrote a longer one in place), and the reallocation copied that slot verbatim
+/// since it had no bytes to move. Two-region buffers can shrink on reallocation (they keep the
+/// live bytes, not the old size), so the stale offset could land past the new buffer's end,
+/// where `value_of`'s bounds check `buf.get(off..off)` failed and the key read as absent (and
+/// the snapshot as corrupt). With every empty value at offset 0, nothing depends on where it
+/// used to be; `check_invariants` enforces it.
+const EMPTY_SLOT: u32 = 0;
 
 /// Where the value region lies; see the [module docs](self).
 pub trait Flavor: Default + Debug {
@@ -224,7 +234,7 @@ pub struct SingleBuffer<F: Flavor, B: BufStore = VecBuf> {
     /// Empty (no allocation) or laid out as the [module docs](self) say. Invariants: the
     /// header ends at or before `lo`; `lo <= hi <= len <= MAX_BUFFER`; with `Meet`
     /// `hi == len`, with `TwoRegions` `lo == header end`; every live string or array
-    /// lies inside `[lo, hi)` and no two overlap.
+    /// lies inside `[lo, hi)` and no two overlap; an empty one's slot is [`EMPTY_SLOT`].
     buf: B,
     _flavor: PhantomData<F>,
 }
@@ -351,7 +361,11 @@ impl<F: Flavor, B: BufStore> SingleBuffer<F, B> {
         for (i, (key, ty, slot)) in entries(old_buf, &old).enumerate() {
             write_u32(&mut buf, h.keys_at() + 4 * i, key);
             buf[h.types_at() + i] = ty;
-            let slot = if ty >= ValueType::Str as u8 && slot_parts(slot).1 > 0 {
+            let slot = if ty < ValueType::Str as u8 {
+                slot
+            } else if slot_parts(slot).1 == 0 {
+                EMPTY_SLOT
+            } else {
                 let (off, size) = slot_parts(slot);
                 let at = if F::TOP_DOWN {
                     h.lo -= size;
@@ -362,8 +376,6 @@ impl<F: Flavor, B: BufStore> SingleBuffer<F, B> {
                 };
                 buf[at..at + size].copy_from_slice(&old_buf[off..off + size]);
                 (at as u32) | ((size as u32) << 16)
-            } else {
-                slot
             };
             write_u32(&mut buf, h.slots_at() + 4 * i, slot);
         }
@@ -425,6 +437,8 @@ impl<F: Flavor, B: BufStore> Component for SingleBuffer<F, B> {
         let old_slot = read_u32(buf, slot_at).unwrap_or(0);
         let slot = if value.bytes().is_none() {
             value.scalar_bits()
+        } else if bytes.is_empty() {
+            EMPTY_SLOT
         } else {
             let (old_off, old_size) = slot_parts(old_slot);
             let at = if old_ty >= ValueType::Str as u8 && bytes.len() <= old_size {
@@ -561,6 +575,9 @@ impl<F: Flavor, B: BufStore> Component for SingleBuffer<F, B> {
             }
             if ty >= ValueType::Str as u8 {
                 let (off, size) = slot_parts(slot);
+                if size == 0 && slot != EMPTY_SLOT {
+                    return Err(format!("key {key}: empty value with stale offset {off}"));
+                }
                 if size > 0 {
                     if off < h.lo || off + size > h.hi {
                         return Err(format!(
