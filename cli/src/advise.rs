@@ -45,7 +45,16 @@ pub struct AdviseOptions {
     /// Simulate cache misses per op under valgrind (the running binary must be `dodbench`,
     /// whose `sim-child` replays built-in designs): `Err(reason)` skips it with that reason.
     pub cache: Result<(), String>,
+    /// How many of the fastest verified designs the cache simulation runs on (`None`: all).
+    /// Each design is one valgrind child of a few seconds to minutes; the default bounds the
+    /// whole command to a couple of minutes on a 2-core machine.
+    pub cache_top: Option<usize>,
+    /// Print a line per design as it is timed and as its simulation ends (to stderr).
+    pub progress: bool,
 }
+
+/// The default of [`AdviseOptions::cache_top`].
+pub const DEFAULT_CACHE_TOP: usize = 6;
 
 impl Default for AdviseOptions {
     fn default() -> Self {
@@ -53,6 +62,8 @@ impl Default for AdviseOptions {
             out: results::target_dir().join("dodbench").join("advise"),
             samples: 11,
             cache: Ok(()),
+            cache_top: Some(DEFAULT_CACHE_TOP),
+            progress: true,
         }
     }
 }
@@ -138,6 +149,16 @@ impl Advice {
         }
         if let Some(reason) = &self.cache_skipped {
             let _ = writeln!(out, "  simulated cache misses skipped: {reason}");
+        } else {
+            let simulated = self.ranked().filter(|b| b.sim.is_some()).count();
+            if simulated < self.ranking.len() {
+                let _ = writeln!(
+                    out,
+                    "  simulated cache misses: the fastest {simulated} of {} verified designs \
+                     (--cache-sim-top N or all)",
+                    self.ranking.len()
+                );
+            }
         }
         let _ = write!(out, "advise: report at {}", self.report.display());
         out
@@ -331,38 +352,110 @@ fn advise_family<F: Family, X: ExtraDesigns<F>>(
         ),
         Err(reason) => (None, Some(reason.clone())),
     };
+    let designs = design_records_with::<F, X>();
+    let progress = |line: String| {
+        if options.progress {
+            eprintln!("advise: {line}");
+        }
+    };
+    progress(format!(
+        "{} trace {:?}, n = {}: timing {} designs, {} replays each{}",
+        F::NAME,
+        prepared.workload,
+        prepared.n,
+        designs.len(),
+        options.samples,
+        match (&cache_skipped, options.cache_top) {
+            (Some(_), _) => String::new(),
+            (None, Some(top)) =>
+                format!("; then the caches of the fastest {top} under valgrind (--cache-sim-top)"),
+            (None, None) => "; then every design's caches under valgrind".to_string(),
+        }
+    ));
     let mut visit = AdviseDesign {
         prepared: &prepared,
         samples: options.samples,
-        pass,
-        pending: Vec::new(),
+        total: designs.len(),
+        progress: &progress,
         benchmarks: Vec::new(),
     };
     for_each_replayer_with::<F, X, _>(&mut visit);
-    for (index, pending) in visit.pending {
-        match pending.wait() {
-            Ok(sim) => visit.benchmarks[index].sim = Some(sim),
-            Err(e) => eprintln!("dodbench: {}: {e}", visit.benchmarks[index].design),
+    let mut benchmarks = visit.benchmarks;
+    if let Some(pass) = pass {
+        // The fastest verified designs, by the medians just measured.
+        let mut chosen: Vec<&Benchmark> = benchmarks.iter().filter(|b| b.verified).collect();
+        chosen.sort_by(|a, b| ns(a).partial_cmp(&ns(b)).expect("no NaN"));
+        chosen.truncate(options.cache_top.unwrap_or(usize::MAX));
+        let mut simulate = SimulateDesigns {
+            prepared: &prepared,
+            chosen: chosen.iter().map(|b| b.design.clone()).collect(),
+            pass,
+            pending: Vec::new(),
+        };
+        for_each_replayer_with::<F, X, _>(&mut simulate);
+        let total = simulate.pending.len();
+        for (done, (design, pending)) in simulate.pending.into_iter().enumerate() {
+            let entry = benchmarks.iter_mut().find(|b| b.design == design);
+            match (pending.wait(), entry) {
+                (Ok(sim), Some(b)) => {
+                    progress(format!(
+                        "cache [{}/{total}] {design}: {:.0} instructions, {:.3} D1 misses per op",
+                        done + 1,
+                        sim.ir,
+                        sim.d1_miss
+                    ));
+                    b.sim = Some(sim);
+                }
+                (Err(e), _) => eprintln!("dodbench: {design}: {e}"),
+                (Ok(_), None) => {}
+            }
         }
     }
     let results = bench_results(
         "advise",
         vec![F::family_record()],
-        design_records_with::<F, X>(),
+        designs,
         vec![workload_record(&prepared, 0)],
-        visit.benchmarks,
+        benchmarks,
     );
     Ok((results, cache_skipped))
+}
+
+/// Launches the cache simulation of the `chosen` designs (names), each once.
+struct SimulateDesigns<'a, F: Family> {
+    prepared: &'a PreparedTrace<F>,
+    chosen: Vec<String>,
+    pass: CacheSimPass<'a>,
+    /// Simulations under way: (design, child), in launch order.
+    pending: Vec<(String, PendingSim)>,
+}
+
+impl<F: Family> ReplayerVisitor<F> for SimulateDesigns<'_, F> {
+    fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+        let name = R::design_name();
+        if role != Role::Design || !self.chosen.iter().any(|c| c == name) {
+            return;
+        }
+        let p = self.prepared;
+        let checked = bench_harness::verify::Checked {
+            outcome: bench_harness::verify::Outcome::Verified,
+            memory_bytes_after_setup: None,
+            setup_and_body_time: None,
+        };
+        match self.pass.measure::<R>(p, &checked) {
+            Ok(pending) => self.pending.push((name.to_string(), pending)),
+            Err(e) => eprintln!("dodbench: {name}: {e}"),
+        }
+    }
 }
 
 /// One design's row of the advice.
 struct AdviseDesign<'a, F: Family> {
     prepared: &'a PreparedTrace<F>,
     samples: usize,
-    /// The cache pass on this trace, when it runs.
-    pass: Option<CacheSimPass<'a>>,
-    /// Simulations under way: (index in `benchmarks`, child).
-    pending: Vec<(usize, PendingSim)>,
+    /// Designs in all, for the progress lines.
+    total: usize,
+    progress: &'a dyn Fn(String),
     benchmarks: Vec<Benchmark>,
 }
 
@@ -399,14 +492,6 @@ impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, F> {
         }
         let memory =
             (verdict.outcome.is_verified() && is_installed()).then(|| measure_memory::<R>(p));
-        if verdict.outcome.is_verified()
-            && let Some(pass) = &mut self.pass
-        {
-            match pass.measure::<R>(p, &checked) {
-                Ok(pending) => self.pending.push((self.benchmarks.len(), pending)),
-                Err(e) => eprintln!("dodbench: {name}: {e}"),
-            }
-        }
         let mut b = verdict.into_benchmark(estimate, Some(per_iter));
         if let Some(m) = memory {
             match m {
@@ -422,6 +507,16 @@ impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, F> {
                 }
             }
         }
+        (self.progress)(format!(
+            "[{}/{}] {}: {}",
+            self.benchmarks.len() + 1,
+            self.total,
+            b.design,
+            match ns(&b) {
+                Some(ns) => format!("verified, {ns:.2} ns/op"),
+                None => format!("{} ({})", b.status, b.reason.as_deref().unwrap_or("")),
+            }
+        ));
         self.benchmarks.push(b);
     }
 }

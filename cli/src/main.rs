@@ -92,6 +92,12 @@ enum Command {
         /// Timed replays per design.
         #[arg(long, default_value_t = 11)]
         samples: usize,
+        /// Skip the cache simulation under valgrind (then advise takes seconds).
+        #[arg(long)]
+        no_cache_sim: bool,
+        /// Simulate the caches of the N fastest designs only (`all`: every verified design).
+        #[arg(long, default_value = "6", value_parser = cache_top)]
+        cache_sim_top: CacheTop,
     },
     /// Compare NEW against BASE (a results.json or the committed baseline). Exit 0: nothing
     /// regressed; 1: a deterministic metric or a verification regressed; 2: unusable input.
@@ -228,6 +234,21 @@ enum HistoryCommand {
     },
 }
 
+/// `advise --cache-sim-top`: how many of the fastest designs are simulated (`None`: all).
+#[derive(Debug, Clone, Copy)]
+struct CacheTop(Option<usize>);
+
+/// A positive count, or `all`.
+fn cache_top(s: &str) -> Result<CacheTop, String> {
+    match s {
+        "all" => Ok(CacheTop(None)),
+        _ => match s.parse::<usize>() {
+            Ok(n) if n > 0 => Ok(CacheTop(Some(n))),
+            _ => Err(format!("{s:?} is not a positive count or `all`")),
+        },
+    }
+}
+
 /// A non-negative finite fraction, e.g. `0.02`.
 fn fraction(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
@@ -289,11 +310,17 @@ fn main() {
             trace,
             out,
             samples,
+            no_cache_sim,
+            cache_sim_top,
         } => {
             let mut options = advise::AdviseOptions {
                 samples,
+                cache_top: cache_sim_top.0,
                 ..Default::default()
             };
+            if no_cache_sim {
+                options.cache = Err("--no-cache-sim".to_string());
+            }
             if let Some(out) = out {
                 options.out = out;
             }

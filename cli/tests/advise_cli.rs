@@ -104,6 +104,83 @@ fn advise_ranks_a_recorded_application_trace_and_lists_the_unsupported() {
 }
 
 #[test]
+fn advise_reports_progress_per_design_and_bounds_or_skips_the_cache_simulation() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("app.dodtrace");
+    recorded_application(&trace);
+    let out = dir.path().join("report");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "advise",
+            trace.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--samples",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        let output = dodbench(&args);
+        let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+        assert!(output.status.success(), "{stdout}{stderr}");
+        let results = Results::load(&out.join("results.json")).unwrap();
+        (stdout, stderr, results)
+    };
+    let designs = impls::id_table::designs().len();
+    let (stdout, stderr, results) = run(&["--no-cache-sim"]);
+    // One line before the first design is timed, then one per design.
+    let first = stderr.lines().next().unwrap_or("");
+    assert!(first.starts_with("advise: id_table trace"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("advise: [{designs}/{designs}] ")),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("simulated cache misses skipped: --no-cache-sim"),
+        "{stdout}"
+    );
+    assert!(results.benchmarks.iter().all(|b| b.sim.is_none()));
+    assert!(stdout.contains("advise: report at"), "{stdout}");
+
+    let bad = dodbench(&["advise", trace.to_str().unwrap(), "--cache-sim-top", "0"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("not a positive count or `all`"));
+}
+
+/// With valgrind, `--cache-sim-top 2` simulates the two fastest verified designs only.
+#[test]
+#[cfg_attr(
+    dodbench_no_valgrind,
+    ignore = "valgrind not found when this test was built (apt-get install valgrind)"
+)]
+fn advise_simulates_the_fastest_designs_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("app.dodtrace");
+    recorded_application(&trace);
+    let out = dir.path().join("report");
+    let output = dodbench(&[
+        "advise",
+        trace.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--samples",
+        "1",
+        "--cache-sim-top",
+        "2",
+    ]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
+    let results = Results::load(&out.join("results.json")).unwrap();
+    let simulated: Vec<_> = results
+        .benchmarks
+        .iter()
+        .filter(|b| b.sim.is_some())
+        .collect();
+    assert_eq!(simulated.len(), 2, "{stdout}");
+    assert!(stdout.contains("the fastest 2 of"), "{stdout}");
+    assert!(text(&output.stderr).contains("advise: cache [2/2] "));
+}
+
+#[test]
 fn advise_ranks_a_converted_allocation_trace() {
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("find.dodtrace");
