@@ -7,13 +7,16 @@
 //! every op, live state compared after every full collection. It runs through
 //! [`for_each_component_design`], so a new design is tested by adding its registry line.
 
+mod support;
+
 use impls::components::model::ModelStore;
 use impls::components::{
-    ComponentDesignVisitor, ComponentError, ComponentStore, Destruction, PointMass, VectorField,
-    for_each_component_design,
+    ComponentDesignVisitor, ComponentError, ComponentStore, Destruction, PointMass, PositionRun,
+    VectorField, VelocityRun, for_each_component_design,
 };
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
+use support::ModelRun;
 
 #[derive(Debug, Clone, Copy)]
 enum TestOp {
@@ -28,6 +31,12 @@ enum TestOp {
     CopyPosition(usize, usize),
     Position(usize),
     SetVelocity(usize, u32),
+    /// `spawn_with`: a spawn and an attach in one call.
+    SpawnWith(u32),
+    /// Three lookups in one `read_positions` run.
+    Positions([usize; 3]),
+    /// Two velocity writes in one `write_velocities` run.
+    SetVelocities([(usize, u32); 2]),
     Simulate,
     DestroyStep,
     CollectAll,
@@ -47,6 +56,10 @@ fn op_strategy() -> impl Strategy<Value = TestOp> {
         1 => pick_strategy().prop_map(TestOp::Detach),
         3 => pick_strategy().prop_map(TestOp::Position),
         2 => (pick_strategy(), any::<u32>()).prop_map(|(p, s)| TestOp::SetVelocity(p, s)),
+        3 => any::<u32>().prop_map(TestOp::SpawnWith),
+        2 => [pick_strategy(), pick_strategy(), pick_strategy()].prop_map(TestOp::Positions),
+        2 => [(pick_strategy(), any::<u32>()), (pick_strategy(), any::<u32>())]
+            .prop_map(TestOp::SetVelocities),
         2 => Just(TestOp::Simulate),
         2 => Just(TestOp::DestroyStep),
         1 => Just(TestOp::CollectAll),
@@ -69,6 +82,29 @@ fn pick(pick: usize, count: usize) -> Option<usize> {
         (_, 0) => None,
         (usize::MAX, c) => Some(c - 1),
         (p, c) => Some(p % c),
+    }
+}
+
+/// A run of lookups or writes over given entities, collecting each answer in order.
+struct Collect<T>(Vec<T>);
+
+impl<E: Copy> PositionRun<E> for Collect<E> {
+    type Output = Vec<Result<Option<[f32; 3]>, ComponentError>>;
+    fn run<L: FnMut(E) -> Result<Option<[f32; 3]>, ComponentError>>(
+        self,
+        lookup: L,
+    ) -> Self::Output {
+        self.0.into_iter().map(lookup).collect()
+    }
+}
+
+impl<E: Copy> VelocityRun<E> for Collect<(E, [f32; 3])> {
+    type Output = Vec<Result<bool, ComponentError>>;
+    fn run<W: FnMut(E, [f32; 3]) -> Result<bool, ComponentError>>(
+        self,
+        mut write: W,
+    ) -> Self::Output {
+        self.0.into_iter().map(|(e, v)| write(e, v)).collect()
     }
 }
 
@@ -161,6 +197,41 @@ fn run<D: ComponentStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
                     );
                 }
             }
+            TestOp::SpawnWith(s) => {
+                let d = design
+                    .spawn_with(init(s))
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let m = model.spawn_with(init(s)).expect("the model never refuses");
+                entities.push((d, m));
+            }
+            TestOp::Positions(picks) => {
+                let picked: Vec<_> = picks.iter().filter_map(|&p| at(p)).collect();
+                let bits =
+                    |r: Result<Option<[f32; 3]>, _>| r.ok().map(|p| p.map(|v| v.map(f32::to_bits)));
+                let got: Vec<_> = design
+                    .read_positions(Collect(picked.iter().map(|e| e.0).collect()))
+                    .into_iter()
+                    .map(bits)
+                    .collect();
+                let want: Vec<_> = picked.iter().map(|e| bits(model.position(e.1))).collect();
+                prop_assert_eq!(got, want, "{:?}", op);
+            }
+            TestOp::SetVelocities(picks) => {
+                let picked: Vec<_> = picks
+                    .iter()
+                    .filter_map(|&(p, s)| Some((at(p)?, init(s).acceleration)))
+                    .collect();
+                let got: Vec<_> = design
+                    .write_velocities(Collect(picked.iter().map(|(e, v)| (e.0, *v)).collect()))
+                    .into_iter()
+                    .map(Result::ok)
+                    .collect();
+                let want: Vec<_> = picked
+                    .iter()
+                    .map(|(e, v)| model.write(e.1, VectorField::Velocity, *v).ok())
+                    .collect();
+                prop_assert_eq!(got, want, "{:?}", op);
+            }
             TestOp::Simulate => {
                 design.simulate(DT);
                 model.simulate(DT);
@@ -197,25 +268,25 @@ fn run<D: ComponentStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-struct PropertyTest;
+/// The property test per design, through the shared seeded runner.
+struct PropertyTest(ModelRun);
 
 impl ComponentDesignVisitor for PropertyTest {
     fn visit<D: ComponentStore + 'static>(&mut self) {
-        let mut runner = TestRunner::new(Config {
-            cases: 96,
-            ..Config::default()
-        });
-        runner
-            .run(&prop::collection::vec(op_strategy(), 0..300), |ops| {
-                run::<D>(&ops)
-            })
-            .unwrap_or_else(|e| panic!("{}: {e}", D::INFO.name));
+        let ops = prop::collection::vec(op_strategy(), 0..300);
+        self.0.check(D::INFO.name, ops, |ops| run::<D>(&ops));
     }
 }
 
 #[test]
 fn every_design_matches_the_model() {
-    for_each_component_design(&mut PropertyTest);
+    let mut test = PropertyTest(ModelRun::new(
+        module_path!(),
+        "every_design_matches_the_model",
+        96,
+    ));
+    for_each_component_design(&mut test);
+    test.0.finish();
 }
 
 /// Heavy churn with the GC: kill most entities, respawn (reusing indices), attach again (a

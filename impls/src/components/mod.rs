@@ -20,8 +20,15 @@
 //!   a [`destroy_step`](ComponentStore::destroy_step) collects it: the article's GC.
 //! * [`simulate`](ComponentStore::simulate) runs [`PointMass::step`] on every instance (the
 //!   same f32 operations in the same order per instance in every design, so results are bit
-//!   identical whatever order the instances are visited in).
+//!   identical whatever order the instances are visited in). Point masses and time steps may
+//!   be any `f32` (infinities, NaN) without a panic; only the sign and payload of a NaN that
+//!   arithmetic produces may differ between designs, as Rust leaves them unspecified.
 //! * User errors are [`ComponentError`]s and change nothing; no operation panics on user input.
+//! * Batch entry points ([`read_positions`](ComponentStore::read_positions),
+//!   [`write_velocities`](ComponentStore::write_velocities),
+//!   [`spawn_with`](ComponentStore::spawn_with)) answer exactly as their per-call methods do;
+//!   their defaults loop over those, and a design overrides them only where it can do a run
+//!   in one borrow (the ECS peers: a view per system run, a bundle per spawn).
 //!
 //! Entities come from the ID-table family: the article designs keep their entities in an
 //! [`Entities`](entities::Entities) manager, which is the `holey` ID table
@@ -312,6 +319,36 @@ pub trait ComponentStore: Sized {
         value: [f32; 3],
     ) -> Result<bool, ComponentError>;
 
+    /// Creates an entity and gives it an instance holding `init`: the same as
+    /// [`spawn`](ComponentStore::spawn) then [`attach`](ComponentStore::attach) (the
+    /// default), for a design that can do both in one step (an ECS spawning an entity with its
+    /// component bundle, instead of spawning it empty and moving it to the bundle's archetype).
+    /// The replayer calls it for a `Spawn` immediately followed by an `Attach` of the entity
+    /// it created.
+    ///
+    /// # Errors
+    /// As [`spawn`](ComponentStore::spawn) and [`attach`](ComponentStore::attach).
+    fn spawn_with(&mut self, init: PointMass) -> Result<Self::Entity, ComponentError> {
+        let entity = self.spawn()?;
+        self.attach(entity, init)?;
+        Ok(entity)
+    }
+
+    /// Hands `run` a lookup to call once per entity of a run of lookups, each with the
+    /// semantics of [`position`](ComponentStore::position) (the default passes `position`
+    /// itself, so a design that gains nothing pays nothing). An ECS overrides it to borrow its
+    /// position storage once for the whole run, as a system does, instead of once per lookup.
+    fn read_positions<R: PositionRun<Self::Entity>>(&self, run: R) -> R::Output {
+        run.run(|entity| self.position(entity))
+    }
+
+    /// Hands `run` a writer to call once per entity of a run of velocity writes, each with the
+    /// semantics of [`write`](ComponentStore::write) of [`VectorField::Velocity`] (the
+    /// default); an ECS overrides it to borrow its velocity storage once for the run.
+    fn write_velocities<R: VelocityRun<Self::Entity>>(&mut self, run: R) -> R::Output {
+        run.run(|entity, value| self.write(entity, VectorField::Velocity, value))
+    }
+
     /// Runs [`PointMass::step`] on every instance (garbage included where kept: its results
     /// are never observed).
     fn simulate(&mut self, dt: f32);
@@ -347,6 +384,33 @@ pub trait ComponentStore: Sized {
     /// # Errors
     /// A description of the first broken invariant.
     fn check_invariants(&self) -> Result<(), String>;
+}
+
+/// A run of lookups the caller hands a design in one
+/// [`read_positions`](ComponentStore::read_positions) call: it calls `lookup` once per entity
+/// of the run, in order, and returns what it made of the answers. Static dispatch: the design
+/// passes a closure over its borrowed storage, the run is monomorphised around it.
+pub trait PositionRun<E> {
+    /// What the run returns (e.g. a digest of the positions read, or the first error).
+    type Output;
+
+    /// Runs the lookups; `lookup` answers as [`ComponentStore::position`] does.
+    fn run<L: FnMut(E) -> Result<Option<[f32; 3]>, ComponentError>>(
+        self,
+        lookup: L,
+    ) -> Self::Output;
+}
+
+/// A run of velocity writes the caller hands a design in one
+/// [`write_velocities`](ComponentStore::write_velocities) call: it calls `write` once per
+/// entity of the run, in order.
+pub trait VelocityRun<E> {
+    /// What the run returns.
+    type Output;
+
+    /// Runs the writes; `write` answers as [`ComponentStore::write`] of
+    /// [`VectorField::Velocity`] does.
+    fn run<W: FnMut(E, [f32; 3]) -> Result<bool, ComponentError>>(self, write: W) -> Self::Output;
 }
 
 /// Counts one allocator call if a buffer's capacity changed from `before` to `after`.

@@ -18,8 +18,8 @@ mod reference;
 
 use impls::components::model::ModelStore;
 use impls::components::{
-    ComponentDesignInfo, ComponentDesignVisitor, ComponentStore, PointMass, VectorField,
-    for_each_component_design,
+    ComponentDesignInfo, ComponentDesignVisitor, ComponentError, ComponentStore, PointMass,
+    PositionRun, VectorField, VelocityRun, for_each_component_design,
 };
 use serde::{Deserialize, Serialize};
 use workloads::component_op::{ComponentOp, ComponentStats, EntityHandle};
@@ -91,6 +91,11 @@ impl Family for ComponentFamily {
         }
         for_each_component_design(&mut Designs(visitor));
         visitor.visit_loop::<reference::VecSimulate>();
+        visitor.visit_loop::<reference::DirectHecs>();
+        visitor.visit_loop::<reference::DirectShipyard>();
+        visitor.visit_loop::<reference::DirectSpecsVec>();
+        visitor.visit_loop::<reference::DirectSpecsDense>();
+        visitor.visit_loop::<reference::DirectSpecsHash>();
     }
 }
 
@@ -231,6 +236,9 @@ pub struct ComponentReplay<S: ComponentStore> {
     pub store: S,
     /// `entities[k]` is the store's entity for handle `k` (kept after `Kill`, unused then).
     entities: HandleMap<S::Entity>,
+    /// `Spawn` ops replayed so far: the handle the next `Spawn` creates (a replay in pieces
+    /// reads IDs from a cursor that does not know it).
+    spawned: EntityHandle,
 }
 
 impl<S: ComponentStore> ComponentReplay<S> {
@@ -239,11 +247,20 @@ impl<S: ComponentStore> ComponentReplay<S> {
         Self {
             store: S::new(),
             entities: HandleMap::with_capacity(trace.handle_count()),
+            spawned: 0,
         }
     }
 
     /// Applies `ops` in order, finding entities through `entities`, and returns what was
     /// observed.
+    ///
+    /// Runs of one kind are handed to the design whole, as an application hands them to a
+    /// system: consecutive `Lookup`s in one [`ComponentStore::read_positions`], consecutive
+    /// `Write`s in one [`ComponentStore::write_velocities`] (a run of one included), and a
+    /// `Spawn` immediately followed by the `Attach` of the entity it created as one
+    /// [`ComponentStore::spawn_with`]. Each op still takes its ID from `entities` in op order
+    /// (one call per op, whatever the design answers), and its answer goes into the digest as
+    /// it would op by op.
     ///
     /// # Errors
     /// The store refused an op, or `entities` rejected a spawned entity; the ops before it
@@ -256,12 +273,28 @@ impl<S: ComponentStore> ComponentReplay<S> {
     ) -> Result<ComponentDigest, ReplayError> {
         let mut d = ComponentDigest::default();
         let store = &mut self.store;
-        for (index, &op) in ops.iter().enumerate() {
-            let refused = |error| ReplayError::at(index, op, error);
+        let mut index = 0;
+        while let Some(&op) = ops.get(index) {
+            let refused = move |error| ReplayError::at(index, op, error);
             match op {
-                ComponentOp::Spawn => entities
-                    .created(store.spawn().map_err(refused)?)
-                    .map_err(|e| ReplayError::at(index, op, e))?,
+                ComponentOp::Spawn => {
+                    let handle = self.spawned;
+                    self.spawned += 1;
+                    match ops.get(index + 1) {
+                        Some(&ComponentOp::Attach(h, seed)) if h == handle => {
+                            let entity = store.spawn_with(point_mass(seed)).map_err(refused)?;
+                            entities
+                                .created(entity)
+                                .map_err(|e| ReplayError::at(index, op, e))?;
+                            // The `Attach`'s one ID call; it names the entity just created.
+                            let _ = entities.id(h);
+                            index += 1;
+                        }
+                        _ => entities
+                            .created(store.spawn().map_err(refused)?)
+                            .map_err(|e| ReplayError::at(index, op, e))?,
+                    }
+                }
                 ComponentOp::Kill(h) => store.kill(entities.id(h)).map_err(refused)?,
                 ComponentOp::Attach(h, seed) => store
                     .attach(entities.id(h), point_mass(seed))
@@ -269,18 +302,30 @@ impl<S: ComponentStore> ComponentReplay<S> {
                 ComponentOp::Detach(h) => {
                     d.detaches_found += u64::from(store.detach(entities.id(h)).map_err(refused)?);
                 }
-                ComponentOp::Lookup(h) => {
-                    if let Some(p) = store.position(entities.id(h)).map_err(refused)? {
-                        d.lookups_found += 1;
-                        d.lookup_sum = d.lookup_sum.wrapping_add(mix_lookup(h, p));
+                ComponentOp::Lookup(_) => {
+                    let run = store.read_positions(Lookups {
+                        ops: &ops[index..],
+                        ids: &mut *entities,
+                    });
+                    d.lookups_found += run.found;
+                    d.lookup_sum = d.lookup_sum.wrapping_add(run.sum);
+                    index += run.ops;
+                    if let Some(error) = run.refused {
+                        return Err(ReplayError::at(index, ops[index], error));
                     }
+                    continue;
                 }
-                ComponentOp::Write(h, seed) => {
-                    d.writes_found += u64::from(
-                        store
-                            .write(entities.id(h), VectorField::Velocity, velocity(seed))
-                            .map_err(refused)?,
-                    );
+                ComponentOp::Write(..) => {
+                    let run = store.write_velocities(Writes {
+                        ops: &ops[index..],
+                        ids: &mut *entities,
+                    });
+                    d.writes_found += run.found;
+                    index += run.ops;
+                    if let Some(error) = run.refused {
+                        return Err(ReplayError::at(index, ops[index], error));
+                    }
+                    continue;
                 }
                 ComponentOp::Simulate => {
                     d.simulated += (store.instance_count() - store.garbage()) as u64;
@@ -298,8 +343,106 @@ impl<S: ComponentStore> ComponentReplay<S> {
                     }
                 }
             }
+            index += 1;
         }
         Ok(d)
+    }
+}
+
+/// What a run of lookups or writes observed: the ops it applied, how many found a point mass
+/// (and the lookups' [`mix_lookup`] sum), and the error of the op after them if the design
+/// refused it.
+#[derive(Debug, Default)]
+struct RunAnswers {
+    /// Ops of the run applied (the refused one not included).
+    ops: usize,
+    /// Ops that found a point mass.
+    found: u64,
+    /// Wrapping sum of [`mix_lookup`] over the found lookups (0 for writes).
+    sum: u64,
+    /// The design's error for the op after the applied ones, if it refused that op.
+    refused: Option<ComponentError>,
+}
+
+/// The `Lookup`s at the start of `ops`, as one [`PositionRun`]: the run ends at the first
+/// other op.
+struct Lookups<'a, H> {
+    ops: &'a [ComponentOp],
+    ids: &'a mut H,
+}
+
+impl<E: Copy, H: HandleIds<E>> PositionRun<E> for Lookups<'_, H> {
+    type Output = RunAnswers;
+
+    #[inline(always)]
+    fn run<L: FnMut(E) -> Result<Option<[f32; 3]>, ComponentError>>(
+        self,
+        mut lookup: L,
+    ) -> RunAnswers {
+        let (mut found, mut sum) = (0u64, 0u64);
+        let mut k = 0;
+        while let Some(&ComponentOp::Lookup(h)) = self.ops.get(k) {
+            match lookup(self.ids.id(h)) {
+                Ok(Some(p)) => {
+                    found += 1;
+                    sum = sum.wrapping_add(mix_lookup(h, p));
+                }
+                Ok(None) => {}
+                Err(error) => return refused_at(k, found, sum, error),
+            }
+            k += 1;
+        }
+        RunAnswers {
+            ops: k,
+            found,
+            sum,
+            refused: None,
+        }
+    }
+}
+
+/// The `Write`s at the start of `ops`, as one [`VelocityRun`].
+struct Writes<'a, H> {
+    ops: &'a [ComponentOp],
+    ids: &'a mut H,
+}
+
+impl<E: Copy, H: HandleIds<E>> VelocityRun<E> for Writes<'_, H> {
+    type Output = RunAnswers;
+
+    #[inline(always)]
+    fn run<W: FnMut(E, [f32; 3]) -> Result<bool, ComponentError>>(
+        self,
+        mut write: W,
+    ) -> RunAnswers {
+        let mut found = 0u64;
+        let mut k = 0;
+        while let Some(&ComponentOp::Write(h, seed)) = self.ops.get(k) {
+            match write(self.ids.id(h), velocity(seed)) {
+                Ok(hit) => found += u64::from(hit),
+                Err(error) => return refused_at(k, found, 0, error),
+            }
+            k += 1;
+        }
+        RunAnswers {
+            ops: k,
+            found,
+            sum: 0,
+            refused: None,
+        }
+    }
+}
+
+/// The answers of a run whose op `k` the design refused. Cold and out of line, like
+/// [`ReplayError::at`].
+#[cold]
+#[inline(never)]
+fn refused_at(k: usize, found: u64, sum: u64, error: ComponentError) -> RunAnswers {
+    RunAnswers {
+        ops: k,
+        found,
+        sum,
+        refused: Some(error),
     }
 }
 
@@ -398,5 +541,169 @@ impl<S: ComponentStore> Replayer for ComponentReplay<S> {
 
     fn check_invariants(&self) -> Result<(), String> {
         self.store.check_invariants()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use impls::components::peers::hecs::HecsPeer;
+    use impls::components::peers::shipyard::ShipyardPeer;
+    use impls::components::peers::specs::{SpecsDense, SpecsHash, SpecsVec};
+    use impls::components::{ComponentError, VectorField};
+
+    /// Design `S` with the trait's looping defaults of the batch entry points
+    /// (`read_positions`, `write_velocities`, `spawn_with`) instead of its overrides.
+    struct Defaults<S>(S);
+
+    impl<S: ComponentStore> ComponentStore for Defaults<S> {
+        type Entity = S::Entity;
+        const INFO: ComponentDesignInfo = S::INFO;
+
+        fn new() -> Self {
+            Defaults(S::new())
+        }
+        fn spawn(&mut self) -> Result<S::Entity, ComponentError> {
+            self.0.spawn()
+        }
+        fn kill(&mut self, entity: S::Entity) -> Result<(), ComponentError> {
+            self.0.kill(entity)
+        }
+        fn attach(&mut self, entity: S::Entity, init: PointMass) -> Result<(), ComponentError> {
+            self.0.attach(entity, init)
+        }
+        fn attach_another(
+            &mut self,
+            entity: S::Entity,
+            init: PointMass,
+        ) -> Result<(), ComponentError> {
+            self.0.attach_another(entity, init)
+        }
+        fn detach(&mut self, entity: S::Entity) -> Result<bool, ComponentError> {
+            self.0.detach(entity)
+        }
+        fn position(&self, entity: S::Entity) -> Result<Option<[f32; 3]>, ComponentError> {
+            self.0.position(entity)
+        }
+        fn write(
+            &mut self,
+            entity: S::Entity,
+            field: VectorField,
+            value: [f32; 3],
+        ) -> Result<bool, ComponentError> {
+            self.0.write(entity, field, value)
+        }
+        fn simulate(&mut self, dt: f32) {
+            self.0.simulate(dt);
+        }
+        fn destroy_step(&mut self) {
+            self.0.destroy_step();
+        }
+        fn collect_all_garbage(&mut self) {
+            self.0.collect_all_garbage();
+        }
+        fn garbage(&self) -> usize {
+            self.0.garbage()
+        }
+        fn visit(&self, f: impl FnMut(&PointMass)) {
+            self.0.visit(f);
+        }
+        fn entity_count(&self) -> usize {
+            self.0.entity_count()
+        }
+        fn instance_count(&self) -> usize {
+            self.0.instance_count()
+        }
+        fn memory_bytes(&self) -> usize {
+            self.0.memory_bytes()
+        }
+        fn allocator_calls(&self) -> u64 {
+            self.0.allocator_calls()
+        }
+        fn check_invariants(&self) -> Result<(), String> {
+            self.0.check_invariants()
+        }
+    }
+
+    /// Setup digest, body digest through the handle map, body digest of the timed path (dry
+    /// run, then the resolved body on a fresh state), and the state digest after it.
+    fn digests<S: ComponentStore>(trace: &Trace<ComponentOp>) -> [String; 4] {
+        let mut state = ComponentReplay::<S>::for_trace(trace);
+        let setup = state.replay(&trace.setup).unwrap();
+        let body = state.replay(&trace.body).unwrap();
+        let mut dry = ComponentReplay::<S>::after_setup(trace).unwrap();
+        let (resolved, _) = dry.resolve(&trace.body).unwrap();
+        let mut timed = ComponentReplay::<S>::after_setup(trace).unwrap();
+        let timed_body = timed.replay_resolved(&trace.body, &resolved).unwrap();
+        let state_digest = timed.state_digest();
+        assert_eq!(state_digest, state.state_digest(), "{}", S::INFO.name);
+        [
+            format!("{setup:?}"),
+            format!("{body:?}"),
+            format!("{timed_body:?}"),
+            format!("{state_digest:?}"),
+        ]
+    }
+
+    /// A design overriding the batch entry points and the same design through the looping
+    /// defaults observe the same answers and leave the same state, on every body shape that
+    /// batches (lookup runs, write runs, spawn-then-attach pairs) and on mixed ones.
+    #[test]
+    fn overridden_batch_entry_points_digest_like_the_looping_defaults() {
+        fn same<S: ComponentStore>(trace: &Trace<ComponentOp>) {
+            assert_eq!(
+                digests::<S>(trace),
+                digests::<Defaults<S>>(trace),
+                "{} on {}",
+                S::INFO.name,
+                trace.header.generator
+            );
+        }
+        let sparse = workloads::registry::generate_for::<ComponentOp>(
+            "comp-lookup",
+            500,
+            3,
+            Some(&serde_json::json!({ "density": 0.3 })),
+        )
+        .unwrap();
+        let mut traces = vec![sparse];
+        for workload in ["comp-lookup", "comp-frame", "comp-gc", "comp-sync"] {
+            traces.push(
+                workloads::registry::generate_for::<ComponentOp>(workload, 500, 3, None).unwrap(),
+            );
+        }
+        for trace in &traces {
+            same::<HecsPeer>(trace);
+            same::<ShipyardPeer>(trace);
+            same::<SpecsVec>(trace);
+            same::<SpecsDense>(trace);
+            same::<SpecsHash>(trace);
+            #[cfg(feature = "bevy")]
+            {
+                same::<impls::components::peers::bevy::BevyTable>(trace);
+                same::<impls::components::peers::bevy::BevySparse>(trace);
+            }
+        }
+    }
+
+    /// A run of lookups stops at a refused op with that op's index, like the op-by-op loop.
+    #[test]
+    fn a_refused_lookup_in_a_run_reports_its_own_index() {
+        let trace =
+            workloads::registry::generate_for::<ComponentOp>("comp-lookup", 50, 3, None).unwrap();
+        let mut state = ComponentReplay::<HecsPeer>::after_setup(&trace).unwrap();
+        state.replay(&[ComponentOp::Kill(7)]).unwrap();
+        let body = [
+            ComponentOp::Lookup(1),
+            ComponentOp::Lookup(2),
+            ComponentOp::Lookup(7),
+            ComponentOp::Lookup(3),
+        ];
+        let error = state.replay(&body).unwrap_err();
+        assert_eq!(error.index, 2, "{error}");
+        let error = state
+            .replay(&[ComponentOp::Write(1, 5), ComponentOp::Write(7, 5)])
+            .unwrap_err();
+        assert_eq!(error.index, 1, "{error}");
     }
 }

@@ -1,21 +1,35 @@
-//! The family's reference loop: the article's `simulate` over a plain `Vec<PointMass>` of the
-//! live instances ([`VecSimulate`], `ref-vec-simulate`), timed beside every design on a body
-//! of `Simulate` ops (`comp-simulate`, `comp-simulate-sparse`): the loop an application writes
-//! with no component manager at all (no entity map, no holes, no garbage, one contiguous AoS
-//! array, the same f32 operation order as every design). It is not a floor: the SoA designs
-//! beat it (their x/y/z arrays vectorise; measured: `split_xyz_hash` 0.49 and `buffer_hash`
-//! 0.85 ns per instance against the loop's 1.19 at 1K), which is the article's argument for
-//! SoA, shown against the simplest alternative. Verified like a replay: the instances updated
-//! and the final state's hash must equal the model's.
+//! The family's reference loops, verified like a replay:
+//!
+//! * [`VecSimulate`] (`ref-vec-simulate`): the article's `simulate` over a plain
+//!   `Vec<PointMass>` of the live instances, timed beside every design on a body of `Simulate`
+//!   ops (`comp-simulate`, `comp-simulate-sparse`): the loop an application writes with no
+//!   component manager at all (no entity map, no holes, no garbage, one contiguous AoS array,
+//!   the same f32 operation order as every design). It is not a floor: the SoA designs beat
+//!   it (their x/y/z arrays vectorise; measured: `split_xyz_hash` 0.49 and `buffer_hash` 0.85
+//!   ns per instance against the loop's 1.19 at 1K), which is the article's argument for SoA,
+//!   shown against the simplest alternative. Verified: the instances updated and the final
+//!   state's hash must equal the model's.
+//! * [`DirectEcs`] (`ref-direct-<peer>`, for `hecs`, `shipyard` and the three `specs`
+//!   storages): a lookup body (`comp-lookup`) written against the ECS crate itself, no trait
+//!   in between: the peer's world after the trace's setup (built untimed by the peer's replay,
+//!   so the same entities and components), one view or storage borrowed for the whole body, the
+//!   crate's own `get` per entity, over a plain `Vec` of the body's (handle, entity) pairs.
+//!   [`ReferenceLoop::mirrors`] names the peer, so the results' `overhead` (replay ÷ this
+//!   loop) is what the replay driver and the [`ComponentStore`] adapter add to the crate.
+//!   Verified: the lookups found and their sum must equal the model's.
 
 use std::time::{Duration, Instant};
 
 use impls::components::model::ModelStore;
+use impls::components::peers::Position;
+use impls::components::peers::hecs::HecsPeer;
+use impls::components::peers::shipyard::ShipyardPeer;
+use impls::components::peers::specs::{self as specs_peer, SpecsPeer, SpecsStorage};
 use impls::components::{ComponentStore, PointMass};
 use workloads::Trace;
-use workloads::component_op::ComponentOp;
+use workloads::component_op::{ComponentOp, EntityHandle};
 
-use super::{ComponentDigest, ComponentFamily, ComponentReplay, DT, StateHash};
+use super::{ComponentDigest, ComponentFamily, ComponentReplay, DT, StateHash, mix_lookup};
 use crate::replay::{ReferenceLoop, Replayer};
 
 /// `simulate` over a plain `Vec` of the instances live after the setup, once per `Simulate`.
@@ -91,6 +105,148 @@ impl ReferenceLoop for VecSimulate {
     }
 }
 
+/// A peer whose crate the `ref-direct-<peer>` loop calls directly: the lookup loop as an
+/// application writes it with the crate (its world borrowed from the peer, built untimed).
+pub trait EcsLookupLoop: ComponentStore + 'static {
+    /// Looks every entity of `lookups` up: how many had a point mass, and the wrapping sum of
+    /// [`mix_lookup`] of their handles and positions. Out of line, so every call runs the same
+    /// machine code whatever the caller.
+    fn lookup_all(&self, lookups: &[(EntityHandle, Self::Entity)]) -> (u64, u64);
+}
+
+impl EcsLookupLoop for HecsPeer {
+    /// `World::view::<&Position>()` once, `ViewBorrow::get` per entity.
+    #[inline(never)]
+    fn lookup_all(&self, lookups: &[(EntityHandle, hecs::Entity)]) -> (u64, u64) {
+        let view = self.world().view::<&Position>();
+        let (mut found, mut sum) = (0u64, 0u64);
+        for &(h, e) in lookups {
+            if let Some(p) = view.get(e) {
+                found += 1;
+                sum = sum.wrapping_add(mix_lookup(h, p.0));
+            }
+        }
+        (found, sum)
+    }
+}
+
+impl EcsLookupLoop for ShipyardPeer {
+    /// `World::borrow::<View<Position>>()` once, `Get::get` per entity.
+    #[inline(never)]
+    fn lookup_all(&self, lookups: &[(EntityHandle, shipyard::EntityId)]) -> (u64, u64) {
+        use shipyard::Get as _;
+        let Ok(positions) = self.world().borrow::<shipyard::View<Position>>() else {
+            return (0, 0);
+        };
+        let (mut found, mut sum) = (0u64, 0u64);
+        for &(h, e) in lookups {
+            if let Ok(p) = (&positions).get(e) {
+                found += 1;
+                sum = sum.wrapping_add(mix_lookup(h, p.0));
+            }
+        }
+        (found, sum)
+    }
+}
+
+impl<S: SpecsStorage> EcsLookupLoop for SpecsPeer<S> {
+    /// `WorldExt::read_storage::<Position>()` once, `Storage::get` per entity.
+    #[inline(never)]
+    fn lookup_all(&self, lookups: &[(EntityHandle, specs::Entity)]) -> (u64, u64) {
+        use specs::WorldExt as _;
+        let positions = self.world().read_storage::<specs_peer::Position<S>>();
+        let (mut found, mut sum) = (0u64, 0u64);
+        for &(h, e) in lookups {
+            if let Some(p) = positions.get(e) {
+                found += 1;
+                sum = sum.wrapping_add(mix_lookup(h, p.0));
+            }
+        }
+        (found, sum)
+    }
+}
+
+/// A `Lookup` body run by the ECS crate of peer `P` directly (`ref-direct-<peer>`, see the
+/// [module docs](self)).
+pub struct DirectEcs<P: EcsLookupLoop> {
+    /// The peer after the trace's setup: only its world is read.
+    state: ComponentReplay<P>,
+    /// The body's lookups: each op's handle and the peer's entity for it, in op order.
+    lookups: Vec<(EntityHandle, P::Entity)>,
+    /// The model's lookups found and their sum.
+    expected: (u64, u64),
+}
+
+impl<P: EcsLookupLoop> ReferenceLoop for DirectEcs<P> {
+    type Family = ComponentFamily;
+
+    fn name() -> String {
+        format!("ref-direct-{}", P::INFO.name)
+    }
+
+    fn mirrors() -> Option<&'static str> {
+        Some(P::INFO.name)
+    }
+
+    /// For a trace whose body is only `Lookup` ops; `None` otherwise or if the peer refuses
+    /// the setup.
+    fn for_trace(trace: &Trace<ComponentOp>, expected: &ComponentDigest) -> Option<Self> {
+        let mut state = ComponentReplay::<P>::after_setup(trace).ok()?;
+        let entities = state.handles().ids();
+        let lookups = trace
+            .body
+            .iter()
+            .map(|op| match *op {
+                ComponentOp::Lookup(h) => Some((h, *entities.get(h as usize)?)),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        (!lookups.is_empty()).then(|| Self {
+            state,
+            lookups,
+            expected: (expected.lookups_found, expected.lookup_sum),
+        })
+    }
+
+    /// Times `iters` runs of the lookup loop.
+    ///
+    /// # Errors
+    /// The lookups found or their sum differ from the model's.
+    fn run(&self, iters: u64) -> Result<Duration, String> {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            let start = Instant::now();
+            let answers = self
+                .state
+                .store
+                .lookup_all(std::hint::black_box(&self.lookups));
+            total += start.elapsed();
+            if std::hint::black_box(answers) != self.expected {
+                return Err(format!(
+                    "{} called directly found {} positions (sum {:#x}), the model {} (sum {:#x})",
+                    P::INFO.name,
+                    answers.0,
+                    answers.1,
+                    self.expected.0,
+                    self.expected.1
+                ));
+            }
+        }
+        Ok(total)
+    }
+}
+
+/// `ref-direct-hecs`.
+pub type DirectHecs = DirectEcs<HecsPeer>;
+/// `ref-direct-shipyard`.
+pub type DirectShipyard = DirectEcs<ShipyardPeer>;
+/// `ref-direct-specs_vec`.
+pub type DirectSpecsVec = DirectEcs<specs_peer::SpecsVec>;
+/// `ref-direct-specs_dense`.
+pub type DirectSpecsDense = DirectEcs<specs_peer::SpecsDense>;
+/// `ref-direct-specs_hash`.
+pub type DirectSpecsHash = DirectEcs<specs_peer::SpecsHash>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +265,39 @@ mod tests {
         assert!(looped.expected_simulated > 0);
         looped.run(2).unwrap();
         assert!(VecSimulate::for_trace(&self::trace("comp-lookup"), &expected.body).is_none());
+    }
+
+    /// Every `ref-direct-<peer>` loop finds what the model finds on a lookup body (also with
+    /// entities lacking a point mass) and has no loop for other bodies.
+    #[test]
+    fn direct_ecs_loops_look_up_like_the_model() {
+        fn check<P: EcsLookupLoop>(trace: &Trace<ComponentOp>, other: &Trace<ComponentOp>) {
+            let expected = Expected::<ComponentFamily>::of(trace).unwrap();
+            let looped = DirectEcs::<P>::for_trace(trace, &expected.body).expect("a lookup body");
+            assert_eq!(DirectEcs::<P>::mirrors(), Some(P::INFO.name));
+            looped
+                .run(2)
+                .unwrap_or_else(|e| panic!("{}: {e}", P::INFO.name));
+            let mut wrong = DirectEcs::<P>::for_trace(trace, &expected.body).unwrap();
+            wrong.expected.1 ^= 1;
+            assert!(wrong.run(1).is_err(), "{}", P::INFO.name);
+            assert!(DirectEcs::<P>::for_trace(other, &expected.body).is_none());
+        }
+        let sparse = workloads::registry::generate_for::<ComponentOp>(
+            "comp-lookup",
+            300,
+            7,
+            Some(&serde_json::json!({ "density": 0.5 })),
+        )
+        .unwrap();
+        for lookups in [trace("comp-lookup"), sparse] {
+            let other = trace("comp-frame");
+            check::<HecsPeer>(&lookups, &other);
+            check::<ShipyardPeer>(&lookups, &other);
+            check::<specs_peer::SpecsVec>(&lookups, &other);
+            check::<specs_peer::SpecsDense>(&lookups, &other);
+            check::<specs_peer::SpecsHash>(&lookups, &other);
+        }
     }
 
     #[test]

@@ -1,58 +1,64 @@
 //! Peer: `bevy_ecs` (behind the `bevy` cargo feature, off by default: its build is the
-//! heaviest of the peers). Two designs, one per storage bevy offers a component:
+//! heaviest of the peers), used as its documentation shows
+//! (<https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/system/struct.Query.html>: a `Query` over the
+//! components a system needs, `Query::get` for random access; outside a schedule, the
+//! `QueryState` a system caches, from `World::query`). The point mass is four components,
+//! [`Position`], [`Velocity`], [`Acceleration`] and [`Mass`]; an entity attached at spawn is
+//! spawned with all four (`World::spawn((p, v, a, m))`). Two designs, one per storage bevy
+//! offers a component:
 //!
 //! * [`BevyTable`] (`bevy_table`): the default **table** storage, archetype tables like
 //!   `hecs` (an entity without a point mass sits in the empty archetype; attaching or
 //!   detaching moves it between tables).
-//! * [`BevySparse`] (`bevy_sparse`): **sparse-set** storage (`#[component(storage =
-//!   "SparseSet")]`), like `shipyard`: a sparse index array per component type plus dense
-//!   arrays; attaching does not move the entity's table row.
+//! * [`BevySparse`] (`bevy_sparse`): **sparse-set** storage (`StorageType::SparseSet`), like
+//!   `shipyard`: a sparse index array per component type plus dense arrays; attaching does
+//!   not move the entity's table row.
 //!
-//! `simulate` runs a cached `QueryState<&mut C>` over the world (change ticks are written as
-//! bevy always does). Lookups go through the world's entity table and the component's storage.
-//! Destruction: `despawn` removes the components at once (the destroy-callback strategy).
-//! Memory: bevy does not report its allocations; [`ComponentStore::memory_bytes`] is a lower
-//! bound, 40 bytes per instance plus 16 per live entity (its location record), without spare
-//! capacity or change ticks. Allocator calls are not observable (0).
+//! `simulate` runs a cached `QueryState<(&mut Position, &mut Velocity, &Acceleration)>` (change
+//! ticks are written as bevy always does). A run of lookups takes the cached
+//! `QueryState<&Position>`'s `Query` once (its archetypes brought up to date, as a system's
+//! are each run) and calls `Query::get` per entity, whose error says whether the entity is
+//! dead or lacks the component; a run of writes does the same with `&mut Velocity` and
+//! `get_mut`. Single calls (`CopyPosition`) use `World::get_entity`. Destruction: `despawn`
+//! removes the components at once (the destroy-callback strategy). Memory: bevy does not
+//! report its allocations; [`ComponentStore::memory_bytes`] is a lower bound, 40 bytes per
+//! instance plus 16 per live entity (its location record), without spare capacity or change
+//! ticks. Allocator calls are not observable (0).
 
-use bevy_ecs::component::{Component, Mutable};
+use std::cell::RefCell;
+use std::marker::PhantomData;
+
+use bevy_ecs::component::{Component, Mutable, StorageType};
 use bevy_ecs::entity::Entity;
-use bevy_ecs::query::QueryState;
+use bevy_ecs::query::{QueryEntityError, QueryState};
 use bevy_ecs::world::World;
 
+use super::joined;
 use crate::components::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass, VectorField,
+    PointMass, PositionRun, VectorField, VelocityRun,
 };
 
 /// The `bevy_ecs` version the designs are built against.
 const VERSION: &str = "0.16.1";
 
-/// A point mass in table storage.
-#[derive(Component, Debug, Clone, Copy)]
-pub struct TableMass(PointMass);
-
-/// A point mass in sparse-set storage.
-#[derive(Component, Debug, Clone, Copy)]
-#[component(storage = "SparseSet")]
-pub struct SparseMass(PointMass);
-
-/// A bevy component wrapping a point mass, and the design record of its storage.
-pub trait BevyMass: Component<Mutability = Mutable> + Copy {
-    /// The record of the design storing it.
+/// A storage bevy offers a component, for all four point-mass components, and the record of
+/// the design using it.
+pub trait BevyStorage: Send + Sync + 'static {
+    /// Where bevy keeps the components.
+    const STORAGE: StorageType;
+    /// The design record.
     const INFO: ComponentDesignInfo;
-    /// Wraps a point mass.
-    fn wrap(m: PointMass) -> Self;
-    /// The point mass.
-    fn mass(&self) -> &PointMass;
-    /// The point mass, mutably.
-    fn mass_mut(&mut self) -> &mut PointMass;
 }
 
-impl BevyMass for TableMass {
+/// The four components in table storage.
+pub struct InTable;
+
+impl BevyStorage for InTable {
+    const STORAGE: StorageType = StorageType::Table;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
         name: "bevy_table",
-        description: "bevy_ecs::World, table storage (archetype tables), despawn removes at once (cargo feature `bevy`)",
+        description: "bevy_ecs::World as its docs show, table storage (archetype tables): Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes; despawn removes at once (cargo feature `bevy`)",
         kind: ComponentDesignKind::Peer {
             crate_name: "bevy_ecs",
             version: VERSION,
@@ -60,21 +66,16 @@ impl BevyMass for TableMass {
         destruction: Destruction::Callback,
         several_per_entity: false,
     };
-    fn wrap(m: PointMass) -> Self {
-        TableMass(m)
-    }
-    fn mass(&self) -> &PointMass {
-        &self.0
-    }
-    fn mass_mut(&mut self) -> &mut PointMass {
-        &mut self.0
-    }
 }
 
-impl BevyMass for SparseMass {
+/// The four components in sparse-set storage.
+pub struct InSparseSet;
+
+impl BevyStorage for InSparseSet {
+    const STORAGE: StorageType = StorageType::SparseSet;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
         name: "bevy_sparse",
-        description: "bevy_ecs::World, sparse-set storage for the point mass, despawn removes at once (cargo feature `bevy`)",
+        description: "bevy_ecs::World as its docs show, sparse-set storage: Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes; despawn removes at once (cargo feature `bevy`)",
         kind: ComponentDesignKind::Peer {
             crate_name: "bevy_ecs",
             version: VERSION,
@@ -82,22 +83,73 @@ impl BevyMass for SparseMass {
         destruction: Destruction::Callback,
         several_per_entity: false,
     };
-    fn wrap(m: PointMass) -> Self {
-        SparseMass(m)
-    }
-    fn mass(&self) -> &PointMass {
-        &self.0
-    }
-    fn mass_mut(&mut self) -> &mut PointMass {
-        &mut self.0
-    }
 }
 
-/// A `bevy_ecs::World` holding point masses as `C`.
-pub struct BevyPeer<C: BevyMass> {
+macro_rules! bevy_component {
+    ($name:ident, $field:ty, $doc:literal) => {
+        #[doc = $doc]
+        pub struct $name<S>(pub $field, PhantomData<S>);
+
+        impl<S> $name<S> {
+            /// The component holding `value`.
+            pub fn new(value: $field) -> Self {
+                Self(value, PhantomData)
+            }
+        }
+
+        impl<S: BevyStorage> Component for $name<S> {
+            const STORAGE_TYPE: StorageType = S::STORAGE;
+            type Mutability = Mutable;
+        }
+    };
+}
+
+bevy_component!(
+    Position,
+    [f32; 3],
+    "[`PointMass::position`] in storage `S`."
+);
+bevy_component!(
+    Velocity,
+    [f32; 3],
+    "[`PointMass::velocity`] in storage `S`."
+);
+bevy_component!(
+    Acceleration,
+    [f32; 3],
+    "[`PointMass::acceleration`] in storage `S`."
+);
+bevy_component!(Mass, f32, "[`PointMass::mass`] in storage `S`.");
+
+/// The four components of a point mass in storage `S`.
+type Bundle<S> = (Position<S>, Velocity<S>, Acceleration<S>, Mass<S>);
+
+fn bundle<S: BevyStorage>(m: PointMass) -> Bundle<S> {
+    (
+        Position::new(m.position),
+        Velocity::new(m.velocity),
+        Acceleration::new(m.acceleration),
+        Mass::new(m.mass),
+    )
+}
+
+/// The query `simulate` runs.
+type Step<S> = (
+    &'static mut Position<S>,
+    &'static mut Velocity<S>,
+    &'static Acceleration<S>,
+);
+
+/// A `bevy_ecs::World` holding point masses as four components in storage `S`.
+pub struct BevyPeer<S: BevyStorage> {
     world: World,
     /// The simulate query, built once.
-    query: QueryState<&'static mut C>,
+    step: QueryState<Step<S>>,
+    /// The lookup query, built once; in a cell because a run of lookups reads the store
+    /// through `&self` and a query brings its archetypes up to date first.
+    positions: RefCell<QueryState<&'static Position<S>>>,
+    /// The velocity-write query, built once.
+    velocities: QueryState<&'static mut Velocity<S>>,
     /// Entities with a point mass.
     instances: usize,
     /// Live entities.
@@ -105,20 +157,33 @@ pub struct BevyPeer<C: BevyMass> {
 }
 
 /// `bevy_ecs` with table storage.
-pub type BevyTable = BevyPeer<TableMass>;
+pub type BevyTable = BevyPeer<InTable>;
 /// `bevy_ecs` with sparse-set storage.
-pub type BevySparse = BevyPeer<SparseMass>;
+pub type BevySparse = BevyPeer<InSparseSet>;
 
-impl<C: BevyMass> ComponentStore for BevyPeer<C> {
+/// The answer for an entity a query did not match: dead, or alive without a point mass.
+#[cold]
+fn missed<T>(error: QueryEntityError, entity: Entity, without: T) -> Result<T, ComponentError> {
+    match error {
+        QueryEntityError::EntityDoesNotExist(_) => Err(ComponentError::dead(entity)),
+        _ => Ok(without),
+    }
+}
+
+impl<S: BevyStorage> ComponentStore for BevyPeer<S> {
     type Entity = Entity;
-    const INFO: ComponentDesignInfo = C::INFO;
+    const INFO: ComponentDesignInfo = S::INFO;
 
     fn new() -> Self {
         let mut world = World::new();
-        let query = world.query::<&mut C>();
+        let step = world.query::<Step<S>>();
+        let positions = RefCell::new(world.query::<&Position<S>>());
+        let velocities = world.query::<&mut Velocity<S>>();
         Self {
             world,
-            query,
+            step,
+            positions,
+            velocities,
             instances: 0,
             entities: 0,
         }
@@ -129,13 +194,20 @@ impl<C: BevyMass> ComponentStore for BevyPeer<C> {
         Ok(self.world.spawn_empty().id())
     }
 
+    fn spawn_with(&mut self, init: PointMass) -> Result<Entity, ComponentError> {
+        self.entities += 1;
+        self.instances += 1;
+        Ok(self.world.spawn(bundle::<S>(init)).id())
+    }
+
     fn kill(&mut self, entity: Entity) -> Result<(), ComponentError> {
-        let had = self.world.get::<C>(entity).is_some();
-        if !self.world.despawn(entity) {
+        let Ok(e) = self.world.get_entity_mut(entity) else {
             return Err(ComponentError::dead(entity));
-        }
+        };
+        // `despawn` does not say what it removed: the located entity's archetype tells.
+        self.instances -= usize::from(e.contains::<Mass<S>>());
+        e.despawn();
         self.entities -= 1;
-        self.instances -= usize::from(had);
         Ok(())
     }
 
@@ -143,10 +215,11 @@ impl<C: BevyMass> ComponentStore for BevyPeer<C> {
         let Ok(mut e) = self.world.get_entity_mut(entity) else {
             return Err(ComponentError::dead(entity));
         };
-        if e.contains::<C>() {
+        // `insert` would replace a point mass silently.
+        if e.contains::<Mass<S>>() {
             return Err(ComponentError::attached(entity));
         }
-        e.insert(C::wrap(init));
+        e.insert(bundle::<S>(init));
         self.instances += 1;
         Ok(())
     }
@@ -155,7 +228,7 @@ impl<C: BevyMass> ComponentStore for BevyPeer<C> {
         let Ok(mut e) = self.world.get_entity_mut(entity) else {
             return Err(ComponentError::dead(entity));
         };
-        let found = e.take::<C>().is_some();
+        let found = e.take::<Bundle<S>>().is_some();
         self.instances -= usize::from(found);
         Ok(found)
     }
@@ -163,7 +236,7 @@ impl<C: BevyMass> ComponentStore for BevyPeer<C> {
     #[inline]
     fn position(&self, entity: Entity) -> Result<Option<[f32; 3]>, ComponentError> {
         match self.world.get_entity(entity) {
-            Ok(e) => Ok(e.get::<C>().map(|c| c.mass().position)),
+            Ok(e) => Ok(e.get::<Position<S>>().map(|p| p.0)),
             Err(_) => Err(ComponentError::dead(entity)),
         }
     }
@@ -178,19 +251,40 @@ impl<C: BevyMass> ComponentStore for BevyPeer<C> {
         let Ok(mut e) = self.world.get_entity_mut(entity) else {
             return Err(ComponentError::dead(entity));
         };
-        Ok(match e.get_mut::<C>() {
-            Some(mut c) => {
-                *field.of(c.mass_mut()) = value;
-                true
+        let found = match field {
+            VectorField::Position => e.get_mut::<Position<S>>().map(|mut p| p.0 = value),
+            VectorField::Velocity => e.get_mut::<Velocity<S>>().map(|mut v| v.0 = value),
+        };
+        Ok(found.is_some())
+    }
+
+    /// One `Query<&Position>` for the run, `Query::get` per entity.
+    #[inline]
+    fn read_positions<R: PositionRun<Entity>>(&self, run: R) -> R::Output {
+        let mut state = self.positions.borrow_mut();
+        let query = state.query(&self.world);
+        run.run(|entity| match query.get(entity) {
+            Ok(p) => Ok(Some(p.0)),
+            Err(error) => missed(error, entity, None),
+        })
+    }
+
+    /// One `Query<&mut Velocity>` for the run, `Query::get_mut` per entity.
+    #[inline]
+    fn write_velocities<R: VelocityRun<Entity>>(&mut self, run: R) -> R::Output {
+        let mut query = self.velocities.query_mut(&mut self.world);
+        run.run(|entity, value| match query.get_mut(entity) {
+            Ok(mut v) => {
+                v.0 = value;
+                Ok(true)
             }
-            None => false,
+            Err(error) => missed(error, entity, false),
         })
     }
 
     fn simulate(&mut self, dt: f32) {
-        for mut c in self.query.iter_mut(&mut self.world) {
-            let m = c.mass_mut();
-            PointMass::step(&mut m.position, &mut m.velocity, &m.acceleration, dt);
+        for (mut p, mut v, a) in self.step.iter_mut(&mut self.world) {
+            PointMass::step(&mut p.0, &mut v.0, &a.0, dt);
         }
     }
 
@@ -204,8 +298,13 @@ impl<C: BevyMass> ComponentStore for BevyPeer<C> {
 
     fn visit(&self, mut f: impl FnMut(&PointMass)) {
         for e in self.world.iter_entities() {
-            if let Some(c) = e.get::<C>() {
-                f(c.mass());
+            if let (Some(m), Some(p), Some(v), Some(a)) = (
+                e.get::<Mass<S>>(),
+                e.get::<Position<S>>(),
+                e.get::<Velocity<S>>(),
+                e.get::<Acceleration<S>>(),
+            ) {
+                f(&joined(m.0, p.0, v.0, a.0));
             }
         }
     }
@@ -226,11 +325,24 @@ impl<C: BevyMass> ComponentStore for BevyPeer<C> {
         0
     }
 
+    /// The counters agree with the world, and an entity holds all four components or none.
     fn check_invariants(&self) -> Result<(), String> {
         let (mut entities, mut counted) = (0, 0);
         for e in self.world.iter_entities() {
             entities += 1;
-            counted += usize::from(e.contains::<C>());
+            let held = [
+                e.contains::<Position<S>>(),
+                e.contains::<Velocity<S>>(),
+                e.contains::<Acceleration<S>>(),
+                e.contains::<Mass<S>>(),
+            ];
+            if held.iter().any(|&h| h != held[0]) {
+                return Err(format!(
+                    "{:?} holds some of the four components: {held:?}",
+                    e.id()
+                ));
+            }
+            counted += usize::from(held[0]);
         }
         if counted != self.instances || entities != self.entities {
             return Err(format!(

@@ -1,34 +1,59 @@
-//! Peer: `hecs`, an archetype ECS. A point mass is a component of an entity's archetype; an
-//! entity without one lives in the empty archetype, and `attach`/`detach` move it between
-//! archetypes (copying its other columns, here none). `simulate` is `query_mut::<&mut
-//! PointMass>`, a walk over the matching archetypes' columns (AoS within the column: the
-//! component is the whole `PointMass`). Lookups go through hecs's entity table (generation
-//! check, archetype, row) and the archetype's column.
+//! Peer: `hecs`, an archetype ECS, used as its documentation shows
+//! (<https://docs.rs/hecs/0.11.2/hecs/struct.World.html>). The point mass is four components,
+//! [`Position`], [`Velocity`], [`Acceleration`] and [`Mass`]; an entity attached at spawn is
+//! spawned with all four (`World::spawn((p, v, a, m))`, straight into their archetype), one
+//! spawned empty lives in the empty archetype until `insert` moves it. `simulate` is
+//! `query_mut::<(&mut Position, &mut Velocity, &Acceleration)>()`, a walk over the matching
+//! archetypes' three columns (SoA per component: `Mass` is never read). A run of lookups
+//! borrows `World::view::<&Position>()` once and calls `ViewBorrow::get` per entity (the
+//! entity table's generation check, the archetype, the row), a run of writes
+//! `view::<&mut Velocity>()` and `get_mut`; single calls (`CopyPosition`) use `World::get`.
+//! The trade-off of the layout: attaching or detaching moves the entity's row between
+//! archetypes, which a sparse set (shipyard) does not pay.
 //!
-//! Destruction: `despawn` removes the components at once (the destroy-callback strategy).
-//! Memory: hecs does not report its allocations; [`ComponentStore::memory_bytes`] is a lower
-//! bound, 40 bytes per instance plus 16 per live entity (its entity metadata: generation and
-//! location), without spare capacity. Allocator calls are not observable (0).
+//! The crate's answers carry the trait's errors: `despawn`, `remove` and `World::get` report
+//! a dead entity themselves; a view's miss (dead or without a point mass) is told apart by
+//! `World::contains`, on the miss only. Destruction: `despawn` removes the components at once
+//! (the destroy-callback strategy). Instances are counted from the archetypes holding `Mass`
+//! (hecs counts entities, not components). Memory: hecs does not report its allocations;
+//! [`ComponentStore::memory_bytes`] is a lower bound, 40 bytes per instance plus 16 per live
+//! entity (its entity metadata: generation and location), without spare capacity. Allocator
+//! calls are not observable (0).
 
 use hecs::{ComponentError as HecsError, World};
 
+use super::{Acceleration, Mass, Position, Velocity, joined, split};
 use crate::components::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass, VectorField,
+    PointMass, PositionRun, VectorField, VelocityRun,
 };
 
-/// A `hecs::World` holding point masses.
+/// A `hecs::World` holding point masses as four components.
 pub struct HecsPeer {
     world: World,
-    /// Entities with a point mass (hecs counts entities, not components).
-    instances: usize,
+}
+
+impl HecsPeer {
+    /// The world (the `ref-direct-hecs` loop reads it directly).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The error of an entity a view missed: dead, or alive without a point mass.
+    #[cold]
+    fn missed<T>(&self, entity: hecs::Entity, without: T) -> Result<T, ComponentError> {
+        match self.world.contains(entity) {
+            true => Ok(without),
+            false => Err(ComponentError::dead(entity)),
+        }
+    }
 }
 
 impl ComponentStore for HecsPeer {
     type Entity = hecs::Entity;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
         name: "hecs",
-        description: "hecs::World: archetype storage, PointMass as one component column, despawn removes at once",
+        description: "hecs::World as its docs show: Position/Velocity/Acceleration/Mass components (archetype columns), spawn with the bundle, simulate a query_mut over three, a view borrowed once per run of lookups/writes; despawn removes at once",
         kind: ComponentDesignKind::Peer {
             crate_name: "hecs",
             version: "0.11.2",
@@ -40,7 +65,6 @@ impl ComponentStore for HecsPeer {
     fn new() -> Self {
         Self {
             world: World::new(),
-            instances: 0,
         }
     }
 
@@ -48,37 +72,34 @@ impl ComponentStore for HecsPeer {
         Ok(self.world.spawn(()))
     }
 
+    fn spawn_with(&mut self, init: PointMass) -> Result<hecs::Entity, ComponentError> {
+        Ok(self.world.spawn(split(init)))
+    }
+
     fn kill(&mut self, entity: hecs::Entity) -> Result<(), ComponentError> {
-        let had = self.world.satisfies::<&PointMass>(entity);
         self.world
             .despawn(entity)
-            .map_err(|_| ComponentError::dead(entity))?;
-        self.instances -= usize::from(had);
-        Ok(())
+            .map_err(|_| ComponentError::dead(entity))
     }
 
     fn attach(&mut self, entity: hecs::Entity, init: PointMass) -> Result<(), ComponentError> {
-        if !self.world.contains(entity) {
-            return Err(ComponentError::dead(entity));
-        }
-        match self.world.satisfies::<&PointMass>(entity) {
-            true => Err(ComponentError::attached(entity)),
-            false => {
-                self.world
-                    .insert_one(entity, init)
-                    .map_err(|_| ComponentError::dead(entity))?;
-                self.instances += 1;
-                Ok(())
-            }
+        // `insert` would replace a point mass silently: the entity's own `has` tells.
+        match self.world.entity(entity) {
+            Err(_) => Err(ComponentError::dead(entity)),
+            Ok(e) if e.has::<Mass>() => Err(ComponentError::attached(entity)),
+            Ok(_) => self
+                .world
+                .insert(entity, split(init))
+                .map_err(|_| ComponentError::dead(entity)),
         }
     }
 
     fn detach(&mut self, entity: hecs::Entity) -> Result<bool, ComponentError> {
-        match self.world.remove_one::<PointMass>(entity) {
-            Ok(_) => {
-                self.instances -= 1;
-                Ok(true)
-            }
+        match self
+            .world
+            .remove::<(Position, Velocity, Acceleration, Mass)>(entity)
+        {
+            Ok(_) => Ok(true),
             Err(HecsError::NoSuchEntity) => Err(ComponentError::dead(entity)),
             Err(HecsError::MissingComponent(_)) => Ok(false),
         }
@@ -86,8 +107,8 @@ impl ComponentStore for HecsPeer {
 
     #[inline]
     fn position(&self, entity: hecs::Entity) -> Result<Option<[f32; 3]>, ComponentError> {
-        match self.world.get::<&PointMass>(entity) {
-            Ok(m) => Ok(Some(m.position)),
+        match self.world.get::<&Position>(entity) {
+            Ok(p) => Ok(Some(p.0)),
             Err(HecsError::NoSuchEntity) => Err(ComponentError::dead(entity)),
             Err(HecsError::MissingComponent(_)) => Ok(None),
         }
@@ -100,19 +121,52 @@ impl ComponentStore for HecsPeer {
         field: VectorField,
         value: [f32; 3],
     ) -> Result<bool, ComponentError> {
-        match self.world.get::<&mut PointMass>(entity) {
-            Ok(mut m) => {
-                *field.of(&mut m) = value;
-                Ok(true)
-            }
+        let written = match field {
+            VectorField::Position => self
+                .world
+                .get::<&mut Position>(entity)
+                .map(|mut p| p.0 = value),
+            VectorField::Velocity => self
+                .world
+                .get::<&mut Velocity>(entity)
+                .map(|mut v| v.0 = value),
+        };
+        match written {
+            Ok(()) => Ok(true),
             Err(HecsError::NoSuchEntity) => Err(ComponentError::dead(entity)),
             Err(HecsError::MissingComponent(_)) => Ok(false),
         }
     }
 
+    /// One `view::<&Position>()` for the run, `get` per entity.
+    #[inline]
+    fn read_positions<R: PositionRun<hecs::Entity>>(&self, run: R) -> R::Output {
+        let view = self.world.view::<&Position>();
+        run.run(|entity| match view.get(entity) {
+            Some(p) => Ok(Some(p.0)),
+            None => self.missed(entity, None),
+        })
+    }
+
+    /// One `view::<&mut Velocity>()` for the run, `get_mut` per entity.
+    #[inline]
+    fn write_velocities<R: VelocityRun<hecs::Entity>>(&mut self, run: R) -> R::Output {
+        let mut view = self.world.view::<&mut Velocity>();
+        run.run(|entity, value| match view.get_mut(entity) {
+            Some(v) => {
+                v.0 = value;
+                Ok(true)
+            }
+            None => self.missed(entity, false),
+        })
+    }
+
     fn simulate(&mut self, dt: f32) {
-        for m in self.world.query_mut::<&mut PointMass>() {
-            PointMass::step(&mut m.position, &mut m.velocity, &m.acceleration, dt);
+        for (p, v, a) in self
+            .world
+            .query_mut::<(&mut Position, &mut Velocity, &Acceleration)>()
+        {
+            PointMass::step(&mut p.0, &mut v.0, &a.0, dt);
         }
     }
 
@@ -125,8 +179,11 @@ impl ComponentStore for HecsPeer {
     }
 
     fn visit(&self, mut f: impl FnMut(&PointMass)) {
-        for m in self.world.query::<&PointMass>().iter() {
-            f(m);
+        let mut query = self
+            .world
+            .query::<(&Mass, &Position, &Velocity, &Acceleration)>();
+        for (m, p, v, a) in query.iter() {
+            f(&joined(m.0, p.0, v.0, a.0));
         }
     }
 
@@ -134,25 +191,38 @@ impl ComponentStore for HecsPeer {
         self.world.len() as usize
     }
 
+    /// The rows of the archetypes holding `Mass` (a few archetypes, not one per entity).
     fn instance_count(&self) -> usize {
-        self.instances
+        self.world
+            .archetypes()
+            .filter(|a| a.has::<Mass>())
+            .map(|a| a.len() as usize)
+            .sum()
     }
 
     fn memory_bytes(&self) -> usize {
-        self.instances * size_of::<PointMass>() + self.entity_count() * 16
+        self.instance_count() * size_of::<PointMass>() + self.entity_count() * 16
     }
 
     fn allocator_calls(&self) -> u64 {
         0
     }
 
+    /// Every archetype holds the four components together or none of them.
     fn check_invariants(&self) -> Result<(), String> {
-        let counted = self.world.query::<&PointMass>().iter().count();
-        if counted != self.instances {
-            return Err(format!(
-                "{counted} point masses, counter says {}",
-                self.instances
-            ));
+        for a in self.world.archetypes() {
+            let held = [
+                a.has::<Position>(),
+                a.has::<Velocity>(),
+                a.has::<Acceleration>(),
+                a.has::<Mass>(),
+            ];
+            if held.iter().any(|&h| h != held[0]) {
+                return Err(format!(
+                    "an archetype of {} entities holds some of the point mass's components: {held:?}",
+                    a.len()
+                ));
+            }
         }
         Ok(())
     }

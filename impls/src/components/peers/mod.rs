@@ -3,6 +3,19 @@
 //! a killed entity's component at once (their despawn is the destroy callback). `bevy_ecs`
 //! is behind the `bevy` cargo feature (off by default; `cargo bench -p dodbench --features
 //! bevy` adds its two designs).
+//!
+//! Each is used as its documentation shows, so a result measures the crate, not the adapter:
+//! the point mass is four components ([`Position`], [`Velocity`], [`Acceleration`], [`Mass`],
+//! as an ECS user declares them), `simulate` is a query over the three it needs, an entity
+//! attached at spawn is spawned with its bundle ([`ComponentStore::spawn_with`]), and a run of
+//! lookups or writes borrows its storage once ([`ComponentStore::read_positions`],
+//! [`ComponentStore::write_velocities`]), as a system does. The adapter's own cost shows as
+//! the `overhead` of the replay over `ref-direct-<peer>`, a loop calling the crate directly on
+//! the same world (`bench-harness/src/replay/components/reference.rs`).
+//!
+//! [`ComponentStore::spawn_with`]: super::ComponentStore::spawn_with
+//! [`ComponentStore::read_positions`]: super::ComponentStore::read_positions
+//! [`ComponentStore::write_velocities`]: super::ComponentStore::write_velocities
 
 #[cfg(feature = "bevy")]
 pub mod bevy;
@@ -10,7 +23,51 @@ pub mod hecs;
 pub mod shipyard;
 pub mod specs;
 
+use super::PointMass;
 use super::registry::ComponentDesignVisitor;
+
+/// [`PointMass::position`] as a component (hecs, shipyard; specs and bevy declare their own
+/// per storage).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Position(pub [f32; 3]);
+
+/// [`PointMass::velocity`] as a component.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Velocity(pub [f32; 3]);
+
+/// [`PointMass::acceleration`] as a component.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Acceleration(pub [f32; 3]);
+
+/// [`PointMass::mass`] as a component.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mass(pub f32);
+
+/// The four components of a point mass, the bundle an entity is spawned or attached with.
+pub fn split(m: PointMass) -> (Position, Velocity, Acceleration, Mass) {
+    (
+        Position(m.position),
+        Velocity(m.velocity),
+        Acceleration(m.acceleration),
+        Mass(m.mass),
+    )
+}
+
+/// The point mass of an entity's four components (for `visit`: copies of the fields, no
+/// arithmetic, so the state digest is bit-exact).
+pub fn joined(
+    mass: f32,
+    position: [f32; 3],
+    velocity: [f32; 3],
+    acceleration: [f32; 3],
+) -> PointMass {
+    PointMass {
+        mass,
+        position,
+        velocity,
+        acceleration,
+    }
+}
 
 /// Calls the visitor once per peer design, in registry order.
 pub(super) fn for_each_peer<V: ComponentDesignVisitor>(visitor: &mut V) {

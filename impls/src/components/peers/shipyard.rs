@@ -1,48 +1,73 @@
-//! Peer: `shipyard`, a sparse-set ECS. Each component type has a sparse set: a sparse array
+//! Peer: `shipyard`, a sparse-set ECS, used as its documentation shows
+//! (<https://docs.rs/shipyard/0.11.5/shipyard/struct.World.html>: `add_entity`, `borrow`,
+//! `run`, and the `Get` trait on views). Each component type has a sparse set: a sparse array
 //! indexed by entity index pointing into a dense array of entity ids and a dense array of
-//! components (the article's `Vec<u32>` map with packed data, in a crate). `simulate` iterates
-//! the dense `PointMass` array through a `ViewMut`; a lookup is a sparse-array read plus a
-//! dense read, behind a storage borrow per call (`World::get`).
+//! components (the article's `Vec<u32>` map with packed data, in a crate). The point mass is
+//! four components, [`Position`], [`Velocity`], [`Acceleration`] and [`Mass`]; an entity
+//! attached at spawn is added with all four (`add_entity((p, v, a, m))`). `simulate` is a
+//! system (`World::run`) over `ViewMut<Position>`, `ViewMut<Velocity>` and
+//! `View<Acceleration>`, iterated together (shipyard walks the shortest dense array and looks
+//! the others up by sparse index). A run of lookups borrows `View<Position>` once
+//! (`World::borrow`) and calls `Get::get` per entity (a sparse read and a dense read), a run
+//! of writes `ViewMut<Velocity>`; single calls (`CopyPosition`) use `World::get`. The
+//! trade-off against archetypes: attaching never moves other components, but a query over
+//! several components joins sparse sets instead of walking shared rows.
 //!
-//! Destruction: `delete_entity` removes the components at once (destroy callback). Memory: a
-//! lower bound (shipyard reports its storages only through `Debug`): per instance the
-//! component and its dense entity id (48 bytes), per live entity its entity-list slot and a
-//! sparse-array slot (12 bytes), without spare capacity or sparse pages. Allocator calls are
-//! not observable (0).
+//! The crate's answers carry the trait's errors: `delete_entity` says whether the entity was
+//! alive; a miss of a view, of `World::get` or of `remove` (dead, or without a point mass) is
+//! told apart by `EntitiesView::is_alive`, on the miss only. Destruction: `delete_entity`
+//! removes the components at once (destroy callback). Instances are the `Mass` sparse set's
+//! length. Memory: a lower bound (shipyard reports its storages only through `Debug`): per
+//! instance the components and their four dense entity ids (72 bytes), per live entity its
+//! entity-list slot and four sparse-array slots, without spare capacity or sparse pages.
+//! Allocator calls are not observable (0).
 
-use shipyard::{EntitiesView, EntityId, IntoIter, ViewMut, World};
+use shipyard::{EntitiesView, EntityId, Get, IntoIter, View, ViewMut, World};
 
+use super::{Acceleration, Mass, Position, Velocity, joined, split};
 use crate::components::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass, VectorField,
+    PointMass, PositionRun, VectorField, VelocityRun,
 };
 
-/// The point mass as a shipyard component (untracked: no insertion/modification tracking).
-#[derive(Debug, Clone, Copy)]
-pub struct ShipyardMass(pub PointMass);
-
-impl shipyard::Component for ShipyardMass {
-    type Tracking = shipyard::track::Untracked;
+macro_rules! untracked_component {
+    ($($name:ident),*) => {
+        $(impl shipyard::Component for $name {
+            type Tracking = shipyard::track::Untracked;
+        })*
+    };
 }
 
-/// A `shipyard::World` holding point masses.
+// No insertion/modification tracking: the components are plain data, as in the docs' examples.
+untracked_component!(Position, Velocity, Acceleration, Mass);
+
+/// A `shipyard::World` holding point masses as four components.
 pub struct ShipyardPeer {
     world: World,
     /// Live entities (shipyard has no O(1) count).
     live: usize,
-    /// Entities with a point mass.
-    instances: usize,
 }
 
 impl ShipyardPeer {
+    /// The world (the `ref-direct-shipyard` loop reads it directly).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
     fn alive(&self, entity: EntityId) -> bool {
         self.world
             .borrow::<EntitiesView>()
             .is_ok_and(|e| e.is_alive(entity))
     }
 
-    fn has(&self, entity: EntityId) -> bool {
-        self.world.get::<&ShipyardMass>(entity).is_ok()
+    /// The answer for an entity the crate found no component of: dead, or alive without a
+    /// point mass.
+    #[cold]
+    fn missed<T>(&self, entity: EntityId, without: T) -> Result<T, ComponentError> {
+        match self.alive(entity) {
+            true => Ok(without),
+            false => Err(ComponentError::dead(entity)),
+        }
     }
 }
 
@@ -50,7 +75,7 @@ impl ComponentStore for ShipyardPeer {
     type Entity = EntityId;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
         name: "shipyard",
-        description: "shipyard::World: a sparse set per component (sparse index array, dense ids and components), delete_entity removes at once",
+        description: "shipyard::World as its docs show: Position/Velocity/Acceleration/Mass components (a sparse set each), add_entity with the bundle, simulate a system over three views, View borrowed once per run of lookups/writes; delete_entity removes at once",
         kind: ComponentDesignKind::Peer {
             crate_name: "shipyard",
             version: "0.11.5",
@@ -63,7 +88,6 @@ impl ComponentStore for ShipyardPeer {
         Self {
             world: World::new(),
             live: 0,
-            instances: 0,
         }
     }
 
@@ -72,46 +96,46 @@ impl ComponentStore for ShipyardPeer {
         Ok(self.world.add_entity(()))
     }
 
+    fn spawn_with(&mut self, init: PointMass) -> Result<EntityId, ComponentError> {
+        self.live += 1;
+        Ok(self.world.add_entity(split(init)))
+    }
+
     fn kill(&mut self, entity: EntityId) -> Result<(), ComponentError> {
-        let had = self.has(entity);
         if !self.world.delete_entity(entity) {
             return Err(ComponentError::dead(entity));
         }
         self.live -= 1;
-        self.instances -= usize::from(had);
         Ok(())
     }
 
     fn attach(&mut self, entity: EntityId, init: PointMass) -> Result<(), ComponentError> {
+        // `add_component` replaces a component silently and ignores a dead entity.
         if !self.alive(entity) {
             return Err(ComponentError::dead(entity));
         }
-        if self.has(entity) {
+        if self.world.get::<&Mass>(entity).is_ok() {
             return Err(ComponentError::attached(entity));
         }
-        self.world.add_component(entity, ShipyardMass(init));
-        self.instances += 1;
+        self.world.add_component(entity, split(init));
         Ok(())
     }
 
     fn detach(&mut self, entity: EntityId) -> Result<bool, ComponentError> {
-        if !self.alive(entity) {
-            return Err(ComponentError::dead(entity));
+        match self
+            .world
+            .remove::<(Position, Velocity, Acceleration, Mass)>(entity)
+        {
+            (_, _, _, Some(_)) => Ok(true),
+            _ => self.missed(entity, false),
         }
-        let had = self.has(entity);
-        if had {
-            self.world.delete_component::<ShipyardMass>(entity);
-            self.instances -= 1;
-        }
-        Ok(had)
     }
 
     #[inline]
     fn position(&self, entity: EntityId) -> Result<Option<[f32; 3]>, ComponentError> {
-        match self.world.get::<&ShipyardMass>(entity) {
-            Ok(m) => Ok(Some(m.0.position)),
-            Err(_) if self.alive(entity) => Ok(None),
-            Err(_) => Err(ComponentError::dead(entity)),
+        match self.world.get::<&Position>(entity) {
+            Ok(p) => Ok(Some(p.0)),
+            Err(_) => self.missed(entity, None),
         }
     }
 
@@ -122,23 +146,68 @@ impl ComponentStore for ShipyardPeer {
         field: VectorField,
         value: [f32; 3],
     ) -> Result<bool, ComponentError> {
-        match self.world.get::<&mut ShipyardMass>(entity) {
-            Ok(mut m) => {
-                *field.of(&mut m.0) = value;
-                Ok(true)
-            }
-            Err(_) if self.alive(entity) => Ok(false),
-            Err(_) => Err(ComponentError::dead(entity)),
+        let written = match field {
+            VectorField::Position => self
+                .world
+                .get::<&mut Position>(entity)
+                .map(|mut p| p.0 = value),
+            VectorField::Velocity => self
+                .world
+                .get::<&mut Velocity>(entity)
+                .map(|mut v| v.0 = value),
+        };
+        match written {
+            Ok(()) => Ok(true),
+            Err(_) => self.missed(entity, false),
         }
     }
 
-    fn simulate(&mut self, dt: f32) {
-        self.world.run(|mut masses: ViewMut<ShipyardMass>| {
-            for m in (&mut masses).iter() {
-                let m = &mut m.0;
-                PointMass::step(&mut m.position, &mut m.velocity, &m.acceleration, dt);
+    /// One `View<Position>` for the run, `Get::get` per entity.
+    #[inline]
+    fn read_positions<R: PositionRun<EntityId>>(&self, run: R) -> R::Output {
+        let Ok(positions) = self.world.borrow::<View<Position>>() else {
+            // Only while another borrow holds the storage mutably, which this store never
+            // leaves behind: the per-call path answers the same.
+            return run.run(|entity| self.position(entity));
+        };
+        run.run(|entity| match (&positions).get(entity) {
+            Ok(p) => Ok(Some(p.0)),
+            Err(_) => self.missed(entity, None),
+        })
+    }
+
+    /// One `ViewMut<Velocity>` for the run, `Get::get` per entity.
+    #[inline]
+    fn write_velocities<R: VelocityRun<EntityId>>(&mut self, run: R) -> R::Output {
+        let this = &*self;
+        let Ok(mut velocities) = this.world.borrow::<ViewMut<Velocity>>() else {
+            return run.run(
+                |entity, value| match this.world.get::<&mut Velocity>(entity) {
+                    Ok(mut v) => {
+                        v.0 = value;
+                        Ok(true)
+                    }
+                    Err(_) => this.missed(entity, false),
+                },
+            );
+        };
+        run.run(|entity, value| match (&mut velocities).get(entity) {
+            Ok(mut v) => {
+                v.0 = value;
+                Ok(true)
             }
-        });
+            Err(_) => this.missed(entity, false),
+        })
+    }
+
+    fn simulate(&mut self, dt: f32) {
+        self.world.run(
+            |mut p: ViewMut<Position>, mut v: ViewMut<Velocity>, a: View<Acceleration>| {
+                for (p, v, a) in (&mut p, &mut v, &a).iter() {
+                    PointMass::step(&mut p.0, &mut v.0, &a.0, dt);
+                }
+            },
+        );
     }
 
     fn destroy_step(&mut self) {}
@@ -150,39 +219,46 @@ impl ComponentStore for ShipyardPeer {
     }
 
     fn visit(&self, mut f: impl FnMut(&PointMass)) {
-        self.world.run(|masses: shipyard::View<ShipyardMass>| {
-            for m in masses.iter() {
-                f(&m.0);
-            }
-        });
+        self.world.run(
+            |m: View<Mass>, p: View<Position>, v: View<Velocity>, a: View<Acceleration>| {
+                for (m, p, v, a) in (&m, &p, &v, &a).iter() {
+                    f(&joined(m.0, p.0, v.0, a.0));
+                }
+            },
+        );
     }
 
     fn entity_count(&self) -> usize {
         self.live
     }
 
+    /// The `Mass` sparse set's length.
     fn instance_count(&self) -> usize {
-        self.instances
+        self.world.borrow::<View<Mass>>().map_or(0, |m| m.len())
     }
 
     fn memory_bytes(&self) -> usize {
-        self.instances * (size_of::<PointMass>() + size_of::<EntityId>())
-            + self.live * (size_of::<EntityId>() + size_of::<u32>())
+        self.instance_count() * (size_of::<PointMass>() + 4 * size_of::<EntityId>())
+            + self.live * (size_of::<EntityId>() + 4 * size_of::<u32>())
     }
 
     fn allocator_calls(&self) -> u64 {
         0
     }
 
+    /// The four sparse sets hold the same entities.
     fn check_invariants(&self) -> Result<(), String> {
-        let mut counted = 0;
-        self.visit(|_| counted += 1);
-        if counted != self.instances {
-            return Err(format!(
-                "{counted} point masses, counter says {}",
-                self.instances
-            ));
-        }
-        Ok(())
+        self.world.run(
+            |m: View<Mass>, p: View<Position>, v: View<Velocity>, a: View<Acceleration>| {
+                let lengths = [m.len(), p.len(), v.len(), a.len()];
+                let joined = (&m, &p, &v, &a).iter().count();
+                if lengths.iter().any(|&l| l != joined) {
+                    return Err(format!(
+                        "sparse sets of {lengths:?} components, {joined} entities hold all four"
+                    ));
+                }
+                Ok(())
+            },
+        )
     }
 }
