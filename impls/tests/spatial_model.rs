@@ -1,19 +1,26 @@
 //! The spatial-index family contract, checked once for every registered design, in 2D and (where
 //! supported) 3D.
 //!
-//! One generic model-based property test (random inserts, removes, moves and radius queries
-//! against [`ModelIndex`], query answers compared as sorted ID lists, `check_invariants` after
-//! every op). Coordinates are drawn half from multiples of 0.5 in [-8, 8] (every cell border of
+//! One generic model-based property test (a batch [`SpatialIndex::build`], then random
+//! inserts, removes, moves and radius queries against [`ModelIndex`], query answers compared
+//! as sorted ID lists, `check_invariants` after every op; a static design must refuse every
+//! change with [`SpatialError::Unsupported`] after the checks every design makes). Coordinates are drawn half from multiples of 0.5 in [-8, 8] (every cell border of
 //! every registered cell size at the test's design radius 1, negative ones included) and half
 //! anywhere in [-20, 20] (beyond the declared bounds [-10, 10]); radii include 0, the design
 //! radius, 10× it and one that covers every point (60). Two deterministic checks pin the article's
 //! figures: 2^n cells per query at the design radius, and XOR's diagonal chain.
 
+mod support;
+
 use impls::spatial::fuzzy_hash::{FuzzyMix, FuzzyXor};
 use impls::spatial::model::ModelIndex;
-use impls::spatial::{PointId, Space, SpatialDesignVisitor, SpatialIndex, for_each_spatial_design};
+use impls::spatial::{
+    MAX_POINT_ID, PointId, Space, SpatialDesignVisitor, SpatialError, SpatialIndex, check_id,
+    check_point, for_each_spatial_design,
+};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
+use support::ModelRun;
 
 #[derive(Debug, Clone, Copy)]
 enum TestOp<const D: usize> {
@@ -23,10 +30,22 @@ enum TestOp<const D: usize> {
     Query([f32; D], f32),
 }
 
+/// Mostly the world above; now and then an extreme of the contract's range (±`f32::MAX`, the
+/// smallest normal and subnormal, 1e30) or a non-finite value (which inserts and moves must
+/// refuse, and a query centre may be).
 fn coord() -> impl Strategy<Value = f32> {
     prop_oneof![
-        1 => (-16i32..=16).prop_map(|k| k as f32 * 0.5),
-        1 => -20.0f32..20.0,
+        16 => (-16i32..=16).prop_map(|k| k as f32 * 0.5),
+        16 => -20.0f32..20.0,
+        3 => prop::sample::select(vec![
+            f32::MAX,
+            -f32::MAX,
+            -3e38,
+            f32::MIN_POSITIVE,
+            -1e-45,
+            1e30,
+        ]),
+        1 => prop::sample::select(vec![f32::NAN, f32::INFINITY, f32::NEG_INFINITY]),
     ]
 }
 
@@ -34,6 +53,39 @@ fn point<const D: usize>() -> impl Strategy<Value = [f32; D]> {
     proptest::collection::vec(coord(), D).prop_map(|v| std::array::from_fn(|k| v[k]))
 }
 
+/// A point with finite coordinates only (the batch's, so most builds succeed).
+fn finite_point<const D: usize>() -> impl Strategy<Value = [f32; D]> {
+    point::<D>().prop_map(|p| p.map(|v| if v.is_finite() { v } else { 0.5 }))
+}
+
+/// The batch a design is built from: IDs 0, 1, 2, ... at finite points, and one time in four
+/// one more point the build must refuse as insert would (a live ID, an ID above the limit, a
+/// NaN coordinate), somewhere in the batch.
+fn batch<const D: usize>() -> impl Strategy<Value = Vec<(PointId, [f32; D])>> {
+    let bad = prop_oneof![
+        3 => Just(None),
+        1 => (0..3u8, any::<prop::sample::Index>()).prop_map(Some),
+    ];
+    (proptest::collection::vec(finite_point::<D>(), 0..30), bad).prop_map(|(points, bad)| {
+        let mut v: Vec<(PointId, [f32; D])> = points
+            .into_iter()
+            .enumerate()
+            .map(|(k, p)| (k as PointId, p))
+            .collect();
+        if let Some((kind, at)) = bad {
+            let e = match kind {
+                0 if !v.is_empty() => (v[0].0, [1.0; D]),
+                1 => (MAX_POINT_ID + 1, [1.0; D]),
+                _ => (v.len() as PointId, [f32::NAN; D]),
+            };
+            v.insert(at.index(v.len() + 1), e);
+        }
+        v
+    })
+}
+
+/// Mostly around the design radius; now and then one the contract covers at its edges: a
+/// square near or past `f32::MAX` (1.9e19 and up overflow), infinite, NaN, negative, tiny.
 fn radius() -> impl Strategy<Value = f32> {
     prop_oneof![
         1 => Just(0.0f32),
@@ -41,6 +93,16 @@ fn radius() -> impl Strategy<Value = f32> {
         2 => 0.0f32..3.0,
         1 => Just(10.0f32),
         1 => Just(60.0f32),
+        1 => prop::sample::select(vec![
+            1e19f32,
+            1.9e19,
+            3e38,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NAN,
+            -3.0,
+            1e-45,
+        ]),
     ]
 }
 
@@ -69,16 +131,72 @@ fn answer<const D: usize, I: SpatialIndex<D>>(i: &mut I, c: [f32; D], r: f32) ->
     v
 }
 
-/// Replays `ops` on a fresh `I` and on the model, failing at the first disagreement.
+/// What a static design must answer to a change: the checks every design makes (the ID,
+/// then the position), else [`SpatialError::Unsupported`].
+fn static_refusal<const D: usize>(
+    id: PointId,
+    p: Option<[f32; D]>,
+    got: Result<(), SpatialError>,
+) -> bool {
+    let checked = match p {
+        Some(p) => check_point(id, &p),
+        None => check_id(id),
+    };
+    match checked {
+        Err(e) => got == Err(e),
+        Ok(()) => matches!(got, Err(SpatialError::Unsupported { id: i, .. }) if i == id),
+    }
+}
+
+/// Builds `I` and the model from `initial`, then replays `ops` on both, failing at the first
+/// disagreement. A failed build (both must refuse the same point) starts both empty.
 fn run_against_model<const D: usize, I: SpatialIndex<D>>(
+    initial: &[(PointId, [f32; D])],
     ops: &[TestOp<D>],
 ) -> Result<(), TestCaseError> {
     let name = I::INFO.name;
-    let mut d = I::new(&space());
-    let mut m = ModelIndex::<D>::new(&space());
+    let (mut d, mut m) = match (
+        I::build(&space(), initial),
+        ModelIndex::<D>::build(&space(), initial),
+    ) {
+        (Ok(d), Ok(m)) => (d, m),
+        (d, m) => {
+            prop_assert_eq!(d.err(), m.err(), "{} {}D: build {:?}", name, D, initial);
+            (I::new(&space()), ModelIndex::<D>::new(&space()))
+        }
+    };
+    prop_assert_eq!(d.len(), m.len(), "{} {}D: len after build", name, D);
+    if let Err(broken) = d.check_invariants() {
+        prop_assert!(
+            false,
+            "{name} {D}D: after build: invariant broken: {broken}"
+        );
+    }
+    let fixed = I::INFO.static_only;
     for (step, &op) in ops.iter().enumerate() {
         let ctx = |what: &str| format!("{name} {D}D: step {step} {op:?}: {what}");
         match op {
+            TestOp::Insert(id, p) if fixed => {
+                prop_assert!(
+                    static_refusal(id, Some(p), d.insert(id, p)),
+                    "{}",
+                    ctx("insert")
+                )
+            }
+            TestOp::Remove(id) if fixed => {
+                prop_assert!(
+                    static_refusal::<D>(id, None, d.remove(id)),
+                    "{}",
+                    ctx("remove")
+                )
+            }
+            TestOp::Move(id, p) if fixed => {
+                prop_assert!(
+                    static_refusal(id, Some(p), d.move_to(id, p)),
+                    "{}",
+                    ctx("move")
+                )
+            }
             TestOp::Insert(id, p) => {
                 prop_assert_eq!(d.insert(id, p), m.insert(id, p), "{}", ctx("insert"))
             }
@@ -106,35 +224,37 @@ fn run_against_model<const D: usize, I: SpatialIndex<D>>(
     Ok(())
 }
 
-fn check<const D: usize, I: SpatialIndex<D>>() {
-    let mut runner = TestRunner::new(Config {
-        cases: 96,
-        failure_persistence: None,
-        ..Config::default()
-    });
+/// The property test of design `I` in `D` dimensions (labelled e.g. `grid (2D)`, so the two
+/// dimensions get different seeds), through the shared seeded runner.
+fn check<const D: usize, I: SpatialIndex<D>>(run: &mut ModelRun) {
     let ops = proptest::collection::vec(op_strategy::<D>(), 0..200);
-    if let Err(e) = runner.run(&ops, |ops| run_against_model::<D, I>(&ops)) {
-        panic!(
-            "design {} ({D}D) disagrees with the model: {e}",
-            I::INFO.name
-        );
-    }
+    let design = format!("{} ({D}D)", I::INFO.name);
+    run.check(&design, (batch::<D>(), ops), |(initial, ops)| {
+        run_against_model::<D, I>(&initial, &ops)
+    });
 }
 
-struct ModelTest;
+/// The property test per design, in 2D and, where supported, 3D.
+struct ModelTest(ModelRun);
 
 impl SpatialDesignVisitor for ModelTest {
     fn visit<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static>(&mut self) {
-        check::<2, I2>();
+        check::<2, I2>(&mut self.0);
         if I2::INFO.supports_3d {
-            check::<3, I3>();
+            check::<3, I3>(&mut self.0);
         }
     }
 }
 
 #[test]
 fn every_design_agrees_with_the_model() {
-    for_each_spatial_design(&mut ModelTest);
+    let mut test = ModelTest(ModelRun::new(
+        module_path!(),
+        "every_design_agrees_with_the_model",
+        96,
+    ));
+    for_each_spatial_design(&mut test);
+    test.0.finish();
 }
 
 #[test]

@@ -6,6 +6,10 @@
 //! `impls::spatial`). Point handle `k` names the point of the trace's `k`-th
 //! [`SpatialOp::Insert`], and is also the point's ID in the design (IDs are the caller's in this
 //! family). Coordinates and radii are `f32`, stored as their bits; 2D traces have `z = 0`.
+//! Validation refuses what the family's contract does not cover or a trace has no use for:
+//! non-finite coordinates anywhere, a query radius that is NaN, infinite or negative, and more
+//! than [`MAX_INSERTS`] inserts. Any finite radius is valid, however large (`f32::MAX` finds
+//! every point); the designs answer it in one pass over their points.
 //!
 //! Work units: one per op (a query is one unit however many points it finds).
 //!
@@ -27,6 +31,12 @@ use crate::trace::{InvalidTrace, Part};
 
 /// A point handle: handle `k` is the `k`-th `Insert` of the trace.
 pub type PointHandle = u32;
+
+/// Most `Insert`s a trace may hold: handle `k` is the design's point ID `k`, and the spatial
+/// family's IDs stop at 2^24 - 1 (`impls::spatial::MAX_POINT_ID`, which sizes the designs'
+/// per-ID arrays; this crate does not depend on `impls`, and
+/// `bench-harness/tests/spatial_replay.rs` pins the two equal).
+pub const MAX_INSERTS: u64 = 1 << 24;
 
 /// An `f32` kept as its bits, so ops are `Eq` and encode as `u32` fields.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -229,8 +239,12 @@ impl TraceOp for SpatialOp {
                     }
                     SpatialOp::Insert(c) => {
                         position(c)?;
-                        if live.len() >= u32::MAX as usize {
-                            return Err(bad("inserts more than 2^32 - 1 points".into()));
+                        if live.len() as u64 >= MAX_INSERTS {
+                            return Err(bad(format!(
+                                "inserts more than {MAX_INSERTS} points (the spatial family's \
+                                 point IDs stop at {})",
+                                MAX_INSERTS - 1
+                            )));
                         }
                         live.push(true);
                         live_count += 1;
@@ -415,5 +429,34 @@ mod tests {
                 .validate()
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn queries_outside_the_contract_are_refused_and_a_huge_radius_is_not() {
+        use SpatialOp::*;
+        let query = |c: [f32; 2], r: f32| {
+            trace(
+                vec![space(2), Insert(Coords::xy(1.0, 1.0))],
+                vec![Query(Coords::xy(c[0], c[1]), F32Bits::new(r))],
+            )
+            .validate()
+        };
+        for r in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0] {
+            let err = query([0.0, 0.0], r).unwrap_err().to_string();
+            assert!(err.contains("needs a finite radius >= 0"), "{r}: {err}");
+            assert!(!err.contains('\n'), "one line: {err}");
+        }
+        for c in [[f32::NAN, 0.0], [0.0, f32::INFINITY]] {
+            let err = query(c, 1.0).unwrap_err().to_string();
+            assert!(err.contains("non-finite coordinate"), "{c:?}: {err}");
+        }
+        for r in [f32::MAX, 1e19, 0.0] {
+            assert!(query([f32::MAX, -f32::MAX], r).is_ok(), "{r}");
+        }
+        let err = trace(vec![space(2)], vec![Insert(Coords::xy(f32::NAN, 0.0))])
+            .validate()
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("non-finite coordinate"), "{err}");
     }
 }

@@ -7,8 +7,16 @@
 //! chooses IDs in this family): handle `k` is inserted as ID `k`, and the handle map is the
 //! identity, kept only so the shared resolve/timing path works unchanged.
 //!
-//! Capability limits are decided before replaying ([`Replayer::unsupported_before`]): 2D-only
-//! designs on 3D traces, and the scan above its live-point cap.
+//! The run of inserts right after `Space` (every `sp-*` setup: `Space` then n inserts) goes
+//! to the design as one batch, [`SpatialIndex::build`], so a crate's bulk load (`rstar`,
+//! `kiddo`) builds the index as its users would; designs without one loop over `insert` (the
+//! trait's default), the same calls as before. It stays in the untimed setup, with the same
+//! handles, digest and errors (a refused point is reported at its insert op).
+//!
+//! Capability limits are decided before replaying ([`Replayer::unsupported_before`],
+//! [`Replayer::unsupported_trace`]): 2D-only designs on 3D traces, the scan above its
+//! live-point cap, and static designs on traces that change the points after that first run
+//! of inserts.
 
 use impls::spatial::model::ModelIndex;
 use impls::spatial::{
@@ -84,6 +92,9 @@ impl Family for SpatialFamily {
     }
 }
 
+/// The limit of a design with [`SpatialDesignInfo::static_only`].
+const STATIC_LIMIT: &str = "static: built once from the setup's inserts; traces that insert, remove or move after them are unsupported";
+
 /// The results record of a spatial design: its ID is the caller's `u32` point ID.
 pub fn design_record(info: &SpatialDesignInfo) -> DesignRecord {
     let mut limits = Vec::new();
@@ -92,6 +103,9 @@ pub fn design_record(info: &SpatialDesignInfo) -> DesignRecord {
     }
     if let Some(cap) = info.max_live {
         limits.push(format!("every query scans: at most {cap} live points"));
+    }
+    if info.static_only {
+        limits.push(STATIC_LIMIT.to_string());
     }
     DesignRecord {
         family: SpatialFamily::RESULTS_FAMILY,
@@ -168,6 +182,46 @@ pub struct SpatialReplay<I2, I3> {
     next: PointId,
 }
 
+/// The number of inserts at the start of `ops`: the batch a trace's `Space` builds from.
+fn leading_inserts(ops: &[SpatialOp]) -> usize {
+    ops.iter()
+        .take_while(|op| matches!(op, SpatialOp::Insert(_)))
+        .count()
+}
+
+/// Builds design `I` for `space` from `inserts` (all `Insert` ops, the trace's op `offset`
+/// on) in one [`SpatialIndex::build`] call: handle `k` of the batch is ID `k`, handed to `ids`
+/// in order as the op-by-op loop would.
+fn build_on<const D: usize, I: SpatialIndex<D>, H: HandleIds<PointId>>(
+    space: &Space<D>,
+    inserts: &[SpatialOp],
+    offset: usize,
+    ids: &mut H,
+) -> Result<I, ReplayError> {
+    let points: Vec<(PointId, [f32; D])> = inserts
+        .iter()
+        .enumerate()
+        .map(|(k, op)| match op {
+            SpatialOp::Insert(c) => (k as PointId, c.first::<D>()),
+            _ => unreachable!("leading_inserts counts inserts only"),
+        })
+        .collect();
+    // Point `k` of the batch has ID `k`, so the refused ID names its op (a design naming
+    // another is reported at the batch's start).
+    let index = I::build(space, &points).map_err(|e| {
+        let k = e.id() as usize;
+        match inserts.get(k) {
+            Some(&op) => ReplayError::at(offset + k, op, e),
+            None => ReplayError::at(offset, "the setup's inserts, as one build", e),
+        }
+    })?;
+    for (k, &(id, _)) in points.iter().enumerate() {
+        ids.created(id)
+            .map_err(|e| ReplayError::at(offset + k, inserts[k], e))?;
+    }
+    Ok(index)
+}
+
 /// Applies `ops` (no `Space` among them) to `index`, creating handles from `*next` on.
 #[inline(never)]
 fn run_on<const D: usize, I: SpatialIndex<D>, H: HandleIds<PointId>>(
@@ -241,6 +295,7 @@ impl<I2: SpatialIndex<2>, I3: SpatialIndex<3>> SpatialReplay<I2, I3> {
     ) -> Result<SpatialDigest, ReplayError> {
         let mut rest = ops;
         let mut offset = 0;
+        let mut built = 0;
         if let Some(&SpatialOp::Space {
             dims,
             radius,
@@ -249,24 +304,28 @@ impl<I2: SpatialIndex<2>, I3: SpatialIndex<3>> SpatialReplay<I2, I3> {
         }) = ops.first()
         {
             let r = radius.get();
+            built = leading_inserts(&ops[1..]);
+            let inserts = &ops[1..1 + built];
             self.index = if dims == 3 {
-                Built::Three(I3::new(&Space {
+                let space = Space {
                     radius: r,
                     lo: lo.first(),
                     hi: hi.first(),
-                }))
+                };
+                Built::Three(build_on::<3, I3, H>(&space, inserts, 1, ids)?)
             } else {
-                Built::Two(I2::new(&Space {
+                let space = Space {
                     radius: r,
                     lo: lo.first(),
                     hi: hi.first(),
-                }))
+                };
+                Built::Two(build_on::<2, I2, H>(&space, inserts, 1, ids)?)
             };
-            self.next = 0;
-            rest = &ops[1..];
-            offset = 1;
+            self.next = built as PointId;
+            rest = &ops[1 + built..];
+            offset = 1 + built;
         }
-        match &mut self.index {
+        let digest = match &mut self.index {
             Built::Two(i) => run_on::<2, _, _>(i, rest, offset, &mut self.next, ids),
             Built::Three(i) => run_on::<3, _, _>(i, rest, offset, &mut self.next, ids),
             Built::Empty if rest.is_empty() => Ok(SpatialDigest::default()),
@@ -275,7 +334,12 @@ impl<I2: SpatialIndex<2>, I3: SpatialIndex<3>> SpatialReplay<I2, I3> {
                 rest[0],
                 "a spatial trace starts with Space",
             )),
-        }
+        };
+        // The batch's inserts count as the op-by-op loop counts them.
+        digest.map(|d| SpatialDigest {
+            updates: d.updates + built as u64,
+            ..d
+        })
     }
 
     fn len(&self) -> usize {
@@ -348,7 +412,26 @@ impl<I2: SpatialIndex<2>, I3: SpatialIndex<3>> Replayer for SpatialReplay<I2, I3
                 stats.peak_live
             ));
         }
+        let changes = stats.inserts + stats.removes + stats.moves;
+        if info.static_only && changes > 0 {
+            return Some(format!(
+                "{STATIC_LIMIT}: the body has {} inserts, {} removes, {} moves",
+                stats.inserts, stats.removes, stats.moves
+            ));
+        }
         None
+    }
+
+    fn unsupported_trace(trace: &Trace<SpatialOp>) -> Option<String> {
+        let after_space = trace.setup.get(1..).unwrap_or_default();
+        let later = &after_space[leading_inserts(after_space)..];
+        (I2::INFO.static_only && !later.is_empty()).then(|| {
+            format!(
+                "{STATIC_LIMIT}: the setup has {} more ops after its first {} inserts",
+                later.len(),
+                after_space.len() - later.len()
+            )
+        })
     }
 
     fn for_trace(trace: &Trace<SpatialOp>) -> Self {

@@ -6,14 +6,19 @@
 //!
 //! Layout: `cells: Vec<Vec<([f32; D], u32)>>` row-major over `dims` cells per axis; `slot[id] =
 //! (cell, index)`. Positions outside the bounds are clamped into the edge cells (and queries
-//! clamp their range the same way), so any position is answered correctly, just slower.
+//! clamp their range the same way), so any position is answered correctly, just slower. A
+//! radius whose square overflows ([`needs_full_scan`]) visits every cell, so no query costs
+//! more than one pass over the grid.
 //! Insert, remove (swap-remove in the cell) and move are O(1); a query visits the same 2^n
 //! cells as the fuzzy hash. The price: memory for every cell of the box, empty or not, and
-//! the bounds must be known (capped at [`MAX_CELLS`] cells, coarser beyond).
+//! the bounds must be known (capped at [`MAX_CELLS`] cells, coarser beyond; a NaN or infinite
+//! bound is read as the whole finite range, [`Space::sanitized`], which stays correct but
+//! puts an ordinary world in one cell).
 
 use super::{
     NoTally, PointId, QueryCost, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError,
-    SpatialIndex, Tally, for_each_cell, grow_to, search_radius, vec_bytes, within,
+    SpatialIndex, Tally, check_id, check_point, for_each_cell, grow_to, needs_full_scan,
+    search_radius, vec_bytes, within,
 };
 
 /// Most cells the grid allocates; larger boxes get coarser cells.
@@ -89,9 +94,14 @@ impl<const D: usize> DenseGrid<D> {
         tally: &mut T,
         mut f: impl FnMut(PointId),
     ) {
-        let rr = search_radius(r);
-        let lo: [i64; D] = std::array::from_fn(|k| self.coord(k, f64::from(center[k]) - rr));
-        let hi: [i64; D] = std::array::from_fn(|k| self.coord(k, f64::from(center[k]) + rr));
+        let (lo, hi) = if needs_full_scan(r) {
+            ([0; D], std::array::from_fn(|k| self.dims[k] - 1))
+        } else {
+            let rr = search_radius(r);
+            let lo: [i64; D] = std::array::from_fn(|k| self.coord(k, f64::from(center[k]) - rr));
+            let hi: [i64; D] = std::array::from_fn(|k| self.coord(k, f64::from(center[k]) + rr));
+            (lo, hi)
+        };
         for_each_cell(&lo, &hi, |c| {
             tally.cell();
             for (p, id) in &self.cells[self.index(&c)] {
@@ -111,9 +121,11 @@ impl<const D: usize> SpatialIndex<D> for DenseGrid<D> {
         kind: SpatialDesignKind::Tuned,
         supports_3d: true,
         max_live: None,
+        static_only: false,
     };
 
     fn new(space: &Space<D>) -> Self {
+        let space = space.sanitized();
         let mut cell = 2.0 * f64::from(space.radius);
         let extent: [f64; D] =
             std::array::from_fn(|k| (f64::from(space.hi[k]) - f64::from(space.lo[k])).max(cell));
@@ -133,6 +145,7 @@ impl<const D: usize> SpatialIndex<D> for DenseGrid<D> {
     }
 
     fn insert(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
+        check_point(id, &p)?;
         if *grow_to(&mut self.slot, id, DEAD) != DEAD {
             return Err(SpatialError::AlreadyLive { id });
         }
@@ -143,6 +156,7 @@ impl<const D: usize> SpatialIndex<D> for DenseGrid<D> {
     }
 
     fn remove(&mut self, id: PointId) -> Result<(), SpatialError> {
+        check_id(id)?;
         let s = self.slot_of(id)?;
         self.take(s);
         self.slot[id as usize] = DEAD;
@@ -151,6 +165,7 @@ impl<const D: usize> SpatialIndex<D> for DenseGrid<D> {
     }
 
     fn move_to(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
+        check_point(id, &p)?;
         let (cell, at) = self.slot_of(id)?;
         let to = self.cell_index(&p);
         if to == cell as usize {

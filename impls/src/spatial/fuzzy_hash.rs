@@ -10,8 +10,9 @@
 //! its cell's key only writes the position). A query visits the cells its ball's bounding box
 //! covers: the 2^n cells nearest the point at the design radius (4 in 2D, 8 in 3D), about
 //! `(2·r/cell + 1)^n` at other radii, walking each key's list and testing each point's
-//! distance. When that box has more cells than there are keys, it walks every key once
-//! instead (so a huge radius costs O(n), never O(cells)).
+//! distance. When that box has more cells than there are keys, or `r * r` overflows (so no box
+//! holds the answer, [`needs_full_scan`]), it walks every key once instead (so a huge radius
+//! costs O(n), never O(cells)).
 //!
 //! Keys: [`Mix`] is the article's `mix(ix, iy)` (`a *= 0xc6a4a7935bd1e995; a ^= a >> 47;
 //! a *= …; return a ^ b`, folded left for 3D); [`Xor`] is `ix ^ iy (^ iz)`, which the article
@@ -29,7 +30,8 @@ use std::marker::PhantomData;
 
 use super::{
     GridMath, NoTally, PointId, QueryCost, Space, SpatialDesignInfo, SpatialDesignKind,
-    SpatialError, SpatialIndex, Tally, cells_in, for_each_cell, grow_to, vec_bytes, within,
+    SpatialError, SpatialIndex, Tally, cells_in, check_id, check_point, for_each_cell, grow_to,
+    needs_full_scan, vec_bytes, within,
 };
 use crate::intrusive_list::{
     Link, check_cycle, for_each_in_cycle, insert_after, make_singleton, unlink,
@@ -119,6 +121,7 @@ const fn info(xor: bool, q: u32) -> SpatialDesignInfo {
         kind: SpatialDesignKind::Article,
         supports_3d: true,
         max_live: None,
+        static_only: false,
     }
 }
 
@@ -205,7 +208,7 @@ impl<const D: usize, K: CellKey, const Q: u32> FuzzyHash<D, K, Q> {
     ) {
         let (lo, hi) = self.grid.query_range(&center, r);
         let (links, pos) = (&self.links[..], &self.pos);
-        if cells_in(&lo, &hi) > self.first.len() as u64 {
+        if cells_in(&lo, &hi) > self.first.len() as u64 || needs_full_scan(r) {
             for &start in self.first.values() {
                 tally.cell();
                 for_each_in_cycle(links, start, |x| {
@@ -238,7 +241,7 @@ impl<const D: usize, K: CellKey, const Q: u32> SpatialIndex<D> for FuzzyHash<D, 
     const INFO: SpatialDesignInfo = info(K::XOR, Q);
 
     fn new(space: &Space<D>) -> Self {
-        let cell = 2.0 * f64::from(space.radius) * f64::from(Q) / 4.0;
+        let cell = 2.0 * f64::from(space.sanitized().radius) * f64::from(Q) / 4.0;
         Self {
             grid: GridMath::new(cell),
             pos: Vec::new(),
@@ -251,6 +254,7 @@ impl<const D: usize, K: CellKey, const Q: u32> SpatialIndex<D> for FuzzyHash<D, 
     }
 
     fn insert(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
+        check_point(id, &p)?;
         let live = grow_to(&mut self.live, id, false);
         if *live {
             return Err(SpatialError::AlreadyLive { id });
@@ -265,6 +269,7 @@ impl<const D: usize, K: CellKey, const Q: u32> SpatialIndex<D> for FuzzyHash<D, 
     }
 
     fn remove(&mut self, id: PointId) -> Result<(), SpatialError> {
+        check_id(id)?;
         self.check_live(id)?;
         let key = self.key_of(&self.pos[id as usize]);
         self.unlink(id, key);
@@ -274,6 +279,7 @@ impl<const D: usize, K: CellKey, const Q: u32> SpatialIndex<D> for FuzzyHash<D, 
     }
 
     fn move_to(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
+        check_point(id, &p)?;
         self.check_live(id)?;
         let old = self.key_of(&self.pos[id as usize]);
         let new = self.key_of(&p);

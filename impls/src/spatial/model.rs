@@ -6,8 +6,8 @@
 //! scans every slot in ID order and tests [`within`]: the brute-force model.
 
 use super::{
-    PointId, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex, grow_to,
-    vec_bytes, within,
+    PointId, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex, check_id,
+    check_point, grow_to, vec_bytes, within,
 };
 
 /// Reference model of the [`SpatialIndex`] contract.
@@ -55,6 +55,7 @@ impl<const D: usize> SpatialIndex<D> for ModelIndex<D> {
         kind: SpatialDesignKind::Article,
         supports_3d: true,
         max_live: None,
+        static_only: false,
     };
 
     fn new(_space: &Space<D>) -> Self {
@@ -62,6 +63,7 @@ impl<const D: usize> SpatialIndex<D> for ModelIndex<D> {
     }
 
     fn insert(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
+        check_point(id, &p)?;
         let slot = grow_to(&mut self.points, id, None);
         if slot.is_some() {
             return Err(SpatialError::AlreadyLive { id });
@@ -72,6 +74,7 @@ impl<const D: usize> SpatialIndex<D> for ModelIndex<D> {
     }
 
     fn remove(&mut self, id: PointId) -> Result<(), SpatialError> {
+        check_id(id)?;
         match self.points.get_mut(id as usize) {
             Some(slot @ Some(_)) => {
                 *slot = None;
@@ -83,6 +86,7 @@ impl<const D: usize> SpatialIndex<D> for ModelIndex<D> {
     }
 
     fn move_to(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
+        check_point(id, &p)?;
         match self.points.get_mut(id as usize) {
             Some(Some(at)) => {
                 *at = p;

@@ -28,6 +28,7 @@ pub fn for_each_spatial_design<V: SpatialDesignVisitor>(visitor: &mut V) {
         );
     visitor.visit::<peers::rstar::RStarTree<2>, peers::rstar::RStarTree<3>>();
     visitor.visit::<peers::kiddo::KiddoTree<2>, peers::kiddo::KiddoTree<3>>();
+    visitor.visit::<peers::kiddo_static::KiddoStatic<2>, peers::kiddo_static::KiddoStatic<3>>();
 }
 
 /// The [`SpatialDesignInfo`] of every registered design, in registry order.

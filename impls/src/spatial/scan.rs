@@ -8,7 +8,7 @@
 
 use super::{
     PointId, QueryCost, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex,
-    grow_to, vec_bytes, within,
+    check_id, check_point, grow_to, vec_bytes, within,
 };
 
 /// Most live points a benchmark replays the scan on.
@@ -43,6 +43,7 @@ impl<const D: usize> SpatialIndex<D> for Scan<D> {
         kind: SpatialDesignKind::Article,
         supports_3d: true,
         max_live: Some(MAX_LIVE),
+        static_only: false,
     };
 
     fn new(_space: &Space<D>) -> Self {
@@ -50,6 +51,7 @@ impl<const D: usize> SpatialIndex<D> for Scan<D> {
     }
 
     fn insert(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
+        check_point(id, &p)?;
         let at = self.points.len() as u32;
         let slot = grow_to(&mut self.slot, id, DEAD);
         if *slot != DEAD {
@@ -61,6 +63,7 @@ impl<const D: usize> SpatialIndex<D> for Scan<D> {
     }
 
     fn remove(&mut self, id: PointId) -> Result<(), SpatialError> {
+        check_id(id)?;
         let k = self.index_of(id)?;
         self.points.swap_remove(k);
         if let Some(&(_, moved)) = self.points.get(k) {
@@ -71,6 +74,7 @@ impl<const D: usize> SpatialIndex<D> for Scan<D> {
     }
 
     fn move_to(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
+        check_point(id, &p)?;
         let k = self.index_of(id)?;
         self.points[k].0 = p;
         Ok(())

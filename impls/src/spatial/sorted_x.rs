@@ -9,13 +9,14 @@
 //! remove is a binary search plus a shift (O(n)), a move rotates the entries between the old
 //! and the new place (O(distance in x order): small for small moves), and a query is
 //! O(log n + w) for the w points in the window: about `n · 2r / width` (2√n on `sp-uniform`),
-//! against the grid's ~16.
+//! against the grid's ~16. A radius whose square overflows ([`needs_full_scan`]) takes every
+//! entry as the window.
 
 use std::cmp::Ordering;
 
 use super::{
     PointId, QueryCost, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex,
-    grow_to, search_radius, vec_bytes, within,
+    check_id, check_point, grow_to, needs_full_scan, search_radius, vec_bytes, within,
 };
 
 /// The order of `entries`.
@@ -61,6 +62,9 @@ impl<const D: usize> SortedX<D> {
     /// The window of entries a query must test.
     #[inline(always)]
     fn window(&self, center: &[f32; D], r: f32) -> std::ops::Range<usize> {
+        if needs_full_scan(r) {
+            return 0..self.entries.len();
+        }
         let r = search_radius(r);
         let (lo, hi) = (f64::from(center[0]) - r, f64::from(center[0]) + r);
         let start = self.entries.partition_point(|e| f64::from(e.0[0]) < lo);
@@ -76,6 +80,7 @@ impl<const D: usize> SpatialIndex<D> for SortedX<D> {
         kind: SpatialDesignKind::Article,
         supports_3d: true,
         max_live: None,
+        static_only: false,
     };
 
     fn new(_space: &Space<D>) -> Self {
@@ -83,6 +88,7 @@ impl<const D: usize> SpatialIndex<D> for SortedX<D> {
     }
 
     fn insert(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
+        check_point(id, &p)?;
         let live = grow_to(&mut self.live, id, false);
         if *live {
             return Err(SpatialError::AlreadyLive { id });
@@ -95,6 +101,7 @@ impl<const D: usize> SpatialIndex<D> for SortedX<D> {
     }
 
     fn remove(&mut self, id: PointId) -> Result<(), SpatialError> {
+        check_id(id)?;
         let k = self.index_of(id)?;
         self.entries.remove(k);
         self.live[id as usize] = false;
@@ -102,6 +109,7 @@ impl<const D: usize> SpatialIndex<D> for SortedX<D> {
     }
 
     fn move_to(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
+        check_point(id, &p)?;
         let i = self.index_of(id)?;
         let e = (p, id);
         self.pos[id as usize] = p;

@@ -1,30 +1,41 @@
 //! Peer: `flat_spatial`'s `Grid` (a sparse grid: a hash map from cell to a `Vec` of
-//! `(handle, position)`, objects in a slot map), 2D only. Cell size = 2r rounded to an integer
-//! (the crate's cells are `i32` wide). Moves use the crate's lazy `set_position`, and the
-//! adapter calls `maintain` (O(cells)) before the next query, as the crate intends; removal is
-//! `remove_maintain` (O(cell)). A query is `query_visitor` over the widened box, each
-//! candidate tested by the family's distance. 0.6 has no dense grid any more (its
-//! `DenseStorage` was removed), so only the sparse grid is measured.
+//! `(handle, position)`, objects in a slot map), 2D only, used as its docs show
+//! (<https://docs.rs/flat_spatial/0.6.1/flat_spatial/grid/struct.Grid.html>). Cell size = 2r
+//! rounded to an integer, at least 2 (the crate's cells are `i32` wide, and its cell of a
+//! coordinate below -2^31 is `i32::MIN / size - 1`, which overflows at size 1). Moves use the
+//! crate's lazy `set_position`, and the adapter calls `maintain` (O(cells)) before the next
+//! query, as the crate intends; removal is `remove_maintain` (O(cell)).
+//!
+//! A query is `query_around(center, r')`, which yields `(handle, position)` pairs straight
+//! from the cells, and each hit's ID is read with `get(handle)`, as the crate's example does.
+//! The position a cell holds is the one inserted (or set and maintained), bit for bit ours,
+//! so it is tested where it lies, with no side array. Two things keep the answer the
+//! family's [`within`] exactly: `query_around` keeps `x*x + y*y < r'*r'` (strict; the same
+//! `f32` sum as ours), so it is asked for the radius widened by [`search_radius`] and each
+//! pair it yields is tested with `within` on its own position (a few flops on values in
+//! registers); and `query_around` walks every cell of its box, empty or not, so a box of more
+//! cells than there are points, or a radius whose square overflows ([`needs_full_scan`]), is
+//! answered by one pass over the crate's `objects()` instead (a huge radius would otherwise
+//! walk up to 2^64 cells). 0.6 has no dense grid any more (its `DenseStorage` was removed),
+//! so only the sparse grid is measured.
 //!
 //! Memory is an estimate (the crate exposes no capacities): per live point one slot-map entry
-//! and one cell entry, plus the adapter's side arrays; the cell table is not counted.
+//! and one cell entry, plus the adapter's handle array; the cell table is not counted.
 
 use flat_spatial::Grid;
 use flat_spatial::grid::{GridHandle, StoreObject};
 
 use crate::spatial::{
-    PointId, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex, grow_to,
-    search_radius, vec_bytes, within,
+    PointId, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex, cells_in,
+    check_id, check_point, grow_to, needs_full_scan, search_radius, vec_bytes, within,
 };
 
-/// `flat_spatial::Grid<u32, [f32; 2]>` with the IDs' handles and positions.
+/// `flat_spatial::Grid<u32, [f32; 2]>` (each object is its point's ID) with the IDs' handles.
 #[derive(Clone)]
 pub struct FlatSpatialGrid<const D: usize> {
     grid: Grid<PointId, [f32; 2]>,
     /// `handles[id]`: live point `id`'s handle.
     handles: Vec<Option<GridHandle>>,
-    /// `pos[id]`: live point `id`'s position.
-    pos: Vec<[f32; D]>,
     /// Whether moves are pending a `maintain`.
     dirty: bool,
     len: usize,
@@ -47,37 +58,40 @@ impl<const D: usize> FlatSpatialGrid<D> {
 impl<const D: usize> SpatialIndex<D> for FlatSpatialGrid<D> {
     const INFO: SpatialDesignInfo = SpatialDesignInfo {
         name: "flat_spatial",
-        description: "peer: flat_spatial Grid (sparse hash of cell vectors, cell = 2r rounded), lazy moves + maintain; 2D only",
+        description: "peer: flat_spatial 0.6.1 Grid as its docs show (sparse hash of cell vectors, cell = 2r rounded): query_around testing the positions the cells hold, get(handle) per hit; lazy moves + maintain; 2D only",
         kind: SpatialDesignKind::Peer {
             crate_name: "flat_spatial",
             version: "0.6.1",
         },
         supports_3d: false,
         max_live: None,
+        static_only: false,
     };
 
     fn new(space: &Space<D>) -> Self {
-        let cell = (2.0 * space.radius).round().clamp(1.0, i32::MAX as f32) as i32;
+        let cell = (2.0 * space.sanitized().radius)
+            .round()
+            .clamp(2.0, i32::MAX as f32) as i32;
         Self {
             grid: Grid::new(cell),
             handles: Vec::new(),
-            pos: Vec::new(),
             dirty: false,
             len: 0,
         }
     }
 
     fn insert(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
+        check_point(id, &p)?;
         if grow_to(&mut self.handles, id, None).is_some() {
             return Err(SpatialError::AlreadyLive { id });
         }
         self.handles[id as usize] = Some(self.grid.insert(xy(&p), id));
-        *grow_to(&mut self.pos, id, [0.0; D]) = p;
         self.len += 1;
         Ok(())
     }
 
     fn remove(&mut self, id: PointId) -> Result<(), SpatialError> {
+        check_id(id)?;
         let h = self.handle(id)?;
         self.grid.remove_maintain(h);
         self.handles[id as usize] = None;
@@ -86,9 +100,9 @@ impl<const D: usize> SpatialIndex<D> for FlatSpatialGrid<D> {
     }
 
     fn move_to(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
+        check_point(id, &p)?;
         let h = self.handle(id)?;
         self.grid.set_position(h, xy(&p));
-        self.pos[id as usize] = p;
         self.dirty = true;
         Ok(())
     }
@@ -98,22 +112,32 @@ impl<const D: usize> SpatialIndex<D> for FlatSpatialGrid<D> {
             self.grid.maintain();
             self.dirty = false;
         }
-        let w = search_radius(r);
-        let ll = [
-            (f64::from(center[0]) - w) as f32,
-            (f64::from(center[1]) - w) as f32,
-        ];
-        let ur = [
-            (f64::from(center[0]) + w) as f32,
-            (f64::from(center[1]) + w) as f32,
-        ];
-        let (grid, pos) = (&self.grid, &self.pos);
-        grid.query_visitor(ll, ur, |(h, _)| {
-            let (_, &id) = grid.get(h).expect("a queried handle is live");
-            if within(&pos[id as usize], &center, r) {
-                f(id);
+        let c = xy(&center);
+        let grid = &self.grid;
+        // `query_around`'s own box, computed as it does (`center ± radius` in `f32`): every
+        // point `within` r lies in it (rounding is monotone, the radius widened).
+        let w = search_radius(r) as f32;
+        let (lo, hi) = (
+            grid.storage().cell_id([c[0] - w, c[1] - w]),
+            grid.storage().cell_id([c[0] + w, c[1] + w]),
+        );
+        let cells = cells_in(
+            &[i64::from(lo.0), i64::from(lo.1)],
+            &[i64::from(hi.0), i64::from(hi.1)],
+        );
+        if needs_full_scan(r) || cells > self.len as u64 {
+            for (p, &id) in grid.objects() {
+                if within(&p, &c, r) {
+                    f(id);
+                }
             }
-        });
+            return;
+        }
+        for (h, p) in grid.query_around(c, w) {
+            if within(&p, &c, r) {
+                f(*grid.get(h).expect("a queried handle is live").1);
+            }
+        }
     }
 
     fn len(&self) -> usize {
@@ -126,7 +150,6 @@ impl<const D: usize> SpatialIndex<D> for FlatSpatialGrid<D> {
                 + 4
                 + size_of::<(GridHandle, [f32; 2])>())
             + vec_bytes(&self.handles)
-            + vec_bytes(&self.pos)
     }
 
     fn check_invariants(&self) -> Result<(), String> {
