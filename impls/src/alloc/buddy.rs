@@ -470,17 +470,23 @@ impl<F: Flavor> BuddyCore<F> {
     }
 
     /// Calls `f(level, index)` for the maximal aligned blocks covering leaves `[start, end)`.
-    fn aligned_blocks(&self, mut start: usize, end: usize, mut f: impl FnMut(usize, usize)) {
+    /// An associated function (the leaf level passed in) so `f` may change the allocator.
+    fn aligned_blocks(
+        leaf_level: u32,
+        mut start: usize,
+        end: usize,
+        mut f: impl FnMut(usize, usize),
+    ) {
         while start < end {
             let mut leaves = if start == 0 {
-                1usize << self.leaf_level
+                1usize << leaf_level
             } else {
                 1 << start.trailing_zeros()
             };
             while start + leaves > end {
                 leaves /= 2;
             }
-            let level = self.leaf_level as usize - leaves.trailing_zeros() as usize;
+            let level = leaf_level as usize - leaves.trailing_zeros() as usize;
             f(level, start / leaves);
             start += leaves;
         }
@@ -551,16 +557,19 @@ impl<F: Flavor> BlockAllocator for BuddyCore<F> {
             requested: zeroed_vec(backed_leaves)?,
         };
         // Reserved blocks: the metadata prefix and the unbacked suffix. They are never freed;
-        // only their ancestors' split bits record them.
-        let mut reserved = Vec::new();
-        this.aligned_blocks(0, meta_leaves, |l, i| reserved.push((l, i)));
-        this.aligned_blocks(backed_leaves, tree_leaves, |l, i| reserved.push((l, i)));
-        let mut free = Vec::new();
-        this.aligned_blocks(meta_leaves, backed_leaves, |l, i| free.push((l, i)));
-        for &(level, index) in reserved.iter().chain(&free) {
+        // only their ancestors' split bits record them. Marked as they are found, without
+        // scratch lists, so the arena and the requested-size table are the only global
+        // allocations a buddy makes ([`Buddy::HEAP_ALLOCATIONS`]).
+        Self::aligned_blocks(leaf_level, 0, meta_leaves, |l, i| {
+            this.mark_ancestors_split(l, i);
+        });
+        Self::aligned_blocks(leaf_level, backed_leaves, tree_leaves, |l, i| {
+            this.mark_ancestors_split(l, i);
+        });
+        // Split bits, pair bits and list links are disjoint bytes, so each free block can be
+        // marked, paired and listed in one step.
+        Self::aligned_blocks(leaf_level, meta_leaves, backed_leaves, |level, index| {
             this.mark_ancestors_split(level, index);
-        }
-        for &(level, index) in &free {
             // Maximal aligned blocks are never buddies of each other, so each free block's
             // buddy is reserved (or split): the pair bit is 1.
             if level > 0 {
@@ -568,7 +577,7 @@ impl<F: Flavor> BlockAllocator for BuddyCore<F> {
             }
             let leaf = this.leaf_of(level, index);
             this.lists.push(&mut this.mem, level, leaf);
-        }
+        });
         this.initial_largest = this.largest_free_block().unwrap_or(0);
         Ok(this)
     }
@@ -801,6 +810,13 @@ impl<F: Flavor> BlockAllocator for BuddyCore<F> {
         }
         Ok(())
     }
+}
+
+impl Buddy {
+    /// Global allocations a [`Buddy`] holds, each made once by `with_arena` and freed once when
+    /// it is dropped: the arena and the requested-size table (its free lists live in the
+    /// arena). Designs that build buddies count these in their `allocator_calls`.
+    pub const HEAP_ALLOCATIONS: u64 = 2;
 }
 
 impl<F: Flavor> BuddyCore<F> {

@@ -10,7 +10,8 @@
 //! (here always empty) `Vec<Box<dyn Any>>` of other components. `simulate` walks every slot of
 //! the table and follows each present field: one pointer chase per instance (`oop_objects`
 //! has two: list, then box; `oop_pools` one, but over the pool instead of every object).
-//! Killing an object drops its component at once (the destroy-callback strategy).
+//! Killing an object drops its component at once (the destroy-callback strategy). The boxes
+//! come from the shared store's shuffled reserve (see [`game_objects`](super::game_objects)).
 
 use std::any::Any;
 
@@ -50,10 +51,10 @@ impl GameObject for FieldObject {
         self.point_mass.as_deref_mut()
     }
 
-    /// The box.
-    fn attach(&mut self, init: PointMass) -> u64 {
-        self.point_mass = Some(Box::new(init));
-        1
+    /// No call: the box comes from the store's reserve.
+    fn attach(&mut self, init: Box<PointMass>) -> u64 {
+        self.point_mass = Some(init);
+        0
     }
 
     fn detach(&mut self) -> bool {

@@ -13,6 +13,9 @@
 //!
 //! Objects here own only their point mass (a one-step type scan); a real object would scan
 //! past its other components too.
+//!
+//! The point-mass boxes come from the shared store's shuffled reserve, so consecutive objects'
+//! boxes are not neighbours in memory (see [`game_objects`](super::game_objects)).
 
 use std::any::Any;
 
@@ -48,11 +51,11 @@ impl GameObject for ListObject {
         self.components.iter_mut().find_map(|c| c.downcast_mut())
     }
 
-    /// The box, and the list buffer when it grows.
-    fn attach(&mut self, init: PointMass) -> u64 {
+    /// The list buffer when it grows (the box comes from the store's reserve).
+    fn attach(&mut self, init: Box<PointMass>) -> u64 {
         let before = self.components.capacity();
-        self.components.push(Box::new(init));
-        1 + u64::from(self.components.capacity() != before)
+        self.components.push(init);
+        u64::from(self.components.capacity() != before)
     }
 
     fn detach(&mut self) -> bool {

@@ -9,9 +9,13 @@
 //! pool is a `Vec<Box<(Entity, PointMass)>>`, swap-removed on destroy (patching the moved
 //! owner's index). `simulate` walks the pool of boxes: one pointer chase per instance (the
 //! OOP baseline `oop_objects` has two, the SoA designs none). Killing an object destroys its
-//! component at once (destroy callback).
+//! component at once (destroy callback). The boxes come from a
+//! [`ScatteredBoxes`](super::game_objects::ScatteredBoxes) reserve, handed out shuffled, so
+//! consecutive pool entries are not neighbours in memory even on a fresh heap (as
+//! `oop_objects` and `oop_fields`).
 
 use super::entities::Entity;
+use super::game_objects::ScatteredBoxes;
 use super::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
     PointMass, VectorField, count_capacity_change,
@@ -31,6 +35,9 @@ pub struct OopPools {
     /// the design (seed 004's pool of pointers to heap-allocated components).
     #[allow(clippy::vec_box)]
     pool: Vec<Box<(Entity, PointMass)>>,
+    /// Where the pool's boxes come from: batches handed out shuffled, so consecutive pool
+    /// entries are not neighbours in memory (see [`ScatteredBoxes`]).
+    boxes: ScatteredBoxes<(Entity, PointMass)>,
     allocator_calls: u64,
 }
 
@@ -69,6 +76,7 @@ impl ComponentStore for OopPools {
         Self {
             objects: Holey::new(),
             pool: Vec::new(),
+            boxes: ScatteredBoxes::default(),
             allocator_calls: 0,
         }
     }
@@ -104,9 +112,11 @@ impl ComponentStore for OopPools {
             .ok()
             .filter(|&i| i != NONE)
             .ok_or(ComponentError::IndexSpaceExhausted { what: "instances" })?;
+        let boxed = self
+            .boxes
+            .boxed((entity, init), self.pool.len(), &mut self.allocator_calls);
         let before = self.pool.capacity();
-        self.pool.push(Box::new((entity, init)));
-        self.allocator_calls += 1;
+        self.pool.push(boxed);
         count_capacity_change(before, self.pool.capacity(), &mut self.allocator_calls);
         if let Some(slot) = self.objects.get_mut(entity) {
             *slot = i;
@@ -179,6 +189,7 @@ impl ComponentStore for OopPools {
         self.objects.memory_bytes()
             + self.pool.capacity() * size_of::<Box<(Entity, PointMass)>>()
             + self.pool.len() * size_of::<(Entity, PointMass)>()
+            + self.boxes.memory_bytes()
     }
 
     fn allocator_calls(&self) -> u64 {

@@ -44,7 +44,8 @@ impl SingleBuffer {
         self.cap
     }
 
-    /// The article's `allocate(sz)`: a new buffer of `sz` instances, regions copied.
+    /// The article's `allocate(sz)`: a new buffer of `sz` instances, regions copied, the old
+    /// buffer freed (two allocator calls, one for the first buffer).
     fn allocate(&mut self, sz: usize) {
         debug_assert!(sz >= self.n);
         let mut next = vec![0.0f32; WORDS * sz];
@@ -54,9 +55,9 @@ impl SingleBuffer {
             let to = region * sz;
             next[to..to + width * n].copy_from_slice(&self.buffer[from..from + width * n]);
         }
-        self.buffer = next;
+        let old_buffer = std::mem::replace(&mut self.buffer, next);
+        self.allocator_calls += 1 + u64::from(old_buffer.capacity() > 0);
         self.cap = sz;
-        self.allocator_calls += 1;
     }
 
     /// Grows (doubling, at least 16) so that `len` instances fit.

@@ -8,21 +8,28 @@
 //! ([`single_buffer`](super::single_buffer) with the top-down flavor, whose buffers are powers
 //! of two, the block sizes a buddy allocator serves without waste). Only where the bytes live
 //! differs: an [`ArenaBuf`] names a block `{ pool, offset, len }` of one of the store's
-//! [`BuddyPools`] (the `Component::Shared` state). A reallocation takes a new block and frees
-//! the old one; a block is never moved otherwise.
+//! [`BuddyPools`] (the `Component::Shared` state). A reallocation takes a new block, packs the
+//! live values from the old block straight into it ([`BufStore::rebuild`]: no scratch buffer)
+//! and frees the old one; a block is never moved otherwise.
 //!
 //! Growing: [`Buddy`] never grows its arena, and the shared state cannot reach the entities'
 //! records to move them (unlike `tags/buddy_arrays`, which doubles and compacts one arena), so
 //! when no pool has a block the store adds a pool twice the size of the last (the first is
 //! [`FIRST_POOL`] bytes); requests go to the newest pool first. Pools never shrink.
 //!
-//! Accounting: `allocator_calls` counts one global allocation per pool (plus the pool list's
-//! and the entity slots' growth): per entity, amortised to almost nothing, which is the point.
+//! Accounting: `allocator_calls` counts the global allocations of each pool
+//! ([`Buddy::HEAP_ALLOCATIONS`]: its arena and the requested-size table it keeps for the
+//! benchmark) plus the pool list's and the entity slots' growth: per entity, amortised to
+//! almost nothing, which is the point. A rebuild makes no global call (it once built the new
+//! buffer in a scratch `Vec` and copied it in: two uncounted calls per rebuild, twice
+//! `meet_in_middle`'s count while this design reported 0.011 per entity;
+//! `impls/tests/allocator_accounting.rs` now checks the count against a counting allocator).
 //! `memory_bytes` counts every pool's whole arena (free space and the buddy's in-arena metadata
-//! included) and the pool list, nothing per entity; like `tags/buddy_arrays`, not what
-//! [`Buddy`] keeps only for the benchmark and its tests. Trade-off: up to 50% of the newest pool is unused, the smallest block is
-//! [`MIN_BLOCK`] bytes, a snapshot is still one `memcpy` of the block, and free blocks of older
-//! pools are reused only by requests the newest pool cannot serve.
+//! included) and the pool list, nothing per entity; like `tags/buddy_arrays`, not the table
+//! [`Buddy`] keeps only for the benchmark and its tests. Trade-off: up to 50% of the newest
+//! pool is unused, the smallest block is [`MIN_BLOCK`] bytes, a snapshot is still one `memcpy`
+//! of the block, and free blocks of older pools are reused only by requests the newest pool
+//! cannot serve.
 
 use super::single_buffer::{BufStore, Flavor, MAX_BUFFER, SingleBuffer};
 use super::{Entities, KvDesignInfo, KvDesignKind, push_counted};
@@ -76,13 +83,49 @@ impl BuddyPools {
             .max(4 * MAX_BUFFER.min(len.next_power_of_two()));
         let mut pool =
             Buddy::with_arena(total, MIN_BLOCK).expect("a power-of-two arena of 64 KiB or more");
-        // The global allocation of the pool's arena.
-        *calls += 1;
+        *calls += Buddy::HEAP_ALLOCATIONS;
         let offset = pool
             .allocate(len, ALIGN)
             .expect("a fresh pool of at least four times the request holds it");
         push_counted(&mut self.pools, pool, calls);
         (self.pools.len() - 1, offset)
+    }
+
+    /// The bytes of `old` (empty if it has no block) and, mutably, of `new`: two live blocks,
+    /// so disjoint even in one pool.
+    fn old_and_new(&mut self, old: &ArenaBuf, new: &ArenaBuf) -> (&[u8], &mut [u8]) {
+        let (old_at, old_len) = (old.offset as usize, old.len as usize);
+        let (new_at, new_len) = (new.offset as usize, new.len as usize);
+        if old_len == 0 {
+            return (
+                &[],
+                self.pools[new.pool as usize].bytes_mut(new_at, new_len),
+            );
+        }
+        let (p, q) = (old.pool as usize, new.pool as usize);
+        if p != q {
+            let (low, high) = self.pools.split_at_mut(p.max(q));
+            let (old_pool, new_pool) = if p < q {
+                (&low[p], &mut high[0])
+            } else {
+                (&high[0], &mut low[q])
+            };
+            return (
+                old_pool.bytes(old_at, old_len),
+                new_pool.bytes_mut(new_at, new_len),
+            );
+        }
+        // One pool: borrow the span covering both blocks and split it between them.
+        let lo = old_at.min(new_at);
+        let hi = (old_at + old_len).max(new_at + new_len);
+        let span = self.pools[p].bytes_mut(lo, hi - lo);
+        if old_at < new_at {
+            let (first, second) = span.split_at_mut(new_at - lo);
+            (&first[..old_len], &mut second[..new_len])
+        } else {
+            let (first, second) = span.split_at_mut(old_at - lo);
+            (&second[..old_len], &mut first[..new_len])
+        }
     }
 }
 
@@ -105,21 +148,26 @@ impl BufStore for ArenaBuf {
         shared.pools[self.pool as usize].bytes_mut(self.offset as usize, self.len as usize)
     }
 
-    fn replace(&mut self, shared: &mut BuddyPools, new: Vec<u8>, calls: &mut u64) {
-        let (pool, offset) = shared.allocate(new.len(), calls);
-        shared.pools[pool]
-            .bytes_mut(offset, new.len())
-            .copy_from_slice(&new);
-        let old = std::mem::replace(
-            self,
-            ArenaBuf {
-                pool: pool as u32,
-                offset: offset as u32,
-                len: new.len() as u32,
-                count: self.count,
-            },
-        );
-        old.free(shared);
+    /// Packs into a new block of the pools: no global call unless a pool is added.
+    fn rebuild(
+        &mut self,
+        shared: &mut BuddyPools,
+        len: usize,
+        build: impl FnOnce(&[u8], &mut [u8]),
+        calls: &mut u64,
+    ) {
+        let (pool, offset) = shared.allocate(len, calls);
+        let new = ArenaBuf {
+            pool: pool as u32,
+            offset: offset as u32,
+            len: len as u32,
+            count: self.count,
+        };
+        let (old_bytes, new_bytes) = shared.old_and_new(self, &new);
+        // A freed block keeps its old bytes (and the buddy's free-list links).
+        new_bytes.fill(0);
+        build(old_bytes, new_bytes);
+        std::mem::replace(self, new).free(shared);
     }
 
     fn count(&self) -> usize {

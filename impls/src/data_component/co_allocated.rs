@@ -10,7 +10,7 @@
 //! the article complains of (slot -> owner -> bytes); freed handles are reused LIFO.
 //!
 //! Cost: get/set/remove O(k) over 4-byte keys. Allocations: one header buffer per entity
-//! (one call per doubling) plus one per string or array (the slab's own growth is amortised
+//! (two calls per doubling: the new buffer, the old one's free) plus one per string or array (the slab's own growth is amortised
 //! over all entities). Snapshot: serialisation.
 
 use super::co_header::{CoHeader, SlotWidth};

@@ -10,12 +10,13 @@
 //!
 //! A slot is the design's value field ([`SlotWidth::BYTES`]: 8 for step 5's pointer, 16 for
 //! step 6's 128-bit value, 4 for step 7's offset and size), handled here as a `u128` truncated
-//! to `W` bytes. Growth doubles the capacity with one reallocation; removal moves the last
-//! entry into the gap. Search is O(k) over the 4-byte keys only.
+//! to `W` bytes. Growth doubles the capacity into a new buffer (the columns move apart, so it
+//! is copied column by column rather than `realloc`ed): two allocator calls, the new buffer
+//! and the old one's free; removal moves the last entry into the gap. Search is O(k) over the 4-byte keys only.
 
 use std::marker::PhantomData;
 
-use super::{Key, count_capacity_change};
+use super::{Key, count_capacity_change, count_moved_buffer};
 
 /// The width of a design's value slot.
 pub trait SlotWidth: Default + std::fmt::Debug {
@@ -105,8 +106,8 @@ impl<W: SlotWidth> CoHeader<W> {
         self.buf[at..at + W::BYTES].copy_from_slice(&slot.to_le_bytes()[..W::BYTES]);
     }
 
-    /// Appends a new entry (the key must not be held), doubling the buffer when full: one
-    /// allocator call per growth.
+    /// Appends a new entry (the key must not be held), doubling the buffer when full (its
+    /// allocation, and the old buffer's free).
     pub fn push(&mut self, key: Key, ty: u8, slot: u128, calls: &mut u64) {
         if self.len == self.cap {
             let cap = (2 * self.cap).max(MIN_CAP);
@@ -118,9 +119,9 @@ impl<W: SlotWidth> CoHeader<W> {
             buf[Self::slots_at(cap)..Self::slots_at(cap) + W::BYTES * n].copy_from_slice(
                 &self.buf[Self::slots_at(old)..Self::slots_at(old) + W::BYTES * n],
             );
-            self.buf = buf;
+            let old_buf = std::mem::replace(&mut self.buf, buf);
+            count_moved_buffer(old_buf.capacity(), calls);
             self.cap = cap;
-            *calls += 1;
         }
         let i = self.len;
         self.buf[4 * i..4 * i + 4].copy_from_slice(&key.to_le_bytes());

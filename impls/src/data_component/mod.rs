@@ -315,6 +315,13 @@ pub(crate) fn count_capacity_change(before: usize, after: usize, calls: &mut u64
     }
 }
 
+/// Counts the calls of moving a buffer of `old_capacity` into a new allocation (growth by
+/// copying, not `realloc`): the new buffer's allocation, and the old one's free if it had one.
+#[inline]
+pub(crate) fn count_moved_buffer(old_capacity: usize, calls: &mut u64) {
+    *calls += 1 + u64::from(old_capacity > 0);
+}
+
 /// Pushes onto `vec`, counting a growth of its buffer as one allocator call.
 #[inline]
 pub(crate) fn push_counted<T>(vec: &mut Vec<T>, value: T, calls: &mut u64) {

@@ -26,8 +26,12 @@
 //!
 //! Where the buffer's bytes live is a [`BufStore`]: its own `Vec<u8>` ([`VecBuf`], one global
 //! allocation per entity, the article's layout) or a block of a store-wide arena
-//! (`buddy_arena`'s store, step 9). A reallocation builds the packed buffer and hands it to
-//! the store, which counts one allocator call for it if it calls the global allocator.
+//! (`buddy_arena`'s store, step 9). A reallocation asks the store for the new buffer and packs
+//! the live values straight into it ([`BufStore::rebuild`]), then the store frees the old one:
+//! no scratch buffer, so an arena-backed store makes no global allocation per rebuild, and the
+//! store counts exactly the global allocator calls it makes (a `VecBuf` rebuild is two, the
+//! new buffer's allocation and the old one's free; `impls/tests/allocator_accounting.rs` checks
+//! the count against a counting allocator).
 
 use std::fmt::Debug;
 use std::marker::PhantomData;
@@ -83,9 +87,17 @@ pub trait BufStore: Default + Debug {
     /// The buffer's bytes, mutably.
     fn bytes_mut<'a>(&'a mut self, shared: &'a mut Self::Shared) -> &'a mut [u8];
 
-    /// Replaces the buffer by `new` (at most [`MAX_BUFFER`] bytes, a power of two for the
-    /// top-down flavor), counting its global allocator calls.
-    fn replace(&mut self, shared: &mut Self::Shared, new: Vec<u8>, calls: &mut u64);
+    /// Replaces the buffer by a new one of `len` bytes (at most [`MAX_BUFFER`], a power of two
+    /// for the top-down flavor) that `build` writes, given the old buffer's bytes and the new
+    /// one's (zeroed); then frees the old buffer. Counts every global allocator call it makes.
+    /// The new bytes are where the buffer will live, so nothing is built aside and copied.
+    fn rebuild(
+        &mut self,
+        shared: &mut Self::Shared,
+        len: usize,
+        build: impl FnOnce(&[u8], &mut [u8]),
+        calls: &mut u64,
+    );
 
     /// Entries in the buffer (its `count` word; 0 without a buffer). A store that cannot
     /// reach its bytes without the shared state keeps a copy, given by
@@ -136,10 +148,20 @@ impl BufStore for VecBuf {
         &mut self.0
     }
 
-    fn replace(&mut self, _: &mut (), new: Vec<u8>, calls: &mut u64) {
-        // A realloc: one call.
+    /// Two calls once the entity has a buffer: the new buffer's allocation and the old one's
+    /// free (the packing reads the old buffer while it writes the new, so no `realloc`).
+    fn rebuild(
+        &mut self,
+        _: &mut (),
+        len: usize,
+        build: impl FnOnce(&[u8], &mut [u8]),
+        calls: &mut u64,
+    ) {
+        let mut new = vec![0u8; len];
         *calls += 1;
-        self.0 = new;
+        build(&self.0, &mut new);
+        let old = std::mem::replace(&mut self.0, new);
+        count_capacity_change(old.capacity(), 0, calls);
     }
 
     fn count(&self) -> usize {
@@ -329,11 +351,10 @@ impl<F: Flavor, B: BufStore> SingleBuffer<F, B> {
     ) -> Result<Header, KvError> {
         let old_buf = self.buf.bytes(shared);
         let live = live_value_bytes(old_buf, &old);
+        let old_len = old_buf.len();
         let need = header_end(hcap) + live + extra;
         let cap = if F::TOP_DOWN {
-            need.next_power_of_two()
-                .max(2 * old_buf.len())
-                .min(MAX_BUFFER)
+            need.next_power_of_two().max(2 * old_len).min(MAX_BUFFER)
         } else {
             // The value region at least doubles when it was the part that filled up.
             let region = (old.hi - old.lo).max(16);
@@ -351,36 +372,37 @@ impl<F: Flavor, B: BufStore> SingleBuffer<F, B> {
                 limit: MAX_BUFFER as u64,
             });
         }
-        let mut buf = vec![0u8; cap];
         let mut h = Header {
             count: old.count,
             hcap,
             lo: if F::TOP_DOWN { cap } else { header_end(hcap) },
             hi: if F::TOP_DOWN { cap } else { header_end(hcap) },
         };
-        for (i, (key, ty, slot)) in entries(old_buf, &old).enumerate() {
-            write_u32(&mut buf, h.keys_at() + 4 * i, key);
-            buf[h.types_at() + i] = ty;
-            let slot = if ty < ValueType::Str as u8 {
-                slot
-            } else if slot_parts(slot).1 == 0 {
-                EMPTY_SLOT
-            } else {
-                let (off, size) = slot_parts(slot);
-                let at = if F::TOP_DOWN {
-                    h.lo -= size;
-                    h.lo
+        let pack = |old_buf: &[u8], buf: &mut [u8]| {
+            for (i, (key, ty, slot)) in entries(old_buf, &old).enumerate() {
+                write_u32(buf, h.keys_at() + 4 * i, key);
+                buf[h.types_at() + i] = ty;
+                let slot = if ty < ValueType::Str as u8 {
+                    slot
+                } else if slot_parts(slot).1 == 0 {
+                    EMPTY_SLOT
                 } else {
-                    h.hi += size;
-                    h.hi - size
+                    let (off, size) = slot_parts(slot);
+                    let at = if F::TOP_DOWN {
+                        h.lo -= size;
+                        h.lo
+                    } else {
+                        h.hi += size;
+                        h.hi - size
+                    };
+                    buf[at..at + size].copy_from_slice(&old_buf[off..off + size]);
+                    (at as u32) | ((size as u32) << 16)
                 };
-                buf[at..at + size].copy_from_slice(&old_buf[off..off + size]);
-                (at as u32) | ((size as u32) << 16)
-            };
-            write_u32(&mut buf, h.slots_at() + 4 * i, slot);
-        }
-        h.write(&mut buf);
-        self.buf.replace(shared, buf, calls);
+                write_u32(buf, h.slots_at() + 4 * i, slot);
+            }
+            h.write(buf);
+        };
+        self.buf.rebuild(shared, cap, pack, calls);
         Ok(h)
     }
 }

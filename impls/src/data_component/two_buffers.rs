@@ -17,12 +17,13 @@
 //!   only if it does not grow, and the value buffer holds at most 64 KiB.
 //!
 //! Cost: get O(k) over 4-byte keys, then the slot and the bytes in the second buffer. Two
-//! allocations per entity with data (header, values), plus one per growth of either.
+//! allocations per entity with data (header, values), plus two allocator calls per growth of
+//! either (the new buffer, the old one's free).
 
 use super::co_header::{CoHeader, SlotWidth};
 use super::{
     Component, Entity, Key, KvDesignInfo, KvError, SnapshotError, ValueRef, ValueType,
-    count_capacity_change, serial,
+    count_capacity_change, count_moved_buffer, serial,
 };
 
 /// The value slot of a flavor; see the [module docs](self).
@@ -75,7 +76,8 @@ impl<S: Slots> TwoBuffers<S> {
     }
 
     /// `size` bytes of value space for entry `skip` (whose old value is dropped), compacting
-    /// into a new buffer when the bump space is used up. One allocator call per reallocation.
+    /// into a new buffer when the bump space is used up: its allocation and the old buffer's
+    /// free (the compaction reads the old buffer while it writes the new).
     fn allocate(
         &mut self,
         entity: Entity,
@@ -113,8 +115,8 @@ impl<S: Slots> TwoBuffers<S> {
             self.header.set_entry(i, ty, S::encode(used, size, size));
             used += size;
         }
-        *calls += 1;
-        self.values = values;
+        let old = std::mem::replace(&mut self.values, values);
+        count_moved_buffer(old.capacity(), calls);
         self.used = used + size;
         Ok(used)
     }

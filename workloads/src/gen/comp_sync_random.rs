@@ -1,6 +1,12 @@
 //! `comp-sync-random`: `comp-sync` with the bone → node mapping a random permutation of the
 //! nodes ("random access in a small contiguous memory area ... is still a lot better than
 //! random access all over memory, because you will get fewer L2 cache misses").
+//!
+//! For the boxed object-oriented designs (`oop_objects`, `oop_fields`, `oop_pools`) the nodes'
+//! data is "all over memory" only because those designs hand their boxes out from a shuffled
+//! reserve (`impls/src/components/game_objects.rs`, `ScatteredBoxes`): this trace's setup
+//! spawns and attaches every entity in order on a fresh heap, where boxes allocated one by one
+//! would land one after the other and the "random" walk would cover a compact, ordered region.
 
 use super::comp_sync::{CompSyncParams, sync};
 use crate::component_op::ComponentOp;

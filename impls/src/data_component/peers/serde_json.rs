@@ -17,12 +17,30 @@ use crate::data_component::{
     count_capacity_change,
 };
 
-/// The 8 hex digits naming `key`.
-fn key_name(key: Key) -> String {
-    format!("{key:08x}")
+/// The 8 hex digits naming `key`, on the stack: lookups allocate no `String` (only an
+/// inserted key does, the one the map keeps).
+fn key_digits(key: Key) -> [u8; 8] {
+    let mut name = [0u8; 8];
+    for (i, b) in name.iter_mut().enumerate() {
+        *b = b"0123456789abcdef"[((key >> (28 - 4 * i)) & 0xF) as usize];
+    }
+    name
 }
 
-/// The JSON value of `v`.
+/// The name of `key` as a `&str` over [`key_digits`].
+fn key_str(digits: &[u8; 8]) -> &str {
+    std::str::from_utf8(digits).expect("hex digits")
+}
+
+/// The `f32`s of an array's native-endian bytes.
+fn floats(bytes: &[u8]) -> impl Iterator<Item = f32> + '_ {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_ne_bytes(c.try_into().expect("4 bytes")))
+}
+
+/// The JSON value of `v`. Checked before anything is allocated, so a refused value makes no
+/// allocator call; a string or a non-empty array is then one allocation of its exact size.
 fn to_json(v: ValueRef<'_>) -> Result<Value, KvError> {
     let number = |f: f32| {
         Number::from_f64(f64::from(f)).ok_or(KvError::Unrepresentable {
@@ -32,21 +50,21 @@ fn to_json(v: ValueRef<'_>) -> Result<Value, KvError> {
     Ok(match v {
         ValueRef::Bool(b) => Value::Bool(b),
         ValueRef::F32(f) => Value::Number(number(f)?),
-        ValueRef::Str(s) => {
-            Value::String(
-                String::from_utf8(s.to_vec()).map_err(|_| KvError::Unrepresentable {
+        ValueRef::Str(s) => Value::String(
+            std::str::from_utf8(s)
+                .map_err(|_| KvError::Unrepresentable {
                     reason: "JSON strings are UTF-8",
-                })?,
-            )
-        }
-        ValueRef::F32s(bytes) => Value::Array(
-            bytes
-                .chunks_exact(4)
-                .map(|c| {
-                    number(f32::from_ne_bytes(c.try_into().expect("4 bytes"))).map(Value::Number)
-                })
-                .collect::<Result<_, _>>()?,
+                })?
+                .to_owned(),
         ),
+        ValueRef::F32s(bytes) => {
+            for f in floats(bytes) {
+                number(f)?;
+            }
+            let mut items = Vec::with_capacity(bytes.len() / 4);
+            items.extend(floats(bytes).map(|f| Value::Number(number(f).expect("checked above"))));
+            Value::Array(items)
+        }
     })
 }
 
@@ -123,14 +141,15 @@ impl Component for JsonComponent {
     ) -> Result<(), KvError> {
         let value = to_json(value)?;
         *calls += heap_allocs(&value) as u64;
-        let name = key_name(key);
+        let digits = key_digits(key);
         let before = self.object.len();
-        match self.object.get_mut(&name) {
+        match self.object.get_mut(key_str(&digits)) {
             Some(slot) => {
                 *calls += heap_allocs(slot) as u64;
                 *slot = value;
             }
             None => {
+                let name = key_str(&digits).to_owned();
                 count_capacity_change(0, name.len(), calls);
                 self.object.insert(name, value);
                 count_btree_change(before, self.object.len(), calls);
@@ -141,14 +160,7 @@ impl Component for JsonComponent {
 
     #[inline]
     fn read<R>(&self, _: &(), key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
-        let mut name = [0u8; 8];
-        for (i, b) in name.iter_mut().enumerate() {
-            *b = b"0123456789abcdef"[((key >> (28 - 4 * i)) & 0xF) as usize];
-        }
-        match self
-            .object
-            .get(std::str::from_utf8(&name).expect("hex digits"))
-        {
+        match self.object.get(key_str(&key_digits(key))) {
             Some(v) => with_value(v, f),
             None => f(None),
         }
@@ -156,7 +168,7 @@ impl Component for JsonComponent {
 
     fn remove(&mut self, _: &mut (), key: Key, calls: &mut u64) -> bool {
         let before = self.object.len();
-        match self.object.remove(&key_name(key)) {
+        match self.object.remove(key_str(&key_digits(key))) {
             Some(v) => {
                 *calls += 1 + heap_allocs(&v) as u64;
                 count_btree_change(before, self.object.len(), calls);
