@@ -131,10 +131,18 @@ pub trait BlockAllocator: Sized {
         new_size: usize,
     ) -> Result<usize, AllocError>;
 
-    /// The `len` bytes at `offset` (inside a live block).
+    /// The `len` bytes at `offset` (inside a live block): an accessor like slice indexing,
+    /// on the replay's hot path, so it checks the range against the arena only.
+    ///
+    /// # Panics
+    /// If `offset + len` overflows or leaves the arena ([`arena_bytes`](Self::arena_bytes)),
+    /// as indexing a slice out of range does; never undefined behaviour.
     fn bytes(&self, offset: usize, len: usize) -> &[u8];
 
     /// The `len` bytes at `offset` (inside a live block), mutably.
+    ///
+    /// # Panics
+    /// As [`bytes`](Self::bytes).
     fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8];
 
     /// Total bytes of the arena, as passed to [`with_arena`](BlockAllocator::with_arena).
