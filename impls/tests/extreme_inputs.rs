@@ -328,6 +328,23 @@ fn allocators_refuse_extreme_arenas_sizes_and_alignments() {
                 "{name}: a refused request changed the allocator"
             );
             assert!(a.bytes(live, 100).iter().all(|&b| b == 0xA5), "{name}");
+            // Ranges the caller has not checked: refused, never a panic.
+            let arena = a.arena_bytes();
+            for (offset, len) in [(usize::MAX, 1), (1, usize::MAX), (arena, 1), (0, arena + 1)] {
+                assert!(
+                    a.checked_bytes(offset, len).is_none(),
+                    "{name}: {offset}+{len}"
+                );
+                assert!(
+                    a.checked_bytes_mut(offset, len).is_none(),
+                    "{name}: {offset}+{len}"
+                );
+            }
+            assert_eq!(
+                a.checked_bytes(live, 100),
+                Some(a.bytes(live, 100)),
+                "{name}"
+            );
             let other = a.allocate(1000, 16).unwrap();
             a.free(other).unwrap();
             a.free(live).unwrap();

@@ -145,6 +145,20 @@ pub trait BlockAllocator: Sized {
     /// As [`bytes`](Self::bytes).
     fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8];
 
+    /// [`bytes`](Self::bytes) for a range the caller has not checked: `None` where `offset +
+    /// len` overflows or leaves the arena, never a panic.
+    fn checked_bytes(&self, offset: usize, len: usize) -> Option<&[u8]> {
+        let end = offset.checked_add(len)?;
+        (end <= self.arena_bytes()).then(|| self.bytes(offset, len))
+    }
+
+    /// [`bytes_mut`](Self::bytes_mut) for a range the caller has not checked, as
+    /// [`checked_bytes`](Self::checked_bytes).
+    fn checked_bytes_mut(&mut self, offset: usize, len: usize) -> Option<&mut [u8]> {
+        let end = offset.checked_add(len)?;
+        (end <= self.arena_bytes()).then(|| self.bytes_mut(offset, len))
+    }
+
     /// Total bytes of the arena, as passed to [`with_arena`](BlockAllocator::with_arena).
     fn arena_bytes(&self) -> usize;
 
