@@ -120,7 +120,7 @@ impl Verdict {
         let mut outcome = self.outcome;
         let per_iter = per_iter.filter(|_| outcome.is_verified());
         if outcome.is_verified() && per_iter.is_none() {
-            outcome = Outcome::Failed("criterion wrote no estimates for this benchmark".into());
+            outcome = Outcome::Failed("no timing was recorded for this benchmark".into());
         }
         let units = self.ops.max(1) as f64;
         let family = if self.reference {
@@ -178,6 +178,7 @@ pub fn bench_results(
         benchmarks,
         ..new_results(mode)
     };
+    results.fill_paired_ratios();
     results.fill_overheads();
     results
 }

@@ -6,6 +6,7 @@
 //! * [`assemble`]: the one place results are assembled (bench and passes);
 //! * [`verify`]: the model's expected answers and the per-design verdict;
 //! * [`timing`]: timed, verified replays (used by `cargo bench` and `dodbench replay`);
+//!   [`rounds`]: the designs of one cell timed together in interleaved rounds;
 //! * [`machine`]: probes the machine section of results (the schema itself is the `results`
 //!   crate); [`host`]: what the host offers now (available memory);
 //! * [`suite`]: the matrix and run metadata; [`criterion_output`]: reads criterion's estimates;
@@ -23,6 +24,7 @@ pub mod host;
 pub mod machine;
 pub mod measure;
 pub mod replay;
+pub mod rounds;
 pub mod suite;
 pub mod timing;
 pub mod verify;

@@ -3,7 +3,10 @@
 
 use workloads::Trace;
 
+use std::time::Duration;
+
 use crate::replay::{Family, OpOf, Scale};
+use crate::rounds::RoundsBudget;
 use crate::verify::Expected;
 use results::DesignRecord;
 
@@ -23,6 +26,20 @@ pub struct SuiteConfig {
     /// `DODBENCH_FRESH=1`: the bench starts a new results file instead of merging into the
     /// one of the same commit, machine, mode and seed (`results::merge`).
     pub fresh: bool,
+    /// `DODBENCH_TIMER`: how the bench times its benchmarks.
+    pub timer: TimerKind,
+}
+
+/// How `cargo bench` times a cell's designs (`DODBENCH_TIMER=rounds|criterion`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TimerKind {
+    /// Interleaved rounds of every design of a cell (`crate::rounds`), the default at every
+    /// scale: rankings and overheads as paired ratios with intervals.
+    #[default]
+    Rounds,
+    /// Criterion, one benchmark after another: its statistics, its report under
+    /// `target/criterion` and its `--save-baseline` / `--baseline` workflows.
+    Criterion,
 }
 
 impl SuiteConfig {
@@ -73,11 +90,21 @@ impl SuiteConfig {
                 .map_err(|_| format!("DODBENCH_SEED={s}: not an unsigned integer"))?,
         };
         let fresh = flag("DODBENCH_FRESH")?;
+        let timer = match var("DODBENCH_TIMER").as_deref().map(str::trim) {
+            None | Some("rounds") => TimerKind::Rounds,
+            Some("criterion") => TimerKind::Criterion,
+            Some(other) => {
+                return Err(format!(
+                    "DODBENCH_TIMER={other}: use rounds (the default) or criterion"
+                ));
+            }
+        };
         Ok(Self {
             scale,
             sizes,
             seed,
             fresh,
+            timer,
         })
     }
 
@@ -100,6 +127,30 @@ impl SuiteConfig {
         self.sizes
             .clone()
             .unwrap_or_else(|| F::workload_bench_sizes(workload, self.scale))
+    }
+
+    /// The time the rounds of a cell may take at this scale (`crate::rounds`).
+    pub fn rounds_budget(&self) -> RoundsBudget {
+        match self.scale {
+            Scale::Quick => RoundsBudget {
+                per_contestant: Duration::from_millis(50),
+                min_sample: Duration::from_micros(500),
+                min_rounds: 10,
+                max_rounds: 60,
+            },
+            Scale::Default => RoundsBudget {
+                per_contestant: Duration::from_millis(200),
+                min_sample: Duration::from_millis(1),
+                min_rounds: 15,
+                max_rounds: 150,
+            },
+            Scale::Full => RoundsBudget {
+                per_contestant: Duration::from_millis(800),
+                min_sample: Duration::from_millis(2),
+                min_rounds: 20,
+                max_rounds: 400,
+            },
+        }
     }
 
     /// `quick`, `default` or `full`, as stored in results.

@@ -161,7 +161,7 @@ fn gc_trace(n: usize, kill_fraction: f64) -> Trace<ComponentOp> {
     workloads::registry::generate_for::<ComponentOp>("comp-gc", n, 5, Some(&params)).unwrap()
 }
 
-fn metrics_of<S: ComponentStore>(trace: &Trace<ComponentOp>) -> ComponentMetrics {
+fn metrics_of<S: ComponentStore + 'static>(trace: &Trace<ComponentOp>) -> ComponentMetrics {
     let stats = trace.validate().unwrap();
     match ComponentReplay::<S>::measure(trace, &stats).unwrap() {
         Some(FamilyMetrics::Components(m)) => m,

@@ -198,7 +198,7 @@ impl<const M: u8> TagStore for Wrong<M> {
     }
 }
 
-fn outcome_of<S: TagStore>(workload: &str) -> Outcome {
+fn outcome_of<S: TagStore + 'static>(workload: &str) -> Outcome {
     let p = PreparedTrace::<TagFamily>::generate(workload, 300, 5).unwrap();
     check_replayer::<TagReplay<S>>(&p.trace, &p.expected).outcome
 }

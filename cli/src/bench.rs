@@ -16,7 +16,7 @@
 //! `--list`), so a trace is only generated when criterion will time one of its benchmarks.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -29,13 +29,15 @@ use bench_harness::replay::{
     ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
     design_records_with, for_each_replayer_with,
 };
-use bench_harness::suite::{PreparedTrace, SuiteConfig};
+use bench_harness::rounds::{LoopTimer, RoundsTiming, Timer, time_in_rounds};
+use bench_harness::suite::{PreparedTrace, SuiteConfig, TimerKind};
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
+use results::stats::{median_interval, paired_ratio};
 use results::{
-    Benchmark, DesignRecord, FamilyRecord, Results, SameRun, StepRecord, WorkloadRecord,
+    Benchmark, DesignRecord, FamilyRecord, Results, Rounds, SameRun, StepRecord, WorkloadRecord,
     default_results_path, target_dir,
 };
 use workloads::{Trace, TraceStats};
@@ -128,6 +130,7 @@ impl ListVisitor for Universe {
                 sizes: None,
                 seed: self.seed,
                 fresh: false,
+                timer: Default::default(),
             };
             for (workload, n, _) in matrix::<F>(&config) {
                 for (name, family) in &names {
@@ -259,13 +262,21 @@ fn selected_by_criterion() -> Result<HashSet<BenchKey>, String> {
         .collect())
 }
 
-/// The whole run: visits every family and keeps what criterion's numbers are joined to.
+/// The whole run: visits every family and keeps what the timings are joined to.
 struct Run {
     criterion: Criterion,
     config: SuiteConfig,
     selected: HashSet<BenchKey>,
     budget: Budget,
     verdicts: Vec<Verdict>,
+    /// Under [`TimerKind::Rounds`]: each timed verdict's rounds (by index in `verdicts`) with
+    /// its cell's session.
+    rounds: HashMap<usize, (u64, RoundsTiming)>,
+    /// Cells timed so far (each one's session is derived from its index).
+    cells: u64,
+    /// Mixed with the cell index into each cell's session (unique per run).
+    session_base: u64,
+    started: std::time::Instant,
     workload_records: Vec<WorkloadRecord>,
     design_records: Vec<DesignRecord>,
     family_records: Vec<FamilyRecord>,
@@ -292,21 +303,39 @@ impl ListVisitor for Run {
             .unwrap_or_else(|e| fail(&format!("cannot prepare {workload} at n={n}: {e}")));
             self.workload_records
                 .push(workload_record(&prepared, self.config.seed));
-            let mut group = self.criterion.benchmark_group(group_name.as_str());
-            group
-                .sampling_mode(SamplingMode::Flat)
-                .throughput(Throughput::Elements(
-                    prepared.expected.stats.work_units().max(1),
-                ));
-            for_each_replayer_with::<F, X, _>(&mut FamilyBench {
-                group_name: &group_name,
-                group: &mut group,
-                prepared: &prepared,
-                selected: &self.selected,
-                budget: &self.budget,
-                verdicts: &mut self.verdicts,
-            });
-            group.finish();
+            let done_before = self.verdicts.len();
+            match self.config.timer {
+                TimerKind::Criterion => {
+                    let mut group = self.criterion.benchmark_group(group_name.as_str());
+                    group
+                        .sampling_mode(SamplingMode::Flat)
+                        .throughput(Throughput::Elements(
+                            prepared.expected.stats.work_units().max(1),
+                        ));
+                    for_each_replayer_with::<F, X, _>(&mut FamilyBench {
+                        group_name: &group_name,
+                        timer: CellTimer::Criterion(&mut group),
+                        prepared: &prepared,
+                        selected: &self.selected,
+                        budget: &self.budget,
+                        verdicts: &mut self.verdicts,
+                    });
+                    group.finish();
+                }
+                TimerKind::Rounds => {
+                    let mut contestants = Vec::new();
+                    for_each_replayer_with::<F, X, _>(&mut FamilyBench {
+                        group_name: &group_name,
+                        timer: CellTimer::Rounds(&mut contestants),
+                        prepared: &prepared,
+                        selected: &self.selected,
+                        budget: &self.budget,
+                        verdicts: &mut self.verdicts,
+                    });
+                    self.time_cell(contestants);
+                }
+            }
+            self.report_progress(&group_name, n, done_before);
         }
         // Only families the run measured list their designs (a filtered run is not a report
         // on the others).
@@ -317,17 +346,91 @@ impl ListVisitor for Run {
     }
 }
 
-/// The generic criterion driver for one prepared trace of family `F`.
-struct FamilyBench<'a, 'g, F: Family> {
+/// How one cell's benchmarks are timed: each by criterion as it is visited, or all of them
+/// together in rounds after the visit (the contestants collected here, each with the index of
+/// its verdict).
+enum CellTimer<'a, 'p, 'g> {
+    Criterion(&'a mut BenchmarkGroup<'g, WallTime>),
+    Rounds(&'a mut Vec<(usize, Box<dyn Timer + 'p>)>),
+}
+
+impl Run {
+    /// Times one cell's `contestants` together in interleaved rounds (`bench_harness::rounds`)
+    /// and keeps each one's timing, or fails its verdict.
+    fn time_cell(&mut self, contestants: Vec<(usize, Box<dyn Timer + '_>)>) {
+        let session = self.session_base ^ self.cells.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.cells += 1;
+        let (indices, mut timers): (Vec<usize>, Vec<Box<dyn Timer + '_>>) =
+            contestants.into_iter().unzip();
+        let cell = time_in_rounds(&mut timers, &self.config.rounds_budget(), session);
+        for (i, timing) in indices.into_iter().zip(cell.timings) {
+            match timing {
+                Ok(t) => {
+                    self.rounds.insert(i, (session, t));
+                }
+                Err(e) => self.verdicts[i].outcome = Outcome::Failed(e),
+            }
+        }
+    }
+
+    /// One line on standard error after each cell: benchmarks done of the run's total, time
+    /// taken and left, and what the cell found (its fastest design and how sure that is).
+    fn report_progress(&self, group_name: &str, n: usize, done_before: usize) {
+        let done = self.verdicts.len();
+        let total = self.selected.len().max(done);
+        let elapsed = self.started.elapsed();
+        let left = if done > 0 {
+            elapsed.mul_f64((total - done) as f64 / done as f64)
+        } else {
+            Duration::ZERO
+        };
+        let cell = &self.verdicts[done_before..];
+        let untimed = cell.iter().filter(|v| !v.outcome.is_verified()).count();
+        let mut ranked: Vec<(&str, &[f64])> = (done_before..done)
+            .filter(|i| !self.verdicts[*i].reference)
+            .filter_map(|i| {
+                let (_, t) = self.rounds.get(&i)?;
+                Some((self.verdicts[i].design.as_str(), t.ns_per_replay.as_slice()))
+            })
+            .collect();
+        let median = |s: &[f64]| median_interval(&mut s.to_vec()).map_or(f64::INFINITY, |e| e.median);
+        ranked.sort_by(|a, b| median(a.1).total_cmp(&median(b.1)));
+        let finding = match ranked.as_slice() {
+            [] => String::new(),
+            [(only, _)] => format!("; only {only} timed"),
+            [(first, a), (second, b), ..] => {
+                let gap = results::Gap {
+                    ratio: median(b) / median(a),
+                    paired: paired_ratio(b, a, first),
+                };
+                format!("; fastest {first}, then {second} {}", gap.describe())
+            }
+        };
+        let rounds = (done_before..done)
+            .find_map(|i| self.rounds.get(&i))
+            .map_or(String::new(), |(_, t)| format!(" in {} rounds", t.ns_per_replay.len()));
+        eprintln!(
+            "dodbench: {done}/{total} benchmarks, {} taken, about {} left | {group_name} N={n}: \
+             {} timed{rounds}, {untimed} not{finding}",
+            minutes(elapsed),
+            minutes(left),
+            cell.len() - untimed,
+        );
+    }
+}
+
+/// The generic driver for one prepared trace of family `F`: verifies and measures each design,
+/// then times it (criterion) or enters it in the cell's rounds.
+struct FamilyBench<'a, 'p, 'g, F: Family> {
     group_name: &'a str,
-    group: &'a mut BenchmarkGroup<'g, WallTime>,
-    prepared: &'a PreparedTrace<F>,
+    timer: CellTimer<'a, 'p, 'g>,
+    prepared: &'p PreparedTrace<F>,
     selected: &'a HashSet<BenchKey>,
     budget: &'a Budget,
     verdicts: &'a mut Vec<Verdict>,
 }
 
-impl<F: Family> FamilyBench<'_, '_, F> {
+impl<F: Family> FamilyBench<'_, '_, '_, F> {
     fn selects(&self, name: &str) -> bool {
         self.selected.contains(&(
             self.group_name.to_string(),
@@ -337,7 +440,7 @@ impl<F: Family> FamilyBench<'_, '_, F> {
     }
 }
 
-impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
+impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, F> {
     /// Verifies the design (or reference) of replayer `R`, measures its family metrics and,
     /// if verified, times it.
     fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
@@ -357,26 +460,34 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
         }
         if verdict.outcome.is_verified() {
             let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
-            // The share of wall time spent in the timed body: a body that mutates the design
-            // needs an untimed rebuild per timed replay, which criterion's budget ignores.
-            let share = match checked.setup_and_body_time {
-                Some((setup, body)) if !p.trace.body_is_read_only() => {
-                    (body.as_secs_f64() / (setup + body).as_secs_f64().max(1e-9)).clamp(0.05, 1.0)
+            match &mut self.timer {
+                CellTimer::Rounds(contestants) => {
+                    contestants.push((self.verdicts.len(), Box::new(timed)));
                 }
-                _ => 1.0,
-            };
-            let long = checked
-                .setup_and_body_time
-                .is_some_and(|(_, body)| body > self.budget.measurement);
-            if let Err(reason) = time_verified(
-                self.group,
-                BenchmarkId::new(name, p.n),
-                self.budget,
-                share,
-                long,
-                |iters| timed.run(iters),
-            ) {
-                verdict.outcome = Outcome::Failed(reason);
+                CellTimer::Criterion(group) => {
+                    // The share of wall time spent in the timed body: a body that mutates the
+                    // design needs an untimed rebuild per timed replay, which criterion's
+                    // budget ignores.
+                    let share = match checked.setup_and_body_time {
+                        Some((setup, body)) if !p.trace.body_is_read_only() => (body.as_secs_f64()
+                            / (setup + body).as_secs_f64().max(1e-9))
+                        .clamp(0.05, 1.0),
+                        _ => 1.0,
+                    };
+                    let long = checked
+                        .setup_and_body_time
+                        .is_some_and(|(_, body)| body > self.budget.measurement);
+                    if let Err(reason) = time_verified(
+                        group,
+                        BenchmarkId::new(name, p.n),
+                        self.budget,
+                        share,
+                        long,
+                        |iters| timed.run(iters),
+                    ) {
+                        verdict.outcome = Outcome::Failed(reason);
+                    }
+                }
             }
         }
         self.verdicts.push(verdict);
@@ -396,17 +507,24 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, F> {
             Ok(_) => Outcome::Verified,
             Err(e) => Outcome::Failed(e),
         };
-        if outcome.is_verified()
-            && let Err(reason) = time_verified(
-                self.group,
-                BenchmarkId::new(name.as_str(), p.n),
-                self.budget,
-                1.0,
-                false,
-                |iters| reference.run(iters),
-            )
-        {
-            outcome = Outcome::Failed(reason);
+        if outcome.is_verified() {
+            match &mut self.timer {
+                CellTimer::Rounds(contestants) => {
+                    contestants.push((self.verdicts.len(), Box::new(LoopTimer(reference))));
+                }
+                CellTimer::Criterion(group) => {
+                    if let Err(reason) = time_verified(
+                        group,
+                        BenchmarkId::new(name.as_str(), p.n),
+                        self.budget,
+                        1.0,
+                        false,
+                        |iters| reference.run(iters),
+                    ) {
+                        outcome = Outcome::Failed(reason);
+                    }
+                }
+            }
         }
         let mut verdict = Verdict::of(
             p,
@@ -604,28 +722,55 @@ pub fn run<L: DesignList>() {
         return;
     }
     let selected = selected_by_criterion().unwrap_or_else(|e| fail(&e));
+    let session_base = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
     let mut run = Run {
         criterion,
         config,
         selected,
         budget,
         verdicts: Vec::new(),
+        rounds: HashMap::new(),
+        cells: 0,
+        session_base,
+        started,
         workload_records: Vec::new(),
         design_records: Vec::new(),
         family_records: Vec::new(),
     };
     L::for_each(&mut run);
-    run.criterion.final_summary();
-
-    let medians = read_medians(&criterion_dir);
-    let mut samples = read_samples(&criterion_dir);
+    let by_criterion = run.config.timer == TimerKind::Criterion;
+    let (medians, mut samples) = if by_criterion {
+        run.criterion.final_summary();
+        (read_medians(&criterion_dir), read_samples(&criterion_dir))
+    } else {
+        Default::default()
+    };
+    let mut rounds = std::mem::take(&mut run.rounds);
     let benchmarks: Vec<_> = run
         .verdicts
         .into_iter()
-        .map(|v| {
-            let key = v.criterion_key();
-            let estimate = medians.get(&key).copied();
-            v.into_benchmark(estimate, samples.remove(&key))
+        .enumerate()
+        .map(|(i, v)| match rounds.remove(&i) {
+            Some((session, t)) => {
+                let estimate = median_interval(&mut t.ns_per_replay.clone());
+                let mut b = v.into_benchmark(estimate, Some(t.ns_per_replay));
+                if b.verified {
+                    b.rounds = Some(Rounds {
+                        session,
+                        iters: t.iters,
+                        to_reference: None,
+                        to_best: None,
+                    });
+                }
+                b
+            }
+            None => {
+                let key = v.criterion_key();
+                let estimate = medians.get(&key).copied();
+                v.into_benchmark(estimate, samples.remove(&key))
+            }
         })
         .collect();
     for b in benchmarks.iter().filter(|b| !b.verified) {

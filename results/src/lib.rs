@@ -15,8 +15,13 @@
 //! [`merge`]: a filtered run merged into the file of the same commit, machine, mode and seed;
 //! [`side_by_side`]: whether runs of several machines may share one report.
 //!
-//! Modules import downward only: `family`, `machine`, `files`, `step` ← `schema` ← `merge`, `side_by_side`,
-//! `compare` ← `history`, `export`, `ab`.
+//! [`stats`]: estimates with distribution-free intervals and the paired ratios of designs
+//! timed in interleaved rounds; [`ranking`]: a cell's designs ranked with the confidence of
+//! the order, and the paired ratios and overheads every benchmark carries; [`agreement`]: how
+//! far two runs of the same commit agree (the resolution of the measurement, an A/A check).
+//!
+//! Modules import downward only: `family`, `machine`, `files`, `step`, `stats` ← `schema` ←
+//! `ranking` ← `merge`, `side_by_side`, `compare`, `agreement` ← `history`, `export`, `ab`.
 //!
 //! ```
 //! use results::{Benchmark, Family, FamilyMetrics, Status};
@@ -32,6 +37,7 @@
 #![deny(missing_docs)]
 
 pub mod ab;
+pub mod agreement;
 pub mod compare;
 pub mod export;
 pub mod family;
@@ -39,17 +45,21 @@ pub mod files;
 pub mod history;
 pub mod machine;
 pub mod merge;
+pub mod ranking;
 pub mod schema;
 pub mod side_by_side;
+pub mod stats;
 pub mod step;
 
 pub use family::{Family, FamilyMetrics, FamilyRecord, UnknownFamily};
 pub use files::{create_output_dir, default_results_path, target_dir, write_atomically};
 pub use machine::{CacheSizes, Machine};
 pub use merge::{MergeCounts, SameRun};
+pub use ranking::{Gap, Ranking, rank};
 pub use schema::{
     Benchmark, DesignRecord, Estimate, HwPerOp, Latency, MemoryMetrics, MemorySample,
     READABLE_VERSIONS, Results, ResultsError, SCHEMA_VERSION, SimConfig, SimPerOp, Status,
     SweepPoint, Sweeps, WorkloadRecord,
 };
+pub use stats::{PairedRatio, Rounds};
 pub use step::StepRecord;

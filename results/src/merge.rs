@@ -133,6 +133,7 @@ impl Results {
         }
         self.created_unix = self.created_unix.max(newer.created_unix);
         self.toolchain = newer.toolchain;
+        self.fill_paired_ratios();
         self.fill_overheads();
         counts
     }

@@ -13,6 +13,10 @@
 //!   its `families` with each one's reference design ([`FamilyRecord`]). Added later within
 //!   4, optional: the run's `steps` ([`StepRecord`]: what each step's selection excluded) and
 //!   the machine's `name`.
+//! * 5: a reference loop's `mirrors` and `overhead`; times from resolved replays.
+//! * 6: `rounds` per benchmark ([`Rounds`]): the designs of a cell timed in interleaved rounds,
+//!   `samples_ns_per_op[i]` a design's time in round `i`, with its paired ratios to the
+//!   family's reference design and to the cell's fastest; `overhead` is paired too.
 //!
 //! [`Results::load`] reads every version and upgrades it in memory: version 3's `tags`/`alloc`
 //! become `metrics`, and a file without `families` gets the built-in records
@@ -25,16 +29,18 @@ use serde::{Deserialize, Serialize};
 use crate::family::{Family, FamilyMetrics, FamilyRecord};
 use crate::files::write_atomically;
 use crate::machine::Machine;
+pub use crate::stats::Estimate;
+use crate::stats::Rounds;
 use crate::step::StepRecord;
 
 /// Version of this schema; readers refuse newer versions with a clear error.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// Versions [`Results::load`] reads (older ones' missing fields take defaults; version 1's
 /// `bytes_per_live_object` is read as `bytes_per_object`; version 3's per-benchmark `tags` and
 /// `alloc` are read into `metrics`; version 5 added a reference loop's `mirrors` and
-/// `overhead`, and its times come from resolved replays).
-pub const READABLE_VERSIONS: [u32; 5] = [1, 2, 3, 4, 5];
+/// `overhead`, and its times come from resolved replays; version 6 added `rounds`).
+pub const READABLE_VERSIONS: [u32; 6] = [1, 2, 3, 4, 5, 6];
 
 /// Whether a design was timed, and if not why not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -307,17 +313,6 @@ pub struct WorkloadRecord {
     pub visits_store: bool,
 }
 
-/// A median with its confidence interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Estimate {
-    /// Point estimate.
-    pub median: f64,
-    /// Lower bound of the confidence interval.
-    pub lower: f64,
-    /// Upper bound of the confidence interval.
-    pub upper: f64,
-}
-
 /// One (family, workload, design, n) measurement.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Benchmark {
@@ -337,7 +332,9 @@ pub struct Benchmark {
     pub status: Status,
     /// Why the design was not timed, when it was not.
     pub reason: Option<String>,
-    /// Nanoseconds per work unit: median over samples with criterion's bootstrap interval.
+    /// Nanoseconds per work unit: the median over samples, with a 95% interval of the median
+    /// (order statistics of the rounds' samples when `rounds` is set, else criterion's
+    /// bootstrap).
     pub ns_per_op: Option<Estimate>,
     /// Work units per second at the median.
     pub ops_per_s: Option<f64>,
@@ -364,10 +361,16 @@ pub struct Benchmark {
     /// Per-op latency percentiles (`dodbench latency`).
     #[serde(default)]
     pub latency: Option<Latency>,
-    /// Criterion's raw samples in nanoseconds per work unit (each sample's time divided by its
-    /// iterations and by `ops`), in sample order; empty when not timed or not recorded.
+    /// Raw samples in nanoseconds per work unit (each sample's time divided by its iterations
+    /// and by `ops`), in sample order: one per round when `rounds` is set, else criterion's;
+    /// empty when not timed or not recorded.
     #[serde(default)]
     pub samples_ns_per_op: Vec<f64>,
+    /// How the benchmark was timed in interleaved rounds with the other designs of its cell
+    /// (`None` when criterion timed it alone): the session pairing its samples with theirs,
+    /// and its paired ratios.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<Rounds>,
     /// The metrics of the benchmark's family beyond time (tag stores: bytes per tag;
     /// allocators: utilization, fragmentation), from an untimed replay; `None` for families
     /// that measure none, or when not measured.
@@ -414,6 +417,7 @@ impl Benchmark {
             memory: None,
             latency: None,
             samples_ns_per_op: Vec::new(),
+            rounds: None,
             metrics: None,
             mirrors: None,
             overhead: None,
@@ -654,31 +658,6 @@ impl Results {
             .or_else(|| FamilyRecord::builtin(family))
     }
 
-    /// Sets every reference loop's [`Benchmark::overhead`]: the time of the design it mirrors
-    /// on the same workload and size over the loop's time, where both were timed in this run.
-    pub fn fill_overheads(&mut self) {
-        let overheads: Vec<Option<f64>> = self
-            .benchmarks
-            .iter()
-            .map(|r| {
-                let mirrored = r.mirrors.as_deref()?;
-                let loop_ns = r.ns_per_op.as_ref().filter(|_| r.verified)?.median;
-                let design = self.benchmarks.iter().find(|b| {
-                    !b.family.is_reference()
-                        && b.verified
-                        && b.design == mirrored
-                        && b.workload == r.workload
-                        && b.n == r.n
-                })?;
-                let design_ns = design.ns_per_op.as_ref()?.median;
-                (loop_ns > 0.0).then(|| design_ns / loop_ns)
-            })
-            .collect();
-        for (b, overhead) in self.benchmarks.iter_mut().zip(overheads) {
-            b.overhead = overhead;
-        }
-    }
-
     /// The entry for (family, workload, design, n), created (unmeasured, with `ops`) if absent.
     pub fn entry(
         &mut self,
@@ -744,7 +723,7 @@ mod tests {
         std::fs::write(&p, r#"{"schema_version": 99}"#).unwrap();
         let e = Results::load(&p).unwrap_err().to_string();
         assert!(e.contains("schema version 99"), "{e}");
-        assert!(e.contains("versions 1 to 5"), "{e}");
+        assert!(e.contains("versions 1 to 6"), "{e}");
         std::fs::write(&p, "{not json").unwrap();
         let e = Results::load(&p).unwrap_err().to_string();
         assert!(e.contains("not a dodbench results file"), "{e}");

@@ -431,7 +431,7 @@ impl<A: BlockAllocator> AllocReplay<A> {
     }
 }
 
-impl<A: BlockAllocator> Replayer for AllocReplay<A> {
+impl<A: BlockAllocator + 'static> Replayer for AllocReplay<A> {
     type Family = AllocFamily;
     type Id = Block;
 
@@ -536,7 +536,7 @@ struct Sample {
 ///
 /// # Errors
 /// The design refused an op of the trace (its index is within its part).
-pub fn measure<A: BlockAllocator>(trace: &Trace<AllocOp>) -> Result<AllocMetrics, ReplayError> {
+pub fn measure<A: BlockAllocator + 'static>(trace: &Trace<AllocOp>) -> Result<AllocMetrics, ReplayError> {
     let mut state = AllocReplay::<A>::for_trace(trace);
     let arena = state.arena_bytes;
     let mut peak = Sample::default();

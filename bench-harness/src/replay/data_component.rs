@@ -272,7 +272,7 @@ fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
     (denominator > 0).then(|| numerator as f64 / denominator as f64)
 }
 
-impl<S: DataStore> Replayer for KvReplay<S> {
+impl<S: DataStore + 'static> Replayer for KvReplay<S> {
     type Family = DataComponentFamily;
     type Id = Entity;
 

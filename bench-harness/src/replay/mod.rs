@@ -195,7 +195,7 @@ pub trait ReplayerVisitor<F: Family> {
 
 /// A hand-written loop timed beside a family's designs where a trace has its shape (e.g. a
 /// plain `Vec` sum for an iteration body): the floor a design's time is read against.
-pub trait ReferenceLoop: Sized {
+pub trait ReferenceLoop: Sized + 'static {
     /// The family whose traces it runs.
     type Family: Family;
 
@@ -288,7 +288,7 @@ pub type StatsOf<F> = <OpOf<F> as TraceOp>::Stats;
 /// ([`resolve`](Replayer::resolve): the dry run before timing), and reading the recorded IDs in
 /// op order ([`replay_resolved`](Replayer::replay_resolved): the timed run, see
 /// [`resolved`]).
-pub trait Replayer: Sized {
+pub trait Replayer: Sized + 'static {
     /// The family.
     type Family: Family;
 

@@ -268,7 +268,7 @@ impl<D: RelationIndex> RelationReplay<D> {
     }
 }
 
-impl<D: RelationIndex> Replayer for RelationReplay<D> {
+impl<D: RelationIndex + 'static> Replayer for RelationReplay<D> {
     type Family = RelationFamily;
     type Id = RecordId;
 

@@ -206,7 +206,7 @@ impl<S: Spawner> SpawnReplay<S> {
     }
 }
 
-impl<S: Spawner> Replayer for SpawnReplay<S> {
+impl<S: Spawner + 'static> Replayer for SpawnReplay<S> {
     type Family = SpawnFamily;
     type Id = ();
 

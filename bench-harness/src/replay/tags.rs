@@ -286,7 +286,7 @@ fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
     (denominator > 0).then(|| numerator as f64 / denominator as f64)
 }
 
-impl<S: TagStore> Replayer for TagReplay<S> {
+impl<S: TagStore + 'static> Replayer for TagReplay<S> {
     type Family = TagFamily;
     type Id = Entity;
 

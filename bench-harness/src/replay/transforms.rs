@@ -265,7 +265,7 @@ fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
     (denominator > 0).then(|| numerator as f64 / denominator as f64)
 }
 
-impl<S: TransformStore> Replayer for TransformReplay<S> {
+impl<S: TransformStore + 'static> Replayer for TransformReplay<S> {
     type Family = TransformFamily;
     type Id = S::Id;
 

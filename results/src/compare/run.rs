@@ -19,7 +19,7 @@ use crate::step::StepRecord;
 /// the fixed core names).
 ///
 /// [`Results::load`]: crate::schema::Results::load
-pub const READABLE_SCHEMA_VERSIONS: [u32; 5] = crate::schema::READABLE_VERSIONS;
+pub const READABLE_SCHEMA_VERSIONS: [u32; 6] = crate::schema::READABLE_VERSIONS;
 
 /// What matches two runs' benchmarks.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

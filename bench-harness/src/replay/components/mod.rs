@@ -451,7 +451,7 @@ fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
     (denominator > 0).then(|| numerator as f64 / denominator as f64)
 }
 
-impl<S: ComponentStore> Replayer for ComponentReplay<S> {
+impl<S: ComponentStore + 'static> Replayer for ComponentReplay<S> {
     type Family = ComponentFamily;
     type Id = S::Entity;
 
@@ -627,7 +627,7 @@ mod tests {
 
     /// Setup digest, body digest through the handle map, body digest of the timed path (dry
     /// run, then the resolved body on a fresh state), and the state digest after it.
-    fn digests<S: ComponentStore>(trace: &Trace<ComponentOp>) -> [String; 4] {
+    fn digests<S: ComponentStore + 'static>(trace: &Trace<ComponentOp>) -> [String; 4] {
         let mut state = ComponentReplay::<S>::for_trace(trace);
         let setup = state.replay(&trace.setup).unwrap();
         let body = state.replay(&trace.body).unwrap();
@@ -650,7 +650,7 @@ mod tests {
     /// batches (lookup runs, write runs, spawn-then-attach pairs) and on mixed ones.
     #[test]
     fn overridden_batch_entry_points_digest_like_the_looping_defaults() {
-        fn same<S: ComponentStore>(trace: &Trace<ComponentOp>) {
+        fn same<S: ComponentStore + 'static>(trace: &Trace<ComponentOp>) {
             assert_eq!(
                 digests::<S>(trace),
                 digests::<Defaults<S>>(trace),

@@ -445,7 +445,7 @@ fn first_resolved<D: IdTable<P>, P: Object>(table: &D, ids: &[D::Id]) -> Option<
         .map(|at| at as u64)
 }
 
-impl<D: IdTable<P>, P: Object> Replayer for ReplayState<D, P> {
+impl<D: IdTable<P> + 'static, P: Object> Replayer for ReplayState<D, P> {
     type Family = IdTableFamily;
     type Id = D::Id;
 

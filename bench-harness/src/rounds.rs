@@ -1,0 +1,209 @@
+//! Interleaved rounds: every design of one cell (family, workload, N) timed together.
+//!
+//! Each contestant (a design's [`TimedReplay`], a reference replayer, a reference loop) is
+//! prepared and verified first, outside the timed region, as for criterion. Then the cell is
+//! timed in rounds: every round runs each contestant's sample once, in an order shuffled per
+//! round, so a burst of other work on the machine lands on all of them alike and cancels in
+//! the ratio of two designs' times in the same round (`results::stats`). A contestant's
+//! sample is `iters` verified replays, `iters` chosen once per contestant so a sample lasts at
+//! least [`RoundsBudget::min_sample`]; the number of rounds fills the cell's budget within
+//! [`RoundsBudget::min_rounds`]..=[`RoundsBudget::max_rounds`]. A contestant whose replay fails
+//! verification in any round leaves the rounds with its error and no time.
+//!
+//! Google Benchmark's random interleaving (`--benchmark_enable_random_interleaving`) and
+//! tango-bench's paired samples measure the same way.
+
+use std::time::{Duration, Instant};
+
+use workloads::rng::TraceRng;
+
+use crate::replay::{ReferenceLoop, Replayer};
+use crate::timing::TimedReplay;
+
+/// Something timed in rounds: `iters` verified replays, returning the time inside them.
+pub trait Timer {
+    /// Runs `iters` timed, verified replays and returns the time spent inside them.
+    ///
+    /// # Errors
+    /// A replay disagreed with the model: the contestant must not be reported with a time.
+    fn time(&mut self, iters: u64) -> Result<Duration, String>;
+}
+
+impl<R: Replayer> Timer for TimedReplay<'_, R> {
+    fn time(&mut self, iters: u64) -> Result<Duration, String> {
+        self.run(iters)
+    }
+}
+
+/// A reference loop as a [`Timer`].
+pub struct LoopTimer<L>(pub L);
+
+impl<L: ReferenceLoop> Timer for LoopTimer<L> {
+    fn time(&mut self, iters: u64) -> Result<Duration, String> {
+        self.0.run(iters)
+    }
+}
+
+/// How long a cell's rounds may take.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RoundsBudget {
+    /// Wall time per contestant (the cell's budget is this times its contestants), untimed
+    /// rebuilds of a mutating body included.
+    pub per_contestant: Duration,
+    /// The shortest sample: a contestant's iterations per sample are chosen so its sample's
+    /// timed part lasts at least this (unless its untimed rebuilds would overrun the budget).
+    pub min_sample: Duration,
+    /// Fewest rounds, even when a slow contestant overruns the budget.
+    pub min_rounds: usize,
+    /// Most rounds, however fast the cell.
+    pub max_rounds: usize,
+}
+
+/// One contestant's result from the rounds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundsTiming {
+    /// Replays per sample.
+    pub iters: u64,
+    /// Nanoseconds per replay, one sample per round in round order.
+    pub ns_per_replay: Vec<f64>,
+}
+
+/// What the rounds of one cell gave.
+#[derive(Debug)]
+pub struct CellRounds {
+    /// Rounds run.
+    pub rounds: usize,
+    /// Per contestant, in the order given: its timing, or why it has none.
+    pub timings: Vec<Result<RoundsTiming, String>>,
+}
+
+/// Per contestant: replays per sample and the wall time of one replay (rebuilds included).
+fn calibrate(timer: &mut dyn Timer, budget: &RoundsBudget) -> Result<(u64, Duration), String> {
+    let started = Instant::now();
+    let inside = timer.time(1)?;
+    let mut wall = started.elapsed();
+    let mut per_replay = inside;
+    let wanted = |per_replay: Duration, wall: Duration| {
+        let timed = budget
+            .min_sample
+            .as_nanos()
+            .div_ceil(per_replay.as_nanos().max(1))
+            .clamp(1, u128::from(u32::MAX)) as u64;
+        // Never more replays per sample than the budget's share of one round allows.
+        let share = budget.per_contestant.as_secs_f64() / budget.min_rounds.max(1) as f64;
+        let affordable = ((share / wall.as_secs_f64().max(1e-9)) as u64).max(1);
+        timed.min(affordable)
+    };
+    let mut iters = wanted(per_replay, wall);
+    if iters > 1 {
+        // A second, longer warm-up: the first replay ran cold.
+        let started = Instant::now();
+        let inside = timer.time(iters)?;
+        wall = started.elapsed().div_f64(iters as f64);
+        per_replay = inside.div_f64(iters as f64);
+        iters = wanted(per_replay, wall);
+    }
+    Ok((iters, wall))
+}
+
+/// Times `timers` in interleaved rounds within `budget`, shuffling each round's order with a
+/// generator seeded by `seed`.
+pub fn time_in_rounds(
+    timers: &mut [Box<dyn Timer + '_>],
+    budget: &RoundsBudget,
+    seed: u64,
+) -> CellRounds {
+    let mut timings: Vec<Result<RoundsTiming, String>> = Vec::with_capacity(timers.len());
+    let mut round_wall = Duration::ZERO;
+    for timer in timers.iter_mut() {
+        timings.push(calibrate(timer.as_mut(), budget).map(|(iters, wall)| {
+            round_wall += wall.mul_f64(iters as f64);
+            RoundsTiming {
+                iters,
+                ns_per_replay: Vec::new(),
+            }
+        }));
+    }
+    let live = timings.iter().filter(|t| t.is_ok()).count();
+    let cell_budget = budget.per_contestant.as_secs_f64() * live as f64;
+    let rounds = ((cell_budget / round_wall.as_secs_f64().max(1e-9)) as usize)
+        .clamp(budget.min_rounds, budget.max_rounds.max(budget.min_rounds));
+    let mut rng = TraceRng::new(seed);
+    let mut order: Vec<usize> = (0..timers.len()).collect();
+    for _ in 0..rounds {
+        rng.shuffle(&mut order);
+        for &i in &order {
+            let Ok(timing) = &mut timings[i] else {
+                continue;
+            };
+            match timers[i].time(timing.iters) {
+                Ok(inside) => timing
+                    .ns_per_replay
+                    .push(inside.as_nanos() as f64 / timing.iters as f64),
+                Err(e) => timings[i] = Err(e),
+            }
+        }
+    }
+    CellRounds { rounds, timings }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fake contestant: `ns` per replay, failing verification on call `fail_at`.
+    struct Fake {
+        ns: u64,
+        calls: u64,
+        fail_at: Option<u64>,
+    }
+
+    impl Timer for Fake {
+        fn time(&mut self, iters: u64) -> Result<Duration, String> {
+            self.calls += 1;
+            if self.fail_at == Some(self.calls) {
+                return Err("digest differs".into());
+            }
+            Ok(Duration::from_nanos(self.ns * iters))
+        }
+    }
+
+    fn budget() -> RoundsBudget {
+        RoundsBudget {
+            per_contestant: Duration::from_millis(5),
+            min_sample: Duration::from_micros(100),
+            min_rounds: 4,
+            max_rounds: 50,
+        }
+    }
+
+    #[test]
+    fn every_contestant_gets_one_sample_per_round_and_a_failure_drops_out() {
+        let mut timers: Vec<Box<dyn Timer>> = vec![
+            Box::new(Fake {
+                ns: 1_000,
+                calls: 0,
+                fail_at: None,
+            }),
+            Box::new(Fake {
+                ns: 50_000,
+                calls: 0,
+                fail_at: None,
+            }),
+            Box::new(Fake {
+                ns: 2_000,
+                calls: 0,
+                fail_at: Some(5),
+            }),
+        ];
+        let cell = time_in_rounds(&mut timers, &budget(), 7);
+        assert!((4..=50).contains(&cell.rounds), "{}", cell.rounds);
+        let fast = cell.timings[0].as_ref().unwrap();
+        assert_eq!(fast.ns_per_replay.len(), cell.rounds);
+        assert!(fast.ns_per_replay.iter().all(|&ns| ns == 1_000.0));
+        // A sample of the fast one lasts at least min_sample; the slow one needs fewer replays.
+        assert_eq!(fast.iters, 100);
+        assert_eq!(cell.timings[1].as_ref().unwrap().iters, 2);
+        assert_eq!(cell.timings[2].as_ref().unwrap_err(), "digest differs");
+    }
+}

@@ -1,0 +1,251 @@
+//! How far two runs of the same commit agree (an A/A check): what the measurement can resolve
+//! on this machine, computed from the two results files, never typed.
+//!
+//! * **Resolution**: per benchmark timed in both runs, the ratio to its family's reference
+//!   design on the same (workload, N) — the paired ratio of the rounds when the run has it,
+//!   else the ratio of medians — and the distance `|ln(a / b)|` between the two runs' ratios.
+//!   The 95th percentile of that distance, as a ratio difference (`exp(d) − 1`), is the
+//!   smallest difference between two designs that two runs of the same code reproduce 19 times
+//!   in 20: a change below it is noise.
+//! * **Same winner**: per cell (family, workload, N) whose top two designs differ by more than
+//!   [`DECISIVE_GAP`] in run A, whether run B names the same winner.
+//! * **Overheads**: the range of the reference loops' `overhead` in each run (the replay over
+//!   its hand-written loop: 1.0 is no driver cost).
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::family::Family;
+use crate::ranking::{paired, rank};
+use crate::schema::{Benchmark, Results};
+
+/// A cell's top two designs differ by more than this (runner-up ÷ winner) for its winner to
+/// count in the same-winner rate.
+pub const DECISIVE_GAP: f64 = 1.10;
+
+/// What two runs agree on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Agreement {
+    /// Benchmarks with a ratio to their reference in both runs.
+    pub compared: usize,
+    /// Median of `|ln(ratio_a / ratio_b)|` as a ratio difference (`0.03` = 3%).
+    pub median_difference: f64,
+    /// 95th percentile of the same: the smallest difference the runs resolve.
+    pub resolution: f64,
+    /// Of them, how many ratios came from paired rounds in both runs.
+    pub paired: usize,
+    /// Cells whose top two differ by more than [`DECISIVE_GAP`] in run A and are ranked in B.
+    pub decisive_cells: usize,
+    /// Of those, cells where run B names the same winner.
+    pub same_winner: usize,
+    /// The decisive cells where the winners differ: `family/workload/N: a vs b`.
+    pub disagreements: Vec<String>,
+    /// Range of the reference loops' overheads in run A and run B, if any.
+    pub overheads: [Option<(f64, f64)>; 2],
+}
+
+type CellKey = (Family, String, u64);
+
+/// Each cell's designs (references left out) of `run`.
+fn cells(run: &Results) -> BTreeMap<CellKey, Vec<&Benchmark>> {
+    let mut out: BTreeMap<CellKey, Vec<&Benchmark>> = BTreeMap::new();
+    for b in run.benchmarks.iter().filter(|b| !b.family.is_reference()) {
+        out.entry((b.family, b.workload.clone(), b.n))
+            .or_default()
+            .push(b);
+    }
+    out
+}
+
+/// `b`'s time over its family's reference design in the same cell of `run`, and whether it
+/// is a paired ratio.
+fn to_reference(run: &Results, cell: &[&Benchmark], b: &Benchmark) -> Option<(f64, bool)> {
+    let reference = run.family_record(b.family)?.reference_design;
+    if b.design == reference {
+        return None;
+    }
+    let r = cell.iter().find(|o| o.design == reference && o.verified)?;
+    if let Some(p) = paired(b, r) {
+        return Some((p.ratio.median, true));
+    }
+    let (tb, tr) = (b.ns_per_op?.median, r.ns_per_op?.median);
+    (b.verified && tb > 0.0 && tr > 0.0).then_some((tb / tr, false))
+}
+
+/// The 95th percentile of `values` (nearest rank; sorts in place); 0 for none.
+fn p95(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    values[((values.len() as f64 * 0.95).ceil() as usize).clamp(1, values.len()) - 1]
+}
+
+fn overhead_range(run: &Results) -> Option<(f64, f64)> {
+    let all: Vec<f64> = run.benchmarks.iter().filter_map(|b| b.overhead).collect();
+    let lo = all.iter().copied().reduce(f64::min)?;
+    let hi = all.iter().copied().reduce(f64::max)?;
+    Some((lo, hi))
+}
+
+/// How far runs `a` and `b` (of the same commit) agree.
+pub fn agreement(a: &Results, b: &Results) -> Agreement {
+    let (cells_a, cells_b) = (cells(a), cells(b));
+    let mut distances = Vec::new();
+    let mut paired_count = 0;
+    let mut decisive_cells = 0;
+    let mut same_winner = 0;
+    let mut disagreements = Vec::new();
+    for (key, cell_a) in &cells_a {
+        let Some(cell_b) = cells_b.get(key) else {
+            continue;
+        };
+        for da in cell_a {
+            let Some(db) = cell_b.iter().find(|o| o.design == da.design) else {
+                continue;
+            };
+            if let (Some((ra, pa)), Some((rb, pb))) =
+                (to_reference(a, cell_a, da), to_reference(b, cell_b, db))
+            {
+                distances.push((ra / rb).ln().abs());
+                paired_count += usize::from(pa && pb);
+            }
+        }
+        let (Some(rank_a), Some(rank_b)) = (rank(cell_a), rank(cell_b)) else {
+            continue;
+        };
+        if rank_a.gap.as_ref().is_some_and(|g| g.ratio > DECISIVE_GAP) {
+            decisive_cells += 1;
+            let (wa, wb) = (&rank_a.winner().design, &rank_b.winner().design);
+            if wa == wb {
+                same_winner += 1;
+            } else {
+                disagreements.push(format!("{}/{}/{}: {wa} vs {wb}", key.0, key.1, key.2));
+            }
+        }
+    }
+    let mut median_of = distances.clone();
+    median_of.sort_by(f64::total_cmp);
+    let median = median_of.get(median_of.len() / 2).copied().unwrap_or(0.0);
+    Agreement {
+        compared: distances.len(),
+        median_difference: median.exp() - 1.0,
+        resolution: p95(&mut distances).exp() - 1.0,
+        paired: paired_count,
+        decisive_cells,
+        same_winner,
+        disagreements,
+        overheads: [overhead_range(a), overhead_range(b)],
+    }
+}
+
+impl Agreement {
+    /// The agreement as text, one finding per line.
+    pub fn render(&self, label_a: &str, label_b: &str) -> String {
+        let mut out = format!("A = {label_a}, B = {label_b}\n");
+        let _ = writeln!(
+            out,
+            "ratios to the family's reference design: {} benchmarks in both runs ({} paired \
+             in both); they differ by {:.1}% at the median and by at most {:.1}% in 95% of \
+             them: the smallest difference these runs resolve",
+            self.compared,
+            self.paired,
+            self.median_difference * 100.0,
+            self.resolution * 100.0
+        );
+        let share = if self.decisive_cells == 0 {
+            0.0
+        } else {
+            self.same_winner as f64 / self.decisive_cells as f64 * 100.0
+        };
+        let _ = writeln!(
+            out,
+            "same winner in {} of {} cells whose top two differ by more than {:.0}% in A \
+             ({share:.1}%)",
+            self.same_winner,
+            self.decisive_cells,
+            (DECISIVE_GAP - 1.0) * 100.0
+        );
+        for d in &self.disagreements {
+            let _ = writeln!(out, "  winner differs: {d}");
+        }
+        for (label, range) in [label_a, label_b].iter().zip(&self.overheads) {
+            let _ = match range {
+                Some((lo, hi)) => {
+                    writeln!(out, "replay overheads in {label}: {lo:.3} to {hi:.3}")
+                }
+                None => writeln!(out, "replay overheads in {label}: none measured"),
+            };
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::{CacheSizes, Machine};
+    use crate::schema::Status;
+    use crate::stats::{Rounds, median_interval};
+
+    fn run(times: &[(&str, &[f64])]) -> Results {
+        let machine = Machine {
+            name: "box".into(),
+            cpu_model: "cpu".into(),
+            cores: 2,
+            caches: CacheSizes::default(),
+            os: "linux".into(),
+            arch: "x86_64".into(),
+            hw_counters_available: false,
+            hw_counters_reason: None,
+        };
+        let mut r = Results::empty(machine, "c".into(), "t".into(), 1, "quick");
+        for (design, samples) in times {
+            let mut b = Benchmark::new(Family::IdTable, "churn", design, 1000, 1);
+            b.verified = true;
+            b.status = Status::Verified;
+            b.ns_per_op = median_interval(&mut samples.to_vec());
+            b.samples_ns_per_op = samples.to_vec();
+            b.rounds = Some(Rounds {
+                session: 1,
+                iters: 1,
+                to_reference: None,
+                to_best: None,
+            });
+            r.benchmarks.push(b);
+        }
+        r
+    }
+
+    #[test]
+    fn identical_ratios_resolve_to_zero_and_a_flipped_winner_is_named() {
+        let a = run(&[
+            ("holey", &[10.0, 20.0, 10.0]),
+            ("pool", &[5.0, 10.0, 5.0]),
+            ("slab", &[8.0, 16.0, 8.0]),
+        ]);
+        // Twice as slow everywhere: ratios are the same, so nothing differs.
+        let b = run(&[
+            ("holey", &[20.0, 40.0, 20.0]),
+            ("pool", &[10.0, 20.0, 10.0]),
+            ("slab", &[16.0, 32.0, 16.0]),
+        ]);
+        let same = agreement(&a, &b);
+        assert_eq!(same.compared, 2);
+        assert_eq!(same.paired, 2);
+        assert!(same.resolution.abs() < 1e-12);
+        assert_eq!((same.decisive_cells, same.same_winner), (1, 1));
+
+        let flipped = run(&[
+            ("holey", &[10.0, 20.0, 10.0]),
+            ("pool", &[9.0, 18.0, 9.0]),
+            ("slab", &[4.0, 8.0, 4.0]),
+        ]);
+        let d = agreement(&a, &flipped);
+        assert_eq!((d.decisive_cells, d.same_winner), (1, 0));
+        assert_eq!(d.disagreements, ["id_table/churn/1000: pool vs slab"]);
+        // pool 0.5 -> 0.9 and slab 0.8 -> 0.4: the 95th percentile is the larger, 2x.
+        assert!((d.resolution - 1.0).abs() < 1e-9, "{}", d.resolution);
+        assert!(d.render("a", "b").contains("same winner in 0 of 1 cells"));
+    }
+}

@@ -1,0 +1,248 @@
+//! Rankings of a cell's designs (family, workload, N) with their confidence, from the
+//! interleaved rounds of [`crate::stats`]; and the paired ratios every timed benchmark carries
+//! ([`Results::fill_paired_ratios`], [`Results::fill_overheads`]).
+//!
+//! [`rank`] orders a cell's timed designs and says whether its winner can be told apart from
+//! the runner-up: only when the interval of runner-up ÷ winner lies above 1. Designs timed in
+//! different sessions (a filtered run merged into an older file) are compared by their medians
+//! and the ranking says it has no interval.
+
+use std::collections::HashMap;
+
+use crate::schema::{Benchmark, Results};
+use crate::stats::{MIN_ROUNDS, PairedRatio, paired_ratio};
+
+/// `a` over `b` paired round by round when both were timed in one session.
+pub fn paired(a: &Benchmark, b: &Benchmark) -> Option<PairedRatio> {
+    let (ra, rb) = (a.rounds.as_ref()?, b.rounds.as_ref()?);
+    if ra.session != rb.session || !a.verified || !b.verified {
+        return None;
+    }
+    paired_ratio(&a.samples_ns_per_op, &b.samples_ns_per_op, &b.design)
+}
+
+/// How far the runner-up of a cell trails its winner.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gap {
+    /// Runner-up ÷ winner: the median of the per-round ratios when they shared rounds, else the
+    /// ratio of their medians.
+    pub ratio: f64,
+    /// The paired comparison, when they shared rounds.
+    pub paired: Option<PairedRatio>,
+}
+
+impl Gap {
+    /// Whether the winner is faster at 95% confidence: `Some(true)` when the interval of
+    /// runner-up ÷ winner lies above 1 over at least [`MIN_ROUNDS`] rounds, `Some(false)` when
+    /// it holds 1 or the rounds are too few (the two cannot be told apart), `None` without
+    /// paired rounds.
+    pub fn decided(&self) -> Option<bool> {
+        self.paired.as_ref().map(Self::clears_one)
+    }
+
+    /// Whether `p`'s interval lies above 1 over enough rounds for a 95% interval
+    /// ([`MIN_ROUNDS`]: below it the interval is only the range of the rounds).
+    fn clears_one(p: &PairedRatio) -> bool {
+        p.rounds >= MIN_ROUNDS && p.ratio.lower > 1.0
+    }
+
+    /// The gap in words, e.g. `1.120× [1.081, 1.153], winner faster in 97% of 30 rounds`,
+    /// `cannot be told apart: 1.010× [0.970, 1.040] over 30 rounds` or `1.12× (no paired
+    /// rounds)`.
+    pub fn describe(&self) -> String {
+        match &self.paired {
+            None => format!("{:.2}× (no paired rounds)", self.ratio),
+            Some(p) => {
+                let interval = format!(
+                    "{:.3}× [{:.3}, {:.3}]",
+                    p.ratio.median, p.ratio.lower, p.ratio.upper
+                );
+                if p.rounds < MIN_ROUNDS {
+                    format!(
+                        "{interval} over {} rounds, too few for a 95% interval (at least \
+                         {MIN_ROUNDS})",
+                        p.rounds
+                    )
+                } else if Self::clears_one(p) {
+                    format!(
+                        "{interval}, winner faster in {:.0}% of {} rounds",
+                        (1.0 - p.faster_in) * 100.0,
+                        p.rounds
+                    )
+                } else {
+                    format!("cannot be told apart: {interval} over {} rounds", p.rounds)
+                }
+            }
+        }
+    }
+}
+
+/// A cell's timed designs in order, fastest first, and how sure the order of the top two is.
+#[derive(Debug, Clone)]
+pub struct Ranking<'a> {
+    /// Verified, timed designs by median time per work unit, fastest first.
+    pub order: Vec<&'a Benchmark>,
+    /// Runner-up against winner, when there are two.
+    pub gap: Option<Gap>,
+}
+
+impl<'a> Ranking<'a> {
+    /// The fastest design.
+    pub fn winner(&self) -> &'a Benchmark {
+        self.order[0]
+    }
+
+    /// The second fastest, if any.
+    pub fn runner_up(&self) -> Option<&'a Benchmark> {
+        self.order.get(1).copied()
+    }
+}
+
+/// Ranks the benchmarks of one cell (the caller passes the designs of one family, workload
+/// and N, references left out); `None` when none is verified with a time.
+pub fn rank<'a>(cell: &[&'a Benchmark]) -> Option<Ranking<'a>> {
+    let mut order: Vec<&Benchmark> = cell
+        .iter()
+        .copied()
+        .filter(|b| b.verified && b.ns_per_op.is_some_and(|e| e.median > 0.0))
+        .collect();
+    let median = |b: &Benchmark| b.ns_per_op.map_or(f64::INFINITY, |e| e.median);
+    order.sort_by(|a, b| median(a).total_cmp(&median(b)));
+    let first = *order.first()?;
+    let gap = order.get(1).map(|second| {
+        let paired = paired(second, first);
+        Gap {
+            ratio: paired
+                .as_ref()
+                .map_or(median(second) / median(first), |p| p.ratio.median),
+            paired,
+        }
+    });
+    Some(Ranking { order, gap })
+}
+
+impl Results {
+    /// Sets every reference loop's [`Benchmark::overhead`]: the time of the design it mirrors
+    /// on the same workload and size over the loop's time, where both were timed in this run:
+    /// the median of their per-round ratios when they were timed in the same rounds, else the
+    /// ratio of their medians.
+    pub fn fill_overheads(&mut self) {
+        let overheads: Vec<Option<f64>> = self
+            .benchmarks
+            .iter()
+            .map(|r| {
+                let mirrored = r.mirrors.as_deref()?;
+                let loop_ns = r.ns_per_op.as_ref().filter(|_| r.verified)?.median;
+                let design = self.benchmarks.iter().find(|b| {
+                    !b.family.is_reference()
+                        && b.verified
+                        && b.design == mirrored
+                        && b.workload == r.workload
+                        && b.n == r.n
+                })?;
+                if let Some(p) = paired(design, r) {
+                    return Some(p.ratio.median);
+                }
+                let design_ns = design.ns_per_op.as_ref()?.median;
+                (loop_ns > 0.0).then(|| design_ns / loop_ns)
+            })
+            .collect();
+        for (b, overhead) in self.benchmarks.iter_mut().zip(overheads) {
+            b.overhead = overhead;
+        }
+    }
+
+    /// Sets every timed benchmark's paired ratios ([`Rounds::to_reference`],
+    /// [`Rounds::to_best`]) against the designs timed in the same rounds: the family's
+    /// reference design and the session's fastest design by median.
+    ///
+    /// [`Rounds::to_reference`]: crate::stats::Rounds::to_reference
+    /// [`Rounds::to_best`]: crate::stats::Rounds::to_best
+    pub fn fill_paired_ratios(&mut self) {
+        let mut sessions: HashMap<u64, Vec<&Benchmark>> = HashMap::new();
+        for b in &self.benchmarks {
+            if let Some(r) = b
+                .rounds
+                .as_ref()
+                .filter(|_| b.verified && !b.family.is_reference())
+            {
+                sessions.entry(r.session).or_default().push(b);
+            }
+        }
+        let ratios: Vec<_> = self
+            .benchmarks
+            .iter()
+            .map(|b| {
+                let mates = sessions.get(&b.rounds.as_ref().filter(|_| b.verified)?.session)?;
+                let reference = self.family_record(b.family).and_then(|r| {
+                    mates
+                        .iter()
+                        .find(|o| o.design == r.reference_design && o.design != b.design)
+                        .and_then(|o| paired(b, o))
+                });
+                let best = rank(mates).and_then(|r| paired(b, r.winner()));
+                Some((reference, best))
+            })
+            .collect();
+        for (b, ratios) in self.benchmarks.iter_mut().zip(ratios) {
+            if let (Some(rounds), Some((reference, best))) = (b.rounds.as_mut(), ratios) {
+                rounds.to_reference = reference;
+                rounds.to_best = best;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Family;
+    use crate::stats::{Rounds, median_interval};
+
+    fn timed(design: &str, session: u64, samples: &[f64]) -> Benchmark {
+        let mut b = Benchmark::new(Family::IdTable, "churn", design, 1000, 100);
+        b.verified = true;
+        b.status = crate::Status::Verified;
+        b.samples_ns_per_op = samples.to_vec();
+        b.ns_per_op = median_interval(&mut samples.to_vec());
+        b.rounds = Some(Rounds {
+            session,
+            iters: 1,
+            to_reference: None,
+            to_best: None,
+        });
+        b
+    }
+
+    #[test]
+    fn a_winner_is_named_only_when_its_interval_clears_one() {
+        let rounds = [10.0, 11.0, 9.0, 30.0, 10.0, 10.5, 9.5, 10.0, 12.0, 10.0];
+        let clear = timed("clear", 1, &rounds);
+        let slower = timed("slower", 1, &rounds.map(|t| t * 1.2));
+        let r = rank(&[&slower, &clear]).unwrap();
+        assert_eq!(r.winner().design, "clear");
+        let gap = r.gap.unwrap();
+        assert_eq!(gap.decided(), Some(true));
+        assert!(
+            gap.describe()
+                .contains("winner faster in 100% of 10 rounds")
+        );
+
+        // Alternating wins: the two cannot be told apart.
+        let even: Vec<f64> = rounds
+            .iter()
+            .enumerate()
+            .map(|(i, t)| if i % 2 == 0 { t * 0.98 } else { t * 1.02 })
+            .collect();
+        let tie = timed("tie", 1, &even);
+        let gap = rank(&[&tie, &clear]).unwrap().gap.unwrap();
+        assert_eq!(gap.decided(), Some(false));
+        assert!(gap.describe().starts_with("cannot be told apart"));
+
+        // Another session: medians only.
+        let other = timed("other", 2, &rounds.map(|t| t * 1.5));
+        let gap = rank(&[&other, &clear]).unwrap().gap.unwrap();
+        assert_eq!(gap.decided(), None);
+        assert!(gap.describe().contains("no paired rounds"));
+    }
+}

@@ -1,0 +1,168 @@
+//! Interleaved rounds as plain data: the designs of one cell (family, workload, N) timed
+//! together, estimates with intervals, and the paired ratios computed from them.
+//!
+//! The bench times every design of a cell once per round, in a shuffled order, and records a
+//! design's time in round `i` as its `samples_ns_per_op[i]`; every benchmark timed in the same
+//! rounds carries the same [`Rounds::session`]. Two designs of one session are compared round
+//! by round: the ratio of their times in round `i` saw the same machine at the same moment, so
+//! a burst of other work slows both and cancels. A ratio is summarised by the median of the
+//! per-round ratios and a distribution-free 95% interval of that median (order statistics of
+//! the binomial, [`median_interval`]), with the share of rounds one side was faster.
+//!
+//! [`crate::ranking`] builds on these to rank a cell's designs.
+
+use serde::{Deserialize, Serialize};
+
+/// A median with its confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// Point estimate.
+    pub median: f64,
+    /// Lower bound of the confidence interval.
+    pub lower: f64,
+    /// Upper bound of the confidence interval.
+    pub upper: f64,
+}
+
+/// The confidence of every interval computed here.
+pub const CONFIDENCE: f64 = 0.95;
+
+/// The fewest samples whose median has a [`CONFIDENCE`] interval narrower than their range
+/// (below it, [`median_interval`] gives the range, and no ranking is called decided).
+pub const MIN_ROUNDS: u32 = 6;
+
+/// How a benchmark was timed in interleaved rounds (`Benchmark::rounds`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rounds {
+    /// The rounds' identity: benchmarks with the same session were timed in the same rounds,
+    /// sample `i` of each in round `i`, and only they are paired.
+    pub session: u64,
+    /// Body replays per sample (chosen per design so a sample is long enough to time).
+    pub iters: u64,
+    /// This design over the family's reference design, round by round; `None` for the
+    /// reference itself or when the reference was not timed in the session.
+    #[serde(default)]
+    pub to_reference: Option<PairedRatio>,
+    /// This design over the session's fastest design (by median), round by round (1 for the
+    /// fastest itself).
+    #[serde(default)]
+    pub to_best: Option<PairedRatio>,
+}
+
+/// One design's time over another's, from the rounds they shared.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedRatio {
+    /// The design divided by.
+    pub against: String,
+    /// Median of the per-round ratios, with its [`CONFIDENCE`] interval.
+    pub ratio: Estimate,
+    /// Share of rounds in which this design was the faster of the two.
+    pub faster_in: f64,
+    /// Rounds paired.
+    pub rounds: u32,
+}
+
+/// The 0-based ranks `(lo, hi)` of the order statistics bounding a [`CONFIDENCE`] interval of
+/// the median of `n` samples: the largest `k` with P(Binomial(n, ½) < k) ≤ (1 − confidence) / 2
+/// gives `(k − 1, n − k)`; below 6 samples no such `k` exists and the interval is the range.
+fn median_interval_ranks(n: usize) -> (usize, usize) {
+    let tail = (1.0 - CONFIDENCE) / 2.0;
+    // log P(X = i) for X ~ Binomial(n, 1/2), summed from i = 0 up.
+    let mut log_pmf = -(n as f64) * std::f64::consts::LN_2;
+    let mut cdf = 0.0;
+    let mut k = 0;
+    for i in 0..n {
+        cdf += log_pmf.exp();
+        if cdf > tail {
+            break;
+        }
+        k = i + 1;
+        log_pmf += ((n - i) as f64 / (i + 1) as f64).ln();
+    }
+    if k == 0 { (0, n - 1) } else { (k - 1, n - k) }
+}
+
+/// The median of `samples` with a distribution-free [`CONFIDENCE`] interval (sorts in place);
+/// `None` for no samples.
+pub fn median_interval(samples: &mut [f64]) -> Option<Estimate> {
+    if samples.is_empty() {
+        return None;
+    }
+    samples.sort_by(f64::total_cmp);
+    let n = samples.len();
+    let median = if n % 2 == 1 {
+        samples[n / 2]
+    } else {
+        (samples[n / 2 - 1] + samples[n / 2]) / 2.0
+    };
+    let (lo, hi) = median_interval_ranks(n);
+    Some(Estimate {
+        median,
+        lower: samples[lo],
+        upper: samples[hi],
+    })
+}
+
+/// `a` over `b` round by round (`a[i] / b[i]`), against `against`; `None` when the rounds
+/// differ in number, are empty, or a time is not positive.
+pub fn paired_ratio(a: &[f64], b: &[f64], against: &str) -> Option<PairedRatio> {
+    if a.len() != b.len() || a.is_empty() || a.iter().chain(b).any(|&t| t.is_nan() || t <= 0.0) {
+        return None;
+    }
+    let mut ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
+    let faster = a.iter().zip(b).filter(|(x, y)| x < y).count();
+    Some(PairedRatio {
+        against: against.to_string(),
+        ratio: median_interval(&mut ratios)?,
+        faster_in: faster as f64 / a.len() as f64,
+        rounds: a.len() as u32,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_interval_uses_binomial_order_statistics() {
+        // n = 10: P(X <= 1) = 11/1024 < 0.025 < P(X <= 2) = 56/1024, so k = 2: [x(2), x(9)].
+        assert_eq!(median_interval_ranks(10), (1, 8));
+        // n = 30: the textbook k = 10 ([x(10), x(21)], 95.7%).
+        assert_eq!(median_interval_ranks(30), (9, 20));
+        // Fewer than 6 samples: the range.
+        assert_eq!(median_interval_ranks(5), (0, 4));
+        assert_eq!(median_interval_ranks(1), (0, 0));
+        let mut s: Vec<f64> = (1..=10).rev().map(f64::from).collect();
+        let e = median_interval(&mut s).unwrap();
+        assert_eq!((e.median, e.lower, e.upper), (5.5, 2.0, 9.0));
+        assert!(median_interval(&mut []).is_none());
+    }
+
+    #[test]
+    fn intervals_narrow_as_rounds_grow() {
+        let (lo100, hi100) = median_interval_ranks(100);
+        let (lo1000, hi1000) = median_interval_ranks(1000);
+        assert!(
+            (hi100 - lo100) as f64 / 100.0 > (hi1000 - lo1000) as f64 / 1000.0,
+            "{lo100}..{hi100} vs {lo1000}..{hi1000}"
+        );
+        // Large n keeps to the normal approximation's ~n/2 ± 1.96·√n/2.
+        assert_eq!(lo1000, 468, "x(469), 1-based");
+    }
+
+    #[test]
+    fn a_shared_burst_cancels_in_the_paired_ratio() {
+        // b is 2x a in every round, while the rounds' absolute times swing 10x.
+        let a = [1.0, 10.0, 1.0, 5.0, 1.0, 1.0, 8.0, 1.0];
+        let b: Vec<f64> = a.iter().map(|t| t * 2.0).collect();
+        let r = paired_ratio(&b, &a, "a").unwrap();
+        assert_eq!(
+            (r.ratio.median, r.ratio.lower, r.ratio.upper),
+            (2.0, 2.0, 2.0)
+        );
+        assert_eq!(r.faster_in, 0.0);
+        assert_eq!(r.rounds, 8);
+        assert!(paired_ratio(&b, &a[..3], "a").is_none());
+        assert!(paired_ratio(&[0.0], &[1.0], "a").is_none());
+    }
+}
