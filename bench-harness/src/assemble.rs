@@ -9,11 +9,14 @@ use workloads::TraceStats;
 
 use crate::measure::DesignRow;
 use crate::replay::Family;
+use crate::rounds::RoundsTiming;
 use crate::suite::{PreparedTrace, current_commit, toolchain, unix_now};
 use crate::verify::{Checked, Outcome};
 use results::family::FamilyMetrics;
+use results::stats::median_interval;
 use results::{
-    Benchmark, DesignRecord, Estimate, FamilyRecord, Results, ResultsError, Status, WorkloadRecord,
+    Benchmark, DesignRecord, Estimate, FamilyRecord, Results, ResultsError, Rounds, Status,
+    WorkloadRecord,
 };
 
 /// A run with no benchmarks yet: this machine, commit, toolchain and time, in `mode`. Its
@@ -109,9 +112,27 @@ impl Verdict {
         )
     }
 
-    /// The results entry: the verdict with criterion's per-iteration estimate and raw samples
-    /// (ns per iteration) divided by the work units. A verified benchmark without an estimate
-    /// is `failed` (criterion wrote nothing for it).
+    /// The results entry of a verdict timed in the interleaved rounds of `session`: its
+    /// per-round samples (ns per replay, divided by the work units), their median with its
+    /// interval, and [`Rounds`] (the paired ratios are filled once the whole cell is in,
+    /// [`Results::fill_paired_ratios`]).
+    pub fn into_rounds_benchmark(self, session: u64, timing: RoundsTiming) -> Benchmark {
+        let estimate = median_interval(&mut timing.ns_per_replay.clone());
+        let mut b = self.into_benchmark(estimate, Some(timing.ns_per_replay));
+        if b.verified {
+            b.rounds = Some(Rounds {
+                session,
+                iters: timing.iters,
+                to_reference: None,
+                to_best: None,
+            });
+        }
+        b
+    }
+
+    /// The results entry: the verdict with a per-iteration estimate and raw samples (ns per
+    /// iteration; criterion's, or the rounds') divided by the work units. A verified benchmark
+    /// without an estimate is `failed` (nothing timed it).
     pub fn into_benchmark(
         self,
         per_iter: Option<Estimate>,

@@ -536,7 +536,9 @@ struct Sample {
 ///
 /// # Errors
 /// The design refused an op of the trace (its index is within its part).
-pub fn measure<A: BlockAllocator + 'static>(trace: &Trace<AllocOp>) -> Result<AllocMetrics, ReplayError> {
+pub fn measure<A: BlockAllocator + 'static>(
+    trace: &Trace<AllocOp>,
+) -> Result<AllocMetrics, ReplayError> {
     let mut state = AllocReplay::<A>::for_trace(trace);
     let arena = state.arena_bytes;
     let mut peak = Sample::default();

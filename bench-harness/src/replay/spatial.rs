@@ -391,7 +391,9 @@ fn cost_on<const D: usize, I: SpatialIndex<D>>(
     Ok((known.then_some((cells, tested)), found))
 }
 
-impl<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static> Replayer for SpatialReplay<I2, I3> {
+impl<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static> Replayer
+    for SpatialReplay<I2, I3>
+{
     type Family = SpatialFamily;
     type Id = PointId;
 
