@@ -71,7 +71,7 @@ trap 'exit 130' INT TERM
 export DODBENCH_QUICK=${DODBENCH_QUICK:-1}
 step() { printf '==> %s (%ss)\n' "$1" "$SECONDS" >&2; }
 
-declare -A exe wt
+declare -A exe wt package pkg_dir
 for side in a b; do
   if [[ $side == a ]]; then sha=$sha_a; else sha=$sha_b; fi
   step "side $side: worktree at ${sha:0:12}, building the benchmark"
@@ -79,10 +79,16 @@ for side in a b; do
   mkdir -p "$work/$side/out" "$work/results/$side"
   git -C "$repo" worktree add --detach --quiet "${wt[$side]}" "$sha"
   worktrees+=("${wt[$side]}")
-  # The bench target was called `id_tables` before the tag and allocator families joined it.
+  # Where the bench lives: `cli` (package dodbench) now; `bench-harness` before the CLI crate
+  # took the driver, and called `id_tables` before the tag and allocator families joined it.
   bench=dodbench
-  [[ -f ${wt[$side]}/bench-harness/benches/dodbench.rs ]] || bench=id_tables
-  if ! (cd "${wt[$side]}" && CARGO_TARGET_DIR=$build_dir cargo bench -p bench-harness \
+  if [[ -f ${wt[$side]}/cli/benches/dodbench.rs ]]; then
+    package[$side]=dodbench; pkg_dir[$side]=cli
+  else
+    package[$side]=bench-harness; pkg_dir[$side]=bench-harness
+    [[ -f ${wt[$side]}/bench-harness/benches/dodbench.rs ]] || bench=id_tables
+  fi
+  if ! (cd "${wt[$side]}" && CARGO_TARGET_DIR=$build_dir cargo bench -p "${package[$side]}" \
       --bench "$bench" --no-run --message-format=json 2>"$work/$side/build.log") \
       >"$work/$side/build.json"; then
     tail -n 20 "$work/$side/build.log" >&2
@@ -105,7 +111,7 @@ run_side() {
   step "round $round: side $side"
   # Criterion runs benchmarks from the package directory; CARGO_TARGET_DIR sends criterion's
   # and dodbench's output to this side's own directory.
-  if ! (cd "${wt[$side]}/bench-harness" && CARGO_TARGET_DIR=$out "${exe[$side]}" --bench ${filter:+"$filter"}) \
+  if ! (cd "${wt[$side]}/${pkg_dir[$side]}" && CARGO_TARGET_DIR=$out "${exe[$side]}" --bench ${filter:+"$filter"}) \
       >"$log" 2>&1; then
     tail -n 20 "$log" >&2
     echo "ab.sh: side $side failed in round $round (log: $log)" >&2

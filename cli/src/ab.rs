@@ -1,5 +1,6 @@
 //! `dodbench ab-report`: B/A time ratios with 95% intervals from alternating rounds (the
-//! statistics of `scripts/ab.sh`).
+//! statistics of `scripts/ab.sh`); `dodbench agreement`: how far two runs of one commit agree
+//! (`results::agreement`).
 
 use std::path::{Path, PathBuf};
 
@@ -31,5 +32,19 @@ pub fn run(a_dir: &Path, b_dir: &Path, label_a: &str, label_b: &str) -> Result<G
     let b = load_rounds(b_dir)?;
     let report = results::ab::report(&a, &b)?;
     print!("{}", report.render(label_a, label_b));
+    Ok(Gate::Pass)
+}
+
+/// Prints how far the runs in results files `a` and `b` agree.
+///
+/// # Errors
+/// A results file cannot be read.
+pub fn agreement(a: &Path, b: &Path) -> Result<Gate> {
+    let load = |p: &Path| results::Results::load(p).map_err(anyhow::Error::from);
+    let report = results::agreement::agreement(&load(a)?, &load(b)?);
+    print!(
+        "{}",
+        report.render(&a.display().to_string(), &b.display().to_string())
+    );
     Ok(Gate::Pass)
 }

@@ -1,9 +1,13 @@
 //! `dodbench advise TRACE`: which design for this recorded workload? Replays the trace (any
-//! family, the format `dodbench replay` reads) on every design of its family, verified; times
-//! each verified design (ns per op), measures its memory (bytes per object, allocator calls per
-//! op, with the counting allocator the `dodbench` binary installs), writes the results and the
-//! HTML report of that one trace (the `reports` crate's pages, nothing built here), and ranks
-//! the designs by time with the reason each of the top three wins or loses.
+//! family, the format `dodbench replay` reads) on every design of its family, verified;
+//! measures each verified design's memory (bytes per object, allocator calls per op, with the
+//! counting allocator the `dodbench` binary installs); times the verified designs together in
+//! interleaved rounds (`bench_harness::rounds`, as `cargo bench` times a cell), so a burst of
+//! other work on the machine slows them alike; writes the results and the HTML report of that
+//! one trace (the `reports` crate's pages, nothing built here); and ranks the designs by median
+//! time with the reason each of the top three wins or loses, saying how sure the winner is
+//! (`results::rank`: the interval of runner-up ÷ winner over the rounds) or that the top two
+//! cannot be told apart.
 //!
 //! Designs that cannot run the trace are listed `unsupported` with their reason; wrong ones
 //! `failed`. [`advise_with`] takes any [`DesignList`], so a user's crate ranks its own design
@@ -16,6 +20,7 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bench_harness::assemble::{Verdict, bench_results, workload_record};
@@ -28,10 +33,11 @@ use bench_harness::replay::{
     ExtraDesigns, Family, Replayer, ReplayerVisitor, Role, design_records_with,
     for_each_replayer_with,
 };
+use bench_harness::rounds::{RoundsBudget, RoundsTiming, Timer, time_in_rounds};
 use bench_harness::suite::PreparedTrace;
-use bench_harness::timing::{TimedReplay, median_and_range};
-use bench_harness::verify::check_replayer;
-use results::{Benchmark, Estimate, Results, Status};
+use bench_harness::timing::TimedReplay;
+use bench_harness::verify::{Outcome, check_replayer};
+use results::{Benchmark, Gap, MemoryMetrics, Results, Status};
 use workloads::AnyTrace;
 
 /// How `advise` runs.
@@ -40,7 +46,11 @@ pub struct AdviseOptions {
     /// Where the report goes (`index.html` and one family page); `results.json` is written
     /// beside them.
     pub out: PathBuf,
-    /// Timed replays per verified design (the median is ranked).
+    /// Rounds of interleaved samples: every verified design is timed once per round, in an
+    /// order shuffled per round, so each has this many samples (its median is ranked, and the
+    /// runner-up ÷ winner ratios of the rounds say how sure the winner is). A sample is at
+    /// least 1 ms of replays. Below 6 rounds the interval of a ratio is the range of its
+    /// per-round values, short of 95% confidence.
     pub samples: usize,
     /// Simulate cache misses per op under valgrind (the running binary must be `dodbench`,
     /// whose `sim-child` replays built-in designs): `Err(reason)` skips it with that reason.
@@ -49,7 +59,8 @@ pub struct AdviseOptions {
     /// Each design is one valgrind child of a few seconds to minutes; the default bounds the
     /// whole command to a couple of minutes on a 2-core machine.
     pub cache_top: Option<usize>,
-    /// Print a line per design as it is timed and as its simulation ends (to stderr).
+    /// Print a line per design as it is verified, around the rounds, and as each simulation
+    /// ends (to stderr).
     pub progress: bool,
 }
 
@@ -74,8 +85,9 @@ pub struct Advice {
     /// The trace's family.
     pub family: String,
     /// One entry per design, ranked: verified designs by median ns per op, then the others.
+    /// Every verified one carries its [`results::Rounds`] and one sample per round.
     pub results: Results,
-    /// Verified designs, fastest first (indices into `results.benchmarks`).
+    /// Verified designs, fastest first by median (indices into `results.benchmarks`).
     pub ranking: Vec<usize>,
     /// The `index.html` written.
     pub report: PathBuf,
@@ -94,8 +106,18 @@ impl Advice {
         self.results.benchmarks.iter().filter(|b| !b.verified)
     }
 
-    /// The printed summary: the top three with why each wins or loses, then the designs that
-    /// are `unsupported` or `failed` with their reasons, then where the report is.
+    /// How far the runner-up trails the winner, and whether the two can be told apart
+    /// ([`Gap::decided`]); `None` with fewer than two ranked designs.
+    pub fn gap(&self) -> Option<Gap> {
+        let mut ranked = self.ranked();
+        let winner = ranked.next()?;
+        gap_between(winner, ranked.next()?)
+    }
+
+    /// The printed summary: whether the top two can be told apart, the top three with why each
+    /// wins or loses (the winner's line with the interval of its lead over the rounds), then
+    /// the designs that are `unsupported` or `failed` with their reasons, then where the report
+    /// is.
     pub fn summary(&self) -> String {
         let mut out = String::new();
         let total = self.results.benchmarks.len();
@@ -117,11 +139,27 @@ impl Advice {
                 .count(),
         );
         let ranked: Vec<&Benchmark> = self.ranked().collect();
+        let gap = self.gap();
+        if let (Some(gap), [winner, runner_up, ..]) = (&gap, ranked.as_slice())
+            && gap.decided() == Some(false)
+        {
+            let described = gap.describe();
+            let detail = described
+                .strip_prefix("cannot be told apart: ")
+                .unwrap_or(&described);
+            let _ = writeln!(
+                out,
+                "  {} and {} cannot be told apart on this trace: {detail}",
+                winner.design, runner_up.design
+            );
+        }
         for (place, b) in ranked.iter().take(3).enumerate() {
-            let other = if place == 0 {
-                ranked.get(1)
-            } else {
-                ranked.first()
+            let versus = match (place, ranked.get(1)) {
+                (_, None) => "the only verified design".to_string(),
+                (0, Some(runner_up)) => {
+                    reason(&winner_time(b, runner_up, gap.as_ref()), b, runner_up)
+                }
+                (_, Some(_)) => reason(&trailing_time(b, ranked[0]), b, ranked[0]),
             };
             let _ = writeln!(
                 out,
@@ -135,7 +173,7 @@ impl Advice {
                 b.sim
                     .as_ref()
                     .map_or("-".to_string(), |s| format!("{:.3}", s.d1_miss)),
-                other.map_or("the only verified design".to_string(), |o| reason(b, o)),
+                versus,
             );
         }
         for b in self.not_ranked() {
@@ -178,25 +216,56 @@ fn bytes_per_object(b: &Benchmark) -> Option<f64> {
         .or(b.bytes_per_object)
 }
 
-/// Why `b` wins or loses against `other`: the time ratio, then memory and allocator calls
-/// where they differ by more than 10%.
-fn reason(b: &Benchmark, other: &Benchmark) -> String {
-    let mut parts = Vec::new();
-    if let (Some(x), Some(y)) = (ns(b), ns(other)) {
-        if x <= y {
-            parts.push(format!(
-                "{:.1}× faster than {}",
-                y / x.max(1e-9),
-                other.design
-            ));
-        } else {
-            parts.push(format!(
-                "{:.1}× slower than {}",
-                x / y.max(1e-9),
-                other.design
-            ));
+/// `slower` over `faster` (ranked in that order): paired round by round when they shared
+/// rounds, else the ratio of their medians; `None` without two positive medians.
+fn gap_between(faster: &Benchmark, slower: &Benchmark) -> Option<Gap> {
+    results::rank(&[faster, slower])?.gap
+}
+
+/// The winner's time against the runner-up's: faster with the interval of the lead, or that
+/// the two cannot be told apart.
+fn winner_time(winner: &Benchmark, runner_up: &Benchmark, gap: Option<&Gap>) -> String {
+    match gap {
+        Some(gap) if gap.decided() == Some(false) => {
+            format!("cannot be told apart from {}", runner_up.design)
         }
+        Some(gap) => format!("faster than {}: {}", runner_up.design, gap.describe()),
+        None => format!(
+            "{} faster than {}",
+            median_ratio(runner_up, winner),
+            runner_up.design
+        ),
     }
+}
+
+/// A design below the winner against the winner: how many times slower, or that the two
+/// cannot be told apart.
+fn trailing_time(b: &Benchmark, winner: &Benchmark) -> String {
+    match gap_between(winner, b) {
+        Some(gap) if gap.decided() == Some(false) => {
+            format!("cannot be told apart from {}", winner.design)
+        }
+        Some(gap) => {
+            // The paired median when they shared rounds, as the winner's line states it.
+            let ratio = gap.paired.as_ref().map_or(gap.ratio, |p| p.ratio.median);
+            format!("{ratio:.2}× slower than {}", winner.design)
+        }
+        None => format!("{} slower than {}", median_ratio(b, winner), winner.design),
+    }
+}
+
+/// `a`'s median time over `b`'s, as `1.2×` (`?×` without both).
+fn median_ratio(a: &Benchmark, b: &Benchmark) -> String {
+    match (ns(a), ns(b)) {
+        (Some(x), Some(y)) => format!("{:.1}×", x / y.max(1e-9)),
+        _ => "?×".to_string(),
+    }
+}
+
+/// Why `b` wins or loses against `other`: `time` (how their times compare), then memory, D1
+/// misses and allocator calls where they differ by more than 10%.
+fn reason(time: &str, b: &Benchmark, other: &Benchmark) -> String {
+    let mut parts = vec![time.to_string()];
     if let (Some(x), Some(y)) = (bytes_per_object(b), bytes_per_object(other))
         && y > 0.0
     {
@@ -262,14 +331,7 @@ pub fn advise_with<L: DesignList>(path: &Path, options: &AdviseOptions) -> Resul
         bail!("the trace's family {family} is not among the families run here");
     };
     let (mut results, cache_skipped) = results.map_err(anyhow::Error::msg)?;
-    // Verified designs first, fastest first; then the others in registry order.
-    let order = |b: &Benchmark| (!b.verified, ns(b).unwrap_or(f64::INFINITY));
-    results
-        .benchmarks
-        .sort_by(|a, b| order(a).partial_cmp(&order(b)).expect("no NaN"));
-    let ranking = (0..results.benchmarks.len())
-        .filter(|&i| results.benchmarks[i].verified)
-        .collect();
+    let ranking = rank_benchmarks(&mut results);
     results::create_output_dir(&options.out)
         .with_context(|| format!("cannot create {}", options.out.display()))?;
     let source = options.out.join("results.json");
@@ -291,6 +353,18 @@ pub fn advise_with<L: DesignList>(path: &Path, options: &AdviseOptions) -> Resul
         report: summary.index,
         cache_skipped,
     })
+}
+
+/// Sorts `results.benchmarks`: verified designs first, fastest first by median; then the
+/// others in registry order. Returns the indices of the verified ones ([`Advice::ranking`]).
+fn rank_benchmarks(results: &mut Results) -> Vec<usize> {
+    let order = |b: &Benchmark| (!b.verified, ns(b).unwrap_or(f64::INFINITY));
+    results
+        .benchmarks
+        .sort_by(|a, b| order(a).partial_cmp(&order(b)).expect("no NaN"));
+    (0..results.benchmarks.len())
+        .filter(|&i| results.benchmarks[i].verified)
+        .collect()
 }
 
 /// Runs the trace on the family of the list that it belongs to.
@@ -328,8 +402,9 @@ fn simulator<F: Family>(
     Ok((sim, trace_file))
 }
 
-/// Verifies, times and measures every design of `F` and `X` on `trace`; also says why cache
-/// misses were not simulated, if they were not.
+/// Verifies and measures every design of `F` and `X` on `trace`, then times the verified ones
+/// together in `options.samples` interleaved rounds; also says why cache misses were not
+/// simulated, if they were not.
 fn advise_family<F: Family, X: ExtraDesigns<F>>(
     trace: AnyTrace,
     options: &AdviseOptions,
@@ -359,7 +434,8 @@ fn advise_family<F: Family, X: ExtraDesigns<F>>(
         }
     };
     progress(format!(
-        "{} trace {:?}, n = {}: timing {} designs, {} replays each{}",
+        "{} trace {:?}, n = {}: verifying {} designs, then timing the verified ones in {} \
+         interleaved rounds{}",
         F::NAME,
         prepared.workload,
         prepared.n,
@@ -374,13 +450,16 @@ fn advise_family<F: Family, X: ExtraDesigns<F>>(
     ));
     let mut visit = AdviseDesign {
         prepared: &prepared,
-        samples: options.samples,
         total: designs.len(),
         progress: &progress,
-        benchmarks: Vec::new(),
+        rows: Vec::new(),
+        contestants: Vec::new(),
     };
     for_each_replayer_with::<F, X, _>(&mut visit);
-    let mut benchmarks = visit.benchmarks;
+    let AdviseDesign {
+        rows, contestants, ..
+    } = visit;
+    let mut benchmarks = time_together(rows, contestants, options.samples, &progress);
     if let Some(pass) = pass {
         // The fastest verified designs, by the medians just measured.
         let mut chosen: Vec<&Benchmark> = benchmarks.iter().filter(|b| b.verified).collect();
@@ -411,6 +490,7 @@ fn advise_family<F: Family, X: ExtraDesigns<F>>(
             }
         }
     }
+    // `bench_results` also fills each verified benchmark's paired ratios from its rounds.
     let results = bench_results(
         "advise",
         vec![F::family_record()],
@@ -449,17 +529,113 @@ impl<F: Family> ReplayerVisitor<F> for SimulateDesigns<'_, F> {
     }
 }
 
-/// One design's row of the advice.
-struct AdviseDesign<'a, F: Family> {
-    prepared: &'a PreparedTrace<F>,
-    samples: usize,
+/// Wall time one design's sample may take in a round, untimed rebuilds included: it caps the
+/// replays per sample of a design whose every timed replay needs an untimed rebuild, so
+/// reaching [`MIN_SAMPLE`] of timed work cannot take long; the number of rounds is fixed.
+const SAMPLE_WALL: Duration = Duration::from_millis(100);
+
+/// The shortest sample: a tiny trace is timed over several replays per round.
+const MIN_SAMPLE: Duration = Duration::from_millis(1);
+
+/// Exactly `rounds` rounds, each design's sample [`MIN_SAMPLE`] long within [`SAMPLE_WALL`].
+fn rounds_budget(rounds: usize) -> RoundsBudget {
+    RoundsBudget {
+        per_contestant: SAMPLE_WALL.mul_f64(rounds as f64),
+        min_sample: MIN_SAMPLE,
+        min_rounds: rounds,
+        max_rounds: rounds,
+    }
+}
+
+/// Times the verified designs' `contestants` (each with the index of its row) together in
+/// `rounds` interleaved rounds, then makes each row its benchmark: with its per-round samples
+/// and [`Rounds`] when verified throughout, else `failed` with the replay's error.
+fn time_together(
+    rows: Vec<DesignRow>,
+    contestants: Vec<(usize, Box<dyn Timer + '_>)>,
+    rounds: usize,
+    progress: &dyn Fn(String),
+) -> Vec<Benchmark> {
+    // One cell, so one session; the clock makes it unique to this run.
+    let session = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let (indices, mut timers): (Vec<usize>, Vec<Box<dyn Timer + '_>>) =
+        contestants.into_iter().unzip();
+    progress(format!(
+        "timing {} designs in {rounds} interleaved rounds",
+        timers.len()
+    ));
+    let started = Instant::now();
+    let cell = time_in_rounds(&mut timers, &rounds_budget(rounds), session);
+    let mut timings: Vec<Option<Result<RoundsTiming, String>>> =
+        std::iter::repeat_with(|| None).take(rows.len()).collect();
+    for (i, timing) in indices.into_iter().zip(cell.timings) {
+        timings[i] = Some(timing);
+    }
+    let failed = timings.iter().filter(|t| matches!(t, Some(Err(_)))).count();
+    progress(format!(
+        "timed {} designs in {} rounds, {:.1} s{}",
+        timers.len() - failed,
+        cell.rounds,
+        started.elapsed().as_secs_f64(),
+        if failed > 0 {
+            format!("; {failed} failed verification during the rounds")
+        } else {
+            String::new()
+        }
+    ));
+    rows.into_iter()
+        .zip(timings)
+        .map(|(row, timing)| row.into_benchmark(timing, session))
+        .collect()
+}
+
+/// One design's verdict and memory, waiting for its time from the rounds.
+struct DesignRow {
+    verdict: Verdict,
+    memory: Option<MemoryMetrics>,
+}
+
+impl DesignRow {
+    /// The benchmark, with `timing` from the rounds of `session` (`None`: not timed).
+    fn into_benchmark(
+        self,
+        timing: Option<Result<RoundsTiming, String>>,
+        session: u64,
+    ) -> Benchmark {
+        let DesignRow {
+            mut verdict,
+            memory,
+        } = self;
+        let mut b = match timing {
+            Some(Ok(t)) => verdict.into_rounds_benchmark(session, t),
+            Some(Err(e)) => {
+                verdict.outcome = Outcome::Failed(e);
+                verdict.into_benchmark(None, None)
+            }
+            None => verdict.into_benchmark(None, None),
+        };
+        if let Some(m) = memory.filter(|_| b.verified) {
+            b.alloc_calls_per_op = Some(m.alloc_calls as f64 / b.ops.max(1) as f64);
+            b.memory = Some(m);
+        }
+        b
+    }
+}
+
+/// Verifies each design and measures its memory; enters the verified ones in the rounds.
+struct AdviseDesign<'a, 'p, F: Family> {
+    prepared: &'p PreparedTrace<F>,
     /// Designs in all, for the progress lines.
     total: usize,
     progress: &'a dyn Fn(String),
-    benchmarks: Vec<Benchmark>,
+    rows: Vec<DesignRow>,
+    /// The verified designs' timers, each with the index of its row.
+    contestants: Vec<(usize, Box<dyn Timer + 'p>)>,
 }
 
-impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, F> {
+impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, '_, F> {
     fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
         if role != Role::Design {
             return;
@@ -468,55 +644,128 @@ impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, F> {
         let name = R::design_name();
         let checked = check_replayer::<R>(&p.trace, &p.expected);
         let mut verdict = Verdict::of(p, name, &checked);
-        let mut estimate = None;
-        let mut per_iter = Vec::new();
-        if verdict.outcome.is_verified() {
-            let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
-            for _ in 0..self.samples {
-                match timed.run(1) {
-                    Ok(d) => per_iter.push(d.as_nanos() as f64),
-                    Err(e) => {
-                        verdict.outcome = bench_harness::verify::Outcome::Failed(e);
-                        break;
-                    }
-                }
-            }
-            if verdict.outcome.is_verified() {
-                let (median, lower, upper) = median_and_range(&mut per_iter.clone());
-                estimate = Some(Estimate {
-                    median,
-                    lower,
-                    upper,
-                });
+        let mut memory = None;
+        if verdict.outcome.is_verified() && is_installed() {
+            match measure_memory::<R>(p) {
+                Ok(m) => memory = Some(m),
+                Err(e) => verdict.outcome = Outcome::Failed(format!("memory replay: {e}")),
             }
         }
-        let memory =
-            (verdict.outcome.is_verified() && is_installed()).then(|| measure_memory::<R>(p));
-        let mut b = verdict.into_benchmark(estimate, Some(per_iter));
-        if let Some(m) = memory {
-            match m {
-                Ok(m) => {
-                    b.alloc_calls_per_op = Some(m.alloc_calls as f64 / b.ops.max(1) as f64);
-                    b.memory = Some(m);
-                }
-                Err(e) => {
-                    b.verified = false;
-                    b.status = Status::Failed;
-                    b.reason = Some(format!("memory replay: {e}"));
-                    b.ns_per_op = None;
-                }
-            }
+        if verdict.outcome.is_verified() {
+            let timed = TimedReplay::<R>::new(&p.trace, &p.expected);
+            self.contestants.push((self.rows.len(), Box::new(timed)));
         }
         (self.progress)(format!(
-            "[{}/{}] {}: {}",
-            self.benchmarks.len() + 1,
+            "[{}/{}] {name}: {}",
+            self.rows.len() + 1,
             self.total,
-            b.design,
-            match ns(&b) {
-                Some(ns) => format!("verified, {ns:.2} ns/op"),
-                None => format!("{} ({})", b.status, b.reason.as_deref().unwrap_or("")),
+            match &verdict.outcome {
+                Outcome::Verified => "verified".to_string(),
+                other => format!("{} ({})", other.status(), other.reason().unwrap_or("")),
             }
         ));
-        self.benchmarks.push(b);
+        self.rows.push(DesignRow { verdict, memory });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use results::Rounds;
+    use results::stats::median_interval;
+
+    /// A verified benchmark timed in the rounds of session 1, one sample per round.
+    fn timed(design: &str, samples: &[f64]) -> Benchmark {
+        let mut b = Benchmark::new(results::Family::IdTable, "app", design, 200, 1);
+        b.verified = true;
+        b.status = Status::Verified;
+        b.samples_ns_per_op = samples.to_vec();
+        b.ns_per_op = median_interval(&mut samples.to_vec());
+        b.rounds = Some(Rounds {
+            session: 1,
+            iters: 1,
+            to_reference: None,
+            to_best: None,
+        });
+        b
+    }
+
+    fn advice(benchmarks: Vec<Benchmark>) -> Advice {
+        let mut results = bench_results("advise", Vec::new(), Vec::new(), Vec::new(), benchmarks);
+        let ranking = rank_benchmarks(&mut results);
+        Advice {
+            family: "id_table".to_string(),
+            results,
+            ranking,
+            report: PathBuf::from("advise/index.html"),
+            cache_skipped: Some("--no-cache-sim".to_string()),
+        }
+    }
+
+    /// Per-round times whose absolute level swings from round to round, as on a busy machine.
+    const ROUNDS: [f64; 10] = [10.0, 11.0, 9.0, 30.0, 10.0, 10.5, 9.5, 10.0, 12.0, 10.0];
+
+    #[test]
+    fn the_winner_line_states_its_lead_with_the_interval_over_the_rounds() {
+        let advice = advice(vec![
+            timed("third", &ROUNDS.map(|t| t * 1.5)),
+            timed("second", &ROUNDS.map(|t| t * 1.2)),
+            timed("first", &ROUNDS),
+        ]);
+        assert_eq!(advice.gap().unwrap().decided(), Some(true));
+        let summary = advice.summary();
+        let lines: Vec<&str> = summary.lines().collect();
+        assert!(lines[1].starts_with("  1. first "), "{summary}");
+        assert!(
+            lines[1].ends_with(
+                "faster than second: 1.200× [1.200, 1.200], winner faster in 100% of 10 rounds"
+            ),
+            "{summary}"
+        );
+        assert!(lines[2].ends_with("1.20× slower than first"), "{summary}");
+        assert!(lines[3].ends_with("1.50× slower than first"), "{summary}");
+        assert!(!summary.contains("cannot be told apart"), "{summary}");
+    }
+
+    #[test]
+    fn a_top_two_that_trade_wins_are_not_told_apart() {
+        // `close` wins every other round: the interval of the ratio holds 1.
+        let close: Vec<f64> = ROUNDS
+            .iter()
+            .enumerate()
+            .map(|(i, t)| if i % 2 == 0 { t * 0.97 } else { t * 1.04 })
+            .collect();
+        let advice = advice(vec![
+            timed("close", &close),
+            timed("steady", &ROUNDS),
+            timed("slow", &ROUNDS.map(|t| t * 2.0)),
+        ]);
+        assert_eq!(advice.gap().unwrap().decided(), Some(false));
+        let summary = advice.summary();
+        let lines: Vec<&str> = summary.lines().collect();
+        // Which of the two has the lower median does not matter: neither is named the winner.
+        let top: Vec<&str> = advice.ranked().map(|b| b.design.as_str()).collect();
+        let (first, second) = (top[0], top[1]);
+        assert_eq!(top[2], "slow", "{summary}");
+        assert!(
+            lines[1].starts_with(&format!(
+                "  {first} and {second} cannot be told apart on this trace: "
+            )) && lines[1].ends_with("over 10 rounds"),
+            "{summary}"
+        );
+        assert!(
+            lines[2].ends_with(&format!("cannot be told apart from {second}")),
+            "{summary}"
+        );
+        assert!(
+            lines[3].ends_with(&format!("cannot be told apart from {first}")),
+            "{summary}"
+        );
+        assert!(!lines[2].contains("faster than"), "{summary}");
+        assert!(lines[4].starts_with("  3. slow "), "{summary}");
+        assert!(
+            lines[4].contains(&format!("× slower than {first}")),
+            "{summary}"
+        );
     }
 }

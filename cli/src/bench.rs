@@ -37,7 +37,7 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
 use results::stats::{median_interval, paired_ratio};
 use results::{
-    Benchmark, DesignRecord, FamilyRecord, Results, Rounds, SameRun, StepRecord, WorkloadRecord,
+    Benchmark, DesignRecord, FamilyRecord, Results, SameRun, StepRecord, WorkloadRecord,
     default_results_path, target_dir,
 };
 use workloads::{Trace, TraceStats};
@@ -304,36 +304,41 @@ impl ListVisitor for Run {
             self.workload_records
                 .push(workload_record(&prepared, self.config.seed));
             let done_before = self.verdicts.len();
-            match self.config.timer {
-                TimerKind::Criterion => {
-                    let mut group = self.criterion.benchmark_group(group_name.as_str());
+            // Under criterion each design is timed as it is visited (one group per cell);
+            // in rounds the visit only collects them, and the cell is timed after it.
+            let contestants = {
+                let mut group = match self.config.timer {
+                    TimerKind::Criterion => {
+                        Some(self.criterion.benchmark_group(group_name.as_str()))
+                    }
+                    TimerKind::Rounds => None,
+                };
+                if let Some(group) = &mut group {
                     group
                         .sampling_mode(SamplingMode::Flat)
                         .throughput(Throughput::Elements(
                             prepared.expected.stats.work_units().max(1),
                         ));
-                    for_each_replayer_with::<F, X, _>(&mut FamilyBench {
-                        group_name: &group_name,
-                        timer: CellTimer::Criterion(&mut group),
-                        prepared: &prepared,
-                        selected: &self.selected,
-                        budget: &self.budget,
-                        verdicts: &mut self.verdicts,
-                    });
+                }
+                let mut contestants = Vec::new();
+                for_each_replayer_with::<F, X, _>(&mut FamilyBench {
+                    group_name: &group_name,
+                    timer: match &mut group {
+                        Some(group) => CellTimer::Criterion(group),
+                        None => CellTimer::Rounds(&mut contestants),
+                    },
+                    prepared: &prepared,
+                    selected: &self.selected,
+                    budget: &self.budget,
+                    verdicts: &mut self.verdicts,
+                });
+                if let Some(group) = group {
                     group.finish();
                 }
-                TimerKind::Rounds => {
-                    let mut contestants = Vec::new();
-                    for_each_replayer_with::<F, X, _>(&mut FamilyBench {
-                        group_name: &group_name,
-                        timer: CellTimer::Rounds(&mut contestants),
-                        prepared: &prepared,
-                        selected: &self.selected,
-                        budget: &self.budget,
-                        verdicts: &mut self.verdicts,
-                    });
-                    self.time_cell(contestants);
-                }
+                contestants
+            };
+            if !contestants.is_empty() {
+                self.time_cell(contestants);
             }
             self.report_progress(&group_name, n, done_before);
         }
@@ -393,7 +398,8 @@ impl Run {
                 Some((self.verdicts[i].design.as_str(), t.ns_per_replay.as_slice()))
             })
             .collect();
-        let median = |s: &[f64]| median_interval(&mut s.to_vec()).map_or(f64::INFINITY, |e| e.median);
+        let median =
+            |s: &[f64]| median_interval(&mut s.to_vec()).map_or(f64::INFINITY, |e| e.median);
         ranked.sort_by(|a, b| median(a.1).total_cmp(&median(b.1)));
         let finding = match ranked.as_slice() {
             [] => String::new(),
@@ -408,7 +414,9 @@ impl Run {
         };
         let rounds = (done_before..done)
             .find_map(|i| self.rounds.get(&i))
-            .map_or(String::new(), |(_, t)| format!(" in {} rounds", t.ns_per_replay.len()));
+            .map_or(String::new(), |(_, t)| {
+                format!(" in {} rounds", t.ns_per_replay.len())
+            });
         eprintln!(
             "dodbench: {done}/{total} benchmarks, {} taken, about {} left | {group_name} N={n}: \
              {} timed{rounds}, {untimed} not{finding}",
@@ -753,19 +761,7 @@ pub fn run<L: DesignList>() {
         .into_iter()
         .enumerate()
         .map(|(i, v)| match rounds.remove(&i) {
-            Some((session, t)) => {
-                let estimate = median_interval(&mut t.ns_per_replay.clone());
-                let mut b = v.into_benchmark(estimate, Some(t.ns_per_replay));
-                if b.verified {
-                    b.rounds = Some(Rounds {
-                        session,
-                        iters: t.iters,
-                        to_reference: None,
-                        to_best: None,
-                    });
-                }
-                b
-            }
+            Some((session, t)) => v.into_rounds_benchmark(session, t),
             None => {
                 let key = v.criterion_key();
                 let estimate = medians.get(&key).copied();

@@ -89,7 +89,8 @@ enum Command {
         /// Report directory; default target/dodbench/advise.
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Timed replays per design.
+        /// Rounds of interleaved samples: every verified design timed once per round, in a
+        /// shuffled order (at least 6 for a 95% interval of the ranking).
         #[arg(long, default_value_t = 11)]
         samples: usize,
         /// Skip the cache simulation under valgrind (then advise takes seconds).
@@ -169,6 +170,14 @@ enum Command {
         /// Name of side B in the report.
         #[arg(long, default_value = "B")]
         label_b: String,
+    },
+    /// How far two results files of the same commit agree (an A/A check): the smallest ratio
+    /// difference they resolve, whether they name the same winners, their replay overheads.
+    Agreement {
+        /// The first run's results.json.
+        a: PathBuf,
+        /// The second run's results.json.
+        b: PathBuf,
     },
     /// Simulated cache misses per op under valgrind's callgrind (deterministic), merged into
     /// results.json as `sim`: every family's memory-bound workloads at its pass sizes (see
@@ -382,6 +391,7 @@ fn main() {
             label_a,
             label_b,
         } => ab::run(&a_dir, &b_dir, &label_a, &label_b),
+        Command::Agreement { a, b } => ab::agreement(&a, &b),
         Command::Cache(args) => passes::cache::run(&args).map(|()| Gate::Pass),
         Command::Memory(args) => passes::memory::run(&args).map(|()| Gate::Pass),
         Command::Latency(args) => passes::latency::run(&args).map(|()| Gate::Pass),

@@ -1,6 +1,7 @@
 //! `dodbench advise TRACE`: a recorded application trace (ID tables, where the designs without
 //! stale-ID detection cannot run it) and a converted allocation trace are ranked, the report
-//! is written, and bad input is one clear line.
+//! is written, and bad input is one clear line. The verified designs are timed together in
+//! interleaved rounds, and the summary says how sure its winner is.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -37,7 +38,12 @@ fn advise(trace: &Path, out: &Path) -> (String, Results) {
     for place in ["  1. ", "  2. ", "  3. "] {
         assert!(stdout.contains(place), "{stdout}");
     }
-    assert!(stdout.contains("faster than") || stdout.contains("slower than"));
+    assert!(
+        stdout.contains("faster than")
+            || stdout.contains("slower than")
+            || stdout.contains("cannot be told apart"),
+        "{stdout}"
+    );
     assert!(out.join("index.html").exists(), "{stdout}");
     let results = Results::load(&out.join("results.json")).unwrap();
     (stdout, results)
@@ -127,13 +133,14 @@ fn advise_reports_progress_per_design_and_bounds_or_skips_the_cache_simulation()
     };
     let designs = impls::id_table::designs().len();
     let (stdout, stderr, results) = run(&["--no-cache-sim"]);
-    // One line before the first design is timed, then one per design.
+    // One line before the first design is verified, then one per design, then the rounds.
     let first = stderr.lines().next().unwrap_or("");
     assert!(first.starts_with("advise: id_table trace"), "{stderr}");
     assert!(
         stderr.contains(&format!("advise: [{designs}/{designs}] ")),
         "{stderr}"
     );
+    assert!(stderr.contains("interleaved rounds"), "{stderr}");
     assert!(
         stdout.contains("simulated cache misses skipped: --no-cache-sim"),
         "{stdout}"
@@ -178,6 +185,72 @@ fn advise_simulates_the_fastest_designs_only() {
     assert_eq!(simulated.len(), 2, "{stdout}");
     assert!(stdout.contains("the fastest 2 of"), "{stdout}");
     assert!(text(&output.stderr).contains("advise: cache [2/2] "));
+}
+
+/// Every verified design is timed in the same rounds, one sample per round, and the summary
+/// states how sure its ranking is: the winner's lead with its interval, or a tie.
+#[test]
+fn advise_times_the_designs_in_interleaved_rounds_and_states_the_confidence() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("app.dodtrace");
+    recorded_application(&trace);
+    let out = dir.path().join("report");
+    let rounds = 7;
+    let output = dodbench(&[
+        "advise",
+        trace.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--samples",
+        &rounds.to_string(),
+        "--no-cache-sim",
+    ]);
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert!(output.status.success(), "{stdout}{stderr}");
+    let results = Results::load(&out.join("results.json")).unwrap();
+    let verified: Vec<_> = results.benchmarks.iter().filter(|b| b.verified).collect();
+    assert!(verified.len() >= 2, "{stdout}");
+    assert!(
+        stderr.contains(&format!(
+            "advise: timing {} designs in {rounds} interleaved rounds",
+            verified.len()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "advise: timed {} designs in {rounds} rounds",
+            verified.len()
+        )),
+        "{stderr}"
+    );
+    let session = verified[0].rounds.as_ref().unwrap().session;
+    for b in &verified {
+        let r = b
+            .rounds
+            .as_ref()
+            .unwrap_or_else(|| panic!("{} has no rounds", b.design));
+        assert_eq!(r.session, session, "{}", b.design);
+        assert!(r.iters >= 1);
+        assert_eq!(b.samples_ns_per_op.len(), rounds, "{}", b.design);
+        // Paired with the session's fastest design, round by round.
+        assert_eq!(
+            r.to_best.as_ref().map(|p| p.rounds),
+            Some(rounds as u32),
+            "{}",
+            b.design
+        );
+    }
+    let (winner, runner_up) = (&verified[0].design, &verified[1].design);
+    let decided = stdout.lines().any(|l| {
+        l.starts_with(&format!("  1. {winner} "))
+            && l.contains(&format!("faster than {runner_up}: "))
+            && l.contains(&format!(" of {rounds} rounds"))
+    });
+    let tie = stdout.contains(&format!(
+        "  {winner} and {runner_up} cannot be told apart on this trace: "
+    ));
+    assert!(decided != tie, "{stdout}");
 }
 
 #[test]

@@ -22,7 +22,8 @@ fn run_filtered(target: &Path, broken: bool, filter: &str) -> (Results, String) 
         .args(["--bench", filter])
         .env("DODBENCH_QUICK", "1")
         .env("DODBENCH_SIZES", "1000")
-        .env("CARGO_TARGET_DIR", target);
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("DODBENCH_TIMER");
     if broken {
         command.env("EXTERNAL_DESIGN_BROKEN", "1");
     } else {
@@ -78,6 +79,85 @@ fn the_example_design_runs_beside_the_built_in_ones_and_a_broken_copy_fails() {
     assert_eq!(stale.status, Status::Failed, "{stale:?}");
     assert!(stale.ns_per_op.is_none());
     assert!(stale.reason.as_deref().is_some_and(|r| !r.is_empty()));
+}
+
+#[test]
+fn a_cell_is_timed_in_interleaved_rounds_and_criterion_remains_a_choice() {
+    let dir = tempfile::tempdir().unwrap();
+    let (results, said) = run_filtered(dir.path(), false, "^id_table/lookup-uniform/");
+    let timed: Vec<_> = results.benchmarks.iter().filter(|b| b.verified).collect();
+    assert!(
+        timed.len() > 20,
+        "every design and loop of the cell: {}",
+        timed.len()
+    );
+    let first = timed[0].rounds.as_ref().expect("timed in rounds");
+    let rounds = timed[0].samples_ns_per_op.len();
+    assert!(
+        rounds >= 10,
+        "a quick cell has at least 10 rounds: {rounds}"
+    );
+    for b in &timed {
+        let r = b
+            .rounds
+            .as_ref()
+            .expect("every benchmark of the cell has its rounds");
+        assert_eq!(
+            r.session, first.session,
+            "{}: one session per cell",
+            b.design
+        );
+        assert_eq!(
+            b.samples_ns_per_op.len(),
+            rounds,
+            "{}: one sample per round",
+            b.design
+        );
+        assert!(r.iters >= 1);
+        let best = r.to_best.as_ref().expect("a ratio to the cell's best");
+        assert_eq!(best.rounds as usize, rounds);
+        assert!(best.ratio.lower <= best.ratio.median && best.ratio.median <= best.ratio.upper);
+        if b.design == "holey" || b.family.is_reference() {
+            assert!(r.to_reference.is_none(), "{}", b.design);
+        } else {
+            let to_ref = r.to_reference.as_ref().expect("a ratio to holey");
+            assert_eq!(to_ref.against, "holey");
+        }
+    }
+    let overhead = results
+        .benchmarks
+        .iter()
+        .find(|b| b.design == "ref-direct-holey")
+        .and_then(|b| b.overhead)
+        .expect("the hand-written loop's overhead, paired");
+    assert!(overhead > 0.0);
+    assert!(said.contains("benchmarks verified and timed"), "{said}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_external-design"))
+        .args(["--bench", "^id_table/lookup-uniform/(holey|vecgen)/"])
+        .env("DODBENCH_QUICK", "1")
+        .env("DODBENCH_SIZES", "1000")
+        .env("DODBENCH_TIMER", "criterion")
+        .env("CARGO_TARGET_DIR", dir.path())
+        .env_remove("EXTERNAL_DESIGN_BROKEN")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let results = Results::load(&dir.path().join("dodbench/results.json")).unwrap();
+    assert_eq!(results.benchmarks.len(), 2);
+    for b in &results.benchmarks {
+        assert!(b.verified && b.ns_per_op.is_some(), "{b:?}");
+        assert!(b.rounds.is_none(), "criterion times each benchmark alone");
+    }
+    assert!(
+        dir.path().join("criterion").is_dir(),
+        "criterion's own output"
+    );
 }
 
 #[test]
