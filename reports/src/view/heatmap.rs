@@ -1,10 +1,14 @@
 //! The overview's heat maps: per family and live size N, one table of designs × workloads whose
-//! cell is the design's median time per work unit divided by the best verified design's on the
-//! same (workload, N), the number written in the cell and its background running from green
-//! (the best, `1.00`) through yellow to red ([`RED_AT`]× or slower). A cell without a time says
-//! why in its text (`unsupported`, `failed`), with the reason on hover and in the list below
-//! the map; `–` marks a design that was not run there. Reference loops are not designs and
-//! are left out.
+//! cell is the design's time per work unit over the best verified design's on the same
+//! (workload, N), the number written in the cell and its background running from green (the
+//! best, `1.00`) through yellow to red ([`RED_AT`]× or slower). The ratio follows the report's
+//! one rule (`ratio`): the median of the per-round ratios to the best (`rounds.to_best`) when
+//! the cell's designs were timed in interleaved rounds, with its 95% interval on hover, else
+//! the ratio of medians (criterion-timed runs). A design that cannot be told apart from the best
+//! (its interval holds 1) carries [`TIED`] after its number (`1.03≈`), explained under the
+//! map. A cell without a time says why in its text (`unsupported`, `failed`), with the reason
+//! on hover and in the list below the map; `–` marks a design that was not run there.
+//! Reference loops are not designs and are left out.
 //!
 //! Columns are the family page's (workload, N) blocks, in page order, and link to them. A size
 //! shared by at least two workloads gets its own map; sizes of one workload each (a recorded
@@ -17,6 +21,7 @@ use serde::Serialize;
 
 use super::machines::Machines;
 use super::page::FamilyView;
+use super::ratio::{self, TIED, fastest};
 use super::reference::is_reference;
 use super::status::{median, note, status_name};
 use super::style::style_of;
@@ -50,6 +55,8 @@ pub struct HeatmapView {
     pub rows: Vec<HeatRow>,
     /// `design on workload (N): status: reason` for every cell without a time.
     pub untimed: Vec<String>,
+    /// What [`TIED`] means, when some cell carries it; empty otherwise.
+    pub tied_note: String,
 }
 
 /// A column: one (workload, N) block of the family page.
@@ -77,10 +84,14 @@ pub struct HeatRow {
 /// A cell.
 #[derive(Debug, Serialize)]
 pub struct HeatCell {
-    /// What the cell shows: the ratio (`1.00`, `3.42`), `unsupported`, `failed` or `–`.
+    /// What the cell shows: the ratio (`1.00`, `3.42`, `1.03≈` when the design cannot be told
+    /// apart from the best), `unsupported`, `failed` or `–`.
     pub text: String,
-    /// Hover text: the median and ratio, or the status and reason.
+    /// Hover text: the median and the ratio (with its interval and rounds when paired), or the
+    /// status and reason.
     pub title: String,
+    /// Whether the design cannot be told apart from the best (the [`TIED`] of the text).
+    pub tied: bool,
     /// `background` colour for timed cells (an `hsl(...)`), empty otherwise.
     pub background: String,
     /// `timed`, `unsupported`, `failed` or `absent` (the stylesheet's cell classes).
@@ -198,35 +209,36 @@ fn build_map(
                 .iter()
                 .map(|&(workload, n, _)| {
                     let block = here(workload, n);
-                    let best = block.iter().filter_map(|b| median(b)).min_by(f64::total_cmp);
-                    let Some(b) = block.iter().find(|b| b.design == design) else {
+                    let best = fastest(&block);
+                    let Some(b) = block.iter().copied().find(|b| b.design == design) else {
                         return HeatCell {
                             text: "–".to_string(),
                             title: format!("{design} was not run on {workload} at N = {n}"),
+                            tied: false,
                             background: String::new(),
                             class: "absent".to_string(),
                         };
                     };
-                    match (median(b), best) {
-                        (Some(m), Some(best)) => {
-                            let ratio = m / best;
-                            HeatCell {
-                                text: format!("{ratio:.2}"),
-                                title: format!(
-                                    "{design}, {workload}, N = {n}: {} ns per work unit, {} the best",
-                                    format::ns(m),
-                                    format::ratio(ratio)
-                                ),
-                                background: colour(ratio),
-                                class: "timed".to_string(),
-                            }
-                        }
+                    let to_best = best.and_then(|best| ratio::to_best(b, best));
+                    match (median(b), to_best) {
+                        (Some(m), Some(r)) => HeatCell {
+                            text: format!("{:.2}{}", r.value(), if r.tied() { TIED } else { "" }),
+                            title: format!(
+                                "{design}, {workload}, N = {n}: {} ns per work unit, {}",
+                                format::ns(m),
+                                r.describe("the best")
+                            ),
+                            tied: r.tied(),
+                            background: colour(r.value()),
+                            class: "timed".to_string(),
+                        },
                         _ => {
                             let reason = note(b);
                             untimed.push(format!("{design} on {workload} (N = {n}): {reason}"));
                             HeatCell {
                                 text: status_name(b.status),
                                 title: reason,
+                                tied: false,
                                 background: String::new(),
                                 class: if b.status.is_verified() {
                                     "absent".to_string()
@@ -245,7 +257,12 @@ fn build_map(
                 cells,
             }
         })
-        .collect();
+        .collect::<Vec<HeatRow>>();
+    let tied_note = if rows.iter().flat_map(|r| &r.cells).any(|c| c.tied) {
+        ratio::tied_note()
+    } else {
+        String::new()
+    };
     HeatmapView {
         title,
         machine: String::new(),
@@ -262,6 +279,7 @@ fn build_map(
             .collect(),
         rows,
         untimed,
+        tied_note,
     }
 }
 
@@ -279,7 +297,73 @@ fn colour(ratio: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::colour;
+    use super::{HeatCell, HeatmapView, colour};
+    use crate::view::test_runs::{ROUNDS, SLOWER, TIE, criterion_timed, interleaved};
+
+    /// The one map of `run`'s one cell.
+    fn map(run: results::Results) -> HeatmapView {
+        let (mut view, _) = crate::view::build(&[run], "t", None, None).unwrap();
+        view.heatmaps.remove(0).maps.remove(0)
+    }
+
+    fn cell<'a>(map: &'a HeatmapView, design: &str) -> &'a HeatCell {
+        &map.rows.iter().find(|r| r.design == design).unwrap().cells[0]
+    }
+
+    #[test]
+    fn a_design_that_cannot_be_told_apart_from_the_best_is_marked_and_explained() {
+        let m = map(interleaved(&[("a", &ROUNDS), ("b", &TIE)], 1));
+        assert_eq!(
+            (cell(&m, "a").text.as_str(), cell(&m, "a").tied),
+            ("1.00", false)
+        );
+        let b = cell(&m, "b");
+        assert_eq!((b.text.as_str(), b.tied), ("1.00≈", true));
+        assert!(
+            b.title.ends_with(
+                "10.20 ns per work unit, 1.00× [0.98, 1.02] the best over 10 rounds, \
+                 faster than the best in 50% of rounds"
+            ),
+            "{}",
+            b.title
+        );
+        assert_eq!(
+            m.tied_note,
+            "≈: within the 95% interval of the best; not ranked apart (paired ratio over \
+             interleaved rounds)."
+        );
+    }
+
+    #[test]
+    fn a_design_decidedly_behind_the_best_shows_its_paired_ratio_unmarked() {
+        let m = map(interleaved(&[("a", &ROUNDS), ("b", &SLOWER)], 1));
+        let b = cell(&m, "b");
+        assert_eq!((b.text.as_str(), b.tied), ("1.20", false));
+        assert!(
+            b.title
+                .contains("1.20× [1.20, 1.20] the best over 10 rounds, faster than the best in 0%"),
+            "{}",
+            b.title
+        );
+        assert_eq!(m.tied_note, "");
+    }
+
+    #[test]
+    fn a_criterion_timed_cell_is_the_ratio_of_medians_as_before() {
+        let m = map(criterion_timed(&[("a", 2.0), ("b", 2.5)]));
+        let (a, b) = (cell(&m, "a"), cell(&m, "b"));
+        assert_eq!((a.text.as_str(), b.text.as_str()), ("1.00", "1.25"));
+        assert_eq!(
+            a.title,
+            "a, churn, N = 1000: 2.000 ns per work unit, 1.00× the best"
+        );
+        assert_eq!(
+            b.title,
+            "b, churn, N = 1000: 2.500 ns per work unit, 1.25× the best"
+        );
+        assert_eq!(b.background, colour(1.25));
+        assert!(!a.tied && !b.tied && m.tied_note.is_empty());
+    }
 
     #[test]
     fn colour_runs_from_green_to_red_on_a_log_scale() {

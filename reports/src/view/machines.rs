@@ -13,6 +13,7 @@
 
 use results::{Benchmark, Family, Results};
 
+use super::ratio::fastest;
 use super::status::median;
 use super::style::style_of;
 use crate::charts::SeriesStyle;
@@ -120,37 +121,39 @@ impl<'a> Machines<'a> {
         out
     }
 
-    /// The fastest median of `benchmarks` on `b`'s machine.
-    pub(crate) fn best_on_machine_of(
+    /// The fastest of `benchmarks` (by median) on `b`'s machine.
+    pub(crate) fn best_on_machine_of<'b>(
         &self,
         b: &Benchmark,
-        benchmarks: &[&Benchmark],
-    ) -> Option<f64> {
+        benchmarks: &[&'b Benchmark],
+    ) -> Option<&'b Benchmark> {
         let machine = self.index_of(b);
-        benchmarks
+        let on: Vec<&'b Benchmark> = benchmarks
             .iter()
+            .copied()
             .filter(|x| self.index_of(x) == machine)
-            .filter_map(|x| median(x))
-            .min_by(f64::total_cmp)
+            .collect();
+        fastest(&on)
     }
 
-    /// The median of `family`'s reference design (its `reference_design` in the families of
-    /// `b`'s run) among `benchmarks`, on `b`'s machine.
-    pub(crate) fn reference_on_machine_of(
+    /// `family`'s reference design (its `reference_design` in the families of `b`'s run)
+    /// among `benchmarks`, on `b`'s machine, when it has a time.
+    pub(crate) fn reference_on_machine_of<'b>(
         &self,
         family: Family,
         b: &Benchmark,
-        benchmarks: &[&Benchmark],
-    ) -> Option<f64> {
+        benchmarks: &[&'b Benchmark],
+    ) -> Option<&'b Benchmark> {
         let machine = self.index_of(b);
         let reference = self.runs[machine]
             .families
             .iter()
             .find(|f| f.family == family)?;
-        benchmarks
-            .iter()
-            .filter(|x| self.index_of(x) == machine && x.design == reference.reference_design)
-            .find_map(|x| median(x))
+        benchmarks.iter().copied().find(|x| {
+            self.index_of(x) == machine
+                && x.design == reference.reference_design
+                && median(x).is_some()
+        })
     }
 
     /// Whether `b` is the first of `benchmarks` with its design and `value`: a deterministic

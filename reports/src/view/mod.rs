@@ -9,8 +9,10 @@
 //! the only place that reads them), `trend` (across commits) and `sweep` (working-set lines).
 //! `heatmap` builds the overview's designs × workloads maps on top of the family pages.
 //! Leaf helpers shared by several of them: `names` (file names and slugs), `text` (short
-//! formatting), `status` (the one place that reads a benchmark's status), `reference` (the
-//! reference loops) and `style` (a design's colour, marker and kind).
+//! formatting), `status` (the one place that reads a benchmark's status), `ratio` (the one rule
+//! for a design's time over the best's or the reference's: paired over interleaved rounds when
+//! the run has them, else medians), `reference` (the reference loops) and `style` (a design's
+//! colour, marker and kind).
 
 mod details;
 mod families;
@@ -18,11 +20,14 @@ mod heatmap;
 mod machines;
 mod names;
 mod page;
+mod ratio;
 mod reference;
 mod size;
 mod status;
 mod style;
 mod sweep;
+#[cfg(test)]
+mod test_runs;
 mod text;
 mod trend;
 mod workload;
@@ -130,20 +135,29 @@ pub struct SummaryView {
     pub page: String,
     /// Anchor of the block.
     pub anchor: String,
-    /// Fastest verified design.
+    /// Fastest verified design; when the runner-up cannot be told apart from it ([`Self::tied`]),
+    /// every leading design that cannot be, `a ≈ b`.
     pub winner: String,
-    /// Its median ns per work unit.
+    /// The fastest design's median ns per work unit.
     pub winner_ns: String,
     /// Second fastest, if any.
     pub runner_up: String,
-    /// Runner-up median / winner median.
+    /// Runner-up ÷ winner: the median of their per-round ratios when they were timed in the
+    /// same interleaved rounds, else the ratio of their medians.
     pub ratio: String,
+    /// How sure the order of winner and runner-up is, from `results::rank` when the two share
+    /// rounds (`1.12× [1.08, 1.15], winner faster in 97% of 30 rounds`, or `cannot be told
+    /// apart: …`); empty without paired rounds (criterion-timed runs) or a runner-up.
+    pub confidence: String,
+    /// Whether the runner-up cannot be told apart from the winner at 95% (`Gap::decided` is
+    /// `Some(false)`): no single winner is named.
+    pub tied: bool,
     /// Designs not timed (failed or unsupported).
     pub untimed: usize,
     /// The fastest design of each kind timed here (article, tuned, peer, external), in that
-    /// order, with its median over the winner's: the best article design against the best
-    /// tuned one shows what an implementation gains over the article's idea, against the best
-    /// peer what the crates gain.
+    /// order, with its time over the winner's ([`KindBest::ratio`]): the best article design
+    /// against the best tuned one shows what an implementation gains over the article's idea,
+    /// against the best peer what the crates gain.
     pub best_by_kind: Vec<KindBest>,
 }
 
@@ -154,7 +168,8 @@ pub struct KindBest {
     pub kind: String,
     /// The design.
     pub design: String,
-    /// Its median / the winner's (`1.00×` for the winner's own kind).
+    /// Its time over the winner's, paired when they share rounds (`1.00×` for the winner's
+    /// own kind, `1.02× ≈` when it cannot be told apart from the winner).
     pub ratio: String,
 }
 

@@ -1,16 +1,20 @@
 //! One (workload, N) block of a family page: the timing table with its throughput chart, and
 //! every generic chart (sample spread, latency percentiles, memory, allocator calls, simulated
 //! misses) whose field some design of the block carries, whatever its family.
+//!
+//! The block's verdict (the "which design" row: winner, runner-up and how sure their order is)
+//! comes from `results::rank` on each machine's designs; every ratio to the best or to the
+//! reference design follows `ratio` (paired over interleaved rounds when the run has them, else
+//! medians).
 
-use results::Benchmark;
-use results::Family;
-use results::Results;
+use results::{Benchmark, Family, Gap, Ranking, Results};
 use serde::Serialize;
 
 use super::details::{DetailsView, details, latency_method};
 use super::families::{self, Block, FamilyMetricsView};
 use super::machines::Machines;
 use super::names::Names;
+use super::ratio::{self, TIED};
 use super::reference::{is_reference, reference_style};
 use super::status::{median, note, status_name};
 use super::style::{kind_of, style_of};
@@ -41,6 +45,8 @@ pub struct SizeView {
     pub summaries: Vec<SummaryView>,
     /// Rows: timed designs fastest first, then untimed designs, then reference loops.
     pub rows: Vec<RowView>,
+    /// What the `≈` of a row's ratio means, when some row has it; empty otherwise.
+    pub tied_note: String,
     /// Throughput chart.
     pub throughput: Chart,
     /// Sample spread, if samples were recorded.
@@ -89,16 +95,21 @@ pub struct RowView {
     pub ci: String,
     /// Work units per second.
     pub ops_per_s: String,
-    /// Median divided by the best design's median on the same machine, `1.00×` for the winner.
+    /// Time over the best design's on the same machine, `1.00×` for the winner: the median of
+    /// their per-round ratios when they were timed in the same rounds (`1.02× ≈` when it cannot
+    /// be told apart from the best), else the ratio of their medians.
     pub ratio: String,
-    /// Median divided by the family's reference design's median on the same machine.
+    /// Whether the design cannot be told apart from the best (the `≈` of [`Self::ratio`]).
+    pub tied: bool,
+    /// Time over the family's reference design's on the same machine, paired as
+    /// [`Self::ratio`] (without its `≈`).
     pub ratio_ref: String,
     /// Bytes per live object.
     pub bytes_per_object: String,
     /// For a reference loop that writes one design's replay by hand: "holey's replay = 1.03×
     /// this loop" (the replay driver's overhead); empty otherwise.
     pub overhead: String,
-    /// Number of criterion samples.
+    /// Number of samples: one per round when timed in interleaved rounds, else criterion's.
     pub samples: usize,
 }
 
@@ -154,32 +165,40 @@ pub(super) fn build_size(
         .to_string();
     let summaries: Vec<SummaryView> = (0..machines.runs().len())
         .filter_map(|machine| {
-            let on: Vec<(&Benchmark, f64)> = timed
+            let on: Vec<&Benchmark> = timed
                 .iter()
-                .copied()
-                .filter(|t| machines.index_of(t.0) == machine)
+                .map(|t| t.0)
+                .filter(|b| machines.index_of(b) == machine)
                 .collect();
-            let &(w, m) = on.first()?;
+            let ranking = results::rank(&on)?;
+            let (winner, runner_up) = (ranking.winner(), ranking.runner_up());
+            let gap = ranking.gap.as_ref();
             Some(SummaryView {
                 family: family.to_string(),
                 workload: workload.to_string(),
                 n,
-                machine: machines.column(w),
+                machine: machines.column(winner),
                 page: page.to_string(),
                 anchor: anchor.clone(),
-                winner: w.design.clone(),
-                winner_ns: format::ns(m),
-                runner_up: on.get(1).map(|r| r.0.design.clone()).unwrap_or_default(),
-                ratio: on
-                    .get(1)
-                    .map(|r| format::ratio(r.1 / m))
+                winner: leaders(&ranking).join(&format!(" {TIED} ")),
+                winner_ns: median(winner).map(format::ns).unwrap_or_default(),
+                runner_up: runner_up.map(|r| r.design.clone()).unwrap_or_default(),
+                // The paired median when paired (the number the confidence describes), else
+                // the ratio of medians.
+                ratio: gap
+                    .map(|g| format::ratio(g.paired.as_ref().map_or(g.ratio, |p| p.ratio.median)))
                     .unwrap_or_default(),
+                confidence: gap
+                    .filter(|g| g.paired.is_some())
+                    .map(Gap::describe)
+                    .unwrap_or_default(),
+                tied: gap.and_then(Gap::decided) == Some(false),
                 untimed: designs
                     .iter()
                     .filter(|b| machines.index_of(b) == machine)
                     .count()
                     - on.len(),
-                best_by_kind: best_by_kind(results, &on, m),
+                best_by_kind: best_by_kind(results, &ranking),
             })
         })
         .collect();
@@ -190,10 +209,12 @@ pub(super) fn build_size(
         } else {
             style_of(results, family, &b.design)
         };
-        let ratio = |to: Option<f64>| match (m, to) {
-            (Some(m), Some(to)) => format::ratio(m / to),
-            _ => String::new(),
-        };
+        let to_best = machines
+            .best_on_machine_of(b, &designs)
+            .and_then(|best| ratio::to_best(b, best));
+        let to_reference = machines
+            .reference_on_machine_of(family, b, &designs)
+            .and_then(|reference| ratio::to_reference(b, reference));
         RowView {
             design: b.design.clone(),
             machine: machines.column(b),
@@ -209,8 +230,12 @@ pub(super) fn build_size(
                 .map(|e| format!("[{}, {}]", format::ns(e.lower), format::ns(e.upper)))
                 .unwrap_or_default(),
             ops_per_s: m.map(|m| format::si(1e9 / m)).unwrap_or_default(),
-            ratio: ratio(machines.best_on_machine_of(b, &designs)),
-            ratio_ref: ratio(machines.reference_on_machine_of(family, b, &designs)),
+            ratio: to_best.map(|r| r.cell()).unwrap_or_default(),
+            tied: to_best.is_some_and(|r| r.tied()),
+            // No ≈ here: the mark is about the best.
+            ratio_ref: to_reference
+                .map(|r| format::ratio(r.value()))
+                .unwrap_or_default(),
             bytes_per_object: machines.deterministic_cell(
                 b,
                 here,
@@ -237,6 +262,11 @@ pub(super) fn build_size(
     );
     let mut rows: Vec<RowView> = ordered.iter().map(|b| row(b)).collect();
     rows.extend(references.iter().map(|b| row(b)));
+    let tied_note = if rows.iter().any(|r| r.tied) {
+        ratio::tied_note()
+    } else {
+        String::new()
+    };
 
     let title = format!("{workload}, N = {n}");
     let bars: Vec<Bar> = designs
@@ -452,6 +482,7 @@ pub(super) fn build_size(
         anchor,
         summaries,
         rows,
+        tied_note,
         throughput,
         latency,
         percentiles,
@@ -498,20 +529,153 @@ fn working_set_text(results: &results::Results, family: Family, workload: &str, 
     }
 }
 
+/// The designs named as the winner of `ranking`: the winner alone when its runner-up is ranked
+/// apart from it or without paired rounds; when the two cannot be told apart
+/// ([`Gap::decided`] is `Some(false)`), the winner, the runner-up and each next design that
+/// cannot be told apart from the winner either (the heat map's [`TIED`] rule).
+fn leaders<'a>(ranking: &Ranking<'a>) -> Vec<&'a str> {
+    let winner = ranking.winner();
+    let tied = ranking.gap.as_ref().and_then(Gap::decided) == Some(false);
+    let mut names = vec![winner.design.as_str()];
+    if let (true, Some(runner_up)) = (tied, ranking.runner_up()) {
+        names.push(&runner_up.design);
+        names.extend(
+            ranking.order[2..]
+                .iter()
+                .take_while(|b| ratio::to_best(b, winner).is_some_and(|r| r.tied()))
+                .map(|b| b.design.as_str()),
+        );
+    }
+    names
+}
+
 /// The kinds [`best_by_kind`] reports, in the order the summary lists them.
 const KINDS: [&str; 4] = ["article", "tuned", "peer", "external"];
 
-/// The fastest of each kind in `on` (fastest first), with its median over `winner`'s.
-fn best_by_kind(results: &Results, on: &[(&Benchmark, f64)], winner: f64) -> Vec<KindBest> {
+/// The fastest of each kind in `ranking`, with its time over the winner's.
+fn best_by_kind(results: &Results, ranking: &Ranking<'_>) -> Vec<KindBest> {
     KINDS
         .iter()
         .filter_map(|&kind| {
-            let &(b, m) = on.iter().find(|(b, _)| kind_of(results, b) == kind)?;
+            let b = *ranking.order.iter().find(|b| kind_of(results, b) == kind)?;
             Some(KindBest {
                 kind: kind.to_string(),
                 design: b.design.clone(),
-                ratio: format::ratio(m / winner),
+                ratio: ratio::to_best(b, ranking.winner())?.cell(),
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use results::{Benchmark, Results};
+
+    use crate::view::test_runs::{ROUNDS, SLOWER, TIE, criterion_timed, interleaved};
+    use crate::view::{ReportView, SizeView, SummaryView};
+
+    fn view(run: Results) -> ReportView {
+        crate::view::build(&[run], "t", None, None).unwrap().0
+    }
+
+    /// The summary and the block of the runs' one cell.
+    fn cell(view: &ReportView) -> (&SummaryView, &SizeView) {
+        (&view.summary[0], &view.families[0].workloads[0].sizes[0])
+    }
+
+    /// `design`'s "× best" cell in `block`.
+    fn ratio<'a>(block: &'a SizeView, design: &str) -> &'a str {
+        &block
+            .rows
+            .iter()
+            .find(|r| r.design == design)
+            .unwrap()
+            .ratio
+    }
+
+    /// What `results::rank` says of the order of `run`'s winner and runner-up (the summary
+    /// shows it as is).
+    fn described(run: &Results) -> String {
+        let cell: Vec<&Benchmark> = run.benchmarks.iter().collect();
+        results::rank(&cell).unwrap().gap.unwrap().describe()
+    }
+
+    /// `index.html` and the family page of `run`, rendered.
+    fn pages(run: &Results) -> (String, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let s = crate::render(run, dir.path(), &Default::default()).unwrap();
+        let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap();
+        (read(&s.index), read(&s.family_pages[0]))
+    }
+
+    #[test]
+    fn designs_that_cannot_be_told_apart_are_both_named_with_the_confidence() {
+        let run = interleaved(&[("a", &ROUNDS), ("b", &TIE), ("c", &SLOWER)], 1);
+        let v = view(run.clone());
+        let (s, block) = cell(&v);
+        assert_eq!((s.winner.as_str(), s.runner_up.as_str()), ("a ≈ b", "b"));
+        assert!(s.tied);
+        assert_eq!(s.confidence, described(&run));
+        assert!(s.confidence.starts_with("cannot be told apart: "));
+        assert!(s.confidence.ends_with(" over 10 rounds"));
+        assert_eq!(s.ratio, "1.00×");
+        assert_eq!(
+            (ratio(block, "a"), ratio(block, "b"), ratio(block, "c")),
+            ("1.00×", "1.00× ≈", "1.20×")
+        );
+        assert!(
+            block
+                .tied_note
+                .starts_with("≈: within the 95% interval of the best")
+        );
+        let (index, page) = pages(&run);
+        assert!(index.contains("<td><strong>a ≈ b</strong></td>"), "{index}");
+        assert!(index.contains(&format!("<td class=\"confidence\">{}</td>", s.confidence)));
+        assert!(page.contains(&format!(
+            "Fastest: <strong>a ≈ b</strong> at 10.00 ns per work unit;\n  {}.",
+            s.confidence
+        )));
+    }
+
+    #[test]
+    fn a_decided_cell_names_one_winner_and_how_sure_the_order_is() {
+        let run = interleaved(&[("a", &ROUNDS), ("b", &SLOWER)], 1);
+        let v = view(run.clone());
+        let (s, block) = cell(&v);
+        assert_eq!((s.winner.as_str(), s.runner_up.as_str()), ("a", "b"));
+        assert!(!s.tied);
+        assert_eq!(s.confidence, described(&run));
+        assert!(
+            s.confidence
+                .ends_with(", winner faster in 100% of 10 rounds"),
+            "{}",
+            s.confidence
+        );
+        assert_eq!((s.ratio.as_str(), ratio(block, "b")), ("1.20×", "1.20×"));
+        assert!(block.tied_note.is_empty());
+        let (index, page) = pages(&run);
+        assert!(index.contains("<td><strong>a</strong></td>"));
+        assert!(page.contains(&format!(
+            "runner-up <strong>b</strong> is 1.20× slower ({}).",
+            s.confidence
+        )));
+    }
+
+    #[test]
+    fn a_criterion_timed_run_ranks_by_medians_as_before() {
+        let run = criterion_timed(&[("a", 2.0), ("b", 2.5)]);
+        let v = view(run.clone());
+        let (s, block) = cell(&v);
+        assert_eq!((s.winner.as_str(), s.ratio.as_str()), ("a", "1.25×"));
+        assert!(!s.tied && s.confidence.is_empty());
+        assert_eq!((ratio(block, "a"), ratio(block, "b")), ("1.00×", "1.25×"));
+        let (index, page) = pages(&run);
+        assert!(
+            index.contains("<td>b</td><td class=\"num\">1.25×</td><td class=\"confidence\">–</td>")
+        );
+        assert!(page.contains(
+            "Fastest: <strong>a</strong> at 2.000 ns per work unit;\n  runner-up <strong>b</strong> \
+             is 1.25× slower."
+        ));
+    }
 }

@@ -19,11 +19,10 @@ use serde::Serialize;
 
 use super::machines::Machines;
 use super::names::Names;
+use super::ratio;
 use super::reference::{is_reference, reference_style};
-use super::status::median;
 use super::style::{kind_of, style_of};
 use crate::charts::{Bar, Chart, ChartError, SeriesStyle, bytes_per_item};
-use crate::format;
 
 /// The sections of one block from its family's own metrics: at most one is present (a block
 /// holds one family's designs). Flattened into [`SizeView`](super::SizeView), so the template
@@ -123,13 +122,14 @@ impl<'a> Block<'a> {
         }
     }
 
-    /// `b`'s median over the fastest design's on its machine, for context beside the family
-    /// metrics.
+    /// `b`'s time over the fastest design's on its machine, for context beside the family
+    /// metrics: the same cell as the main table's "× best" (paired when they share rounds).
     pub(super) fn ratio_to_best(&self, b: &Benchmark) -> String {
-        match (median(b), self.machines.best_on_machine_of(b, self.ordered)) {
-            (Some(m), Some(best)) => format::ratio(m / best),
-            _ => String::new(),
-        }
+        self.machines
+            .best_on_machine_of(b, self.ordered)
+            .and_then(|best| ratio::to_best(b, best))
+            .map(|r| r.cell())
+            .unwrap_or_default()
     }
 
     /// The designs of the main table whose family metrics are shown: each design's first
