@@ -6,7 +6,11 @@
 //! round, so a burst of other work on the machine lands on all of them alike and cancels in
 //! the ratio of two designs' times in the same round (`results::stats`). A contestant's
 //! sample is `iters` verified replays, `iters` chosen once per contestant so a sample lasts at
-//! least [`RoundsBudget::min_sample`]; the number of rounds fills the cell's budget within
+//! least [`RoundsBudget::min_sample`], after one untimed replay for a contestant that keeps its
+//! state between samples (the round's other contestants have evicted it from the caches,
+//! [`Timer::needs_warm_up`]), so every sample measures a warm state as criterion's would, and
+//! the ratio of two designs does not depend on their iterations; the number of rounds fills
+//! the cell's budget within
 //! [`RoundsBudget::min_rounds`]..=[`RoundsBudget::max_rounds`]. A contestant whose replay fails
 //! verification in any round leaves the rounds with its error and no time.
 //!
@@ -27,11 +31,25 @@ pub trait Timer {
     /// # Errors
     /// A replay disagreed with the model: the contestant must not be reported with a time.
     fn time(&mut self, iters: u64) -> Result<Duration, String>;
+
+    /// Whether a sample needs one untimed replay first: the contestant keeps its state from
+    /// sample to sample, so the other contestants of the round have evicted it from the
+    /// caches since its last sample. Without it a sample of one replay would start cold and
+    /// one of ten mostly warm, and two designs' ratio would depend on their iterations.
+    fn needs_warm_up(&self) -> bool {
+        true
+    }
 }
 
 impl<R: Replayer> Timer for TimedReplay<'_, R> {
     fn time(&mut self, iters: u64) -> Result<Duration, String> {
         self.run(iters)
+    }
+
+    /// A body that changes the state is replayed on a state built afresh (untimed) for every
+    /// timed replay, which warms it; a read-only body reuses one state.
+    fn needs_warm_up(&self) -> bool {
+        self.reuses_state()
     }
 }
 
@@ -117,7 +135,8 @@ pub fn time_in_rounds(
     let mut round_wall = Duration::ZERO;
     for timer in timers.iter_mut() {
         timings.push(calibrate(timer.as_mut(), budget).map(|(iters, wall)| {
-            round_wall += wall.mul_f64(iters as f64);
+            let warm_up = u64::from(timer.needs_warm_up());
+            round_wall += wall.mul_f64((iters + warm_up) as f64);
             RoundsTiming {
                 iters,
                 ns_per_replay: Vec::new(),
@@ -136,7 +155,12 @@ pub fn time_in_rounds(
             let Ok(timing) = &mut timings[i] else {
                 continue;
             };
-            match timers[i].time(timing.iters) {
+            let warmed = if timers[i].needs_warm_up() {
+                timers[i].time(1).map(drop)
+            } else {
+                Ok(())
+            };
+            match warmed.and_then(|()| timers[i].time(timing.iters)) {
                 Ok(inside) => timing
                     .ns_per_replay
                     .push(inside.as_nanos() as f64 / timing.iters as f64),

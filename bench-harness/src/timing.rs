@@ -69,6 +69,12 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
         Ok(())
     }
 
+    /// Whether the timed replays reuse one state (a read-only body) rather than a state built
+    /// afresh for each.
+    pub fn reuses_state(&self) -> bool {
+        self.trace.body_is_read_only()
+    }
+
     /// Runs `iters` timed replays of the body and returns the time spent inside them.
     ///
     /// # Errors
