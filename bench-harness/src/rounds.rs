@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use workloads::rng::TraceRng;
 
 use crate::replay::{ReferenceLoop, Replayer};
-use crate::timing::TimedReplay;
+use crate::timing::{TimedReplay, fresh_time_slice};
 
 /// Something timed in rounds: `iters` verified replays, returning the time inside them.
 pub trait Timer {
@@ -160,7 +160,11 @@ pub fn time_in_rounds(
             } else {
                 Ok(())
             };
-            match warmed.and_then(|()| timers[i].time(timing.iters)) {
+            let timed = warmed.and_then(|()| {
+                fresh_time_slice();
+                timers[i].time(timing.iters)
+            });
+            match timed {
                 Ok(inside) => timing
                     .ns_per_replay
                     .push(inside.as_nanos() as f64 / timing.iters as f64),
