@@ -31,6 +31,18 @@
 //! Cost: get is two dependent array reads (entry, then object); insert O(1) amortised; remove
 //! O(1) with one object move. Iteration is a plain slice walk over exactly the live objects.
 //! Memory per live object: `size_of::<T>() + 4` (owner) `+ 8` (entry), plus `Vec` slack.
+//!
+//! Cost per lookup at 1M (cache pass, callgrind, 32-byte objects, per op): the counts of
+//! `slotmap`'s `DenseSlotMap` to the third decimal, as the entry and the chain are the same. A
+//! live lookup is two dependent misses: the 8-byte entry (version and position), then the
+//! object in the second array at that position, which cannot be fetched before the entry
+//! arrives: `lookup-uniform` 17 instructions, 6 data reads, 2.123 D1 / 1.672 LL misses, against
+//! one slot read one miss deep and 1.375-1.624 D1 misses for the slot designs. A stale lookup
+//! reads the entry only, one line, vacant or reused alike: `lookup-stale` 11, 3, 1.121 / 0.344,
+//! fewer LL misses than the slot designs' 0.738 because the index is 8 MB at 1M against 40 MB
+//! of slots. `remove-random`: 48, 10 reads + 10 writes, 4.56 / 3.30 against `DenseSlotMap`'s
+//! 53, 12 + 11, 4.62 / 3.60. No local change removes the second read of a live lookup: it is
+//! the price of the dense objects that make iteration a slice walk.
 
 use super::parity::{NIL, RETIRED};
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
