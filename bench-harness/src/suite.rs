@@ -133,7 +133,7 @@ impl SuiteConfig {
     pub fn rounds_budget(&self) -> RoundsBudget {
         match self.scale {
             Scale::Quick => RoundsBudget {
-                per_contestant: Duration::from_millis(50),
+                per_contestant: Duration::from_millis(30),
                 min_sample: Duration::from_micros(500),
                 min_rounds: 10,
                 max_rounds: 60,
