@@ -393,6 +393,7 @@ fn simulator<F: Family>(
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
     let sim = CacheSim::new(
         exe,
+        cache_sim::ChildProgram::default(),
         valgrind,
         work_dir.to_path_buf(),
         cache_sim::default_jobs(),

@@ -44,7 +44,7 @@ fn same_binary_and_trace_give_identical_counts() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let run = |name: &str, jobs: &str| {
+    let run = |name: &str, jobs: &str, extra: &[&str]| {
         let out = dir.path().join(name);
         let status = dodbench()
             .args([
@@ -62,6 +62,7 @@ fn same_binary_and_trace_give_identical_counts() {
                 "--jobs",
                 jobs,
             ])
+            .args(extra)
             .arg("--out")
             .arg(&out)
             .status()
@@ -69,8 +70,11 @@ fn same_binary_and_trace_give_identical_counts() {
         assert!(status.success());
         sim_of(&out)
     };
-    let first = run("a.json", "1");
-    let second = run("b.json", "3");
+    let first = run("a.json", "1", &[]);
+    let second = run("b.json", "3", &[]);
+    // The children run a copy without debug info by default; the binary as built counts the
+    // same.
+    let as_built = run("c.json", "2", &["--keep-debug-info"]);
     assert_eq!(first.len(), 3);
     assert!(
         first.iter().all(|s| s["ir"].as_f64().unwrap() > 0.0),
@@ -78,6 +82,10 @@ fn same_binary_and_trace_give_identical_counts() {
     );
     assert_ne!(first[0], first[1], "two designs, two sets of counts");
     assert_eq!(first, second);
+    assert_eq!(
+        first, as_built,
+        "stripping the debug info changed the counts"
+    );
 }
 
 #[test]

@@ -3,12 +3,13 @@
 //! on every machine and every run of one binary.
 //!
 //! The parent (`dodbench cache`) writes the trace to a file and re-executes its own binary
-//! under valgrind with the hidden `sim-child` subcommand. The child builds the state (setup,
-//! not collected), replays a read-only body once more uncollected to warm the simulated
-//! caches, then replays the body inside [`dodbench_collected`], the one function callgrind
-//! collects in (`--collect-atstart=no --toggle-collect=dodbench_collected`). It prints the
-//! body's digest; the parent checks it against the model outside the simulation, then parses
-//! callgrind's output file.
+//! under valgrind with the hidden `sim-child` subcommand. The child loads the trace, builds
+//! the state and resolves the body uninstrumented (`--instr-atstart=no`, where
+//! [`callgrind_request::AVAILABLE`]), starts the instrumentation where the simulated caches
+//! should start ([`START_STATE`]), then replays the body inside [`dodbench_collected`], the one
+//! function callgrind collects in (`--collect-atstart=no --toggle-collect=dodbench_collected`).
+//! It prints the body's digest; the parent checks it against the model outside the
+//! simulation, then parses callgrind's output file.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -18,7 +19,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use workloads::{AnyTrace, Trace, TraceStats};
 
 use crate::families::{TraceVisitor, with_family};
-use crate::measure::DesignMeasure;
+use crate::measure::{DesignMeasure, callgrind_request};
 use crate::replay::{Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
@@ -36,9 +37,11 @@ pub const LINE_BYTES: u64 = 64;
 /// The function callgrind collects in.
 pub const COLLECTED_FN: &str = "dodbench_collected";
 /// What the simulated caches hold when collection starts.
-pub const START_STATE: &str = "after the setup; read-only bodies (lookups, iterations, tag \
-     visits) replayed once uncollected before the collected replay (steady state), mutating \
-     bodies (churn, fills, allocations) collected on their first replay right after the setup";
+pub const START_STATE: &str = "read-only bodies (lookups, iterations, tag visits): what one \
+     uncollected replay of the body left (steady state); mutating bodies (churn, fills, \
+     allocations): the body's ops read once, then the setup that builds the measured state, the \
+     body collected on its first replay right after it; reference loops: their setup (the \
+     simulation starts there; the trace's loading and the dry run are not simulated)";
 
 /// Runs `body` where callgrind collects: the only code counted by `dodbench cache`.
 ///
@@ -243,12 +246,28 @@ pub fn run_child(design: &str, trace: AnyTrace) -> Result<String, String> {
     with_family(trace, Child { design })
 }
 
-/// Builds the state, resolves the body (the dry run, which also warms a read-only body), and
-/// replays the resolved body inside [`dodbench_collected`], as the timed replays run it.
+/// Builds the state and resolves the body (the dry run) uninstrumented, starts the
+/// instrumentation ([`START_STATE`]: before one more replay of a read-only body, before a fresh
+/// setup for a mutating one), and replays the resolved body inside [`dodbench_collected`], as
+/// the timed replays run it.
 fn collected_replay<R: Replayer>(
     trace: &Trace<OpOf<R::Family>>,
 ) -> Result<<R::Family as Family>::Digest, String> {
-    let (mut state, body) = crate::timing::ready_to_measure::<R>(trace)?;
+    let (mut state, (body, _)) = crate::timing::resolve_body::<R>(trace)?;
+    if trace.body_is_read_only() {
+        callgrind_request::start_instrumentation();
+        state
+            .replay_resolved(&trace.body, &body)
+            .map_err(|e| format!("warm-up replay {e}"))?;
+    } else {
+        drop(state);
+        callgrind_request::start_instrumentation();
+        // The body's ops and recorded IDs, as the dry run left them in the caches, then the
+        // fresh setup the body starts from.
+        crate::replay::resolved::read_every_line(&trace.body);
+        body.read_every_line();
+        state = R::after_setup(trace).map_err(|e| format!("setup {e}"))?;
+    }
     let mut digest = None;
     dodbench_collected(&mut || digest = Some(state.replay_resolved(&trace.body, &body)));
     digest
@@ -263,6 +282,7 @@ fn collected_loop<L: ReferenceLoop>(
     trace: &Trace<OpOf<L::Family>>,
 ) -> Result<<L::Family as Family>::Digest, String> {
     let expected = crate::verify::Expected::<L::Family>::of(trace).map_err(|e| e.to_string())?;
+    callgrind_request::start_instrumentation();
     let reference = L::for_trace(trace, &expected.body)
         .ok_or_else(|| format!("{} does not apply to this trace", L::name()))?;
     let mut result = None;
@@ -337,18 +357,55 @@ pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
+/// Which file of the `dodbench` binary the children run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChildProgram {
+    /// A copy without its debug sections (`objcopy --strip-debug`), where `objcopy` is
+    /// installed; the binary as built otherwise. valgrind reads every child's debug info at
+    /// start-up: 1.2 s of a 72 MB release binary against 0.6 s stripped, where most children
+    /// of a quick pass take 1.3-2.5 s in all. The code, the symbols and the loaded image are
+    /// the same, so the counts are too (`cli/tests/cache_cli.rs` compares both).
+    #[default]
+    WithoutDebugInfo,
+    /// The binary as built.
+    AsBuilt,
+}
+
+impl ChildProgram {
+    /// The program the slots link to: `exe`, or a copy of it without debug sections in
+    /// `work_dir` (`exe` when `objcopy` is absent or fails).
+    fn prepare(self, exe: &Path, work_dir: &Path) -> PathBuf {
+        if self == Self::AsBuilt {
+            return exe.to_path_buf();
+        }
+        let stripped = work_dir.join("dodbench-without-debug-info");
+        let made = Command::new("objcopy")
+            .arg("--strip-debug")
+            .arg(exe)
+            .arg(&stripped)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if made { stripped } else { exe.to_path_buf() }
+    }
+}
+
 impl CacheSim {
-    /// A simulator running up to `jobs` (at least 1) children of `exe` under `valgrind` at once,
-    /// with its slots in `work_dir`.
+    /// A simulator running up to `jobs` (at least 1) children of `exe` (as `program` says)
+    /// under `valgrind` at once, with its slots in `work_dir`.
     ///
     /// # Errors
     /// A slot directory or the link (or copy) of `exe` in it could not be made.
     pub fn new(
         exe: PathBuf,
+        program: ChildProgram,
         valgrind: PathBuf,
         work_dir: PathBuf,
         jobs: usize,
     ) -> Result<Self, SimError> {
+        let _ = std::fs::create_dir_all(&work_dir);
+        let program = program.prepare(&exe, &work_dir);
         let mut slots = Vec::new();
         for i in 0..jobs.max(1) {
             // Same name length for every slot (children never see the name, but keep it plain).
@@ -357,7 +414,7 @@ impl CacheSim {
                 what: format!("creating {}", slot.display()),
                 source,
             })?;
-            place_child_program(&exe, &slot)?;
+            place_child_program(&program, &slot)?;
             slots.push(slot);
         }
         slots.reverse();
@@ -395,6 +452,11 @@ impl CacheSim {
                 &format!("--D1={D1}"),
                 &format!("--LL={LL}"),
                 "--collect-atstart=no",
+                if callgrind_request::AVAILABLE {
+                    "--instr-atstart=no"
+                } else {
+                    "--instr-atstart=yes"
+                },
                 &format!("--toggle-collect={COLLECTED_FN}"),
                 &format!("--callgrind-out-file={SLOT_OUT}"),
             ])

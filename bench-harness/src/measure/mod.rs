@@ -3,7 +3,8 @@
 //! fields of [`results::Benchmark`] (or the `sweeps` section), the same fields for every
 //! family:
 //!
-//! * [`cache_sim`]: simulated cache misses per op under callgrind (deterministic), `sim`;
+//! * [`cache_sim`]: simulated cache misses per op under callgrind (deterministic), `sim`
+//!   ([`callgrind_request`]: where its children start instrumenting);
 //! * [`alloc_counter`]: the counting global allocator the `dodbench` binary installs;
 //! * [`memory`]: bytes per object, peak bytes, allocator calls, memory over time, `memory`;
 //! * [`counters`]: hardware counters where `perf_event_open` has them, `hw`;
@@ -12,6 +13,7 @@
 
 pub mod alloc_counter;
 pub mod cache_sim;
+pub mod callgrind_request;
 pub mod counters;
 pub mod latency;
 pub mod memory;

@@ -200,6 +200,14 @@ pub struct ResolvedBody<Id> {
 }
 
 impl<Id: Copy + PartialEq + Debug> ResolvedBody<Id> {
+    /// Reads one element per cache line of the recorded IDs and the segments, so a cache
+    /// simulation that starts after the dry run holds them as the timed replays do (they read
+    /// the same arrays every sample).
+    pub fn read_every_line(&self) {
+        read_every_line(&self.ids);
+        read_every_line(&self.segments);
+    }
+
     /// The body `ops` with the IDs the dry run recorded (`ids_per_op[i]` of them for op `i`,
     /// concatenated in `ids`).
     ///
@@ -382,6 +390,15 @@ impl<Id: Copy + PartialEq + Debug> HandleIds<Id> for IdCursor<'_, Id> {
         let all = self.rest.as_slice();
         self.rest = [].iter();
         Some(all)
+    }
+}
+
+/// Reads one element of `items` per 64-byte line (every element when they are larger), through
+/// [`std::hint::black_box`] so the loads are not optimised away.
+pub fn read_every_line<T: Copy>(items: &[T]) {
+    let step = (64 / std::mem::size_of::<T>().max(1)).max(1);
+    for item in items.iter().step_by(step) {
+        std::hint::black_box(*item);
     }
 }
 
