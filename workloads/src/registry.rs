@@ -146,6 +146,8 @@ const ENTRIES: &[Entry] = &[
     entry!(lookup_key_order_sorted, generators::lookup_key_order_sorted::LookupKeyOrderSortedParams, stale: false),
     entry!(lookup_zipf, generators::lookup_zipf::LookupZipfParams, stale: false),
     entry!(lookup_stale, generators::lookup_stale::LookupStaleParams, stale: true),
+    entry!(lookup_stale_pass, generators::lookup_stale_pass::LookupStalePassParams, stale: true),
+    entry!(lookup_stale_vacant, generators::lookup_stale_vacant::LookupStaleVacantParams, stale: true),
     entry!(remove_random, generators::remove_random::RemoveRandomParams, stale: false),
     entry!(iterate_full, generators::iterate_full::IterateFullParams, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
     entry!(iterate_full_p8, generators::iterate_full_p8::IterateFullP8Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),

@@ -36,16 +36,7 @@ crate::workload_params! {
 pub fn generate(n: usize, seed: u64, params: &LookupStaleParams) -> Trace<Op> {
     let mut rng = TraceRng::new(seed);
     let mut b = TraceBuilder::new();
-    for _ in 0..n {
-        b.add();
-    }
-    let removed_count = fraction_of(n, params.stale_fraction, 1);
-    let removed: Vec<_> = (0..removed_count)
-        .map(|_| b.remove_random(&mut rng))
-        .collect();
-    for _ in 0..removed_count {
-        b.add();
-    }
+    let removed = stale_setup(&mut b, &mut rng, n, params.stale_fraction, Slots::Reused);
     b.start_body();
     if !removed.is_empty() {
         for _ in 0..params.ops {
@@ -53,4 +44,52 @@ pub fn generate(n: usize, seed: u64, params: &LookupStaleParams) -> Trace<Op> {
         }
     }
     b.finish(NAME, n, seed, params)
+}
+
+/// What becomes of the slots of the objects [`stale_setup`] removes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slots {
+    /// As many objects added back, into the freed slots (in designs that reuse them).
+    Reused,
+    /// Nothing added back: the slots stay free.
+    Vacant,
+}
+
+/// The stale workloads' setup: `n` adds, then `round(n * fraction)` (at least 1) random
+/// removes, then as many adds if `slots` is [`Slots::Reused`]; returns the removed handles.
+pub(crate) fn stale_setup(
+    b: &mut TraceBuilder,
+    rng: &mut TraceRng,
+    n: usize,
+    fraction: f64,
+    slots: Slots,
+) -> Vec<crate::op::Handle> {
+    for _ in 0..n {
+        b.add();
+    }
+    let removed_count = fraction_of(n, fraction, 1);
+    let removed: Vec<_> = (0..removed_count).map(|_| b.remove_random(rng)).collect();
+    if slots == Slots::Reused {
+        for _ in 0..removed_count {
+            b.add();
+        }
+    }
+    removed
+}
+
+/// Appends whole passes of `GetStale` over `removed`, each a fresh permutation, as many as
+/// reach `ops` (at least one; [`passes`](super::lookup_uniform::passes)): every removed
+/// handle is looked up equally often. Shared by `lookup-stale-pass` and `lookup-stale-vacant`.
+pub(crate) fn stale_passes(
+    b: &mut TraceBuilder,
+    rng: &mut TraceRng,
+    mut removed: Vec<crate::op::Handle>,
+    ops: usize,
+) {
+    for _ in 0..super::lookup_uniform::passes(removed.len(), ops) {
+        rng.shuffle(&mut removed);
+        for &h in &removed {
+            b.push(Op::GetStale(h));
+        }
+    }
 }

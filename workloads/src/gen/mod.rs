@@ -16,6 +16,8 @@
 //! | `lookup-uniform` | `n` Add                           | 100K uniform Get                                 | 100K                          |
 //! | `lookup-zipf`    | `n` Add                           | 100K Zipf(1.0) Get, scattered hot set            | 100K                          |
 //! | `lookup-stale`   | `n` Add, `n/2` Remove, `n/2` Add  | 100K GetStale of removed handles                 | 100K                          |
+//! | `lookup-stale-pass` | as `lookup-stale`              | passes of GetStale over every removed handle, shuffled | 100K / 131K / 500K      |
+//! | `lookup-stale-vacant` | `n` Add, `n/2` Remove        | as `lookup-stale-pass` (the slots stay free)     | 100K / 131K / 500K            |
 //! | `remove-random`  | `n` Add                           | `n/2` Remove, random order                       | 500 / 32K / 512K              |
 //! | `iterate-full`   | `n` Add                           | `clamp(ceil(1M/n), 1, 64)` Iterate               | 64 / 16 / 1 passes            |
 //! | `iterate-holes`  | `2n` Add, `n` Remove              | as `iterate-full`                                | 64 / 16 / 1 passes            |
@@ -156,6 +158,8 @@ pub mod kv_snapshot;
 pub mod lookup_key_order;
 pub mod lookup_key_order_sorted;
 pub mod lookup_stale;
+pub mod lookup_stale_pass;
+pub mod lookup_stale_vacant;
 pub mod lookup_uniform;
 pub mod lookup_uniform_p128;
 pub mod lookup_uniform_p8;

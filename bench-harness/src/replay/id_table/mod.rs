@@ -26,12 +26,16 @@ use results::DesignRecord;
 pub struct IdTableFamily;
 
 /// The workloads a default run also times at 1M objects: the lookups whose cost is a cache
-/// miss there (`lookup-uniform`, and `lookup-stale`, where detecting a dead ID is the point of
-/// the design), the article's own mix (its "40 times faster than the STL" claim), the holes'
-/// cost on iteration (A9), and the removals and churn where free-list order meets the cache.
+/// miss there (`lookup-uniform`, and the stale lookups, where detecting a dead ID is the point
+/// of the design: `lookup-stale` draws from the removed IDs, `lookup-stale-pass` reads every
+/// reused slot once per pass and `lookup-stale-vacant` every free one), the article's own mix
+/// (its "40 times faster than the STL" claim), the holes' cost on iteration (A9), and the
+/// removals and churn where free-list order meets the cache.
 pub const LARGE_N_WORKLOADS: &[&str] = &[
     "lookup-uniform",
     "lookup-stale",
+    "lookup-stale-pass",
+    "lookup-stale-vacant",
     "article-mix",
     "iterate-holes",
     "remove-random",
