@@ -8,8 +8,8 @@
 #   DODBENCH_SIZES=1000 scripts/ab.sh main HEAD 'id_table/churn/'
 set -euo pipefail
 
-usage() {
-  cat >&2 <<'EOF'
+usage_text() {
+  cat <<'EOF'
 usage: scripts/ab.sh [-r ROUNDS] [-k] REV_A REV_B [FILTER]
 
   REV_A, REV_B  any git revisions (commits, branches, tags)
@@ -20,8 +20,16 @@ usage: scripts/ab.sh [-r ROUNDS] [-k] REV_A REV_B [FILTER]
 Environment: DODBENCH_QUICK (default 1), DODBENCH_SIZES, DODBENCH_SEED are passed to both
 sides; AB_TARGET_DIR is the shared build cache (default target/ab/build of this checkout).
 EOF
+}
+# A wrong call: the usage on stderr, exit 2. `-h` / `--help`: on stdout, exit 0.
+usage() {
+  usage_text >&2
   exit 2
 }
+if [[ ${1:-} == "--help" || ${1:-} == "-h" ]]; then
+  usage_text
+  exit 0
+fi
 
 rounds=3
 keep=0
@@ -29,6 +37,7 @@ while getopts ":r:kh" opt; do
   case $opt in
     r) rounds=$OPTARG ;;
     k) keep=1 ;;
+    h) usage_text; exit 0 ;;
     *) usage ;;
   esac
 done

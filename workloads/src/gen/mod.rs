@@ -6,9 +6,10 @@
 //! [registry](crate::registry) lists them all.
 //!
 //! Generators append ops through their family's trace builder, which tracks the live objects:
-//! `TraceBuilder` (below) for ID tables, `TagTraceBuilder` (`tags_builder.rs`) and
-//! `AllocTraceBuilder` (`alloc_builder.rs`). All three are made of the same two pieces in
-//! `builder.rs`: `TraceParts` (setup, body, the header) and `LiveHandles` (the live set).
+//! `TraceBuilder` (below) for ID tables, `TagTraceBuilder` (`tags_builder.rs`),
+//! `AllocTraceBuilder` (`alloc_builder.rs`) and one `<prefix>_builder.rs` per later family.
+//! They are made of the same two pieces in `builder.rs`: `TraceParts` (setup, body, the header)
+//! and `LiveHandles` (the live set).
 //!
 //! | workload         | setup (default params)            | body (default params)                            | body ops at n = 1K / 64K / 1M |
 //! |------------------|-----------------------------------|--------------------------------------------------|-------------------------------|
