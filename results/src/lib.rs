@@ -44,11 +44,13 @@ pub mod family;
 pub mod files;
 pub mod history;
 pub mod machine;
+pub mod measures;
 pub mod merge;
 pub mod ranking;
 pub mod schema;
 pub mod side_by_side;
 pub mod stats;
+pub mod status;
 pub mod step;
 
 pub use family::{Family, FamilyMetrics, FamilyRecord, UnknownFamily};

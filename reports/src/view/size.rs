@@ -163,94 +163,17 @@ pub(super) fn build_size(
         .unique(&[workload, &format!("n{n}")], "x")
         .trim_end_matches(".x")
         .to_string();
-    let summaries: Vec<SummaryView> = (0..machines.runs().len())
-        .filter_map(|machine| {
-            let on: Vec<&Benchmark> = timed
-                .iter()
-                .map(|t| t.0)
-                .filter(|b| machines.index_of(b) == machine)
-                .collect();
-            let ranking = results::rank(&on)?;
-            let (winner, runner_up) = (ranking.winner(), ranking.runner_up());
-            let gap = ranking.gap.as_ref();
-            Some(SummaryView {
-                family: family.to_string(),
-                workload: workload.to_string(),
-                n,
-                machine: machines.column(winner),
-                page: page.to_string(),
-                anchor: anchor.clone(),
-                winner: leaders(&ranking).join(&format!(" {TIED} ")),
-                winner_ns: median(winner).map(format::ns).unwrap_or_default(),
-                runner_up: runner_up.map(|r| r.design.clone()).unwrap_or_default(),
-                // The paired median when paired (the number the confidence describes), else
-                // the ratio of medians.
-                ratio: gap
-                    .map(|g| format::ratio(g.paired.as_ref().map_or(g.ratio, |p| p.ratio.median)))
-                    .unwrap_or_default(),
-                confidence: gap
-                    .filter(|g| g.paired.is_some())
-                    .map(Gap::describe)
-                    .unwrap_or_default(),
-                tied: gap.and_then(Gap::decided) == Some(false),
-                untimed: designs
-                    .iter()
-                    .filter(|b| machines.index_of(b) == machine)
-                    .count()
-                    - on.len(),
-                best_by_kind: best_by_kind(results, &ranking),
-            })
-        })
-        .collect();
-    let row = |b: &Benchmark| {
-        let m = median(b);
-        let style = if is_reference(b) {
-            reference_style(&b.design)
-        } else {
-            style_of(results, family, &b.design)
-        };
-        let to_best = machines
-            .best_on_machine_of(b, &designs)
-            .and_then(|best| ratio::to_best(b, best));
-        let to_reference = machines
-            .reference_on_machine_of(family, b, &designs)
-            .and_then(|reference| ratio::to_reference(b, reference));
-        RowView {
-            design: b.design.clone(),
-            machine: machines.column(b),
-            kind: kind_of(results, b),
-            colour: style.colour.hex(),
-            status: status_name(b.status),
-            reason: b.reason.clone().unwrap_or_default(),
-            timed: m.is_some(),
-            ns: m.map(format::ns).unwrap_or_default(),
-            ci: b
-                .ns_per_op
-                .filter(|_| m.is_some())
-                .map(|e| format!("[{}, {}]", format::ns(e.lower), format::ns(e.upper)))
-                .unwrap_or_default(),
-            ops_per_s: m.map(|m| format::si(1e9 / m)).unwrap_or_default(),
-            ratio: to_best.map(|r| r.cell()).unwrap_or_default(),
-            tied: to_best.is_some_and(|r| r.tied()),
-            // No ≈ here: the mark is about the best.
-            ratio_ref: to_reference
-                .map(|r| format::ratio(r.value()))
-                .unwrap_or_default(),
-            bytes_per_object: machines.deterministic_cell(
-                b,
-                here,
-                |b| b.bytes_per_object.filter(|v| v.is_finite()),
-                |v| format::significant(v, 3),
-            ),
-            overhead: match (&b.mirrors, b.overhead) {
-                (Some(design), Some(o)) => {
-                    format!("{design}'s replay = {} this loop", format::ratio(o))
-                }
-                _ => String::new(),
-            },
-            samples: b.samples_ns_per_op.len(),
-        }
+    let title = format!("{workload}, N = {n}");
+    let cell = Cell {
+        machines,
+        family,
+        workload,
+        n,
+        title: &title,
+        here,
+        designs: &designs,
     };
+    let summaries = summaries(&cell, page, &anchor, &timed);
     // Designs in table order: timed fastest first (on the first machine that timed them),
     // then untimed; each design's machines together.
     let ordered: Vec<&Benchmark> = machines.by_design(
@@ -260,212 +183,23 @@ pub(super) fn build_size(
             .chain(designs.iter().copied().filter(|b| median(b).is_none()))
             .collect::<Vec<_>>(),
     );
-    let mut rows: Vec<RowView> = ordered.iter().map(|b| row(b)).collect();
-    rows.extend(references.iter().map(|b| row(b)));
+    let mut rows: Vec<RowView> = ordered.iter().map(|b| row(&cell, b)).collect();
+    rows.extend(references.iter().map(|b| row(&cell, b)));
     let tied_note = if rows.iter().any(|r| r.tied) {
         ratio::tied_note()
     } else {
         String::new()
     };
 
-    let title = format!("{workload}, N = {n}");
-    let bars: Vec<Bar> = designs
-        .iter()
-        .map(|b| Bar {
-            style: machines.style(family, b),
-            value: median(b).map(|m| 1e9 / m),
-            note: Some(shorten(&note(b), 64)),
-        })
-        .collect();
-    let reference_lines: Vec<ReferenceLine> = references
-        .iter()
-        .filter_map(|b| {
-            median(b).map(|m| ReferenceLine {
-                name: machines.label(b),
-                value: 1e9 / m,
-            })
-        })
-        .collect();
-    let file = names.unique(
-        &[family.as_str(), workload, &format!("n{n}"), "throughput"],
-        "svg",
-    );
-    let throughput = throughput::build(
-        &file,
-        &format!("{title}: throughput"),
-        &bars,
-        &reference_lines,
-    )?;
-    charts.push(throughput.clone());
-
-    let distributions: Vec<Distribution> = designs
-        .iter()
-        .filter(|b| median(b).is_some() && !b.samples_ns_per_op.is_empty())
-        .map(|b| Distribution {
-            style: machines.style(family, b),
-            samples: b.samples_ns_per_op.clone(),
-        })
-        .collect();
-    let latency = if distributions.is_empty() {
-        None
-    } else {
-        let file = names.unique(
-            &[family.as_str(), workload, &format!("n{n}"), "samples"],
-            "svg",
-        );
-        let chart = latency::build(&file, &format!("{title}: sample spread"), &distributions)?;
-        charts.push(chart.clone());
-        Some(chart)
-    };
-
-    // A deterministic series' style: named as `Machines::once` says.
-    let once_style = |b: &Benchmark, name: String| SeriesStyle {
-        name,
-        ..style_of(results, family, &b.design)
-    };
-    let memory_bars: Vec<Bar> = machines
-        .once(&designs, |b| {
-            b.bytes_per_object.filter(|v| v.is_finite() && *v > 0.0)
-        })
-        .into_iter()
-        .map(|(b, name)| Bar {
-            style: once_style(b, name),
-            value: b.bytes_per_object,
-            note: None,
-        })
-        .collect();
-    let memory = if memory_bars.is_empty() {
-        None
-    } else {
-        let file = names.unique(
-            &[family.as_str(), workload, &format!("n{n}"), "memory"],
-            "svg",
-        );
-        let chart = memory::build(
-            &file,
-            &format!("{title}: bytes per live object"),
-            &memory_bars,
-        )?;
-        charts.push(chart.clone());
-        Some(chart)
-    };
-
-    let latencies: Vec<(&Benchmark, &results::Latency)> = designs
-        .iter()
-        .filter_map(|b| b.latency.as_ref().map(|l| (*b, l)))
-        .collect();
-    let percentiles = if latencies.is_empty() {
-        None
-    } else {
-        let rows: Vec<PercentileRow> = latencies
-            .iter()
-            .map(|(b, l)| PercentileRow {
-                style: machines.style(family, b),
-                p50: l.p50,
-                p99: l.p99,
-                p999: l.p999,
-                max: l.max,
-            })
-            .collect();
-        let method = latency_method(&latencies.iter().map(|l| l.1).collect::<Vec<_>>());
-        let file = names.unique(
-            &[family.as_str(), workload, &format!("n{n}"), "percentiles"],
-            "svg",
-        );
-        let chart = percentiles::build(
-            &file,
-            &format!("{title}: per-op latency percentiles"),
-            &method,
-            &rows,
-        )?;
-        charts.push(chart.clone());
-        Some(chart)
-    };
-
-    let series: Vec<Line> = machines
-        .once(&designs, |b| {
-            b.memory
-                .as_ref()
-                .filter(|m| !m.series.is_empty())
-                .map(|m| m.series.clone())
-        })
-        .into_iter()
-        .filter_map(|(b, name)| {
-            let m = b.memory.as_ref()?;
-            Some(Line {
-                style: once_style(b, name),
-                points: m
-                    .series
-                    .iter()
-                    .map(|p| (p.ops as f64, p.design_bytes as f64))
-                    .collect(),
-            })
-        })
-        .collect();
-    let memory_over_time = if series.is_empty() {
-        None
-    } else {
-        let file = names.unique(
-            &[family.as_str(), workload, &format!("n{n}"), "memory-time"],
-            "svg",
-        );
-        let chart = memory_over_time::build(&file, &format!("{title}: memory held"), &series)?;
-        charts.push(chart.clone());
-        Some(chart)
-    };
-
-    let alloc_bars: Vec<Bar> = machines
-        .once(&designs, |b| b.alloc_calls_per_op.filter(|v| v.is_finite()))
-        .into_iter()
-        .map(|(b, name)| Bar {
-            style: once_style(b, name),
-            value: b.alloc_calls_per_op,
-            note: None,
-        })
-        .collect();
-    let allocator = if alloc_bars.is_empty() {
-        None
-    } else {
-        let file = names.unique(
-            &[family.as_str(), workload, &format!("n{n}"), "alloc-calls"],
-            "svg",
-        );
-        let chart = allocator::build(
-            &file,
-            &format!("{title}: allocator calls per work unit"),
-            &alloc_bars,
-        )?;
-        charts.push(chart.clone());
-        Some(chart)
-    };
-
-    let sims: Vec<(&Benchmark, String)> = machines.once(&designs, |b| b.sim.clone());
-    let sim = match sims.first().and_then(|(b, _)| b.sim.as_ref()) {
-        Some(first) => {
-            let rows: Vec<MissRow> = sims
-                .iter()
-                .filter_map(|(b, name)| {
-                    let sim = b.sim.as_ref()?;
-                    Some(MissRow {
-                        style: once_style(b, name.clone()),
-                        d1_per_op: sim.d1_miss,
-                        ll_per_op: sim.ll_miss,
-                    })
-                })
-                .collect();
-            let file = names.unique(&[family.as_str(), workload, &format!("n{n}"), "sim"], "svg");
-            let config = format!("D1 {}, LL {}", first.config.d1, first.config.ll);
-            let chart = sim_misses::build(
-                &file,
-                &format!("{title}: simulated cache misses"),
-                &config,
-                &rows,
-            )?;
-            charts.push(chart.clone());
-            Some(chart)
-        }
-        None => None,
-    };
+    let throughput = throughput_chart(&cell, &references, names, charts)?;
+    let GenericCharts {
+        latency,
+        percentiles,
+        memory,
+        memory_over_time,
+        allocator,
+        sim,
+    } = generic_charts(&cell, names, charts)?;
     let block = Block {
         machines,
         family,
@@ -498,6 +232,440 @@ pub(super) fn build_size(
         },
         family_metrics,
     })
+}
+
+/// What the summaries, rows and generic charts of one (workload, N) block are built from.
+struct Cell<'a> {
+    /// The runs, one per machine (the first one's designs fix colours and kinds).
+    machines: &'a Machines<'a>,
+    /// The page's family.
+    family: Family,
+    /// The block's workload.
+    workload: &'a str,
+    /// Live size.
+    n: u64,
+    /// `<workload>, N = <n>`: the start of every chart title.
+    title: &'a str,
+    /// Every benchmark of the block, whatever its family (reference loops included).
+    here: &'a [&'a Benchmark],
+    /// The family's designs of the block, each design's machines together.
+    designs: &'a [&'a Benchmark],
+}
+
+impl Cell<'_> {
+    /// The file name of the block's `chart` SVG (family, workload, `n<N>`, `chart`), unique
+    /// in `names`.
+    fn file(&self, names: &mut Names, chart: &str) -> String {
+        names.unique(
+            &[
+                self.family.as_str(),
+                self.workload,
+                &format!("n{}", self.n),
+                chart,
+            ],
+            "svg",
+        )
+    }
+
+    /// A deterministic series' style: `b`'s design colours, named as `Machines::once` says.
+    fn once_style(&self, b: &Benchmark, name: String) -> SeriesStyle {
+        SeriesStyle {
+            name,
+            ..style_of(self.machines.primary(), self.family, &b.design)
+        }
+    }
+}
+
+/// The block's verdicts, one per machine that timed a design here: the winner (with every
+/// design that cannot be told apart from it), the runner-up, how sure their order is and the
+/// fastest of each kind. `timed` holds the timed designs, machine by machine, fastest first on
+/// each; `page` and `anchor` locate the block.
+fn summaries(
+    cell: &Cell<'_>,
+    page: &str,
+    anchor: &str,
+    timed: &[(&Benchmark, f64)],
+) -> Vec<SummaryView> {
+    let machines = cell.machines;
+    (0..machines.runs().len())
+        .filter_map(|machine| {
+            let on: Vec<&Benchmark> = timed
+                .iter()
+                .map(|t| t.0)
+                .filter(|b| machines.index_of(b) == machine)
+                .collect();
+            let ranking = results::rank(&on)?;
+            let (winner, runner_up) = (ranking.winner(), ranking.runner_up());
+            let gap = ranking.gap.as_ref();
+            Some(SummaryView {
+                family: cell.family.to_string(),
+                workload: cell.workload.to_string(),
+                n: cell.n,
+                machine: machines.column(winner),
+                page: page.to_string(),
+                anchor: anchor.to_string(),
+                winner: leaders(&ranking).join(&format!(" {TIED} ")),
+                winner_ns: median(winner).map(format::ns).unwrap_or_default(),
+                runner_up: runner_up.map(|r| r.design.clone()).unwrap_or_default(),
+                // The paired median when paired (the number the confidence describes), else
+                // the ratio of medians.
+                ratio: gap
+                    .map(|g| format::ratio(g.paired.as_ref().map_or(g.ratio, |p| p.ratio.median)))
+                    .unwrap_or_default(),
+                confidence: gap
+                    .filter(|g| g.paired.is_some())
+                    .map(Gap::describe)
+                    .unwrap_or_default(),
+                tied: gap.and_then(Gap::decided) == Some(false),
+                untimed: cell
+                    .designs
+                    .iter()
+                    .filter(|b| machines.index_of(b) == machine)
+                    .count()
+                    - on.len(),
+                best_by_kind: best_by_kind(machines.primary(), &ranking),
+            })
+        })
+        .collect()
+}
+
+/// The table row of `b`, a design or a reference loop of the block: its time, throughput and
+/// ratios to the best and to the reference design on its machine, its bytes per live object
+/// (shown once across machines) and, for a loop that mirrors a design's replay, that replay's
+/// overhead.
+fn row(cell: &Cell<'_>, b: &Benchmark) -> RowView {
+    let (machines, family) = (cell.machines, cell.family);
+    let results = machines.primary();
+    let m = median(b);
+    let style = if is_reference(b) {
+        reference_style(&b.design)
+    } else {
+        style_of(results, family, &b.design)
+    };
+    let to_best = machines
+        .best_on_machine_of(b, cell.designs)
+        .and_then(|best| ratio::to_best(b, best));
+    let to_reference = machines
+        .reference_on_machine_of(family, b, cell.designs)
+        .and_then(|reference| ratio::to_reference(b, reference));
+    RowView {
+        design: b.design.clone(),
+        machine: machines.column(b),
+        kind: kind_of(results, b),
+        colour: style.colour.hex(),
+        status: status_name(b.status),
+        reason: b.reason.clone().unwrap_or_default(),
+        timed: m.is_some(),
+        ns: m.map(format::ns).unwrap_or_default(),
+        ci: b
+            .ns_per_op
+            .filter(|_| m.is_some())
+            .map(|e| format!("[{}, {}]", format::ns(e.lower), format::ns(e.upper)))
+            .unwrap_or_default(),
+        ops_per_s: m.map(|m| format::si(1e9 / m)).unwrap_or_default(),
+        ratio: to_best.map(|r| r.cell()).unwrap_or_default(),
+        tied: to_best.is_some_and(|r| r.tied()),
+        // No ≈ here: the mark is about the best.
+        ratio_ref: to_reference
+            .map(|r| format::ratio(r.value()))
+            .unwrap_or_default(),
+        bytes_per_object: machines.deterministic_cell(
+            b,
+            cell.here,
+            |b| b.bytes_per_object.filter(|v| v.is_finite()),
+            |v| format::significant(v, 3),
+        ),
+        overhead: match (&b.mirrors, b.overhead) {
+            (Some(design), Some(o)) => {
+                format!("{design}'s replay = {} this loop", format::ratio(o))
+            }
+            _ => String::new(),
+        },
+        samples: b.samples_ns_per_op.len(),
+    }
+}
+
+/// The block's throughput chart: work units per second, a bar per design and machine and a
+/// line per timed reference loop of `references`; also pushed onto `charts`.
+fn throughput_chart(
+    cell: &Cell<'_>,
+    references: &[&Benchmark],
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Chart, ChartError> {
+    let (machines, title) = (cell.machines, cell.title);
+    let bars: Vec<Bar> = cell
+        .designs
+        .iter()
+        .map(|b| Bar {
+            style: machines.style(cell.family, b),
+            value: median(b).map(|m| 1e9 / m),
+            note: Some(shorten(&note(b), 64)),
+        })
+        .collect();
+    let reference_lines: Vec<ReferenceLine> = references
+        .iter()
+        .filter_map(|b| {
+            median(b).map(|m| ReferenceLine {
+                name: machines.label(b),
+                value: 1e9 / m,
+            })
+        })
+        .collect();
+    let file = cell.file(names, "throughput");
+    let throughput = throughput::build(
+        &file,
+        &format!("{title}: throughput"),
+        &bars,
+        &reference_lines,
+    )?;
+    charts.push(throughput.clone());
+    Ok(throughput)
+}
+
+/// The block's generic charts beyond throughput, each present when some design carries its
+/// field: see the fields of the same names in [`SizeView`].
+struct GenericCharts {
+    /// Sample spread.
+    latency: Option<Chart>,
+    /// Per-op latency percentiles.
+    percentiles: Option<Chart>,
+    /// Bytes per live object.
+    memory: Option<Chart>,
+    /// Memory held against ops replayed.
+    memory_over_time: Option<Chart>,
+    /// Allocator calls per work unit.
+    allocator: Option<Chart>,
+    /// Simulated misses.
+    sim: Option<Chart>,
+}
+
+/// Every generic chart of the block after throughput (sample spread, bytes per live object,
+/// latency percentiles, memory over time, allocator calls, simulated misses, in that order of
+/// file names), each also pushed onto `charts`.
+fn generic_charts(
+    cell: &Cell<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<GenericCharts, ChartError> {
+    let latency = sample_spread_chart(cell, names, charts)?;
+    let memory = memory_chart(cell, names, charts)?;
+    let percentiles = percentiles_chart(cell, names, charts)?;
+    let memory_over_time = memory_over_time_chart(cell, names, charts)?;
+    let allocator = allocator_chart(cell, names, charts)?;
+    let sim = sim_chart(cell, names, charts)?;
+    Ok(GenericCharts {
+        latency,
+        percentiles,
+        memory,
+        memory_over_time,
+        allocator,
+        sim,
+    })
+}
+
+/// The sample spread of each timed design with samples (pushed onto `charts`); `None` when no
+/// design has any.
+fn sample_spread_chart(
+    cell: &Cell<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Option<Chart>, ChartError> {
+    let distributions: Vec<Distribution> = cell
+        .designs
+        .iter()
+        .filter(|b| median(b).is_some() && !b.samples_ns_per_op.is_empty())
+        .map(|b| Distribution {
+            style: cell.machines.style(cell.family, b),
+            samples: b.samples_ns_per_op.clone(),
+        })
+        .collect();
+    if distributions.is_empty() {
+        return Ok(None);
+    }
+    let file = cell.file(names, "samples");
+    let title = cell.title;
+    let chart = latency::build(&file, &format!("{title}: sample spread"), &distributions)?;
+    charts.push(chart.clone());
+    Ok(Some(chart))
+}
+
+/// Bytes per live object, a bar per design shown once across machines (pushed onto
+/// `charts`); `None` when no design reported a positive size.
+fn memory_chart(
+    cell: &Cell<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Option<Chart>, ChartError> {
+    let memory_bars: Vec<Bar> = cell
+        .machines
+        .once(cell.designs, |b| {
+            b.bytes_per_object.filter(|v| v.is_finite() && *v > 0.0)
+        })
+        .into_iter()
+        .map(|(b, name)| Bar {
+            style: cell.once_style(b, name),
+            value: b.bytes_per_object,
+            note: None,
+        })
+        .collect();
+    if memory_bars.is_empty() {
+        return Ok(None);
+    }
+    let file = cell.file(names, "memory");
+    let title = cell.title;
+    let chart = memory::build(
+        &file,
+        &format!("{title}: bytes per live object"),
+        &memory_bars,
+    )?;
+    charts.push(chart.clone());
+    Ok(Some(chart))
+}
+
+/// Per-op latency percentiles of each design `dodbench latency` measured (pushed onto
+/// `charts`); `None` when it measured none.
+fn percentiles_chart(
+    cell: &Cell<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Option<Chart>, ChartError> {
+    let latencies: Vec<(&Benchmark, &results::Latency)> = cell
+        .designs
+        .iter()
+        .filter_map(|b| b.latency.as_ref().map(|l| (*b, l)))
+        .collect();
+    if latencies.is_empty() {
+        return Ok(None);
+    }
+    let rows: Vec<PercentileRow> = latencies
+        .iter()
+        .map(|(b, l)| PercentileRow {
+            style: cell.machines.style(cell.family, b),
+            p50: l.p50,
+            p99: l.p99,
+            p999: l.p999,
+            max: l.max,
+        })
+        .collect();
+    let method = latency_method(&latencies.iter().map(|l| l.1).collect::<Vec<_>>());
+    let file = cell.file(names, "percentiles");
+    let title = cell.title;
+    let chart = percentiles::build(
+        &file,
+        &format!("{title}: per-op latency percentiles"),
+        &method,
+        &rows,
+    )?;
+    charts.push(chart.clone());
+    Ok(Some(chart))
+}
+
+/// Memory held against ops replayed, a line per design whose `dodbench memory` series is
+/// shown once across machines (pushed onto `charts`); `None` when no design has a series.
+fn memory_over_time_chart(
+    cell: &Cell<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Option<Chart>, ChartError> {
+    let series: Vec<Line> = cell
+        .machines
+        .once(cell.designs, |b| {
+            b.memory
+                .as_ref()
+                .filter(|m| !m.series.is_empty())
+                .map(|m| m.series.clone())
+        })
+        .into_iter()
+        .filter_map(|(b, name)| {
+            let m = b.memory.as_ref()?;
+            Some(Line {
+                style: cell.once_style(b, name),
+                points: m
+                    .series
+                    .iter()
+                    .map(|p| (p.ops as f64, p.design_bytes as f64))
+                    .collect(),
+            })
+        })
+        .collect();
+    if series.is_empty() {
+        return Ok(None);
+    }
+    let file = cell.file(names, "memory-time");
+    let title = cell.title;
+    let chart = memory_over_time::build(&file, &format!("{title}: memory held"), &series)?;
+    charts.push(chart.clone());
+    Ok(Some(chart))
+}
+
+/// Allocator calls per work unit, a bar per design shown once across machines (pushed onto
+/// `charts`); `None` when `dodbench memory` counted no design's calls.
+fn allocator_chart(
+    cell: &Cell<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Option<Chart>, ChartError> {
+    let alloc_bars: Vec<Bar> = cell
+        .machines
+        .once(cell.designs, |b| {
+            b.alloc_calls_per_op.filter(|v| v.is_finite())
+        })
+        .into_iter()
+        .map(|(b, name)| Bar {
+            style: cell.once_style(b, name),
+            value: b.alloc_calls_per_op,
+            note: None,
+        })
+        .collect();
+    if alloc_bars.is_empty() {
+        return Ok(None);
+    }
+    let file = cell.file(names, "alloc-calls");
+    let title = cell.title;
+    let chart = allocator::build(
+        &file,
+        &format!("{title}: allocator calls per work unit"),
+        &alloc_bars,
+    )?;
+    charts.push(chart.clone());
+    Ok(Some(chart))
+}
+
+/// Simulated D1 and LL misses per work unit, a row per design shown once across machines,
+/// under the first one's cache configuration (pushed onto `charts`); `None` when no cache
+/// simulation covered the block.
+fn sim_chart(
+    cell: &Cell<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+) -> Result<Option<Chart>, ChartError> {
+    let sims: Vec<(&Benchmark, String)> = cell.machines.once(cell.designs, |b| b.sim.clone());
+    let Some(first) = sims.first().and_then(|(b, _)| b.sim.as_ref()) else {
+        return Ok(None);
+    };
+    let rows: Vec<MissRow> = sims
+        .iter()
+        .filter_map(|(b, name)| {
+            let sim = b.sim.as_ref()?;
+            Some(MissRow {
+                style: cell.once_style(b, name.clone()),
+                d1_per_op: sim.d1_miss,
+                ll_per_op: sim.ll_miss,
+            })
+        })
+        .collect();
+    let file = cell.file(names, "sim");
+    let config = format!("D1 {}, LL {}", first.config.d1, first.config.ll);
+    let title = cell.title;
+    let chart = sim_misses::build(
+        &file,
+        &format!("{title}: simulated cache misses"),
+        &config,
+        &rows,
+    )?;
+    charts.push(chart.clone());
+    Ok(Some(chart))
 }
 
 /// What the body of (`family`, `workload`, `n`) touches, from its workload record: the distinct
