@@ -204,6 +204,13 @@ mod tests {
                         );
                     }
                 }
+                for w in F::SCALING_WORKLOADS {
+                    assert!(
+                        workloads.iter().any(|x| x.name == *w && !x.recorded),
+                        "{}: scaling workload {w} is not a generated workload of the family",
+                        F::NAME
+                    );
+                }
                 for scale in [
                     crate::replay::Scale::Quick,
                     crate::replay::Scale::Default,
@@ -216,6 +223,54 @@ mod tests {
             }
         }
         for_each_family(&mut Check);
+    }
+
+    /// A claim names designs, workloads and metrics its family runs (a typo would read as
+    /// "not measured" in every report), states its reading, and has an ID of its own.
+    #[test]
+    fn every_claim_names_what_its_family_runs() {
+        struct Check(Vec<String>);
+        impl FamilyVisitor for Check {
+            fn visit<F: Family>(&mut self) {
+                let claims = F::claims();
+                assert!(!claims.is_empty(), "{}: no claims declared", F::NAME);
+                let mut designs: Vec<String> = crate::replay::replayer_names::<F>(None)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect();
+                designs.extend(crate::replay::reference_loop_names::<F>());
+                let workloads = workloads::registry::workloads_of(F::NAME);
+                for c in &claims {
+                    assert!(
+                        !c.id.is_empty() && !c.quote.is_empty() && !c.reading.is_empty(),
+                        "{}: claim {c:?} lacks an ID, quote or reading",
+                        F::NAME
+                    );
+                    assert!(!self.0.contains(&c.id), "claim ID {} declared twice", c.id);
+                    self.0.push(c.id.clone());
+                    results::verdict::check_metric_names(c, F::RESULTS_FAMILY).unwrap();
+                    let (low, high) = c.rule.bounds();
+                    assert!(low <= high, "claim {}: empty rule {}", c.id, c.rule);
+                    for op in c.quantity.operands() {
+                        assert!(
+                            designs.contains(&op.design),
+                            "claim {}: {} has no design {:?}",
+                            c.id,
+                            F::NAME,
+                            op.design
+                        );
+                        assert!(
+                            workloads.iter().any(|w| w.name == op.workload),
+                            "claim {}: {} has no workload {:?}",
+                            c.id,
+                            F::NAME,
+                            op.workload
+                        );
+                    }
+                }
+            }
+        }
+        for_each_family(&mut Check(Vec::new()));
     }
 
     #[test]

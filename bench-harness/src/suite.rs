@@ -290,15 +290,18 @@ pub fn workloads_markdown<F: Family>() -> String {
             .map(|p| format!("`{}` ({})", p.name, p.default))
             .collect::<Vec<_>>()
             .join(", ");
+        let remark = match (w.needs_stale_detection, w.variant_of) {
+            (true, _) => " (needs stale-ID detection)".to_string(),
+            (false, Some(base)) => {
+                format!(" (a point of `{base}`'s parameter sweep: default and full runs only)")
+            }
+            (false, None) => String::new(),
+        };
         out.push_str(&format!(
             "| `{}` | {}{} | {} |\n",
             w.name,
             w.description,
-            if w.needs_stale_detection {
-                " (needs stale-ID detection)"
-            } else {
-                ""
-            },
+            remark,
             if params.is_empty() {
                 "-".to_string()
             } else {
@@ -334,7 +337,15 @@ pub fn family_row_markdown<F: Family>() -> String {
         sizes(F::bench_sizes(Scale::Full)),
         sizes(F::pass_sizes(true)),
         sizes(F::pass_sizes(false)),
-        names(F::MEMORY_BOUND_WORKLOADS),
+        if F::SCALING_WORKLOADS.is_empty() {
+            names(F::MEMORY_BOUND_WORKLOADS)
+        } else {
+            format!(
+                "{}; sweep also {}",
+                names(F::MEMORY_BOUND_WORKLOADS),
+                names(F::SCALING_WORKLOADS)
+            )
+        },
         names(F::MEMORY_WORKLOADS),
         names(F::LATENCY_WORKLOADS),
         F::SWEEP_MAX_N,

@@ -71,10 +71,14 @@ const LONG_BODY_SAMPLES: usize = 10;
 /// the n its header records) comes with the trace read to learn that n, so it is not read twice.
 type MatrixEntry<F> = (&'static str, usize, Option<Trace<OpOf<F>>>);
 
-/// Every (workload, n) of family `F`'s matrix, in run order.
+/// Every (workload, n) of family `F`'s matrix, in run order. A quick run leaves out the points
+/// of parameter sweeps (`WorkloadInfo::variant_of`): it keeps to one value of each parameter.
 fn matrix<F: Family>(config: &SuiteConfig) -> Vec<MatrixEntry<F>> {
     let mut out = Vec::new();
     for workload in workloads::registry::workloads_of(F::NAME) {
+        if workload.variant_of.is_some() && config.quick() {
+            continue;
+        }
         if workload.recorded {
             match workloads::registry::generate_for::<F::Op>(workload.name, 1, config.seed, None) {
                 Ok(t) => out.push((workload.name, t.header.n as usize, Some(t))),

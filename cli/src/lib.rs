@@ -12,6 +12,7 @@
 pub mod ab;
 pub mod advise;
 pub mod bench;
+pub mod claims;
 pub mod compare;
 pub mod convert;
 pub mod export;

@@ -17,7 +17,7 @@ use clap::{Parser, Subcommand};
 use dodbench::export::ExportFormat;
 use dodbench::passes::{self, MatrixArgs};
 use dodbench::{
-    Gate, ab, advise, compare, convert, export, gen_trace, history, list, replay, report,
+    Gate, ab, advise, claims, compare, convert, export, gen_trace, history, list, replay, report,
 };
 use results::compare::table::Format;
 use results::compare::{Rules, UpdatePermissions};
@@ -178,6 +178,20 @@ enum Command {
         a: PathBuf,
         /// The second run's results.json.
         b: PathBuf,
+    },
+    /// The seed articles' quantitative claims judged on a results file: per claim the measured
+    /// value at each N and the verdict (confirmed, refuted, mixed by size, undecided, not
+    /// measured with what is missing).
+    Claims {
+        /// The results file (default: target/dodbench/results.json).
+        results: Option<PathBuf>,
+        /// Judge the claims this build declares instead of those the file recorded (a file
+        /// written before a claim was added or changed).
+        #[arg(long)]
+        current: bool,
+        /// Print the judgements as JSON instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Simulated cache misses per op under valgrind's callgrind (deterministic), merged into
     /// results.json as `sim`: every family's memory-bound workloads at its pass sizes (see
@@ -392,6 +406,11 @@ fn main() {
             label_b,
         } => ab::run(&a_dir, &b_dir, &label_a, &label_b),
         Command::Agreement { a, b } => ab::agreement(&a, &b),
+        Command::Claims {
+            results,
+            current,
+            json,
+        } => claims::run(results, current, json),
         Command::Cache(args) => passes::cache::run(&args).map(|()| Gate::Pass),
         Command::Memory(args) => passes::memory::run(&args).map(|()| Gate::Pass),
         Command::Latency(args) => passes::latency::run(&args).map(|()| Gate::Pass),

@@ -1,5 +1,5 @@
 //! dodbench's report: turns a results file (`target/dodbench/results.json`), or one per
-//! machine shown side by side ([`render_machines`]), into a self-contained static site, `index.html` plus one page per family, with SVG charts in
+//! machine shown side by side ([`render_machines`]), into a self-contained static site, `index.html`, one page per family and `claims.html` (the articles' claims judged), with SVG charts in
 //! `charts/` beside them. It never runs a benchmark; it reads only the results schema
 //! (`results`) and, when [`RenderOptions::history`] is set, the history through
 //! `results::history::load` (one trend chart per workload across commits).
@@ -33,11 +33,12 @@ use minijinja::{AutoEscape, Environment, Value, context};
 use results::{Results, target_dir};
 
 /// The templates, compiled into the binary.
-const TEMPLATES: [(&str, &str); 6] = [
+const TEMPLATES: [(&str, &str); 7] = [
     ("base.html", include_str!("../templates/base.html")),
     ("macros.html", include_str!("../templates/macros.html")),
     ("index.html", include_str!("../templates/index.html")),
     ("family.html", include_str!("../templates/family.html")),
+    ("claims.html", include_str!("../templates/claims.html")),
     ("style.css", include_str!("../templates/style.css")),
     ("filter.js", include_str!("../templates/filter.js")),
 ];
@@ -65,6 +66,8 @@ pub struct RenderSummary {
     pub index: PathBuf,
     /// One page per family.
     pub family_pages: Vec<PathBuf>,
+    /// `claims.html`: the articles' claims judged on the run.
+    pub claims_page: PathBuf,
     /// Every chart file written.
     pub charts: Vec<PathBuf>,
 }
@@ -218,9 +221,15 @@ pub fn render_machines(
         write(&path, html.as_bytes())?;
         family_pages.push(path);
     }
+    let html = env
+        .get_template("claims.html")?
+        .render(context! { report => report_value.clone(), current => "claims" })?;
+    let claims_page = out_dir.join(&report.claims.page);
+    write(&claims_page, html.as_bytes())?;
     Ok(RenderSummary {
         index,
         family_pages,
+        claims_page,
         charts: chart_paths,
     })
 }

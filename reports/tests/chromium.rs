@@ -3,7 +3,8 @@
 //! the network, that the optional script ran, and that every chart it embeds exists; then the
 //! same for a report of two machines (`small_results.json` beside `small_results_laptop.json`),
 //! where every time table of a family page must name both machines. The index's overview heat
-//! maps must be drawn (coloured cells in the screenshot) with every cell's number in the DOM.
+//! maps must be drawn (coloured cells in the screenshot) with every cell's number in the DOM;
+//! the claims page must show every claim's computed verdict, and the index its tally.
 //!
 //! Listed as ignored, with the reason, when no Chromium is installed (`reports/build.rs`),
 //! unless `CI=true`, where a missing Chromium fails the test. `DODBENCH_CHROMIUM` names the
@@ -151,11 +152,13 @@ fn report_opens_in_headless_chromium() {
         return;
     };
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let results = Results::load(&fixtures.join("small_results.json")).unwrap();
+    let mut results = Results::load(&fixtures.join("small_results.json")).unwrap();
+    declare_claims(&mut results);
     let out = tempfile::tempdir().unwrap();
     let summary = reports::render(&results, out.path(), &Default::default()).unwrap();
     let doms = check_pages(&bin, out.path(), &summary);
     check_heatmaps(&bin, &summary.index, &doms[0], &results);
+    check_claims(doms.last().unwrap(), &doms[0], &results);
 
     // Two machines side by side: the same pages, and both machines in every time table.
     let laptop = Results::load(&fixtures.join("small_results_laptop.json")).unwrap();
@@ -167,7 +170,8 @@ fn report_opens_in_headless_chromium() {
     for name in ["ci-runner", "laptop", "Other CPU @ 1.5GHz"] {
         assert!(index.contains(name), "the index lists {name}");
     }
-    for dom in &doms[1..] {
+    // The family pages: between the index and the claims page.
+    for dom in &doms[1..doms.len() - 1] {
         let tables = time_tables(dom);
         assert!(!tables.is_empty(), "a family page has time tables");
         for table in tables {
@@ -226,11 +230,83 @@ fn check_heatmaps(bin: &Path, index: &Path, dom: &str, results: &Results) {
     let _ = std::fs::remove_file(&shot);
 }
 
+/// Three claims on the fixture's numbers: a count, a time ratio and one on a design the run
+/// lacks (its quote carries markup, which must come out as text).
+fn declare_claims(results: &mut Results) {
+    use results::{Claim, Metric, Operand, Quantity, Rule};
+    let claim = |id: &str, quote: &str, num: Operand, den: Operand, rule| Claim {
+        id: id.into(),
+        source: "000 test".into(),
+        quote: quote.into(),
+        reading: "packed ÷ holey".into(),
+        quantity: Quantity::ratio(num, den),
+        rule,
+        note: Some("a note".into()),
+    };
+    let record = results
+        .families
+        .iter_mut()
+        .find(|f| f.family == results::Family::IdTable)
+        .unwrap();
+    record.claims = vec![
+        claim(
+            "T1",
+            "packed does more work",
+            Operand::new(Metric::Instructions, "packed", "lookup"),
+            Operand::new(Metric::Instructions, "holey", "lookup"),
+            Rule::AtLeast(1.0),
+        ),
+        claim(
+            "T2",
+            "packed is 100 times faster",
+            Operand::new(Metric::Time, "packed", "lookup"),
+            Operand::new(Metric::Time, "holey", "lookup"),
+            Rule::AtMost(0.01),
+        ),
+        claim(
+            "T3",
+            "<b>never</b> measured",
+            Operand::new(Metric::Time, "nowhere", "lookup"),
+            Operand::new(Metric::Time, "holey", "lookup"),
+            Rule::AtMost(1.0),
+        ),
+    ];
+}
+
+/// The claims page (its DOM: `dom`) shows every judgement's verdict, and the index links to it
+/// with the tally.
+fn check_claims(dom: &str, index: &str, results: &Results) {
+    let judgements = results::verdict::judge_run(results);
+    assert_eq!(judgements.len(), 3);
+    for j in &judgements {
+        let row = dom
+            .split("<tr id=\"claim-")
+            .find(|r| r.starts_with(&format!("{}\"", j.claim.id)))
+            .unwrap_or_else(|| panic!("no row for claim {}", j.claim.id));
+        assert!(
+            row.contains(&format!(">{}</span>", j.verdict)),
+            "claim {}: verdict {} not shown",
+            j.claim.id,
+            j.verdict
+        );
+    }
+    assert!(
+        dom.contains("&lt;b&gt;never&lt;/b&gt;"),
+        "the quote is escaped"
+    );
+    assert!(
+        index.contains("claims.html"),
+        "the index links the claims page"
+    );
+    assert!(index.contains("3 claims of the articles</a>, judged on this run"));
+}
+
 /// Opens every page of `summary` (written to `out`) in Chromium and checks it; returns each
 /// page's DOM after the script ran, index first.
 fn check_pages(bin: &Path, out: &Path, summary: &reports::RenderSummary) -> Vec<String> {
     let pages: Vec<PathBuf> = std::iter::once(summary.index.clone())
         .chain(summary.family_pages.iter().cloned())
+        .chain(std::iter::once(summary.claims_page.clone()))
         .collect();
     let mut doms = Vec::new();
     for page in &pages {

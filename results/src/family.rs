@@ -11,6 +11,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::claim::Claim;
+
 /// A family of designs sharing one trait and one op vocabulary, or the reference loops timed
 /// beside a family's designs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -124,8 +126,9 @@ impl FromStr for Family {
     }
 }
 
-/// A family as a run describes it: its title and the design its times are normalised by.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A family as a run describes it: its title, the design its times are normalised by, and the
+/// articles' claims it measures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FamilyRecord {
     /// The family.
     pub family: Family,
@@ -134,6 +137,10 @@ pub struct FamilyRecord {
     /// The design whose `ns_per_op` normalises the others' on the same workload and n
     /// (`compare`, the history's `time_vs_reference`), so machine-wide drift cancels.
     pub reference_design: String,
+    /// The articles' quantitative claims this family's results answer ([`crate::verdict`]
+    /// judges them); empty in files written before claims were recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<Claim>,
 }
 
 impl FamilyRecord {
@@ -168,6 +175,7 @@ impl FamilyRecord {
             family,
             title: title.to_string(),
             reference_design: reference_design.to_string(),
+            claims: Vec::new(),
         })
     }
 
@@ -215,6 +223,36 @@ impl FamilyMetrics {
         }
     }
 
+    /// The results.json names of `family`'s metric fields, which a claim's
+    /// [`Metric::Family`](crate::claim::Metric::Family) may name; `None` for a family without
+    /// metrics of its own.
+    ///
+    /// ```
+    /// use results::{Family, FamilyMetrics};
+    /// let fields = FamilyMetrics::field_names(Family::Transforms).unwrap();
+    /// assert!(fields.iter().any(|f| f == "products_per_frame"));
+    /// assert!(FamilyMetrics::field_names(Family::IdTable).is_none());
+    /// ```
+    pub fn field_names(family: Family) -> Option<Vec<String>> {
+        let empty = match family {
+            Family::Tags => FamilyMetrics::Tags(TagMetrics::default()),
+            Family::Alloc => FamilyMetrics::Alloc(AllocMetrics::default()),
+            Family::Components => FamilyMetrics::Components(ComponentMetrics::default()),
+            Family::Relations => FamilyMetrics::Relations(RelationMetrics::default()),
+            Family::Transforms => FamilyMetrics::Transforms(TransformMetrics::default()),
+            Family::DataComponent => FamilyMetrics::DataComponent(DataComponentMetrics::default()),
+            Family::Spatial => FamilyMetrics::Spatial(SpatialMetrics::default()),
+            Family::Spawn => FamilyMetrics::Spawn(SpawnMetrics::default()),
+            Family::IdTable | Family::Reference => return None,
+        };
+        match serde_json::to_value(empty) {
+            Ok(serde_json::Value::Object(fields)) => {
+                Some(fields.keys().filter(|k| *k != "kind").cloned().collect())
+            }
+            _ => None,
+        }
+    }
+
     /// Reads the per-family fields of a results file of schema 1 to 3 (`tags`, `alloc` beside
     /// the other benchmark fields), removing them from `benchmark`; `None` when it has neither.
     ///
@@ -235,7 +273,7 @@ impl FamilyMetrics {
 
 /// Memory metrics of a tag store on one trace, measured by an untimed replay with the design's
 /// own accounting (`impls::tags::TagStore::memory_bytes` and `allocator_calls`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TagMetrics {
     /// Tags held after the setup.
     pub tags_after_setup: u64,
@@ -253,7 +291,7 @@ pub struct TagMetrics {
 
 /// Memory metrics of a relation index on one trace, measured by an untimed replay with the
 /// design's own accounting (`impls::relations::RelationIndex::memory_bytes`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RelationMetrics {
     /// Live records after the setup.
     pub records_after_setup: u64,
@@ -269,7 +307,7 @@ pub struct RelationMetrics {
 /// Query work and space of a spatial index on one trace, from an untimed replay with the
 /// design's own accounting (`impls::spatial::SpatialIndex::query_cost`, `longest_chain` and
 /// `memory_bytes`): the article's "2^n cells", "~16 objects" and XOR collision figures.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SpatialMetrics {
     /// Live points after the setup.
     pub points_after_setup: u64,
@@ -296,7 +334,7 @@ pub struct SpatialMetrics {
 /// The resource and the spawned world of a spawn design on one trace, from an untimed
 /// compile and spawn with the design's own accounting (`impls::spawn::Spawner::blob_bytes`,
 /// `SpawnWorld::memory_bytes`): the article's blob sizes per format.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SpawnMetrics {
     /// Entities of the level (one spawn).
     pub level_entities: u64,
@@ -311,7 +349,7 @@ pub struct SpawnMetrics {
 
 /// Memory, allocator traffic and garbage of a component manager on one trace, measured by an
 /// untimed replay with the design's own accounting (`impls::components::ComponentStore`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ComponentMetrics {
     /// Live entities after the setup.
     pub entities_after_setup: u64,
@@ -345,7 +383,7 @@ pub struct ComponentMetrics {
 
 /// Space metrics of a block allocator on one trace, sampled after every op of an untimed
 /// replay on the arena the timed replays use.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AllocMetrics {
     /// Arena size of the replay (from the trace's peak; the same for every design).
     pub arena_bytes: u64,
@@ -371,7 +409,7 @@ pub struct AllocMetrics {
 /// Space and allocator traffic of a DataComponent store on one trace, from an untimed replay
 /// with the design's own accounting (`impls::data_component::DataStore::memory_bytes` and
 /// `allocator_calls`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct DataComponentMetrics {
     /// Live entities after the body.
     pub entities_after_body: u64,
@@ -390,7 +428,7 @@ pub struct DataComponentMetrics {
 /// Work and space of a transform hierarchy on one trace, from an untimed replay with the
 /// design's own accounting (`impls::transforms::TransformStore::world_updates` and
 /// `memory_bytes`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TransformMetrics {
     /// Live nodes after the setup.
     pub nodes_after_setup: u64,

@@ -15,13 +15,18 @@
 //! [`merge`]: a filtered run merged into the file of the same commit, machine, mode and seed;
 //! [`side_by_side`]: whether runs of several machines may share one report.
 //!
+//! [`claim`]: the seed articles' quantitative claims as data (quote, reading, quantity, rule),
+//! declared by each family and recorded in its [`FamilyRecord`]; [`verdict`]: each claim judged
+//! on a run's own numbers (per N, then confirmed / refuted / mixed / undecided / not measured).
+//!
 //! [`stats`]: estimates with distribution-free intervals and the paired ratios of designs
 //! timed in interleaved rounds; [`ranking`]: a cell's designs ranked with the confidence of
 //! the order, and the paired ratios and overheads every benchmark carries; [`agreement`]: how
 //! far two runs of the same commit agree (the resolution of the measurement, an A/A check).
 //!
-//! Modules import downward only: `family`, `machine`, `files`, `step`, `stats` ← `schema` ←
-//! `ranking` ← `merge`, `side_by_side`, `compare`, `agreement` ← `history`, `export`, `ab`.
+//! Modules import downward only: `claim` ← `family`, `machine`, `files`, `step`, `stats` ←
+//! `schema` ← `ranking` ← `merge`, `side_by_side`, `compare`, `agreement`, `verdict` ←
+//! `history`, `export`, `ab`.
 //!
 //! ```
 //! use results::{Benchmark, Family, FamilyMetrics, Status};
@@ -38,6 +43,7 @@
 
 pub mod ab;
 pub mod agreement;
+pub mod claim;
 pub mod compare;
 pub mod export;
 pub mod family;
@@ -52,7 +58,9 @@ pub mod side_by_side;
 pub mod stats;
 pub mod status;
 pub mod step;
+pub mod verdict;
 
+pub use claim::{Claim, Metric, Operand, Quantity, Rule};
 pub use family::{Family, FamilyMetrics, FamilyRecord, UnknownFamily};
 pub use files::{create_output_dir, default_results_path, target_dir, write_atomically};
 pub use machine::{CacheSizes, Machine};

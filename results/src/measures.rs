@@ -154,4 +154,8 @@ pub struct SweepPoint {
     pub working_set_bytes: Option<u64>,
     /// Whether the design was verified on the point's trace.
     pub status: Status,
+    /// Work units of the point's trace body (a claim's fitted exponent of a body's total
+    /// multiplies by it); `None` in results written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ops: Option<u64>,
 }

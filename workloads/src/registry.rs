@@ -32,6 +32,10 @@ pub struct WorkloadInfo {
     pub needs_stale_detection: bool,
     /// The parameters, in declaration order.
     pub params: Vec<ParamInfo>,
+    /// For a point of a parameter sweep, the workload it varies: the same generator with some
+    /// defaults changed (shown in `params`), so a claim can follow a design's cost across the
+    /// parameter. The bench runs sweep points in default and full runs, not quick ones.
+    pub variant_of: Option<&'static str>,
 }
 
 /// One parameter of a workload.
@@ -92,6 +96,7 @@ struct Entry {
     family: &'static str,
     description: &'static str,
     needs_stale_detection: bool,
+    variant_of: Option<&'static str>,
     params: fn() -> Vec<ParamInfo>,
     generate: fn(usize, u64, Option<&Value>) -> Result<AnyTrace, WorkloadError>,
 }
@@ -121,6 +126,7 @@ macro_rules! entry {
             family: family_of::<$params, _>(generators::$module::generate),
             description: generators::$module::DESCRIPTION,
             needs_stale_detection: $stale,
+            variant_of: None,
             params: param_infos::<$params>,
             generate: |n, seed, json| {
                 let name = generators::$module::NAME;
@@ -131,6 +137,30 @@ macro_rules! entry {
                     message,
                 })?;
                 Ok(AnyTrace::new(generators::$module::generate(n, seed, &params)))
+            },
+        }
+    };
+}
+
+/// A point of a parameter sweep: generator `$module` named `$name`, its defaults changed by the
+/// JSON object `$overrides` (the caller's parameters still win), the trace's header naming
+/// `$name`. A macro for the same reason as [`entry!`].
+macro_rules! variant {
+    ($module:ident, $params:ty, $name:literal, $overrides:literal, $description:literal) => {
+        Entry {
+            name: $name,
+            recorded: false,
+            family: family_of::<$params, _>(generators::$module::generate),
+            description: $description,
+            needs_stale_detection: false,
+            variant_of: Some(generators::$module::NAME),
+            params: || with_overrides(param_infos::<$params>(), $overrides),
+            generate: |n, seed, json| {
+                let merged = overridden($overrides, json);
+                let params: $params = parse_params($name, Some(&merged))?;
+                let mut trace = generators::$module::generate(n, seed, &params);
+                trace.header.generator = $name.to_string();
+                Ok(AnyTrace::new(trace))
             },
         }
     };
@@ -174,6 +204,35 @@ const ENTRIES: &[Entry] = &[
     ),
     entry!(tags_has, generators::tags_has::TagsHasParams, stale: false),
     entry!(tags_mutate, generators::tags_mutate::TagsMutateParams, stale: false),
+    // Points of its parameter sweep (default and full runs only).
+    variant!(
+        tags_mutate,
+        generators::tags_mutate::TagsMutateParams,
+        "tags-mutate-r0",
+        r#"{"reads_per_write": 0}"#,
+        "tags-mutate with writes only (the mutation-rate sweep)"
+    ),
+    variant!(
+        tags_mutate,
+        generators::tags_mutate::TagsMutateParams,
+        "tags-mutate-r1",
+        r#"{"reads_per_write": 1}"#,
+        "tags-mutate with one read per write"
+    ),
+    variant!(
+        tags_mutate,
+        generators::tags_mutate::TagsMutateParams,
+        "tags-mutate-r16",
+        r#"{"reads_per_write": 16}"#,
+        "tags-mutate with 16 reads per write"
+    ),
+    variant!(
+        tags_mutate,
+        generators::tags_mutate::TagsMutateParams,
+        "tags-mutate-r64",
+        r#"{"reads_per_write": 64}"#,
+        "tags-mutate with 64 reads per write"
+    ),
     entry!(tags_churn, generators::tags_churn::TagsChurnParams, stale: false),
     entry!(alloc_vector_doubling, generators::alloc_vector_doubling::VectorDoublingParams, stale: false),
     entry!(alloc_random_mix, generators::alloc_random_mix::RandomMixParams, stale: false, check: generators::alloc_random_mix::check),
@@ -181,9 +240,53 @@ const ENTRIES: &[Entry] = &[
     entry!(alloc_fixed_size, generators::alloc_fixed_size::FixedSizeParams, stale: false),
     entry!(comp_simulate, generators::comp_simulate::CompSimulateParams, stale: false),
     entry!(comp_simulate_sparse, generators::comp_simulate_sparse::CompSimulateSparseParams, stale: false),
+    // Points of its parameter sweep (default and full runs only).
+    variant!(
+        comp_simulate_sparse,
+        generators::comp_simulate_sparse::CompSimulateSparseParams,
+        "comp-simulate-sparse-d100",
+        r#"{"density": 1.0}"#,
+        "comp-simulate-sparse with every entity holding a point mass (the density sweep)"
+    ),
+    variant!(
+        comp_simulate_sparse,
+        generators::comp_simulate_sparse::CompSimulateSparseParams,
+        "comp-simulate-sparse-d50",
+        r#"{"density": 0.5}"#,
+        "comp-simulate-sparse at density 0.5"
+    ),
+    variant!(
+        comp_simulate_sparse,
+        generators::comp_simulate_sparse::CompSimulateSparseParams,
+        "comp-simulate-sparse-d1",
+        r#"{"density": 0.01}"#,
+        "comp-simulate-sparse at density 0.01"
+    ),
     entry!(comp_lookup, generators::comp_lookup::CompLookupParams, stale: false),
     entry!(comp_frame, generators::comp_frame::CompFrameParams, stale: false),
     entry!(comp_gc, generators::comp_gc::CompGcParams, stale: false),
+    // Points of its parameter sweep (default and full runs only).
+    variant!(
+        comp_gc,
+        generators::comp_gc::CompGcParams,
+        "comp-gc-kill0",
+        r#"{"kill_fraction": 0.0}"#,
+        "comp-gc with no deaths: the GC steps alone (the kill-fraction sweep)"
+    ),
+    variant!(
+        comp_gc,
+        generators::comp_gc::CompGcParams,
+        "comp-gc-kill0p1",
+        r#"{"kill_fraction": 0.001}"#,
+        "comp-gc with 0.1% of the entities killed per frame"
+    ),
+    variant!(
+        comp_gc,
+        generators::comp_gc::CompGcParams,
+        "comp-gc-kill10",
+        r#"{"kill_fraction": 0.1}"#,
+        "comp-gc with 10% of the entities killed per frame"
+    ),
     entry!(comp_sync, generators::comp_sync::CompSyncParams, stale: false),
     entry!(comp_sync_random, generators::comp_sync::CompSyncParams, stale: false),
     entry!(comp_multi, generators::comp_multi::CompMultiParams, stale: false),
@@ -213,9 +316,74 @@ const ENTRIES: &[Entry] = &[
     entry!(kv_sheet, generators::kv_sheet::KvSheetParams, stale: false),
     entry!(kv_health_only, generators::kv_health_only::KvHealthOnlyParams, stale: false),
     entry!(kv_keys_sweep, generators::kv_keys_sweep::KvKeysSweepParams, stale: false),
+    // Points of its parameter sweep (default and full runs only).
+    variant!(
+        kv_keys_sweep,
+        generators::kv_keys_sweep::KvKeysSweepParams,
+        "kv-keys-sweep-k1",
+        r#"{"keys": 1}"#,
+        "kv-keys-sweep at keys = 1 (the key-count sweep: where linear search stops beating a map)"
+    ),
+    variant!(
+        kv_keys_sweep,
+        generators::kv_keys_sweep::KvKeysSweepParams,
+        "kv-keys-sweep-k2",
+        r#"{"keys": 2}"#,
+        "kv-keys-sweep at keys = 2"
+    ),
+    variant!(
+        kv_keys_sweep,
+        generators::kv_keys_sweep::KvKeysSweepParams,
+        "kv-keys-sweep-k4",
+        r#"{"keys": 4}"#,
+        "kv-keys-sweep at keys = 4"
+    ),
+    variant!(
+        kv_keys_sweep,
+        generators::kv_keys_sweep::KvKeysSweepParams,
+        "kv-keys-sweep-k16",
+        r#"{"keys": 16}"#,
+        "kv-keys-sweep at keys = 16"
+    ),
+    variant!(
+        kv_keys_sweep,
+        generators::kv_keys_sweep::KvKeysSweepParams,
+        "kv-keys-sweep-k32",
+        r#"{"keys": 32}"#,
+        "kv-keys-sweep at keys = 32"
+    ),
+    variant!(
+        kv_keys_sweep,
+        generators::kv_keys_sweep::KvKeysSweepParams,
+        "kv-keys-sweep-k64",
+        r#"{"keys": 64}"#,
+        "kv-keys-sweep at keys = 64"
+    ),
     entry!(kv_grow_strings, generators::kv_grow_strings::KvGrowStringsParams, stale: false),
     entry!(kv_snapshot, generators::kv_snapshot::KvSnapshotParams, stale: false),
     entry!(kv_overrides, generators::kv_overrides::KvOverridesParams, stale: false),
+    // Points of its parameter sweep (default and full runs only).
+    variant!(
+        kv_overrides,
+        generators::kv_overrides::KvOverridesParams,
+        "kv-overrides-o0",
+        r#"{"override_percent": 0}"#,
+        "kv-overrides with no field overridden (the override-percent sweep)"
+    ),
+    variant!(
+        kv_overrides,
+        generators::kv_overrides::KvOverridesParams,
+        "kv-overrides-o50",
+        r#"{"override_percent": 50}"#,
+        "kv-overrides with half the fields overridden"
+    ),
+    variant!(
+        kv_overrides,
+        generators::kv_overrides::KvOverridesParams,
+        "kv-overrides-o100",
+        r#"{"override_percent": 100}"#,
+        "kv-overrides with every field overridden"
+    ),
     entry!(idx_build, generators::idx_build::IdxBuildParams, stale: false),
     entry!(idx_notify, generators::idx_notify::IdxNotifyParams, stale: false),
     entry!(idx_first, generators::idx_first::IdxFirstParams, stale: false),
@@ -242,6 +410,7 @@ pub fn workloads() -> Vec<WorkloadInfo> {
             description: e.description,
             needs_stale_detection: e.needs_stale_detection,
             params: (e.params)(),
+            variant_of: e.variant_of,
         })
         .collect()
 }
@@ -379,6 +548,36 @@ fn name_bad_field<P: Params>(value: &Value, error: serde_json::Error) -> String 
     culprit.unwrap_or_else(|| error.to_string())
 }
 
+/// `infos` with the defaults `overrides` (a JSON object literal of a [`variant!`]) changes.
+fn with_overrides(mut infos: Vec<ParamInfo>, overrides: &str) -> Vec<ParamInfo> {
+    let overrides: Value = serde_json::from_str(overrides).expect("a variant's overrides are JSON");
+    for info in &mut infos {
+        if let Some(v) = overrides.get(info.name) {
+            info.default = v.clone();
+        }
+    }
+    infos
+}
+
+/// A variant's parameters: its `overrides` under the caller's `json` (an object; anything else
+/// is passed on for [`parse_params`] to refuse).
+fn overridden(overrides: &str, json: Option<&Value>) -> Value {
+    let mut merged: Value =
+        serde_json::from_str(overrides).expect("a variant's overrides are JSON");
+    match json {
+        None | Some(Value::Null) => merged,
+        Some(Value::Object(given)) => {
+            if let Value::Object(m) = &mut merged {
+                for (k, v) in given {
+                    m.insert(k.clone(), v.clone());
+                }
+            }
+            merged
+        }
+        Some(other) => other.clone(),
+    }
+}
+
 /// The [`ParamInfo`]s of `P`, defaults taken from `P::default()`.
 fn param_infos<P: Params>() -> Vec<ParamInfo> {
     let defaults = serde_json::to_value(P::default()).expect("parameter structs serialise");
@@ -416,6 +615,40 @@ mod tests {
         }
         assert!(needs_stale_detection("lookup-stale"));
         assert!(!needs_stale_detection("churn"));
+    }
+
+    /// A sweep point is its base workload with changed defaults: the same trace as the base
+    /// given those parameters, its header naming the variant, the caller's parameters winning.
+    #[test]
+    fn variants_are_their_base_with_other_defaults() {
+        let all = workloads();
+        let variants: Vec<&WorkloadInfo> = all.iter().filter(|w| w.variant_of.is_some()).collect();
+        assert!(variants.len() >= 10);
+        for v in variants {
+            let base = all
+                .iter()
+                .find(|w| Some(w.name) == v.variant_of)
+                .expect("a variant's base is registered");
+            assert_eq!(base.family, v.family);
+            let changed: serde_json::Map<String, Value> = v
+                .params
+                .iter()
+                .zip(&base.params)
+                .filter(|(a, b)| a.default != b.default)
+                .map(|(a, _)| (a.name.to_string(), a.default.clone()))
+                .collect();
+            assert!(!changed.is_empty(), "{} changes no default", v.name);
+            let params = Value::Object(changed);
+            let a = generate_any(v.name, 64, 3, None).unwrap();
+            let b = generate_any(base.name, 64, 3, Some(&params)).unwrap();
+            assert_eq!(a.header().generator, v.name);
+            assert_eq!(a.header().params, b.header().params, "{}", v.name);
+            assert_eq!(a.op_counts(), b.op_counts(), "{}", v.name);
+        }
+        let given = serde_json::json!({ "keys": 3 });
+        let t = generate_any("kv-keys-sweep-k16", 64, 3, Some(&given)).unwrap();
+        assert_eq!(t.header().params["keys"], 3, "the caller's parameters win");
+        assert!(generate_any("kv-keys-sweep-k16", 64, 3, Some(&Value::from(3))).is_err());
     }
 
     #[test]

@@ -69,6 +69,10 @@ pub trait Family: Sized + 'static {
     const MEMORY_WORKLOADS: &'static [&'static str];
     /// The default set of `dodbench latency`.
     const LATENCY_WORKLOADS: &'static [&'static str];
+    /// Workloads whose claims are about how cost grows with N (a quadratic removal against a
+    /// linear one): `dodbench sweep` times them at every size of its plan beside
+    /// [`Self::MEMORY_BOUND_WORKLOADS`], so `results::verdict` can fit an exponent per design.
+    const SCALING_WORKLOADS: &'static [&'static str];
     /// Largest live size `dodbench sweep` goes to (its replays must stay within seconds).
     const SWEEP_MAX_N: usize;
 
@@ -89,12 +93,17 @@ pub trait Family: Sized + 'static {
     /// The family's designs as results records, in registry order.
     fn design_records() -> Vec<DesignRecord>;
 
-    /// The family as a run records it: its title and time reference.
+    /// The articles' quantitative claims this family's results answer, as data
+    /// (`replay/<family>/claims.rs`): the run records them and `results::verdict` judges them.
+    fn claims() -> Vec<results::Claim>;
+
+    /// The family as a run records it: its title, time reference and claims.
     fn family_record() -> results::FamilyRecord {
         results::FamilyRecord {
             family: Self::RESULTS_FAMILY,
             title: Self::TITLE.to_string(),
             reference_design: Self::REFERENCE_DESIGN.to_string(),
+            claims: Self::claims(),
         }
     }
 

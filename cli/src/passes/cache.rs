@@ -37,8 +37,8 @@ impl<'s> Pass for &'s Cache {
     type Measure = CacheSimPass<'s>;
     const NAME: &'static str = "cache";
 
-    fn workloads<F: Family>(&self) -> &'static [&'static str] {
-        F::MEMORY_BOUND_WORKLOADS
+    fn workloads<F: Family>(&self) -> Vec<&'static str> {
+        F::MEMORY_BOUND_WORKLOADS.to_vec()
     }
 
     fn sizes<F: Family>(&self, quick: bool) -> Vec<usize> {

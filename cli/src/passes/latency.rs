@@ -21,8 +21,8 @@ impl Pass for Percentiles {
     type Measure = LatencyPass;
     const NAME: &'static str = "latency";
 
-    fn workloads<F: Family>(&self) -> &'static [&'static str] {
-        F::LATENCY_WORKLOADS
+    fn workloads<F: Family>(&self) -> Vec<&'static str> {
+        F::LATENCY_WORKLOADS.to_vec()
     }
 
     fn sizes<F: Family>(&self, quick: bool) -> Vec<usize> {
@@ -51,8 +51,8 @@ impl Pass for Counters {
     type Measure = CounterPass;
     const NAME: &'static str = "counters";
 
-    fn workloads<F: Family>(&self) -> &'static [&'static str] {
-        F::LATENCY_WORKLOADS
+    fn workloads<F: Family>(&self) -> Vec<&'static str> {
+        F::LATENCY_WORKLOADS.to_vec()
     }
 
     fn sizes<F: Family>(&self, quick: bool) -> Vec<usize> {

@@ -15,8 +15,8 @@ impl Pass for Memory {
     type Measure = MemoryPass;
     const NAME: &'static str = "memory";
 
-    fn workloads<F: Family>(&self) -> &'static [&'static str] {
-        F::MEMORY_WORKLOADS
+    fn workloads<F: Family>(&self) -> Vec<&'static str> {
+        F::MEMORY_WORKLOADS.to_vec()
     }
 
     fn sizes<F: Family>(&self, quick: bool) -> Vec<usize> {

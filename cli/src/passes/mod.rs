@@ -210,7 +210,7 @@ pub trait Pass {
     const MERGES_BENCHMARKS: bool = true;
 
     /// The pass's default workloads of family `F`.
-    fn workloads<F: Family>(&self) -> &'static [&'static str];
+    fn workloads<F: Family>(&self) -> Vec<&'static str>;
 
     /// The pass's default sizes of family `F`.
     fn sizes<F: Family>(&self, quick: bool) -> Vec<usize>;
@@ -293,7 +293,7 @@ impl<P: Pass> FamilyVisitor for Driver<'_, P> {
             }
         }
         let Some(selection) = self.args.selection::<F>(
-            self.pass.workloads::<F>(),
+            &self.pass.workloads::<F>(),
             self.pass.sizes::<F>(self.args.quick),
         ) else {
             return;

@@ -1,5 +1,6 @@
 //! `dodbench sweep`: ns/op against N from 1K to beyond the last-level cache (each family up to
-//! its `SWEEP_MAX_N`), merged into results as `sweeps`.
+//! its `SWEEP_MAX_N`), merged into results as `sweeps`: each family's memory-bound workloads and
+//! the workloads whose claims are about growth with N (`SCALING_WORKLOADS`).
 
 use anyhow::{Result, bail};
 use bench_harness::assemble::load_or_new;
@@ -8,6 +9,7 @@ use bench_harness::measure::sweep::{MIN_N, SweepPass, SweepPlan, mem_available, 
 use bench_harness::replay::Family;
 use bench_harness::suite::PreparedTrace;
 use results::{Benchmark, Results, Status, SweepPoint, Sweeps};
+use workloads::TraceStats;
 
 use super::{MatrixArgs, Pass};
 
@@ -23,8 +25,15 @@ impl Pass for Sweep {
     const NAME: &'static str = "sweep";
     const MERGES_BENCHMARKS: bool = false;
 
-    fn workloads<F: Family>(&self) -> &'static [&'static str] {
-        F::MEMORY_BOUND_WORKLOADS
+    /// The memory-bound workloads, then those whose claims need a slope.
+    fn workloads<F: Family>(&self) -> Vec<&'static str> {
+        let mut all = F::MEMORY_BOUND_WORKLOADS.to_vec();
+        for w in F::SCALING_WORKLOADS {
+            if !all.contains(w) {
+                all.push(w);
+            }
+        }
+        all
     }
 
     /// The plan's sizes up to the family's `SWEEP_MAX_N`.
@@ -73,6 +82,7 @@ impl Pass for Sweep {
             ns_per_op,
             working_set_bytes: row.checked.memory_bytes_after_setup,
             status,
+            ops: Some(prepared.expected.stats.work_units()),
         });
     }
 }

@@ -14,6 +14,7 @@
 //! the run has them, else medians), `reference` (the reference loops) and `style` (a design's
 //! colour, marker and kind).
 
+mod claims;
 mod details;
 mod families;
 mod heatmap;
@@ -40,6 +41,7 @@ use self::names::{Names, push_unique};
 use crate::charts::{Chart, ChartError};
 use crate::format;
 
+pub use claims::{ClaimRow, ClaimsView, TallyView};
 pub use details::{DetailRow, DetailsView};
 pub use families::FamilyMetricsView;
 pub use families::alloc::{AllocRow, AllocView};
@@ -74,6 +76,8 @@ pub struct ReportView {
     pub summary: Vec<SummaryView>,
     /// Filter choices for the summary table.
     pub filters: Filters,
+    /// The articles' claims judged on the (first) run: `claims.html`.
+    pub claims: ClaimsView,
 }
 
 /// Run metadata.
@@ -184,6 +188,8 @@ pub struct Filters {
     pub n: Vec<String>,
     /// Design kinds.
     pub kind: Vec<String>,
+    /// Verdicts of the claims page.
+    pub verdict: Vec<String>,
 }
 
 /// Builds the view and every chart from one results file per machine (`runs[0]`'s designs,
@@ -237,6 +243,8 @@ pub fn build(
         heatmaps.push(heatmap::build_heatmaps(&machines, family, &view));
         families.push(view);
     }
+    let claims_page = page_names.unique(&["claims"], "html");
+    let claims = claims::build_claims(results, &claims_page, &families);
     let view = ReportView {
         title: title.to_string(),
         run: RunView {
@@ -264,6 +272,7 @@ pub fn build(
         heatmaps,
         summary,
         filters: all_filters,
+        claims,
     };
     Ok((view, charts))
 }

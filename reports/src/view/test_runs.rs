@@ -75,3 +75,34 @@ pub(crate) fn criterion_timed(designs: &[(&str, f64)]) -> Results {
     }
     results
 }
+
+/// [`interleaved`]'s cell (`a` at [`ROUNDS`], `b` at [`SLOWER`], `c` at [`TIE`]) with three
+/// claims on it: one the rounds confirm (b ÷ a ≥ 1.1), one they refute (b ÷ a ≤ 1) and one on
+/// a design the run lacks.
+pub(crate) fn with_claims() -> Results {
+    use results::{Claim, Metric, Operand, Quantity, Rule};
+    let mut results = interleaved(&[("a", &ROUNDS), ("b", &SLOWER), ("c", &TIE)], 1);
+    let claim = |id: &str, den: &str, rule| Claim {
+        id: id.into(),
+        source: "test article".into(),
+        quote: "b is slower".into(),
+        reading: "b ÷ a".into(),
+        quantity: Quantity::ratio(
+            Operand::new(Metric::Time, "b", "churn"),
+            Operand::new(Metric::Time, den, "churn"),
+        ),
+        rule,
+        note: None,
+    };
+    let record = results
+        .families
+        .iter_mut()
+        .find(|f| f.family == Family::IdTable)
+        .expect("a built-in record");
+    record.claims = vec![
+        claim("T1", "a", Rule::AtLeast(1.1)),
+        claim("T2", "a", Rule::AtMost(1.0)),
+        claim("T3", "absent", Rule::AtMost(1.0)),
+    ];
+    results
+}

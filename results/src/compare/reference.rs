@@ -192,6 +192,7 @@ mod tests {
             family,
             title: String::new(),
             reference_design: design.into(),
+            claims: Vec::new(),
         }
     }
 

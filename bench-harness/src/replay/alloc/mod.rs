@@ -41,6 +41,8 @@
 //! `free(ptr)` caller has; `free_sized` would let some designs skip a lookup, but not every
 //! caller knows the size.
 
+mod claims;
+
 use std::alloc::{Layout, handle_alloc_error};
 use std::ptr::NonNull;
 
@@ -73,6 +75,10 @@ pub use system::SystemAlloc;
 pub struct AllocFamily;
 
 impl Family for AllocFamily {
+    fn claims() -> Vec<results::Claim> {
+        claims::claims()
+    }
+
     type Op = AllocOp;
     type Digest = AllocDigest;
     type Model = AllocModel;
@@ -93,6 +99,7 @@ impl Family for AllocFamily {
     ];
     /// 16K blocks: the designs that scan a free list per free (`buddy_scan`,
     /// `buddy_system_allocator`) take seconds per replay from 100K.
+    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 14;
 
     /// 1K and 10K blocks at every scale; not 100K (see [`Self::SWEEP_MAX_N`]: every timed replay

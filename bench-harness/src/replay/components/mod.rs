@@ -14,6 +14,7 @@
 //! with the model bit for bit after `simulate`. The GC's sampling is seeded by a constant in
 //! each design, so replays are reproducible.
 
+mod claims;
 mod reference;
 
 use impls::components::model::ModelStore;
@@ -37,6 +38,10 @@ use results::family::{ComponentMetrics, FamilyMetrics};
 pub struct ComponentFamily;
 
 impl Family for ComponentFamily {
+    fn claims() -> Vec<results::Claim> {
+        claims::claims()
+    }
+
     type Op = ComponentOp;
     type Digest = ComponentDigest;
     type Model = ComponentReplay<ModelStore>;
@@ -51,6 +56,7 @@ impl Family for ComponentFamily {
     const MEMORY_WORKLOADS: &'static [&'static str] = &["comp-frame", "comp-gc"];
     const LATENCY_WORKLOADS: &'static [&'static str] = &["comp-lookup", "comp-frame", "comp-gc"];
     /// 256K entities (12 MB of instance data): beyond the last-level cache.
+    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 18;
 
     /// Quick: 1K and 16K. Default: 1K and 64K; 1M is in the full matrix (`DODBENCH_FULL=1`):

@@ -6,6 +6,7 @@
 //! (handle `k` is the `k`-th add), reserved so `Add` never reallocates it; timed replays read
 //! the IDs a dry run resolved, in op order ([`super::resolved`]).
 
+mod claims;
 pub mod recording;
 pub mod reference;
 
@@ -43,6 +44,10 @@ pub const LARGE_N_WORKLOADS: &[&str] = &[
 ];
 
 impl Family for IdTableFamily {
+    fn claims() -> Vec<results::Claim> {
+        claims::claims()
+    }
+
     type Op = Op;
     type Digest = Digest;
     type Model = SizedReplay<ctors::Model>;
@@ -62,6 +67,7 @@ impl Family for IdTableFamily {
         "fill",
     ];
     /// 16M objects (512 MiB of payload) keeps a full sweep in minutes.
+    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 24;
 
     fn bench_sizes(scale: Scale) -> Vec<usize> {

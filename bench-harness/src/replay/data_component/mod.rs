@@ -10,6 +10,8 @@
 //! holds the copy's decoded content, not its bytes (which differ by design), and the timed cost
 //! is the copy plus one read of it.
 
+mod claims;
+
 use impls::data_component::model::ModelStore;
 use impls::data_component::{
     DataStore, Entity, KvDesignInfo, KvDesignVisitor, ValueRef, for_each_kv_design,
@@ -30,6 +32,10 @@ use results::family::{DataComponentMetrics, FamilyMetrics};
 pub struct DataComponentFamily;
 
 impl Family for DataComponentFamily {
+    fn claims() -> Vec<results::Claim> {
+        claims::claims()
+    }
+
     type Op = DataOp;
     type Digest = KvDigest;
     type Model = KvReplay<ModelStore>;
@@ -47,6 +53,7 @@ impl Family for DataComponentFamily {
         &["kv-sheet", "kv-grow-strings", "kv-snapshot"];
     /// 64K entities with the 6-key sheet: tens of MB for the boxed designs, past the
     /// last-level cache, with a setup well under a second per design.
+    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 16;
 
     /// The 1K and 100K took 302 s in the default matrix (setups of 100K entities

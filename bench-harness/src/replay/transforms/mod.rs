@@ -12,6 +12,8 @@
 //! `EndFrame`, so immediate and deferred designs must give the same bits, and every world is
 //! one `local * parent_world` product, so they do whatever order they update in.
 
+mod claims;
+
 use impls::transforms::model::ModelTransforms;
 use impls::transforms::{
     Affine, TransformDesignInfo, TransformDesignVisitor, TransformStore, UpdateStrategy,
@@ -33,6 +35,10 @@ use results::family::{FamilyMetrics, TransformMetrics};
 pub struct TransformFamily;
 
 impl Family for TransformFamily {
+    fn claims() -> Vec<results::Claim> {
+        claims::claims()
+    }
+
     type Op = TransformOp;
     type Digest = TransformDigest;
     type Model = TransformReplay<ModelTransforms>;
@@ -51,6 +57,7 @@ impl Family for TransformFamily {
         &["xf-sparse-1pct", "xf-reparent-churn", "xf-query"];
     /// 256K nodes: past the last-level cache (about 120 bytes per node) with sparse frames
     /// that stay well under a second.
+    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 18;
 
     /// 1K nodes quick; 1K and 64K by default; 1M added in the full matrix (a 1M-node

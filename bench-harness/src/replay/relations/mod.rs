@@ -11,6 +11,8 @@
 //! designs on traces that need the `b` side, the scan above its live-record cap, and designs
 //! whose removal searches a set above their set-size cap (the quadratic star).
 
+mod claims;
+
 use impls::relations::model::ModelIndex;
 use impls::relations::{
     Record, RecordId, RelationDesignInfo, RelationDesignVisitor, RelationIndex,
@@ -32,6 +34,10 @@ use results::family::{FamilyMetrics, RelationMetrics};
 pub struct RelationFamily;
 
 impl Family for RelationFamily {
+    fn claims() -> Vec<results::Claim> {
+        claims::claims()
+    }
+
     type Op = RelationOp;
     type Digest = RelationDigest;
     type Model = RelationReplay<ModelIndex>;
@@ -47,6 +53,9 @@ impl Family for RelationFamily {
     const LATENCY_WORKLOADS: &'static [&'static str] = &["idx-notify", "idx-star", "idx-churn"];
     /// 256K relations: past the last-level cache, and the sweep's powers of 4 (1K, 4K, 16K,
     /// 64K, 256K) show where the quadratic star designs leave (their cap is 16K per set).
+    /// `idx-star`: the article's O(n²) removal ("n enemies observing the player"); the
+    /// searching designs are capped at 16,384 records, so a sweep shows their slope up to there.
+    const SCALING_WORKLOADS: &'static [&'static str] = &["idx-star"];
     const SWEEP_MAX_N: usize = 1 << 18;
 
     /// Quick: 1K only (CI's share). Default: 1K and 100K, within two minutes (a body that

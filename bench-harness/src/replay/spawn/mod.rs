@@ -9,6 +9,8 @@
 //! the body did (spawns, entities returned, despawns). Traces carry no handles: the handle map
 //! is empty.
 
+mod claims;
+
 use impls::spawn::model::ModelSpawner;
 use impls::spawn::{
     ComponentKind, EntityOf, Level, LevelComponent, LevelEntity, SpawnDesignInfo,
@@ -30,6 +32,10 @@ use results::family::{FamilyMetrics, SpawnMetrics};
 pub struct SpawnFamily;
 
 impl Family for SpawnFamily {
+    fn claims() -> Vec<results::Claim> {
+        claims::claims()
+    }
+
     type Op = SpawnOp;
     type Digest = SpawnDigest;
     type Model = SpawnReplay<ModelSpawner>;
@@ -43,6 +49,7 @@ impl Family for SpawnFamily {
     const MEMORY_BOUND_WORKLOADS: &'static [&'static str] = &["spawn-level"];
     const MEMORY_WORKLOADS: &'static [&'static str] = &["spawn-level"];
     const LATENCY_WORKLOADS: &'static [&'static str] = &["spawn-restart"];
+    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 18;
 
     /// Quick: 1K only (CI's share). Default and full: 1K, 10K (the article's "10 000

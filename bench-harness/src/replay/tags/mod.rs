@@ -14,6 +14,8 @@
 //! (`sorted_chunks` sweeps its buffer, not its entities), biasing exactly the comparison the
 //! workload is about.
 
+mod claims;
+
 use impls::tags::model::ModelStore;
 use impls::tags::{Entity, TagDesignInfo, TagDesignVisitor, TagStore, for_each_tag_design};
 use serde::{Deserialize, Serialize};
@@ -32,6 +34,10 @@ use results::family::{FamilyMetrics, TagMetrics};
 pub struct TagFamily;
 
 impl Family for TagFamily {
+    fn claims() -> Vec<results::Claim> {
+        claims::claims()
+    }
+
     type Op = TagOp;
     type Digest = TagDigest;
     type Model = TagReplay<ModelStore>;
@@ -48,6 +54,7 @@ impl Family for TagFamily {
         &["tags-build", "tags-has", "tags-visit-entity", "tags-churn"];
     /// 256K entities (about 2M tags, tens of MB in every design): beyond the last-level cache
     /// with a setup well under a second per design.
+    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 18;
 
     fn bench_sizes(scale: Scale) -> Vec<usize> {

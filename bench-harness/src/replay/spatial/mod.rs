@@ -18,6 +18,8 @@
 //! live-point cap, and static designs on traces that change the points after that first run
 //! of inserts.
 
+mod claims;
+
 use impls::spatial::model::ModelIndex;
 use impls::spatial::{
     PointId, Space, SpatialDesignInfo, SpatialDesignVisitor, SpatialIndex, for_each_spatial_design,
@@ -38,6 +40,10 @@ use results::family::{FamilyMetrics, SpatialMetrics};
 pub struct SpatialFamily;
 
 impl Family for SpatialFamily {
+    fn claims() -> Vec<results::Claim> {
+        claims::claims()
+    }
+
     type Op = SpatialOp;
     type Digest = SpatialDigest;
     type Model = SpatialReplay<ModelIndex<2>, ModelIndex<3>>;
@@ -51,6 +57,7 @@ impl Family for SpatialFamily {
     const MEMORY_WORKLOADS: &'static [&'static str] = &["sp-uniform"];
     const LATENCY_WORKLOADS: &'static [&'static str] = &["sp-uniform", "sp-moving"];
     /// 256K points: past the last-level cache for every design's per-point arrays.
+    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 18;
 
     /// Quick: 1K only (CI's share: at 10K the family's quick run took minutes on a loaded

@@ -1,0 +1,167 @@
+//! The articles' claims this family's results answer (see `results::claim`).
+
+use results::{Claim, Metric, Operand, Quantity, Rule};
+
+const SOURCE: &str = "003 Data Structures Part 2: Indices";
+
+/// Median time per work unit (query) of `design` on `workload`.
+fn time(design: &str, workload: &str) -> Operand {
+    Operand::new(Metric::Time, design, workload)
+}
+
+/// Grid cells (hash lookups) looked at per query.
+fn cells(design: &str, workload: &str) -> Operand {
+    Operand::new(Metric::family("cells_per_query"), design, workload)
+}
+
+/// Points tested (distance computed, or walked past in a colliding bucket) per query.
+fn tested(design: &str, workload: &str) -> Operand {
+    Operand::new(Metric::family("tested_per_query"), design, workload)
+}
+
+/// Every claim, in catalogue order.
+pub(super) fn claims() -> Vec<Claim> {
+    let sorted_quote = "Say, that you’ve sorted your data along the x-coordinate. This lets you quickly find all objects with x in the range (x-5, x+5). However, only a tiny fraction of those objects will have y in the range (y-5, y+5), and if the objects are sorted on the x-coordinate, you pretty much have to go through all of them to find the ones with the right y-coordinate.";
+    let cells_quote = "This approach suffers a bit from the curse of dimensionality. If we want to find an approximate match in n dimensions, we have to search 2^n cells. For 2D and 3D, which are our most common cases, it is still manageable though.";
+    let density_quote = "You should pick the cell size based on the density of the objects, so that you expect to have some low number of objects, say 16 or so, in each group of 2^n cells.";
+    let large_quote = "Say your search size is 10 times larger than the normal search size, so you will have to examine 10² = 100 cells. That seems bad. But, remember that each cell has ~16 objects. So in this case you would expect to find ~1600 objects. And that is regardless of the cell size – it is only determined by the size of your search and the density of the objects.";
+    let cell_size_quote = "Going through those 1600 objects will be pretty slow, no matter if they are all in one big grid cell or 100 small grid cells. So the grid cell size doesn’t matter as much as you might think.";
+    let xor_quote = "Note that you don’t want to use something too simple like a ^ b, because that would put the grid cells (0,0) and (1,1) in the same hash bucket.";
+    vec![
+        Claim {
+            id: "I11a".into(),
+            source: SOURCE.into(),
+            quote: sorted_quote.into(),
+            reading: "sorted_x (points sorted by x, a query binary-searches x ± r and tests the window) on sp-uniform: points found ÷ points tested per query, the share of the x-window that is also in range in y. \"A tiny fraction\" read as at most a tenth.".into(),
+            quantity: Quantity::ratio(
+                Operand::new(Metric::family("found_per_query"), "sorted_x", "sp-uniform"),
+                tested("sorted_x", "sp-uniform"),
+            ),
+            rule: Rule::AtMost(0.1),
+            note: Some("Found counts points within the radius (a disc), the article's y-range a square: the disc holds π/4 of it.".into()),
+        },
+        Claim {
+            id: "I11b".into(),
+            source: SOURCE.into(),
+            quote: "But even in this case, a sorted array is usually not a good solution, since we need to search across multiple dimensions.".into(),
+            reading: "sorted_x ÷ fuzzy_hash (the grid the article proposes instead), time per radius-r query on sp-uniform. Not a good solution against it: at least 1.".into(),
+            quantity: Quantity::ratio(time("sorted_x", "sp-uniform"), time("fuzzy_hash", "sp-uniform")),
+            rule: Rule::AtLeast(1.0),
+            note: None,
+        },
+        Claim {
+            id: "I12a".into(),
+            source: SOURCE.into(),
+            quote: cells_quote.into(),
+            reading: "fuzzy_hash (cell = 2r, key mix(ix, iy), the 2^n cells nearest the query point) on sp-uniform (2D): cells looked at per radius-r query, exactly 2² = 4.".into(),
+            quantity: Quantity::value(cells("fuzzy_hash", "sp-uniform")),
+            rule: Rule::Between(4.0, 4.0),
+            note: None,
+        },
+        Claim {
+            id: "I12b".into(),
+            source: SOURCE.into(),
+            quote: cells_quote.into(),
+            reading: "fuzzy_hash on sp-3d (3D): cells looked at per radius-r query, exactly 2³ = 8.".into(),
+            quantity: Quantity::value(cells("fuzzy_hash", "sp-3d")),
+            rule: Rule::Between(8.0, 8.0),
+            note: None,
+        },
+        Claim {
+            id: "I12c".into(),
+            source: SOURCE.into(),
+            quote: density_quote.into(),
+            reading: "fuzzy_hash on sp-uniform, whose density puts 16 points in each group of 4 cells of 2r: points tested per radius-r query. \"16 or so\" read as within a quarter: [12, 20].".into(),
+            quantity: Quantity::value(tested("fuzzy_hash", "sp-uniform")),
+            rule: Rule::Between(12.0, 20.0),
+            note: None,
+        },
+        Claim {
+            id: "I12d".into(),
+            source: SOURCE.into(),
+            quote: density_quote.into(),
+            reading: "fuzzy_hash on sp-3d, 16 points per group of 8 cells: points tested per radius-r query, within [12, 20].".into(),
+            quantity: Quantity::value(tested("fuzzy_hash", "sp-3d")),
+            rule: Rule::Between(12.0, 20.0),
+            note: None,
+        },
+        Claim {
+            id: "I12e".into(),
+            source: SOURCE.into(),
+            quote: large_quote.into(),
+            reading: "fuzzy_hash on sp-large-radius (sp-uniform's points, queries at 10× the design radius): cells looked at per query. \"10² = 100 cells\" read as within a quarter: [75, 125].".into(),
+            quantity: Quantity::value(cells("fuzzy_hash", "sp-large-radius")),
+            rule: Rule::Between(75.0, 125.0),
+            note: Some("A query square 20r wide is 10 cells of 2r across but straddles 11 of them, so fuzzy_hash looks at 11² = 121. The article also says 36 cells for the same case (\"a 50 m range on a 10 m grid\", 10× the 5 m radius), which would be 6²: its two figures disagree.".into()),
+        },
+        Claim {
+            id: "I12f".into(),
+            source: SOURCE.into(),
+            quote: large_quote.into(),
+            reading: "fuzzy_hash on sp-large-radius: points tested per query (the work; found per query is the same for every design). \"~1600\" read as within a quarter: [1200, 2000].".into(),
+            quantity: Quantity::value(tested("fuzzy_hash", "sp-large-radius")),
+            rule: Rule::Between(1200.0, 2000.0),
+            note: Some("The article's ~1600 is its own arithmetic: 100 cells × 16, but its 16 is per group of 2^n = 4 cells, i.e. 4 per cell, which gives 100 × 4 = 400 tested and π·10² ≈ 314 found at that density. The workload (100K points) finds ~306 and tests ~467 (121 cells × ~4); at 1K, edge effects lower both (240 found).".into()),
+        },
+        Claim {
+            id: "I12g".into(),
+            source: SOURCE.into(),
+            quote: large_quote.into(),
+            reading: "\"Regardless of the cell size\" in work: fuzzy_hash_cell_4x (cell = 4 × 2r) ÷ fuzzy_hash (cell = 2r), points tested per query on sp-large-radius. Read as within a factor of 2.".into(),
+            quantity: Quantity::ratio(
+                tested("fuzzy_hash_cell_4x", "sp-large-radius"),
+                tested("fuzzy_hash", "sp-large-radius"),
+            ),
+            rule: Rule::Between(0.5, 2.0),
+            note: None,
+        },
+        Claim {
+            id: "I12h".into(),
+            source: SOURCE.into(),
+            quote: cell_size_quote.into(),
+            reading: "fuzzy_hash_cell_0_5x (cell = 0.5 × 2r: about four times the cells, 441 per query against 121) ÷ fuzzy_hash, time per query on sp-large-radius. \"Doesn't matter as much as you might think\" read as within a factor of 2.".into(),
+            quantity: Quantity::ratio(
+                time("fuzzy_hash_cell_0_5x", "sp-large-radius"),
+                time("fuzzy_hash", "sp-large-radius"),
+            ),
+            rule: Rule::Between(0.5, 2.0),
+            note: None,
+        },
+        Claim {
+            id: "I12i".into(),
+            source: SOURCE.into(),
+            quote: cell_size_quote.into(),
+            reading: "fuzzy_hash_cell_4x (cell = 4 × 2r: about 12 big cells per query) ÷ fuzzy_hash, time per query on sp-large-radius, within a factor of 2.".into(),
+            quantity: Quantity::ratio(
+                time("fuzzy_hash_cell_4x", "sp-large-radius"),
+                time("fuzzy_hash", "sp-large-radius"),
+            ),
+            rule: Rule::Between(0.5, 2.0),
+            note: None,
+        },
+        Claim {
+            id: "I13a".into(),
+            source: SOURCE.into(),
+            quote: xor_quote.into(),
+            reading: "fuzzy_hash_xor (key ix ^ iy) ÷ fuzzy_hash (key mix(ix, iy)), the longest bucket chain after the setup on sp-uniform. XOR gives every cell of a diagonal one key, so a bucket holds at least two cells' points: read as at least twice the mix's longest chain.".into(),
+            quantity: Quantity::ratio(
+                Operand::new(Metric::family("longest_chain"), "fuzzy_hash_xor", "sp-uniform"),
+                Operand::new(Metric::family("longest_chain"), "fuzzy_hash", "sp-uniform"),
+            ),
+            rule: Rule::AtLeast(2.0),
+            note: None,
+        },
+        Claim {
+            id: "I13b".into(),
+            source: SOURCE.into(),
+            quote: xor_quote.into(),
+            reading: "The collisions' cost to a query: fuzzy_hash_xor ÷ fuzzy_hash, points tested (including those walked past in a shared bucket) per radius-r query on sp-uniform, at least 2 (as I13a).".into(),
+            quantity: Quantity::ratio(
+                tested("fuzzy_hash_xor", "sp-uniform"),
+                tested("fuzzy_hash", "sp-uniform"),
+            ),
+            rule: Rule::AtLeast(2.0),
+            note: None,
+        },
+    ]
+}

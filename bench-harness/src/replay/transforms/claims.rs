@@ -1,0 +1,223 @@
+//! The articles' claims this family's results answer (see `results::claim`).
+
+use results::{Claim, Metric, Operand, Quantity, Rule};
+
+const SOURCE: &str = "002 Part 3: The Transform Component";
+
+/// Median time per work unit of `design` on `workload`.
+fn time(design: &str, workload: &str) -> Operand {
+    Operand::new(Metric::Time, design, workload)
+}
+
+/// World products (`local * parent_world`) per `EndFrame` of the body.
+fn products(design: &str, workload: &str) -> Operand {
+    Operand::new(Metric::family("products_per_frame"), design, workload)
+}
+
+/// World products per `SetLocal` (and batch entry) of the body.
+fn products_per_set(design: &str, workload: &str) -> Operand {
+    Operand::new(Metric::family("products_per_set_local"), design, workload)
+}
+
+/// The exponent of `design`'s world products per `SetLocal` across the chain lengths 5, 64
+/// and 1024 (every node moving each frame).
+fn across_chains(design: &str) -> Quantity {
+    Quantity::exponent_across(vec![
+        (products_per_set(design, "xf-chain-all-5"), 5.0),
+        (products_per_set(design, "xf-chain-all"), 64.0),
+        (products_per_set(design, "xf-chain-all-1024"), 1024.0),
+    ])
+}
+
+/// Every claim, in catalogue order.
+pub(super) fn claims() -> Vec<Claim> {
+    let chain_quote = "With a deferred update, changing the local pose of every node will still just require O(n) computations to compute all the world transforms. With an immediate update, where we compute the world transforms of all children as soon as the parent transform changes, we will need O(n^2) computations.";
+    let chain_note = "Per chain of L nodes all moving, the immediate update computes (L−1)(L+2)/2 world products whatever the order of the moves, the deferred one L−1 (a root's world is its local, no product): the ratio is (L+2)/2. The cap of 8,388,608 world products per body leaves the immediate designs unsupported on xf-chain-all and xf-chain-all-1024 at N = 65,536 (the default run's second size).";
+    let root_quote = "Note that the performance problems do not appear if it is just the root entity that is moving. In that case, both the immediate and the deferred update will be O(n).";
+    let flag_quote = "Typically, in a scene, only a small percentage of the objects are moving at any one time (maybe as little as 1 %). So looping over all objects, even just to check a flag, can waste a lot of time. A better solution is to sort all the dirty objects to the end of the array, so we can loop over just them";
+    let flag_note = "Not a difference of setup but a finding: with different movers every frame (xf-sparse-1pct), the 5-frame eviction keeps every node moved in the last five frames on the list and recomputes it each frame (139 world products per frame at 1K against the flag scan's 18.5), on top of the swaps; the flag scan of 1K nodes is cheap. At 1K: 2,594 against 1,583 simulated instructions per op.";
+    let iterative_quote = "Note: I’ve written this as a recursive function for easier reading, but you might want to rewrite it as an iterative function for better performance.";
+    let batch_quote = "If we run into performance problems as a result of this, we can always create an API function that allows us to set multiple local transforms at once while doing a single world transform update, thus getting back the O(n) performance.";
+    vec![
+        Claim {
+            id: "F4a".into(),
+            source: SOURCE.into(),
+            quote: chain_quote.into(),
+            reading: "immediate_recursive ÷ deferred_flag_scan, world products per frame on xf-chain-all-5 (chains of 5, the article's expected length, every node moving each frame). O(n²) against O(n): the ratio grows as n; read as at least n/4 = 1.25 here (the exact ratio is (n+2)/2 = 3.5; F4b and F4c at 64 and 1024 nodes per chain show the growth).".into(),
+            quantity: Quantity::ratio(
+                products("immediate_recursive", "xf-chain-all-5"),
+                products("deferred_flag_scan", "xf-chain-all-5"),
+            ),
+            rule: Rule::AtLeast(1.25),
+            note: Some(chain_note.into()),
+        },
+        Claim {
+            id: "F4b".into(),
+            source: SOURCE.into(),
+            quote: chain_quote.into(),
+            reading: "F4a at another chain length: immediate_recursive ÷ deferred_flag_scan, world products per frame on xf-chain-all (chains of 64): at least n/4 = 16 (exactly (n+2)/2 = 33).".into(),
+            quantity: Quantity::ratio(
+                products("immediate_recursive", "xf-chain-all"),
+                products("deferred_flag_scan", "xf-chain-all"),
+            ),
+            rule: Rule::AtLeast(16.0),
+            note: Some(chain_note.into()),
+        },
+        Claim {
+            id: "F4c".into(),
+            source: SOURCE.into(),
+            quote: chain_quote.into(),
+            reading: "immediate_recursive ÷ deferred_flag_scan, world products per frame on xf-chain-all-1024 (chains of 1024, every node moves each frame; at N = 1000, one chain of 1000). O(n²) against O(n) on a chain of n: the ratio grows as n; read as at least n/4 = 250 (the exact ratio is (n+2)/2 = 501 at n = 1000, so any O(n²) constant of at least 1/4 passes).".into(),
+            quantity: Quantity::ratio(
+                products("immediate_recursive", "xf-chain-all-1024"),
+                products("deferred_flag_scan", "xf-chain-all-1024"),
+            ),
+            rule: Rule::AtLeast(250.0),
+            note: Some(chain_note.into()),
+        },
+        Claim {
+            id: "F4d".into(),
+            source: SOURCE.into(),
+            quote: chain_quote.into(),
+            reading: "The growth itself: the exponent k of immediate_recursive's world products per SetLocal ≈ c·L^k across the chain lengths L = 5, 64 and 1024 (xf-chain-all-5, xf-chain-all, xf-chain-all-1024; every node moves each frame), at each N. O(n²) per frame is O(n) per moved node: k within [0.8, 1.2].".into(),
+            quantity: across_chains("immediate_recursive"),
+            rule: Rule::Between(0.8, 1.2),
+            note: Some("The cap of 8,388,608 world products per body leaves the immediate designs unsupported on the long chains at N = 65,536, so the fit exists at N = 1,000 only.".into()),
+        },
+        Claim {
+            id: "F5a".into(),
+            source: SOURCE.into(),
+            quote: "Later, I would compute the world transforms of all the dirty nodes (and their children) as a single step. This has the advantage that we never have to compute the world transform of a node more than once.".into(),
+            reading: "deferred_flag_scan on xf-chain-all-1024, where every node moves once per frame: world products per SetLocal. Never more than once per node: at most 1.".into(),
+            quantity: Quantity::value(products_per_set("deferred_flag_scan", "xf-chain-all-1024")),
+            rule: Rule::AtMost(1.0),
+            note: None,
+        },
+        Claim {
+            id: "F5b".into(),
+            source: SOURCE.into(),
+            quote: chain_quote.into(),
+            reading: "The deferred side's growth: the exponent k of deferred_flag_scan's world products per SetLocal ≈ c·L^k across the chain lengths L = 5, 64 and 1024, at each N. O(n) per frame is a constant per moved node: k within [-0.2, 0.2].".into(),
+            quantity: across_chains("deferred_flag_scan"),
+            rule: Rule::Between(-0.2, 0.2),
+            note: None,
+        },
+        Claim {
+            id: "F6a".into(),
+            source: SOURCE.into(),
+            quote: root_quote.into(),
+            reading: "immediate_recursive ÷ deferred_flag_scan, world products per frame on xf-root-move (a forest of depth ≤ 5 where only roots move). Both O(n): the same order, read as within a factor of 2.".into(),
+            quantity: Quantity::ratio(
+                products("immediate_recursive", "xf-root-move"),
+                products("deferred_flag_scan", "xf-root-move"),
+            ),
+            rule: Rule::Between(0.5, 2.0),
+            note: None,
+        },
+        Claim {
+            id: "F6b".into(),
+            source: SOURCE.into(),
+            quote: root_quote.into(),
+            reading: "\"The performance problems do not appear\" in time: immediate_recursive ÷ deferred_flag_scan, time per op on xf-root-move, within a factor of 2.".into(),
+            quantity: Quantity::ratio(
+                time("immediate_recursive", "xf-root-move"),
+                time("deferred_flag_scan", "xf-root-move"),
+            ),
+            rule: Rule::Between(0.5, 2.0),
+            note: None,
+        },
+        Claim {
+            id: "F8a".into(),
+            source: SOURCE.into(),
+            quote: flag_quote.into(),
+            reading: "deferred_dirty_list (the article's dirty list by swapping, 5-frame eviction) ÷ deferred_flag_scan (a flag per node, every node scanned per frame), simulated instructions per op on xf-sparse-1pct (1% of the nodes move each frame). The better solution does less work: at most 1.".into(),
+            quantity: Quantity::ratio(
+                Operand::new(Metric::Instructions, "deferred_dirty_list", "xf-sparse-1pct"),
+                Operand::new(Metric::Instructions, "deferred_flag_scan", "xf-sparse-1pct"),
+            ),
+            rule: Rule::AtMost(1.0),
+            note: Some(flag_note.into()),
+        },
+        Claim {
+            id: "F8b".into(),
+            source: SOURCE.into(),
+            quote: flag_quote.into(),
+            reading: "F8a in time: deferred_dirty_list ÷ deferred_flag_scan, time per op on xf-sparse-1pct, at most 1.".into(),
+            quantity: Quantity::ratio(
+                time("deferred_dirty_list", "xf-sparse-1pct"),
+                time("deferred_flag_scan", "xf-sparse-1pct"),
+            ),
+            rule: Rule::AtMost(1.0),
+            note: Some(flag_note.into()),
+        },
+        Claim {
+            id: "F9".into(),
+            source: SOURCE.into(),
+            quote: "We could clear the list every frame, but that might lead to a lot of swapping as items are moved in and out of the list. A better approach might be to check if an item hasn’t moved in five frames or so, and in that case we move it off the dirty list. This avoids swapping those items which are always moving.".into(),
+            reading: "deferred_dirty_list (evicted after 5 unmoved frames) ÷ deferred_dirty_list_clear (the list emptied every frame), time per op on xf-persistent-movers (the same 10% of the nodes move every frame). Better: at most 1.".into(),
+            quantity: Quantity::ratio(
+                time("deferred_dirty_list", "xf-persistent-movers"),
+                time("deferred_dirty_list_clear", "xf-persistent-movers"),
+            ),
+            rule: Rule::AtMost(1.0),
+            note: None,
+        },
+        Claim {
+            id: "F10".into(),
+            source: SOURCE.into(),
+            quote: "When using the immediate update strategy, sorting the list is not as important, but we can employ similar swapping strategies to make sure that a parent node and its children are kept close together in the array, so that the immediate update is cache friendly.".into(),
+            reading: "immediate_local (swaps each updated subtree into consecutive slots) ÷ immediate_iterative (the same walk without the swaps), simulated D1 misses per op on xf-sparse-1pct. Cache friendlier: at most 1.".into(),
+            quantity: Quantity::ratio(
+                Operand::new(Metric::D1Misses, "immediate_local", "xf-sparse-1pct"),
+                Operand::new(Metric::D1Misses, "immediate_iterative", "xf-sparse-1pct"),
+            ),
+            rule: Rule::AtMost(1.0),
+            note: None,
+        },
+        Claim {
+            id: "F13a".into(),
+            source: SOURCE.into(),
+            quote: iterative_quote.into(),
+            reading: "immediate_iterative (explicit stack) ÷ immediate_recursive, time per op on xf-chain-all-1024, the deepest recursion the suite runs. Better performance: at most 1.".into(),
+            quantity: Quantity::ratio(
+                time("immediate_iterative", "xf-chain-all-1024"),
+                time("immediate_recursive", "xf-chain-all-1024"),
+            ),
+            rule: Rule::AtMost(1.0),
+            note: None,
+        },
+        Claim {
+            id: "F13b".into(),
+            source: SOURCE.into(),
+            quote: iterative_quote.into(),
+            reading: "immediate_iterative ÷ immediate_recursive, time per op on xf-sparse-1pct (a forest of depth ≤ 5, 1% moving: the article's expected scene), at most 1.".into(),
+            quantity: Quantity::ratio(
+                time("immediate_iterative", "xf-sparse-1pct"),
+                time("immediate_recursive", "xf-sparse-1pct"),
+            ),
+            rule: Rule::AtMost(1.0),
+            note: None,
+        },
+        Claim {
+            id: "F14a".into(),
+            source: SOURCE.into(),
+            quote: batch_quote.into(),
+            reading: "immediate_recursive on xf-chain-all-batch (xf-chain-all's chains of 64, each set through one set_local_batch per frame): world products per batch entry. O(n) regained: each node computed once, at most 1.".into(),
+            quantity: Quantity::value(products_per_set("immediate_recursive", "xf-chain-all-batch")),
+            rule: Rule::AtMost(1.0),
+            note: None,
+        },
+        Claim {
+            id: "F14b".into(),
+            source: SOURCE.into(),
+            quote: batch_quote.into(),
+            reading: "The O(n) performance in time: immediate_recursive ÷ deferred_flag_scan, time per op on xf-chain-all-batch. The same order as the deferred update: within a factor of 2.".into(),
+            quantity: Quantity::ratio(
+                time("immediate_recursive", "xf-chain-all-batch"),
+                time("deferred_flag_scan", "xf-chain-all-batch"),
+            ),
+            rule: Rule::Between(0.5, 2.0),
+            note: None,
+        },
+    ]
+}

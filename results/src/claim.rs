@@ -1,0 +1,342 @@
+//! A quantitative claim of the seed articles as data: the article's words, the comparison that
+//! tests them (designs, workload, metric) and the rule that decides them, declared by the family
+//! that measures them (`bench-harness`, `replay/<family>/claims.rs`) and stored in the run's
+//! [`FamilyRecord`](crate::FamilyRecord), so a results file judges its own claims
+//! ([`crate::verdict`]): a verdict is computed from the numbers, never typed.
+//!
+//! A claim about counts (instructions, misses, allocator calls, bytes, a family's own metric)
+//! is judged on the deterministic count, so two runs of one commit give the same verdict; a
+//! claim about speed on the time of one run, paired round by round where both designs were
+//! timed in one cell.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// One claim of one article.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Claim {
+    /// The catalogue's ID (`../shared/seeds/CATALOGUE.md`), e.g. `A3`; a claim the catalogue
+    /// lists under one ID but tests twice adds a suffix (`D3b`).
+    pub id: String,
+    /// The article, e.g. `000 The ID Lookup Table`.
+    pub source: String,
+    /// The article's words (translated where the article is not in English).
+    pub quote: String,
+    /// How the quote is read as a test, in the suite's terms: what is compared and why the
+    /// bound is where it is (`"40 times faster", read as at least 10×: the author calls it
+    /// quick and dirty`).
+    pub reading: String,
+    /// What is measured.
+    pub quantity: Quantity,
+    /// What value of it confirms the claim; anything else refutes it.
+    pub rule: Rule,
+    /// Where the article's own arithmetic or setup differs from what is measured: its number,
+    /// ours, and why. Shown beside the verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A metric of one design on one workload, at every N the run measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Operand {
+    /// Design (or reference loop) name.
+    pub design: String,
+    /// Workload name.
+    pub workload: String,
+    /// The metric.
+    pub metric: Metric,
+}
+
+impl Operand {
+    /// `metric` of `design` on `workload`.
+    pub fn new(metric: Metric, design: &str, workload: &str) -> Self {
+        Self {
+            design: design.to_string(),
+            workload: workload.to_string(),
+            metric,
+        }
+    }
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} of {} on {}", self.metric, self.design, self.workload)
+    }
+}
+
+/// What a claim measures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Quantity {
+    /// One operand's value at each N.
+    Value {
+        /// The operand.
+        of: Operand,
+    },
+    /// `num ÷ den` at each N both were measured at (time: the median of the per-round ratios
+    /// with its interval when both were timed in one cell, else the ratio of the medians).
+    Ratio {
+        /// Numerator.
+        num: Operand,
+        /// Denominator.
+        den: Operand,
+    },
+    /// The exponent `k` of `value ≈ c·N^k`, fitted by least squares on log-log over every N the
+    /// run measured (time: the bench's sizes and the working-set sweep's points); at least
+    /// three sizes.
+    Exponent {
+        /// The operand.
+        of: Operand,
+        /// Fit the body's total (the per-work-unit value times the body's work units) instead
+        /// of the per-work-unit value: "O(n²)" of a whole body is an exponent near 2 here.
+        total: bool,
+    },
+    /// The exponent `k` of `value ≈ c·x^k` across operands that differ in one parameter `x`
+    /// (the same design on workloads whose chains are 5, 64 and 1024 long), fitted at each N
+    /// the run has all of them at; at least three operands.
+    ExponentAcross {
+        /// Each operand with its parameter value.
+        points: Vec<Across>,
+    },
+}
+
+/// One operand of [`Quantity::ExponentAcross`] and the parameter value it stands for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Across {
+    /// The operand.
+    pub of: Operand,
+    /// Its parameter value (positive).
+    pub x: f64,
+}
+
+impl Quantity {
+    /// `num ÷ den`.
+    pub fn ratio(num: Operand, den: Operand) -> Self {
+        Quantity::Ratio { num, den }
+    }
+
+    /// `of` at each N.
+    pub fn value(of: Operand) -> Self {
+        Quantity::Value { of }
+    }
+
+    /// The fitted exponent of the body's total of `of` (its per-work-unit value times the
+    /// body's work units).
+    pub fn total_exponent(of: Operand) -> Self {
+        Quantity::Exponent { of, total: true }
+    }
+
+    /// The fitted exponent of `of` per work unit.
+    pub fn exponent(of: Operand) -> Self {
+        Quantity::Exponent { of, total: false }
+    }
+
+    /// The exponent across `points` (operand, parameter value) at each N.
+    pub fn exponent_across(points: Vec<(Operand, f64)>) -> Self {
+        Quantity::ExponentAcross {
+            points: points.into_iter().map(|(of, x)| Across { of, x }).collect(),
+        }
+    }
+
+    /// The operands, numerator first.
+    pub fn operands(&self) -> Vec<&Operand> {
+        match self {
+            Quantity::Value { of } | Quantity::Exponent { of, .. } => vec![of],
+            Quantity::Ratio { num, den } => vec![num, den],
+            Quantity::ExponentAcross { points } => points.iter().map(|p| &p.of).collect(),
+        }
+    }
+
+    /// Whether the quantity is a deterministic count (the same in every run of one commit).
+    pub fn is_deterministic(&self) -> bool {
+        self.operands().iter().all(|o| o.metric.is_deterministic())
+    }
+}
+
+impl fmt::Display for Quantity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Quantity::Value { of } => write!(f, "{of}"),
+            Quantity::Ratio { num, den } if num.metric == den.metric => {
+                if num.workload == den.workload {
+                    write!(
+                        f,
+                        "{}, {} ÷ {} on {}",
+                        num.metric, num.design, den.design, num.workload
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{}, {} on {} ÷ {} on {}",
+                        num.metric, num.design, num.workload, den.design, den.workload
+                    )
+                }
+            }
+            Quantity::Ratio { num, den } => write!(f, "{num} ÷ {den}"),
+            Quantity::Exponent { of, total } => {
+                let whole = if *total { "body total " } else { "" };
+                write!(f, "exponent k of {whole}{of} ≈ c·N^k")
+            }
+            Quantity::ExponentAcross { points } => {
+                let xs: Vec<String> = points
+                    .iter()
+                    .map(|p| format!("{} at x = {}", p.of.workload, p.x))
+                    .collect();
+                match points.first() {
+                    Some(p) => write!(
+                        f,
+                        "exponent k of {} of {} ≈ c·x^k across {}",
+                        p.of.metric,
+                        p.of.design,
+                        xs.join(", ")
+                    ),
+                    None => f.write_str("exponent of nothing"),
+                }
+            }
+        }
+    }
+}
+
+/// A metric a benchmark carries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Metric {
+    /// Nanoseconds per work unit (the bench's timing; not deterministic).
+    Time,
+    /// Simulated instructions per work unit (callgrind).
+    Instructions,
+    /// Simulated D1 misses per work unit.
+    D1Misses,
+    /// Simulated last-level misses per work unit.
+    LlMisses,
+    /// Simulated L1 instruction-cache misses per work unit: the body's code not fitting I1.
+    I1Misses,
+    /// Allocator calls per work unit seen by the counting allocator (memory pass).
+    AllocCallsPerOp,
+    /// Heap bytes per live object after the setup.
+    BytesPerObject,
+    /// The slowest batch of the latency pass, ns per work unit (not deterministic).
+    LatencyMax,
+    /// A field of the family's own metrics (`FamilyMetrics`), by its results.json name,
+    /// e.g. `garbage_after_last_frame`.
+    Family(String),
+    /// 1 when the design verified on the trace, 0 when it failed verification or its limits
+    /// refused the trace (the reason is shown): "a LIFO free list with 16-bit generations
+    /// resolves a stale ID after 64K reuses" is a claim about this.
+    Verified,
+}
+
+impl Metric {
+    /// A family metric by its results.json name.
+    pub fn family(field: &str) -> Self {
+        Metric::Family(field.to_string())
+    }
+
+    /// Whether every run of one commit gives the same value.
+    pub fn is_deterministic(&self) -> bool {
+        !matches!(self, Metric::Time | Metric::LatencyMax)
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Metric::Time => f.write_str("time per work unit"),
+            Metric::Instructions => f.write_str("instructions per work unit"),
+            Metric::D1Misses => f.write_str("D1 misses per work unit"),
+            Metric::LlMisses => f.write_str("LL misses per work unit"),
+            Metric::I1Misses => f.write_str("I1 misses per work unit"),
+            Metric::AllocCallsPerOp => f.write_str("allocator calls per work unit"),
+            Metric::BytesPerObject => f.write_str("heap bytes per object"),
+            Metric::LatencyMax => f.write_str("slowest batch"),
+            Metric::Family(field) => f.write_str(field),
+            Metric::Verified => f.write_str("verified (1) or not (0)"),
+        }
+    }
+}
+
+/// The values that confirm a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// At least this.
+    AtLeast(f64),
+    /// At most this.
+    AtMost(f64),
+    /// Within `[low, high]`.
+    Between(f64, f64),
+}
+
+impl Rule {
+    /// The confirming values as an interval `[low, high]` (infinite where unbounded).
+    pub fn bounds(self) -> (f64, f64) {
+        match self {
+            Rule::AtLeast(x) => (x, f64::INFINITY),
+            Rule::AtMost(x) => (f64::NEG_INFINITY, x),
+            Rule::Between(a, b) => (a, b),
+        }
+    }
+
+    /// Whether `x` confirms.
+    pub fn holds(self, x: f64) -> bool {
+        let (low, high) = self.bounds();
+        x >= low && x <= high
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::AtLeast(x) => write!(f, "≥ {x}"),
+            Rule::AtMost(x) => write!(f, "≤ {x}"),
+            Rule::Between(a, b) => write!(f, "within [{a}, {b}]"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claims_round_trip_through_json() {
+        let c = Claim {
+            id: "A3".into(),
+            source: "000".into(),
+            quote: "40 times faster".into(),
+            reading: "holey ÷ map-btree".into(),
+            quantity: Quantity::ratio(
+                Operand::new(Metric::Time, "holey", "lookup-uniform"),
+                Operand::new(
+                    Metric::family("garbage_peak"),
+                    "map-btree",
+                    "lookup-uniform",
+                ),
+            ),
+            rule: Rule::AtMost(0.1),
+            note: None,
+        };
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(json["quantity"]["kind"], "ratio");
+        assert_eq!(json["quantity"]["num"]["metric"], "time");
+        assert_eq!(json["quantity"]["den"]["metric"]["family"], "garbage_peak");
+        assert_eq!(json["rule"]["at_most"], 0.1);
+        assert_eq!(serde_json::from_value::<Claim>(json).unwrap(), c);
+        assert!(!c.quantity.is_deterministic());
+        let same = Quantity::ratio(
+            Operand::new(Metric::Instructions, "a", "w"),
+            Operand::new(Metric::Instructions, "b", "w"),
+        );
+        assert_eq!(same.to_string(), "instructions per work unit, a ÷ b on w");
+        assert!(same.is_deterministic());
+    }
+
+    #[test]
+    fn rules_bound_the_confirming_values() {
+        assert!(Rule::AtLeast(2.0).holds(2.0) && !Rule::AtLeast(2.0).holds(1.9));
+        assert!(Rule::AtMost(2.0).holds(-5.0) && !Rule::AtMost(2.0).holds(2.1));
+        assert!(Rule::Between(1.8, 2.2).holds(2.0) && !Rule::Between(1.8, 2.2).holds(2.3));
+        assert_eq!(Rule::AtMost(1.0).bounds(), (f64::NEG_INFINITY, 1.0));
+    }
+}

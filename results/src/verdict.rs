@@ -1,0 +1,854 @@
+//! The verdicts of the claims a run declares ([`crate::claim`], in each
+//! [`FamilyRecord`](crate::FamilyRecord)), computed from the run's own numbers: at every N the
+//! run measured, the claim's quantity and whether its rule holds there; over the sizes, one
+//! verdict (confirmed, refuted, mixed by size, undecided, not measured with the reason).
+//!
+//! A count is exact, so its rule holds or not. A time ratio of two designs timed in one cell is
+//! the median of their per-round ratios with its 95% interval ([`crate::ranking::paired`]): it
+//! confirms only when the whole interval satisfies the rule, refutes only when none of it does,
+//! and is undecided otherwise. Times never paired (different cells or sessions) are compared by
+//! their medians, and the point says so.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::claim::{Across, Claim, Metric, Operand, Quantity};
+use crate::family::{Family, FamilyMetrics};
+use crate::ranking::paired;
+use crate::schema::{Benchmark, Results, Status};
+
+/// Whether a claim's rule holds at one point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The rule holds (for a paired time: over the whole interval).
+    Confirmed,
+    /// The rule fails (for a paired time: over the whole interval).
+    Refuted,
+    /// The interval holds values on both sides of the rule's bound.
+    Undecided,
+}
+
+/// A claim's verdict over every point the run measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Confirmed at every point.
+    Confirmed,
+    /// Refuted at every point.
+    Refuted,
+    /// The outcome differs between sizes (confirmed at one, refuted or undecided at another).
+    Mixed,
+    /// No point could be told either way (time intervals holding the bound at every size).
+    Undecided,
+    /// No point: the run has no numbers for the claim (the reason says which are missing).
+    NotMeasured,
+}
+
+impl Verdict {
+    /// Every verdict, in the order a summary lists them.
+    pub const ALL: [Verdict; 5] = [
+        Verdict::Confirmed,
+        Verdict::Refuted,
+        Verdict::Mixed,
+        Verdict::Undecided,
+        Verdict::NotMeasured,
+    ];
+
+    /// The word a page shows: `confirmed`, `refuted`, `mixed by size`, `undecided`, `not
+    /// measured`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Confirmed => "confirmed",
+            Verdict::Refuted => "refuted",
+            Verdict::Mixed => "mixed by size",
+            Verdict::Undecided => "undecided",
+            Verdict::NotMeasured => "not measured",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The claim's quantity at one N (or fitted over several).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Point {
+    /// The live size; `None` for a fitted exponent.
+    pub n: Option<u64>,
+    /// The quantity.
+    pub value: f64,
+    /// Its 95% interval, for a time ratio paired round by round.
+    pub interval: Option<(f64, f64)>,
+    /// Whether the rule holds.
+    pub outcome: Outcome,
+    /// How the value was obtained, e.g. `paired over 15 rounds`, `fitted over N = 1000 to
+    /// 65536 (4 sizes)`, `counts`.
+    pub how: String,
+}
+
+/// One claim judged on one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Judgement<'a> {
+    /// The family that declared it.
+    pub family: Family,
+    /// The claim.
+    pub claim: &'a Claim,
+    /// Its points, by N.
+    pub points: Vec<Point>,
+    /// The verdict over the points.
+    pub verdict: Verdict,
+    /// What is missing, for sizes or operands without a number (every reason, once).
+    pub missing: Vec<String>,
+}
+
+/// Every claim of every family of `results`, judged, in the order the families list them.
+pub fn judge_run(results: &Results) -> Vec<Judgement<'_>> {
+    results
+        .families
+        .iter()
+        .flat_map(|f| f.claims.iter().map(move |c| judge(c, f.family, results)))
+        .collect()
+}
+
+/// How many judgements have each verdict, in [`Verdict::ALL`] order.
+pub fn tally(judgements: &[Judgement<'_>]) -> Vec<(Verdict, usize)> {
+    Verdict::ALL
+        .into_iter()
+        .map(|v| (v, judgements.iter().filter(|j| j.verdict == v).count()))
+        .collect()
+}
+
+/// A number with three significant digits (`0.0312`, `1.98`, `2594`).
+pub fn format_value(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let digits = (2 - v.abs().log10().floor() as i32).max(0) as usize;
+    format!("{v:.digits$}")
+}
+
+impl Point {
+    /// The point in words: `N = 1000: 0.0312 [0.0301, 0.0325] confirmed (paired over 15
+    /// rounds)`.
+    pub fn describe(&self) -> String {
+        let at = self
+            .n
+            .map_or_else(|| "fit".to_string(), |n| format!("N = {n}"));
+        let interval = self
+            .interval
+            .map(|(a, b)| format!(" [{}, {}]", format_value(a), format_value(b)))
+            .unwrap_or_default();
+        let outcome = match self.outcome {
+            Outcome::Confirmed => "confirmed",
+            Outcome::Refuted => "refuted",
+            Outcome::Undecided => "undecided",
+        };
+        format!(
+            "{at}: {}{interval} {outcome} ({})",
+            format_value(self.value),
+            self.how
+        )
+    }
+}
+
+/// The judgements as plain text, one block per claim, then the tally (`dodbench claims`).
+pub fn render_text(judgements: &[Judgement<'_>]) -> String {
+    let mut out = String::new();
+    for j in judgements {
+        let c = j.claim;
+        out.push_str(&format!(
+            "{} ({}, {}): {}\n  \"{}\"\n  measured: {} {}\n",
+            c.id, j.family, c.source, j.verdict, c.quote, c.quantity, c.rule
+        ));
+        for p in &j.points {
+            out.push_str(&format!("  {}\n", p.describe()));
+        }
+        for m in &j.missing {
+            out.push_str(&format!("  missing: {m}\n"));
+        }
+    }
+    let counts: Vec<String> = tally(judgements)
+        .into_iter()
+        .map(|(v, k)| format!("{k} {v}"))
+        .collect();
+    out.push_str(&format!(
+        "{} claims: {}\n",
+        judgements.len(),
+        counts.join(", ")
+    ));
+    out
+}
+
+/// Checks a claim's family metrics against `family`'s metric fields: a name that is not one is
+/// a declaration error (a typo would otherwise read as "not measured" forever).
+///
+/// # Errors
+/// The first unknown field, with the valid names.
+pub fn check_metric_names(claim: &Claim, family: Family) -> Result<(), String> {
+    for op in claim.quantity.operands() {
+        if let Metric::Family(field) = &op.metric {
+            let fields = FamilyMetrics::field_names(family).unwrap_or_default();
+            if !fields.iter().any(|f| f == field) {
+                return Err(format!(
+                    "claim {}: {family} has no metric {field:?}; its metrics are: {}",
+                    claim.id,
+                    fields.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `claim` (declared by `family`) judged on `results`.
+pub fn judge<'a>(claim: &'a Claim, family: Family, results: &Results) -> Judgement<'a> {
+    let mut missing = Vec::new();
+    let points: Vec<Point> = match &claim.quantity {
+        Quantity::Value { of } if of.metric == Metric::Verified => sizes(results, family, of)
+            .into_iter()
+            .filter_map(|n| verified_at(claim, family, results, of, n, &mut missing))
+            .collect(),
+        Quantity::Value { of } => sizes(results, family, of)
+            .into_iter()
+            .filter_map(|n| {
+                let b = lookup(results, family, of, n, &mut missing)?;
+                let value = value_of(&of.metric, b, &mut missing)?;
+                Some(point(claim, n, value, None, how_single(&of.metric)))
+            })
+            .collect(),
+        Quantity::Ratio { num, den } => sizes(results, family, num)
+            .into_iter()
+            .filter_map(|n| ratio_at(claim, family, results, num, den, n, &mut missing))
+            .collect(),
+        Quantity::Exponent { of, total } => {
+            exponent(claim, family, results, of, *total, &mut missing)
+                .into_iter()
+                .collect()
+        }
+        Quantity::ExponentAcross { points } => match points.first() {
+            Some(first) => sizes(results, family, &first.of)
+                .into_iter()
+                .filter_map(|n| across_at(claim, family, results, points, n, &mut missing))
+                .collect(),
+            None => Vec::new(),
+        },
+    };
+    if points.is_empty() && missing.is_empty() {
+        missing.push(format!(
+            "no benchmark of {} on {} in this run",
+            claim.quantity.operands()[0].design,
+            claim.quantity.operands()[0].workload
+        ));
+    }
+    dedup(&mut missing);
+    Judgement {
+        family,
+        claim,
+        verdict: verdict_of(&points),
+        points,
+        missing,
+    }
+}
+
+fn dedup(v: &mut Vec<String>) {
+    let mut seen = Vec::new();
+    v.retain(|s| {
+        let new = !seen.contains(s);
+        if new {
+            seen.push(s.clone());
+        }
+        new
+    });
+}
+
+/// One outcome at every point gives that verdict; outcomes that differ between sizes give
+/// [`Verdict::Mixed`] (a refutation at one size and an undecided point at another must not read
+/// as merely undecided), and the points say which size is which.
+fn verdict_of(points: &[Point]) -> Verdict {
+    let Some(first) = points.first() else {
+        return Verdict::NotMeasured;
+    };
+    if points.iter().any(|p| p.outcome != first.outcome) {
+        return Verdict::Mixed;
+    }
+    match first.outcome {
+        Outcome::Confirmed => Verdict::Confirmed,
+        Outcome::Refuted => Verdict::Refuted,
+        Outcome::Undecided => Verdict::Undecided,
+    }
+}
+
+fn how_single(metric: &Metric) -> String {
+    if metric.is_deterministic() {
+        "count".to_string()
+    } else {
+        "median".to_string()
+    }
+}
+
+fn point(claim: &Claim, n: u64, value: f64, interval: Option<(f64, f64)>, how: String) -> Point {
+    Point {
+        n: Some(n),
+        value,
+        interval,
+        outcome: outcome(claim, value, interval),
+        how,
+    }
+}
+
+fn outcome(claim: &Claim, value: f64, interval: Option<(f64, f64)>) -> Outcome {
+    let Some((lower, upper)) = interval else {
+        return if claim.rule.holds(value) {
+            Outcome::Confirmed
+        } else {
+            Outcome::Refuted
+        };
+    };
+    let (low, high) = claim.rule.bounds();
+    if lower >= low && upper <= high {
+        Outcome::Confirmed
+    } else if upper < low || lower > high {
+        Outcome::Refuted
+    } else {
+        Outcome::Undecided
+    }
+}
+
+/// The sizes at which `family`'s benchmarks (or the reference loops') hold `op`, ascending.
+///
+/// Sizes where a verified entry lacks `op`'s metric are left out (a pass that runs at other
+/// sizes than the bench is not a gap in the claim), unless no size has it: then every size is
+/// kept, so the judgement says what is missing.
+fn sizes(results: &Results, family: Family, op: &Operand) -> Vec<u64> {
+    let of_op = || results.benchmarks.iter().filter(|b| holds(b, family, op));
+    let measured = |b: &&Benchmark| {
+        op.metric == Metric::Verified
+            || b.status != Status::Verified
+            || value_of(&op.metric, b, &mut Vec::new()).is_some()
+    };
+    let mut ns: Vec<u64> = of_op().filter(measured).map(|b| b.n).collect();
+    if ns.is_empty() {
+        ns = of_op().map(|b| b.n).collect();
+    }
+    ns.sort_unstable();
+    ns.dedup();
+    ns
+}
+
+fn holds(b: &Benchmark, family: Family, op: &Operand) -> bool {
+    (b.family == family || b.family == Family::Reference)
+        && b.design == op.design
+        && b.workload == op.workload
+}
+
+fn lookup<'r>(
+    results: &'r Results,
+    family: Family,
+    op: &Operand,
+    n: u64,
+    missing: &mut Vec<String>,
+) -> Option<&'r Benchmark> {
+    let found = results
+        .benchmarks
+        .iter()
+        .find(|b| holds(b, family, op) && b.n == n);
+    match found {
+        None => missing.push(format!(
+            "no benchmark of {} on {} at N = {n}",
+            op.design, op.workload
+        )),
+        Some(b) if b.status != Status::Verified => missing.push(format!(
+            "{} on {} at N = {n}: {}{}",
+            op.design,
+            op.workload,
+            b.status,
+            b.reason
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default()
+        )),
+        Some(_) => {}
+    }
+    found.filter(|b| b.status == Status::Verified)
+}
+
+/// Whether `op`'s design verified at `n` (1) or failed or was refused (0, the reason in the
+/// point); an entry no replay reached is missing.
+fn verified_at(
+    claim: &Claim,
+    family: Family,
+    results: &Results,
+    op: &Operand,
+    n: u64,
+    missing: &mut Vec<String>,
+) -> Option<Point> {
+    let b = results
+        .benchmarks
+        .iter()
+        .find(|b| holds(b, family, op) && b.n == n && b.status != Status::Unmeasured);
+    let Some(b) = b else {
+        missing.push(format!(
+            "no verdict of {} on {} at N = {n}",
+            op.design, op.workload
+        ));
+        return None;
+    };
+    let value = if b.status == Status::Verified {
+        1.0
+    } else {
+        0.0
+    };
+    let how = match &b.reason {
+        Some(r) if b.status != Status::Verified => format!("{}: {r}", b.status),
+        _ => b.status.to_string(),
+    };
+    Some(point(claim, n, value, None, how))
+}
+
+/// `metric` of `b`; `None` (with the reason in `missing`) when the run did not measure it.
+fn value_of(metric: &Metric, b: &Benchmark, missing: &mut Vec<String>) -> Option<f64> {
+    let (value, pass) = match metric {
+        Metric::Time => (b.ns_per_op.as_ref().map(|e| e.median), "the bench"),
+        Metric::Instructions => (b.sim.as_ref().map(|s| s.ir), "the cache pass"),
+        Metric::D1Misses => (b.sim.as_ref().map(|s| s.d1_miss), "the cache pass"),
+        Metric::LlMisses => (b.sim.as_ref().map(|s| s.ll_miss), "the cache pass"),
+        Metric::I1Misses => (b.sim.as_ref().and_then(|s| s.i1_miss), "the cache pass"),
+        Metric::AllocCallsPerOp => (b.alloc_calls_per_op, "the memory pass"),
+        Metric::BytesPerObject => (b.bytes_per_object, "the bench"),
+        Metric::LatencyMax => (b.latency.as_ref().map(|l| l.max), "the latency pass"),
+        Metric::Verified => (Some(1.0), "the bench"),
+        Metric::Family(field) => (
+            b.metrics
+                .as_ref()
+                .and_then(|m| serde_json::to_value(m).ok())
+                .and_then(|v| v.get(field).and_then(serde_json::Value::as_f64)),
+            "the bench (family metrics)",
+        ),
+    };
+    if value.is_none() {
+        missing.push(format!(
+            "{metric} of {} on {} at N = {}: not measured (by {pass})",
+            b.design, b.workload, b.n
+        ));
+    }
+    value.filter(|v| v.is_finite())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn ratio_at(
+    claim: &Claim,
+    family: Family,
+    results: &Results,
+    num: &Operand,
+    den: &Operand,
+    n: u64,
+    missing: &mut Vec<String>,
+) -> Option<Point> {
+    let a = lookup(results, family, num, n, missing);
+    let b = lookup(results, family, den, n, missing);
+    let (a, b) = (a?, b?);
+    let (va, vb) = (
+        value_of(&num.metric, a, missing),
+        value_of(&den.metric, b, missing),
+    );
+    let (va, vb) = (va?, vb?);
+    if num.metric == Metric::Time && den.metric == Metric::Time {
+        if let Some(p) = paired(a, b) {
+            let interval = Some((p.ratio.lower, p.ratio.upper));
+            let how = format!("paired over {} rounds", p.rounds);
+            return Some(point(claim, n, p.ratio.median, interval, how));
+        }
+    }
+    if vb == 0.0 {
+        missing.push(format!("{den} at N = {n} is 0: no ratio"));
+        return None;
+    }
+    let how = if num.metric.is_deterministic() && den.metric.is_deterministic() {
+        "counts".to_string()
+    } else {
+        "ratio of medians (not timed in the same rounds)".to_string()
+    };
+    Some(point(claim, n, va / vb, None, how))
+}
+
+/// The least-squares exponent of `op` over every size the run has (time: with the sweep's
+/// points), from three sizes up.
+fn exponent(
+    claim: &Claim,
+    family: Family,
+    results: &Results,
+    op: &Operand,
+    total: bool,
+    missing: &mut Vec<String>,
+) -> Option<Point> {
+    let mut xy: Vec<(u64, f64)> = Vec::new();
+    for n in sizes(results, family, op) {
+        let Some(b) = lookup(results, family, op, n, missing) else {
+            continue;
+        };
+        if let Some(v) = value_of(&op.metric, b, missing) {
+            let scale = if total { b.ops as f64 } else { 1.0 };
+            xy.push((n, v * scale));
+        }
+    }
+    if op.metric == Metric::Time {
+        let sweep = results.sweeps.iter().flat_map(|s| &s.points).filter(|p| {
+            p.family == family
+                && p.design == op.design
+                && p.workload == op.workload
+                && p.status == Status::Verified
+        });
+        for p in sweep {
+            if xy.iter().any(|&(n, _)| n == p.n) {
+                continue;
+            }
+            let ops = p.ops.or_else(|| {
+                results
+                    .workloads
+                    .iter()
+                    .find(|w| w.family == family && w.workload == op.workload && w.n == p.n)
+                    .map(|w| w.ops)
+            });
+            match (p.ns_per_op, total, ops) {
+                (Some(t), false, _) => xy.push((p.n, t)),
+                (Some(t), true, Some(ops)) => xy.push((p.n, t * ops as f64)),
+                _ => {}
+            }
+        }
+    }
+    xy.retain(|&(n, v)| n > 0 && v > 0.0);
+    xy.sort_by_key(|&(n, _)| n);
+    if xy.len() < 3 {
+        missing.push(format!(
+            "{op}: {} size(s) with a positive value, a fitted exponent needs 3",
+            xy.len()
+        ));
+        return None;
+    }
+    let pts: Vec<(f64, f64)> = xy.iter().map(|&(n, v)| (n as f64, v)).collect();
+    let k = log_log_slope(&pts);
+    let how = format!(
+        "fitted over N = {} to {} ({} sizes)",
+        xy[0].0,
+        xy[xy.len() - 1].0,
+        xy.len()
+    );
+    Some(Point {
+        n: None,
+        value: k,
+        interval: None,
+        outcome: outcome(claim, k, None),
+        how,
+    })
+}
+
+/// The exponent across `points` at `n`: every operand must have a positive value there.
+fn across_at(
+    claim: &Claim,
+    family: Family,
+    results: &Results,
+    points: &[Across],
+    n: u64,
+    missing: &mut Vec<String>,
+) -> Option<Point> {
+    let mut xy = Vec::new();
+    for p in points {
+        let b = lookup(results, family, &p.of, n, missing)?;
+        let v = value_of(&p.of.metric, b, missing)?;
+        if v <= 0.0 || p.x <= 0.0 {
+            missing.push(format!("{} at N = {n} is {v}: no logarithm", p.of));
+            return None;
+        }
+        xy.push((p.x, v));
+    }
+    if xy.len() < 3 {
+        missing.push("an exponent across a parameter needs 3 operands".to_string());
+        return None;
+    }
+    let k = log_log_slope(&xy);
+    let how = format!("fitted over x = {} to {}", xy[0].0, xy[xy.len() - 1].0);
+    Some(point(claim, n, k, None, how))
+}
+
+/// The slope of `ln y` over `ln x`, by least squares.
+fn log_log_slope<X: Copy + Into<f64>>(xy: &[(X, f64)]) -> f64 {
+    let pts: Vec<(f64, f64)> = xy.iter().map(|&(x, y)| (x.into().ln(), y.ln())).collect();
+    let m = pts.len() as f64;
+    let (mx, my) = (
+        pts.iter().map(|p| p.0).sum::<f64>() / m,
+        pts.iter().map(|p| p.1).sum::<f64>() / m,
+    );
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
+    if sxx == 0.0 { 0.0 } else { sxy / sxx }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claim::Rule;
+    use crate::family::{FamilyRecord, TransformMetrics};
+    use crate::machine::{CacheSizes, Machine};
+    use crate::measures::{SimConfig, SimPerOp};
+    use crate::stats::Rounds;
+
+    fn claim(quantity: Quantity, rule: Rule) -> Claim {
+        Claim {
+            id: "X1".into(),
+            source: "test".into(),
+            quote: "q".into(),
+            reading: "r".into(),
+            quantity,
+            rule,
+            note: None,
+        }
+    }
+
+    fn run(benchmarks: Vec<Benchmark>, claims: Vec<Claim>) -> Results {
+        let machine = Machine {
+            name: "box".into(),
+            cpu_model: "cpu".into(),
+            cores: 2,
+            caches: CacheSizes::default(),
+            os: "linux".into(),
+            arch: "x86_64".into(),
+            hw_counters_available: false,
+            hw_counters_reason: None,
+        };
+        let mut r = Results::empty(machine, "c".into(), "t".into(), 0, "quick");
+        r.families = vec![FamilyRecord {
+            family: Family::Transforms,
+            title: "T".into(),
+            reference_design: "a".into(),
+            claims,
+        }];
+        r.benchmarks = benchmarks;
+        r
+    }
+
+    fn counted(design: &str, n: u64, ir: f64) -> Benchmark {
+        let mut b = Benchmark::new(Family::Transforms, "w", design, n, n);
+        b.status = Status::Verified;
+        b.verified = true;
+        b.sim = Some(SimPerOp {
+            ir,
+            data_reads: 0.0,
+            data_writes: 0.0,
+            d1_miss: 0.0,
+            ll_miss: 0.0,
+            d1_read_miss: 0.0,
+            ll_read_miss: 0.0,
+            i1_miss: None,
+            bytes_streamed: 0.0,
+            ops: n,
+            config: SimConfig {
+                i1: String::new(),
+                d1: String::new(),
+                ll: String::new(),
+                valgrind: String::new(),
+                start_state: String::new(),
+            },
+        });
+        b
+    }
+
+    fn timed(design: &str, n: u64, samples: &[f64]) -> Benchmark {
+        let mut b = counted(design, n, 1.0);
+        let mut s = samples.to_vec();
+        b.ns_per_op = crate::stats::median_interval(&mut s);
+        b.samples_ns_per_op = samples.to_vec();
+        b.rounds = Some(Rounds {
+            session: 7,
+            iters: 1,
+            to_reference: None,
+            to_best: None,
+        });
+        b
+    }
+
+    #[test]
+    fn counts_decide_per_size_and_mixed_sizes_say_so() {
+        let q = Quantity::ratio(
+            Operand::new(Metric::Instructions, "a", "w"),
+            Operand::new(Metric::Instructions, "b", "w"),
+        );
+        let c = claim(q, Rule::AtMost(0.5));
+        let r = run(
+            vec![
+                counted("a", 10, 4.0),
+                counted("b", 10, 10.0),
+                counted("a", 100, 8.0),
+                counted("b", 100, 10.0),
+            ],
+            vec![c],
+        );
+        let j = &judge_run(&r)[0];
+        assert_eq!(j.points.len(), 2);
+        assert_eq!(j.points[0].outcome, Outcome::Confirmed);
+        assert_eq!(j.points[1].outcome, Outcome::Refuted);
+        assert_eq!(j.verdict, Verdict::Mixed);
+        assert_eq!(j.points[0].how, "counts");
+        assert!((j.points[0].value - 0.4).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_paired_time_ratio_decides_only_when_its_interval_clears_the_bound() {
+        let q = Quantity::ratio(
+            Operand::new(Metric::Time, "a", "w"),
+            Operand::new(Metric::Time, "b", "w"),
+        );
+        // a is 2x b in every round: the interval is [2, 2].
+        let b: Vec<f64> = (1..=10).map(f64::from).collect();
+        let a: Vec<f64> = b.iter().map(|t| t * 2.0).collect();
+        let r = run(
+            vec![timed("a", 10, &a), timed("b", 10, &b)],
+            vec![
+                claim(q.clone(), Rule::AtLeast(1.5)),
+                claim(q.clone(), Rule::AtMost(1.5)),
+            ],
+        );
+        let js = judge_run(&r);
+        assert_eq!(js[0].verdict, Verdict::Confirmed);
+        assert_eq!(js[1].verdict, Verdict::Refuted);
+        assert_eq!(js[0].points[0].interval, Some((2.0, 2.0)));
+        assert_eq!(js[0].points[0].how, "paired over 10 rounds");
+        // Noisy rounds around 1: the interval holds 1, so "at least 1" cannot be decided.
+        let a2: Vec<f64> = b
+            .iter()
+            .enumerate()
+            .map(|(i, t)| if i % 2 == 0 { t * 1.2 } else { t * 0.8 })
+            .collect();
+        let r = run(
+            vec![timed("a", 10, &a2), timed("b", 10, &b)],
+            vec![claim(q, Rule::AtLeast(1.0))],
+        );
+        assert_eq!(judge_run(&r)[0].verdict, Verdict::Undecided);
+    }
+
+    #[test]
+    fn exponents_are_fitted_on_log_log_and_need_three_sizes() {
+        let op = Operand::new(Metric::Instructions, "a", "w");
+        // Per op ∝ n, ops = n: the body's total ∝ n².
+        let bs: Vec<Benchmark> = [10, 100, 1000]
+            .into_iter()
+            .map(|n| counted("a", n, 3.0 * n as f64))
+            .collect();
+        let c1 = claim(
+            Quantity::total_exponent(op.clone()),
+            Rule::Between(1.9, 2.1),
+        );
+        let c2 = claim(Quantity::exponent(op), Rule::Between(0.9, 1.1));
+        let r = run(bs.clone(), vec![c1.clone(), c2]);
+        let js = judge_run(&r);
+        assert!((js[0].points[0].value - 2.0).abs() < 1e-9, "{:?}", js[0]);
+        assert_eq!(js[0].verdict, Verdict::Confirmed);
+        assert!((js[1].points[0].value - 1.0).abs() < 1e-9);
+        assert_eq!(js[0].points[0].how, "fitted over N = 10 to 1000 (3 sizes)");
+        let r = run(bs[..2].to_vec(), vec![c1]);
+        let j = &judge_run(&r)[0];
+        assert_eq!(j.verdict, Verdict::NotMeasured);
+        assert!(j.missing[0].contains("needs 3"), "{:?}", j.missing);
+    }
+
+    #[test]
+    fn exponents_across_a_parameter_are_fitted_per_size() {
+        // Per op ∝ chain length at N = 10 (k = 1), flat at N = 20 (k = 0).
+        let mut bs = Vec::new();
+        for (w, x) in [("w5", 5.0), ("w64", 64.0), ("w1024", 1024.0)] {
+            let mut b = counted("a", 10, 2.0 * x);
+            b.workload = w.into();
+            bs.push(b);
+            let mut b = counted("a", 20, 7.0);
+            b.workload = w.into();
+            bs.push(b);
+        }
+        let q = Quantity::exponent_across(
+            [("w5", 5.0), ("w64", 64.0), ("w1024", 1024.0)]
+                .into_iter()
+                .map(|(w, x)| (Operand::new(Metric::Instructions, "a", w), x))
+                .collect(),
+        );
+        let r = run(bs, vec![claim(q, Rule::Between(0.8, 1.2))]);
+        let j = &judge_run(&r)[0];
+        assert_eq!(j.points.len(), 2, "{j:?}");
+        assert!((j.points[0].value - 1.0).abs() < 1e-9);
+        assert_eq!(j.points[0].outcome, Outcome::Confirmed);
+        assert!(j.points[1].value.abs() < 1e-9);
+        assert_eq!(j.verdict, Verdict::Mixed);
+    }
+
+    #[test]
+    fn missing_numbers_are_named_not_judged() {
+        let q = Quantity::value(Operand::new(Metric::family("products_per_frame"), "a", "w"));
+        let mut unsupported = counted("a", 10, 1.0);
+        unsupported.status = Status::Unsupported;
+        unsupported.reason = Some("too deep".into());
+        let mut no_metrics = counted("a", 20, 1.0);
+        no_metrics.metrics = None;
+        let r = run(
+            vec![unsupported, no_metrics.clone()],
+            vec![claim(q.clone(), Rule::AtMost(1.0))],
+        );
+        let j = &judge_run(&r)[0];
+        assert_eq!(j.verdict, Verdict::NotMeasured);
+        assert_eq!(j.missing.len(), 1, "{:?}", j.missing);
+        assert!(
+            j.missing[0].contains("unsupported (too deep)"),
+            "{:?}",
+            j.missing
+        );
+        // No size has the metric: every size says so.
+        let r2 = run(vec![no_metrics], vec![claim(q, Rule::AtMost(1.0))]);
+        let j = &judge_run(&r2)[0];
+        assert!(j.missing[0].contains("not measured"), "{:?}", j.missing);
+        let mut with = counted("a", 30, 1.0);
+        with.metrics = Some(FamilyMetrics::Transforms(TransformMetrics {
+            products_per_frame: Some(0.5),
+            ..TransformMetrics::default()
+        }));
+        let r = run(vec![with], r.families[0].claims.clone());
+        assert_eq!(judge_run(&r)[0].verdict, Verdict::Confirmed);
+        assert_eq!(
+            tally(&judge_run(&r))[0],
+            (Verdict::Confirmed, 1),
+            "the tally counts it"
+        );
+    }
+
+    #[test]
+    fn a_refused_trace_is_a_value_of_the_verified_metric() {
+        let q = Quantity::value(Operand::new(Metric::Verified, "a", "w"));
+        let mut refused = counted("a", 10, 1.0);
+        refused.status = Status::Unsupported;
+        refused.reason = Some("generation wrapped".into());
+        let r = run(
+            vec![refused, counted("a", 20, 1.0)],
+            vec![claim(q, Rule::AtMost(0.0))],
+        );
+        let j = &judge_run(&r)[0];
+        assert_eq!(j.points[0].value, 0.0);
+        assert_eq!(j.points[0].how, "unsupported: generation wrapped");
+        assert_eq!(j.points[1].outcome, Outcome::Refuted);
+        assert_eq!(j.verdict, Verdict::Mixed);
+    }
+
+    #[test]
+    fn unknown_family_metric_names_are_declaration_errors() {
+        let ok = claim(
+            Quantity::value(Operand::new(Metric::family("products_per_frame"), "a", "w")),
+            Rule::AtMost(1.0),
+        );
+        assert!(check_metric_names(&ok, Family::Transforms).is_ok());
+        let typo = claim(
+            Quantity::value(Operand::new(Metric::family("product_per_frame"), "a", "w")),
+            Rule::AtMost(1.0),
+        );
+        let e = check_metric_names(&typo, Family::Transforms).unwrap_err();
+        assert!(e.contains("products_per_frame"), "{e}");
+    }
+}
