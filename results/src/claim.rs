@@ -174,10 +174,12 @@ impl fmt::Display for Quantity {
                 }
             }
             Quantity::Ratio { num, den } => write!(f, "{num} ÷ {den}"),
-            Quantity::Exponent { of, total } => {
-                let whole = if *total { "body total " } else { "" };
-                write!(f, "exponent k of {whole}{of} ≈ c·N^k")
-            }
+            Quantity::Exponent { of, total: false } => write!(f, "exponent k of {of} ≈ c·N^k"),
+            Quantity::Exponent { of, total: true } => write!(
+                f,
+                "exponent k of the whole body's {} (per work unit × work units) of {} on {} ≈ c·N^k",
+                of.metric, of.design, of.workload
+            ),
             Quantity::ExponentAcross { points } => {
                 let xs: Vec<String> = points
                     .iter()

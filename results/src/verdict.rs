@@ -575,6 +575,21 @@ fn across_at(
     Some(point(claim, n, k, None, how))
 }
 
+/// The exponent `k` of `y ≈ c·x^k` fitted by least squares on log-log over `xy` (every `x` and
+/// `y` positive); `None` with fewer than three points or non-positive values.
+///
+/// ```
+/// let k = results::verdict::fit_exponent(&[(10.0, 300.0), (100.0, 30_000.0), (1000.0, 3e6)]);
+/// assert!((k.unwrap() - 2.0).abs() < 1e-9);
+/// assert!(results::verdict::fit_exponent(&[(1.0, 1.0), (2.0, 2.0)]).is_none());
+/// ```
+pub fn fit_exponent(xy: &[(f64, f64)]) -> Option<f64> {
+    if xy.len() < 3 || xy.iter().any(|&(x, y)| x <= 0.0 || y <= 0.0) {
+        return None;
+    }
+    Some(log_log_slope(xy))
+}
+
 /// The slope of `ln y` over `ln x`, by least squares.
 fn log_log_slope<X: Copy + Into<f64>>(xy: &[(X, f64)]) -> f64 {
     let pts: Vec<(f64, f64)> = xy.iter().map(|&(x, y)| (x.into().ln(), y.ln())).collect();

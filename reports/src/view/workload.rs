@@ -2,7 +2,7 @@
 //! ns/op-vs-working-set charts, the trend across commits and the reproduction commands.
 
 use results::Family;
-use results::{Benchmark, SweepPoint};
+use results::{Benchmark, Results, SweepPoint};
 use serde::Serialize;
 
 use super::Filters;
@@ -10,7 +10,7 @@ use super::machines::Machines;
 use super::names::{Names, push_unique, slug};
 use super::reference::{REFERENCE_KIND, is_reference, reference_style};
 use super::size::{SizeView, build_size};
-use super::status::median;
+use super::status::{is_verified, median};
 use super::sweep::sweep_lines;
 use super::trend::{HistoryInput, TrendView, build_trend};
 use crate::charts::working_set::CacheLevel;
@@ -29,10 +29,96 @@ pub struct WorkloadView {
     pub scaling: Option<Chart>,
     /// ns/op vs working-set bytes with cache sizes.
     pub working_set: Option<Chart>,
+    /// How each design's time grows with N, fitted on log-log over the sweep's and the bench's
+    /// sizes (`≈ N^k` per design, steepest first), for designs timed at three sizes or more;
+    /// empty otherwise.
+    pub growth: Vec<GrowthView>,
     /// Trend across commits, when a history with at least one entry was given.
     pub trend: Option<TrendView>,
     /// How to regenerate and replay each trace.
     pub reproduce: Vec<ReproView>,
+}
+
+/// One design's fitted growth on one workload.
+#[derive(Debug, Serialize)]
+pub struct GrowthView {
+    /// The design.
+    pub design: String,
+    /// `k` of the body's total time ≈ c·N^k (the time per work unit times the body's work
+    /// units), two decimals.
+    pub exponent: String,
+    /// The sizes it was fitted over, e.g. `1000 to 262144 (4 sizes)`.
+    pub over: String,
+}
+
+/// The growth of every design of `family` on `workload` timed at three sizes or more, in the
+/// first run: the body's total time (ns per work unit × work units) at each N of its bench
+/// entries and sweep points, fitted on log-log ([`results::verdict::fit_exponent`]).
+fn growth(
+    results: &Results,
+    in_workload: &[&Benchmark],
+    swept: &[&SweepPoint],
+    family: Family,
+) -> Vec<GrowthView> {
+    let mut designs: Vec<&str> = Vec::new();
+    for b in in_workload.iter().filter(|b| b.family == family) {
+        push_unique_str(&mut designs, &b.design);
+    }
+    let in_primary = |p: &&&SweepPoint| {
+        results.sweeps.as_ref().is_some_and(|s| {
+            s.points
+                .as_ptr_range()
+                .contains(&(**p as *const SweepPoint))
+        })
+    };
+    let mut out: Vec<(f64, GrowthView)> = Vec::new();
+    for design in designs {
+        let mut xy: Vec<(f64, f64)> = Vec::new();
+        let own = in_workload.iter().filter(|b| {
+            b.family == family
+                && b.design == design
+                && results
+                    .benchmarks
+                    .as_ptr_range()
+                    .contains(&(**b as *const Benchmark))
+        });
+        for b in own {
+            if let Some(t) = median(b) {
+                xy.push((b.n as f64, t * b.ops as f64));
+            }
+        }
+        for p in swept
+            .iter()
+            .filter(in_primary)
+            .filter(|p| p.design == design)
+        {
+            if xy.iter().any(|&(n, _)| n == p.n as f64) {
+                continue;
+            }
+            if let (true, Some(t), Some(ops)) = (is_verified(p.status), p.ns_per_op, p.ops) {
+                xy.push((p.n as f64, t * ops as f64));
+            }
+        }
+        xy.sort_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some(k) = results::verdict::fit_exponent(&xy) {
+            out.push((
+                k,
+                GrowthView {
+                    design: design.to_string(),
+                    exponent: format!("{k:.2}"),
+                    over: format!("{} to {} ({} sizes)", xy[0].0, xy[xy.len() - 1].0, xy.len()),
+                },
+            ));
+        }
+    }
+    out.sort_by(|a, b| b.0.total_cmp(&a.0));
+    out.into_iter().map(|(_, g)| g).collect()
+}
+
+fn push_unique_str<'a>(v: &mut Vec<&'a str>, s: &'a str) {
+    if !v.contains(&s) {
+        v.push(s);
+    }
 }
 
 /// Reproduction commands for one trace.
@@ -238,12 +324,14 @@ pub(super) fn build_workload(
         Some(h) => Some(build_trend(results, family, workload, h, names, charts)?),
         None => None,
     };
+    let growth = growth(results, &in_workload, &swept, family);
     Ok(Some(WorkloadView {
         name: workload.to_string(),
         anchor,
         sizes,
         scaling,
         working_set,
+        growth,
         trend,
         reproduce,
     }))
@@ -287,6 +375,32 @@ fn shell_quote(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A design whose time per work unit grows as N over bodies of N work units grows as N²
+    /// in all; one timed at two sizes only is left out.
+    #[test]
+    fn growth_is_the_fitted_exponent_of_the_whole_body() {
+        let mut results = crate::view::test_runs::interleaved(&[], 1);
+        for (design, sizes) in [("quad", &[10u64, 100, 1000][..]), ("two", &[10, 100][..])] {
+            for &n in sizes {
+                let mut b = Benchmark::new(Family::IdTable, "w", design, n, n);
+                b.verified = true;
+                b.status = results::Status::Verified;
+                b.ns_per_op = Some(results::Estimate {
+                    median: 3.0 * n as f64,
+                    lower: 1.0,
+                    upper: 1.0,
+                });
+                results.benchmarks.push(b);
+            }
+        }
+        let in_workload: Vec<&Benchmark> = results.benchmarks.iter().collect();
+        let g = growth(&results, &in_workload, &[], Family::IdTable);
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].design, "quad");
+        assert_eq!(g[0].exponent, "2.00");
+        assert_eq!(g[0].over, "10 to 1000 (3 sizes)");
+    }
 
     #[test]
     fn reproduction_commands_quote_json() {
