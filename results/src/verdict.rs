@@ -439,7 +439,6 @@ fn value_of(metric: &Metric, b: &Benchmark, missing: &mut Vec<String>) -> Option
     value.filter(|v| v.is_finite())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn ratio_at(
     claim: &Claim,
     family: Family,
