@@ -266,8 +266,12 @@ pub fn designs_markdown<F: Family>() -> String {
                 r.capacity.map_or("growable".to_string(), |c| c.to_string()),
             )
         };
+        let usage = match (&r.idiom, &r.docs) {
+            (Some(idiom), Some(docs)) => format!(" Used as: {idiom} ([docs]({docs}))."),
+            _ => String::new(),
+        };
         out.push_str(&format!(
-            "| `{}` | {} | {} | {} |\n",
+            "| `{}` | {} | {} | {}{usage} |\n",
             r.name,
             kind_cell(r),
             limits,

@@ -47,6 +47,10 @@ impl FamilyVisitor for ListFamily {
                 "  {:<width$} {:<8} {}{peer}{reference}\n  {:<width$} {:<8} {limits}",
                 r.name, r.kind, r.description, "", ""
             );
+            if let (Some(idiom), Some(docs)) = (&r.idiom, &r.docs) {
+                println!("  {:<width$} {:<8} used as: {idiom}", "", "");
+                println!("  {:<width$} {:<8} docs: {docs}", "", "");
+            }
         }
         struct References;
         impl<F: Family> ReplayerVisitor<F> for References {

@@ -25,6 +25,13 @@ fn list_names_every_design_and_workload() {
     for w in workloads::registry::workloads() {
         assert!(stdout.contains(w.name), "list lacks workload {}", w.name);
     }
+    // Every peer says how it uses its crate (a peer is used as its documentation shows).
+    for d in impls::spatial::spatial_designs() {
+        if let Some((idiom, docs)) = d.kind.usage() {
+            assert!(stdout.contains(&format!("used as: {idiom}")), "{}", d.name);
+            assert!(stdout.contains(&format!("docs: {docs}")), "{}", d.name);
+        }
+    }
 }
 
 #[test]

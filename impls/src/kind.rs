@@ -15,6 +15,12 @@ pub enum DesignKind {
         /// The crate version the adapter was written and measured against (kept equal to the
         /// version in `Cargo.lock` by a test).
         version: &'static str,
+        /// How the adapter uses the crate, as its documentation shows: the API calls, the
+        /// components or containers, bulk or incremental (shown in `dodbench list` and the
+        /// report's designs table).
+        idiom: &'static str,
+        /// The documentation page the idiom follows (a docs.rs URL of this version).
+        docs: &'static str,
     },
     /// A design from another crate, run through `dodbench::external` (the user's own type).
     External,
@@ -35,7 +41,12 @@ impl DesignKind {
     ///
     /// ```
     /// use impls::DesignKind;
-    /// let peer = DesignKind::Peer { crate_name: "slotmap", version: "1.1.1" };
+    /// let peer = DesignKind::Peer {
+    ///     crate_name: "slotmap",
+    ///     version: "1.1.1",
+    ///     idiom: "SlotMap::insert / get / remove by DefaultKey",
+    ///     docs: "https://docs.rs/slotmap/1.1.1/slotmap/struct.SlotMap.html",
+    /// };
     /// assert_eq!(peer.crate_version().as_deref(), Some("slotmap 1.1.1"));
     /// assert_eq!(DesignKind::Article.crate_version(), None);
     /// ```
@@ -44,7 +55,28 @@ impl DesignKind {
             DesignKind::Peer {
                 crate_name,
                 version,
+                ..
             } => Some(format!("{crate_name} {version}")),
+            _ => None,
+        }
+    }
+
+    /// A peer's idiom and documentation page (`None` for our own designs).
+    ///
+    /// ```
+    /// use impls::DesignKind;
+    /// let peer = DesignKind::Peer {
+    ///     crate_name: "slab",
+    ///     version: "0.4.12",
+    ///     idiom: "Slab::insert / get / try_remove by usize key",
+    ///     docs: "https://docs.rs/slab/0.4.12/slab/struct.Slab.html",
+    /// };
+    /// assert_eq!(peer.usage().map(|(idiom, _)| idiom), Some("Slab::insert / get / try_remove by usize key"));
+    /// assert_eq!(DesignKind::Tuned.usage(), None);
+    /// ```
+    pub const fn usage(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            DesignKind::Peer { idiom, docs, .. } => Some((idiom, docs)),
             _ => None,
         }
     }

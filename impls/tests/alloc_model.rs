@@ -601,6 +601,7 @@ fn every_alloc_peer_names_its_locked_crate_version() {
         if let DesignKind::Peer {
             crate_name,
             version,
+            ..
         } = kind
         {
             let entry = format!("name = \"{crate_name}\"\nversion = \"{version}\"\n");

@@ -71,6 +71,7 @@ macro_rules! peers_of {
                 DesignKind::Peer {
                     crate_name,
                     version,
+                    ..
                 } => Some(($family, d.name, crate_name, version)),
                 _ => None,
             })
@@ -148,6 +149,59 @@ fn every_peer_names_its_locked_crate_version() {
                  {versions:?}"
             );
         }
+    }
+}
+
+/// Every peer says how it uses its crate (issue 32's fairness rule: as its documentation
+/// shows), and the page it follows is that crate's documentation at the measured version.
+#[test]
+fn every_peer_names_its_idiom_and_documentation_page() {
+    macro_rules! usages_of {
+        ($designs:expr) => {
+            $designs
+                .into_iter()
+                .filter_map(|d| Some((d.name, d.kind, d.kind.usage()?)))
+                .collect::<Vec<_>>()
+        };
+    }
+    let all = [
+        usages_of!(designs()),
+        usages_of!(tag_designs()),
+        usages_of!(alloc_designs()),
+        usages_of!(impls::components::component_designs()),
+        usages_of!(relation_designs()),
+        usages_of!(transform_designs()),
+        usages_of!(impls::data_component::kv_designs()),
+        usages_of!(impls::spatial::spatial_designs()),
+        usages_of!(impls::spawn::spawn_designs()),
+    ];
+    let count: usize = all.iter().map(Vec::len).sum();
+    assert_eq!(
+        count,
+        peers().len(),
+        "every peer has a usage, nothing else has one"
+    );
+    for (name, kind, (idiom, docs)) in all.into_iter().flatten() {
+        let DesignKind::Peer {
+            crate_name,
+            version,
+            ..
+        } = kind
+        else {
+            unreachable!("only peers have a usage")
+        };
+        assert!(
+            idiom.len() >= 20,
+            "{name}: idiom {idiom:?} names no API calls"
+        );
+        let page = match crate_name {
+            "std" => "https://doc.rust-lang.org/std/".to_owned(),
+            _ => format!("https://docs.rs/{crate_name}/{version}/"),
+        };
+        assert!(
+            docs.starts_with(&page),
+            "{name}: the documentation page {docs} is not under {page}"
+        );
     }
 }
 

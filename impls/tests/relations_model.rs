@@ -205,6 +205,7 @@ fn every_peer_names_its_locked_crate_version() {
         if let impls::relations::RelationDesignKind::Peer {
             crate_name,
             version,
+            ..
         } = design.kind
         {
             peers += 1;

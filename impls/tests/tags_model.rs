@@ -313,6 +313,7 @@ fn every_peer_names_its_locked_crate_version() {
         if let impls::tags::TagDesignKind::Peer {
             crate_name,
             version,
+            ..
         } = design.kind
         {
             peers += 1;

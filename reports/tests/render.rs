@@ -28,7 +28,11 @@ fn row<'a>(html: &'a str, anchor: &str, design: &str) -> &'a str {
     let block = &block[..block[1..]
         .find("class=\"size\"")
         .map_or(block.len(), |e| e + 1)];
-    let at = block.find(&format!("</span>{design}</td>")).expect(design);
+    // The name ends its cell, or is followed by a note (a mirrored replay's overhead).
+    let at = block
+        .find(&format!("</span>{design}</td>"))
+        .or_else(|| block.find(&format!("</span>{design} <small>")))
+        .expect(design);
     let start = block[..at].rfind("<tr").unwrap();
     let end = at + block[at..].find("</tr>").unwrap();
     &block[start..end]
@@ -221,6 +225,51 @@ fn tables_show_exact_numbers_intervals_and_ratios_to_the_best() {
     assert!(row(&page, "lookup-n65536", "holey").contains("1.25×"));
     assert!(page.contains("Fastest: <strong>holey</strong> at 2.000 ns per work unit"));
     assert!(page.contains("runner-up <strong>slotmap</strong> is 1.25× slower"));
+}
+
+/// A peer's row in the designs table says how its crate is used, with the documentation page,
+/// and what the replay costs over the crate called directly; its row in the cell that has the
+/// direct loop gives that loop's ratio, and the loop's row names the peer.
+#[test]
+fn peers_show_their_idiom_and_their_cost_over_the_crate_called_directly() {
+    let (_dir, s) = rendered();
+    let page = read(&s.family_pages[0]);
+    let designs = &page[page.find("id=\"designs\"").unwrap()..];
+    let designs = &designs[..designs.find("</table>").unwrap()];
+    let slotmap = &designs[designs.find("</span>slotmap</td>").unwrap()..];
+    let slotmap = &slotmap[..slotmap.find("</tr>").unwrap()];
+    assert!(
+        slotmap.contains("Used as its documentation shows: SlotMap::get by &lt;DefaultKey&gt;"),
+        "{slotmap}"
+    );
+    assert!(
+        slotmap.contains(
+            "href=\"https:&#x2f;&#x2f;docs.rs&#x2f;slotmap&#x2f;1.1.1&#x2f;slotmap&#x2f;struct.SlotMap.html\""
+        ),
+        "{slotmap}"
+    );
+    assert!(
+        slotmap
+            .contains("Replay ÷ the crate called directly: 1.04× in 1 cell (ref-direct-slotmap)"),
+        "{slotmap}"
+    );
+    let holey = &designs[designs.find("</span>holey</td>").unwrap()..];
+    let holey = &holey[..holey.find("</tr>").unwrap()];
+    assert!(
+        !holey.contains("Used as") && !holey.contains("Replay ÷"),
+        "{holey}"
+    );
+    let peer_row = row(&page, "lookup-n1000", "slotmap");
+    assert!(
+        peer_row.contains("replay = 1.04× ref-direct-slotmap"),
+        "{peer_row}"
+    );
+    let loop_row = row(&page, "lookup-n1000", "ref-direct-slotmap");
+    assert!(
+        loop_row.contains("slotmap&#x27;s replay = 1.04× this loop"),
+        "{loop_row}"
+    );
+    assert!(!row(&page, "lookup-n65536", "slotmap").contains("replay ="));
 }
 
 #[test]

@@ -105,6 +105,13 @@ pub struct DesignRecord {
     /// frees; an ID table's ID size, stale-ID detection with its bound, and capacity).
     #[serde(default)]
     pub limits: Option<String>,
+    /// For peers: how the adapter uses the crate, as its documentation shows (API calls,
+    /// components or containers, bulk or incremental).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idiom: Option<String>,
+    /// For peers: the documentation page the idiom follows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub docs: Option<String>,
 }
 
 /// A generated trace: `dodbench gen <workload> --n <n> --seed <seed>` with `params` rebuilds it.

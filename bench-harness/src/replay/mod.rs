@@ -171,6 +171,32 @@ pub fn design_records_with<F: Family, X: ExtraDesigns<F>>() -> Vec<DesignRecord>
     records
 }
 
+/// The part of a design's results record every family fills alike: its family, name,
+/// description and where it comes from (kind, and for a peer its crate version, idiom and
+/// documentation page). The family-specific fields (ID size, stale detection, capacity,
+/// limits) are left at "none", for the family to set by struct update.
+pub fn design_record_of(
+    family: results::Family,
+    name: &str,
+    description: &str,
+    kind: impls::DesignKind,
+) -> DesignRecord {
+    let usage = kind.usage();
+    DesignRecord {
+        family,
+        name: name.to_string(),
+        description: description.to_string(),
+        kind: kind.label().to_string(),
+        crate_version: kind.crate_version(),
+        id_bytes: 0,
+        detects_stale: false,
+        capacity: None,
+        limits: None,
+        idiom: usage.map(|(idiom, _)| idiom.to_string()),
+        docs: usage.map(|(_, docs)| docs.to_string()),
+    }
+}
+
 /// How big a `cargo bench` run is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scale {

@@ -52,6 +52,14 @@ pub struct DesignView {
     pub crate_version: String,
     /// The design's limits in its family's terms (tag stores, allocators), empty if none.
     pub limits: String,
+    /// For peers: how the crate is used, as its documentation shows; empty otherwise.
+    pub idiom: String,
+    /// For peers: the documentation page the idiom follows.
+    pub docs: String,
+    /// The range of the design's replay ÷ its direct loop over every cell that has both (for a
+    /// peer: what our adapter and the replay driver add to the crate called directly), with
+    /// the cell count; empty where no loop mirrors it.
+    pub adapter_cost: String,
 }
 
 /// The page of `family`: its designs table and one section per workload that a benchmark, a
@@ -81,6 +89,15 @@ pub(super) fn build_family(
                 .map_or_else(|| "-".to_string(), |c| c.to_string()),
             crate_version: d.crate_version.clone().unwrap_or_default(),
             limits: d.limits.clone().unwrap_or_default(),
+            idiom: d.idiom.clone().unwrap_or_default(),
+            // Only a web page becomes a link: a results file is data, not a place for
+            // `javascript:` URLs.
+            docs: d
+                .docs
+                .clone()
+                .filter(|u| u.starts_with("https://"))
+                .unwrap_or_default(),
+            adapter_cost: adapter_cost(results, &d.name),
         })
         .collect();
     let designs_have_limits = !designs.is_empty() && designs.iter().all(|d| !d.limits.is_empty());
@@ -153,4 +170,31 @@ pub(super) fn build_family(
         workloads,
         filters,
     })
+}
+
+/// `design`'s replay ÷ its direct loop over the cells of `results` that have both, as
+/// "0.98×-1.07× over 6 cells (ref-direct-hecs)"; empty where no loop mirrors it.
+fn adapter_cost(results: &results::Results, design: &str) -> String {
+    let (mut lo, mut hi, mut cells) = (f64::INFINITY, f64::NEG_INFINITY, 0usize);
+    let mut loops: Vec<&str> = Vec::new();
+    for (b, o) in super::reference::loops_mirroring(results, design) {
+        (lo, hi, cells) = (lo.min(o), hi.max(o), cells + 1);
+        if !loops.contains(&b.design.as_str()) {
+            loops.push(&b.design);
+        }
+    }
+    match cells {
+        0 => String::new(),
+        1 => format!(
+            "{} in 1 cell ({})",
+            crate::format::ratio(lo),
+            loops.join(", ")
+        ),
+        _ => format!(
+            "{}-{} over {cells} cells ({})",
+            crate::format::ratio(lo),
+            crate::format::ratio(hi),
+            loops.join(", ")
+        ),
+    }
 }

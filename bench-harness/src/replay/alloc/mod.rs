@@ -63,6 +63,7 @@ use results::family::{AllocMetrics, FamilyMetrics};
 
 mod metrics;
 mod model;
+mod reference;
 mod system;
 
 pub use metrics::{first_failure_fill, measure};
@@ -128,6 +129,9 @@ impl Family for AllocFamily {
         }
         for_each_alloc_design(&mut Designs(visitor));
         visitor.visit::<SystemAlloc>(Role::Reference);
+        visitor.visit_loop::<reference::DirectBuddySystemAllocator>();
+        visitor.visit_loop::<reference::DirectBuddyAlloc>();
+        visitor.visit_loop::<reference::DirectRlsf>();
     }
 }
 
@@ -143,14 +147,7 @@ impl<D: BlockAllocator + 'static> super::HostsDesign<D> for AllocFamily {
 /// The results record of a block-allocator design. Its "ID" is a `usize` offset.
 pub fn design_record(info: &AllocDesignInfo) -> DesignRecord {
     DesignRecord {
-        family: AllocFamily::RESULTS_FAMILY,
-        name: info.name.to_string(),
-        description: info.description.to_string(),
-        kind: info.kind.label().to_string(),
-        crate_version: info.kind.crate_version(),
         id_bytes: std::mem::size_of::<usize>(),
-        detects_stale: false,
-        capacity: None,
         limits: Some(format!(
             "alignment up to {}; {}{}; bad frees {}",
             info.max_align,
@@ -169,6 +166,12 @@ pub fn design_record(info: &AllocDesignInfo) -> DesignRecord {
                 BadFreeDetection::Always => "always detected",
             }
         )),
+        ..crate::replay::design_record_of(
+            AllocFamily::RESULTS_FAMILY,
+            info.name,
+            info.description,
+            info.kind,
+        )
     }
 }
 

@@ -102,6 +102,11 @@ impl Family for ComponentFamily {
         visitor.visit_loop::<reference::DirectSpecsVec>();
         visitor.visit_loop::<reference::DirectSpecsDense>();
         visitor.visit_loop::<reference::DirectSpecsHash>();
+        #[cfg(feature = "bevy")]
+        {
+            visitor.visit_loop::<reference::DirectBevyTable>();
+            visitor.visit_loop::<reference::DirectBevySparse>();
+        }
     }
 }
 
@@ -117,14 +122,8 @@ impl<D: ComponentStore + 'static> super::HostsDesign<D> for ComponentFamily {
 /// The results record of a component design. Its "ID" is the design's entity handle.
 pub fn design_record(info: &ComponentDesignInfo) -> DesignRecord {
     DesignRecord {
-        family: ComponentFamily::RESULTS_FAMILY,
-        name: info.name.to_string(),
-        description: info.description.to_string(),
-        kind: info.kind.label().to_string(),
-        crate_version: info.kind.crate_version(),
         id_bytes: 8,
         detects_stale: true,
-        capacity: None,
         limits: Some(format!(
             "{}; destruction: {}",
             if info.several_per_entity {
@@ -134,6 +133,12 @@ pub fn design_record(info: &ComponentDesignInfo) -> DesignRecord {
             },
             info.destruction.label()
         )),
+        ..crate::replay::design_record_of(
+            ComponentFamily::RESULTS_FAMILY,
+            info.name,
+            info.description,
+            info.kind,
+        )
     }
 }
 

@@ -17,6 +17,10 @@
 //!   [`ReferenceLoop::mirrors`] names the peer, so the results' `overhead` (replay ÷ this
 //!   loop) is what the replay driver and the [`ComponentStore`] adapter add to the crate.
 //!   Verified: the lookups found and their sum must equal the model's.
+//! * The same loop for `bevy_ecs` (`ref-direct-bevy_table`, `ref-direct-bevy_sparse`, behind
+//!   the `bevy` cargo feature), as bevy's docs show a system doing it: the `QueryState<&Position>`
+//!   cached once (the peer's, built with its world), `QueryState::query` once for the body
+//!   (its archetypes brought up to date, as a system's are each run), `Query::get` per entity.
 
 use std::time::{Duration, Instant};
 
@@ -149,6 +153,26 @@ impl EcsLookupLoop for ShipyardPeer {
     }
 }
 
+#[cfg(feature = "bevy")]
+impl<S: impls::components::peers::bevy::BevyStorage> EcsLookupLoop
+    for impls::components::peers::bevy::BevyPeer<S>
+{
+    /// The cached `QueryState<&Position>`'s `QueryState::query` once, `Query::get` per entity.
+    #[inline(never)]
+    fn lookup_all(&self, lookups: &[(EntityHandle, Self::Entity)]) -> (u64, u64) {
+        let mut state = self.position_query();
+        let query = state.query(self.world());
+        let (mut found, mut sum) = (0u64, 0u64);
+        for &(h, e) in lookups {
+            if let Ok(p) = query.get(e) {
+                found += 1;
+                sum = sum.wrapping_add(mix_lookup(h, p.0));
+            }
+        }
+        (found, sum)
+    }
+}
+
 impl<S: SpecsStorage> EcsLookupLoop for SpecsPeer<S> {
     /// `WorldExt::read_storage::<Position>()` once, `Storage::get` per entity.
     #[inline(never)]
@@ -246,6 +270,12 @@ pub type DirectSpecsVec = DirectEcs<specs_peer::SpecsVec>;
 pub type DirectSpecsDense = DirectEcs<specs_peer::SpecsDense>;
 /// `ref-direct-specs_hash`.
 pub type DirectSpecsHash = DirectEcs<specs_peer::SpecsHash>;
+/// `ref-direct-bevy_table`.
+#[cfg(feature = "bevy")]
+pub type DirectBevyTable = DirectEcs<impls::components::peers::bevy::BevyTable>;
+/// `ref-direct-bevy_sparse`.
+#[cfg(feature = "bevy")]
+pub type DirectBevySparse = DirectEcs<impls::components::peers::bevy::BevySparse>;
 
 #[cfg(test)]
 mod tests {
@@ -297,6 +327,11 @@ mod tests {
             check::<specs_peer::SpecsVec>(&lookups, &other);
             check::<specs_peer::SpecsDense>(&lookups, &other);
             check::<specs_peer::SpecsHash>(&lookups, &other);
+            #[cfg(feature = "bevy")]
+            {
+                check::<impls::components::peers::bevy::BevyTable>(&lookups, &other);
+                check::<impls::components::peers::bevy::BevySparse>(&lookups, &other);
+            }
         }
     }
 

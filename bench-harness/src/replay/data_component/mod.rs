@@ -11,6 +11,7 @@
 //! is the copy plus one read of it.
 
 mod claims;
+mod reference;
 
 use impls::data_component::model::ModelStore;
 use impls::data_component::{
@@ -91,6 +92,9 @@ impl Family for DataComponentFamily {
             }
         }
         for_each_kv_design(&mut Designs(visitor));
+        visitor.visit_loop::<reference::DirectSerdeJson>();
+        visitor.visit_loop::<reference::DirectLiteMap>();
+        visitor.visit_loop::<reference::DirectStdHashMap>();
     }
 }
 
@@ -106,18 +110,17 @@ impl<D: DataStore + 'static> super::HostsDesign<D> for DataComponentFamily {
 /// The results record of a DataComponent design (its "ID" is the `u32` entity handle).
 pub fn design_record(info: &KvDesignInfo) -> DesignRecord {
     DesignRecord {
-        family: DataComponentFamily::RESULTS_FAMILY,
-        name: info.name.to_string(),
-        description: info.description.to_string(),
-        kind: info.kind.label().to_string(),
-        crate_version: info.kind.crate_version(),
         id_bytes: size_of::<Entity>(),
-        detects_stale: false,
-        capacity: None,
         limits: Some(match info.bytes_per_entity_cap {
             Some(cap) => format!("at most {cap} bytes of data per entity"),
             None => "no cap on data per entity".to_string(),
         }),
+        ..crate::replay::design_record_of(
+            DataComponentFamily::RESULTS_FAMILY,
+            info.name,
+            info.description,
+            info.kind,
+        )
     }
 }
 

@@ -117,12 +117,15 @@ impl Family for IdTableFamily {
         for_each_design_ctor(&mut Designs(visitor));
         visitor.visit_loop::<reference::VecIterate>();
         // One direct loop per design the lookup ranking is checked on: the article's two
-        // arrays and the three generational peers.
+        // arrays through the family trait, every peer through its own crate.
         visitor.visit_loop::<reference::DirectLookup<ctors::Holey>>();
         visitor.visit_loop::<reference::DirectLookup<ctors::Packed>>();
-        visitor.visit_loop::<reference::DirectLookup<ctors::SlotMap>>();
-        visitor.visit_loop::<reference::DirectLookup<ctors::DenseSlotMap>>();
-        visitor.visit_loop::<reference::DirectLookup<ctors::Thunderdome>>();
+        visitor.visit_loop::<reference::DirectPeerLookup<ctors::SlotMap>>();
+        visitor.visit_loop::<reference::DirectPeerLookup<ctors::DenseSlotMap>>();
+        visitor.visit_loop::<reference::DirectPeerLookup<ctors::HopSlotMap>>();
+        visitor.visit_loop::<reference::DirectPeerLookup<ctors::Thunderdome>>();
+        visitor.visit_loop::<reference::DirectPeerLookup<ctors::GenerationalArena>>();
+        visitor.visit_loop::<reference::DirectPeerLookup<ctors::Slab>>();
     }
 }
 
@@ -142,15 +145,16 @@ pub const STALE_WRAP: &str = "stale ID resolved after generation wrap";
 /// The results record of an ID-table design.
 pub fn design_record(info: &DesignInfo) -> DesignRecord {
     DesignRecord {
-        family: IdTableFamily::RESULTS_FAMILY,
-        name: info.name.to_string(),
-        description: info.description.to_string(),
-        kind: info.kind.label().to_string(),
-        crate_version: info.kind.crate_version(),
         id_bytes: info.id_bytes,
         detects_stale: info.detects_stale(),
         capacity: info.capacity,
         limits: Some(limits(info)),
+        ..crate::replay::design_record_of(
+            IdTableFamily::RESULTS_FAMILY,
+            info.name,
+            info.description,
+            info.kind,
+        )
     }
 }
 

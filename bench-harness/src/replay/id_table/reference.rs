@@ -6,15 +6,35 @@
 //!   design's own IDs (no handle map), one per design it mirrors, to measure the replay
 //!   driver's own overhead on lookup bodies and to rank the designs without the driver. The
 //!   loop is [`super::lookup_all`], the very function the timed replay runs a uniform run of
-//!   `Get`s through, so the two differ only by what the driver does around it.
+//!   `Get`s through, so the two differ only by what the driver does around it. Registered for
+//!   our own designs (`holey`, `packed`).
+//! * [`DirectPeerLookup`] (`ref-direct-<peer>`, for `slotmap`, `slotmap-dense`, `slotmap-hop`,
+//!   `thunderdome`, `generational-arena` and `slab`): a lookup body written against the peer's
+//!   crate itself, no [`IdTable`] in between: the peer's table after the trace's setup (built
+//!   untimed by the peer's replay, so the same objects under the crate's own keys), then the
+//!   crate's own `get` per key (`SlotMap::get`, `DenseSlotMap::get`, `HopSlotMap::get`,
+//!   `thunderdome::Arena::get`, `generational_arena::Arena::get`, `Slab::get`) over a plain
+//!   `Vec` of the body's keys in op order, in an out-of-line loop per peer
+//!   ([`CrateLookupLoop`]). Covers every body of `Get`s only: `lookup-uniform` (and its `-p8`
+//!   and `-p128` object sizes), `lookup-zipf`, `lookup-key-order` and
+//!   `lookup-key-order-sorted`; `None` for any other body. [`ReferenceLoop::mirrors`] names
+//!   the peer, so the results' `overhead` (replay ÷ this loop) is what the replay driver and
+//!   the adapter add to the crate. Verified: the hits and the wrapping sum of [`super::mix`]
+//!   over the objects found must equal the model's.
 
 use std::time::{Duration, Instant};
 
+use impls::id_table::peers::generational_arena::GenerationalArenaPeer;
+use impls::id_table::peers::slab::SlabPeer;
+use impls::id_table::peers::slotmap::SlotMapPeer;
+use impls::id_table::peers::slotmap_dense::DenseSlotMapPeer;
+use impls::id_table::peers::slotmap_hop::HopSlotMapPeer;
+use impls::id_table::peers::thunderdome::ThunderdomePeer;
 use impls::id_table::registry::ctors;
 use impls::id_table::{Design, IdTable};
 use workloads::{Object, Op, Payload, Payload8, Payload128, Trace};
 
-use super::{Digest, IdTableFamily, SizedReplay, lookup_all};
+use super::{Digest, IdTableFamily, SizedReplay, lookup_all, mix};
 use crate::replay::{ReferenceLoop, Replayer};
 
 /// The live objects of a trace in a plain `Vec`, of the trace's object size.
@@ -165,5 +185,251 @@ impl<C: Design> DirectLookup<C> {
             }
         }
         Ok(total)
+    }
+}
+
+/// A peer design whose crate the `ref-direct-<peer>` loop calls directly: the lookup loop as an
+/// application writes it with the crate, over the crate's map borrowed from the peer's table
+/// (built untimed by the peer's replay).
+pub trait CrateLookupLoop: Design {
+    /// Looks every key of `keys` up with the crate's own `get`: how many resolved, and the
+    /// wrapping sum of [`mix`] over the objects found. Out of line, so every call runs the
+    /// same machine code whatever the caller.
+    fn lookup_all<P: Object>(table: &Self::Table<P>, keys: &[Self::Id]) -> (u64, u64);
+}
+
+/// The body of every [`CrateLookupLoop::lookup_all`]: `get(key)` on the crate's map per key.
+macro_rules! crate_lookup_loop {
+    ($map:expr, $keys:expr) => {{
+        let map = $map;
+        let (mut hits, mut sum) = (0u64, 0u64);
+        for &key in $keys {
+            if let Some(p) = map.get(key) {
+                hits += 1;
+                sum = sum.wrapping_add(mix(p));
+            }
+        }
+        (hits, sum)
+    }};
+}
+
+impl CrateLookupLoop for ctors::SlotMap {
+    /// `SlotMap::get(key)` per key, on the map [`SlotMapPeer::map`] returns.
+    #[inline(never)]
+    fn lookup_all<P: Object>(table: &SlotMapPeer<P>, keys: &[Self::Id]) -> (u64, u64) {
+        crate_lookup_loop!(table.map(), keys)
+    }
+}
+
+impl CrateLookupLoop for ctors::DenseSlotMap {
+    /// `DenseSlotMap::get(key)` per key, on the map [`DenseSlotMapPeer::map`] returns.
+    #[inline(never)]
+    fn lookup_all<P: Object>(table: &DenseSlotMapPeer<P>, keys: &[Self::Id]) -> (u64, u64) {
+        crate_lookup_loop!(table.map(), keys)
+    }
+}
+
+impl CrateLookupLoop for ctors::HopSlotMap {
+    /// `HopSlotMap::get(key)` per key, on the map [`HopSlotMapPeer::map`] returns.
+    #[inline(never)]
+    fn lookup_all<P: Object>(table: &HopSlotMapPeer<P>, keys: &[Self::Id]) -> (u64, u64) {
+        crate_lookup_loop!(table.map(), keys)
+    }
+}
+
+impl CrateLookupLoop for ctors::Thunderdome {
+    /// `thunderdome::Arena::get(index)` per key, on the map [`ThunderdomePeer::arena`] returns.
+    #[inline(never)]
+    fn lookup_all<P: Object>(table: &ThunderdomePeer<P>, keys: &[Self::Id]) -> (u64, u64) {
+        crate_lookup_loop!(table.arena(), keys)
+    }
+}
+
+impl CrateLookupLoop for ctors::GenerationalArena {
+    /// `generational_arena::Arena::get(index)` per key, on the map [`GenerationalArenaPeer::arena`] returns.
+    #[inline(never)]
+    fn lookup_all<P: Object>(table: &GenerationalArenaPeer<P>, keys: &[Self::Id]) -> (u64, u64) {
+        crate_lookup_loop!(table.arena(), keys)
+    }
+}
+
+impl CrateLookupLoop for ctors::Slab {
+    /// `Slab::get(key)` per key, on the map [`SlabPeer::slab`] returns.
+    #[inline(never)]
+    fn lookup_all<P: Object>(table: &SlabPeer<P>, keys: &[Self::Id]) -> (u64, u64) {
+        crate_lookup_loop!(table.slab(), keys)
+    }
+}
+
+/// A `Get` body run by the crate of peer design `C` directly (`ref-direct-<peer>`, see the
+/// [module docs](self)).
+pub struct DirectPeerLookup<C: CrateLookupLoop> {
+    /// The peer after the trace's setup: only its crate map is read.
+    state: SizedReplay<C>,
+    /// The body's keys, the crate's own, in op order.
+    keys: Vec<C::Id>,
+    /// The model's hits and lookup sum.
+    expected: (u64, u64),
+}
+
+impl<C: CrateLookupLoop> ReferenceLoop for DirectPeerLookup<C> {
+    type Family = IdTableFamily;
+
+    fn name() -> String {
+        format!("ref-direct-{}", SizedReplay::<C>::design_name())
+    }
+
+    fn mirrors() -> Option<&'static str> {
+        Some(SizedReplay::<C>::design_name())
+    }
+
+    /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
+    fn for_trace(trace: &Trace<Op>, expected: &Digest) -> Option<Self> {
+        let mut state = SizedReplay::<C>::after_setup(trace).ok()?;
+        let ids = state.handles().ids();
+        let keys = trace
+            .body
+            .iter()
+            .map(|op| match *op {
+                Op::Get(h) => ids.get(h as usize).copied(),
+                _ => None,
+            })
+            .collect::<Option<Vec<C::Id>>>()?;
+        (!keys.is_empty()).then(|| Self {
+            state,
+            keys,
+            expected: (expected.hits, expected.lookup_sum),
+        })
+    }
+
+    /// Times `iters` runs of the lookup loop.
+    ///
+    /// # Errors
+    /// The hits or the lookup sum differ from the model's.
+    fn run(&self, iters: u64) -> Result<Duration, String> {
+        match &self.state {
+            SizedReplay::B8(s) => self.time::<Payload8>(&s.table, iters),
+            SizedReplay::B32(s) => self.time::<Payload>(&s.table, iters),
+            SizedReplay::B128(s) => self.time::<Payload128>(&s.table, iters),
+        }
+    }
+}
+
+impl<C: CrateLookupLoop> DirectPeerLookup<C> {
+    /// [`ReferenceLoop::run`] on the table of one object size.
+    fn time<P: Object>(&self, table: &C::Table<P>, iters: u64) -> Result<Duration, String> {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            let start = Instant::now();
+            let answers = C::lookup_all(table, std::hint::black_box(&self.keys));
+            total += start.elapsed();
+            if std::hint::black_box(answers) != self.expected {
+                return Err(format!(
+                    "{} called directly found {} objects (sum {:#x}), the model {} (sum {:#x})",
+                    SizedReplay::<C>::design_name(),
+                    answers.0,
+                    answers.1,
+                    self.expected.0,
+                    self.expected.1
+                ));
+            }
+        }
+        Ok(total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::IdTableFamily;
+    use crate::verify::Expected;
+
+    fn trace(workload: &str) -> Trace<Op> {
+        workloads::registry::generate_for::<Op>(workload, 300, 7, None).unwrap()
+    }
+
+    /// Every `ref-direct-<design>` loop, through the family trait ([`DirectLookup`]) or the
+    /// crate itself ([`DirectPeerLookup`]), finds what the model finds on every `Get` body at
+    /// every object size, fails on a corrupted expectation and has no loop for other bodies.
+    #[test]
+    fn direct_lookup_loops_find_what_the_model_finds() {
+        fn check_peer<C: CrateLookupLoop>(lookups: &Trace<Op>, other: &Trace<Op>) {
+            let name = SizedReplay::<C>::design_name();
+            let expected = Expected::<IdTableFamily>::of(lookups).unwrap();
+            let looped = DirectPeerLookup::<C>::for_trace(lookups, &expected.body)
+                .unwrap_or_else(|| panic!("{name}: a Get body"));
+            assert_eq!(DirectPeerLookup::<C>::mirrors(), Some(name));
+            assert_eq!(DirectPeerLookup::<C>::name(), format!("ref-direct-{name}"));
+            assert!(looped.expected.0 > 0, "{name}");
+            looped.run(2).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let mut wrong = DirectPeerLookup::<C>::for_trace(lookups, &expected.body).unwrap();
+            wrong.expected.1 ^= 1;
+            assert!(wrong.run(1).is_err(), "{name}");
+            assert!(DirectPeerLookup::<C>::for_trace(other, &expected.body).is_none());
+        }
+        fn check_ours<C: Design>(lookups: &Trace<Op>, other: &Trace<Op>) {
+            let expected = Expected::<IdTableFamily>::of(lookups).unwrap();
+            let looped = DirectLookup::<C>::for_trace(lookups, &expected.body).expect("a Get body");
+            looped.run(2).unwrap();
+            let mut wrong = DirectLookup::<C>::for_trace(lookups, &expected.body).unwrap();
+            wrong.expected.lookup_sum ^= 1;
+            assert!(wrong.run(1).is_err());
+            assert!(DirectLookup::<C>::for_trace(other, &expected.body).is_none());
+        }
+        let other = trace("churn");
+        for workload in [
+            "lookup-uniform",
+            "lookup-uniform-p8",
+            "lookup-uniform-p128",
+            "lookup-zipf",
+            "lookup-key-order",
+            "lookup-key-order-sorted",
+        ] {
+            let lookups = trace(workload);
+            check_ours::<ctors::Holey>(&lookups, &other);
+            check_ours::<ctors::Packed>(&lookups, &other);
+            check_peer::<ctors::SlotMap>(&lookups, &other);
+            check_peer::<ctors::DenseSlotMap>(&lookups, &other);
+            check_peer::<ctors::HopSlotMap>(&lookups, &other);
+            check_peer::<ctors::Thunderdome>(&lookups, &other);
+            check_peer::<ctors::GenerationalArena>(&lookups, &other);
+            check_peer::<ctors::Slab>(&lookups, &other);
+        }
+    }
+
+    /// The peers' direct loops replace [`DirectLookup`] for them: one `ref-direct-<design>`
+    /// per mirrored design, each named after the design it mirrors.
+    #[test]
+    fn every_peer_has_one_direct_loop_and_ours_keep_theirs() {
+        let names = crate::replay::reference_loop_names::<IdTableFamily>();
+        for design in [
+            "holey",
+            "packed",
+            "slotmap",
+            "slotmap-dense",
+            "slotmap-hop",
+            "thunderdome",
+            "generational-arena",
+            "slab",
+        ] {
+            let name = format!("ref-direct-{design}");
+            assert_eq!(
+                names.iter().filter(|n| **n == name).count(),
+                1,
+                "{name} in {names:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_plain_vec_sums_like_the_model() {
+        let trace = trace("iterate-full");
+        let expected = Expected::<IdTableFamily>::of(&trace).unwrap();
+        let looped = VecIterate::for_trace(&trace, &expected.body).expect("an Iterate body");
+        looped.run(2).unwrap();
+        let mut wrong = VecIterate::for_trace(&trace, &expected.body).unwrap();
+        wrong.expected_sum ^= 1;
+        assert!(wrong.run(1).is_err());
+        assert!(VecIterate::for_trace(&self::trace("lookup-uniform"), &expected.body).is_none());
     }
 }

@@ -12,6 +12,7 @@
 //! whose removal searches a set above their set-size cap (the quadratic star).
 
 mod claims;
+mod reference;
 
 use impls::relations::model::ModelIndex;
 use impls::relations::{
@@ -93,6 +94,8 @@ impl Family for RelationFamily {
             }
         }
         for_each_relation_design(&mut Designs(visitor));
+        visitor.visit_loop::<reference::DirectMultimap>();
+        visitor.visit_loop::<reference::DirectHashbrownSmallVec>();
     }
 }
 
@@ -130,16 +133,15 @@ pub fn design_record(info: &RelationDesignInfo) -> DesignRecord {
         ));
     }
     DesignRecord {
-        family: RelationFamily::RESULTS_FAMILY,
-        name: info.name.to_string(),
-        description: info.description.to_string(),
-        kind: info.kind.label().to_string(),
-        crate_version: info.kind.crate_version(),
         id_bytes: std::mem::size_of::<RecordId>(),
         // A removed record's ID is refused until reused, then names the new record.
-        detects_stale: false,
-        capacity: None,
         limits: Some(limits.join("; ")),
+        ..crate::replay::design_record_of(
+            RelationFamily::RESULTS_FAMILY,
+            info.name,
+            info.description,
+            info.kind,
+        )
     }
 }
 

@@ -19,6 +19,7 @@
 //! of inserts.
 
 mod claims;
+mod reference;
 
 use impls::spatial::model::ModelIndex;
 use impls::spatial::{
@@ -96,6 +97,10 @@ impl Family for SpatialFamily {
             }
         }
         for_each_spatial_design(&mut Designs(visitor));
+        visitor.visit_loop::<reference::DirectRStar>();
+        visitor.visit_loop::<reference::DirectKiddo>();
+        visitor.visit_loop::<reference::DirectKiddoStatic>();
+        visitor.visit_loop::<reference::DirectFlatSpatial>();
     }
 }
 
@@ -115,15 +120,14 @@ pub fn design_record(info: &SpatialDesignInfo) -> DesignRecord {
         limits.push(STATIC_LIMIT.to_string());
     }
     DesignRecord {
-        family: SpatialFamily::RESULTS_FAMILY,
-        name: info.name.to_string(),
-        description: info.description.to_string(),
-        kind: info.kind.label().to_string(),
-        crate_version: info.kind.crate_version(),
         id_bytes: std::mem::size_of::<PointId>(),
-        detects_stale: false,
-        capacity: None,
         limits: (!limits.is_empty()).then(|| limits.join("; ")),
+        ..crate::replay::design_record_of(
+            SpatialFamily::RESULTS_FAMILY,
+            info.name,
+            info.description,
+            info.kind,
+        )
     }
 }
 

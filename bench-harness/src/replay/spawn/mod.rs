@@ -10,6 +10,7 @@
 //! is empty.
 
 mod claims;
+mod reference;
 
 use impls::spawn::model::ModelSpawner;
 use impls::spawn::{
@@ -85,6 +86,13 @@ impl Family for SpawnFamily {
             }
         }
         for_each_spawn_design(&mut Designs(visitor));
+        visitor.visit_loop::<reference::DirectHecsSpawn>();
+        visitor.visit_loop::<reference::DirectHecsBatch>();
+        #[cfg(feature = "bevy")]
+        {
+            visitor.visit_loop::<reference::DirectBevySpawn>();
+            visitor.visit_loop::<reference::DirectBevyBatch>();
+        }
     }
 }
 
@@ -101,15 +109,14 @@ impl<D: Spawner + 'static> super::HostsDesign<D> for SpawnFamily {
 pub fn design_record(info: &SpawnDesignInfo) -> DesignRecord {
     let peer = matches!(info.kind, impls::DesignKind::Peer { .. });
     DesignRecord {
-        family: SpawnFamily::RESULTS_FAMILY,
-        name: info.name.to_string(),
-        description: info.description.to_string(),
-        kind: info.kind.label().to_string(),
-        crate_version: info.kind.crate_version(),
         id_bytes: info.entity_bytes,
-        detects_stale: false,
-        capacity: None,
         limits: peer.then(|| "spawns into its own world (its own entities and storage)".into()),
+        ..crate::replay::design_record_of(
+            SpawnFamily::RESULTS_FAMILY,
+            info.name,
+            info.description,
+            info.kind,
+        )
     }
 }
 

@@ -15,6 +15,7 @@
 //! workload is about.
 
 mod claims;
+mod reference;
 
 use impls::tags::model::ModelStore;
 use impls::tags::{Entity, TagDesignInfo, TagDesignVisitor, TagStore, for_each_tag_design};
@@ -87,6 +88,8 @@ impl Family for TagFamily {
             }
         }
         for_each_tag_design(&mut Designs(visitor));
+        visitor.visit_loop::<reference::DirectSmallVec>();
+        visitor.visit_loop::<reference::DirectArrayVec>();
     }
 }
 
@@ -103,18 +106,17 @@ impl<D: TagStore + 'static> super::HostsDesign<D> for TagFamily {
 /// carries no generation.
 pub fn design_record(info: &TagDesignInfo) -> DesignRecord {
     DesignRecord {
-        family: TagFamily::RESULTS_FAMILY,
-        name: info.name.to_string(),
-        description: info.description.to_string(),
-        kind: info.kind.label().to_string(),
-        crate_version: info.kind.crate_version(),
         id_bytes: std::mem::size_of::<Entity>(),
-        detects_stale: false,
-        capacity: None,
         limits: Some(match info.tags_per_entity_cap {
             Some(cap) => format!("at most {cap} tags per entity"),
             None => "no cap on tags per entity".to_string(),
         }),
+        ..crate::replay::design_record_of(
+            TagFamily::RESULTS_FAMILY,
+            info.name,
+            info.description,
+            info.kind,
+        )
     }
 }
 

@@ -13,6 +13,7 @@
 //! one `local * parent_world` product, so they do whatever order they update in.
 
 mod claims;
+mod reference;
 
 use impls::transforms::model::ModelTransforms;
 use impls::transforms::{
@@ -98,6 +99,7 @@ impl Family for TransformFamily {
             }
         }
         for_each_transform_design(&mut Designs(visitor));
+        visitor.visit_loop::<reference::DirectIndexTree>();
     }
 }
 
@@ -113,14 +115,8 @@ impl<D: TransformStore + 'static> super::HostsDesign<D> for TransformFamily {
 /// The results record of a transform design whose id is `id_bytes` long.
 pub fn design_record(info: &TransformDesignInfo, id_bytes: usize) -> DesignRecord {
     DesignRecord {
-        family: TransformFamily::RESULTS_FAMILY,
-        name: info.name.to_string(),
-        description: info.description.to_string(),
-        kind: info.kind.label().to_string(),
-        crate_version: info.kind.crate_version(),
         id_bytes,
         detects_stale: info.detects_stale,
-        capacity: None,
         limits: Some(
             match (info.strategy, info.product_cap) {
                 (UpdateStrategy::Immediate, Some(cap)) => format!(
@@ -136,6 +132,12 @@ pub fn design_record(info: &TransformDesignInfo, id_bytes: usize) -> DesignRecor
                 ""
             },
         ),
+        ..crate::replay::design_record_of(
+            TransformFamily::RESULTS_FAMILY,
+            info.name,
+            info.description,
+            info.kind,
+        )
     }
 }
 

@@ -36,6 +36,7 @@
 //!   is unknown.
 
 use std::fmt;
+use std::ptr::NonNull;
 
 use ::buddy_alloc::BuddyAllocParam;
 use ::buddy_alloc::buddy_alloc::{BuddyAlloc, MIN_LEAF_SIZE_ALIGN, block_size, first_up_k};
@@ -61,6 +62,10 @@ fn metadata_bytes(total: usize, leaf: usize) -> usize {
     let split_bits: usize = (1..orders).map(bit_array).sum();
     (orders * (ENTRY_BYTES + SENTINEL_BYTES) + alloc_bits + split_bits).next_multiple_of(leaf)
 }
+
+/// The crate's allocator as the adapter holds it (for `ref-direct-buddy_alloc`, which calls
+/// `BuddyAlloc` directly without depending on the crate itself).
+pub type CrateBuddy = BuddyAlloc;
 
 /// `BuddyAlloc` over a [`RawArena`].
 pub struct BuddyAllocPeer {
@@ -116,6 +121,25 @@ impl BuddyAllocPeer {
     pub fn metadata_end(&self) -> usize {
         self.meta_end
     }
+
+    /// The address of arena offset 0 (what the crate's pointers are relative to).
+    pub fn arena_base(&self) -> NonNull<u8> {
+        self.arena.base()
+    }
+
+    /// The crate's allocator over the arena, for `ref-direct-buddy_alloc`, which calls
+    /// `BuddyAlloc::malloc` / `free` on it directly (`free` is a safe function of the crate that
+    /// corrupts it on a pointer it did not hand out, hence `unsafe` here).
+    ///
+    /// # Safety
+    /// Blocks allocated, freed or moved through the returned object are not recorded in the
+    /// adapter's live table, so the table no longer describes the crate's state: after the
+    /// first such call the caller must call no [`BlockAllocator`] method of this adapter (only
+    /// drop it, which frees the arena), and honours the crate's own contracts for its `unsafe`
+    /// calls (free only live blocks it handed out, with their layout).
+    pub unsafe fn crate_buddy(&mut self) -> &mut CrateBuddy {
+        &mut self.buddy
+    }
 }
 
 impl BlockAllocator for BuddyAllocPeer {
@@ -125,6 +149,8 @@ impl BlockAllocator for BuddyAllocPeer {
         kind: DesignKind::Peer {
             crate_name: "buddy-alloc",
             version: "0.6.0",
+            idiom: "BuddyAlloc::new over the arena (its metadata inside), malloc(size) / free(ptr) per block; a realloc is malloc + copy + free",
+            docs: "https://docs.rs/buddy-alloc/0.6.0/buddy_alloc/buddy_alloc/struct.BuddyAlloc.html",
         },
         max_align: MIN_LEAF_SIZE_ALIGN,
         power_of_two_blocks: false,

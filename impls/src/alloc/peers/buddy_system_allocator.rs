@@ -12,6 +12,7 @@
 //! largest-free-block figure, so that is unknown.
 
 use std::alloc::Layout;
+use std::ptr::NonNull;
 
 use ::buddy_system_allocator::Heap;
 
@@ -21,6 +22,10 @@ use crate::alloc::{AllocDesignInfo, AllocError, BadFreeDetection, BlockAllocator
 
 /// Orders 0..32: blocks up to 2^32 bytes.
 const ORDER: usize = 33;
+
+/// The crate's heap as the adapter holds it (for `ref-direct-buddy_system_allocator`, which
+/// calls `Heap` directly without depending on the crate itself).
+pub type CrateHeap = Heap<ORDER>;
 
 /// `buddy_system_allocator::Heap` over a [`RawArena`].
 #[derive(Debug)]
@@ -32,6 +37,24 @@ pub struct BuddySystemAllocatorPeer {
 }
 
 impl BuddySystemAllocatorPeer {
+    /// The address of arena offset 0 (what the crate's pointers are relative to).
+    pub fn arena_base(&self) -> NonNull<u8> {
+        self.arena.base()
+    }
+
+    /// The crate's heap over the arena, for `ref-direct-buddy_system_allocator`, which calls
+    /// `Heap::alloc` / `Heap::dealloc` on it directly.
+    ///
+    /// # Safety
+    /// Blocks allocated, freed or moved through the returned object are not recorded in the
+    /// adapter's live table, so the table no longer describes the crate's state: after the
+    /// first such call the caller must call no [`BlockAllocator`] method of this adapter (only
+    /// drop it, which frees the arena), and honours the crate's own contracts for its `unsafe`
+    /// calls (free only live blocks it handed out, with their layout).
+    pub unsafe fn crate_heap(&mut self) -> &mut CrateHeap {
+        &mut self.heap
+    }
+
     fn layout(&self, size: usize, align: usize) -> Result<Layout, AllocError> {
         if !align.is_power_of_two() || align > Self::INFO.max_align {
             return Err(AllocError::BadAlignment { align });
@@ -61,6 +84,8 @@ impl BlockAllocator for BuddySystemAllocatorPeer {
         kind: DesignKind::Peer {
             crate_name: "buddy_system_allocator",
             version: "0.13.0",
+            idiom: "Heap::init over the arena, alloc(Layout) / dealloc(ptr, Layout) per block; a realloc is alloc + copy + dealloc",
+            docs: "https://docs.rs/buddy_system_allocator/0.13.0/buddy_system_allocator/struct.Heap.html",
         },
         max_align: BASE_ALIGN,
         power_of_two_blocks: false,

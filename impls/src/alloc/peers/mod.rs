@@ -4,14 +4,17 @@
 //! The crates work on raw pointers and their `free` is `unsafe` for a pointer they did not hand
 //! out, so every adapter keeps a [`LiveBlocks`] table (offset -> size, align) and refuses bad
 //! offsets in all builds: that lookup is part of every peer's measured `free`, which the
-//! article design does not pay (it is also why peers report `BadFreeDetection::Always`).
+//! article design does not pay (it is also why peers report `BadFreeDetection::Always`). The
+//! table is a hashbrown map with its default hasher (foldhash): the keys are our own offsets,
+//! so std's SipHash (resistance to chosen keys) would only add to every measured op.
 
 pub mod buddy_alloc;
 pub mod buddy_system_allocator;
 pub mod rlsf;
 
-use std::collections::HashMap;
 use std::ptr::NonNull;
+
+use hashbrown::HashMap;
 
 use super::AllocError;
 

@@ -21,7 +21,9 @@ use crate::alloc::arena::BASE_ALIGN;
 use crate::alloc::{AllocDesignInfo, AllocError, BadFreeDetection, BlockAllocator, DesignKind};
 
 /// 28 first-level classes of 32-byte granules: blocks up to 8 GiB; 32 second-level classes.
-type Pool = Tlsf<'static, u32, u32, 28, 32>;
+/// Public for `ref-direct-rlsf`, which calls `Tlsf` directly without depending on the crate
+/// itself.
+pub type Pool = Tlsf<'static, u32, u32, 28, 32>;
 
 /// Bytes of the header before every live block (rlsf's `UsedBlockHdr`: half a granule).
 const USED_HEADER: usize = ::rlsf::GRANULARITY / 2;
@@ -38,6 +40,24 @@ pub struct RlsfPeer {
 }
 
 impl RlsfPeer {
+    /// The address of arena offset 0 (what the crate's pointers are relative to).
+    pub fn arena_base(&self) -> NonNull<u8> {
+        self.arena.base()
+    }
+
+    /// The crate's pool over the arena, for `ref-direct-rlsf`, which calls
+    /// `Tlsf::allocate` / `deallocate` / `reallocate` on it directly.
+    ///
+    /// # Safety
+    /// Blocks allocated, freed or moved through the returned object are not recorded in the
+    /// adapter's live table, so the table no longer describes the crate's state: after the
+    /// first such call the caller must call no [`BlockAllocator`] method of this adapter (only
+    /// drop it, which frees the arena), and honours the crate's own contracts for its `unsafe`
+    /// calls (free only live blocks it handed out, with their layout).
+    pub unsafe fn crate_pool(&mut self) -> &mut Pool {
+        &mut self.tlsf
+    }
+
     fn layout(&self, size: usize, align: usize) -> Result<Layout, AllocError> {
         if !align.is_power_of_two() || align > Self::INFO.max_align {
             return Err(AllocError::BadAlignment { align });
@@ -65,6 +85,8 @@ impl BlockAllocator for RlsfPeer {
         kind: DesignKind::Peer {
             crate_name: "rlsf",
             version: "0.2.3",
+            idiom: "Tlsf::insert_free_block over the arena, allocate(Layout) / deallocate(ptr, align) / reallocate per block",
+            docs: "https://docs.rs/rlsf/0.2.3/rlsf/struct.Tlsf.html",
         },
         max_align: BASE_ALIGN,
         power_of_two_blocks: false,

@@ -41,6 +41,10 @@ use crate::components::{
 
 /// The `bevy_ecs` version the designs are built against.
 const VERSION: &str = "0.16.1";
+/// How both bevy designs use the crate (their `DesignKind::Peer::idiom`).
+const IDIOM: &str = "World::spawn((Position, Velocity, Acceleration, Mass)), a cached QueryState<(&mut Position, &mut Velocity, &Acceleration)> to simulate, QueryState<&Position>::query once per run of lookups and QueryState<&mut Velocity> per run of writes, Query::get per entity";
+/// The documentation page the idiom follows.
+const DOCS: &str = "https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/query/struct.QueryState.html";
 
 /// A storage bevy offers a component, for all four point-mass components, and the record of
 /// the design using it.
@@ -62,6 +66,8 @@ impl BevyStorage for InTable {
         kind: ComponentDesignKind::Peer {
             crate_name: "bevy_ecs",
             version: VERSION,
+            idiom: IDIOM,
+            docs: DOCS,
         },
         destruction: Destruction::Callback,
         several_per_entity: false,
@@ -79,6 +85,8 @@ impl BevyStorage for InSparseSet {
         kind: ComponentDesignKind::Peer {
             crate_name: "bevy_ecs",
             version: VERSION,
+            idiom: IDIOM,
+            docs: DOCS,
         },
         destruction: Destruction::Callback,
         several_per_entity: false,
@@ -160,6 +168,19 @@ pub struct BevyPeer<S: BevyStorage> {
 pub type BevyTable = BevyPeer<InTable>;
 /// `bevy_ecs` with sparse-set storage.
 pub type BevySparse = BevyPeer<InSparseSet>;
+
+impl<S: BevyStorage> BevyPeer<S> {
+    /// The world (the `ref-direct-bevy_*` loops read it directly).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The cached `QueryState<&Position>` a run of lookups queries the world through (what a
+    /// system caches; the `ref-direct-bevy_*` loops take their `Query` from it).
+    pub fn position_query(&self) -> std::cell::RefMut<'_, QueryState<&'static Position<S>>> {
+        self.positions.borrow_mut()
+    }
+}
 
 /// The answer for an entity a query did not match: dead, or alive without a point mass.
 #[cold]

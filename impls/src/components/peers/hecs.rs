@@ -57,6 +57,8 @@ impl ComponentStore for HecsPeer {
         kind: ComponentDesignKind::Peer {
             crate_name: "hecs",
             version: "0.11.2",
+            idiom: "World::spawn((Position, Velocity, Acceleration, Mass)), query_mut::<(&mut Position, &mut Velocity, &Acceleration)> to simulate, view::<&Position>() once per run of lookups and view::<&mut Velocity>() per run of writes",
+            docs: "https://docs.rs/hecs/0.11.2/hecs/struct.World.html",
         },
         destruction: Destruction::Callback,
         several_per_entity: false,

@@ -79,6 +79,8 @@ impl ComponentStore for ShipyardPeer {
         kind: ComponentDesignKind::Peer {
             crate_name: "shipyard",
             version: "0.11.5",
+            idiom: "World::add_entity((Position, Velocity, Acceleration, Mass)), a system over (ViewMut<Position>, ViewMut<Velocity>, View<Acceleration>) to simulate, View<Position> borrowed once per run of lookups and ViewMut<Velocity> per run of writes",
+            docs: "https://docs.rs/shipyard/0.11.5/shipyard/struct.World.html",
         },
         destruction: Destruction::Callback,
         several_per_entity: false,

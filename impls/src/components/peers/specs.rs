@@ -49,6 +49,8 @@ use crate::components::{
 const SPECS: ComponentDesignKind = ComponentDesignKind::Peer {
     crate_name: "specs",
     version: "0.20.0",
+    idiom: "World::create_entity().with(Position)...build() with the four components, a (WriteStorage<Position>, WriteStorage<Velocity>, ReadStorage<Acceleration>) join to simulate, ReadStorage<Position> fetched once per run of lookups and WriteStorage<Velocity> per run of writes",
+    docs: "https://docs.rs/specs/0.20.0/specs/trait.WorldExt.html",
 };
 
 /// One of specs' storages, as the storage of all four point-mass components, and the record of

@@ -26,6 +26,8 @@ impl KeyMap for HashKeys {
         kind: KvDesignKind::Peer {
             crate_name: "std",
             version: "toolchain",
+            idiom: "HashMap<u32, Box<value>> per entity: get / insert / remove by key",
+            docs: "https://doc.rust-lang.org/std/collections/struct.HashMap.html",
         },
         bytes_per_entity_cap: None,
     };

@@ -25,6 +25,10 @@ pub struct LiteMapComponent {
 /// A `LiteMap` per entity.
 pub type LiteMapPeer = Entities<LiteMapComponent>;
 
+/// One entity's map as the crate holds it (for `ref-direct-litemap`, which calls `LiteMap`
+/// directly without depending on the crate itself).
+pub type EntityMap = LiteMap<Key, HeapValue>;
+
 impl Component for LiteMapComponent {
     type Shared = ();
     const INFO: KvDesignInfo = KvDesignInfo {
@@ -33,6 +37,8 @@ impl Component for LiteMapComponent {
         kind: KvDesignKind::Peer {
             crate_name: "litemap",
             version: "0.8.3",
+            idiom: "LiteMap<u32, Box<value>> per entity: get / insert / remove by key (binary search over one sorted Vec)",
+            docs: "https://docs.rs/litemap/0.8.3/litemap/struct.LiteMap.html",
         },
         bytes_per_entity_cap: None,
     };

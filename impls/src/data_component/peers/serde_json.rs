@@ -127,6 +127,8 @@ impl Component for JsonComponent {
         kind: KvDesignKind::Peer {
             crate_name: "serde_json",
             version: "1.0.154",
+            idiom: "a Value::Object (Map<String, Value>) per entity: get / insert / remove by key string, Value::Number and Value::Array; to_string for the snapshot",
+            docs: "https://docs.rs/serde_json/1.0.154/serde_json/enum.Value.html",
         },
         bytes_per_entity_cap: None,
     };

@@ -27,6 +27,13 @@ enum EntryMirror<T> {
 #[derive(Debug)]
 pub struct GenerationalArenaPeer<T>(Arena<T>);
 
+impl<T> GenerationalArenaPeer<T> {
+    /// The crate's arena (for `ref-direct-generational-arena`, which calls `Arena::get` on it directly).
+    pub fn arena(&self) -> &Arena<T> {
+        &self.0
+    }
+}
+
 impl<T: 'static> IdTable<T> for GenerationalArenaPeer<T> {
     type Id = Index;
 
@@ -36,6 +43,8 @@ impl<T: 'static> IdTable<T> for GenerationalArenaPeer<T> {
         kind: DesignKind::Peer {
             crate_name: "generational-arena",
             version: "0.2.9",
+            idiom: "Arena<T>: insert, get, get_mut, remove by Index; iter() / iter_mut() to iterate",
+            docs: "https://docs.rs/generational-arena/0.2.9/generational_arena/struct.Arena.html",
         },
         id_bytes: id_bytes::<Index>(),
         stale: StaleDetection::UntilRemovals(u64::MAX),

@@ -25,6 +25,13 @@ enum EntryMirror<T> {
 #[derive(Debug)]
 pub struct SlabPeer<T>(::slab::Slab<T>);
 
+impl<T> SlabPeer<T> {
+    /// The crate's slab (for `ref-direct-slab`, which calls `Slab::get` on it directly).
+    pub fn slab(&self) -> &::slab::Slab<T> {
+        &self.0
+    }
+}
+
 impl<T: 'static> IdTable<T> for SlabPeer<T> {
     type Id = usize;
 
@@ -34,6 +41,8 @@ impl<T: 'static> IdTable<T> for SlabPeer<T> {
         kind: DesignKind::Peer {
             crate_name: "slab",
             version: "0.4.12",
+            idiom: "Slab<T>: insert, get, get_mut, try_remove by usize key; iter() / iter_mut() to iterate",
+            docs: "https://docs.rs/slab/0.4.12/slab/struct.Slab.html",
         },
         id_bytes: id_bytes::<usize>(),
         stale: StaleDetection::None,

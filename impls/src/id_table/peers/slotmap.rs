@@ -37,6 +37,13 @@ struct SlotMirror<T> {
 #[derive(Debug)]
 pub struct SlotMapPeer<T>(SlotMap<DefaultKey, T>);
 
+impl<T> SlotMapPeer<T> {
+    /// The crate's map (for `ref-direct-slotmap`, which calls `SlotMap::get` on it directly).
+    pub fn map(&self) -> &SlotMap<DefaultKey, T> {
+        &self.0
+    }
+}
+
 impl<T: 'static> IdTable<T> for SlotMapPeer<T> {
     type Id = DefaultKey;
 
@@ -46,6 +53,8 @@ impl<T: 'static> IdTable<T> for SlotMapPeer<T> {
         kind: DesignKind::Peer {
             crate_name: "slotmap",
             version: "1.1.1",
+            idiom: "SlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() to iterate",
+            docs: "https://docs.rs/slotmap/1.1.1/slotmap/struct.SlotMap.html",
         },
         id_bytes: id_bytes::<DefaultKey>(),
         stale: StaleDetection::UntilSlotReuses(1 << 31),

@@ -31,6 +31,13 @@ struct SparseSlotMirror {
 #[derive(Debug)]
 pub struct DenseSlotMapPeer<T>(DenseSlotMap<DefaultKey, T>);
 
+impl<T> DenseSlotMapPeer<T> {
+    /// The crate's map (for `ref-direct-slotmap-dense`, which calls `DenseSlotMap::get` on it directly).
+    pub fn map(&self) -> &DenseSlotMap<DefaultKey, T> {
+        &self.0
+    }
+}
+
 impl<T: 'static> IdTable<T> for DenseSlotMapPeer<T> {
     type Id = DefaultKey;
 
@@ -40,6 +47,8 @@ impl<T: 'static> IdTable<T> for DenseSlotMapPeer<T> {
         kind: DesignKind::Peer {
             crate_name: "slotmap",
             version: "1.1.1",
+            idiom: "DenseSlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() over the packed values",
+            docs: "https://docs.rs/slotmap/1.1.1/slotmap/dense/struct.DenseSlotMap.html",
         },
         id_bytes: id_bytes::<DefaultKey>(),
         stale: StaleDetection::UntilSlotReuses(1 << 31),

@@ -53,6 +53,13 @@ struct SlotMirror<T> {
 #[derive(Debug)]
 pub struct HopSlotMapPeer<T>(HopSlotMap<DefaultKey, T>);
 
+impl<T> HopSlotMapPeer<T> {
+    /// The crate's map (for `ref-direct-slotmap-hop`, which calls `HopSlotMap::get` on it directly).
+    pub fn map(&self) -> &HopSlotMap<DefaultKey, T> {
+        &self.0
+    }
+}
+
 impl<T: 'static> IdTable<T> for HopSlotMapPeer<T> {
     type Id = DefaultKey;
 
@@ -62,6 +69,8 @@ impl<T: 'static> IdTable<T> for HopSlotMapPeer<T> {
         kind: DesignKind::Peer {
             crate_name: "slotmap",
             version: "1.1.1",
+            idiom: "HopSlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() hopping over holes",
+            docs: "https://docs.rs/slotmap/1.1.1/slotmap/hop/struct.HopSlotMap.html",
         },
         id_bytes: id_bytes::<DefaultKey>(),
         stale: StaleDetection::UntilSlotReuses(1 << 31),

@@ -34,6 +34,13 @@ enum EntryMirror<T> {
 #[derive(Debug)]
 pub struct ThunderdomePeer<T>(Arena<T>);
 
+impl<T> ThunderdomePeer<T> {
+    /// The crate's arena (for `ref-direct-thunderdome`, which calls `Arena::get` on it directly).
+    pub fn arena(&self) -> &Arena<T> {
+        &self.0
+    }
+}
+
 impl<T: 'static> IdTable<T> for ThunderdomePeer<T> {
     type Id = Index;
 
@@ -43,6 +50,8 @@ impl<T: 'static> IdTable<T> for ThunderdomePeer<T> {
         kind: DesignKind::Peer {
             crate_name: "thunderdome",
             version: "0.6.1",
+            idiom: "Arena<T>: insert, get, get_mut, remove by Index; iter() / iter_mut() to iterate",
+            docs: "https://docs.rs/thunderdome/0.6.1/thunderdome/struct.Arena.html",
         },
         id_bytes: id_bytes::<Index>(),
         stale: StaleDetection::UntilSlotReuses(u32::MAX as u64),

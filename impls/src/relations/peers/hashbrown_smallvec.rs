@@ -13,7 +13,11 @@ use crate::relations::{
     hash_map_bytes,
 };
 
-type Ids = SmallVec<[RecordId; 4]>;
+/// One key's record IDs: up to 4 inline.
+pub type Ids = SmallVec<[RecordId; 4]>;
+
+/// One index: key → the IDs of its live records (no key maps to an empty set).
+pub type Index = HashMap<Key, Ids>;
 
 /// Two `hashbrown::HashMap<u32, SmallVec<[u32; 4]>>` indices over the records.
 #[derive(Debug, Clone, Default)]
@@ -43,6 +47,27 @@ fn bytes(index: &HashMap<Key, Ids>) -> usize {
 }
 
 impl HashbrownSmallVec {
+    /// The records, by ID. For the harness's `ref-direct-hashbrown_smallvec` loop, which uses
+    /// the crates directly.
+    pub fn arena(&self) -> &RecordArena<()> {
+        &self.arena
+    }
+
+    /// The map on `a`.
+    pub fn by_a(&self) -> &Index {
+        &self.by_a
+    }
+
+    /// The map on `b`.
+    pub fn by_b(&self) -> &Index {
+        &self.by_b
+    }
+
+    /// The records and both maps taken out of the index (a reference loop's throwaway state).
+    pub fn into_parts(self) -> (RecordArena<()>, Index, Index) {
+        (self.arena, self.by_a, self.by_b)
+    }
+
     fn unlink(&mut self, id: RecordId) -> Result<Record, RelationError> {
         let r = self.arena.get(id)?;
         swap_remove(&mut self.by_a, r.a, id);
@@ -64,6 +89,8 @@ impl RelationIndex for HashbrownSmallVec {
         kind: RelationDesignKind::Peer {
             crate_name: "hashbrown",
             version: "0.17.1",
+            idiom: "HashMap<u32, SmallVec<[u32; 4]>>: entry().or_default().push to add, get(&parent) and slice iteration to visit, get_mut + position + swap_remove to remove",
+            docs: "https://docs.rs/hashbrown/0.17.1/hashbrown/struct.HashMap.html",
         },
         indexes_b: true,
         max_live_records: None,

@@ -13,6 +13,9 @@ use crate::relations::{
     hash_map_bytes,
 };
 
+/// One index: key → the IDs of its live records (no key maps to an empty vector).
+pub type Index = MultiMap<Key, RecordId>;
+
 /// Two `MultiMap<u32, u32>` indices over the records.
 #[derive(Debug, Clone, Default)]
 pub struct MultimapPeer {
@@ -39,6 +42,27 @@ fn bytes(index: &MultiMap<Key, RecordId>) -> usize {
 }
 
 impl MultimapPeer {
+    /// The records, by ID. For the harness's `ref-direct-multimap` loop, which uses the crate
+    /// directly.
+    pub fn arena(&self) -> &RecordArena<()> {
+        &self.arena
+    }
+
+    /// The crate's map on `a`.
+    pub fn by_a(&self) -> &Index {
+        &self.by_a
+    }
+
+    /// The crate's map on `b`.
+    pub fn by_b(&self) -> &Index {
+        &self.by_b
+    }
+
+    /// The records and both maps taken out of the index (a reference loop's throwaway state).
+    pub fn into_parts(self) -> (RecordArena<()>, Index, Index) {
+        (self.arena, self.by_a, self.by_b)
+    }
+
     fn unlink(&mut self, id: RecordId) -> Result<Record, RelationError> {
         let r = self.arena.get(id)?;
         erase(&mut self.by_a, r.a, id);
@@ -65,6 +89,8 @@ impl RelationIndex for MultimapPeer {
         kind: RelationDesignKind::Peer {
             crate_name: "multimap",
             version: "0.10.1",
+            idiom: "MultiMap<u32, u32>: insert to add, get_vec(&parent) and slice iteration to visit, get_vec_mut + position + Vec::remove to remove",
+            docs: "https://docs.rs/multimap/0.10.1/multimap/struct.MultiMap.html",
         },
         indexes_b: true,
         max_live_records: None,

@@ -16,8 +16,11 @@
 //! registers); and `query_around` walks every cell of its box, empty or not, so a box of more
 //! cells than there are points, or a radius whose square overflows ([`needs_full_scan`]), is
 //! answered by one pass over the crate's `objects()` instead (a huge radius would otherwise
-//! walk up to 2^64 cells). 0.6 has no dense grid any more (its `DenseStorage` was removed),
-//! so only the sparse grid is measured.
+//! walk up to 2^64 cells). The box's cells are bounded from its width (`2r' / cell + 3` per
+//! axis, a multiply-add), not counted with the crate's `cell_id` (two integer divisions per
+//! axis, which `query_around` then makes again): the check chooses between two exact
+//! answers, so a bound is enough, and costs the query next to nothing. 0.6 has no dense grid
+//! any more (its `DenseStorage` was removed), so only the sparse grid is measured.
 //!
 //! Memory is an estimate (the crate exposes no capacities): per live point one slot-map entry
 //! and one cell entry, plus the adapter's handle array; the cell table is not counted.
@@ -26,9 +29,16 @@ use flat_spatial::Grid;
 use flat_spatial::grid::{GridHandle, StoreObject};
 
 use crate::spatial::{
-    PointId, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex, cells_in,
-    check_id, check_point, grow_to, needs_full_scan, search_radius, vec_bytes, within,
+    PointId, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex, check_id,
+    check_point, grow_to, needs_full_scan, search_radius, vec_bytes, within,
 };
+
+/// The crate's grid as the peer holds it (for `ref-direct-flat_spatial`, which calls
+/// `flat_spatial` directly without depending on the crate itself).
+pub type PointGrid = Grid<PointId, [f32; 2]>;
+
+/// The crate's handle of an object in a [`PointGrid`].
+pub type PointGridHandle = GridHandle;
 
 /// `flat_spatial::Grid<u32, [f32; 2]>` (each object is its point's ID) with the IDs' handles.
 #[derive(Clone)]
@@ -39,6 +49,8 @@ pub struct FlatSpatialGrid<const D: usize> {
     /// Whether moves are pending a `maintain`.
     dirty: bool,
     len: usize,
+    /// `2 / cell`: a query box `2w` wide spans at most `w * two_over_cell + 3` cells per axis.
+    two_over_cell: f64,
 }
 
 fn xy<const D: usize>(p: &[f32; D]) -> [f32; 2] {
@@ -53,6 +65,15 @@ impl<const D: usize> FlatSpatialGrid<D> {
             .flatten()
             .ok_or(SpatialError::NoSuchPoint { id })
     }
+
+    /// The crate's grid, as built and maintained (for a loop calling `flat_spatial` directly on
+    /// the same grid), and each ID's handle (`None` for IDs not live).
+    pub fn into_grid(mut self) -> (PointGrid, Vec<Option<GridHandle>>) {
+        if self.dirty {
+            self.grid.maintain();
+        }
+        (self.grid, self.handles)
+    }
 }
 
 impl<const D: usize> SpatialIndex<D> for FlatSpatialGrid<D> {
@@ -62,6 +83,8 @@ impl<const D: usize> SpatialIndex<D> for FlatSpatialGrid<D> {
         kind: SpatialDesignKind::Peer {
             crate_name: "flat_spatial",
             version: "0.6.1",
+            idiom: "Grid::new(cell) + insert per point, query_around(center, r) testing the positions the cells hold; lazy set_position + maintain for moves",
+            docs: "https://docs.rs/flat_spatial/0.6.1/flat_spatial/grid/struct.Grid.html",
         },
         supports_3d: false,
         max_live: None,
@@ -77,6 +100,7 @@ impl<const D: usize> SpatialIndex<D> for FlatSpatialGrid<D> {
             handles: Vec::new(),
             dirty: false,
             len: 0,
+            two_over_cell: 2.0 / f64::from(cell),
         }
     }
 
@@ -114,18 +138,13 @@ impl<const D: usize> SpatialIndex<D> for FlatSpatialGrid<D> {
         }
         let c = xy(&center);
         let grid = &self.grid;
-        // `query_around`'s own box, computed as it does (`center ± radius` in `f32`): every
-        // point `within` r lies in it (rounding is monotone, the radius widened).
-        let w = search_radius(r) as f32;
-        let (lo, hi) = (
-            grid.storage().cell_id([c[0] - w, c[1] - w]),
-            grid.storage().cell_id([c[0] + w, c[1] + w]),
-        );
-        let cells = cells_in(
-            &[i64::from(lo.0), i64::from(lo.1)],
-            &[i64::from(hi.0), i64::from(hi.1)],
-        );
-        if needs_full_scan(r) || cells > self.len as u64 {
+        // `query_around`'s box is `center ± w` in `f32`: every point `within` r lies in it
+        // (rounding is monotone, the radius widened). Its cells per axis: at most `2w / cell`
+        // plus one for each partial end cell and one for the crate's cell of a negative
+        // multiple of the cell size (`-8 / 8 - 1`), rounding aside.
+        let w = search_radius(r);
+        let side = w * self.two_over_cell + 3.0;
+        if needs_full_scan(r) || side * side > self.len as f64 {
             for (p, &id) in grid.objects() {
                 if within(&p, &c, r) {
                     f(id);
@@ -133,7 +152,7 @@ impl<const D: usize> SpatialIndex<D> for FlatSpatialGrid<D> {
             }
             return;
         }
-        for (h, p) in grid.query_around(c, w) {
+        for (h, p) in grid.query_around(c, w as f32) {
             if within(&p, &c, r) {
                 f(*grid.get(h).expect("a queried handle is live").1);
             }

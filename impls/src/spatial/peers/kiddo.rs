@@ -31,8 +31,9 @@
 //! exact position (a `hashbrown` map from position bits, `-0.0` as `0.0`, as the crate
 //! compares with `==`) and refuses the 33rd with [`SpatialError::Unsupported`]. The crate
 //! offers nothing cheaper (its leaves are private, so "is the target bucket full of copies" is
-//! not visible from outside): the guard costs one map update per insert and remove (two per
-//! move), about one more cache miss per update at 1M points, and 16 B (2D) to 20 B (3D) per
+//! not visible from outside): the guard costs one map lookup per insert and remove (two per
+//! move to another exact position, none to the same; the check and the count are one `entry`),
+//! about one more cache miss per lookup at 1M points, and 16 B (2D) to 20 B (3D) per
 //! distinct position plus the map's slack, counted in [`memory_bytes`](SpatialIndex::memory_bytes).
 //!
 //! Memory is an estimate (the crate exposes no capacities): one leaf slot (point and item) per
@@ -40,6 +41,7 @@
 //! counted.
 
 use hashbrown::HashMap;
+use hashbrown::hash_map::Entry;
 use kiddo::SquaredEuclidean;
 use kiddo::float::kdtree::KdTree;
 
@@ -53,6 +55,13 @@ use crate::spatial::{
 /// hold.
 pub const BUCKET: usize = 32;
 
+/// The crate's tree as the peer holds it (for `ref-direct-kiddo`, which calls `kiddo` directly
+/// without depending on the crate itself).
+pub type PointKdTree<const D: usize> = KdTree<f32, u32, D, BUCKET, u32>;
+
+/// The crate's distance metric the peers query with (`SquaredEuclidean`), for the same loops.
+pub type Metric = SquaredEuclidean;
+
 /// What [`SpatialError::Unsupported`] says when a position already holds [`BUCKET`] points.
 const FULL_POSITION: &str =
     "kiddo's buckets hold at most 32 points at one exact position (add would panic)";
@@ -61,7 +70,7 @@ const FULL_POSITION: &str =
 /// [`search_radius`] squared, plus a relative 1e-6, so the crate's pruning keeps every point
 /// whose own distance is at most `r * r`; the caller then tests each result's distance.
 #[inline(always)]
-pub(crate) fn pruning_radius(r: f32) -> f32 {
+pub fn pruning_radius(r: f32) -> f32 {
     let w = search_radius(r);
     (w * w) as f32 * (1.0 + 1e-6)
 }
@@ -95,39 +104,43 @@ impl<const D: usize> KiddoTree<D> {
         }
     }
 
-    /// [`SpatialError::Unsupported`] if `p` already holds [`BUCKET`] live points.
-    fn check_room(&self, id: PointId, p: &[f32; D]) -> Result<(), SpatialError> {
-        match self.copies.get(&position_key(p)) {
-            Some(&n) if n as usize >= BUCKET => Err(SpatialError::Unsupported {
+    /// Counts one more live point at `p` (one map lookup), or [`SpatialError::Unsupported`]
+    /// if `p` already holds [`BUCKET`] (nothing counted then).
+    fn count(&mut self, id: PointId, p: &[f32; D]) -> Result<(), SpatialError> {
+        match self.copies.entry(position_key(p)) {
+            Entry::Occupied(e) if *e.get() as usize >= BUCKET => Err(SpatialError::Unsupported {
                 id,
                 reason: FULL_POSITION,
             }),
-            _ => Ok(()),
+            Entry::Occupied(mut e) => {
+                *e.get_mut() += 1;
+                Ok(())
+            }
+            Entry::Vacant(e) => {
+                e.insert(1);
+                Ok(())
+            }
         }
     }
 
-    /// Adds a checked point to the tree and the copy count.
-    fn add(&mut self, id: PointId, p: [f32; D]) {
-        *self.copies.entry(position_key(&p)).or_insert(0) += 1;
-        self.tree.add(&p, id);
+    /// Counts one live point fewer at `p` (one map lookup).
+    fn uncount(&mut self, p: &[f32; D]) {
+        let Entry::Occupied(mut e) = self.copies.entry(position_key(p)) else {
+            unreachable!("a live point's position is counted");
+        };
+        if *e.get() == 1 {
+            e.remove();
+        } else {
+            *e.get_mut() -= 1;
+        }
     }
 
-    /// Takes live point `id` out of the tree and the copy count.
-    fn take(&mut self, id: PointId) {
-        let p = self.pos[id as usize];
+    /// Takes live point `id` at `p` out of the tree.
+    fn take(&mut self, id: PointId, p: &[f32; D]) {
         // 0 when the crate's split defect misplaced the point (see the module docs): the
         // tree then keeps it, `check_invariants` reports the tree's size, and the replay
         // fails verification; no panic on a crate's wrong answer.
-        self.tree.remove(&p, id);
-        let key = position_key(&p);
-        let n = self
-            .copies
-            .get_mut(&key)
-            .expect("a live point's position is counted");
-        *n -= 1;
-        if *n == 0 {
-            self.copies.remove(&key);
-        }
+        self.tree.remove(p, id);
     }
 
     fn with_capacity(n: usize) -> Self {
@@ -139,6 +152,11 @@ impl<const D: usize> KiddoTree<D> {
             len: 0,
         }
     }
+
+    /// The crate's tree, as built (for a loop calling `kiddo` directly on the same tree).
+    pub fn into_tree(self) -> PointKdTree<D> {
+        self.tree
+    }
 }
 
 impl<const D: usize> SpatialIndex<D> for KiddoTree<D> {
@@ -148,6 +166,8 @@ impl<const D: usize> SpatialIndex<D> for KiddoTree<D> {
         kind: SpatialDesignKind::Peer {
             crate_name: "kiddo",
             version: "5.3.3",
+            idiom: "float KdTree::with_capacity + add per point, within_unsorted::<SquaredEuclidean> per query keeping its own distances; a move is remove + add",
+            docs: "https://docs.rs/kiddo/5.3.3/kiddo/float/kdtree/struct.KdTree.html",
         },
         supports_3d: true,
         max_live: None,
@@ -177,10 +197,10 @@ impl<const D: usize> SpatialIndex<D> for KiddoTree<D> {
         if self.live.get(id as usize).copied().unwrap_or(false) {
             return Err(SpatialError::AlreadyLive { id });
         }
-        self.check_room(id, &p)?;
+        self.count(id, &p)?;
         *grow_to(&mut self.live, id, false) = true;
         *grow_to(&mut self.pos, id, [0.0; D]) = p;
-        self.add(id, p);
+        self.tree.add(&p, id);
         self.len += 1;
         Ok(())
     }
@@ -188,7 +208,9 @@ impl<const D: usize> SpatialIndex<D> for KiddoTree<D> {
     fn remove(&mut self, id: PointId) -> Result<(), SpatialError> {
         check_id(id)?;
         self.check_live(id)?;
-        self.take(id);
+        let p = self.pos[id as usize];
+        self.take(id, &p);
+        self.uncount(&p);
         self.live[id as usize] = false;
         self.len -= 1;
         Ok(())
@@ -197,12 +219,16 @@ impl<const D: usize> SpatialIndex<D> for KiddoTree<D> {
     fn move_to(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
         check_point(id, &p)?;
         self.check_live(id)?;
-        if position_key(&p) != position_key(&self.pos[id as usize]) {
-            self.check_room(id, &p)?;
+        let old = self.pos[id as usize];
+        // Two map lookups, only when the exact position changes: count the new one (or
+        // refuse, nothing changed), then uncount the old.
+        if position_key(&p) != position_key(&old) {
+            self.count(id, &p)?;
+            self.uncount(&old);
         }
-        self.take(id);
+        self.take(id, &old);
         self.pos[id as usize] = p;
-        self.add(id, p);
+        self.tree.add(&p, id);
         Ok(())
     }
 

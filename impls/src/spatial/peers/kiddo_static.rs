@@ -2,8 +2,10 @@
 //! point set known up front
 //! (<https://docs.rs/kiddo/5.3.3/kiddo/immutable/float/kdtree/struct.ImmutableKdTree.html>):
 //! `ImmutableKdTree::new_from_slice(&points)` in [`SpatialIndex::build`], each result's item
-//! being the point's index in that slice (mapped to its ID through the adapter's `ids`, as a
-//! user maps it to their own records). Queries are the mutable peer's
+//! being the point's index in that slice: the point's ID itself when the batch's IDs are its
+//! indices (every `sp-*` setup: point `k` is ID `k`, as an application's records are indexed),
+//! otherwise mapped to its ID through the adapter's `ids`, as a user maps it to their own
+//! records. Queries are the mutable peer's
 //! ([`kiddo`](super::kiddo)): `within_unsorted::<SquaredEuclidean>` at
 //! [`pruning_radius`], each result kept by its own `distance <= r * r` (the crate's distance
 //! is the family's bit for bit); a radius whose square overflows ([`needs_full_scan`]) is one
@@ -29,6 +31,10 @@ use crate::spatial::{
     check_id, check_point, needs_full_scan, vec_bytes, within,
 };
 
+/// The crate's tree as the peer holds it (for `ref-direct-kiddo_static`, which calls `kiddo`
+/// directly without depending on the crate itself).
+pub type StaticKdTree<const D: usize> = ImmutableKdTree<f32, u32, D, 32>;
+
 /// What a static index says to any change after its build.
 const STATIC: &str =
     "kiddo_static is an ImmutableKdTree: built once, it takes no inserts, removes or moves";
@@ -41,6 +47,16 @@ pub struct KiddoStatic<const D: usize> {
     points: Vec<[f32; D]>,
     /// `ids[k]`: the ID of `points[k]`; all distinct.
     ids: Vec<PointId>,
+    /// Whether `ids[k] == k` for every `k`: a result's item is then its ID, with no lookup.
+    identity: bool,
+}
+
+impl<const D: usize> KiddoStatic<D> {
+    /// The crate's tree, as built (for a loop calling `kiddo` directly on the same tree), when
+    /// its items are the points' IDs (the batch's IDs were its indices); `None` otherwise.
+    pub fn into_tree(self) -> Option<StaticKdTree<D>> {
+        self.identity.then_some(self.tree)
+    }
 }
 
 impl<const D: usize> SpatialIndex<D> for KiddoStatic<D> {
@@ -50,6 +66,8 @@ impl<const D: usize> SpatialIndex<D> for KiddoStatic<D> {
         kind: SpatialDesignKind::Peer {
             crate_name: "kiddo",
             version: "5.3.3",
+            idiom: "ImmutableKdTree::new_from_slice of the setup's points, within_unsorted::<SquaredEuclidean> per query keeping its own distances; static sets only",
+            docs: "https://docs.rs/kiddo/5.3.3/kiddo/immutable/float/kdtree/struct.ImmutableKdTree.html",
         },
         supports_3d: true,
         max_live: None,
@@ -64,10 +82,12 @@ impl<const D: usize> SpatialIndex<D> for KiddoStatic<D> {
         // The checks of insert, for the batch: the tree itself keeps no per-ID state.
         check_batch(points, &mut Vec::new())?;
         let (ids, points): (Vec<PointId>, Vec<[f32; D]>) = points.iter().copied().unzip();
+        let identity = ids.iter().enumerate().all(|(k, &id)| id as usize == k);
         Ok(Self {
             tree: ImmutableKdTree::new_from_slice(&points),
             points,
             ids,
+            identity,
         })
     }
 
@@ -96,12 +116,20 @@ impl<const D: usize> SpatialIndex<D> for KiddoStatic<D> {
             return;
         }
         let rr = r * r;
-        for n in self
+        let hits = self
             .tree
-            .within_unsorted::<SquaredEuclidean>(&center, pruning_radius(r))
-        {
-            if n.distance <= rr {
-                f(self.ids[n.item as usize]);
+            .within_unsorted::<SquaredEuclidean>(&center, pruning_radius(r));
+        if self.identity {
+            for n in hits {
+                if n.distance <= rr {
+                    f(n.item);
+                }
+            }
+        } else {
+            for n in hits {
+                if n.distance <= rr {
+                    f(self.ids[n.item as usize]);
+                }
             }
         }
     }
@@ -125,6 +153,45 @@ impl<const D: usize> SpatialIndex<D> for KiddoStatic<D> {
                 self.ids.len()
             ));
         }
+        if self.identity != self.ids.iter().enumerate().all(|(k, &id)| id as usize == k) {
+            return Err(format!(
+                "items taken as IDs: {}, but the IDs say otherwise",
+                self.identity
+            ));
+        }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A batch whose IDs are not its indices maps each item through `ids`; one whose IDs are
+    /// takes the items as they are (and hands its tree out).
+    #[test]
+    fn items_are_ids_only_when_the_batch_ids_are_its_indices() {
+        let space = Space {
+            radius: 1.0,
+            lo: [0.0; 2],
+            hi: [10.0; 2],
+        };
+        let found = |t: &mut KiddoStatic<2>| {
+            let mut ids = Vec::new();
+            t.query([0.0, 0.0], 1.5, |id| ids.push(id));
+            ids.sort_unstable();
+            ids
+        };
+        let points = [[0.0, 0.0], [5.0, 5.0], [1.0, 1.0]];
+        let mut other =
+            KiddoStatic::build(&space, &[(7, points[0]), (0, points[1]), (3, points[2])]).unwrap();
+        other.check_invariants().unwrap();
+        assert_eq!(found(&mut other), [3, 7]);
+        assert!(other.into_tree().is_none());
+        let mut indexed =
+            KiddoStatic::build(&space, &[(0, points[0]), (1, points[1]), (2, points[2])]).unwrap();
+        indexed.check_invariants().unwrap();
+        assert_eq!(found(&mut indexed), [0, 2]);
+        assert_eq!(indexed.into_tree().map(|t| t.size()), Some(3));
     }
 }

@@ -32,6 +32,13 @@ use crate::spatial::{
 
 type Entry<const D: usize> = GeomWithData<[f32; D], PointId>;
 
+/// The crate's tree as the peer holds it (for `ref-direct-rstar`, which calls `rstar`
+/// directly without depending on the crate itself).
+pub type PointTree<const D: usize> = RTree<PointEntry<D>>;
+
+/// An entry of a [`PointTree`]: a point tagged with its ID (`GeomWithData::new(p, id)`).
+pub type PointEntry<const D: usize> = GeomWithData<[f32; D], PointId>;
+
 /// Largest coordinate magnitude the tree holds (see the module docs).
 pub const FAR: f32 = f32::MAX / 4.0;
 
@@ -88,6 +95,12 @@ impl<const D: usize> RStarTree<D> {
                 .expect("a live point is in the tree");
         }
     }
+
+    /// The crate's tree, as built (for a loop calling `rstar` directly on the same tree);
+    /// `None` when some live point is in the far list, outside the tree.
+    pub fn into_tree(self) -> Option<PointTree<D>> {
+        self.far.is_empty().then_some(self.tree)
+    }
 }
 
 impl<const D: usize> SpatialIndex<D> for RStarTree<D> {
@@ -97,6 +110,8 @@ impl<const D: usize> SpatialIndex<D> for RStarTree<D> {
         kind: SpatialDesignKind::Peer {
             crate_name: "rstar",
             version: "0.13.1",
+            idiom: "RTree::bulk_load of the setup's points, locate_within_distance(center, r²) per query; insert / remove afterwards, a move is remove + insert",
+            docs: "https://docs.rs/rstar/0.13.1/rstar/struct.RTree.html",
         },
         supports_3d: true,
         max_live: None,

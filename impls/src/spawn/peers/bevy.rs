@@ -23,10 +23,15 @@ use crate::spawn::{
 };
 use crate::transforms::Affine;
 
-const BEVY: SpawnDesignKind = SpawnDesignKind::Peer {
-    crate_name: "bevy_ecs",
-    version: "0.16.1",
-};
+/// A bevy design's record kind, with its `idiom`.
+const fn bevy(idiom: &'static str, docs: &'static str) -> SpawnDesignKind {
+    SpawnDesignKind::Peer {
+        crate_name: "bevy_ecs",
+        version: "0.16.1",
+        idiom,
+        docs,
+    }
+}
 
 /// A transform component: local matrix and parent entity.
 #[derive(Component, Debug, Clone, Copy)]
@@ -166,7 +171,10 @@ impl Spawner for BevySpawn {
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
         name: "bevy_spawn",
         description: "peer (own world): bevy_ecs World::spawn per entity of a bundle of typed records (cargo feature `bevy`)",
-        kind: BEVY,
+        kind: bevy(
+            "World::spawn(bundle) per entity, the bundle of the record's components",
+            "https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/world/struct.World.html#method.spawn",
+        ),
         entity_bytes: size_of::<Entity>(),
     };
 
@@ -201,7 +209,10 @@ impl Spawner for BevyBatch {
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
         name: "bevy_batch",
         description: "peer (own world): bevy_ecs spawn_batch per archetype, then a parent fix-up pass (cargo feature `bevy`)",
-        kind: BEVY,
+        kind: bevy(
+            "World::spawn_batch(iterator of bundles) per archetype, then World::get_mut::<Transform> to set each child's parent",
+            "https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/world/struct.World.html#method.spawn_batch",
+        ),
         entity_bytes: size_of::<Entity>(),
     };
 

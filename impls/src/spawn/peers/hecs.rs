@@ -18,10 +18,15 @@ use crate::spawn::{
 };
 use crate::transforms::Affine;
 
-const HECS: SpawnDesignKind = SpawnDesignKind::Peer {
-    crate_name: "hecs",
-    version: "0.11.2",
-};
+/// A hecs design's record kind, with its `idiom`.
+const fn hecs(idiom: &'static str, docs: &'static str) -> SpawnDesignKind {
+    SpawnDesignKind::Peer {
+        crate_name: "hecs",
+        version: "0.11.2",
+        idiom,
+        docs,
+    }
+}
 
 /// A transform component: local matrix and parent entity.
 #[derive(Debug, Clone, Copy)]
@@ -88,7 +93,10 @@ impl Spawner for HecsSpawn {
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
         name: "hecs_spawn",
         description: "peer (own world): hecs World::spawn per entity from an EntityBuilder of typed records",
-        kind: HECS,
+        kind: hecs(
+            "EntityBuilder::add per record, World::spawn(builder.build()) per entity",
+            "https://docs.rs/hecs/0.11.2/hecs/struct.EntityBuilder.html",
+        ),
         entity_bytes: size_of::<Entity>(),
     };
 
@@ -134,7 +142,10 @@ impl Spawner for HecsBatch {
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
         name: "hecs_batch",
         description: "peer (own world): hecs spawn_column_batch per archetype, then a parent fix-up pass",
-        kind: HECS,
+        kind: hecs(
+            "ColumnBatchBuilder per archetype, World::spawn_column_batch, then World::get::<&mut Transform> to set each child's parent",
+            "https://docs.rs/hecs/0.11.2/hecs/struct.ColumnBatchBuilder.html",
+        ),
         entity_bytes: size_of::<Entity>(),
     };
 

@@ -15,7 +15,7 @@ use crate::tags::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore,
 pub const CAP: usize = 8;
 
 /// One entity's tags.
-type List = ArrayVec<Tag, CAP>;
+pub type List = ArrayVec<Tag, CAP>;
 
 /// `Vec<ArrayVec<u32, 8>>` behind [`TagStore`].
 #[derive(Debug, Clone, Default)]
@@ -33,6 +33,18 @@ impl ArrayVecPeer {
         self.entities.check(entity)?;
         Ok(&mut self.lists[entity as usize])
     }
+
+    /// The crate's vectors: `lists()[e]` is entity `e`'s tags (empty for a released entity).
+    /// For the harness's `ref-direct-arrayvec` loop, which uses the crate directly.
+    pub fn lists(&self) -> &[List] {
+        &self.lists
+    }
+
+    /// The crate's vectors taken out of the store, as [`lists`](Self::lists) orders them (a
+    /// reference loop's throwaway state).
+    pub fn into_lists(self) -> Vec<List> {
+        self.lists
+    }
 }
 
 impl TagStore for ArrayVecPeer {
@@ -42,6 +54,8 @@ impl TagStore for ArrayVecPeer {
         kind: TagDesignKind::Peer {
             crate_name: "arrayvec",
             version: "0.7.8",
+            idiom: "Vec<ArrayVec<u32, 8>> indexed by entity: try_push (refused past 8), contains, iter over a slice, position + swap_remove",
+            docs: "https://docs.rs/arrayvec/0.7.8/arrayvec/struct.ArrayVec.html",
         },
         tags_per_entity_cap: Some(CAP),
     };

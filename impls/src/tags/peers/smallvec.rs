@@ -16,7 +16,7 @@ use crate::tags::{
 };
 
 /// One entity's tags: inline up to 4, then on the heap.
-type List = SmallVec<[Tag; 4]>;
+pub type List = SmallVec<[Tag; 4]>;
 
 /// `Vec<SmallVec<[u32; 4]>>` behind [`TagStore`].
 #[derive(Debug, Clone, Default)]
@@ -34,6 +34,18 @@ impl SmallVecPeer {
         self.entities.check(entity)?;
         Ok(&mut self.lists[entity as usize])
     }
+
+    /// The crate's vectors: `lists()[e]` is entity `e`'s tags (empty for a released entity).
+    /// For the harness's `ref-direct-smallvec` loop, which uses the crate directly.
+    pub fn lists(&self) -> &[List] {
+        &self.lists
+    }
+
+    /// The crate's vectors taken out of the store, as [`lists`](Self::lists) orders them (a
+    /// reference loop's throwaway state).
+    pub fn into_lists(self) -> Vec<List> {
+        self.lists
+    }
 }
 
 impl TagStore for SmallVecPeer {
@@ -43,6 +55,8 @@ impl TagStore for SmallVecPeer {
         kind: TagDesignKind::Peer {
             crate_name: "smallvec",
             version: "1.16.5",
+            idiom: "Vec<SmallVec<[u32; 4]>> indexed by entity: push, contains, iter over a slice, position + swap_remove",
+            docs: "https://docs.rs/smallvec/1.16.5/smallvec/struct.SmallVec.html",
         },
         tags_per_entity_cap: None,
     };

@@ -18,10 +18,16 @@ use crate::transforms::{
 
 /// One node's data in the arena.
 #[derive(Debug, Clone, Copy)]
-struct Transforms {
-    local: Affine,
-    world: Affine,
+pub struct Transforms {
+    /// The local transform.
+    pub local: Affine,
+    /// The world transform: `local` times the parent's world (the local itself for a root).
+    pub world: Affine,
 }
+
+/// The peer's arena as the crate holds it (for `ref-direct-indextree`, which calls
+/// `indextree` directly without depending on the crate itself).
+pub type TransformArena = Arena<Transforms>;
 
 /// `indextree::Arena` behind [`TransformStore`].
 #[derive(Debug, Clone, Default)]
@@ -35,6 +41,11 @@ pub struct IndexTreePeer {
 }
 
 impl IndexTreePeer {
+    /// The crate's arena: every node's links and transforms.
+    pub fn arena(&self) -> &Arena<Transforms> {
+        &self.arena
+    }
+
     fn live(&self, id: NodeId) -> Result<&Transforms, XfError> {
         match self.arena.get(id) {
             Some(n) if !n.is_removed() => Ok(n.get()),
@@ -66,6 +77,8 @@ impl TransformStore for IndexTreePeer {
         kind: TransformDesignKind::Peer {
             crate_name: "indextree",
             version: "4.9.2",
+            idiom: "Arena<Node>: new_node + append to build, detach + append to reparent, remove; world transforms by a descendants() traversal reading each node's parent",
+            docs: "https://docs.rs/indextree/4.9.2/indextree/struct.Arena.html",
         },
         strategy: UpdateStrategy::Immediate,
         detects_stale: true,
@@ -126,6 +139,19 @@ impl TransformStore for IndexTreePeer {
         self.live(node)?;
         self.arena[node].get_mut().local = local;
         self.update(node);
+        Ok(())
+    }
+
+    /// The entries one by one, as the default does, with each id checked once (before
+    /// anything changes) rather than again by `set_local`.
+    fn set_local_batch(&mut self, batch: &[(NodeId, Affine)]) -> Result<(), XfError> {
+        for &(node, _) in batch {
+            self.live(node)?;
+        }
+        for &(node, local) in batch {
+            self.arena[node].get_mut().local = local;
+            self.update(node);
+        }
         Ok(())
     }
 

@@ -10,7 +10,7 @@
 use results::{Benchmark, Family, Gap, Ranking, Results};
 use serde::Serialize;
 
-use super::details::{DetailsView, details, latency_method};
+use super::details::{DetailsView, details};
 use super::families::{self, Block, FamilyMetricsView};
 use super::machines::Machines;
 use super::names::Names;
@@ -20,14 +20,12 @@ use super::status::{median, note, status_name};
 use super::style::{kind_of, style_of};
 use super::text::shorten;
 use super::{KindBest, SummaryView};
-use crate::charts::latency::Distribution;
-use crate::charts::percentiles::PercentileRow;
-use crate::charts::sim_misses::MissRow;
-use crate::charts::{
-    Bar, Chart, ChartError, Line, ReferenceLine, SeriesStyle, allocator, latency, memory,
-    memory_over_time, percentiles, sim_misses, throughput,
-};
+use crate::charts::{Bar, Chart, ChartError, ReferenceLine, SeriesStyle, throughput};
 use crate::format;
+
+mod charts;
+
+use charts::{GenericCharts, generic_charts};
 
 /// One (workload, N) block: chart, table and summary.
 #[derive(Debug, Serialize)]
@@ -379,10 +377,22 @@ fn row(cell: &Cell<'_>, b: &Benchmark) -> RowView {
             (Some(design), Some(o)) => {
                 format!("{design}'s replay = {} this loop", format::ratio(o))
             }
-            _ => String::new(),
+            _ => mirrored_by(results, b),
         },
         samples: b.samples_ns_per_op.len(),
     }
+}
+
+/// For a design row: its replay ÷ the loop that mirrors it in the same cell (for a peer, the
+/// crate called directly), e.g. "replay = 1.05× ref-direct-hecs"; empty where none does.
+fn mirrored_by(results: &Results, b: &Benchmark) -> String {
+    if is_reference(b) {
+        return String::new();
+    }
+    super::reference::loops_mirroring(results, &b.design)
+        .find(|(l, _)| l.workload == b.workload && l.n == b.n)
+        .map(|(l, o)| format!("replay = {} {}", format::ratio(o), l.design))
+        .unwrap_or_default()
 }
 
 /// The block's throughput chart: work units per second, a bar per design and machine and a
@@ -421,251 +431,6 @@ fn throughput_chart(
     )?;
     charts.push(throughput.clone());
     Ok(throughput)
-}
-
-/// The block's generic charts beyond throughput, each present when some design carries its
-/// field: see the fields of the same names in [`SizeView`].
-struct GenericCharts {
-    /// Sample spread.
-    latency: Option<Chart>,
-    /// Per-op latency percentiles.
-    percentiles: Option<Chart>,
-    /// Bytes per live object.
-    memory: Option<Chart>,
-    /// Memory held against ops replayed.
-    memory_over_time: Option<Chart>,
-    /// Allocator calls per work unit.
-    allocator: Option<Chart>,
-    /// Simulated misses.
-    sim: Option<Chart>,
-}
-
-/// Every generic chart of the block after throughput (sample spread, bytes per live object,
-/// latency percentiles, memory over time, allocator calls, simulated misses, in that order of
-/// file names), each also pushed onto `charts`.
-fn generic_charts(
-    cell: &Cell<'_>,
-    names: &mut Names,
-    charts: &mut Vec<Chart>,
-) -> Result<GenericCharts, ChartError> {
-    let latency = sample_spread_chart(cell, names, charts)?;
-    let memory = memory_chart(cell, names, charts)?;
-    let percentiles = percentiles_chart(cell, names, charts)?;
-    let memory_over_time = memory_over_time_chart(cell, names, charts)?;
-    let allocator = allocator_chart(cell, names, charts)?;
-    let sim = sim_chart(cell, names, charts)?;
-    Ok(GenericCharts {
-        latency,
-        percentiles,
-        memory,
-        memory_over_time,
-        allocator,
-        sim,
-    })
-}
-
-/// The sample spread of each timed design with samples (pushed onto `charts`); `None` when no
-/// design has any.
-fn sample_spread_chart(
-    cell: &Cell<'_>,
-    names: &mut Names,
-    charts: &mut Vec<Chart>,
-) -> Result<Option<Chart>, ChartError> {
-    let distributions: Vec<Distribution> = cell
-        .designs
-        .iter()
-        .filter(|b| median(b).is_some() && !b.samples_ns_per_op.is_empty())
-        .map(|b| Distribution {
-            style: cell.machines.style(cell.family, b),
-            samples: b.samples_ns_per_op.clone(),
-        })
-        .collect();
-    if distributions.is_empty() {
-        return Ok(None);
-    }
-    let file = cell.file(names, "samples");
-    let title = cell.title;
-    let chart = latency::build(&file, &format!("{title}: sample spread"), &distributions)?;
-    charts.push(chart.clone());
-    Ok(Some(chart))
-}
-
-/// Bytes per live object, a bar per design shown once across machines (pushed onto
-/// `charts`); `None` when no design reported a positive size.
-fn memory_chart(
-    cell: &Cell<'_>,
-    names: &mut Names,
-    charts: &mut Vec<Chart>,
-) -> Result<Option<Chart>, ChartError> {
-    let memory_bars: Vec<Bar> = cell
-        .machines
-        .once(cell.designs, |b| {
-            b.bytes_per_object.filter(|v| v.is_finite() && *v > 0.0)
-        })
-        .into_iter()
-        .map(|(b, name)| Bar {
-            style: cell.once_style(b, name),
-            value: b.bytes_per_object,
-            note: None,
-        })
-        .collect();
-    if memory_bars.is_empty() {
-        return Ok(None);
-    }
-    let file = cell.file(names, "memory");
-    let title = cell.title;
-    let chart = memory::build(
-        &file,
-        &format!("{title}: bytes per live object"),
-        &memory_bars,
-    )?;
-    charts.push(chart.clone());
-    Ok(Some(chart))
-}
-
-/// Per-op latency percentiles of each design `dodbench latency` measured (pushed onto
-/// `charts`); `None` when it measured none.
-fn percentiles_chart(
-    cell: &Cell<'_>,
-    names: &mut Names,
-    charts: &mut Vec<Chart>,
-) -> Result<Option<Chart>, ChartError> {
-    let latencies: Vec<(&Benchmark, &results::Latency)> = cell
-        .designs
-        .iter()
-        .filter_map(|b| b.latency.as_ref().map(|l| (*b, l)))
-        .collect();
-    if latencies.is_empty() {
-        return Ok(None);
-    }
-    let rows: Vec<PercentileRow> = latencies
-        .iter()
-        .map(|(b, l)| PercentileRow {
-            style: cell.machines.style(cell.family, b),
-            p50: l.p50,
-            p99: l.p99,
-            p999: l.p999,
-            max: l.max,
-        })
-        .collect();
-    let method = latency_method(&latencies.iter().map(|l| l.1).collect::<Vec<_>>());
-    let file = cell.file(names, "percentiles");
-    let title = cell.title;
-    let chart = percentiles::build(
-        &file,
-        &format!("{title}: per-op latency percentiles"),
-        &method,
-        &rows,
-    )?;
-    charts.push(chart.clone());
-    Ok(Some(chart))
-}
-
-/// Memory held against ops replayed, a line per design whose `dodbench memory` series is
-/// shown once across machines (pushed onto `charts`); `None` when no design has a series.
-fn memory_over_time_chart(
-    cell: &Cell<'_>,
-    names: &mut Names,
-    charts: &mut Vec<Chart>,
-) -> Result<Option<Chart>, ChartError> {
-    let series: Vec<Line> = cell
-        .machines
-        .once(cell.designs, |b| {
-            b.memory
-                .as_ref()
-                .filter(|m| !m.series.is_empty())
-                .map(|m| m.series.clone())
-        })
-        .into_iter()
-        .filter_map(|(b, name)| {
-            let m = b.memory.as_ref()?;
-            Some(Line {
-                style: cell.once_style(b, name),
-                points: m
-                    .series
-                    .iter()
-                    .map(|p| (p.ops as f64, p.design_bytes as f64))
-                    .collect(),
-            })
-        })
-        .collect();
-    if series.is_empty() {
-        return Ok(None);
-    }
-    let file = cell.file(names, "memory-time");
-    let title = cell.title;
-    let chart = memory_over_time::build(&file, &format!("{title}: memory held"), &series)?;
-    charts.push(chart.clone());
-    Ok(Some(chart))
-}
-
-/// Allocator calls per work unit, a bar per design shown once across machines (pushed onto
-/// `charts`); `None` when `dodbench memory` counted no design's calls.
-fn allocator_chart(
-    cell: &Cell<'_>,
-    names: &mut Names,
-    charts: &mut Vec<Chart>,
-) -> Result<Option<Chart>, ChartError> {
-    let alloc_bars: Vec<Bar> = cell
-        .machines
-        .once(cell.designs, |b| {
-            b.alloc_calls_per_op.filter(|v| v.is_finite())
-        })
-        .into_iter()
-        .map(|(b, name)| Bar {
-            style: cell.once_style(b, name),
-            value: b.alloc_calls_per_op,
-            note: None,
-        })
-        .collect();
-    if alloc_bars.is_empty() {
-        return Ok(None);
-    }
-    let file = cell.file(names, "alloc-calls");
-    let title = cell.title;
-    let chart = allocator::build(
-        &file,
-        &format!("{title}: allocator calls per work unit"),
-        &alloc_bars,
-    )?;
-    charts.push(chart.clone());
-    Ok(Some(chart))
-}
-
-/// Simulated D1 and LL misses per work unit, a row per design shown once across machines,
-/// under the first one's cache configuration (pushed onto `charts`); `None` when no cache
-/// simulation covered the block.
-fn sim_chart(
-    cell: &Cell<'_>,
-    names: &mut Names,
-    charts: &mut Vec<Chart>,
-) -> Result<Option<Chart>, ChartError> {
-    let sims: Vec<(&Benchmark, String)> = cell.machines.once(cell.designs, |b| b.sim.clone());
-    let Some(first) = sims.first().and_then(|(b, _)| b.sim.as_ref()) else {
-        return Ok(None);
-    };
-    let rows: Vec<MissRow> = sims
-        .iter()
-        .filter_map(|(b, name)| {
-            let sim = b.sim.as_ref()?;
-            Some(MissRow {
-                style: cell.once_style(b, name.clone()),
-                d1_per_op: sim.d1_miss,
-                ll_per_op: sim.ll_miss,
-            })
-        })
-        .collect();
-    let file = cell.file(names, "sim");
-    let config = format!("D1 {}, LL {}", first.config.d1, first.config.ll);
-    let title = cell.title;
-    let chart = sim_misses::build(
-        &file,
-        &format!("{title}: simulated cache misses"),
-        &config,
-        &rows,
-    )?;
-    charts.push(chart.clone());
-    Ok(Some(chart))
 }
 
 /// What the body of (`family`, `workload`, `n`) touches, from its workload record: the distinct
