@@ -97,6 +97,7 @@ impl Family for ComponentFamily {
         }
         for_each_component_design(&mut Designs(visitor));
         visitor.visit_loop::<reference::VecSimulate>();
+        visitor.visit_loop::<reference::DirectBufferDirect>();
         visitor.visit_loop::<reference::DirectHecs>();
         visitor.visit_loop::<reference::DirectShipyard>();
         visitor.visit_loop::<reference::DirectSpecsVec>();

@@ -21,9 +21,14 @@
 //!   the `bevy` cargo feature), as bevy's docs show a system doing it: the `QueryState<&Position>`
 //!   cached once (the peer's, built with its world), `QueryState::query` once for the body
 //!   (its archetypes brought up to date, as a system's are each run), `Query::get` per entity.
+//! * The same loop for our article design `buffer_direct` (`ref-direct-buffer_direct`):
+//!   [`ComponentStore::position`] per entity, the store used directly. It has no adapter, so
+//!   its overhead is the replay driver's alone, which every design of the family pays: a peer's
+//!   overhead above it is its adapter's.
 
 use std::time::{Duration, Instant};
 
+use impls::components::direct::BufferDirect;
 use impls::components::model::ModelStore;
 use impls::components::peers::Position;
 use impls::components::peers::hecs::HecsPeer;
@@ -190,6 +195,23 @@ impl<S: SpecsStorage> EcsLookupLoop for SpecsPeer<S> {
     }
 }
 
+impl EcsLookupLoop for BufferDirect {
+    /// Our `buffer_direct` called directly: [`ComponentStore::position`] per entity, as an
+    /// application holding the store writes it. Its overhead is the replay driver's alone
+    /// (there is no adapter), so a peer's overhead above it is its adapter's.
+    #[inline(never)]
+    fn lookup_all(&self, lookups: &[(EntityHandle, Self::Entity)]) -> (u64, u64) {
+        let (mut found, mut sum) = (0u64, 0u64);
+        for &(h, e) in lookups {
+            if let Ok(Some(p)) = self.position(e) {
+                found += 1;
+                sum = sum.wrapping_add(mix_lookup(h, p));
+            }
+        }
+        (found, sum)
+    }
+}
+
 /// A `Lookup` body run by the ECS crate of peer `P` directly (`ref-direct-<peer>`, see the
 /// [module docs](self)).
 pub struct DirectEcs<P: EcsLookupLoop> {
@@ -260,6 +282,8 @@ impl<P: EcsLookupLoop> ReferenceLoop for DirectEcs<P> {
     }
 }
 
+/// `ref-direct-buffer_direct`: our article design called directly, the driver's share.
+pub type DirectBufferDirect = DirectEcs<BufferDirect>;
 /// `ref-direct-hecs`.
 pub type DirectHecs = DirectEcs<HecsPeer>;
 /// `ref-direct-shipyard`.
@@ -322,6 +346,7 @@ mod tests {
         .unwrap();
         for lookups in [trace("comp-lookup"), sparse] {
             let other = trace("comp-frame");
+            check::<BufferDirect>(&lookups, &other);
             check::<HecsPeer>(&lookups, &other);
             check::<ShipyardPeer>(&lookups, &other);
             check::<specs_peer::SpecsVec>(&lookups, &other);
