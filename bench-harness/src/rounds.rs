@@ -21,8 +21,9 @@ use std::time::{Duration, Instant};
 
 use workloads::rng::TraceRng;
 
+use crate::host::fresh_time_slice;
 use crate::replay::{ReferenceLoop, Replayer};
-use crate::timing::{TimedReplay, fresh_time_slice};
+use crate::timing::TimedReplay;
 
 /// Something timed in rounds: `iters` verified replays, returning the time inside them.
 pub trait Timer {

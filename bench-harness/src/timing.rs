@@ -120,7 +120,7 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
         let mut state = R::after_setup(self.trace).map_err(|e| format!("setup {e}"))?;
         let body = self.resolved.as_ref().expect("resolved by the dry run");
         // A fresh time slice for the timed body: see `fresh_time_slice`.
-        fresh_time_slice();
+        crate::host::fresh_time_slice();
         let start = Instant::now();
         let digest = state.replay_resolved(&self.trace.body, body);
         let elapsed = start.elapsed();
@@ -145,16 +145,6 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
             ))
         }
     }
-}
-
-/// Yields the processor before a timed region, so that on a busy machine the region starts on
-/// a fresh time slice of the scheduler instead of at the end of one used up by the untimed
-/// work before it (a rebuild of the design's state). Without it, on a 2-core machine with two
-/// other busy processes, the body after a long setup was preempted in 8 of 10 rounds and timed
-/// 12× slow, while a design with a short setup was not: a bias, not noise. With nothing else
-/// runnable it returns at once.
-pub fn fresh_time_slice() {
-    std::thread::yield_now();
 }
 
 /// A state after `trace`'s setup on which the body was resolved (the dry run), the resolved

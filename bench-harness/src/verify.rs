@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use workloads::Trace;
 use workloads::trace::InvalidTrace;
 
+pub use crate::replay::describe_mismatch;
 use crate::replay::{Family, OpOf, Replayer, StatsOf};
 
 /// What a correct replay of a trace observes, computed once per trace by the family's model.
@@ -92,21 +93,6 @@ impl Outcome {
             Outcome::Failed(r) | Outcome::Unsupported(r) => Some(r),
         }
     }
-}
-
-/// Names the fields in which `got` differs from `want`.
-pub fn describe_mismatch<D: Serialize>(want: &D, got: &D) -> String {
-    let w = serde_json::to_value(want).expect("digest serialises");
-    let g = serde_json::to_value(got).expect("digest serialises");
-    let mut parts = Vec::new();
-    if let (Some(w), Some(g)) = (w.as_object(), g.as_object()) {
-        for (k, wv) in w {
-            if g.get(k) != Some(wv) {
-                parts.push(format!("{k}: expected {wv}, got {}", g[k]));
-            }
-        }
-    }
-    parts.join("; ")
 }
 
 /// The verdict on one design for one trace, with what the verification replay measured.

@@ -197,6 +197,21 @@ pub fn design_record_of(
     }
 }
 
+/// Names the fields in which `got` differs from `want` (digests of one family).
+pub fn describe_mismatch<D: Serialize>(want: &D, got: &D) -> String {
+    let w = serde_json::to_value(want).expect("digest serialises");
+    let g = serde_json::to_value(got).expect("digest serialises");
+    let mut parts = Vec::new();
+    if let (Some(w), Some(g)) = (w.as_object(), g.as_object()) {
+        for (k, wv) in w {
+            if g.get(k) != Some(wv) {
+                parts.push(format!("{k}: expected {wv}, got {}", g[k]));
+            }
+        }
+    }
+    parts.join("; ")
+}
+
 /// How big a `cargo bench` run is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scale {

@@ -51,8 +51,11 @@ use std::hash::Hash;
 
 use thiserror::Error;
 
-use crate::components::PointMass;
 use crate::transforms::Affine;
+
+/// The point mass a level's `PointMass` component holds (the components family's type), for
+/// code that spawns levels without naming that family.
+pub use crate::components::PointMass;
 
 /// Where a design comes from (the kind every family shares).
 pub use crate::kind::DesignKind as SpawnDesignKind;

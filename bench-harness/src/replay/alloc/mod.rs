@@ -132,6 +132,8 @@ impl Family for AllocFamily {
         visitor.visit_loop::<reference::DirectBuddySystemAllocator>();
         visitor.visit_loop::<reference::DirectBuddyAlloc>();
         visitor.visit_loop::<reference::DirectRlsf>();
+        visitor.visit_loop::<reference::DirectBuddy>();
+        visitor.visit_loop::<reference::DirectSlab>();
     }
 }
 

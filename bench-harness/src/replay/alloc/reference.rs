@@ -36,15 +36,27 @@
 //!   after the body must sit at the offset (pointer minus arena base, computed outside the
 //!   timed region) where the peer's own replay put it: the direct calls made the same requests
 //!   in the same order as the adapter and got the same blocks.
+//!
+//! * The same loop for our designs `buddy` (the article's, `ref-direct-buddy`) and
+//!   `slab_alloc` (`ref-direct-slab_alloc`): no crate here, the loop calls the design's own
+//!   [`BlockAllocator`] methods directly, the very calls the replay makes (`allocate`, `free`
+//!   by offset, `realloc`, and `bytes` / `bytes_mut` for the stamps), on a design built
+//!   untimed by `with_arena` over the same arena. The application holds a plain `Vec` of each
+//!   block's offset and `Layout` ([`OwnBlock`]). What the replay does beyond it is the replay
+//!   driver alone (its handle cursor and ID checks, its error mapping, its own count of
+//!   requested bytes), so this `overhead` is the driver's share, the one every design pays;
+//!   a peer's overhead beyond it is its adapter's.
 
 use std::alloc::Layout;
 use std::ptr::NonNull;
 use std::time::{Duration, Instant};
 
 use impls::alloc::BlockAllocator;
+use impls::alloc::buddy::Buddy;
 use impls::alloc::peers::buddy_alloc::{BuddyAllocPeer, CrateBuddy};
 use impls::alloc::peers::buddy_system_allocator::{BuddySystemAllocatorPeer, CrateHeap};
 use impls::alloc::peers::rlsf::{Pool, RlsfPeer};
+use impls::alloc::slab::Slab;
 use workloads::Trace;
 use workloads::alloc_op::{AllocOp, BlockHandle};
 
@@ -291,30 +303,45 @@ unsafe fn replay_ops<C: CrateCalls>(
     })
 }
 
-/// A peer whose crate the `ref-direct-<peer>` loop calls directly: its adapter builds the
-/// crate's object over the arena (untimed), then the loop calls only the crate.
+/// A design whose own API the `ref-direct-<design>` loop calls directly: a peer's crate (its
+/// adapter builds the crate's object over the arena, untimed, then the loop calls only the
+/// crate), or one of our designs (its own [`BlockAllocator`] methods, see [`OwnBlock`]).
 pub trait DirectAllocator: BlockAllocator + 'static {
-    /// The address of arena offset 0.
-    fn base(&self) -> NonNull<u8>;
+    /// What the application holds for one block: [`Held`] for a crate, [`OwnBlock`] for ours.
+    type Held: Copy;
 
-    /// Runs `ops` calling the crate directly (see the [module docs](self)): the digest, or the
-    /// index of the op the crate refused. Out of line, so every call runs the same machine
+    /// A handle whose block does not exist yet.
+    const NONE: Self::Held;
+
+    /// The arena offset of `held`'s block (checked after the timed region).
+    fn offset_of(&self, held: &Self::Held) -> usize;
+
+    /// Runs `ops` calling the design's API directly (see the [module docs](self)): the digest,
+    /// or the index of the op it refused. Out of line, so every call runs the same machine
     /// code whatever the caller.
     ///
     /// # Safety
     /// As `replay_ops`: `ops` from a validated trace, `held` holding this allocator's block
-    /// for every live handle they name. The adapter's own bookkeeping no longer matches the
-    /// crate afterwards: call none of its [`BlockAllocator`] methods, only drop it.
+    /// for every live handle they name. For a peer, the adapter's own bookkeeping no longer
+    /// matches the crate afterwards: call none of its [`BlockAllocator`] methods, only drop it.
     unsafe fn replay_direct(
         &mut self,
         ops: &[DirectOp],
-        held: &mut [Held],
+        held: &mut [Self::Held],
     ) -> Result<AllocDigest, usize>;
 }
 
+/// The offset of `held`'s block in an arena starting at `base`.
+fn crate_offset(base: NonNull<u8>, held: &Held) -> usize {
+    held.ptr.as_ptr() as usize - base.as_ptr() as usize
+}
+
 impl DirectAllocator for BuddySystemAllocatorPeer {
-    fn base(&self) -> NonNull<u8> {
-        self.arena_base()
+    type Held = Held;
+    const NONE: Held = Held::NONE;
+
+    fn offset_of(&self, held: &Held) -> usize {
+        crate_offset(self.arena_base(), held)
     }
 
     /// `Heap::alloc`, `Heap::dealloc`, a realloc as `alloc` + copy + `dealloc`.
@@ -331,8 +358,11 @@ impl DirectAllocator for BuddySystemAllocatorPeer {
 }
 
 impl DirectAllocator for BuddyAllocPeer {
-    fn base(&self) -> NonNull<u8> {
-        self.arena_base()
+    type Held = Held;
+    const NONE: Held = Held::NONE;
+
+    fn offset_of(&self, held: &Held) -> usize {
+        crate_offset(self.arena_base(), held)
     }
 
     /// `BuddyAlloc::malloc`, `BuddyAlloc::free`, a realloc as `malloc` + copy + `free`.
@@ -348,8 +378,11 @@ impl DirectAllocator for BuddyAllocPeer {
 }
 
 impl DirectAllocator for RlsfPeer {
-    fn base(&self) -> NonNull<u8> {
-        self.arena_base()
+    type Held = Held;
+    const NONE: Held = Held::NONE;
+
+    fn offset_of(&self, held: &Held) -> usize {
+        crate_offset(self.arena_base(), held)
     }
 
     /// `Tlsf::allocate`, `Tlsf::deallocate`, `Tlsf::reallocate`.
@@ -363,6 +396,104 @@ impl DirectAllocator for RlsfPeer {
         unsafe { replay_ops(self.crate_pool(), ops, held) }
     }
 }
+
+/// What the application holds for one block of one of our designs: the offset the design
+/// returned and the layout it asked for (the size its stamps span, the size and alignment
+/// `realloc` takes).
+#[derive(Debug, Clone, Copy)]
+pub struct OwnBlock {
+    /// The block's offset in the design's arena.
+    pub offset: usize,
+    /// The block's size and alignment.
+    pub layout: Layout,
+}
+
+/// Runs `ops` on our design `a` through its own [`BlockAllocator`] methods (`allocate`,
+/// `free`, `realloc`, `bytes`, `bytes_mut`: the calls the replay makes, in the same order),
+/// touching the blocks as the replay does; the digest, or the index of the op `a` refused.
+///
+/// Safe: the design's methods are safe (a `bytes` out of the arena panics), so a wrong `held`
+/// is a wrong digest, a refused op or a panic, never undefined behaviour.
+#[inline(always)]
+fn replay_own<A: BlockAllocator>(
+    a: &mut A,
+    ops: &[DirectOp],
+    held: &mut [OwnBlock],
+) -> Result<AllocDigest, usize> {
+    let (mut allocs, mut frees, mut reallocs) = (0u64, 0u64, 0u64);
+    let (mut stamp_sum, mut kept_sum) = (0u64, 0u64);
+    for (index, &op) in ops.iter().enumerate() {
+        match op {
+            DirectOp::Alloc { handle, layout } => {
+                let Ok(offset) = a.allocate(layout.size(), layout.align()) else {
+                    return Err(index);
+                };
+                write_stamps(a.bytes_mut(offset, layout.size()), handle);
+                held[handle as usize] = OwnBlock { offset, layout };
+                allocs += 1;
+            }
+            DirectOp::Free(handle) => {
+                let b = held[handle as usize];
+                stamp_sum = stamp_sum.wrapping_add(read_stamps(a.bytes(b.offset, b.layout.size())));
+                if a.free(b.offset).is_err() {
+                    return Err(index);
+                }
+                frees += 1;
+            }
+            DirectOp::Realloc { handle, size } => {
+                let b = held[handle as usize];
+                stamp_sum = stamp_sum.wrapping_add(read_stamps(a.bytes(b.offset, b.layout.size())));
+                let Ok(offset) = a.realloc(b.offset, b.layout.size(), b.layout.align(), size)
+                else {
+                    return Err(index);
+                };
+                let kept = b.layout.size().min(size).min(8);
+                kept_sum = kept_sum.wrapping_add(read_head(a.bytes(offset, kept), kept));
+                write_stamps(a.bytes_mut(offset, size), handle);
+                // SAFETY: a `Layout` of the same alignment; the size is a trace's.
+                let layout = unsafe { Layout::from_size_align_unchecked(size, b.layout.align()) };
+                held[handle as usize] = OwnBlock { offset, layout };
+                reallocs += 1;
+            }
+        }
+    }
+    Ok(AllocDigest {
+        allocs,
+        frees,
+        reallocs,
+        stamp_sum,
+        kept_sum,
+    })
+}
+
+/// Our design of the given type, called through its own [`BlockAllocator`] methods.
+macro_rules! own_direct {
+    ($design:ty) => {
+        impl DirectAllocator for $design {
+            type Held = OwnBlock;
+            const NONE: OwnBlock = OwnBlock {
+                offset: 0,
+                layout: Layout::new::<u8>(),
+            };
+
+            fn offset_of(&self, held: &OwnBlock) -> usize {
+                held.offset
+            }
+
+            /// `allocate`, `free`, `realloc`, `bytes`, `bytes_mut` of the design itself.
+            #[inline(never)]
+            unsafe fn replay_direct(
+                &mut self,
+                ops: &[DirectOp],
+                held: &mut [OwnBlock],
+            ) -> Result<AllocDigest, usize> {
+                replay_own(self, ops, held)
+            }
+        }
+    };
+}
+own_direct!(Buddy);
+own_direct!(Slab);
 
 /// `ops` as the application holds them; `created` is the number of blocks allocated before
 /// them (the next `Alloc`'s handle), advanced past theirs.
@@ -412,7 +543,7 @@ impl<A: DirectAllocator> DirectAlloc<A> {
         let name = A::INFO.name;
         let mut allocator = A::with_arena(self.arena, MIN_BLOCK)
             .map_err(|e| format!("{name}: no allocator over {} bytes: {e}", self.arena))?;
-        let mut held = vec![Held::NONE; self.handles];
+        let mut held = vec![A::NONE; self.handles];
         // SAFETY: `for_trace` decoded the ops from a validated trace; `held` starts empty and
         // is filled by these calls alone; the adapter is only dropped afterwards.
         unsafe { allocator.replay_direct(&self.setup, &mut held) }
@@ -429,9 +560,8 @@ impl<A: DirectAllocator> DirectAlloc<A> {
                 self.expected
             ));
         }
-        let base = allocator.base().as_ptr() as usize;
         for &(h, offset) in &self.expected_offsets {
-            let at = held[h as usize].ptr.as_ptr() as usize - base;
+            let at = allocator.offset_of(&held[h as usize]);
             if at != offset {
                 return Err(format!(
                     "{name} called directly put block {h} at offset {at}, its replay at {offset}"
@@ -509,6 +639,10 @@ pub type DirectBuddySystemAllocator = DirectAlloc<BuddySystemAllocatorPeer>;
 pub type DirectBuddyAlloc = DirectAlloc<BuddyAllocPeer>;
 /// `ref-direct-rlsf`.
 pub type DirectRlsf = DirectAlloc<RlsfPeer>;
+/// `ref-direct-buddy`: our article design called through its own methods.
+pub type DirectBuddy = DirectAlloc<Buddy>;
+/// `ref-direct-slab_alloc`: our slab design called through its own methods.
+pub type DirectSlab = DirectAlloc<Slab>;
 
 #[cfg(test)]
 mod tests {
@@ -534,8 +668,10 @@ mod tests {
     /// expectation, and has no loop for traces the peer does not run or an empty body.
     #[test]
     fn direct_alloc_loops_digest_like_the_model() {
-        fn check<A: DirectAllocator>() {
+        /// Returns how many workloads had a loop.
+        fn check<A: DirectAllocator>() -> usize {
             let name = A::INFO.name;
+            let mut looped_on = 0;
             assert_eq!(DirectAlloc::<A>::mirrors(), Some(name));
             assert_eq!(DirectAlloc::<A>::name(), format!("ref-direct-{name}"));
             for workload in WORKLOADS {
@@ -549,6 +685,7 @@ mod tests {
                     );
                     continue;
                 };
+                looped_on += 1;
                 assert!(!looped.expected_offsets.is_empty(), "{name} on {workload}");
                 looped
                     .run(2)
@@ -569,10 +706,14 @@ mod tests {
             empty.body.clear();
             let expected = Expected::<AllocFamily>::of(&empty).unwrap();
             assert!(DirectAlloc::<A>::for_trace(&empty, &expected.body).is_none());
+            looped_on
         }
         check::<BuddySystemAllocatorPeer>();
         check::<BuddyAllocPeer>();
         check::<RlsfPeer>();
+        // Our designs run every workload (64-byte alignments included): a loop on each.
+        assert_eq!(check::<Buddy>(), WORKLOADS.len());
+        assert_eq!(check::<Slab>(), WORKLOADS.len());
     }
 
     /// `buddy_alloc` guarantees 16-byte alignment only: no loop for `alloc-random-mix` (2% of
@@ -588,7 +729,13 @@ mod tests {
     #[test]
     fn every_peer_has_one_direct_loop() {
         let names = crate::replay::reference_loop_names::<AllocFamily>();
-        for peer in ["buddy_system_allocator", "buddy_alloc", "rlsf"] {
+        for peer in [
+            "buddy_system_allocator",
+            "buddy_alloc",
+            "rlsf",
+            "buddy",
+            "slab_alloc",
+        ] {
             let name = format!("ref-direct-{peer}");
             assert_eq!(
                 names.iter().filter(|n| **n == name).count(),

@@ -42,8 +42,8 @@ use workloads::Trace;
 use workloads::relation_op::RelationOp;
 
 use super::{RelationDigest, RelationFamily, RelationReplay, mix_record};
+use crate::replay::describe_mismatch;
 use crate::replay::{ReferenceLoop, Replayer};
-use crate::verify::describe_mismatch;
 
 /// A peer whose map crate the `ref-direct-<peer>` loop calls directly: its maps and records
 /// borrowed (or taken) from the peer, and one method per crate call.
@@ -431,7 +431,7 @@ impl<P: DirectRelationPeer> DirectRelations<P> {
             ),
         };
         let Fresh { arena, by_a, by_b } = &mut fresh;
-        crate::timing::fresh_time_slice();
+        crate::host::fresh_time_slice();
         let start = Instant::now();
         let digest = apply_steps::<P>(
             std::hint::black_box(arena),

@@ -43,17 +43,16 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use impls::components::PointMass;
 use impls::spawn::model::ModelSpawner;
 use impls::spawn::peers::hecs::{HecsBatch, HecsSpawn, HecsWorld, Transform};
 use impls::spawn::peers::{Batches, Record, Tags};
-use impls::spawn::{EntityOf, MeshRecord, Spawner, world_digest};
+use impls::spawn::{EntityOf, MeshRecord, PointMass, Spawner, world_digest};
 use workloads::Trace;
 use workloads::spawn_op::SpawnOp;
 
 use super::{SpawnDigest, SpawnFamily, SpawnReplay};
+use crate::host::fresh_time_slice;
 use crate::replay::{ReferenceLoop, Replayer};
-use crate::timing::fresh_time_slice;
 
 /// A peer whose crate the `ref-direct-<peer>` loop calls directly: spawning its resource as
 /// an application writes it with the crate. Out of line, so every call runs the same machine

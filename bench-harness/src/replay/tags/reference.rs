@@ -40,8 +40,8 @@ use workloads::tag_op::EntityHandle;
 use workloads::{TagOp, Trace};
 
 use super::{TagDigest, TagFamily, TagReplay, mix_pair};
+use crate::replay::describe_mismatch;
 use crate::replay::{ReferenceLoop, Replayer};
-use crate::verify::describe_mismatch;
 
 /// A peer whose small-vector crate the `ref-direct-<peer>` loop calls directly: its
 /// per-entity vectors borrowed (or taken) from the peer, and the crate's own push and
@@ -378,7 +378,7 @@ impl<P: DirectTagPeer> DirectTags<P> {
                 TagReplay::<P>::after_setup(&self.trace).map_err(|e| format!("setup {e}"))?,
             ),
         };
-        crate::timing::fresh_time_slice();
+        crate::host::fresh_time_slice();
         let start = Instant::now();
         let digest = apply_steps::<P>(
             std::hint::black_box(&mut fresh.lists),
