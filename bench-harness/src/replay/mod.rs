@@ -19,6 +19,10 @@ pub mod spawn;
 pub mod tags;
 pub mod transforms;
 
+mod pass_states;
+
+pub(crate) use pass_states::PassStates;
+
 use std::fmt::Debug;
 use std::time::Duration;
 

@@ -97,7 +97,7 @@ pub(super) fn build_family(
                 .clone()
                 .filter(|u| u.starts_with("https://"))
                 .unwrap_or_default(),
-            adapter_cost: adapter_cost(results, &d.name),
+            adapter_cost: adapter_cost(results, family, &d.name),
         })
         .collect();
     let designs_have_limits = !designs.is_empty() && designs.iter().all(|d| !d.limits.is_empty());
@@ -172,12 +172,22 @@ pub(super) fn build_family(
     })
 }
 
-/// `design`'s replay ÷ its direct loop over the cells of `results` that have both, as
-/// "0.98×-1.07× over 6 cells (ref-direct-hecs)"; empty where no loop mirrors it.
-fn adapter_cost(results: &results::Results, design: &str) -> String {
+/// `design`'s replay ÷ its direct loop over the cells of `results` that have both (on
+/// `family`'s workloads: loops are stored under the reference family and name the design
+/// alone), as "0.98×-1.07× over 6 cells (ref-direct-hecs)"; empty where no loop mirrors it.
+fn adapter_cost(results: &results::Results, family: Family, design: &str) -> String {
     let (mut lo, mut hi, mut cells) = (f64::INFINITY, f64::NEG_INFINITY, 0usize);
     let mut loops: Vec<&str> = Vec::new();
+    let of_family = |workload: &str| {
+        results
+            .workloads
+            .iter()
+            .any(|w| w.family == family && w.workload == workload)
+    };
     for (b, o) in super::reference::loops_mirroring(results, design) {
+        if !of_family(&b.workload) {
+            continue;
+        }
         (lo, hi, cells) = (lo.min(o), hi.max(o), cells + 1);
         if !loops.contains(&b.design.as_str()) {
             loops.push(&b.design);

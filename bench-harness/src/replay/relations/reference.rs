@@ -31,7 +31,6 @@
 //!   (visits, firsts, counts, removals and their sums, by the family's [`mix_record`], and the
 //!   records held after the body, counted outside the timed region) must equal the model's.
 
-use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 use impls::relations::arena::{RecordArena, Slot};
@@ -42,8 +41,7 @@ use workloads::Trace;
 use workloads::relation_op::RelationOp;
 
 use super::{RelationDigest, RelationFamily, RelationReplay, mix_record};
-use crate::replay::describe_mismatch;
-use crate::replay::{ReferenceLoop, Replayer};
+use crate::replay::{PassStates, ReferenceLoop, Replayer, describe_mismatch};
 
 /// A peer whose map crate the `ref-direct-<peer>` loop calls directly: its maps and records
 /// borrowed (or taken) from the peer, and one method per crate call.
@@ -330,12 +328,9 @@ pub struct DirectRelations<P: DirectRelationPeer> {
     /// The peer after the setup, for a read-only body (only its map on `a` and its records are
     /// read); `None` for a body that writes.
     state: Option<RelationReplay<P>>,
-    /// For a body that writes: the state of the next pass, if built (the first pass's by
+    /// For a body that writes: the states of its passes (the first built by
     /// [`ReferenceLoop::for_trace`], so a single pass runs no setup).
-    ready: RefCell<Option<Fresh<P>>>,
-    /// For a body that writes: the last pass's state, dropped before the next pass (so a
-    /// single pass frees nothing).
-    spent: RefCell<Option<Fresh<P>>>,
+    passes: PassStates<Fresh<P>>,
     /// The body, decoded.
     body: Body,
     /// The model's body digest.
@@ -423,13 +418,11 @@ impl<P: DirectRelationPeer> DirectRelations<P> {
     /// (built before the pass unless ready, untimed): its digest (`None`: an op failed) and the
     /// time of the body alone.
     fn write_pass(&self, steps: &[Step]) -> Result<(Option<RelationDigest>, Duration), String> {
-        drop(self.spent.take());
-        let mut fresh = match self.ready.take() {
-            Some(fresh) => fresh,
-            None => Fresh::of(
-                RelationReplay::<P>::after_setup(&self.trace).map_err(|e| format!("setup {e}"))?,
-            ),
-        };
+        let mut fresh = self.passes.next(|| {
+            RelationReplay::<P>::after_setup(&self.trace)
+                .map(Fresh::of)
+                .map_err(|e| format!("setup {e}"))
+        })?;
         let Fresh { arena, by_a, by_b } = &mut fresh;
         crate::host::fresh_time_slice();
         let start = Instant::now();
@@ -444,7 +437,7 @@ impl<P: DirectRelationPeer> DirectRelations<P> {
             records_held: fresh.arena.len() as u64,
             ..d
         });
-        self.spent.replace(Some(fresh));
+        self.passes.spend(fresh);
         Ok((digest, elapsed))
     }
 }
@@ -476,15 +469,14 @@ impl<P: DirectRelationPeer> ReferenceLoop for DirectRelations<P> {
             Some(dry.handles().ids().to_vec())
         })?;
         let state = RelationReplay::<P>::after_setup(trace).ok()?;
-        let (state, ready) = match body {
-            Body::Writes(_) => (None, Some(Fresh::of(state))),
-            _ => (Some(state), None),
+        let (state, passes) = match body {
+            Body::Writes(_) => (None, PassStates::starting_with(Fresh::of(state))),
+            _ => (Some(state), PassStates::default()),
         };
         Some(Self {
             trace: trace.clone(),
             state,
-            ready: RefCell::new(ready),
-            spent: RefCell::new(None),
+            passes,
             body,
             expected: *expected,
         })
@@ -595,9 +587,9 @@ mod tests {
         let trace = trace("idx-notify", 400);
         let expected = Expected::<RelationFamily>::of(&trace).unwrap();
         let looped = DirectHashbrownSmallVec::for_trace(&trace, &expected.body).unwrap();
-        assert!(looped.ready.borrow().is_some() && looped.spent.borrow().is_none());
+        assert_eq!(looped.passes.held(), (true, false));
         looped.run(1).unwrap();
-        assert!(looped.ready.borrow().is_none() && looped.spent.borrow().is_some());
+        assert_eq!(looped.passes.held(), (false, true));
         looped.run(2).unwrap();
     }
 

@@ -29,7 +29,6 @@
 //!   [`mix_pair`], and the tags held after the body, counted outside the timed region) must
 //!   equal the model's.
 
-use std::cell::RefCell;
 use std::ops::Deref;
 use std::time::{Duration, Instant};
 
@@ -40,8 +39,7 @@ use workloads::tag_op::EntityHandle;
 use workloads::{TagOp, Trace};
 
 use super::{TagDigest, TagFamily, TagReplay, mix_pair};
-use crate::replay::describe_mismatch;
-use crate::replay::{ReferenceLoop, Replayer};
+use crate::replay::{PassStates, ReferenceLoop, Replayer, describe_mismatch};
 
 /// A peer whose small-vector crate the `ref-direct-<peer>` loop calls directly: its
 /// per-entity vectors borrowed (or taken) from the peer, and the crate's own push and
@@ -277,12 +275,9 @@ pub struct DirectTags<P: DirectTagPeer> {
     /// The peer after the setup, for a read-only body (only its vectors are read); `None` for
     /// a body that writes.
     state: Option<TagReplay<P>>,
-    /// For a body that writes: the state of the next pass, if built (the first pass's by
+    /// For a body that writes: the states of its passes (the first built by
     /// [`ReferenceLoop::for_trace`], so a single pass runs no setup).
-    ready: RefCell<Option<Fresh<P>>>,
-    /// For a body that writes: the last pass's state, dropped before the next pass (so a
-    /// single pass frees nothing).
-    spent: RefCell<Option<Fresh<P>>>,
+    passes: PassStates<Fresh<P>>,
     /// The body, decoded.
     body: Body,
     /// The tags the peer holds after the setup (a read-only body's `tags_held`).
@@ -371,13 +366,11 @@ impl<P: DirectTagPeer> DirectTags<P> {
     /// the pass unless ready, untimed): its digest (`None`: a push refused) and the time of
     /// the body alone.
     fn write_pass(&self, steps: &[Step]) -> Result<(Option<TagDigest>, Duration), String> {
-        drop(self.spent.take());
-        let mut fresh = match self.ready.take() {
-            Some(fresh) => fresh,
-            None => Fresh::of(
-                TagReplay::<P>::after_setup(&self.trace).map_err(|e| format!("setup {e}"))?,
-            ),
-        };
+        let mut fresh = self.passes.next(|| {
+            TagReplay::<P>::after_setup(&self.trace)
+                .map(Fresh::of)
+                .map_err(|e| format!("setup {e}"))
+        })?;
         crate::host::fresh_time_slice();
         let start = Instant::now();
         let digest = apply_steps::<P>(
@@ -389,7 +382,7 @@ impl<P: DirectTagPeer> DirectTags<P> {
             tags_held: tags_held(&fresh.lists),
             ..d
         });
-        self.spent.replace(Some(fresh));
+        self.passes.spend(fresh);
         Ok((digest, elapsed))
     }
 }
@@ -416,15 +409,14 @@ impl<P: DirectTagPeer> ReferenceLoop for DirectTags<P> {
         let mut state = TagReplay::<P>::after_setup(trace).ok()?;
         let body = Self::decode(trace, state.handles().ids())?;
         let held_after_setup = tags_held(state.store.lists());
-        let (state, ready) = match body {
-            Body::Writes(_) => (None, Some(Fresh::of(state))),
-            _ => (Some(state), None),
+        let (state, passes) = match body {
+            Body::Writes(_) => (None, PassStates::starting_with(Fresh::of(state))),
+            _ => (Some(state), PassStates::default()),
         };
         Some(Self {
             trace: trace.clone(),
             state,
-            ready: RefCell::new(ready),
-            spent: RefCell::new(None),
+            passes,
             body,
             held_after_setup,
             expected: *expected,
@@ -543,9 +535,9 @@ mod tests {
         let trace = trace("tags-mutate", None);
         let expected = Expected::<TagFamily>::of(&trace).unwrap();
         let looped = DirectSmallVec::for_trace(&trace, &expected.body).unwrap();
-        assert!(looped.ready.borrow().is_some() && looped.spent.borrow().is_none());
+        assert_eq!(looped.passes.held(), (true, false));
         looped.run(1).unwrap();
-        assert!(looped.ready.borrow().is_none() && looped.spent.borrow().is_some());
+        assert_eq!(looped.passes.held(), (false, true));
         looped.run(2).unwrap();
     }
 
