@@ -322,8 +322,8 @@ impl<S: ComponentStore> ComponentReplay<S> {
                     d.lookups_found += run.found;
                     d.lookup_sum = d.lookup_sum.wrapping_add(run.sum);
                     index += run.ops;
-                    if let Some(error) = run.refused {
-                        return Err(ReplayError::at(index, ops[index], error));
+                    if let Some(entity) = run.refused {
+                        return Err(run_refusal(index, ops[index], store.position(entity)));
                     }
                     continue;
                 }
@@ -334,8 +334,12 @@ impl<S: ComponentStore> ComponentReplay<S> {
                     });
                     d.writes_found += run.found;
                     index += run.ops;
-                    if let Some(error) = run.refused {
-                        return Err(ReplayError::at(index, ops[index], error));
+                    if let Some(entity) = run.refused {
+                        // A run of writes refuses only a `Write`: `ops[index]` is one.
+                        if let ComponentOp::Write(_, seed) = ops[index] {
+                            let alone = store.write(entity, VectorField::Velocity, velocity(seed));
+                            return Err(run_refusal(index, ops[index], alone));
+                        }
                     }
                     continue;
                 }
@@ -362,18 +366,18 @@ impl<S: ComponentStore> ComponentReplay<S> {
 }
 
 /// What a run of lookups or writes observed: the ops it applied, how many found a point mass
-/// (and the lookups' [`mix_lookup`] sum), and the error of the op after them if the design
-/// refused it.
+/// (and the lookups' [`mix_lookup`] sum), and the entity of the op after them if the design
+/// refused it (the replayer asks the single-op method for the error).
 #[derive(Debug, Default)]
-struct RunAnswers {
+struct RunAnswers<E> {
     /// Ops of the run applied (the refused one not included).
     ops: usize,
     /// Ops that found a point mass.
     found: u64,
     /// Wrapping sum of [`mix_lookup`] over the found lookups (0 for writes).
     sum: u64,
-    /// The design's error for the op after the applied ones, if it refused that op.
-    refused: Option<ComponentError>,
+    /// The entity of the op after the applied ones, if the design refused that op.
+    refused: Option<E>,
 }
 
 /// The `Lookup`s at the start of `ops`, as one [`PositionRun`]: the run ends at the first
@@ -384,23 +388,21 @@ struct Lookups<'a, H> {
 }
 
 impl<E: Copy, H: HandleIds<E>> PositionRun<E> for Lookups<'_, H> {
-    type Output = RunAnswers;
+    type Output = RunAnswers<E>;
 
     #[inline(always)]
-    fn run<L: FnMut(E) -> Result<Option<[f32; 3]>, ComponentError>>(
-        self,
-        mut lookup: L,
-    ) -> RunAnswers {
+    fn run<Er, L: FnMut(E) -> Result<Option<[f32; 3]>, Er>>(self, mut lookup: L) -> RunAnswers<E> {
         let (mut found, mut sum) = (0u64, 0u64);
         let mut k = 0;
         while let Some(&ComponentOp::Lookup(h)) = self.ops.get(k) {
-            match lookup(self.ids.id(h)) {
+            let entity = self.ids.id(h);
+            match lookup(entity) {
                 Ok(Some(p)) => {
                     found += 1;
                     sum = sum.wrapping_add(mix_lookup(h, p));
                 }
                 Ok(None) => {}
-                Err(error) => return refused_at(k, found, sum, error),
+                Err(error) => return refused_at(k, found, sum, entity, error),
             }
             k += 1;
         }
@@ -420,19 +422,17 @@ struct Writes<'a, H> {
 }
 
 impl<E: Copy, H: HandleIds<E>> VelocityRun<E> for Writes<'_, H> {
-    type Output = RunAnswers;
+    type Output = RunAnswers<E>;
 
     #[inline(always)]
-    fn run<W: FnMut(E, [f32; 3]) -> Result<bool, ComponentError>>(
-        self,
-        mut write: W,
-    ) -> RunAnswers {
+    fn run<Er, W: FnMut(E, [f32; 3]) -> Result<bool, Er>>(self, mut write: W) -> RunAnswers<E> {
         let mut found = 0u64;
         let mut k = 0;
         while let Some(&ComponentOp::Write(h, seed)) = self.ops.get(k) {
-            match write(self.ids.id(h), velocity(seed)) {
+            let entity = self.ids.id(h);
+            match write(entity, velocity(seed)) {
                 Ok(hit) => found += u64::from(hit),
-                Err(error) => return refused_at(k, found, 0, error),
+                Err(error) => return refused_at(k, found, 0, entity, error),
             }
             k += 1;
         }
@@ -445,16 +445,33 @@ impl<E: Copy, H: HandleIds<E>> VelocityRun<E> for Writes<'_, H> {
     }
 }
 
-/// The answers of a run whose op `k` the design refused. Cold and out of line, like
+/// The answers of a run whose op `k`, on `entity`, the design refused with `error` (dropped
+/// here: the replayer asks the single-op method for the error). Cold and out of line, like
 /// [`ReplayError::at`].
 #[cold]
 #[inline(never)]
-fn refused_at(k: usize, found: u64, sum: u64, error: ComponentError) -> RunAnswers {
+fn refused_at<E, Er>(k: usize, found: u64, sum: u64, entity: E, error: Er) -> RunAnswers<E> {
+    drop(error);
     RunAnswers {
         ops: k,
         found,
         sum,
-        refused: Some(error),
+        refused: Some(entity),
+    }
+}
+
+/// The error of op `index` of a run, refused by the design: what its single-op method
+/// answers alone (`alone`), or a disagreement between the two if that method accepts it.
+#[cold]
+#[inline(never)]
+fn run_refusal<T>(index: usize, op: ComponentOp, alone: Result<T, ComponentError>) -> ReplayError {
+    match alone {
+        Err(error) => ReplayError::at(index, op, error),
+        Ok(_) => ReplayError::at(
+            index,
+            op,
+            "the design refused the op in a run and accepted it alone: its run and single-op methods disagree",
+        ),
     }
 }
 
@@ -698,7 +715,8 @@ mod tests {
         }
     }
 
-    /// A run of lookups stops at a refused op with that op's index, like the op-by-op loop.
+    /// A run of lookups stops at a refused op with that op's index and the design's error for
+    /// it, like the op-by-op loop.
     #[test]
     fn a_refused_lookup_in_a_run_reports_its_own_index() {
         let trace =
@@ -713,9 +731,12 @@ mod tests {
         ];
         let error = state.replay(&body).unwrap_err();
         assert_eq!(error.index, 2, "{error}");
+        // The run answers `Refused`; the error is the one `position` gives alone.
+        assert!(error.error.ends_with("is not alive"), "{error}");
         let error = state
             .replay(&[ComponentOp::Write(1, 5), ComponentOp::Write(7, 5)])
             .unwrap_err();
         assert_eq!(error.index, 1, "{error}");
+        assert!(error.error.ends_with("is not alive"), "{error}");
     }
 }

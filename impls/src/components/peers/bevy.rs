@@ -36,7 +36,7 @@ use bevy_ecs::world::World;
 use super::joined;
 use crate::components::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass, PositionRun, VectorField, VelocityRun,
+    PointMass, PositionRun, Refused, VectorField, VelocityRun,
 };
 
 /// The `bevy_ecs` version the designs are built against.
@@ -182,11 +182,12 @@ impl<S: BevyStorage> BevyPeer<S> {
     }
 }
 
-/// The answer for an entity a query did not match: dead, or alive without a point mass.
+/// A run's answer for an entity a query did not match: dead ([`Refused`]), or alive without a
+/// point mass.
 #[cold]
-fn missed<T>(error: QueryEntityError, entity: Entity, without: T) -> Result<T, ComponentError> {
+fn missed<T>(error: QueryEntityError, without: T) -> Result<T, Refused> {
     match error {
-        QueryEntityError::EntityDoesNotExist(_) => Err(ComponentError::dead(entity)),
+        QueryEntityError::EntityDoesNotExist(_) => Err(Refused),
         _ => Ok(without),
     }
 }
@@ -286,7 +287,7 @@ impl<S: BevyStorage> ComponentStore for BevyPeer<S> {
         let query = state.query(&self.world);
         run.run(|entity| match query.get(entity) {
             Ok(p) => Ok(Some(p.0)),
-            Err(error) => missed(error, entity, None),
+            Err(error) => missed(error, None),
         })
     }
 
@@ -299,7 +300,7 @@ impl<S: BevyStorage> ComponentStore for BevyPeer<S> {
                 v.0 = value;
                 Ok(true)
             }
-            Err(error) => missed(error, entity, false),
+            Err(error) => missed(error, false),
         })
     }
 

@@ -25,7 +25,7 @@ use hecs::{ComponentError as HecsError, World};
 use super::{Acceleration, Mass, Position, Velocity, joined, split};
 use crate::components::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass, PositionRun, VectorField, VelocityRun,
+    PointMass, PositionRun, Refused, VectorField, VelocityRun,
 };
 
 /// A `hecs::World` holding point masses as four components.
@@ -39,12 +39,13 @@ impl HecsPeer {
         &self.world
     }
 
-    /// The error of an entity a view missed: dead, or alive without a point mass.
+    /// A run's answer for an entity a view missed: dead ([`Refused`]), or alive without a
+    /// point mass.
     #[cold]
-    fn missed<T>(&self, entity: hecs::Entity, without: T) -> Result<T, ComponentError> {
+    fn missed<T>(&self, entity: hecs::Entity, without: T) -> Result<T, Refused> {
         match self.world.contains(entity) {
             true => Ok(without),
-            false => Err(ComponentError::dead(entity)),
+            false => Err(Refused),
         }
     }
 }

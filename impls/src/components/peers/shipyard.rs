@@ -27,7 +27,7 @@ use shipyard::{EntitiesView, EntityId, Get, IntoIter, View, ViewMut, World};
 use super::{Acceleration, Mass, Position, Velocity, joined, split};
 use crate::components::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass, PositionRun, VectorField, VelocityRun,
+    PointMass, PositionRun, Refused, VectorField, VelocityRun,
 };
 
 macro_rules! untracked_component {
@@ -60,13 +60,14 @@ impl ShipyardPeer {
             .is_ok_and(|e| e.is_alive(entity))
     }
 
-    /// The answer for an entity the crate found no component of: dead, or alive without a
-    /// point mass.
+    /// The answer for an entity the crate found no component of: dead ([`Refused`]; the
+    /// single-op methods make it [`ComponentError::DeadEntity`]), or alive without a point
+    /// mass.
     #[cold]
-    fn missed<T>(&self, entity: EntityId, without: T) -> Result<T, ComponentError> {
+    fn missed<T>(&self, entity: EntityId, without: T) -> Result<T, Refused> {
         match self.alive(entity) {
             true => Ok(without),
-            false => Err(ComponentError::dead(entity)),
+            false => Err(Refused),
         }
     }
 }
@@ -129,7 +130,9 @@ impl ComponentStore for ShipyardPeer {
             .remove::<(Position, Velocity, Acceleration, Mass)>(entity)
         {
             (_, _, _, Some(_)) => Ok(true),
-            _ => self.missed(entity, false),
+            _ => self
+                .missed(entity, false)
+                .map_err(|_| ComponentError::dead(entity)),
         }
     }
 
@@ -137,7 +140,9 @@ impl ComponentStore for ShipyardPeer {
     fn position(&self, entity: EntityId) -> Result<Option<[f32; 3]>, ComponentError> {
         match self.world.get::<&Position>(entity) {
             Ok(p) => Ok(Some(p.0)),
-            Err(_) => self.missed(entity, None),
+            Err(_) => self
+                .missed(entity, None)
+                .map_err(|_| ComponentError::dead(entity)),
         }
     }
 
@@ -160,7 +165,9 @@ impl ComponentStore for ShipyardPeer {
         };
         match written {
             Ok(()) => Ok(true),
-            Err(_) => self.missed(entity, false),
+            Err(_) => self
+                .missed(entity, false)
+                .map_err(|_| ComponentError::dead(entity)),
         }
     }
 

@@ -42,7 +42,7 @@ use specs::world::EntitiesRes;
 use super::joined;
 use crate::components::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass, PositionRun, VectorField, VelocityRun,
+    PointMass, PositionRun, Refused, VectorField, VelocityRun,
 };
 
 /// The specs version measured (every specs design's record).
@@ -177,13 +177,14 @@ impl<S: SpecsStorage> SpecsPeer<S> {
     }
 }
 
-/// The answer for an entity a storage fetched with `entities` found no component of: dead, or
-/// alive without a point mass.
+/// The answer for an entity a storage fetched with `entities` found no component of: dead
+/// ([`Refused`]; the single-op methods make it [`ComponentError::DeadEntity`]), or alive
+/// without a point mass.
 #[cold]
-fn missed<T>(entities: &EntitiesRes, entity: Entity, without: T) -> Result<T, ComponentError> {
+fn missed<T>(entities: &EntitiesRes, entity: Entity, without: T) -> Result<T, Refused> {
     match entities.is_alive(entity) {
         true => Ok(without),
-        false => Err(ComponentError::dead(entity)),
+        false => Err(Refused),
     }
 }
 
@@ -292,7 +293,8 @@ impl<S: SpecsStorage> ComponentStore for SpecsPeer<S> {
         let positions = self.world.read_storage::<Position<S>>();
         match positions.get(entity) {
             Some(p) => Ok(Some(p.0)),
-            None => missed(positions.fetched_entities(), entity, None),
+            None => missed(positions.fetched_entities(), entity, None)
+                .map_err(|_| ComponentError::dead(entity)),
         }
     }
 
@@ -321,7 +323,8 @@ impl<S: SpecsStorage> ComponentStore for SpecsPeer<S> {
         };
         match found {
             true => Ok(true),
-            false => missed(&self.world.entities(), entity, false),
+            false => missed(&self.world.entities(), entity, false)
+                .map_err(|_| ComponentError::dead(entity)),
         }
     }
 
