@@ -187,7 +187,7 @@ impl BlockAllocator for BuddyAllocPeer {
         Ok(Self {
             buddy,
             arena,
-            live: LiveBlocks::default(),
+            live: LiveBlocks::new(total)?,
             leaf,
             meta_end,
             // Init's blocks are the binary digits of the usable size, largest first.

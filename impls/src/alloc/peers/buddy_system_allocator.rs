@@ -107,7 +107,7 @@ impl BlockAllocator for BuddySystemAllocatorPeer {
         Ok(Self {
             heap,
             arena,
-            live: LiveBlocks::default(),
+            live: LiveBlocks::new(total)?,
         })
     }
 

@@ -5,8 +5,8 @@
 //! out, so every adapter keeps a [`LiveBlocks`] table (offset -> size, align) and refuses bad
 //! offsets in all builds: that lookup is part of every peer's measured `free`, which the
 //! article design does not pay (it is also why peers report `BadFreeDetection::Always`). The
-//! table is a hashbrown map with its default hasher (foldhash): the keys are our own offsets,
-//! so std's SipHash (resistance to chosen keys) would only add to every measured op.
+//! table is dense, a word per 8 bytes of arena indexed by offset, so the record costs a store
+//! and the check a load.
 
 pub mod buddy_alloc;
 pub mod buddy_system_allocator;
@@ -123,17 +123,61 @@ impl Drop for RawArena {
 }
 
 /// The adapter's record of live blocks: what makes the crates' `unsafe` frees safe to call.
-#[derive(Debug, Default, Clone)]
+///
+/// A dense table with one word per [`GRANULE`] bytes of the arena, indexed by offset: a block's
+/// record is one store on allocate and one load and store on free, where a hash map (the
+/// earlier table, hashbrown) hashed and probed on both; it costs the host a word per granule
+/// (the arena's size again), allocated fallibly with the arena, untimed. Offsets that are not a
+/// multiple of the granule (no crate here hands one out) go to a side map, so the table stays
+/// exact for any crate.
+#[derive(Debug, Clone)]
 pub struct LiveBlocks {
-    /// Offset -> (requested size, align) of every live block.
-    blocks: HashMap<usize, (usize, usize)>,
+    /// Per granule: 0, or the live block starting there as `size << 7 | log2(align) << 1 | 1`.
+    dense: Vec<usize>,
+    /// Live blocks at offsets off the granule: offset -> (size, align).
+    odd: HashMap<usize, (usize, usize)>,
+    live: usize,
     requested: usize,
 }
 
+/// Bytes per entry of [`LiveBlocks`]' dense table: the alignment every crate here gives its
+/// blocks at least.
+pub const GRANULE: usize = 8;
+
 impl LiveBlocks {
+    /// An empty table for an arena of `arena_len` bytes.
+    ///
+    /// # Errors
+    /// [`AllocError::HostOutOfMemory`] if the host cannot allocate the table.
+    pub fn new(arena_len: usize) -> Result<Self, AllocError> {
+        Ok(Self {
+            dense: super::arena::zeroed_vec(arena_len / GRANULE + 1)?,
+            odd: HashMap::new(),
+            live: 0,
+            requested: 0,
+        })
+    }
+
+    /// The dense slot of `offset`, if it has one.
+    #[inline]
+    fn slot(&self, offset: usize) -> Option<usize> {
+        (offset % GRANULE == 0)
+            .then_some(offset / GRANULE)
+            .filter(|&i| i < self.dense.len())
+    }
+
     /// Records a new live block.
+    #[inline]
     pub fn insert(&mut self, offset: usize, size: usize, align: usize) {
-        self.blocks.insert(offset, (size, align));
+        match self.slot(offset) {
+            Some(i) if size < 1 << (usize::BITS - 7) => {
+                self.dense[i] = size << 7 | (align.trailing_zeros() as usize) << 1 | 1;
+            }
+            _ => {
+                self.odd.insert(offset, (size, align));
+            }
+        }
+        self.live += 1;
         self.requested += size;
     }
 
@@ -141,11 +185,14 @@ impl LiveBlocks {
     ///
     /// # Errors
     /// [`AllocError::ForeignOffset`] if no live block starts there.
+    #[inline]
     pub fn remove(&mut self, offset: usize) -> Result<(usize, usize), AllocError> {
-        let (size, align) = self
-            .blocks
-            .remove(&offset)
-            .ok_or(AllocError::ForeignOffset { offset })?;
+        let found = match self.slot(offset) {
+            Some(i) if self.dense[i] != 0 => Some(unpack(std::mem::take(&mut self.dense[i]))),
+            _ => self.odd.remove(&offset),
+        };
+        let (size, align) = found.ok_or(AllocError::ForeignOffset { offset })?;
+        self.live -= 1;
         self.requested -= size;
         Ok((size, align))
     }
@@ -154,11 +201,13 @@ impl LiveBlocks {
     ///
     /// # Errors
     /// [`AllocError::ForeignOffset`] if no live block starts there.
+    #[inline]
     pub fn get(&self, offset: usize) -> Result<(usize, usize), AllocError> {
-        self.blocks
-            .get(&offset)
-            .copied()
-            .ok_or(AllocError::ForeignOffset { offset })
+        match self.slot(offset) {
+            Some(i) if self.dense[i] != 0 => Some(unpack(self.dense[i])),
+            _ => self.odd.get(&offset).copied(),
+        }
+        .ok_or(AllocError::ForeignOffset { offset })
     }
 
     /// Sum of the requested sizes of live blocks.
@@ -168,16 +217,70 @@ impl LiveBlocks {
 
     /// Number of live blocks.
     pub fn len(&self) -> usize {
-        self.blocks.len()
+        self.live
     }
 
     /// Whether no block is live.
     pub fn is_empty(&self) -> bool {
-        self.blocks.is_empty()
+        self.live == 0
     }
 
-    /// Offsets of the live blocks.
+    /// Offsets of the live blocks (a scan of the table: verification and invariants only).
     pub fn offsets(&self) -> impl Iterator<Item = usize> + '_ {
-        self.blocks.keys().copied()
+        let dense = self.dense.iter().enumerate();
+        dense
+            .filter(|&(_, &e)| e != 0)
+            .map(|(i, _)| i * GRANULE)
+            .chain(self.odd.keys().copied())
+    }
+}
+
+/// (size, align) of a dense entry.
+#[inline]
+fn unpack(entry: usize) -> (usize, usize) {
+    (entry >> 7, 1 << ((entry >> 1) & 0x3f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table answers as a map would, on and off the granule, and refuses what is not live.
+    #[test]
+    fn live_blocks_record_forget_and_refuse() {
+        let mut live = LiveBlocks::new(1 << 12).unwrap();
+        live.insert(0, 0, 1);
+        live.insert(64, 24, 8);
+        live.insert(4096, 1, 4096); // the table's last slot
+        live.insert(13, 5, 1); // off the granule: the side map
+        assert_eq!(live.len(), 4);
+        assert_eq!(live.requested(), 30);
+        assert_eq!(live.get(0), Ok((0, 1)));
+        assert_eq!(live.get(64), Ok((24, 8)));
+        assert_eq!(live.get(4096), Ok((1, 4096)));
+        assert_eq!(live.get(13), Ok((5, 1)));
+        let mut offsets: Vec<_> = live.offsets().collect();
+        offsets.sort_unstable();
+        assert_eq!(offsets, [0, 13, 64, 4096]);
+        for bad in [8, 12, 65, 1 << 20] {
+            assert_eq!(
+                live.get(bad),
+                Err(AllocError::ForeignOffset { offset: bad })
+            );
+            assert_eq!(
+                live.remove(bad),
+                Err(AllocError::ForeignOffset { offset: bad })
+            );
+        }
+        assert_eq!(live.remove(64), Ok((24, 8)));
+        assert_eq!(
+            live.remove(64),
+            Err(AllocError::ForeignOffset { offset: 64 })
+        );
+        assert_eq!(live.remove(13), Ok((5, 1)));
+        assert_eq!(live.remove(0), Ok((0, 1)));
+        assert_eq!(live.remove(4096), Ok((1, 4096)));
+        assert!(live.is_empty());
+        assert_eq!(live.requested(), 0);
     }
 }

@@ -109,7 +109,7 @@ impl BlockAllocator for RlsfPeer {
         Ok(Self {
             tlsf,
             arena,
-            live: LiveBlocks::default(),
+            live: LiveBlocks::new(total)?,
             reserved: 0,
         })
     }
