@@ -10,12 +10,19 @@
 # Prints one line per page; informational (a time depends on the machine and its load), so it
 # never fails on a slow page.
 #
-#   scripts/report-load-times.sh [REPORT_DIR]     # default target/dodbench/report
+#   scripts/report-load-times.sh [--first-screen] [REPORT_DIR]
+#                                   # default target/dodbench/report; --first-screen: that
+#                                   # column only (what CI prints)
 set -euo pipefail
 
 if [[ ${1:-} == "-h" || ${1:-} == "--help" ]]; then
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
+fi
+first_only=false
+if [[ ${1:-} == "--first-screen" ]]; then
+  first_only=true
+  shift
 fi
 dir=$(cd "${1:-target/dodbench/report}" && pwd)
 chromium=${DODBENCH_CHROMIUM:-$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)}
@@ -46,7 +53,8 @@ HTML
 printf '%-28s %16s %14s %10s %8s\n' page "first screen ms" "all charts ms" "size KB" charts
 for page in "$dir"/*.html; do
   first=$(load_ms "$page" --blink-settings=lazyLoadEnabled=true)
-  all=$(load_ms "$page")
+  all=-
+  if ! $first_only; then all=$(load_ms "$page"); fi
   printf '%-28s %16s %14s %10s %8s\n' "$(basename "$page")" "$first" "$all" \
     "$(($(stat -c %s "$page") / 1024))" "$(grep -o '<img ' "$page" | wc -l)"
 done
