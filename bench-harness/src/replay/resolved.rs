@@ -18,7 +18,9 @@
 //! Every family's replay loop is written once, generic over [`HandleIds`], and serves both
 //! steps. The body is also cut into [`Segment`]s: long runs of one op kind (a lookup body is
 //! one run) are flagged [`Segment::uniform`], so a family can replay them as a tight loop over
-//! [`IdCursor::uniform_ids`] without decoding an op per iteration.
+//! [`IdCursor::uniform_ids`] (ops that use one ID each) or, after
+//! [`HandleIds::uniform_without_ids`], over the ops alone (ops that use none: key queries),
+//! in a small function of its own that the design's call is inlined into.
 
 use std::fmt::Debug;
 
@@ -51,6 +53,13 @@ pub trait HandleIds<Id: Copy> {
     fn uniform_ids(&mut self, ops: usize) -> Option<&[Id]> {
         let _ = ops;
         None
+    }
+
+    /// For a timed run of a [`Segment::uniform`] run of ops that use no ID (queries by key):
+    /// `true`, once. `false` otherwise (the handle map, the recorder, a mixed segment, or a
+    /// run of ops that use IDs): the loop then goes op by op.
+    fn uniform_without_ids(&mut self) -> bool {
+        false
     }
 }
 
@@ -182,8 +191,9 @@ pub struct Segment {
     /// First recorded ID of the segment (index into [`ResolvedBody::ids`]).
     pub first_id: usize,
     /// Every op of the segment has one kind (at least [`MIN_UNIFORM_RUN`] of them) and used
-    /// exactly one recorded ID each, so the family may replay it as a tight loop over
-    /// [`IdCursor::uniform_ids`].
+    /// the same number of recorded IDs, one or none, so the family may replay it as a tight
+    /// loop over [`IdCursor::uniform_ids`] (one each) or over the ops alone
+    /// ([`HandleIds::uniform_without_ids`]).
     pub uniform: bool,
 }
 
@@ -260,7 +270,7 @@ impl<Id: Copy + PartialEq + Debug> ResolvedBody<Id> {
 }
 
 /// Cuts `ops` into uniform runs of at least [`MIN_UNIFORM_RUN`] ops of one kind using one ID
-/// each, and mixed segments between them.
+/// each or none, and mixed segments between them.
 fn segments<O: TraceOp>(ops: &[O], ids_per_op: &[u32]) -> Vec<Segment> {
     let mut segments = Vec::new();
     let (mut mixed_start, mut mixed_first_id) = (0, 0);
@@ -268,8 +278,13 @@ fn segments<O: TraceOp>(ops: &[O], ids_per_op: &[u32]) -> Vec<Segment> {
     let mut id_at = 0;
     while i < ops.len() {
         let kind = std::mem::discriminant(&ops[i]);
+        let per_op = ids_per_op[i];
         let mut j = i;
-        while j < ops.len() && std::mem::discriminant(&ops[j]) == kind && ids_per_op[j] == 1 {
+        while j < ops.len()
+            && per_op <= 1
+            && std::mem::discriminant(&ops[j]) == kind
+            && ids_per_op[j] == per_op
+        {
             j += 1;
         }
         if j - i >= MIN_UNIFORM_RUN {
@@ -287,7 +302,7 @@ fn segments<O: TraceOp>(ops: &[O], ids_per_op: &[u32]) -> Vec<Segment> {
                 first_id: id_at,
                 uniform: true,
             });
-            id_at += j - i;
+            id_at += (j - i) * per_op as usize;
             mixed_start = j;
             mixed_first_id = id_at;
             i = j;
@@ -391,6 +406,13 @@ impl<Id: Copy + PartialEq + Debug> HandleIds<Id> for IdCursor<'_, Id> {
         self.rest = [].iter();
         Some(all)
     }
+
+    #[inline(always)]
+    fn uniform_without_ids(&mut self) -> bool {
+        let uniform = self.uniform && self.rest.len() == 0;
+        self.uniform = false;
+        uniform
+    }
 }
 
 /// Reads one element of `items` per 64-byte line (every element when they are larger), through
@@ -436,6 +458,44 @@ mod tests {
         assert_eq!(s[2].end, ops.len());
         assert_eq!(s[2].first_id, 3 + MIN_UNIFORM_RUN);
         assert!(!s[2].uniform);
+    }
+
+    /// A long run of ops that use no ID is uniform too, and only a cursor over it answers
+    /// `uniform_without_ids` (once); a run of ops using one ID each answers `uniform_ids`
+    /// only.
+    #[test]
+    fn long_runs_of_ops_without_ids_are_uniform_and_answer_once() {
+        let mut ops = vec![Op::Add];
+        ops.extend(std::iter::repeat_n(Op::Iterate, MIN_UNIFORM_RUN));
+        ops.extend(std::iter::repeat_n(Op::Get(0), MIN_UNIFORM_RUN));
+        let counts = per_op(&ops);
+        let ids: Vec<u64> = (0..counts.iter().sum::<u32>() as u64).collect();
+        let body = ResolvedBody::new(&ops, ids, &counts);
+        let s = body.segments();
+        let shape: Vec<_> = s
+            .iter()
+            .map(|s| (s.start, s.end, s.first_id, s.uniform))
+            .collect();
+        let iterates_end = 1 + MIN_UNIFORM_RUN;
+        assert_eq!(
+            shape,
+            [
+                (0, 1, 0, false),
+                (1, iterates_end, 1, true),
+                (iterates_end, ops.len(), 1, true)
+            ]
+        );
+        let mut keys = body.cursor(&s[1], s[2].first_id);
+        assert!(keys.uniform_ids(MIN_UNIFORM_RUN).is_none());
+        let mut keys = body.cursor(&s[1], s[2].first_id);
+        assert!(keys.uniform_without_ids());
+        assert!(!keys.uniform_without_ids(), "answered once");
+        let mut gets = body.cursor(&s[2], body.ids().len());
+        assert!(!gets.uniform_without_ids(), "its ops use IDs");
+        let mut mixed = body.cursor(&s[0], s[1].first_id);
+        assert!(!mixed.uniform_without_ids());
+        let mut map = HandleMap::<u64>::default();
+        assert!(!map.uniform_without_ids());
     }
 
     #[test]

@@ -68,6 +68,7 @@ impl RelationIndex for BTreePairs {
         self.arena.free(id)
     }
 
+    #[inline]
     fn visit_by_a(&mut self, a: Key, f: impl FnMut(RecordId, Record)) {
         Self::visit(&self.arena, &self.by_a, a, f);
     }
@@ -76,6 +77,7 @@ impl RelationIndex for BTreePairs {
         Self::visit(&self.arena, &self.by_b, b, f);
     }
 
+    #[inline]
     fn first_by_a(&mut self, a: Key) -> Option<(RecordId, Record)> {
         let &(_, id) = self.by_a.range((a, 0)..=(a, RecordId::MAX)).next()?;
         Some((id, self.arena.slots[id as usize].record))

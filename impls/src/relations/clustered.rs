@@ -245,6 +245,7 @@ impl RelationIndex for Clustered {
         }
     }
 
+    #[inline]
     fn first_by_a(&mut self, a: Key) -> Option<(RecordId, Record)> {
         self.cluster_steps();
         let id = FirstMap::get(&self.first, a)?;

@@ -43,6 +43,7 @@ impl RelationIndex for Scan {
         self.arena.free(id)
     }
 
+    #[inline]
     fn visit_by_a(&mut self, a: Key, mut f: impl FnMut(RecordId, Record)) {
         self.arena.for_each_live(|id, s| {
             if s.record.a == a {
@@ -59,6 +60,7 @@ impl RelationIndex for Scan {
         });
     }
 
+    #[inline]
     fn first_by_a(&mut self, a: Key) -> Option<(RecordId, Record)> {
         let mut found = None;
         self.arena.for_each_live(|id, s| {

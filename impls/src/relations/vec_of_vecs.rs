@@ -82,6 +82,7 @@ impl RelationIndex for VecOfVecs {
         self.arena.free(id)
     }
 
+    #[inline]
     fn visit_by_a(&mut self, a: Key, mut f: impl FnMut(RecordId, Record)) {
         if let Some(&slot) = self.slot_of.get(&a) {
             for &id in &self.arrays[slot as usize] {
@@ -98,6 +99,7 @@ impl RelationIndex for VecOfVecs {
         });
     }
 
+    #[inline]
     fn first_by_a(&mut self, a: Key) -> Option<(RecordId, Record)> {
         let &slot = self.slot_of.get(&a)?;
         let id = self.arrays[slot as usize][0];

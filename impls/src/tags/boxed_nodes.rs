@@ -113,11 +113,13 @@ impl TagStore for BoxedNodes {
         }
     }
 
+    #[inline(always)]
     fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
         let head = self.head_mut(entity)?;
         Ok(Self::chain(head).any(|n| n.tag == tag))
     }
 
+    #[inline(always)]
     fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
         let head = self.head_mut(entity)?;
         Self::chain(head).for_each(|n| f(n.tag));

@@ -293,11 +293,13 @@ impl TagStore for BuddyArrays {
         Ok(true)
     }
 
+    #[inline(always)]
     fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
         let block = self.block(entity)?;
         Ok(Self::tags(self.tag_bytes(block)).any(|t| t == tag))
     }
 
+    #[inline(always)]
     fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
         let block = self.block(entity)?;
         Self::tags(self.tag_bytes(block)).for_each(&mut f);

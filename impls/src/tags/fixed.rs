@@ -97,10 +97,12 @@ impl TagStore for Fixed {
         Ok(true)
     }
 
+    #[inline(always)]
     fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
         Ok(self.record(entity)?.tags().contains(&tag))
     }
 
+    #[inline(always)]
     fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
         self.record(entity)?.tags().iter().for_each(|&t| f(t));
         Ok(())

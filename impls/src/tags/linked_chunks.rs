@@ -194,6 +194,7 @@ impl<const K: usize> TagStore for LinkedChunks<K> {
         Ok(true)
     }
 
+    #[inline(always)]
     fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
         let head = self.head(entity)?;
         Ok(self
@@ -201,6 +202,7 @@ impl<const K: usize> TagStore for LinkedChunks<K> {
             .any(|c| self.chunks[c as usize].tags().contains(&tag)))
     }
 
+    #[inline(always)]
     fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
         let head = self.head(entity)?;
         for c in self.chain(head) {

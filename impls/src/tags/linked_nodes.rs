@@ -126,11 +126,13 @@ impl TagStore for LinkedNodes {
         Ok(false)
     }
 
+    #[inline(always)]
     fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
         let head = self.head(entity)?;
         Ok(self.chain(head).any(|n| self.nodes[n as usize].tag == tag))
     }
 
+    #[inline(always)]
     fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
         let head = self.head(entity)?;
         self.chain(head).for_each(|n| f(self.nodes[n as usize].tag));

@@ -465,6 +465,7 @@ impl<const K: usize, const BUBBLE: bool> TagStore for SortedChunks<K, BUBBLE> {
         Ok(removed)
     }
 
+    #[inline(always)]
     fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
         let Ends { head, .. } = self.ends(entity)?;
         let found = self
@@ -474,6 +475,7 @@ impl<const K: usize, const BUBBLE: bool> TagStore for SortedChunks<K, BUBBLE> {
         Ok(found)
     }
 
+    #[inline(always)]
     fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
         let Ends { head, .. } = self.ends(entity)?;
         for c in self.chain(head) {

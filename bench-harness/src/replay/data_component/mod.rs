@@ -15,7 +15,7 @@ mod reference;
 
 use impls::data_component::model::ModelStore;
 use impls::data_component::{
-    DataStore, Entity, KvDesignInfo, KvDesignVisitor, ValueRef, for_each_kv_design,
+    DataStore, Entity, KvDesignInfo, KvDesignVisitor, KvError, ValueRef, for_each_kv_design,
 };
 use serde::{Deserialize, Serialize};
 use workloads::data_op::{DataStats, EntityHandle, ValueSpec};
@@ -201,10 +201,40 @@ impl<S: DataStore> KvReplay<S> {
 
     /// Applies `ops` in order and returns what was observed.
     ///
+    /// A uniform run of `Get`s of a timed run ([`HandleIds::uniform_ids`]: `kv-keys-sweep`) is
+    /// one small loop ([`get_all`]); everything else goes op by op
+    /// ([`run_mixed`](Self::run_mixed)).
+    ///
     /// # Errors
     /// The store refused an op; the ops before it were applied.
-    #[inline(never)]
     pub fn run<H: HandleIds<Entity>>(
+        &mut self,
+        ops: &[DataOp],
+        entities: &mut H,
+    ) -> Result<KvDigest, ReplayError> {
+        let has_fast_path = matches!(ops.first(), Some(DataOp::Get(..)));
+        // `uniform_ids` consumes the segment's IDs: ask only when there is a fast path.
+        let Some(run) = has_fast_path
+            .then(|| entities.uniform_ids(ops.len()))
+            .flatten()
+        else {
+            return self.run_mixed(ops, entities);
+        };
+        let store = &mut self.store;
+        let (gets_found, get_sum) = get_all(store, ops, run)
+            .map_err(|(index, error)| ReplayError::at(index, ops[index], error))?;
+        Ok(KvDigest {
+            gets_found,
+            get_sum,
+            keys_held: store.key_count() as u64,
+            ..KvDigest::default()
+        })
+    }
+
+    /// [`run`](Self::run) op by op: its own function, so the fast path's dispatch takes none of
+    /// this loop's registers.
+    #[inline(never)]
+    fn run_mixed<H: HandleIds<Entity>>(
         &mut self,
         ops: &[DataOp],
         entities: &mut H,
@@ -275,6 +305,31 @@ impl<S: DataStore> KvReplay<S> {
             keys_held: store.key_count() as u64,
         })
     }
+}
+
+/// A uniform run of `Get`s ([`HandleIds::uniform_ids`]) as one tight loop, `entities[i]` the
+/// store's entity of `ops[i]`: (found, wrapping sum of [`mix`] over the found), or the index of
+/// the first refused op and the store's error. Out of line and small, so the store's `get`
+/// can be inlined into it, as into an application's loop over its entities; `ops` holds only
+/// `Get`s (the segment is uniform).
+#[inline(never)]
+fn get_all<S: DataStore>(
+    store: &mut S,
+    ops: &[DataOp],
+    entities: &[Entity],
+) -> Result<(u64, u64), (usize, KvError)> {
+    let (mut found, mut sum) = (0u64, 0u64);
+    for (index, (&op, &entity)) in ops.iter().zip(entities).enumerate() {
+        if let DataOp::Get(h, key) = op
+            && let Some(term) = store
+                .get(entity, key, |v| v.map(|v| mix(h, key, &v)))
+                .map_err(|e| (index, e))?
+        {
+            found += 1;
+            sum = sum.wrapping_add(term);
+        }
+    }
+    Ok((found, sum))
 }
 
 /// `numerator / denominator`, `None` for a zero denominator.

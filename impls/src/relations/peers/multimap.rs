@@ -113,6 +113,7 @@ impl RelationIndex for MultimapPeer {
         self.arena.free(id)
     }
 
+    #[inline]
     fn visit_by_a(&mut self, a: Key, f: impl FnMut(RecordId, Record)) {
         self.visit(&self.by_a, a, f);
     }
@@ -121,6 +122,7 @@ impl RelationIndex for MultimapPeer {
         self.visit(&self.by_b, b, f);
     }
 
+    #[inline]
     fn first_by_a(&mut self, a: Key) -> Option<(RecordId, Record)> {
         let &id = self.by_a.get(&a)?;
         Some((id, self.arena.slots[id as usize].record))

@@ -92,10 +92,12 @@ impl TagStore for ArrayVecPeer {
         Ok(true)
     }
 
+    #[inline(always)]
     fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
         Ok(self.list(entity)?.contains(&tag))
     }
 
+    #[inline(always)]
     fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
         self.list(entity)?.iter().for_each(|&t| f(t));
         Ok(())
