@@ -62,47 +62,83 @@ impl<F: Family> ReplayerVisitor<F> for Designs<'_, F> {
     }
 }
 
-struct EveryFamily(Vec<String>);
+/// One family's check: the problems found (empty when every design passed).
+type FamilyCheck = Box<dyn FnOnce() -> Vec<String> + Send>;
+
+/// Collects one [`check_family`] per family, to run them on every core: the families are
+/// independent, and one after another they were the longest test binary of `cargo test`.
+struct EveryFamily(Vec<FamilyCheck>);
 
 impl FamilyVisitor for EveryFamily {
     fn visit<F: Family>(&mut self) {
-        let n = F::pass_sizes(true)[0].min(1_000);
-        let mut ratios = Vec::new();
-        for w in workloads::registry::workloads_of(F::NAME) {
-            let prepared = PreparedTrace::<F>::generate(w.name, n, 21).unwrap();
-            F::for_each_replayer(&mut Designs {
-                prepared: &prepared,
-                ratios: &mut ratios,
-            });
-        }
-        assert!(!ratios.is_empty(), "{}: no design verified", F::NAME);
-        let max = ratios.iter().max_by(|a, b| a.3.total_cmp(&b.3)).unwrap();
-        println!(
-            "{}: largest resolved IDs ÷ trace: {:.4}× ({} {} n = {})",
-            F::NAME,
-            max.3,
-            max.0,
-            max.2,
-            max.1
-        );
-        for (workload, n, design, ratio) in ratios {
-            // 2× the trace, up to the rounding of a body of reallocs: each carries a 16-byte
-            // block in and one out for a 12-byte op (alloc-vector-doubling: 2.0003×).
-            if ratio > 2.001 {
-                self.0.push(format!(
-                    "{}/{workload}/{design}/{n}: resolved IDs are {ratio:.2}× the trace",
-                    F::NAME
-                ));
-            }
+        self.0.push(Box::new(check_family::<F>));
+    }
+}
+
+/// Replays every workload of family `F` on every design, resolved, at its first quick size
+/// (at most 1,000); the problems found.
+fn check_family<F: Family>() -> Vec<String> {
+    let n = F::pass_sizes(true)[0].min(1_000);
+    let mut ratios = Vec::new();
+    for w in workloads::registry::workloads_of(F::NAME) {
+        let prepared = PreparedTrace::<F>::generate(w.name, n, 21).unwrap();
+        F::for_each_replayer(&mut Designs {
+            prepared: &prepared,
+            ratios: &mut ratios,
+        });
+    }
+    assert!(!ratios.is_empty(), "{}: no design verified", F::NAME);
+    let max = ratios.iter().max_by(|a, b| a.3.total_cmp(&b.3)).unwrap();
+    println!(
+        "{}: largest resolved IDs ÷ trace: {:.4}× ({} {} n = {})",
+        F::NAME,
+        max.3,
+        max.0,
+        max.2,
+        max.1
+    );
+    let mut problems = Vec::new();
+    for (workload, n, design, ratio) in ratios {
+        // 2× the trace, up to the rounding of a body of reallocs: each carries a 16-byte
+        // block in and one out for a 12-byte op (alloc-vector-doubling: 2.0003×).
+        if ratio > 2.001 {
+            problems.push(format!(
+                "{}/{workload}/{design}/{n}: resolved IDs are {ratio:.2}× the trace",
+                F::NAME
+            ));
         }
     }
+    problems
 }
 
 #[test]
 fn every_design_of_every_family_verifies_resolved_within_twice_the_trace_bytes() {
-    let mut check = EveryFamily(Vec::new());
-    for_each_family(&mut check);
-    assert!(check.0.is_empty(), "{}", check.0.join("\n"));
+    let mut every = EveryFamily(Vec::new());
+    for_each_family(&mut every);
+    let checks = std::sync::Mutex::new(every.0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    // A panicking check (a failed replay) fails the test through its thread's join.
+    let problems: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut found = Vec::new();
+                    loop {
+                        // Taken in a statement of its own: the lock is not held by the check.
+                        let next = checks.lock().unwrap().pop();
+                        let Some(check) = next else { break };
+                        found.extend(check());
+                    }
+                    found
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a family's check panicked"))
+            .collect()
+    });
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]

@@ -415,6 +415,27 @@ impl<Id: Copy + PartialEq + Debug> HandleIds<Id> for IdCursor<'_, Id> {
     }
 }
 
+/// The loop of a uniform run of queries by ID ([`HandleIds::uniform_ids`]): `answer` per op
+/// and its resolved ID, in order; (answers that found something, wrapping sum of their
+/// terms), or the index of the first refused op and its error. Inlined into each family's
+/// small out-of-line loop (tags' `has_all`, the DataComponent's `get_all`), where the design's
+/// query is inlined in turn, as in an application's loop over its entities.
+#[inline(always)]
+pub fn fold_uniform<Op: Copy, Id: Copy, E>(
+    ops: &[Op],
+    ids: &[Id],
+    mut answer: impl FnMut(Op, Id) -> Result<Option<u64>, E>,
+) -> Result<(u64, u64), (usize, E)> {
+    let (mut found, mut sum) = (0u64, 0u64);
+    for (index, (&op, &id)) in ops.iter().zip(ids).enumerate() {
+        if let Some(term) = answer(op, id).map_err(|e| (index, e))? {
+            found += 1;
+            sum = sum.wrapping_add(term);
+        }
+    }
+    Ok((found, sum))
+}
+
 /// Reads one element of `items` per 64-byte line (every element when they are larger), through
 /// [`std::hint::black_box`] so the loads are not optimised away.
 pub fn read_every_line<T: Copy>(items: &[T]) {

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use workloads::component_op::{ComponentOp, ComponentStats, EntityHandle};
 use workloads::{Trace, TraceStats};
 
+use super::resolved::fold_uniform;
 use super::{
     Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
 };
@@ -67,6 +68,18 @@ impl Family for ComponentFamily {
             Scale::Quick => vec![1_000, 16_384],
             Scale::Default => vec![1_000, 65_536],
             Scale::Full => vec![1_000, 65_536, 1_048_576],
+        }
+    }
+
+    /// The kill-fraction sweep points (`comp-gc-kill*`, default and full runs) at 1,000
+    /// entities in a default run, the article's size for its GC claims (G10); at 65,536 in
+    /// full runs only: at 10% kills per frame the garbage grows to several times the live
+    /// entities and every frame simulates it, and that one 65,536-entity cell took 117 s of a
+    /// 26-minute default run on a 2-core machine (2026-11-27; 15 rounds of 17 designs).
+    fn workload_bench_sizes(workload: &str, scale: Scale) -> Vec<usize> {
+        match scale {
+            Scale::Default if workload.starts_with("comp-gc-kill") => vec![1_000],
+            _ => Self::bench_sizes(scale),
         }
     }
 
@@ -266,6 +279,44 @@ impl<S: ComponentStore> ComponentReplay<S> {
     /// Applies `ops` in order, finding entities through `entities`, and returns what was
     /// observed.
     ///
+    /// A uniform run of `Lookup`s of a timed run ([`HandleIds::uniform_ids`]) goes to the
+    /// design in one [`ComponentStore::read_positions`] over its resolved entities
+    /// ([`lookup_all`]), as the crates' direct loops read them; everything else goes through
+    /// [`run_mixed`](Self::run_mixed).
+    ///
+    /// # Errors
+    /// The store refused an op, or `entities` rejected a spawned entity; the ops before it
+    /// were applied.
+    pub fn run<H: HandleIds<S::Entity>>(
+        &mut self,
+        ops: &[ComponentOp],
+        entities: &mut H,
+    ) -> Result<ComponentDigest, ReplayError> {
+        // `uniform_ids` consumes the segment's IDs: ask only when there is a fast path.
+        let Some(ids) = matches!(ops.first(), Some(ComponentOp::Lookup(_)))
+            .then(|| entities.uniform_ids(ops.len()))
+            .flatten()
+        else {
+            return self.run_mixed(ops, entities);
+        };
+        let run = lookup_all(&self.store, ops, ids);
+        if let Some(entity) = run.refused {
+            return Err(run_refusal(
+                run.ops,
+                ops[run.ops],
+                self.store.position(entity),
+            ));
+        }
+        Ok(ComponentDigest {
+            lookups_found: run.found,
+            lookup_sum: run.sum,
+            ..ComponentDigest::default()
+        })
+    }
+
+    /// [`run`](Self::run) op by op, in its own function as the other families' mixed loops
+    /// (the fast path's dispatch takes none of this loop's registers).
+    ///
     /// Runs of one kind are handed to the design whole, as an application hands them to a
     /// system: consecutive `Lookup`s in one [`ComponentStore::read_positions`], consecutive
     /// `Write`s in one [`ComponentStore::write_velocities`] (a run of one included), and a
@@ -273,12 +324,8 @@ impl<S: ComponentStore> ComponentReplay<S> {
     /// [`ComponentStore::spawn_with`]. Each op still takes its ID from `entities` in op order
     /// (one call per op, whatever the design answers), and its answer goes into the digest as
     /// it would op by op.
-    ///
-    /// # Errors
-    /// The store refused an op, or `entities` rejected a spawned entity; the ops before it
-    /// were applied.
     #[inline(never)]
-    pub fn run<H: HandleIds<S::Entity>>(
+    fn run_mixed<H: HandleIds<S::Entity>>(
         &mut self,
         ops: &[ComponentOp],
         entities: &mut H,
@@ -413,6 +460,48 @@ impl<E: Copy, H: HandleIds<E>> PositionRun<E> for Lookups<'_, H> {
             refused: None,
         }
     }
+}
+
+/// A uniform run of `Lookup`s with its entities resolved (`ids[k]` is `ops[k]`'s), as one
+/// [`PositionRun`]: a loop over two slices, as a crate's direct loop runs over its entities.
+struct ResolvedLookups<'a, E> {
+    ops: &'a [ComponentOp],
+    ids: &'a [E],
+}
+
+impl<E: Copy> PositionRun<E> for ResolvedLookups<'_, E> {
+    type Output = RunAnswers<E>;
+
+    #[inline(always)]
+    fn run<Er, L: FnMut(E) -> Result<Option<[f32; 3]>, Er>>(self, mut lookup: L) -> RunAnswers<E> {
+        let answers = fold_uniform(self.ops, self.ids, |op, entity| match op {
+            ComponentOp::Lookup(h) => lookup(entity).map(|p| p.map(|p| mix_lookup(h, p))),
+            _ => Ok(None),
+        });
+        match answers {
+            Ok((found, sum)) => RunAnswers {
+                ops: self.ops.len(),
+                found,
+                sum,
+                refused: None,
+            },
+            // The run's counts are not read after a refusal: the replay stops with its error.
+            Err((k, error)) => refused_at(k, 0, 0, self.ids[k], error),
+        }
+    }
+}
+
+/// A uniform run of `Lookup`s (`ops`, all lookups; `ids`, their resolved entities) in one
+/// [`ComponentStore::read_positions`], out of line like the other families' uniform loops
+/// (`has_all` of the tags, `get_all` of the DataComponent): the design's run is inlined into a
+/// loop of its own, as in the crates' direct loops (`ref-direct-<peer>`).
+#[inline(never)]
+fn lookup_all<S: ComponentStore>(
+    store: &S,
+    ops: &[ComponentOp],
+    ids: &[S::Entity],
+) -> RunAnswers<S::Entity> {
+    store.read_positions(ResolvedLookups { ops, ids })
 }
 
 /// The `Write`s at the start of `ops`, as one [`VelocityRun`].

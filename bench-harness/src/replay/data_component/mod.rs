@@ -318,18 +318,10 @@ fn get_all<S: DataStore>(
     ops: &[DataOp],
     entities: &[Entity],
 ) -> Result<(u64, u64), (usize, KvError)> {
-    let (mut found, mut sum) = (0u64, 0u64);
-    for (index, (&op, &entity)) in ops.iter().zip(entities).enumerate() {
-        if let DataOp::Get(h, key) = op
-            && let Some(term) = store
-                .get(entity, key, |v| v.map(|v| mix(h, key, &v)))
-                .map_err(|e| (index, e))?
-        {
-            found += 1;
-            sum = sum.wrapping_add(term);
-        }
-    }
-    Ok((found, sum))
+    super::resolved::fold_uniform(ops, entities, |op, entity| match op {
+        DataOp::Get(h, key) => store.get(entity, key, |v| v.map(|v| mix(h, key, &v))),
+        _ => Ok(None),
+    })
 }
 
 /// `numerator / denominator`, `None` for a zero denominator.

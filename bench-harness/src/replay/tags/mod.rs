@@ -341,16 +341,10 @@ fn has_all<S: TagStore>(
     ops: &[TagOp],
     entities: &[Entity],
 ) -> Result<(u64, u64), (usize, TagError)> {
-    let (mut found, mut sum) = (0u64, 0u64);
-    for (index, (&op, &entity)) in ops.iter().zip(entities).enumerate() {
-        if let TagOp::HasTag(h, tag) = op
-            && store.has_tag(entity, tag).map_err(|e| (index, e))?
-        {
-            found += 1;
-            sum = sum.wrapping_add(mix_pair(h, tag));
-        }
-    }
-    Ok((found, sum))
+    super::resolved::fold_uniform(ops, entities, |op, entity| match op {
+        TagOp::HasTag(h, tag) => Ok(store.has_tag(entity, tag)?.then(|| mix_pair(h, tag))),
+        _ => Ok(None),
+    })
 }
 
 /// A uniform run of `VisitEntity`s as one tight loop, as [`has_all`]: (visited, wrapping sum
