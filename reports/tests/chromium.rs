@@ -302,102 +302,79 @@ fn check_claims(dom: &str, index: &str, results: &Results) {
 }
 
 /// Opens every page of `summary` (written to `out`) in Chromium and checks it; returns each
-/// page's DOM after the script ran, index first. Two pages at a time: a Chromium run is mostly
-/// start-up on one core, and one page after another made this the slowest test of the suite.
+/// page's DOM after the script ran, index first.
 fn check_pages(bin: &Path, out: &Path, summary: &reports::RenderSummary) -> Vec<String> {
     let pages: Vec<PathBuf> = std::iter::once(summary.index.clone())
         .chain(summary.family_pages.iter().cloned())
         .chain(std::iter::once(summary.claims_page.clone()))
         .collect();
-    let half = pages.len().div_ceil(2);
-    std::thread::scope(|scope| {
-        let checkers: Vec<_> = pages
-            .chunks(half)
-            .map(|chunk| {
-                scope.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|p| check_page(bin, out, p))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        checkers
-            .into_iter()
-            .flat_map(|c| c.join().expect("a page's check failed"))
-            .collect()
-    })
-}
+    let mut doms = Vec::new();
+    for page in &pages {
+        let html = std::fs::read_to_string(page).unwrap();
+        // No network: every reference is a relative local file or an in-page anchor, and the
+        // stylesheet loads nothing.
+        for r in references(&html) {
+            // A peer's documentation page is a link the reader may follow, never loaded.
+            if r.starts_with("https://docs.rs/")
+                && html.contains(&format!("<a href=\"{}\"", r.replace('/', "&#x2f;")))
+            {
+                continue;
+            }
+            assert!(
+                !r.contains(':') && !r.starts_with("//"),
+                "{}: external reference {r}",
+                page.display()
+            );
+            let file = r.split('#').next().unwrap();
+            if !file.is_empty() {
+                assert!(out.join(file).is_file(), "{}: {r} missing", page.display());
+            }
+        }
+        assert!(!html.contains("url("), "the stylesheet fetches nothing");
 
-/// Opens `page` (of the report in `out`) in Chromium and checks it; returns its DOM after the
-/// script ran.
-fn check_page(bin: &Path, out: &Path, page: &Path) -> String {
-    let html = std::fs::read_to_string(page).unwrap();
-    // No network: every reference is a relative local file or an in-page anchor, and the
-    // stylesheet loads nothing.
-    for r in references(&html) {
-        // A peer's documentation page is a link the reader may follow, never loaded.
-        if r.starts_with("https://docs.rs/")
-            && html.contains(&format!("<a href=\"{}\"", r.replace('/', "&#x2f;")))
+        let shot = out.join("shot.png");
+        let run = chromium(bin, page, &[format!("--screenshot={}", shot.display())]);
+        let log = String::from_utf8_lossy(&run.stderr);
+        assert!(shot.is_file(), "no screenshot of {}: {log}", page.display());
+        for line in log.lines() {
+            assert!(
+                !line.contains("CONSOLE") && !line.contains("Uncaught"),
+                "{}: console message: {line}",
+                page.display()
+            );
+            assert!(
+                !line.contains("net::ERR_"),
+                "{}: network error: {line}",
+                page.display()
+            );
+        }
+        let (ink, variance) = ink_and_variance(&shot);
+        assert!(
+            ink > 0.01 && variance > 100.0,
+            "{}: screenshot looks blank (ink {ink:.4}, variance {variance:.1})",
+            page.display()
+        );
+
+        let dom = chromium(bin, page, &["--dump-dom".to_string()]);
+        let dom_html = String::from_utf8_lossy(&dom.stdout).into_owned();
+        assert!(
+            dom_html.contains("</html>"),
+            "no DOM for {}",
+            page.display()
+        );
+        assert!(
+            dom_html.contains("<form id=\"filters\" class=\"filters\">"),
+            "{}: the filter script did not run",
+            page.display()
+        );
+        for r in references(&dom_html)
+            .iter()
+            .filter(|r| r.starts_with("charts/"))
         {
-            continue;
+            assert!(out.join(r).is_file(), "{r} missing");
         }
-        assert!(
-            !r.contains(':') && !r.starts_with("//"),
-            "{}: external reference {r}",
-            page.display()
-        );
-        let file = r.split('#').next().unwrap();
-        if !file.is_empty() {
-            assert!(out.join(file).is_file(), "{}: {r} missing", page.display());
-        }
+        let _ = std::fs::remove_file(&shot);
+        doms.push(dom_html);
     }
-    assert!(!html.contains("url("), "the stylesheet fetches nothing");
-
-    let shot = out.join(format!(
-        "shot-{}.png",
-        page.file_stem().unwrap().to_string_lossy()
-    ));
-    let run = chromium(bin, page, &[format!("--screenshot={}", shot.display())]);
-    let log = String::from_utf8_lossy(&run.stderr);
-    assert!(shot.is_file(), "no screenshot of {}: {log}", page.display());
-    for line in log.lines() {
-        assert!(
-            !line.contains("CONSOLE") && !line.contains("Uncaught"),
-            "{}: console message: {line}",
-            page.display()
-        );
-        assert!(
-            !line.contains("net::ERR_"),
-            "{}: network error: {line}",
-            page.display()
-        );
-    }
-    let (ink, variance) = ink_and_variance(&shot);
-    assert!(
-        ink > 0.01 && variance > 100.0,
-        "{}: screenshot looks blank (ink {ink:.4}, variance {variance:.1})",
-        page.display()
-    );
-
-    let dom = chromium(bin, page, &["--dump-dom".to_string()]);
-    let dom_html = String::from_utf8_lossy(&dom.stdout).into_owned();
-    assert!(
-        dom_html.contains("</html>"),
-        "no DOM for {}",
-        page.display()
-    );
-    assert!(
-        dom_html.contains("<form id=\"filters\" class=\"filters\">"),
-        "{}: the filter script did not run",
-        page.display()
-    );
-    for r in references(&dom_html)
-        .iter()
-        .filter(|r| r.starts_with("charts/"))
-    {
-        assert!(out.join(r).is_file(), "{r} missing");
-    }
-    let _ = std::fs::remove_file(&shot);
-    dom_html
+    doms
 }

@@ -75,7 +75,7 @@ impl Family for ComponentFamily {
     /// entities in a default run, the article's size for its GC claims (G10); at 65,536 in
     /// full runs only: at 10% kills per frame the garbage grows to several times the live
     /// entities and every frame simulates it, and that one 65,536-entity cell took 117 s of a
-    /// 26-minute default run on a 2-core machine (2026-11-27; 15 rounds of 17 designs).
+    /// 23 min 27 s default run on a 2-core machine (2026-11-27; 15 rounds of 17 designs).
     fn workload_bench_sizes(workload: &str, scale: Scale) -> Vec<usize> {
         match scale {
             Scale::Default if workload.starts_with("comp-gc-kill") => vec![1_000],
