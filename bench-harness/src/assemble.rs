@@ -12,7 +12,7 @@ use crate::replay::Family;
 use crate::rounds::RoundsTiming;
 use crate::suite::{PreparedTrace, current_commit, toolchain, unix_now};
 use crate::verify::{Checked, Outcome};
-use results::family::FamilyMetrics;
+use results::FamilyMetrics;
 use results::stats::median_interval;
 use results::{
     Benchmark, DesignRecord, Estimate, FamilyRecord, Results, ResultsError, Rounds, Status,

@@ -225,6 +225,40 @@ mod tests {
         for_each_family(&mut Check);
     }
 
+    /// A family's metric section is well formed and names exactly the fields of its typed
+    /// metrics, so every value `measure` produces has a spec (label, unit, direction) and every
+    /// spec a value.
+    #[test]
+    fn metric_sections_name_exactly_the_typed_metrics_fields() {
+        struct Check;
+        impl FamilyVisitor for Check {
+            fn visit<F: Family>(&mut self) {
+                let fields = match serde_json::to_value(F::Metrics::default()) {
+                    Ok(serde_json::Value::Object(map)) => map.keys().cloned().collect(),
+                    other => panic!("{}: metrics are not a struct: {other:?}", F::NAME),
+                };
+                let fields: std::collections::BTreeSet<String> = fields;
+                let Some(section) = F::metric_section() else {
+                    assert!(
+                        fields.is_empty(),
+                        "{}: metrics {fields:?} without specs",
+                        F::NAME
+                    );
+                    return;
+                };
+                section
+                    .check()
+                    .unwrap_or_else(|e| panic!("{}: {e}", F::NAME));
+                let names: std::collections::BTreeSet<String> =
+                    section.names().into_iter().map(str::to_string).collect();
+                assert_eq!(names, fields, "{}: specs against metric fields", F::NAME);
+                crate::replay::family_metrics::<F>(&F::Metrics::default())
+                    .unwrap_or_else(|e| panic!("{}: {e}", F::NAME));
+            }
+        }
+        for_each_family(&mut Check);
+    }
+
     /// A claim names designs, workloads and metrics its family runs (a typo would read as
     /// "not measured" in every report), states its reading, and has an ID of its own.
     #[test]
@@ -248,7 +282,7 @@ mod tests {
                     );
                     assert!(!self.0.contains(&c.id), "claim ID {} declared twice", c.id);
                     self.0.push(c.id.clone());
-                    results::verdict::check_metric_names(c, F::RESULTS_FAMILY).unwrap();
+                    results::verdict::check_metric_names(c, F::metric_section().as_ref()).unwrap();
                     let (low, high) = c.rule.bounds();
                     assert!(low <= high, "claim {}: empty rule {}", c.id, c.rule);
                     for op in c.quantity.operands() {

@@ -14,7 +14,7 @@ use impls::id_table::{
     Design, DesignCtorVisitor, DesignInfo, DesignKind, IdTable, StaleDetection,
     for_each_design_ctor,
 };
-use workloads::{Op, Payload, PayloadSize, Trace};
+use workloads::{IdTableOp, Payload, PayloadSize, Trace};
 
 struct VerifyAll<'a> {
     prepared: &'a PreparedTrace<IdTableFamily>,
@@ -38,7 +38,7 @@ impl DesignCtorVisitor for VerifyAll<'_> {
 
 #[test]
 fn every_design_gives_the_model_answers_on_every_workload() {
-    for workload in workloads::registry::workloads_of(<Op as workloads::TraceOp>::FAMILY) {
+    for workload in workloads::registry::workloads_of(<IdTableOp as workloads::TraceOp>::FAMILY) {
         for n in [1, 7, 300, 2_000] {
             let prepared = PreparedTrace::<IdTableFamily>::generate(workload.name, n, 11).unwrap();
             let mut all = VerifyAll {
@@ -201,8 +201,8 @@ fn a_design_returning_wrong_objects_fails_verification_on_every_reading_workload
 
 #[test]
 fn an_invalid_trace_is_refused_with_the_op_index() {
-    let mut trace: Trace<Op> = workloads::registry::generate("churn", 10, 1, None).unwrap();
-    trace.body.insert(3, Op::Get(10_000));
+    let mut trace: Trace<IdTableOp> = workloads::registry::generate("churn", 10, 1, None).unwrap();
+    trace.body.insert(3, IdTableOp::Get(10_000));
     let e = Expected::<IdTableFamily>::of(&trace)
         .unwrap_err()
         .to_string();
@@ -450,12 +450,12 @@ fn the_object_size_is_the_traces_and_a_fixed_size_state_refuses_another() {
 #[test]
 fn pool_sorted_vec_is_unsupported_above_its_stated_remove_cost_cap() {
     use impls::id_table::pool_sorted_vec::PoolSortedVec;
-    use workloads::BodyStats;
-    let remove_random = |n: u64| BodyStats {
+    use workloads::IdTableStats;
+    let remove_random = |n: u64| IdTableStats {
         removes: n / 2,
         live_at_start: n,
         peak_live: n,
-        ..BodyStats::default()
+        ..IdTableStats::default()
     };
     type Sorted = ReplayState<PoolSortedVec<Payload>>;
     assert_eq!(Sorted::unsupported_before(&remove_random(65_536)), None);
@@ -465,12 +465,12 @@ fn pool_sorted_vec_is_unsupported_above_its_stated_remove_cost_cap() {
         "{reason}"
     );
     // `churn` at 1M: many removes but the free count stays small; under the cap.
-    let churn = BodyStats {
+    let churn = IdTableStats {
         removes: 100_000,
         adds: 100_000,
         live_at_start: 1_000_000,
         peak_live: 1_000_001,
-        ..BodyStats::default()
+        ..IdTableStats::default()
     };
     assert_eq!(Sorted::unsupported_before(&churn), None);
     // Other designs have no such cap.

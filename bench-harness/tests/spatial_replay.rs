@@ -19,7 +19,7 @@ use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
 use workloads::Trace;
-use workloads::spatial_op::{Coords, F32Bits, MAX_INSERTS, SpatialOp};
+use workloads::spatial::{Coords, F32Bits, MAX_INSERTS, SpatialOp};
 use workloads::trace::TraceHeader;
 
 /// How long verifying and twice timing every design on both traces may take before the test
@@ -199,7 +199,7 @@ fn the_trace_insert_limit_is_the_designs_id_limit() {
     assert_eq!(
         MAX_INSERTS,
         u64::from(impls::spatial::MAX_POINT_ID) + 1,
-        "workloads::spatial_op::MAX_INSERTS and impls::spatial::MAX_POINT_ID disagree"
+        "workloads::spatial::MAX_INSERTS and impls::spatial::MAX_POINT_ID disagree"
     );
 }
 

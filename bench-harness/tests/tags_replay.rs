@@ -13,7 +13,6 @@ use impls::tags::{
     Entity, Tag, TagDesignInfo, TagDesignVisitor, TagError, TagStore, find_tag_design,
     for_each_tag_design,
 };
-use results::FamilyMetrics;
 use workloads::{TagOp, TraceOp};
 
 const TAGS: &str = <TagOp as TraceOp>::FAMILY;
@@ -41,7 +40,7 @@ impl TagDesignVisitor for VerifyAll<'_> {
             }
             let metrics = TagReplay::<S>::measure(&p.trace, &p.expected.stats)
                 .unwrap_or_else(|e| panic!("{}: measure: {e}", S::INFO.name));
-            let Some(FamilyMetrics::Tags(m)) = metrics else {
+            let Some(m) = metrics else {
                 panic!("{}: no tag metrics", S::INFO.name);
             };
             assert_eq!(m.tags_after_setup, p.expected.stats.tags_at_start);

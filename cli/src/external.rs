@@ -1,31 +1,37 @@
 //! The suite as a library: run a family's verified workloads on a design from another crate,
-//! beside every built-in design of that family.
+//! beside every built-in design of that family (the [crate docs](crate) list what else a user
+//! needs: `dodbench::impls`, `dodbench::workloads`, `dodbench::results`).
 //!
 //! A user implements the family's design trait for their type (for ID tables `IdTable<Payload>`,
 //! with an `INFO` whose kind is [`impls::DesignKind::External`]) and writes, in their crate's
 //! `benches/x.rs` (`harness = false`), naming the family's marker from [`replay`]:
 //!
-//! ```ignore
+//! ```no_run
+//! # mod my_crate { pub type MyTable<T> = dodbench::impls::id_table::holey::Holey<T>; }
 //! fn main() {
 //!     use dodbench::external::replay::IdTableFamily;
-//!     dodbench::external::main::<IdTableFamily, my_crate::MyTable<workloads::Payload>>();
+//!     use dodbench::workloads::Payload;
+//!     dodbench::external::main::<IdTableFamily, my_crate::MyTable<Payload>>();
 //! }
 //! ```
 //!
 //! `cargo bench` (or `DODBENCH_QUICK=1 cargo bench`) then runs the family's matrix through the
-//! same generic driver as dodbench's own `cargo bench` ([`crate::bench`]): the user's design is
-//! verified against the family's model like any other (a wrong one is `failed` with the reason,
-//! never a number), timed by criterion, and written to `results.json` and the HTML report under
+//! same generic driver as dodbench's own `cargo bench`: the user's design is verified against
+//! the family's model like any other (a wrong one is `failed` with the reason, never a number),
+//! timed by criterion, and written to `results.json` and the HTML report under
 //! `$CARGO_TARGET_DIR/dodbench/` (dodbench's own `target/` when unset). [`advise`] ranks every
 //! design, the user's included, on a recorded trace.
 //!
-//! A family runs a user's type `D` when it implements
-//! [`HostsDesign<D>`](bench_harness::replay::HostsDesign) (one impl next to its replayer).
+//! A family runs a user's type `D` when it implements [`HostsDesign<D>`] (one impl next to its
+//! replayer).
 
 use std::path::Path;
 
+pub use crate::advise::{Advice, AdviseOptions};
+#[doc(hidden)]
 pub use bench_harness::families::ExternalDesign;
-// `replay` holds the families' markers: the first type argument of `main` and `advise`.
+/// The families' markers (one `<Name>Family` type each): the first type argument of [`main`]
+/// and [`advise`]. The rest of the module is the replay machinery they are built on.
 pub use bench_harness::replay;
 pub use bench_harness::replay::HostsDesign;
 
@@ -39,16 +45,16 @@ pub fn main<F: HostsDesign<D>, D>() {
 
 /// `dodbench advise` with `D` among family `F`'s designs: ranks every design on the trace at
 /// `trace` (which must be a trace of family `F`) and writes the report under `options.out`;
-/// [`crate::advise::Advice::summary`] is the printed ranking. Simulated cache misses are skipped
+/// [`Advice::summary`] is the printed ranking. Simulated cache misses are skipped
 /// (with the reason in the summary).
 ///
 /// # Errors
 /// The trace cannot be read or is of another family; the report cannot be written.
 pub fn advise<F: HostsDesign<D>, D>(
     trace: &Path,
-    options: &crate::advise::AdviseOptions,
-) -> anyhow::Result<crate::advise::Advice> {
-    let options = crate::advise::AdviseOptions {
+    options: &AdviseOptions,
+) -> anyhow::Result<Advice> {
+    let options = AdviseOptions {
         cache: Err(
             "the cache pass replays designs in a `dodbench sim-child` process, which \
                     has no design from another crate"

@@ -1,5 +1,5 @@
-//! `dodbench list`: every family's designs (from its registry's results records) and every
-//! workload with its parameters.
+//! `dodbench list`: every family's designs (from its registry's results records) and metric
+//! specs, and every workload with its parameters; `--families`: the family names alone.
 
 use anyhow::Result;
 use bench_harness::families::{FamilyVisitor, for_each_family};
@@ -64,15 +64,43 @@ impl FamilyVisitor for ListFamily {
             }
         }
         F::for_each_replayer(&mut References);
+        if let Some(section) = F::metric_section() {
+            println!("  metrics beyond time ({}):", section.title);
+            for m in &section.specs {
+                let how = match (m.better, m.deterministic) {
+                    (Some(d), true) => format!("{d:?} is better, gated by compare"),
+                    (Some(d), false) => format!("{d:?} is better, shown"),
+                    (None, _) => "fixed by the trace, shown".to_string(),
+                };
+                println!(
+                    "    {:<32} {:<24} {}",
+                    m.compare_name(),
+                    m.label,
+                    how.to_lowercase()
+                );
+            }
+        }
         println!();
     }
 }
 
-/// Prints the designs of every family, then the workloads.
+/// Prints the family names, one per line (`dodbench list --families`, for scripts).
+fn family_names() {
+    for name in bench_harness::families::family_names() {
+        println!("{name}");
+    }
+}
+
+/// Prints the designs of every family with its metrics, then the workloads; with
+/// `families_only`, the family names alone.
 ///
 /// # Errors
 /// Never (stdout errors panic as `println!` does).
-pub fn run() -> Result<Gate> {
+pub fn run(families_only: bool) -> Result<Gate> {
+    if families_only {
+        family_names();
+        return Ok(Gate::Pass);
+    }
     for_each_family(&mut ListFamily);
     println!("Workloads:");
     for w in workloads::registry::workloads() {

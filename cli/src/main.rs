@@ -40,8 +40,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the designs and the workloads with their parameters.
-    List,
+    /// List the designs, each family's metrics and the workloads with their parameters.
+    List {
+        /// Print only the family names, one per line (for scripts).
+        #[arg(long)]
+        families: bool,
+    },
     /// Generate a workload trace and save it to a file.
     Gen {
         /// Workload name (see `dodbench list`).
@@ -233,6 +237,11 @@ enum Command {
         /// "Trend across commits" chart per workload; corrupt lines are skipped and listed.
         #[arg(long)]
         history: Option<PathBuf>,
+        /// The metric the trend charts draw, as `dodbench compare` names it (e.g. `d1_miss`,
+        /// `metrics.bytes_per_tag`); default: simulated instructions where the history has
+        /// them, else the time over the reference design's.
+        #[arg(long, requires = "history")]
+        trend_metric: Option<String>,
     },
 }
 
@@ -315,7 +324,7 @@ fn main() {
     }
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::List => list::run(),
+        Command::List { families } => list::run(families),
         Command::Gen {
             workload,
             n,
@@ -422,7 +431,8 @@ fn main() {
             results,
             out,
             history,
-        } => report::run(results, out, history),
+            trend_metric,
+        } => report::run(results, out, history, trend_metric),
     };
     match result {
         Ok(Gate::Pass) => {}

@@ -7,15 +7,21 @@ use anyhow::{Context, Result, bail};
 use crate::Gate;
 
 /// Renders `results` (default: `target/dodbench/results.json`) into `out` (default:
-/// `target/dodbench/report`), with trend charts from `history` when given. Several files (or
+/// `target/dodbench/report`), with trend charts from `history` when given (of `trend_metric`
+/// when given, which some entry of the history must have). Several files (or
 /// a directory: every `*.json` results file in it, by name) make one report of several
 /// machines side by side; they must share their traces and simulated caches and name
 /// different machines.
 ///
 /// # Errors
-/// A results or history file cannot be read, the files cannot be shown side by side, or the
-/// report cannot be written.
-pub fn run(results: Vec<PathBuf>, out: Option<PathBuf>, history: Option<PathBuf>) -> Result<Gate> {
+/// A results or history file cannot be read, the files cannot be shown side by side, the
+/// trend metric is in no entry of the history, or the report cannot be written.
+pub fn run(
+    results: Vec<PathBuf>,
+    out: Option<PathBuf>,
+    history: Option<PathBuf>,
+    trend_metric: Option<String>,
+) -> Result<Gate> {
     let given = if results.is_empty() {
         vec![results::default_results_path()]
     } else {
@@ -55,11 +61,28 @@ pub fn run(results: Vec<PathBuf>, out: Option<PathBuf>, history: Option<PathBuf>
                 path.display()
             );
         }
+        if let Some(metric) = &trend_metric {
+            let mut known: Vec<&str> = entries
+                .iter()
+                .flat_map(|e| &e.benchmarks)
+                .flat_map(|b| b.metrics.keys().map(String::as_str))
+                .collect();
+            known.sort_unstable();
+            known.dedup();
+            if !entries.is_empty() && !known.contains(&metric.as_str()) {
+                bail!(
+                    "{}: no entry has the metric {metric:?}; its metrics are: {}",
+                    path.display(),
+                    known.join(", ")
+                );
+            }
+        }
     }
     let options = reports::RenderOptions {
         source: paths.first().cloned(),
         sources: if paths.len() > 1 { paths } else { Vec::new() },
         history,
+        trend_metric,
         ..Default::default()
     };
     let summary = reports::render_machines(&runs, &out, &options)

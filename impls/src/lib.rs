@@ -48,6 +48,7 @@ pub mod id;
 pub mod id_table;
 pub mod intrusive_list;
 pub mod kind;
+mod registry;
 pub mod relations;
 pub mod spatial;
 pub mod spawn;

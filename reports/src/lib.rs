@@ -57,6 +57,10 @@ pub struct RenderOptions {
     /// --history`): when it has at least one entry, every workload on the family pages gets a
     /// "Trend across commits" chart. `None` (or an empty history) changes nothing.
     pub history: Option<PathBuf>,
+    /// The metric the trend charts draw, by its history name (`d1_miss`,
+    /// `metrics.bytes_per_tag`, any name `dodbench compare` prints); `None`: simulated
+    /// instructions where the history has them, else the time over the reference design's.
+    pub trend_metric: Option<String>,
 }
 
 /// What [`render`] wrote.
@@ -169,6 +173,7 @@ pub fn render_machines(
                 path: path.display().to_string(),
                 entries,
                 corrupt,
+                metric: opts.trend_metric.clone(),
             })
         }
         None => None,

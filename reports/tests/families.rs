@@ -1,11 +1,14 @@
-//! The family-specific sections of the report on a fixed results file with a `tags` and an
-//! `alloc` family beside `id_table` (`tests/fixtures/families_results.json`): the tag-store
-//! and allocator tables with their exact numbers, their charts, rows without metrics (a failed
-//! design, the `system` allocator timed only), an external fragmentation the design cannot
-//! tell, a design name that is markup, and the index's links to every family page. A copy
-//! with the passes' fields on tag stores and allocators (`families_passes_results.json`: `sim`,
-//! `latency`, `memory`, sweep points) checks that the generic charts and columns appear on
-//! every family's page, not only the ID tables'.
+//! The family-metrics section of the report on a fixed results file with a `tags` and an
+//! `alloc` family beside `id_table` (`tests/fixtures/families_results.json`, whose family
+//! records declare the two sections as the harness does): the generic section built from
+//! those declarations, with the exact numbers of the tag-store and allocator tables, their
+//! ranking in either direction, the trace's figures, their charts, rows without metrics (a
+//! failed design, the `system` allocator timed only), an external fragmentation the design
+//! cannot tell (`–`), a design name that is markup, and the index's links to every family
+//! page. A copy with the passes' fields on tag stores and allocators
+//! (`families_passes_results.json`: `sim`, `latency`, `memory`, sweep points, and no declared
+//! sections) checks that the generic charts and columns appear on every family's page, not
+//! only the ID tables', and that a file without declarations still shows every number.
 
 use std::path::{Path, PathBuf};
 
@@ -35,8 +38,10 @@ fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap()
 }
 
+/// A page with `/` as written (the templates escape it as `&#x2f;`, harmless in a browser
+/// and unreadable in an assertion); `<`, `>` and `&` stay escaped.
 fn page(dir: &Path, name: &str) -> String {
-    read(&dir.join(name))
+    read(&dir.join(name)).replace("&#x2f;", "/")
 }
 
 /// The block `id="<anchor>"` of a family page, up to the next block.
@@ -87,7 +92,7 @@ fn designs(table: &str) -> Vec<&str> {
         .collect()
 }
 
-const EVIL: &str = "evil&lt;script&gt;alert(2)&lt;&#x2f;script&gt;";
+const EVIL: &str = "evil&lt;script&gt;alert(2)&lt;/script&gt;";
 
 #[test]
 fn fixture_uses_only_fields_of_the_schema() {
@@ -102,6 +107,10 @@ fn assert_only_schema_fields(path: &Path) {
         match (fixture, typed) {
             (serde_json::Value::Object(f), serde_json::Value::Object(t)) => {
                 for (k, v) in f {
+                    // A `null` metric reads as absent (schema 7 leaves it out).
+                    if v.is_null() && !t.contains_key(k) {
+                        continue;
+                    }
                     let tv = t
                         .get(k)
                         .unwrap_or_else(|| panic!("{at}.{k} not in the schema"));
@@ -122,6 +131,13 @@ fn assert_only_schema_fields(path: &Path) {
     check(&raw, &typed, "results");
 }
 
+/// The legend of block `anchor`: the `<dl class="metrics">` of its family section, up to
+/// its table.
+fn legend<'a>(html: &'a str, anchor: &str, table: &str) -> &'a str {
+    let b = block(html, anchor);
+    &b[b.find("<dl class=\"metrics\">").expect("legend")..b.find(table).unwrap()]
+}
+
 #[test]
 fn tag_store_table_has_exact_numbers_smallest_bytes_per_tag_first() {
     let (dir, _s) = rendered();
@@ -132,6 +148,15 @@ fn tag_store_table_has_exact_numbers_smallest_bytes_per_tag_first() {
         ["fixed", EVIL, "vec_of_vecs", "sorted_chunks8"],
         "by bytes per tag, then the design without metrics"
     );
+    assert!(t.contains(
+        "<caption>tags-build, N = 1000: tag-store memory and allocator traffic, smallest \
+         B / tag first</caption>"
+    ));
+    assert!(t.contains(
+        "<th>design</th><th class=\"num\">B / tag</th><th class=\"num\">after body</th>\
+         <th class=\"num\">setup calls / tag</th><th class=\"num\">body calls / unit</th>\
+         <th class=\"num\">ns / unit</th><th class=\"num\">× best</th>"
+    ));
     // B / tag, after body, setup calls / tag, body calls / unit, ns / unit, × best.
     assert_eq!(
         cells(row(t, "fixed")),
@@ -154,10 +179,13 @@ fn tag_store_table_has_exact_numbers_smallest_bytes_per_tag_first() {
             "–"
         ]
     );
-    // One line per metric above the table, with the trace's tag count.
+    assert!(row(t, "sorted_chunks8").contains("colspan=\"4\" class=\"unmeasured\""));
+    // One legend line per shown metric, and the trace's tag count above the table.
     let b = block(&html, "tags-build-n1000");
-    let notes = &b[b.find("<dl class=\"metrics\">").unwrap()..b.find(t).unwrap()];
+    assert!(b.contains("<h4>Tag-store memory and allocator traffic</h4>"));
+    let notes = legend(&html, "tags-build-n1000", t);
     for term in [
+        "tags after the setup",
         "B / tag",
         "after body",
         "setup calls / tag",
@@ -166,9 +194,13 @@ fn tag_store_table_has_exact_numbers_smallest_bytes_per_tag_first() {
     ] {
         assert!(notes.contains(&format!("<dt>{term}</dt>")), "{term}");
     }
-    assert!(notes.contains("divided by the tags it then holds (4000 here)"));
-    // A workload whose benchmarks carry no tag metrics gets no tag section.
-    assert!(!block(&html, "tags-has-n1000").contains("numbers tags"));
+    assert!(notes.contains(
+        "<dd>heap bytes the design holds after the setup (its own accounting) divided by the \
+         tags it then holds.</dd>"
+    ));
+    assert!(notes.contains("<p class=\"note\">tags after the setup: 4000</p>"));
+    // A workload whose benchmarks carry no tag metrics gets no family section.
+    assert!(!block(&html, "tags-has-n1000").contains("family-metrics"));
     assert!(!html.contains("numbers alloc"));
 }
 
@@ -180,35 +212,36 @@ fn allocator_table_has_exact_numbers_unknowns_and_time_only_rows() {
     assert_eq!(
         designs(t),
         ["rlsf", "buddy", "buddy_scan", "system"],
-        "by utilization at peak, then the design without metrics"
+        "by utilization at peak, highest first, then the design without metrics"
     );
-    // arena, use at peak, mean use, internal, external, largest free ÷ arena, metadata bits,
-    // live at first failure.
+    assert!(t.contains(
+        "<caption>alloc-random-mix, N = 64: allocator space use, highest use at peak \
+         first</caption>"
+    ));
+    // use at peak, mean use, internal, external, largest free ÷ arena, metadata bits, live at
+    // first failure, ns / unit, × best.
     assert_eq!(
         cells(row(t, "rlsf")),
         [
-            "1 MiB", "0.969", "0.900", "0.0300", "0", "0.0200", "96.0", "–"
+            "0.969", "0.900", "0.0300", "0", "0.0200", "96.0", "–", "18.00", "1.20×"
         ]
     );
     assert_eq!(
         cells(row(t, "buddy")),
         [
-            "1 MiB", "0.750", "0.625", "0.250", "0.125", "0.375", "2.00", "0.500"
+            "0.750", "0.625", "0.250", "0.125", "0.375", "2.00", "0.500", "25.00", "1.67×"
         ]
     );
+    // buddy_scan cannot tell its largest free block: its external fragmentation and largest
+    // free block are not measured.
     assert_eq!(
         cells(row(t, "buddy_scan")),
         [
-            "1 MiB", "0.700", "0.600", "0.300", "unknown", "unknown", "1.00", "0.400"
+            "0.700", "0.600", "0.300", "–", "–", "1.00", "0.400", "30.00", "2.00×"
         ]
     );
-    assert_eq!(cells(row(t, "system")), ["time only"]);
-    let b = block(&html, "alloc-random-mix-n64");
-    assert!(b.contains(
-        "<p class=\"note\">unknown: buddy_scan cannot tell its largest free block, so its \
-         external fragmentation and largest free block are not measured.</p>"
-    ));
-    let notes = &b[b.find("<dl class=\"metrics\">").unwrap()..b.find(t).unwrap()];
+    assert_eq!(cells(row(t, "system")), ["time only", "15.00", "1.00×"]);
+    let notes = legend(&html, "alloc-random-mix-n64", t);
     for term in [
         "arena",
         "use at peak",
@@ -218,10 +251,16 @@ fn allocator_table_has_exact_numbers_unknowns_and_time_only_rows() {
         "largest free ÷ arena",
         "metadata bits / block",
         "live at first failure",
+        "ns / unit, × best",
     ] {
         assert!(notes.contains(&format!("<dt>{term}</dt>")), "{term}");
     }
+    assert!(notes.contains("empty where the design cannot tell its largest free block."));
+    // The arena is the trace's: one line, not a column.
+    assert!(notes.contains("<p class=\"note\">arena: 1 MiB</p>"));
+    assert!(!t.contains(">arena<"));
     // The generic timing table still ranks every timed row, the system allocator included.
+    let b = block(&html, "alloc-random-mix-n64");
     assert!(b.contains("Fastest: <strong>system</strong> at 15.00 ns per work unit"));
     assert!(!html.contains("numbers tags"));
 }
@@ -232,8 +271,8 @@ fn family_charts_are_linked_written_and_draw_the_measured_designs() {
     let charts = dir.path().join("charts");
     let tags_html = page(dir.path(), "tags.html");
     let alloc_html = page(dir.path(), "alloc.html");
-    let bytes = "tags-tags-build-n1000-bytes-per-tag.svg";
-    let utilization = "alloc-alloc-random-mix-n64-utilization.svg";
+    let bytes = "tags-tags-build-n1000-bytes_per_tag.svg";
+    let utilization = "alloc-alloc-random-mix-n64-arena_use.svg";
     assert!(block(&tags_html, "tags-build-n1000").contains(&format!("src=\"charts/{bytes}\"")));
     assert!(
         block(&alloc_html, "alloc-random-mix-n64")
@@ -245,21 +284,41 @@ fn family_charts_are_linked_written_and_draw_the_measured_designs() {
     assert!(
         !s.charts
             .iter()
-            .any(|p| p.to_string_lossy().contains("tags-has-n1000-bytes-per-tag")),
+            .any(|p| p.to_string_lossy().contains("tags-has-n1000-bytes")),
         "no tag metrics, no chart"
     );
+    // Bars and grouped charts are the only ones declared: one chart per block.
+    let family_charts = |anchor: &str| {
+        s.charts
+            .iter()
+            .filter(|p| p.to_string_lossy().contains(anchor))
+            .count()
+    };
+    assert_eq!(family_charts("tags-build-n1000-bytes_per_tag"), 1);
+    assert_eq!(family_charts("alloc-random-mix-n64-arena_use"), 1);
     let colour = |i: usize| design_colour(i).hex().to_uppercase();
     // Palette indices are positions in results.designs: tags 1..=4, alloc 5..=8.
     let svg = read(&charts.join(bytes));
-    for label in ["8.00 B", "12.5 B", "26.5 B"] {
+    for label in ["8.00", "12.5", "26.5"] {
         assert!(svg.contains(&format!("\n{label}\n")), "{label}");
     }
+    assert!(svg.contains("\nB / tag (lower is better)\n"));
     assert!(svg.contains("evil&lt;script&gt;alert(2)&lt;/script&gt;"));
     let drawn: Vec<usize> = (1..=4).filter(|&i| svg.contains(&colour(i))).collect();
     assert_eq!(drawn, [1, 2, 3], "sorted_chunks8 failed: no bar");
     let svg = read(&charts.join(utilization));
     for label in ["0.969", "0.750", "0.700", "0.625", "0.500", "0.400"] {
         assert!(svg.contains(&format!("\n{label}\n")), "{label}");
+    }
+    for caption in ["use at peak", "mean use", "live at first failure"] {
+        assert!(
+            svg.contains(&format!("alloc-random-mix, N = 64: {caption}")),
+            "{caption}"
+        );
+        assert!(
+            svg.contains(&format!("\n{caption} (higher is better)\n")),
+            "{caption}"
+        );
     }
     assert!(svg.contains("\nnot measured\n"), "rlsf's live fraction");
     let drawn: Vec<usize> = (5..=8).filter(|&i| svg.contains(&colour(i))).collect();
@@ -270,6 +329,55 @@ fn family_charts_are_linked_written_and_draw_the_measured_designs() {
             assert!(dir.path().join(&src).is_file(), "{}", src.display());
         }
     }
+}
+
+#[test]
+fn a_results_file_without_declared_sections_shows_every_number_by_name() {
+    let (dir, s) = render_fixture(&passes_fixture_path());
+    let html = page(dir.path(), "tags.html");
+    let t = table(&html, "tags-build-n1000", "tags");
+    assert!(t.contains(
+        "<caption>tags-build, N = 1000: family metrics, in the order of the table above \
+         (this results file does not declare them)</caption>"
+    ));
+    assert!(t.contains(
+        "<th>design</th><th class=\"num\">alloc_calls_per_op</th>\
+         <th class=\"num\">bytes_per_tag</th><th class=\"num\">memory_bytes_after_body</th>\
+         <th class=\"num\">setup_alloc_calls_per_tag</th><th class=\"num\">tags_after_setup</th>\
+         <th class=\"num\">ns / unit</th>"
+    ));
+    // The main table's order: fastest first, then the failed design.
+    assert_eq!(designs(t), ["fixed", "vec_of_vecs", EVIL, "sorted_chunks8"]);
+    assert_eq!(
+        cells(row(t, "fixed")),
+        ["0", "8.00", "32768", "0.000500", "4000", "20.00", "1.00×"]
+    );
+    assert_eq!(
+        cells(row(t, EVIL)),
+        ["1.50", "12.5", "49000", "–", "4000", "45.00", "2.25×"]
+    );
+    let b = block(&html, "tags-build-n1000");
+    assert!(b.contains("<h4>Family metrics</h4>"));
+    let notes = legend(&html, "tags-build-n1000", t);
+    assert_eq!(
+        notes.matches("<dt>").count(),
+        1,
+        "only the time columns: {notes}"
+    );
+    // No chart without a declaration.
+    assert!(!s.charts.iter().any(|p| {
+        let p = p.to_string_lossy();
+        p.contains("bytes_per_tag") || p.contains("arena_use")
+    }));
+    let alloc = page(dir.path(), "alloc.html");
+    let t = table(&alloc, "alloc-random-mix-n64", "alloc");
+    // Designs with metrics in the order of the table above, then the others.
+    assert_eq!(designs(t), ["rlsf", "buddy", "buddy_scan", "system"]);
+    assert_eq!(cells(row(t, "system")), ["time only", "15.00", "1.00×"]);
+    assert!(
+        row(t, "system").contains("colspan=\"8\""),
+        "one column per stored name"
+    );
 }
 
 #[test]
@@ -320,7 +428,7 @@ fn markup_in_a_design_name_is_escaped_everywhere() {
         assert!(!html.contains("<script>alert"), "{}", p.display());
         assert_eq!(html.matches("<script").count(), 1, "{}", p.display());
     }
-    let tags = read(&s.family_pages[1]);
+    let tags = read(&s.family_pages[1]).replace("&#x2f;", "/");
     assert!(tags.contains(EVIL));
     for chart in &s.charts {
         assert!(!read(chart).contains("<script"), "{}", chart.display());
@@ -411,7 +519,7 @@ fn passes_charts_and_columns_appear_on_every_family_page() {
     // rlsf's memory metrics give the memory column group on the allocator page.
     let b = block(&alloc_html, "alloc-random-mix-n64");
     assert!(b.contains("<th class=\"num\">peak in body</th>"));
-    // The family sections are still there beside the generic ones.
+    // The family sections (undeclared in this file) are still there beside the generic ones.
     assert!(block(&page(dir.path(), "tags.html"), "tags-build-n1000").contains("numbers tags"));
     assert!(b.contains("numbers alloc"));
     // The ID-table page, without these fields, gets none of these charts.

@@ -135,3 +135,31 @@ fn a_history_of_two_machines_draws_one_line_per_design_and_machine() {
     let page = read(&dir.path().join("id_table.html"));
     assert!(page.contains("one line per design and machine"));
 }
+
+#[test]
+fn a_chosen_trend_metric_is_drawn_by_its_history_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = reports::RenderOptions {
+        history: Some(fixtures().join("history.jsonl")),
+        trend_metric: Some("ns_per_op".to_string()),
+        ..Default::default()
+    };
+    let s = reports::render(&results(), dir.path(), &opts).unwrap();
+    let lookup = s
+        .charts
+        .iter()
+        .find(|p| p.ends_with("id_table-lookup-trend.svg"))
+        .expect("the lookup trend is drawn");
+    let svg = read(lookup);
+    assert!(
+        svg.contains("ns_per_op, as the history records it"),
+        "{svg}"
+    );
+    assert!(!svg.contains("simulated instructions"));
+    let page = read(&dir.path().join("id_table.html"));
+    // ns_per_op is recorded up to N = 65536 for lookup, where `ir` stopped at 1000.
+    assert!(
+        page.contains("y: ns_per_op, as the history records it, at N = 65536"),
+        "{page}"
+    );
+}

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::compare::Run;
-use crate::compare::metrics::{Better, METRICS, TIME_METRIC};
+use crate::compare::metrics::{Better, TIME_METRIC};
 
 /// One Bencher metric.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -39,10 +39,11 @@ pub type Bmf = BTreeMap<String, BTreeMap<String, BmfMetric>>;
 /// The run in Bencher Metric Format (verified benchmarks only; others have no numbers).
 pub fn bmf(run: &Run) -> Bmf {
     let mut out = Bmf::new();
+    let defs = run.metric_defs();
     for b in &run.benchmarks {
         let mut measures = BTreeMap::new();
-        for def in METRICS {
-            let Some(m) = b.metrics.get(def.name) else {
+        for def in &defs {
+            let Some(m) = b.metrics.get(&*def.name) else {
                 continue;
             };
             measures.insert(
@@ -101,9 +102,10 @@ pub fn testbed(run: &Run) -> &str {
 /// `family/workload/design/n [machine]` (and ` - metric` for deterministic metrics).
 pub fn github_action_benchmark(run: &Run) -> Vec<GabEntry> {
     let mut out = Vec::new();
+    let defs = run.metric_defs();
     for b in &run.benchmarks {
-        for def in METRICS.iter().filter(|d| d.better == Better::Lower) {
-            let Some(m) = b.metrics.get(def.name) else {
+        for def in defs.iter().filter(|d| d.better == Better::Lower) {
+            let Some(m) = b.metrics.get(&*def.name) else {
                 continue;
             };
             let name = if def.name == TIME_METRIC {

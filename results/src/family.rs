@@ -1,10 +1,9 @@
 //! The families of designs a run measures, and what each measures beyond time.
 //!
 //! This is the one file of the crate that names a specific family: a new family adds a
-//! [`Family`] variant (its serde name is the string results.json stores), a row of
-//! [`FamilyRecord::builtin`] (the design its times are normalised by in files that predate
-//! `families`), and, if it measures something beyond time, a [`FamilyMetrics`] variant with its
-//! metrics struct. Everything else (compare, history, the report) works from these types.
+//! [`Family`] variant (its serde name is the string results.json stores). Its title, reference
+//! design, claims and metric specs come from the run ([`FamilyRecord`]); everything else
+//! (compare, history, the report) works from these types.
 
 use std::fmt;
 use std::str::FromStr;
@@ -12,6 +11,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::claim::Claim;
+use crate::metric_spec::MetricSection;
 
 /// A family of designs sharing one trait and one op vocabulary, or the reference loops timed
 /// beside a family's designs.
@@ -141,6 +141,11 @@ pub struct FamilyRecord {
     /// judges them); empty in files written before claims were recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub claims: Vec<Claim>,
+    /// The family's own metrics (memory per tag, fragmentation, garbage...) as the report
+    /// shows them and `compare` gates them; `None` for a family without any and in files
+    /// written before schema 7.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<MetricSection>,
 }
 
 impl FamilyRecord {
@@ -176,6 +181,7 @@ impl FamilyRecord {
             title: title.to_string(),
             reference_design: reference_design.to_string(),
             claims: Vec::new(),
+            metrics: None,
         })
     }
 
@@ -185,263 +191,26 @@ impl FamilyRecord {
     }
 }
 
-/// The metrics one family measures beyond time (`Benchmark::metrics`), tagged by `kind` in
-/// results.json: `{"kind": "tags", "tags_after_setup": ..., ...}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum FamilyMetrics {
-    /// A tag store's.
-    Tags(TagMetrics),
-    /// A block allocator's.
-    Alloc(AllocMetrics),
-    /// A component manager's.
-    Components(ComponentMetrics),
-    /// A relation index's.
-    Relations(RelationMetrics),
-    /// A transform hierarchy's.
-    Transforms(TransformMetrics),
-    /// A DataComponent store's.
-    DataComponent(DataComponentMetrics),
-    /// A spatial index's.
-    Spatial(SpatialMetrics),
-    /// A spawn design's.
-    Spawn(SpawnMetrics),
-}
-
-impl FamilyMetrics {
-    /// The family these metrics belong to.
-    pub fn family(&self) -> Family {
-        match self {
-            FamilyMetrics::Tags(_) => Family::Tags,
-            FamilyMetrics::Alloc(_) => Family::Alloc,
-            FamilyMetrics::Components(_) => Family::Components,
-            FamilyMetrics::Relations(_) => Family::Relations,
-            FamilyMetrics::Transforms(_) => Family::Transforms,
-            FamilyMetrics::DataComponent(_) => Family::DataComponent,
-            FamilyMetrics::Spatial(_) => Family::Spatial,
-            FamilyMetrics::Spawn(_) => Family::Spawn,
-        }
+/// Takes the per-family fields of a results file of schema 1 to 3 (`tags`, `alloc` beside the
+/// other benchmark fields) out of `benchmark`, as the JSON of a `metrics` field (tagged by
+/// `kind`); `None` when it has neither.
+///
+/// # Errors
+/// The family cannot be written as JSON (never).
+pub(crate) fn take_v3_metrics(
+    benchmark: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<Option<serde_json::Value>, serde_json::Error> {
+    let tags = benchmark.remove("tags").filter(|v| !v.is_null());
+    let alloc = benchmark.remove("alloc").filter(|v| !v.is_null());
+    let (family, mut fields) = match (tags, alloc) {
+        (Some(t), _) => (Family::Tags, t),
+        (None, Some(a)) => (Family::Alloc, a),
+        (None, None) => return Ok(None),
+    };
+    if let Some(object) = fields.as_object_mut() {
+        object.insert("kind".into(), serde_json::to_value(family)?);
     }
-
-    /// The results.json names of `family`'s metric fields, which a claim's
-    /// [`Metric::Family`](crate::claim::Metric::Family) may name; `None` for a family without
-    /// metrics of its own.
-    ///
-    /// ```
-    /// use results::{Family, FamilyMetrics};
-    /// let fields = FamilyMetrics::field_names(Family::Transforms).unwrap();
-    /// assert!(fields.iter().any(|f| f == "products_per_frame"));
-    /// assert!(FamilyMetrics::field_names(Family::IdTable).is_none());
-    /// ```
-    pub fn field_names(family: Family) -> Option<Vec<String>> {
-        let empty = match family {
-            Family::Tags => FamilyMetrics::Tags(TagMetrics::default()),
-            Family::Alloc => FamilyMetrics::Alloc(AllocMetrics::default()),
-            Family::Components => FamilyMetrics::Components(ComponentMetrics::default()),
-            Family::Relations => FamilyMetrics::Relations(RelationMetrics::default()),
-            Family::Transforms => FamilyMetrics::Transforms(TransformMetrics::default()),
-            Family::DataComponent => FamilyMetrics::DataComponent(DataComponentMetrics::default()),
-            Family::Spatial => FamilyMetrics::Spatial(SpatialMetrics::default()),
-            Family::Spawn => FamilyMetrics::Spawn(SpawnMetrics::default()),
-            Family::IdTable | Family::Reference => return None,
-        };
-        match serde_json::to_value(empty) {
-            Ok(serde_json::Value::Object(fields)) => {
-                Some(fields.keys().filter(|k| *k != "kind").cloned().collect())
-            }
-            _ => None,
-        }
-    }
-
-    /// Reads the per-family fields of a results file of schema 1 to 3 (`tags`, `alloc` beside
-    /// the other benchmark fields), removing them from `benchmark`; `None` when it has neither.
-    ///
-    /// # Errors
-    /// The field is present but not of its family's shape.
-    pub(crate) fn take_v3_fields(
-        benchmark: &mut serde_json::Map<String, serde_json::Value>,
-    ) -> Result<Option<Self>, serde_json::Error> {
-        let tags = benchmark.remove("tags").filter(|v| !v.is_null());
-        let alloc = benchmark.remove("alloc").filter(|v| !v.is_null());
-        Ok(match (tags, alloc) {
-            (Some(t), _) => Some(FamilyMetrics::Tags(serde_json::from_value(t)?)),
-            (None, Some(a)) => Some(FamilyMetrics::Alloc(serde_json::from_value(a)?)),
-            (None, None) => None,
-        })
-    }
-}
-
-/// Memory metrics of a tag store on one trace, measured by an untimed replay with the design's
-/// own accounting (`impls::tags::TagStore::memory_bytes` and `allocator_calls`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct TagMetrics {
-    /// Tags held after the setup.
-    pub tags_after_setup: u64,
-    /// Heap bytes per tag held after the setup (`memory_bytes / tags_after_setup`); `None`
-    /// with no tags.
-    pub bytes_per_tag: Option<f64>,
-    /// Heap bytes held after the body.
-    pub memory_bytes_after_body: u64,
-    /// Allocator calls the design made during the setup, per tag held after it (the heap
-    /// traffic of building the store).
-    pub setup_alloc_calls_per_tag: Option<f64>,
-    /// Allocator calls the design made during the body, per work unit.
-    pub alloc_calls_per_op: f64,
-}
-
-/// Memory metrics of a relation index on one trace, measured by an untimed replay with the
-/// design's own accounting (`impls::relations::RelationIndex::memory_bytes`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct RelationMetrics {
-    /// Live records after the setup.
-    pub records_after_setup: u64,
-    /// Heap bytes per live record after the setup (records, links, hash tables, free list);
-    /// `None` with no records.
-    pub bytes_per_record: Option<f64>,
-    /// Heap bytes held after the body.
-    pub memory_bytes_after_body: u64,
-    /// Indices the design keeps (1: on `a` only; 2: on `a` and `b`; 0: none, it scans).
-    pub indices: u8,
-}
-
-/// Query work and space of a spatial index on one trace, from an untimed replay with the
-/// design's own accounting (`impls::spatial::SpatialIndex::query_cost`, `longest_chain` and
-/// `memory_bytes`): the article's "2^n cells", "~16 objects" and XOR collision figures.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SpatialMetrics {
-    /// Live points after the setup.
-    pub points_after_setup: u64,
-    /// Heap bytes per live point after the setup; `None` with no points.
-    #[serde(default)]
-    pub bytes_per_point: Option<f64>,
-    /// Points found per query of the body (the same for every design); `None` without queries.
-    #[serde(default)]
-    pub found_per_query: Option<f64>,
-    /// Grid cells (hash lookups, dense cells) looked at per query; `None` for designs that
-    /// cannot tell (peers) or have no cells, and without queries.
-    #[serde(default)]
-    pub cells_per_query: Option<f64>,
-    /// Points tested (distance computed, or walked past in a colliding bucket) per query;
-    /// `None` for designs that cannot tell (peers) and without queries.
-    #[serde(default)]
-    pub tested_per_query: Option<f64>,
-    /// The most points one bucket (hash key's list, dense cell) held after the setup; `None`
-    /// for designs without buckets.
-    #[serde(default)]
-    pub longest_chain: Option<u64>,
-}
-
-/// The resource and the spawned world of a spawn design on one trace, from an untimed
-/// compile and spawn with the design's own accounting (`impls::spawn::Spawner::blob_bytes`,
-/// `SpawnWorld::memory_bytes`): the article's blob sizes per format.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SpawnMetrics {
-    /// Entities of the level (one spawn).
-    pub level_entities: u64,
-    /// Bytes of the compiled resource per level entity; `None` for an empty level.
-    #[serde(default)]
-    pub blob_bytes_per_entity: Option<f64>,
-    /// Heap bytes of the world after one spawn per spawned entity (peers: an estimate);
-    /// `None` for an empty level.
-    #[serde(default)]
-    pub world_bytes_per_entity: Option<f64>,
-}
-
-/// Memory, allocator traffic and garbage of a component manager on one trace, measured by an
-/// untimed replay with the design's own accounting (`impls::components::ComponentStore`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ComponentMetrics {
-    /// Live entities after the setup.
-    pub entities_after_setup: u64,
-    /// Instances (point masses) after the setup.
-    pub instances_after_setup: u64,
-    /// Heap bytes after the setup per live entity (entity manager, map and instance data);
-    /// `None` with no entity.
-    pub bytes_per_entity: Option<f64>,
-    /// Heap bytes after the setup per instance; `None` with no instance.
-    pub bytes_per_instance: Option<f64>,
-    /// Heap bytes held after the body.
-    pub memory_bytes_after_body: u64,
-    /// Allocator calls during the setup.
-    pub setup_alloc_calls: u64,
-    /// Allocator calls during the body, per work unit.
-    pub alloc_calls_per_op: f64,
-    /// Destruction steps (frames) in the body.
-    pub frames: u64,
-    /// Garbage (instances of dead entities not yet destroyed) after the 10th destruction
-    /// step; `None` with fewer steps.
-    pub garbage_after_10_frames: Option<u64>,
-    /// Garbage after the last destruction step; `None` without one.
-    pub garbage_after_last_frame: Option<u64>,
-    /// Most garbage after any destruction step (0 without one).
-    pub garbage_peak: u64,
-    /// Garbage after each destruction step, in order (empty without one; absent from
-    /// results written before it was recorded).
-    #[serde(default)]
-    pub garbage_per_frame: Vec<u64>,
-}
-
-/// Space metrics of a block allocator on one trace, sampled after every op of an untimed
-/// replay on the arena the timed replays use.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct AllocMetrics {
-    /// Arena size of the replay (from the trace's peak; the same for every design).
-    pub arena_bytes: u64,
-    /// Requested live bytes over reserved bytes at the moment of peak requested bytes.
-    pub utilization_at_peak: f64,
-    /// Mean over ops of requested live bytes over reserved bytes (ops with nothing live are
-    /// skipped).
-    pub utilization_mean: f64,
-    /// Internal fragmentation at peak: `(reserved - requested) / reserved`.
-    pub internal_fragmentation_at_peak: f64,
-    /// External fragmentation at peak: `1 - largest free block / free bytes` (the bytes on the
-    /// design's free lists); `None` where the design cannot tell both.
-    pub external_fragmentation_at_peak: Option<f64>,
-    /// Largest free block over the arena size at peak; `None` where unknown.
-    pub largest_free_over_arena_at_peak: Option<f64>,
-    /// Allocator metadata (in the arena and on the host heap) in bits per live block, at peak.
-    pub metadata_bits_per_block: f64,
-    /// Separately, on an arena of `arena_bytes`: a seeded stream of allocations from the
-    /// trace's size mix until the first failure; requested live bytes then over the arena.
-    pub live_fraction_at_first_failure: Option<f64>,
-}
-
-/// Space and allocator traffic of a DataComponent store on one trace, from an untimed replay
-/// with the design's own accounting (`impls::data_component::DataStore::memory_bytes` and
-/// `allocator_calls`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct DataComponentMetrics {
-    /// Live entities after the body.
-    pub entities_after_body: u64,
-    /// Keys held after the body.
-    pub keys_after_body: u64,
-    /// Heap bytes after the body per key held; `None` with no keys.
-    pub bytes_per_key: Option<f64>,
-    /// Heap bytes after the body per live entity; `None` with no entities.
-    pub bytes_per_entity: Option<f64>,
-    /// Allocator calls over setup and body per entity spawned (the article's "many → 3 → 1").
-    pub alloc_calls_per_entity: Option<f64>,
-    /// Allocator calls during the body per work unit.
-    pub body_alloc_calls_per_op: f64,
-}
-
-/// Work and space of a transform hierarchy on one trace, from an untimed replay with the
-/// design's own accounting (`impls::transforms::TransformStore::world_updates` and
-/// `memory_bytes`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct TransformMetrics {
-    /// Live nodes after the setup.
-    pub nodes_after_setup: u64,
-    /// Heap bytes per node after the setup; `None` with no nodes.
-    pub bytes_per_node: Option<f64>,
-    /// Heap bytes held after the body.
-    pub memory_bytes_after_body: u64,
-    /// World products (`local * parent_world`) the design computed during the body, per
-    /// `EndFrame` of the body: O(L²) against O(L) on a moving chain; `None` for a body
-    /// without frames.
-    pub products_per_frame: Option<f64>,
-    /// The same products per `SetLocal` (and batch entry) of the body; `None` without any.
-    pub products_per_set_local: Option<f64>,
+    Ok(Some(fields))
 }
 
 #[cfg(test)]
@@ -475,21 +244,5 @@ mod tests {
         );
         assert_eq!(all[1].reference_design, "vec_of_vecs");
         assert_eq!(all[2].title, "Block allocators");
-    }
-
-    #[test]
-    fn metrics_are_tagged_by_kind() {
-        let m = FamilyMetrics::Tags(TagMetrics {
-            tags_after_setup: 3,
-            bytes_per_tag: Some(8.0),
-            memory_bytes_after_body: 24,
-            setup_alloc_calls_per_tag: None,
-            alloc_calls_per_op: 0.5,
-        });
-        let json = serde_json::to_value(&m).unwrap();
-        assert_eq!(json["kind"], "tags");
-        assert_eq!(json["tags_after_setup"], 3);
-        assert_eq!(serde_json::from_value::<FamilyMetrics>(json).unwrap(), m);
-        assert_eq!(m.family(), Family::Tags);
     }
 }

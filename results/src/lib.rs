@@ -3,8 +3,10 @@
 //! (which draws it); it knows no design, workload or measuring code.
 //!
 //! * [`schema`]: [`Results`], [`Benchmark`] and the per-benchmark sections, [`Status`];
-//!   [`family`]: [`Family`], [`FamilyRecord`] (each family's reference design) and
-//!   [`FamilyMetrics`], the one file that names specific families;
+//!   [`family`]: [`Family`] and [`FamilyRecord`] (each family's reference design, claims and
+//!   metric specs), the one file that names specific families; [`metric_spec`]: a family's
+//!   own metrics as data ([`MetricSection`], [`MetricSpec`]); [`family_metrics`]: a
+//!   benchmark's named values ([`FamilyMetrics`]);
 //!   [`machine`]: the machine section as plain data; [`files`]: the one output rule and default
 //!   paths;
 //! * [`compare`]: two runs (or a run and the committed baseline) compared with noise-aware
@@ -24,20 +26,19 @@
 //! the order, and the paired ratios and overheads every benchmark carries; [`agreement`]: how
 //! far two runs of the same commit agree (the resolution of the measurement, an A/A check).
 //!
-//! Modules import downward only: `claim` ← `family`, `machine`, `files`, `step`, `stats` ←
-//! `schema` ← `ranking` ← `merge`, `side_by_side`, `compare`, `agreement`, `verdict` ←
-//! `history`, `export`, `ab`.
+//! Modules import downward only: `metric_spec`, `claim` ← `family` ← `family_metrics`,
+//! `machine`, `files`, `step`, `stats` ← `schema` ← `ranking` ← `merge`, `side_by_side`,
+//! `compare`, `agreement`, `verdict` ← `history`, `export`, `ab`.
 //!
 //! ```
 //! use results::{Benchmark, Family, FamilyMetrics, Status};
 //! let b = Benchmark::new(Family::Tags, "churn", "vec_of_vecs", 1000, 4000);
 //! assert_eq!(b.status, Status::Unmeasured);
 //! match &b.metrics {
-//!     Some(FamilyMetrics::Tags(m)) => println!("{:?} bytes per tag", m.bytes_per_tag),
-//!     Some(FamilyMetrics::Alloc(m)) => println!("{} utilization", m.utilization_at_peak),
-//!     Some(other) => println!("{:?} metrics", other.family()),
+//!     Some(m) => println!("{:?} bytes per tag", m.number("bytes_per_tag")),
 //!     None => println!("time only"),
 //! }
+//! let _: Option<&FamilyMetrics> = b.metrics.as_ref();
 //! ```
 #![deny(missing_docs)]
 
@@ -47,11 +48,13 @@ pub mod claim;
 pub mod compare;
 pub mod export;
 pub mod family;
+pub mod family_metrics;
 pub mod files;
 pub mod history;
 pub mod machine;
 pub mod measures;
 pub mod merge;
+pub mod metric_spec;
 pub mod ranking;
 pub mod schema;
 pub mod side_by_side;
@@ -61,10 +64,12 @@ pub mod step;
 pub mod verdict;
 
 pub use claim::{Claim, Metric, Operand, Quantity, Rule};
-pub use family::{Family, FamilyMetrics, FamilyRecord, UnknownFamily};
+pub use family::{Family, FamilyRecord, UnknownFamily};
+pub use family_metrics::{FamilyMetrics, MetricValue};
 pub use files::{create_output_dir, default_results_path, target_dir, write_atomically};
 pub use machine::{CacheSizes, Machine};
 pub use merge::{MergeCounts, SameRun};
+pub use metric_spec::{Direction, MetricChart, MetricSection, MetricSpec, Scope, Unit};
 pub use ranking::{Gap, Ranking, rank};
 pub use schema::{
     Benchmark, DesignRecord, Estimate, HwPerOp, Latency, MemoryMetrics, MemorySample,

@@ -17,6 +17,10 @@
 //! * 6: `rounds` per benchmark ([`Rounds`]): the designs of a cell timed in interleaved rounds,
 //!   `samples_ns_per_op[i]` a design's time in round `i`, with its paired ratios to the
 //!   family's reference design and to the cell's fastest; `overhead` is paired too.
+//! * 7: each family record carries its metric specs (`families[].metrics`,
+//!   [`MetricSection`](crate::MetricSection)); a benchmark's `metrics` keeps its shape (named
+//!   values tagged by `kind`, [`FamilyMetrics`]) and leaves an unmeasured metric out instead of
+//!   writing `null`.
 //!
 //! [`Results::load`] reads every version and upgrades it in memory: version 3's `tags`/`alloc`
 //! become `metrics`, and a file without `families` gets the built-in records
@@ -26,7 +30,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::family::{Family, FamilyMetrics, FamilyRecord};
+use crate::family::{Family, FamilyRecord};
+use crate::family_metrics::FamilyMetrics;
 use crate::files::write_atomically;
 use crate::machine::Machine;
 pub use crate::measures::{
@@ -38,13 +43,13 @@ pub use crate::status::Status;
 use crate::step::StepRecord;
 
 /// Version of this schema; readers refuse newer versions with a clear error.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// Versions [`Results::load`] reads (older ones' missing fields take defaults; version 1's
 /// `bytes_per_live_object` is read as `bytes_per_object`; version 3's per-benchmark `tags` and
 /// `alloc` are read into `metrics`; version 5 added a reference loop's `mirrors` and
 /// `overhead`, and its times come from resolved replays; version 6 added `rounds`).
-pub const READABLE_VERSIONS: [u32; 6] = [1, 2, 3, 4, 5, 6];
+pub const READABLE_VERSIONS: [u32; 7] = [1, 2, 3, 4, 5, 6, 7];
 
 /// A whole run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -127,7 +132,7 @@ pub struct WorkloadRecord {
     pub seed: u64,
     /// Generator parameters (JSON of its params struct).
     pub params: serde_json::Value,
-    /// Timed work units in the body (see `workloads::trace::BodyStats::work_units`).
+    /// Timed work units in the body (see `workloads::TraceStats::work_units`).
     pub ops: u64,
     /// Distinct objects (or, for keyed families, keys) the body's ops name: the working set a
     /// timed replay measures (`None` in files older than schema 5).
@@ -425,7 +430,7 @@ impl Results {
                 if b.contains_key("metrics") {
                     continue;
                 }
-                if let Some(m) = FamilyMetrics::take_v3_fields(b)? {
+                if let Some(m) = crate::family::take_v3_metrics(b)? {
                     b.insert("metrics".to_string(), serde_json::to_value(m)?);
                 }
             }
@@ -524,7 +529,6 @@ impl Results {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::{AllocMetrics, TagMetrics};
     use crate::machine::CacheSizes;
 
     fn empty() -> Results {
@@ -548,7 +552,7 @@ mod tests {
         std::fs::write(&p, r#"{"schema_version": 99}"#).unwrap();
         let e = Results::load(&p).unwrap_err().to_string();
         assert!(e.contains("schema version 99"), "{e}");
-        assert!(e.contains("versions 1 to 6"), "{e}");
+        assert!(e.contains("versions 1 to 7"), "{e}");
         std::fs::write(&p, "{not json").unwrap();
         let e = Results::load(&p).unwrap_err().to_string();
         assert!(e.contains("not a dodbench results file"), "{e}");
@@ -671,34 +675,23 @@ mod tests {
 
     #[test]
     fn reads_version_3_tags_and_alloc_fields_into_metrics() {
-        let tags = TagMetrics {
-            tags_after_setup: 10,
-            bytes_per_tag: Some(12.5),
-            memory_bytes_after_body: 100,
-            setup_alloc_calls_per_tag: Some(0.1),
-            alloc_calls_per_op: 0.0,
-        };
-        let alloc = AllocMetrics {
-            arena_bytes: 4096,
-            utilization_at_peak: 0.5,
-            utilization_mean: 0.4,
-            internal_fragmentation_at_peak: 0.5,
-            external_fragmentation_at_peak: None,
-            largest_free_over_arena_at_peak: Some(0.25),
-            metadata_bits_per_block: 2.0,
-            live_fraction_at_first_failure: None,
-        };
+        let tags = serde_json::json!({
+            "tags_after_setup": 10, "bytes_per_tag": 12.5, "memory_bytes_after_body": 100,
+            "setup_alloc_calls_per_tag": 0.1, "alloc_calls_per_op": 0.0,
+        });
+        let alloc = serde_json::json!({
+            "arena_bytes": 4096, "utilization_at_peak": 0.5, "utilization_mean": 0.4,
+            "internal_fragmentation_at_peak": 0.5, "external_fragmentation_at_peak": null,
+            "largest_free_over_arena_at_peak": 0.25, "metadata_bits_per_block": 2.0,
+            "live_fraction_at_first_failure": null,
+        });
         let mut v3 = serde_json::to_value(empty()).unwrap();
         v3["schema_version"] = 3.into();
         v3.as_object_mut().unwrap().remove("families");
         let mut benchmarks = Vec::new();
         for (family, field, value) in [
-            (Family::Tags, "tags", serde_json::to_value(&tags).unwrap()),
-            (
-                Family::Alloc,
-                "alloc",
-                serde_json::to_value(&alloc).unwrap(),
-            ),
+            (Family::Tags, "tags", tags),
+            (Family::Alloc, "alloc", alloc),
             (Family::IdTable, "tags", serde_json::Value::Null),
         ] {
             let mut b = serde_json::to_value(Benchmark::new(family, "w", "d", 1, 1)).unwrap();
@@ -715,8 +708,14 @@ mod tests {
         let p = dir.path().join("v3.json");
         std::fs::write(&p, serde_json::to_vec(&v3).unwrap()).unwrap();
         let r = Results::load(&p).unwrap();
-        assert_eq!(r.benchmarks[0].metrics, Some(FamilyMetrics::Tags(tags)));
-        assert_eq!(r.benchmarks[1].metrics, Some(FamilyMetrics::Alloc(alloc)));
+        let tags = r.benchmarks[0].metrics.as_ref().unwrap();
+        assert_eq!(tags.family, Family::Tags);
+        assert_eq!(tags.number("bytes_per_tag"), Some(12.5));
+        assert_eq!(tags.number("tags_after_setup"), Some(10.0));
+        let alloc = r.benchmarks[1].metrics.as_ref().unwrap();
+        assert_eq!(alloc.family, Family::Alloc);
+        assert_eq!(alloc.number("largest_free_over_arena_at_peak"), Some(0.25));
+        assert!(alloc.get("external_fragmentation_at_peak").is_none());
         assert_eq!(r.benchmarks[2].metrics, None);
         assert_eq!(r.families, FamilyRecord::builtin_all());
         // Saved as version 4 and read back unchanged.

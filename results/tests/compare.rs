@@ -8,7 +8,7 @@ use results::compare::metrics::MetricKind;
 use results::compare::table::{Format, render};
 use results::compare::{Baseline, CompareError, Rules, Run, Verdict, compare};
 use results::history::{self, HistoryEntry};
-use results::{Family, FamilyMetrics, Results, Status, export};
+use results::{Family, Results, Status, export};
 use serde_json::Value;
 
 fn fixture(name: &str) -> PathBuf {
@@ -433,11 +433,15 @@ fn schema_3_files_read_with_every_familys_metrics_and_reference() {
             .metrics
             .clone()
     };
-    assert!(
-        matches!(metrics_of("sparse_set"), Some(FamilyMetrics::Tags(m)) if m.bytes_per_tag == Some(8.0))
+    let tags = metrics_of("sparse_set").unwrap();
+    assert_eq!(
+        (tags.family, tags.number("bytes_per_tag")),
+        (Family::Tags, Some(8.0))
     );
-    assert!(
-        matches!(metrics_of("buddy"), Some(FamilyMetrics::Alloc(m)) if m.utilization_at_peak == 0.75)
+    let alloc = metrics_of("buddy").unwrap();
+    assert_eq!(
+        (alloc.family, alloc.number("utilization_at_peak")),
+        (Family::Alloc, Some(0.75))
     );
     assert_eq!(metrics_of("pool_lowest"), None);
     assert_eq!(metrics_of("holey"), None);
@@ -625,4 +629,95 @@ fn hostile_names_are_escaped_in_markdown() {
         assert_eq!(unescaped_pipes(line), 9, "{line}");
     }
     assert!(md.contains("x\\|y &lt;img"), "{md}");
+}
+
+/// A schema 7 run of the v3 fixture's benchmarks whose tag stores carry `metrics` and whose
+/// `tags` record declares them: bytes per tag gated (deterministic, lower is better), tags
+/// after the setup shown only (the trace fixes it). `bytes_per_tag` of `sparse_set` is scaled
+/// by `scale`, `tags_after_setup` of every design by `tags_scale`.
+fn run_with_tag_metrics(scale: f64, tags_scale: f64) -> Run {
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("results_v3.json")).unwrap())
+            .unwrap();
+    v["schema_version"] = 7.into();
+    v["families"] = serde_json::json!([{
+        "family": "tags", "title": "Tag stores", "reference_design": "vec_of_vecs",
+        "metrics": {
+            "title": "Tag-store memory", "rank_by": "bytes_per_tag",
+            "specs": [
+                {"name": "tags_after_setup", "label": "tags", "description": "tags held",
+                 "unit": "count", "better": null, "deterministic": true, "scope": "trace",
+                 "chart": null},
+                {"name": "bytes_per_tag", "label": "B / tag", "description": "bytes per tag",
+                 "unit": "number", "better": "lower", "deterministic": true, "scope": "design",
+                 "chart": {"kind": "bars"}}
+            ]
+        }
+    }]);
+    for b in v["benchmarks"].as_array_mut().unwrap() {
+        let Some(mut tags) = b.as_object_mut().unwrap().remove("tags") else {
+            continue;
+        };
+        if tags.is_null() {
+            continue;
+        }
+        if b["design"] == "sparse_set" {
+            tags["bytes_per_tag"] = (tags["bytes_per_tag"].as_f64().unwrap() * scale).into();
+        }
+        tags["tags_after_setup"] = (tags["tags_after_setup"].as_f64().unwrap() * tags_scale).into();
+        tags["kind"] = "tags".into();
+        b["metrics"] = tags;
+        b.as_object_mut().unwrap().remove("alloc");
+    }
+    Run::from_results_value(Path::new("tags.json"), v).unwrap()
+}
+
+#[test]
+fn a_family_metric_the_family_declares_deterministic_gates_like_the_shared_counts() {
+    let base = run_with_tag_metrics(1.0, 1.0);
+    let same = compare(&base, &base, &Rules::default()).unwrap();
+    assert!(!same.gate_failed(), "{same:#?}");
+    assert!(
+        same.rows
+            .iter()
+            .any(|r| r.metric == "metrics.bytes_per_tag"),
+        "family metrics are compared: {same:#?}"
+    );
+    // 8 -> 12 bytes per tag on one design: a regression of its own metric fails the gate.
+    let worse = compare(&base, &run_with_tag_metrics(1.5, 1.0), &Rules::default()).unwrap();
+    assert!(worse.gate_failed());
+    let regressed: Vec<String> = worse
+        .regressions()
+        .map(|r| format!("{} {}", r.key, r.metric))
+        .collect();
+    assert_eq!(
+        regressed,
+        ["tags/tags-churn/sparse_set/1000 metrics.bytes_per_tag"]
+    );
+    // Fewer bytes is an improvement, not a failure.
+    let better = compare(&base, &run_with_tag_metrics(0.5, 1.0), &Rules::default()).unwrap();
+    assert!(!better.gate_failed());
+    // A metric without a better direction (fixed by the trace) is shown, never gated.
+    let moved = compare(&base, &run_with_tag_metrics(1.0, 2.0), &Rules::default()).unwrap();
+    assert!(!moved.gate_failed(), "{moved:#?}");
+    assert!(
+        moved
+            .rows
+            .iter()
+            .any(|r| r.metric == "metrics.tags_after_setup"
+                && r.kind == MetricKind::Shown
+                && r.verdict == Verdict::Regressed)
+    );
+    // The baseline keeps the gated family metric, not the shown one.
+    let baseline = Baseline::from_run(&base);
+    let kept: Vec<&String> = baseline
+        .benchmarks
+        .iter()
+        .flat_map(|b| b.metrics.keys())
+        .filter(|k| k.starts_with("metrics."))
+        .collect();
+    assert!(
+        !kept.is_empty() && kept.iter().all(|k| *k == "metrics.bytes_per_tag"),
+        "{kept:?}"
+    );
 }

@@ -306,7 +306,7 @@ fn read_ops<O: TraceOp>(
 /// let trace = registry::generate("churn", 100, 7, None).unwrap();
 /// let mut file = Vec::new();
 /// format::save(&trace, &mut file).unwrap();
-/// assert_eq!(format::load::<workloads::Op>(file.as_slice()).unwrap(), trace);
+/// assert_eq!(format::load::<workloads::IdTableOp>(file.as_slice()).unwrap(), trace);
 /// ```
 ///
 /// # Errors
@@ -353,9 +353,9 @@ fn read_path(path: &Path) -> Result<Vec<u8>, FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::op::Op;
+    use crate::id_table::IdTableOp;
 
-    fn trace(setup: Vec<Op>, body: Vec<Op>) -> Trace<Op> {
+    fn trace(setup: Vec<IdTableOp>, body: Vec<IdTableOp>) -> Trace<IdTableOp> {
         Trace {
             header: TraceHeader {
                 generator: "test".into(),
@@ -378,8 +378,12 @@ mod tests {
     #[test]
     fn encodes_the_documented_bytes() {
         let t = trace(
-            vec![Op::Add, Op::Add],
-            vec![Op::Get(1), Op::Remove(0), Op::GetStale(0)],
+            vec![IdTableOp::Add, IdTableOp::Add],
+            vec![
+                IdTableOp::Get(1),
+                IdTableOp::Remove(0),
+                IdTableOp::GetStale(0),
+            ],
         );
         let bytes = to_bytes(&t).unwrap();
         assert_eq!(&bytes[..8], b"DODTRACE");

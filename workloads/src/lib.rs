@@ -15,50 +15,54 @@
 //! * [`family`]: what each family's op vocabulary provides ([`TraceOp`], [`TraceStats`]), the
 //!   methods of [`Trace`] built on it (validation), and [`AnyTrace`], a trace of any family
 //!   with its op type erased; names no vocabulary.
-//! * The op vocabularies, one module each: [`op`] (ID tables), [`tag_op`] (tag stores),
-//!   [`alloc_op`] (block allocators), [`component_op`] (component managers), [`relation_op`]
-//!   (one-to-many indices), [`transform_op`] (transform hierarchies).
+//! * The families, one folder each: `src/<family>/mod.rs` the op vocabulary, `builder.rs` its
+//!   trace builder, `gen/<workload>.rs` its generators and `gen/mod.rs` their registry lines
+//!   (module `<family>::generators`): [`id_table`] (ID tables), [`tags`] (tag stores),
+//!   [`alloc`] (block allocators, and the `wee_alloc` recordings' converter), [`components`]
+//!   (component managers), [`relations`] (one-to-many indices), [`transforms`] (transform
+//!   hierarchies), [`data_component`] (data components), [`spatial`] (spatial indices),
+//!   [`spawn`] (entity resources). They build on [`generate`], what every generator shares
+//!   (parameter structs, limits, the trace builder's parts, a registry entry).
 //! * [`vocabularies`]: the one list of the vocabularies (family names, dispatch from a family
 //!   name to its op type, the default family of old trace files).
 //! * [`format`](mod@format): the binary trace file format, save and load with full validation
 //!   (re-exports [`codec`]'s public items).
-//! * [`generators`] (files in `src/gen/`): one generator per workload; [`convert`]: outside
-//!   trace formats into traces (the `wee_alloc` recordings); [`registry`]: the list of the
-//!   generators, dispatch by name with JSON parameters.
+//! * [`convert`]: outside trace formats into traces (the `wee_alloc` recordings);
+//!   [`registry`]: the one list of the families' workload lists, dispatch by name with JSON
+//!   parameters.
 //!
 //! This crate knows nothing of the designs that replay its traces.
 #![deny(missing_docs)]
 
-pub mod alloc_op;
+pub mod alloc;
 pub mod codec;
-pub mod component_op;
+pub mod components;
 pub mod convert;
-pub mod data_op;
+pub mod data_component;
 pub mod family;
 pub mod format;
-#[path = "gen/mod.rs"]
-pub mod generators;
-pub mod op;
+pub mod generate;
+pub mod id_table;
 pub mod payload;
 pub mod registry;
-pub mod relation_op;
+pub mod relations;
 pub mod rng;
-pub mod spatial_op;
-pub mod spawn_op;
-pub mod tag_op;
+pub mod spatial;
+pub mod spawn;
+pub mod tags;
 pub mod trace;
-pub mod transform_op;
+pub mod transforms;
 pub mod vocabularies;
 
-pub use alloc_op::AllocOp;
-pub use component_op::ComponentOp;
-pub use data_op::DataOp;
+pub use alloc::AllocOp;
+pub use components::ComponentOp;
+pub use data_component::DataOp;
 pub use family::{AnyTrace, TraceOp, TraceStats, WorkingSet};
-pub use op::{BodyStats, Handle, Op};
+pub use id_table::{Handle, IdTableOp, IdTableStats};
 pub use payload::{Object, Payload, Payload8, Payload128, PayloadSize};
-pub use relation_op::RelationOp;
-pub use spatial_op::SpatialOp;
-pub use spawn_op::SpawnOp;
-pub use tag_op::TagOp;
+pub use relations::RelationOp;
+pub use spatial::SpatialOp;
+pub use spawn::SpawnOp;
+pub use tags::TagOp;
 pub use trace::Trace;
-pub use transform_op::TransformOp;
+pub use transforms::TransformOp;

@@ -25,10 +25,10 @@ pub trait Object: Copy + PartialEq + std::fmt::Debug + 'static {
     /// The field that `Iterate` sums.
     fn value(&self) -> u64;
 
-    /// The change `Op::Mutate` applies: adds a handle-dependent odd amount to `value`.
+    /// The change the ID tables' `Mutate` op applies: adds a handle-dependent odd amount to `value`.
     fn mutate(&mut self);
 
-    /// The change `Op::IterateMut` applies: adds one to `value`.
+    /// The change the ID tables' `IterateMut` op applies: adds one to `value`.
     fn bump(&mut self);
 }
 
@@ -134,7 +134,7 @@ impl<const REST: usize> PayloadOf<REST> {
         }
     }
 
-    /// The change `Op::Mutate` applies: adds a handle-dependent odd amount to `value`.
+    /// The change the ID tables' `Mutate` op applies: adds a handle-dependent odd amount to `value`.
     #[inline]
     pub fn mutate(&mut self) {
         self.value = self.value.wrapping_add((self.handle << 1) | 1);

@@ -1,6 +1,6 @@
-//! The one list of op vocabularies (one family each) in this crate: adding a family's
-//! vocabulary is one line here (in [`FAMILIES`] and [`with_vocabulary`]), besides its own
-//! module.
+//! The one list of op vocabularies (one family each) in this crate: adding a family is a few
+//! lines here (its op type's `use`, a line in [`FAMILIES`], [`with_vocabulary`] and
+//! [`WORKLOADS`]), besides its own module.
 //!
 //! Everything that must enumerate the families at run time lives here: their names, the
 //! dispatch from a family name to its op type (used by [`format`](mod@crate::format) to decode
@@ -9,20 +9,21 @@
 //! registry); the vocabularies, [`family`](crate::family), [`codec`](crate::codec) and
 //! [`trace`](crate::trace) do not.
 
-use crate::alloc_op::AllocOp;
-use crate::component_op::ComponentOp;
-use crate::data_op::DataOp;
+use crate::alloc::AllocOp;
+use crate::components::ComponentOp;
+use crate::data_component::DataOp;
 use crate::family::TraceOp;
-use crate::op::Op;
-use crate::relation_op::RelationOp;
-use crate::spatial_op::SpatialOp;
-use crate::spawn_op::SpawnOp;
-use crate::tag_op::TagOp;
-use crate::transform_op::TransformOp;
+use crate::generate::Entry;
+use crate::id_table::IdTableOp;
+use crate::relations::RelationOp;
+use crate::spatial::SpatialOp;
+use crate::spawn::SpawnOp;
+use crate::tags::TagOp;
+use crate::transforms::TransformOp;
 
 /// The family names of every vocabulary, in [`with_vocabulary`]'s order.
 pub const FAMILIES: &[&str] = &[
-    <Op as TraceOp>::FAMILY,
+    <IdTableOp as TraceOp>::FAMILY,
     <TagOp as TraceOp>::FAMILY,
     <AllocOp as TraceOp>::FAMILY,
     <ComponentOp as TraceOp>::FAMILY,
@@ -33,9 +34,23 @@ pub const FAMILIES: &[&str] = &[
     <SpawnOp as TraceOp>::FAMILY,
 ];
 
+/// Every family's workloads (its `gen/mod.rs`'s `ENTRIES`), one line per family, in the order
+/// `dodbench list` and the bench show them; the registry reads them.
+pub(crate) const WORKLOADS: &[&[Entry]] = &[
+    crate::id_table::generators::ENTRIES,
+    crate::tags::generators::ENTRIES,
+    crate::alloc::generators::ENTRIES,
+    crate::components::generators::ENTRIES,
+    crate::transforms::generators::ENTRIES,
+    crate::spatial::generators::ENTRIES,
+    crate::spawn::generators::ENTRIES,
+    crate::data_component::generators::ENTRIES,
+    crate::relations::generators::ENTRIES,
+];
+
 /// The default vocabulary: the family of trace files written before the header named one
 /// (the ID tables, the first family), and of [`registry::generate`](crate::registry::generate).
-pub type DefaultOp = Op;
+pub type DefaultOp = IdTableOp;
 
 /// The family name of trace files whose header names none ([`DefaultOp`]'s), as the file
 /// header's serde default.
@@ -56,7 +71,7 @@ pub trait VocabularyVisitor {
 /// not in [`FAMILIES`].
 pub fn with_vocabulary<V: VocabularyVisitor>(family: &str, visitor: V) -> Option<V::Output> {
     Some(match family {
-        <Op as TraceOp>::FAMILY => visitor.visit::<Op>(),
+        <IdTableOp as TraceOp>::FAMILY => visitor.visit::<IdTableOp>(),
         <TagOp as TraceOp>::FAMILY => visitor.visit::<TagOp>(),
         <AllocOp as TraceOp>::FAMILY => visitor.visit::<AllocOp>(),
         <ComponentOp as TraceOp>::FAMILY => visitor.visit::<ComponentOp>(),

@@ -4,12 +4,12 @@
 use workloads::format::{self, FORMAT_VERSION, FormatError, MAGIC};
 use workloads::registry::{self, workloads_of};
 use workloads::trace::{InvalidTrace, Part};
-use workloads::{Op, Trace, TraceOp};
+use workloads::{IdTableOp, Trace, TraceOp};
 
-const ID_TABLE: &str = <Op as TraceOp>::FAMILY;
+const ID_TABLE: &str = <IdTableOp as TraceOp>::FAMILY;
 
 /// The ID-table workloads (the tag family's are covered by `tests/tags_generators.rs`).
-fn small_trace() -> Trace<Op> {
+fn small_trace() -> Trace<IdTableOp> {
     let params = serde_json::json!({ "ops": 40 });
     registry::generate("article-mix", 10, 11, Some(&params)).unwrap()
 }
@@ -61,7 +61,7 @@ fn every_workload_round_trips_through_bytes_and_files() {
             let mut bytes = Vec::new();
             format::save(&t, &mut bytes).unwrap();
             assert_eq!(
-                format::load::<Op>(bytes.as_slice()).unwrap(),
+                format::load::<IdTableOp>(bytes.as_slice()).unwrap(),
                 t,
                 "{}",
                 w.name
@@ -69,7 +69,7 @@ fn every_workload_round_trips_through_bytes_and_files() {
             let path = dir.path().join(format!("{}-{n}.trace", w.name));
             std::fs::write(&path, format::to_bytes(&t).unwrap()).unwrap();
             assert_eq!(
-                format::load_from_path::<Op>(&path).unwrap(),
+                format::load_from_path::<IdTableOp>(&path).unwrap(),
                 t,
                 "{}",
                 w.name
@@ -81,11 +81,11 @@ fn every_workload_round_trips_through_bytes_and_files() {
 #[test]
 fn bad_magic_and_unsupported_version() {
     let mut bytes = format::to_bytes(&small_trace()).unwrap();
-    let err = format::from_bytes::<Op>(b"GIF89a and more").unwrap_err();
+    let err = format::from_bytes::<IdTableOp>(b"GIF89a and more").unwrap_err();
     assert!(matches!(err, FormatError::BadMagic { .. }), "{err}");
     assert!(err.to_string().contains("not a dodbench trace file"));
     bytes[8..12].copy_from_slice(&99u32.to_le_bytes());
-    let err = format::from_bytes::<Op>(&bytes).unwrap_err();
+    let err = format::from_bytes::<IdTableOp>(&bytes).unwrap_err();
     assert!(
         matches!(err, FormatError::UnsupportedVersion { found: 99 }),
         "{err}"
@@ -97,7 +97,7 @@ fn bad_magic_and_unsupported_version() {
 fn truncation_at_every_offset_is_reported_as_truncation() {
     let bytes = format::to_bytes(&small_trace()).unwrap();
     for len in 0..bytes.len() {
-        match format::from_bytes::<Op>(&bytes[..len]) {
+        match format::from_bytes::<IdTableOp>(&bytes[..len]) {
             Err(FormatError::Truncated { len: at, .. }) => assert_eq!(at, len),
             other => panic!("truncated to {len} bytes: {other:?}"),
         }
@@ -112,7 +112,7 @@ fn any_changed_byte_is_an_error_never_a_panic() {
             let mut corrupt = bytes.clone();
             corrupt[offset] ^= mask;
             assert!(
-                format::from_bytes::<Op>(&corrupt).is_err(),
+                format::from_bytes::<IdTableOp>(&corrupt).is_err(),
                 "byte {offset} ^ {mask:#x} went unnoticed"
             );
         }
@@ -126,7 +126,7 @@ fn a_changed_header_value_is_a_checksum_mismatch() {
     let at = text.find("\"seed\":11").unwrap() + "\"seed\":1".len();
     let mut corrupt = bytes.clone();
     corrupt[at] = b'2';
-    let err = format::from_bytes::<Op>(&corrupt).unwrap_err();
+    let err = format::from_bytes::<IdTableOp>(&corrupt).unwrap_err();
     assert!(matches!(err, FormatError::ChecksumMismatch { .. }), "{err}");
     assert!(err.to_string().contains("corrupt"));
 }
@@ -135,14 +135,14 @@ fn a_changed_header_value_is_a_checksum_mismatch() {
 fn trailing_bytes_unknown_tags_and_bad_json() {
     let mut bytes = format::to_bytes(&small_trace()).unwrap();
     bytes.push(0);
-    let err = format::from_bytes::<Op>(&bytes).unwrap_err();
+    let err = format::from_bytes::<IdTableOp>(&bytes).unwrap_err();
     assert!(
         matches!(err, FormatError::TrailingBytes { count: 1, .. }),
         "{err}"
     );
 
     let file = assemble(&header(2, 1, stats(1)), &[0, 0, 0xff, 9, 0xff]);
-    let err = format::from_bytes::<Op>(&file).unwrap_err();
+    let err = format::from_bytes::<IdTableOp>(&file).unwrap_err();
     assert!(
         matches!(
             err,
@@ -160,12 +160,13 @@ fn trailing_bytes_unknown_tags_and_bad_json() {
     file.extend_from_slice(&1u32.to_le_bytes());
     file.extend_from_slice(&5u32.to_le_bytes());
     file.extend_from_slice(b"{nope");
-    let err = format::from_bytes::<Op>(&file).unwrap_err();
+    let err = format::from_bytes::<IdTableOp>(&file).unwrap_err();
     assert!(matches!(err, FormatError::BadHeader(_)), "{err}");
 
     let mut h = header(2, 1, stats(1));
     h["format_version"] = 2.into();
-    let err = format::from_bytes::<Op>(&assemble(&h, &[0, 0, 0xff, 1, 0, 0xff])).unwrap_err();
+    let err =
+        format::from_bytes::<IdTableOp>(&assemble(&h, &[0, 0, 0xff, 1, 0, 0xff])).unwrap_err();
     assert!(
         matches!(
             err,
@@ -181,7 +182,7 @@ fn trailing_bytes_unknown_tags_and_bad_json() {
 #[test]
 fn op_counts_must_match_the_header() {
     let file = assemble(&header(3, 1, stats(1)), &[0, 0, 0xff, 1, 0, 0xff]);
-    let err = format::from_bytes::<Op>(&file).unwrap_err();
+    let err = format::from_bytes::<IdTableOp>(&file).unwrap_err();
     assert!(
         matches!(
             err,
@@ -201,12 +202,12 @@ fn a_hostile_op_count_does_not_allocate() {
         &header(1 << 60, 1 << 60, stats(1)),
         &[0, 0, 0xff, 1, 0, 0xff],
     );
-    let err = format::from_bytes::<Op>(&file).unwrap_err();
+    let err = format::from_bytes::<IdTableOp>(&file).unwrap_err();
     assert!(matches!(err, FormatError::CountMismatch { .. }), "{err}");
     // 64 adds and then the end of the file (no end-of-part byte, no checksum).
     let mut file = assemble(&header(1 << 60, 0, stats(0)), &[0; 64]);
     file.truncate(file.len() - 8);
-    let err = format::from_bytes::<Op>(&file).unwrap_err();
+    let err = format::from_bytes::<IdTableOp>(&file).unwrap_err();
     assert!(matches!(err, FormatError::Truncated { .. }), "{err}");
 }
 
@@ -214,7 +215,7 @@ fn a_hostile_op_count_does_not_allocate() {
 fn an_invalid_handle_names_the_part_and_op_index() {
     // Setup adds handles 0 and 1; body op 1 gets handle 5, never added.
     let file = assemble(&header(2, 2, stats(2)), &[0, 0, 0xff, 1, 0, 1, 5, 0xff]);
-    let err = format::from_bytes::<Op>(&file).unwrap_err();
+    let err = format::from_bytes::<IdTableOp>(&file).unwrap_err();
     assert!(
         matches!(
             err,
@@ -230,24 +231,24 @@ fn an_invalid_handle_names_the_part_and_op_index() {
     assert!(err.to_string().contains("body op 1"), "{err}");
     // Saving refuses an invalid trace too.
     let mut t = small_trace();
-    t.body.push(Op::Get(1_000_000));
+    t.body.push(IdTableOp::Get(1_000_000));
     assert!(matches!(format::to_bytes(&t), Err(FormatError::Invalid(_))));
 }
 
 #[test]
 fn header_stats_must_match_the_ops() {
     let file = assemble(&header(2, 1, stats(7)), &[0, 0, 0xff, 1, 0, 0xff]);
-    let err = format::from_bytes::<Op>(&file).unwrap_err();
+    let err = format::from_bytes::<IdTableOp>(&file).unwrap_err();
     assert!(matches!(err, FormatError::StatsMismatch { .. }), "{err}");
     // The same file with the right stats loads.
     let file = assemble(&header(2, 1, stats(1)), &[0, 0, 0xff, 1, 0, 0xff]);
-    let t = format::from_bytes::<Op>(&file).unwrap();
-    assert_eq!(t.body, vec![Op::Get(0)]);
+    let t = format::from_bytes::<IdTableOp>(&file).unwrap();
+    assert_eq!(t.body, vec![IdTableOp::Get(0)]);
 }
 
 #[test]
 fn a_missing_file_names_its_path() {
-    let err = format::load_from_path::<Op>("/nonexistent/dir/x.trace").unwrap_err();
+    let err = format::load_from_path::<IdTableOp>("/nonexistent/dir/x.trace").unwrap_err();
     assert!(matches!(err, FormatError::PathIo { .. }), "{err}");
     assert!(err.to_string().contains("/nonexistent/dir/x.trace"));
 }

@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use workloads::registry::{self, workloads_of};
-use workloads::{Op, Trace, TraceOp, format};
+use workloads::{IdTableOp, Trace, TraceOp, format};
 
-const ID_TABLE: &str = <Op as TraceOp>::FAMILY;
+const ID_TABLE: &str = <IdTableOp as TraceOp>::FAMILY;
 
 /// The ID-table workloads (the tag family's are covered by `tests/tags_generators.rs`).
 const SIZES: [usize; 4] = [1, 2, 10, 1000];
@@ -24,7 +24,7 @@ const SEEDLESS: [&str; 8] = [
     "lookup-key-order-sorted",
 ];
 
-fn generate(name: &str, n: usize, seed: u64) -> Trace<Op> {
+fn generate(name: &str, n: usize, seed: u64) -> Trace<IdTableOp> {
     registry::generate(name, n, seed, None).unwrap_or_else(|e| panic!("{name} n={n}: {e}"))
 }
 
@@ -89,9 +89,9 @@ fn same_seed_gives_identical_bytes_and_different_seeds_different_ops() {
 fn lookup_bodies_are_read_only_gets_of_live_handles() {
     for name in ["lookup-uniform", "lookup-zipf"] {
         let t = generate(name, 1000, 3);
-        assert_eq!(t.setup, vec![Op::Add; 1000]);
+        assert_eq!(t.setup, vec![IdTableOp::Add; 1000]);
         assert_eq!(t.body.len(), 100_000);
-        assert!(t.body.iter().all(|op| matches!(op, Op::Get(_))));
+        assert!(t.body.iter().all(|op| matches!(op, IdTableOp::Get(_))));
         assert!(t.body_is_read_only());
     }
 }
@@ -126,35 +126,41 @@ fn lookup_stale_replaces_the_removed_objects_and_looks_only_them_up() {
         .setup
         .iter()
         .filter_map(|op| match op {
-            Op::Remove(h) => Some(*h),
+            IdTableOp::Remove(h) => Some(*h),
             _ => None,
         })
         .collect();
     assert_eq!(removes.len(), n / 2);
     assert_eq!(
-        t.setup.iter().filter(|op| **op == Op::Add).count(),
+        t.setup.iter().filter(|op| **op == IdTableOp::Add).count(),
         n + n / 2
     );
     // The re-adds come after all removes, so freed slots are there to be reused.
-    assert_eq!(&t.setup[n + n / 2..], vec![Op::Add; n / 2].as_slice());
+    assert_eq!(
+        &t.setup[n + n / 2..],
+        vec![IdTableOp::Add; n / 2].as_slice()
+    );
     let stats = t.validate().unwrap();
     assert_eq!((stats.live_at_start, stats.peak_live), (n as u64, n as u64));
     assert!(
         t.body
             .iter()
-            .all(|op| matches!(op, Op::GetStale(h) if removes.contains(h)))
+            .all(|op| matches!(op, IdTableOp::GetStale(h) if removes.contains(h)))
     );
     assert!(registry::needs_stale_detection("lookup-stale"));
     // n = 1 still has one stale handle.
     let t = generate("lookup-stale", 1, 0);
-    assert_eq!(t.setup, vec![Op::Add, Op::Remove(0), Op::Add]);
+    assert_eq!(
+        t.setup,
+        vec![IdTableOp::Add, IdTableOp::Remove(0), IdTableOp::Add]
+    );
 }
 
 #[test]
 fn iterate_workloads_scale_passes_with_n() {
     for (n, passes) in [(1, 64), (1000, 64), (65_536, 16), (1 << 20, 1)] {
         let t = generate("iterate-full", n, 0);
-        assert_eq!(t.body, vec![Op::Iterate; passes], "n={n}");
+        assert_eq!(t.body, vec![IdTableOp::Iterate; passes], "n={n}");
     }
     let t = generate("iterate-holes", 1000, 0);
     let stats = t.validate().unwrap();
@@ -174,8 +180,14 @@ fn churn_hot_reuses_few_slots_with_short_lived_objects() {
         (n as u64 - 1, n as u64)
     );
     // Step k adds handle n - 1 + k and removes the object added 4 steps before it.
-    assert_eq!(&t.body[..2], &[Op::Add, Op::Remove(n as u32 - 5)]);
-    assert_eq!(&t.body[8..10], &[Op::Add, Op::Remove(n as u32 - 1)]);
+    assert_eq!(
+        &t.body[..2],
+        &[IdTableOp::Add, IdTableOp::Remove(n as u32 - 5)]
+    );
+    assert_eq!(
+        &t.body[8..10],
+        &[IdTableOp::Add, IdTableOp::Remove(n as u32 - 1)]
+    );
     let pure = registry::generate(
         "churn-hot",
         1,
@@ -186,12 +198,12 @@ fn churn_hot_reuses_few_slots_with_short_lived_objects() {
     assert_eq!(
         pure.body,
         vec![
-            Op::Add,
-            Op::Remove(0),
-            Op::Add,
-            Op::Remove(1),
-            Op::Add,
-            Op::Remove(2)
+            IdTableOp::Add,
+            IdTableOp::Remove(0),
+            IdTableOp::Add,
+            IdTableOp::Remove(1),
+            IdTableOp::Add,
+            IdTableOp::Remove(2)
         ]
     );
 }
@@ -206,7 +218,7 @@ fn churn_and_frame_keep_n_live() {
     assert_eq!(stats.iterations, 10);
     assert_eq!(stats.iterated_objects, 10 * 1000);
     assert_eq!((stats.gets, stats.removes, stats.adds), (1000, 100, 100));
-    assert!(t.body.contains(&Op::IterateMut));
+    assert!(t.body.contains(&IdTableOp::IterateMut));
 }
 
 #[test]
@@ -226,7 +238,7 @@ fn remove_random_removes_distinct_handles_in_scrambled_order() {
     let t = generate("remove-random", 1000, 4);
     let handles: Vec<u32> = t.body.iter().map(|op| op.handle().unwrap()).collect();
     assert_eq!(handles.len(), 500);
-    assert!(t.body.iter().all(|op| matches!(op, Op::Remove(_))));
+    assert!(t.body.iter().all(|op| matches!(op, IdTableOp::Remove(_))));
     let mut sorted = handles.clone();
     sorted.sort_unstable();
     sorted.dedup();

@@ -3,10 +3,10 @@
 //! module doc says.
 
 use workloads::registry::{self, WorkloadInfo};
-use workloads::tag_op::TagStats;
-use workloads::{Op, TagOp, Trace, TraceOp, TraceStats, format};
+use workloads::tags::TagStats;
+use workloads::{IdTableOp, TagOp, Trace, TraceOp, TraceStats, format};
 
-const ID_TABLE: &str = <Op as TraceOp>::FAMILY;
+const ID_TABLE: &str = <IdTableOp as TraceOp>::FAMILY;
 const TAGS: &str = <TagOp as TraceOp>::FAMILY;
 
 fn tag_workloads() -> Vec<WorkloadInfo> {

@@ -55,6 +55,10 @@ pub trait Family: Sized + 'static {
     /// The replayer of the family's obviously-correct reference model, whose digests are the
     /// expected answers.
     type Model: Replayer<Family = Self>;
+    /// What [`Replayer::measure`] measures beyond time, as a struct whose field names are
+    /// [`Family::metric_section`]'s metric names (`replay/<family>/metrics.rs`; checked by the
+    /// family list's tests); [`NoMetrics`] for a family without.
+    type Metrics: Serialize + Default;
 
     /// The family's name in trace headers, results and benchmark IDs (the op vocabulary's).
     const NAME: &'static str = <Self::Op as TraceOp>::FAMILY;
@@ -101,13 +105,21 @@ pub trait Family: Sized + 'static {
     /// (`replay/<family>/claims.rs`): the run records them and `results::verdict` judges them.
     fn claims() -> Vec<results::Claim>;
 
-    /// The family as a run records it: its title, time reference and claims.
+    /// How the report shows [`Family::Metrics`] and `compare` gates them: a title, the metric
+    /// that ranks the table, and one spec per field (name, label, unit, description, better
+    /// direction, deterministic or not, chart). `None` for a family without metrics.
+    fn metric_section() -> Option<results::MetricSection> {
+        None
+    }
+
+    /// The family as a run records it: its title, time reference, claims and metric specs.
     fn family_record() -> results::FamilyRecord {
         results::FamilyRecord {
             family: Self::RESULTS_FAMILY,
             title: Self::TITLE.to_string(),
             reference_design: Self::REFERENCE_DESIGN.to_string(),
             claims: Self::claims(),
+            metrics: Self::metric_section(),
         }
     }
 
@@ -502,7 +514,7 @@ pub trait Replayer: Sized + 'static {
     fn measure(
         trace: &Trace<OpOf<Self::Family>>,
         stats: &StatsOf<Self::Family>,
-    ) -> Result<Option<results::FamilyMetrics>, ReplayError> {
+    ) -> Result<Option<MetricsOf<Self::Family>>, ReplayError> {
         let _ = (trace, stats);
         Ok(None)
     }
@@ -512,6 +524,22 @@ pub trait Replayer: Sized + 'static {
     /// # Errors
     /// The first broken invariant.
     fn check_invariants(&self) -> Result<(), String>;
+}
+
+/// The typed metrics of family `F`.
+pub type MetricsOf<F> = <F as Family>::Metrics;
+
+/// The metrics of a family that measures nothing beyond time: no fields.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct NoMetrics {}
+
+/// `metrics` of family `F` as results.json carries them: named values tagged by the family.
+///
+/// # Errors
+/// A field of `F::Metrics` is not a number, an optional number or a list of numbers (a
+/// declaration error, caught by the family list's tests).
+pub fn family_metrics<F: Family>(metrics: &F::Metrics) -> Result<results::FamilyMetrics, String> {
+    results::FamilyMetrics::from_fields(F::RESULTS_FAMILY, metrics)
 }
 
 /// A replay could not continue: the design refused an op.

@@ -448,20 +448,20 @@ pub fn read_every_line<T: Copy>(items: &[T]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use workloads::Op;
+    use workloads::IdTableOp;
 
-    fn per_op(ops: &[Op]) -> Vec<u32> {
+    fn per_op(ops: &[IdTableOp]) -> Vec<u32> {
         ops.iter()
-            .map(|op| u32::from(!matches!(op, Op::Iterate | Op::IterateMut)))
+            .map(|op| u32::from(!matches!(op, IdTableOp::Iterate | IdTableOp::IterateMut)))
             .collect()
     }
 
     #[test]
     fn long_runs_are_uniform_segments_and_short_ones_stay_mixed() {
-        let mut ops = vec![Op::Add, Op::Get(0), Op::Remove(0)];
-        ops.extend(std::iter::repeat_n(Op::Get(1), MIN_UNIFORM_RUN));
-        ops.push(Op::Iterate);
-        ops.extend(std::iter::repeat_n(Op::Get(1), MIN_UNIFORM_RUN - 1));
+        let mut ops = vec![IdTableOp::Add, IdTableOp::Get(0), IdTableOp::Remove(0)];
+        ops.extend(std::iter::repeat_n(IdTableOp::Get(1), MIN_UNIFORM_RUN));
+        ops.push(IdTableOp::Iterate);
+        ops.extend(std::iter::repeat_n(IdTableOp::Get(1), MIN_UNIFORM_RUN - 1));
         let counts = per_op(&ops);
         let ids: Vec<u64> = (0..counts.iter().sum::<u32>() as u64).collect();
         let body = ResolvedBody::new(&ops, ids, &counts);
@@ -486,9 +486,9 @@ mod tests {
     /// only.
     #[test]
     fn long_runs_of_ops_without_ids_are_uniform_and_answer_once() {
-        let mut ops = vec![Op::Add];
-        ops.extend(std::iter::repeat_n(Op::Iterate, MIN_UNIFORM_RUN));
-        ops.extend(std::iter::repeat_n(Op::Get(0), MIN_UNIFORM_RUN));
+        let mut ops = vec![IdTableOp::Add];
+        ops.extend(std::iter::repeat_n(IdTableOp::Iterate, MIN_UNIFORM_RUN));
+        ops.extend(std::iter::repeat_n(IdTableOp::Get(0), MIN_UNIFORM_RUN));
         let counts = per_op(&ops);
         let ids: Vec<u64> = (0..counts.iter().sum::<u32>() as u64).collect();
         let body = ResolvedBody::new(&ops, ids, &counts);
@@ -521,7 +521,7 @@ mod tests {
 
     #[test]
     fn a_cursor_reads_in_order_and_rejects_a_different_created_id() {
-        let ops = [Op::Add, Op::Get(0)];
+        let ops = [IdTableOp::Add, IdTableOp::Get(0)];
         let body = ResolvedBody::new(&ops, vec![7u64, 7], &[1, 1]);
         let seg = body.segments()[0];
         let mut cursor = body.cursor(&seg, body.ids().len());

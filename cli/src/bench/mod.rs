@@ -26,7 +26,7 @@ use bench_harness::families::{AllFamilies, DesignList, ListVisitor};
 use bench_harness::replay::Scale;
 use bench_harness::replay::{
     ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
-    design_records_with, for_each_replayer_with,
+    design_records_with, family_metrics, for_each_replayer_with,
 };
 use bench_harness::rounds::{LoopTimer, RoundsTiming, Timer, time_in_rounds};
 use bench_harness::suite::{PreparedTrace, SuiteConfig, TimerKind};
@@ -376,7 +376,11 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, F> {
         verdict.reference = role == Role::Reference;
         if verdict.outcome.is_verified() {
             match R::measure(&p.trace, &p.expected.stats) {
-                Ok(metrics) => verdict.metrics = metrics,
+                Ok(None) => {}
+                Ok(Some(typed)) => match family_metrics::<F>(&typed) {
+                    Ok(metrics) => verdict.metrics = Some(metrics),
+                    Err(e) => verdict.outcome = Outcome::Failed(format!("metrics: {e}")),
+                },
                 Err(e) => verdict.outcome = Outcome::Failed(format!("metrics replay {e}")),
             }
         }

@@ -4,6 +4,6 @@
 fn main() {
     dodbench::external::main::<
         dodbench::external::replay::IdTableFamily,
-        external_design::VecGen<workloads::Payload>,
+        external_design::VecGen<dodbench::workloads::Payload>,
     >();
 }

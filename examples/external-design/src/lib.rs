@@ -13,8 +13,8 @@
 //! removal, so stale IDs resolve to the slot's next occupant): dodbench reports it `failed`
 //! with the reason, never a number.
 
-use impls::TableError;
-use impls::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection};
+use dodbench::impls::TableError;
+use dodbench::impls::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection};
 
 /// An ID of [`VecGen`]: the slot and the generation of the object it names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

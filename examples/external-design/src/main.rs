@@ -4,8 +4,8 @@
 //! `external-design advise TRACE [OUT]` ranks every ID-table design and `VecGen` on a trace.
 
 use dodbench::external::replay::IdTableFamily;
+use dodbench::workloads::Payload;
 use external_design::{BrokenVecGen, VecGen};
-use workloads::Payload;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -14,7 +14,7 @@ fn main() {
             eprintln!("usage: external-design advise TRACE [OUT]");
             std::process::exit(2);
         };
-        let mut options = dodbench::advise::AdviseOptions::default();
+        let mut options = dodbench::external::AdviseOptions::default();
         if let Some(out) = args.get(2) {
             options.out = out.into();
         }

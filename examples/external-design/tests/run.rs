@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use results::{Results, Status};
+use dodbench::results::{Results, Status};
 
 /// Runs the example binary in quick mode with its outputs under `target`.
 fn run_suite(target: &Path, broken: bool) -> Results {

@@ -76,39 +76,38 @@ pub mod ctors {
     );
 }
 
-/// Something done once per design type constructor, e.g. "replay a trace of any object size".
-pub trait DesignCtorVisitor {
-    /// Called once per registered design `D`; `D::Table<T>::INFO` describes it.
-    fn visit<D: Design>(&mut self);
-}
-
-/// Calls `visitor.visit::<D>()` for every registered design, in registry order: the one list
-/// of ID-table designs.
-pub fn for_each_design_ctor<V: DesignCtorVisitor>(visitor: &mut V) {
-    visitor.visit::<ctors::BTreeMapTable>();
-    visitor.visit::<ctors::HashMapTable>();
-    visitor.visit::<ctors::Holey>();
-    visitor.visit::<ctors::Holey32>();
-    visitor.visit::<ctors::Holey32Split20>();
-    visitor.visit::<ctors::Holey32Split24>();
-    visitor.visit::<ctors::Holey32Lifo>();
-    visitor.visit::<ctors::Packed>();
-    visitor.visit::<ctors::PackedFixed>();
-    visitor.visit::<ctors::PackedBoxedHandles>();
-    visitor.visit::<ctors::PackedTuned>();
-    visitor.visit::<ctors::HoleySkip>();
-    visitor.visit::<ctors::HoleyTuned>();
-    visitor.visit::<ctors::Pool>();
-    visitor.visit::<ctors::PoolLowest>();
-    visitor.visit::<ctors::PoolSortedVec>();
-    visitor.visit::<ctors::PoolLinked>();
-    visitor.visit::<ctors::PoolTuned>();
-    visitor.visit::<ctors::SlotMap>();
-    visitor.visit::<ctors::HopSlotMap>();
-    visitor.visit::<ctors::DenseSlotMap>();
-    visitor.visit::<ctors::GenerationalArena>();
-    visitor.visit::<ctors::Thunderdome>();
-    visitor.visit::<ctors::Slab>();
+crate::registry::design_registry! {
+    /// Something done once per design type constructor, e.g. "replay a trace of any object size".
+    pub trait DesignCtorVisitor { fn visit<D: Design>; }
+    pub fn for_each_design_ctor;
+    pub fn designs -> DesignInfo = <D::Table<u64> as IdTable<u64>>::INFO;
+    pub fn find_design;
+    designs {
+        ctors::BTreeMapTable;
+        ctors::HashMapTable;
+        ctors::Holey;
+        ctors::Holey32;
+        ctors::Holey32Split20;
+        ctors::Holey32Split24;
+        ctors::Holey32Lifo;
+        ctors::Packed;
+        ctors::PackedFixed;
+        ctors::PackedBoxedHandles;
+        ctors::PackedTuned;
+        ctors::HoleySkip;
+        ctors::HoleyTuned;
+        ctors::Pool;
+        ctors::PoolLowest;
+        ctors::PoolSortedVec;
+        ctors::PoolLinked;
+        ctors::PoolTuned;
+        ctors::SlotMap;
+        ctors::HopSlotMap;
+        ctors::DenseSlotMap;
+        ctors::GenerationalArena;
+        ctors::Thunderdome;
+        ctors::Slab;
+    }
 }
 
 /// Something done once per design at one object type `T`, e.g. "run the property test".
@@ -127,48 +126,4 @@ pub fn for_each_design<T: 'static, V: DesignVisitor<T>>(visitor: &mut V) {
         }
     }
     for_each_design_ctor(&mut At(visitor, std::marker::PhantomData));
-}
-
-/// The [`DesignInfo`] of every registered design, in registry order.
-pub fn designs() -> Vec<DesignInfo> {
-    struct Collect(Vec<DesignInfo>);
-    impl DesignVisitor<u64> for Collect {
-        fn visit<D: IdTable<u64> + 'static>(&mut self) {
-            self.0.push(D::INFO);
-        }
-    }
-    let mut collect = Collect(Vec::new());
-    for_each_design(&mut collect);
-    collect.0
-}
-
-/// The design called `name`, if registered.
-pub fn find_design(name: &str) -> Option<DesignInfo> {
-    designs().into_iter().find(|d| d.name == name)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_unique_and_well_formed() {
-        let all = designs();
-        for (i, d) in all.iter().enumerate() {
-            assert!(
-                d.name.bytes().all(|b| b.is_ascii_lowercase()
-                    || b.is_ascii_digit()
-                    || b == b'_'
-                    || b == b'-'),
-                "bad design name {:?}",
-                d.name
-            );
-            assert!(!d.description.is_empty(), "{} has no description", d.name);
-            assert!(
-                all[..i].iter().all(|e| e.name != d.name),
-                "duplicate design name {}",
-                d.name
-            );
-        }
-    }
 }

@@ -72,7 +72,7 @@ pub type PointId = u32;
 /// `u32` would let one call ask for ~90 GB and abort the process. Traces name points by dense
 /// handles (the `k`-th insert is ID `k`) and benchmarks go to 1M points, so 2^24 leaves 16×
 /// headroom while a worst-case insert costs at most ~350 MB. Larger IDs are refused
-/// ([`SpatialError::IdTooLarge`]); `workloads::spatial_op` refuses traces with more inserts.
+/// ([`SpatialError::IdTooLarge`]); `workloads::spatial` refuses traces with more inserts.
 pub const MAX_POINT_ID: PointId = (1 << 24) - 1;
 
 /// The space a design is built for: known before the first insert. A performance hint only:

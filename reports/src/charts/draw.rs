@@ -39,6 +39,16 @@ pub(crate) enum Best {
     Lowest,
 }
 
+impl From<results::Direction> for Best {
+    /// The better end of a metric at the top.
+    fn from(better: results::Direction) -> Self {
+        match better {
+            results::Direction::Lower => Best::Lowest,
+            results::Direction::Higher => Best::Highest,
+        }
+    }
+}
+
 /// A horizontal bar chart: one row per design, best at the top, unmeasured rows last with
 /// their note instead of a bar, reference values as dashed vertical lines.
 pub(crate) struct HBars<'a> {

@@ -6,16 +6,15 @@
 //! each design on an axis or in a legend (colour is never the only encoding), and labels both
 //! axes with units.
 
-pub mod alloc_utilization;
 pub mod allocator;
-pub mod bytes_per_item;
-pub mod garbage;
+pub mod grouped_bars;
 pub mod latency;
 pub mod memory;
 pub mod memory_over_time;
 pub mod per_unit;
 pub mod percentiles;
 pub mod scaling;
+pub mod series;
 pub mod sim_misses;
 pub mod throughput;
 pub mod trend;

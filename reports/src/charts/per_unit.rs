@@ -1,7 +1,10 @@
-//! One figure per design as horizontal bars, lowest at the top: the shape of every "space or
-//! traffic per unit" chart (bytes per tag, bytes per entity, allocator calls per entity).
+//! One figure per design as horizontal bars, the best at the top: the shape of every "space,
+//! traffic or work per unit" chart of a family's own metrics (bytes per tag, allocator calls
+//! per entity, points tested per query), whichever direction is better.
 
-use super::draw::{Best, HBars, draw_hbars};
+use results::Direction;
+
+use super::draw::{HBars, draw_hbars};
 use super::throughput::bar_chart_height;
 use super::{Bar, Chart, ChartError, render_svg};
 use crate::format;
@@ -11,15 +14,13 @@ use crate::format;
 pub struct PerUnit<'a> {
     /// Heading.
     pub title: &'a str,
-    /// The x axis, with its unit and "(lower is better)".
+    /// The x axis, with its unit and which direction is better.
     pub x_desc: &'a str,
+    /// Which end is drawn at the top: the smallest value for [`Direction::Lower`], the largest
+    /// for [`Direction::Higher`].
+    pub better: Direction,
     /// Each bar's value label.
     pub value_label: fn(f64) -> String,
-}
-
-/// A value label of three significant digits and `B`.
-pub fn bytes_label(b: f64) -> String {
-    format!("{} B", format::significant(b, 3))
 }
 
 /// A value label of three significant digits.
@@ -50,11 +51,58 @@ pub fn build(
                     x_desc: spec.x_desc,
                     bars,
                     references: &[],
-                    best: Best::Lowest,
+                    best: spec.better.into(),
                     value_label: spec.value_label,
                     fixed_max: None,
                 },
             )
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::test_support::{has_text, style};
+
+    fn bar(i: usize, name: &str, value: f64) -> Bar {
+        Bar {
+            style: style(i, name),
+            value: Some(value),
+            note: None,
+        }
+    }
+
+    /// The vertical position of the text `label` in `svg` (plotters writes `y="…"` before it).
+    fn y_of(svg: &str, label: &str) -> f64 {
+        let at = svg.find(&format!("\n{label}\n")).expect(label);
+        let tag = &svg[svg[..at].rfind("<text").unwrap()..at];
+        let y = &tag[tag.find(" y=\"").unwrap() + 4..];
+        y[..y.find('"').unwrap()].parse().unwrap()
+    }
+
+    #[test]
+    fn the_better_end_is_at_the_top_in_either_direction() {
+        let bars = [bar(0, "small", 2.0), bar(1, "large", 8.0)];
+        for (better, top) in [(Direction::Lower, "small"), (Direction::Higher, "large")] {
+            let chart = build(
+                "u.svg",
+                PerUnit {
+                    title: "t",
+                    x_desc: "x",
+                    better,
+                    value_label: plain_label,
+                },
+                "d".to_string(),
+                &bars,
+            )
+            .unwrap();
+            assert!(has_text(&chart.svg, "2.00") && has_text(&chart.svg, "8.00"));
+            let other = if top == "small" { "large" } else { "small" };
+            assert!(
+                y_of(&chart.svg, top) < y_of(&chart.svg, other),
+                "{better:?}: {top} first"
+            );
+        }
+    }
 }

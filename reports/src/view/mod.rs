@@ -5,8 +5,9 @@
 //! One module per level of the page, top down: [`build`] here (the whole report), `page`
 //! (one family's page), `workload` (one workload's section: scaling, working set, trend,
 //! reproduction), `size` (one (workload, N) block: the timing table and the generic charts),
-//! `details` (the numbers beyond time), `families` (the sections of one family's own metrics:
-//! the only place that reads them), `trend` (across commits) and `sweep` (working-set lines).
+//! `details` (the numbers beyond time), `family_metrics` (the section of a family's own
+//! metrics: one generic section built from the specs the run records for the family, the
+//! same for every family), `trend` (across commits) and `sweep` (working-set lines).
 //! `heatmap` builds the overview's designs × workloads maps on top of the family pages.
 //! Leaf helpers shared by several of them: `names` (file names and slugs), `text` (short
 //! formatting), `status` (the one place that reads a benchmark's status), `ratio` (the one rule
@@ -16,7 +17,7 @@
 
 mod claims;
 mod details;
-mod families;
+mod family_metrics;
 mod heatmap;
 mod machines;
 mod names;
@@ -43,9 +44,7 @@ use crate::format;
 
 pub use claims::{ClaimRow, ClaimsView, TallyView};
 pub use details::{DetailRow, DetailsView};
-pub use families::FamilyMetricsView;
-pub use families::alloc::{AllocRow, AllocView};
-pub use families::tags::{TagRow, TagsView};
+pub use family_metrics::{FamilyMetricsView, LegendEntry, MetricRow};
 pub use heatmap::{FamilyHeatmaps, HeatCell, HeatColumn, HeatRow, HeatmapView};
 pub use names::slug;
 pub use page::{DesignView, FamilyView};

@@ -21,6 +21,18 @@ pub struct HistoryInput {
     pub entries: Vec<HistoryEntry>,
     /// Lines that were skipped.
     pub corrupt: Vec<CorruptLine>,
+    /// The metric to chart by its history name (e.g. `metrics.bytes_per_tag`); `None`: see
+    /// [`Charted`].
+    pub metric: Option<String>,
+}
+
+/// What a trend chart draws.
+#[derive(Debug, Clone, Copy)]
+enum Charted<'a> {
+    /// The metric of this name, as the history stores it.
+    Named(&'a str),
+    /// Time over the run's reference design.
+    TimeVsReference,
 }
 
 /// The "Trend across commits" section of one workload.
@@ -51,21 +63,19 @@ pub struct CorruptView {
     pub reason: String,
 }
 
-/// The metric a trend chart draws: the deterministic `ir` when any entry has it for this
-/// workload (simulated instructions are the same on every machine), else the time normalised
-/// by the run's reference design (comparable across machines, unlike raw ns/op).
-fn trend_value(metric_is_ir: bool, p: &HistoryPoint) -> Option<f64> {
-    let v = if metric_is_ir {
-        p.metrics.get("ir").copied()
-    } else {
-        p.time_vs_reference
+/// The value a trend chart draws for `p`: the chosen metric, or the time normalised by the
+/// run's reference design (comparable across machines, unlike raw ns/op).
+fn trend_value(charted: Charted<'_>, p: &HistoryPoint) -> Option<f64> {
+    let v = match charted {
+        Charted::Named(name) => p.metrics.get(name).copied(),
+        Charted::TimeVsReference => p.time_vs_reference,
     };
     v.filter(|v| v.is_finite() && *v > 0.0 && is_verified(p.status))
 }
 
 /// The trend section of one workload: one line per design (per design and machine when the
 /// history has several machines) at the largest N that has the
-/// chosen metric (see [`trend_value`]), x = the history's entries in file order.
+/// chosen metric (see [`Charted`]), x = the history's entries in file order.
 pub(super) fn build_trend(
     results: &Results,
     family: Family,
@@ -85,18 +95,32 @@ pub(super) fn build_trend(
                 .map(move |p| (i, p))
         })
         .collect();
-    let metric_is_ir = points.iter().any(|(_, p)| trend_value(true, p).is_some());
+    // The chosen metric; by default the deterministic `ir` when any entry has it for this
+    // workload (simulated instructions are the same on every machine), else the time.
+    let charted = match history.metric.as_deref() {
+        Some(name) => Charted::Named(name),
+        None if points
+            .iter()
+            .any(|(_, p)| trend_value(Charted::Named("ir"), p).is_some()) =>
+        {
+            Charted::Named("ir")
+        }
+        None => Charted::TimeVsReference,
+    };
     let n = points
         .iter()
-        .filter(|(_, p)| trend_value(metric_is_ir, p).is_some())
+        .filter(|(_, p)| trend_value(charted, p).is_some())
         .map(|(_, p)| p.n)
         .max();
-    let metric = if metric_is_ir {
-        "simulated instructions per work unit (ir, deterministic)".to_string()
+    let metric = if let Charted::Named(name) = charted {
+        match name {
+            "ir" => "simulated instructions per work unit (ir, deterministic)".to_string(),
+            other => format!("{other}, as the history records it"),
+        }
     } else {
         let mut refs: Vec<&str> = points
             .iter()
-            .filter(|(_, p)| trend_value(false, p).is_some())
+            .filter(|(_, p)| trend_value(Charted::TimeVsReference, p).is_some())
             .filter_map(|(i, p)| history.entries[*i].reference_of(p))
             .collect();
         refs.sort_unstable();
@@ -115,7 +139,7 @@ pub(super) fn build_trend(
         // history a line is named by its design alone.
         let mut lines: Vec<((usize, &str), Line)> = Vec::new();
         for (i, p) in points.iter().filter(|(_, p)| p.n == n) {
-            let Some(v) = trend_value(metric_is_ir, p) else {
+            let Some(v) = trend_value(charted, p) else {
                 continue;
             };
             let machine = history.entries[*i].machine.as_str();

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::error::CompareError;
-use super::metrics::{METRICS, Measured, MetricKind};
+use super::metrics::{Measured, MetricKind};
 use super::run::{BenchKey, Run, RunBenchmark, SimConfig};
 use crate::family::{Family, FamilyRecord};
 use crate::files::write_atomically;
@@ -89,6 +89,7 @@ pub struct BaselineBenchmark {
 impl Baseline {
     /// Keeps the deterministic metrics of `run` (times are noise, not a baseline).
     pub fn from_run(run: &Run) -> Self {
+        let defs = run.metric_defs();
         let mut benchmarks: Vec<BaselineBenchmark> = run
             .benchmarks
             .iter()
@@ -104,9 +105,8 @@ impl Baseline {
                     .metrics
                     .iter()
                     .filter(|(name, _)| {
-                        METRICS
-                            .iter()
-                            .any(|m| m.name == *name && m.kind == MetricKind::Deterministic)
+                        defs.iter()
+                            .any(|m| m.name == name.as_str() && m.kind == MetricKind::Deterministic)
                     })
                     .map(|(name, m)| (name.clone(), m.value))
                     .collect(),

@@ -7,8 +7,12 @@
 //! present, so a results file that gains them needs no change here. Adding a metric is one
 //! entry in [`METRICS`].
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
+use crate::family::FamilyRecord;
+use crate::metric_spec::{COMPARE_PREFIX, Direction};
 use crate::schema::Estimate;
 
 /// Whether a metric repeats exactly from run to run.
@@ -19,6 +23,9 @@ pub enum MetricKind {
     Deterministic,
     /// Wall-clock time: noisy, compared normalised by a reference design, never gates.
     Time,
+    /// Shown, never gated: a family metric that is not deterministic or has no better
+    /// direction (a count the trace fixes).
+    Shown,
 }
 
 impl MetricKind {
@@ -27,6 +34,7 @@ impl MetricKind {
         match self {
             MetricKind::Deterministic => "det",
             MetricKind::Time => "time",
+            MetricKind::Shown => "shown",
         }
     }
 }
@@ -81,17 +89,19 @@ pub struct EntryView<'a> {
 }
 
 /// One metric: its name (the key in baselines, history and tables), unit, kind, direction,
-/// the smallest absolute change that counts, and how to read it.
-#[derive(Debug, Clone, Copy)]
+/// the smallest absolute change that counts, and how to read it. The shared metrics are the
+/// constant [`METRICS`]; a family's own come from its run's records ([`family_defs`]).
+#[derive(Debug, Clone)]
 pub struct MetricDef {
-    /// Name used in tables, the baseline and the history, e.g. `ir`.
-    pub name: &'static str,
+    /// Name used in tables, the baseline and the history, e.g. `ir`, or
+    /// `metrics.bytes_per_tag` for a family's own.
+    pub name: Cow<'static, str>,
     /// Unit, e.g. `instr/op`.
-    pub unit: &'static str,
+    pub unit: Cow<'static, str>,
     /// Measure slug in Bencher Metric Format exports.
-    pub bmf_measure: &'static str,
+    pub bmf_measure: Cow<'static, str>,
     /// One line for readers of the table.
-    pub description: &'static str,
+    pub description: Cow<'static, str>,
     /// Deterministic or time.
     pub kind: MetricKind,
     /// Which direction is better.
@@ -100,7 +110,73 @@ pub struct MetricDef {
     /// op going to 0.0012 is +20% of nothing).
     pub min_abs_change: f64,
     /// Reads the metric from one entry; `None` when the entry does not have it.
-    pub extract: fn(&EntryView<'_>) -> Option<Measured>,
+    pub extract: Extract,
+}
+
+/// How a metric is read from one benchmark entry.
+#[derive(Debug, Clone, Copy)]
+pub enum Extract {
+    /// By a function of the entry (the shared metrics).
+    With(fn(&EntryView<'_>) -> Option<Measured>),
+    /// The number the entry's `metrics` object (its family's own) holds under this name
+    /// without its `metrics.` prefix.
+    FamilyValue,
+}
+
+impl MetricDef {
+    /// Reads the metric from `entry`; `None` when the entry does not have it.
+    pub fn read(&self, entry: &EntryView<'_>) -> Option<Measured> {
+        match self.extract {
+            Extract::With(f) => f(entry),
+            Extract::FamilyValue => {
+                let field = self.name.strip_prefix(COMPARE_PREFIX)?;
+                entry.raw.get("metrics").and_then(|m| number(m, field))
+            }
+        }
+    }
+}
+
+/// The metrics of every family record's section, as `compare` gates them: deterministic ones
+/// with a better direction gate like the shared counts; the others are shown only (kind
+/// [`MetricKind::Time`] is not what they are, so they carry [`MetricKind::Shown`]).
+pub fn family_defs(families: &[FamilyRecord]) -> Vec<MetricDef> {
+    let mut defs: Vec<MetricDef> = Vec::new();
+    for section in families.iter().filter_map(|f| f.metrics.as_ref()) {
+        for spec in &section.specs {
+            let name = spec.compare_name();
+            if defs.iter().any(|d| d.name == name) {
+                continue;
+            }
+            let gated = spec.deterministic && spec.better.is_some();
+            defs.push(MetricDef {
+                bmf_measure: Cow::Owned(name.replace(['.', '_'], "-")),
+                name: Cow::Owned(name),
+                unit: spec.label.clone(),
+                description: spec.description.clone(),
+                kind: if gated {
+                    MetricKind::Deterministic
+                } else {
+                    MetricKind::Shown
+                },
+                better: match spec.better {
+                    Some(Direction::Higher) => Better::Higher,
+                    _ => Better::Lower,
+                },
+                min_abs_change: 1e-4,
+                extract: Extract::FamilyValue,
+            });
+        }
+    }
+    defs
+}
+
+/// [`METRICS`] followed by the family metrics of `families` ([`family_defs`]).
+pub fn all_defs(families: &[FamilyRecord]) -> Vec<MetricDef> {
+    METRICS
+        .iter()
+        .cloned()
+        .chain(family_defs(families))
+        .collect()
 }
 
 /// Deterministic metrics that are shown but never fail the gate: simulated D1, LL and I1
@@ -118,77 +194,83 @@ pub const LAYOUT_SENSITIVE: &[&str] = &["d1_miss", "ll_miss", "i1_miss"];
 /// Every metric, deterministic ones first.
 pub const METRICS: &[MetricDef] = &[
     MetricDef {
-        name: "ir",
-        unit: "instr/op",
-        bmf_measure: "instructions",
-        description: "simulated instructions executed per work unit",
+        name: Cow::Borrowed("ir"),
+        unit: Cow::Borrowed("instr/op"),
+        bmf_measure: Cow::Borrowed("instructions"),
+        description: Cow::Borrowed("simulated instructions executed per work unit"),
         kind: MetricKind::Deterministic,
         better: Better::Lower,
         min_abs_change: 0.01,
-        extract: |e| sim_field(e, "ir"),
+        extract: Extract::With(|e| sim_field(e, "ir")),
     },
     MetricDef {
-        name: "d1_miss",
-        unit: "D1 misses/op",
-        bmf_measure: "d1-misses",
-        description: "simulated L1 data cache misses (reads + writes) per work unit",
+        name: Cow::Borrowed("d1_miss"),
+        unit: Cow::Borrowed("D1 misses/op"),
+        bmf_measure: Cow::Borrowed("d1-misses"),
+        description: Cow::Borrowed("simulated L1 data cache misses (reads + writes) per work unit"),
         kind: MetricKind::Deterministic,
         better: Better::Lower,
         min_abs_change: 0.001,
-        extract: |e| sim_field(e, "d1_miss"),
+        extract: Extract::With(|e| sim_field(e, "d1_miss")),
     },
     MetricDef {
-        name: "ll_miss",
-        unit: "LL misses/op",
-        bmf_measure: "ll-misses",
-        description: "simulated last-level cache misses (reads + writes) per work unit",
+        name: Cow::Borrowed("ll_miss"),
+        unit: Cow::Borrowed("LL misses/op"),
+        bmf_measure: Cow::Borrowed("ll-misses"),
+        description: Cow::Borrowed(
+            "simulated last-level cache misses (reads + writes) per work unit",
+        ),
         kind: MetricKind::Deterministic,
         better: Better::Lower,
         min_abs_change: 0.001,
-        extract: |e| sim_field(e, "ll_miss"),
+        extract: Extract::With(|e| sim_field(e, "ll_miss")),
     },
     MetricDef {
-        name: "i1_miss",
-        unit: "I1 misses/op",
-        bmf_measure: "i1-misses",
-        description: "simulated L1 instruction cache misses per work unit",
+        name: Cow::Borrowed("i1_miss"),
+        unit: Cow::Borrowed("I1 misses/op"),
+        bmf_measure: Cow::Borrowed("i1-misses"),
+        description: Cow::Borrowed("simulated L1 instruction cache misses per work unit"),
         kind: MetricKind::Deterministic,
         better: Better::Lower,
         min_abs_change: 0.001,
-        extract: |e| sim_field(e, "i1_miss"),
+        extract: Extract::With(|e| sim_field(e, "i1_miss")),
     },
     MetricDef {
-        name: "bytes_per_object",
-        unit: "B/object",
-        bmf_measure: "bytes-per-object",
-        description: "heap bytes held after setup per live object (the design's accounting)",
+        name: Cow::Borrowed("bytes_per_object"),
+        unit: Cow::Borrowed("B/object"),
+        bmf_measure: Cow::Borrowed("bytes-per-object"),
+        description: Cow::Borrowed(
+            "heap bytes held after setup per live object (the design's accounting)",
+        ),
         kind: MetricKind::Deterministic,
         better: Better::Lower,
         min_abs_change: 0.01,
         // Schema 2 renames `bytes_per_live_object` to `bytes_per_object`; read either.
-        extract: |e| {
+        extract: Extract::With(|e| {
             number(e.raw, "bytes_per_object").or_else(|| number(e.raw, "bytes_per_live_object"))
-        },
+        }),
     },
     MetricDef {
-        name: "alloc_calls_per_op",
-        unit: "allocs/op",
-        bmf_measure: "alloc-calls",
-        description: "allocator calls per work unit in the timed body",
+        name: Cow::Borrowed("alloc_calls_per_op"),
+        unit: Cow::Borrowed("allocs/op"),
+        bmf_measure: Cow::Borrowed("alloc-calls"),
+        description: Cow::Borrowed("allocator calls per work unit in the timed body"),
         kind: MetricKind::Deterministic,
         better: Better::Lower,
         min_abs_change: 0.0001,
-        extract: |e| number(e.raw, "alloc_calls_per_op"),
+        extract: Extract::With(|e| number(e.raw, "alloc_calls_per_op")),
     },
     MetricDef {
-        name: "ns_per_op",
-        unit: "ns/op",
-        bmf_measure: "latency",
-        description: "wall-clock nanoseconds per work unit (criterion median, 95% interval)",
+        name: Cow::Borrowed("ns_per_op"),
+        unit: Cow::Borrowed("ns/op"),
+        bmf_measure: Cow::Borrowed("latency"),
+        description: Cow::Borrowed(
+            "wall-clock nanoseconds per work unit (criterion median, 95% interval)",
+        ),
         kind: MetricKind::Time,
         better: Better::Lower,
         min_abs_change: 0.0,
-        extract: |e| e.ns_per_op.map(Measured::from_estimate),
+        extract: Extract::With(|e| e.ns_per_op.map(Measured::from_estimate)),
     },
 ];
 
@@ -245,7 +327,7 @@ mod tests {
             raw: &raw,
             ns_per_op: None,
         };
-        let get = |n: &str| (metric(n).unwrap().extract)(&view).map(|m| m.value);
+        let get = |n: &str| metric(n).unwrap().read(&view).map(|m| m.value);
         assert_eq!(get("ir"), Some(123.0));
         assert_eq!(get("d1_miss"), Some(1.5));
         assert_eq!(get("ll_miss"), Some(0.2));

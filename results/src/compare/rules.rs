@@ -21,7 +21,7 @@
 use std::collections::BTreeMap;
 
 use super::error::CompareError;
-use super::metrics::{Better, LAYOUT_SENSITIVE, METRICS, Measured, MetricDef, MetricKind};
+use super::metrics::{Better, LAYOUT_SENSITIVE, Measured, MetricDef, MetricKind};
 use super::reference::References;
 use super::run::{BenchKey, Run, RunBenchmark};
 
@@ -177,10 +177,17 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
     let mut rows = Vec::new();
     let mut warnings = Vec::new();
     // (side, metric) -> (benchmarks, first example)
-    let mut one_sided: BTreeMap<(&str, &str), (usize, String)> = BTreeMap::new();
-    let mut metric_only_in = |side: &'static str, metric: &'static str, key: &BenchKey| {
+    let mut one_sided: BTreeMap<(&str, String), (usize, String)> = BTreeMap::new();
+    // The shared metrics, then each family metric either run declares (NEW's first).
+    let mut defs = new.metric_defs();
+    for d in base.metric_defs() {
+        if !defs.iter().any(|x| x.name == d.name) {
+            defs.push(d);
+        }
+    }
+    let mut metric_only_in = |side: &'static str, metric: &str, key: &BenchKey| {
         one_sided
-            .entry((side, metric))
+            .entry((side, metric.to_string()))
             .or_insert_with(|| (0, key.to_string()))
             .0 += 1;
     };
@@ -230,18 +237,20 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
         } else {
             String::new()
         };
-        for def in METRICS {
-            match (b.metrics.get(def.name), n.metrics.get(def.name)) {
+        for def in &defs {
+            match (b.metrics.get(&*def.name), n.metrics.get(&*def.name)) {
                 (None, None) => {}
                 (Some(_), None) if b.is_verified() && n.is_verified() => {
-                    metric_only_in("BASE", def.name, &b.key)
+                    metric_only_in("BASE", &def.name, &b.key)
                 }
                 (None, Some(_)) if def.kind == MetricKind::Deterministic && b.is_verified() => {
-                    metric_only_in("NEW", def.name, &b.key)
+                    metric_only_in("NEW", &def.name, &b.key)
                 }
                 (Some(bv), Some(nv)) => {
                     let row = match def.kind {
-                        MetricKind::Deterministic => det_row(def, &b.key, *bv, *nv, rules),
+                        MetricKind::Deterministic | MetricKind::Shown => {
+                            det_row(def, &b.key, *bv, *nv, rules)
+                        }
                         MetricKind::Time => {
                             let reference = references
                                 .design_of(new, &n.key)
@@ -451,7 +460,7 @@ fn time_row(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::metrics::TIME_METRIC;
+    use crate::compare::metrics::{METRICS, TIME_METRIC};
     use crate::family::{Family, FamilyRecord};
     use crate::schema::Status;
     use crate::step::StepRecord;

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::error::CompareError;
-use super::metrics::{EntryView, METRICS, Measured};
+use super::metrics::{EntryView, Measured, MetricDef, all_defs};
 use crate::family::{Family, FamilyRecord};
 use crate::schema::{Estimate, Status};
 use crate::step::StepRecord;
@@ -19,7 +19,7 @@ use crate::step::StepRecord;
 /// the fixed core names).
 ///
 /// [`Results::load`]: crate::schema::Results::load
-pub const READABLE_SCHEMA_VERSIONS: [u32; 6] = crate::schema::READABLE_VERSIONS;
+pub const READABLE_SCHEMA_VERSIONS: [u32; 7] = crate::schema::READABLE_VERSIONS;
 
 /// What matches two runs' benchmarks.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -113,6 +113,12 @@ pub struct Run {
 }
 
 impl Run {
+    /// Every metric this run's benchmarks may carry: the shared [`METRICS`] and its families'
+    /// own ([`all_defs`]).
+    pub fn metric_defs(&self) -> Vec<MetricDef> {
+        all_defs(&self.families)
+    }
+
     /// Reads the JSON of a results file (schema 1 to 4); `path` only names it in errors. Use
     /// [`Run::load`] for a file that may also be a baseline.
     ///
@@ -139,6 +145,8 @@ impl Run {
             .get("benchmarks")
             .and_then(Value::as_array)
             .ok_or_else(|| corrupt("no `benchmarks` array".to_string()))?;
+        let families = head.families.unwrap_or_else(FamilyRecord::builtin_all);
+        let defs = all_defs(&families);
         let mut sim = None;
         let mut benchmarks = Vec::with_capacity(raw_benchmarks.len());
         let mut seen = std::collections::HashSet::new();
@@ -165,9 +173,8 @@ impl Run {
                 ns_per_op: core.ns_per_op,
             };
             let metrics = if core.status.is_verified() {
-                METRICS
-                    .iter()
-                    .filter_map(|m| (m.extract)(&view).map(|v| (m.name.to_string(), v)))
+                defs.iter()
+                    .filter_map(|m| m.read(&view).map(|v| (m.name.to_string(), v)))
                     .collect()
             } else {
                 BTreeMap::new()
@@ -193,7 +200,7 @@ impl Run {
             schema_version: version.unwrap_or_default(),
             is_baseline: false,
             sim,
-            families: head.families.unwrap_or_else(FamilyRecord::builtin_all),
+            families,
             benchmarks,
             steps: head.steps,
             machine: head.machine.map(|m| m.name).filter(|n| n != "unknown"),

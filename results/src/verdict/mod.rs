@@ -14,7 +14,8 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::claim::{Claim, Metric, Operand, Quantity};
-use crate::family::{Family, FamilyMetrics};
+use crate::family::Family;
+use crate::metric_spec::MetricSection;
 use crate::ranking::paired;
 use crate::schema::{Benchmark, Results, Status};
 
@@ -189,18 +190,19 @@ pub fn render_text(judgements: &[Judgement<'_>]) -> String {
     out
 }
 
-/// Checks a claim's family metrics against `family`'s metric fields: a name that is not one is
-/// a declaration error (a typo would otherwise read as "not measured" forever).
+/// Checks a claim's family metrics against the metrics its family declares (`section`, `None`
+/// for a family without any): a name that is not one is a declaration error (a typo would
+/// otherwise read as "not measured" forever).
 ///
 /// # Errors
 /// The first unknown field, with the valid names.
-pub fn check_metric_names(claim: &Claim, family: Family) -> Result<(), String> {
+pub fn check_metric_names(claim: &Claim, section: Option<&MetricSection>) -> Result<(), String> {
     for op in claim.quantity.operands() {
         if let Metric::Family(field) = &op.metric {
-            let fields = FamilyMetrics::field_names(family).unwrap_or_default();
+            let fields = section.map(MetricSection::names).unwrap_or_default();
             if !fields.iter().any(|f| f == field) {
                 return Err(format!(
-                    "claim {}: {family} has no metric {field:?}; its metrics are: {}",
+                    "claim {}: its family has no metric {field:?}; its metrics are: {}",
                     claim.id,
                     fields.join(", ")
                 ));
@@ -428,10 +430,7 @@ fn value_of(metric: &Metric, b: &Benchmark, missing: &mut Vec<String>) -> Option
         Metric::LatencyMax => (b.latency.as_ref().map(|l| l.max), "the latency pass"),
         Metric::Verified => (Some(1.0), "the bench"),
         Metric::Family(field) => (
-            b.metrics
-                .as_ref()
-                .and_then(|m| serde_json::to_value(m).ok())
-                .and_then(|v| v.get(field).and_then(serde_json::Value::as_f64)),
+            b.metrics.as_ref().and_then(|m| m.number(field)),
             "the bench (family metrics)",
         ),
     };
@@ -484,9 +483,11 @@ fn ratio_at(
 mod tests {
     use super::*;
     use crate::claim::Rule;
-    use crate::family::{FamilyRecord, TransformMetrics};
+    use crate::family::FamilyRecord;
+    use crate::family_metrics::{FamilyMetrics, MetricValue};
     use crate::machine::{CacheSizes, Machine};
     use crate::measures::{SimConfig, SimPerOp};
+    use crate::metric_spec::{MetricSpec, Unit};
     use crate::stats::Rounds;
 
     fn claim(quantity: Quantity, rule: Rule) -> Claim {
@@ -518,6 +519,7 @@ mod tests {
             title: "T".into(),
             reference_design: "a".into(),
             claims,
+            metrics: None,
         }];
         r.benchmarks = benchmarks;
         r
@@ -699,10 +701,10 @@ mod tests {
         let j = &judge_run(&r2)[0];
         assert!(j.missing[0].contains("not measured"), "{:?}", j.missing);
         let mut with = counted("a", 30, 1.0);
-        with.metrics = Some(FamilyMetrics::Transforms(TransformMetrics {
-            products_per_frame: Some(0.5),
-            ..TransformMetrics::default()
-        }));
+        with.metrics = Some(FamilyMetrics {
+            family: Family::Transforms,
+            values: [("products_per_frame".to_string(), MetricValue::Number(0.5))].into(),
+        });
         let r = run(vec![with], r.families[0].claims.clone());
         assert_eq!(judge_run(&r)[0].verdict, Verdict::Confirmed);
         assert_eq!(
@@ -735,12 +737,22 @@ mod tests {
             Quantity::value(Operand::new(Metric::family("products_per_frame"), "a", "w")),
             Rule::AtMost(1.0),
         );
-        assert!(check_metric_names(&ok, Family::Transforms).is_ok());
+        let section = MetricSection {
+            title: "work".into(),
+            rank_by: "products_per_frame".into(),
+            specs: vec![MetricSpec::lower(
+                "products_per_frame",
+                "p / f",
+                Unit::Number,
+            )],
+        };
+        assert!(check_metric_names(&ok, Some(&section)).is_ok());
         let typo = claim(
             Quantity::value(Operand::new(Metric::family("product_per_frame"), "a", "w")),
             Rule::AtMost(1.0),
         );
-        let e = check_metric_names(&typo, Family::Transforms).unwrap_err();
+        let e = check_metric_names(&typo, Some(&section)).unwrap_err();
         assert!(e.contains("products_per_frame"), "{e}");
+        assert!(check_metric_names(&ok, None).is_err());
     }
 }

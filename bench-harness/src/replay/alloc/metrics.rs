@@ -1,7 +1,111 @@
 //! A block allocator's space metrics ([`AllocMetrics`]): utilisation and fragmentation sampled
-//! after every op of an untimed replay, and the first-failure fill.
+//! after every op of an untimed replay, and the first-failure fill; and how the report shows
+//! them ([`section`]).
+
+use results::{MetricChart, MetricSection, MetricSpec, Unit};
 
 use super::*;
+
+/// Space metrics of a block allocator on one trace, sampled after every op of an untimed
+/// replay on the arena the timed replays use; field names are the specs' names.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct AllocMetrics {
+    /// Arena size of the replay (from the trace's peak; the same for every design).
+    pub arena_bytes: u64,
+    /// Requested live bytes over reserved bytes at the moment of peak requested bytes.
+    pub utilization_at_peak: f64,
+    /// Mean over ops of requested live bytes over reserved bytes (ops with nothing live are
+    /// skipped).
+    pub utilization_mean: f64,
+    /// Internal fragmentation at peak: `(reserved - requested) / reserved`.
+    pub internal_fragmentation_at_peak: f64,
+    /// External fragmentation at peak: `1 - largest free block / free bytes` (the bytes on the
+    /// design's free lists); `None` where the design cannot tell both.
+    pub external_fragmentation_at_peak: Option<f64>,
+    /// Largest free block over the arena size at peak; `None` where unknown.
+    pub largest_free_over_arena_at_peak: Option<f64>,
+    /// Allocator metadata (in the arena and on the host heap) in bits per live block, at peak.
+    pub metadata_bits_per_block: f64,
+    /// Separately, on an arena of `arena_bytes`: a seeded stream of allocations from the
+    /// trace's size mix until the first failure; requested live bytes then over the arena.
+    pub live_fraction_at_first_failure: Option<f64>,
+}
+
+/// The arena-use section: fractions from 0 to 1, ranked by use at peak (highest first), with
+/// the three use figures drawn together per design.
+pub fn section() -> MetricSection {
+    let arena_use = || MetricChart::Grouped {
+        title: "arena use".into(),
+    };
+    MetricSection {
+        title: "Allocator space use".into(),
+        rank_by: "utilization_at_peak".into(),
+        specs: vec![
+            MetricSpec::trace("arena_bytes", "arena", Unit::Bytes).describe(
+                "arena size of the replay, from the trace's peak; the same for every design.",
+            ),
+            MetricSpec::lower("utilization_at_peak", "use at peak", Unit::Number)
+                .higher()
+                .describe(
+                    "requested live bytes over reserved bytes at the moment of peak requested \
+                     bytes.",
+                )
+                .chart(arena_use()),
+            MetricSpec::lower("utilization_mean", "mean use", Unit::Number)
+                .higher()
+                .describe(
+                    "requested live bytes over reserved bytes, averaged over the ops (ops with \
+                     nothing live skipped).",
+                )
+                .chart(arena_use()),
+            MetricSpec::lower(
+                "internal_fragmentation_at_peak",
+                "internal frag.",
+                Unit::Number,
+            )
+            .describe("at peak, (reserved − requested) ÷ reserved: space lost inside blocks."),
+            MetricSpec::lower(
+                "external_fragmentation_at_peak",
+                "external frag.",
+                Unit::Number,
+            )
+            .describe(
+                "at peak, 1 − largest free block ÷ free bytes: free space split into pieces; \
+                     empty where the design cannot tell its largest free block.",
+            ),
+            MetricSpec::lower(
+                "largest_free_over_arena_at_peak",
+                "largest free ÷ arena",
+                Unit::Number,
+            )
+            .higher()
+            .describe(
+                "the largest free block over the arena size, at peak; empty where the design \
+                 cannot tell it.",
+            ),
+            MetricSpec::lower(
+                "metadata_bits_per_block",
+                "metadata bits / block",
+                Unit::Number,
+            )
+            .describe(
+                "allocator metadata (in the arena and on the host heap) in bits per live \
+                     block, at peak.",
+            ),
+            MetricSpec::lower(
+                "live_fraction_at_first_failure",
+                "live at first failure",
+                Unit::Number,
+            )
+            .higher()
+            .describe(
+                "separately, on an arena of the same size: a seeded stream of allocations from the \
+                 trace's size mix until one fails; requested live bytes then over the arena.",
+            )
+            .chart(arena_use()),
+        ],
+    }
+}
 
 /// The design's space figures after one op, as [`measure`] samples them.
 #[derive(Debug, Clone, Copy, Default)]

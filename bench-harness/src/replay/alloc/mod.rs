@@ -52,14 +52,14 @@ use impls::alloc::{
 };
 use serde::{Deserialize, Serialize};
 use workloads::Trace;
-use workloads::alloc_op::{AllocOp, AllocStats, BlockHandle, pow2_block};
+use workloads::alloc::{AllocOp, AllocStats, BlockHandle, pow2_block};
 use workloads::rng::TraceRng;
 
 use super::{
     Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
 };
+pub use metrics::AllocMetrics;
 use results::DesignRecord;
-use results::family::{AllocMetrics, FamilyMetrics};
 
 mod metrics;
 mod model;
@@ -80,9 +80,14 @@ impl Family for AllocFamily {
         claims::claims()
     }
 
+    fn metric_section() -> Option<results::MetricSection> {
+        Some(metrics::section())
+    }
+
     type Op = AllocOp;
     type Digest = AllocDigest;
     type Model = AllocModel;
+    type Metrics = AllocMetrics;
 
     const RESULTS_FAMILY: results::Family = results::Family::Alloc;
     const TITLE: &'static str = "Block allocators";
@@ -227,7 +232,7 @@ pub const MIN_ARENA: u64 = 64 << 10;
 ///
 /// ```
 /// use bench_harness::replay::alloc::arena_bytes_for;
-/// use workloads::alloc_op::AllocStats;
+/// use workloads::alloc::AllocStats;
 /// let many_small = AllocStats {
 ///     peak_pow2_bytes: 32 << 10,
 ///     peak_live: 1024,
@@ -517,8 +522,8 @@ impl<A: BlockAllocator + 'static> Replayer for AllocReplay<A> {
     fn measure(
         trace: &Trace<AllocOp>,
         _stats: &AllocStats,
-    ) -> Result<Option<FamilyMetrics>, ReplayError> {
-        measure::<A>(trace).map(|m| Some(FamilyMetrics::Alloc(m)))
+    ) -> Result<Option<AllocMetrics>, ReplayError> {
+        measure::<A>(trace).map(Some)
     }
 
     fn check_invariants(&self) -> Result<(), String> {

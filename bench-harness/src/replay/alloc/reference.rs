@@ -58,7 +58,7 @@ use impls::alloc::peers::buddy_system_allocator::{BuddySystemAllocatorPeer, Crat
 use impls::alloc::peers::rlsf::{Pool, RlsfPeer};
 use impls::alloc::slab::Slab;
 use workloads::Trace;
-use workloads::alloc_op::{AllocOp, BlockHandle};
+use workloads::alloc::{AllocOp, BlockHandle};
 
 use super::{
     AllocDigest, AllocFamily, AllocReplay, MIN_BLOCK, read_head, read_stamps, write_stamps,

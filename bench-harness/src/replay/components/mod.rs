@@ -15,6 +15,7 @@
 //! each design, so replays are reproducible.
 
 mod claims;
+mod metrics;
 mod reference;
 
 use impls::components::model::ModelStore;
@@ -23,15 +24,15 @@ use impls::components::{
     PositionRun, VectorField, VelocityRun, for_each_component_design,
 };
 use serde::{Deserialize, Serialize};
-use workloads::component_op::{ComponentOp, ComponentStats, EntityHandle};
+use workloads::components::{ComponentOp, ComponentStats, EntityHandle};
 use workloads::{Trace, TraceStats};
 
 use super::resolved::fold_uniform;
 use super::{
     Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
 };
+pub use metrics::ComponentMetrics;
 use results::DesignRecord;
-use results::family::{ComponentMetrics, FamilyMetrics};
 
 /// The component managers: [`ComponentOp`] traces replayed on [`ComponentStore`]s, checked
 /// against [`ModelStore`].
@@ -43,9 +44,14 @@ impl Family for ComponentFamily {
         claims::claims()
     }
 
+    fn metric_section() -> Option<results::MetricSection> {
+        Some(metrics::section())
+    }
+
     type Op = ComponentOp;
     type Digest = ComponentDigest;
     type Model = ComponentReplay<ModelStore>;
+    type Metrics = ComponentMetrics;
 
     const RESULTS_FAMILY: results::Family = results::Family::Components;
     const TITLE: &'static str = "Component managers";
@@ -623,7 +629,7 @@ impl<S: ComponentStore + 'static> Replayer for ComponentReplay<S> {
     fn measure(
         trace: &Trace<ComponentOp>,
         stats: &ComponentStats,
-    ) -> Result<Option<FamilyMetrics>, ReplayError> {
+    ) -> Result<Option<ComponentMetrics>, ReplayError> {
         let mut state = Self::for_trace(trace);
         state.replay(&trace.setup)?;
         let entities = state.store.entity_count() as u64;
@@ -641,7 +647,7 @@ impl<S: ComponentStore + 'static> Replayer for ComponentReplay<S> {
             }
         }
         let body_calls = state.store.allocator_calls() - setup_calls;
-        Ok(Some(FamilyMetrics::Components(ComponentMetrics {
+        Ok(Some(ComponentMetrics {
             entities_after_setup: entities,
             instances_after_setup: instances,
             bytes_per_entity: ratio(memory, entities),
@@ -649,12 +655,12 @@ impl<S: ComponentStore + 'static> Replayer for ComponentReplay<S> {
             memory_bytes_after_body: state.store.memory_bytes() as u64,
             setup_alloc_calls: setup_calls,
             alloc_calls_per_op: ratio(body_calls, stats.work_units()).unwrap_or(0.0),
-            frames: garbage.len() as u64,
+            frames: (!garbage.is_empty()).then_some(garbage.len() as u64),
             garbage_after_10_frames: garbage.get(9).copied(),
             garbage_after_last_frame: garbage.last().copied(),
-            garbage_peak: garbage.iter().copied().max().unwrap_or(0),
+            garbage_peak: garbage.iter().copied().max(),
             garbage_per_frame: garbage,
-        })))
+        }))
     }
 
     fn check_invariants(&self) -> Result<(), String> {

@@ -36,7 +36,7 @@ use impls::components::peers::shipyard::ShipyardPeer;
 use impls::components::peers::specs::{self as specs_peer, SpecsPeer, SpecsStorage};
 use impls::components::{ComponentStore, PointMass};
 use workloads::Trace;
-use workloads::component_op::{ComponentOp, EntityHandle};
+use workloads::components::{ComponentOp, EntityHandle};
 
 use super::{ComponentDigest, ComponentFamily, ComponentReplay, DT, StateHash, mix_lookup};
 use crate::replay::{ReferenceLoop, Replayer};

@@ -11,6 +11,7 @@
 //! is the copy plus one read of it.
 
 mod claims;
+mod metrics;
 mod reference;
 
 use impls::data_component::model::ModelStore;
@@ -18,14 +19,14 @@ use impls::data_component::{
     DataStore, Entity, KvDesignInfo, KvDesignVisitor, KvError, ValueRef, for_each_kv_design,
 };
 use serde::{Deserialize, Serialize};
-use workloads::data_op::{DataStats, EntityHandle, ValueSpec};
+use workloads::data_component::{DataStats, EntityHandle, ValueSpec};
 use workloads::{DataOp, Trace, TraceStats};
 
 use super::{
     Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
 };
+pub use metrics::DataComponentMetrics;
 use results::DesignRecord;
-use results::family::{DataComponentMetrics, FamilyMetrics};
 
 /// The DataComponent stores: [`DataOp`] traces replayed on [`DataStore`]s, checked against
 /// [`ModelStore`].
@@ -37,9 +38,14 @@ impl Family for DataComponentFamily {
         claims::claims()
     }
 
+    fn metric_section() -> Option<results::MetricSection> {
+        Some(metrics::section())
+    }
+
     type Op = DataOp;
     type Digest = KvDigest;
     type Model = KvReplay<ModelStore>;
+    type Metrics = DataComponentMetrics;
 
     const RESULTS_FAMILY: results::Family = results::Family::DataComponent;
     const TITLE: &'static str = "DataComponent stores";
@@ -379,7 +385,7 @@ impl<S: DataStore + 'static> Replayer for KvReplay<S> {
     fn measure(
         trace: &Trace<DataOp>,
         stats: &DataStats,
-    ) -> Result<Option<FamilyMetrics>, ReplayError> {
+    ) -> Result<Option<DataComponentMetrics>, ReplayError> {
         let mut state = Self::for_trace(trace);
         state.replay(&trace.setup)?;
         let calls_after_setup = state.store.allocator_calls();
@@ -388,7 +394,7 @@ impl<S: DataStore + 'static> Replayer for KvReplay<S> {
         let keys = state.store.key_count() as u64;
         let entities = state.store.entity_count() as u64;
         let memory = state.store.memory_bytes() as u64;
-        Ok(Some(FamilyMetrics::DataComponent(DataComponentMetrics {
+        Ok(Some(DataComponentMetrics {
             entities_after_body: entities,
             keys_after_body: keys,
             bytes_per_key: ratio(memory, keys),
@@ -396,7 +402,7 @@ impl<S: DataStore + 'static> Replayer for KvReplay<S> {
             alloc_calls_per_entity: ratio(calls, stats.spawned_total),
             body_alloc_calls_per_op: ratio(calls - calls_after_setup, stats.work_units())
                 .unwrap_or(0.0),
-        })))
+        }))
     }
 
     fn check_invariants(&self) -> Result<(), String> {

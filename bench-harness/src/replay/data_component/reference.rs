@@ -35,7 +35,7 @@ use impls::data_component::peers::litemap::{EntityMap, LiteMapPeer};
 use impls::data_component::peers::serde_json::SerdeJsonPeer;
 use impls::data_component::{DataStore, Entity, Key, ValueRef};
 use serde_json::{Map, Number, Value};
-use workloads::data_op::EntityHandle;
+use workloads::data_component::EntityHandle;
 use workloads::{DataOp, Trace};
 
 use super::{DataComponentFamily, KvDigest, KvReplay, mix, value_of};

@@ -13,15 +13,15 @@ pub mod reference;
 use impls::id_table::registry::ctors;
 use impls::id_table::{Design, DesignCtorVisitor, DesignInfo, IdTable, for_each_design_ctor};
 use serde::{Deserialize, Serialize};
-use workloads::BodyStats;
-use workloads::{Object, Op, Payload, Payload8, Payload128, PayloadSize, Trace};
+use workloads::IdTableStats;
+use workloads::{IdTableOp, Object, Payload, Payload8, Payload128, PayloadSize, Trace};
 
 use super::{
     Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
 };
 use results::DesignRecord;
 
-/// The ID lookup tables: [`Op`] traces replayed on [`IdTable`]s, checked against
+/// The ID lookup tables: [`IdTableOp`] traces replayed on [`IdTable`]s, checked against
 /// [`ModelTable`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IdTableFamily;
@@ -48,9 +48,10 @@ impl Family for IdTableFamily {
         claims::claims()
     }
 
-    type Op = Op;
+    type Op = IdTableOp;
     type Digest = Digest;
     type Model = SizedReplay<ctors::Model>;
+    type Metrics = super::NoMetrics;
 
     const RESULTS_FAMILY: results::Family = results::Family::IdTable;
     const TITLE: &'static str = "ID lookup tables";
@@ -207,7 +208,7 @@ pub struct Digest {
     pub first_stale_hit: Option<u64>,
 }
 
-impl ReplayDigest<Op> for Digest {
+impl ReplayDigest<IdTableOp> for Digest {
     /// Adds the counts and sums of a replay of the following ops, so replaying a body in
     /// pieces digests to the same value as replaying it whole.
     fn merge(&mut self, later: &Digest) {
@@ -223,11 +224,11 @@ impl ReplayDigest<Op> for Digest {
     }
 
     /// Work units of the replayed `ops` that gave this digest: one per single-object op, one
-    /// per iterated object (as [`workloads::BodyStats::work_units`]).
-    fn work_units(&self, ops: &[Op]) -> u64 {
+    /// per iterated object (as [`workloads::IdTableStats::work_units`]).
+    fn work_units(&self, ops: &[IdTableOp]) -> u64 {
         let single = ops
             .iter()
-            .filter(|op| !matches!(op, Op::Iterate | Op::IterateMut))
+            .filter(|op| !matches!(op, IdTableOp::Iterate | IdTableOp::IterateMut))
             .count() as u64;
         single + self.iterated
     }
@@ -257,7 +258,7 @@ pub struct ReplayState<D: IdTable<P>, P: Object = Payload> {
 
 impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
     /// An empty table with room in the handle map for `trace`'s handles.
-    pub fn for_trace(trace: &Trace<Op>) -> Self {
+    pub fn for_trace(trace: &Trace<IdTableOp>) -> Self {
         let wrong_size = Self::wrong_size(trace);
         Self {
             table: D::new(),
@@ -269,7 +270,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
 
     /// Why this replay cannot run `trace`: the trace's objects are not `P`'s size (or its
     /// `payload_bytes` is not a size at all).
-    fn wrong_size(trace: &Trace<Op>) -> Option<String> {
+    fn wrong_size(trace: &Trace<IdTableOp>) -> Option<String> {
         match PayloadSize::of_params(&trace.header.params) {
             Ok(size) if size == P::SIZE => None,
             Ok(size) => Some(format!(
@@ -293,7 +294,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
     #[inline(never)]
     pub fn run<H: HandleIds<D::Id>>(
         &mut self,
-        ops: &[Op],
+        ops: &[IdTableOp],
         ids: &mut H,
     ) -> Result<Digest, ReplayError> {
         if let Some(reason) = &self.wrong_size {
@@ -315,13 +316,18 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
         let first = ops.first().copied();
         let has_fast_path = matches!(
             first,
-            Some(Op::Get(_) | Op::GetStale(_) | Op::Remove(_) | Op::Mutate(_))
+            Some(
+                IdTableOp::Get(_)
+                    | IdTableOp::GetStale(_)
+                    | IdTableOp::Remove(_)
+                    | IdTableOp::Mutate(_)
+            )
         );
         // `uniform_ids` consumes the segment's IDs: ask only when there is a fast path.
         if let Some(run) = has_fast_path.then(|| ids.uniform_ids(ops.len())).flatten() {
             match first.expect("a fast path has a first op") {
-                Op::Get(_) => (hits, lookup_sum) = lookup_all(table, run),
-                Op::GetStale(_) => {
+                IdTableOp::Get(_) => (hits, lookup_sum) = lookup_all(table, run),
+                IdTableOp::GetStale(_) => {
                     for &id in run {
                         stale_hits += u64::from(table.get(id).is_some());
                     }
@@ -329,7 +335,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                         first_stale_hit = first_resolved(table, run);
                     }
                 }
-                Op::Remove(_) => {
+                IdTableOp::Remove(_) => {
                     for &id in run {
                         if let Some(p) = table.remove(id) {
                             hits += 1;
@@ -337,7 +343,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                         }
                     }
                 }
-                Op::Mutate(_) => {
+                IdTableOp::Mutate(_) => {
                     for &id in run {
                         if let Some(p) = table.get_mut(id) {
                             p.mutate();
@@ -346,7 +352,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                         }
                     }
                 }
-                Op::Add | Op::Iterate | Op::IterateMut | Op::Sort => {
+                IdTableOp::Add | IdTableOp::Iterate | IdTableOp::IterateMut | IdTableOp::Sort => {
                     unreachable!("no fast path, checked above")
                 }
             }
@@ -361,7 +367,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
         }
         for (index, &op) in ops.iter().enumerate() {
             match op {
-                Op::Add => {
+                IdTableOp::Add => {
                     let id = table
                         .insert(P::for_handle(self.created))
                         .map_err(|error| ReplayError::at(index, op, error))?;
@@ -369,38 +375,38 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                     ids.created(id)
                         .map_err(|error| ReplayError::at(index, op, error))?;
                 }
-                Op::Get(h) => {
+                IdTableOp::Get(h) => {
                     if let Some(p) = table.get(ids.id(h)) {
                         hits += 1;
                         lookup_sum = lookup_sum.wrapping_add(mix(p));
                     }
                 }
-                Op::GetStale(h) => {
+                IdTableOp::GetStale(h) => {
                     if table.get(ids.id(h)).is_some() {
                         stale_hits += 1;
                         first_stale_hit.get_or_insert(index as u64);
                     }
                 }
-                Op::Mutate(h) => {
+                IdTableOp::Mutate(h) => {
                     if let Some(p) = table.get_mut(ids.id(h)) {
                         p.mutate();
                         hits += 1;
                         lookup_sum = lookup_sum.wrapping_add(mix(p));
                     }
                 }
-                Op::Remove(h) => {
+                IdTableOp::Remove(h) => {
                     if let Some(p) = table.remove(ids.id(h)) {
                         hits += 1;
                         lookup_sum = lookup_sum.wrapping_add(mix(&p));
                     }
                 }
-                Op::Iterate => {
+                IdTableOp::Iterate => {
                     let (sum, count) = iterate(table);
                     iterate_sum = iterate_sum.wrapping_add(sum);
                     iterated += count;
                 }
-                Op::Sort => sort(table),
-                Op::IterateMut => iterated += iterate_mut(table),
+                IdTableOp::Sort => sort(table),
+                IdTableOp::IterateMut => iterated += iterate_mut(table),
             }
         }
         Ok(Digest {
@@ -437,13 +443,13 @@ pub fn lookup_all<D: IdTable<P>, P: Object>(table: &D, ids: &[D::Id]) -> (u64, u
     (hits, sum)
 }
 
-/// `Op::Iterate`: the sum of every live object's value, and how many there are.
+/// `IdTableOp::Iterate`: the sum of every live object's value, and how many there are.
 ///
 /// The whole-table ops ([`iterate`], [`iterate_mut`], [`sort`]) are out of line: each visits
 /// the whole table, so a call costs nothing next to it, and inlined into
 /// [`ReplayState::run`] their loops took registers from the single-object ops of mixed bodies
 /// (callgrind on `churn`: accumulators and the table pointer spilled to the stack, 5 more
-/// instructions per op once `Op::Sort` joined the loop).
+/// instructions per op once `IdTableOp::Sort` joined the loop).
 #[inline(never)]
 fn iterate<D: IdTable<P>, P: Object>(table: &D) -> (u64, u64) {
     table
@@ -451,7 +457,7 @@ fn iterate<D: IdTable<P>, P: Object>(table: &D) -> (u64, u64) {
         .fold((0u64, 0u64), |(s, c), p| (s.wrapping_add(p.value()), c + 1))
 }
 
-/// `Op::IterateMut`: bumps every live object; returns how many there are.
+/// `IdTableOp::IterateMut`: bumps every live object; returns how many there are.
 #[inline(never)]
 fn iterate_mut<D: IdTable<P>, P: Object>(table: &mut D) -> u64 {
     table.iter_mut().fold(0u64, |c, p| {
@@ -460,7 +466,7 @@ fn iterate_mut<D: IdTable<P>, P: Object>(table: &mut D) -> u64 {
     })
 }
 
-/// `Op::Sort`: the design reorders its objects by value where it can.
+/// `IdTableOp::Sort`: the design reorders its objects by value where it can.
 #[inline(never)]
 fn sort<D: IdTable<P>, P: Object>(table: &mut D) {
     table.sort_by_key(Object::value);
@@ -486,7 +492,7 @@ impl<D: IdTable<P> + 'static, P: Object> Replayer for ReplayState<D, P> {
 
     /// A design given for one object size (an external design, say, implemented for
     /// [`Payload`] only) cannot run a trace of another size: `unsupported`, not `failed`.
-    fn unsupported_trace(trace: &Trace<Op>) -> Option<String> {
+    fn unsupported_trace(trace: &Trace<IdTableOp>) -> Option<String> {
         Self::wrong_size(trace)
     }
 
@@ -494,7 +500,7 @@ impl<D: IdTable<P> + 'static, P: Object> Replayer for ReplayState<D, P> {
     /// [`DesignInfo::remove_shift_cap`]: `removes × F`, where `F` bounds the free slots the body
     /// can reach (free slots at its start, at most `peak_live − live_at_start`, plus its
     /// removes, and never more than `peak_live`).
-    fn unsupported_before(stats: &BodyStats) -> Option<String> {
+    fn unsupported_before(stats: &IdTableStats) -> Option<String> {
         if let Some(capacity) = D::INFO.capacity
             && (stats.peak_live as usize) > capacity
         {
@@ -523,7 +529,7 @@ impl<D: IdTable<P> + 'static, P: Object> Replayer for ReplayState<D, P> {
     /// often than objects are removed). The reason names the op of the first stale hit. A
     /// stale hit on a trace shorter than the bound is no documented limit: it stays a failure
     /// (the digest differs from the model's).
-    fn unsupported_after(stats: &BodyStats, body: &Digest) -> Option<String> {
+    fn unsupported_after(stats: &IdTableStats, body: &Digest) -> Option<String> {
         let info = D::INFO;
         if !info.detects_stale() && stats.stale_gets > 0 {
             return Some(format!(
@@ -550,7 +556,7 @@ impl<D: IdTable<P> + 'static, P: Object> Replayer for ReplayState<D, P> {
         })
     }
 
-    fn for_trace(trace: &Trace<Op>) -> Self {
+    fn for_trace(trace: &Trace<IdTableOp>) -> Self {
         ReplayState::for_trace(trace)
     }
 
@@ -558,7 +564,11 @@ impl<D: IdTable<P> + 'static, P: Object> Replayer for ReplayState<D, P> {
         &mut self.ids
     }
 
-    fn run<H: HandleIds<D::Id>>(&mut self, ops: &[Op], ids: &mut H) -> Result<Digest, ReplayError> {
+    fn run<H: HandleIds<D::Id>>(
+        &mut self,
+        ops: &[IdTableOp],
+        ids: &mut H,
+    ) -> Result<Digest, ReplayError> {
         ReplayState::run(self, ops, ids)
     }
 
@@ -620,17 +630,17 @@ impl<C: Design> Replayer for SizedReplay<C> {
         Replay32::<C>::design_name()
     }
 
-    fn unsupported_before(stats: &BodyStats) -> Option<String> {
+    fn unsupported_before(stats: &IdTableStats) -> Option<String> {
         Replay32::<C>::unsupported_before(stats)
     }
 
-    fn unsupported_after(stats: &BodyStats, body: &Digest) -> Option<String> {
+    fn unsupported_after(stats: &IdTableStats, body: &Digest) -> Option<String> {
         Replay32::<C>::unsupported_after(stats, body)
     }
 
     /// The state of the trace's object size (32 B, which then reports the error, if the trace
     /// names a size that is not one of the three).
-    fn for_trace(trace: &Trace<Op>) -> Self {
+    fn for_trace(trace: &Trace<IdTableOp>) -> Self {
         match PayloadSize::of_params(&trace.header.params) {
             Ok(PayloadSize::B8) => SizedReplay::B8(ReplayState::for_trace(trace)),
             Ok(PayloadSize::B128) => SizedReplay::B128(ReplayState::for_trace(trace)),
@@ -642,7 +652,11 @@ impl<C: Design> Replayer for SizedReplay<C> {
         each_size!(self, s => &mut s.ids)
     }
 
-    fn run<H: HandleIds<C::Id>>(&mut self, ops: &[Op], ids: &mut H) -> Result<Digest, ReplayError> {
+    fn run<H: HandleIds<C::Id>>(
+        &mut self,
+        ops: &[IdTableOp],
+        ids: &mut H,
+    ) -> Result<Digest, ReplayError> {
         each_size!(self, s => s.run(ops, ids))
     }
 

@@ -22,7 +22,7 @@ use std::marker::PhantomData;
 use impls::TableError;
 use impls::id_table::{DesignInfo, IdTable};
 use workloads::trace::TraceHeader;
-use workloads::{Handle, Op, Trace};
+use workloads::{Handle, IdTableOp, Trace};
 
 /// An [`IdTable`] that records what is done to it. Lookups of IDs the recording never handed
 /// out are forwarded but not recorded (a trace can only name handles it created).
@@ -35,9 +35,9 @@ pub struct Recording<D: IdTable<T>, T: 'static> {
     live: Vec<bool>,
     /// Ops recorded before [`Recording::start_body`]. Both parts use interior mutability
     /// because lookups and iteration through `&self` are recorded too.
-    setup: RefCell<Vec<Op>>,
+    setup: RefCell<Vec<IdTableOp>>,
     /// Ops recorded since [`Recording::start_body`].
-    body: RefCell<Vec<Op>>,
+    body: RefCell<Vec<IdTableOp>>,
     in_body: bool,
     _payload: PhantomData<T>,
 }
@@ -62,7 +62,7 @@ impl<D: IdTable<T>, T: 'static> Recording<D, T> {
         self.in_body = true;
     }
 
-    fn record(&self, op: Op) {
+    fn record(&self, op: IdTableOp) {
         let part = if self.in_body {
             &self.body
         } else {
@@ -78,7 +78,7 @@ impl<D: IdTable<T>, T: 'static> Recording<D, T> {
     }
 
     /// The table, and the trace of everything recorded (generator `recording`).
-    pub fn into_parts(self, seed: u64) -> (D, Trace<Op>) {
+    pub fn into_parts(self, seed: u64) -> (D, Trace<IdTableOp>) {
         let trace = Trace {
             header: TraceHeader {
                 generator: "recording".to_string(),
@@ -93,7 +93,7 @@ impl<D: IdTable<T>, T: 'static> Recording<D, T> {
     }
 
     /// The trace of everything recorded; `seed` is stored in the header as a label.
-    pub fn into_trace(self, seed: u64) -> Trace<Op> {
+    pub fn into_trace(self, seed: u64) -> Trace<IdTableOp> {
         self.into_parts(seed).1
     }
 }
@@ -114,14 +114,14 @@ impl<D: IdTable<T>, T: 'static> IdTable<T> for Recording<D, T> {
             })?;
         self.live.push(true);
         self.handles.insert(id, handle);
-        self.record(Op::Add);
+        self.record(IdTableOp::Add);
         Ok(id)
     }
 
     fn get(&self, id: D::Id) -> Option<&T> {
         match self.handle_of(id) {
-            Some((h, true)) => self.record(Op::Get(h)),
-            Some((h, false)) => self.record(Op::GetStale(h)),
+            Some((h, true)) => self.record(IdTableOp::Get(h)),
+            Some((h, false)) => self.record(IdTableOp::GetStale(h)),
             None => {}
         }
         self.inner.get(id)
@@ -129,8 +129,8 @@ impl<D: IdTable<T>, T: 'static> IdTable<T> for Recording<D, T> {
 
     fn get_mut(&mut self, id: D::Id) -> Option<&mut T> {
         match self.handle_of(id) {
-            Some((h, true)) => self.record(Op::Mutate(h)),
-            Some((h, false)) => self.record(Op::GetStale(h)),
+            Some((h, true)) => self.record(IdTableOp::Mutate(h)),
+            Some((h, false)) => self.record(IdTableOp::GetStale(h)),
             None => {}
         }
         self.inner.get_mut(id)
@@ -140,9 +140,9 @@ impl<D: IdTable<T>, T: 'static> IdTable<T> for Recording<D, T> {
         match self.handle_of(id) {
             Some((h, true)) => {
                 self.live[h as usize] = false;
-                self.record(Op::Remove(h));
+                self.record(IdTableOp::Remove(h));
             }
-            Some((h, false)) => self.record(Op::GetStale(h)),
+            Some((h, false)) => self.record(IdTableOp::GetStale(h)),
             None => {}
         }
         self.inner.remove(id)
@@ -153,16 +153,16 @@ impl<D: IdTable<T>, T: 'static> IdTable<T> for Recording<D, T> {
     }
 
     fn iter(&self) -> impl Iterator<Item = &T> {
-        self.record(Op::Iterate);
+        self.record(IdTableOp::Iterate);
         self.inner.iter()
     }
 
     fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.record(Op::IterateMut);
+        self.record(IdTableOp::IterateMut);
         self.inner.iter_mut()
     }
 
-    /// Reorders the inner table; not recorded (`Op::Sort` means the payload's own key, and an
+    /// Reorders the inner table; not recorded (`IdTableOp::Sort` means the payload's own key, and an
     /// application's key is arbitrary), which changes no answer of the recorded ops.
     fn sort_by_key(&mut self, key: impl FnMut(&T) -> u64) -> bool {
         self.inner.sort_by_key(key)

@@ -32,7 +32,7 @@ use impls::id_table::peers::slotmap_hop::HopSlotMapPeer;
 use impls::id_table::peers::thunderdome::ThunderdomePeer;
 use impls::id_table::registry::ctors;
 use impls::id_table::{Design, IdTable};
-use workloads::{Object, Op, Payload, Payload8, Payload128, Trace};
+use workloads::{IdTableOp, Object, Payload, Payload8, Payload128, Trace};
 
 use super::{Digest, IdTableFamily, SizedReplay, lookup_all, mix};
 use crate::replay::{ReferenceLoop, Replayer};
@@ -59,8 +59,8 @@ impl ReferenceLoop for VecIterate {
     }
 
     /// For a trace whose body is only `Iterate` ops; `None` otherwise.
-    fn for_trace(trace: &Trace<Op>, expected: &Digest) -> Option<Self> {
-        if trace.body.is_empty() || trace.body.iter().any(|op| *op != Op::Iterate) {
+    fn for_trace(trace: &Trace<IdTableOp>, expected: &Digest) -> Option<Self> {
+        if trace.body.is_empty() || trace.body.iter().any(|op| *op != IdTableOp::Iterate) {
             return None;
         }
         let model = SizedReplay::<ctors::Model>::after_setup(trace)
@@ -135,13 +135,13 @@ impl<C: Design> ReferenceLoop for DirectLookup<C> {
     }
 
     /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
-    fn for_trace(trace: &Trace<Op>, expected: &Digest) -> Option<Self> {
+    fn for_trace(trace: &Trace<IdTableOp>, expected: &Digest) -> Option<Self> {
         let mut state = SizedReplay::<C>::after_setup(trace).ok()?;
         let ids = trace
             .body
             .iter()
             .map(|op| match op {
-                Op::Get(h) => Some(state.handles().ids()[*h as usize]),
+                IdTableOp::Get(h) => Some(state.handles().ids()[*h as usize]),
                 _ => None,
             })
             .collect::<Option<Vec<C::Id>>>()?;
@@ -284,14 +284,14 @@ impl<C: CrateLookupLoop> ReferenceLoop for DirectPeerLookup<C> {
     }
 
     /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
-    fn for_trace(trace: &Trace<Op>, expected: &Digest) -> Option<Self> {
+    fn for_trace(trace: &Trace<IdTableOp>, expected: &Digest) -> Option<Self> {
         let mut state = SizedReplay::<C>::after_setup(trace).ok()?;
         let ids = state.handles().ids();
         let keys = trace
             .body
             .iter()
             .map(|op| match *op {
-                Op::Get(h) => ids.get(h as usize).copied(),
+                IdTableOp::Get(h) => ids.get(h as usize).copied(),
                 _ => None,
             })
             .collect::<Option<Vec<C::Id>>>()?;
@@ -344,8 +344,8 @@ mod tests {
     use crate::replay::IdTableFamily;
     use crate::verify::Expected;
 
-    fn trace(workload: &str) -> Trace<Op> {
-        workloads::registry::generate_for::<Op>(workload, 300, 7, None).unwrap()
+    fn trace(workload: &str) -> Trace<IdTableOp> {
+        workloads::registry::generate_for::<IdTableOp>(workload, 300, 7, None).unwrap()
     }
 
     /// Every `ref-direct-<design>` loop, through the family trait ([`DirectLookup`]) or the
@@ -353,7 +353,7 @@ mod tests {
     /// every object size, fails on a corrupted expectation and has no loop for other bodies.
     #[test]
     fn direct_lookup_loops_find_what_the_model_finds() {
-        fn check_peer<C: CrateLookupLoop>(lookups: &Trace<Op>, other: &Trace<Op>) {
+        fn check_peer<C: CrateLookupLoop>(lookups: &Trace<IdTableOp>, other: &Trace<IdTableOp>) {
             let name = SizedReplay::<C>::design_name();
             let expected = Expected::<IdTableFamily>::of(lookups).unwrap();
             let looped = DirectPeerLookup::<C>::for_trace(lookups, &expected.body)
@@ -367,7 +367,7 @@ mod tests {
             assert!(wrong.run(1).is_err(), "{name}");
             assert!(DirectPeerLookup::<C>::for_trace(other, &expected.body).is_none());
         }
-        fn check_ours<C: Design>(lookups: &Trace<Op>, other: &Trace<Op>) {
+        fn check_ours<C: Design>(lookups: &Trace<IdTableOp>, other: &Trace<IdTableOp>) {
             let expected = Expected::<IdTableFamily>::of(lookups).unwrap();
             let looped = DirectLookup::<C>::for_trace(lookups, &expected.body).expect("a Get body");
             looped.run(2).unwrap();

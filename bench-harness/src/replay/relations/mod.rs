@@ -12,6 +12,7 @@
 //! whose removal searches a set above their set-size cap (the quadratic star).
 
 mod claims;
+mod metrics;
 mod reference;
 
 use impls::relations::model::ModelIndex;
@@ -21,13 +22,13 @@ use impls::relations::{
 };
 use serde::{Deserialize, Serialize};
 use workloads::Trace;
-use workloads::relation_op::{RelationOp, RelationStats};
+use workloads::relations::{RelationOp, RelationStats};
 
 use super::{
     Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
 };
+pub use metrics::RelationMetrics;
 use results::DesignRecord;
-use results::family::{FamilyMetrics, RelationMetrics};
 
 /// The one-to-many indices: [`RelationOp`] traces replayed on [`RelationIndex`]es, checked
 /// against [`ModelIndex`].
@@ -39,9 +40,14 @@ impl Family for RelationFamily {
         claims::claims()
     }
 
+    fn metric_section() -> Option<results::MetricSection> {
+        Some(metrics::section())
+    }
+
     type Op = RelationOp;
     type Digest = RelationDigest;
     type Model = RelationReplay<ModelIndex>;
+    type Metrics = RelationMetrics;
 
     const RESULTS_FAMILY: results::Family = results::Family::Relations;
     const TITLE: &'static str = "One-to-many indices";
@@ -410,18 +416,18 @@ impl<D: RelationIndex + 'static> Replayer for RelationReplay<D> {
     fn measure(
         trace: &Trace<RelationOp>,
         _stats: &RelationStats,
-    ) -> Result<Option<FamilyMetrics>, ReplayError> {
+    ) -> Result<Option<RelationMetrics>, ReplayError> {
         let mut state = Self::for_trace(trace);
         state.replay(&trace.setup)?;
         let records = state.index.len() as u64;
         let memory = state.index.memory_bytes() as u64;
         state.replay(&trace.body)?;
-        Ok(Some(FamilyMetrics::Relations(RelationMetrics {
+        Ok(Some(RelationMetrics {
             records_after_setup: records,
             bytes_per_record: (records > 0).then(|| memory as f64 / records as f64),
             memory_bytes_after_body: state.index.memory_bytes() as u64,
             indices: indices(&D::INFO),
-        })))
+        }))
     }
 
     fn check_invariants(&self) -> Result<(), String> {

@@ -38,7 +38,7 @@ use impls::relations::peers::hashbrown_smallvec::{self as hashbrown_peer, Hashbr
 use impls::relations::peers::multimap::{self as multimap_peer, MultimapPeer};
 use impls::relations::{Key, Record, RecordId, RelationIndex};
 use workloads::Trace;
-use workloads::relation_op::RelationOp;
+use workloads::relations::RelationOp;
 
 use super::{RelationDigest, RelationFamily, RelationReplay, mix_record};
 use crate::replay::{PassStates, ReferenceLoop, Replayer, describe_mismatch};

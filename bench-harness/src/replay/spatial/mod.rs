@@ -19,6 +19,7 @@
 //! of inserts.
 
 mod claims;
+mod metrics;
 mod reference;
 
 use impls::spatial::model::ModelIndex;
@@ -27,13 +28,13 @@ use impls::spatial::{
 };
 use serde::{Deserialize, Serialize};
 use workloads::Trace;
-use workloads::spatial_op::{SpatialOp, SpatialStats};
+use workloads::spatial::{SpatialOp, SpatialStats};
 
 use super::{
     Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
 };
+pub use metrics::SpatialMetrics;
 use results::DesignRecord;
-use results::family::{FamilyMetrics, SpatialMetrics};
 
 /// The spatial indices: [`SpatialOp`] traces replayed on [`SpatialIndex`]es, checked against
 /// [`ModelIndex`].
@@ -45,9 +46,14 @@ impl Family for SpatialFamily {
         claims::claims()
     }
 
+    fn metric_section() -> Option<results::MetricSection> {
+        Some(metrics::section())
+    }
+
     type Op = SpatialOp;
     type Digest = SpatialDigest;
     type Model = SpatialReplay<ModelIndex<2>, ModelIndex<3>>;
+    type Metrics = SpatialMetrics;
 
     const RESULTS_FAMILY: results::Family = results::Family::Spatial;
     const TITLE: &'static str = "Spatial indices";
@@ -474,7 +480,7 @@ impl<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static> Replayer
     fn measure(
         trace: &Trace<SpatialOp>,
         stats: &SpatialStats,
-    ) -> Result<Option<FamilyMetrics>, ReplayError> {
+    ) -> Result<Option<SpatialMetrics>, ReplayError> {
         let mut state = Self::for_trace(trace);
         state.replay(&trace.setup)?;
         let points = state.len() as u64;
@@ -487,7 +493,7 @@ impl<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static> Replayer
             Built::Three(i) => cost_on::<3, _>(i, &trace.body, &mut next, &mut ids)?,
         };
         let per_query = |v: u64| (stats.queries > 0).then(|| v as f64 / stats.queries as f64);
-        Ok(Some(FamilyMetrics::Spatial(SpatialMetrics {
+        Ok(Some(SpatialMetrics {
             points_after_setup: points,
             bytes_per_point: (points > 0).then(|| memory as f64 / points as f64),
             found_per_query: per_query(found),
@@ -496,7 +502,7 @@ impl<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static> Replayer
                 .and_then(|(cells, _)| per_query(cells)),
             tested_per_query: cost.and_then(|(_, tested)| per_query(tested)),
             longest_chain,
-        })))
+        }))
     }
 
     fn check_invariants(&self) -> Result<(), String> {

@@ -51,7 +51,7 @@ use impls::spatial::peers::kiddo_static::{KiddoStatic, StaticKdTree};
 use impls::spatial::peers::rstar::{PointEntry, PointTree, RStarTree};
 use impls::spatial::{PointId, SpatialIndex, needs_full_scan, search_radius, within};
 use workloads::Trace;
-use workloads::spatial_op::SpatialOp;
+use workloads::spatial::SpatialOp;
 
 use super::{Built, SpatialDigest, SpatialFamily, SpatialReplay, mix_query};
 use crate::replay::{ReferenceLoop, Replayer};
@@ -507,7 +507,7 @@ pub type DirectFlatSpatial = DirectSpatial<FlatSpatialGrid<2>, FlatSpatialGrid<3
 
 #[cfg(test)]
 mod tests {
-    use workloads::spatial_op::Coords;
+    use workloads::spatial::Coords;
 
     use super::*;
     use crate::suite::DEFAULT_SEED;

@@ -10,6 +10,7 @@
 //! is empty.
 
 mod claims;
+mod metrics;
 mod reference;
 
 use impls::spawn::model::ModelSpawner;
@@ -19,13 +20,13 @@ use impls::spawn::{
 };
 use serde::{Deserialize, Serialize};
 use workloads::Trace;
-use workloads::spawn_op::{NO_PARENT, SpawnOp, SpawnStats};
+use workloads::spawn::{NO_PARENT, SpawnOp, SpawnStats};
 
 use super::{
     Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
 };
+pub use metrics::SpawnMetrics;
 use results::DesignRecord;
-use results::family::{FamilyMetrics, SpawnMetrics};
 
 /// Entity resources: [`SpawnOp`] traces replayed on [`Spawner`]s, checked against
 /// [`ModelSpawner`].
@@ -37,9 +38,14 @@ impl Family for SpawnFamily {
         claims::claims()
     }
 
+    fn metric_section() -> Option<results::MetricSection> {
+        Some(metrics::section())
+    }
+
     type Op = SpawnOp;
     type Digest = SpawnDigest;
     type Model = SpawnReplay<ModelSpawner>;
+    type Metrics = SpawnMetrics;
 
     const RESULTS_FAMILY: results::Family = results::Family::Spawn;
     const TITLE: &'static str = "Entity resources and batched spawning";
@@ -261,7 +267,7 @@ impl<S: Spawner + 'static> Replayer for SpawnReplay<S> {
     fn measure(
         trace: &Trace<SpawnOp>,
         stats: &SpawnStats,
-    ) -> Result<Option<FamilyMetrics>, ReplayError> {
+    ) -> Result<Option<SpawnMetrics>, ReplayError> {
         let mut state = Self::after_setup(trace)?;
         let blob_bytes = state.blob.as_ref().map_or(0, S::blob_bytes) as f64;
         if let Some(blob) = &state.blob {
@@ -269,11 +275,11 @@ impl<S: Spawner + 'static> Replayer for SpawnReplay<S> {
         }
         let entities = stats.level_entities;
         let per = |v: f64| (entities > 0).then(|| v / entities as f64);
-        Ok(Some(FamilyMetrics::Spawn(SpawnMetrics {
+        Ok(Some(SpawnMetrics {
             level_entities: entities,
             blob_bytes_per_entity: per(blob_bytes),
             world_bytes_per_entity: per(state.world.memory_bytes() as f64),
-        })))
+        }))
     }
 
     fn check_invariants(&self) -> Result<(), String> {

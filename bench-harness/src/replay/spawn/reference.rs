@@ -48,7 +48,7 @@ use impls::spawn::peers::hecs::{HecsBatch, HecsSpawn, HecsWorld, Transform};
 use impls::spawn::peers::{Batches, Record, Tags};
 use impls::spawn::{EntityOf, MeshRecord, PointMass, Spawner, world_digest};
 use workloads::Trace;
-use workloads::spawn_op::SpawnOp;
+use workloads::spawn::SpawnOp;
 
 use super::{SpawnDigest, SpawnFamily, SpawnReplay};
 use crate::host::fresh_time_slice;

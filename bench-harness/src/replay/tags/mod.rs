@@ -15,6 +15,7 @@
 //! workload is about.
 
 mod claims;
+mod metrics;
 mod reference;
 
 use impls::tags::model::ModelStore;
@@ -22,14 +23,14 @@ use impls::tags::{
     Entity, TagDesignInfo, TagDesignVisitor, TagError, TagStore, for_each_tag_design,
 };
 use serde::{Deserialize, Serialize};
-use workloads::tag_op::{EntityHandle, TagStats};
+use workloads::tags::{EntityHandle, TagStats};
 use workloads::{TagOp, Trace, TraceStats};
 
 use super::{
     Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
 };
+pub use metrics::TagMetrics;
 use results::DesignRecord;
-use results::family::{FamilyMetrics, TagMetrics};
 
 /// The tag stores: [`TagOp`] traces replayed on [`TagStore`]s, checked against
 /// [`ModelStore`].
@@ -41,9 +42,14 @@ impl Family for TagFamily {
         claims::claims()
     }
 
+    fn metric_section() -> Option<results::MetricSection> {
+        Some(metrics::section())
+    }
+
     type Op = TagOp;
     type Digest = TagDigest;
     type Model = TagReplay<ModelStore>;
+    type Metrics = TagMetrics;
 
     const RESULTS_FAMILY: results::Family = results::Family::Tags;
     const TITLE: &'static str = "Tag stores";
@@ -416,10 +422,7 @@ impl<S: TagStore + 'static> Replayer for TagReplay<S> {
         self.store.entity_count()
     }
 
-    fn measure(
-        trace: &Trace<TagOp>,
-        stats: &TagStats,
-    ) -> Result<Option<FamilyMetrics>, ReplayError> {
+    fn measure(trace: &Trace<TagOp>, stats: &TagStats) -> Result<Option<TagMetrics>, ReplayError> {
         let mut state = Self::for_trace(trace);
         let calls_at_start = state.store.allocator_calls();
         state.replay(&trace.setup)?;
@@ -428,13 +431,13 @@ impl<S: TagStore + 'static> Replayer for TagReplay<S> {
         let calls_after_setup = state.store.allocator_calls();
         state.replay(&trace.body)?;
         let body_calls = state.store.allocator_calls() - calls_after_setup;
-        Ok(Some(FamilyMetrics::Tags(TagMetrics {
+        Ok(Some(TagMetrics {
             tags_after_setup,
             bytes_per_tag: ratio(memory_after_setup, tags_after_setup),
             memory_bytes_after_body: state.store.memory_bytes() as u64,
             setup_alloc_calls_per_tag: ratio(calls_after_setup - calls_at_start, tags_after_setup),
             alloc_calls_per_op: ratio(body_calls, stats.work_units()).unwrap_or(0.0),
-        })))
+        }))
     }
 
     fn check_invariants(&self) -> Result<(), String> {

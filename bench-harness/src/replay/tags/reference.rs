@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use impls::tags::peers::arrayvec::{self as arrayvec_peer, ArrayVecPeer};
 use impls::tags::peers::smallvec::{self as smallvec_peer, SmallVecPeer};
 use impls::tags::{Entity, Tag, TagStore};
-use workloads::tag_op::EntityHandle;
+use workloads::tags::EntityHandle;
 use workloads::{TagOp, Trace};
 
 use super::{TagDigest, TagFamily, TagReplay, mix_pair};

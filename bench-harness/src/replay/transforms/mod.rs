@@ -13,6 +13,7 @@
 //! one `local * parent_world` product, so they do whatever order they update in.
 
 mod claims;
+mod metrics;
 mod reference;
 
 use impls::transforms::model::ModelTransforms;
@@ -21,14 +22,14 @@ use impls::transforms::{
     for_each_transform_design,
 };
 use serde::{Deserialize, Serialize};
-use workloads::transform_op::{NodeHandle, TransformStats};
+use workloads::transforms::{NodeHandle, TransformStats};
 use workloads::{Trace, TransformOp};
 
 use super::{
     Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
 };
+pub use metrics::TransformMetrics;
 use results::DesignRecord;
-use results::family::{FamilyMetrics, TransformMetrics};
 
 /// The transform hierarchies: [`TransformOp`] traces replayed on [`TransformStore`]s, checked
 /// against [`ModelTransforms`].
@@ -40,9 +41,14 @@ impl Family for TransformFamily {
         claims::claims()
     }
 
+    fn metric_section() -> Option<results::MetricSection> {
+        Some(metrics::section())
+    }
+
     type Op = TransformOp;
     type Digest = TransformDigest;
     type Model = TransformReplay<ModelTransforms>;
+    type Metrics = TransformMetrics;
 
     const RESULTS_FAMILY: results::Family = results::Family::Transforms;
     const TITLE: &'static str = "Transform hierarchies";
@@ -319,7 +325,7 @@ impl<S: TransformStore + 'static> Replayer for TransformReplay<S> {
     fn measure(
         trace: &Trace<TransformOp>,
         stats: &TransformStats,
-    ) -> Result<Option<FamilyMetrics>, ReplayError> {
+    ) -> Result<Option<TransformMetrics>, ReplayError> {
         let mut state = Self::for_trace(trace);
         state.replay(&trace.setup)?;
         let nodes_after_setup = state.store.len() as u64;
@@ -327,13 +333,13 @@ impl<S: TransformStore + 'static> Replayer for TransformReplay<S> {
         let products_before = state.store.world_updates();
         state.replay(&trace.body)?;
         let products = state.store.world_updates() - products_before;
-        Ok(Some(FamilyMetrics::Transforms(TransformMetrics {
+        Ok(Some(TransformMetrics {
             nodes_after_setup,
             bytes_per_node: ratio(memory_after_setup, nodes_after_setup),
             memory_bytes_after_body: state.store.memory_bytes() as u64,
             products_per_frame: ratio(products, stats.frames),
             products_per_set_local: ratio(products, stats.set_locals),
-        })))
+        }))
     }
 
     fn check_invariants(&self) -> Result<(), String> {

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use impls::transforms::peers::indextree::{IndexTreePeer, TransformArena};
 use impls::transforms::{Affine, TransformStore, world_of};
-use workloads::transform_op::NodeHandle;
+use workloads::transforms::NodeHandle;
 use workloads::{Trace, TransformOp};
 
 use super::{TransformDigest, TransformFamily, TransformReplay, mix_world};

@@ -24,7 +24,6 @@ pub mod shipyard;
 pub mod specs;
 
 use super::PointMass;
-use super::registry::ComponentDesignVisitor;
 
 /// [`PointMass::position`] as a component (hecs, shipyard; specs and bevy declare their own
 /// per storage).
@@ -66,19 +65,5 @@ pub fn joined(
         position,
         velocity,
         acceleration,
-    }
-}
-
-/// Calls the visitor once per peer design, in registry order.
-pub(super) fn for_each_peer<V: ComponentDesignVisitor>(visitor: &mut V) {
-    visitor.visit::<hecs::HecsPeer>();
-    visitor.visit::<shipyard::ShipyardPeer>();
-    visitor.visit::<specs::SpecsVec>();
-    visitor.visit::<specs::SpecsDense>();
-    visitor.visit::<specs::SpecsHash>();
-    #[cfg(feature = "bevy")]
-    {
-        visitor.visit::<bevy::BevyTable>();
-        visitor.visit::<bevy::BevySparse>();
     }
 }

@@ -1,6 +1,8 @@
 //! One (workload, N) block of a family page: the timing table with its throughput chart, and
 //! every generic chart (sample spread, latency percentiles, memory, allocator calls, simulated
-//! misses) whose field some design of the block carries, whatever its family.
+//! misses) whose field some design of the block carries, whatever its family; then the
+//! family-metrics section (`family_metrics`), built from the specs the run records for the
+//! family, the same code for every family.
 //!
 //! The block's verdict (the "which design" row: winner, runner-up and how sure their order is)
 //! comes from `results::rank` on each machine's designs; every ratio to the best or to the
@@ -11,7 +13,7 @@ use results::{Benchmark, Family, Gap, Ranking, Results};
 use serde::Serialize;
 
 use super::details::{DetailsView, details};
-use super::families::{self, Block, FamilyMetricsView};
+use super::family_metrics::{self, Block, FamilyMetricsView};
 use super::machines::Machines;
 use super::names::Names;
 use super::ratio::{self, TIED};
@@ -65,9 +67,9 @@ pub struct SizeView {
     /// With several machines: which numbers are shown once (deterministic) and which per
     /// machine; empty with one.
     pub machines_note: String,
-    /// The sections of the block's family's own metrics (`tags`, `alloc`), flattened.
-    #[serde(flatten)]
-    pub family_metrics: FamilyMetricsView,
+    /// The section of the family's own metrics (memory per item, fragmentation, garbage...),
+    /// when some design of the block carries them.
+    pub family_metrics: Option<FamilyMetricsView>,
 }
 
 /// One table row.
@@ -206,7 +208,7 @@ pub(super) fn build_size(
         ordered: &ordered,
         references: &references,
     };
-    let family_metrics = families::build(&block, names, charts)?;
+    let family_metrics = family_metrics::build(&block, names, charts)?;
     Ok(SizeView {
         n,
         ops: designs.first().map_or(0, |b| b.ops),

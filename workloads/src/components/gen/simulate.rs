@@ -1,0 +1,38 @@
+//! `comp-simulate`: every entity has a point mass; the body is `simulate` passes, the
+//! article's in-order update loop ("traverses memory in-order which gives us good cache
+//! performance").
+
+use crate::components::ComponentOp;
+use crate::components::builder::{ComponentTraceBuilder, populate};
+use crate::generate::iteration_passes;
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "comp-simulate";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "n entities, each with a point mass; body of Simulate passes (about 2M instance updates)";
+
+crate::workload_params! {
+    /// Parameters of `comp-simulate`.
+    pub struct CompSimulateParams {
+        /// Instance updates the passes add up to: `clamp(ceil(updates / n), 1, max_passes)`
+        /// passes.
+        pub updates: u64 = 2_000_000, in 1..=1u64 << 32,
+        /// Most passes.
+        pub max_passes: usize = 64, in 1..=4096,
+    }
+}
+
+/// Setup: `populate(n, 1)`. Body: the passes.
+pub fn generate(n: usize, seed: u64, params: &CompSimulateParams) -> Trace<ComponentOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = ComponentTraceBuilder::new();
+    populate(&mut b, n, 1.0, &mut rng);
+    b.start_body();
+    for _ in 0..iteration_passes(n, params.updates, params.max_passes) {
+        b.push(ComponentOp::Simulate);
+    }
+    b.finish(NAME, n, seed, params)
+}

@@ -1,0 +1,39 @@
+//! `comp-simulate-sparse`: only a fraction `density` of the entities has a point mass (1, 0.5,
+//! 0.1, 0.01): when does the direct index, whose arrays are as long as the entity count, stop
+//! paying? Passes are counted per entity, so every density does the same number of passes.
+
+use crate::components::ComponentOp;
+use crate::components::builder::{ComponentTraceBuilder, DENSITY, populate};
+use crate::generate::iteration_passes;
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "comp-simulate-sparse";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "n entities, a fraction `density` (default 0.1) with a point mass; body of Simulate passes";
+
+crate::workload_params! {
+    /// Parameters of `comp-simulate-sparse`.
+    pub struct CompSimulateSparseParams {
+        /// Fraction of the entities with a point mass.
+        pub density: f64 = 0.1, in DENSITY,
+        /// Entity visits the passes add up to: `clamp(ceil(visits / n), 1, max_passes)` passes.
+        pub visits: u64 = 2_000_000, in 1..=1u64 << 32,
+        /// Most passes.
+        pub max_passes: usize = 64, in 1..=4096,
+    }
+}
+
+/// Setup: `populate(n, density)`. Body: the passes.
+pub fn generate(n: usize, seed: u64, params: &CompSimulateSparseParams) -> Trace<ComponentOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = ComponentTraceBuilder::new();
+    populate(&mut b, n, params.density, &mut rng);
+    b.start_body();
+    for _ in 0..iteration_passes(n, params.visits, params.max_passes) {
+        b.push(ComponentOp::Simulate);
+    }
+    b.finish(NAME, n, seed, params)
+}

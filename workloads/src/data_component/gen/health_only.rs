@@ -1,0 +1,39 @@
+//! `kv-health-only`: the article's "1000 entities, each with a DataComponent that stores a
+//! single health float": building them, the cost per entity in allocator calls and bytes.
+
+use crate::data_component::builder::{KvTraceBuilder, random_f32};
+use crate::data_component::{DataOp, path_key};
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "kv-health-only";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "body spawns n entities and sets one float (stats.health) on each, then reads each once";
+
+crate::workload_params! {
+    /// Parameters of `kv-health-only`.
+    pub struct KvHealthOnlyParams {
+        /// Reads of each entity's health after the build.
+        pub reads_per_entity: usize = 1, in 0..=64,
+    }
+}
+
+/// Body: `n` × (Spawn, Set health), then `reads_per_entity` rounds of Get over all entities.
+pub fn generate(n: usize, seed: u64, params: &KvHealthOnlyParams) -> Trace<DataOp> {
+    let mut rng = TraceRng::new(seed);
+    let health = path_key(&["stats", "health"]);
+    let mut b = KvTraceBuilder::default();
+    b.start_body();
+    for _ in 0..n {
+        let e = b.spawn();
+        b.push(DataOp::Set(e, health, random_f32(&mut rng)));
+    }
+    for _ in 0..params.reads_per_entity {
+        for e in 0..n as u32 {
+            b.push(DataOp::Get(e, health));
+        }
+    }
+    b.finish(NAME, n, seed, params)
+}

@@ -1,0 +1,49 @@
+//! `kv-overrides`: the entity-resources article's per-instance override store: one entity holds
+//! a resource's defaults (the 6-key sheet), `n` instances hold only the fields they override
+//! (each field with probability `override_percent`), and every read asks the instance first,
+//! then the defaults ("we always need to perform an extra query").
+
+use crate::data_component::DataOp;
+use crate::data_component::builder::{KvTraceBuilder, SHEET, random_value, sheet_keys};
+use crate::generate::MAX_OPS;
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "kv-overrides";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str = "a defaults entity plus n instances overriding each field with probability p (default 10%); body of GetOr";
+
+crate::workload_params! {
+    /// Parameters of `kv-overrides`.
+    pub struct KvOverridesParams {
+        /// Percent chance that an instance overrides a field (1, 10 or 100 in the issue).
+        pub override_percent: u64 = 10, in 0..=100,
+        /// `GetOr` ops in the body.
+        pub ops: usize = 100_000, in 1..=MAX_OPS,
+    }
+}
+
+/// Setup: Spawn the defaults entity (handle 0) with the whole sheet, then `n` instances, each
+/// field set with probability `override_percent`. Body: `ops` × `GetOr(instance, defaults,
+/// field)` of uniformly random instances and fields (read-only).
+pub fn generate(n: usize, seed: u64, params: &KvOverridesParams) -> Trace<DataOp> {
+    let mut rng = TraceRng::new(seed);
+    let keys = sheet_keys();
+    let mut b = KvTraceBuilder::default();
+    let defaults = b.spawn_sheet(&keys, &mut rng);
+    for _ in 0..n {
+        let e = b.spawn();
+        for (&key, (_, kind)) in keys.iter().zip(SHEET) {
+            if rng.below(100) < params.override_percent {
+                b.push(DataOp::Set(e, key, random_value(kind, &mut rng)));
+            }
+        }
+    }
+    b.start_body();
+    for _ in 0..params.ops {
+        let e = 1 + rng.index(n) as u32;
+        b.push(DataOp::GetOr(e, defaults, keys[rng.index(keys.len())]));
+    }
+    b.finish(NAME, n, seed, params)
+}

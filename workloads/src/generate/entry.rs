@@ -1,0 +1,233 @@
+//! A workload's registry entry ([`Entry`]: its constants and type-erased entry points), the
+//! `entry!` and `variant!` macros each family's `gen/mod.rs` builds its list with, and what
+//! dispatch by name can fail with ([`WorkloadError`]). The lists themselves are joined in
+//! [`registry`](crate::registry).
+
+use serde_json::Value;
+use thiserror::Error;
+
+use super::Params;
+use crate::family::{AnyTrace, TraceOp};
+use crate::trace::Trace;
+
+/// Largest `n` a generator accepts (handles are `u32`, and `iterate-holes` adds up to `20 n`).
+pub const MAX_N: usize = 1 << 26;
+
+/// One parameter of a workload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamInfo {
+    /// Field name in the params JSON.
+    pub name: &'static str,
+    /// The field's doc comment, joined into one paragraph.
+    pub description: String,
+    /// The default value, as JSON.
+    pub default: Value,
+}
+
+/// Why [`generate`](crate::registry::generate) could not produce a trace.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum WorkloadError {
+    /// No workload has that name.
+    #[error("unknown workload `{name}`; valid workloads: {valid}")]
+    UnknownWorkload {
+        /// The name asked for.
+        name: String,
+        /// The valid names, comma-separated.
+        valid: String,
+    },
+    /// The parameters are not a JSON object of the workload's fields, or a value is out of
+    /// range.
+    #[error("bad parameters for workload `{workload}`: {message}")]
+    BadParams {
+        /// The workload.
+        workload: &'static str,
+        /// What is wrong, naming the field.
+        message: String,
+    },
+    /// The workload is of another family than the caller asked for.
+    #[error("workload `{workload}` is a `{family}` workload, not `{expected}`")]
+    WrongFamily {
+        /// The workload.
+        workload: &'static str,
+        /// Its family.
+        family: &'static str,
+        /// The family asked for.
+        expected: &'static str,
+    },
+    /// `n` is zero or above [`MAX_N`].
+    #[error("workload `{workload}`: n = {n} is outside 1..={max}", max = MAX_N)]
+    BadN {
+        /// The workload.
+        workload: &'static str,
+        /// The size asked for.
+        n: usize,
+    },
+}
+
+/// A registry entry: the workload's constants and its type-erased entry points.
+pub(crate) struct Entry {
+    pub(crate) name: &'static str,
+    pub(crate) recorded: bool,
+    pub(crate) family: &'static str,
+    pub(crate) description: &'static str,
+    pub(crate) needs_stale_detection: bool,
+    pub(crate) variant_of: Option<&'static str>,
+    pub(crate) params: fn() -> Vec<ParamInfo>,
+    pub(crate) generate: fn(usize, u64, Option<&Value>) -> Result<AnyTrace, WorkloadError>,
+}
+
+/// The family of a generator, from its return type.
+pub(crate) const fn family_of<P, O: TraceOp>(
+    _generate: fn(usize, u64, &P) -> Trace<O>,
+) -> &'static str {
+    O::FAMILY
+}
+
+/// Builds an entry for a generator whose params type is `P`. A macro rather than a function
+/// so each entry gets its own monomorphic `fn` pointers.
+macro_rules! entry {
+    ($module:ident, $params:ty, stale: $stale:expr) => {
+        $crate::generate::entry!($module, $params, stale: $stale, check: |_, _| Ok(()))
+    };
+    ($module:ident, $params:ty, stale: $stale:expr, check: $check:expr) => {
+        $crate::generate::entry!(@full $module, $params, $stale, $check, false)
+    };
+    // A recorded trace replayed as it is: `n` is ignored.
+    ($module:ident, $params:ty, recorded) => {
+        $crate::generate::entry!(@full $module, $params, false, |_, _| Ok(()), true)
+    };
+    (@full $module:ident, $params:ty, $stale:expr, $check:expr, $recorded:expr) => {
+        $crate::generate::Entry {
+            name: $module::NAME,
+            recorded: $recorded,
+            family: $crate::generate::family_of::<$params, _>($module::generate),
+            description: $module::DESCRIPTION,
+            needs_stale_detection: $stale,
+            variant_of: None,
+            params: $crate::generate::param_infos::<$params>,
+            generate: |n, seed, json| {
+                let name = $module::NAME;
+                let params: $params = $crate::generate::parse_params(name, json)?;
+                let check: fn(usize, &$params) -> Result<(), String> = $check;
+                check(n, &params).map_err(|message| $crate::generate::WorkloadError::BadParams {
+                    workload: name,
+                    message,
+                })?;
+                Ok($crate::family::AnyTrace::new($module::generate(n, seed, &params)))
+            },
+        }
+    };
+}
+
+/// A point of a parameter sweep: generator `$module` named `$name`, its defaults changed by the
+/// JSON object `$overrides` (the caller's parameters still win), the trace's header naming
+/// `$name`. A macro for the same reason as [`entry!`].
+macro_rules! variant {
+    ($module:ident, $params:ty, $name:literal, $overrides:literal, $description:literal) => {
+        $crate::generate::Entry {
+            name: $name,
+            recorded: false,
+            family: $crate::generate::family_of::<$params, _>($module::generate),
+            description: $description,
+            needs_stale_detection: false,
+            variant_of: Some($module::NAME),
+            params: || {
+                $crate::generate::with_overrides(
+                    $crate::generate::param_infos::<$params>(),
+                    $overrides,
+                )
+            },
+            generate: |n, seed, json| {
+                let merged = $crate::generate::overridden($overrides, json);
+                let params: $params = $crate::generate::parse_params($name, Some(&merged))?;
+                let mut trace = $module::generate(n, seed, &params);
+                trace.header.generator = $name.to_string();
+                Ok($crate::family::AnyTrace::new(trace))
+            },
+        }
+    };
+}
+
+pub(crate) use entry;
+pub(crate) use variant;
+
+/// Deserialises and range-checks a workload's parameters.
+pub(crate) fn parse_params<P: Params>(
+    workload: &'static str,
+    json: Option<&Value>,
+) -> Result<P, WorkloadError> {
+    let bad = |message: String| WorkloadError::BadParams { workload, message };
+    let params = match json {
+        None | Some(Value::Null) => P::default(),
+        Some(value) if !value.is_object() => {
+            return Err(bad(format!(
+                "parameters must be a JSON object of named fields, got {value}"
+            )));
+        }
+        Some(value) => P::deserialize(value).map_err(|e| bad(name_bad_field::<P>(value, e)))?,
+    };
+    params.check().map_err(bad)?;
+    Ok(params)
+}
+
+/// The deserialisation error `error`, prefixed with the field that causes it: serde's
+/// message for a wrong type ("invalid type: string, expected usize") does not name it.
+fn name_bad_field<P: Params>(value: &Value, error: serde_json::Error) -> String {
+    let culprit = value.as_object().and_then(|object| {
+        object.iter().find_map(|(key, field)| {
+            let alone = Value::Object([(key.clone(), field.clone())].into_iter().collect());
+            P::deserialize(&alone)
+                .err()
+                .map(|e| format!("parameter `{key}`: {e}"))
+        })
+    });
+    culprit.unwrap_or_else(|| error.to_string())
+}
+
+/// `infos` with the defaults `overrides` (a JSON object literal of a [`variant!`]) changes.
+pub(crate) fn with_overrides(mut infos: Vec<ParamInfo>, overrides: &str) -> Vec<ParamInfo> {
+    let overrides: Value = serde_json::from_str(overrides).expect("a variant's overrides are JSON");
+    for info in &mut infos {
+        if let Some(v) = overrides.get(info.name) {
+            info.default = v.clone();
+        }
+    }
+    infos
+}
+
+/// A variant's parameters: its `overrides` under the caller's `json` (an object; anything else
+/// is passed on for [`parse_params`] to refuse).
+pub(crate) fn overridden(overrides: &str, json: Option<&Value>) -> Value {
+    let mut merged: Value =
+        serde_json::from_str(overrides).expect("a variant's overrides are JSON");
+    match json {
+        None | Some(Value::Null) => merged,
+        Some(Value::Object(given)) => {
+            if let Value::Object(m) = &mut merged {
+                for (k, v) in given {
+                    m.insert(k.clone(), v.clone());
+                }
+            }
+            merged
+        }
+        Some(other) => other.clone(),
+    }
+}
+
+/// The [`ParamInfo`]s of `P`, defaults taken from `P::default()`.
+pub(crate) fn param_infos<P: Params>() -> Vec<ParamInfo> {
+    let defaults = serde_json::to_value(P::default()).expect("parameter structs serialise");
+    P::fields()
+        .into_iter()
+        .map(|field| ParamInfo {
+            name: field.name,
+            description: field
+                .doc
+                .iter()
+                .map(|line| line.trim())
+                .collect::<Vec<_>>()
+                .join(" "),
+            default: defaults.get(field.name).cloned().unwrap_or(Value::Null),
+        })
+        .collect()
+}

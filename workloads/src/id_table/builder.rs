@@ -1,0 +1,111 @@
+//! `TraceBuilder`: the ID tables' trace builder ([`TraceParts`] and [`LiveHandles`] plus the
+//! ops that add and remove objects).
+
+use serde::Serialize;
+
+use crate::generate::parts::{LiveHandles, TraceParts};
+use crate::id_table::{Handle, IdTableOp};
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Builds an ID-table trace op by op while tracking which handles are live, so generators say
+/// "remove a random live object" instead of keeping their own bookkeeping.
+///
+/// Invariant: `live` holds exactly the handles added and not removed by the ops in `parts`.
+#[derive(Debug, Default)]
+pub(crate) struct TraceBuilder {
+    parts: TraceParts<IdTableOp>,
+    live: LiveHandles,
+}
+
+impl TraceBuilder {
+    pub(crate) fn new() -> Self {
+        Self::default()
+    }
+
+    /// Ops from now on go to the body.
+    pub(crate) fn start_body(&mut self) {
+        self.parts.start_body();
+    }
+
+    /// Appends `op` as it is, with no live-handle bookkeeping: for ops that neither add nor
+    /// remove (`Get`, `GetStale`, `Iterate`, `IterateMut`).
+    pub(crate) fn push(&mut self, op: IdTableOp) {
+        self.parts.push(op);
+    }
+
+    pub(crate) fn live_count(&self) -> usize {
+        self.live.len()
+    }
+
+    /// Appends an `Add` and returns the handle it creates.
+    pub(crate) fn add(&mut self) -> Handle {
+        self.parts.push(IdTableOp::Add);
+        self.live.insert_next()
+    }
+
+    /// A uniformly chosen live handle (no op appended).
+    ///
+    /// # Panics
+    /// If nothing is live.
+    pub(crate) fn random_live(&self, rng: &mut TraceRng) -> Handle {
+        self.live.random(rng)
+    }
+
+    /// Appends a `Get` of a uniformly chosen live handle.
+    pub(crate) fn get_random(&mut self, rng: &mut TraceRng) {
+        let handle = self.random_live(rng);
+        self.push(IdTableOp::Get(handle));
+    }
+
+    /// Appends a `Remove` of `handle`.
+    ///
+    /// # Panics
+    /// If `handle` is not live.
+    pub(crate) fn remove(&mut self, handle: Handle) {
+        self.live.remove(handle);
+        self.parts.push(IdTableOp::Remove(handle));
+    }
+
+    /// Appends a `Remove` of a uniformly chosen live handle and returns it.
+    pub(crate) fn remove_random(&mut self, rng: &mut TraceRng) -> Handle {
+        let handle = self.random_live(rng);
+        self.remove(handle);
+        handle
+    }
+
+    /// The finished trace, its header naming the generator and its resolved parameters.
+    pub(crate) fn finish(
+        self,
+        generator: &str,
+        n: usize,
+        seed: u64,
+        params: &impl Serialize,
+    ) -> Trace<IdTableOp> {
+        self.parts.finish(generator, n, seed, params)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builder_appends_the_ops_it_tracks() {
+        let mut rng = TraceRng::new(2);
+        let mut b = TraceBuilder::new();
+        for _ in 0..3 {
+            b.add();
+        }
+        b.start_body();
+        let removed = b.remove_random(&mut rng);
+        b.get_random(&mut rng);
+        assert_eq!((b.add(), b.live_count()), (3, 3));
+        let t = b.finish("test", 3, 2, &());
+        assert_eq!(t.setup, vec![IdTableOp::Add; 3]);
+        assert_eq!(t.body[0], IdTableOp::Remove(removed));
+        assert!(matches!(t.body[1], IdTableOp::Get(h) if h != removed));
+        assert_eq!(t.body[2], IdTableOp::Add);
+        t.validate().unwrap();
+    }
+}

@@ -1,0 +1,65 @@
+//! `article-mix`: stands for the article's quick test in which the array with holes "was 40
+//! times faster than the STL solution". The article does not give its op mix; this one is
+//! lookup-heavy ("lookup ... is the most common operation") with steady adds and removes:
+//!
+//! * each body op is a `Get` of a uniform live handle with probability `get_fraction` (0.8),
+//!   otherwise a `Remove` of a uniform live handle or an `Add`, with equal probability (0.1
+//!   each by default);
+//! * the live count is kept in `[n - slack, n]` with `slack = max(1, round(n *
+//!   size_slack))`: an `Add` drawn at `n` live becomes a `Remove`, a `Remove` drawn at the
+//!   lower bound becomes an `Add`, and a `Get` drawn with nothing live becomes an `Add`.
+//!
+//! Setup: `n` `Add`s. Body: `ops` ops as above; peak live is `n`.
+
+use crate::generate::MAX_OPS;
+use crate::id_table::IdTableOp;
+use crate::id_table::builder::TraceBuilder;
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "article-mix";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "n live objects; body of 80% Get, 10% Remove, 10% Add, live count kept near n";
+
+crate::workload_params! {
+    /// Parameters of `article-mix`.
+    pub struct ArticleMixParams {
+        /// Number of ops in the body.
+        pub ops: usize = 100_000, in 1..=MAX_OPS,
+        /// Probability that an op is a `Get`; the rest is split evenly between `Remove` and
+        /// `Add`.
+        pub get_fraction: f64 = 0.8, in 0.0..=1.0,
+        /// How far below `n` the live count may drift, as a fraction of `n` (at least one
+        /// object).
+        pub size_slack: f64 = 0.1, in 0.0..=1.0,
+    }
+}
+
+/// See the module doc.
+pub fn generate(n: usize, seed: u64, params: &ArticleMixParams) -> Trace<IdTableOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = TraceBuilder::new();
+    for _ in 0..n {
+        b.add();
+    }
+    b.start_body();
+    let slack = ((n as f64 * params.size_slack).round() as usize).max(1);
+    let min_live = n.saturating_sub(slack);
+    let remove_below = params.get_fraction + (1.0 - params.get_fraction) / 2.0;
+    if n > 0 {
+        for _ in 0..params.ops {
+            let draw = rng.unit_f64();
+            let live = b.live_count();
+            if draw < params.get_fraction && live > 0 {
+                b.get_random(&mut rng);
+            } else if (draw < remove_below && live > min_live) || live >= n {
+                b.remove_random(&mut rng);
+            } else {
+                b.add();
+            }
+        }
+    }
+    b.finish(NAME, n, seed, params)
+}

@@ -1,0 +1,26 @@
+//! `fill`: insertion from empty. The body adds `n` objects to an empty table, so it times
+//! `add` including the table's growth (and, for fixed-capacity designs, shows whether `n` fits).
+
+use crate::id_table::IdTableOp;
+use crate::id_table::builder::TraceBuilder;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "fill";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str = "body adds n objects to an empty table";
+
+crate::workload_params! {
+    /// Parameters of `fill` (it has none: the body is exactly `n` adds).
+    pub struct FillParams {}
+}
+
+/// Setup: nothing. Body: `n` `Add`s. The seed is unused (the trace has no choices).
+pub fn generate(n: usize, seed: u64, params: &FillParams) -> Trace<IdTableOp> {
+    let mut b = TraceBuilder::new();
+    b.start_body();
+    for _ in 0..n {
+        b.add();
+    }
+    b.finish(NAME, n, seed, params)
+}

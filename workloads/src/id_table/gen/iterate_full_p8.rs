@@ -1,0 +1,36 @@
+//! `iterate-full-p8`: `iterate-full` with 8-byte objects ([`crate::PayloadSize`]), so the
+//! iteration cost per object can be read against the object size ("touches twice as much
+//! memory" depends on it).
+
+use crate::generate::MAX_OPS;
+use crate::id_table::IdTableOp;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "iterate-full-p8";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str = "iterate-full with 8-byte objects";
+
+crate::workload_params! {
+    /// Parameters of `iterate-full-p8`.
+    pub struct IterateFullP8Params {
+        /// Objects the body should visit in total, as `iterate-full`'s.
+        pub target_visits: u64 = 1_000_000, in 1..=(1 << 40),
+        /// Upper bound on the pass count, as `iterate-full`'s.
+        pub max_passes: usize = 64, in 1..=MAX_OPS,
+        /// Bytes per stored object: 8, 32 or 128 ([`crate::PayloadSize`]).
+        pub payload_bytes: u32 = 8, in 8..=128,
+    }
+}
+
+/// `iterate-full`'s trace, its header naming this workload and its object size.
+pub fn generate(n: usize, seed: u64, params: &IterateFullP8Params) -> Trace<IdTableOp> {
+    super::iterate_full::generate_named(
+        NAME,
+        n,
+        seed,
+        params.target_visits,
+        params.max_passes,
+        params,
+    )
+}

@@ -1,0 +1,26 @@
+//! `lookup-key-order-sorted`: `lookup-key-order` after the table sorted its objects by the same
+//! key (`IdTableOp::Sort` at the end of the setup, untimed): the consumer's walk after a packed
+//! design's reordering. Designs that cannot reorder run it as `lookup-key-order`.
+
+use crate::generate::MAX_OPS;
+use crate::id_table::IdTableOp;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "lookup-key-order-sorted";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "lookup-key-order after the table sorted its objects by that key (untimed Sort in the setup)";
+
+crate::workload_params! {
+    /// Parameters of `lookup-key-order-sorted`.
+    pub struct LookupKeyOrderSortedParams {
+        /// Fewest `Get` ops in the body: whole passes over the `n` objects in key order.
+        pub ops: usize = 100_000, in 1..=MAX_OPS,
+    }
+}
+
+/// See the module docs.
+pub fn generate(n: usize, seed: u64, params: &LookupKeyOrderSortedParams) -> Trace<IdTableOp> {
+    super::lookup_key_order::generate_named(NAME, n, seed, params.ops, true, params)
+}

@@ -1,0 +1,26 @@
+//! `lookup-uniform-p128`: `lookup-uniform` with 128-byte objects ([`crate::PayloadSize`]): the
+//! cost of a lookup's cache misses against the object size.
+
+use crate::generate::MAX_OPS;
+use crate::id_table::IdTableOp;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "lookup-uniform-p128";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str = "lookup-uniform with 128-byte objects";
+
+crate::workload_params! {
+    /// Parameters of `lookup-uniform-p128`.
+    pub struct LookupUniformP128Params {
+        /// Fewest `Get` ops in the body, as `lookup-uniform`'s.
+        pub ops: usize = 100_000, in 1..=MAX_OPS,
+        /// Bytes per stored object: 8, 32 or 128 ([`crate::PayloadSize`]).
+        pub payload_bytes: u32 = 128, in 8..=128,
+    }
+}
+
+/// `lookup-uniform`'s trace, its header naming this workload and its object size.
+pub fn generate(n: usize, seed: u64, params: &LookupUniformP128Params) -> Trace<IdTableOp> {
+    super::lookup_uniform::generate_named(NAME, n, seed, params.ops, params)
+}

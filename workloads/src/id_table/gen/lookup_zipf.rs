@@ -1,0 +1,44 @@
+//! `lookup-zipf`: lookups with a hot set, as in a game where a few objects (the player, the
+//! camera target) are referenced far more often than the rest. The hot objects are chosen by
+//! a seeded permutation, so they are scattered through the table rather than the first created.
+
+use crate::generate::MAX_OPS;
+use crate::id_table::builder::TraceBuilder;
+use crate::id_table::{Handle, IdTableOp};
+use crate::rng::{TraceRng, Zipf};
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "lookup-zipf";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str = "n live objects; body of Zipf-distributed Gets (a scattered hot set)";
+
+crate::workload_params! {
+    /// Parameters of `lookup-zipf`.
+    pub struct LookupZipfParams {
+        /// Number of `Get` ops in the body.
+        pub ops: usize = 100_000, in 1..=MAX_OPS,
+        /// Zipf exponent `s`: the object of popularity rank `k` is looked up with weight
+        /// `1 / (k + 1)^s`. 0 is uniform; 1.0 (the default) sends about 7% of lookups to the
+        /// hottest object at n = 1M.
+        pub skew: f64 = 1.0, in 0.0..=8.0,
+    }
+}
+
+/// Setup: `n` `Add`s. Body: `ops` `Get`s whose handles are Zipf ranks mapped through a random
+/// permutation of the live handles (read-only).
+pub fn generate(n: usize, seed: u64, params: &LookupZipfParams) -> Trace<IdTableOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = TraceBuilder::new();
+    let mut by_rank: Vec<Handle> = (0..n).map(|_| b.add()).collect();
+    b.start_body();
+    if n > 0 {
+        rng.shuffle(&mut by_rank);
+        let zipf = Zipf::new(n, params.skew);
+        for _ in 0..params.ops {
+            let handle = by_rank[zipf.sample(&mut rng)];
+            b.push(IdTableOp::Get(handle));
+        }
+    }
+    b.finish(NAME, n, seed, params)
+}

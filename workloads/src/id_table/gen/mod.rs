@@ -1,0 +1,65 @@
+//! The workloads of the ID tables ([`IdTableOp`](crate::IdTableOp) traces), one generator per file,
+//! and `ENTRIES`, their lines of the [registry](crate::registry).
+//!
+//! | workload         | setup (default params)            | body (default params)                            | body ops at n = 1K / 64K / 1M |
+//! |------------------|-----------------------------------|--------------------------------------------------|-------------------------------|
+//! | `fill`           | —                                 | `n` Add                                          | 1K / 64K / 1M                 |
+//! | `lookup-uniform` | `n` Add                           | 100K uniform Get                                 | 100K                          |
+//! | `lookup-zipf`    | `n` Add                           | 100K Zipf(1.0) Get, scattered hot set            | 100K                          |
+//! | `lookup-stale`   | `n` Add, `n/2` Remove, `n/2` Add  | 100K GetStale of removed handles                 | 100K                          |
+//! | `lookup-stale-pass` | as `lookup-stale`              | passes of GetStale over every removed handle, shuffled | 100K / 131K / 500K      |
+//! | `lookup-stale-vacant` | `n` Add, `n/2` Remove        | as `lookup-stale-pass` (the slots stay free)     | 100K / 131K / 500K            |
+//! | `remove-random`  | `n` Add                           | `n/2` Remove, random order                       | 500 / 32K / 512K              |
+//! | `iterate-full`   | `n` Add                           | `clamp(ceil(1M/n), 1, 64)` Iterate               | 64 / 16 / 1 passes            |
+//! | `iterate-holes`  | `2n` Add, `n` Remove              | as `iterate-full`                                | 64 / 16 / 1 passes            |
+//! | `churn`          | `n` Add                           | 100K × (Remove random, Add)                      | 200K                          |
+//! | `churn-hot`      | `n − 1` Add                       | 400K × (Add, Remove oldest of last 5)            | 800K                          |
+//! | `frame`          | `n` Add                           | 10 × (IterateMut, `min(n/10, 10K)` Get, `n/100` Remove + Add) | 1.2K / 79K / 310K |
+//! | `article-mix`    | `n` Add                           | 100K of 80% Get, 10% Remove, 10% Add             | 100K                          |
+
+pub mod article_mix;
+pub mod churn;
+pub mod churn_hot;
+pub mod churn_hot_stale;
+pub mod fill;
+pub mod frame;
+pub mod iterate_full;
+pub mod iterate_full_p128;
+pub mod iterate_full_p8;
+pub mod iterate_holes;
+pub mod lookup_key_order;
+pub mod lookup_key_order_sorted;
+pub mod lookup_stale;
+pub mod lookup_stale_pass;
+pub mod lookup_stale_vacant;
+pub mod lookup_uniform;
+pub mod lookup_uniform_p128;
+pub mod lookup_uniform_p8;
+pub mod lookup_zipf;
+pub mod remove_random;
+
+use crate::generate::{Entry, entry};
+
+/// The family's workloads, in the order `dodbench list` shows them.
+pub(crate) const ENTRIES: &[Entry] = &[
+    entry!(fill, fill::FillParams, stale: false),
+    entry!(lookup_uniform, lookup_uniform::LookupUniformParams, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(lookup_uniform_p8, lookup_uniform_p8::LookupUniformP8Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(lookup_uniform_p128, lookup_uniform_p128::LookupUniformP128Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(lookup_key_order, lookup_key_order::LookupKeyOrderParams, stale: false),
+    entry!(lookup_key_order_sorted, lookup_key_order_sorted::LookupKeyOrderSortedParams, stale: false),
+    entry!(lookup_zipf, lookup_zipf::LookupZipfParams, stale: false),
+    entry!(lookup_stale, lookup_stale::LookupStaleParams, stale: true),
+    entry!(lookup_stale_pass, lookup_stale_pass::LookupStalePassParams, stale: true),
+    entry!(lookup_stale_vacant, lookup_stale_vacant::LookupStaleVacantParams, stale: true),
+    entry!(remove_random, remove_random::RemoveRandomParams, stale: false),
+    entry!(iterate_full, iterate_full::IterateFullParams, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(iterate_full_p8, iterate_full_p8::IterateFullP8Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(iterate_full_p128, iterate_full_p128::IterateFullP128Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    entry!(iterate_holes, iterate_holes::IterateHolesParams, stale: false),
+    entry!(churn, churn::ChurnParams, stale: false),
+    entry!(churn_hot, churn_hot::ChurnHotParams, stale: false),
+    entry!(churn_hot_stale, churn_hot_stale::ChurnHotStaleParams, stale: true),
+    entry!(frame, frame::FrameParams, stale: false, check: frame::check),
+    entry!(article_mix, article_mix::ArticleMixParams, stale: false),
+];

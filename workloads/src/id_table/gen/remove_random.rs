@@ -1,0 +1,36 @@
+//! `remove-random`: removal in random order, so each removal touches a cold slot (and, for
+//! packed designs, moves a cold last element into the hole).
+
+use crate::generate::fraction_of;
+use crate::id_table::IdTableOp;
+use crate::id_table::builder::TraceBuilder;
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "remove-random";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str = "n live objects; body removes half of them in random order";
+
+crate::workload_params! {
+    /// Parameters of `remove-random`.
+    pub struct RemoveRandomParams {
+        /// Fraction of the `n` objects the body removes (at least one).
+        pub remove_fraction: f64 = 0.5, in 0.0..=1.0,
+    }
+}
+
+/// Setup: `n` `Add`s. Body: `Remove` of `round(n * remove_fraction)` (at least 1) distinct
+/// live handles in uniformly random order.
+pub fn generate(n: usize, seed: u64, params: &RemoveRandomParams) -> Trace<IdTableOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = TraceBuilder::new();
+    for _ in 0..n {
+        b.add();
+    }
+    b.start_body();
+    for _ in 0..fraction_of(n, params.remove_fraction, 1) {
+        b.remove_random(&mut rng);
+    }
+    b.finish(NAME, n, seed, params)
+}

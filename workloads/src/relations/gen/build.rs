@@ -1,0 +1,30 @@
+//! `idx-build`: adding relations, the article's "small constant O(1) cost" of keeping an
+//! index up to date: the body adds the `idx-notify` relations to an empty index.
+
+use crate::relations::RelationOp;
+use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "idx-build";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "body adds n relations over n/4 keys (sets of 1-7) in shuffled order to an empty index";
+
+crate::workload_params! {
+    /// Parameters of `idx-build`.
+    pub struct IdxBuildParams {
+        /// Set sizes: `"uniform-1-7"` or `"heavy-tail"` (see `SetSizes`).
+        pub set_sizes: SetSizes = SetSizes::Uniform1To7, in SetSizes::ALL,
+    }
+}
+
+/// No setup. Body: `build_sets(n, set_sizes, scattered)` (`n` `Add`s).
+pub fn generate(n: usize, seed: u64, params: &IdxBuildParams) -> Trace<RelationOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = RelationTraceBuilder::new();
+    b.start_body();
+    build_sets(&mut b, n, params.set_sizes, Layout::Scattered, &mut rng);
+    b.finish(NAME, n, seed, params)
+}

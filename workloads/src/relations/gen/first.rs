@@ -1,0 +1,41 @@
+//! `idx-first`: "find the first record for a key", the article's O(1) `A → o1` lookup
+//! through the index, on the `idx-notify` relations.
+
+use crate::generate::MAX_OPS;
+use crate::relations::RelationOp;
+use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "idx-first";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "n relations over n/4 keys (sets of 1-7); body of FirstByA of uniform keys";
+
+crate::workload_params! {
+    /// Parameters of `idx-first`.
+    pub struct IdxFirstParams {
+        /// Body ops.
+        pub ops: usize = 100_000, in 1..=MAX_OPS,
+    }
+}
+
+/// Setup: `build_sets(n, uniform-1-7)` over keys `0..k`. Body: `ops` × `FirstByA` of a key
+/// uniform in `0..k` (one `below(k)` draw; every key has a record). Read-only.
+pub fn generate(n: usize, seed: u64, params: &IdxFirstParams) -> Trace<RelationOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = RelationTraceBuilder::new();
+    let k = u64::from(build_sets(
+        &mut b,
+        n,
+        SetSizes::Uniform1To7,
+        Layout::Scattered,
+        &mut rng,
+    ));
+    b.start_body();
+    for _ in 0..params.ops {
+        b.query(RelationOp::FirstByA(rng.below(k) as u32));
+    }
+    b.finish(NAME, n, seed, params)
+}

@@ -1,0 +1,41 @@
+//! `idx-star`: the article's quadratic case, "n enemies in the game that are all observing
+//! the player": `n` records with the same `a`, then every one removed. A removal that searches
+//! its key's set costs O(n), the whole body O(n²); the intrusive lists stay O(1) per removal.
+//! Designs with such a search are capped (`unsupported` above their stated set size).
+
+use crate::relations::RelationOp;
+use crate::relations::builder::RelationTraceBuilder;
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "idx-star";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "n observers of one entity (the player), then all n relations removed in random order";
+
+/// The observed entity (the player).
+pub const PLAYER: u32 = 0;
+
+crate::workload_params! {
+    /// Parameters of `idx-star` (`seed` orders the removals).
+    pub struct IdxStarParams {
+        /// Fraction of the `n` relations the body removes, in percent.
+        pub remove_percent: u32 = 100, in 1..=100,
+    }
+}
+
+/// Setup: `n` × `Add {a: PLAYER, b: i + 1}` for `i` in `0..n`. Body: the handles shuffled,
+/// the first `ceil(n × remove_percent / 100)` removed in that order.
+pub fn generate(n: usize, seed: u64, params: &IdxStarParams) -> Trace<RelationOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = RelationTraceBuilder::new();
+    let mut handles: Vec<u32> = (0..n as u32).map(|i| b.add(PLAYER, i + 1)).collect();
+    b.start_body();
+    rng.shuffle(&mut handles);
+    let count = (n * params.remove_percent as usize).div_ceil(100);
+    for &h in &handles[..count] {
+        b.remove(h);
+    }
+    b.finish(NAME, n, seed, params)
+}

@@ -1,0 +1,58 @@
+//! `spawn-level`: the article's case, a level of `n` entities spawned once ("a level can
+//! easily have 10 000 objects or more").
+
+use crate::generate::parts::TraceParts;
+use crate::rng::TraceRng;
+use crate::spawn::SpawnOp;
+use crate::spawn::builder::{LevelShape, level};
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "spawn-level";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str = "a level of n entities (1-5 components, mean 3; 10% children in chains <= 5; 2% unknown components); body: spawn it once";
+
+crate::workload_params! {
+    /// Parameters of `spawn-level`.
+    pub struct SpawnLevelParams {
+        /// Fraction of entities that are children (in chains).
+        pub child_fraction: f64 = 0.1, in 0.0..=0.9,
+        /// Longest chain, root included.
+        pub max_chain: u32 = 5, in 1..=64,
+        /// Probability that an entity has one unknown component (0.06: 2 % of components).
+        pub unknown_per_entity: f64 = 0.06, in 0.0..=1.0,
+    }
+}
+
+/// Setup: the level, `Compile`. Body: one `Spawn`.
+pub fn generate(n: usize, seed: u64, params: &SpawnLevelParams) -> Trace<SpawnOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut parts = TraceParts::default();
+    let shape = LevelShape {
+        child_fraction: params.child_fraction,
+        max_chain: params.max_chain,
+        unknown_per_entity: params.unknown_per_entity,
+    };
+    level(&mut rng, n, &shape, &mut parts);
+    parts.start_body();
+    parts.push(SpawnOp::Spawn { times: 1 });
+    parts.finish(NAME, n, seed, params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn has_the_issue_s_shape() {
+        let t = generate(20_000, 3, &SpawnLevelParams::default());
+        let s = t.validate().unwrap();
+        assert_eq!((s.level_entities, s.entities_spawned), (20_000, 20_000));
+        let per_entity = s.level_components as f64 / s.level_entities as f64;
+        assert!((2.8..3.2).contains(&per_entity), "{per_entity}");
+        let unknown = s.unknown_components as f64 / s.level_components as f64;
+        assert!((0.01..0.03).contains(&unknown), "{unknown}");
+        let children = s.children as f64 / s.level_entities as f64;
+        assert!((0.07..0.13).contains(&children), "{children}");
+    }
+}

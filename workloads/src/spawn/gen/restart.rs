@@ -1,0 +1,42 @@
+//! `spawn-restart`: a level of `n` entities spawned, despawned (a world reset) and spawned
+//! again, `rounds` spawns in all: restarting a level.
+
+use crate::generate::parts::TraceParts;
+use crate::rng::TraceRng;
+use crate::spawn::SpawnOp;
+use crate::spawn::builder::{LevelShape, level};
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "spawn-restart";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "the spawn-level level; body: spawn, then 9 x (despawn all, spawn): 10 spawns";
+
+crate::workload_params! {
+    /// Parameters of `spawn-restart`.
+    pub struct SpawnRestartParams {
+        /// Spawns of the level (a `DespawnAll` before each but the first).
+        pub rounds: u32 = 10, in 1..=1000,
+    }
+}
+
+/// Setup: the `spawn-level` level, `Compile`. Body: `Spawn`, then `rounds - 1` ×
+/// (`DespawnAll`, `Spawn`).
+pub fn generate(n: usize, seed: u64, params: &SpawnRestartParams) -> Trace<SpawnOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut parts = TraceParts::default();
+    let shape = LevelShape {
+        child_fraction: 0.1,
+        max_chain: 5,
+        unknown_per_entity: 0.06,
+    };
+    level(&mut rng, n, &shape, &mut parts);
+    parts.start_body();
+    parts.push(SpawnOp::Spawn { times: 1 });
+    for _ in 1..params.rounds {
+        parts.push(SpawnOp::DespawnAll);
+        parts.push(SpawnOp::Spawn { times: 1 });
+    }
+    parts.finish(NAME, n, seed, params)
+}

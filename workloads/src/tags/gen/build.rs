@@ -1,0 +1,43 @@
+//! `tags-build`: a level loading, entities spawning and collecting their tags. The body spawns
+//! `n` entities and adds their tags (3 each by default) interleaved over entities, as tags
+//! arrive over time in a game: the timed part is the allocation pattern of building the store.
+
+use crate::rng::TraceRng;
+use crate::tags::TagOp;
+use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "tags-build";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "body spawns n entities and adds their tags (3 each), interleaved over entities";
+
+crate::workload_params! {
+    /// Parameters of `tags-build`.
+    pub struct TagsBuildParams {
+        /// Tags per entity: `"constant-3"` or `"heavy-tail"` (most entities 1-4 tags, 1% with
+        /// 20-100; see `TagCounts`).
+        pub tag_counts: TagCounts = TagCounts::Constant3, in TagCounts::ALL,
+    }
+}
+
+/// Setup: empty. Body: `build_interleaved` (see [`builder`](crate::tags::builder)) of `n` entities with `tag_counts` tags.
+pub fn generate(n: usize, seed: u64, params: &TagsBuildParams) -> Trace<TagOp> {
+    build_body(NAME, n, seed, params, params.tag_counts)
+}
+
+/// The body of `tags-build` and `tags-build-heavy`.
+pub(crate) fn build_body(
+    name: &str,
+    n: usize,
+    seed: u64,
+    params: &impl serde::Serialize,
+    counts: TagCounts,
+) -> Trace<TagOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = TagTraceBuilder::new();
+    b.start_body();
+    build_interleaved(&mut b, n, counts, Preconditioning::None, &mut rng);
+    b.finish(name, n, seed, params)
+}

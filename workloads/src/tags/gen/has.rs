@@ -1,0 +1,44 @@
+//! `tags-has`: "does this entity have tag X?" on random entities, the tag found about half the
+//! time: the cost of reaching an entity's list and scanning it.
+
+use crate::generate::MAX_OPS;
+use crate::rng::TraceRng;
+use crate::tags::TagOp;
+use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "tags-has";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "n entities with 3 tags each; body of HasTag on random entities, tag present half the time";
+
+crate::workload_params! {
+    /// Parameters of `tags-has`.
+    pub struct TagsHasParams {
+        /// Tags per entity: `"constant-3"` or `"heavy-tail"` (see `TagCounts`).
+        pub tag_counts: TagCounts = TagCounts::Constant3, in TagCounts::ALL,
+        /// Number of `HasTag` ops in the body.
+        pub ops: usize = 100_000, in 1..=MAX_OPS,
+    }
+}
+
+/// Setup: `build_interleaved` (see [`builder`](crate::tags::builder)). Body: `ops` × `HasTag` of a uniformly random live entity,
+/// with a tag it has (probability 1/2) or a vocabulary tag it lacks (read-only).
+pub fn generate(n: usize, seed: u64, params: &TagsHasParams) -> Trace<TagOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = TagTraceBuilder::new();
+    build_interleaved(
+        &mut b,
+        n,
+        params.tag_counts,
+        Preconditioning::None,
+        &mut rng,
+    );
+    b.start_body();
+    for _ in 0..params.ops {
+        let e = b.random_live(&mut rng);
+        b.has_tag_half_present(e, &mut rng);
+    }
+    b.finish(NAME, n, seed, params)
+}

@@ -1,0 +1,66 @@
+//! `tags-visit-all`: a system walking every (entity, tag) pair, the locality test of the
+//! article: contiguous designs stream one buffer, `Vec<Vec<u32>>` and the linked designs
+//! chase pointers to lists built interleaved over time.
+
+use crate::generate::{MAX_OPS, iteration_passes};
+use crate::rng::TraceRng;
+use crate::tags::TagOp;
+use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "tags-visit-all";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "n entities with 3 tags each, built interleaved; body of VisitAll passes (about 1M tags)";
+
+crate::workload_params! {
+    /// Parameters of `tags-visit-all`.
+    pub struct TagsVisitAllParams {
+        /// Tags per entity: `"constant-3"` or `"heavy-tail"` (see `TagCounts`).
+        pub tag_counts: TagCounts = TagCounts::Constant3, in TagCounts::ALL,
+        /// Tags the body should visit in total: the pass count is `ceil(target_visits /
+        /// tags)`, clamped to `1..=max_passes`.
+        pub target_visits: u64 = 1_000_000, in 1..=(1 << 40),
+        /// Upper bound on the pass count (keeps tiny stores from producing huge bodies).
+        pub max_passes: usize = 64, in 1..=MAX_OPS,
+    }
+}
+
+/// Setup: `build_interleaved` (see [`builder`](crate::tags::builder)). Body: `VisitAll` repeated as the parameters say (read-only).
+pub fn generate(n: usize, seed: u64, params: &TagsVisitAllParams) -> Trace<TagOp> {
+    let passes = VisitPasses {
+        counts: params.tag_counts,
+        target_visits: params.target_visits,
+        max_passes: params.max_passes,
+    };
+    passes.generate(NAME, n, seed, params, Preconditioning::None)
+}
+
+/// What the `tags-visit-all*` workloads share: the build, then the passes.
+pub(crate) struct VisitPasses {
+    pub(crate) counts: TagCounts,
+    pub(crate) target_visits: u64,
+    pub(crate) max_passes: usize,
+}
+
+impl VisitPasses {
+    pub(crate) fn generate(
+        &self,
+        name: &str,
+        n: usize,
+        seed: u64,
+        params: &impl serde::Serialize,
+        preconditioning: Preconditioning,
+    ) -> Trace<TagOp> {
+        let mut rng = TraceRng::new(seed);
+        let mut b = TagTraceBuilder::new();
+        build_interleaved(&mut b, n, self.counts, preconditioning, &mut rng);
+        b.start_body();
+        let tags = usize::try_from(b.total_tags()).unwrap_or(usize::MAX);
+        for _ in 0..iteration_passes(tags, self.target_visits, self.max_passes) {
+            b.visit_all();
+        }
+        b.finish(name, n, seed, params)
+    }
+}

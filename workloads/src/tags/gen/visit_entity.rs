@@ -1,0 +1,45 @@
+//! `tags-visit-entity`: a system reading the tags of entities it is handed, in no particular
+//! order: one random entity's list per op, so the cost is reaching the list (a pointer chase
+//! into the heap, a chunk chain, or an offset into one buffer).
+
+use crate::generate::MAX_OPS;
+use crate::rng::TraceRng;
+use crate::tags::TagOp;
+use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "tags-visit-entity";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "n entities with 3 tags each, built interleaved; body visits the tags of random entities";
+
+crate::workload_params! {
+    /// Parameters of `tags-visit-entity`.
+    pub struct TagsVisitEntityParams {
+        /// Tags per entity: `"constant-3"` or `"heavy-tail"` (see `TagCounts`).
+        pub tag_counts: TagCounts = TagCounts::Constant3, in TagCounts::ALL,
+        /// Number of `VisitEntity` ops in the body, each of a uniformly random live entity.
+        pub ops: usize = 100_000, in 1..=MAX_OPS,
+    }
+}
+
+/// Setup: `build_interleaved` (see [`builder`](crate::tags::builder)). Body: `ops` × `VisitEntity` of a random live entity
+/// (read-only).
+pub fn generate(n: usize, seed: u64, params: &TagsVisitEntityParams) -> Trace<TagOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = TagTraceBuilder::new();
+    build_interleaved(
+        &mut b,
+        n,
+        params.tag_counts,
+        Preconditioning::None,
+        &mut rng,
+    );
+    b.start_body();
+    for _ in 0..params.ops {
+        let e = b.random_live(&mut rng);
+        b.visit_entity(e);
+    }
+    b.finish(NAME, n, seed, params)
+}

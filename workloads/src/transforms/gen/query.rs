@@ -1,0 +1,36 @@
+//! `xf-query`: random world reads on a settled hierarchy. Setup: a forest of `n` nodes, depth
+//! ≤ 5, `EndFrame`. Body: `reads` × `GetWorld` of a uniformly random node (read-only, so the
+//! body is timed repeatedly on one state).
+
+use crate::generate::MAX_OPS;
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+use crate::transforms::TransformOp;
+use crate::transforms::builder::XfTraceBuilder;
+
+/// Registry name.
+pub const NAME: &str = "xf-query";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str = "forest of depth <= 5 after EndFrame; body of random GetWorld";
+
+crate::workload_params! {
+    /// Parameters of `xf-query`.
+    pub struct XfQueryParams {
+        /// `GetWorld` ops in the body.
+        pub reads: usize = 100_000, in 1..=MAX_OPS,
+    }
+}
+
+/// See the module docs.
+pub fn generate(n: usize, seed: u64, params: &XfQueryParams) -> Trace<TransformOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = XfTraceBuilder::new();
+    b.build_forest(n, &mut rng);
+    b.end_frame();
+    b.start_body();
+    for _ in 0..params.reads {
+        let node = b.random_live(&mut rng);
+        b.get_world(node);
+    }
+    b.finish(NAME, n, seed, params)
+}

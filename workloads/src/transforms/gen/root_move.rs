@@ -1,0 +1,40 @@
+//! `xf-root-move`: only roots move. Setup: a forest of `n` nodes, depth ≤ 5 (about one node in
+//! eight a root), `EndFrame`. Body: `frames` × (`SetLocal` on every root, `EndFrame`,
+//! `GetWorld` of `read_percent` % random nodes). The article: "if it is just the root entity
+//! that is moving ... both the immediate and the deferred update will be O(n)".
+
+use crate::generate::MAX_OPS;
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+use crate::transforms::TransformOp;
+use crate::transforms::builder::{DEFAULT_FRAMES, XfTraceBuilder, move_frame, percent_of};
+
+/// Registry name.
+pub const NAME: &str = "xf-root-move";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str =
+    "forest of depth <= 5; every root moves each frame (both strategies O(n))";
+
+crate::workload_params! {
+    /// Parameters of `xf-root-move`.
+    pub struct XfRootMoveParams {
+        /// Frames in the body.
+        pub frames: usize = DEFAULT_FRAMES, in 1..=MAX_OPS,
+        /// Random nodes read per frame, in percent of `n` (at least one).
+        pub read_percent: f64 = 1.0, in 0.0..=100.0,
+    }
+}
+
+/// See the module docs.
+pub fn generate(n: usize, seed: u64, params: &XfRootMoveParams) -> Trace<TransformOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut b = XfTraceBuilder::new();
+    let roots = b.build_forest(n, &mut rng);
+    b.end_frame();
+    b.start_body();
+    for _ in 0..params.frames {
+        let reads = b.distinct_live(percent_of(n, params.read_percent), &mut rng);
+        move_frame(&mut b, &roots, &reads, &mut rng);
+    }
+    b.finish(NAME, n, seed, params)
+}
