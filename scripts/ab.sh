@@ -88,6 +88,13 @@ for side in a b; do
   mkdir -p "$work/$side/out" "$work/results/$side"
   git -C "$repo" worktree add --detach --quiet "${wt[$side]}" "$sha"
   worktrees+=("${wt[$side]}")
+  # Both sides share one build directory, and cargo names a workspace crate's artifacts the
+  # same whatever the worktree's path: it rebuilds a crate only when a source it last read is
+  # newer than the artifact. A fresh worktree's files are newer than everything built before,
+  # so this side's crates are rebuilt from this side's sources; touching them makes that hold
+  # whatever the clock or checkout did (an older tree's files would silently reuse the other
+  # side's artifacts, seen on this machine with two worktrees and one target directory).
+  find "${wt[$side]}" -name '*.rs' -exec touch {} +
   # Where the bench lives: `cli` (package dodbench) now; `bench-harness` before the CLI crate
   # took the driver, and called `id_tables` before the tag and allocator families joined it.
   bench=dodbench
@@ -106,8 +113,7 @@ for side in a b; do
   fi
   exe[$side]=$(grep -o '"executable":"[^"]*'"$bench"'-[^"]*"' "$work/$side/build.json" | tail -n 1 | cut -d'"' -f4)
   [[ -x ${exe[$side]} ]] || { echo "ab.sh: no benchmark executable for side $side" >&2; exit 1; }
-  # The binary name carries a hash of the worktree path: copy it so a later build of the
-  # other side (or another invocation) cannot replace it mid-run.
+  # Copy the binary: the other side's build (or another invocation) writes the same file name.
   cp "${exe[$side]}" "$work/$side/dodbench-bench"
   exe[$side]=$work/$side/dodbench-bench
 done
