@@ -7,6 +7,7 @@ use bench_harness::replay::alloc::{AllocFamily, AllocReplay, SystemAlloc, measur
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
+use impls::DesignMeta;
 use impls::alloc::buddy::Buddy;
 use impls::alloc::{
     AllocDesignInfo, AllocDesignVisitor, AllocError, BlockAllocator, for_each_alloc_design,
@@ -68,18 +69,21 @@ fn every_design_gives_the_model_digest_on_every_alloc_workload() {
                     Outcome::Verified => assert!(
                         !over_aligned,
                         "{} on {} n={n} verified but should be unsupported",
-                        info.name, workload.name
+                        info.meta.name, workload.name
                     ),
                     Outcome::Unsupported(reason) => {
                         assert!(
                             over_aligned,
                             "{} on {} n={n} unsupported: {reason}",
-                            info.name, workload.name
+                            info.meta.name, workload.name
                         );
                         assert!(reason.contains("alignment"), "{reason}");
                     }
                     Outcome::Failed(reason) => {
-                        panic!("{} on {} n={n} failed: {reason}", info.name, workload.name)
+                        panic!(
+                            "{} on {} n={n} failed: {reason}",
+                            info.meta.name, workload.name
+                        )
                     }
                 }
             }
@@ -116,7 +120,10 @@ struct EveryFiftiethOverlaps {
 
 impl BlockAllocator for EveryFiftiethOverlaps {
     const INFO: AllocDesignInfo = AllocDesignInfo {
-        name: "overlapping_buddy",
+        meta: DesignMeta {
+            name: "overlapping_buddy",
+            ..Buddy::INFO.meta
+        },
         ..Buddy::INFO
     };
 
@@ -208,7 +215,10 @@ fn a_realloc_that_loses_contents_fails_verification() {
     struct ForgetfulRealloc(Buddy);
     impl BlockAllocator for ForgetfulRealloc {
         const INFO: AllocDesignInfo = AllocDesignInfo {
-            name: "forgetful_buddy",
+            meta: DesignMeta {
+                name: "forgetful_buddy",
+                ..Buddy::INFO.meta
+            },
             ..Buddy::INFO
         };
         fn with_arena(total: usize, min_block: usize) -> Result<Self, AllocError> {
@@ -272,8 +282,8 @@ impl AllocDesignVisitor for MeasureAll<'_> {
             return;
         }
         let m = measure::<A>(&p.trace)
-            .unwrap_or_else(|e| panic!("{} on {}: {e}", A::INFO.name, p.workload));
-        let what = format!("{} on {}: {m:?}", A::INFO.name, p.workload);
+            .unwrap_or_else(|e| panic!("{} on {}: {e}", A::INFO.meta.name, p.workload));
+        let what = format!("{} on {}: {m:?}", A::INFO.meta.name, p.workload);
         assert!(
             m.utilization_at_peak > 0.0 && m.utilization_at_peak <= 1.0,
             "{what}"

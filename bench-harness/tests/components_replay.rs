@@ -29,7 +29,7 @@ impl ComponentDesignVisitor for VerifyAll<'_> {
             assert!(
                 !S::INFO.several_per_entity && p.expected.stats.attach_another_ops > 0,
                 "{} unsupported on {}: {reason}",
-                S::INFO.name,
+                S::INFO.meta.name,
                 p.trace.header.generator
             );
             return;
@@ -42,7 +42,7 @@ impl ComponentDesignVisitor for VerifyAll<'_> {
         if !outcome.is_verified() {
             self.failures.push(format!(
                 "{} on {}: {outcome:?}",
-                S::INFO.name,
+                S::INFO.meta.name,
                 p.trace.header.generator
             ));
         }

@@ -8,6 +8,7 @@ use bench_harness::replay::{IdTableFamily, ReplayState, Replayer, SizedReplay};
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Expected, Outcome, check_replayer};
+use impls::DesignMeta;
 use impls::TableError;
 use impls::id_table::holey::Holey;
 use impls::id_table::{
@@ -83,9 +84,11 @@ struct IgnoresGeneration(Holey<Payload>);
 impl IdTable<Payload> for IgnoresGeneration {
     type Id = (u32, impls::id::Id64);
     const INFO: DesignInfo = DesignInfo {
-        name: "broken",
-        description: "holey, but lookups ignore the generation",
-        kind: DesignKind::Tuned,
+        meta: DesignMeta {
+            name: "broken",
+            description: "holey, but lookups ignore the generation",
+            kind: DesignKind::Tuned,
+        },
         id_bytes: 12,
         stale: StaleDetection::Never,
         demonstrates: None,
@@ -129,9 +132,11 @@ struct LosesObjects(Holey<Payload>, u32);
 impl IdTable<Payload> for LosesObjects {
     type Id = impls::id::Id64;
     const INFO: DesignInfo = DesignInfo {
-        name: "loses-objects",
-        description: "holey, but every 100th insert stores a wrong payload",
-        kind: DesignKind::Tuned,
+        meta: DesignMeta {
+            name: "loses-objects",
+            description: "holey, but every 100th insert stores a wrong payload",
+            kind: DesignKind::Tuned,
+        },
         id_bytes: 8,
         stale: StaleDetection::Never,
         demonstrates: None,
@@ -273,9 +278,11 @@ struct Drifting(Holey<Payload>, u32);
 impl IdTable<Payload> for Drifting {
     type Id = (u32, impls::id::Id64);
     const INFO: DesignInfo = DesignInfo {
-        name: "drifting",
-        description: "holey, with IDs that differ between two tables given the same ops",
-        kind: DesignKind::Tuned,
+        meta: DesignMeta {
+            name: "drifting",
+            description: "holey, with IDs that differ between two tables given the same ops",
+            kind: DesignKind::Tuned,
+        },
         id_bytes: 12,
         stale: StaleDetection::Never,
         demonstrates: None,
@@ -362,9 +369,11 @@ fn a_stale_hit_within_the_stated_horizon_is_a_failure() {
     impl IdTable<Payload> for ClaimsLongHorizon {
         type Id = <Holey32LifoAlias as IdTable<Payload>>::Id;
         const INFO: DesignInfo = DesignInfo {
-            name: "claims-long-horizon",
-            description: "the LIFO 16-bit design claiming a 2^31-reuse horizon",
-            kind: DesignKind::Tuned,
+            meta: DesignMeta {
+                name: "claims-long-horizon",
+                description: "the LIFO 16-bit design claiming a 2^31-reuse horizon",
+                kind: DesignKind::Tuned,
+            },
             id_bytes: 4,
             stale: StaleDetection::UntilSlotReuses(1 << 31),
             demonstrates: None,

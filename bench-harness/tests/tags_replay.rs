@@ -2,6 +2,7 @@
 //! model's answers (or is unsupported for its documented cap), timed replays verify, and a
 //! wrong store is caught.
 
+use impls::DesignMeta;
 use std::time::Instant;
 
 use bench_harness::replay::{Replayer, TagFamily, TagReplay};
@@ -39,15 +40,15 @@ impl TagDesignVisitor for VerifyAll<'_> {
                 outcome = Outcome::Failed(e);
             }
             let metrics = TagReplay::<S>::measure(&p.trace, &p.expected.stats)
-                .unwrap_or_else(|e| panic!("{}: measure: {e}", S::INFO.name));
+                .unwrap_or_else(|e| panic!("{}: measure: {e}", S::INFO.meta.name));
             let Some(m) = metrics else {
-                panic!("{}: no tag metrics", S::INFO.name);
+                panic!("{}: no tag metrics", S::INFO.meta.name);
             };
             assert_eq!(m.tags_after_setup, p.expected.stats.tags_at_start);
             assert_eq!(m.bytes_per_tag.is_some(), m.tags_after_setup > 0);
             assert!(m.alloc_calls_per_op >= 0.0);
         }
-        self.verdicts.push((S::INFO.name, outcome));
+        self.verdicts.push((S::INFO.meta.name, outcome));
     }
 }
 
@@ -95,7 +96,7 @@ fn the_capped_designs_are_unsupported_exactly_on_heavy_tails() {
         .into_iter()
         .filter(|d| d.tags_per_entity_cap.is_some())
         .collect();
-    let names: Vec<&str> = capped.iter().map(|d| d.name).collect();
+    let names: Vec<&str> = capped.iter().map(|d| d.meta.name).collect();
     assert!(
         names.contains(&"fixed") && names.contains(&"arrayvec"),
         "{names:?}"
@@ -134,7 +135,10 @@ impl<const M: u8> Wrong<M> {
 
 impl<const M: u8> TagStore for Wrong<M> {
     const INFO: TagDesignInfo = TagDesignInfo {
-        name: "wrong",
+        meta: DesignMeta {
+            name: "wrong",
+            ..<VecOfVecs>::INFO.meta
+        },
         ..<VecOfVecs>::INFO
     };
 
@@ -247,7 +251,7 @@ fn print_verification_replay_times_at_100k() {
                 }
                 (outcome, _) => outcome.label().to_string(),
             };
-            self.1.push(format!("{}={cell}", S::INFO.name));
+            self.1.push(format!("{}={cell}", S::INFO.meta.name));
         }
     }
     for workload in tag_workloads() {

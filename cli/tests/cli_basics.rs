@@ -20,16 +20,24 @@ fn list_names_every_design_and_workload() {
     assert!(out.status.success());
     let stdout = text(&out.stdout);
     for d in impls::id_table::designs() {
-        assert!(stdout.contains(d.name), "list lacks design {}", d.name);
+        assert!(
+            stdout.contains(d.meta.name),
+            "list lacks design {}",
+            d.meta.name
+        );
     }
     for w in workloads::registry::workloads() {
         assert!(stdout.contains(w.name), "list lacks workload {}", w.name);
     }
     // Every peer says how it uses its crate (a peer is used as its documentation shows).
     for d in impls::spatial::spatial_designs() {
-        if let Some((idiom, docs)) = d.kind.usage() {
-            assert!(stdout.contains(&format!("used as: {idiom}")), "{}", d.name);
-            assert!(stdout.contains(&format!("docs: {docs}")), "{}", d.name);
+        if let Some((idiom, docs)) = d.meta.kind.usage() {
+            assert!(
+                stdout.contains(&format!("used as: {idiom}")),
+                "{}",
+                d.meta.name
+            );
+            assert!(stdout.contains(&format!("docs: {docs}")), "{}", d.meta.name);
         }
     }
 }

@@ -46,7 +46,10 @@ impl DesignVisitor<Payload> for IterHoles {
     fn visit<D: IdTable<Payload> + 'static>(&mut self) {
         let slots = self.0;
         if D::INFO.capacity.is_some_and(|c| c < slots) {
-            println!("{:<20} skipped: capacity below {slots} slots", D::INFO.name);
+            println!(
+                "{:<20} skipped: capacity below {slots} slots",
+                D::INFO.meta.name
+            );
             return;
         }
         let mut table = D::new();
@@ -75,7 +78,7 @@ impl DesignVisitor<Payload> for IterHoles {
         });
         println!(
             "{:<20} {fold:>6.2} ns/live object (fold), {next:>6.2} (next)",
-            D::INFO.name
+            D::INFO.meta.name
         );
     }
 }
@@ -93,7 +96,7 @@ impl DesignVisitor<Payload> for MemoryPerObject {
         let bytes = table.memory_bytes();
         println!(
             "{:<20} id {:>2} B  {:>6.2} B/live object ({} bytes total, {} live)",
-            D::INFO.name,
+            D::INFO.meta.name,
             D::INFO.id_bytes,
             bytes as f64 / table.len() as f64,
             bytes,

@@ -48,6 +48,7 @@ pub mod id;
 pub mod id_table;
 pub mod intrusive_list;
 pub mod kind;
+pub mod meta;
 mod registry;
 pub mod relations;
 pub mod spatial;
@@ -57,3 +58,4 @@ pub mod transforms;
 
 pub use error::TableError;
 pub use kind::DesignKind;
+pub use meta::DesignMeta;

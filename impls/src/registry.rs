@@ -103,13 +103,13 @@ macro_rules! design_registry {
 
         /// The design called `name`, if registered.
         pub fn $find(name: &str) -> Option<$Info> {
-            $all().into_iter().find(|d| d.name == name)
+            $all().into_iter().find(|d| d.meta.name == name)
         }
 
         #[cfg(test)]
         #[test]
         fn names_are_unique_and_well_formed() {
-            $crate::registry::check_names($all().iter().map(|d| (d.name, d.description, d.kind)));
+            $crate::registry::check_names($all().iter().map(|d| &d.meta));
         }
     };
 }
@@ -119,11 +119,14 @@ pub(crate) use design_registry;
 /// `-`, and unique in its family, its description is not empty, and its kind is one of ours or
 /// a peer (`External` is the user's type, never registered).
 #[cfg(test)]
-pub(crate) fn check_names(
-    designs: impl IntoIterator<Item = (&'static str, &'static str, crate::DesignKind)>,
-) {
+pub(crate) fn check_names<'a>(designs: impl IntoIterator<Item = &'a crate::DesignMeta>) {
     let mut seen: Vec<&str> = Vec::new();
-    for (name, description, kind) in designs {
+    for &crate::DesignMeta {
+        name,
+        description,
+        kind,
+    } in designs
+    {
         assert!(
             !name.is_empty()
                 && name.bytes().all(|b| b.is_ascii_lowercase()

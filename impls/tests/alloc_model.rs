@@ -7,6 +7,7 @@
 
 mod support;
 
+use impls::DesignMeta;
 use impls::alloc::buddy::Buddy;
 use impls::alloc::{
     AllocDesignInfo, AllocDesignVisitor, AllocError, BadFreeDetection, BlockAllocator, DesignKind,
@@ -170,7 +171,12 @@ fn run_against_model<A: BlockAllocator>(
     let mut a = A::with_arena(total, min_block).unwrap();
     let initial_largest = a.largest_free_block();
     if let Some(largest) = initial_largest {
-        prop_assert_eq!(largest, probe, "{}: largest_free_block at init", info.name);
+        prop_assert_eq!(
+            largest,
+            probe,
+            "{}: largest_free_block at init",
+            info.meta.name
+        );
     }
     let mut live: Vec<Live> = Vec::new();
     let mut seed = 0u8;
@@ -178,7 +184,7 @@ fn run_against_model<A: BlockAllocator>(
         let ctx = |what: &str| {
             format!(
                 "{}: arena {total}/{min_block}: step {step} {op:?}: {what}",
-                info.name
+                info.meta.name
             )
         };
         match op {
@@ -249,27 +255,33 @@ fn run_against_model<A: BlockAllocator>(
         } else {
             a.free_sized(block.offset, block.size, block.align)
         };
-        prop_assert_eq!(freed, Ok(()), "{}: final free of {:?}", info.name, block);
+        prop_assert_eq!(
+            freed,
+            Ok(()),
+            "{}: final free of {:?}",
+            info.meta.name,
+            block
+        );
     }
     check_model(&a, &[], min_block, &|what| {
-        format!("{}: after freeing all: {what}", info.name)
+        format!("{}: after freeing all: {what}", info.meta.name)
     })?;
     prop_assert_eq!(
         a.bytes_reserved(),
         0,
         "{}: reserved after freeing all",
-        info.name
+        info.meta.name
     );
     prop_assert_eq!(
         a.largest_free_block(),
         initial_largest,
         "{}: not merged back",
-        info.name
+        info.meta.name
     );
     prop_assert!(
         a.allocate(probe, 1).is_ok(),
         "{}: {} bytes no longer fit after freeing all",
-        info.name,
+        info.meta.name,
         probe
     );
     Ok(())
@@ -285,10 +297,11 @@ impl AllocDesignVisitor for ModelTest {
             prop_oneof![Just(8usize), Just(16), Just(32), Just(64)],
         );
         let ops = proptest::collection::vec(op_strategy(), 0..200);
-        self.0
-            .check(A::INFO.name, (arena, ops), |((total, min_block), ops)| {
-                run_against_model::<A>(total, min_block, &ops)
-            });
+        self.0.check(
+            A::INFO.meta.name,
+            (arena, ops),
+            |((total, min_block), ops)| run_against_model::<A>(total, min_block, &ops),
+        );
     }
 }
 
@@ -309,7 +322,8 @@ fn for_each_buddy(test: &mut impl AllocDesignVisitor) {
     struct Filter<'a, V>(&'a mut V);
     impl<V: AllocDesignVisitor> AllocDesignVisitor for Filter<'_, V> {
         fn visit<A: BlockAllocator + 'static>(&mut self) {
-            if A::INFO.power_of_two_blocks && !matches!(A::INFO.kind, DesignKind::Peer { .. }) {
+            if A::INFO.power_of_two_blocks && !matches!(A::INFO.meta.kind, DesignKind::Peer { .. })
+            {
                 self.0.visit::<A>();
             }
         }
@@ -326,7 +340,7 @@ fn fill_with_leaves<A: BlockAllocator>(a: &mut A, min_block: usize) -> Vec<usize
             Err(AllocError::OutOfMemory {
                 largest_free: 0, ..
             }) => break,
-            Err(e) => panic!("{}: unexpected {e}", A::INFO.name),
+            Err(e) => panic!("{}: unexpected {e}", A::INFO.meta.name),
         }
     }
     offsets.sort_unstable();
@@ -337,7 +351,7 @@ struct EveryOtherLeaf;
 
 impl AllocDesignVisitor for EveryOtherLeaf {
     fn visit<A: BlockAllocator + 'static>(&mut self) {
-        let name = A::INFO.name;
+        let name = A::INFO.meta.name;
         for (total, min_block) in [
             (1 << 16, 16),
             (10_000, 16),
@@ -398,7 +412,7 @@ struct NonPowerOfTwo;
 
 impl AllocDesignVisitor for NonPowerOfTwo {
     fn visit<A: BlockAllocator + 'static>(&mut self) {
-        let name = A::INFO.name;
+        let name = A::INFO.meta.name;
         for total in [1000, 4097, 12_345, 65_535, 100_000, (1 << 16) + 16] {
             let mut a = A::with_arena(total, 16).unwrap();
             a.check_invariants()
@@ -446,7 +460,7 @@ struct TooLarge;
 
 impl AllocDesignVisitor for TooLarge {
     fn visit<A: BlockAllocator + 'static>(&mut self) {
-        let name = A::INFO.name;
+        let name = A::INFO.meta.name;
         let total = 10_000;
         let mut a = A::with_arena(total, 16).unwrap();
         for size in [total + 1, 1 << 20, usize::MAX / 2, usize::MAX] {
@@ -500,7 +514,7 @@ struct BadFrees;
 #[cfg(debug_assertions)]
 impl AllocDesignVisitor for BadFrees {
     fn visit<A: BlockAllocator + 'static>(&mut self) {
-        let name = A::INFO.name;
+        let name = A::INFO.meta.name;
         let mut a = A::with_arena(1 << 14, 16).unwrap();
         let x = a.allocate(64, 1).unwrap();
         let y = a.allocate(16, 1).unwrap();
@@ -597,7 +611,11 @@ fn buddy_realloc_grows_in_place_when_the_buddy_is_free() {
 fn every_alloc_peer_names_its_locked_crate_version() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock");
     let lock = std::fs::read_to_string(path).unwrap();
-    for AllocDesignInfo { name, kind, .. } in alloc_designs() {
+    for AllocDesignInfo {
+        meta: DesignMeta { name, kind, .. },
+        ..
+    } in alloc_designs()
+    {
         if let DesignKind::Peer {
             crate_name,
             version,
@@ -620,7 +638,7 @@ impl AllocDesignVisitor for PeerBadFrees {
         if A::INFO.bad_free != BadFreeDetection::Always {
             return;
         }
-        let name = A::INFO.name;
+        let name = A::INFO.meta.name;
         let mut a = A::with_arena(1 << 14, 16).unwrap();
         let x = a.allocate(64, 8).unwrap();
         a.free(x).unwrap();
@@ -665,7 +683,7 @@ fn buddy_free_bytes_are_what_the_metadata_and_live_blocks_leave() {
             assert!(
                 free0 < total && free0 >= total - a.metadata_bytes(),
                 "{}",
-                A::INFO.name
+                A::INFO.meta.name
             );
             let blocks: Vec<usize> = (0..10)
                 .map(|i| a.allocate(16 << (i % 4), 16).unwrap())
@@ -674,12 +692,12 @@ fn buddy_free_bytes_are_what_the_metadata_and_live_blocks_leave() {
                 a.free_bytes().unwrap(),
                 free0 - a.bytes_reserved(),
                 "{}",
-                A::INFO.name
+                A::INFO.meta.name
             );
             for b in blocks {
                 a.free(b).unwrap();
             }
-            assert_eq!(a.free_bytes(), Some(free0), "{}", A::INFO.name);
+            assert_eq!(a.free_bytes(), Some(free0), "{}", A::INFO.meta.name);
         }
     }
     for_each_buddy(&mut Check);

@@ -191,7 +191,7 @@ impl KvDesignVisitor for KvRun {
         store.check_invariants().unwrap();
         self.0.push(Outcome {
             family: "data_component",
-            design: D::INFO.name,
+            design: D::INFO.meta.name,
             result: Ok((store.allocator_calls(), seen, created)),
         });
     }
@@ -241,7 +241,7 @@ impl TagDesignVisitor for TagRun {
         store.check_invariants().unwrap();
         self.0.push(Outcome {
             family: "tags",
-            design: D::INFO.name,
+            design: D::INFO.meta.name,
             result: Ok((store.allocator_calls(), seen, created)),
         });
     }
@@ -258,10 +258,10 @@ struct ComponentRun(Vec<Outcome>);
 
 impl ComponentDesignVisitor for ComponentRun {
     fn visit<D: ComponentStore + 'static>(&mut self) {
-        if let Some(reason) = skip_reason(D::INFO.kind) {
+        if let Some(reason) = skip_reason(D::INFO.meta.kind) {
             self.0.push(Outcome {
                 family: "components",
-                design: D::INFO.name,
+                design: D::INFO.meta.name,
                 result: Err(reason),
             });
             return;
@@ -299,7 +299,7 @@ impl ComponentDesignVisitor for ComponentRun {
         store.check_invariants().unwrap();
         self.0.push(Outcome {
             family: "components",
-            design: D::INFO.name,
+            design: D::INFO.meta.name,
             result: Ok((store.allocator_calls(), seen, created)),
         });
     }

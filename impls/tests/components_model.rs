@@ -252,7 +252,7 @@ fn run<D: ComponentStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
         if let Err(broken) = design.check_invariants() {
             return Err(TestCaseError::fail(format!(
                 "{}: invariant broken after op {step} {op:?}: {broken}",
-                D::INFO.name
+                D::INFO.meta.name
             )));
         }
         prop_assert_eq!(design.entity_count(), model.entity_count());
@@ -269,7 +269,7 @@ struct PropertyTest(ModelRun);
 impl ComponentDesignVisitor for PropertyTest {
     fn visit<D: ComponentStore + 'static>(&mut self) {
         let ops = prop::collection::vec(op_strategy(), 0..300);
-        self.0.check(D::INFO.name, ops, |ops| run::<D>(&ops));
+        self.0.check(D::INFO.meta.name, ops, |ops| run::<D>(&ops));
     }
 }
 
@@ -306,7 +306,7 @@ impl ComponentDesignVisitor for Churn {
             ops.push(TestOp::DestroyStep);
         }
         ops.push(TestOp::CollectAll);
-        run::<D>(&ops).unwrap_or_else(|e| panic!("{}: {e}", D::INFO.name));
+        run::<D>(&ops).unwrap_or_else(|e| panic!("{}: {e}", D::INFO.meta.name));
     }
 }
 

@@ -107,7 +107,7 @@ fn decoded<D: DataStore>(bytes: &[u8]) -> Result<Vec<(Key, OwnedValue)>, String>
 }
 
 fn run_against_model<D: DataStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
-    let name = D::INFO.name;
+    let name = D::INFO.meta.name;
     let mut store = D::new();
     let mut model = ModelStore::new();
     // `handles[i]`: the store's entity for the model's entity `i`.
@@ -212,7 +212,7 @@ impl KvDesignVisitor for ModelTest {
     fn visit<D: DataStore + 'static>(&mut self) {
         let ops = proptest::collection::vec(op_strategy(), 0..300);
         self.0
-            .check(D::INFO.name, ops, |ops| run_against_model::<D>(&ops));
+            .check(D::INFO.meta.name, ops, |ops| run_against_model::<D>(&ops));
     }
 }
 
@@ -240,7 +240,7 @@ impl KvDesignVisitor for CapTest {
             match store.set(e, k, ValueRef::Str(&big)) {
                 Ok(()) => {}
                 Err(KvError::TooLarge { .. }) => refused = true,
-                Err(other) => panic!("{}: {other}", D::INFO.name),
+                Err(other) => panic!("{}: {other}", D::INFO.meta.name),
             }
             store.check_invariants().unwrap();
         }
@@ -248,7 +248,7 @@ impl KvDesignVisitor for CapTest {
             refused,
             D::INFO.bytes_per_entity_cap.is_some(),
             "{}",
-            D::INFO.name
+            D::INFO.meta.name
         );
         store.set(e, 99, ValueRef::F32(1.5)).unwrap();
         assert_eq!(

@@ -125,7 +125,7 @@ fn run_against_model<V: TestValue, D: IdTable<V>>(ops: &[TestOp]) -> Result<(), 
         next_value: 1,
     };
     for (step, &op) in ops.iter().enumerate() {
-        let ctx = |what: &str| format!("{}: step {step} {op:?}: {what}", info.name);
+        let ctx = |what: &str| format!("{}: step {step} {op:?}: {what}", info.meta.name);
         match op {
             TestOp::Insert => {
                 let value = V::make(model.next_value);
@@ -251,8 +251,9 @@ impl<V: TestValue> ModelTest<V> {
 impl<V: TestValue> DesignVisitor<V> for ModelTest<V> {
     fn visit<D: IdTable<V> + 'static>(&mut self) {
         let ops = proptest::collection::vec(op_strategy(), 0..300);
-        self.run
-            .check(D::INFO.name, ops, |ops| run_against_model::<V, D>(&ops));
+        self.run.check(D::INFO.meta.name, ops, |ops| {
+            run_against_model::<V, D>(&ops)
+        });
     }
 }
 
@@ -294,7 +295,7 @@ struct ChurnTest;
 
 impl DesignVisitor<Value> for ChurnTest {
     fn visit<D: IdTable<Value> + 'static>(&mut self) {
-        let name = D::INFO.name;
+        let name = D::INFO.meta.name;
         let target = D::INFO.capacity.unwrap_or(usize::MAX).min(3000);
         let mut table = D::new();
         let mut live: Vec<(D::Id, Value)> = Vec::new();
@@ -374,7 +375,7 @@ struct StaleReuseTest;
 
 impl DesignVisitor<Value> for StaleReuseTest {
     fn visit<D: IdTable<Value> + 'static>(&mut self) {
-        let name = D::INFO.name;
+        let name = D::INFO.meta.name;
         let mut table = D::new();
         let keep = table.insert(0).unwrap();
         let first = table.insert(1).unwrap();
@@ -433,7 +434,7 @@ const CAP: u64 = 200_000;
 
 impl DesignVisitor<Value> for HorizonTest {
     fn visit<D: IdTable<Value> + 'static>(&mut self) {
-        let name = D::INFO.name;
+        let name = D::INFO.meta.name;
         let mut table = D::new();
         for value in 0..4 {
             table.insert(value).unwrap();

@@ -6,7 +6,7 @@
 //! new split value: `within_unsorted` misses them and `remove` cannot find them.
 //!
 //! This test asserts the locked version still has the defect, so the `kiddo` peer's note on it
-//! (`impls/src/spatial/peers/kiddo.rs`, its `//!` header and `INFO.description`) stays true.
+//! (`impls/src/spatial/peers/kiddo.rs`, its `//!` header and `INFO.meta.description`) stays true.
 //! The static `ImmutableKdTree` builds differently and answers correctly (checked here too).
 
 use kiddo::SquaredEuclidean;

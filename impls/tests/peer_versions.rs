@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use impls::DesignMeta;
 use impls::alloc::alloc_designs;
 use impls::id_table::{DesignKind, designs};
 use impls::relations::relation_designs;
@@ -61,46 +62,48 @@ fn dependencies_of(lock: &str, package: &str) -> Vec<String> {
         .collect()
 }
 
-/// `(family, design name, crate name, version)` of the peer designs of one registry (every
-/// family's design info has a `name` and a shared `DesignKind`).
-macro_rules! peers_of {
-    ($family:expr, $designs:expr) => {
-        $designs
-            .into_iter()
-            .filter_map(|d| match d.kind {
-                DesignKind::Peer {
-                    crate_name,
-                    version,
-                    ..
-                } => Some(($family, d.name, crate_name, version)),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-    };
+/// Every family's designs, as the `DesignMeta` each family's design info starts with.
+fn registries() -> Vec<(&'static str, Vec<DesignMeta>)> {
+    macro_rules! metas {
+        ($designs:expr) => {
+            $designs.iter().map(|d| d.meta).collect()
+        };
+    }
+    vec![
+        ("id_table", metas!(designs())),
+        ("tags", metas!(tag_designs())),
+        ("alloc", metas!(alloc_designs())),
+        ("components", metas!(impls::components::component_designs())),
+        ("relations", metas!(relation_designs())),
+        ("transforms", metas!(transform_designs())),
+        (
+            "data_component",
+            metas!(impls::data_component::kv_designs()),
+        ),
+        ("spatial", metas!(impls::spatial::spatial_designs())),
+        ("spawn", metas!(impls::spawn::spawn_designs())),
+    ]
 }
 
 /// Every family with peers, and the peers of each.
 fn peers_by_family() -> Vec<(&'static str, Vec<Peer>)> {
-    vec![
-        ("id_table", peers_of!("id_table", designs())),
-        ("tags", peers_of!("tags", tag_designs())),
-        ("alloc", peers_of!("alloc", alloc_designs())),
-        (
-            "components",
-            peers_of!("components", impls::components::component_designs()),
-        ),
-        ("relations", peers_of!("relations", relation_designs())),
-        ("transforms", peers_of!("transforms", transform_designs())),
-        (
-            "data_component",
-            peers_of!("data_component", impls::data_component::kv_designs()),
-        ),
-        (
-            "spatial",
-            peers_of!("spatial", impls::spatial::spatial_designs()),
-        ),
-        ("spawn", peers_of!("spawn", impls::spawn::spawn_designs())),
-    ]
+    registries()
+        .into_iter()
+        .map(|(family, metas)| {
+            let peers = metas
+                .into_iter()
+                .filter_map(|d| match d.kind {
+                    DesignKind::Peer {
+                        crate_name,
+                        version,
+                        ..
+                    } => Some((family, d.name, crate_name, version)),
+                    _ => None,
+                })
+                .collect();
+            (family, peers)
+        })
+        .collect()
 }
 
 /// `(family, design name, crate name, version)`.
@@ -156,32 +159,17 @@ fn every_peer_names_its_locked_crate_version() {
 /// shows), and the page it follows is that crate's documentation at the measured version.
 #[test]
 fn every_peer_names_its_idiom_and_documentation_page() {
-    macro_rules! usages_of {
-        ($designs:expr) => {
-            $designs
-                .into_iter()
-                .filter_map(|d| Some((d.name, d.kind, d.kind.usage()?)))
-                .collect::<Vec<_>>()
-        };
-    }
-    let all = [
-        usages_of!(designs()),
-        usages_of!(tag_designs()),
-        usages_of!(alloc_designs()),
-        usages_of!(impls::components::component_designs()),
-        usages_of!(relation_designs()),
-        usages_of!(transform_designs()),
-        usages_of!(impls::data_component::kv_designs()),
-        usages_of!(impls::spatial::spatial_designs()),
-        usages_of!(impls::spawn::spawn_designs()),
-    ];
-    let count: usize = all.iter().map(Vec::len).sum();
+    let all: Vec<_> = registries()
+        .into_iter()
+        .flat_map(|(_, metas)| metas)
+        .filter_map(|d| Some((d.name, d.kind, d.kind.usage()?)))
+        .collect();
     assert_eq!(
-        count,
+        all.len(),
         peers().len(),
         "every peer has a usage, nothing else has one"
     );
-    for (name, kind, (idiom, docs)) in all.into_iter().flatten() {
+    for (name, kind, (idiom, docs)) in all {
         let DesignKind::Peer {
             crate_name,
             version,
@@ -226,7 +214,7 @@ fn every_baseline_names_its_locked_crate_version() {
     let locked = locked_versions(&lock);
     let baselines: Vec<_> = impls::spawn::spawn_designs()
         .into_iter()
-        .filter_map(|d| Some((d.name, d.description.strip_prefix("baseline (")?)))
+        .filter_map(|d| Some((d.meta.name, d.meta.description.strip_prefix("baseline (")?)))
         .collect();
     assert!(baselines.len() >= 2, "{baselines:?}");
     for (name, rest) in baselines {

@@ -64,7 +64,7 @@ fn by_b<D: RelationIndex>(d: &mut D, key: Key) -> Vec<(RecordId, Record)> {
 
 /// Replays `ops` on a fresh `D` and on the model, failing at the first disagreement.
 fn run_against_model<D: RelationIndex>(ops: &[TestOp]) -> Result<(), TestCaseError> {
-    let name = D::INFO.name;
+    let name = D::INFO.meta.name;
     let mut d = D::new();
     let mut m = ModelIndex::new();
     for (step, &op) in ops.iter().enumerate() {
@@ -141,7 +141,7 @@ impl RelationDesignVisitor for ModelTest {
     fn visit<D: RelationIndex + 'static>(&mut self) {
         let ops = proptest::collection::vec(op_strategy(), 0..300);
         self.0
-            .check(D::INFO.name, ops, |ops| run_against_model::<D>(&ops));
+            .check(D::INFO.meta.name, ops, |ops| run_against_model::<D>(&ops));
     }
 }
 
@@ -160,7 +160,7 @@ struct StarTest;
 
 impl RelationDesignVisitor for StarTest {
     fn visit<D: RelationIndex + 'static>(&mut self) {
-        let name = D::INFO.name;
+        let name = D::INFO.meta.name;
         let mut d = D::new();
         let n = 2000u32;
         let ids: Vec<RecordId> = (0..n)
@@ -206,14 +206,14 @@ fn every_peer_names_its_locked_crate_version() {
             crate_name,
             version,
             ..
-        } = design.kind
+        } = design.meta.kind
         {
             peers += 1;
             let entry = format!("name = \"{crate_name}\"\nversion = \"{version}\"\n");
             assert!(
                 lock.contains(&entry),
                 "{}: Cargo.lock lacks {crate_name} {version}",
-                design.name
+                design.meta.name
             );
         }
     }

@@ -112,8 +112,8 @@ fn batch<const D: usize>() -> Vec<(PointId, [f32; D])> {
 
 /// A design and the model holding the same [`points`], built for `space`.
 fn filled_in<const D: usize, I: SpatialIndex<D>>(space: &Space<D>) -> (I, ModelIndex<D>) {
-    let d =
-        I::build(space, &batch()).unwrap_or_else(|e| panic!("{} {D}D: build: {e}", I::INFO.name));
+    let d = I::build(space, &batch())
+        .unwrap_or_else(|e| panic!("{} {D}D: build: {e}", I::INFO.meta.name));
     (d, ModelIndex::<D>::build(space, &batch()).unwrap())
 }
 
@@ -124,7 +124,7 @@ fn filled<const D: usize, I: SpatialIndex<D>>() -> (I, ModelIndex<D>) {
 
 /// Every [`centres`] × [`RADII`] query against the model, plus the reproduction.
 fn extreme_queries<const D: usize, I: SpatialIndex<D>>() {
-    let name = I::INFO.name;
+    let name = I::INFO.meta.name;
     let (mut d, m) = filled::<D, I>();
     for c in centres::<D>() {
         for r in RADII {
@@ -199,7 +199,7 @@ fn without_hanging(what: String, check: fn()) {
 
 /// IDs above the limit are refused by every method, and nothing changes.
 fn id_limit<const D: usize, I: SpatialIndex<D>>() {
-    let name = I::INFO.name;
+    let name = I::INFO.meta.name;
     let (mut d, _) = filled::<D, I>();
     let (len, before) = (d.len(), answer(&mut d, at(0.0, 0.0, 0.0), MAX));
     for id in [MAX_POINT_ID + 1, u32::MAX] {
@@ -237,7 +237,7 @@ fn id_limit<const D: usize, I: SpatialIndex<D>>() {
 
 /// Non-finite positions are refused by insert and move, and nothing changes.
 fn non_finite<const D: usize, I: SpatialIndex<D>>() {
-    let name = I::INFO.name;
+    let name = I::INFO.meta.name;
     let (mut d, mut m) = filled::<D, I>();
     let fresh = points::<D>().len() as PointId;
     for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
@@ -272,7 +272,7 @@ fn non_finite<const D: usize, I: SpatialIndex<D>>() {
 /// The largest ID itself is accepted, by build and by insert (2D only: its side arrays take
 /// up to ~350 MB in 3D).
 fn largest_id_accepted<I: SpatialIndex<2>>() {
-    let name = I::INFO.name;
+    let name = I::INFO.meta.name;
     let mut d = I::build(&space(), &[(MAX_POINT_ID, [1.0, 1.0])])
         .unwrap_or_else(|e| panic!("{name}: build: {e}"));
     assert_eq!(
@@ -340,7 +340,7 @@ fn odd_spaces<const D: usize>() -> Vec<Space<D>> {
 /// Every [`odd_spaces`] space: the design builds (by `new` and by `build`) and answers as the
 /// model does, ordinary and extreme queries alike.
 fn any_space<const D: usize, I: SpatialIndex<D>>() {
-    let name = I::INFO.name;
+    let name = I::INFO.meta.name;
     for s in odd_spaces::<D>() {
         let mut empty = I::new(&s);
         assert!(
@@ -376,7 +376,7 @@ struct Checks {
 
 impl SpatialDesignVisitor for Checks {
     fn visit<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static>(&mut self) {
-        let name = I2::INFO.name;
+        let name = I2::INFO.meta.name;
         self.extremes
             .push((format!("{name} 2D"), extreme_queries::<2, I2>));
         self.ids.push((format!("{name} 2D"), id_limit::<2, I2>));

@@ -154,7 +154,7 @@ fn run_against_model<const D: usize, I: SpatialIndex<D>>(
     initial: &[(PointId, [f32; D])],
     ops: &[TestOp<D>],
 ) -> Result<(), TestCaseError> {
-    let name = I::INFO.name;
+    let name = I::INFO.meta.name;
     let (mut d, mut m) = match (
         I::build(&space(), initial),
         ModelIndex::<D>::build(&space(), initial),
@@ -228,7 +228,7 @@ fn run_against_model<const D: usize, I: SpatialIndex<D>>(
 /// dimensions get different seeds), through the shared seeded runner.
 fn check<const D: usize, I: SpatialIndex<D>>(run: &mut ModelRun) {
     let ops = proptest::collection::vec(op_strategy::<D>(), 0..200);
-    let design = format!("{} ({D}D)", I::INFO.name);
+    let design = format!("{} ({D}D)", I::INFO.meta.name);
     run.check(&design, (batch::<D>(), ops), |(initial, ops)| {
         run_against_model::<D, I>(&initial, &ops)
     });

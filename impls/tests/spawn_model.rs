@@ -69,7 +69,7 @@ fn level_strategy() -> impl Strategy<Value = Level> {
 
 fn check<S: Spawner>(level: &Level) -> Result<(), TestCaseError> {
     level.check().map_err(TestCaseError::fail)?;
-    let name = S::INFO.name;
+    let name = S::INFO.meta.name;
     let blob = S::compile(level);
     let model_blob = ModelSpawner::compile(level);
     let mut world = S::World::default();
@@ -116,8 +116,9 @@ struct RunAll(ModelRun);
 
 impl SpawnDesignVisitor for RunAll {
     fn visit<S: Spawner + 'static>(&mut self) {
-        self.0
-            .check(S::INFO.name, level_strategy(), |level| check::<S>(&level));
+        self.0.check(S::INFO.meta.name, level_strategy(), |level| {
+            check::<S>(&level)
+        });
     }
 }
 

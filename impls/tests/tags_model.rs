@@ -95,7 +95,7 @@ fn run_against_model<D: TagStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
     let mut store = D::new();
     let mut model = Model::default();
     for (step, &op) in ops.iter().enumerate() {
-        let ctx = |what: &str| format!("{}: step {step} {op:?}: {what}", info.name);
+        let ctx = |what: &str| format!("{}: step {step} {op:?}: {what}", info.meta.name);
         let m = &mut model.store;
         match op {
             TestOp::Create => {
@@ -167,7 +167,7 @@ fn run_against_model<D: TagStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
         }
     }
     let want = sorted_pairs(&mut model.store);
-    prop_assert_eq!(sorted_pairs(&mut store), want, "{}: final", info.name);
+    prop_assert_eq!(sorted_pairs(&mut store), want, "{}: final", info.meta.name);
     Ok(())
 }
 
@@ -178,7 +178,7 @@ impl TagDesignVisitor for ModelTest {
     fn visit<D: TagStore + 'static>(&mut self) {
         let ops = proptest::collection::vec(op_strategy(), 0..400);
         self.0
-            .check(D::INFO.name, ops, |ops| run_against_model::<D>(&ops));
+            .check(D::INFO.meta.name, ops, |ops| run_against_model::<D>(&ops));
     }
 }
 
@@ -208,7 +208,7 @@ struct ChurnTest;
 
 impl TagDesignVisitor for ChurnTest {
     fn visit<D: TagStore + 'static>(&mut self) {
-        let name = D::INFO.name;
+        let name = D::INFO.meta.name;
         let cap = D::INFO.tags_per_entity_cap.unwrap_or(usize::MAX);
         let mut store = D::new();
         let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
@@ -314,14 +314,14 @@ fn every_peer_names_its_locked_crate_version() {
             crate_name,
             version,
             ..
-        } = design.kind
+        } = design.meta.kind
         {
             peers += 1;
             let entry = format!("name = \"{crate_name}\"\nversion = \"{version}\"\n");
             assert!(
                 lock.contains(&entry),
                 "{}: Cargo.lock does not resolve {crate_name} {version}",
-                design.name
+                design.meta.name
             );
         }
     }

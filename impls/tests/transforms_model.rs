@@ -67,7 +67,7 @@ impl<D: TransformStore> Pair<D> {
             prop_assert!(
                 got.same_bits(&want),
                 "{}: {what}: world of {d:?} is {got:?}, want {want:?}",
-                D::INFO.name
+                D::INFO.meta.name
             );
         }
         Ok(())
@@ -83,7 +83,7 @@ fn same_kind(a: &Result<(), XfError>, b: &Result<(), XfError>) -> bool {
 }
 
 fn run_against_model<D: TransformStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
-    let name = D::INFO.name;
+    let name = D::INFO.meta.name;
     let mut p = Pair::<D> {
         store: D::new(),
         model: ModelTransforms::new(),
@@ -195,7 +195,7 @@ impl TransformDesignVisitor for ModelTest {
     fn visit<D: TransformStore + 'static>(&mut self) {
         let ops = proptest::collection::vec(op_strategy(), 0..200);
         self.0
-            .check(D::INFO.name, ops, |ops| run_against_model::<D>(&ops));
+            .check(D::INFO.meta.name, ops, |ops| run_against_model::<D>(&ops));
     }
 }
 
@@ -216,7 +216,7 @@ struct LongChains;
 
 impl TransformDesignVisitor for LongChains {
     fn visit<D: TransformStore + 'static>(&mut self) {
-        let name = D::INFO.name;
+        let name = D::INFO.meta.name;
         let mut store = D::new();
         let mut model = ModelTransforms::new();
         let mut ids = Vec::new();
@@ -320,7 +320,7 @@ struct StaleIds;
 
 impl TransformDesignVisitor for StaleIds {
     fn visit<D: TransformStore + 'static>(&mut self) {
-        let name = D::INFO.name;
+        let name = D::INFO.meta.name;
         let mut store = D::new();
         let root = store.create(None, Affine::from_pose(1)).unwrap();
         let old = store.create(Some(root), Affine::from_pose(2)).unwrap();

@@ -187,16 +187,17 @@ pub fn design_records_with<F: Family, X: ExtraDesigns<F>>() -> Vec<DesignRecord>
     records
 }
 
-/// The part of a design's results record every family fills alike: its family, name,
-/// description and where it comes from (kind, and for a peer its crate version, idiom and
-/// documentation page). The family-specific fields (ID size, stale detection, capacity,
-/// limits) are left at "none", for the family to set by struct update.
-pub fn design_record_of(
-    family: results::Family,
-    name: &str,
-    description: &str,
-    kind: impls::DesignKind,
-) -> DesignRecord {
+/// The part of a design's results record every family fills alike, from the design's
+/// [`DesignMeta`](impls::DesignMeta): its family, name, description and where it comes from
+/// (kind, and for a peer its crate version, idiom and documentation page). The
+/// family-specific fields (ID size, stale detection, capacity, limits) are left at "none",
+/// for the family to set by struct update.
+pub fn design_record_of(family: results::Family, meta: &impls::DesignMeta) -> DesignRecord {
+    let impls::DesignMeta {
+        name,
+        description,
+        kind,
+    } = *meta;
     let usage = kind.usage();
     DesignRecord {
         family,

@@ -13,6 +13,7 @@
 //! removal, so stale IDs resolve to the slot's next occupant): dodbench reports it `failed`
 //! with the reason, never a number.
 
+use dodbench::impls::DesignMeta;
 use dodbench::impls::TableError;
 use dodbench::impls::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection};
 
@@ -116,9 +117,11 @@ impl<T: 'static> IdTable<T> for VecGen<T> {
     type Id = GenId;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "vecgen",
-        description: "Vec<Option<(generation, T)>> with a free-slot stack (example crate)",
-        kind: DesignKind::External,
+        meta: DesignMeta {
+            name: "vecgen",
+            description: "Vec<Option<(generation, T)>> with a free-slot stack (example crate)",
+            kind: DesignKind::External,
+        },
         id_bytes: 8,
         stale: StaleDetection::Never,
         demonstrates: None,
@@ -178,8 +181,11 @@ impl<T: 'static> IdTable<T> for BrokenVecGen<T> {
     type Id = GenId;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "vecgen-broken",
-        description: "VecGen whose removal forgets to bump the generation (deliberately wrong)",
+        meta: DesignMeta {
+            name: "vecgen-broken",
+            description: "VecGen whose removal forgets to bump the generation (deliberately wrong)",
+            ..VecGen::<T>::INFO.meta
+        },
         ..VecGen::<T>::INFO
     };
 

@@ -15,6 +15,7 @@
 use super::arena::BASE_ALIGN;
 use super::buddy::{BuddyCore, Flavor, IntrusiveLists};
 use super::{AllocDesignInfo, BadFreeDetection, DesignKind};
+use crate::DesignMeta;
 
 /// Flavor of the list-scanning ablation.
 #[derive(Debug, Clone, Copy)]
@@ -24,9 +25,11 @@ impl Flavor for ScanFlavor {
     type Lists = IntrusiveLists;
     const SCAN_FOR_BUDDY: bool = true;
     const INFO: AllocDesignInfo = AllocDesignInfo {
-        name: "buddy_scan",
-        description: "ablation of buddy: no pair bits, free scans the level's intrusive free list for the buddy (buddy_system_allocator's approach)",
-        kind: DesignKind::Tuned,
+        meta: DesignMeta {
+            name: "buddy_scan",
+            description: "ablation of buddy: no pair bits, free scans the level's intrusive free list for the buddy (buddy_system_allocator's approach)",
+            kind: DesignKind::Tuned,
+        },
         max_align: BASE_ALIGN,
         power_of_two_blocks: true,
         bad_free: BadFreeDetection::DebugOnly,

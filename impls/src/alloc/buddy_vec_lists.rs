@@ -14,6 +14,7 @@
 use super::arena::{Arena, BASE_ALIGN, zeroed_vec};
 use super::buddy::{BuddyCore, Flavor, FreeLists};
 use super::{AllocDesignInfo, AllocError, BadFreeDetection, DesignKind};
+use crate::DesignMeta;
 
 /// Per-level `Vec`s of free blocks with a position map for O(1) removal.
 #[derive(Debug, Clone)]
@@ -97,9 +98,11 @@ impl Flavor for VecListsFlavor {
     type Lists = VecLists;
     const SCAN_FOR_BUDDY: bool = false;
     const INFO: AllocDesignInfo = AllocDesignInfo {
-        name: "buddy_vec_lists",
-        description: "ablation of buddy: free lists as Vec<u32> per level on the host heap (swap_remove + position map), bits in the arena",
-        kind: DesignKind::Tuned,
+        meta: DesignMeta {
+            name: "buddy_vec_lists",
+            description: "ablation of buddy: free lists as Vec<u32> per level on the host heap (swap_remove + position map), bits in the arena",
+            kind: DesignKind::Tuned,
+        },
         max_align: BASE_ALIGN,
         power_of_two_blocks: true,
         bad_free: BadFreeDetection::DebugOnly,

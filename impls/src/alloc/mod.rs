@@ -14,6 +14,8 @@
 //! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`BlockAllocator`],
 //! then add one line to [`registry::for_each_alloc_design`].
 
+use crate::DesignMeta;
+
 pub mod arena;
 pub mod buddy;
 pub mod buddy_scan;
@@ -42,12 +44,8 @@ pub enum BadFreeDetection {
 /// What the registry and the reports know of an allocator design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AllocDesignInfo {
-    /// Short unique name, `[a-z0-9_-]`, used on the command line and in results.
-    pub name: &'static str,
-    /// One line: the design and its trade-off.
-    pub description: &'static str,
-    /// Article port, tuned variant / ablation, or published peer.
-    pub kind: DesignKind,
+    /// Name, description and origin, as every family\'s designs give them.
+    pub meta: DesignMeta,
     /// The largest alignment `allocate` accepts.
     pub max_align: usize,
     /// Whether every block reserves `max(size, align, min_block)` rounded up to a power of two

@@ -27,7 +27,7 @@ mod tests {
     #[test]
     fn max_align_is_a_power_of_two() {
         for d in super::alloc_designs() {
-            assert!(d.max_align.is_power_of_two(), "{}: max_align", d.name);
+            assert!(d.max_align.is_power_of_two(), "{}: max_align", d.meta.name);
         }
     }
 }

@@ -31,6 +31,7 @@
 
 use super::arena::{Arena, BASE_ALIGN, zeroed_vec};
 use super::{AllocDesignInfo, AllocError, BadFreeDetection, BlockAllocator, DesignKind};
+use crate::DesignMeta;
 
 /// Page size for arenas of at least 16 KiB.
 pub const PAGE: usize = 4096;
@@ -291,9 +292,11 @@ impl Slab {
 
 impl BlockAllocator for Slab {
     const INFO: AllocDesignInfo = AllocDesignInfo {
-        name: "slab_alloc",
-        description: "slab allocator: 4 KiB pages of one power-of-two size class each, in-page free lists, runs of pages above half a page (fixed blocks from an array)",
-        kind: DesignKind::Tuned,
+        meta: DesignMeta {
+            name: "slab_alloc",
+            description: "slab allocator: 4 KiB pages of one power-of-two size class each, in-page free lists, runs of pages above half a page (fixed blocks from an array)",
+            kind: DesignKind::Tuned,
+        },
         max_align: BASE_ALIGN,
         power_of_two_blocks: false,
         bad_free: BadFreeDetection::Always,

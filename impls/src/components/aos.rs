@@ -13,6 +13,7 @@ use super::{
     ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, VectorField,
     count_capacity_change,
 };
+use crate::DesignMeta;
 
 /// One `Vec` of whole instances.
 #[derive(Debug, Default, Clone)]
@@ -78,9 +79,11 @@ impl PackedFlavor for AosHashFlavor {
     type Storage = Aos;
     type Map = HashIndex;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "aos_hash",
-        description: "ablation of buffer_hash: array of structures Vec<(Entity, PointMass)> instead of SoA (same map, same GC)",
-        kind: ComponentDesignKind::Tuned,
+        meta: DesignMeta {
+            name: "aos_hash",
+            description: "ablation of buffer_hash: array of structures Vec<(Entity, PointMass)> instead of SoA (same map, same GC)",
+            kind: ComponentDesignKind::Tuned,
+        },
         destruction: Destruction::Gc,
         several_per_entity: false,
     };

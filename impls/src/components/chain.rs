@@ -23,6 +23,7 @@ use super::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction, GcRng,
     PointMass, VectorField, count_capacity_change, gc_loop,
 };
+use crate::DesignMeta;
 
 /// End of a chain.
 const NONE: u32 = u32::MAX;
@@ -116,9 +117,11 @@ impl BufferChain {
 impl ComponentStore for BufferChain {
     type Entity = Entity;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "buffer_chain",
-        description: "the article's next_instance exercise: buffer_hash plus a next-instance chain per entity (several point masses per entity; the map points at the first)",
-        kind: ComponentDesignKind::Article,
+        meta: DesignMeta {
+            name: "buffer_chain",
+            description: "the article's next_instance exercise: buffer_hash plus a next-instance chain per entity (several point masses per entity; the map points at the first)",
+            kind: ComponentDesignKind::Article,
+        },
         destruction: Destruction::Gc,
         several_per_entity: true,
     };

@@ -19,6 +19,7 @@ use super::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction, GcRng,
     PointMass, VectorField, gc_loop,
 };
+use crate::DesignMeta;
 
 /// The single buffer indexed by entity index, GC.
 #[derive(Debug, Clone)]
@@ -55,9 +56,11 @@ impl BufferDirect {
 impl ComponentStore for BufferDirect {
     type Entity = Entity;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "buffer_direct",
-        description: "the article's direct index: one buffer of SoA arrays indexed by entity index (holes with an empty-entity mark, no map), GC",
-        kind: ComponentDesignKind::Article,
+        meta: DesignMeta {
+            name: "buffer_direct",
+            description: "the article's direct index: one buffer of SoA arrays indexed by entity index (holes with an empty-entity mark, no map), GC",
+            kind: ComponentDesignKind::Article,
+        },
         destruction: Destruction::Gc,
         several_per_entity: false,
     };

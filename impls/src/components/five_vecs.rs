@@ -14,6 +14,7 @@ use super::{
     ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, VectorField,
     count_capacity_change,
 };
+use crate::DesignMeta;
 
 /// Five `Vec`s. Invariant: all five have the same length.
 #[derive(Debug, Default, Clone)]
@@ -119,9 +120,11 @@ impl PackedFlavor for FiveVecsHashFlavor {
     type Storage = FiveVecs;
     type Map = HashIndex;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "five_vecs_hash",
-        description: "ablation of buffer_hash: five separately allocated Vecs instead of one buffer (same map, same GC)",
-        kind: ComponentDesignKind::Article,
+        meta: DesignMeta {
+            name: "five_vecs_hash",
+            description: "ablation of buffer_hash: five separately allocated Vecs instead of one buffer (same map, same GC)",
+            kind: ComponentDesignKind::Article,
+        },
         destruction: Destruction::Gc,
         several_per_entity: false,
     };

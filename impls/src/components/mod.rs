@@ -58,6 +58,7 @@ pub use registry::{
     ComponentDesignVisitor, component_designs, find_component_design, for_each_component_design,
 };
 
+use crate::DesignMeta;
 use thiserror::Error;
 
 /// The article's component: a point mass (4 + 3 × 12 = 40 bytes of data per instance).
@@ -200,12 +201,8 @@ pub use crate::kind::DesignKind as ComponentDesignKind;
 /// What the registry and the reports know of a component design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ComponentDesignInfo {
-    /// Short unique name, `[a-z0-9_-]`, used on the command line and in results.
-    pub name: &'static str,
-    /// One line: the design and its trade-off.
-    pub description: &'static str,
-    /// Article port, tuned variant or published peer.
-    pub kind: ComponentDesignKind,
+    /// Name, description and origin, as every family\'s designs give them.
+    pub meta: DesignMeta,
     /// How instances of killed entities are destroyed.
     pub destruction: Destruction,
     /// Whether [`ComponentStore::attach_another`] works (several instances per entity).
@@ -216,7 +213,7 @@ impl ComponentDesignInfo {
     /// Why the design cannot replay a trace with several instances per entity, `None` if it
     /// can.
     pub const fn one_per_entity_reason(&self) -> Option<&'static str> {
-        match (self.several_per_entity, self.kind) {
+        match (self.several_per_entity, self.meta.kind) {
             (true, _) => None,
             (false, ComponentDesignKind::Peer { .. }) => {
                 Some("the crate holds one component of a type per entity")

@@ -8,6 +8,7 @@
 //! instances at once, so it never holds garbage. `simulate` applies [`PointMass::step`] per
 //! instance.
 
+use crate::DesignMeta;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{
@@ -50,9 +51,11 @@ impl ModelStore {
 impl ComponentStore for ModelStore {
     type Entity = u64;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "model",
-        description: "reference model: BTreeMap<entity, PointMass> (verification only)",
-        kind: ComponentDesignKind::Article,
+        meta: DesignMeta {
+            name: "model",
+            description: "reference model: BTreeMap<entity, PointMass> (verification only)",
+            kind: ComponentDesignKind::Article,
+        },
         destruction: Destruction::Callback,
         several_per_entity: true,
     };

@@ -13,6 +13,7 @@
 //! Killing an object drops its component at once (the destroy-callback strategy). The boxes
 //! come from the shared store's shuffled reserve (see [`game_objects`](super::game_objects)).
 
+use crate::DesignMeta;
 use std::any::Any;
 
 use super::game_objects::{GameObject, GameObjects};
@@ -33,9 +34,11 @@ pub struct FieldObject {
 
 impl GameObject for FieldObject {
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "oop_fields",
-        description: "seed 004's OOP baseline with well-known components as fields: game objects (in a holey table) with an Option<Box<PointMass>> field; simulate iterates objects",
-        kind: ComponentDesignKind::Article,
+        meta: DesignMeta {
+            name: "oop_fields",
+            description: "seed 004's OOP baseline with well-known components as fields: game objects (in a holey table) with an Option<Box<PointMass>> field; simulate iterates objects",
+            kind: ComponentDesignKind::Article,
+        },
         destruction: Destruction::Callback,
         several_per_entity: false,
     };

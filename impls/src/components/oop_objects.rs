@@ -17,6 +17,7 @@
 //! The point-mass boxes come from the shared store's shuffled reserve, so consecutive objects'
 //! boxes are not neighbours in memory (see [`game_objects`](super::game_objects)).
 
+use crate::DesignMeta;
 use std::any::Any;
 
 use super::game_objects::{GameObject, GameObjects};
@@ -33,9 +34,11 @@ pub struct ListObject {
 
 impl GameObject for ListObject {
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "oop_objects",
-        description: "seed 004's OOP baseline: game objects (in a holey table) owning Vec<Box<dyn Any>> components, found by a type scan; simulate iterates objects",
-        kind: ComponentDesignKind::Article,
+        meta: DesignMeta {
+            name: "oop_objects",
+            description: "seed 004's OOP baseline: game objects (in a holey table) owning Vec<Box<dyn Any>> components, found by a type scan; simulate iterates objects",
+            kind: ComponentDesignKind::Article,
+        },
         destruction: Destruction::Callback,
         several_per_entity: false,
     };

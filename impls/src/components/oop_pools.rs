@@ -20,6 +20,7 @@ use super::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
     PointMass, VectorField, count_capacity_change,
 };
+use crate::DesignMeta;
 use crate::id_table::IdTable;
 use crate::id_table::holey::Holey;
 
@@ -65,9 +66,11 @@ impl OopPools {
 impl ComponentStore for OopPools {
     type Entity = Entity;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "oop_pools",
-        description: "seed 004's scene-owned per-type pool: Vec<Box<PointMass>> iterated by the system, objects (holey table) keep their pool slot",
-        kind: ComponentDesignKind::Article,
+        meta: DesignMeta {
+            name: "oop_pools",
+            description: "seed 004's scene-owned per-type pool: Vec<Box<PointMass>> iterated by the system, objects (holey table) keep their pool slot",
+            kind: ComponentDesignKind::Article,
+        },
         destruction: Destruction::Callback,
         several_per_entity: false,
     };

@@ -22,6 +22,7 @@ use super::entities::{Entity, NO_ENTITY};
 use super::maps::{HashIndex, VecMap};
 use super::packed::{InstanceStorage, Packed, PackedFlavor};
 use super::{ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, VectorField};
+use crate::DesignMeta;
 use crate::id::Id64;
 
 /// Words per instance in the buffer.
@@ -205,9 +206,11 @@ impl PackedFlavor for BufferHashFlavor {
     type Storage = SingleBuffer;
     type Map = HashIndex;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "buffer_hash",
-        description: "the article's design: one buffer of SoA arrays, HashMap<Entity, u32> map, GC (random sampling, stop after 4 alive in a row)",
-        kind: ComponentDesignKind::Article,
+        meta: DesignMeta {
+            name: "buffer_hash",
+            description: "the article's design: one buffer of SoA arrays, HashMap<Entity, u32> map, GC (random sampling, stop after 4 alive in a row)",
+            kind: ComponentDesignKind::Article,
+        },
         destruction: Destruction::Gc,
         several_per_entity: false,
     };
@@ -221,9 +224,11 @@ impl PackedFlavor for BufferVecMapFlavor {
     type Storage = SingleBuffer;
     type Map = VecMap;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "buffer_vecmap",
-        description: "the article's Array<unsigned> map: one buffer of SoA arrays, Vec<u32> indexed by entity index (holes in the map only), GC",
-        kind: ComponentDesignKind::Article,
+        meta: DesignMeta {
+            name: "buffer_vecmap",
+            description: "the article's Array<unsigned> map: one buffer of SoA arrays, Vec<u32> indexed by entity index (holes in the map only), GC",
+            kind: ComponentDesignKind::Article,
+        },
         destruction: Destruction::Gc,
         several_per_entity: false,
     };
@@ -237,9 +242,11 @@ impl PackedFlavor for BufferHashCallbackFlavor {
     type Storage = SingleBuffer;
     type Map = HashIndex;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "buffer_hash_callback",
-        description: "buffer_hash with the article's destroy callback: killing an entity swap-removes its instance at once (no garbage)",
-        kind: ComponentDesignKind::Article,
+        meta: DesignMeta {
+            name: "buffer_hash_callback",
+            description: "buffer_hash with the article's destroy callback: killing an entity swap-removes its instance at once (no garbage)",
+            kind: ComponentDesignKind::Article,
+        },
         destruction: Destruction::Callback,
         several_per_entity: false,
     };
@@ -253,9 +260,11 @@ impl PackedFlavor for BufferHashSweepFlavor {
     type Storage = SingleBuffer;
     type Map = HashIndex;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "buffer_hash_sweep",
-        description: "buffer_hash with a full sweep per frame instead of the GC: every instance's entity checked each destroy step (no garbage after a step, O(n) per frame)",
-        kind: ComponentDesignKind::Tuned,
+        meta: DesignMeta {
+            name: "buffer_hash_sweep",
+            description: "buffer_hash with a full sweep per frame instead of the GC: every instance's entity checked each destroy step (no garbage after a step, O(n) per frame)",
+            kind: ComponentDesignKind::Tuned,
+        },
         destruction: Destruction::Sweep,
         several_per_entity: false,
     };

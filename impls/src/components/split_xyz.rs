@@ -14,6 +14,7 @@ use super::{
     ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, VectorField,
     count_capacity_change,
 };
+use crate::DesignMeta;
 
 /// Eleven `Vec`s. Invariant: all have the same length.
 #[derive(Debug, Default, Clone)]
@@ -135,9 +136,11 @@ impl PackedFlavor for SplitXyzHashFlavor {
     type Storage = SplitXyz;
     type Map = HashIndex;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "split_xyz_hash",
-        description: "the article's SIMD suggestion: x, y, z of every vector in its own array (eleven Vecs), hash map, GC",
-        kind: ComponentDesignKind::Tuned,
+        meta: DesignMeta {
+            name: "split_xyz_hash",
+            description: "the article's SIMD suggestion: x, y, z of every vector in its own array (eleven Vecs), hash map, GC",
+            kind: ComponentDesignKind::Tuned,
+        },
         destruction: Destruction::Gc,
         several_per_entity: false,
     };

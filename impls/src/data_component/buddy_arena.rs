@@ -33,6 +33,7 @@
 
 use super::single_buffer::{BufStore, Flavor, MAX_BUFFER, SingleBuffer};
 use super::{Entities, KvDesignInfo, KvDesignKind, push_counted};
+use crate::DesignMeta;
 use crate::alloc::buddy::Buddy;
 use crate::alloc::{AllocError, BlockAllocator};
 
@@ -244,9 +245,11 @@ pub struct MeetInArena;
 impl Flavor for MeetInArena {
     const TOP_DOWN: bool = true;
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "buddy_arena",
-        description: "step 8's single buffer per entity, carved from shared arenas by the buddy allocator: no global allocation per entity (tuned: the article's 'where there is one, there are many')",
-        kind: KvDesignKind::Tuned,
+        meta: DesignMeta {
+            name: "buddy_arena",
+            description: "step 8's single buffer per entity, carved from shared arenas by the buddy allocator: no global allocation per entity (tuned: the article's 'where there is one, there are many')",
+            kind: KvDesignKind::Tuned,
+        },
         bytes_per_entity_cap: Some(MAX_BUFFER),
     };
 }

@@ -19,6 +19,7 @@ use super::{
     Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
     ValueType, push_counted, serial,
 };
+use crate::DesignMeta;
 
 /// 64-bit slots: a scalar or a slab handle.
 #[derive(Debug, Default)]
@@ -88,9 +89,11 @@ impl CoAllocComponent {
 impl Component for CoAllocComponent {
     type Shared = ValueSlab;
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "co_allocated",
-        description: "keys, types and 64-bit values in one buffer per entity with shared size and capacity; strings and arrays still one allocation each (the article's step 4)",
-        kind: KvDesignKind::Article,
+        meta: DesignMeta {
+            name: "co_allocated",
+            description: "keys, types and 64-bit values in one buffer per entity with shared size and capacity; strings and arrays still one allocation each (the article's step 4)",
+            kind: KvDesignKind::Article,
+        },
         bytes_per_entity_cap: None,
     };
 

@@ -15,6 +15,7 @@ use super::{
     Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
     count_capacity_change, push_counted, serial,
 };
+use crate::DesignMeta;
 
 /// One key and its value.
 #[derive(Debug)]
@@ -54,16 +55,20 @@ impl<const SORTED: bool> Component for FlatComponent<SORTED> {
     type Shared = ();
     const INFO: KvDesignInfo = if SORTED {
         KvDesignInfo {
-            name: "flat_sorted",
-            description: "Vec<Entry> kept sorted, binary search (the article's \"not even worth bothering\" ablation of step 2)",
-            kind: KvDesignKind::Article,
+            meta: DesignMeta {
+                name: "flat_sorted",
+                description: "Vec<Entry> kept sorted, binary search (the article's \"not even worth bothering\" ablation of step 2)",
+                kind: KvDesignKind::Article,
+            },
             bytes_per_entity_cap: None,
         }
     } else {
         KvDesignInfo {
-            name: "flat_aos",
-            description: "Vec<Entry{key, type, value}> with a linear search; strings boxed (the article's step 2)",
-            kind: KvDesignKind::Article,
+            meta: DesignMeta {
+                name: "flat_aos",
+                description: "Vec<Entry{key, type, value}> with a linear search; strings boxed (the article's step 2)",
+                kind: KvDesignKind::Article,
+            },
             bytes_per_entity_cap: None,
         }
     };

@@ -14,6 +14,7 @@ use super::{
     Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
     ValueType, count_capacity_change, push_counted, serial,
 };
+use crate::DesignMeta;
 
 /// One entity's three columns.
 #[derive(Debug, Default)]
@@ -31,9 +32,11 @@ pub type FlatSoa = Entities<SoaComponent>;
 impl Component for SoaComponent {
     type Shared = ();
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "flat_soa",
-        description: "keys, types and values in three Vecs: a search reads only keys; three allocations per entity (the article's step 3)",
-        kind: KvDesignKind::Article,
+        meta: DesignMeta {
+            name: "flat_soa",
+            description: "keys, types and values in three Vecs: a search reads only keys; three allocations per entity (the article's step 3)",
+            kind: KvDesignKind::Article,
+        },
         bytes_per_entity_cap: None,
     };
 

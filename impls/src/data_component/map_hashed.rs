@@ -7,6 +7,7 @@
 //! is the shared [`MapComponent`] (also the `std_hashmap` peer's); B-tree nodes are estimated
 //! ([`btree_nodes`](super::heap_value::btree_nodes)).
 
+use crate::DesignMeta;
 use std::collections::BTreeMap;
 
 use super::heap_value::{HeapValue, btree_bytes, count_btree_change};
@@ -22,9 +23,11 @@ pub type MapHashed = Entities<MapComponent<HashedKeys>>;
 
 impl KeyMap for HashedKeys {
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "map_hashed",
-        description: "BTreeMap<u32, boxed value>: keys hashed, strings and arrays still one allocation each (the article's step 1)",
-        kind: KvDesignKind::Article,
+        meta: DesignMeta {
+            name: "map_hashed",
+            description: "BTreeMap<u32, boxed value>: keys hashed, strings and arrays still one allocation each (the article's step 1)",
+            kind: KvDesignKind::Article,
+        },
         bytes_per_entity_cap: None,
     };
 

@@ -10,13 +10,16 @@
 
 use super::single_buffer::{Flavor, MAX_BUFFER, Meet, SingleBuffer};
 use super::{Entities, KvDesignInfo, KvDesignKind};
+use crate::DesignMeta;
 
 impl Flavor for Meet {
     const TOP_DOWN: bool = true;
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "meet_in_middle",
-        description: "one buffer per entity: header grows up, values grow down, one free space; memcpy snapshot (the article's end point)",
-        kind: KvDesignKind::Article,
+        meta: DesignMeta {
+            name: "meet_in_middle",
+            description: "one buffer per entity: header grows up, values grow down, one free space; memcpy snapshot (the article's end point)",
+            kind: KvDesignKind::Article,
+        },
         bytes_per_entity_cap: Some(MAX_BUFFER),
     };
 }

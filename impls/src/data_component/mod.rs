@@ -52,6 +52,7 @@ pub mod value_buffer;
 pub use entities::{Component, Entities};
 pub use registry::{KvDesignVisitor, find_kv_design, for_each_kv_design, kv_designs};
 
+use crate::DesignMeta;
 use thiserror::Error;
 
 /// An entity handle: an index, reused after [`DataStore::destroy_entity`].
@@ -209,12 +210,8 @@ pub use crate::kind::DesignKind as KvDesignKind;
 /// What the registry and the reports know of a design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KvDesignInfo {
-    /// Short unique name, `[a-z0-9_-]`.
-    pub name: &'static str,
-    /// One line: the design and its trade-off.
-    pub description: &'static str,
-    /// Article port, tuned variant or published peer.
-    pub kind: KvDesignKind,
+    /// Name, description and origin, as every family\'s designs give them.
+    pub meta: DesignMeta,
     /// The most bytes one entity's data may take, for designs with narrow offsets.
     pub bytes_per_entity_cap: Option<usize>,
 }

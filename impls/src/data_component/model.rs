@@ -2,6 +2,7 @@
 //! again with plain `Vec`s, so a bug in [`Entities`](super::Entities) shows as a disagreement.
 //! Not a benchmarked design: it is not in the registry.
 
+use crate::DesignMeta;
 use std::collections::BTreeMap;
 
 use super::{
@@ -68,9 +69,11 @@ impl ModelStore {
 
 impl DataStore for ModelStore {
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "model",
-        description: "reference model: BTreeMap<(entity, key), value> (verification only)",
-        kind: KvDesignKind::Article,
+        meta: DesignMeta {
+            name: "model",
+            description: "reference model: BTreeMap<(entity, key), value> (verification only)",
+            kind: KvDesignKind::Article,
+        },
         bytes_per_entity_cap: None,
     };
 

@@ -12,6 +12,7 @@ use super::co_header::SlotWidth;
 use super::single_buffer::MAX_BUFFER;
 use super::two_buffers::{Slots, TwoBuffers};
 use super::{Entities, KvDesignInfo, KvDesignKind};
+use crate::DesignMeta;
 
 /// 32-bit slots: `u16` offset, `u16` size.
 #[derive(Debug, Default)]
@@ -23,9 +24,11 @@ impl SlotWidth for Slim {
 
 impl Slots for Slim {
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "slim_values",
-        description: "co-allocated header with 32-bit values (u16 offset + u16 size) into a second value buffer of under 64 KiB; relocatable without patching (the article's step 7)",
-        kind: KvDesignKind::Article,
+        meta: DesignMeta {
+            name: "slim_values",
+            description: "co-allocated header with 32-bit values (u16 offset + u16 size) into a second value buffer of under 64 KiB; relocatable without patching (the article's step 7)",
+            kind: KvDesignKind::Article,
+        },
         bytes_per_entity_cap: Some(MAX_BUFFER),
     };
     /// Offsets and sizes are `u16`.

@@ -11,6 +11,7 @@
 //! Cost: get/set/remove O(log k) string comparisons. Allocations per entity: one per key, one
 //! per string/array value, plus the B-tree's nodes ([`btree_nodes`], estimated).
 
+use crate::DesignMeta;
 use std::collections::BTreeMap;
 
 use super::heap_value::{HeapValue, btree_bytes, count_btree_change};
@@ -48,9 +49,11 @@ pub type TreeStrings = Entities<TreeComponent>;
 impl Component for TreeComponent {
     type Shared = ();
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "tree_strings",
-        description: "BTreeMap<String, boxed value>: string keys, one allocation per key and per string (the article's naive tree, one level)",
-        kind: KvDesignKind::Article,
+        meta: DesignMeta {
+            name: "tree_strings",
+            description: "BTreeMap<String, boxed value>: string keys, one allocation per key and per string (the article's naive tree, one level)",
+            kind: KvDesignKind::Article,
+        },
         bytes_per_entity_cap: None,
     };
 

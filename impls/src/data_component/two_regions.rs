@@ -9,13 +9,16 @@
 
 use super::single_buffer::{Flavor, MAX_BUFFER, SingleBuffer, TwoRegions};
 use super::{Entities, KvDesignInfo, KvDesignKind};
+use crate::DesignMeta;
 
 impl Flavor for TwoRegions {
     const TOP_DOWN: bool = false;
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "two_regions",
-        description: "one buffer per entity, header and values each with their own free space (the article's rejected alternative to step 8)",
-        kind: KvDesignKind::Article,
+        meta: DesignMeta {
+            name: "two_regions",
+            description: "one buffer per entity, header and values each with their own free space (the article's rejected alternative to step 8)",
+            kind: KvDesignKind::Article,
+        },
         bytes_per_entity_cap: Some(MAX_BUFFER),
     };
 }

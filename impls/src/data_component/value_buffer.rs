@@ -13,6 +13,7 @@
 use super::co_header::SlotWidth;
 use super::two_buffers::{Slots, TwoBuffers};
 use super::{Entities, KvDesignInfo, KvDesignKind};
+use crate::DesignMeta;
 
 /// 128-bit slots: location, size, capacity.
 #[derive(Debug, Default)]
@@ -24,9 +25,11 @@ impl SlotWidth for Wide {
 
 impl Slots for Wide {
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "value_buffer",
-        description: "co-allocated header with 128-bit values (location, size, capacity) into a second, bump-allocated value buffer with holes, compacted on reallocation (the article's steps 5 and 6)",
-        kind: KvDesignKind::Article,
+        meta: DesignMeta {
+            name: "value_buffer",
+            description: "co-allocated header with 128-bit values (location, size, capacity) into a second, bump-allocated value buffer with holes, compacted on reallocation (the article's steps 5 and 6)",
+            kind: KvDesignKind::Article,
+        },
         bytes_per_entity_cap: None,
     };
     const MAX_VALUES: usize = u32::MAX as usize;

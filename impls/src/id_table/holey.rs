@@ -15,6 +15,7 @@
 //! stale ID can never match again.
 
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
 
@@ -80,9 +81,11 @@ impl<T: 'static> IdTable<T> for Holey<T> {
     type Id = Id64;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "holey",
-        description: "array with holes, LIFO free list through the holes, 32-bit index + 32-bit generation",
-        kind: DesignKind::Article,
+        meta: DesignMeta {
+            name: "holey",
+            description: "array with holes, LIFO free list through the holes, 32-bit index + 32-bit generation",
+            kind: DesignKind::Article,
+        },
         id_bytes: id_bytes::<Id64>(),
         stale: StaleDetection::Never,
         demonstrates: None,

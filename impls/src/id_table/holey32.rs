@@ -44,6 +44,7 @@
 //! iteration walks over (each `size_of::<T>() + 8` bytes for an 8-aligned `T`).
 
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id32;
 
@@ -170,28 +171,30 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32, const LIFO: bool> I
     type Id = Id32<INDEX_BITS>;
 
     const INFO: DesignInfo = DesignInfo {
-        name: match (INDEX_BITS, MIN_FREE, LIFO) {
-            (16, 1024, false) => "holey32",
-            (20, 1024, false) => "holey32_20_12",
-            (24, 1024, false) => "holey32_24_8",
-            (16, 0, true) => "holey32_lifo",
-            _ => "holey32_custom",
+        meta: DesignMeta {
+            name: match (INDEX_BITS, MIN_FREE, LIFO) {
+                (16, 1024, false) => "holey32",
+                (20, 1024, false) => "holey32_20_12",
+                (24, 1024, false) => "holey32_24_8",
+                (16, 0, true) => "holey32_lifo",
+                _ => "holey32_custom",
+            },
+            description: match (INDEX_BITS, MIN_FREE, LIFO) {
+                (_, _, true) => {
+                    "array with holes, 32-bit ID (16-bit index + 16-bit generation), LIFO free list: the article's warning, a hot slot wraps its generation"
+                }
+                (20, 1024, _) => {
+                    "holey32 with a 20-bit index + 12-bit generation: 16x the capacity, a 16x shorter stale-ID horizon"
+                }
+                (24, 1024, _) => {
+                    "holey32 with a 24-bit index + 8-bit generation: 256x the capacity, a 256x shorter stale-ID horizon"
+                }
+                _ => {
+                    "array with holes, 32-bit ID (16-bit index + 16-bit generation), FIFO free list through the holes keeping 1024 in reserve"
+                }
+            },
+            kind: DesignKind::Article,
         },
-        description: match (INDEX_BITS, MIN_FREE, LIFO) {
-            (_, _, true) => {
-                "array with holes, 32-bit ID (16-bit index + 16-bit generation), LIFO free list: the article's warning, a hot slot wraps its generation"
-            }
-            (20, 1024, _) => {
-                "holey32 with a 20-bit index + 12-bit generation: 16x the capacity, a 16x shorter stale-ID horizon"
-            }
-            (24, 1024, _) => {
-                "holey32 with a 24-bit index + 8-bit generation: 256x the capacity, a 256x shorter stale-ID horizon"
-            }
-            _ => {
-                "array with holes, 32-bit ID (16-bit index + 16-bit generation), FIFO free list through the holes keeping 1024 in reserve"
-            }
-        },
-        kind: DesignKind::Article,
         id_bytes: id_bytes::<Id32<INDEX_BITS>>(),
         stale: if LIFO {
             StaleDetection::UntilSlotReuses(Id32::<INDEX_BITS>::GENERATION_COUNT)
@@ -418,7 +421,7 @@ mod tests {
         assert_eq!(Holey32::<u64, 20>::CAPACITY, (1 << 20) - 1024);
         assert_eq!(Holey32::<u64, 24>::CAPACITY, (1 << 24) - 1024);
         assert_eq!(
-            <Holey32<u64, 24> as IdTable<u64>>::INFO.name,
+            <Holey32<u64, 24> as IdTable<u64>>::INFO.meta.name,
             "holey32_24_8"
         );
     }

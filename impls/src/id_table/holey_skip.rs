@@ -18,6 +18,7 @@
 //! 2.2 ns per live object through `fold`, 3.4 through `next`, against 9.5 for `holey` and 1.05
 //! for a packed `Vec`. The one `unsafe` block (in `LiveIter::fold`) is argued where it stands.
 
+use crate::DesignMeta;
 use std::iter::Zip;
 use std::slice;
 
@@ -51,9 +52,11 @@ impl<T: 'static> IdTable<T> for HoleySkip<T> {
     type Id = Id64;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "holey_skip",
-        description: "array with holes (as holey) plus a live-slot bitmask, so iteration visits only live slots, branch-free per slot",
-        kind: DesignKind::Tuned,
+        meta: DesignMeta {
+            name: "holey_skip",
+            description: "array with holes (as holey) plus a live-slot bitmask, so iteration visits only live slots, branch-free per slot",
+            kind: DesignKind::Tuned,
+        },
         id_bytes: id_bytes::<Id64>(),
         stale: StaleDetection::Never,
         demonstrates: None,

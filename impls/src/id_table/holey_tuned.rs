@@ -45,6 +45,7 @@
 //! optimiser; an `-O` copy of the loops executes the same instructions in both orders). A reader of the whole 32-byte object gains
 //! nothing: 40 bytes split in 4 of 8 positions in either order.
 
+use crate::DesignMeta;
 use std::mem::ManuallyDrop;
 
 use super::parity::{ParitySlot, ParityTable};
@@ -93,9 +94,11 @@ pub struct UnionSlot<T> {
 // writes the link and makes it even), and `next_free` answers only for even versions.
 unsafe impl<T> ParitySlot<T> for UnionSlot<T> {
     const INFO: DesignInfo = DesignInfo {
-        name: "holey_tuned",
-        description: "holey with slotmap's slot: union of object and 32-bit free link, version parity instead of an enum tag (one compare per lookup, T + 4 bytes per slot)",
-        kind: DesignKind::Tuned,
+        meta: DesignMeta {
+            name: "holey_tuned",
+            description: "holey with slotmap's slot: union of object and 32-bit free link, version parity instead of an enum tag (one compare per lookup, T + 4 bytes per slot)",
+            kind: DesignKind::Tuned,
+        },
         id_bytes: id_bytes::<ParityId>(),
         stale: StaleDetection::Never,
         demonstrates: None,

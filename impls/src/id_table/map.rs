@@ -15,6 +15,7 @@
 //! [`TableError::IdSpaceExhausted`] once all 2^32 IDs `0..=u32::MAX` have been handed out, so an
 //! ID is never reused.
 
+use crate::DesignMeta;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, DefaultHasher};
 use std::mem::size_of;
@@ -111,9 +112,11 @@ impl<T: 'static> IdTable<T> for BTreeMapTable<T> {
     type Id = u32;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "map-btree",
-        description: "article's STL method: std BTreeMap from a 32-bit counter ID to an individually boxed object",
-        kind: DesignKind::Article,
+        meta: DesignMeta {
+            name: "map-btree",
+            description: "article's STL method: std BTreeMap from a 32-bit counter ID to an individually boxed object",
+            kind: DesignKind::Article,
+        },
         id_bytes: id_bytes::<u32>(),
         stale: StaleDetection::Never,
         demonstrates: None,
@@ -194,9 +197,11 @@ impl<T: 'static> IdTable<T> for HashMapTable<T> {
     type Id = u32;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "map-hash",
-        description: "article's hash_map variant of the STL method: std HashMap (SipHash-1-3, fixed keys) from a 32-bit counter ID to an individually boxed object",
-        kind: DesignKind::Article,
+        meta: DesignMeta {
+            name: "map-hash",
+            description: "article's hash_map variant of the STL method: std HashMap (SipHash-1-3, fixed keys) from a 32-bit counter ID to an individually boxed object",
+            kind: DesignKind::Article,
+        },
         id_bytes: id_bytes::<u32>(),
         stale: StaleDetection::Never,
         demonstrates: None,

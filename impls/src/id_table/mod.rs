@@ -37,6 +37,7 @@ pub use registry::{
     Design, DesignCtorVisitor, DesignVisitor, designs, for_each_design, for_each_design_ctor,
 };
 
+use crate::DesignMeta;
 use crate::TableError;
 
 pub use crate::kind::DesignKind;
@@ -44,12 +45,8 @@ pub use crate::kind::DesignKind;
 /// What the registry and the reports know of a design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DesignInfo {
-    /// Short unique name, `[a-z0-9_-]`, used on the command line and in results.
-    pub name: &'static str,
-    /// One line: the design and its trade-off.
-    pub description: &'static str,
-    /// Article port, tuned variant or published peer.
-    pub kind: DesignKind,
+    /// Name, description and origin, as every family\'s designs give them.
+    pub meta: DesignMeta,
     /// Size in bytes of the design's ID type.
     pub id_bytes: usize,
     /// How long a stale ID (of a removed object, even after its slot was reused) is detected:

@@ -5,6 +5,7 @@
 //! a stale ID always misses. Iteration walks all slots ever made. Simple, slow, correct.
 
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::DesignMeta;
 use crate::TableError;
 
 /// Reference model of the [`IdTable`] contract.
@@ -19,9 +20,11 @@ impl<T: 'static> IdTable<T> for ModelTable<T> {
     type Id = u64;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "model",
-        description: "reference model: append-only slots, IDs never reused (verification only)",
-        kind: DesignKind::Article,
+        meta: DesignMeta {
+            name: "model",
+            description: "reference model: append-only slots, IDs never reused (verification only)",
+            kind: DesignKind::Article,
+        },
         id_bytes: id_bytes::<u64>(),
         stale: StaleDetection::Never,
         demonstrates: None,

@@ -25,6 +25,7 @@
 //! is `size_of::<T>() + 4 + 8` bytes plus the reserve and `Vec` slack.
 
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::DesignMeta;
 use crate::TableError;
 use crate::id::{Id32, SlotVersion};
 
@@ -121,9 +122,11 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32> IdTable<T>
     type Id = Id32<INDEX_BITS>;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "packed",
-        description: "packed array: dense objects + index table, swap-remove, 32-bit ID (default 22-bit index + 10-bit generation), FIFO free queue of index entries keeping 1024 in reserve",
-        kind: DesignKind::Article,
+        meta: DesignMeta {
+            name: "packed",
+            description: "packed array: dense objects + index table, swap-remove, 32-bit ID (default 22-bit index + 10-bit generation), FIFO free queue of index entries keeping 1024 in reserve",
+            kind: DesignKind::Article,
+        },
         id_bytes: id_bytes::<Id32<INDEX_BITS>>(),
         stale: StaleDetection::UntilRemovals(Self::STALE_BOUND),
         demonstrates: None,

@@ -29,6 +29,7 @@
 
 use super::pool::{NIL, RETIRED, slot_index};
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
 
@@ -80,9 +81,11 @@ impl<T: 'static> IdTable<T> for PackedBoxedHandles<T> {
     type Id = Id64;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "packed_boxed_handles",
-        description: "swap-remove dense array whose handles are heap-allocated index cells (seed 004's shared_ptr-like handle): an extra scattered read per lookup against packed's contiguous index table",
-        kind: DesignKind::Article,
+        meta: DesignMeta {
+            name: "packed_boxed_handles",
+            description: "swap-remove dense array whose handles are heap-allocated index cells (seed 004's shared_ptr-like handle): an extra scattered read per lookup against packed's contiguous index table",
+            kind: DesignKind::Article,
+        },
         id_bytes: id_bytes::<Id64>(),
         stale: StaleDetection::Never,
         demonstrates: None,

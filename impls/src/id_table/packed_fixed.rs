@@ -29,6 +29,7 @@
 //! `CAPACITY * (size_of::<T>() + 2 + 8)` bytes, however few objects are live.
 
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::DesignMeta;
 use crate::TableError;
 use crate::id::{Id32, SlotVersion};
 
@@ -113,9 +114,11 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
     type Id = Id32<16>;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "packed_fixed",
-        description: "article's fixed-capacity packed array (default 65536 objects), 32-bit ID (16-bit index + 16-bit generation), FIFO free list over all index entries, all storage allocated up front",
-        kind: DesignKind::Article,
+        meta: DesignMeta {
+            name: "packed_fixed",
+            description: "article's fixed-capacity packed array (default 65536 objects), 32-bit ID (16-bit index + 16-bit generation), FIFO free list over all index entries, all storage allocated up front",
+            kind: DesignKind::Article,
+        },
         id_bytes: id_bytes::<Id32<16>>(),
         stale: StaleDetection::UntilRemovals(Self::STALE_BOUND),
         demonstrates: None,

@@ -51,6 +51,7 @@
 
 use super::parity::{NIL, RETIRED};
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::DesignMeta;
 use crate::TableError;
 use crate::id::ParityId;
 
@@ -119,9 +120,11 @@ impl<T: 'static> IdTable<T> for PackedTuned<T> {
     type Id = ParityId;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "packed_tuned",
-        description: "packed with DenseSlotMap's index: 64-bit ID (32-bit entry + odd version), version parity marks live entries, LIFO entry reuse with no reserve",
-        kind: DesignKind::Tuned,
+        meta: DesignMeta {
+            name: "packed_tuned",
+            description: "packed with DenseSlotMap's index: 64-bit ID (32-bit entry + odd version), version parity marks live entries, LIFO entry reuse with no reserve",
+            kind: DesignKind::Tuned,
+        },
         id_bytes: id_bytes::<ParityId>(),
         stale: StaleDetection::Never,
         demonstrates: None,

@@ -21,6 +21,7 @@
 //! policy.
 
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
 
@@ -132,9 +133,11 @@ impl<T: 'static> IdTable<T> for Pool<T> {
     type Id = Id64;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "pool",
-        description: "stable-pointer pool: alive flag + separate free-list link per slot, LIFO reuse, 32-bit index + 32-bit generation",
-        kind: DesignKind::Article,
+        meta: DesignMeta {
+            name: "pool",
+            description: "stable-pointer pool: alive flag + separate free-list link per slot, LIFO reuse, 32-bit index + 32-bit generation",
+            kind: DesignKind::Article,
+        },
         id_bytes: id_bytes::<Id64>(),
         stale: StaleDetection::Never,
         demonstrates: None,

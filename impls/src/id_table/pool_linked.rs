@@ -18,6 +18,7 @@
 
 use super::pool::{NIL, PoolSlot, slot_index};
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
 
@@ -119,9 +120,11 @@ impl<T: 'static> IdTable<T> for PoolLinked<T> {
     type Id = Id64;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "pool_linked",
-        description: "stable-pointer pool (alive flag, LIFO free list) plus a doubly linked list of the live elements that iteration follows (+8 B per slot), the article's vector + list hybrid",
-        kind: DesignKind::Article,
+        meta: DesignMeta {
+            name: "pool_linked",
+            description: "stable-pointer pool (alive flag, LIFO free list) plus a doubly linked list of the live elements that iteration follows (+8 B per slot), the article's vector + list hybrid",
+            kind: DesignKind::Article,
+        },
         id_bytes: id_bytes::<Id64>(),
         stale: StaleDetection::Never,
         demonstrates: None,

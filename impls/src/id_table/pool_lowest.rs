@@ -23,6 +23,7 @@
 
 use super::pool::{NIL, PoolSlot, slot_index};
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
 
@@ -88,9 +89,11 @@ impl<T: 'static> IdTable<T> for PoolLowest<T> {
     type Id = Id64;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "pool_lowest",
-        description: "stable-pointer pool filling the lowest hole first (two-level free bitset), alive flag per slot, 32-bit index + 32-bit generation",
-        kind: DesignKind::Article,
+        meta: DesignMeta {
+            name: "pool_lowest",
+            description: "stable-pointer pool filling the lowest hole first (two-level free bitset), alive flag per slot, 32-bit index + 32-bit generation",
+            kind: DesignKind::Article,
+        },
         id_bytes: id_bytes::<Id64>(),
         stale: StaleDetection::Never,
         demonstrates: None,

@@ -18,6 +18,7 @@
 
 use super::pool::{NIL, PoolSlot, slot_index};
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
 
@@ -56,9 +57,11 @@ impl<T: 'static> IdTable<T> for PoolSortedVec<T> {
     type Id = Id64;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "pool_sorted_vec",
-        description: "stable-pointer pool filling the lowest hole first from a free-index vector sorted high to low (binary search + Vec::insert on remove: O(free)), the article's own version",
-        kind: DesignKind::Article,
+        meta: DesignMeta {
+            name: "pool_sorted_vec",
+            description: "stable-pointer pool filling the lowest hole first from a free-index vector sorted high to low (binary search + Vec::insert on remove: O(free)), the article's own version",
+            kind: DesignKind::Article,
+        },
         id_bytes: id_bytes::<Id64>(),
         stale: StaleDetection::Never,
         demonstrates: None,

@@ -35,6 +35,7 @@
 //! crosses a line: 1.124 D1 misses on `lookup-uniform-p8` against `holey_tuned`'s and
 //! `slotmap`'s 1.248 (12-byte slots, 1 of 8 split), for 4 more bytes per slot.
 
+use crate::DesignMeta;
 use std::mem::MaybeUninit;
 
 use super::parity::{NIL, ParitySlot, ParityTable};
@@ -77,9 +78,11 @@ pub struct PoolSlot<T> {
 // out and makes the version even), and `next_free` answers only for even versions.
 unsafe impl<T> ParitySlot<T> for PoolSlot<T> {
     const INFO: DesignInfo = DesignInfo {
-        name: "pool_tuned",
-        description: "pool with the alive flag folded into an odd/even version (no Option tag, one compare per lookup), separate nextEmpty link, LIFO free list",
-        kind: DesignKind::Tuned,
+        meta: DesignMeta {
+            name: "pool_tuned",
+            description: "pool with the alive flag folded into an odd/even version (no Option tag, one compare per lookup), separate nextEmpty link, LIFO free list",
+            kind: DesignKind::Tuned,
+        },
         id_bytes: id_bytes::<ParityId>(),
         stale: StaleDetection::Never,
         demonstrates: None,

@@ -5,6 +5,7 @@
 //! are O(log n)"); removal needs no search of the set, so the star case stays O(n log n).
 //! Visits walk B-tree leaves (11 pairs each), then read the records.
 
+use crate::DesignMeta;
 use std::collections::BTreeSet;
 
 use super::arena::RecordArena;
@@ -44,9 +45,11 @@ impl BTreePairs {
 
 impl RelationIndex for BTreePairs {
     const INFO: RelationDesignInfo = RelationDesignInfo {
-        name: "btree_pairs",
-        description: "the std::multimap analogue: BTreeSet<(key, id)> per index, range scans (O(log n) add/remove/first)",
-        kind: RelationDesignKind::Article,
+        meta: DesignMeta {
+            name: "btree_pairs",
+            description: "the std::multimap analogue: BTreeSet<(key, id)> per index, range scans (O(log n) add/remove/first)",
+            kind: RelationDesignKind::Article,
+        },
         indexes_b: true,
         max_live_records: None,
         max_set_size: None,

@@ -28,6 +28,7 @@ use super::intrusive::index_check;
 use super::{
     Key, Record, RecordId, RelationDesignInfo, RelationDesignKind, RelationError, RelationIndex,
 };
+use crate::DesignMeta;
 use crate::intrusive_list::{Link, Links, for_each_in_cycle, insert_after, make_singleton, unlink};
 
 /// Cursor steps (each at most one row swap) done by every operation.
@@ -171,9 +172,11 @@ impl Clustered {
 
 impl RelationIndex for Clustered {
     const INFO: RelationDesignInfo = RelationDesignInfo {
-        name: "clustered",
-        description: "the article's rejected clustered index: packed rows with position links, sorted by key a a few swaps per access, ID → position table (one index)",
-        kind: RelationDesignKind::Article,
+        meta: DesignMeta {
+            name: "clustered",
+            description: "the article's rejected clustered index: packed rows with position links, sorted by key a a few swaps per access, ID → position table (one index)",
+            kind: RelationDesignKind::Article,
+        },
         indexes_b: false,
         max_live_records: None,
         max_set_size: None,

@@ -28,6 +28,7 @@ use super::first_map::{FirstMap, OpenFirstMap, StdFirstMap};
 use super::{
     Key, Record, RecordId, RelationDesignInfo, RelationDesignKind, RelationError, RelationIndex,
 };
+use crate::DesignMeta;
 use crate::intrusive_list::{
     Link, Links, check_cycle, for_each_in_cycle, insert_after, make_singleton, unlink,
 };
@@ -124,18 +125,22 @@ impl<M: FirstMap> Intrusive<M> {
 }
 
 const STD_INFO: RelationDesignInfo = RelationDesignInfo {
-    name: "intrusive",
-    description: "the article's design: std HashMap a → first record, prev/next u32 links in the record, cyclic (one index)",
-    kind: RelationDesignKind::Article,
+    meta: DesignMeta {
+        name: "intrusive",
+        description: "the article's design: std HashMap a → first record, prev/next u32 links in the record, cyclic (one index)",
+        kind: RelationDesignKind::Article,
+    },
     indexes_b: false,
     max_live_records: None,
     max_set_size: None,
 };
 
 const OPEN_INFO: RelationDesignInfo = RelationDesignInfo {
-    name: "intrusive_open",
-    description: "the article's design with the first map a tuned open-addressing u64 → u32 table (chash32-like)",
-    kind: RelationDesignKind::Tuned,
+    meta: DesignMeta {
+        name: "intrusive_open",
+        description: "the article's design with the first map a tuned open-addressing u64 → u32 table (chash32-like)",
+        kind: RelationDesignKind::Tuned,
+    },
     indexes_b: false,
     max_live_records: None,
     max_set_size: None,

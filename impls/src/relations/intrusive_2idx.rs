@@ -16,6 +16,7 @@ use super::intrusive::{index_check, index_insert, index_unlink};
 use super::{
     Key, Record, RecordId, RelationDesignInfo, RelationDesignKind, RelationError, RelationIndex,
 };
+use crate::DesignMeta;
 use crate::intrusive_list::{Link, for_each_in_cycle};
 
 /// One index: the article's `index_t`.
@@ -66,9 +67,11 @@ impl<M: FirstMap> Intrusive2Idx<M> {
 
 impl<M: FirstMap> RelationIndex for Intrusive2Idx<M> {
     const INFO: RelationDesignInfo = RelationDesignInfo {
-        name: "intrusive_2idx",
-        description: "the article's two indices: a and b each a side prev/next array plus a std HashMap key → first",
-        kind: RelationDesignKind::Article,
+        meta: DesignMeta {
+            name: "intrusive_2idx",
+            description: "the article's two indices: a and b each a side prev/next array plus a std HashMap key → first",
+            kind: RelationDesignKind::Article,
+        },
         indexes_b: true,
         max_live_records: None,
         max_set_size: None,

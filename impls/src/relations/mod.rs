@@ -42,6 +42,7 @@ pub use registry::{
     RelationDesignVisitor, find_relation_design, for_each_relation_design, relation_designs,
 };
 
+use crate::DesignMeta;
 use thiserror::Error;
 
 /// A record's permanent ID: its index in the bulk array.
@@ -86,12 +87,8 @@ pub use crate::kind::DesignKind as RelationDesignKind;
 /// What the registry and the reports know of a relation-index design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RelationDesignInfo {
-    /// Short unique name, `[a-z0-9_-]`.
-    pub name: &'static str,
-    /// One line: the design and its trade-off.
-    pub description: &'static str,
-    /// Article port, tuned variant or published peer.
-    pub kind: RelationDesignKind,
+    /// Name, description and origin, as every family\'s designs give them.
+    pub meta: DesignMeta,
     /// Whether the design keeps an index on `b`; without it `visit_by_b` and the `b` side of
     /// `remove_entity` scan every record, and traces using them are unsupported.
     pub indexes_b: bool,

@@ -9,6 +9,7 @@
 //! quadratic, and the property test checks them against a brute-force scan of the `Vec` after
 //! every op ([`ModelIndex::scan_by_a`], [`ModelIndex::scan_by_b`]).
 
+use crate::DesignMeta;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{
@@ -82,9 +83,11 @@ impl ModelIndex {
 
 impl RelationIndex for ModelIndex {
     const INFO: RelationDesignInfo = RelationDesignInfo {
-        name: "model",
-        description: "reference model: Vec<Option<Record>>, a freed-ID stack, BTreeMap key → BTreeSet of IDs per side (verification only)",
-        kind: RelationDesignKind::Article,
+        meta: DesignMeta {
+            name: "model",
+            description: "reference model: Vec<Option<Record>>, a freed-ID stack, BTreeMap key → BTreeSet of IDs per side (verification only)",
+            kind: RelationDesignKind::Article,
+        },
         indexes_b: true,
         max_live_records: None,
         max_set_size: None,

@@ -8,6 +8,7 @@
 //! node-based multimap, the values of one key are contiguous, so the search itself is a fast
 //! linear scan: the quadratic term shows, but with a small constant.
 
+use crate::DesignMeta;
 use std::collections::HashMap;
 
 use super::arena::RecordArena;
@@ -90,9 +91,11 @@ impl MultimapScanRemove {
 
 impl RelationIndex for MultimapScanRemove {
     const INFO: RelationDesignInfo = RelationDesignInfo {
-        name: "multimap_scan_remove",
-        description: "the unordered_multimap analogue: std HashMap<u32, Vec<u32>> per index, removal by linear search of the key's values",
-        kind: RelationDesignKind::Article,
+        meta: DesignMeta {
+            name: "multimap_scan_remove",
+            description: "the unordered_multimap analogue: std HashMap<u32, Vec<u32>> per index, removal by linear search of the key's values",
+            kind: RelationDesignKind::Article,
+        },
         indexes_b: true,
         max_live_records: None,
         max_set_size: Some(MAX_SET),

@@ -11,6 +11,7 @@ use super::arena::RecordArena;
 use super::{
     Key, Record, RecordId, RelationDesignInfo, RelationDesignKind, RelationError, RelationIndex,
 };
+use crate::DesignMeta;
 
 /// Most live records a benchmark replays on the scan.
 pub const MAX_LIVE: usize = 16_384;
@@ -23,9 +24,11 @@ pub struct Scan {
 
 impl RelationIndex for Scan {
     const INFO: RelationDesignInfo = RelationDesignInfo {
-        name: "scan",
-        description: "brute force: the bulk array only, every query scans all records (O(n))",
-        kind: RelationDesignKind::Article,
+        meta: DesignMeta {
+            name: "scan",
+            description: "brute force: the bulk array only, every query scans all records (O(n))",
+            kind: RelationDesignKind::Article,
+        },
         indexes_b: true,
         max_live_records: Some(MAX_LIVE),
         max_set_size: None,

@@ -8,6 +8,7 @@
 //! empties is dropped from the hash and its array (with its capacity) reused for the next new
 //! key. One index (on `a`): the `b` side scans. Capped at [`MAX_SET`] records per key.
 
+use crate::DesignMeta;
 use std::collections::HashMap;
 
 use super::arena::RecordArena;
@@ -48,9 +49,11 @@ impl VecOfVecs {
 
 impl RelationIndex for VecOfVecs {
     const INFO: RelationDesignInfo = RelationDesignInfo {
-        name: "vec_of_vecs",
-        description: "the article's array of arrays: std HashMap a → slot in a Vec<Vec<u32>> of IDs; removal searches the key's array",
-        kind: RelationDesignKind::Article,
+        meta: DesignMeta {
+            name: "vec_of_vecs",
+            description: "the article's array of arrays: std HashMap a → slot in a Vec<Vec<u32>> of IDs; removal searches the key's array",
+            kind: RelationDesignKind::Article,
+        },
         indexes_b: false,
         max_live_records: None,
         max_set_size: Some(MAX_SET),

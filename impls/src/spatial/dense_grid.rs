@@ -20,6 +20,7 @@ use super::{
     SpatialIndex, Tally, check_id, check_point, for_each_cell, grow_to, needs_full_scan,
     search_radius, vec_bytes, within,
 };
+use crate::DesignMeta;
 
 /// Most cells the grid allocates; larger boxes get coarser cells.
 pub const MAX_CELLS: usize = 1 << 21;
@@ -116,9 +117,11 @@ impl<const D: usize> DenseGrid<D> {
 
 impl<const D: usize> SpatialIndex<D> for DenseGrid<D> {
     const INFO: SpatialDesignInfo = SpatialDesignInfo {
-        name: "dense_grid",
-        description: "tuned: cell = 2r as a dense array over the known bounds, positions inline per cell (no hash, no links)",
-        kind: SpatialDesignKind::Tuned,
+        meta: DesignMeta {
+            name: "dense_grid",
+            description: "tuned: cell = 2r as a dense array over the known bounds, positions inline per cell (no hash, no links)",
+            kind: SpatialDesignKind::Tuned,
+        },
         supports_3d: true,
         max_live: None,
         static_only: false,

@@ -25,6 +25,7 @@
 //! so every point would land in one cell. Here the cell is `floor(x / cell)` in `f64` as an
 //! `i64`, then offset by 2^63 as the article intends (so negative cells hash like the rest).
 
+use crate::DesignMeta;
 use std::collections::HashMap;
 use std::marker::PhantomData;
 
@@ -116,9 +117,11 @@ const fn info(xor: bool, q: u32) -> SpatialDesignInfo {
         _ => panic!("unregistered fuzzy hash variant"),
     };
     SpatialDesignInfo {
-        name,
-        description,
-        kind: SpatialDesignKind::Article,
+        meta: DesignMeta {
+            name,
+            description,
+            kind: SpatialDesignKind::Article,
+        },
         supports_3d: true,
         max_live: None,
         static_only: false,

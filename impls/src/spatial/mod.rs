@@ -60,6 +60,7 @@ pub use registry::{
     SpatialDesignVisitor, find_spatial_design, for_each_spatial_design, spatial_designs,
 };
 
+use crate::DesignMeta;
 use thiserror::Error;
 
 /// A point's ID, chosen by the caller (the trace's handle), at most [`MAX_POINT_ID`].
@@ -228,12 +229,8 @@ pub use crate::kind::DesignKind as SpatialDesignKind;
 /// What the registry and the reports know of a spatial design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SpatialDesignInfo {
-    /// Short unique name, `[a-z0-9_]`.
-    pub name: &'static str,
-    /// One line: the design and its trade-off.
-    pub description: &'static str,
-    /// Article port, tuned variant or published peer.
-    pub kind: SpatialDesignKind,
+    /// Name, description and origin, as every family\'s designs give them.
+    pub meta: DesignMeta,
     /// Whether the design answers 3D traces (a 2D-only crate does not).
     pub supports_3d: bool,
     /// For designs whose every query scans all points: the most live points a benchmark

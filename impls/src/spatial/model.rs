@@ -9,6 +9,7 @@ use super::{
     PointId, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex, check_id,
     check_point, grow_to, vec_bytes, within,
 };
+use crate::DesignMeta;
 
 /// Reference model of the [`SpatialIndex`] contract.
 #[derive(Debug, Clone, Default)]
@@ -50,9 +51,11 @@ impl<const D: usize> ModelIndex<D> {
 
 impl<const D: usize> SpatialIndex<D> for ModelIndex<D> {
     const INFO: SpatialDesignInfo = SpatialDesignInfo {
-        name: "model",
-        description: "reference model: Vec<Option<position>>, every query scans all slots",
-        kind: SpatialDesignKind::Article,
+        meta: DesignMeta {
+            name: "model",
+            description: "reference model: Vec<Option<position>>, every query scans all slots",
+            kind: SpatialDesignKind::Article,
+        },
         supports_3d: true,
         max_live: None,
         static_only: false,

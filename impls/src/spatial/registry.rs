@@ -41,7 +41,7 @@ mod tests {
         struct Check;
         impl SpatialDesignVisitor for Check {
             fn visit<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static>(&mut self) {
-                assert_eq!(I2::INFO, I3::INFO, "{}", I2::INFO.name);
+                assert_eq!(I2::INFO, I3::INFO, "{}", I2::INFO.meta.name);
             }
         }
         for_each_spatial_design(&mut Check);

@@ -10,6 +10,7 @@ use super::{
     PointId, QueryCost, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex,
     check_id, check_point, grow_to, vec_bytes, within,
 };
+use crate::DesignMeta;
 
 /// Most live points a benchmark replays the scan on.
 pub const MAX_LIVE: usize = 100_000;
@@ -38,9 +39,11 @@ impl<const D: usize> Scan<D> {
 
 impl<const D: usize> SpatialIndex<D> for Scan<D> {
     const INFO: SpatialDesignInfo = SpatialDesignInfo {
-        name: "scan",
-        description: "brute force: live points packed as (position, id), every query tests all",
-        kind: SpatialDesignKind::Article,
+        meta: DesignMeta {
+            name: "scan",
+            description: "brute force: live points packed as (position, id), every query tests all",
+            kind: SpatialDesignKind::Article,
+        },
         supports_3d: true,
         max_live: Some(MAX_LIVE),
         static_only: false,

@@ -12,6 +12,7 @@
 //! against the grid's ~16. A radius whose square overflows ([`needs_full_scan`]) takes every
 //! entry as the window.
 
+use crate::DesignMeta;
 use std::cmp::Ordering;
 
 use super::{
@@ -75,9 +76,11 @@ impl<const D: usize> SortedX<D> {
 
 impl<const D: usize> SpatialIndex<D> for SortedX<D> {
     const INFO: SpatialDesignInfo = SpatialDesignInfo {
-        name: "sorted_x",
-        description: "article counterexample: points sorted by x, a query binary-searches x +- r and tests the window",
-        kind: SpatialDesignKind::Article,
+        meta: DesignMeta {
+            name: "sorted_x",
+            description: "article counterexample: points sorted by x, a query binary-searches x +- r and tests the window",
+            kind: SpatialDesignKind::Article,
+        },
         supports_3d: true,
         max_live: None,
         static_only: false,

@@ -11,6 +11,7 @@
 use super::owned::{self, OwnedLevel};
 use super::world::World;
 use super::{Level, SpawnDesignInfo, SpawnDesignKind, Spawner};
+use crate::DesignMeta;
 use crate::components::entities::Entity;
 
 /// bincode-decoded owned records spawned entity by entity (see the module docs).
@@ -27,9 +28,11 @@ impl Spawner for BincodeOwned {
     type Blob = Vec<u8>;
 
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
-        name: "bincode_owned",
-        description: "baseline (bincode 2.0.1, serde): decode owned per-entity records, then spawn entity by entity",
-        kind: SpawnDesignKind::Tuned,
+        meta: DesignMeta {
+            name: "bincode_owned",
+            description: "baseline (bincode 2.0.1, serde): decode owned per-entity records, then spawn entity by entity",
+            kind: SpawnDesignKind::Tuned,
+        },
         entity_bytes: 8,
     };
 

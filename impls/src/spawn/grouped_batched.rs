@@ -11,6 +11,7 @@ use super::world::World;
 use super::{
     ComponentKind, Level, SpawnDesignInfo, SpawnDesignKind, Spawner, Words, grouped, words_bytes,
 };
+use crate::DesignMeta;
 use crate::components::entities::Entity;
 
 /// The grouped resource spawned in batches (see the module docs).
@@ -22,9 +23,11 @@ impl Spawner for GroupedBatched {
     type Blob = Words;
 
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
-        name: "grouped_batched",
-        description: "the article's pivot: grouped by component type; create N entities, then one spawn function per type in spawn order",
-        kind: SpawnDesignKind::Article,
+        meta: DesignMeta {
+            name: "grouped_batched",
+            description: "the article's pivot: grouped by component type; create N entities, then one spawn function per type in spawn order",
+            kind: SpawnDesignKind::Article,
+        },
         entity_bytes: 8,
     };
 

@@ -9,6 +9,7 @@
 
 use super::world::World;
 use super::{Level, SpawnDesignInfo, SpawnDesignKind, Spawner, Words, grouped, words_bytes};
+use crate::DesignMeta;
 use crate::components::entities::Entity;
 
 /// The grouped resource spawned entity by entity (see the module docs).
@@ -20,9 +21,11 @@ impl Spawner for GroupedSingle {
     type Blob = Words;
 
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
-        name: "grouped_single",
-        description: "ablation: the grouped-by-type resource, but entities created and components attached one entity at a time",
-        kind: SpawnDesignKind::Tuned,
+        meta: DesignMeta {
+            name: "grouped_single",
+            description: "ablation: the grouped-by-type resource, but entities created and components attached one entity at a time",
+            kind: SpawnDesignKind::Tuned,
+        },
         entity_bytes: 8,
     };
 

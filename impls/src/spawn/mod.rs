@@ -45,6 +45,7 @@ pub mod world;
 
 pub use registry::{SpawnDesignVisitor, find_spawn_design, for_each_spawn_design, spawn_designs};
 
+use crate::DesignMeta;
 use std::collections::HashMap;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -63,12 +64,8 @@ pub use crate::kind::DesignKind as SpawnDesignKind;
 /// What the registry and the reports know of a spawn design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SpawnDesignInfo {
-    /// Short unique name, `[a-z0-9_]`.
-    pub name: &'static str,
-    /// One line: the resource format, the spawn order and the trade-off.
-    pub description: &'static str,
-    /// Article port, tuned variant or published peer.
-    pub kind: SpawnDesignKind,
+    /// Name, description and origin, as every family\'s designs give them.
+    pub meta: DesignMeta,
     /// Bytes of the design's entity handle.
     pub entity_bytes: usize,
 }

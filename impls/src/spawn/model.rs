@@ -6,6 +6,7 @@ use super::{
     ComponentKind, ComponentRef, Level, MeshRecord, SpawnDesignInfo, SpawnDesignKind, SpawnWorld,
     Spawner, mesh_of, point_mass_of, tags_of,
 };
+use crate::DesignMeta;
 use crate::components::PointMass;
 use crate::transforms::Affine;
 
@@ -70,9 +71,11 @@ impl Spawner for ModelSpawner {
     type Blob = Level;
 
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
-        name: "model",
-        description: "reference: the level copied into a plain world, entity by entity",
-        kind: SpawnDesignKind::Article,
+        meta: DesignMeta {
+            name: "model",
+            description: "reference: the level copied into a plain world, entity by entity",
+            kind: SpawnDesignKind::Article,
+        },
         entity_bytes: 4,
     };
 

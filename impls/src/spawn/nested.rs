@@ -14,6 +14,7 @@
 
 use super::world::World;
 use super::{ComponentKind, Level, SpawnDesignInfo, SpawnDesignKind, Spawner, Words, words_bytes};
+use crate::DesignMeta;
 use crate::components::entities::Entity;
 
 /// The naive nested resource (see the module docs).
@@ -67,9 +68,11 @@ impl Spawner for Nested {
     type Blob = Words;
 
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
-        name: "nested",
-        description: "naive nested EntityResource (components, then children, recursively), spawned entity by entity",
-        kind: SpawnDesignKind::Article,
+        meta: DesignMeta {
+            name: "nested",
+            description: "naive nested EntityResource (components, then children, recursively), spawned entity by entity",
+            kind: SpawnDesignKind::Article,
+        },
         entity_bytes: 8,
     };
 

@@ -14,6 +14,7 @@
 
 use super::world::World;
 use super::{ComponentKind, Level, SpawnDesignInfo, SpawnDesignKind, Spawner, Words, words_bytes};
+use crate::DesignMeta;
 use crate::components::entities::Entity;
 
 /// The nested resource with fixed fields first and offset tables (see the module docs).
@@ -69,9 +70,11 @@ impl Spawner for NestedOffsets {
     type Blob = Words;
 
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
-        name: "nested_offsets",
-        description: "nested EntityResource with fixed fields first and component/child offset tables, spawned entity by entity",
-        kind: SpawnDesignKind::Article,
+        meta: DesignMeta {
+            name: "nested_offsets",
+            description: "nested EntityResource with fixed fields first and component/child offset tables, spawned entity by entity",
+            kind: SpawnDesignKind::Article,
+        },
         entity_bytes: 8,
     };
 

@@ -12,6 +12,7 @@
 //! way; the archive holds relative pointers, so each entity's component list is one indirection
 //! away (as `nested`'s words are not) and unknown components are skipped by their enum tag.
 
+use crate::DesignMeta;
 use rkyv::rancor;
 use rkyv::util::AlignedVec;
 
@@ -52,17 +53,19 @@ impl<const VALIDATE: bool> Spawner for RkyvArchived<VALIDATE> {
     type Blob = AlignedVec;
 
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
-        name: if VALIDATE {
-            "rkyv_checked"
-        } else {
-            "rkyv_unchecked"
+        meta: DesignMeta {
+            name: if VALIDATE {
+                "rkyv_checked"
+            } else {
+                "rkyv_unchecked"
+            },
+            description: if VALIDATE {
+                "baseline (rkyv 0.8.18): validate the archived per-entity records (bytecheck), walk them in place, spawn entity by entity"
+            } else {
+                "baseline (rkyv 0.8.18): walk the archived per-entity records in place without validation, spawn entity by entity"
+            },
+            kind: SpawnDesignKind::Tuned,
         },
-        description: if VALIDATE {
-            "baseline (rkyv 0.8.18): validate the archived per-entity records (bytecheck), walk them in place, spawn entity by entity"
-        } else {
-            "baseline (rkyv 0.8.18): walk the archived per-entity records in place without validation, spawn entity by entity"
-        },
-        kind: SpawnDesignKind::Tuned,
         entity_bytes: 8,
     };
 

@@ -12,6 +12,7 @@
 
 use super::entities::{Created, EntitySet};
 use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
+use crate::DesignMeta;
 
 /// One tag in a singly linked list of heap nodes.
 #[derive(Debug)]
@@ -67,9 +68,11 @@ impl Drop for BoxedNodes {
 
 impl TagStore for BoxedNodes {
     const INFO: TagDesignInfo = TagDesignInfo {
-        name: "boxed_nodes",
-        description: "a Box<{ tag, next }> per tag: an allocation and a pointer chase per tag (the article's \"even worse\" list)",
-        kind: TagDesignKind::Article,
+        meta: DesignMeta {
+            name: "boxed_nodes",
+            description: "a Box<{ tag, next }> per tag: an allocation and a pointer chase per tag (the article's \"even worse\" list)",
+            kind: TagDesignKind::Article,
+        },
         tags_per_entity_cap: None,
     };
 

@@ -42,6 +42,7 @@
 
 use super::entities::{Created, EntitySet};
 use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
+use crate::DesignMeta;
 use crate::alloc::buddy::Buddy;
 use crate::alloc::{AllocError, BlockAllocator};
 
@@ -236,9 +237,11 @@ impl BuddyArrays {
 
 impl TagStore for BuddyArrays {
     const INFO: TagDesignInfo = TagDesignInfo {
-        name: "buddy_arrays",
-        description: "one power-of-two block per entity in a buddy-allocated arena (AA2's idea, not built there): blocks double by realloc, the arena doubles and compacts when full",
-        kind: TagDesignKind::Tuned,
+        meta: DesignMeta {
+            name: "buddy_arrays",
+            description: "one power-of-two block per entity in a buddy-allocated arena (AA2's idea, not built there): blocks double by realloc, the arena doubles and compacts when full",
+            kind: TagDesignKind::Tuned,
+        },
         tags_per_entity_cap: None,
     };
 

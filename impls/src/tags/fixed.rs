@@ -9,6 +9,7 @@
 
 use super::entities::{Created, EntitySet};
 use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
+use crate::DesignMeta;
 
 /// The article's `MAX_TAGS`: the most tags one entity can hold.
 pub const MAX_TAGS: usize = 8;
@@ -47,9 +48,11 @@ impl Fixed {
 
 impl TagStore for Fixed {
     const INFO: TagDesignInfo = TagDesignInfo {
-        name: "fixed",
-        description: "{ n, tags: [u32; 8] } per entity in one Vec: one linear buffer, hard cap of 8 tags",
-        kind: TagDesignKind::Article,
+        meta: DesignMeta {
+            name: "fixed",
+            description: "{ n, tags: [u32; 8] } per entity in one Vec: one linear buffer, hard cap of 8 tags",
+            kind: TagDesignKind::Article,
+        },
         tags_per_entity_cap: Some(MAX_TAGS),
     };
 

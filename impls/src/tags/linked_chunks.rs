@@ -15,6 +15,7 @@
 
 use super::entities::{Created, EntitySet};
 use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
+use crate::DesignMeta;
 
 /// The nil chunk index.
 const NIL: u32 = 0;
@@ -113,19 +114,21 @@ impl<const K: usize> LinkedChunks<K> {
 
 impl<const K: usize> TagStore for LinkedChunks<K> {
     const INFO: TagDesignInfo = TagDesignInfo {
-        name: Self::NAME,
-        description: match K {
-            8 => {
-                "{ n, tags: [u32; 8], next } chunks in one Vec (article): 40-byte chunks, only the head chunk partly filled"
-            }
-            _ => {
-                "{ n, tags: [u32; 14], next } chunks in one Vec: 64-byte chunks, fewer jumps, more waste on small entities"
-            }
-        },
-        kind: if K == 8 {
-            TagDesignKind::Article
-        } else {
-            TagDesignKind::Tuned
+        meta: DesignMeta {
+            name: Self::NAME,
+            description: match K {
+                8 => {
+                    "{ n, tags: [u32; 8], next } chunks in one Vec (article): 40-byte chunks, only the head chunk partly filled"
+                }
+                _ => {
+                    "{ n, tags: [u32; 14], next } chunks in one Vec: 64-byte chunks, fewer jumps, more waste on small entities"
+                }
+            },
+            kind: if K == 8 {
+                TagDesignKind::Article
+            } else {
+                TagDesignKind::Tuned
+            },
         },
         tags_per_entity_cap: None,
     };

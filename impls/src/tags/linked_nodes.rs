@@ -10,6 +10,7 @@
 
 use super::entities::{Created, EntitySet};
 use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
+use crate::DesignMeta;
 
 /// The nil node index.
 const NIL: u32 = 0;
@@ -77,9 +78,11 @@ impl LinkedNodes {
 
 impl TagStore for LinkedNodes {
     const INFO: TagDesignInfo = TagDesignInfo {
-        name: "linked_nodes",
-        description: "{ tag, next } nodes in one Vec, node 0 nil, free list: no cap, 50% of memory is links",
-        kind: TagDesignKind::Article,
+        meta: DesignMeta {
+            name: "linked_nodes",
+            description: "{ tag, next } nodes in one Vec, node 0 nil, free list: no cap, 50% of memory is links",
+            kind: TagDesignKind::Article,
+        },
         tags_per_entity_cap: None,
     };
 

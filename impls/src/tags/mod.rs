@@ -43,6 +43,7 @@ pub mod vec_of_vecs;
 
 pub use registry::{TagDesignVisitor, find_tag_design, for_each_tag_design, tag_designs};
 
+use crate::DesignMeta;
 use thiserror::Error;
 
 /// An entity handle: an index, reused after [`TagStore::destroy_entity`].
@@ -84,12 +85,8 @@ pub use crate::kind::DesignKind as TagDesignKind;
 /// What the registry and the reports know of a tag-store design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TagDesignInfo {
-    /// Short unique name, `[a-z0-9_-]`, used on the command line and in results.
-    pub name: &'static str,
-    /// One line: the design and its trade-off.
-    pub description: &'static str,
-    /// Article port, tuned variant or published peer.
-    pub kind: TagDesignKind,
+    /// Name, description and origin, as every family\'s designs give them.
+    pub meta: DesignMeta,
     /// The most tags one entity can hold, for fixed-capacity designs
     /// ([`TagError::CapacityExceeded`] past it).
     pub tags_per_entity_cap: Option<usize>,

@@ -9,6 +9,7 @@
 //! Removal keeps the order of the remaining tags; every operation is a linear scan at most.
 
 use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, count_capacity_change};
+use crate::DesignMeta;
 
 /// Reference model of the [`TagStore`] contract.
 #[derive(Debug, Clone, Default)]
@@ -56,9 +57,11 @@ impl ModelStore {
 
 impl TagStore for ModelStore {
     const INFO: TagDesignInfo = TagDesignInfo {
-        name: "model",
-        description: "reference model: Vec<Option<Vec<u32>>> and a released-handle stack (verification only)",
-        kind: TagDesignKind::Article,
+        meta: DesignMeta {
+            name: "model",
+            description: "reference model: Vec<Option<Vec<u32>>> and a released-handle stack (verification only)",
+            kind: TagDesignKind::Article,
+        },
         tags_per_entity_cap: None,
     };
 

@@ -48,6 +48,7 @@
 
 use super::entities::{Created, EntitySet};
 use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
+use crate::DesignMeta;
 
 /// The nil chunk index.
 const NIL: u32 = 0;
@@ -362,19 +363,21 @@ impl<const K: usize, const BUBBLE: bool> SortedChunks<K, BUBBLE> {
 
 impl<const K: usize, const BUBBLE: bool> TagStore for SortedChunks<K, BUBBLE> {
     const INFO: TagDesignInfo = TagDesignInfo {
-        name: Self::NAME,
-        description: match (K, BUBBLE) {
-            (8, true) => {
-                "sorted_chunks_8 sorted by the article's two-way bubble sort (one compare-and-swap of neighbours per access)"
-            }
-            (8, false) => {
-                "doubly linked { n, prev, next, tags: [u32; 8] } chunks, sorted incrementally (one swap per access) so chains become contiguous"
-            }
-            _ => {
-                "doubly linked { n, prev, next, tags: [u32; 13] } 64-byte chunks, sorted incrementally (one swap per access)"
-            }
+        meta: DesignMeta {
+            name: Self::NAME,
+            description: match (K, BUBBLE) {
+                (8, true) => {
+                    "sorted_chunks_8 sorted by the article's two-way bubble sort (one compare-and-swap of neighbours per access)"
+                }
+                (8, false) => {
+                    "doubly linked { n, prev, next, tags: [u32; 8] } chunks, sorted incrementally (one swap per access) so chains become contiguous"
+                }
+                _ => {
+                    "doubly linked { n, prev, next, tags: [u32; 13] } 64-byte chunks, sorted incrementally (one swap per access)"
+                }
+            },
+            kind: TagDesignKind::Tuned,
         },
-        kind: TagDesignKind::Tuned,
         tags_per_entity_cap: None,
     };
 

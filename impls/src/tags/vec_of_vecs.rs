@@ -23,6 +23,7 @@ use super::{
     Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, count_capacity_change,
     push_counted,
 };
+use crate::DesignMeta;
 
 /// How a full inner array grows: the registry name and description of the design using it,
 /// and the next capacity.
@@ -124,9 +125,11 @@ impl<G: Growth> VecOfVecs<G> {
 
 impl<G: Growth + Default> TagStore for VecOfVecs<G> {
     const INFO: TagDesignInfo = TagDesignInfo {
-        name: G::NAME,
-        description: G::DESCRIPTION,
-        kind: G::KIND,
+        meta: DesignMeta {
+            name: G::NAME,
+            description: G::DESCRIPTION,
+            kind: G::KIND,
+        },
         tags_per_entity_cap: None,
     };
 

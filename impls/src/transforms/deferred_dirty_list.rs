@@ -21,6 +21,7 @@ use super::hierarchy::{Hierarchy, NIL};
 use super::{
     Affine, TransformDesignInfo, TransformDesignKind, TransformStore, UpdateStrategy, XfError,
 };
+use crate::DesignMeta;
 
 /// Deferred: dirty list at the array's end, evicting after `EVICT` unmoved frames (0: clear the
 /// list every frame).
@@ -100,17 +101,19 @@ impl<const EVICT: u8> TransformStore for DeferredDirtyList<EVICT> {
     type Id = u32;
 
     const INFO: TransformDesignInfo = TransformDesignInfo {
-        name: if EVICT == 0 {
-            "deferred_dirty_list_clear"
-        } else {
-            "deferred_dirty_list"
+        meta: DesignMeta {
+            name: if EVICT == 0 {
+                "deferred_dirty_list_clear"
+            } else {
+                "deferred_dirty_list"
+            },
+            description: if EVICT == 0 {
+                "ablation of deferred_dirty_list: no eviction delay, the dirty list is emptied every frame (moving nodes swap in and out each frame)"
+            } else {
+                "deferred: dirty nodes swapped to the array's end, only they are recomputed; evicted after 5 unmoved frames (the article's fix for the flag scan)"
+            },
+            kind: TransformDesignKind::Article,
         },
-        description: if EVICT == 0 {
-            "ablation of deferred_dirty_list: no eviction delay, the dirty list is emptied every frame (moving nodes swap in and out each frame)"
-        } else {
-            "deferred: dirty nodes swapped to the array's end, only they are recomputed; evicted after 5 unmoved frames (the article's fix for the flag scan)"
-        },
-        kind: TransformDesignKind::Article,
         strategy: UpdateStrategy::Deferred,
         detects_stale: false,
         product_cap: None,

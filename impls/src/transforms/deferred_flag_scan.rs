@@ -19,6 +19,7 @@ use super::hierarchy::{Hierarchy, NIL};
 use super::{
     Affine, TransformDesignInfo, TransformDesignKind, TransformStore, UpdateStrategy, XfError,
 };
+use crate::DesignMeta;
 
 /// Deferred: dirty stamp per slot, full ordered scan per frame.
 #[derive(Debug, Clone)]
@@ -54,9 +55,11 @@ impl TransformStore for DeferredFlagScan {
     type Id = u32;
 
     const INFO: TransformDesignInfo = TransformDesignInfo {
-        name: "deferred_flag_scan",
-        description: "deferred: dirty flag per node, end_frame scans every node of a parent-before-child array (O(n) per frame whatever moved)",
-        kind: TransformDesignKind::Article,
+        meta: DesignMeta {
+            name: "deferred_flag_scan",
+            description: "deferred: dirty flag per node, end_frame scans every node of a parent-before-child array (O(n) per frame whatever moved)",
+            kind: TransformDesignKind::Article,
+        },
         strategy: UpdateStrategy::Deferred,
         detects_stale: false,
         product_cap: None,

@@ -6,6 +6,7 @@
 //! chain of L); the difference measured is call overhead against stack pushes. The stack is a
 //! `Vec` kept between calls (no allocation per update once grown), and it has no depth limit.
 
+use crate::DesignMeta;
 use std::marker::PhantomData;
 
 use super::hierarchy::{Hierarchy, NIL};
@@ -47,9 +48,11 @@ pub struct PreOrder;
 
 impl SubtreeWalk for PreOrder {
     const INFO: TransformDesignInfo = TransformDesignInfo {
-        name: "immediate_iterative",
-        description: "immediate_recursive with an explicit stack instead of recursion (the article's suggested rewrite)",
-        kind: TransformDesignKind::Article,
+        meta: DesignMeta {
+            name: "immediate_iterative",
+            description: "immediate_recursive with an explicit stack instead of recursion (the article's suggested rewrite)",
+            kind: TransformDesignKind::Article,
+        },
         strategy: UpdateStrategy::Immediate,
         detects_stale: false,
         product_cap: Some(IMMEDIATE_PRODUCT_CAP),

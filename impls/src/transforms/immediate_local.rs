@@ -28,6 +28,7 @@
 use super::hierarchy::{Hierarchy, NIL};
 use super::immediate_iterative::{StackWalked, SubtreeWalk};
 use super::{IMMEDIATE_PRODUCT_CAP, TransformDesignInfo, TransformDesignKind, UpdateStrategy};
+use crate::DesignMeta;
 
 /// Immediate update that repacks each updated subtree in walk order from its root on.
 pub type ImmediateLocal = StackWalked<Repacking>;
@@ -39,9 +40,11 @@ pub struct Repacking;
 
 impl SubtreeWalk for Repacking {
     const INFO: TransformDesignInfo = TransformDesignInfo {
-        name: "immediate_local",
-        description: "immediate_iterative whose walk swaps each updated subtree into consecutive slots from its root on (the article's F10: parents and children kept close)",
-        kind: TransformDesignKind::Article,
+        meta: DesignMeta {
+            name: "immediate_local",
+            description: "immediate_iterative whose walk swaps each updated subtree into consecutive slots from its root on (the article's F10: parents and children kept close)",
+            kind: TransformDesignKind::Article,
+        },
         strategy: UpdateStrategy::Immediate,
         detects_stale: false,
         product_cap: Some(IMMEDIATE_PRODUCT_CAP),

@@ -16,6 +16,7 @@ use super::{
     Affine, IMMEDIATE_PRODUCT_CAP, TransformDesignInfo, TransformDesignKind, TransformStore,
     UpdateStrategy, XfError,
 };
+use crate::DesignMeta;
 
 /// Immediate, recursive update over the SoA links.
 #[derive(Debug, Clone, Default)]
@@ -139,9 +140,11 @@ impl TransformStore for ImmediateRecursive {
     type Id = u32;
 
     const INFO: TransformDesignInfo = TransformDesignInfo {
-        name: "immediate_recursive",
-        description: "SoA links, every set_local recomputes its subtree recursively (the article's choice: always current, O(L²) on a moving chain)",
-        kind: TransformDesignKind::Article,
+        meta: DesignMeta {
+            name: "immediate_recursive",
+            description: "SoA links, every set_local recomputes its subtree recursively (the article's choice: always current, O(L²) on a moving chain)",
+            kind: TransformDesignKind::Article,
+        },
         strategy: UpdateStrategy::Immediate,
         detects_stale: false,
         product_cap: Some(IMMEDIATE_PRODUCT_CAP),

@@ -48,6 +48,7 @@ pub use registry::{
     TransformDesignVisitor, find_transform_design, for_each_transform_design, transform_designs,
 };
 
+use crate::DesignMeta;
 use std::fmt::Debug;
 
 use thiserror::Error;
@@ -109,12 +110,8 @@ pub enum UpdateStrategy {
 /// What the registry and the reports know of a transform design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TransformDesignInfo {
-    /// Short unique name, `[a-z0-9_-]`, used on the command line and in results.
-    pub name: &'static str,
-    /// One line: the design and its trade-off.
-    pub description: &'static str,
-    /// Article port, tuned variant or published peer.
-    pub kind: TransformDesignKind,
+    /// Name, description and origin, as every family\'s designs give them.
+    pub meta: DesignMeta,
     /// Immediate or deferred.
     pub strategy: UpdateStrategy,
     /// Whether an id of a destroyed node is refused ([`XfError::NoSuchNode`]) even after a

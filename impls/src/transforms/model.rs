@@ -11,6 +11,7 @@ use super::{
     Affine, TransformDesignInfo, TransformDesignKind, TransformStore, UpdateStrategy, XfError,
     world_of,
 };
+use crate::DesignMeta;
 
 #[derive(Debug, Clone, Copy)]
 struct ModelNode {
@@ -62,9 +63,11 @@ impl TransformStore for ModelTransforms {
     type Id = u32;
 
     const INFO: TransformDesignInfo = TransformDesignInfo {
-        name: "model",
-        description: "reference model: Vec of {local, parent}, world by walking to the root (verification only)",
-        kind: TransformDesignKind::Article,
+        meta: DesignMeta {
+            name: "model",
+            description: "reference model: Vec of {local, parent}, world by walking to the root (verification only)",
+            kind: TransformDesignKind::Article,
+        },
         strategy: UpdateStrategy::Immediate,
         detects_stale: false,
         product_cap: None,

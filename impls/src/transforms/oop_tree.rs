@@ -13,6 +13,7 @@ use super::{
     Affine, IMMEDIATE_PRODUCT_CAP, TransformDesignInfo, TransformDesignKind, TransformStore,
     UpdateStrategy, XfError, world_of,
 };
+use crate::DesignMeta;
 
 /// One scene-graph object.
 #[derive(Debug, Clone)]
@@ -79,9 +80,11 @@ impl TransformStore for OopTree {
     type Id = u32;
 
     const INFO: TransformDesignInfo = TransformDesignInfo {
-        name: "oop_tree",
-        description: "object tree: one Box<Node> per node with a Vec of children, immediate recursive update (the object-oriented baseline)",
-        kind: TransformDesignKind::Article,
+        meta: DesignMeta {
+            name: "oop_tree",
+            description: "object tree: one Box<Node> per node with a Vec of children, immediate recursive update (the object-oriented baseline)",
+            kind: TransformDesignKind::Article,
+        },
         strategy: UpdateStrategy::Immediate,
         detects_stale: false,
         product_cap: Some(IMMEDIATE_PRODUCT_CAP),

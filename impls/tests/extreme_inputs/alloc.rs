@@ -18,7 +18,7 @@ fn allocators_refuse_extreme_arenas_sizes_and_alignments() {
     impl AllocDesignVisitor for V {
         fn visit<A: BlockAllocator + 'static>(&mut self) {
             let info = A::INFO;
-            let name = info.name;
+            let name = info.meta.name;
             for total in IMPOSSIBLE_ARENAS {
                 let got = A::with_arena(total, 16).map(|_| ());
                 assert!(

@@ -67,9 +67,9 @@ fn component_stores_take_extreme_floats_and_reject_bad_entities() {
     struct V(Vec<[u32; 10]>);
     impl ComponentDesignVisitor for V {
         fn visit<D: ComponentStore + 'static>(&mut self) {
-            let name = D::INFO.name;
+            let name = D::INFO.meta.name;
             let specs = matches!(
-                D::INFO.kind,
+                D::INFO.meta.kind,
                 impls::kind::DesignKind::Peer {
                     crate_name: "specs",
                     ..

@@ -8,7 +8,7 @@ fn data_stores_take_extreme_values_and_reject_bad_input() {
     impl KvDesignVisitor for V {
         fn visit<D: DataStore + 'static>(&mut self) {
             let info = D::INFO;
-            let name = info.name;
+            let name = info.meta.name;
             let json = name == "serde_json";
             let mut store = D::new();
             let e = store.create_entity().unwrap();

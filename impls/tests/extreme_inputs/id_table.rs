@@ -7,7 +7,7 @@ fn id_tables_reject_forged_and_foreign_ids() {
     struct V(Vec<&'static str>);
     impl DesignVisitor<u64> for V {
         fn visit<D: IdTable<u64> + 'static>(&mut self) {
-            let name = D::INFO.name;
+            let name = D::INFO.meta.name;
             let mut table = D::new();
             let ids: Vec<D::Id> = (0..3).map(|k| table.insert(k).unwrap()).collect();
             let mut other = D::new();

@@ -7,7 +7,7 @@ fn relation_indices_take_extreme_keys_and_reject_extreme_ids() {
     struct V;
     impl RelationDesignVisitor for V {
         fn visit<D: RelationIndex + 'static>(&mut self) {
-            let name = D::INFO.name;
+            let name = D::INFO.meta.name;
             let mut index = D::new();
             let max = Record {
                 a: u32::MAX,

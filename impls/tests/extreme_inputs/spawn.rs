@@ -42,7 +42,7 @@ fn spawners_refuse_bad_levels_and_spawn_extreme_data() {
     }
     impl SpawnDesignVisitor for V {
         fn visit<S: Spawner + 'static>(&mut self) {
-            let name = S::INFO.name;
+            let name = S::INFO.meta.name;
             for level in &self.bad {
                 let got = impls::spawn::compile_checked::<S>(level).map(|_| ());
                 assert!(

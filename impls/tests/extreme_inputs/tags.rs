@@ -7,7 +7,7 @@ fn tag_stores_reject_extreme_handles() {
     struct V;
     impl TagDesignVisitor for V {
         fn visit<D: TagStore + 'static>(&mut self) {
-            let name = D::INFO.name;
+            let name = D::INFO.meta.name;
             let mut store = D::new();
             let e = store.create_entity().unwrap();
             store.add_tag(e, u32::MAX).unwrap();

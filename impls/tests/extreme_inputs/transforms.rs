@@ -56,7 +56,7 @@ fn transform_stores_take_extreme_floats_and_reject_bad_ids() {
     struct V(Vec<[u32; 12]>);
     impl TransformDesignVisitor for V {
         fn visit<D: TransformStore + 'static>(&mut self) {
-            let name = D::INFO.name;
+            let name = D::INFO.meta.name;
             let mut store = D::new();
             let (ids, worlds) = transform_run(&mut store);
             assert_eq!(worlds, self.0, "{name}: worlds differ from the model");

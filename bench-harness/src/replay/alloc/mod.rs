@@ -173,12 +173,7 @@ pub fn design_record(info: &AllocDesignInfo) -> DesignRecord {
                 BadFreeDetection::Always => "always detected",
             }
         )),
-        ..crate::replay::design_record_of(
-            AllocFamily::RESULTS_FAMILY,
-            info.name,
-            info.description,
-            info.kind,
-        )
+        ..crate::replay::design_record_of(AllocFamily::RESULTS_FAMILY, &info.meta)
     }
 }
 
@@ -461,7 +456,7 @@ impl<A: BlockAllocator + 'static> Replayer for AllocReplay<A> {
     type Id = Block;
 
     fn design_name() -> &'static str {
-        A::INFO.name
+        A::INFO.meta.name
     }
 
     /// Alignment beyond the design's, an arena beyond its documented maximum, or an arena

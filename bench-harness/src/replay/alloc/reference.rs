@@ -540,7 +540,7 @@ pub struct DirectAlloc<A: DirectAllocator> {
 impl<A: DirectAllocator> DirectAlloc<A> {
     /// One pass: a fresh allocator, the setup (untimed), the body (timed), then the checks.
     fn pass(&self) -> Result<Duration, String> {
-        let name = A::INFO.name;
+        let name = A::INFO.meta.name;
         let mut allocator = A::with_arena(self.arena, MIN_BLOCK)
             .map_err(|e| format!("{name}: no allocator over {} bytes: {e}", self.arena))?;
         let mut held = vec![A::NONE; self.handles];
@@ -576,11 +576,11 @@ impl<A: DirectAllocator> ReferenceLoop for DirectAlloc<A> {
     type Family = AllocFamily;
 
     fn name() -> String {
-        format!("ref-direct-{}", A::INFO.name)
+        format!("ref-direct-{}", A::INFO.meta.name)
     }
 
     fn mirrors() -> Option<&'static str> {
-        Some(A::INFO.name)
+        Some(A::INFO.meta.name)
     }
 
     /// For a valid trace with a body that the peer runs (replayed once untimed through its
@@ -670,7 +670,7 @@ mod tests {
     fn direct_alloc_loops_digest_like_the_model() {
         /// Returns how many workloads had a loop.
         fn check<A: DirectAllocator>() -> usize {
-            let name = A::INFO.name;
+            let name = A::INFO.meta.name;
             let mut looped_on = 0;
             assert_eq!(DirectAlloc::<A>::mirrors(), Some(name));
             assert_eq!(DirectAlloc::<A>::name(), format!("ref-direct-{name}"));

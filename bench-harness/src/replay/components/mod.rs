@@ -154,12 +154,7 @@ pub fn design_record(info: &ComponentDesignInfo) -> DesignRecord {
             },
             info.destruction.label()
         )),
-        ..crate::replay::design_record_of(
-            ComponentFamily::RESULTS_FAMILY,
-            info.name,
-            info.description,
-            info.kind,
-        )
+        ..crate::replay::design_record_of(ComponentFamily::RESULTS_FAMILY, &info.meta)
     }
 }
 
@@ -429,7 +424,7 @@ impl<S: ComponentStore + 'static> Replayer for ComponentReplay<S> {
     type Id = S::Entity;
 
     fn design_name() -> &'static str {
-        S::INFO.name
+        S::INFO.meta.name
     }
 
     /// Traces with several instances per entity need a design that holds them.
@@ -609,7 +604,7 @@ mod tests {
         let mut timed = ComponentReplay::<S>::after_setup(trace).unwrap();
         let timed_body = timed.replay_resolved(&trace.body, &resolved).unwrap();
         let state_digest = timed.state_digest();
-        assert_eq!(state_digest, state.state_digest(), "{}", S::INFO.name);
+        assert_eq!(state_digest, state.state_digest(), "{}", S::INFO.meta.name);
         [
             format!("{setup:?}"),
             format!("{body:?}"),
@@ -628,7 +623,7 @@ mod tests {
                 digests::<S>(trace),
                 digests::<Defaults<S>>(trace),
                 "{} on {}",
-                S::INFO.name,
+                S::INFO.meta.name,
                 trace.header.generator
             );
         }

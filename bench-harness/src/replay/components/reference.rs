@@ -227,11 +227,11 @@ impl<P: EcsLookupLoop> ReferenceLoop for DirectEcs<P> {
     type Family = ComponentFamily;
 
     fn name() -> String {
-        format!("ref-direct-{}", P::INFO.name)
+        format!("ref-direct-{}", P::INFO.meta.name)
     }
 
     fn mirrors() -> Option<&'static str> {
-        Some(P::INFO.name)
+        Some(P::INFO.meta.name)
     }
 
     /// For a trace whose body is only `Lookup` ops; `None` otherwise or if the peer refuses
@@ -270,7 +270,7 @@ impl<P: EcsLookupLoop> ReferenceLoop for DirectEcs<P> {
             if std::hint::black_box(answers) != self.expected {
                 return Err(format!(
                     "{} called directly found {} positions (sum {:#x}), the model {} (sum {:#x})",
-                    P::INFO.name,
+                    P::INFO.meta.name,
                     answers.0,
                     answers.1,
                     self.expected.0,
@@ -328,13 +328,13 @@ mod tests {
         fn check<P: EcsLookupLoop>(trace: &Trace<ComponentOp>, other: &Trace<ComponentOp>) {
             let expected = Expected::<ComponentFamily>::of(trace).unwrap();
             let looped = DirectEcs::<P>::for_trace(trace, &expected.body).expect("a lookup body");
-            assert_eq!(DirectEcs::<P>::mirrors(), Some(P::INFO.name));
+            assert_eq!(DirectEcs::<P>::mirrors(), Some(P::INFO.meta.name));
             looped
                 .run(2)
-                .unwrap_or_else(|e| panic!("{}: {e}", P::INFO.name));
+                .unwrap_or_else(|e| panic!("{}: {e}", P::INFO.meta.name));
             let mut wrong = DirectEcs::<P>::for_trace(trace, &expected.body).unwrap();
             wrong.expected.1 ^= 1;
-            assert!(wrong.run(1).is_err(), "{}", P::INFO.name);
+            assert!(wrong.run(1).is_err(), "{}", P::INFO.meta.name);
             assert!(DirectEcs::<P>::for_trace(other, &expected.body).is_none());
         }
         let sparse = workloads::registry::generate_for::<ComponentOp>(

@@ -121,12 +121,7 @@ pub fn design_record(info: &KvDesignInfo) -> DesignRecord {
             Some(cap) => format!("at most {cap} bytes of data per entity"),
             None => "no cap on data per entity".to_string(),
         }),
-        ..crate::replay::design_record_of(
-            DataComponentFamily::RESULTS_FAMILY,
-            info.name,
-            info.description,
-            info.kind,
-        )
+        ..crate::replay::design_record_of(DataComponentFamily::RESULTS_FAMILY, &info.meta)
     }
 }
 
@@ -340,7 +335,7 @@ impl<S: DataStore + 'static> Replayer for KvReplay<S> {
     type Id = Entity;
 
     fn design_name() -> &'static str {
-        S::INFO.name
+        S::INFO.meta.name
     }
 
     /// A capped design runs a trace only if, with every string and array of an entity live

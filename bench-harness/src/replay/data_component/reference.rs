@@ -330,7 +330,7 @@ impl<P: DirectMaps> DirectKv<P> {
         if black_box(answers) != self.expected || keys != self.expected_keys {
             return Err(format!(
                 "{} called directly found {} values (sum {:#x}) and held {keys} keys, the model {} (sum {:#x}) and {}",
-                P::INFO.name,
+                P::INFO.meta.name,
                 answers.0,
                 answers.1,
                 self.expected.0,
@@ -346,11 +346,11 @@ impl<P: DirectMaps> ReferenceLoop for DirectKv<P> {
     type Family = DataComponentFamily;
 
     fn name() -> String {
-        format!("ref-direct-{}", P::INFO.name)
+        format!("ref-direct-{}", P::INFO.meta.name)
     }
 
     fn mirrors() -> Option<&'static str> {
-        Some(P::INFO.name)
+        Some(P::INFO.meta.name)
     }
 
     /// For a trace whose setup is `Spawn`s and `Set`s and whose body is `Get`, `GetOr` and
@@ -471,18 +471,22 @@ mod tests {
         fn check<P: DirectMaps>(trace: &Trace<DataOp>) {
             let expected = Expected::<DataComponentFamily>::of(trace).unwrap();
             let looped = DirectKv::<P>::for_trace(trace, &expected.body).unwrap_or_else(|| {
-                panic!("{}: no loop for {}", P::INFO.name, trace.header.generator)
+                panic!(
+                    "{}: no loop for {}",
+                    P::INFO.meta.name,
+                    trace.header.generator
+                )
             });
-            assert_eq!(DirectKv::<P>::mirrors(), Some(P::INFO.name));
-            looped
-                .run(2)
-                .unwrap_or_else(|e| panic!("{} on {}: {e}", P::INFO.name, trace.header.generator));
+            assert_eq!(DirectKv::<P>::mirrors(), Some(P::INFO.meta.name));
+            looped.run(2).unwrap_or_else(|e| {
+                panic!("{} on {}: {e}", P::INFO.meta.name, trace.header.generator)
+            });
             let mut wrong = DirectKv::<P>::for_trace(trace, &expected.body).unwrap();
             wrong.expected.1 ^= 1;
-            assert!(wrong.run(1).is_err(), "{}", P::INFO.name);
+            assert!(wrong.run(1).is_err(), "{}", P::INFO.meta.name);
             let mut wrong = DirectKv::<P>::for_trace(trace, &expected.body).unwrap();
             wrong.expected_keys += 1;
-            assert!(wrong.run(1).is_err(), "{}", P::INFO.name);
+            assert!(wrong.run(1).is_err(), "{}", P::INFO.meta.name);
         }
         fn refuses<P: DirectMaps>(trace: &Trace<DataOp>) {
             let expected = Expected::<DataComponentFamily>::of(trace).unwrap();

@@ -150,12 +150,7 @@ pub fn design_record(info: &DesignInfo) -> DesignRecord {
         detects_stale: info.detects_stale(),
         capacity: info.capacity,
         limits: Some(limits(info)),
-        ..crate::replay::design_record_of(
-            IdTableFamily::RESULTS_FAMILY,
-            info.name,
-            info.description,
-            info.kind,
-        )
+        ..crate::replay::design_record_of(IdTableFamily::RESULTS_FAMILY, &info.meta)
     }
 }
 
@@ -487,7 +482,7 @@ impl<D: IdTable<P> + 'static, P: Object> Replayer for ReplayState<D, P> {
     type Id = D::Id;
 
     fn design_name() -> &'static str {
-        D::INFO.name
+        D::INFO.meta.name
     }
 
     /// A design given for one object size (an external design, say, implemented for

@@ -142,12 +142,7 @@ pub fn design_record(info: &RelationDesignInfo) -> DesignRecord {
         id_bytes: std::mem::size_of::<RecordId>(),
         // A removed record's ID is refused until reused, then names the new record.
         limits: Some(limits.join("; ")),
-        ..crate::replay::design_record_of(
-            RelationFamily::RESULTS_FAMILY,
-            info.name,
-            info.description,
-            info.kind,
-        )
+        ..crate::replay::design_record_of(RelationFamily::RESULTS_FAMILY, &info.meta)
     }
 }
 
@@ -357,7 +352,7 @@ impl<D: RelationIndex + 'static> Replayer for RelationReplay<D> {
     type Id = RecordId;
 
     fn design_name() -> &'static str {
-        D::INFO.name
+        D::INFO.meta.name
     }
 
     fn unsupported_before(stats: &RelationStats) -> Option<String> {

@@ -446,11 +446,11 @@ impl<P: DirectRelationPeer> ReferenceLoop for DirectRelations<P> {
     type Family = RelationFamily;
 
     fn name() -> String {
-        format!("ref-direct-{}", P::INFO.name)
+        format!("ref-direct-{}", P::INFO.meta.name)
     }
 
     fn mirrors() -> Option<&'static str> {
-        Some(P::INFO.name)
+        Some(P::INFO.meta.name)
     }
 
     /// For a body of only `VisitByA`, only `FirstByA`, or of reads and `Add` / `Remove` with
@@ -502,13 +502,13 @@ impl<P: DirectRelationPeer> ReferenceLoop for DirectRelations<P> {
             let Some(digest) = std::hint::black_box(digest) else {
                 return Err(format!(
                     "{} called directly failed an add or a removal the model made",
-                    P::INFO.name
+                    P::INFO.meta.name
                 ));
             };
             if digest != self.expected {
                 return Err(format!(
                     "{} called directly: {}",
-                    P::INFO.name,
+                    P::INFO.meta.name,
                     describe_mismatch(&self.expected, &digest)
                 ));
             }
@@ -537,16 +537,16 @@ mod tests {
         let name = &trace.header.generator;
         let expected = Expected::<RelationFamily>::of(trace).unwrap();
         let looped = DirectRelations::<P>::for_trace(trace, &expected.body)
-            .unwrap_or_else(|| panic!("{}: no loop for {name}", P::INFO.name));
-        assert_eq!(DirectRelations::<P>::mirrors(), Some(P::INFO.name));
+            .unwrap_or_else(|| panic!("{}: no loop for {name}", P::INFO.meta.name));
+        assert_eq!(DirectRelations::<P>::mirrors(), Some(P::INFO.meta.name));
         looped
             .run(2)
-            .unwrap_or_else(|e| panic!("{} on {name}: {e}", P::INFO.name));
+            .unwrap_or_else(|e| panic!("{} on {name}: {e}", P::INFO.meta.name));
         let mut wrong = DirectRelations::<P>::for_trace(trace, &expected.body).unwrap();
         wrong.expected.visit_sum ^= 1;
         wrong.expected.first_key_sum ^= 1;
         let error = wrong.run(1).unwrap_err();
-        assert!(error.contains("sum"), "{}: {error}", P::INFO.name);
+        assert!(error.contains("sum"), "{}: {error}", P::INFO.meta.name);
     }
 
     /// Both loops answer like the model on the query bodies and the bodies that write.

@@ -128,12 +128,7 @@ pub fn design_record(info: &SpatialDesignInfo) -> DesignRecord {
     DesignRecord {
         id_bytes: std::mem::size_of::<PointId>(),
         limits: (!limits.is_empty()).then(|| limits.join("; ")),
-        ..crate::replay::design_record_of(
-            SpatialFamily::RESULTS_FAMILY,
-            info.name,
-            info.description,
-            info.kind,
-        )
+        ..crate::replay::design_record_of(SpatialFamily::RESULTS_FAMILY, &info.meta)
     }
 }
 
@@ -415,7 +410,7 @@ impl<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static> Replayer
     type Id = PointId;
 
     fn design_name() -> &'static str {
-        I2::INFO.name
+        I2::INFO.meta.name
     }
 
     fn unsupported_before(stats: &SpatialStats) -> Option<String> {

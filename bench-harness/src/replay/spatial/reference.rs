@@ -399,11 +399,11 @@ impl<I2: DirectIndex<2>, I3: DirectIndex<3>> ReferenceLoop for DirectSpatial<I2,
     type Family = SpatialFamily;
 
     fn name() -> String {
-        format!("ref-direct-{}", I2::INFO.name)
+        format!("ref-direct-{}", I2::INFO.meta.name)
     }
 
     fn mirrors() -> Option<&'static str> {
-        Some(I2::INFO.name)
+        Some(I2::INFO.meta.name)
     }
 
     /// For a trace whose setup is its `Space` and inserts and whose body is `Query` ops, or
@@ -477,7 +477,7 @@ impl<I2: DirectIndex<2>, I3: DirectIndex<3>> ReferenceLoop for DirectSpatial<I2,
                     "{} called directly found {} points in {} queries (sum {:#x}) and held {} \
                      after {} moves; the model found {} points in {} queries (sum {:#x}) and \
                      held {} after {} moves{}",
-                    I2::INFO.name,
+                    I2::INFO.meta.name,
                     digest.found,
                     digest.queries,
                     digest.query_sum,

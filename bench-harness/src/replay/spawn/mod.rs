@@ -113,16 +113,11 @@ impl<D: Spawner + 'static> super::HostsDesign<D> for SpawnFamily {
 
 /// The results record of a spawn design: its ID is its world's entity handle.
 pub fn design_record(info: &SpawnDesignInfo) -> DesignRecord {
-    let peer = matches!(info.kind, impls::DesignKind::Peer { .. });
+    let peer = matches!(info.meta.kind, impls::DesignKind::Peer { .. });
     DesignRecord {
         id_bytes: info.entity_bytes,
         limits: peer.then(|| "spawns into its own world (its own entities and storage)".into()),
-        ..crate::replay::design_record_of(
-            SpawnFamily::RESULTS_FAMILY,
-            info.name,
-            info.description,
-            info.kind,
-        )
+        ..crate::replay::design_record_of(SpawnFamily::RESULTS_FAMILY, &info.meta)
     }
 }
 
@@ -231,7 +226,7 @@ impl<S: Spawner + 'static> Replayer for SpawnReplay<S> {
     type Id = ();
 
     fn design_name() -> &'static str {
-        S::INFO.name
+        S::INFO.meta.name
     }
 
     fn for_trace(_trace: &Trace<SpawnOp>) -> Self {
@@ -293,6 +288,7 @@ mod tests {
     use crate::replay::HostsDesign;
     use crate::suite::PreparedTrace;
     use crate::verify::check_replayer;
+    use impls::DesignMeta;
     use impls::spawn::grouped_batched::GroupedBatched;
     use impls::spawn::world::World;
 
@@ -303,9 +299,11 @@ mod tests {
         type World = World;
         type Blob = <GroupedBatched as Spawner>::Blob;
         const INFO: SpawnDesignInfo = SpawnDesignInfo {
-            name: "user_spawner",
-            description: "a user's design",
-            kind: impls::DesignKind::External,
+            meta: DesignMeta {
+                name: "user_spawner",
+                description: "a user's design",
+                kind: impls::DesignKind::External,
+            },
             entity_bytes: 8,
         };
         fn compile(level: &Level) -> Self::Blob {

@@ -397,11 +397,11 @@ impl<S: DirectSpawner> ReferenceLoop for DirectSpawn<S> {
     type Family = SpawnFamily;
 
     fn name() -> String {
-        format!("ref-direct-{}", S::INFO.name)
+        format!("ref-direct-{}", S::INFO.meta.name)
     }
 
     fn mirrors() -> Option<&'static str> {
-        Some(S::INFO.name)
+        Some(S::INFO.meta.name)
     }
 
     /// For a trace whose body is `Spawn` and `DespawnAll` ops (at least one); `None` otherwise
@@ -455,7 +455,7 @@ impl<S: DirectSpawner> ReferenceLoop for DirectSpawn<S> {
             if black_box(digest) != self.expected {
                 return Err(format!(
                     "{} called directly: {digest:?}, the model {:?}",
-                    S::INFO.name,
+                    S::INFO.meta.name,
                     self.expected
                 ));
             }
@@ -463,7 +463,7 @@ impl<S: DirectSpawner> ReferenceLoop for DirectSpawn<S> {
             if world_digest(&mut world, &entities) != self.expected_world {
                 return Err(format!(
                     "{} called directly: the world after the body differs from the model's",
-                    S::INFO.name
+                    S::INFO.meta.name
                 ));
             }
         }
@@ -497,7 +497,7 @@ mod tests {
     #[test]
     fn direct_spawn_loops_spawn_like_the_model() {
         fn check<S: DirectSpawner>(trace: &Trace<SpawnOp>) {
-            let name = S::INFO.name;
+            let name = S::INFO.meta.name;
             let expected = Expected::<SpawnFamily>::of(trace).unwrap();
             let looped = DirectSpawn::<S>::for_trace(trace, &expected.body).expect("a spawn body");
             assert_eq!(DirectSpawn::<S>::mirrors(), Some(name));

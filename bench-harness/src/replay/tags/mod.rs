@@ -119,12 +119,7 @@ pub fn design_record(info: &TagDesignInfo) -> DesignRecord {
             Some(cap) => format!("at most {cap} tags per entity"),
             None => "no cap on tags per entity".to_string(),
         }),
-        ..crate::replay::design_record_of(
-            TagFamily::RESULTS_FAMILY,
-            info.name,
-            info.description,
-            info.kind,
-        )
+        ..crate::replay::design_record_of(TagFamily::RESULTS_FAMILY, &info.meta)
     }
 }
 
@@ -385,7 +380,7 @@ impl<S: TagStore + 'static> Replayer for TagReplay<S> {
     type Id = Entity;
 
     fn design_name() -> &'static str {
-        S::INFO.name
+        S::INFO.meta.name
     }
 
     fn unsupported_before(stats: &TagStats) -> Option<String> {

@@ -391,11 +391,11 @@ impl<P: DirectTagPeer> ReferenceLoop for DirectTags<P> {
     type Family = TagFamily;
 
     fn name() -> String {
-        format!("ref-direct-{}", P::INFO.name)
+        format!("ref-direct-{}", P::INFO.meta.name)
     }
 
     fn mirrors() -> Option<&'static str> {
-        Some(P::INFO.name)
+        Some(P::INFO.meta.name)
     }
 
     /// For a body of only `VisitEntity`, only `HasTag`, only `VisitAll`, or of those and
@@ -443,13 +443,13 @@ impl<P: DirectTagPeer> ReferenceLoop for DirectTags<P> {
             let Some(digest) = std::hint::black_box(digest) else {
                 return Err(format!(
                     "{} called directly refused a tag the model took",
-                    P::INFO.name
+                    P::INFO.meta.name
                 ));
             };
             if digest != self.expected {
                 return Err(format!(
                     "{} called directly: {}",
-                    P::INFO.name,
+                    P::INFO.meta.name,
                     describe_mismatch(&self.expected, &digest)
                 ));
             }
@@ -478,16 +478,16 @@ mod tests {
         let name = &trace.header.generator;
         let expected = Expected::<TagFamily>::of(trace).unwrap();
         let looped = DirectTags::<P>::for_trace(trace, &expected.body)
-            .unwrap_or_else(|| panic!("{}: no loop for {name}", P::INFO.name));
-        assert_eq!(DirectTags::<P>::mirrors(), Some(P::INFO.name));
+            .unwrap_or_else(|| panic!("{}: no loop for {name}", P::INFO.meta.name));
+        assert_eq!(DirectTags::<P>::mirrors(), Some(P::INFO.meta.name));
         looped
             .run(2)
-            .unwrap_or_else(|e| panic!("{} on {name}: {e}", P::INFO.name));
+            .unwrap_or_else(|e| panic!("{} on {name}: {e}", P::INFO.meta.name));
         let mut wrong = DirectTags::<P>::for_trace(trace, &expected.body).unwrap();
         wrong.expected.found_sum ^= 1;
         wrong.expected.visit_sum ^= 1;
         let error = wrong.run(1).unwrap_err();
-        assert!(error.contains("sum"), "{}: {error}", P::INFO.name);
+        assert!(error.contains("sum"), "{}: {error}", P::INFO.meta.name);
     }
 
     /// Both loops replay the read-only bodies (also heavy-tailed, for `smallvec`) and the

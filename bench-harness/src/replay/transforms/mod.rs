@@ -138,12 +138,7 @@ pub fn design_record(info: &TransformDesignInfo, id_bytes: usize) -> DesignRecor
                 ""
             },
         ),
-        ..crate::replay::design_record_of(
-            TransformFamily::RESULTS_FAMILY,
-            info.name,
-            info.description,
-            info.kind,
-        )
+        ..crate::replay::design_record_of(TransformFamily::RESULTS_FAMILY, &info.meta)
     }
 }
 
@@ -285,7 +280,7 @@ impl<S: TransformStore + 'static> Replayer for TransformReplay<S> {
     type Id = S::Id;
 
     fn design_name() -> &'static str {
-        S::INFO.name
+        S::INFO.meta.name
     }
 
     fn unsupported_before(stats: &TransformStats) -> Option<String> {

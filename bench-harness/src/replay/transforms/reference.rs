@@ -128,11 +128,11 @@ impl ReferenceLoop for DirectIndexTree {
     type Family = TransformFamily;
 
     fn name() -> String {
-        format!("ref-direct-{}", IndexTreePeer::INFO.name)
+        format!("ref-direct-{}", IndexTreePeer::INFO.meta.name)
     }
 
     fn mirrors() -> Option<&'static str> {
-        Some(IndexTreePeer::INFO.name)
+        Some(IndexTreePeer::INFO.meta.name)
     }
 
     /// For a trace whose body is `SetLocal`, `BatchLocal`, `ApplyBatch`, `EndFrame` and

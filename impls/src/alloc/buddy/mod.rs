@@ -47,6 +47,7 @@
 //! The ablations reuse this core through [`Flavor`]: `buddy_vec_lists` (free lists in `Vec`s on
 //! the host heap) and `buddy_scan` (no pair bits: the buddy is looked for in its level's list).
 
+use crate::DesignMeta;
 use std::collections::HashSet;
 use std::fmt::Debug;
 
@@ -129,9 +130,11 @@ impl Flavor for Article {
     type Lists = IntrusiveLists;
     const SCAN_FOR_BUDDY: bool = false;
     const INFO: AllocDesignInfo = AllocDesignInfo {
-        name: "buddy",
-        description: "AA3 buddy allocator: intrusive per-level free lists, buddy by index arithmetic, pair XOR bit + split bit per block, metadata in the arena",
-        kind: DesignKind::Article,
+        meta: DesignMeta {
+            name: "buddy",
+            description: "AA3 buddy allocator: intrusive per-level free lists, buddy by index arithmetic, pair XOR bit + split bit per block, metadata in the arena",
+            kind: DesignKind::Article,
+        },
         max_align: BASE_ALIGN,
         power_of_two_blocks: true,
         bad_free: BadFreeDetection::DebugOnly,

@@ -35,6 +35,7 @@
 //!   largest-free figure: the adapter counts reserved bytes itself, and the largest free block
 //!   is unknown.
 
+use crate::DesignMeta;
 use std::fmt;
 use std::ptr::NonNull;
 
@@ -144,13 +145,15 @@ impl BuddyAllocPeer {
 
 impl BlockAllocator for BuddyAllocPeer {
     const INFO: AllocDesignInfo = AllocDesignInfo {
-        name: "buddy_alloc",
-        description: "buddy-alloc's BuddyAlloc (xv6-style): per-order circular intrusive lists, alloc + split bits per block, metadata in the arena, 16-byte alignment only",
-        kind: DesignKind::Peer {
-            crate_name: "buddy-alloc",
-            version: "0.6.0",
-            idiom: "BuddyAlloc::new over the arena (its metadata inside), malloc(size) / free(ptr) per block; a realloc is malloc + copy + free",
-            docs: "https://docs.rs/buddy-alloc/0.6.0/buddy_alloc/buddy_alloc/struct.BuddyAlloc.html",
+        meta: DesignMeta {
+            name: "buddy_alloc",
+            description: "buddy-alloc's BuddyAlloc (xv6-style): per-order circular intrusive lists, alloc + split bits per block, metadata in the arena, 16-byte alignment only",
+            kind: DesignKind::Peer {
+                crate_name: "buddy-alloc",
+                version: "0.6.0",
+                idiom: "BuddyAlloc::new over the arena (its metadata inside), malloc(size) / free(ptr) per block; a realloc is malloc + copy + free",
+                docs: "https://docs.rs/buddy-alloc/0.6.0/buddy_alloc/buddy_alloc/struct.BuddyAlloc.html",
+            },
         },
         max_align: MIN_LEAF_SIZE_ALIGN,
         power_of_two_blocks: false,

@@ -11,6 +11,7 @@
 //! alignment). No realloc: the adapter allocates, copies and frees. The crate keeps no
 //! largest-free-block figure, so that is unknown.
 
+use crate::DesignMeta;
 use std::alloc::Layout;
 use std::ptr::NonNull;
 
@@ -79,13 +80,15 @@ impl BuddySystemAllocatorPeer {
 
 impl BlockAllocator for BuddySystemAllocatorPeer {
     const INFO: AllocDesignInfo = AllocDesignInfo {
-        name: "buddy_system_allocator",
-        description: "buddy_system_allocator::Heap: per-order intrusive singly linked lists, free scans the list for the buddy, no bitmaps",
-        kind: DesignKind::Peer {
-            crate_name: "buddy_system_allocator",
-            version: "0.13.0",
-            idiom: "Heap::init over the arena, alloc(Layout) / dealloc(ptr, Layout) per block; a realloc is alloc + copy + dealloc",
-            docs: "https://docs.rs/buddy_system_allocator/0.13.0/buddy_system_allocator/struct.Heap.html",
+        meta: DesignMeta {
+            name: "buddy_system_allocator",
+            description: "buddy_system_allocator::Heap: per-order intrusive singly linked lists, free scans the list for the buddy, no bitmaps",
+            kind: DesignKind::Peer {
+                crate_name: "buddy_system_allocator",
+                version: "0.13.0",
+                idiom: "Heap::init over the arena, alloc(Layout) / dealloc(ptr, Layout) per block; a realloc is alloc + copy + dealloc",
+                docs: "https://docs.rs/buddy_system_allocator/0.13.0/buddy_system_allocator/struct.Heap.html",
+            },
         },
         max_align: BASE_ALIGN,
         power_of_two_blocks: false,

@@ -11,6 +11,7 @@
 //! nightly compiler). Needs the alignment to free; the adapter's live table supplies it. The
 //! largest free block is only exposed behind rlsf's `unstable` feature, so it is unknown here.
 
+use crate::DesignMeta;
 use std::alloc::Layout;
 use std::ptr::NonNull;
 
@@ -80,13 +81,15 @@ impl RlsfPeer {
 
 impl BlockAllocator for RlsfPeer {
     const INFO: AllocDesignInfo = AllocDesignInfo {
-        name: "rlsf",
-        description: "rlsf::Tlsf: general-purpose TLSF baseline, O(1) segregated fit, 16-byte headers, 32-byte granularity",
-        kind: DesignKind::Peer {
-            crate_name: "rlsf",
-            version: "0.2.3",
-            idiom: "Tlsf::insert_free_block over the arena, allocate(Layout) / deallocate(ptr, align) / reallocate per block",
-            docs: "https://docs.rs/rlsf/0.2.3/rlsf/struct.Tlsf.html",
+        meta: DesignMeta {
+            name: "rlsf",
+            description: "rlsf::Tlsf: general-purpose TLSF baseline, O(1) segregated fit, 16-byte headers, 32-byte granularity",
+            kind: DesignKind::Peer {
+                crate_name: "rlsf",
+                version: "0.2.3",
+                idiom: "Tlsf::insert_free_block over the arena, allocate(Layout) / deallocate(ptr, align) / reallocate per block",
+                docs: "https://docs.rs/rlsf/0.2.3/rlsf/struct.Tlsf.html",
+            },
         },
         max_align: BASE_ALIGN,
         power_of_two_blocks: false,

@@ -25,6 +25,7 @@
 //! instance plus 16 per live entity (its location record), without spare capacity or change
 //! ticks. Allocator calls are not observable (0).
 
+use crate::DesignMeta;
 use std::cell::RefCell;
 use std::marker::PhantomData;
 
@@ -61,13 +62,15 @@ pub struct InTable;
 impl BevyStorage for InTable {
     const STORAGE: StorageType = StorageType::Table;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "bevy_table",
-        description: "bevy_ecs::World as its docs show, table storage (archetype tables): Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes; despawn removes at once (cargo feature `bevy`)",
-        kind: ComponentDesignKind::Peer {
-            crate_name: "bevy_ecs",
-            version: VERSION,
-            idiom: IDIOM,
-            docs: DOCS,
+        meta: DesignMeta {
+            name: "bevy_table",
+            description: "bevy_ecs::World as its docs show, table storage (archetype tables): Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes; despawn removes at once (cargo feature `bevy`)",
+            kind: ComponentDesignKind::Peer {
+                crate_name: "bevy_ecs",
+                version: VERSION,
+                idiom: IDIOM,
+                docs: DOCS,
+            },
         },
         destruction: Destruction::Callback,
         several_per_entity: false,
@@ -80,13 +83,15 @@ pub struct InSparseSet;
 impl BevyStorage for InSparseSet {
     const STORAGE: StorageType = StorageType::SparseSet;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "bevy_sparse",
-        description: "bevy_ecs::World as its docs show, sparse-set storage: Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes; despawn removes at once (cargo feature `bevy`)",
-        kind: ComponentDesignKind::Peer {
-            crate_name: "bevy_ecs",
-            version: VERSION,
-            idiom: IDIOM,
-            docs: DOCS,
+        meta: DesignMeta {
+            name: "bevy_sparse",
+            description: "bevy_ecs::World as its docs show, sparse-set storage: Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes; despawn removes at once (cargo feature `bevy`)",
+            kind: ComponentDesignKind::Peer {
+                crate_name: "bevy_ecs",
+                version: VERSION,
+                idiom: IDIOM,
+                docs: DOCS,
+            },
         },
         destruction: Destruction::Callback,
         several_per_entity: false,

@@ -20,6 +20,7 @@
 //! entity (its entity metadata: generation and location), without spare capacity. Allocator
 //! calls are not observable (0).
 
+use crate::DesignMeta;
 use hecs::{ComponentError as HecsError, World};
 
 use super::{Acceleration, Mass, Position, Velocity, joined, split};
@@ -53,13 +54,15 @@ impl HecsPeer {
 impl ComponentStore for HecsPeer {
     type Entity = hecs::Entity;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "hecs",
-        description: "hecs::World as its docs show: Position/Velocity/Acceleration/Mass components (archetype columns), spawn with the bundle, simulate a query_mut over three, a view borrowed once per run of lookups/writes; despawn removes at once",
-        kind: ComponentDesignKind::Peer {
-            crate_name: "hecs",
-            version: "0.11.2",
-            idiom: "World::spawn((Position, Velocity, Acceleration, Mass)), query_mut::<(&mut Position, &mut Velocity, &Acceleration)> to simulate, view::<&Position>() once per run of lookups and view::<&mut Velocity>() per run of writes",
-            docs: "https://docs.rs/hecs/0.11.2/hecs/struct.World.html",
+        meta: DesignMeta {
+            name: "hecs",
+            description: "hecs::World as its docs show: Position/Velocity/Acceleration/Mass components (archetype columns), spawn with the bundle, simulate a query_mut over three, a view borrowed once per run of lookups/writes; despawn removes at once",
+            kind: ComponentDesignKind::Peer {
+                crate_name: "hecs",
+                version: "0.11.2",
+                idiom: "World::spawn((Position, Velocity, Acceleration, Mass)), query_mut::<(&mut Position, &mut Velocity, &Acceleration)> to simulate, view::<&Position>() once per run of lookups and view::<&mut Velocity>() per run of writes",
+                docs: "https://docs.rs/hecs/0.11.2/hecs/struct.World.html",
+            },
         },
         destruction: Destruction::Callback,
         several_per_entity: false,

@@ -22,6 +22,7 @@
 //! entity-list slot and four sparse-array slots, without spare capacity or sparse pages.
 //! Allocator calls are not observable (0).
 
+use crate::DesignMeta;
 use shipyard::{EntitiesView, EntityId, Get, IntoIter, View, ViewMut, World};
 
 use super::{Acceleration, Mass, Position, Velocity, joined, split};
@@ -75,13 +76,15 @@ impl ShipyardPeer {
 impl ComponentStore for ShipyardPeer {
     type Entity = EntityId;
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        name: "shipyard",
-        description: "shipyard::World as its docs show: Position/Velocity/Acceleration/Mass components (a sparse set each), add_entity with the bundle, simulate a system over three views, View borrowed once per run of lookups/writes; delete_entity removes at once",
-        kind: ComponentDesignKind::Peer {
-            crate_name: "shipyard",
-            version: "0.11.5",
-            idiom: "World::add_entity((Position, Velocity, Acceleration, Mass)), a system over (ViewMut<Position>, ViewMut<Velocity>, View<Acceleration>) to simulate, View<Position> borrowed once per run of lookups and ViewMut<Velocity> per run of writes",
-            docs: "https://docs.rs/shipyard/0.11.5/shipyard/struct.World.html",
+        meta: DesignMeta {
+            name: "shipyard",
+            description: "shipyard::World as its docs show: Position/Velocity/Acceleration/Mass components (a sparse set each), add_entity with the bundle, simulate a system over three views, View borrowed once per run of lookups/writes; delete_entity removes at once",
+            kind: ComponentDesignKind::Peer {
+                crate_name: "shipyard",
+                version: "0.11.5",
+                idiom: "World::add_entity((Position, Velocity, Acceleration, Mass)), a system over (ViewMut<Position>, ViewMut<Velocity>, View<Acceleration>) to simulate, View<Position> borrowed once per run of lookups and ViewMut<Velocity> per run of writes",
+                docs: "https://docs.rs/shipyard/0.11.5/shipyard/struct.World.html",
+            },
         },
         destruction: Destruction::Callback,
         several_per_entity: false,

@@ -33,6 +33,7 @@
 //! changes the store (one compare, never in `position`/`write`, the timed lookups: those give
 //! `Ok(None)`/`Ok(false)` for such an entity, as specs does, and change nothing).
 
+use crate::DesignMeta;
 use std::marker::PhantomData;
 
 use specs::prelude::*;
@@ -108,9 +109,11 @@ macro_rules! specs_storage {
         impl SpecsStorage for $marker {
             type Of<T: Send + Sync + 'static> = $storage<T>;
             const INFO: ComponentDesignInfo = ComponentDesignInfo {
-                name: $design,
-                description: $description,
-                kind: SPECS,
+                meta: DesignMeta {
+                    name: $design,
+                    description: $description,
+                    kind: SPECS,
+                },
                 destruction: Destruction::Callback,
                 several_per_entity: false,
             };

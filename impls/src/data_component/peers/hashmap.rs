@@ -6,6 +6,7 @@
 //! Allocations: one table per entity (growing by doubling) plus one per string or array. The
 //! component is the shared [`MapComponent`] (also `map_hashed`'s).
 
+use crate::DesignMeta;
 use std::collections::HashMap;
 
 use crate::data_component::heap_value::HeapValue;
@@ -21,13 +22,15 @@ pub type HashMapPeer = Entities<MapComponent<HashKeys>>;
 
 impl KeyMap for HashKeys {
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "std_hashmap",
-        description: "std HashMap<u32, boxed value> per entity: O(1) lookups, a table allocation per entity",
-        kind: KvDesignKind::Peer {
-            crate_name: "std",
-            version: "toolchain",
-            idiom: "HashMap<u32, Box<value>> per entity: get / insert / remove by key",
-            docs: "https://doc.rust-lang.org/std/collections/struct.HashMap.html",
+        meta: DesignMeta {
+            name: "std_hashmap",
+            description: "std HashMap<u32, boxed value> per entity: O(1) lookups, a table allocation per entity",
+            kind: KvDesignKind::Peer {
+                crate_name: "std",
+                version: "toolchain",
+                idiom: "HashMap<u32, Box<value>> per entity: get / insert / remove by key",
+                docs: "https://doc.rust-lang.org/std/collections/struct.HashMap.html",
+            },
         },
         bytes_per_entity_cap: None,
     };

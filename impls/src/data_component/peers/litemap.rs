@@ -5,6 +5,7 @@
 //! Cost: get O(log k); set/remove O(k) (shifting the sorted pairs). Allocations: the pair
 //! vector's growth plus one per string or array.
 
+use crate::DesignMeta;
 use litemap::LiteMap;
 
 use crate::data_component::heap_value::HeapValue;
@@ -32,13 +33,15 @@ pub type EntityMap = LiteMap<Key, HeapValue>;
 impl Component for LiteMapComponent {
     type Shared = ();
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "litemap",
-        description: "litemap::LiteMap<u32, boxed value>: one sorted Vec of pairs, binary search",
-        kind: KvDesignKind::Peer {
-            crate_name: "litemap",
-            version: "0.8.3",
-            idiom: "LiteMap<u32, Box<value>> per entity: get / insert / remove by key (binary search over one sorted Vec)",
-            docs: "https://docs.rs/litemap/0.8.3/litemap/struct.LiteMap.html",
+        meta: DesignMeta {
+            name: "litemap",
+            description: "litemap::LiteMap<u32, boxed value>: one sorted Vec of pairs, binary search",
+            kind: KvDesignKind::Peer {
+                crate_name: "litemap",
+                version: "0.8.3",
+                idiom: "LiteMap<u32, Box<value>> per entity: get / insert / remove by key (binary search over one sorted Vec)",
+                docs: "https://docs.rs/litemap/0.8.3/litemap/struct.LiteMap.html",
+            },
         },
         bytes_per_entity_cap: None,
     };

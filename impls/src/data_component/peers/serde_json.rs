@@ -9,6 +9,7 @@
 //! per string, one per array, plus B-tree nodes. Refuses NaN, infinities and non-UTF-8
 //! strings ([`KvError::Unrepresentable`]): JSON has neither.
 
+use crate::DesignMeta;
 use serde_json::{Map, Number, Value};
 
 use crate::data_component::heap_value::{btree_bytes, count_btree_change};
@@ -122,13 +123,15 @@ pub type SerdeJsonPeer = Entities<JsonComponent>;
 impl Component for JsonComponent {
     type Shared = ();
     const INFO: KvDesignInfo = KvDesignInfo {
-        name: "serde_json",
-        description: "serde_json::Value object per entity: string keys, f64 numbers, Vec<Value> arrays; JSON text snapshot",
-        kind: KvDesignKind::Peer {
-            crate_name: "serde_json",
-            version: "1.0.154",
-            idiom: "a Value::Object (Map<String, Value>) per entity: get / insert / remove by key string, Value::Number and Value::Array; to_string for the snapshot",
-            docs: "https://docs.rs/serde_json/1.0.154/serde_json/enum.Value.html",
+        meta: DesignMeta {
+            name: "serde_json",
+            description: "serde_json::Value object per entity: string keys, f64 numbers, Vec<Value> arrays; JSON text snapshot",
+            kind: KvDesignKind::Peer {
+                crate_name: "serde_json",
+                version: "1.0.154",
+                idiom: "a Value::Object (Map<String, Value>) per entity: get / insert / remove by key string, Value::Number and Value::Array; to_string for the snapshot",
+                docs: "https://docs.rs/serde_json/1.0.154/serde_json/enum.Value.html",
+            },
         },
         bytes_per_entity_cap: None,
     };

@@ -11,6 +11,7 @@
 //! (48 bytes for a 32-byte, 8-aligned `T`: tag + generation + value). The arena eagerly fills
 //! its `Vec` with free entries, so `capacity()` (the entry count) is the allocation.
 
+use crate::DesignMeta;
 use ::generational_arena::{Arena, Index};
 
 use crate::TableError;
@@ -38,13 +39,15 @@ impl<T: 'static> IdTable<T> for GenerationalArenaPeer<T> {
     type Id = Index;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "generational-arena",
-        description: "generational_arena::Arena: array with holes, arena-wide u64 generation, usize index + u64 generation",
-        kind: DesignKind::Peer {
-            crate_name: "generational-arena",
-            version: "0.2.9",
-            idiom: "Arena<T>: insert, get, get_mut, remove by Index; iter() / iter_mut() to iterate",
-            docs: "https://docs.rs/generational-arena/0.2.9/generational_arena/struct.Arena.html",
+        meta: DesignMeta {
+            name: "generational-arena",
+            description: "generational_arena::Arena: array with holes, arena-wide u64 generation, usize index + u64 generation",
+            kind: DesignKind::Peer {
+                crate_name: "generational-arena",
+                version: "0.2.9",
+                idiom: "Arena<T>: insert, get, get_mut, remove by Index; iter() / iter_mut() to iterate",
+                docs: "https://docs.rs/generational-arena/0.2.9/generational_arena/struct.Arena.html",
+            },
         },
         id_bytes: id_bytes::<Index>(),
         stale: StaleDetection::UntilRemovals(u64::MAX),

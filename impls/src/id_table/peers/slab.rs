@@ -11,6 +11,7 @@
 //! Memory: `capacity() * size_of::<Entry>()` where, per slab's `lib.rs`,
 //! `Entry<T> = enum { Vacant(usize), Occupied(T) }` (40 bytes for a 32-byte, 8-aligned `T`).
 
+use crate::DesignMeta;
 use crate::TableError;
 use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 
@@ -36,13 +37,15 @@ impl<T: 'static> IdTable<T> for SlabPeer<T> {
     type Id = usize;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "slab",
-        description: "slab::Slab: array with holes, LIFO free list, bare usize index with no generation (does not detect stale keys)",
-        kind: DesignKind::Peer {
-            crate_name: "slab",
-            version: "0.4.12",
-            idiom: "Slab<T>: insert, get, get_mut, try_remove by usize key; iter() / iter_mut() to iterate",
-            docs: "https://docs.rs/slab/0.4.12/slab/struct.Slab.html",
+        meta: DesignMeta {
+            name: "slab",
+            description: "slab::Slab: array with holes, LIFO free list, bare usize index with no generation (does not detect stale keys)",
+            kind: DesignKind::Peer {
+                crate_name: "slab",
+                version: "0.4.12",
+                idiom: "Slab<T>: insert, get, get_mut, try_remove by usize key; iter() / iter_mut() to iterate",
+                docs: "https://docs.rs/slab/0.4.12/slab/struct.Slab.html",
+            },
         },
         id_bytes: id_bytes::<usize>(),
         stale: StaleDetection::None,

@@ -12,6 +12,7 @@
 //! `max(size_of::<T>(), 4) + 4` rounded up to `max(align_of::<T>(), 4)` (40 bytes for a
 //! 32-byte, 8-aligned `T`). `capacity()` hides the sentinel, hence the `+ 1`.
 
+use crate::DesignMeta;
 use std::mem::ManuallyDrop;
 
 use ::slotmap::{DefaultKey, SlotMap};
@@ -48,13 +49,15 @@ impl<T: 'static> IdTable<T> for SlotMapPeer<T> {
     type Id = DefaultKey;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "slotmap",
-        description: "slotmap::SlotMap: array with holes, union slot + u32 version (parity = occupied), 32-bit index + 32-bit version",
-        kind: DesignKind::Peer {
-            crate_name: "slotmap",
-            version: "1.1.1",
-            idiom: "SlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() to iterate",
-            docs: "https://docs.rs/slotmap/1.1.1/slotmap/struct.SlotMap.html",
+        meta: DesignMeta {
+            name: "slotmap",
+            description: "slotmap::SlotMap: array with holes, union slot + u32 version (parity = occupied), 32-bit index + 32-bit version",
+            kind: DesignKind::Peer {
+                crate_name: "slotmap",
+                version: "1.1.1",
+                idiom: "SlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() to iterate",
+                docs: "https://docs.rs/slotmap/1.1.1/slotmap/struct.SlotMap.html",
+            },
         },
         id_bytes: id_bytes::<DefaultKey>(),
         stale: StaleDetection::UntilSlotReuses(1 << 31),

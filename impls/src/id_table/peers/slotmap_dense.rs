@@ -15,6 +15,7 @@
 //! sentinel plus one slot per peak live object; this is an estimate, its true capacity is
 //! private).
 
+use crate::DesignMeta;
 use ::slotmap::{DefaultKey, DenseSlotMap};
 
 use crate::TableError;
@@ -42,13 +43,15 @@ impl<T: 'static> IdTable<T> for DenseSlotMapPeer<T> {
     type Id = DefaultKey;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "slotmap-dense",
-        description: "slotmap::DenseSlotMap: packed values + keys, sparse index table, 32-bit index + 32-bit version",
-        kind: DesignKind::Peer {
-            crate_name: "slotmap",
-            version: "1.1.1",
-            idiom: "DenseSlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() over the packed values",
-            docs: "https://docs.rs/slotmap/1.1.1/slotmap/dense/struct.DenseSlotMap.html",
+        meta: DesignMeta {
+            name: "slotmap-dense",
+            description: "slotmap::DenseSlotMap: packed values + keys, sparse index table, 32-bit index + 32-bit version",
+            kind: DesignKind::Peer {
+                crate_name: "slotmap",
+                version: "1.1.1",
+                idiom: "DenseSlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() over the packed values",
+                docs: "https://docs.rs/slotmap/1.1.1/slotmap/dense/struct.DenseSlotMap.html",
+            },
         },
         id_bytes: id_bytes::<DefaultKey>(),
         stale: StaleDetection::UntilSlotReuses(1 << 31),

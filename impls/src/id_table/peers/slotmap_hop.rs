@@ -19,6 +19,7 @@
 // The deprecation is the crate's maintenance notice, not a defect in the measured design.
 #![allow(deprecated)]
 
+use crate::DesignMeta;
 use std::mem::ManuallyDrop;
 
 use ::slotmap::{DefaultKey, HopSlotMap};
@@ -64,13 +65,15 @@ impl<T: 'static> IdTable<T> for HopSlotMapPeer<T> {
     type Id = DefaultKey;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "slotmap-hop",
-        description: "slotmap::HopSlotMap: array with holes, runs of holes linked so iteration hops over them, 32-bit index + 32-bit version",
-        kind: DesignKind::Peer {
-            crate_name: "slotmap",
-            version: "1.1.1",
-            idiom: "HopSlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() hopping over holes",
-            docs: "https://docs.rs/slotmap/1.1.1/slotmap/hop/struct.HopSlotMap.html",
+        meta: DesignMeta {
+            name: "slotmap-hop",
+            description: "slotmap::HopSlotMap: array with holes, runs of holes linked so iteration hops over them, 32-bit index + 32-bit version",
+            kind: DesignKind::Peer {
+                crate_name: "slotmap",
+                version: "1.1.1",
+                idiom: "HopSlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() hopping over holes",
+                docs: "https://docs.rs/slotmap/1.1.1/slotmap/hop/struct.HopSlotMap.html",
+            },
         },
         id_bytes: id_bytes::<DefaultKey>(),
         stale: StaleDetection::UntilSlotReuses(1 << 31),

@@ -10,6 +10,7 @@
 //! Empty { generation: NonZeroU32, next_free: Option<NonZeroU32> } }` (40 bytes for a 32-byte,
 //! 8-aligned `T`).
 
+use crate::DesignMeta;
 use std::num::NonZeroU32;
 
 use ::thunderdome::{Arena, Index};
@@ -45,13 +46,15 @@ impl<T: 'static> IdTable<T> for ThunderdomePeer<T> {
     type Id = Index;
 
     const INFO: DesignInfo = DesignInfo {
-        name: "thunderdome",
-        description: "thunderdome::Arena: array with holes, per-slot generation, 32-bit slot + 32-bit generation",
-        kind: DesignKind::Peer {
-            crate_name: "thunderdome",
-            version: "0.6.1",
-            idiom: "Arena<T>: insert, get, get_mut, remove by Index; iter() / iter_mut() to iterate",
-            docs: "https://docs.rs/thunderdome/0.6.1/thunderdome/struct.Arena.html",
+        meta: DesignMeta {
+            name: "thunderdome",
+            description: "thunderdome::Arena: array with holes, per-slot generation, 32-bit slot + 32-bit generation",
+            kind: DesignKind::Peer {
+                crate_name: "thunderdome",
+                version: "0.6.1",
+                idiom: "Arena<T>: insert, get, get_mut, remove by Index; iter() / iter_mut() to iterate",
+                docs: "https://docs.rs/thunderdome/0.6.1/thunderdome/struct.Arena.html",
+            },
         },
         id_bytes: id_bytes::<Index>(),
         stale: StaleDetection::UntilSlotReuses(u32::MAX as u64),

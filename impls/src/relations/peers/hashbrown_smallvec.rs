@@ -3,6 +3,7 @@
 //! the heap. Removal finds the record's position by a linear search and swap-removes it: O(m),
 //! quadratic on the star. Capped at [`MAX_SET`] records per key.
 
+use crate::DesignMeta;
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 
@@ -84,13 +85,15 @@ impl HashbrownSmallVec {
 
 impl RelationIndex for HashbrownSmallVec {
     const INFO: RelationDesignInfo = RelationDesignInfo {
-        name: "hashbrown_smallvec",
-        description: "hashbrown HashMap<u32, SmallVec<[u32; 4]>> per index (sets of ≤ 4 inline), swap_remove by position",
-        kind: RelationDesignKind::Peer {
-            crate_name: "hashbrown",
-            version: "0.17.1",
-            idiom: "HashMap<u32, SmallVec<[u32; 4]>>: entry().or_default().push to add, get(&parent) and slice iteration to visit, get_mut + position + swap_remove to remove",
-            docs: "https://docs.rs/hashbrown/0.17.1/hashbrown/struct.HashMap.html",
+        meta: DesignMeta {
+            name: "hashbrown_smallvec",
+            description: "hashbrown HashMap<u32, SmallVec<[u32; 4]>> per index (sets of ≤ 4 inline), swap_remove by position",
+            kind: RelationDesignKind::Peer {
+                crate_name: "hashbrown",
+                version: "0.17.1",
+                idiom: "HashMap<u32, SmallVec<[u32; 4]>>: entry().or_default().push to add, get(&parent) and slice iteration to visit, get_mut + position + swap_remove to remove",
+                docs: "https://docs.rs/hashbrown/0.17.1/hashbrown/struct.HashMap.html",
+            },
         },
         indexes_b: true,
         max_live_records: None,

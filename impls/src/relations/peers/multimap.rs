@@ -4,6 +4,7 @@
 //! as `unordered_multimap::erase` does), dropping the key when its vector empties: O(m) per
 //! removal, the article's O(n²) star. Capped at [`MAX_SET`] records per key.
 
+use crate::DesignMeta;
 use multimap::MultiMap;
 
 use crate::relations::arena::RecordArena;
@@ -84,13 +85,15 @@ impl MultimapPeer {
 
 impl RelationIndex for MultimapPeer {
     const INFO: RelationDesignInfo = RelationDesignInfo {
-        name: "multimap",
-        description: "the multimap crate: MultiMap<u32, u32> per index, removal by get_vec_mut + position + Vec::remove",
-        kind: RelationDesignKind::Peer {
-            crate_name: "multimap",
-            version: "0.10.1",
-            idiom: "MultiMap<u32, u32>: insert to add, get_vec(&parent) and slice iteration to visit, get_vec_mut + position + Vec::remove to remove",
-            docs: "https://docs.rs/multimap/0.10.1/multimap/struct.MultiMap.html",
+        meta: DesignMeta {
+            name: "multimap",
+            description: "the multimap crate: MultiMap<u32, u32> per index, removal by get_vec_mut + position + Vec::remove",
+            kind: RelationDesignKind::Peer {
+                crate_name: "multimap",
+                version: "0.10.1",
+                idiom: "MultiMap<u32, u32>: insert to add, get_vec(&parent) and slice iteration to visit, get_vec_mut + position + Vec::remove to remove",
+                docs: "https://docs.rs/multimap/0.10.1/multimap/struct.MultiMap.html",
+            },
         },
         indexes_b: true,
         max_live_records: None,

@@ -25,6 +25,7 @@
 //! Memory is an estimate (the crate exposes no capacities): per live point one slot-map entry
 //! and one cell entry, plus the adapter's handle array; the cell table is not counted.
 
+use crate::DesignMeta;
 use flat_spatial::Grid;
 use flat_spatial::grid::{GridHandle, StoreObject};
 
@@ -78,13 +79,15 @@ impl<const D: usize> FlatSpatialGrid<D> {
 
 impl<const D: usize> SpatialIndex<D> for FlatSpatialGrid<D> {
     const INFO: SpatialDesignInfo = SpatialDesignInfo {
-        name: "flat_spatial",
-        description: "peer: flat_spatial 0.6.1 Grid as its docs show (sparse hash of cell vectors, cell = 2r rounded): query_around testing the positions the cells hold, get(handle) per hit; lazy moves + maintain; 2D only",
-        kind: SpatialDesignKind::Peer {
-            crate_name: "flat_spatial",
-            version: "0.6.1",
-            idiom: "Grid::new(cell) + insert per point, query_around(center, r) testing the positions the cells hold; lazy set_position + maintain for moves",
-            docs: "https://docs.rs/flat_spatial/0.6.1/flat_spatial/grid/struct.Grid.html",
+        meta: DesignMeta {
+            name: "flat_spatial",
+            description: "peer: flat_spatial 0.6.1 Grid as its docs show (sparse hash of cell vectors, cell = 2r rounded): query_around testing the positions the cells hold, get(handle) per hit; lazy moves + maintain; 2D only",
+            kind: SpatialDesignKind::Peer {
+                crate_name: "flat_spatial",
+                version: "0.6.1",
+                idiom: "Grid::new(cell) + insert per point, query_around(center, r) testing the positions the cells hold; lazy set_position + maintain for moves",
+                docs: "https://docs.rs/flat_spatial/0.6.1/flat_spatial/grid/struct.Grid.html",
+            },
         },
         supports_3d: false,
         max_live: None,

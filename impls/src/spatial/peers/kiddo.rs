@@ -40,6 +40,7 @@
 //! live point plus the adapter's side arrays and guard map; stems and bucket slack are not
 //! counted.
 
+use crate::DesignMeta;
 use hashbrown::HashMap;
 use hashbrown::hash_map::Entry;
 use kiddo::SquaredEuclidean;
@@ -161,13 +162,15 @@ impl<const D: usize> KiddoTree<D> {
 
 impl<const D: usize> SpatialIndex<D> for KiddoTree<D> {
     const INFO: SpatialDesignInfo = SpatialDesignInfo {
-        name: "kiddo",
-        description: "peer: kiddo 5.3.3 float KdTree (buckets of 32) as its docs show: with_capacity + add, within_unsorted kept by its own distances; a move is remove + add; at most 32 points at one exact position; WRONG ANSWERS when 17+ points of a full bucket share its smallest coordinate on one axis (a kiddo split defect: fails sp-clustered at 100K; kiddo_static does not)",
-        kind: SpatialDesignKind::Peer {
-            crate_name: "kiddo",
-            version: "5.3.3",
-            idiom: "float KdTree::with_capacity + add per point, within_unsorted::<SquaredEuclidean> per query keeping its own distances; a move is remove + add",
-            docs: "https://docs.rs/kiddo/5.3.3/kiddo/float/kdtree/struct.KdTree.html",
+        meta: DesignMeta {
+            name: "kiddo",
+            description: "peer: kiddo 5.3.3 float KdTree (buckets of 32) as its docs show: with_capacity + add, within_unsorted kept by its own distances; a move is remove + add; at most 32 points at one exact position; WRONG ANSWERS when 17+ points of a full bucket share its smallest coordinate on one axis (a kiddo split defect: fails sp-clustered at 100K; kiddo_static does not)",
+            kind: SpatialDesignKind::Peer {
+                crate_name: "kiddo",
+                version: "5.3.3",
+                idiom: "float KdTree::with_capacity + add per point, within_unsorted::<SquaredEuclidean> per query keeping its own distances; a move is remove + add",
+                docs: "https://docs.rs/kiddo/5.3.3/kiddo/float/kdtree/struct.KdTree.html",
+            },
         },
         supports_3d: true,
         max_live: None,

@@ -22,6 +22,7 @@
 //! Memory is an estimate (the crate exposes no capacities): one leaf point and item per point
 //! plus the adapter's slice and ID arrays; stems (one per 32 points) are not counted.
 
+use crate::DesignMeta;
 use kiddo::SquaredEuclidean;
 use kiddo::immutable::float::kdtree::ImmutableKdTree;
 
@@ -61,13 +62,15 @@ impl<const D: usize> KiddoStatic<D> {
 
 impl<const D: usize> SpatialIndex<D> for KiddoStatic<D> {
     const INFO: SpatialDesignInfo = SpatialDesignInfo {
-        name: "kiddo_static",
-        description: "peer: kiddo 5.3.3 ImmutableKdTree as its docs show: new_from_slice of the setup, within_unsorted kept by its own distances; static; no split defect (verifies sp-clustered)",
-        kind: SpatialDesignKind::Peer {
-            crate_name: "kiddo",
-            version: "5.3.3",
-            idiom: "ImmutableKdTree::new_from_slice of the setup's points, within_unsorted::<SquaredEuclidean> per query keeping its own distances; static sets only",
-            docs: "https://docs.rs/kiddo/5.3.3/kiddo/immutable/float/kdtree/struct.ImmutableKdTree.html",
+        meta: DesignMeta {
+            name: "kiddo_static",
+            description: "peer: kiddo 5.3.3 ImmutableKdTree as its docs show: new_from_slice of the setup, within_unsorted kept by its own distances; static; no split defect (verifies sp-clustered)",
+            kind: SpatialDesignKind::Peer {
+                crate_name: "kiddo",
+                version: "5.3.3",
+                idiom: "ImmutableKdTree::new_from_slice of the setup's points, within_unsorted::<SquaredEuclidean> per query keeping its own distances; static sets only",
+                docs: "https://docs.rs/kiddo/5.3.3/kiddo/immutable/float/kdtree/struct.ImmutableKdTree.html",
+            },
         },
         supports_3d: true,
         max_live: None,

@@ -22,6 +22,7 @@
 //! Memory is an estimate (the crate exposes no capacities): one leaf entry per point plus the
 //! adapter's side arrays; inner nodes are not counted.
 
+use crate::DesignMeta;
 use rstar::RTree;
 use rstar::primitives::GeomWithData;
 
@@ -105,13 +106,15 @@ impl<const D: usize> RStarTree<D> {
 
 impl<const D: usize> SpatialIndex<D> for RStarTree<D> {
     const INFO: SpatialDesignInfo = SpatialDesignInfo {
-        name: "rstar",
-        description: "peer: rstar 0.13.1 RTree (R*-tree) as its docs show: bulk_load of the setup, locate_within_distance(c, r*r) as is; later insert/remove, a move is remove + insert",
-        kind: SpatialDesignKind::Peer {
-            crate_name: "rstar",
-            version: "0.13.1",
-            idiom: "RTree::bulk_load of the setup's points, locate_within_distance(center, r²) per query; insert / remove afterwards, a move is remove + insert",
-            docs: "https://docs.rs/rstar/0.13.1/rstar/struct.RTree.html",
+        meta: DesignMeta {
+            name: "rstar",
+            description: "peer: rstar 0.13.1 RTree (R*-tree) as its docs show: bulk_load of the setup, locate_within_distance(c, r*r) as is; later insert/remove, a move is remove + insert",
+            kind: SpatialDesignKind::Peer {
+                crate_name: "rstar",
+                version: "0.13.1",
+                idiom: "RTree::bulk_load of the setup's points, locate_within_distance(center, r²) per query; insert / remove afterwards, a move is remove + insert",
+                docs: "https://docs.rs/rstar/0.13.1/rstar/struct.RTree.html",
+            },
         },
         supports_3d: true,
         max_live: None,

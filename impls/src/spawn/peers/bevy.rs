@@ -11,6 +11,7 @@
 //! `bevy_batch`. Children's transforms get their parent entity in a second pass after the
 //! batches, as in `hecs_batch`. Table storage (bevy's default) for every component.
 
+use crate::DesignMeta;
 use bevy_ecs::bundle::{Bundle, NoBundleEffect};
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
@@ -169,12 +170,14 @@ impl Spawner for BevySpawn {
     type Blob = Vec<Record>;
 
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
-        name: "bevy_spawn",
-        description: "peer (own world): bevy_ecs World::spawn per entity of a bundle of typed records (cargo feature `bevy`)",
-        kind: bevy(
-            "World::spawn(bundle) per entity, the bundle of the record's components",
-            "https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/world/struct.World.html#method.spawn",
-        ),
+        meta: DesignMeta {
+            name: "bevy_spawn",
+            description: "peer (own world): bevy_ecs World::spawn per entity of a bundle of typed records (cargo feature `bevy`)",
+            kind: bevy(
+                "World::spawn(bundle) per entity, the bundle of the record's components",
+                "https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/world/struct.World.html#method.spawn",
+            ),
+        },
         entity_bytes: size_of::<Entity>(),
     };
 
@@ -207,12 +210,14 @@ impl Spawner for BevyBatch {
     type Blob = Batches;
 
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
-        name: "bevy_batch",
-        description: "peer (own world): bevy_ecs spawn_batch per archetype, then a parent fix-up pass (cargo feature `bevy`)",
-        kind: bevy(
-            "World::spawn_batch(iterator of bundles) per archetype, then World::get_mut::<Transform> to set each child's parent",
-            "https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/world/struct.World.html#method.spawn_batch",
-        ),
+        meta: DesignMeta {
+            name: "bevy_batch",
+            description: "peer (own world): bevy_ecs spawn_batch per archetype, then a parent fix-up pass (cargo feature `bevy`)",
+            kind: bevy(
+                "World::spawn_batch(iterator of bundles) per archetype, then World::get_mut::<Transform> to set each child's parent",
+                "https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/world/struct.World.html#method.spawn_batch",
+            ),
+        },
         entity_bytes: size_of::<Entity>(),
     };
 

@@ -9,6 +9,7 @@
 //! transforms get their parent entity in a second pass after all batches (`get::<&mut _>`), a
 //! cost hecs users pay too.
 
+use crate::DesignMeta;
 use hecs::{ColumnBatchBuilder, ColumnBatchType, Entity, EntityBuilder, World};
 
 use super::{Batches, Record, Tags, records};
@@ -91,12 +92,14 @@ impl Spawner for HecsSpawn {
     type Blob = Vec<Record>;
 
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
-        name: "hecs_spawn",
-        description: "peer (own world): hecs World::spawn per entity from an EntityBuilder of typed records",
-        kind: hecs(
-            "EntityBuilder::add per record, World::spawn(builder.build()) per entity",
-            "https://docs.rs/hecs/0.11.2/hecs/struct.EntityBuilder.html",
-        ),
+        meta: DesignMeta {
+            name: "hecs_spawn",
+            description: "peer (own world): hecs World::spawn per entity from an EntityBuilder of typed records",
+            kind: hecs(
+                "EntityBuilder::add per record, World::spawn(builder.build()) per entity",
+                "https://docs.rs/hecs/0.11.2/hecs/struct.EntityBuilder.html",
+            ),
+        },
         entity_bytes: size_of::<Entity>(),
     };
 
@@ -140,12 +143,14 @@ impl Spawner for HecsBatch {
     type Blob = Batches;
 
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
-        name: "hecs_batch",
-        description: "peer (own world): hecs spawn_column_batch per archetype, then a parent fix-up pass",
-        kind: hecs(
-            "ColumnBatchBuilder per archetype, World::spawn_column_batch, then World::get::<&mut Transform> to set each child's parent",
-            "https://docs.rs/hecs/0.11.2/hecs/struct.ColumnBatchBuilder.html",
-        ),
+        meta: DesignMeta {
+            name: "hecs_batch",
+            description: "peer (own world): hecs spawn_column_batch per archetype, then a parent fix-up pass",
+            kind: hecs(
+                "ColumnBatchBuilder per archetype, World::spawn_column_batch, then World::get::<&mut Transform> to set each child's parent",
+                "https://docs.rs/hecs/0.11.2/hecs/struct.ColumnBatchBuilder.html",
+            ),
+        },
         entity_bytes: size_of::<Entity>(),
     };
 

@@ -6,6 +6,7 @@
 //! [`TagError::CapacityExceeded`] (from `try_push`'s `CapacityError`), never a panic.
 //! Cost and trade-off: as `fixed`.
 
+use crate::DesignMeta;
 use ::arrayvec::ArrayVec;
 
 use crate::tags::entities::{Created, EntitySet};
@@ -49,13 +50,15 @@ impl ArrayVecPeer {
 
 impl TagStore for ArrayVecPeer {
     const INFO: TagDesignInfo = TagDesignInfo {
-        name: "arrayvec",
-        description: "Vec<ArrayVec<u32, 8>>: the fixed design in a crate, hard cap of 8 tags",
-        kind: TagDesignKind::Peer {
-            crate_name: "arrayvec",
-            version: "0.7.8",
-            idiom: "Vec<ArrayVec<u32, 8>> indexed by entity: try_push (refused past 8), contains, iter over a slice, position + swap_remove",
-            docs: "https://docs.rs/arrayvec/0.7.8/arrayvec/struct.ArrayVec.html",
+        meta: DesignMeta {
+            name: "arrayvec",
+            description: "Vec<ArrayVec<u32, 8>>: the fixed design in a crate, hard cap of 8 tags",
+            kind: TagDesignKind::Peer {
+                crate_name: "arrayvec",
+                version: "0.7.8",
+                idiom: "Vec<ArrayVec<u32, 8>> indexed by entity: try_push (refused past 8), contains, iter over a slice, position + swap_remove",
+                docs: "https://docs.rs/arrayvec/0.7.8/arrayvec/struct.ArrayVec.html",
+            },
         },
         tags_per_entity_cap: Some(CAP),
     };

@@ -7,6 +7,7 @@
 //! capacity (`size_of::<SmallVec<[u32; 4]>>()` bytes, 24 with smallvec 1.x on 64-bit targets),
 //! and spilled entities pay it on top of their heap buffer.
 
+use crate::DesignMeta;
 use ::smallvec::SmallVec;
 
 use crate::tags::entities::{Created, EntitySet};
@@ -50,13 +51,15 @@ impl SmallVecPeer {
 
 impl TagStore for SmallVecPeer {
     const INFO: TagDesignInfo = TagDesignInfo {
-        name: "smallvec",
-        description: "Vec<SmallVec<[u32; 4]>>: up to 4 tags inline, then one heap buffer per entity",
-        kind: TagDesignKind::Peer {
-            crate_name: "smallvec",
-            version: "1.16.5",
-            idiom: "Vec<SmallVec<[u32; 4]>> indexed by entity: push, contains, iter over a slice, position + swap_remove",
-            docs: "https://docs.rs/smallvec/1.16.5/smallvec/struct.SmallVec.html",
+        meta: DesignMeta {
+            name: "smallvec",
+            description: "Vec<SmallVec<[u32; 4]>>: up to 4 tags inline, then one heap buffer per entity",
+            kind: TagDesignKind::Peer {
+                crate_name: "smallvec",
+                version: "1.16.5",
+                idiom: "Vec<SmallVec<[u32; 4]>> indexed by entity: push, contains, iter over a slice, position + swap_remove",
+                docs: "https://docs.rs/smallvec/1.16.5/smallvec/struct.SmallVec.html",
+            },
         },
         tags_per_entity_cap: None,
     };

@@ -9,6 +9,7 @@
 //! first (the family makes them roots; `NodeId::remove` would hand them to the grandparent),
 //! then removes the node, whose slot the arena reuses.
 
+use crate::DesignMeta;
 use ::indextree::{Arena, NodeId};
 
 use crate::transforms::{
@@ -72,13 +73,15 @@ impl TransformStore for IndexTreePeer {
     type Id = NodeId;
 
     const INFO: TransformDesignInfo = TransformDesignInfo {
-        name: "indextree",
-        description: "indextree arena tree (links in one Vec), immediate update by a descendants() traversal",
-        kind: TransformDesignKind::Peer {
-            crate_name: "indextree",
-            version: "4.9.2",
-            idiom: "Arena<Node>: new_node + append to build, detach + append to reparent, remove; world transforms by a descendants() traversal reading each node's parent",
-            docs: "https://docs.rs/indextree/4.9.2/indextree/struct.Arena.html",
+        meta: DesignMeta {
+            name: "indextree",
+            description: "indextree arena tree (links in one Vec), immediate update by a descendants() traversal",
+            kind: TransformDesignKind::Peer {
+                crate_name: "indextree",
+                version: "4.9.2",
+                idiom: "Arena<Node>: new_node + append to build, detach + append to reparent, remove; world transforms by a descendants() traversal reading each node's parent",
+                docs: "https://docs.rs/indextree/4.9.2/indextree/struct.Arena.html",
+            },
         },
         strategy: UpdateStrategy::Immediate,
         detects_stale: true,
