@@ -233,8 +233,8 @@ fn no_file_outside_a_familys_own_names_it() {
     }
     assert!(
         violations.is_empty(),
-        "{} lines name a family outside its own files (see ARCHITECTURE.md, \"Adding a \
-         family\"):\n{}",
+        "{} lines name a family outside its own files (see ARCHITECTURE.md, \"Adding things\", \
+         \"A family\"):\n{}",
         violations.len(),
         violations.join("\n")
     );
