@@ -86,8 +86,9 @@ pub struct MetricSpec {
 
 impl MetricSpec {
     /// A deterministic per-design number, lower is better, no chart: the common case, which the
-    /// builder methods below adjust.
-    pub fn lower(name: &'static str, label: &'static str, unit: Unit) -> Self {
+    /// builder methods below adjust ([`higher`](Self::higher), [`neutral`](Self::neutral),
+    /// [`chart`](Self::chart)).
+    pub fn per_design(name: &'static str, label: &'static str, unit: Unit) -> Self {
         Self {
             name: Cow::Borrowed(name),
             label: Cow::Borrowed(label),
@@ -105,7 +106,7 @@ impl MetricSpec {
         Self {
             better: None,
             scope: Scope::Trace,
-            ..Self::lower(name, label, unit)
+            ..Self::per_design(name, label, unit)
         }
     }
 
@@ -220,7 +221,7 @@ mod tests {
             title: "t".into(),
             rank_by: "bytes".into(),
             specs: vec![
-                MetricSpec::lower("bytes", "B", Unit::Bytes).describe("bytes"),
+                MetricSpec::per_design("bytes", "B", Unit::Bytes).describe("bytes"),
                 MetricSpec::trace("tags", "tags", Unit::Count).describe("tags"),
             ],
         };
@@ -241,7 +242,7 @@ mod tests {
 
     #[test]
     fn a_spec_serializes_with_its_chart_kind() {
-        let s = MetricSpec::lower("u", "use", Unit::Number)
+        let s = MetricSpec::per_design("u", "use", Unit::Number)
             .describe("d")
             .higher()
             .chart(MetricChart::Grouped {

@@ -697,7 +697,8 @@ fn a_family_metric_the_family_declares_deterministic_gates_like_the_shared_count
     // Fewer bytes is an improvement, not a failure.
     let better = compare(&base, &run_with_tag_metrics(0.5, 1.0), &Rules::default()).unwrap();
     assert!(!better.gate_failed());
-    // A metric without a better direction (fixed by the trace) is shown, never gated.
+    // A metric without a better direction (fixed by the trace) is shown as changed: never
+    // gated, never called better or worse.
     let moved = compare(&base, &run_with_tag_metrics(1.0, 2.0), &Rules::default()).unwrap();
     assert!(!moved.gate_failed(), "{moved:#?}");
     assert!(
@@ -706,8 +707,10 @@ fn a_family_metric_the_family_declares_deterministic_gates_like_the_shared_count
             .iter()
             .any(|r| r.metric == "metrics.tags_after_setup"
                 && r.kind == MetricKind::Shown
-                && r.verdict == Verdict::Regressed)
+                && r.verdict == Verdict::Changed)
     );
+    let text = render(&moved, Format::Text, false);
+    assert!(text.contains("changed"), "{text}");
     // The baseline keeps the gated family metric, not the shown one.
     let baseline = Baseline::from_run(&base);
     let kept: Vec<&String> = baseline

@@ -25,7 +25,7 @@ pub fn build(
 ) -> Result<Chart, ChartError> {
     let description = format!(
         "{title}: {y_desc} for each history entry, in the order the entries were appended \
-         (x: commit and date); one line per design. Lower is better."
+         (x: commit and date); one line per design."
     );
     let lines: Vec<&Line> = lines.iter().filter(|l| !l.points.is_empty()).collect();
     let height = (120 + 18 * lines.len() as u32).max(400);

@@ -70,7 +70,9 @@ fn trend_value(charted: Charted<'_>, p: &HistoryPoint) -> Option<f64> {
         Charted::Named(name) => p.metrics.get(name).copied(),
         Charted::TimeVsReference => p.time_vs_reference,
     };
-    v.filter(|v| v.is_finite() && *v > 0.0 && is_verified(p.status))
+    // Zero is a value (no garbage left, no allocator call); only a missing or non-finite one
+    // is not drawn.
+    v.filter(|v| v.is_finite() && *v >= 0.0 && is_verified(p.status))
 }
 
 /// The trend section of one workload: one line per design (per design and machine when the
@@ -114,7 +116,8 @@ pub(super) fn build_trend(
         .max();
     let metric = if let Charted::Named(name) = charted {
         match name {
-            "ir" => "simulated instructions per work unit (ir, deterministic)".to_string(),
+            "ir" => "simulated instructions per work unit (ir, deterministic; lower is better)"
+                .to_string(),
             other => format!("{other}, as the history records it"),
         }
     } else {
@@ -126,8 +129,8 @@ pub(super) fn build_trend(
         refs.sort_unstable();
         refs.dedup();
         match refs.as_slice() {
-            [r] => format!("ns per work unit ÷ {r}'s in the same run"),
-            _ => "ns per work unit ÷ the run's reference design's".to_string(),
+            [r] => format!("ns per work unit ÷ {r}'s in the same run (lower is better)"),
+            _ => "ns per work unit ÷ the run's reference design's (lower is better)".to_string(),
         }
     };
     let mut machines: Vec<&str> = history.entries.iter().map(|e| e.machine.as_str()).collect();

@@ -46,6 +46,9 @@ pub enum Better {
     Lower,
     /// Larger values are better (throughputs).
     Higher,
+    /// Neither: a figure the trace fixes (a family metric declared without a direction); a
+    /// change beyond the threshold is reported as changed, never as better or worse.
+    Neither,
 }
 
 /// A value with an optional confidence interval.
@@ -159,8 +162,9 @@ pub fn family_defs(families: &[FamilyRecord]) -> Vec<MetricDef> {
                     MetricKind::Shown
                 },
                 better: match spec.better {
+                    Some(Direction::Lower) => Better::Lower,
                     Some(Direction::Higher) => Better::Higher,
-                    _ => Better::Lower,
+                    None => Better::Neither,
                 },
                 min_abs_change: 1e-4,
                 extract: Extract::FamilyValue,

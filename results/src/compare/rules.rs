@@ -63,6 +63,9 @@ pub enum Verdict {
     NotRun,
     /// Within the threshold (or not judged; see the row's note).
     Unchanged,
+    /// Beyond the threshold on a metric with no better direction (a figure the trace fixes):
+    /// shown, never gating, never counted as better or worse.
+    Changed,
 }
 
 impl Verdict {
@@ -75,6 +78,7 @@ impl Verdict {
             Verdict::Gone => "gone",
             Verdict::NotRun => "not run (filtered)",
             Verdict::Unchanged => "unchanged",
+            Verdict::Changed => "changed",
         }
     }
 }
@@ -377,6 +381,7 @@ fn worse_sign(def: &MetricDef, base: f64, new: f64) -> f64 {
     match def.better {
         Better::Lower => d.signum(),
         Better::Higher => -d.signum(),
+        Better::Neither => 0.0,
     }
 }
 
@@ -385,6 +390,8 @@ fn det_row(def: &MetricDef, key: &BenchKey, b: Measured, n: Measured, rules: &Ru
     let beyond = abs > def.min_abs_change && abs > rules.threshold_det * b.value.abs();
     let verdict = if !beyond || b.value == n.value {
         Verdict::Unchanged
+    } else if def.better == Better::Neither {
+        Verdict::Changed
     } else if worse_sign(def, b.value, n.value) > 0.0 {
         Verdict::Regressed
     } else {

@@ -740,7 +740,7 @@ mod tests {
         let section = MetricSection {
             title: "work".into(),
             rank_by: "products_per_frame".into(),
-            specs: vec![MetricSpec::lower(
+            specs: vec![MetricSpec::per_design(
                 "products_per_frame",
                 "p / f",
                 Unit::Number,

@@ -44,27 +44,27 @@ pub fn section() -> MetricSection {
             MetricSpec::trace("arena_bytes", "arena", Unit::Bytes).describe(
                 "arena size of the replay, from the trace's peak; the same for every design.",
             ),
-            MetricSpec::lower("utilization_at_peak", "use at peak", Unit::Number)
+            MetricSpec::per_design("utilization_at_peak", "use at peak", Unit::Number)
                 .higher()
                 .describe(
                     "requested live bytes over reserved bytes at the moment of peak requested \
                      bytes.",
                 )
                 .chart(arena_use()),
-            MetricSpec::lower("utilization_mean", "mean use", Unit::Number)
+            MetricSpec::per_design("utilization_mean", "mean use", Unit::Number)
                 .higher()
                 .describe(
                     "requested live bytes over reserved bytes, averaged over the ops (ops with \
                      nothing live skipped).",
                 )
                 .chart(arena_use()),
-            MetricSpec::lower(
+            MetricSpec::per_design(
                 "internal_fragmentation_at_peak",
                 "internal frag.",
                 Unit::Number,
             )
             .describe("at peak, (reserved − requested) ÷ reserved: space lost inside blocks."),
-            MetricSpec::lower(
+            MetricSpec::per_design(
                 "external_fragmentation_at_peak",
                 "external frag.",
                 Unit::Number,
@@ -73,7 +73,7 @@ pub fn section() -> MetricSection {
                 "at peak, 1 − largest free block ÷ free bytes: free space split into pieces; \
                      empty where the design cannot tell its largest free block.",
             ),
-            MetricSpec::lower(
+            MetricSpec::per_design(
                 "largest_free_over_arena_at_peak",
                 "largest free ÷ arena",
                 Unit::Number,
@@ -83,7 +83,7 @@ pub fn section() -> MetricSection {
                 "the largest free block over the arena size, at peak; empty where the design \
                  cannot tell it.",
             ),
-            MetricSpec::lower(
+            MetricSpec::per_design(
                 "metadata_bits_per_block",
                 "metadata bits / block",
                 Unit::Number,
@@ -92,7 +92,7 @@ pub fn section() -> MetricSection {
                 "allocator metadata (in the arena and on the host heap) in bits per live \
                      block, at peak.",
             ),
-            MetricSpec::lower(
+            MetricSpec::per_design(
                 "live_fraction_at_first_failure",
                 "live at first failure",
                 Unit::Number,

@@ -55,29 +55,30 @@ pub fn section() -> MetricSection {
             .describe("point masses after the setup."),
             MetricSpec::trace("frames", "destruction steps", Unit::Count)
                 .describe("destruction steps (frames) of the body."),
-            MetricSpec::lower("bytes_per_entity", "B / entity", Unit::Number).describe(
+            MetricSpec::per_design("bytes_per_entity", "B / entity", Unit::Number).describe(
                 "heap bytes the design holds after the setup (its own accounting: entity \
                  manager, map and instance data; peers: an estimate) per live entity.",
             ),
-            MetricSpec::lower("bytes_per_instance", "B / instance", Unit::Number)
+            MetricSpec::per_design("bytes_per_instance", "B / instance", Unit::Number)
                 .describe("the same bytes per point mass."),
-            MetricSpec::lower("memory_bytes_after_body", "after body", Unit::Bytes)
+            MetricSpec::per_design("memory_bytes_after_body", "after body", Unit::Bytes)
                 .describe("heap bytes after the body."),
-            MetricSpec::lower("setup_alloc_calls", "setup calls", Unit::Count).describe(
+            MetricSpec::per_design("setup_alloc_calls", "setup calls", Unit::Count).describe(
                 "allocator calls during the setup (every capacity change of a buffer counts \
                  one; peers: not observable, 0).",
             ),
-            MetricSpec::lower("alloc_calls_per_op", "body calls / unit", Unit::Number)
+            MetricSpec::per_design("alloc_calls_per_op", "body calls / unit", Unit::Number)
                 .describe("allocator calls during the body, per work unit."),
-            MetricSpec::lower("garbage_after_10_frames", "garbage after 10", Unit::Count).describe(
-                "instances of killed entities not yet destroyed after the 10th destruction \
+            MetricSpec::per_design("garbage_after_10_frames", "garbage after 10", Unit::Count)
+                .describe(
+                    "instances of killed entities not yet destroyed after the 10th destruction \
                      step (frame).",
-            ),
-            MetricSpec::lower("garbage_after_last_frame", "garbage at end", Unit::Count)
+                ),
+            MetricSpec::per_design("garbage_after_last_frame", "garbage at end", Unit::Count)
                 .describe("the same after the last destruction step."),
-            MetricSpec::lower("garbage_peak", "garbage peak", Unit::Count)
+            MetricSpec::per_design("garbage_peak", "garbage peak", Unit::Count)
                 .describe("the most garbage after any destruction step."),
-            MetricSpec::lower("garbage_per_frame", "garbage per frame", Unit::Count)
+            MetricSpec::per_design("garbage_per_frame", "garbage per frame", Unit::Count)
                 .describe("garbage after each destruction step, in order.")
                 .chart(MetricChart::Lines),
         ],

@@ -37,20 +37,20 @@ pub fn section() -> MetricSection {
             .describe("live entities after the body (the trace fixes it)."),
             MetricSpec::trace("keys_after_body", "keys after the body", Unit::Count)
                 .describe("keys held after the body."),
-            MetricSpec::lower("alloc_calls_per_entity", "calls / entity", Unit::Number)
+            MetricSpec::per_design("alloc_calls_per_entity", "calls / entity", Unit::Number)
                 .describe(
                     "allocator calls the design made over the setup and the body, per entity \
                      spawned (its own accounting; B-tree nodes estimated): the article's \
                      \"many → 3 → 1\".",
                 )
                 .chart(MetricChart::Bars),
-            MetricSpec::lower("bytes_per_key", "B / key", Unit::Number).describe(
+            MetricSpec::per_design("bytes_per_key", "B / key", Unit::Number).describe(
                 "heap bytes the design holds after the body divided by the keys it then holds.",
             ),
-            MetricSpec::lower("bytes_per_entity", "B / entity", Unit::Number)
+            MetricSpec::per_design("bytes_per_entity", "B / entity", Unit::Number)
                 .describe("the same bytes per live entity.")
                 .chart(MetricChart::Bars),
-            MetricSpec::lower("body_alloc_calls_per_op", "body calls / unit", Unit::Number)
+            MetricSpec::per_design("body_alloc_calls_per_op", "body calls / unit", Unit::Number)
                 .describe("allocator calls during the body, per work unit."),
         ],
     }

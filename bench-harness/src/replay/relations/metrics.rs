@@ -30,20 +30,20 @@ pub fn section() -> MetricSection {
                 Unit::Count,
             )
             .describe("live records after the setup (the trace fixes it)."),
-            MetricSpec::lower("indices", "indices", Unit::Count)
+            MetricSpec::per_design("indices", "indices", Unit::Count)
                 .neutral()
                 .describe(
                     "indices the design keeps: 0 (every query scans), 1 (on a; the b side \
                      scans and b-side traces are unsupported) or 2 (on a and b).",
                 ),
-            MetricSpec::lower("bytes_per_record", "B / record", Unit::Number)
+            MetricSpec::per_design("bytes_per_record", "B / record", Unit::Number)
                 .describe(
                     "heap bytes the design holds after the setup (its own accounting: records, \
                      links, hash tables, free list) divided by the records it then holds. The \
                      article: \"+2 u32 per item per index\".",
                 )
                 .chart(MetricChart::Bars),
-            MetricSpec::lower("memory_bytes_after_body", "after body", Unit::Bytes)
+            MetricSpec::per_design("memory_bytes_after_body", "after body", Unit::Bytes)
                 .describe("heap bytes the design holds after the body."),
         ],
     }

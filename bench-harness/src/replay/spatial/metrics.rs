@@ -36,26 +36,26 @@ pub fn section() -> MetricSection {
                 .describe("live points after the setup (the trace fixes it)."),
             MetricSpec::trace("found_per_query", "found per query", Unit::Number)
                 .describe("points each query found (the same for every design)."),
-            MetricSpec::lower("cells_per_query", "cells / query", Unit::Number).describe(
+            MetricSpec::per_design("cells_per_query", "cells / query", Unit::Number).describe(
                 "grid cells (hash lookups, dense cells) the design looked at per query, by its \
                  own structure: the article's 2^n (4 in 2D, 8 in 3D) at the design radius, \
                  \"10² = 100\" at 10×. Empty for designs without cells and for peers (they \
                  cannot tell).",
             ),
-            MetricSpec::lower("tested_per_query", "tested / query", Unit::Number)
+            MetricSpec::per_design("tested_per_query", "tested / query", Unit::Number)
                 .describe(
                     "points whose distance the design computed, or walked past in a colliding \
                      bucket, per query: the article's \"~16\", and \"~1600 … regardless of the \
                      cell size\" at 10×. Empty for peers (they cannot tell).",
                 )
                 .chart(MetricChart::Bars),
-            MetricSpec::lower("longest_chain", "longest chain", Unit::Count)
+            MetricSpec::per_design("longest_chain", "longest chain", Unit::Count)
                 .describe(
                     "the most points one bucket (a hash key's list, a dense cell) held after \
                      the setup: XOR keys put every diagonal cell in one bucket.",
                 )
                 .chart(MetricChart::Bars),
-            MetricSpec::lower("bytes_per_point", "B / point", Unit::Number).describe(
+            MetricSpec::per_design("bytes_per_point", "B / point", Unit::Number).describe(
                 "heap bytes the design holds after the setup (its own accounting; peers an \
                  estimate) divided by its points.",
             ),

@@ -25,7 +25,7 @@ pub fn section() -> MetricSection {
         specs: vec![
             MetricSpec::trace("level_entities", "level entities", Unit::Count)
                 .describe("entities of the level, spawned once (the trace fixes it)."),
-            MetricSpec::lower(
+            MetricSpec::per_design(
                 "blob_bytes_per_entity",
                 "B / entity (resource)",
                 Unit::Number,
@@ -36,7 +36,7 @@ pub fn section() -> MetricSection {
                      format's entity indices; peers their owned records.",
             )
             .chart(MetricChart::Bars),
-            MetricSpec::lower("world_bytes_per_entity", "B / entity (world)", Unit::Number)
+            MetricSpec::per_design("world_bytes_per_entity", "B / entity (world)", Unit::Number)
                 .describe(
                     "heap bytes of the world after one spawn, per entity (its stores' own \
                      accounting; peers an estimate). The article designs share one world, so \

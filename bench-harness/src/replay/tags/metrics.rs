@@ -28,15 +28,15 @@ pub fn section() -> MetricSection {
         specs: vec![
             MetricSpec::trace("tags_after_setup", "tags after the setup", Unit::Count)
                 .describe("tags held after the setup (the trace fixes it)."),
-            MetricSpec::lower("bytes_per_tag", "B / tag", Unit::Number)
+            MetricSpec::per_design("bytes_per_tag", "B / tag", Unit::Number)
                 .describe(
                     "heap bytes the design holds after the setup (its own accounting) divided \
                      by the tags it then holds.",
                 )
                 .chart(MetricChart::Bars),
-            MetricSpec::lower("memory_bytes_after_body", "after body", Unit::Bytes)
+            MetricSpec::per_design("memory_bytes_after_body", "after body", Unit::Bytes)
                 .describe("heap bytes the design holds after the body."),
-            MetricSpec::lower(
+            MetricSpec::per_design(
                 "setup_alloc_calls_per_tag",
                 "setup calls / tag",
                 Unit::Number,
@@ -45,7 +45,7 @@ pub fn section() -> MetricSection {
                 "allocator calls the design made during the setup, per tag held after it: \
                      the heap traffic of building the store.",
             ),
-            MetricSpec::lower("alloc_calls_per_op", "body calls / unit", Unit::Number)
+            MetricSpec::per_design("alloc_calls_per_op", "body calls / unit", Unit::Number)
                 .describe("allocator calls the design made during the body, per work unit."),
         ],
     }

@@ -29,7 +29,7 @@ pub fn section() -> MetricSection {
         specs: vec![
             MetricSpec::trace("nodes_after_setup", "nodes after the setup", Unit::Count)
                 .describe("live nodes after the setup (the trace fixes it)."),
-            MetricSpec::lower("products_per_frame", "products / frame", Unit::Number)
+            MetricSpec::per_design("products_per_frame", "products / frame", Unit::Number)
                 .describe(
                     "world products (local × parent world) the design computed during the \
                      body, per EndFrame: an immediate design redoes a subtree per SetLocal \
@@ -38,17 +38,17 @@ pub fn section() -> MetricSection {
                      not in products.",
                 )
                 .chart(MetricChart::Bars),
-            MetricSpec::lower(
+            MetricSpec::per_design(
                 "products_per_set_local",
                 "products / set_local",
                 Unit::Number,
             )
             .describe("the same products per SetLocal (or batch entry) of the body."),
-            MetricSpec::lower("bytes_per_node", "B / node", Unit::Number).describe(
+            MetricSpec::per_design("bytes_per_node", "B / node", Unit::Number).describe(
                 "heap bytes the design holds after the setup (its own accounting) divided by \
                  its nodes.",
             ),
-            MetricSpec::lower("memory_bytes_after_body", "after body", Unit::Bytes)
+            MetricSpec::per_design("memory_bytes_after_body", "after body", Unit::Bytes)
                 .describe("heap bytes the design holds after the body."),
         ],
     }

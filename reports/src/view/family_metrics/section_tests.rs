@@ -16,13 +16,13 @@ fn section() -> MetricSection {
         rank_by: "hits".into(),
         specs: vec![
             MetricSpec::trace("frames", "frames", Unit::Count).describe("frames of the body."),
-            MetricSpec::lower("hits", "hits / query", Unit::Number)
+            MetricSpec::per_design("hits", "hits / query", Unit::Number)
                 .higher()
                 .describe("hits per query.")
                 .chart(MetricChart::Bars),
-            MetricSpec::lower("bytes", "after body", Unit::Bytes).describe("heap bytes."),
-            MetricSpec::lower("never", "never", Unit::Number).describe("no design has it."),
-            MetricSpec::lower("garbage", "garbage", Unit::Count)
+            MetricSpec::per_design("bytes", "after body", Unit::Bytes).describe("heap bytes."),
+            MetricSpec::per_design("never", "never", Unit::Number).describe("no design has it."),
+            MetricSpec::per_design("garbage", "garbage", Unit::Count)
                 .describe("garbage after each frame.")
                 .chart(MetricChart::Lines),
         ],
