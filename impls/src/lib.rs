@@ -37,6 +37,10 @@
 //!   three entity → instance maps, its GC, ablations and ECS crates. See
 //!   [`components::ComponentStore`] and [`components::registry`].
 //!
+//! * [`locking`]: gameplay jobs on several threads against one shared world (the BitSquid
+//!   "Multithreaded Gameplay" post): per-call critical sections, API-level locks over a batch,
+//!   actors, command buffers and published crates. See [`locking::GameplayRunner`].
+//!
 //! `impls` knows nothing of traces or benchmarks; `bench-harness` joins designs and workloads.
 #![deny(missing_docs)]
 
@@ -48,6 +52,7 @@ pub mod id;
 pub mod id_table;
 pub mod intrusive_list;
 pub mod kind;
+pub mod locking;
 pub mod meta;
 mod registry;
 pub mod relations;

@@ -115,6 +115,15 @@ impl<const D: usize> DenseGrid<D> {
     }
 }
 
+impl<const D: usize> DenseGrid<D> {
+    /// [`SpatialIndex::query`] through a shared reference: the grid's query reads only, so
+    /// threads may query one grid at once (the locking family's physics world).
+    #[inline]
+    pub fn query_shared(&self, center: [f32; D], r: f32, f: impl FnMut(PointId)) {
+        self.query_with(center, r, &mut NoTally, f);
+    }
+}
+
 impl<const D: usize> SpatialIndex<D> for DenseGrid<D> {
     const INFO: SpatialDesignInfo = SpatialDesignInfo {
         meta: DesignMeta {
@@ -182,7 +191,7 @@ impl<const D: usize> SpatialIndex<D> for DenseGrid<D> {
 
     #[inline]
     fn query(&mut self, center: [f32; D], r: f32, f: impl FnMut(PointId)) {
-        self.query_with(center, r, &mut NoTally, f);
+        self.query_shared(center, r, f);
     }
 
     fn query_cost(&mut self, center: [f32; D], r: f32) -> Option<QueryCost> {
