@@ -24,6 +24,7 @@ pub fn for_each_family<V: FamilyVisitor>(visitor: &mut V) {
     visitor.visit::<crate::replay::DataComponentFamily>();
     visitor.visit::<crate::replay::SpatialFamily>();
     visitor.visit::<crate::replay::SpawnFamily>();
+    visitor.visit::<crate::replay::LockingFamily>();
 }
 
 /// Something done once per family of a [`DesignList`], with the extra designs `X` the list

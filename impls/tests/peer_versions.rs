@@ -82,6 +82,7 @@ fn registries() -> Vec<(&'static str, Vec<DesignMeta>)> {
         ),
         ("spatial", metas!(impls::spatial::spatial_designs())),
         ("spawn", metas!(impls::spawn::spawn_designs())),
+        ("locking", metas!(impls::locking::locking_designs())),
     ]
 }
 

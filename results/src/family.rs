@@ -36,6 +36,8 @@ pub enum Family {
     Spatial,
     /// Entity resources and batched spawning (`impls::spawn`).
     Spawn,
+    /// Multithreaded gameplay: locks, actors and command buffers (`impls::locking`).
+    Locking,
     /// Reference loops (a plain `Vec`, a hand-written loop, the system allocator) timed beside
     /// a family's designs on the same traces, never ranked.
     Reference,
@@ -43,7 +45,7 @@ pub enum Family {
 
 impl Family {
     /// Every family, in the order pages and tables list them.
-    pub const ALL: [Family; 10] = [
+    pub const ALL: [Family; 11] = [
         Family::IdTable,
         Family::Tags,
         Family::Alloc,
@@ -53,11 +55,12 @@ impl Family {
         Family::DataComponent,
         Family::Spatial,
         Family::Spawn,
+        Family::Locking,
         Family::Reference,
     ];
 
     /// The name results.json stores: `id_table`, `tags`, `alloc`, `components`, `relations`,
-    /// `transforms`, `data_component`, `spatial`, `spawn` or `reference`.
+    /// `transforms`, `data_component`, `spatial`, `spawn`, `locking` or `reference`.
     ///
     /// ```
     /// assert_eq!(results::Family::IdTable.as_str(), "id_table");
@@ -73,6 +76,7 @@ impl Family {
             Family::DataComponent => "data_component",
             Family::Spatial => "spatial",
             Family::Spawn => "spawn",
+            Family::Locking => "locking",
             Family::Reference => "reference",
         }
     }
@@ -171,7 +175,8 @@ impl FamilyRecord {
             | Family::Transforms
             | Family::DataComponent
             | Family::Spatial
-            | Family::Spawn => {
+            | Family::Spawn
+            | Family::Locking => {
                 return None;
             }
             Family::Reference => return None,

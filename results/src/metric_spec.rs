@@ -53,6 +53,13 @@ pub enum MetricChart {
     Bars,
     /// One line per design over the values of a series (garbage after each frame).
     Lines,
+    /// One line per design of this series against another per-design series `x` of the same
+    /// design (the locking family's speed-up against its thread counts): the value at
+    /// position `i` is drawn at `x`'s value at position `i`.
+    Curve {
+        /// The name of the per-design metric holding the x values; its label is the x axis.
+        x: Text,
+    },
     /// Bars grouped per design with the other metrics of the same `title` (the allocator's
     /// arena use at peak, on average and at the first failure).
     Grouped {
@@ -134,6 +141,15 @@ impl MetricSpec {
         }
     }
 
+    /// Not repeatable (a time, or a count that depends on the schedule or the machine):
+    /// shown, never gated.
+    pub fn not_deterministic(self) -> Self {
+        Self {
+            deterministic: false,
+            ..self
+        }
+    }
+
     /// Drawn by `chart`.
     pub fn chart(self, chart: MetricChart) -> Self {
         Self {
@@ -196,6 +212,18 @@ impl MetricSection {
                     s.name
                 ));
             }
+            if let Some(MetricChart::Curve { x }) = &s.chart {
+                if !self
+                    .specs
+                    .iter()
+                    .any(|o| o.name == *x && o.scope == Scope::Design)
+                {
+                    return Err(format!(
+                        "metric {:?} is drawn against {x:?}, which is not a per-design metric",
+                        s.name
+                    ));
+                }
+            }
         }
         match self.spec(&self.rank_by) {
             Some(s) if s.scope == Scope::Design && s.better.is_some() => Ok(()),
@@ -235,9 +263,12 @@ mod tests {
         let mut twice = ok.clone();
         twice.specs.push(twice.specs[0].clone());
         assert!(twice.check().unwrap_err().contains("twice"));
-        let mut bare = ok;
+        let mut bare = ok.clone();
         bare.specs[0].description = "".into();
         assert!(bare.check().unwrap_err().contains("description"));
+        let mut curve = ok;
+        curve.specs[0].chart = Some(MetricChart::Curve { x: "tags".into() });
+        assert!(curve.check().unwrap_err().contains("not a per-design"));
     }
 
     #[test]

@@ -21,7 +21,7 @@
 //!   [`alloc`] (block allocators, and the `wee_alloc` recordings' converter), [`components`]
 //!   (component managers), [`relations`] (one-to-many indices), [`transforms`] (transform
 //!   hierarchies), [`data_component`] (data components), [`spatial`] (spatial indices),
-//!   [`spawn`] (entity resources). They build on [`generate`], what every generator shares
+//!   [`spawn`] (entity resources), [`locking`] (multithreaded gameplay). They build on [`generate`], what every generator shares
 //!   (parameter structs, limits, the trace builder's parts, a registry entry).
 //! * [`vocabularies`]: the one list of the vocabularies (family names, dispatch from a family
 //!   name to its op type, the default family of old trace files).
@@ -43,6 +43,7 @@ pub mod family;
 pub mod format;
 pub mod generate;
 pub mod id_table;
+pub mod locking;
 pub mod payload;
 pub mod registry;
 pub mod relations;
@@ -59,6 +60,7 @@ pub use components::ComponentOp;
 pub use data_component::DataOp;
 pub use family::{AnyTrace, TraceOp, TraceStats, WorkingSet};
 pub use id_table::{Handle, IdTableOp, IdTableStats};
+pub use locking::LockingOp;
 pub use payload::{Object, Payload, Payload8, Payload128, PayloadSize};
 pub use relations::RelationOp;
 pub use spatial::SpatialOp;

@@ -15,6 +15,7 @@ use crate::data_component::DataOp;
 use crate::family::TraceOp;
 use crate::generate::Entry;
 use crate::id_table::IdTableOp;
+use crate::locking::LockingOp;
 use crate::relations::RelationOp;
 use crate::spatial::SpatialOp;
 use crate::spawn::SpawnOp;
@@ -32,6 +33,7 @@ pub const FAMILIES: &[&str] = &[
     <DataOp as TraceOp>::FAMILY,
     <SpatialOp as TraceOp>::FAMILY,
     <SpawnOp as TraceOp>::FAMILY,
+    <LockingOp as TraceOp>::FAMILY,
 ];
 
 /// Every family's workloads (its `gen/mod.rs`'s `ENTRIES`), one line per family, in the order
@@ -46,6 +48,7 @@ pub(crate) const WORKLOADS: &[&[Entry]] = &[
     crate::spawn::generators::ENTRIES,
     crate::data_component::generators::ENTRIES,
     crate::relations::generators::ENTRIES,
+    crate::locking::generators::ENTRIES,
 ];
 
 /// The default vocabulary: the family of trace files written before the header named one
@@ -80,6 +83,7 @@ pub fn with_vocabulary<V: VocabularyVisitor>(family: &str, visitor: V) -> Option
         <DataOp as TraceOp>::FAMILY => visitor.visit::<DataOp>(),
         <SpatialOp as TraceOp>::FAMILY => visitor.visit::<SpatialOp>(),
         <SpawnOp as TraceOp>::FAMILY => visitor.visit::<SpawnOp>(),
+        <LockingOp as TraceOp>::FAMILY => visitor.visit::<LockingOp>(),
         _ => return None,
     })
 }

@@ -12,10 +12,10 @@
 //! themselves are serialised (the read-write lock lets reads overlap, at the price of a
 //! heavier lock).
 
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Mutex, RwLock};
 
 use super::{
-    GameplayApi, GameplayRunner, Job, LockingDesignInfo, Script, SyncCounts, Tally, World,
+    GameplayApi, GameplayRunner, Job, LockingDesignInfo, Script, SyncCounts, Tally, Workers, World,
     chunk, run_job, sum_workers, workers,
 };
 use crate::{DesignKind, DesignMeta};
@@ -113,7 +113,7 @@ pub type CallRwLock = CallLocked<RwLock<World>>;
 /// The world behind lock `L`, jobs split in contiguous chunks over the workers.
 pub struct CallLocked<L: CallLock> {
     world: L,
-    pool: Arc<rayon::ThreadPool>,
+    pool: Workers,
     counts: SyncCounts,
 }
 
@@ -156,13 +156,13 @@ impl<L: CallLock> GameplayRunner for CallLocked<L> {
 
     fn run_jobs(&mut self, jobs: &[Job], script: &Script) -> Tally {
         let world = &self.world;
-        let parts = self.pool.broadcast(|ctx| {
+        let parts = self.pool.each(|me, of| {
             let mut api = PerCall {
                 world,
                 acquisitions: 0,
             };
             let mut tally = Tally::default();
-            for job in chunk(jobs, ctx.index(), ctx.num_threads()) {
+            for job in chunk(jobs, me, of) {
                 run_job(&mut api, job, script, &mut tally);
             }
             let counts = SyncCounts {

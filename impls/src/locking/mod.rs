@@ -74,6 +74,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::DesignMeta;
 
+/// The worker pool every threaded design runs on ([`workers`]).
+pub type WorkerPool = rayon::ThreadPool;
+
 /// The `other` of a job that pushes no other unit.
 pub const NO_OTHER: u32 = u32::MAX;
 
@@ -263,20 +266,53 @@ pub struct LockingDesignInfo {
     pub threaded: bool,
 }
 
-/// The shared worker pool of `threads` threads (clamped to `1..=`[`MAX_THREADS`]), started on
-/// first use and kept for the process: every design with that thread count runs on the same
-/// threads, so none pays for starting them, and a replay built many times never starts more.
+/// Where a design's workers run: with one thread, on the caller itself (no hand-over, no
+/// other thread: what a measurement pass replays, so its counts repeat exactly); with more, on
+/// the pool of that many threads, started on first use and kept for the process, so every
+/// design with that thread count runs on the same threads, none pays for starting them, and a
+/// replay built many times never starts more.
+#[derive(Clone)]
+pub struct Workers {
+    pool: Option<Arc<WorkerPool>>,
+}
+
+impl Workers {
+    /// Worker threads.
+    pub fn threads(&self) -> usize {
+        self.pool.as_ref().map_or(1, |p| p.current_num_threads())
+    }
+
+    /// Runs `f(worker, workers)` once per worker, all at once, and returns the results in
+    /// worker order; with one thread, `f(0, 1)` on the caller.
+    pub fn each<R: Send>(&self, f: impl Fn(usize, usize) -> R + Sync) -> Vec<R> {
+        match &self.pool {
+            None => vec![f(0, 1)],
+            Some(pool) => pool.broadcast(|ctx| f(ctx.index(), ctx.num_threads())),
+        }
+    }
+
+    /// The pool, for a design that schedules on it itself (rayon's parallel iterators);
+    /// `None` with one thread.
+    pub fn pool(&self) -> Option<&WorkerPool> {
+        self.pool.as_deref()
+    }
+}
+
+/// The workers of `threads` threads (clamped to `1..=`[`MAX_THREADS`]), see [`Workers`].
 ///
 /// # Panics
 /// The operating system refused to start the threads.
-pub fn workers(threads: usize) -> Arc<rayon::ThreadPool> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+pub fn workers(threads: usize) -> Workers {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<WorkerPool>>>> = OnceLock::new();
     let threads = threads.clamp(1, MAX_THREADS);
+    if threads == 1 {
+        return Workers { pool: None };
+    }
     let mut pools = POOLS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    pools
+    let pool = pools
         .entry(threads)
         .or_insert_with(|| {
             Arc::new(
@@ -287,7 +323,8 @@ pub fn workers(threads: usize) -> Arc<rayon::ThreadPool> {
                     .expect("the operating system starts the worker threads"),
             )
         })
-        .clone()
+        .clone();
+    Workers { pool: Some(pool) }
 }
 
 /// The jobs of worker `w` of `of` when `jobs` are split in contiguous chunks.

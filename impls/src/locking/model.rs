@@ -4,8 +4,7 @@
 //! ones every design must reproduce.
 
 use super::{
-    GameplayApi, GameplayRunner, Job, LockingDesignInfo, Script, SyncCounts, Tally, World,
-    run_job,
+    GameplayApi, GameplayRunner, Job, LockingDesignInfo, Script, SyncCounts, Tally, World, run_job,
 };
 use crate::spatial::within;
 use crate::{DesignKind, DesignMeta};
@@ -27,7 +26,7 @@ impl GameplayApi for ModelRunner {
         let at = self.bodies[unit as usize];
         self.bodies
             .iter()
-            .filter(|b| within(*b, &at, self.radius))
+            .filter(|b| within(b, &at, self.radius))
             .count() as u32
     }
 

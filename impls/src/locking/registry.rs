@@ -1,7 +1,10 @@
 //! The one list of locking designs. Benchmarks, the CLI, the tests and the reports iterate over
 //! it; adding a design is one line in [`for_each_locking_design`].
 
-use super::{GameplayRunner, LockingDesignInfo, call_locks, peers, single_thread};
+use super::{
+    GameplayRunner, LockingDesignInfo, actors, api_locks, call_locks, command_buffers, peers,
+    single_thread,
+};
 
 crate::registry::design_registry! {
     /// Something done once per locking design.
@@ -14,5 +17,12 @@ crate::registry::design_registry! {
         call_locks::CallMutex;
         peers::parking_lot::CallMutexPl;
         call_locks::CallRwLock;
+        api_locks::ApiBatch;
+        api_locks::ApiTry;
+        peers::rayon::RayonParIter;
+        peers::dashmap::DashMapUnits;
+        actors::ActorsStd;
+        peers::crossbeam::ActorsCrossbeam;
+        command_buffers::CommandBuffers;
     }
 }

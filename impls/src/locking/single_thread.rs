@@ -2,9 +2,7 @@
 //! worker: the reference every speed-up is measured against (what a game does before it
 //! multithreads its gameplay).
 
-use super::{
-    GameplayRunner, Job, LockingDesignInfo, Script, SyncCounts, Tally, World, run_job,
-};
+use super::{GameplayRunner, Job, LockingDesignInfo, Script, SyncCounts, Tally, World, run_job};
 use crate::{DesignKind, DesignMeta};
 
 /// One thread, no synchronisation.

@@ -6,7 +6,7 @@ use crate::components::direct::BufferDirect;
 use crate::components::entities::Entity;
 use crate::components::{ComponentStore, PointMass, VectorField};
 use crate::spatial::dense_grid::DenseGrid;
-use crate::spatial::{SpatialIndex, Space};
+use crate::spatial::{Space, SpatialIndex};
 
 /// Units `0..len` as point masses in one [`BufferDirect`] store: the Unit API's state.
 #[derive(Debug, Clone)]
@@ -122,7 +122,10 @@ impl Physics {
         let mut hi = [1.0f32; 2];
         for k in 0..2 {
             lo[k] = positions.iter().map(|p| p[k]).fold(f32::INFINITY, f32::min);
-            hi[k] = positions.iter().map(|p| p[k]).fold(f32::NEG_INFINITY, f32::max);
+            hi[k] = positions
+                .iter()
+                .map(|p| p[k])
+                .fold(f32::NEG_INFINITY, f32::max);
         }
         let space = Space { radius, lo, hi }.sanitized();
         let points: Vec<(u32, [f32; 2])> = positions

@@ -12,6 +12,9 @@ use crate::format;
 pub struct SeriesChart<'a> {
     /// Heading.
     pub title: &'a str,
+    /// The x axis: [`X_DESC`] for a series over its positions, or the label of the series it
+    /// is drawn against.
+    pub x_desc: &'a str,
     /// The y axis: the metric, with which direction is better.
     pub y_desc: &'a str,
     /// Drawn instead of the axes when no line has a positive value.
@@ -41,7 +44,7 @@ pub fn build(
         }
         let chart = Lines {
             caption: spec.title,
-            x_desc: X_DESC,
+            x_desc: spec.x_desc,
             y_desc: spec.y_desc,
             lines,
             verticals: &[],
@@ -71,6 +74,7 @@ mod tests {
         ];
         let spec = SeriesChart {
             title: "comp-gc, N = 1000: garbage per frame",
+            x_desc: X_DESC,
             y_desc: "garbage per frame (lower is better)",
             empty: "no design has a value other than zero",
         };

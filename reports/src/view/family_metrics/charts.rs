@@ -1,5 +1,6 @@
 //! The declared charts of a family-metrics section: [`MetricChart::Bars`] (one bar per design,
-//! the best at the top), [`MetricChart::Lines`] (one line per design over a series) and
+//! the best at the top), [`MetricChart::Lines`] (one line per design over a series),
+//! [`MetricChart::Curve`] (one line per design of a series against another of its series) and
 //! [`MetricChart::Grouped`] (every metric of the same group title as a panel of bars per
 //! design). Titles, axes and text alternatives come from the specs' labels, descriptions and
 //! better directions; file names end in the spec's name or the group's title.
@@ -34,7 +35,12 @@ pub(super) fn build(
                 bars(block, spec, names)?.map(|chart| (vec![spec.name.to_string()], chart))
             }
             Some(MetricChart::Lines) => {
-                lines(block, spec, names)?.map(|chart| (vec![spec.name.to_string()], chart))
+                lines(block, spec, None, names)?.map(|chart| (vec![spec.name.to_string()], chart))
+            }
+            Some(MetricChart::Curve { x }) => {
+                let x_spec = section.spec(x);
+                lines(block, spec, Some((x.as_ref(), x_spec)), names)?
+                    .map(|chart| (vec![spec.name.to_string(), x.to_string()], chart))
             }
             Some(MetricChart::Grouped { title }) if !groups_done.contains(&title.as_ref()) => {
                 groups_done.push(title);
@@ -130,44 +136,62 @@ fn bars(
 }
 
 /// The line chart of one series metric: a line per shown design whose series has a value
-/// other than zero (the others named in the text); `None` when no shown design has a
-/// non-empty series.
+/// other than zero (the others named in the text), over the series' positions or, `against`
+/// another series (its name and spec), over that series' values; `None` when no shown design
+/// has a non-empty series.
 fn lines(
     block: &Block<'_>,
     spec: &MetricSpec,
+    against: Option<(&str, Option<&MetricSpec>)>,
     names: &mut Names,
 ) -> Result<Option<Chart>, ChartError> {
-    let series = |b: &Benchmark| {
+    let series_of = |b: &Benchmark, name: &str| {
         b.metrics
             .as_ref()
-            .and_then(|m| m.series(&spec.name))
+            .and_then(|m| m.series(name))
             .filter(|s| !s.is_empty())
             .map(<[f64]>::to_vec)
     };
-    let with: Vec<(&Benchmark, Vec<f64>)> = block
+    // Each design's points: (position or x value, value).
+    let points = |b: &Benchmark| -> Option<Vec<(f64, f64)>> {
+        let ys = series_of(b, &spec.name)?;
+        Some(match against {
+            None => (1..).zip(ys).map(|(i, v)| (f64::from(i), v)).collect(),
+            Some((x, _)) => series_of(b, x)?.into_iter().zip(ys).collect(),
+        })
+    };
+    let with: Vec<(&Benchmark, Vec<(f64, f64)>)> = block
         .shown()
         .into_iter()
-        .filter_map(|b| Some((b, series(b)?)))
+        .filter_map(|b| Some((b, points(b)?)))
         .collect();
     if with.is_empty() {
         return Ok(None);
     }
     let (drawn, flat): (Vec<_>, Vec<_>) = with
         .into_iter()
-        .partition(|(_, s)| s.iter().any(|&v| v != 0.0));
+        .partition(|(_, s)| s.iter().any(|&(_, v)| v != 0.0));
     let lines: Vec<Line> = drawn
         .iter()
         .map(|(b, s)| Line {
             style: block.style(b),
-            points: (1..).zip(s).map(|(i, &v)| (f64::from(i), v)).collect(),
+            points: s.clone(),
         })
         .collect();
     let title = format!("{}: {}", block.title, spec.label);
     let y_desc = axis(spec);
+    let x_desc = match against {
+        None => series::X_DESC.to_string(),
+        Some((x, x_spec)) => x_spec.map_or_else(|| x.to_string(), |s| s.label.to_string()),
+    };
     let flat_names: Vec<String> = flat.iter().map(|(b, _)| block.style(b).name).collect();
     let description = format!(
-        "{title}: {} One line per design over the series' positions{}.",
+        "{title}: {} One line per design over {}{}.",
         spec.description,
+        match against {
+            None => "the series' positions".to_string(),
+            Some(_) => format!("its {x_desc}"),
+        },
         if flat_names.is_empty() {
             String::new()
         } else {
@@ -179,6 +203,7 @@ fn lines(
         &file,
         SeriesChart {
             title: &title,
+            x_desc: &x_desc,
             y_desc: &y_desc,
             empty: "no design has a value other than zero",
         },

@@ -1,0 +1,417 @@
+//! The locking family's replay driver: builds the world from a [`LockingOp`] trace's setup
+//! (untimed, with the design's worker threads), then runs the body's jobs phase by phase: the
+//! jobs between two `Frame` ops (or up to the end of the replayed slice) are handed to the
+//! design in one [`GameplayRunner::run_jobs`] call, which runs them on its threads; a `Frame`
+//! op is the physics step ([`GameplayRunner::end_frame`]).
+//!
+//! Verification: the op digest sums what the jobs observed (jobs, pushes, raycast hits per
+//! unit) and the state digest reads every unit's final position back, outside the timed
+//! region; both are fixed by the trace whatever the schedule (pushes add, physics does not move
+//! within a frame), so a design that loses or doubles a push under contention fails. Units
+//! are named by their index (the caller's ID, as the spatial family's points): a `Unit` op
+//! hands its index to the handle map, a `Job` op asks it nothing.
+//!
+//! Threads: the bench runs every threaded design with [`bench_threads`] workers (the machine's
+//! available parallelism, at most 64, or `DODBENCH_LOCK_THREADS`); `measure` times each
+//! design against `single_thread` at every count of [`thread_plan`] (1, 2 and the bench's,
+//! deduplicated) in interleaved rounds, for the speed-up curves.
+
+mod claims;
+mod metrics;
+
+use std::time::{Duration, Instant};
+
+use impls::locking::model::ModelRunner;
+use impls::locking::single_thread::SingleThread;
+use impls::locking::{
+    GameplayRunner, Job, LockingDesignInfo, LockingDesignVisitor, MAX_THREADS, NO_OTHER, Script,
+    Tally, World, for_each_locking_design, mix,
+};
+use serde::{Deserialize, Serialize};
+use workloads::Trace;
+use workloads::locking::{LockingOp, LockingStats};
+
+use super::{
+    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
+};
+pub use metrics::LockingMetrics;
+use results::DesignRecord;
+
+/// Multithreaded gameplay: [`LockingOp`] traces replayed on [`GameplayRunner`]s, checked
+/// against [`ModelRunner`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LockingFamily;
+
+impl Family for LockingFamily {
+    fn claims() -> Vec<results::Claim> {
+        claims::claims()
+    }
+
+    fn metric_section() -> Option<results::MetricSection> {
+        Some(metrics::section())
+    }
+
+    type Op = LockingOp;
+    type Digest = LockingDigest;
+    type Model = LockingReplay<ModelRunner>;
+    type Metrics = LockingMetrics;
+
+    const RESULTS_FAMILY: results::Family = results::Family::Locking;
+    const TITLE: &'static str = "Multithreaded gameplay (locking)";
+    /// Every speed-up is measured against one thread without locks.
+    const REFERENCE_DESIGN: &'static str = "single_thread";
+    /// The mixed gameplay frame: the passes replay it on one thread, on the caller
+    /// ([`bench_threads`] while [`crate::measure::repeatable`]), so its simulated counts are
+    /// the uncontended cost of each design's synchronisation, exactly repeatable.
+    const MEMORY_BOUND_WORKLOADS: &'static [&'static str] = &["lock-mixed"];
+    const MEMORY_WORKLOADS: &'static [&'static str] = &["lock-mixed"];
+    const LATENCY_WORKLOADS: &'static [&'static str] = &["lock-mixed"];
+    const SCALING_WORKLOADS: &'static [&'static str] = &[];
+    const SWEEP_MAX_N: usize = 1 << 16;
+
+    /// Quick: 1K units (CI's share). Default and full: 1K and 16K.
+    fn bench_sizes(scale: Scale) -> Vec<usize> {
+        match scale {
+            Scale::Quick => vec![1_000],
+            Scale::Default | Scale::Full => vec![1_000, 16_384],
+        }
+    }
+
+    fn pass_sizes(quick: bool) -> Vec<usize> {
+        if quick {
+            vec![1_000]
+        } else {
+            vec![1_000, 16_384]
+        }
+    }
+
+    fn design_records() -> Vec<DesignRecord> {
+        impls::locking::locking_designs()
+            .iter()
+            .map(design_record)
+            .collect()
+    }
+
+    fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
+        struct Designs<'a, V>(&'a mut V);
+        impl<V: ReplayerVisitor<LockingFamily>> LockingDesignVisitor for Designs<'_, V> {
+            fn visit<R: GameplayRunner + 'static>(&mut self) {
+                self.0.visit::<LockingReplay<R>>(Role::Design);
+            }
+        }
+        for_each_locking_design(&mut Designs(visitor));
+    }
+}
+
+/// Another crate's design `D`, run beside the registry (`dodbench::external`).
+impl<D: GameplayRunner + 'static> super::HostsDesign<D> for LockingFamily {
+    type Replayer = LockingReplay<D>;
+
+    fn design_record() -> DesignRecord {
+        design_record(&D::INFO)
+    }
+}
+
+/// The results record of a locking design: which item of the post it answers, and its limits.
+pub fn design_record(info: &LockingDesignInfo) -> DesignRecord {
+    let mut limits = vec![format!("answers {}", info.answers)];
+    if !info.foreign_writes {
+        limits.push("a job may write only its own unit".into());
+    }
+    if !info.threaded {
+        limits.push("one thread".into());
+    }
+    DesignRecord {
+        limits: Some(limits.join("; ")),
+        ..crate::replay::design_record_of(LockingFamily::RESULTS_FAMILY, &info.meta)
+    }
+}
+
+/// The worker threads of every threaded design in the bench: `DODBENCH_LOCK_THREADS` if set
+/// (1 to 64), else the machine's available parallelism, at most 64; one, on the caller, while a
+/// measurement pass replays ([`crate::measure::repeatable`]: its counts must repeat exactly).
+pub fn bench_threads() -> usize {
+    if crate::measure::repeatable() {
+        return 1;
+    }
+    std::env::var("DODBENCH_LOCK_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|t| (1..=MAX_THREADS).contains(t))
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map_or(1, usize::from)
+                .min(MAX_THREADS)
+        })
+}
+
+/// The thread counts of the speed-up curves: 1, 2 and [`bench_threads`], sorted and
+/// deduplicated.
+pub fn thread_plan() -> Vec<usize> {
+    let mut plan = vec![1, 2, bench_threads()];
+    plan.sort_unstable();
+    plan.dedup();
+    plan
+}
+
+/// What a locking replay observed: counts and order-free sums, fixed by the trace.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockingDigest {
+    /// Jobs run.
+    pub jobs: u64,
+    /// Pushes applied.
+    pub pushes: u64,
+    /// Raycast hits, summed.
+    pub hits: u64,
+    /// `Σ mix(unit, hits)`: which job saw how many.
+    pub hit_mix: u64,
+    /// Frames ended.
+    pub frames: u64,
+}
+
+impl LockingDigest {
+    fn add_tally(&mut self, t: &Tally) {
+        self.jobs += t.jobs;
+        self.pushes += t.pushes;
+        self.hits += t.hits;
+        self.hit_mix = self.hit_mix.wrapping_add(t.hit_mix);
+    }
+}
+
+impl ReplayDigest<LockingOp> for LockingDigest {
+    fn merge(&mut self, later: &LockingDigest) {
+        self.jobs += later.jobs;
+        self.pushes += later.pushes;
+        self.hits += later.hits;
+        self.hit_mix = self.hit_mix.wrapping_add(later.hit_mix);
+        self.frames += later.frames;
+    }
+
+    /// One per job (as `LockingStats::work_units` counts them).
+    fn work_units(&self, _ops: &[LockingOp]) -> u64 {
+        self.jobs
+    }
+}
+
+/// A locking design's state for one trace: the world being read from the setup, then the
+/// design built over it, and the phase's jobs.
+pub struct LockingReplay<R: GameplayRunner> {
+    threads: usize,
+    script: Option<Script>,
+    /// Unit positions read from the setup, until the design is built.
+    positions: Vec<[f32; 2]>,
+    runner: Option<R>,
+    /// The current phase's jobs (capacity kept across phases).
+    jobs: Vec<Job>,
+    ids: HandleMap<u32>,
+}
+
+impl<R: GameplayRunner + 'static> LockingReplay<R> {
+    /// An empty state whose design will run on `threads` workers.
+    pub fn with_threads(trace: &Trace<LockingOp>, threads: usize) -> Self {
+        Self {
+            threads: threads.clamp(1, MAX_THREADS),
+            script: None,
+            positions: Vec::new(),
+            runner: None,
+            jobs: Vec::new(),
+            ids: HandleMap::with_capacity(trace.handle_count()),
+        }
+    }
+
+    /// `trace`'s starting state on `threads` workers: the setup read and the design built.
+    ///
+    /// # Errors
+    /// The setup is out of place (a unit before `Script`).
+    pub fn after_setup_on(trace: &Trace<LockingOp>, threads: usize) -> Result<Self, ReplayError> {
+        let mut state = Self::with_threads(trace, threads);
+        state.replay(&trace.setup)?;
+        state.build();
+        Ok(state)
+    }
+
+    /// Builds the design over the units read so far (once): untimed, with its threads.
+    fn build(&mut self) {
+        if self.runner.is_none() {
+            let radius = self.script.map_or(1.0, |s| s.radius);
+            let world = World::new(&self.positions, radius);
+            self.runner = Some(R::new(world, self.threads));
+            self.positions = Vec::new();
+        }
+    }
+
+    /// Runs the phase's pending jobs on the design.
+    fn flush(&mut self, digest: &mut LockingDigest) {
+        if self.jobs.is_empty() {
+            return;
+        }
+        self.build();
+        let script = self.script.expect("validated: Script precedes every job");
+        let runner = self.runner.as_mut().expect("built above");
+        digest.add_tally(&runner.run_jobs(&self.jobs, &script));
+        self.jobs.clear();
+    }
+
+    /// What the design synchronised since it was built (zeros before).
+    pub fn counts(&self) -> impls::locking::SyncCounts {
+        self.runner.as_ref().map(R::counts).unwrap_or_default()
+    }
+}
+
+impl<R: GameplayRunner + 'static> Replayer for LockingReplay<R> {
+    type Family = LockingFamily;
+    type Id = u32;
+
+    fn design_name() -> &'static str {
+        R::INFO.meta.name
+    }
+
+    fn unsupported_before(stats: &LockingStats) -> Option<String> {
+        (!R::INFO.foreign_writes && stats.foreign_jobs > 0).then(|| {
+            format!(
+                "{} of {} jobs push another unit; the design lets a job write only its own",
+                stats.foreign_jobs, stats.jobs
+            )
+        })
+    }
+
+    fn for_trace(trace: &Trace<LockingOp>) -> Self {
+        Self::with_threads(trace, bench_threads())
+    }
+
+    /// The setup replayed, then the design built over it (so its construction and the start of
+    /// its threads are never timed).
+    fn after_setup(trace: &Trace<LockingOp>) -> Result<Self, ReplayError> {
+        Self::after_setup_on(trace, bench_threads())
+    }
+
+    fn handles(&mut self) -> &mut HandleMap<u32> {
+        &mut self.ids
+    }
+
+    fn run<H: HandleIds<u32>>(
+        &mut self,
+        ops: &[LockingOp],
+        ids: &mut H,
+    ) -> Result<LockingDigest, ReplayError> {
+        let mut d = LockingDigest::default();
+        for (at, &op) in ops.iter().enumerate() {
+            match op {
+                LockingOp::Script {
+                    compute,
+                    radius,
+                    batch,
+                } => {
+                    self.script = Some(Script {
+                        compute,
+                        radius: radius as f32,
+                        batch,
+                    });
+                }
+                LockingOp::Unit { x, y } => {
+                    if self.runner.is_some() || self.script.is_none() {
+                        return Err(ReplayError::at(
+                            at,
+                            op,
+                            "units come after Script and before the first job",
+                        ));
+                    }
+                    let unit = self.positions.len() as u32;
+                    self.positions.push([x as f32, y as f32]);
+                    ids.created(unit).map_err(|e| ReplayError::at(at, op, e))?;
+                }
+                LockingOp::Job {
+                    unit,
+                    other,
+                    dx,
+                    dy,
+                } => {
+                    if self.script.is_none() {
+                        return Err(ReplayError::at(at, op, "a job before Script"));
+                    }
+                    self.jobs.push(Job {
+                        unit,
+                        other: if other == workloads::locking::NO_OTHER {
+                            NO_OTHER
+                        } else {
+                            other
+                        },
+                        delta: [dx as f32, dy as f32],
+                    });
+                }
+                LockingOp::Frame => {
+                    self.flush(&mut d);
+                    self.build();
+                    self.runner.as_mut().expect("built above").end_frame();
+                    d.frames += 1;
+                }
+            }
+        }
+        self.flush(&mut d);
+        Ok(d)
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.runner.as_ref().map_or(0, R::memory_bytes) as u64
+    }
+
+    fn live_count(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Every unit's final position, as an order-free sum.
+    fn state_digest(&mut self) -> Option<u64> {
+        self.build();
+        let runner = self.runner.as_mut()?;
+        let mut sum = 0u64;
+        let mut count = 0u64;
+        runner.positions(&mut |u, p| {
+            sum = sum.wrapping_add(mix(
+                u,
+                u64::from(p[0].to_bits()) << 32 | u64::from(p[1].to_bits()),
+            ));
+            count += 1;
+        });
+        Some(sum ^ mix(u32::MAX, count))
+    }
+
+    fn measure(
+        trace: &Trace<LockingOp>,
+        stats: &LockingStats,
+    ) -> Result<Option<LockingMetrics>, ReplayError> {
+        metrics::measure::<R>(trace, stats).map(Some)
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        match &self.runner {
+            Some(r) => r.check_invariants(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Times `body` on a fresh state of `R` on `threads` workers (built untimed) and returns the
+/// time and the digests (op and state).
+///
+/// # Errors
+/// The design refused an op.
+pub(crate) fn timed_body<R: GameplayRunner + 'static>(
+    trace: &Trace<LockingOp>,
+    threads: usize,
+) -> Result<(Duration, LockingDigest, Option<u64>), ReplayError> {
+    let mut state = LockingReplay::<R>::after_setup_on(trace, threads)?;
+    let start = Instant::now();
+    let digest = state.replay(&trace.body)?;
+    let elapsed = start.elapsed();
+    Ok((elapsed, digest, state.state_digest()))
+}
+
+/// `single_thread`'s timing of `body`, the reference of every speed-up.
+pub(crate) fn timed_reference(
+    trace: &Trace<LockingOp>,
+) -> Result<(Duration, LockingDigest, Option<u64>), ReplayError> {
+    timed_body::<SingleThread>(trace, 1)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,73 @@
+//! `lock-mixed`: gameplay as the post describes it, "moving a unit a little bit, casting a
+//! physics ray, adjusting the position of another unit": every job reads, raycasts and pushes
+//! itself, and 5 % also push a random other unit.
+
+use crate::generate::parts::TraceParts;
+use crate::locking::builder::{Shape, frames, world};
+use crate::locking::{LockingOp, NO_OTHER};
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "lock-mixed";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str = "as lock-none, and 5% of jobs also push a random other unit";
+
+crate::workload_params! {
+    /// Parameters of `lock-mixed`.
+    pub struct LockMixedParams {
+        /// Frames of the body.
+        pub frames: u32 = 4, in 1..=64,
+        /// Script work between calls (iterations of its loop).
+        pub compute: u32 = 64, in 0..=100_000,
+        /// Raycast radius.
+        pub radius: u32 = 8, in 1..=1024,
+        /// Jobs per batch of the API-level lock designs.
+        pub batch: u32 = 16, in 1..=1024,
+        /// Mean units a raycast finds.
+        pub hits: f64 = 8.0, in 1.0..=1000.0,
+        /// Fraction of jobs that push another unit.
+        pub foreign: f64 = 0.05, in 0.0..=1.0,
+    }
+}
+
+/// Setup: the world. Body: `frames` frames; a job pushes a random other unit with
+/// probability `foreign`.
+pub fn generate(n: usize, seed: u64, params: &LockMixedParams) -> Trace<LockingOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut parts = TraceParts::default();
+    let shape = Shape {
+        frames: params.frames,
+        compute: params.compute,
+        radius: params.radius,
+        batch: params.batch,
+        hits: params.hits,
+    };
+    world(&mut rng, n, &shape, &mut parts);
+    let foreign = params.foreign;
+    frames(&mut rng, n, &shape, &mut parts, |rng, unit| {
+        if n > 1 && rng.unit_f64() < foreign {
+            // Any unit but the job's own.
+            let pick = rng.below(n as u64 - 1) as u32;
+            if pick >= unit { pick + 1 } else { pick }
+        } else {
+            NO_OTHER
+        }
+    });
+    parts.finish(NAME, n, seed, params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_job_in_twenty_pushes_another_unit() {
+        let t = generate(10_000, 3, &LockMixedParams::default());
+        let s = t.validate().unwrap();
+        assert_eq!((s.units, s.jobs, s.frames), (10_000, 40_000, 4));
+        let share = s.foreign_jobs as f64 / s.jobs as f64;
+        assert!((0.04..0.06).contains(&share), "{share}");
+        assert!(s.hottest_other < 10, "{}", s.hottest_other);
+    }
+}

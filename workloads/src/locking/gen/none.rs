@@ -1,0 +1,63 @@
+//! `lock-none`: no job pushes another unit: what synchronisation costs when nothing is shared
+//! but the API itself (the lock-free ceiling's workload).
+
+use crate::generate::parts::TraceParts;
+use crate::locking::builder::{Shape, frames, world};
+use crate::locking::{LockingOp, NO_OTHER};
+use crate::rng::TraceRng;
+use crate::trace::Trace;
+
+/// Registry name.
+pub const NAME: &str = "lock-none";
+/// One-line description for `dodbench list`.
+pub const DESCRIPTION: &str = "n units; body: 4 frames of every unit's script (read, raycast ~8 hits, push itself; 64 work iterations between calls), no job writes another unit";
+
+crate::workload_params! {
+    /// Parameters of `lock-none`.
+    pub struct LockNoneParams {
+        /// Frames of the body.
+        pub frames: u32 = 4, in 1..=64,
+        /// Script work between calls (iterations of its loop).
+        pub compute: u32 = 64, in 0..=100_000,
+        /// Raycast radius.
+        pub radius: u32 = 8, in 1..=1024,
+        /// Jobs per batch of the API-level lock designs.
+        pub batch: u32 = 16, in 1..=1024,
+        /// Mean units a raycast finds.
+        pub hits: f64 = 8.0, in 1.0..=1000.0,
+    }
+}
+
+impl LockNoneParams {
+    pub(crate) fn shape(&self) -> Shape {
+        Shape {
+            frames: self.frames,
+            compute: self.compute,
+            radius: self.radius,
+            batch: self.batch,
+            hits: self.hits,
+        }
+    }
+}
+
+/// Setup: the world. Body: `frames` frames of jobs that push only themselves.
+pub fn generate(n: usize, seed: u64, params: &LockNoneParams) -> Trace<LockingOp> {
+    let mut rng = TraceRng::new(seed);
+    let mut parts = TraceParts::default();
+    let shape = params.shape();
+    world(&mut rng, n, &shape, &mut parts);
+    frames(&mut rng, n, &shape, &mut parts, |_, _| NO_OTHER);
+    parts.finish(NAME, n, seed, params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_unit_runs_once_per_frame_alone() {
+        let t = generate(1000, 3, &LockNoneParams::default());
+        let s = t.validate().unwrap();
+        assert_eq!((s.units, s.jobs, s.frames, s.foreign_jobs), (1000, 4000, 4, 0));
+    }
+}
