@@ -197,7 +197,7 @@ pub fn sim_config(valgrind: &Path) -> SimConfig {
 /// # Errors
 /// Unknown design, or the design refused an op.
 pub fn run_child(design: &str, trace: AnyTrace) -> Result<String, String> {
-    super::set_repeatable(true);
+    crate::replay::set_repeatable(true);
     struct Child<'a> {
         design: &'a str,
     }

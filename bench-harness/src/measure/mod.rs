@@ -117,24 +117,6 @@ pub trait DesignMeasure {
     }
 }
 
-/// Whether a measurement pass is replaying ([`set_repeatable`]).
-static REPEATABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Whether a measurement pass is replaying: its counts (simulated instructions, allocator
-/// calls) gate CI, so every replay must repeat them exactly. A family whose designs run on
-/// worker threads runs them on the caller, one thread, while this holds (a simulated CPU runs
-/// threads one at a time anyway, and a worker's spin before it sleeps would make the counts
-/// vary from run to run); the bench's timed runs use the machine's threads.
-pub fn repeatable() -> bool {
-    REPEATABLE.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-/// Sets [`repeatable`] (the passes' driver and the cache pass's child process) and returns
-/// the previous value.
-pub fn set_repeatable(on: bool) -> bool {
-    REPEATABLE.swap(on, std::sync::atomic::Ordering::Relaxed)
-}
-
 /// One design's row of a pass: its verdict and, when verified, the measurement.
 #[derive(Debug)]
 pub struct DesignRow<O> {
@@ -211,7 +193,7 @@ pub fn for_each_verified<F: Family, M: DesignMeasure>(
             });
         }
     }
-    let was = set_repeatable(true);
+    let was = crate::replay::set_repeatable(true);
     let mut visit = Visit {
         prepared,
         selection,
@@ -220,6 +202,6 @@ pub fn for_each_verified<F: Family, M: DesignMeasure>(
         rows: Vec::new(),
     };
     F::for_each_replayer(&mut visit);
-    set_repeatable(was);
+    crate::replay::set_repeatable(was);
     visit.rows
 }

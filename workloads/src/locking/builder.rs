@@ -23,7 +23,12 @@ pub(crate) struct Shape {
 }
 
 /// Appends the `Script` op and `n` units to the setup.
-pub(crate) fn world(rng: &mut TraceRng, n: usize, shape: &Shape, parts: &mut TraceParts<LockingOp>) {
+pub(crate) fn world(
+    rng: &mut TraceRng,
+    n: usize,
+    shape: &Shape,
+    parts: &mut TraceParts<LockingOp>,
+) {
     parts.push(LockingOp::Script {
         compute: shape.compute,
         radius: shape.radius,

@@ -359,14 +359,26 @@ mod tests {
                 vec![],
                 "beyond 2^23",
             ),
-            (vec![SCRIPT, Unit { x: 0, y: 0 }], vec![job(1, NO_OTHER, 1)], "did not create"),
-            (vec![SCRIPT, Unit { x: 0, y: 0 }], vec![job(0, 3, 1)], "did not create"),
+            (
+                vec![SCRIPT, Unit { x: 0, y: 0 }],
+                vec![job(1, NO_OTHER, 1)],
+                "did not create",
+            ),
+            (
+                vec![SCRIPT, Unit { x: 0, y: 0 }],
+                vec![job(0, 3, 1)],
+                "did not create",
+            ),
             (
                 vec![SCRIPT, Unit { x: 0, y: 0 }],
                 vec![job(0, 0, 1 << 22), job(0, NO_OTHER, 1 << 22)],
                 "would round",
             ),
-            (vec![SCRIPT], vec![Unit { x: 0, y: 0 }], "belong to the setup"),
+            (
+                vec![SCRIPT],
+                vec![Unit { x: 0, y: 0 }],
+                "belong to the setup",
+            ),
             (
                 vec![LockingOp::Script {
                     compute: 1,

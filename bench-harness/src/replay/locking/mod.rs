@@ -57,11 +57,11 @@ impl Family for LockingFamily {
     type Metrics = LockingMetrics;
 
     const RESULTS_FAMILY: results::Family = results::Family::Locking;
-    const TITLE: &'static str = "Multithreaded gameplay (locking)";
+    const TITLE: &'static str = "Multithreaded gameplay";
     /// Every speed-up is measured against one thread without locks.
     const REFERENCE_DESIGN: &'static str = "single_thread";
     /// The mixed gameplay frame: the passes replay it on one thread, on the caller
-    /// ([`bench_threads`] while [`crate::measure::repeatable`]), so its simulated counts are
+    /// ([`bench_threads`] while [`crate::replay::repeatable`]), so its simulated counts are
     /// the uncontended cost of each design's synchronisation, exactly repeatable.
     const MEMORY_BOUND_WORKLOADS: &'static [&'static str] = &["lock-mixed"];
     const MEMORY_WORKLOADS: &'static [&'static str] = &["lock-mixed"];
@@ -129,9 +129,9 @@ pub fn design_record(info: &LockingDesignInfo) -> DesignRecord {
 
 /// The worker threads of every threaded design in the bench: `DODBENCH_LOCK_THREADS` if set
 /// (1 to 64), else the machine's available parallelism, at most 64; one, on the caller, while a
-/// measurement pass replays ([`crate::measure::repeatable`]: its counts must repeat exactly).
+/// measurement pass replays ([`crate::replay::repeatable`]: its counts must repeat exactly).
 pub fn bench_threads() -> usize {
-    if crate::measure::repeatable() {
+    if crate::replay::repeatable() {
         return 1;
     }
     std::env::var("DODBENCH_LOCK_THREADS")
@@ -412,6 +412,3 @@ pub(crate) fn timed_reference(
 ) -> Result<(Duration, LockingDigest, Option<u64>), ReplayError> {
     timed_body::<SingleThread>(trace, 1)
 }
-
-#[cfg(test)]
-mod tests;

@@ -52,6 +52,9 @@ mod tests {
     fn every_job_pushes_the_player() {
         let t = generate(1000, 3, &LockHotParams::default());
         let s = t.validate().unwrap();
-        assert_eq!((s.jobs, s.foreign_jobs, s.hottest_other), (4000, 4000, 4000));
+        assert_eq!(
+            (s.jobs, s.foreign_jobs, s.hottest_other),
+            (4000, 4000, 4000)
+        );
     }
 }

@@ -58,6 +58,9 @@ mod tests {
     fn every_unit_runs_once_per_frame_alone() {
         let t = generate(1000, 3, &LockNoneParams::default());
         let s = t.validate().unwrap();
-        assert_eq!((s.units, s.jobs, s.frames, s.foreign_jobs), (1000, 4000, 4, 0));
+        assert_eq!(
+            (s.units, s.jobs, s.frames, s.foreign_jobs),
+            (1000, 4000, 4, 0)
+        );
     }
 }

@@ -2,12 +2,17 @@
 //! 1, 2 and 4), counts are fixed whatever the threads, and a design that loses a push under
 //! contention fails verification.
 
-use super::*;
-use crate::suite::PreparedTrace;
-use crate::verify::{Outcome, check_replayer};
+use bench_harness::replay::locking::{LockingFamily, LockingReplay};
+use bench_harness::replay::{Family, Replayer, ReplayerVisitor, Role};
+use bench_harness::suite::PreparedTrace;
+use bench_harness::verify::{Outcome, check_replayer};
 use impls::DesignMeta;
 use impls::locking::{
-    GameplayApi, SyncCounts, World, Workers, chunk, run_job, sum_workers, workers,
+    GameplayApi, SyncCounts, Workers, World, chunk, run_job, sum_workers, workers,
+};
+use impls::locking::{
+    GameplayRunner, Job, LockingDesignInfo, LockingDesignVisitor, Script, Tally,
+    for_each_locking_design,
 };
 use std::sync::RwLock;
 
@@ -37,7 +42,8 @@ impl GameplayApi for RacyApi<'_> {
         std::thread::yield_now();
         let mut w = self.0.write().unwrap();
         let now = w.units.position(unit);
-        w.units.push(unit, [p[0] + delta[0] - now[0], p[1] + delta[1] - now[1]]);
+        w.units
+            .push(unit, [p[0] + delta[0] - now[0], p[1] + delta[1] - now[1]]);
     }
 }
 
@@ -119,9 +125,10 @@ fn every_design_verifies_on_every_workload() {
 #[test]
 fn rayon_is_unsupported_where_a_job_writes_another_unit() {
     let p = PreparedTrace::<LockingFamily>::generate("lock-mixed", 200, 5).unwrap();
-    let reason = <LockingReplay<impls::locking::peers::rayon::RayonParIter> as Replayer>::unsupported_before(
-        &p.expected.stats,
-    );
+    let reason =
+        <LockingReplay<impls::locking::peers::rayon::RayonParIter> as Replayer>::unsupported_before(
+            &p.expected.stats,
+        );
     assert!(reason.is_some_and(|r| r.contains("push another unit")));
 }
 
@@ -158,7 +165,10 @@ fn counts_per_job_do_not_depend_on_threads() {
             };
             let (one, four) = (at(1), at(4));
             if one != four {
-                self.1.push(format!("{}: {one:?} at 1 thread, {four:?} at 4", R::INFO.meta.name));
+                self.1.push(format!(
+                    "{}: {one:?} at 1 thread, {four:?} at 4",
+                    R::INFO.meta.name
+                ));
             }
         }
     }
@@ -170,12 +180,16 @@ fn counts_per_job_do_not_depend_on_threads() {
 #[test]
 fn the_section_matches_the_metrics_and_a_speedup_is_measured() {
     let p = PreparedTrace::<LockingFamily>::generate("lock-none", 200, 3).unwrap();
-    let m = metrics::measure::<impls::locking::call_locks::CallMutex>(&p.trace, &p.expected.stats)
-        .unwrap();
+    let m = <LockingReplay<impls::locking::call_locks::CallMutex> as Replayer>::measure(
+        &p.trace,
+        &p.expected.stats,
+    )
+    .unwrap()
+    .unwrap();
     assert_eq!(m.threads.len(), m.speedup.len());
     assert!(m.speedup.iter().all(|s| *s > 0.0));
     // 200 jobs, 3 calls each (no other unit): 3 locks per job exactly.
     assert_eq!(m.locks_per_job, Some(3.0));
     assert_eq!(m.messages_per_job, Some(0.0));
-    metrics::section().check().unwrap();
+    LockingFamily::metric_section().unwrap().check().unwrap();
 }
