@@ -12,6 +12,8 @@
 //! hashing and lock word on every call a plain `Vec` index would not pay. The trade-off: any unit
 //! may push any other (`foreign_writes: true`) at the price of a hash and a lock per call.
 
+use std::hash::{BuildHasherDefault, DefaultHasher};
+
 use ::dashmap::DashMap;
 
 use crate::locking::{
@@ -19,6 +21,11 @@ use crate::locking::{
     Workers, World, chunk, run_job, sum_workers, workers,
 };
 use crate::{DesignKind, DesignMeta};
+
+/// The map: dashmap's default hasher (std's SipHash-1-3) under fixed keys instead of
+/// per-process random ones: the same algorithm and shard choice, but the same probe sequences in
+/// every run, so its simulated counts repeat (as the relations family's `StdFirstMap`).
+type UnitMap = DashMap<u32, [f32; 2], BuildHasherDefault<DefaultHasher>>;
 
 /// Bytes a shard of the map holds besides its buckets, by this design's estimate: the
 /// cache-padded `RwLock` around the shard's table (128 bytes on x86-64 and aarch64) and the
@@ -28,7 +35,7 @@ const SHARD_BYTES: usize = 128 + 16;
 /// The units in a `DashMap`, jobs split in contiguous chunks over the workers.
 pub struct DashMapUnits {
     /// Unit to position, one entry per unit `0..len`.
-    map: DashMap<u32, [f32; 2]>,
+    map: UnitMap,
     /// The unit count.
     len: u32,
     /// Read shared during a call, synchronised with `map` at the end of a frame.
@@ -41,7 +48,7 @@ pub struct DashMapUnits {
 
 /// The API through the map: a shard lock per Unit call, physics directly.
 struct ShardLocked<'a> {
-    map: &'a DashMap<u32, [f32; 2]>,
+    map: &'a UnitMap,
     physics: &'a Physics,
     acquisitions: u64,
 }
@@ -91,7 +98,7 @@ impl GameplayRunner for DashMapUnits {
             kind: DesignKind::Peer {
                 crate_name: "dashmap",
                 version: "6.2.1",
-                idiom: "DashMap<u32, [f32; 2]>: map.get(&unit) to read, map.get_mut(&unit) to push (a shard lock per call)",
+                idiom: "DashMap<u32, [f32; 2]> (std SipHash-1-3 under fixed keys): map.get(&unit) to read, map.get_mut(&unit) to push (a shard lock per call)",
                 docs: "https://docs.rs/dashmap/6.2.1/dashmap/struct.DashMap.html",
             },
         },
@@ -103,7 +110,7 @@ impl GameplayRunner for DashMapUnits {
     fn new(world: World, threads: usize) -> Self {
         let positions = world.units.all_positions();
         let len = positions.len() as u32;
-        let map: DashMap<u32, [f32; 2]> = (0..len).zip(positions).collect();
+        let map: UnitMap = (0..len).zip(positions).collect();
         Self {
             map,
             len,
