@@ -99,6 +99,7 @@ fn cache_fills_every_family() {
         ("relations", "intrusive"),
         ("spatial", "fuzzy_hash"),
         ("spawn", "grouped_batched"),
+        ("locking", "single_thread"),
     ] {
         run_ok(&[
             "cache", "--family", family, "--design", design, "--n", "100", "--out", out,
