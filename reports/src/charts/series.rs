@@ -48,17 +48,35 @@ pub fn build(
             y_desc: spec.y_desc,
             lines,
             verticals: &[],
-            x_label: format::si,
+            x_label: whole,
             y_label: format::si,
         };
         draw_lines(area, &chart, 0.0..x1 * 1.02, 0.0..y1 * 1.1, (0.0, y1 * 1.1))
     })
 }
 
+/// An x tick's label: positions and thread counts are whole numbers, so a tick between two of
+/// them (plotters' 0.5) gets none instead of `0.5000`.
+fn whole(x: f64) -> String {
+    if x.is_finite() && (x - x.round()).abs() < 1e-9 {
+        format!("{}", x.round() as i64)
+    } else {
+        String::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::charts::test_support::{style, uses};
+
+    #[test]
+    fn x_ticks_are_labelled_only_at_whole_numbers() {
+        assert_eq!(whole(2.0), "2");
+        assert_eq!(whole(0.0), "0");
+        assert_eq!(whole(0.5), "");
+        assert_eq!(whole(f64::NAN), "");
+    }
 
     #[test]
     fn draws_each_series_or_says_none_has_a_value() {
