@@ -7,9 +7,7 @@ use bench_harness::replay::{Family, Replayer, ReplayerVisitor, Role};
 use bench_harness::suite::PreparedTrace;
 use bench_harness::verify::{Outcome, check_replayer};
 use impls::DesignMeta;
-use impls::locking::{
-    GameplayApi, SyncCounts, Workers, World, chunk, run_job, sum_workers, workers,
-};
+use impls::locking::{GameplayApi, SyncCounts, Workers, World, run_chunks, workers};
 use impls::locking::{
     GameplayRunner, Job, LockingDesignInfo, LockingDesignVisitor, Script, Tally,
     for_each_locking_design,
@@ -69,14 +67,7 @@ impl GameplayRunner for RacyPush {
 
     fn run_jobs(&mut self, jobs: &[Job], script: &Script) -> Tally {
         let world = &self.world;
-        let parts = self.pool.each(|me, of| {
-            let mut tally = Tally::default();
-            for job in chunk(jobs, me, of) {
-                run_job(&mut RacyApi(world), job, script, &mut tally);
-            }
-            (tally, SyncCounts::default())
-        });
-        sum_workers(parts).0
+        run_chunks(&self.pool, jobs, script, |_| RacyApi(world)).0
     }
 
     fn end_frame(&mut self) {

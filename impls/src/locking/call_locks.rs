@@ -16,7 +16,7 @@ use std::sync::{Mutex, RwLock};
 
 use super::{
     GameplayApi, GameplayRunner, Job, LockingDesignInfo, Script, SyncCounts, Tally, Workers, World,
-    chunk, run_job, sum_workers, workers,
+    run_chunks, workers,
 };
 use crate::{DesignKind, DesignMeta};
 
@@ -141,6 +141,13 @@ impl<L: CallLock> GameplayApi for PerCall<'_, L> {
         self.acquisitions += 1;
         self.world.write(|w| w.units.push(unit, delta));
     }
+
+    fn counted(&self) -> SyncCounts {
+        SyncCounts {
+            lock_acquisitions: self.acquisitions,
+            ..SyncCounts::default()
+        }
+    }
 }
 
 impl<L: CallLock> GameplayRunner for CallLocked<L> {
@@ -156,22 +163,10 @@ impl<L: CallLock> GameplayRunner for CallLocked<L> {
 
     fn run_jobs(&mut self, jobs: &[Job], script: &Script) -> Tally {
         let world = &self.world;
-        let parts = self.pool.each(|me, of| {
-            let mut api = PerCall {
-                world,
-                acquisitions: 0,
-            };
-            let mut tally = Tally::default();
-            for job in chunk(jobs, me, of) {
-                run_job(&mut api, job, script, &mut tally);
-            }
-            let counts = SyncCounts {
-                lock_acquisitions: api.acquisitions,
-                ..SyncCounts::default()
-            };
-            (tally, counts)
+        let (tally, counts) = run_chunks(&self.pool, jobs, script, |_| PerCall {
+            world,
+            acquisitions: 0,
         });
-        let (tally, counts) = sum_workers(parts);
         self.counts.add(&counts);
         tally
     }

@@ -16,11 +16,11 @@
 //! twice (recorded, then applied) and the applying runs on one thread after the join, a serial
 //! tail that grows with the pushes.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use super::{
     GameplayApi, GameplayRunner, Job, LockingDesignInfo, Script, SyncCounts, Tally, Workers, World,
-    chunk, run_job, sum_workers, workers,
+    run_chunks, workers,
 };
 use crate::{DesignKind, DesignMeta};
 
@@ -39,7 +39,8 @@ pub struct CommandBuffers {
 /// The API on one worker: reads and raycasts on the shared world, pushes recorded.
 struct Deferred<'a> {
     world: &'a World,
-    buffer: &'a mut Vec<Command>,
+    /// The worker's buffer, held for the call (the hand-over, not counted).
+    buffer: MutexGuard<'a, Vec<Command>>,
 }
 
 impl GameplayApi for Deferred<'_> {
@@ -56,6 +57,13 @@ impl GameplayApi for Deferred<'_> {
     #[inline]
     fn push(&mut self, unit: u32, delta: [f32; 2]) {
         self.buffer.push((unit, delta));
+    }
+
+    fn counted(&self) -> SyncCounts {
+        SyncCounts {
+            messages: self.buffer.len() as u64,
+            ..SyncCounts::default()
+        }
     }
 }
 
@@ -86,23 +94,11 @@ impl GameplayRunner for CommandBuffers {
 
     fn run_jobs(&mut self, jobs: &[Job], script: &Script) -> Tally {
         let (world, buffers) = (&self.world, &self.buffers);
-        let parts = self.pool.each(|me, of| {
+        let (tally, counts) = run_chunks(&self.pool, jobs, script, |me| {
             let mut buffer = buffers[me].lock().unwrap_or_else(|e| e.into_inner());
             // Empty unless a worker panicked in the last call: its commands are not applied.
             buffer.clear();
-            let mut api = Deferred {
-                world,
-                buffer: &mut buffer,
-            };
-            let mut tally = Tally::default();
-            for job in chunk(jobs, me, of) {
-                run_job(&mut api, job, script, &mut tally);
-            }
-            let counts = SyncCounts {
-                messages: buffer.len() as u64,
-                ..SyncCounts::default()
-            };
-            (tally, counts)
+            Deferred { world, buffer }
         });
         for buffer in &mut self.buffers {
             let buffer = buffer.get_mut().unwrap_or_else(|e| e.into_inner());
@@ -111,7 +107,6 @@ impl GameplayRunner for CommandBuffers {
             }
             buffer.clear();
         }
-        let (tally, counts) = sum_workers(parts);
         self.counts.add(&counts);
         tally
     }

@@ -117,6 +117,12 @@ pub trait GameplayApi {
     fn raycast(&mut self, unit: u32) -> u32;
     /// The Unit API: adds `delta` to `unit`'s position.
     fn push(&mut self, unit: u32, delta: [f32; 2]);
+
+    /// What this API synchronised for the calls it served (locks taken, messages sent); none
+    /// by default.
+    fn counted(&self) -> SyncCounts {
+        SyncCounts::default()
+    }
 }
 
 /// The script's pure work between API calls: `iters` rounds of a xorshift on local state, a
@@ -333,6 +339,26 @@ pub fn chunk<T>(jobs: &[T], w: usize, of: usize) -> &[T] {
     let of = of.max(1);
     let len = jobs.len();
     &jobs[w * len / of..(w + 1) * len / of]
+}
+
+/// Runs `jobs` on `workers` in contiguous chunks ([`chunk`]): each worker makes its API with
+/// `api(worker)`, runs its chunk through [`run_job`], and reports what the API counted
+/// ([`GameplayApi::counted`]); returns the summed tally and counts. The loop of every design
+/// whose workers split a call's jobs evenly.
+pub fn run_chunks<A: GameplayApi>(
+    workers: &Workers,
+    jobs: &[Job],
+    script: &Script,
+    api: impl Fn(usize) -> A + Sync,
+) -> (Tally, SyncCounts) {
+    sum_workers(workers.each(|me, of| {
+        let mut api = api(me);
+        let mut tally = Tally::default();
+        for job in chunk(jobs, me, of) {
+            run_job(&mut api, job, script, &mut tally);
+        }
+        (tally, api.counted())
+    }))
 }
 
 /// Sums the per-worker `(tally, counts)` pairs a broadcast returned.

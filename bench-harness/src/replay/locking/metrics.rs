@@ -12,9 +12,7 @@ use serde::Serialize;
 use workloads::Trace;
 use workloads::locking::{LockingOp, LockingStats};
 
-use super::{
-    LockingDigest, LockingReplay, ReplayError, bench_threads, thread_plan, timed_reference,
-};
+use super::{LockingDigest, LockingReplay, ReplayError, bench_threads, thread_plan};
 use crate::replay::{Replayer, describe_mismatch};
 use impls::locking::single_thread::SingleThread;
 
@@ -83,7 +81,8 @@ pub fn section() -> MetricSection {
                      the same number of fresh states (about 4 ms in all), each built just before \
                      its replay as the bench's own samples are, in alternating order. Best, because a \
                      sample's second worker either helps from the start or hardly at all and \
-                     interference only adds time. Timed on this machine; above 1 is faster than \
+                     interference only adds time; it favours a design whose time swings with \
+                     contention (a per-call lock), so the heat map's ratio is the typical one. Timed on this machine; above 1 is faster than \
                      one thread without locks. The bench's own ratio to single_thread (the \
                      heat map) is the median of paired rounds at the bench's thread count.",
                 )
@@ -149,11 +148,10 @@ fn speedups<R: GameplayRunner + 'static>(
     trace: &Trace<LockingOp>,
 ) -> Result<(Vec<usize>, Vec<f64>), ReplayError> {
     let plan = thread_plan();
-    let first = timed_reference(trace)?;
-    let states = (SAMPLE_TARGET.as_secs_f64() / first.0.as_secs_f64().max(1e-9))
+    let (first, reference) = timed_fresh::<SingleThread>(trace, 1)?;
+    let states = (SAMPLE_TARGET.as_secs_f64() / first.as_secs_f64().max(1e-9))
         .ceil()
         .clamp(1.0, MAX_STATES as f64) as usize;
-    let reference = (first.1, first.2);
     // Slot 0 is single_thread, slot 1 + k the design at plan[k]; a round times every slot once,
     // starting one slot later each round, so no configuration always follows the same one.
     let slots = plan.len() + 1;
@@ -179,10 +177,23 @@ fn speedups<R: GameplayRunner + 'static>(
     Ok((plan, out))
 }
 
-/// The time of `states` replays of the body by `R` on `threads` workers, each on a fresh
-/// state built just before it (untimed, then a fresh time slice), as the bench's own timer
-/// times a body that writes (`timing::TimedReplay`), each checked against `expected` (op and
-/// state digests) after its timing.
+/// One timed replay of the body by `R` on `threads` workers, on a fresh state built just before
+/// it (untimed, then a fresh time slice), as the bench's own timer times a body that writes
+/// (`timing::TimedReplay`): the time, and the op and state digests read after it.
+fn timed_fresh<R: GameplayRunner + 'static>(
+    trace: &Trace<LockingOp>,
+    threads: usize,
+) -> Result<(Duration, (LockingDigest, Option<u64>)), ReplayError> {
+    let mut state = LockingReplay::<R>::after_setup_on(trace, threads)?;
+    crate::host::fresh_time_slice();
+    let start = Instant::now();
+    let digest = state.replay(&trace.body)?;
+    let elapsed = start.elapsed();
+    Ok((elapsed, (digest, state.state_digest())))
+}
+
+/// The time of `states` [`timed_fresh`] replays by `R` on `threads` workers, each checked
+/// against `expected` (`single_thread`'s op and state digests).
 fn sample<R: GameplayRunner + 'static>(
     trace: &Trace<LockingOp>,
     threads: usize,
@@ -191,22 +202,19 @@ fn sample<R: GameplayRunner + 'static>(
 ) -> Result<Duration, ReplayError> {
     let mut total = Duration::ZERO;
     for _ in 0..states {
-        let mut state = LockingReplay::<R>::after_setup_on(trace, threads)?;
-        crate::host::fresh_time_slice();
-        let start = Instant::now();
-        let digest = state.replay(&trace.body)?;
-        total += start.elapsed();
-        if (digest, state.state_digest()) != expected {
+        let (elapsed, got) = timed_fresh::<R>(trace, threads)?;
+        if got != expected {
             return Err(ReplayError {
                 index: trace.body.len(),
                 op: "(speed-up sample)".into(),
                 error: format!(
                     "{} at {threads} threads disagreed with single_thread: {}",
                     R::INFO.meta.name,
-                    describe_mismatch(&expected.0, &digest)
+                    describe_mismatch(&expected.0, &got.0)
                 ),
             });
         }
+        total += elapsed;
     }
     Ok(total)
 }

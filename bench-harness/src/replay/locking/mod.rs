@@ -19,10 +19,7 @@
 mod claims;
 mod metrics;
 
-use std::time::{Duration, Instant};
-
 use impls::locking::model::ModelRunner;
-use impls::locking::single_thread::SingleThread;
 use impls::locking::{
     GameplayRunner, Job, LockingDesignInfo, LockingDesignVisitor, MAX_THREADS, NO_OTHER, Script,
     Tally, World, for_each_locking_design, mix,
@@ -36,6 +33,8 @@ use super::{
 };
 pub use metrics::LockingMetrics;
 use results::DesignRecord;
+
+const _: () = assert!(workloads::locking::NO_OTHER == NO_OTHER);
 
 /// Multithreaded gameplay: [`LockingOp`] traces replayed on [`GameplayRunner`]s, checked
 /// against [`ModelRunner`].
@@ -329,13 +328,11 @@ impl<R: GameplayRunner + 'static> Replayer for LockingReplay<R> {
                     if self.script.is_none() {
                         return Err(ReplayError::at(at, op, "a job before Script"));
                     }
+                    // The trace's "no other unit" is the design's (both `u32::MAX`, checked at
+                    // compile time below).
                     self.jobs.push(Job {
                         unit,
-                        other: if other == workloads::locking::NO_OTHER {
-                            NO_OTHER
-                        } else {
-                            other
-                        },
+                        other,
                         delta: [dx as f32, dy as f32],
                     });
                 }
@@ -388,27 +385,4 @@ impl<R: GameplayRunner + 'static> Replayer for LockingReplay<R> {
             None => Ok(()),
         }
     }
-}
-
-/// Times `body` on a fresh state of `R` on `threads` workers (built untimed) and returns the
-/// time and the digests (op and state).
-///
-/// # Errors
-/// The design refused an op.
-pub(crate) fn timed_body<R: GameplayRunner + 'static>(
-    trace: &Trace<LockingOp>,
-    threads: usize,
-) -> Result<(Duration, LockingDigest, Option<u64>), ReplayError> {
-    let mut state = LockingReplay::<R>::after_setup_on(trace, threads)?;
-    let start = Instant::now();
-    let digest = state.replay(&trace.body)?;
-    let elapsed = start.elapsed();
-    Ok((elapsed, digest, state.state_digest()))
-}
-
-/// `single_thread`'s timing of `body`, the reference of every speed-up.
-pub(crate) fn timed_reference(
-    trace: &Trace<LockingOp>,
-) -> Result<(Duration, LockingDigest, Option<u64>), ReplayError> {
-    timed_body::<SingleThread>(trace, 1)
 }

@@ -18,7 +18,7 @@ use ::dashmap::DashMap;
 
 use crate::locking::{
     GameplayApi, GameplayRunner, Job, LockingDesignInfo, Physics, Script, SyncCounts, Tally,
-    Workers, World, chunk, run_job, sum_workers, workers,
+    Workers, World, run_chunks, workers,
 };
 use crate::{DesignKind, DesignMeta};
 
@@ -78,6 +78,13 @@ impl GameplayApi for ShardLocked<'_> {
         p[0] += delta[0];
         p[1] += delta[1];
     }
+
+    fn counted(&self) -> SyncCounts {
+        SyncCounts {
+            lock_acquisitions: self.acquisitions,
+            ..SyncCounts::default()
+        }
+    }
 }
 
 impl DashMapUnits {
@@ -123,25 +130,12 @@ impl GameplayRunner for DashMapUnits {
     }
 
     fn run_jobs(&mut self, jobs: &[Job], script: &Script) -> Tally {
-        let map = &self.map;
-        let physics = &self.physics;
-        let parts = self.pool.each(|me, of| {
-            let mut api = ShardLocked {
-                map,
-                physics,
-                acquisitions: 0,
-            };
-            let mut tally = Tally::default();
-            for job in chunk(jobs, me, of) {
-                run_job(&mut api, job, script, &mut tally);
-            }
-            let counts = SyncCounts {
-                lock_acquisitions: api.acquisitions,
-                ..SyncCounts::default()
-            };
-            (tally, counts)
+        let (map, physics) = (&self.map, &self.physics);
+        let (tally, counts) = run_chunks(&self.pool, jobs, script, |_| ShardLocked {
+            map,
+            physics,
+            acquisitions: 0,
         });
-        let (tally, counts) = sum_workers(parts);
         self.counts.add(&counts);
         tally
     }

@@ -31,18 +31,24 @@ crate::workload_params! {
     }
 }
 
+impl LockMixedParams {
+    fn shape(&self) -> Shape {
+        Shape {
+            frames: self.frames,
+            compute: self.compute,
+            radius: self.radius,
+            batch: self.batch,
+            hits: self.hits,
+        }
+    }
+}
+
 /// Setup: the world. Body: `frames` frames; a job pushes a random other unit with
 /// probability `foreign`.
 pub fn generate(n: usize, seed: u64, params: &LockMixedParams) -> Trace<LockingOp> {
     let mut rng = TraceRng::new(seed);
     let mut parts = TraceParts::default();
-    let shape = Shape {
-        frames: params.frames,
-        compute: params.compute,
-        radius: params.radius,
-        batch: params.batch,
-        hits: params.hits,
-    };
+    let shape = params.shape();
     world(&mut rng, n, &shape, &mut parts);
     let foreign = params.foreign;
     frames(&mut rng, n, &shape, &mut parts, |rng, unit| {
