@@ -33,6 +33,17 @@ pub trait Timer {
     /// A replay disagreed with the model: the contestant must not be reported with a time.
     fn time(&mut self, iters: u64) -> Result<Duration, String>;
 
+    /// The contestant's one-time preparation (a replay's dry run), done before its first
+    /// sample is timed, so the calibration's wall time per replay is a replay's and not the
+    /// preparation's: counted in, a read-only body's setup made a 0.35 ms replay look like
+    /// several milliseconds, and its cell ran at the fewest rounds.
+    ///
+    /// # Errors
+    /// As [`time`](Self::time).
+    fn prepare(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Whether a sample needs one untimed replay first: the contestant keeps its state from
     /// sample to sample, so the other contestants of the round have evicted it from the
     /// caches since its last sample. Without it a sample of one replay would start cold and
@@ -45,6 +56,10 @@ pub trait Timer {
 impl<R: Replayer> Timer for TimedReplay<'_, R> {
     fn time(&mut self, iters: u64) -> Result<Duration, String> {
         self.run(iters)
+    }
+
+    fn prepare(&mut self) -> Result<(), String> {
+        self.prepare()
     }
 
     /// A body that changes the state is replayed on a state built afresh (untimed) for every
@@ -98,6 +113,11 @@ pub struct CellRounds {
 
 /// Per contestant: replays per sample and the wall time of one replay (rebuilds included).
 fn calibrate(timer: &mut dyn Timer, budget: &RoundsBudget) -> Result<(u64, Duration), String> {
+    timer.prepare()?;
+    if timer.needs_warm_up() {
+        // As before every sample: the state was last touched by the dry run or another cell.
+        timer.time(1)?;
+    }
     let started = Instant::now();
     let inside = timer.time(1)?;
     let mut wall = started.elapsed();
@@ -234,5 +254,55 @@ mod tests {
         assert_eq!(fast.iters, 100);
         assert_eq!(cell.timings[1].as_ref().unwrap().iters, 2);
         assert_eq!(cell.timings[2].as_ref().unwrap_err(), "digest differs");
+    }
+}
+
+#[cfg(test)]
+mod preparation {
+    use super::*;
+
+    /// A contestant whose one-time preparation takes `prep` of wall time (as a dry run does)
+    /// and whose replays take `replay` each, inside and out.
+    struct Slow {
+        prep: Duration,
+        replay: Duration,
+        prepared: bool,
+    }
+
+    impl Timer for Slow {
+        fn prepare(&mut self) -> Result<(), String> {
+            if !self.prepared {
+                std::thread::sleep(self.prep);
+                self.prepared = true;
+            }
+            Ok(())
+        }
+
+        fn time(&mut self, iters: u64) -> Result<Duration, String> {
+            self.prepare()?;
+            std::thread::sleep(self.replay * iters as u32);
+            Ok(self.replay * iters as u32)
+        }
+    }
+
+    /// The rounds are counted from a replay's wall time, not the preparation's: a cell of
+    /// 2 ms replays with a 40 ms preparation fills its 60 ms budget with about 15 rounds,
+    /// where counting the preparation in gave the floor.
+    #[test]
+    fn the_preparation_is_not_counted_as_a_replay() {
+        let mut timers: Vec<Box<dyn Timer>> = vec![Box::new(Slow {
+            prep: Duration::from_millis(40),
+            replay: Duration::from_millis(2),
+            prepared: false,
+        })];
+        let budget = RoundsBudget {
+            per_contestant: Duration::from_millis(60),
+            min_sample: Duration::from_millis(1),
+            min_rounds: 2,
+            max_rounds: 100,
+        };
+        let cell = time_in_rounds(&mut timers, &budget, 1);
+        // Each round is a warm-up and a sample, 4 ms of sleep (more on a busy machine).
+        assert!(cell.rounds >= 5, "{} rounds", cell.rounds);
     }
 }

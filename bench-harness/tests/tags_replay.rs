@@ -55,8 +55,8 @@ impl TagDesignVisitor for VerifyAll<'_> {
 #[test]
 fn every_tag_design_gives_the_model_answers_on_every_tag_workload() {
     let workloads = tag_workloads();
-    // Nine workloads and the four other points of tags-mutate's mutation-rate sweep.
-    assert_eq!(workloads.len(), 13);
+    // Ten workloads and the four other points of tags-mutate's mutation-rate sweep.
+    assert_eq!(workloads.len(), 14);
     for workload in workloads {
         for n in [1, 7, 300] {
             let prepared = PreparedTrace::<TagFamily>::generate(workload, n, 11).unwrap();

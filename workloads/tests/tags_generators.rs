@@ -33,7 +33,7 @@ fn stats(t: &Trace<TagOp>) -> TagStats {
 }
 
 #[test]
-fn the_tag_family_has_its_nine_workloads_after_the_id_table_ones() {
+fn the_tag_family_has_its_ten_workloads_after_the_id_table_ones() {
     let names: Vec<&str> = tag_workloads()
         .iter()
         .filter(|w| w.variant_of.is_none())
@@ -51,15 +51,16 @@ fn the_tag_family_has_its_nine_workloads_after_the_id_table_ones() {
             "tags-has",
             "tags-mutate",
             "tags-churn",
+            "tags-grow-long",
         ]
     );
     let all = registry::workloads();
     let first_tag = all.iter().position(|w| w.family == TAGS).unwrap();
     // Listed together, after the ID-table workloads (the allocator workloads follow).
     assert!(all[..first_tag].iter().all(|w| w.family == ID_TABLE));
-    // Nine, and the other points of tags-mutate's mutation-rate sweep.
+    // Ten, and the other points of tags-mutate's mutation-rate sweep.
     let count = tag_workloads().len();
-    assert_eq!(count, 13);
+    assert_eq!(count, 14);
     assert!(
         all[first_tag..first_tag + count]
             .iter()

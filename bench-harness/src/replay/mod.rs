@@ -15,6 +15,7 @@ pub mod id_table;
 pub mod locking;
 pub mod relations;
 pub mod resolved;
+pub mod shared;
 pub mod spatial;
 pub mod spawn;
 pub mod tags;
@@ -40,6 +41,7 @@ pub use id_table::{Digest, IdTableFamily, ReplayState, SizedReplay, mix};
 pub use locking::{LockingDigest, LockingFamily, LockingReplay};
 pub use relations::{RelationDigest, RelationFamily, RelationReplay};
 pub use resolved::{HandleIds, HandleMap, IdMismatch, ResolvedBody};
+pub use shared::{CellStates, SharedState};
 pub use spatial::{SpatialDigest, SpatialFamily, SpatialReplay};
 pub use spawn::{SpawnDigest, SpawnFamily, SpawnReplay};
 pub use tags::{TagDigest, TagFamily, TagReplay};
@@ -302,6 +304,20 @@ pub trait ReferenceLoop: Sized + 'static {
         expected_body: &<Self::Family as Family>::Digest,
     ) -> Option<Self>;
 
+    /// The loop for `trace` in a cell whose designs' timed replays share their states in
+    /// `designs`: a loop that mirrors a design reads that design's very state and resolved IDs
+    /// there, so the loop and the replay time the same bytes and their ratio is the driver's
+    /// cost, not where two copies of a table landed in memory ([`shared`]). Defaults to
+    /// [`for_trace`](Self::for_trace), a state of the loop's own.
+    fn in_cell(
+        trace: &Trace<OpOf<Self::Family>>,
+        expected_body: &<Self::Family as Family>::Digest,
+        designs: &CellStates,
+    ) -> Option<Self> {
+        let _ = designs;
+        Self::for_trace(trace, expected_body)
+    }
+
     /// Runs `iters` timed, verified passes and returns the time inside them.
     ///
     /// # Errors
@@ -350,6 +366,21 @@ pub fn reference_loop_names<F: Family>() -> Vec<String> {
     let mut names = Names(Vec::new());
     F::for_each_replayer(&mut names);
     names.0
+}
+
+/// The designs of family `F` that a reference loop mirrors ([`ReferenceLoop::mirrors`]): the
+/// ones whose timed replays share their state with the cell ([`CellStates`]).
+pub fn mirrored_designs<F: Family>() -> Vec<&'static str> {
+    struct Mirrored(Vec<&'static str>);
+    impl<F: Family> ReplayerVisitor<F> for Mirrored {
+        fn visit<R: Replayer<Family = F>>(&mut self, _role: Role) {}
+        fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
+            self.0.extend(L::mirrors());
+        }
+    }
+    let mut mirrored = Mirrored(Vec::new());
+    F::for_each_replayer(&mut mirrored);
+    mirrored.0
 }
 
 /// The op type of family `F`.

@@ -25,8 +25,8 @@ use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::families::{AllFamilies, DesignList, ListVisitor};
 use bench_harness::replay::Scale;
 use bench_harness::replay::{
-    ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
-    design_records_with, family_metrics, for_each_replayer_with,
+    CellStates, ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
+    design_records_with, family_metrics, for_each_replayer_with, mirrored_designs,
 };
 use bench_harness::rounds::{LoopTimer, RoundsTiming, Timer, time_in_rounds};
 use bench_harness::suite::{PreparedTrace, SuiteConfig, TimerKind};
@@ -200,6 +200,7 @@ impl ListVisitor for Run {
     /// Every selected (workload, n) of family `F`: generate, verify, time.
     fn visit<F: Family, X: ExtraDesigns<F>>(&mut self) {
         let verdicts_before = self.verdicts.len();
+        let mirrored = mirrored_designs::<F>();
         for (workload, n, recorded) in matrix::<F>(&self.config) {
             let group_name = format!("{}/{workload}", F::NAME);
             let n_text = n.to_string();
@@ -236,6 +237,8 @@ impl ListVisitor for Run {
                 }
                 let mut contestants = Vec::new();
                 for_each_replayer_with::<F, X, _>(&mut FamilyBench {
+                    mirrored: &mirrored,
+                    designs: CellStates::default(),
                     group_name: &group_name,
                     timer: match &mut group {
                         Some(group) => CellTimer::Criterion(group),
@@ -350,6 +353,10 @@ struct FamilyBench<'a, 'p, 'g, F: Family> {
     selected: &'a HashSet<BenchKey>,
     budget: &'a Budget,
     verdicts: &'a mut Vec<Verdict>,
+    /// The designs a reference loop of the family mirrors.
+    mirrored: &'a [&'static str],
+    /// Their timed replays' states, for the loops visited after them (read-only bodies).
+    designs: CellStates,
 }
 
 impl<F: Family> FamilyBench<'_, '_, '_, F> {
@@ -386,6 +393,13 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, F> {
         }
         if verdict.outcome.is_verified() {
             let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
+            if self.mirrored.contains(&name) {
+                // The loop that mirrors this design reads this very state (an error here is
+                // the dry run's, which the timing reports).
+                if let Ok(Some(shared)) = timed.shared() {
+                    self.designs.insert(shared);
+                }
+            }
             match &mut self.timer {
                 CellTimer::Rounds(contestants) => {
                     contestants.push((self.verdicts.len(), Box::new(timed)));
@@ -426,7 +440,7 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, F> {
         if !self.selects(&name) {
             return;
         }
-        let Some(reference) = L::for_trace(&p.trace, &p.expected.body) else {
+        let Some(reference) = L::in_cell(&p.trace, &p.expected.body, &self.designs) else {
             return;
         };
         let mut outcome = match reference.run(1) {

@@ -35,7 +35,7 @@ use impls::id_table::{Design, IdTable};
 use workloads::{IdTableOp, Object, Payload, Payload8, Payload128, Trace};
 
 use super::{Digest, IdTableFamily, SizedReplay, lookup_all, mix};
-use crate::replay::{ReferenceLoop, Replayer};
+use crate::replay::{CellStates, ReferenceLoop, Replayer, SharedState};
 
 /// The live objects of a trace in a plain `Vec`, of the trace's object size.
 enum Objects {
@@ -118,8 +118,9 @@ impl VecIterate {
 /// its IDs in a list does, and the floor a replay of design `C` is read against
 /// ([`ReferenceLoop::mirrors`]).
 pub struct DirectLookup<C: Design> {
-    state: SizedReplay<C>,
-    ids: Vec<C::Id>,
+    /// The design after the setup and the dry run, with the body's IDs: the timed replays'
+    /// own when the design is in the cell ([`ReferenceLoop::in_cell`]).
+    shared: SharedState<SizedReplay<C>>,
     expected: Digest,
 }
 
@@ -136,18 +137,13 @@ impl<C: Design> ReferenceLoop for DirectLookup<C> {
 
     /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
     fn for_trace(trace: &Trace<IdTableOp>, expected: &Digest) -> Option<Self> {
-        let mut state = SizedReplay::<C>::after_setup(trace).ok()?;
-        let ids = trace
-            .body
-            .iter()
-            .map(|op| match op {
-                IdTableOp::Get(h) => Some(state.handles().ids()[*h as usize]),
-                _ => None,
-            })
-            .collect::<Option<Vec<C::Id>>>()?;
+        Self::in_cell(trace, expected, &CellStates::default())
+    }
+
+    /// On the state the design's timed replays reuse, if the cell holds it.
+    fn in_cell(trace: &Trace<IdTableOp>, expected: &Digest, designs: &CellStates) -> Option<Self> {
         Some(Self {
-            state,
-            ids,
+            shared: lookup_state::<C>(trace, designs)?,
             expected: *expected,
         })
     }
@@ -157,12 +153,29 @@ impl<C: Design> ReferenceLoop for DirectLookup<C> {
     /// # Errors
     /// Hits or the lookup sum differ from the model's.
     fn run(&self, iters: u64) -> Result<Duration, String> {
-        match &self.state {
-            SizedReplay::B8(s) => self.time(&s.table, iters),
-            SizedReplay::B32(s) => self.time(&s.table, iters),
-            SizedReplay::B128(s) => self.time(&s.table, iters),
+        let ids = self.shared.body.ids();
+        match &*self.shared.state.borrow() {
+            SizedReplay::B8(s) => self.time(&s.table, ids, iters),
+            SizedReplay::B32(s) => self.time(&s.table, ids, iters),
+            SizedReplay::B128(s) => self.time(&s.table, ids, iters),
         }
     }
+}
+
+/// Design `C`'s state for a `Get` body: the one its timed replays reuse when `designs` holds
+/// it, else one of the loop's own; `None` for any other body, or if the setup fails.
+fn lookup_state<C: Design>(
+    trace: &Trace<IdTableOp>,
+    designs: &CellStates,
+) -> Option<SharedState<SizedReplay<C>>> {
+    if trace.body.is_empty() || !trace.body.iter().all(|op| matches!(op, IdTableOp::Get(_))) {
+        return None;
+    }
+    let shared = designs
+        .get::<SizedReplay<C>>()
+        .or_else(|| SharedState::resolve(trace).ok())?;
+    // One ID per `Get`, in op order: the body the loop runs.
+    (shared.body.ids().len() == trace.body.len()).then_some(shared)
 }
 
 impl<C: Design> DirectLookup<C> {
@@ -170,12 +183,13 @@ impl<C: Design> DirectLookup<C> {
     fn time<P: Object, D: IdTable<P, Id = C::Id>>(
         &self,
         table: &D,
+        ids: &[C::Id],
         iters: u64,
     ) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             let start = Instant::now();
-            let (hits, sum) = lookup_all(table, std::hint::black_box(&self.ids));
+            let (hits, sum) = lookup_all(table, std::hint::black_box(ids));
             total += start.elapsed();
             if std::hint::black_box((hits, sum)) != (self.expected.hits, self.expected.lookup_sum) {
                 return Err(format!(
@@ -264,10 +278,10 @@ impl CrateLookupLoop for ctors::Slab {
 /// A `Get` body run by the crate of peer design `C` directly (`ref-direct-<peer>`, see the
 /// [module docs](self)).
 pub struct DirectPeerLookup<C: CrateLookupLoop> {
-    /// The peer after the trace's setup: only its crate map is read.
-    state: SizedReplay<C>,
-    /// The body's keys, the crate's own, in op order.
-    keys: Vec<C::Id>,
+    /// The peer after the setup and the dry run, and the body's keys (the crate's own, in op
+    /// order): the timed replays' own when the peer is in the cell
+    /// ([`ReferenceLoop::in_cell`]). Only its crate map is read.
+    shared: SharedState<SizedReplay<C>>,
     /// The model's hits and lookup sum.
     expected: (u64, u64),
 }
@@ -285,19 +299,13 @@ impl<C: CrateLookupLoop> ReferenceLoop for DirectPeerLookup<C> {
 
     /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
     fn for_trace(trace: &Trace<IdTableOp>, expected: &Digest) -> Option<Self> {
-        let mut state = SizedReplay::<C>::after_setup(trace).ok()?;
-        let ids = state.handles().ids();
-        let keys = trace
-            .body
-            .iter()
-            .map(|op| match *op {
-                IdTableOp::Get(h) => ids.get(h as usize).copied(),
-                _ => None,
-            })
-            .collect::<Option<Vec<C::Id>>>()?;
-        (!keys.is_empty()).then(|| Self {
-            state,
-            keys,
+        Self::in_cell(trace, expected, &CellStates::default())
+    }
+
+    /// On the state the peer's timed replays reuse, if the cell holds it.
+    fn in_cell(trace: &Trace<IdTableOp>, expected: &Digest, designs: &CellStates) -> Option<Self> {
+        Some(Self {
+            shared: lookup_state::<C>(trace, designs)?,
             expected: (expected.hits, expected.lookup_sum),
         })
     }
@@ -307,21 +315,27 @@ impl<C: CrateLookupLoop> ReferenceLoop for DirectPeerLookup<C> {
     /// # Errors
     /// The hits or the lookup sum differ from the model's.
     fn run(&self, iters: u64) -> Result<Duration, String> {
-        match &self.state {
-            SizedReplay::B8(s) => self.time::<Payload8>(&s.table, iters),
-            SizedReplay::B32(s) => self.time::<Payload>(&s.table, iters),
-            SizedReplay::B128(s) => self.time::<Payload128>(&s.table, iters),
+        let keys = self.shared.body.ids();
+        match &*self.shared.state.borrow() {
+            SizedReplay::B8(s) => self.time::<Payload8>(&s.table, keys, iters),
+            SizedReplay::B32(s) => self.time::<Payload>(&s.table, keys, iters),
+            SizedReplay::B128(s) => self.time::<Payload128>(&s.table, keys, iters),
         }
     }
 }
 
 impl<C: CrateLookupLoop> DirectPeerLookup<C> {
     /// [`ReferenceLoop::run`] on the table of one object size.
-    fn time<P: Object>(&self, table: &C::Table<P>, iters: u64) -> Result<Duration, String> {
+    fn time<P: Object>(
+        &self,
+        table: &C::Table<P>,
+        keys: &[C::Id],
+        iters: u64,
+    ) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             let start = Instant::now();
-            let answers = C::lookup_all(table, std::hint::black_box(&self.keys));
+            let answers = C::lookup_all(table, std::hint::black_box(keys));
             total += start.elapsed();
             if std::hint::black_box(answers) != self.expected {
                 return Err(format!(
@@ -419,6 +433,43 @@ mod tests {
                 "{name} in {names:?}"
             );
         }
+    }
+
+    /// In a cell whose design shared its timed replays' state, the design's `ref-direct-` loop
+    /// reads that very table and those very IDs (one copy in memory, so their ratio is the
+    /// driver's cost), and still finds what the model finds; without it, a state of its own.
+    #[test]
+    fn a_direct_loop_reads_the_state_its_design_shares() {
+        fn check<L: ReferenceLoop<Family = IdTableFamily>, C: Design>(
+            shared_of: impl Fn(&L) -> &SharedState<SizedReplay<C>>,
+        ) {
+            let lookups = trace("lookup-uniform");
+            let expected = Expected::<IdTableFamily>::of(&lookups).unwrap();
+            let mut timed = crate::timing::TimedReplay::<SizedReplay<C>>::new(&lookups, &expected);
+            let shared = timed.shared().unwrap().expect("a read-only body shares");
+            let mut designs = CellStates::default();
+            designs.insert(shared.clone());
+            let looped = L::in_cell(&lookups, &expected.body, &designs).unwrap();
+            assert!(std::rc::Rc::ptr_eq(
+                &shared_of(&looped).state,
+                &shared.state
+            ));
+            assert!(std::rc::Rc::ptr_eq(&shared_of(&looped).body, &shared.body));
+            looped.run(2).unwrap();
+            timed.run(2).unwrap();
+            looped.run(1).unwrap();
+            let own = L::in_cell(&lookups, &expected.body, &CellStates::default()).unwrap();
+            assert!(!std::rc::Rc::ptr_eq(&shared_of(&own).state, &shared.state));
+            own.run(1).unwrap();
+            // A body that changes the table shares nothing.
+            let churn = trace("churn");
+            let churn_expected = Expected::<IdTableFamily>::of(&churn).unwrap();
+            let mut mutating =
+                crate::timing::TimedReplay::<SizedReplay<C>>::new(&churn, &churn_expected);
+            assert!(mutating.shared().unwrap().is_none());
+        }
+        check::<DirectLookup<ctors::Holey>, ctors::Holey>(|l| &l.shared);
+        check::<DirectPeerLookup<ctors::SlotMap>, ctors::SlotMap>(|l| &l.shared);
     }
 
     #[test]

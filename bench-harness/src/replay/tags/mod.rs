@@ -62,8 +62,9 @@ impl Family for TagFamily {
     const LATENCY_WORKLOADS: &'static [&'static str] =
         &["tags-build", "tags-has", "tags-visit-entity", "tags-churn"];
     /// 256K entities (about 2M tags, tens of MB in every design): beyond the last-level cache
-    /// with a setup well under a second per design.
-    const SCALING_WORKLOADS: &'static [&'static str] = &[];
+    /// with a setup well under a second per design. The sweep also runs `tags-grow-long`,
+    /// whose lists grow with N: the growth policies' cost per push across N (C9).
+    const SCALING_WORKLOADS: &'static [&'static str] = &["tags-grow-long"];
     const SWEEP_MAX_N: usize = 1 << 18;
 
     fn bench_sizes(scale: Scale) -> Vec<usize> {

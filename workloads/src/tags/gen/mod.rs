@@ -18,10 +18,12 @@
 //! | `tags-has`                  | build, 3 tags each                      | 100K HasTag, random entity, tag present half the time  | 100K                                |
 //! | `tags-mutate`               | build, 3 tags each                      | 100K of 80% reads (HasTag, VisitEntity), 20% AddTag/RemoveTag | 100K                         |
 //! | `tags-churn`                | build, 3 tags each                      | 50K × (Despawn random, Spawn, 3 AddTag)                | 250K                                |
+//! | `tags-grow-long`            | 64 entities (`n` counts tags here)      | `n` AddTag onto the 64 in turn: lists grow to `n / 64` | 1K / 100K / 1M                      |
 
 pub mod build;
 pub mod build_heavy;
 pub mod churn;
+pub mod grow_long;
 pub mod has;
 pub mod mutate;
 pub mod visit_all;
@@ -79,4 +81,5 @@ pub(crate) const ENTRIES: &[Entry] = &[
         "tags-mutate with 64 reads per write"
     ),
     entry!(churn, churn::TagsChurnParams, stale: false),
+    entry!(grow_long, grow_long::TagsGrowLongParams, stale: false),
 ];
