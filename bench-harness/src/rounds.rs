@@ -152,10 +152,49 @@ pub fn time_in_rounds(
     budget: &RoundsBudget,
     seed: u64,
 ) -> CellRounds {
+    time_in_rounds_paired(timers, &vec![None; timers.len()], budget, seed)
+}
+
+/// [`time_in_rounds`], where contestant `i` takes as many replays per sample as contestant
+/// `same_iters_as[i]` (the more of the two calibrations): a reference loop and the design it
+/// mirrors, whose ratio is the replay's `overhead`. At sizes near the last-level cache a
+/// sample's later replays run warmer than its first (one untimed replay does not bring such a
+/// table fully back after the round's other contestants), so two contestants of the same
+/// work but different iterations differed by 10-29% on `lookup-*` at 65,536 objects, where the
+/// pairs that had drawn the same iterations were within 0.94-1.07.
+///
+/// # Panics
+/// If `same_iters_as` is not one entry per timer, or names a contestant out of range.
+pub fn time_in_rounds_paired(
+    timers: &mut [Box<dyn Timer + '_>],
+    same_iters_as: &[Option<usize>],
+    budget: &RoundsBudget,
+    seed: u64,
+) -> CellRounds {
+    assert_eq!(
+        same_iters_as.len(),
+        timers.len(),
+        "one entry per contestant"
+    );
+    let mut calibrated: Vec<Result<(u64, Duration), String>> = timers
+        .iter_mut()
+        .map(|timer| calibrate(timer.as_mut(), budget))
+        .collect();
+    for (i, j) in same_iters_as.iter().enumerate() {
+        let Some(j) = *j else { continue };
+        if let (Ok((a, _)), Ok((b, _))) = (&calibrated[i], &calibrated[j]) {
+            let both = (*a).max(*b);
+            for k in [i, j] {
+                if let Ok((iters, _)) = &mut calibrated[k] {
+                    *iters = both;
+                }
+            }
+        }
+    }
     let mut timings: Vec<Result<RoundsTiming, String>> = Vec::with_capacity(timers.len());
     let mut round_wall = Duration::ZERO;
-    for timer in timers.iter_mut() {
-        timings.push(calibrate(timer.as_mut(), budget).map(|(iters, wall)| {
+    for (timer, calibration) in timers.iter().zip(calibrated) {
+        timings.push(calibration.map(|(iters, wall)| {
             let warm_up = u64::from(timer.needs_warm_up());
             round_wall += wall.mul_f64((iters + warm_up) as f64);
             RoundsTiming {
@@ -254,6 +293,45 @@ mod tests {
         assert_eq!(fast.iters, 100);
         assert_eq!(cell.timings[1].as_ref().unwrap().iters, 2);
         assert_eq!(cell.timings[2].as_ref().unwrap_err(), "digest differs");
+    }
+}
+
+#[cfg(test)]
+mod paired {
+    use super::*;
+
+    struct Fixed(u64);
+
+    impl Timer for Fixed {
+        fn time(&mut self, iters: u64) -> Result<Duration, String> {
+            Ok(Duration::from_nanos(self.0 * iters))
+        }
+    }
+
+    /// A contestant paired with another takes the larger of their calibrated iterations; the
+    /// others keep their own.
+    #[test]
+    fn paired_contestants_take_the_same_iterations() {
+        let budget = RoundsBudget {
+            per_contestant: Duration::from_millis(5),
+            min_sample: Duration::from_micros(100),
+            min_rounds: 4,
+            max_rounds: 8,
+        };
+        let mut timers: Vec<Box<dyn Timer>> = vec![
+            Box::new(Fixed(1_000)),
+            Box::new(Fixed(50_000)),
+            Box::new(Fixed(20_000)),
+        ];
+        let cell = time_in_rounds_paired(&mut timers, &[None, Some(0), None], &budget, 5);
+        let iters: Vec<u64> = cell
+            .timings
+            .iter()
+            .map(|t| t.as_ref().unwrap().iters)
+            .collect();
+        assert_eq!(iters, [100, 100, 5]);
+        let alone = time_in_rounds(&mut timers, &budget, 5);
+        assert_eq!(alone.timings[1].as_ref().unwrap().iters, 2);
     }
 }
 

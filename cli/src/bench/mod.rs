@@ -28,7 +28,7 @@ use bench_harness::replay::{
     CellStates, ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
     design_records_with, family_metrics, for_each_replayer_with, mirrored_designs,
 };
-use bench_harness::rounds::{LoopTimer, RoundsTiming, Timer, time_in_rounds};
+use bench_harness::rounds::{LoopTimer, RoundsTiming, Timer, time_in_rounds_paired};
 use bench_harness::suite::{PreparedTrace, SuiteConfig, TimerKind};
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
@@ -284,7 +284,23 @@ impl Run {
         self.cells += 1;
         let (indices, mut timers): (Vec<usize>, Vec<Box<dyn Timer + '_>>) =
             contestants.into_iter().unzip();
-        let cell = time_in_rounds(&mut timers, &self.config.rounds_budget(), session);
+        // A reference loop takes the iterations of the design it mirrors (its `overhead`).
+        let same_iters_as: Vec<Option<usize>> = indices
+            .iter()
+            .map(|&i| {
+                let mirrors = self.verdicts[i].mirrors?;
+                indices.iter().position(|&j| {
+                    let v = &self.verdicts[j];
+                    !v.reference && v.design == mirrors
+                })
+            })
+            .collect();
+        let cell = time_in_rounds_paired(
+            &mut timers,
+            &same_iters_as,
+            &self.config.rounds_budget(),
+            session,
+        );
         for (i, timing) in indices.into_iter().zip(cell.timings) {
             match timing {
                 Ok(t) => {
