@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use workloads::Trace;
 
-use crate::replay::shared::SharedState;
-use crate::replay::{Family, OpOf, ReplayError, Replayer, ResolvedBody, ResolvedPair};
+use crate::replay::shared::{SharedState, resolve_body};
+use crate::replay::{Family, OpOf, ReplayError, Replayer, ResolvedBody};
 use crate::verify::{Expected, describe_mismatch};
 
 /// Times replays of one trace's body on the design of replayer `R`, verifying every one of
@@ -182,22 +182,6 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
             ))
         }
     }
-}
-
-/// A state after `trace`'s setup on which the body was resolved (the dry run), the resolved
-/// body and the dry run's digest. The state has replayed the body: reuse it only for a
-/// read-only body.
-///
-/// # Errors
-/// The design refused an op of the setup or the body.
-pub fn resolve_body<R: Replayer>(
-    trace: &Trace<OpOf<R::Family>>,
-) -> Result<(R, ResolvedPair<R>), String> {
-    let mut state = R::after_setup(trace).map_err(|e| format!("setup {e}"))?;
-    let resolved = state
-        .resolve(&trace.body)
-        .map_err(|e| format!("dry run {e}"))?;
-    Ok((state, resolved))
 }
 
 /// A state ready for one measured replay of `trace`'s body and the body resolved for it: the

@@ -254,7 +254,7 @@ pub fn run_child(design: &str, trace: AnyTrace) -> Result<String, String> {
 fn collected_replay<R: Replayer>(
     trace: &Trace<OpOf<R::Family>>,
 ) -> Result<<R::Family as Family>::Digest, String> {
-    let (mut state, (body, _)) = crate::timing::resolve_body::<R>(trace)?;
+    let (mut state, (body, _)) = crate::replay::shared::resolve_body::<R>(trace)?;
     if trace.body_is_read_only() {
         callgrind_request::start_instrumentation();
         state

@@ -18,7 +18,7 @@ use std::rc::Rc;
 
 use workloads::Trace;
 
-use super::{OpOf, Replayer, ResolvedBody};
+use super::{OpOf, Replayer, ResolvedBody, ResolvedPair};
 
 /// A design's state after the trace's setup and the dry run of a read-only body, with the body
 /// resolved for it: what its timed replays reuse.
@@ -45,12 +45,28 @@ impl<R: Replayer> SharedState<R> {
     /// # Errors
     /// The design refused an op of the setup or the dry run.
     pub fn resolve(trace: &Trace<OpOf<R::Family>>) -> Result<Self, String> {
-        let (state, (body, _)) = crate::timing::resolve_body::<R>(trace)?;
+        let (state, (body, _)) = resolve_body::<R>(trace)?;
         Ok(Self {
             state: Rc::new(RefCell::new(state)),
             body: Rc::new(body),
         })
     }
+}
+
+/// A state after `trace`'s setup on which the body was resolved (the dry run), the resolved
+/// body and the dry run's digest. The state has replayed the body: reuse it only for a
+/// read-only body.
+///
+/// # Errors
+/// The design refused an op of the setup or the body.
+pub fn resolve_body<R: Replayer>(
+    trace: &Trace<OpOf<R::Family>>,
+) -> Result<(R, ResolvedPair<R>), String> {
+    let mut state = R::after_setup(trace).map_err(|e| format!("setup {e}"))?;
+    let resolved = state
+        .resolve(&trace.body)
+        .map_err(|e| format!("dry run {e}"))?;
+    Ok((state, resolved))
 }
 
 /// The states the designs of one cell (family, workload, N) share with the cell's reference
