@@ -6,8 +6,8 @@
 //! round, so a burst of other work on the machine lands on all of them alike and cancels in
 //! the ratio of two designs' times in the same round (`results::stats`). A contestant's
 //! sample is `iters` verified replays, `iters` chosen once per contestant so a sample lasts at
-//! least [`RoundsBudget::min_sample`], after one untimed replay for a contestant that keeps its
-//! state between samples (the round's other contestants have evicted it from the caches,
+//! least [`RoundsBudget::min_sample`], after [`WARM_UPS`] untimed replays for a contestant that
+//! keeps its state between samples (the round's other contestants have evicted it from the caches,
 //! [`Timer::needs_warm_up`]), so every sample measures a warm state as criterion's would, and
 //! the ratio of two designs does not depend on their iterations; the number of rounds fills
 //! the cell's budget within
@@ -79,6 +79,17 @@ impl<L: ReferenceLoop> Timer for LoopTimer<L> {
     }
 }
 
+/// Untimed replays before each sample of a contestant that keeps its state
+/// ([`Timer::needs_warm_up`]). One is not enough for a table near the size of the core's cache:
+/// a body of `1.5 n` uniform lookups touches only `1 - e^-1.5` (78%) of `n` slots, so the rest
+/// are still where the round's other contestants left them, and how warm a sample ran depended
+/// on what ran before it. Two touch 95%. Measured in two quick `^id_table/lookup` runs each
+/// (quiet machine): the 12 driver overheads at 65,536 objects within 0.95-1.05 in 7 and 9 with
+/// one warm-up, 8 and 11 with two, 11 and 10 with three; the 36 peer loops' overheads in 25 and
+/// 29 with one, 36 and 36 with two, 30 and 32 with three. The rounds' budget counts the
+/// warm-ups, so a cell takes no longer: it runs fewer rounds.
+pub const WARM_UPS: u64 = 2;
+
 /// How long a cell's rounds may take.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RoundsBudget {
@@ -117,7 +128,7 @@ fn calibrate(timer: &mut dyn Timer, budget: &RoundsBudget) -> Result<(u64, Durat
     timer.prepare()?;
     if timer.needs_warm_up() {
         // As before every sample: the state was last touched by the dry run or another cell.
-        timer.time(1)?;
+        timer.time(WARM_UPS)?;
     }
     let started = Instant::now();
     let inside = timer.time(1)?;
@@ -196,7 +207,7 @@ pub fn time_in_rounds_paired(
     let mut round_wall = Duration::ZERO;
     for (timer, calibration) in timers.iter().zip(calibrated) {
         timings.push(calibration.map(|(iters, wall)| {
-            let warm_up = u64::from(timer.needs_warm_up());
+            let warm_up = if timer.needs_warm_up() { WARM_UPS } else { 0 };
             round_wall += wall.mul_f64((iters + warm_up) as f64);
             RoundsTiming {
                 iters,
@@ -217,7 +228,7 @@ pub fn time_in_rounds_paired(
                 continue;
             };
             let warmed = if timers[i].needs_warm_up() {
-                timers[i].time(1).map(drop)
+                timers[i].time(WARM_UPS).map(drop)
             } else {
                 Ok(())
             };
@@ -381,7 +392,7 @@ mod preparation {
             max_rounds: 100,
         };
         let cell = time_in_rounds(&mut timers, &budget, 1);
-        // Each round is a warm-up and a sample, 4 ms of sleep (more on a busy machine).
+        // Each round is two warm-ups and a sample, 6 ms of sleep (more on a busy machine).
         assert!(cell.rounds >= 5, "{} rounds", cell.rounds);
     }
 }

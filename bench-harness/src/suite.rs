@@ -270,6 +270,10 @@ pub fn designs_markdown<F: Family>() -> String {
             (Some(idiom), Some(docs)) => format!(" Used as: {idiom} ([docs]({docs}))."),
             _ => String::new(),
         };
+        let usage = match &r.adapter {
+            Some(adapter) => format!("{usage} Adapter adds: {adapter}"),
+            None => usage,
+        };
         out.push_str(&format!(
             "| `{}` | {} | {} | {}{usage} |\n",
             r.name,

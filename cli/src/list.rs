@@ -51,6 +51,9 @@ impl FamilyVisitor for ListFamily {
                 println!("  {:<width$} {:<8} used as: {idiom}", "", "");
                 println!("  {:<width$} {:<8} docs: {docs}", "", "");
             }
+            if let Some(adapter) = &r.adapter {
+                println!("  {:<width$} {:<8} adapter adds: {adapter}", "", "");
+            }
         }
         struct References;
         impl<F: Family> ReplayerVisitor<F> for References {

@@ -21,6 +21,11 @@ pub enum DesignKind {
         idiom: &'static str,
         /// The documentation page the idiom follows (a docs.rs URL of this version).
         docs: &'static str,
+        /// What the adapter does per op beyond the idiom, and why: the family's contract (a
+        /// check of the caller's ID, bookkeeping for a metric, a conversion of the trace's
+        /// types), or that it adds nothing. Shown beside the measured adapter cost (the replay
+        /// ÷ the crate called directly), so a cost above 1.10 is explained where it is read.
+        adapter: &'static str,
     },
     /// A design from another crate, run through `dodbench::external` (the user's own type).
     External,
@@ -46,6 +51,7 @@ impl DesignKind {
     ///     version: "1.1.1",
     ///     idiom: "SlotMap::insert / get / remove by DefaultKey",
     ///     docs: "https://docs.rs/slotmap/1.1.1/slotmap/struct.SlotMap.html",
+    ///     adapter: "nothing: the trait's calls are the crate's",
     /// };
     /// assert_eq!(peer.crate_version().as_deref(), Some("slotmap 1.1.1"));
     /// assert_eq!(DesignKind::Article.crate_version(), None);
@@ -70,6 +76,7 @@ impl DesignKind {
     ///     version: "0.4.12",
     ///     idiom: "Slab::insert / get / try_remove by usize key",
     ///     docs: "https://docs.rs/slab/0.4.12/slab/struct.Slab.html",
+    ///     adapter: "nothing: the trait's calls are the crate's",
     /// };
     /// assert_eq!(peer.usage().map(|(idiom, _)| idiom), Some("Slab::insert / get / try_remove by usize key"));
     /// assert_eq!(DesignKind::Tuned.usage(), None);
@@ -77,6 +84,27 @@ impl DesignKind {
     pub const fn usage(self) -> Option<(&'static str, &'static str)> {
         match self {
             DesignKind::Peer { idiom, docs, .. } => Some((idiom, docs)),
+            _ => None,
+        }
+    }
+
+    /// What a peer's adapter does beyond its idiom (`None` for our own designs).
+    ///
+    /// ```
+    /// use impls::DesignKind;
+    /// let peer = DesignKind::Peer {
+    ///     crate_name: "slab",
+    ///     version: "0.4.12",
+    ///     idiom: "Slab::insert / get / try_remove by usize key",
+    ///     docs: "https://docs.rs/slab/0.4.12/slab/struct.Slab.html",
+    ///     adapter: "nothing: the trait's calls are the crate's",
+    /// };
+    /// assert_eq!(peer.adapter(), Some("nothing: the trait's calls are the crate's"));
+    /// assert_eq!(DesignKind::Article.adapter(), None);
+    /// ```
+    pub const fn adapter(self) -> Option<&'static str> {
+        match self {
+            DesignKind::Peer { adapter, .. } => Some(adapter),
             _ => None,
         }
     }

@@ -117,6 +117,10 @@ pub struct DesignRecord {
     /// For peers: the documentation page the idiom follows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub docs: Option<String>,
+    /// For peers: what the adapter does per op beyond the idiom, and why (the family's
+    /// contract), or that it adds nothing; read beside the measured adapter cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adapter: Option<String>,
 }
 
 /// A generated trace: `dodbench gen <workload> --n <n> --seed <seed>` with `params` rebuilds it.

@@ -233,6 +233,7 @@ pub fn design_record_of(family: results::Family, meta: &impls::DesignMeta) -> De
         limits: None,
         idiom: usage.map(|(idiom, _)| idiom.to_string()),
         docs: usage.map(|(_, docs)| docs.to_string()),
+        adapter: kind.adapter().map(str::to_string),
     }
 }
 

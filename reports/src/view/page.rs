@@ -60,6 +60,12 @@ pub struct DesignView {
     /// peer: what our adapter and the replay driver add to the crate called directly), with
     /// the cell count; empty where no loop mirrors it.
     pub adapter_cost: String,
+    /// For peers: what the adapter does per op beyond the idiom, and why; empty otherwise.
+    pub adapter: String,
+    /// For peers: the replay driver's own share, the same range over the family's own designs
+    /// that have a direct loop (their replay ÷ their own methods called directly: no adapter
+    /// in between), so a peer's cost above it is its adapter's; empty where none has a loop.
+    pub driver_cost: String,
 }
 
 /// The page of `family`: its designs table and one section per workload that a benchmark, a
@@ -73,6 +79,12 @@ pub(super) fn build_family(
     charts: &mut Vec<Chart>,
 ) -> Result<FamilyView, ChartError> {
     let results = machines.primary();
+    let own_designs: Vec<&str> = results
+        .designs
+        .iter()
+        .filter(|d| d.family == family && d.idiom.is_none())
+        .map(|d| d.name.as_str())
+        .collect();
     let designs: Vec<DesignView> = results
         .designs
         .iter()
@@ -97,7 +109,13 @@ pub(super) fn build_family(
                 .clone()
                 .filter(|u| u.starts_with("https://"))
                 .unwrap_or_default(),
-            adapter_cost: adapter_cost(results, family, &d.name),
+            adapter_cost: loop_cost(results, family, &[d.name.as_str()]),
+            adapter: d.adapter.clone().unwrap_or_default(),
+            driver_cost: if d.idiom.is_some() {
+                loop_cost(results, family, &own_designs)
+            } else {
+                String::new()
+            },
         })
         .collect();
     let designs_have_limits = !designs.is_empty() && designs.iter().all(|d| !d.limits.is_empty());
@@ -172,10 +190,10 @@ pub(super) fn build_family(
     })
 }
 
-/// `design`'s replay ÷ its direct loop over the cells of `results` that have both (on
-/// `family`'s workloads: loops are stored under the reference family and name the design
-/// alone), as "0.98×-1.07× over 6 cells (ref-direct-hecs)"; empty where no loop mirrors it.
-fn adapter_cost(results: &results::Results, family: Family, design: &str) -> String {
+/// The replay ÷ the direct loop of any of `designs` over the cells of `results` that have both
+/// (on `family`'s workloads: loops are stored under the reference family and name the design
+/// alone), as "0.98×-1.07× over 6 cells (ref-direct-hecs)"; empty where no loop mirrors one.
+fn loop_cost(results: &results::Results, family: Family, designs: &[&str]) -> String {
     let (mut lo, mut hi, mut cells) = (f64::INFINITY, f64::NEG_INFINITY, 0usize);
     let mut loops: Vec<&str> = Vec::new();
     let of_family = |workload: &str| {
@@ -184,7 +202,10 @@ fn adapter_cost(results: &results::Results, family: Family, design: &str) -> Str
             .iter()
             .any(|w| w.family == family && w.workload == workload)
     };
-    for (b, o) in super::reference::loops_mirroring(results, design) {
+    let mirrored = designs
+        .iter()
+        .flat_map(|design| super::reference::loops_mirroring(results, design));
+    for (b, o) in mirrored {
         if !of_family(&b.workload) {
             continue;
         }

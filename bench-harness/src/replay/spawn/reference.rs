@@ -23,9 +23,8 @@
 //!     `World::get_mut::<Transform>` per child to set its parent.
 //!
 //!   A `DespawnAll` is the crate's documented reset, which keeps the world's storage:
-//!   `hecs::World::clear` and `bevy_ecs::World::clear_entities` (the adapters, like every
-//!   design of the family, replace the world with a new one instead: see
-//!   [`SpawnWorld::clear`]). Covers every body of the family: `spawn-level` (one spawn),
+//!   `hecs::World::clear` and `bevy_ecs::World::clear_entities`, the adapters'
+//!   [`SpawnWorld::clear`] too. Covers every body of the family: `spawn-level` (one spawn),
 //!   `spawn-prefab` (one small level spawned `n / 5` times) and `spawn-restart` (10 spawns with
 //!   a reset before each but the first); `None` for a body with another op or none.
 //!   [`ReferenceLoop::mirrors`] names the peer, so the results' `overhead` (replay ÷ this loop)

@@ -153,6 +153,7 @@ impl BlockAllocator for BuddyAllocPeer {
                 version: "0.6.0",
                 idiom: "BuddyAlloc::new over the arena (its metadata inside), malloc(size) / free(ptr) per block; a realloc is malloc + copy + free",
                 docs: "https://docs.rs/buddy-alloc/0.6.0/buddy_alloc/buddy_alloc/struct.BuddyAlloc.html",
+                adapter: "Checks align and size, keeps a `LiveBlocks` entry per block so `free(offset)` refuses an offset never handed out (the crate's `free` would corrupt it), and runs `first_up_k` on allocate and free for `bytes_reserved`. Our `slab_alloc` refuses bad frees in release too; our `buddy` only in debug.",
             },
         },
         max_align: MIN_LEAF_SIZE_ALIGN,

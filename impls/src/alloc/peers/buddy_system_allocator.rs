@@ -88,6 +88,7 @@ impl BlockAllocator for BuddySystemAllocatorPeer {
                 version: "0.13.0",
                 idiom: "Heap::init over the arena, alloc(Layout) / dealloc(ptr, Layout) per block; a realloc is alloc + copy + dealloc",
                 docs: "https://docs.rs/buddy_system_allocator/0.13.0/buddy_system_allocator/struct.Heap.html",
+                adapter: "Checks each layout, converts offsets to pointers and keeps a `LiveBlocks` entry (offset -> size, align) per block, so `free(offset)` refuses an offset never handed out and gives `dealloc` its `Layout`. Our `slab_alloc` refuses bad frees in release builds too; our `buddy` only in debug builds.",
             },
         },
         max_align: BASE_ALIGN,

@@ -89,6 +89,7 @@ impl BlockAllocator for RlsfPeer {
                 version: "0.2.3",
                 idiom: "Tlsf::insert_free_block over the arena, allocate(Layout) / deallocate(ptr, align) / reallocate per block",
                 docs: "https://docs.rs/rlsf/0.2.3/rlsf/struct.Tlsf.html",
+                adapter: "Checks each layout, keeps a `LiveBlocks` entry per block so `free(offset)` refuses an offset never handed out and gives `deallocate` its align, and reads `allocation_usable_size` on allocate, free and realloc for `bytes_reserved`. Our `slab_alloc` refuses bad frees in release too; our `buddy` only in debug.",
             },
         },
         max_align: BASE_ALIGN,

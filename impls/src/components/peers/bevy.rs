@@ -46,6 +46,8 @@ const VERSION: &str = "0.16.1";
 const IDIOM: &str = "World::spawn((Position, Velocity, Acceleration, Mass)), a cached QueryState<(&mut Position, &mut Velocity, &Acceleration)> to simulate, QueryState<&Position>::query once per run of lookups and QueryState<&mut Velocity> per run of writes, Query::get per entity";
 /// The documentation page the idiom follows.
 const DOCS: &str = "https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/query/struct.QueryState.html";
+/// What both bevy designs' adapter adds per op (their `DesignKind::Peer::adapter`).
+const ADAPTER: &str = "Per lookup, the closure wraps `Query::get`'s `Result` in the trait's `Result<Option<[f32; 3]>, Refused>`, reading its `QueryEntityError` to refuse a dead entity (no extra call); spawns and kills keep counts, `attach` checks `contains::<Mass>` first. The family's loop also reads each op's kind, keeps its index for a refusal and walks ops and recorded entities as two slices, where the direct loop walks one; our designs pay that loop too.";
 
 /// A storage bevy offers a component, for all four point-mass components, and the record of
 /// the design using it.
@@ -70,6 +72,7 @@ impl BevyStorage for InTable {
                 version: VERSION,
                 idiom: IDIOM,
                 docs: DOCS,
+                adapter: ADAPTER,
             },
         },
         destruction: Destruction::Callback,
@@ -91,6 +94,7 @@ impl BevyStorage for InSparseSet {
                 version: VERSION,
                 idiom: IDIOM,
                 docs: DOCS,
+                adapter: ADAPTER,
             },
         },
         destruction: Destruction::Callback,

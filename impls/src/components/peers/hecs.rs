@@ -62,6 +62,7 @@ impl ComponentStore for HecsPeer {
                 version: "0.11.2",
                 idiom: "World::spawn((Position, Velocity, Acceleration, Mass)), query_mut::<(&mut Position, &mut Velocity, &Acceleration)> to simulate, view::<&Position>() once per run of lookups and view::<&mut Velocity>() per run of writes",
                 docs: "https://docs.rs/hecs/0.11.2/hecs/struct.World.html",
+                adapter: "Per lookup, the closure wraps `ViewBorrow::get`'s `Option` in the trait's `Result<Option<[f32; 3]>, Refused>`, asking `World::contains` on a miss only to refuse a dead entity; `attach` checks `has::<Mass>()` first, as `insert` would replace silently. The family's loop also reads each op's kind, keeps its index for a refusal and walks ops and recorded entities as two slices, where the direct loop walks one; our designs pay that loop too.",
             },
         },
         destruction: Destruction::Callback,

@@ -84,6 +84,7 @@ impl ComponentStore for ShipyardPeer {
                 version: "0.11.5",
                 idiom: "World::add_entity((Position, Velocity, Acceleration, Mass)), a system over (ViewMut<Position>, ViewMut<Velocity>, View<Acceleration>) to simulate, View<Position> borrowed once per run of lookups and ViewMut<Velocity> per run of writes",
                 docs: "https://docs.rs/shipyard/0.11.5/shipyard/struct.World.html",
+                adapter: "Per lookup, the closure wraps `Get::get`'s `Result` in the trait's `Result<Option<[f32; 3]>, Refused>`, asking `EntitiesView::is_alive` on a miss only to refuse a dead entity; `spawn`/`kill` keep a live count, `attach` checks `is_alive` and `World::get::<&Mass>` first. The family's loop also reads each op's kind, keeps its index for a refusal and walks ops and recorded entities as two slices, where the direct loop walks one; our designs pay that loop too.",
             },
         },
         destruction: Destruction::Callback,

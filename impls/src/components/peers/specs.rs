@@ -52,6 +52,7 @@ const SPECS: ComponentDesignKind = ComponentDesignKind::Peer {
     version: "0.20.0",
     idiom: "World::create_entity().with(Position)...build() with the four components, a (WriteStorage<Position>, WriteStorage<Velocity>, ReadStorage<Acceleration>) join to simulate, ReadStorage<Position> fetched once per run of lookups and WriteStorage<Velocity> per run of writes",
     docs: "https://docs.rs/specs/0.20.0/specs/trait.WorldExt.html",
+    adapter: "Per lookup, the closure wraps `Storage::get`'s `Option` in the trait's `Result<Option<[f32; 3]>, Refused>`, asking `is_alive` on a miss only to refuse a dead entity; methods that change the store refuse indices the world never handed out and keep counts. The family's loop also reads each op's kind, keeps its index for a refusal and walks ops and recorded entities as two slices, where the direct loop walks one; our designs pay that loop too.",
 };
 
 /// One of specs' storages, as the storage of all four point-mass components, and the record of

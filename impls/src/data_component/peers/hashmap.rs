@@ -30,6 +30,7 @@ impl KeyMap for HashKeys {
                 version: "toolchain",
                 idiom: "HashMap<u32, Box<value>> per entity: get / insert / remove by key",
                 docs: "https://doc.rust-lang.org/std/collections/struct.HashMap.html",
+                adapter: "A read is `HashMap::get` plus the shared `Entities` wrapper's check that the caller's entity is live (`slots.get(e)` is `Some`, else `NoSuchEntity`). A set builds the boxed `HeapValue` from the trace's bytes and counts allocator calls (value buffer, table `capacity()` before and after) and keys for the metrics, as our designs do behind the same `Entities` (`map_hashed` the same `MapComponent`).",
             },
         },
         bytes_per_entity_cap: None,

@@ -41,6 +41,7 @@ impl Component for LiteMapComponent {
                 version: "0.8.3",
                 idiom: "LiteMap<u32, Box<value>> per entity: get / insert / remove by key (binary search over one sorted Vec)",
                 docs: "https://docs.rs/litemap/0.8.3/litemap/struct.LiteMap.html",
+                adapter: "A read is `LiteMap::get` plus the shared `Entities` wrapper's check that the caller's entity is live (`slots.get(e)` is `Some`, else `NoSuchEntity`). A set builds the boxed `HeapValue` from the trace's bytes and counts allocator calls (tracking the pair `Vec`'s doubling in `cap`: `LiteMap` has no capacity) and keys for the metrics; our designs pay the same `Entities` check and counting.",
             },
         },
         bytes_per_entity_cap: None,

@@ -131,6 +131,7 @@ impl Component for JsonComponent {
                 version: "1.0.154",
                 idiom: "a Value::Object (Map<String, Value>) per entity: get / insert / remove by key string, Value::Number and Value::Array; to_string for the snapshot",
                 docs: "https://docs.rs/serde_json/1.0.154/serde_json/enum.Value.html",
+                adapter: "Each get, set and remove spells the u32 key's 8-hex-digit name on the stack (`key_digits`, `key_str`'s `from_utf8` check), the family's keys being hashes, where the direct loop holds one shared string per key (a `GetOr` spells it once per map); `Entities` checks the entity is live per call. A set also checks the value fits JSON (`to_json`: UTF-8, finite floats) and counts allocator calls and keys for the metrics; our designs sit behind the same `Entities`, and `tree_strings` spells its keys the same way.",
             },
         },
         bytes_per_entity_cap: None,

@@ -47,6 +47,7 @@ impl<T: 'static> IdTable<T> for GenerationalArenaPeer<T> {
                 version: "0.2.9",
                 idiom: "Arena<T>: insert, get, get_mut, remove by Index; iter() / iter_mut() to iterate",
                 docs: "https://docs.rs/generational-arena/0.2.9/generational_arena/struct.Arena.html",
+                adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut`/`remove` are `Arena::get`/`get_mut`/`remove` on the crate's own `Index`, and `insert` wraps its `Index` in `Ok`. No key conversion, side array or count is added; `iter` only drops the index from each `(Index, &T)` pair.",
             },
         },
         id_bytes: id_bytes::<Index>(),

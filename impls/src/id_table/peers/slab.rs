@@ -45,6 +45,7 @@ impl<T: 'static> IdTable<T> for SlabPeer<T> {
                 version: "0.4.12",
                 idiom: "Slab<T>: insert, get, get_mut, try_remove by usize key; iter() / iter_mut() to iterate",
                 docs: "https://docs.rs/slab/0.4.12/slab/struct.Slab.html",
+                adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut` are `Slab::get`/`get_mut` on the bare `usize` key, `remove` is `try_remove` (`None` for a vacant key where `remove` would panic), and `insert` wraps the key in `Ok`. No generation is faked, so stale keys are not detected (`StaleDetection::None`).",
             },
         },
         id_bytes: id_bytes::<usize>(),

@@ -57,6 +57,7 @@ impl<T: 'static> IdTable<T> for SlotMapPeer<T> {
                 version: "1.1.1",
                 idiom: "SlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() to iterate",
                 docs: "https://docs.rs/slotmap/1.1.1/slotmap/struct.SlotMap.html",
+                adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut`/`remove` are `SlotMap::get`/`get_mut`/`remove` on the crate's own `DefaultKey`, `insert` wraps its key in `Ok`, and `iter` is `values()`. No key conversion, side array or count is added.",
             },
         },
         id_bytes: id_bytes::<DefaultKey>(),

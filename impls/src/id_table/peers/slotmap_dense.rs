@@ -51,6 +51,7 @@ impl<T: 'static> IdTable<T> for DenseSlotMapPeer<T> {
                 version: "1.1.1",
                 idiom: "DenseSlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() over the packed values",
                 docs: "https://docs.rs/slotmap/1.1.1/slotmap/dense/struct.DenseSlotMap.html",
+                adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut`/`remove` are `DenseSlotMap::get`/`get_mut`/`remove` on the crate's own `DefaultKey`, `insert` wraps its key in `Ok`, and `iter` is `values()`. No key conversion, side array or count is added.",
             },
         },
         id_bytes: id_bytes::<DefaultKey>(),

@@ -73,6 +73,7 @@ impl<T: 'static> IdTable<T> for HopSlotMapPeer<T> {
                 version: "1.1.1",
                 idiom: "HopSlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() hopping over holes",
                 docs: "https://docs.rs/slotmap/1.1.1/slotmap/hop/struct.HopSlotMap.html",
+                adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut`/`remove` are `HopSlotMap::get`/`get_mut`/`remove` on the crate's own `DefaultKey`, `insert` wraps its key in `Ok`, and `iter` is `values()`. No key conversion, side array or count is added.",
             },
         },
         id_bytes: id_bytes::<DefaultKey>(),

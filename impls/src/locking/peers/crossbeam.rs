@@ -29,6 +29,7 @@ impl Channel for CrossbeamChannel {
                 version: "0.5.17",
                 idiom: "crossbeam_channel::unbounded() per worker; Sender::send / Receiver::recv",
                 docs: "https://docs.rs/crossbeam-channel/0.5.17/crossbeam_channel/fn.unbounded.html",
+                adapter: "Nothing beyond the idiom: `send`/`recv` are the crate's, with `.expect` on their `Result` (never an error: the design keeps both halves). The shared `Actors` code adds `owner()` routing and `sent += 1` (the message count) per push of another unit, and a `Done` from every worker to every mailbox per call, as `actors_std` pays too.",
             },
         },
         answers: "H1 (actors: workers own their units, pushes of others are messages)",

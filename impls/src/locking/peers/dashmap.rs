@@ -107,6 +107,7 @@ impl GameplayRunner for DashMapUnits {
                 version: "6.2.1",
                 idiom: "DashMap<u32, [f32; 2]> (std SipHash-1-3 under fixed keys): map.get(&unit) to read, map.get_mut(&unit) to push (a shard lock per call)",
                 docs: "https://docs.rs/dashmap/6.2.1/dashmap/struct.DashMap.html",
+                adapter: "Per Unit call, `acquisitions += 1` for the lock count (as our `call_*` designs pay) and an `.expect` on the `Option` of `map.get` / `map.get_mut` (every unit is in the map); `raycast` reads the plain `Physics`, no map or lock. Nothing else beyond the idiom.",
             },
         },
         answers: "a sharded-lock table (a lock per shard instead of per world)",

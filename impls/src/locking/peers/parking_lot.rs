@@ -25,6 +25,7 @@ impl CallLock for ParkingLotMutex {
                 version: "0.12.5",
                 idiom: "Mutex::new(world); mutex.lock() per API call, the guard dropped at the call's end",
                 docs: "https://docs.rs/parking_lot/0.12.5/parking_lot/type.Mutex.html",
+                adapter: "Nothing beyond the idiom: `CallLock::read`/`write` are `self.0.lock()` around the call, with no poison handling (std's locks need `unwrap_or_else`). The shared `PerCall` API adds `acquisitions += 1` per call for the lock count, as `call_mutex` and `call_rwlock` pay too.",
             },
         },
         answers: "H2 (a critical section in each API call)",

@@ -140,6 +140,7 @@ impl GameplayRunner for RayonParIter {
                 version: "1.12.0",
                 idiom: "ThreadPool::install + positions.par_iter_mut().zip(jobs) (each job writes only its own unit)",
                 docs: "https://docs.rs/rayon/1.12.0/rayon/iter/trait.IntoParallelRefMutIterator.html",
+                adapter: "Per call, a scan of the jobs for a push of another unit (refused: `foreign_writes: false`) and a `consecutive(jobs)` check before the zip; per job, `OwnUnit::own` asserts on `position` and `push` that the unit is the job's own. No lock, atomic or count: its `SyncCounts` stay zero.",
             },
         },
         answers: "the lock-free ceiling: disjoint units, no job writes another",

@@ -93,6 +93,7 @@ impl RelationIndex for HashbrownSmallVec {
                 version: "0.17.1",
                 idiom: "HashMap<u32, SmallVec<[u32; 4]>>: entry().or_default().push to add, get(&parent) and slice iteration to visit, get_mut + position + swap_remove to remove",
                 docs: "https://docs.rs/hashbrown/0.17.1/hashbrown/struct.HashMap.html",
+                adapter: "Nothing beyond the idiom: `add` and `remove` take record IDs from the family's `RecordArena` (a live bit per ID, LIFO reuse, the `NoSuchRecord` check) and visits read each record from `arena.slots` by ID, as the direct loop does over the same arena. Our designs keep the same `RecordArena` (`clustered` its own ID table), so they pay the same ID contract.",
             },
         },
         indexes_b: true,

@@ -93,6 +93,7 @@ impl RelationIndex for MultimapPeer {
                 version: "0.10.1",
                 idiom: "MultiMap<u32, u32>: insert to add, get_vec(&parent) and slice iteration to visit, get_vec_mut + position + Vec::remove to remove",
                 docs: "https://docs.rs/multimap/0.10.1/multimap/struct.MultiMap.html",
+                adapter: "Nothing beyond the idiom: `add` and `remove` take record IDs from the family's `RecordArena` (a live bit per ID, LIFO reuse, the `NoSuchRecord` check) and visits read each record from `arena.slots` by ID, as the direct loop does over the same arena. Our designs keep the same `RecordArena` (`clustered` its own ID table), so they pay the same ID contract.",
             },
         },
         indexes_b: true,

@@ -87,6 +87,7 @@ impl<const D: usize> SpatialIndex<D> for FlatSpatialGrid<D> {
                 version: "0.6.1",
                 idiom: "Grid::new(cell) + insert per point, query_around(center, r) testing the positions the cells hold; lazy set_position + maintain for moves",
                 docs: "https://docs.rs/flat_spatial/0.6.1/flat_spatial/grid/struct.Grid.html",
+                adapter: "Per query, a `dirty` test (running the deferred `maintain` after moves, as the direct loop does once per frame) and a bound on the box's cells (`side * side > len`) that picks one pass over `objects()` instead; the `search_radius` widening and `within` re-test are the direct loop's too. Per move or remove, `check_point`/`check_id` and the ID's handle from the `handles: Vec<Option<GridHandle>>` side array: the family's ID contract, which our own designs pay too.",
             },
         },
         supports_3d: false,

@@ -170,6 +170,7 @@ impl<const D: usize> SpatialIndex<D> for KiddoTree<D> {
                 version: "5.3.3",
                 idiom: "float KdTree::with_capacity + add per point, within_unsorted::<SquaredEuclidean> per query keeping its own distances; a move is remove + add",
                 docs: "https://docs.rs/kiddo/5.3.3/kiddo/float/kdtree/struct.KdTree.html",
+                adapter: "Per move, `check_point`, the `live` test and the old position from `pos` (the direct loop keeps its own), plus the 32-copies guard: two `copies` hash-map `entry` lookups when the exact position changes, which neither the direct loop nor our designs pay. Per query only a `needs_full_scan` test: the `pruning_radius` widening and `distance <= r * r` re-test are the direct loop's too.",
             },
         },
         supports_3d: true,

@@ -70,6 +70,7 @@ impl<const D: usize> SpatialIndex<D> for KiddoStatic<D> {
                 version: "5.3.3",
                 idiom: "ImmutableKdTree::new_from_slice of the setup's points, within_unsorted::<SquaredEuclidean> per query keeping its own distances; static sets only",
                 docs: "https://docs.rs/kiddo/5.3.3/kiddo/immutable/float/kdtree/struct.ImmutableKdTree.html",
+                adapter: "Per query, a `needs_full_scan` test and one branch on `identity`: items are the IDs when the setup's point k is ID k (every benchmark), else mapped through `ids[item]`; the `pruning_radius` widening and `distance <= r * r` re-test are the direct loop's too. Insert, remove and move make the family's ID checks, then refuse: the tree is static.",
             },
         },
         supports_3d: true,

@@ -114,6 +114,7 @@ impl<const D: usize> SpatialIndex<D> for RStarTree<D> {
                 version: "0.13.1",
                 idiom: "RTree::bulk_load of the setup's points, locate_within_distance(center, r²) per query; insert / remove afterwards, a move is remove + insert",
                 docs: "https://docs.rs/rstar/0.13.1/rstar/struct.RTree.html",
+                adapter: "Per query, the tree's answer as is (`locate_within_distance(center, r * r)`, no widening or re-test) plus a scan of the `far` list, empty in every benchmark. Per move, `check_point`, the `live` test and an `is_far` test of the old and new position around the crate's `remove` + `insert`; the ID checks are the family's, which our designs pay too.",
             },
         },
         supports_3d: true,

@@ -24,13 +24,14 @@ use crate::spawn::{
 };
 use crate::transforms::Affine;
 
-/// A bevy design's record kind, with its `idiom`.
-const fn bevy(idiom: &'static str, docs: &'static str) -> SpawnDesignKind {
+/// A bevy design's record kind, with its `idiom`, `docs` and `adapter`.
+const fn bevy(idiom: &'static str, docs: &'static str, adapter: &'static str) -> SpawnDesignKind {
     SpawnDesignKind::Peer {
         crate_name: "bevy_ecs",
         version: "0.16.1",
         idiom,
         docs,
+        adapter,
     }
 }
 
@@ -98,8 +99,10 @@ impl BevyWorld {
 impl SpawnWorld for BevyWorld {
     type Entity = Entity;
 
+    /// The crate's own reset, `World::clear_entities`, which keeps the world's storage for the next
+    /// level, as a game restarting a level calls it.
     fn clear(&mut self) {
-        self.0 = World::new();
+        self.0.clear_entities();
     }
 
     fn entity_count(&self) -> usize {
@@ -176,6 +179,7 @@ impl Spawner for BevySpawn {
             kind: bevy(
                 "World::spawn(bundle) per entity, the bundle of the record's components",
                 "https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/world/struct.World.html#method.spawn",
+                "`spawn` makes the direct loop's calls (`World::spawn` of the record's bundle, picked by a `match` on its component set) and adds nothing per entity; the family's loop, as for our designs, only matches each op and keeps each spawn's entity list, as the direct loop does. A `DespawnAll` is the crate's `World::clear_entities`, as in the direct loop.",
             ),
         },
         entity_bytes: size_of::<Entity>(),
@@ -216,6 +220,7 @@ impl Spawner for BevyBatch {
             kind: bevy(
                 "World::spawn_batch(iterator of bundles) per archetype, then World::get_mut::<Transform> to set each child's parent",
                 "https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/world/struct.World.html#method.spawn_batch",
+                "`spawn` makes the direct loop's calls (`World::spawn_batch` per component set, then `World::get_mut::<BevyTransform>` per child) and adds nothing per entity; the family's loop, as for our designs, only matches each op and keeps each spawn's entity list, as the direct loop does. A `DespawnAll` is the crate's `World::clear_entities`, as in the direct loop.",
             ),
         },
         entity_bytes: size_of::<Entity>(),

@@ -19,13 +19,14 @@ use crate::spawn::{
 };
 use crate::transforms::Affine;
 
-/// A hecs design's record kind, with its `idiom`.
-const fn hecs(idiom: &'static str, docs: &'static str) -> SpawnDesignKind {
+/// A hecs design's record kind, with its `idiom`, `docs` and `adapter`.
+const fn hecs(idiom: &'static str, docs: &'static str, adapter: &'static str) -> SpawnDesignKind {
     SpawnDesignKind::Peer {
         crate_name: "hecs",
         version: "0.11.2",
         idiom,
         docs,
+        adapter,
     }
 }
 
@@ -45,8 +46,10 @@ pub struct HecsWorld(pub World);
 impl SpawnWorld for HecsWorld {
     type Entity = Entity;
 
+    /// The crate's own reset, `World::clear`, which keeps the world's storage for the next
+    /// level, as a game restarting a level calls it.
     fn clear(&mut self) {
-        self.0 = World::new();
+        self.0.clear();
     }
 
     fn entity_count(&self) -> usize {
@@ -98,6 +101,7 @@ impl Spawner for HecsSpawn {
             kind: hecs(
                 "EntityBuilder::add per record, World::spawn(builder.build()) per entity",
                 "https://docs.rs/hecs/0.11.2/hecs/struct.EntityBuilder.html",
+                "`spawn` makes the direct loop's calls (one reused `EntityBuilder`, `World::spawn(builder.build())` per entity) and adds nothing per entity; the family's loop, as for our designs, only matches each op and keeps each spawn's entity list, as the direct loop does. A `DespawnAll` is the crate's `World::clear`, as in the direct loop.",
             ),
         },
         entity_bytes: size_of::<Entity>(),
@@ -149,6 +153,7 @@ impl Spawner for HecsBatch {
             kind: hecs(
                 "ColumnBatchBuilder per archetype, World::spawn_column_batch, then World::get::<&mut Transform> to set each child's parent",
                 "https://docs.rs/hecs/0.11.2/hecs/struct.ColumnBatchBuilder.html",
+                "`spawn` makes the direct loop's calls (`World::spawn_column_batch` per component set, then `World::get::<&mut Transform>` per child) and adds nothing per entity; the family's loop, as for our designs, only matches each op and keeps each spawn's entity list, as the direct loop does. A `DespawnAll` is the crate's `World::clear`, as in the direct loop.",
             ),
         },
         entity_bytes: size_of::<Entity>(),

@@ -58,6 +58,7 @@ impl TagStore for ArrayVecPeer {
                 version: "0.7.8",
                 idiom: "Vec<ArrayVec<u32, 8>> indexed by entity: try_push (refused past 8), contains, iter over a slice, position + swap_remove",
                 docs: "https://docs.rs/arrayvec/0.7.8/arrayvec/struct.ArrayVec.html",
+                adapter: "Each op on an entity first tests its `EntitySet` bit (the `TagStore` contract: a released entity is `NoSuchEntity`); `add_tag` and `remove_tag` keep `tag_count`, and a refused `try_push` becomes `CapacityExceeded`. `visit_all` adds nothing. Our designs make the same check.",
             },
         },
         tags_per_entity_cap: Some(CAP),

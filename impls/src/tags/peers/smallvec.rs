@@ -59,6 +59,7 @@ impl TagStore for SmallVecPeer {
                 version: "1.16.5",
                 idiom: "Vec<SmallVec<[u32; 4]>> indexed by entity: push, contains, iter over a slice, position + swap_remove",
                 docs: "https://docs.rs/smallvec/1.16.5/smallvec/struct.SmallVec.html",
+                adapter: "Each op on an entity first tests its `EntitySet` bit (the `TagStore` contract: a released entity is `NoSuchEntity`); `add_tag` and `remove_tag` keep `tag_count`, and `add_tag` compares `capacity()` around `push` to count allocator calls. `visit_all` adds nothing. Our designs make the same check.",
             },
         },
         tags_per_entity_cap: None,
