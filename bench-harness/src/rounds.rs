@@ -87,7 +87,9 @@ impl<L: ReferenceLoop> Timer for LoopTimer<L> {
 /// (quiet machine): the 12 driver overheads at 65,536 objects within 0.95-1.05 in 7 and 9 with
 /// one warm-up, 8 and 11 with two, 11 and 10 with three; the 36 peer loops' overheads in 25 and
 /// 29 with one, 36 and 36 with two, 30 and 32 with three. The rounds' budget counts the
-/// warm-ups, so a cell takes no longer: it runs fewer rounds.
+/// warm-ups, so a cell above [`RoundsBudget::min_rounds`] takes no longer (it runs fewer
+/// rounds); a cell at that floor takes a replay more per round: a whole quick run went from
+/// 2 min 19-24 s to 2 min 36 s (quiet, this 2-core machine).
 pub const WARM_UPS: u64 = 2;
 
 /// How long a cell's rounds may take.
@@ -394,5 +396,77 @@ mod preparation {
         let cell = time_in_rounds(&mut timers, &budget, 1);
         // Each round is two warm-ups and a sample, 6 ms of sleep (more on a busy machine).
         assert!(cell.rounds >= 5, "{} rounds", cell.rounds);
+    }
+}
+
+#[cfg(test)]
+mod warm_ups {
+    use super::*;
+
+    /// A contestant that records the replays of every call; `keeps_state` as a read-only body
+    /// (true) or a body rebuilt for every replay (false).
+    struct Recorder {
+        calls: Vec<u64>,
+        keeps_state: bool,
+    }
+
+    impl Timer for Recorder {
+        fn time(&mut self, iters: u64) -> Result<Duration, String> {
+            self.calls.push(iters);
+            Ok(Duration::from_micros(100 * iters))
+        }
+
+        fn needs_warm_up(&self) -> bool {
+            self.keeps_state
+        }
+    }
+
+    /// Every sample of a contestant that keeps its state follows [`WARM_UPS`] untimed replays
+    /// in one call (its calibration too); one rebuilt for every replay gets none.
+    #[test]
+    fn a_state_kept_between_samples_is_warmed_before_each() {
+        let budget = RoundsBudget {
+            per_contestant: Duration::from_millis(1),
+            min_sample: Duration::from_micros(100),
+            min_rounds: 3,
+            max_rounds: 3,
+        };
+        for keeps_state in [true, false] {
+            let mut recorder = Recorder {
+                calls: Vec::new(),
+                keeps_state,
+            };
+            let cell = {
+                let mut timers: Vec<Box<dyn Timer + '_>> = vec![Box::new(&mut recorder)];
+                time_in_rounds(&mut timers, &budget, 3)
+            };
+            assert_eq!(cell.rounds, 3);
+            let sample = cell.timings[0].as_ref().unwrap().iters;
+            let round: Vec<u64> = if keeps_state {
+                vec![WARM_UPS, sample]
+            } else {
+                vec![sample]
+            };
+            let calibration: Vec<u64> = if keeps_state {
+                vec![WARM_UPS, 1]
+            } else {
+                vec![1]
+            };
+            let expected: Vec<u64> = calibration
+                .into_iter()
+                .chain(round.iter().copied().cycle().take(3 * round.len()))
+                .collect();
+            assert_eq!(recorder.calls, expected, "keeps its state: {keeps_state}");
+        }
+    }
+
+    impl Timer for &mut Recorder {
+        fn time(&mut self, iters: u64) -> Result<Duration, String> {
+            (**self).time(iters)
+        }
+
+        fn needs_warm_up(&self) -> bool {
+            (**self).needs_warm_up()
+        }
     }
 }
