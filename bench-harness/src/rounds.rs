@@ -80,11 +80,12 @@ impl<L: ReferenceLoop> Timer for LoopTimer<L> {
 }
 
 /// Untimed replays before each sample of a contestant that keeps its state
-/// ([`Timer::needs_warm_up`]). One is not enough for a table near the size of the core's cache:
-/// a body of `1.5 n` uniform lookups touches only `1 - e^-1.5` (78%) of `n` slots, so the rest
-/// are still where the round's other contestants left them, and how warm a sample ran depended
-/// on what ran before it. Two touch 95%. Measured in two quick `^id_table/lookup` runs each
-/// (quiet machine): the 12 driver overheads at 65,536 objects within 0.95-1.05 in 7 and 9 with
+/// ([`Timer::needs_warm_up`]). One was not enough for a state at or above the size of the
+/// core's second-level cache (2 MB here; the 65,536-object ID tables and their resolved IDs
+/// take 1.8-9.7 MB): a sample still ran about as warm as the round's other contestants had left
+/// the caches, so its time depended on what ran before it. That is what was measured, not a
+/// derivation (a `lookup-uniform` body visits every object in each replay, so one replay does
+/// touch them all). Two quick `^id_table/lookup` runs per setting (quiet machine): the 12 driver overheads at 65,536 objects within 0.95-1.05 in 7 and 9 with
 /// one warm-up, 8 and 11 with two, 11 and 10 with three; the 36 peer loops' overheads in 25 and
 /// 29 with one, 36 and 36 with two, 30 and 32 with three. The rounds' budget counts the
 /// warm-ups, so a cell above [`RoundsBudget::min_rounds`] takes no longer (it runs fewer
@@ -172,8 +173,9 @@ pub fn time_in_rounds(
 /// [`time_in_rounds`], where contestant `i` takes as many replays per sample as contestant
 /// `same_iters_as[i]` (the more of the two calibrations): a reference loop and the design it
 /// mirrors, whose ratio is the replay's `overhead`. At sizes near the last-level cache a
-/// sample's later replays run warmer than its first (one untimed replay does not bring such a
-/// table fully back after the round's other contestants): in one quiet quick run, the
+/// sample's later replays run warmer than its first (an untimed replay does not bring such a
+/// table fully back after the round's other contestants): in one quiet quick run with one
+/// warm-up replay, the
 /// `lookup-*` loops at 65,536 objects that had drawn other iterations than their design read
 /// 0.84-1.29 of it, those that had drawn the same 0.87-1.07.
 ///

@@ -85,6 +85,8 @@ pub(super) fn build_family(
         .filter(|d| d.family == family && d.idiom.is_none())
         .map(|d| d.name.as_str())
         .collect();
+    // The same for every peer of the family: the replay driver's share over our designs' loops.
+    let driver_cost = loop_cost(results, family, &own_designs);
     let designs: Vec<DesignView> = results
         .designs
         .iter()
@@ -112,7 +114,7 @@ pub(super) fn build_family(
             adapter_cost: loop_cost(results, family, &[d.name.as_str()]),
             adapter: d.adapter.clone().unwrap_or_default(),
             driver_cost: if d.idiom.is_some() {
-                loop_cost(results, family, &own_designs)
+                driver_cost.clone()
             } else {
                 String::new()
             },
