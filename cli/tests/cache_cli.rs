@@ -4,20 +4,10 @@
 
 use std::process::Command;
 
+mod support;
+
 fn dodbench() -> Command {
     Command::new(env!("CARGO_BIN_EXE_dodbench"))
-}
-
-fn have_valgrind() -> bool {
-    let found = Command::new("valgrind").arg("--version").output().is_ok();
-    if !found {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true but valgrind is not installed (apt-get install valgrind)"
-        );
-        eprintln!("skipped: valgrind not found (apt-get install valgrind)");
-    }
-    found
 }
 
 fn sim_of(path: &std::path::Path) -> Vec<serde_json::Value> {
@@ -40,7 +30,7 @@ fn sim_of(path: &std::path::Path) -> Vec<serde_json::Value> {
     ignore = "valgrind not found when this test was built (apt-get install valgrind)"
 )]
 fn same_binary_and_trace_give_identical_counts() {
-    if !have_valgrind() {
+    if !support::have_valgrind() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -8,6 +8,8 @@ use std::process::{Command, Output};
 
 use bench_harness::families::family_names;
 
+mod support;
+
 fn dodbench(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dodbench"))
         .args(args)
@@ -77,12 +79,7 @@ fn memory_latency_and_sweep_fill_every_family() {
     ignore = "valgrind not found when this test was built (apt-get install valgrind)"
 )]
 fn cache_fills_every_family() {
-    if Command::new("valgrind").arg("--version").output().is_err() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true but valgrind is not installed (apt-get install valgrind)"
-        );
-        eprintln!("skipped: valgrind not found (apt-get install valgrind)");
+    if !support::have_valgrind() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

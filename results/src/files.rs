@@ -245,19 +245,44 @@ fn without_temporary_path(e: std::io::Error) -> std::io::Error {
 
 /// The `target` directory dodbench's files go to, found at run time (never the folder this
 /// crate was compiled in, which for a crate that depends on dodbench is cargo's checkout
-/// cache): `$CARGO_TARGET_DIR`, else the cargo target directory the running executable sits
-/// in (its nearest ancestor holding cargo's `CACHEDIR.TAG`: `cargo bench`, `cargo test` and
-/// `cargo run` run binaries from `target/<profile>/...`), else `target/` in the current
-/// directory.
+/// cache), in this order:
+/// 1. `$CARGO_TARGET_DIR`;
+/// 2. when cargo runs this process (`cargo bench`, `cargo test` and `cargo run` set `$CARGO`
+///    and `$CARGO_MANIFEST_DIR`), the target directory cargo reports for that package
+///    (`cargo metadata`): right for a workspace, a `[build] target-dir` in a config file,
+///    and a separate `build-dir`, from which `cargo bench` runs binaries that are not in the
+///    target directory;
+/// 3. the cargo target directory the running executable sits in (its nearest ancestor
+///    holding cargo's `CACHEDIR.TAG`), for a binary run by hand from `target/<profile>/`;
+/// 4. `target/` in the current directory (an installed binary).
+///
+/// Found once per process.
 pub fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().ok();
-    target_dir_for(std::env::var_os("CARGO_TARGET_DIR"), exe.as_deref())
+    static FOUND: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let exe = std::env::current_exe().ok();
+            target_dir_for(
+                std::env::var_os("CARGO_TARGET_DIR"),
+                target_dir_from_cargo,
+                exe.as_deref(),
+            )
+        })
+        .clone()
 }
 
-/// [`target_dir`] for a given `$CARGO_TARGET_DIR` and executable path.
-fn target_dir_for(cargo_target_dir: Option<std::ffi::OsString>, exe: Option<&Path>) -> PathBuf {
+/// [`target_dir`] for a given `$CARGO_TARGET_DIR`, answer of cargo (asked only when needed)
+/// and executable path.
+fn target_dir_for(
+    cargo_target_dir: Option<std::ffi::OsString>,
+    from_cargo: impl FnOnce() -> Option<PathBuf>,
+    exe: Option<&Path>,
+) -> PathBuf {
     if let Some(dir) = cargo_target_dir.filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
+    }
+    if let Some(dir) = from_cargo() {
+        return dir;
     }
     exe.and_then(|exe| {
         exe.ancestors()
@@ -266,6 +291,38 @@ fn target_dir_for(cargo_target_dir: Option<std::ffi::OsString>, exe: Option<&Pat
             .map(Path::to_path_buf)
     })
     .unwrap_or_else(|| PathBuf::from("target"))
+}
+
+/// The target directory of the package cargo is running this process for: `$CARGO metadata
+/// --no-deps` on `$CARGO_MANIFEST_DIR/Cargo.toml` (offline, about 0.1 s). `None` when this
+/// process was not started by cargo or cargo does not answer.
+fn target_dir_from_cargo() -> Option<PathBuf> {
+    #[derive(serde::Deserialize)]
+    struct Metadata {
+        target_directory: PathBuf,
+    }
+    let cargo = std::env::var_os("CARGO").filter(|c| !c.is_empty())?;
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR")?).join("Cargo.toml");
+    let output = std::process::Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    serde_json::from_slice::<Metadata>(&output.stdout)
+        .ok()
+        .map(|m| m.target_directory)
 }
 
 /// `target/dodbench/results.json`.
@@ -521,19 +578,31 @@ mod tests {
         )
         .unwrap();
         let exe = deps.join("suite-0123456789abcdef");
-        assert_eq!(target_dir_for(None, Some(&exe)), target);
+        let not_cargo = || None;
+        assert_eq!(target_dir_for(None, not_cargo, Some(&exe)), target);
         assert_eq!(
-            target_dir_for(Some("/elsewhere".into()), Some(&exe)),
+            target_dir_for(Some("/elsewhere".into()), not_cargo, Some(&exe)),
+            PathBuf::from("/elsewhere")
+        );
+        // Run by cargo: cargo's answer, even where the binary sits in another directory (a
+        // separate build-dir); `$CARGO_TARGET_DIR` still comes first.
+        let from_cargo = || Some(PathBuf::from("/user-crate/target"));
+        assert_eq!(
+            target_dir_for(None, from_cargo, Some(&exe)),
+            PathBuf::from("/user-crate/target")
+        );
+        assert_eq!(
+            target_dir_for(Some("/elsewhere".into()), from_cargo, Some(&exe)),
             PathBuf::from("/elsewhere")
         );
         // An installed binary outside any target directory: ./target.
         let installed = dir.path().join("bin").join("dodbench");
         assert_eq!(
-            target_dir_for(None, Some(&installed)),
+            target_dir_for(None, not_cargo, Some(&installed)),
             PathBuf::from("target")
         );
         assert_eq!(
-            target_dir_for(Some("".into()), None),
+            target_dir_for(Some("".into()), not_cargo, None),
             PathBuf::from("target")
         );
     }

@@ -65,6 +65,15 @@ impl StepRecord {
             .is_ok()
     }
 
+    /// Whether this step's selection left out some benchmark whose ID starts with `prefix`
+    /// (`family/workload/design/`: that design on that workload at any size).
+    pub fn excludes_any_with_prefix(&self, prefix: &str) -> bool {
+        let first = self.excluded.partition_point(|e| e.as_str() < prefix);
+        self.excluded
+            .get(first)
+            .is_some_and(|e| e.starts_with(prefix))
+    }
+
     /// `step (selection)`, for notes.
     pub fn describe(&self) -> String {
         if self.selection.is_empty() {
@@ -90,6 +99,8 @@ mod tests {
         assert_eq!(r.excluded, ["a/w/d/1", "b/w/d/2"]);
         assert!(r.excludes("a/w/d/1") && r.excludes("b/w/d/2"));
         assert!(!r.excludes("c/w/d/3") && !r.excludes("z"));
+        assert!(r.excludes_any_with_prefix("a/w/d/") && r.excludes_any_with_prefix("b/w/"));
+        assert!(!r.excludes_any_with_prefix("c/w/d/") && !r.excludes_any_with_prefix("a/w/e/"));
         assert_eq!(r.describe(), "cache (--quick)");
     }
 

@@ -215,9 +215,9 @@ fn a_filtered_run_keeps_the_other_benchmarks_of_the_same_run() {
 }
 
 #[test]
-fn results_land_in_the_target_directory_of_the_running_binary() {
-    // A user's crate: its bench binary sits in its own `target/<profile>/deps`, and dodbench
-    // finds that directory at run time (not the folder dodbench was compiled in).
+fn results_land_in_the_target_directory_of_a_binary_run_by_hand() {
+    // A user's bench binary run by hand (no cargo around it): it sits in its own
+    // `target/<profile>/deps`, and dodbench finds that directory at run time.
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("user-crate").join("target");
     let deps = target.join("release").join("deps");
@@ -235,6 +235,7 @@ fn results_land_in_the_target_directory_of_the_running_binary() {
         .env("DODBENCH_QUICK", "1")
         .env("DODBENCH_SIZES", "1000")
         .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO")
         .env_remove("EXTERNAL_DESIGN_BROKEN")
         .output()
         .unwrap();
@@ -243,6 +244,114 @@ fn results_land_in_the_target_directory_of_the_running_binary() {
     let results = Results::load(&target.join("dodbench").join("results.json"))
         .expect("results under the user's own target/");
     assert_eq!(results.benchmarks.len(), 1);
+    assert!(target.join("dodbench/report/index.html").is_file());
+    assert!(said.contains(&target.display().to_string()), "{said}");
+}
+
+/// The workspace's `[profile.dev...]` sections, for a crate built beside it: the same
+/// settings give the same artifacts, so its dependencies are the ones `cargo test` built.
+fn workspace_dev_profiles(root: &Path) -> String {
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let mut kept = String::new();
+    let mut keep = false;
+    for line in manifest.lines() {
+        if line.starts_with('[') {
+            keep = line.starts_with("[profile.dev]") || line.starts_with("[profile.dev.");
+        }
+        if keep && !line.starts_with('#') {
+            kept.push_str(line);
+            kept.push('\n');
+        }
+    }
+    assert!(
+        kept.contains("[profile.dev]"),
+        "the workspace has a dev profile"
+    );
+    kept
+}
+
+#[test]
+fn a_crate_that_depends_on_dodbench_writes_under_its_own_target() {
+    // A real crate outside the workspace, as the README's "Benchmark your own design" has the
+    // user write it: depends on dodbench by path, a harness-less bench, `cargo bench`. Its
+    // target directory is its own; its build directory (`CARGO_BUILD_BUILD_DIR`, where cargo
+    // keeps the dependencies and runs bench binaries from) is this workspace's, so the crates
+    // `cargo test` already built are reused (only the new crate compiles) and the bench runs
+    // from outside the crate's target directory: dodbench must ask cargo where that is.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap();
+    let build_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is target/tmp")
+        .to_path_buf();
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("user-crate");
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    std::fs::create_dir_all(krate.join("benches")).unwrap();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"user-crate\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
+             publish = false\n\n[dependencies]\ndodbench = {{ path = {cli:?} }}\n\
+             external-design = {{ path = {example:?} }}\n\n[[bench]]\nname = \"suite\"\n\
+             harness = false\n\n{profiles}\n[workspace]\n",
+            cli = root.join("cli"),
+            example = root.join("examples/external-design"),
+            profiles = workspace_dev_profiles(&root),
+        ),
+    )
+    .unwrap();
+    std::fs::write(krate.join("src/lib.rs"), "//! A user's crate.\n").unwrap();
+    std::fs::write(
+        krate.join("benches/suite.rs"),
+        "fn main() {\n    dodbench::external::main::<\n        \
+         dodbench::external::replay::IdTableFamily,\n        \
+         external_design::VecGen<dodbench::workloads::Payload>,\n    >();\n}\n",
+    )
+    .unwrap();
+    std::fs::copy(root.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
+
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "bench",
+            "--profile",
+            "dev",
+            "--offline",
+            "--bench",
+            "suite",
+            "--",
+        ])
+        .arg("^id_table/lookup-uniform/vecgen/")
+        .current_dir(&krate)
+        .env("CARGO_BUILD_BUILD_DIR", &build_dir)
+        .env("DODBENCH_QUICK", "1")
+        .env("DODBENCH_SIZES", "1000")
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET_DIR")
+        .env_remove("EXTERNAL_DESIGN_BROKEN")
+        .env_remove("DODBENCH_TIMER")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    let cargo_said = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{said}\n{cargo_said}");
+    assert!(
+        cargo_said.contains(&build_dir.join("debug").join("deps").display().to_string()),
+        "cargo runs the bench from the build directory, not the crate's target: {cargo_said}"
+    );
+    let target = krate.join("target");
+    let results = Results::load(&target.join("dodbench").join("results.json"))
+        .expect("results under the crate's own target/");
+    assert!(
+        results
+            .benchmarks
+            .iter()
+            .any(|b| b.design == "vecgen" && b.verified),
+        "{:?}",
+        results.benchmarks
+    );
     assert!(target.join("dodbench/report/index.html").is_file());
     assert!(said.contains(&target.display().to_string()), "{said}");
 }

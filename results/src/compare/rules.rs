@@ -655,6 +655,19 @@ mod tests {
         // A design NEW no longer has at any size is gone, bench alone or not.
         let c = compare(&base, &run(vec![bench("slab", &[])]), &Rules::default()).unwrap();
         assert!(c.gate_failed());
+        // A filtered bench (the README's quick bench with a filter, then the gate): a design
+        // the filter left out at the bench's sizes is not run at the passes' size either.
+        let mut filtered = run(vec![bench("slab", &[])]);
+        let pool_at_bench_size = base.benchmarks[0].key.to_string();
+        filtered.steps.push(StepRecord::new(
+            "bench",
+            "filter slab",
+            [pool_at_bench_size],
+            [""; 0],
+        ));
+        let c = compare(&base, &filtered, &Rules::default()).unwrap();
+        assert!(!c.gate_failed(), "{:?}", c.rows);
+        assert_eq!(c.count(Verdict::NotRun, MetricKind::Deterministic), 2);
         // A pass that ran and did not produce it: gone.
         new.steps
             .push(StepRecord::new("cache", "--quick", [""; 0], [""; 0]));

@@ -215,17 +215,22 @@ impl Run {
 
     /// Whether `key`'s absence is explained by a step NEW did not run: NEW's only steps are
     /// the bench's (whose selection did not exclude `key`, so its matrix never holds it: a
-    /// size only the measurement passes run), and NEW has the same design on the same
-    /// workload at another size (a removed design or workload stays `gone`).
+    /// size only the measurement passes run), and the same design on the same workload is in
+    /// NEW at another size or was left out by the bench's filter (a removed design or
+    /// workload stays `gone`).
     pub fn only_the_bench_ran_beside(&self, key: &BenchKey) -> bool {
+        let same_design = format!("{}/{}/{}/", key.family, key.workload, key.design);
         !self.steps.is_empty()
             && self.steps.iter().all(|s| s.step == "bench")
-            && self.benchmarks.iter().any(|b| {
+            && (self.benchmarks.iter().any(|b| {
                 b.key.family == key.family
                     && b.key.workload == key.workload
                     && b.key.design == key.design
                     && b.key.n != key.n
-            })
+            }) || self
+                .steps
+                .iter()
+                .any(|s| s.excludes_any_with_prefix(&same_design)))
     }
 
     /// The benchmark with this key.
