@@ -270,6 +270,35 @@ fn workspace_dev_profiles(root: &Path) -> String {
     kept
 }
 
+/// The user's `Cargo.toml` (`{cli}`, `{example}`: paths in this repository; `{profiles}`: the
+/// workspace's dev profiles): the README's step 1.
+const USER_MANIFEST: &str = r#"[package]
+name = "user-crate"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+dodbench = { path = "{cli}" }
+external-design = { path = "{example}" }
+
+[[bench]]
+name = "suite"
+harness = false
+
+{profiles}
+[workspace]
+"#;
+
+/// The user's `benches/suite.rs`: the README's step 3, with the example's design.
+const USER_BENCH: &str = "fn main() {
+    dodbench::external::main::<
+        dodbench::external::replay::IdTableFamily,
+        external_design::VecGen<dodbench::workloads::Payload>,
+    >();
+}
+";
+
 #[test]
 fn a_crate_that_depends_on_dodbench_writes_under_its_own_target() {
     // A real crate outside the workspace, as the README's "Benchmark your own design" has the
@@ -290,27 +319,16 @@ fn a_crate_that_depends_on_dodbench_writes_under_its_own_target() {
     let krate = dir.path().join("user-crate");
     std::fs::create_dir_all(krate.join("src")).unwrap();
     std::fs::create_dir_all(krate.join("benches")).unwrap();
-    std::fs::write(
-        krate.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"user-crate\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
-             publish = false\n\n[dependencies]\ndodbench = {{ path = {cli:?} }}\n\
-             external-design = {{ path = {example:?} }}\n\n[[bench]]\nname = \"suite\"\n\
-             harness = false\n\n{profiles}\n[workspace]\n",
-            cli = root.join("cli"),
-            example = root.join("examples/external-design"),
-            profiles = workspace_dev_profiles(&root),
-        ),
-    )
-    .unwrap();
+    let manifest = USER_MANIFEST
+        .replace("{cli}", &root.join("cli").display().to_string())
+        .replace(
+            "{example}",
+            &root.join("examples/external-design").display().to_string(),
+        )
+        .replace("{profiles}", &workspace_dev_profiles(&root));
+    std::fs::write(krate.join("Cargo.toml"), manifest).unwrap();
     std::fs::write(krate.join("src/lib.rs"), "//! A user's crate.\n").unwrap();
-    std::fs::write(
-        krate.join("benches/suite.rs"),
-        "fn main() {\n    dodbench::external::main::<\n        \
-         dodbench::external::replay::IdTableFamily,\n        \
-         external_design::VecGen<dodbench::workloads::Payload>,\n    >();\n}\n",
-    )
-    .unwrap();
+    std::fs::write(krate.join("benches/suite.rs"), USER_BENCH).unwrap();
     std::fs::copy(root.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
 
     let output = Command::new(env!("CARGO"))
