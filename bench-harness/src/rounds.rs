@@ -85,8 +85,9 @@ impl<L: ReferenceLoop> Timer for LoopTimer<L> {
 /// take 1.8-9.7 MB): a sample still ran about as warm as the round's other contestants had left
 /// the caches, so its time depended on what ran before it. That is what was measured, not a
 /// derivation (a `lookup-uniform` body visits every object in each replay, so one replay does
-/// touch them all). Two quick `^id_table/lookup` runs per setting (quiet machine): the 12 driver overheads at 65,536 objects within 0.95-1.05 in 7 and 9 with
-/// one warm-up, 8 and 11 with two, 11 and 10 with three; the 36 peer loops' overheads in 25 and
+/// touch them all). Two quick `^id_table/lookup` runs per setting (quiet machine): the 12
+/// driver overheads at 65,536 objects within 0.95-1.05 in 7 and 9 with one warm-up, 8 and 11
+/// with two, 11 and 10 with three; the 36 peer loops' overheads in 25 and
 /// 29 with one, 36 and 36 with two, 30 and 32 with three. The rounds' budget counts the
 /// warm-ups, so a cell above [`RoundsBudget::min_rounds`] takes no longer (it runs fewer
 /// rounds); a cell at that floor takes a replay more per round: a whole quick run went from

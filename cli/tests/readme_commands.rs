@@ -62,19 +62,18 @@ fn readme_commands() -> Vec<String> {
     commands
 }
 
-/// The `cargo` a README line calls: `run ... -- ARGS` and `bench`.
+/// The `cargo` a README line calls: exactly `cargo run --release -p dodbench -- ARGS` and
+/// `cargo bench` with no arguments; any other cargo command fails the line (a README command
+/// this script would run as something else must not pass).
 const CARGO_SCRIPT: &str = r#"#!/bin/sh
-case "$1" in
-  run)
-    while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do shift; done
-    shift
+case "$*" in
+  "run --release -p dodbench -- "*)
+    shift 5
     exec dodbench "$@" ;;
   bench)
-    shift
-    [ "$1" = "--" ] && shift
-    DODBENCH_SIZES=1000 exec "$README_SUITE" --bench "$@" "$README_FILTER" ;;
+    DODBENCH_SIZES=1000 exec "$README_SUITE" --bench "$README_FILTER" ;;
   *)
-    echo "cargo $1: not a command the README's sequence runs" >&2
+    echo "cargo $*: not a command the README's sequence runs" >&2
     exit 97 ;;
 esac
 "#;

@@ -7,7 +7,8 @@
 //!   object initialised over it as its docs show). The application holds what a program holds
 //!   for its blocks: a plain `Vec`, indexed by the trace's block handle, of each block's
 //!   pointer, size and alignment (what the crates need to free it, 16 bytes a block as the
-//!   replay's own handle map); no offsets, no table of live blocks. Per op it calls the crate directly:
+//!   replay's own handle map); no offsets, no table of live blocks. Per op it calls the crate
+//!   directly:
 //!   * `buddy_system_allocator`: `Heap::alloc(layout)`, `Heap::dealloc(ptr, layout)`, and a
 //!     realloc as `alloc` + copy + `dealloc` (the crate has none; the `GlobalAlloc` default);
 //!   * `buddy_alloc`: `BuddyAlloc::malloc(size)`, `BuddyAlloc::free(ptr)`, and a realloc as
@@ -42,8 +43,8 @@
 //!   [`BlockAllocator`] methods directly, the very calls the replay makes (`allocate`, `free`
 //!   by offset, `realloc`, and `bytes` / `bytes_mut` for the stamps), on a design built
 //!   untimed by `with_arena` over the same arena. The application holds a plain `Vec` of each
-//!   block's offset, size and alignment ([`OwnBlock`]). What the replay does beyond it is the replay
-//!   driver alone (its handle cursor and ID checks, its error mapping, its own count of
+//!   block's offset, size and alignment ([`OwnBlock`]). What the replay does beyond it is the
+//!   replay driver alone (its handle cursor and ID checks, its error mapping, its own count of
 //!   requested bytes), so this `overhead` is the driver's share, the one every design pays;
 //!   a peer's overhead beyond it is its adapter's.
 
