@@ -88,11 +88,18 @@ fn pick(pick: usize, count: usize) -> Option<usize> {
 /// A run of lookups or writes over given entities, collecting each answer in order.
 struct Collect<T>(Vec<T>);
 
-/// Each answer's `Ok` value (`None`: refused).
+/// Each answer's `Ok` value (`None`: refused), `missed`'s for an entity `lookup` erred on.
 impl<E: Copy> PositionRun<E> for Collect<E> {
     type Output = Vec<Option<Option<[f32; 3]>>>;
-    fn run<Er, L: FnMut(E) -> Result<Option<[f32; 3]>, Er>>(self, mut lookup: L) -> Self::Output {
-        self.0.into_iter().map(|e| lookup(e).ok()).collect()
+    fn run<Er, Em, L, M>(self, mut lookup: L, mut missed: M) -> Self::Output
+    where
+        L: FnMut(E) -> Result<Option<[f32; 3]>, Er>,
+        M: FnMut(E) -> Result<Option<[f32; 3]>, Em>,
+    {
+        self.0
+            .into_iter()
+            .map(|e| lookup(e).ok().or_else(|| missed(e).ok()))
+            .collect()
     }
 }
 

@@ -262,7 +262,7 @@ fn peers_show_their_idiom_and_their_cost_over_the_crate_called_directly() {
     // The driver's own share, from the loops of our designs, and what the adapter adds.
     assert!(
         slotmap.contains(
-            "the driver alone (our designs called directly): 0.98× in 1 cell (ref-direct-holey)"
+            "our own designs' replay ÷ their loop, what every design of the family pays (the driver, the trait's checks): 0.98× in 1 cell (ref-direct-holey)"
         ),
         "{slotmap}"
     );

@@ -424,16 +424,62 @@ impl<Id: Copy + PartialEq + Debug> HandleIds<Id> for IdCursor<'_, Id> {
 pub fn fold_uniform<Op: Copy, Id: Copy, E>(
     ops: &[Op],
     ids: &[Id],
-    mut answer: impl FnMut(Op, Id) -> Result<Option<u64>, E>,
+    answer: impl FnMut(Op, Id) -> Result<Option<u64>, E>,
 ) -> Result<(u64, u64), (usize, E)> {
+    let folded = fold_until_error(ops, ids, answer);
+    match folded.error {
+        None => Ok((folded.found, folded.sum)),
+        Some(error) => Err((folded.answered, error)),
+    }
+}
+
+/// What [`fold_until_error`] made of a run: the ops answered before it stopped, how many
+/// found something and the wrapping sum of their terms, and the error it stopped at.
+#[derive(Debug)]
+pub struct Folded<E> {
+    /// Ops answered (all of them, or the index of the op that erred).
+    pub answered: usize,
+    /// Answers that found something.
+    pub found: u64,
+    /// Wrapping sum of their terms.
+    pub sum: u64,
+    /// The error of op `answered`, if one stopped the fold.
+    pub error: Option<E>,
+}
+
+/// [`fold_uniform`]'s loop, keeping what it answered before an error: a caller that can
+/// still answer the op that erred (off this loop, as the components' runs ask a design's
+/// `missed`) goes on from the next op with the counts so far.
+#[inline(always)]
+pub fn fold_until_error<Op: Copy, Id: Copy, E>(
+    ops: &[Op],
+    ids: &[Id],
+    mut answer: impl FnMut(Op, Id) -> Result<Option<u64>, E>,
+) -> Folded<E> {
     let (mut found, mut sum) = (0u64, 0u64);
     for (index, (&op, &id)) in ops.iter().zip(ids).enumerate() {
-        if let Some(term) = answer(op, id).map_err(|e| (index, e))? {
-            found += 1;
-            sum = sum.wrapping_add(term);
+        match answer(op, id) {
+            Ok(Some(term)) => {
+                found += 1;
+                sum = sum.wrapping_add(term);
+            }
+            Ok(None) => {}
+            Err(error) => {
+                return Folded {
+                    answered: index,
+                    found,
+                    sum,
+                    error: Some(error),
+                };
+            }
         }
     }
-    Ok((found, sum))
+    Folded {
+        answered: ops.len().min(ids.len()),
+        found,
+        sum,
+        error: None,
+    }
 }
 
 /// Reads one element of `items` per 64-byte line (every element when they are larger), through

@@ -332,12 +332,17 @@ pub trait ComponentStore: Sized {
     }
 
     /// Hands `run` a lookup to call once per entity of a run of lookups, each answering as
-    /// [`position`](ComponentStore::position) does, with an error of the design's choice (the
-    /// default passes `position` itself, so a design that gains nothing pays nothing). An ECS
-    /// overrides it to borrow its position storage once for the whole run, as a system does,
-    /// instead of once per lookup, and errs with [`Refused`].
+    /// [`position`](ComponentStore::position) does or erring where it cannot tell without
+    /// more work, and the lookup of those misses (see [`PositionRun`]). The default passes
+    /// `position` as both, so a design that gains nothing pays nothing. An ECS overrides it to
+    /// borrow its position storage once for the whole run, as a system does, instead of once
+    /// per lookup: its view's `get` in the run's loop, and the world's liveness test (a call
+    /// into the crate) only for an entity the view missed.
     fn read_positions<R: PositionRun<Self::Entity>>(&self, run: R) -> R::Output {
-        run.run(|entity| self.position(entity))
+        run.run(
+            |entity| self.position(entity),
+            |entity| self.position(entity),
+        )
     }
 
     /// Hands `run` a writer to call once per entity of a run of velocity writes, each
@@ -401,15 +406,30 @@ pub struct Refused;
 
 /// A run of lookups the caller hands a design in one
 /// [`read_positions`](ComponentStore::read_positions) call: it calls `lookup` once per entity
-/// of the run, in order, and returns what it made of the answers. Static dispatch: the design
-/// passes a closure over its borrowed storage, the run is monomorphised around it.
+/// of the run, in order, `missed` for each entity `lookup` could not answer, and returns what
+/// it made of the answers. Static dispatch: the design passes closures over its borrowed
+/// storage, the run is monomorphised around them.
+///
+/// Two closures keep a miss's extra work out of the run's loop. An ECS view's `get` answers
+/// `None` both for a dead entity (refused) and for a live one without the component
+/// (`Ok(None)`); telling them apart is a call into the crate (`World::contains`). In the one
+/// closure this trait had, that call sat in the loop of every lookup, never taken (every
+/// benchmark entity has a point mass) yet clobbering the caller-saved registers, so the loop
+/// kept its count and sum in memory (hecs at 1,000 entities: 2.15 ns per lookup through the
+/// suite, 1.45 in the crate's own loop, overhead 1.51-1.54 in three quick runs; with the
+/// liveness test left out of the loop, 1.07-1.17).
 pub trait PositionRun<E> {
     /// What the run returns (e.g. a digest of the positions read, or the first error).
     type Output;
 
-    /// Runs the lookups; `lookup` answers as [`ComponentStore::position`] does, its error
-    /// of the design's choice (the run never reads it; see [`Refused`]).
-    fn run<Er, L: FnMut(E) -> Result<Option<[f32; 3]>, Er>>(self, lookup: L) -> Self::Output;
+    /// Runs the lookups. `lookup` answers as [`ComponentStore::position`] does, or errs
+    /// where it cannot tell without more work; the run then calls `missed` for that entity
+    /// (off its loop), whose answer stands, its error refusing the op. Both errors are of the
+    /// design's choice: the run never reads them (see [`Refused`]).
+    fn run<Er, Em, L, M>(self, lookup: L, missed: M) -> Self::Output
+    where
+        L: FnMut(E) -> Result<Option<[f32; 3]>, Er>,
+        M: FnMut(E) -> Result<Option<[f32; 3]>, Em>;
 }
 
 /// A run of velocity writes the caller hands a design in one

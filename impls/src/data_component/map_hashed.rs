@@ -15,7 +15,7 @@ use super::keyed_map::{KeyMap, MapComponent};
 use super::{Entities, Key, KvDesignInfo, KvDesignKind};
 
 /// One entity's B-tree of hashed keys.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct HashedKeys(BTreeMap<Key, HeapValue>);
 
 /// Hashed keys in a B-tree.

@@ -121,6 +121,18 @@ impl<G: Growth> VecOfVecs<G> {
         self.entities.check(entity)?;
         Ok(&mut self.lists[entity as usize])
     }
+
+    /// The design's vectors: `lists()[e]` is entity `e`'s tags (empty for a released entity).
+    /// For the harness's `ref-direct-vec_of_vecs` loop, which uses the `Vec<Vec<u32>>` directly.
+    pub fn lists(&self) -> &[Vec<Tag>] {
+        &self.lists
+    }
+
+    /// The design's vectors taken out of the store, as [`lists`](Self::lists) orders them (a
+    /// reference loop's throwaway state).
+    pub fn into_lists(self) -> Vec<Vec<Tag>> {
+        self.lists
+    }
 }
 
 impl<G: Growth + Default> TagStore for VecOfVecs<G> {

@@ -7,7 +7,7 @@ use impls::components::{ComponentError, ComponentStore, PositionRun, VelocityRun
 use workloads::components::ComponentOp;
 
 use super::{mix_lookup, velocity};
-use crate::replay::resolved::fold_uniform;
+use crate::replay::resolved::fold_until_error;
 use crate::replay::{HandleIds, ReplayError};
 
 /// What a run of lookups or writes observed: the ops it applied, how many found a point mass
@@ -36,18 +36,25 @@ impl<E: Copy, H: HandleIds<E>> PositionRun<E> for Lookups<'_, H> {
     type Output = RunAnswers<E>;
 
     #[inline(always)]
-    fn run<Er, L: FnMut(E) -> Result<Option<[f32; 3]>, Er>>(self, mut lookup: L) -> RunAnswers<E> {
+    fn run<Er, Em, L, M>(self, mut lookup: L, mut missed: M) -> RunAnswers<E>
+    where
+        L: FnMut(E) -> Result<Option<[f32; 3]>, Er>,
+        M: FnMut(E) -> Result<Option<[f32; 3]>, Em>,
+    {
         let (mut found, mut sum) = (0u64, 0u64);
         let mut k = 0;
         while let Some(&ComponentOp::Lookup(h)) = self.ops.get(k) {
             let entity = self.ids.id(h);
-            match lookup(entity) {
-                Ok(Some(p)) => {
-                    found += 1;
-                    sum = sum.wrapping_add(mix_lookup(h, p));
-                }
-                Ok(None) => {}
-                Err(error) => return refused_at(k, found, sum, entity, error),
+            let answer = match lookup(entity) {
+                Ok(answer) => answer,
+                Err(_) => match missed(entity) {
+                    Ok(answer) => answer,
+                    Err(error) => return refused_at(k, found, sum, entity, error),
+                },
+            };
+            if let Some(p) = answer {
+                found += 1;
+                sum = sum.wrapping_add(mix_lookup(h, p));
             }
             k += 1;
         }
@@ -61,7 +68,9 @@ impl<E: Copy, H: HandleIds<E>> PositionRun<E> for Lookups<'_, H> {
 }
 
 /// A uniform run of `Lookup`s with its entities resolved (`ids[k]` is `ops[k]`'s), as one
-/// [`PositionRun`]: a loop over two slices, as a crate's direct loop runs over its entities.
+/// [`PositionRun`]: a loop over two slices, as a crate's direct loop runs over its entities,
+/// with nothing but the design's `lookup` in it; an entity `lookup` could not answer leaves
+/// the loop for the design's `missed`, and the loop goes on after it.
 struct ResolvedLookups<'a, E> {
     ops: &'a [ComponentOp],
     ids: &'a [E],
@@ -71,20 +80,41 @@ impl<E: Copy> PositionRun<E> for ResolvedLookups<'_, E> {
     type Output = RunAnswers<E>;
 
     #[inline(always)]
-    fn run<Er, L: FnMut(E) -> Result<Option<[f32; 3]>, Er>>(self, mut lookup: L) -> RunAnswers<E> {
-        let answers = fold_uniform(self.ops, self.ids, |op, entity| match op {
-            ComponentOp::Lookup(h) => lookup(entity).map(|p| p.map(|p| mix_lookup(h, p))),
-            _ => Ok(None),
-        });
-        match answers {
-            Ok((found, sum)) => RunAnswers {
-                ops: self.ops.len(),
-                found,
-                sum,
-                refused: None,
-            },
-            // The run's counts are not read after a refusal: the replay stops with its error.
-            Err((k, error)) => refused_at(k, 0, 0, self.ids[k], error),
+    fn run<Er, Em, L, M>(self, mut lookup: L, mut missed: M) -> RunAnswers<E>
+    where
+        L: FnMut(E) -> Result<Option<[f32; 3]>, Er>,
+        M: FnMut(E) -> Result<Option<[f32; 3]>, Em>,
+    {
+        let (mut found, mut sum, mut k) = (0u64, 0u64, 0usize);
+        loop {
+            let folded = fold_until_error(&self.ops[k..], &self.ids[k..], |op, entity| match op {
+                ComponentOp::Lookup(h) => lookup(entity).map(|p| p.map(|p| mix_lookup(h, p))),
+                _ => Ok(None),
+            });
+            found += folded.found;
+            sum = sum.wrapping_add(folded.sum);
+            k += folded.answered;
+            if folded.error.is_none() {
+                break;
+            }
+            let (op, entity) = (self.ops[k], self.ids[k]);
+            match missed(entity) {
+                Ok(Some(p)) => {
+                    if let ComponentOp::Lookup(h) = op {
+                        found += 1;
+                        sum = sum.wrapping_add(mix_lookup(h, p));
+                    }
+                }
+                Ok(None) => {}
+                Err(error) => return refused_at(k, found, sum, entity, error),
+            }
+            k += 1;
+        }
+        RunAnswers {
+            ops: self.ops.len(),
+            found,
+            sum,
+            refused: None,
         }
     }
 }
@@ -163,5 +193,57 @@ pub(super) fn run_refusal<T>(
             op,
             "the design refused the op in a run and accepted it alone: its run and single-op methods disagree",
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The position entity `e` has in these tests: `e` in every coordinate.
+    fn at(e: u32) -> [f32; 3] {
+        [e as f32; 3]
+    }
+
+    /// A resolved run answers every op: the lookup's answers in its loop, `missed`'s for the
+    /// entities the lookup left to it (the loop going on after each), and stops at the first
+    /// op `missed` refuses, with the counts so far.
+    #[test]
+    fn a_resolved_run_asks_missed_off_its_loop_and_goes_on() {
+        let ops: Vec<ComponentOp> = (0..8).map(ComponentOp::Lookup).collect();
+        let ids: Vec<u32> = (10..18).collect();
+        // The lookup answers even entities; of the odd ones `missed` finds 11 and 15 without a
+        // point mass and the rest with one.
+        let lookup = |e: u32| if e % 2 == 0 { Ok(Some(at(e))) } else { Err(()) };
+        let missed = |e: u32| Ok::<_, ()>((e != 11 && e != 15).then(|| at(e)));
+        let answers = ResolvedLookups {
+            ops: &ops,
+            ids: &ids,
+        }
+        .run(lookup, missed);
+        let found: Vec<u32> = (10..18).filter(|&e| e != 11 && e != 15).collect();
+        let sum = found
+            .iter()
+            .map(|&e| mix_lookup(e - 10, at(e)))
+            .fold(0u64, u64::wrapping_add);
+        assert_eq!(
+            (answers.ops, answers.found, answers.sum, answers.refused),
+            (8, found.len() as u64, sum, None)
+        );
+
+        let refusing = |e: u32| if e == 13 { Err(()) } else { Ok(Some(at(e))) };
+        let answers = ResolvedLookups {
+            ops: &ops,
+            ids: &ids,
+        }
+        .run(lookup, refusing);
+        let sum = [10, 11, 12]
+            .iter()
+            .map(|&e| mix_lookup(e - 10, at(e)))
+            .fold(0u64, u64::wrapping_add);
+        assert_eq!(
+            (answers.ops, answers.found, answers.sum, answers.refused),
+            (3, 3, sum, Some(13))
+        );
     }
 }

@@ -101,6 +101,7 @@ impl Family for DataComponentFamily {
         visitor.visit_loop::<reference::DirectSerdeJson>();
         visitor.visit_loop::<reference::DirectLiteMap>();
         visitor.visit_loop::<reference::DirectStdHashMap>();
+        visitor.visit_loop::<reference::DirectMapHashed>();
     }
 }
 

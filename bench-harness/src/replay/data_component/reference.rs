@@ -1,12 +1,13 @@
 //! The family's reference loops, verified like a replay:
 //!
-//! * [`DirectKv`] (`ref-direct-<peer>`, for `serde_json`, `litemap` and `std_hashmap`): the
-//!   read bodies written against the crate itself, no [`DataStore`] in between: one map of the
-//!   crate per entity in a plain `Vec` indexed by the peer's entity handle (what an
-//!   application keeps), the crate's own `get` per read (`Map::get` by key name for
-//!   `serde_json`, `LiteMap::get` and `HashMap::get` by key hash), over a plain `Vec` of the
-//!   body's ops as the application holds them (entity index and key; for `serde_json` the
-//!   key's name, one shared string per key, the same 8-hex-digit name the adapter uses).
+//! * [`DirectKv`] (`ref-direct-<design>`, for the peers `serde_json`, `litemap` and
+//!   `std_hashmap`, and our article design `map_hashed`): the read bodies written against the
+//!   map itself, no [`DataStore`] in between: one map per entity in a plain `Vec` indexed by
+//!   the design's entity handle (what an application keeps), the map's own `get` per read
+//!   (`Map::get` by key name for `serde_json`, `LiteMap::get`, `HashMap::get` and
+//!   `BTreeMap::get` by key hash), over a plain `Vec` of the body's ops as the application
+//!   holds them (entity index and key; for `serde_json` the key's name, one shared string per
+//!   key, the same 8-hex-digit name the adapter uses).
 //!   Covers the bodies of `Get`, `GetOr` and `Set` ops: `kv-keys-sweep` (Gets), `kv-overrides`
 //!   (`GetOr`: the instance's map, then the defaults' map) and `kv-sheet` (90 % Get, 10 % Set of
 //!   a value built beforehand, inserted as a copy: the allocation and copy the application
@@ -14,6 +15,12 @@
 //!   `Remove` or `Snapshot` (`kv-health-only`, `kv-snapshot`). A body with Sets runs on a
 //!   copy of the maps made before each timed pass (outside the timed region); a read body on
 //!   the maps built once.
+//!
+//!   `map_hashed` is a `BTreeMap<u32, HeapValue>` per entity behind the same shared
+//!   [`Entities`](impls::data_component::Entities) wrapper and map component as the
+//!   `std_hashmap` peer, so its overhead over its own maps is every design's share (the
+//!   driver, the wrapper's liveness check, the counts the contract keeps): a peer's overhead
+//!   above it is its adapter's own.
 //!
 //!   The maps are the peer's after the trace's setup in content and entity handles: the
 //!   peer's replay of the setup gives the handles (and must accept it), and the setup's
@@ -30,10 +37,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use impls::data_component::heap_value::HeapValue;
+use impls::data_component::keyed_map::{KeyMap, MapComponent};
+use impls::data_component::map_hashed::MapHashed;
 use impls::data_component::peers::hashmap::HashMapPeer;
 use impls::data_component::peers::litemap::{EntityMap, LiteMapPeer};
 use impls::data_component::peers::serde_json::SerdeJsonPeer;
-use impls::data_component::{DataStore, Entity, Key, ValueRef};
+use impls::data_component::{DataStore, Entities, Entity, Key, ValueRef};
 use serde_json::{Map, Number, Value};
 use workloads::data_component::EntityHandle;
 use workloads::{DataOp, Trace};
@@ -41,8 +50,8 @@ use workloads::{DataOp, Trace};
 use super::{DataComponentFamily, KvDigest, KvReplay, mix, value_of};
 use crate::replay::{ReferenceLoop, Replayer};
 
-/// A peer whose crate the `ref-direct-<peer>` loop calls directly: one map of the crate per
-/// entity, used as an application uses it.
+/// A design whose map the `ref-direct-<design>` loop calls directly: one map per entity, used
+/// as an application uses it.
 pub trait DirectMaps: DataStore + 'static {
     /// One entity's data: the crate's map.
     type Map: Clone + Default;
@@ -111,8 +120,11 @@ impl DirectMaps for LiteMapPeer {
     }
 }
 
-impl DirectMaps for HashMapPeer {
-    type Map = HashMap<Key, HeapValue>;
+/// `std_hashmap` (a `HashMap` per entity) and our `map_hashed` (a `BTreeMap`): the same
+/// [`MapComponent`] over a [`KeyMap`], whose `get` and `insert` are the std map's, called
+/// directly.
+impl<K: KeyMap + Clone + 'static> DirectMaps for Entities<MapComponent<K>> {
+    type Map = K;
     type Key = Key;
     type Value = HeapValue;
 
@@ -124,16 +136,17 @@ impl DirectMaps for HashMapPeer {
         Some(heap_value(value))
     }
 
-    /// `HashMap::insert`.
+    /// `HashMap::insert` / `BTreeMap::insert`.
     #[inline]
-    fn put(map: &mut HashMap<Key, HeapValue>, key: &Key, value: HeapValue) {
+    fn put(map: &mut K, key: &Key, value: HeapValue) {
         map.insert(*key, value);
     }
 
-    /// `HashMap::get` (SipHash of the key, a probe of the table).
+    /// `HashMap::get` (SipHash of the key, a probe of the table) / `BTreeMap::get` (a search
+    /// of each node's sorted keys, top down).
     #[inline]
-    fn lookup<'m>(map: &'m HashMap<Key, HeapValue>, key: &Key) -> Option<&'m HeapValue> {
-        map.get(key)
+    fn lookup<'m>(map: &'m K, key: &Key) -> Option<&'m HeapValue> {
+        map.get(*key)
     }
 
     #[inline]
@@ -141,7 +154,7 @@ impl DirectMaps for HashMapPeer {
         Some(mix(handle, key, &value.as_ref()))
     }
 
-    fn len(map: &HashMap<Key, HeapValue>) -> usize {
+    fn len(map: &K) -> usize {
         map.len()
     }
 }
@@ -311,10 +324,10 @@ fn keys_held<P: DirectMaps>(maps: &[P::Map]) -> u64 {
     maps.iter().map(|m| P::len(m) as u64).sum()
 }
 
-/// A body of reads and Sets run by the crate of peer `P` directly (`ref-direct-<peer>`, see
+/// A body of reads and Sets run on the maps of design `P` directly (`ref-direct-<design>`, see
 /// the [module docs](self)).
 pub struct DirectKv<P: DirectMaps> {
-    /// The crate's map of every entity after the setup, indexed by the peer's entity handle.
+    /// The map of every entity after the setup, indexed by the design's entity handle.
     maps: Vec<P::Map>,
     /// The body.
     body: Body<P::Key, P::Value>,
@@ -354,7 +367,7 @@ impl<P: DirectMaps> ReferenceLoop for DirectKv<P> {
     }
 
     /// For a trace whose setup is `Spawn`s and `Set`s and whose body is `Get`, `GetOr` and
-    /// `Set` ops; `None` otherwise, or if the peer refuses the setup or a value.
+    /// `Set` ops; `None` otherwise, or if the design refuses the setup or a value.
     fn for_trace(trace: &Trace<DataOp>, expected: &KvDigest) -> Option<Self> {
         let stats = trace.validate().ok()?;
         if KvReplay::<P>::unsupported_before(&stats).is_some() {
@@ -453,6 +466,8 @@ pub type DirectSerdeJson = DirectKv<SerdeJsonPeer>;
 pub type DirectLiteMap = DirectKv<LiteMapPeer>;
 /// `ref-direct-std_hashmap`.
 pub type DirectStdHashMap = DirectKv<HashMapPeer>;
+/// `ref-direct-map_hashed`: our article design's own maps, every design's share.
+pub type DirectMapHashed = DirectKv<MapHashed>;
 
 #[cfg(test)]
 mod tests {
@@ -463,7 +478,7 @@ mod tests {
         workloads::registry::generate_for::<DataOp>(workload, 300, 7, None).unwrap()
     }
 
-    /// Every `ref-direct-<peer>` loop reads what the model reads on the read bodies (Gets,
+    /// Every `ref-direct-<design>` loop reads what the model reads on the read bodies (Gets,
     /// `GetOr`s, Gets mixed with Sets, Sets alone), fails a corrupted expectation and has no
     /// loop for bodies of another shape.
     #[test]
@@ -502,12 +517,14 @@ mod tests {
             check::<SerdeJsonPeer>(&trace);
             check::<LiteMapPeer>(&trace);
             check::<HashMapPeer>(&trace);
+            check::<MapHashed>(&trace);
         }
         for workload in ["kv-snapshot", "kv-health-only"] {
             let trace = trace(workload);
             refuses::<SerdeJsonPeer>(&trace);
             refuses::<LiteMapPeer>(&trace);
             refuses::<HashMapPeer>(&trace);
+            refuses::<MapHashed>(&trace);
         }
     }
 

@@ -99,6 +99,7 @@ impl Family for TagFamily {
         for_each_tag_design(&mut Designs(visitor));
         visitor.visit_loop::<reference::DirectSmallVec>();
         visitor.visit_loop::<reference::DirectArrayVec>();
+        visitor.visit_loop::<reference::DirectVecOfVecs>();
     }
 }
 

@@ -1,39 +1,44 @@
 //! The family's reference loops, verified like a replay:
 //!
-//! * [`DirectTags`] (`ref-direct-<peer>`, for `smallvec` and `arrayvec`): the tag-store bodies
-//!   written against the small-vector crate itself, no [`TagStore`] in between: the peer's
-//!   `Vec<SmallVec<[u32; 4]>>` / `Vec<ArrayVec<u32, 8>>` after the trace's setup (built untimed
-//!   by the peer's replay, so the same entities, tags and heap layout, foreign buffers
-//!   included), indexed by entity, over a plain `Vec` of the body's decoded ops (handle, the
-//!   peer's entity, tag):
+//! * [`DirectTags`] (`ref-direct-<design>`, for the peers `smallvec` and `arrayvec` and our
+//!   article baseline `vec_of_vecs`): the tag-store bodies written against the design's
+//!   per-entity vectors themselves, no [`TagStore`] in between: the peer's
+//!   `Vec<SmallVec<[u32; 4]>>` / `Vec<ArrayVec<u32, 8>>`, or the `Vec<Vec<u32>>` that
+//!   `vec_of_vecs` is, after the trace's setup (built untimed by the design's replay, so the
+//!   same entities, tags and heap layout, foreign buffers included), indexed by entity, over a
+//!   plain `Vec` of the body's decoded ops (handle, the design's entity, tag):
 //!   - a body of `VisitEntity` (`tags-visit-entity`, either tag count): the slice of
 //!     `lists[e]` iterated (`iter().for_each`, as the adapter does) per op;
 //!   - a body of `HasTag` (`tags-has`): `lists[e].contains(&tag)` per op;
 //!   - a body of `VisitAll` (`tags-visit-all`, `-heavy`, `-fragmented`): `lists.iter()`,
 //!     `enumerate`, then each list's slice iterated, per pass;
-//!   - a body of reads and tag writes (`tags-mutate` and its `-r0` .. `-r64` variants): the
-//!     reads as above, `AddTag` by the crate's `push` (smallvec) or `try_push` (arrayvec, a
-//!     refusal fails the run), `RemoveTag` by `iter().position` + the crate's `swap_remove`,
-//!     the op order kept in one loop over a `Vec` of the ops. Its state is the peer's vectors
-//!     rebuilt by the peer's replay of the setup for every timed pass (outside the timed
-//!     region), as the replay's timing rebuilds its state for a body that writes: the first
-//!     pass's when the loop is built, each later one's before its pass, and a pass's spent
-//!     state is freed before the next, so a single pass (the cache pass runs one) holds the
-//!     body and its verification only.
+//!   - a body of reads and tag writes (`tags-mutate` and its `-r0` .. `-r64` variants,
+//!     `tags-grow-long`): the reads as above, `AddTag` by the vector's `push` (`Vec`,
+//!     smallvec) or `try_push` (arrayvec, a refusal fails the run), `RemoveTag` by
+//!     `iter().position` + the vector's `swap_remove`, the op order kept in one loop over a
+//!     `Vec` of the ops. Its state is the design's vectors rebuilt by its replay of the setup
+//!     for every timed pass (outside the timed region), as the replay's timing rebuilds its
+//!     state for a body that writes: the first pass's when the loop is built, each later one's
+//!     before its pass, and a pass's spent state is freed before the next, so a single pass
+//!     (the cache pass runs one) holds the body and its verification only.
 //!
 //!   Bodies that spawn, despawn or clear (`tags-build`, `tags-churn`) have no loop: reusing
-//!   released entities is the store's entity bookkeeping, not the crate's.
-//!   [`ReferenceLoop::mirrors`] names the peer, so the results' `overhead` (replay ÷ this loop)
-//!   is what the replay driver and the [`TagStore`] adapter add to the crate. Verified: the
-//!   whole body digest (hits, removals, visits and their sums, by the family's
-//!   [`mix_pair`], and the tags held after the body, counted outside the timed region) must
-//!   equal the model's.
+//!   released entities is the store's entity bookkeeping, not the vectors'.
+//!   [`ReferenceLoop::mirrors`] names the design, so the results' `overhead` (replay ÷ this
+//!   loop) is what the replay driver and the [`TagStore`] contract add to the vectors. For
+//!   `vec_of_vecs` (whose `add_tag` grows its inner `Vec` to the capacities `Vec::push` picks)
+//!   that is every design's share: the driver, the liveness check of each op's entity and the
+//!   counts the contract keeps, which the peers' adapters pay too; a peer's overhead above it
+//!   is its adapter's own. Verified: the whole body digest (hits, removals, visits and their
+//!   sums, by the family's [`mix_pair`], and the tags held after the body, counted outside the
+//!   timed region) must equal the model's.
 
 use std::ops::Deref;
 use std::time::{Duration, Instant};
 
 use impls::tags::peers::arrayvec::{self as arrayvec_peer, ArrayVecPeer};
 use impls::tags::peers::smallvec::{self as smallvec_peer, SmallVecPeer};
+use impls::tags::vec_of_vecs::VecOfVecs;
 use impls::tags::{Entity, Tag, TagStore};
 use workloads::tags::EntityHandle;
 use workloads::{TagOp, Trace};
@@ -41,27 +46,27 @@ use workloads::{TagOp, Trace};
 use super::{TagDigest, TagFamily, TagReplay, mix_pair};
 use crate::replay::{PassStates, ReferenceLoop, Replayer, describe_mismatch};
 
-/// A peer whose small-vector crate the `ref-direct-<peer>` loop calls directly: its
-/// per-entity vectors borrowed (or taken) from the peer, and the crate's own push and
-/// swap-remove (the reads go through the vector's slice).
-pub trait DirectTagPeer: TagStore + 'static {
-    /// One entity's tags: the crate's vector.
+/// A design whose per-entity vectors the `ref-direct-<design>` loop uses directly: its vectors
+/// borrowed (or taken) from the store, and the vector's own push and swap-remove (the reads go
+/// through the vector's slice).
+pub trait DirectTagLists: TagStore + 'static {
+    /// One entity's tags: the design's vector.
     type List: Deref<Target = [Tag]>;
 
-    /// The peer's vectors, indexed by entity.
+    /// The design's vectors, indexed by entity.
     fn lists(&self) -> &[Self::List];
 
-    /// The peer's vectors taken out of it.
+    /// The design's vectors taken out of it.
     fn into_lists(self) -> Vec<Self::List>;
 
-    /// The crate's push; `false` if the vector refused the tag (full).
+    /// The vector's push; `false` if it refused the tag (full).
     fn push(list: &mut Self::List, tag: Tag) -> bool;
 
-    /// The crate's `swap_remove(at)`.
+    /// The vector's `swap_remove(at)`.
     fn swap_remove(list: &mut Self::List, at: usize);
 }
 
-impl DirectTagPeer for SmallVecPeer {
+impl DirectTagLists for SmallVecPeer {
     type List = smallvec_peer::List;
 
     fn lists(&self) -> &[Self::List] {
@@ -86,7 +91,7 @@ impl DirectTagPeer for SmallVecPeer {
     }
 }
 
-impl DirectTagPeer for ArrayVecPeer {
+impl DirectTagLists for ArrayVecPeer {
     type List = arrayvec_peer::List;
 
     fn lists(&self) -> &[Self::List] {
@@ -104,6 +109,31 @@ impl DirectTagPeer for ArrayVecPeer {
     }
 
     /// `ArrayVec::swap_remove`.
+    #[inline(always)]
+    fn swap_remove(list: &mut Self::List, at: usize) {
+        list.swap_remove(at);
+    }
+}
+
+impl DirectTagLists for VecOfVecs {
+    type List = Vec<Tag>;
+
+    fn lists(&self) -> &[Self::List] {
+        VecOfVecs::lists(self)
+    }
+
+    fn into_lists(self) -> Vec<Self::List> {
+        VecOfVecs::into_lists(self)
+    }
+
+    /// `Vec::push` (4, then doubling: the capacities `vec_of_vecs`' `add_tag` reserves).
+    #[inline(always)]
+    fn push(list: &mut Self::List, tag: Tag) -> bool {
+        list.push(tag);
+        true
+    }
+
+    /// `Vec::swap_remove`.
     #[inline(always)]
     fn swap_remove(list: &mut Self::List, at: usize) {
         list.swap_remove(at);
@@ -193,10 +223,10 @@ fn visit_all_passes<L: Deref<Target = [Tag]>>(lists: &[L], passes: usize) -> (u6
     (visited, sum)
 }
 
-/// Applies `steps` in order to the peer's vectors: the body's digest but `tags_held`, or
+/// Applies `steps` in order to the design's vectors: the body's digest but `tags_held`, or
 /// `None` if the crate refused a push.
 #[inline(never)]
-fn apply_steps<P: DirectTagPeer>(lists: &mut [P::List], steps: &[Step]) -> Option<TagDigest> {
+fn apply_steps<P: DirectTagLists>(lists: &mut [P::List], steps: &[Step]) -> Option<TagDigest> {
     let (mut has_found, mut removes_found, mut found_sum) = (0u64, 0u64, 0u64);
     let (mut visited, mut visit_sum, mut visited_by_all) = (0u64, 0u64, 0u64);
     for &step in steps {
@@ -249,15 +279,15 @@ fn tags_held<L: Deref<Target = [Tag]>>(lists: &[L]) -> u64 {
     lists.iter().map(|l| l.len() as u64).sum()
 }
 
-/// The state one pass over a body that writes runs on: the peer's vectors taken out of its
+/// The state one pass over a body that writes runs on: the design's vectors taken out of its
 /// replay after the setup, and that replay (holding the setup's foreign buffers, as the
 /// replay's own state does).
-struct Fresh<P: DirectTagPeer> {
+struct Fresh<P: DirectTagLists> {
     lists: Vec<P::List>,
     _replay: TagReplay<P>,
 }
 
-impl<P: DirectTagPeer> Fresh<P> {
+impl<P: DirectTagLists> Fresh<P> {
     /// The vectors of `replay`, a state after the setup.
     fn of(mut replay: TagReplay<P>) -> Self {
         Self {
@@ -267,12 +297,12 @@ impl<P: DirectTagPeer> Fresh<P> {
     }
 }
 
-/// A tag body run by the small-vector crate of peer `P` directly (`ref-direct-<peer>`, see
+/// A tag body run on the vectors of design `P` directly (`ref-direct-<design>`, see
 /// the [module docs](self)).
-pub struct DirectTags<P: DirectTagPeer> {
+pub struct DirectTags<P: DirectTagLists> {
     /// The trace (its setup rebuilds the state of a body that writes).
     trace: Trace<TagOp>,
-    /// The peer after the setup, for a read-only body (only its vectors are read); `None` for
+    /// The design after the setup, for a read-only body (only its vectors are read); `None` for
     /// a body that writes.
     state: Option<TagReplay<P>>,
     /// For a body that writes: the states of its passes (the first built by
@@ -280,14 +310,14 @@ pub struct DirectTags<P: DirectTagPeer> {
     passes: PassStates<Fresh<P>>,
     /// The body, decoded.
     body: Body,
-    /// The tags the peer holds after the setup (a read-only body's `tags_held`).
+    /// The tags the design holds after the setup (a read-only body's `tags_held`).
     held_after_setup: u64,
     /// The model's body digest.
     expected: TagDigest,
 }
 
-impl<P: DirectTagPeer> DirectTags<P> {
-    /// Decodes `trace`'s body with `entities[h]` the peer's entity of handle `h`; `None` for
+impl<P: DirectTagLists> DirectTags<P> {
+    /// Decodes `trace`'s body with `entities[h]` the design's entity of handle `h`; `None` for
     /// a body of no shape above.
     fn decode(trace: &Trace<TagOp>, entities: &[Entity]) -> Option<Body> {
         let entity = |h: EntityHandle| entities.get(h as usize).copied();
@@ -362,7 +392,7 @@ impl<P: DirectTagPeer> DirectTags<P> {
         (digest, start.elapsed())
     }
 
-    /// One pass over a body that writes, on the peer's vectors after the setup (built before
+    /// One pass over a body that writes, on the design's vectors after the setup (built before
     /// the pass unless ready, untimed): its digest (`None`: a push refused) and the time of
     /// the body alone.
     fn write_pass(&self, steps: &[Step]) -> Result<(Option<TagDigest>, Duration), String> {
@@ -387,7 +417,7 @@ impl<P: DirectTagPeer> DirectTags<P> {
     }
 }
 
-impl<P: DirectTagPeer> ReferenceLoop for DirectTags<P> {
+impl<P: DirectTagLists> ReferenceLoop for DirectTags<P> {
     type Family = TagFamily;
 
     fn name() -> String {
@@ -399,7 +429,7 @@ impl<P: DirectTagPeer> ReferenceLoop for DirectTags<P> {
     }
 
     /// For a body of only `VisitEntity`, only `HasTag`, only `VisitAll`, or of those and
-    /// `AddTag` / `RemoveTag` with at least one write; `None` otherwise, or if the peer cannot
+    /// `AddTag` / `RemoveTag` with at least one write; `None` otherwise, or if the design cannot
     /// run the trace (its cap of tags per entity) or refuses the setup.
     fn for_trace(trace: &Trace<TagOp>, expected: &TagDigest) -> Option<Self> {
         let stats = trace.validate().ok()?;
@@ -462,6 +492,8 @@ impl<P: DirectTagPeer> ReferenceLoop for DirectTags<P> {
 pub type DirectSmallVec = DirectTags<SmallVecPeer>;
 /// `ref-direct-arrayvec`.
 pub type DirectArrayVec = DirectTags<ArrayVecPeer>;
+/// `ref-direct-vec_of_vecs`: our article baseline's own vectors, every design's share.
+pub type DirectVecOfVecs = DirectTags<VecOfVecs>;
 
 #[cfg(test)]
 mod tests {
@@ -472,9 +504,9 @@ mod tests {
         workloads::registry::generate_for::<TagOp>(workload, 300, 7, params.as_ref()).unwrap()
     }
 
-    /// The loop of peer `P` on `trace` gives the model's digest, and a corrupted expectation
+    /// The loop of design `P` on `trace` gives the model's digest, and a corrupted expectation
     /// fails.
-    fn check<P: DirectTagPeer>(trace: &Trace<TagOp>) {
+    fn check<P: DirectTagLists>(trace: &Trace<TagOp>) {
         let name = &trace.header.generator;
         let expected = Expected::<TagFamily>::of(trace).unwrap();
         let looped = DirectTags::<P>::for_trace(trace, &expected.body)
@@ -490,8 +522,8 @@ mod tests {
         assert!(error.contains("sum"), "{}: {error}", P::INFO.meta.name);
     }
 
-    /// Both loops replay the read-only bodies (also heavy-tailed, for `smallvec`) and the
-    /// mutation bodies like the model.
+    /// The three loops replay the read-only bodies (also heavy-tailed, for `smallvec` and
+    /// `vec_of_vecs`), the mutation bodies and the growing lists like the model.
     #[test]
     fn direct_loops_answer_like_the_model() {
         let heavy = Some(serde_json::json!({ "tag_counts": "heavy-tail" }));
@@ -507,11 +539,16 @@ mod tests {
             let trace = trace(workload, params);
             check::<SmallVecPeer>(&trace);
             check::<ArrayVecPeer>(&trace);
+            check::<VecOfVecs>(&trace);
         }
         for workload in ["tags-visit-entity", "tags-has", "tags-mutate"] {
             check::<SmallVecPeer>(&trace(workload, heavy.clone()));
+            check::<VecOfVecs>(&trace(workload, heavy.clone()));
         }
-        check::<SmallVecPeer>(&trace("tags-visit-all-heavy", None));
+        for workload in ["tags-visit-all-heavy", "tags-grow-long"] {
+            check::<SmallVecPeer>(&trace(workload, None));
+            check::<VecOfVecs>(&trace(workload, None));
+        }
     }
 
     /// Bodies that spawn or despawn have no loop; neither has a trace beyond `arrayvec`'s cap.

@@ -106,6 +106,7 @@ impl Family for TransformFamily {
         }
         for_each_transform_design(&mut Designs(visitor));
         visitor.visit_loop::<reference::DirectIndexTree>();
+        visitor.visit_loop::<reference::DirectImmediateIterative>();
     }
 }
 

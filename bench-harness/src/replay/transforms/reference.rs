@@ -22,10 +22,18 @@
 //!   `overhead` (replay ÷ this loop) is what the replay driver and the adapter add to the
 //!   crate. Verified: the reads, the wrapping sum of [`mix_world`] over them and the live
 //!   nodes after the body must equal the model's.
+//! * [`DirectDesign`] (`ref-direct-immediate_iterative`): the same bodies on our article
+//!   design `immediate_iterative` (an immediate update like indextree's), its
+//!   [`TransformStore`] methods called directly as an application holding the store calls
+//!   them: `set_local` per edit, `set_local_batch` per batch (its entries gathered before
+//!   timing), `end_frame`, `world` per read, over a plain `Vec` of the body's ops (the store's
+//!   ids, poses). Its overhead is the replay driver's alone (no adapter), what every design of
+//!   the family pays, so indextree's above it is its adapter's. Verified like the loop above.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use impls::transforms::immediate_iterative::ImmediateIterative;
 use impls::transforms::peers::indextree::{IndexTreePeer, TransformArena};
 use impls::transforms::{Affine, TransformStore, world_of};
 use workloads::transforms::NodeHandle;
@@ -229,6 +237,173 @@ impl ReferenceLoop for DirectIndexTree {
     }
 }
 
+/// An op of a frame body as an application holding a [`TransformStore`] holds it.
+#[derive(Debug, Clone)]
+enum StoreOp<Id> {
+    /// `set_local` of the node's new pose.
+    SetLocal(Id, u32),
+    /// `set_local_batch` of the entries (poses turned into matrices inside the timed loop).
+    Batch(Vec<(Id, u32)>),
+    /// `end_frame`.
+    EndFrame,
+    /// `world` of the node: the handle (for the digest) and the node.
+    GetWorld(NodeHandle, Id),
+}
+
+/// Runs a body on `store` through its own methods: the reads and the wrapping sum of
+/// [`mix_world`] over them, or the first refusal. `batch` is the reused buffer a batch's
+/// matrices go to. Out of line, as [`run_frames`].
+#[inline(never)]
+fn run_store<S: TransformStore>(
+    store: &mut S,
+    ops: &[StoreOp<S::Id>],
+    batch: &mut Vec<(S::Id, Affine)>,
+) -> Result<(u64, u64), String> {
+    let (mut reads, mut sum) = (0u64, 0u64);
+    for op in ops {
+        match op {
+            StoreOp::SetLocal(id, pose) => store
+                .set_local(*id, Affine::from_pose(*pose))
+                .map_err(|e| e.to_string())?,
+            StoreOp::Batch(entries) => {
+                batch.clear();
+                batch.extend(
+                    entries
+                        .iter()
+                        .map(|&(id, pose)| (id, Affine::from_pose(pose))),
+                );
+                store.set_local_batch(batch).map_err(|e| e.to_string())?;
+            }
+            StoreOp::EndFrame => store.end_frame(),
+            StoreOp::GetWorld(h, id) => {
+                let world = store.world(*id).map_err(|e| e.to_string())?;
+                reads += 1;
+                sum = sum.wrapping_add(mix_world(*h, &world));
+            }
+        }
+    }
+    Ok((reads, sum))
+}
+
+/// A frame body run on design `S` through its own methods (`ref-direct-<design>`, see the
+/// [module docs](self)).
+pub struct DirectDesign<S: TransformStore> {
+    /// The design after the setup (copied before each pass of a body that writes).
+    store: S,
+    /// The body, decoded.
+    ops: Vec<StoreOp<S::Id>>,
+    /// Whether the body only reads (then it runs on `store` itself).
+    reads_only: bool,
+    /// The longest batch: the matrix buffer's capacity, reserved before timing.
+    longest_batch: usize,
+    /// The model's reads, their sum and the live nodes after the body.
+    expected: (u64, u64, u64),
+}
+
+impl<S: TransformStore + Clone + 'static> DirectDesign<S> {
+    /// One pass on `store`: its answers checked against the model's, and the time of the body.
+    fn pass(&self, store: &mut S) -> Result<Duration, String> {
+        let mut batch = Vec::with_capacity(self.longest_batch);
+        let start = Instant::now();
+        let answers = run_store(black_box(store), black_box(&self.ops), &mut batch);
+        let elapsed = start.elapsed();
+        let (reads, sum) = answers.map_err(|e| format!("{} refused: {e}", S::INFO.meta.name))?;
+        let got = (reads, sum, store.len() as u64);
+        if black_box(got) != self.expected {
+            return Err(format!(
+                "{} called directly read {} worlds (sum {:#x}) with {} live nodes, the model {} (sum {:#x}) with {}",
+                S::INFO.meta.name,
+                got.0,
+                got.1,
+                got.2,
+                self.expected.0,
+                self.expected.1,
+                self.expected.2
+            ));
+        }
+        Ok(elapsed)
+    }
+}
+
+impl<S: TransformStore + Clone + 'static> ReferenceLoop for DirectDesign<S> {
+    type Family = TransformFamily;
+
+    fn name() -> String {
+        format!("ref-direct-{}", S::INFO.meta.name)
+    }
+
+    fn mirrors() -> Option<&'static str> {
+        Some(S::INFO.meta.name)
+    }
+
+    /// For a trace whose body is `SetLocal`, `BatchLocal`, `ApplyBatch`, `EndFrame` and
+    /// `GetWorld` ops, as [`DirectIndexTree`]; `None` otherwise, or if the design cannot run
+    /// the trace or refuses the setup.
+    fn for_trace(trace: &Trace<TransformOp>, expected: &TransformDigest) -> Option<Self> {
+        let stats = trace.validate().ok()?;
+        if TransformReplay::<S>::unsupported_before(&stats).is_some() {
+            return None;
+        }
+        let mut replay = TransformReplay::<S>::after_setup(trace).ok()?;
+        let nodes = replay.handles().ids().to_vec();
+        let node = |h: NodeHandle| nodes.get(h as usize).copied();
+        let (mut ops, mut batch) = (Vec::with_capacity(trace.body.len()), Vec::new());
+        let mut longest_batch = 0;
+        for &op in &trace.body {
+            ops.push(match op {
+                TransformOp::SetLocal { node: h, pose } => StoreOp::SetLocal(node(h)?, pose),
+                TransformOp::BatchLocal { node: h, pose } => {
+                    batch.push((node(h)?, pose));
+                    continue;
+                }
+                TransformOp::ApplyBatch => {
+                    longest_batch = longest_batch.max(batch.len());
+                    StoreOp::Batch(std::mem::take(&mut batch))
+                }
+                TransformOp::EndFrame => StoreOp::EndFrame,
+                TransformOp::GetWorld(h) => StoreOp::GetWorld(h, node(h)?),
+                TransformOp::Create { .. }
+                | TransformOp::Destroy(_)
+                | TransformOp::SetParent { .. } => return None,
+            });
+        }
+        if ops.is_empty() || !batch.is_empty() {
+            return None;
+        }
+        let reads_only = ops
+            .iter()
+            .all(|op| matches!(op, StoreOp::GetWorld(..) | StoreOp::EndFrame));
+        Some(Self {
+            store: std::mem::replace(&mut replay.store, S::new()),
+            ops,
+            reads_only,
+            longest_batch,
+            expected: (expected.reads, expected.world_sum, expected.live),
+        })
+    }
+
+    /// Times `iters` passes of the body (a body that writes on a copy of the store made
+    /// outside the timed region; a read-only one on a copy made once).
+    ///
+    /// # Errors
+    /// The design refused an op, or the reads, their sum or the live nodes after the body
+    /// differ from the model's.
+    fn run(&self, iters: u64) -> Result<Duration, String> {
+        let mut total = Duration::ZERO;
+        let mut kept = self.reads_only.then(|| self.store.clone());
+        for _ in 0..iters {
+            total += match kept.as_mut() {
+                Some(store) => self.pass(store)?,
+                None => self.pass(&mut self.store.clone())?,
+            };
+        }
+        Ok(total)
+    }
+}
+
+/// `ref-direct-immediate_iterative`: our article design called directly, the driver's share.
+pub type DirectImmediateIterative = DirectDesign<ImmediateIterative>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,8 +413,9 @@ mod tests {
         workloads::registry::generate_for::<TransformOp>(workload, 300, 7, None).unwrap()
     }
 
-    /// `ref-direct-indextree` reads the model's worlds on every frame and read body, fails a
-    /// corrupted expectation and has no loop for bodies that change the structure.
+    /// `ref-direct-indextree` and `ref-direct-immediate_iterative` read the model's worlds on
+    /// every frame and read body, fail a corrupted expectation and have no loop for bodies
+    /// that change the structure.
     #[test]
     fn direct_indextree_reads_the_models_worlds() {
         for workload in [
@@ -262,6 +438,20 @@ mod tests {
                 "{workload}"
             );
             looped.run(2).unwrap_or_else(|e| panic!("{workload}: {e}"));
+            let own = DirectImmediateIterative::for_trace(&trace, &expected.body)
+                .unwrap_or_else(|| panic!("no loop of our design for {workload}"));
+            assert_eq!(own.reads_only, workload == "xf-query", "{workload}");
+            own.run(2).unwrap_or_else(|e| panic!("{workload}: {e}"));
+            for k in 0..3 {
+                let mut wrong =
+                    DirectImmediateIterative::for_trace(&trace, &expected.body).unwrap();
+                match k {
+                    0 => wrong.expected.0 += 1,
+                    1 => wrong.expected.1 ^= 1,
+                    _ => wrong.expected.2 += 1,
+                }
+                assert!(wrong.run(1).is_err(), "{workload}");
+            }
             for k in 0..3 {
                 let mut wrong = DirectIndexTree::for_trace(&trace, &expected.body).unwrap();
                 match k {
@@ -273,9 +463,14 @@ mod tests {
             }
         }
         assert_eq!(DirectIndexTree::mirrors(), Some("indextree"));
+        assert_eq!(
+            DirectImmediateIterative::mirrors(),
+            Some("immediate_iterative")
+        );
         let churn = trace("xf-reparent-churn");
         let expected = Expected::<TransformFamily>::of(&churn).unwrap();
         assert!(DirectIndexTree::for_trace(&churn, &expected.body).is_none());
+        assert!(DirectImmediateIterative::for_trace(&churn, &expected.body).is_none());
     }
 
     /// A trace the peer does not run (above its cap of world products) has no loop.

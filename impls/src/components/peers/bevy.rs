@@ -294,10 +294,15 @@ impl<S: BevyStorage> ComponentStore for BevyPeer<S> {
     fn read_positions<R: PositionRun<Entity>>(&self, run: R) -> R::Output {
         let mut state = self.positions.borrow_mut();
         let query = state.query(&self.world);
-        run.run(|entity| match query.get(entity) {
-            Ok(p) => Ok(Some(p.0)),
-            Err(error) => missed(error, None),
-        })
+        // The query's error already tells a dead entity from one without a position: the
+        // run's loop answers every lookup, and a refusal stands.
+        run.run(
+            |entity| match query.get(entity) {
+                Ok(p) => Ok(Some(p.0)),
+                Err(error) => missed(error, None),
+            },
+            |_| Err(Refused),
+        )
     }
 
     /// One `Query<&mut Velocity>` for the run, `Query::get_mut` per entity.

@@ -145,14 +145,15 @@ impl ComponentStore for HecsPeer {
         }
     }
 
-    /// One `view::<&Position>()` for the run, `get` per entity.
+    /// One `view::<&Position>()` for the run, `get` per entity; `World::contains` only for an
+    /// entity the view missed, off the run's loop.
     #[inline]
     fn read_positions<R: PositionRun<hecs::Entity>>(&self, run: R) -> R::Output {
         let view = self.world.view::<&Position>();
-        run.run(|entity| match view.get(entity) {
-            Some(p) => Ok(Some(p.0)),
-            None => self.missed(entity, None),
-        })
+        run.run(
+            |entity| view.get(entity).map(|p| Some(p.0)).ok_or(Refused),
+            |entity| self.missed(entity, None),
+        )
     }
 
     /// One `view::<&mut Velocity>()` for the run, `get_mut` per entity.

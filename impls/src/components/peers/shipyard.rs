@@ -175,18 +175,27 @@ impl ComponentStore for ShipyardPeer {
         }
     }
 
-    /// One `View<Position>` for the run, `Get::get` per entity.
+    /// One `View<Position>` for the run, `Get::get` per entity; `EntitiesView::is_alive` only
+    /// for an entity the view missed, off the run's loop.
     #[inline]
     fn read_positions<R: PositionRun<EntityId>>(&self, run: R) -> R::Output {
         let Ok(positions) = self.world.borrow::<View<Position>>() else {
             // Only while another borrow holds the storage mutably, which this store never
             // leaves behind: the per-call path answers the same.
-            return run.run(|entity| self.position(entity));
+            return run.run(
+                |entity| self.position(entity),
+                |entity| self.position(entity),
+            );
         };
-        run.run(|entity| match (&positions).get(entity) {
-            Ok(p) => Ok(Some(p.0)),
-            Err(_) => self.missed(entity, None),
-        })
+        run.run(
+            |entity| {
+                (&positions)
+                    .get(entity)
+                    .map(|p| Some(p.0))
+                    .map_err(|_| Refused)
+            },
+            |entity| self.missed(entity, None),
+        )
     }
 
     /// One `ViewMut<Velocity>` for the run, `Get::get` per entity.

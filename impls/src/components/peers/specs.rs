@@ -333,14 +333,14 @@ impl<S: SpecsStorage> ComponentStore for SpecsPeer<S> {
     }
 
     /// One `ReadStorage<Position>` for the run (with the `Entities` it fetched), `get` per
-    /// entity.
+    /// entity; `is_alive` only for an entity the storage missed, off the run's loop.
     #[inline]
     fn read_positions<R: PositionRun<Entity>>(&self, run: R) -> R::Output {
         let positions = self.world.read_storage::<Position<S>>();
-        run.run(|entity| match positions.get(entity) {
-            Some(p) => Ok(Some(p.0)),
-            None => missed(positions.fetched_entities(), entity, None),
-        })
+        run.run(
+            |entity| positions.get(entity).map(|p| Some(p.0)).ok_or(Refused),
+            |entity| missed(positions.fetched_entities(), entity, None),
+        )
     }
 
     /// One `WriteStorage<Velocity>` for the run, `get_mut` per entity.

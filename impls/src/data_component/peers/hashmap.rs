@@ -14,7 +14,7 @@ use crate::data_component::keyed_map::{KeyMap, MapComponent};
 use crate::data_component::{Entities, Key, KvDesignInfo, KvDesignKind};
 
 /// One entity's hash map.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct HashKeys(HashMap<Key, HeapValue>);
 
 /// A `HashMap` per entity.
