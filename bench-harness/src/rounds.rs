@@ -6,7 +6,8 @@
 //! round, so a burst of other work on the machine lands on all of them alike and cancels in
 //! the ratio of two designs' times in the same round (`results::stats`). A contestant's
 //! sample is `iters` verified replays, `iters` chosen once per contestant so a sample lasts at
-//! least [`RoundsBudget::min_sample`], after [`WARM_UPS`] untimed replays for a contestant that
+//! least [`RoundsBudget::min_sample`], after [`WARM_UPS`] untimed replays (one for a
+//! [`LONG_REPLAY`]) for a contestant that
 //! keeps its state between samples (the round's other contestants have evicted it from the caches,
 //! [`Timer::needs_warm_up`]), so every sample measures a warm state as criterion's would, and
 //! the ratio of two designs does not depend on their iterations; the number of rounds fills
@@ -93,6 +94,27 @@ impl<L: ReferenceLoop> Timer for LoopTimer<L> {
 /// rounds); a cell at that floor takes a replay more per round: a whole quick run went from
 /// 2 min 19-24 s to 2 min 36 s (quiet, this 2-core machine).
 pub const WARM_UPS: u64 = 2;
+
+/// A replay at least this long (its calibrated wall time) is warmed by one untimed replay
+/// instead of [`WARM_UPS`]: it reads its whole state many times over within one replay, so a
+/// second warm-up changes what its sample measures by far less than the rounds resolve, and
+/// at the rounds' floor it took a third of its cell's time (`lookup-uniform` at 1M objects in
+/// a default run: `map-btree`, 475 ms per replay, 21 of the cell's 60 s in 15 rounds of two
+/// warm-ups and one sample). Only the slow contestants of a cell pass it (a default run's
+/// read-only contestants above it: the maps over 1M IDs, the spatial scans and hashes of
+/// `sp-large-radius` and `sp-3d` at 100K points).
+pub const LONG_REPLAY: Duration = Duration::from_millis(50);
+
+/// The untimed replays before each sample of a contestant: [`WARM_UPS`] for one that keeps its
+/// state ([`Timer::needs_warm_up`]), one if its replay lasts [`LONG_REPLAY`] or more, none
+/// for one rebuilt for every replay.
+fn warm_ups(needs_warm_up: bool, wall_per_replay: Duration) -> u64 {
+    match (needs_warm_up, wall_per_replay >= LONG_REPLAY) {
+        (false, _) => 0,
+        (true, true) => 1,
+        (true, false) => WARM_UPS,
+    }
+}
 
 /// How long a cell's rounds may take.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -208,11 +230,25 @@ pub fn time_in_rounds_paired(
             }
         }
     }
+    // Paired contestants warm up alike too (the more of the two).
+    let mut warm: Vec<u64> = timers
+        .iter()
+        .zip(&calibrated)
+        .map(|(timer, c)| {
+            c.as_ref()
+                .map_or(0, |&(_, wall)| warm_ups(timer.needs_warm_up(), wall))
+        })
+        .collect();
+    for (i, j) in same_iters_as.iter().enumerate() {
+        if let Some(j) = *j {
+            let both = warm[i].max(warm[j]);
+            (warm[i], warm[j]) = (both, both);
+        }
+    }
     let mut timings: Vec<Result<RoundsTiming, String>> = Vec::with_capacity(timers.len());
     let mut round_wall = Duration::ZERO;
-    for (timer, calibration) in timers.iter().zip(calibrated) {
+    for (calibration, &warm_up) in calibrated.into_iter().zip(&warm) {
         timings.push(calibration.map(|(iters, wall)| {
-            let warm_up = if timer.needs_warm_up() { WARM_UPS } else { 0 };
             round_wall += wall.mul_f64((iters + warm_up) as f64);
             RoundsTiming {
                 iters,
@@ -232,10 +268,9 @@ pub fn time_in_rounds_paired(
             let Ok(timing) = &mut timings[i] else {
                 continue;
             };
-            let warmed = if timers[i].needs_warm_up() {
-                timers[i].time(WARM_UPS).map(drop)
-            } else {
-                Ok(())
+            let warmed = match warm[i] {
+                0 => Ok(()),
+                n => timers[i].time(n).map(drop),
             };
             let timed = warmed.and_then(|()| {
                 fresh_time_slice();
@@ -461,6 +496,34 @@ mod warm_ups {
                 .collect();
             assert_eq!(recorder.calls, expected, "keeps its state: {keeps_state}");
         }
+    }
+
+    /// A contestant whose replay lasts [`LONG_REPLAY`]: after the calibration (which cannot
+    /// know that yet), one untimed replay before each sample.
+    #[test]
+    fn a_long_replay_is_warmed_once() {
+        struct Long(std::rc::Rc<std::cell::RefCell<Vec<u64>>>);
+        impl Timer for Long {
+            fn time(&mut self, iters: u64) -> Result<Duration, String> {
+                self.0.borrow_mut().push(iters);
+                let took = LONG_REPLAY * iters as u32;
+                std::thread::sleep(took);
+                Ok(took)
+            }
+        }
+        let budget = RoundsBudget {
+            per_contestant: Duration::from_millis(1),
+            min_sample: Duration::from_micros(100),
+            min_rounds: 2,
+            max_rounds: 2,
+        };
+        let calls = std::rc::Rc::default();
+        let mut timers: Vec<Box<dyn Timer>> = vec![Box::new(Long(std::rc::Rc::clone(&calls)))];
+        let cell = time_in_rounds(&mut timers, &budget, 3);
+        assert_eq!(cell.timings[0].as_ref().unwrap().iters, 1);
+        // Calibration: the warm-ups and one replay; then each round: one warm-up, the sample.
+        let calls = calls.borrow().clone();
+        assert_eq!(calls, [WARM_UPS, 1, 1, 1, 1, 1]);
     }
 
     impl Timer for &mut Recorder {

@@ -459,32 +459,51 @@ fn the_object_size_is_the_traces_and_a_fixed_size_state_refuses_another() {
 #[test]
 fn pool_sorted_vec_is_unsupported_above_its_stated_remove_cost_cap() {
     use impls::id_table::pool_sorted_vec::PoolSortedVec;
-    use workloads::IdTableStats;
-    let remove_random = |n: u64| IdTableStats {
-        removes: n / 2,
-        live_at_start: n,
-        peak_live: n,
-        ..IdTableStats::default()
+    use workloads::trace::TraceHeader;
+    // Traces shaped as the generators shape them: `n` adds, then removes in the setup or the
+    // body, or `churn`'s remove-and-add pairs (the free count stays at one).
+    let trace = |n: u32, setup_removes: u32, body: Vec<IdTableOp>| Trace {
+        header: TraceHeader {
+            generator: "hand-built".into(),
+            n: u64::from(n),
+            seed: 0,
+            params: serde_json::json!({}),
+        },
+        setup: (0..n)
+            .map(|_| IdTableOp::Add)
+            .chain((0..setup_removes).map(|h| IdTableOp::Remove(h * 2)))
+            .collect(),
+        body,
+    };
+    let removes = |n: u32| (0..n / 2).map(|h| IdTableOp::Remove(h * 2)).collect();
+    let remove_random = |n: u32| trace(n, 0, removes(n));
+    let iterate_holes = |n: u32| trace(n, n / 2, vec![IdTableOp::Iterate]);
+    let churn = |n: u32| {
+        let pairs = (0..100_000).flat_map(|h| [IdTableOp::Remove(h), IdTableOp::Add]);
+        trace(n, 0, pairs.collect())
     };
     type Sorted = ReplayState<PoolSortedVec<Payload>>;
-    assert_eq!(Sorted::unsupported_before(&remove_random(65_536)), None);
-    let reason = Sorted::unsupported_before(&remove_random(1_000_000)).expect("above the cap");
-    assert!(
-        reason.contains("O(free slots)") && reason.contains("500000"),
-        "{reason}"
+    assert_eq!(Sorted::unsupported_trace(&remove_random(65_536)), None);
+    assert_eq!(Sorted::unsupported_trace(&iterate_holes(65_536)), None);
+    assert_eq!(Sorted::unsupported_trace(&churn(1_000_000)), None);
+    // 0 + 1 + ... + 499,999 free slots at the 500,000 removes, in the body or the setup.
+    for over in [remove_random(1_000_000), iterate_holes(1_000_000)] {
+        let reason = Sorted::unsupported_trace(&over).expect("above the cap");
+        assert!(
+            reason.contains("O(free slots)")
+                && reason.contains("500000 removes")
+                && reason.contains("124999750000"),
+            "{reason}"
+        );
+    }
+    // Whatever the object size.
+    let sized = SizedReplay::<impls::id_table::registry::ctors::PoolSortedVec>::unsupported_trace(
+        &iterate_holes(1_000_000),
     );
-    // `churn` at 1M: many removes but the free count stays small; under the cap.
-    let churn = IdTableStats {
-        removes: 100_000,
-        adds: 100_000,
-        live_at_start: 1_000_000,
-        peak_live: 1_000_001,
-        ..IdTableStats::default()
-    };
-    assert_eq!(Sorted::unsupported_before(&churn), None);
+    assert!(sized.is_some_and(|r| r.contains("O(free slots)")));
     // Other designs have no such cap.
     assert_eq!(
-        ReplayState::<Holey<Payload>>::unsupported_before(&remove_random(1_000_000)),
+        ReplayState::<Holey<Payload>>::unsupported_trace(&remove_random(1_000_000)),
         None
     );
 }

@@ -60,9 +60,10 @@ pub struct DesignInfo {
     /// The most live objects the design can ever hold, if it is fixed-capacity.
     pub capacity: Option<usize>,
     /// For a design whose remove costs O(free slots) by design (`pool_sorted_vec`'s sorted
-    /// free-index vector): the most free-index shifts a trace body may bound, as
-    /// `removes × (the most free slots the body can reach)`, before the design reports the
-    /// trace `unsupported` instead of spending seconds per body; `None` for every other design.
+    /// free-index vector): the most free-index shifts a trace may bound, as the sum over its
+    /// removes, setup's and body's, of the free slots there are when each runs, before the
+    /// design reports the trace `unsupported` instead of spending seconds per build or body;
+    /// `None` for every other design.
     pub remove_shift_cap: Option<u64>,
 }
 

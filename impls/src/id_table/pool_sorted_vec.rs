@@ -22,12 +22,16 @@ use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
 
-/// The stated cap on a trace body's bound of free-index shifts ([`DesignInfo::remove_shift_cap`]):
-/// 2^35, about 3.4·10^10. `remove-random` at 65,536 objects (32,768 removes, up to 32,768 free
-/// slots: 1.1·10^9) and `churn` at 1M (10^5 removes, few free slots: a bound of 10^10) stay
-/// under it; `remove-random` at 1M (500,000 removes into up to 500,000 free slots: 2.5·10^11,
-/// about 7 s per body) is reported unsupported. The remove cost at 10K/100K/500K free slots is
-/// measured by `cargo run --release -p impls --example sorted_free_remove`.
+/// The stated cap on a trace's bound of free-index shifts ([`DesignInfo::remove_shift_cap`]:
+/// the free slots there are at each remove, summed over the setup's and the body's): 2^35,
+/// about 3.4·10^10. `remove-random` at 65,536 objects (32,768 removes into 0 to 32,767 free
+/// slots: 5.4·10^8) and `churn` at 1M (10^5 removes, few free slots) stay under it;
+/// `remove-random` at 1M (500,000 removes: 1.25·10^11, about 7 s per body) and the 1M traces
+/// whose setup frees half the slots or more are reported unsupported (`lookup-stale*`, 500,000
+/// removes; `iterate-holes`, 10^6 removes: 5·10^11): their untimed builds, at least two per
+/// cell, took 10 s of each `lookup-stale*` cell and 51 of `iterate-holes`' 81 s in a default
+/// run. The remove cost at 10K/100K/500K free slots is measured by
+/// `cargo run --release -p impls --example sorted_free_remove`.
 pub const REMOVE_SHIFT_CAP: u64 = 1 << 35;
 
 /// Pool with lowest-hole-first reuse through a free-index vector sorted high to low.
