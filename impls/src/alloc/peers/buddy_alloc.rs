@@ -200,6 +200,7 @@ impl BlockAllocator for BuddyAllocPeer {
         })
     }
 
+    #[inline]
     fn allocate(&mut self, size: usize, align: usize) -> Result<usize, AllocError> {
         let block = self.check_request(size, align)?;
         let ptr = self.buddy.malloc(size);
@@ -215,6 +216,7 @@ impl BlockAllocator for BuddyAllocPeer {
         Ok(offset)
     }
 
+    #[inline]
     fn free(&mut self, offset: usize) -> Result<(), AllocError> {
         let (size, _) = self.live.remove(offset)?;
         self.reserved -= self.block(size);
@@ -223,6 +225,7 @@ impl BlockAllocator for BuddyAllocPeer {
         Ok(())
     }
 
+    #[inline]
     fn realloc(
         &mut self,
         offset: usize,

@@ -115,6 +115,7 @@ impl BlockAllocator for BuddySystemAllocatorPeer {
         })
     }
 
+    #[inline]
     fn allocate(&mut self, size: usize, align: usize) -> Result<usize, AllocError> {
         let layout = self.layout(size, align)?;
         let ptr = self
@@ -129,12 +130,14 @@ impl BlockAllocator for BuddySystemAllocatorPeer {
         Ok(offset)
     }
 
+    #[inline]
     fn free(&mut self, offset: usize) -> Result<(), AllocError> {
         let (size, align) = self.live.remove(offset)?;
         self.dealloc(offset, size, align);
         Ok(())
     }
 
+    #[inline]
     fn realloc(
         &mut self,
         offset: usize,

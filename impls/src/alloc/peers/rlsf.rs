@@ -118,6 +118,7 @@ impl BlockAllocator for RlsfPeer {
         })
     }
 
+    #[inline]
     fn allocate(&mut self, size: usize, align: usize) -> Result<usize, AllocError> {
         let layout = self.layout(size, align)?;
         let ptr = self.tlsf.allocate(layout).ok_or(AllocError::OutOfMemory {
@@ -130,6 +131,7 @@ impl BlockAllocator for RlsfPeer {
         Ok(offset)
     }
 
+    #[inline]
     fn free(&mut self, offset: usize) -> Result<(), AllocError> {
         let (_, align) = self.live.remove(offset)?;
         let ptr = self.arena.ptr(offset);
@@ -139,6 +141,7 @@ impl BlockAllocator for RlsfPeer {
         Ok(())
     }
 
+    #[inline]
     fn realloc(
         &mut self,
         offset: usize,
