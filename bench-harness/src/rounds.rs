@@ -102,7 +102,8 @@ pub const WARM_UPS: u64 = 2;
 /// a default run: `map-btree`, 475 ms per replay, 21 of the cell's 60 s in 15 rounds of two
 /// warm-ups and one sample). Only the slow contestants of a cell pass it (a default run's
 /// read-only contestants above it: the maps over 1M IDs, the spatial scans and hashes of
-/// `sp-large-radius` and `sp-3d` at 100K points).
+/// `sp-large-radius` and `sp-3d` at 100K points; a quick run's: the relations' `scan` on its
+/// three query workloads at 1,000, 61-65 ms).
 pub const LONG_REPLAY: Duration = Duration::from_millis(50);
 
 /// The untimed replays before each sample of a contestant: [`WARM_UPS`] for one that keeps its
