@@ -7,11 +7,10 @@
 //! the ratio of two designs' times in the same round (`results::stats`). A contestant's
 //! sample is `iters` verified replays, `iters` chosen once per contestant so a sample lasts at
 //! least [`RoundsBudget::min_sample`], after [`WARM_UPS`] untimed replays (one for a
-//! [`LONG_REPLAY`]) for a contestant that
-//! keeps its state between samples (the round's other contestants have evicted it from the caches,
-//! [`Timer::needs_warm_up`]), so every sample measures a warm state as criterion's would, and
-//! the ratio of two designs does not depend on their iterations; the number of rounds fills
-//! the cell's budget within
+//! [`LONG_REPLAY`]) for a contestant that keeps its state between samples (the round's other
+//! contestants have evicted it from the caches, [`Timer::needs_warm_up`]), so every sample
+//! measures a warm state as criterion's would, and the ratio of two designs does not depend on
+//! their iterations; the number of rounds fills the cell's budget within
 //! [`RoundsBudget::min_rounds`]..=[`RoundsBudget::max_rounds`]. A contestant whose replay fails
 //! verification in any round leaves the rounds with its error and no time.
 //!
@@ -96,9 +95,11 @@ impl<L: ReferenceLoop> Timer for LoopTimer<L> {
 pub const WARM_UPS: u64 = 2;
 
 /// A replay at least this long (its calibrated wall time) is warmed by one untimed replay
-/// instead of [`WARM_UPS`]: it reads its whole state many times over within one replay, so a
-/// second warm-up changes what its sample measures by far less than the rounds resolve, and
-/// at the rounds' floor it took a third of its cell's time (`lookup-uniform` at 1M objects in
+/// instead of [`WARM_UPS`]: one warm-up brings its state back as far as a second does for a
+/// replay this long (two default-scale runs each way of `lookup-uniform` at 1M and
+/// `sp-large-radius` at 100K: the ratios to the reference of the contestants above it within
+/// the runs' spread, `map-btree` 38.9-42.9 with two warm-ups and 39.9-40.6 with one), and at
+/// the rounds' floor the second took a third of its cell's time (`lookup-uniform` at 1M objects in
 /// a default run: `map-btree`, 475 ms per replay, 21 of the cell's 60 s in 15 rounds of two
 /// warm-ups and one sample). Only the slow contestants of a cell pass it (a default run's
 /// read-only contestants above it: the maps over 1M IDs, the spatial scans and hashes of

@@ -81,7 +81,7 @@ impl TransformStore for IndexTreePeer {
                 version: "4.9.2",
                 idiom: "Arena<Node>: new_node + append to build, detach + append to reparent, remove; world transforms by a descendants() traversal reading each node's parent",
                 docs: "https://docs.rs/indextree/4.9.2/indextree/struct.Arena.html",
-                adapter: "Every op first checks the caller's `NodeId` (`live`: `Arena::get`, which compares the slot's stamp, then `is_removed()`) where the direct loop indexes `arena[id]` (on `xf-query`, all reads, that check is the 1.3 over the crate: handing the world over by reference instead of by value measured the same, the copy is elided). `set_local` also counts each world product in `updates` (the world-updates metric); our designs pay the same ID check (`slot_of` or `nodes.get`) and counter.",
+                adapter: "Every op first checks the caller's `NodeId` (`live`: `Arena::get`, which compares the slot's stamp, then `is_removed()`) where the direct loop indexes `arena[id]` (that check, not a copy of the world matrix, is what the replay does beyond the direct loop on `xf-query`, all reads: handing the world over by reference instead of by value measured the same, 1.30 over the crate). `set_local` also counts each world product in `updates` (the world-updates metric); our designs pay the same ID check (`slot_of` or `nodes.get`) and counter.",
             },
         },
         strategy: UpdateStrategy::Immediate,
