@@ -70,7 +70,7 @@ pub use files::{create_output_dir, default_results_path, target_dir, write_atomi
 pub use machine::{CacheSizes, Machine};
 pub use merge::{MergeCounts, SameRun};
 pub use metric_spec::{Direction, MetricChart, MetricSection, MetricSpec, Scope, Unit};
-pub use ranking::{Gap, Ranking, rank};
+pub use ranking::{Gap, Ranking, rank, rank_called_directly};
 pub use schema::{
     Benchmark, DesignRecord, Estimate, HwPerOp, Latency, MemoryMetrics, MemorySample,
     READABLE_VERSIONS, Results, ResultsError, SCHEMA_VERSION, SimConfig, SimPerOp, Status,

@@ -121,6 +121,41 @@ pub fn rank<'a>(cell: &[&'a Benchmark]) -> Option<Ranking<'a>> {
     Some(Ranking { order, gap })
 }
 
+/// The same cell ranked by the reference loops that call each of its designs directly (for a
+/// peer: its crate with no adapter and no trait; for our designs: their own methods with no
+/// replay driver), the ranking a user calling the designs themselves would see: `None`
+/// unless every design [`rank`] orders has exactly one verified, timed loop in `here` that
+/// [`mirrors`](Benchmark::mirrors) it on the same workload and N, and there are at least two.
+///
+/// The order holds the loops; each one's `mirrors` names its design. A family whose trait
+/// makes some designs pay what others do not (the allocators' peers check every free where
+/// the crates called directly trust the caller) can rank differently here: the report shows
+/// both, and says when the winners differ.
+pub fn rank_called_directly<'a>(
+    cell: &[&'a Benchmark],
+    here: &[&'a Benchmark],
+) -> Option<Ranking<'a>> {
+    let designs = rank(cell)?.order;
+    if designs.len() < 2 {
+        return None;
+    }
+    let loops = designs
+        .iter()
+        .map(|d| {
+            let mut mirroring = here.iter().copied().filter(|l| {
+                l.family.is_reference()
+                    && l.mirrors.as_deref() == Some(d.design.as_str())
+                    && l.workload == d.workload
+                    && l.n == d.n
+            });
+            let only = mirroring.next()?;
+            let timed = only.verified && only.ns_per_op.is_some_and(|e| e.median > 0.0);
+            (timed && mirroring.next().is_none()).then_some(only)
+        })
+        .collect::<Option<Vec<_>>>()?;
+    rank(&loops)
+}
+
 impl Results {
     /// Sets every reference loop's [`Benchmark::overhead`]: the time of the design it mirrors
     /// on the same workload and size over the loop's time, where both were timed in this run:
@@ -244,5 +279,50 @@ mod tests {
         let gap = rank(&[&other, &clear]).unwrap().gap.unwrap();
         assert_eq!(gap.decided(), None);
         assert!(gap.describe().contains("no paired rounds"));
+    }
+
+    /// A loop of `design` in session 1: family `reference`, mirroring it.
+    fn loop_of(design: &str, samples: &[f64]) -> Benchmark {
+        let mut b = timed(&format!("ref-direct-{design}"), 1, samples);
+        b.family = Family::Reference;
+        b.mirrors = Some(design.to_string());
+        b
+    }
+
+    #[test]
+    fn called_directly_ranks_the_loops_only_when_every_design_has_one() {
+        let rounds = [10.0, 11.0, 9.0, 30.0, 10.0, 10.5, 9.5, 10.0, 12.0, 10.0];
+        let (a, b) = (
+            timed("a", 1, &rounds),
+            timed("b", 1, &rounds.map(|t| t * 1.2)),
+        );
+        // Called directly, `b` is the faster: its replay paid what `a`'s did not.
+        let (la, lb) = (
+            loop_of("a", &rounds.map(|t| t * 0.9)),
+            loop_of("b", &rounds.map(|t| t * 0.6)),
+        );
+        let cell = [&a, &b];
+        let direct = rank_called_directly(&cell, &[&a, &b, &la, &lb]).unwrap();
+        assert_eq!(rank(&cell).unwrap().winner().design, "a");
+        assert_eq!(direct.winner().mirrors.as_deref(), Some("b"));
+        assert_eq!(direct.gap.unwrap().decided(), Some(true));
+
+        // A design without a loop, with two, or with a failed one: no such ranking.
+        assert!(rank_called_directly(&cell, &[&la]).is_none());
+        assert!(rank_called_directly(&cell, &[&la, &lb, &lb]).is_none());
+        let mut failed = lb.clone();
+        failed.verified = false;
+        assert!(rank_called_directly(&cell, &[&la, &failed]).is_none());
+        // A loop of another size or workload does not count.
+        let mut other_n = lb.clone();
+        other_n.n = 2000;
+        assert!(rank_called_directly(&cell, &[&la, &other_n]).is_none());
+        // One design: nothing to rank.
+        assert!(rank_called_directly(&[&a], &[&la]).is_none());
+        // An untimed design needs no loop: the ranking is of the timed ones.
+        let mut untimed = timed("c", 1, &rounds);
+        untimed.verified = false;
+        let with_untimed = [&a, &b, &untimed];
+        assert!(rank_called_directly(&with_untimed, &[&la, &lb]).is_some());
     }
 }

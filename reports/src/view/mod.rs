@@ -162,6 +162,13 @@ pub struct SummaryView {
     /// against the best tuned one shows what an implementation gains over the article's idea,
     /// against the best peer what the crates gain.
     pub best_by_kind: Vec<KindBest>,
+    /// The same cell ranked by the reference loops that call each design directly (a peer's
+    /// crate with no adapter, our designs with no replay driver), when every timed design has
+    /// one (`results::rank_called_directly`): its winner (`a ≈ b` when tied), runner-up and
+    /// confidence; empty otherwise.
+    pub called_directly: String,
+    /// Whether that ranking's leaders and [`Self::winner`]'s have no design in common.
+    pub called_directly_differs: bool,
 }
 
 /// The fastest design of one kind at one (family, workload, N).

@@ -138,6 +138,8 @@ impl Family for AllocFamily {
         visitor.visit_loop::<reference::DirectBuddyAlloc>();
         visitor.visit_loop::<reference::DirectRlsf>();
         visitor.visit_loop::<reference::DirectBuddy>();
+        visitor.visit_loop::<reference::DirectBuddyVecLists>();
+        visitor.visit_loop::<reference::DirectBuddyScan>();
         visitor.visit_loop::<reference::DirectSlab>();
     }
 }

@@ -38,8 +38,10 @@
 //!   timed region) where the peer's own replay put it: the direct calls made the same requests
 //!   in the same order as the adapter and got the same blocks.
 //!
-//! * The same loop for our designs `buddy` (the article's, `ref-direct-buddy`) and
-//!   `slab_alloc` (`ref-direct-slab_alloc`): no crate here, the loop calls the design's own
+//! * The same loop for our designs `buddy` (the article's, `ref-direct-buddy`), its two
+//!   ablations `buddy_vec_lists` and `buddy_scan`, and `slab_alloc` (`ref-direct-slab_alloc`),
+//!   so every design of the family has a loop and a cell can also be ranked by its designs
+//!   called directly (`results::rank_called_directly`): no crate here, the loop calls the design's own
 //!   [`BlockAllocator`] methods directly, the very calls the replay makes (`allocate`, `free`
 //!   by offset, `realloc`, and `bytes` / `bytes_mut` for the stamps), on a design built
 //!   untimed by `with_arena` over the same arena. The application holds a plain `Vec` of each
@@ -54,6 +56,8 @@ use std::time::{Duration, Instant};
 
 use impls::alloc::BlockAllocator;
 use impls::alloc::buddy::Buddy;
+use impls::alloc::buddy_scan::BuddyScan;
+use impls::alloc::buddy_vec_lists::BuddyVecLists;
 use impls::alloc::peers::buddy_alloc::{BuddyAllocPeer, CrateBuddy};
 use impls::alloc::peers::buddy_system_allocator::{BuddySystemAllocatorPeer, CrateHeap};
 use impls::alloc::peers::rlsf::{Pool, RlsfPeer};
@@ -531,6 +535,8 @@ macro_rules! own_direct {
     };
 }
 own_direct!(Buddy);
+own_direct!(BuddyVecLists);
+own_direct!(BuddyScan);
 own_direct!(Slab);
 
 /// `ops` as the application holds them; `created` is the number of blocks allocated before
@@ -679,6 +685,10 @@ pub type DirectBuddyAlloc = DirectAlloc<BuddyAllocPeer>;
 pub type DirectRlsf = DirectAlloc<RlsfPeer>;
 /// `ref-direct-buddy`: our article design called through its own methods.
 pub type DirectBuddy = DirectAlloc<Buddy>;
+/// `ref-direct-buddy_vec_lists`: the article's ablation with its free lists in `Vec`s.
+pub type DirectBuddyVecLists = DirectAlloc<BuddyVecLists>;
+/// `ref-direct-buddy_scan`: the article's ablation that scans for a free buddy.
+pub type DirectBuddyScan = DirectAlloc<BuddyScan>;
 /// `ref-direct-slab_alloc`: our slab design called through its own methods.
 pub type DirectSlab = DirectAlloc<Slab>;
 
@@ -751,6 +761,8 @@ mod tests {
         check::<RlsfPeer>();
         // Our designs run every workload (64-byte alignments included): a loop on each.
         assert_eq!(check::<Buddy>(), WORKLOADS.len());
+        assert_eq!(check::<BuddyVecLists>(), WORKLOADS.len());
+        assert_eq!(check::<BuddyScan>(), WORKLOADS.len());
         assert_eq!(check::<Slab>(), WORKLOADS.len());
     }
 
@@ -764,17 +776,13 @@ mod tests {
         assert!(DirectRlsf::for_trace(&trace, &expected.body).is_some());
     }
 
+    /// Every design of the family has exactly one loop, so a cell can be ranked by its
+    /// designs called directly (`results::rank_called_directly`).
     #[test]
-    fn every_peer_has_one_direct_loop() {
+    fn every_design_has_one_direct_loop() {
         let names = crate::replay::reference_loop_names::<AllocFamily>();
-        for peer in [
-            "buddy_system_allocator",
-            "buddy_alloc",
-            "rlsf",
-            "buddy",
-            "slab_alloc",
-        ] {
-            let name = format!("ref-direct-{peer}");
+        for design in impls::alloc::alloc_designs() {
+            let name = format!("ref-direct-{}", design.meta.name);
             assert_eq!(
                 names.iter().filter(|n| **n == name).count(),
                 1,

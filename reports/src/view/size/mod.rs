@@ -297,6 +297,14 @@ fn summaries(
             let ranking = results::rank(&on)?;
             let (winner, runner_up) = (ranking.winner(), ranking.runner_up());
             let gap = ranking.gap.as_ref();
+            let loops: Vec<&Benchmark> = cell
+                .here
+                .iter()
+                .copied()
+                .filter(|b| is_reference(b) && machines.index_of(b) == machine)
+                .collect();
+            let direct = results::rank_called_directly(&on, &loops)
+                .map(|direct| called_directly(&ranking, &direct));
             Some(SummaryView {
                 family: cell.family.to_string(),
                 workload: cell.workload.to_string(),
@@ -324,6 +332,8 @@ fn summaries(
                     .count()
                     - on.len(),
                 best_by_kind: best_by_kind(machines.primary(), &ranking),
+                called_directly: direct.clone().map(|d| d.0).unwrap_or_default(),
+                called_directly_differs: direct.is_some_and(|d| d.1),
             })
         })
         .collect()
@@ -471,17 +481,45 @@ fn working_set_text(results: &results::Results, family: Family, workload: &str, 
 fn leaders<'a>(ranking: &Ranking<'a>) -> Vec<&'a str> {
     let winner = ranking.winner();
     let tied = ranking.gap.as_ref().and_then(Gap::decided) == Some(false);
-    let mut names = vec![winner.design.as_str()];
+    let mut names = vec![design_of(winner)];
     if let (true, Some(runner_up)) = (tied, ranking.runner_up()) {
-        names.push(&runner_up.design);
+        names.push(design_of(runner_up));
         names.extend(
             ranking.order[2..]
                 .iter()
                 .take_while(|b| ratio::to_best(b, winner).is_some_and(|r| r.tied()))
-                .map(|b| b.design.as_str()),
+                .map(|b| design_of(b)),
         );
     }
     names
+}
+
+/// The design `b` times: a design's own name, or the design a reference loop mirrors.
+fn design_of(b: &Benchmark) -> &str {
+    b.mirrors.as_deref().unwrap_or(&b.design)
+}
+
+/// The verdict of `direct` (the cell ranked by its designs called directly,
+/// `results::rank_called_directly`) in words, e.g. `rlsf; runner-up buddy_alloc 1.04× (…)`,
+/// and whether its leaders and those of `ranking` (through the family's trait) have no design
+/// in common: the two rankings name different winners.
+fn called_directly(ranking: &Ranking<'_>, direct: &Ranking<'_>) -> (String, bool) {
+    let (replay, called) = (leaders(ranking), leaders(direct));
+    let mut text = called.join(&format!(" {TIED} "));
+    if let (Some(gap), Some(runner_up)) = (&direct.gap, direct.runner_up()) {
+        if gap.decided() != Some(false) {
+            text += &format!(
+                "; runner-up {} {}",
+                design_of(runner_up),
+                format::ratio(gap.paired.as_ref().map_or(gap.ratio, |p| p.ratio.median))
+            );
+        }
+        if gap.paired.is_some() {
+            text += &format!(" ({})", gap.describe());
+        }
+    }
+    let differs = called.iter().all(|d| !replay.contains(d));
+    (text, differs)
 }
 
 /// The kinds [`best_by_kind`] reports, in the order the summary lists them.
@@ -570,6 +608,72 @@ mod tests {
             "Fastest: <strong>a ≈ b</strong> at 10.00 ns per work unit;\n  {}.",
             s.confidence
         )));
+    }
+
+    /// `run` with a reference loop per `(design, time in each round)`, timed in its rounds.
+    fn with_loops(mut run: Results, loops: &[(&str, &[f64])]) -> Results {
+        let names: Vec<String> = loops
+            .iter()
+            .map(|l| format!("ref-direct-{}", l.0))
+            .collect();
+        let timed: Vec<(&str, &[f64])> = names
+            .iter()
+            .zip(loops)
+            .map(|(name, l)| (name.as_str(), l.1))
+            .collect();
+        for (mut b, l) in interleaved(&timed, 1).benchmarks.into_iter().zip(loops) {
+            b.family = results::Family::Reference;
+            b.mirrors = Some(l.0.to_string());
+            run.benchmarks.push(b);
+        }
+        run.fill_paired_ratios();
+        run.fill_overheads();
+        run
+    }
+
+    #[test]
+    fn a_cell_whose_designs_all_have_loops_is_ranked_called_directly_too() {
+        let run = interleaved(&[("a", &ROUNDS), ("b", &SLOWER)], 1);
+        // Through the trait `a` wins; called directly `b` does.
+        let flipped = with_loops(run.clone(), &[("a", &SLOWER), ("b", &ROUNDS)]);
+        let v = view(flipped.clone());
+        let (s, _) = cell(&v);
+        assert_eq!(s.winner, "a");
+        assert!(
+            s.called_directly
+                .starts_with("b; runner-up a 1.20× (1.200× ["),
+            "{}",
+            s.called_directly
+        );
+        assert!(s.called_directly_differs);
+        let (index, page) = pages(&flipped);
+        // One in the table's caption, one on the row.
+        let differs = |index: &str| {
+            index
+                .matches("<span class=\"differs\">differs</span>")
+                .count()
+        };
+        assert_eq!(differs(&index), 2, "{index}");
+        assert!(
+            page.contains("called directly (the reference loops below"),
+            "{page}"
+        );
+
+        // The same winner both ways: shown, not marked.
+        let agreed = with_loops(run.clone(), &[("a", &ROUNDS), ("b", &SLOWER)]);
+        let v = view(agreed);
+        let (s, _) = cell(&v);
+        assert!(s.called_directly.starts_with("a; runner-up b"));
+        assert!(!s.called_directly_differs);
+
+        // A design without a loop: no such ranking.
+        let v = view(with_loops(run.clone(), &[("a", &SLOWER)]));
+        let (s, _) = cell(&v);
+        assert_eq!(s.called_directly, "");
+        assert!(!s.called_directly_differs);
+        let (index, page) = pages(&with_loops(run, &[("a", &SLOWER)]));
+        assert_eq!(differs(&index), 1);
+        assert!(!page.contains("called directly (the reference loops below"));
     }
 
     #[test]
