@@ -4,7 +4,9 @@
 //! prepared and verified first, outside the timed region, as for criterion. Then the cell is
 //! timed in rounds: every round runs each contestant's sample once, in an order shuffled per
 //! round, so a burst of other work on the machine lands on all of them alike and cancels in
-//! the ratio of two designs' times in the same round (`results::stats`). A contestant's
+//! the ratio of two designs' times in the same round (`results::stats`); a reference loop
+//! runs back to back with the design it mirrors, in either order, so their ratio (the
+//! replay's `overhead`) pairs samples taken moments apart. A contestant's
 //! sample is `iters` verified replays, `iters` chosen once per contestant so a sample lasts at
 //! least [`RoundsBudget::min_sample`], after [`WARM_UPS`] untimed replays (one for a
 //! [`LONG_REPLAY`]) for a contestant that keeps its state between samples (the round's other
@@ -263,10 +265,10 @@ pub fn time_in_rounds_paired(
     let rounds = ((cell_budget / round_wall.as_secs_f64().max(1e-9)) as usize)
         .clamp(budget.min_rounds, budget.max_rounds.max(budget.min_rounds));
     let mut rng = TraceRng::new(seed);
-    let mut order: Vec<usize> = (0..timers.len()).collect();
+    let mut groups = adjacent_groups(same_iters_as);
     for _ in 0..rounds {
-        rng.shuffle(&mut order);
-        for &i in &order {
+        let order = round_order(&mut groups, &mut rng);
+        for i in order {
             let Ok(timing) = &mut timings[i] else {
                 continue;
             };
@@ -287,6 +289,43 @@ pub fn time_in_rounds_paired(
         }
     }
     CellRounds { rounds, timings }
+}
+
+/// The contestants as the rounds keep them together: each alone, but a design with the
+/// reference loops paired with it ([`time_in_rounds_paired`]'s `same_iters_as`) as one group,
+/// the design first.
+fn adjacent_groups(same_iters_as: &[Option<usize>]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of: Vec<Option<usize>> = vec![None; same_iters_as.len()];
+    for (i, paired) in same_iters_as.iter().enumerate() {
+        let root = paired.unwrap_or(i);
+        let g = match group_of[root] {
+            Some(g) => g,
+            None => {
+                groups.push(vec![root]);
+                group_of[root] = Some(groups.len() - 1);
+                groups.len() - 1
+            }
+        };
+        if i != root {
+            groups[g].push(i);
+            group_of[i] = Some(g);
+        }
+    }
+    groups
+}
+
+/// One round's order: the groups shuffled, and within each group its members shuffled, so a
+/// reference loop runs right before or right after the design it mirrors, in turn at random.
+/// Their ratio is the replay's `overhead`: shuffled apart, a burst of other work on a busy
+/// machine landed on one of the two more often than a few percent allow at sizes near the
+/// core's cache (see `ref-direct-holey` in the README), where a pair back to back shares it.
+fn round_order(groups: &mut [Vec<usize>], rng: &mut TraceRng) -> Vec<usize> {
+    rng.shuffle(groups);
+    for group in groups.iter_mut().filter(|g| g.len() > 1) {
+        rng.shuffle(group);
+    }
+    groups.iter().flatten().copied().collect()
 }
 
 #[cfg(test)]
@@ -386,6 +425,66 @@ mod paired {
         assert_eq!(iters, [100, 100, 5]);
         let alone = time_in_rounds(&mut timers, &budget, 5);
         assert_eq!(alone.timings[1].as_ref().unwrap().iters, 2);
+    }
+
+    /// A contestant that logs its samples (calls of more than one replay) into `log`.
+    struct Logged(usize, std::rc::Rc<std::cell::RefCell<Vec<usize>>>);
+
+    impl Timer for Logged {
+        fn time(&mut self, iters: u64) -> Result<Duration, String> {
+            if iters > 2 {
+                self.1.borrow_mut().push(self.0);
+            }
+            Ok(Duration::from_nanos(1_000 * iters))
+        }
+
+        fn needs_warm_up(&self) -> bool {
+            false
+        }
+    }
+
+    /// In every round a loop runs right before or right after the design it mirrors, in both
+    /// orders over the rounds, while the groups move around each other.
+    #[test]
+    fn paired_contestants_run_back_to_back_in_either_order() {
+        let budget = RoundsBudget {
+            per_contestant: Duration::from_millis(5),
+            min_sample: Duration::from_micros(100),
+            min_rounds: 40,
+            max_rounds: 40,
+        };
+        let log = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let mut timers: Vec<Box<dyn Timer>> = (0..6)
+            .map(|i| Box::new(Logged(i, log.clone())) as Box<dyn Timer>)
+            .collect();
+        // 1 and 4 mirror 0 (one design with two loops), 5 mirrors 3; 2 is alone.
+        let pairs = [None, Some(0), None, None, Some(0), Some(3)];
+        let cell = time_in_rounds_paired(&mut timers, &pairs, &budget, 9);
+        assert_eq!(cell.rounds, 40);
+        let samples = log.borrow().clone();
+        // Calibration's samples first (one per contestant, in index order), then the rounds.
+        let rounds: Vec<&[usize]> = samples[samples.len() - 40 * 6..].chunks(6).collect();
+        let (mut loop_first, mut firsts) = (0, std::collections::HashSet::new());
+        for round in &rounds {
+            let at = |c: usize| round.iter().position(|&x| x == c).unwrap();
+            let mut group = [at(0), at(1), at(4)];
+            group.sort_unstable();
+            assert_eq!(group[2] - group[0], 2, "0, 1 and 4 together in {round:?}");
+            assert_eq!(
+                at(3).abs_diff(at(5)),
+                1,
+                "3 and 5 back to back in {round:?}"
+            );
+            loop_first += usize::from(at(5) < at(3));
+            firsts.insert(round[0]);
+        }
+        assert!(
+            (10..=30).contains(&loop_first),
+            "loop first in {loop_first} of 40"
+        );
+        assert!(firsts.len() >= 4, "the groups move: {firsts:?}");
+        let groups = adjacent_groups(&pairs);
+        assert_eq!(groups, [vec![0, 1, 4], vec![2], vec![3, 5]]);
     }
 }
 
