@@ -9,6 +9,12 @@
 //! (`results::rank`: the interval of runner-up ÷ winner over the rounds) or that the top two
 //! cannot be told apart.
 //!
+//! The family's reference loops that have the trace's shape are verified and timed in the same
+//! rounds, each back to back with the design it mirrors: their `overhead` is in the results,
+//! and where every ranked design has one (the allocators: each crate called directly, with no
+//! adapter) the summary ranks the designs called directly too and says when that names
+//! another winner (`results::rank_called_directly`).
+//!
 //! Designs that cannot run the trace are listed `unsupported` with their reason; wrong ones
 //! `failed`. [`advise_with`] takes any [`DesignList`], so a user's crate ranks its own design
 //! too ([`crate::external::advise`]).
@@ -30,10 +36,10 @@ use bench_harness::measure::alloc_counter::is_installed;
 use bench_harness::measure::cache_sim::{self, CacheSim, CacheSimPass, PendingSim};
 use bench_harness::measure::memory::measure_memory;
 use bench_harness::replay::{
-    ExtraDesigns, Family, Replayer, ReplayerVisitor, Role, design_records_with,
-    for_each_replayer_with,
+    CellStates, ExtraDesigns, Family, ReferenceLoop, Replayer, ReplayerVisitor, Role,
+    design_records_with, for_each_replayer_with, mirrored_designs,
 };
-use bench_harness::rounds::{RoundsBudget, RoundsTiming, Timer, time_in_rounds};
+use bench_harness::rounds::{LoopTimer, RoundsBudget, RoundsTiming, Timer, time_in_rounds_paired};
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
@@ -84,8 +90,10 @@ impl Default for AdviseOptions {
 pub struct Advice {
     /// The trace's family.
     pub family: String,
-    /// One entry per design, ranked: verified designs by median ns per op, then the others.
-    /// Every verified one carries its [`results::Rounds`] and one sample per round.
+    /// One entry per design, ranked: verified designs by median ns per op, then the others;
+    /// then one per reference loop the trace has the shape of (family `reference`, each
+    /// mirroring a design, timed in the same rounds). Every verified one carries its
+    /// [`results::Rounds`] and one sample per round.
     pub results: Results,
     /// Verified designs, fastest first by median (indices into `results.benchmarks`).
     pub ranking: Vec<usize>,
@@ -103,7 +111,29 @@ impl Advice {
 
     /// The designs that could not run the trace or failed, with the reason.
     pub fn not_ranked(&self) -> impl Iterator<Item = &Benchmark> {
-        self.results.benchmarks.iter().filter(|b| !b.verified)
+        self.designs().filter(|b| !b.verified)
+    }
+
+    /// Every design's entry, reference loops left out.
+    fn designs(&self) -> impl Iterator<Item = &Benchmark> {
+        self.results
+            .benchmarks
+            .iter()
+            .filter(|b| !b.family.is_reference())
+    }
+
+    /// The ranked designs ranked again by the reference loops that call each one directly
+    /// (a peer's crate with no adapter, our designs with no replay driver), when every
+    /// ranked design has one ([`results::rank_called_directly`]): the loops, fastest first.
+    pub fn called_directly(&self) -> Option<results::Ranking<'_>> {
+        let ranked: Vec<&Benchmark> = self.ranked().collect();
+        let loops: Vec<&Benchmark> = self
+            .results
+            .benchmarks
+            .iter()
+            .filter(|b| b.family.is_reference())
+            .collect();
+        results::rank_called_directly(&ranked, &loops)
     }
 
     /// How far the runner-up trails the winner, and whether the two can be told apart
@@ -120,7 +150,7 @@ impl Advice {
     /// is.
     pub fn summary(&self) -> String {
         let mut out = String::new();
-        let total = self.results.benchmarks.len();
+        let total = self.designs().count();
         let _ = writeln!(
             out,
             "advise: {} trace {:?}: {} designs, {} verified, {} unsupported, {} failed",
@@ -176,6 +206,9 @@ impl Advice {
                 versus,
             );
         }
+        if let Some(direct) = self.called_directly() {
+            let _ = writeln!(out, "  {}", called_directly_line(&direct, ranked[0]));
+        }
         for b in self.not_ranked() {
             let _ = writeln!(
                 out,
@@ -201,6 +234,31 @@ impl Advice {
         let _ = write!(out, "advise: report at {}", self.report.display());
         out
     }
+}
+
+/// The summary's line for the designs called directly: the fastest loop's design, the
+/// runner-up's and how sure their order is, and whether that winner is another design than
+/// `winner`, the trace's through the family's trait.
+fn called_directly_line(direct: &results::Ranking<'_>, winner: &Benchmark) -> String {
+    let design = |b: &Benchmark| b.mirrors.clone().unwrap_or_else(|| b.design.clone());
+    let first = design(direct.winner());
+    let mut line = format!("called directly (each design's reference loop): {first} fastest");
+    let mut leaders = vec![first];
+    if let (Some(runner_up), Some(gap)) = (direct.runner_up(), &direct.gap) {
+        let _ = write!(line, ", then {} ({})", design(runner_up), gap.describe());
+        if gap.decided() == Some(false) {
+            leaders.push(design(runner_up));
+        }
+    }
+    if !leaders.contains(&winner.design) {
+        let _ = write!(
+            line,
+            "; differs from the ranking above, where {} wins through the family's trait, \
+             whose checks some designs' direct calls skip",
+            winner.design
+        );
+    }
+    line
 }
 
 /// Median ns per op of a verified benchmark.
@@ -356,14 +414,21 @@ pub fn advise_with<L: DesignList>(path: &Path, options: &AdviseOptions) -> Resul
 }
 
 /// Sorts `results.benchmarks`: verified designs first, fastest first by median; then the
-/// others in registry order. Returns the indices of the verified ones ([`Advice::ranking`]).
+/// others in registry order; the reference loops last. Returns the indices of the verified
+/// designs ([`Advice::ranking`]).
 fn rank_benchmarks(results: &mut Results) -> Vec<usize> {
-    let order = |b: &Benchmark| (!b.verified, ns(b).unwrap_or(f64::INFINITY));
+    let order = |b: &Benchmark| {
+        (
+            b.family.is_reference(),
+            !b.verified,
+            ns(b).unwrap_or(f64::INFINITY),
+        )
+    };
     results
         .benchmarks
         .sort_by(|a, b| order(a).partial_cmp(&order(b)).expect("no NaN"));
     (0..results.benchmarks.len())
-        .filter(|&i| results.benchmarks[i].verified)
+        .filter(|&i| results.benchmarks[i].verified && !results.benchmarks[i].family.is_reference())
         .collect()
 }
 
@@ -455,6 +520,8 @@ fn advise_family<F: Family, X: ExtraDesigns<F>>(
         progress: &progress,
         rows: Vec::new(),
         contestants: Vec::new(),
+        mirrored: mirrored_designs::<F>(),
+        shared: CellStates::default(),
     };
     for_each_replayer_with::<F, X, _>(&mut visit);
     let AdviseDesign {
@@ -463,7 +530,10 @@ fn advise_family<F: Family, X: ExtraDesigns<F>>(
     let mut benchmarks = time_together(rows, contestants, options.samples, &progress);
     if let Some(pass) = pass {
         // The fastest verified designs, by the medians just measured.
-        let mut chosen: Vec<&Benchmark> = benchmarks.iter().filter(|b| b.verified).collect();
+        let mut chosen: Vec<&Benchmark> = benchmarks
+            .iter()
+            .filter(|b| b.verified && !b.family.is_reference())
+            .collect();
         chosen.sort_by(|a, b| ns(a).partial_cmp(&ns(b)).expect("no NaN"));
         chosen.truncate(options.cache_top.unwrap_or(usize::MAX));
         let mut simulate = SimulateDesigns {
@@ -563,21 +633,49 @@ fn time_together(
         .map_or(0, |d| d.as_nanos() as u64);
     let (indices, mut timers): (Vec<usize>, Vec<Box<dyn Timer + '_>>) =
         contestants.into_iter().unzip();
+    // A reference loop takes the iterations of the design it mirrors (its `overhead`), as in
+    // `cargo bench`.
+    let same_iters_as: Vec<Option<usize>> = indices
+        .iter()
+        .map(|&i| {
+            let mirrors = rows[i].verdict.mirrors?;
+            indices.iter().position(|&j| {
+                let v = &rows[j].verdict;
+                !v.reference && v.design == mirrors
+            })
+        })
+        .collect();
+    let loops = same_iters_as.iter().filter(|m| m.is_some()).count();
     progress(format!(
-        "timing {} designs in {rounds} interleaved rounds",
-        timers.len()
+        "timing {} designs{} in {rounds} interleaved rounds",
+        timers.len() - loops,
+        if loops > 0 {
+            format!(" and {loops} reference loops")
+        } else {
+            String::new()
+        }
     ));
     let started = Instant::now();
-    let cell = time_in_rounds(&mut timers, &rounds_budget(rounds), session);
+    let cell = time_in_rounds_paired(&mut timers, &same_iters_as, &rounds_budget(rounds), session);
     let mut timings: Vec<Option<Result<RoundsTiming, String>>> =
         std::iter::repeat_with(|| None).take(rows.len()).collect();
-    for (i, timing) in indices.into_iter().zip(cell.timings) {
+    for (&i, timing) in indices.iter().zip(cell.timings) {
         timings[i] = Some(timing);
     }
     let failed = timings.iter().filter(|t| matches!(t, Some(Err(_)))).count();
+    let timed_loops = same_iters_as
+        .iter()
+        .zip(&timings_of_contestants(&indices, &timings))
+        .filter(|(m, ok)| m.is_some() && **ok)
+        .count();
     progress(format!(
-        "timed {} designs in {} rounds, {:.1} s{}",
-        timers.len() - failed,
+        "timed {} designs{} in {} rounds, {:.1} s{}",
+        timers.len() - failed - timed_loops,
+        if timed_loops > 0 {
+            format!(" and {timed_loops} reference loops")
+        } else {
+            String::new()
+        },
         cell.rounds,
         started.elapsed().as_secs_f64(),
         if failed > 0 {
@@ -589,6 +687,17 @@ fn time_together(
     rows.into_iter()
         .zip(timings)
         .map(|(row, timing)| row.into_benchmark(timing, session))
+        .collect()
+}
+
+/// Whether each contestant (`indices[k]` is its row) came out of the rounds with a time.
+fn timings_of_contestants(
+    indices: &[usize],
+    timings: &[Option<Result<RoundsTiming, String>>],
+) -> Vec<bool> {
+    indices
+        .iter()
+        .map(|&i| matches!(timings[i], Some(Ok(_))))
         .collect()
 }
 
@@ -632,8 +741,11 @@ struct AdviseDesign<'a, 'p, F: Family> {
     total: usize,
     progress: &'a dyn Fn(String),
     rows: Vec<DesignRow>,
-    /// The verified designs' timers, each with the index of its row.
+    /// The verified designs' and loops' timers, each with the index of its row.
     contestants: Vec<(usize, Box<dyn Timer + 'p>)>,
+    /// The designs a reference loop mirrors, and the states their timed replays share with it.
+    mirrored: Vec<&'static str>,
+    shared: CellStates,
 }
 
 impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, '_, F> {
@@ -653,7 +765,14 @@ impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, '_, F> {
             }
         }
         if verdict.outcome.is_verified() {
-            let timed = TimedReplay::<R>::new(&p.trace, &p.expected);
+            let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
+            if self.mirrored.contains(&name) {
+                // The loop that mirrors this design reads this very state, as in `cargo
+                // bench` (an error here is the dry run's, which the timing reports).
+                if let Ok(Some(shared)) = timed.shared() {
+                    self.shared.insert(shared);
+                }
+            }
             self.contestants.push((self.rows.len(), Box::new(timed)));
         }
         (self.progress)(format!(
@@ -666,6 +785,47 @@ impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, '_, F> {
             }
         ));
         self.rows.push(DesignRow { verdict, memory });
+    }
+
+    /// A reference loop with this trace's shape: verified, then timed in the same rounds as
+    /// the design it mirrors (back to back with it), so the report and the summary can rank
+    /// the designs called directly too (`results::rank_called_directly`).
+    fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
+        let p = self.prepared;
+        let Some(reference) = L::in_cell(&p.trace, &p.expected.body, &self.shared) else {
+            return;
+        };
+        let outcome = match reference.run(1) {
+            Ok(_) => Outcome::Verified,
+            Err(e) => Outcome::Failed(e),
+        };
+        let name = L::name();
+        (self.progress)(format!(
+            "[loop] {name}: {}",
+            match &outcome {
+                Outcome::Verified => "verified".to_string(),
+                other => format!("{} ({})", other.status(), other.reason().unwrap_or("")),
+            }
+        ));
+        if outcome.is_verified() {
+            self.contestants
+                .push((self.rows.len(), Box::new(LoopTimer(reference))));
+        }
+        let mut verdict = Verdict::of(
+            p,
+            &name,
+            &bench_harness::verify::Checked {
+                outcome,
+                memory_bytes_after_setup: None,
+                setup_and_body_time: None,
+            },
+        );
+        verdict.reference = true;
+        verdict.mirrors = L::mirrors();
+        self.rows.push(DesignRow {
+            verdict,
+            memory: None,
+        });
     }
 }
 
@@ -768,5 +928,66 @@ mod tests {
             lines[4].contains(&format!("× slower than {first}")),
             "{summary}"
         );
+    }
+
+    /// A reference loop of `design` timed in the same rounds.
+    fn looped(design: &str, samples: &[f64]) -> Benchmark {
+        let mut b = timed(&format!("ref-direct-{design}"), samples);
+        b.family = results::Family::Reference;
+        b.mirrors = Some(design.to_string());
+        b
+    }
+
+    #[test]
+    fn designs_that_all_have_loops_are_ranked_called_directly_too() {
+        let slower = ROUNDS.map(|t| t * 1.2);
+        // Through the trait `a` wins; its loop is the slower one.
+        let advice = advice(vec![
+            timed("a", &ROUNDS),
+            timed("b", &slower),
+            looped("a", &slower),
+            looped("b", &ROUNDS),
+        ]);
+        let top: Vec<&str> = advice.ranked().map(|b| b.design.as_str()).collect();
+        assert_eq!(top, ["a", "b"], "the loops are not ranked");
+        let summary = advice.summary();
+        assert!(
+            summary.starts_with("advise: id_table trace \"\": 2 designs,"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains(
+                "  called directly (each design's reference loop): b fastest, then a (1.200× ["
+            ),
+            "{summary}"
+        );
+        assert!(
+            summary.contains(
+                "; differs from the ranking above, where a wins through the family's trait"
+            ),
+            "{summary}"
+        );
+        assert!(!summary.contains("failed ref-direct"), "{summary}");
+
+        // The same order both ways: no "differs".
+        let agreed = advice_of(
+            &[("a", &ROUNDS), ("b", &slower)],
+            &[("a", &ROUNDS), ("b", &slower)],
+        );
+        assert!(agreed.contains("called directly (each design's reference loop): a fastest"));
+        assert!(!agreed.contains("differs"), "{agreed}");
+        // A design without a loop: no such line.
+        let partial = advice_of(&[("a", &ROUNDS), ("b", &slower)], &[("a", &ROUNDS)]);
+        assert!(!partial.contains("called directly"), "{partial}");
+    }
+
+    /// The summary of `designs` and `loops` (design mirrored, samples).
+    fn advice_of(designs: &[(&str, &[f64])], loops: &[(&str, &[f64])]) -> String {
+        let benchmarks = designs
+            .iter()
+            .map(|(d, s)| timed(d, s))
+            .chain(loops.iter().map(|(d, s)| looped(d, s)))
+            .collect();
+        advice(benchmarks).summary()
     }
 }

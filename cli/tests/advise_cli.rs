@@ -266,6 +266,34 @@ fn advise_ranks_a_converted_allocation_trace() {
     let (stdout, results) = advise(&trace, &dir.path().join("report"));
     assert!(stdout.starts_with("advise: alloc trace"), "{stdout}");
     assert!(results.benchmarks.iter().filter(|b| b.verified).count() >= 3);
+    // Every allocator has a reference loop calling it directly, timed in the same rounds:
+    // each has its overhead, and the designs are ranked called directly too.
+    let loops: Vec<_> = results
+        .benchmarks
+        .iter()
+        .filter(|b| b.family.is_reference() && b.mirrors.is_some())
+        .collect();
+    assert!(loops.len() >= 3, "{stdout}");
+    assert!(
+        loops.iter().all(|b| b.verified && b.overhead.is_some()),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("called directly (each design's reference loop): "),
+        "{stdout}"
+    );
+    let counted = format!(
+        "{} designs,",
+        results
+            .benchmarks
+            .iter()
+            .filter(|b| !b.family.is_reference())
+            .count()
+    );
+    assert!(
+        stdout.lines().next().unwrap().contains(&counted),
+        "{stdout}"
+    );
 }
 
 #[test]
