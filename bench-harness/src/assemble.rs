@@ -8,7 +8,7 @@ use std::path::Path;
 use workloads::TraceStats;
 
 use crate::measure::DesignRow;
-use crate::replay::Family;
+use crate::replay::{Family, ReferenceLoop};
 use crate::rounds::RoundsTiming;
 use crate::suite::{PreparedTrace, current_commit, toolchain, unix_now};
 use crate::verify::{Checked, Outcome};
@@ -103,6 +103,24 @@ impl Verdict {
         }
     }
 
+    /// The verdict of reference loop `L` on `prepared` (results family `reference`, mirroring
+    /// its design), from the outcome of its verification pass.
+    pub fn of_loop<L: ReferenceLoop>(
+        prepared: &PreparedTrace<L::Family>,
+        outcome: Outcome,
+    ) -> Self {
+        let checked = Checked {
+            outcome,
+            memory_bytes_after_setup: None,
+            setup_and_body_time: None,
+        };
+        Self {
+            reference: true,
+            mirrors: L::mirrors(),
+            ..Self::of(prepared, &L::name(), &checked)
+        }
+    }
+
     /// The key criterion stores its estimates under: (`family/workload`, design, n).
     pub fn criterion_key(&self) -> (String, String, String) {
         (
@@ -184,6 +202,25 @@ impl Verdict {
     }
 }
 
+/// For each contestant of a cell (`verdict(k)` is the `k`-th contestant's verdict), the
+/// contestant of the design it mirrors if it is a reference loop and that design is in the
+/// cell: the pairs `rounds::time_in_rounds_paired` times back to back with the same
+/// iterations, whose ratio is the loop's `overhead`.
+pub fn mirror_pairs<'a>(
+    contestants: usize,
+    verdict: impl Fn(usize) -> &'a Verdict,
+) -> Vec<Option<usize>> {
+    (0..contestants)
+        .map(|k| {
+            let mirrors = verdict(k).mirrors?;
+            (0..contestants).position(|j| {
+                let v = verdict(j);
+                !v.reference && v.design == mirrors
+            })
+        })
+        .collect()
+}
+
 /// A finished `cargo bench` run, with the reference loops' overheads filled in.
 pub fn bench_results(
     mode: &str,
@@ -259,5 +296,43 @@ pub fn merge_row<F: Family, O>(
     }
     if let Some(measured) = row.measured {
         store(entry, measured);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(design: &str, mirrors: Option<&'static str>) -> Verdict {
+        Verdict {
+            family: results::Family::Alloc,
+            reference: mirrors.is_some(),
+            workload: "w".into(),
+            design: design.into(),
+            mirrors,
+            n: 1,
+            ops: 1,
+            outcome: Outcome::Verified,
+            memory_bytes: None,
+            live_after_setup: 0,
+            metrics: None,
+        }
+    }
+
+    /// A loop pairs with its design wherever it sits; a loop whose design is not in the cell,
+    /// and every design, pair with nothing.
+    #[test]
+    fn a_loop_pairs_with_the_design_it_mirrors() {
+        let cell = [
+            verdict("ref-direct-b", Some("b")),
+            verdict("a", None),
+            verdict("b", None),
+            verdict("ref-direct-c", Some("c")),
+            verdict("ref-direct-a", Some("a")),
+        ];
+        assert_eq!(
+            mirror_pairs(cell.len(), |k| &cell[k]),
+            [Some(2), None, None, None, Some(1)]
+        );
     }
 }

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use bench_harness::assemble::{Verdict, bench_results, workload_record};
+use bench_harness::assemble::{Verdict, bench_results, mirror_pairs, workload_record};
 use bench_harness::families::{AllFamilies, DesignList, ListVisitor};
 use bench_harness::measure::DesignMeasure;
 use bench_harness::measure::alloc_counter::is_installed;
@@ -635,17 +635,9 @@ fn time_together(
         contestants.into_iter().unzip();
     // A reference loop takes the iterations of the design it mirrors (its `overhead`), as in
     // `cargo bench`.
-    let same_iters_as: Vec<Option<usize>> = indices
-        .iter()
-        .map(|&i| {
-            let mirrors = rows[i].verdict.mirrors?;
-            indices.iter().position(|&j| {
-                let v = &rows[j].verdict;
-                !v.reference && v.design == mirrors
-            })
-        })
-        .collect();
-    let loops = same_iters_as.iter().filter(|m| m.is_some()).count();
+    let same_iters_as = mirror_pairs(indices.len(), |k| &rows[indices[k]].verdict);
+    let is_loop: Vec<bool> = indices.iter().map(|&i| rows[i].verdict.reference).collect();
+    let loops = is_loop.iter().filter(|l| **l).count();
     progress(format!(
         "timing {} designs{} in {rounds} interleaved rounds",
         timers.len() - loops,
@@ -663,10 +655,10 @@ fn time_together(
         timings[i] = Some(timing);
     }
     let failed = timings.iter().filter(|t| matches!(t, Some(Err(_)))).count();
-    let timed_loops = same_iters_as
+    let timed_loops = is_loop
         .iter()
         .zip(&timings_of_contestants(&indices, &timings))
-        .filter(|(m, ok)| m.is_some() && **ok)
+        .filter(|(l, ok)| **l && **ok)
         .count();
     progress(format!(
         "timed {} designs{} in {} rounds, {:.1} s{}",
@@ -811,19 +803,8 @@ impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, '_, F> {
             self.contestants
                 .push((self.rows.len(), Box::new(LoopTimer(reference))));
         }
-        let mut verdict = Verdict::of(
-            p,
-            &name,
-            &bench_harness::verify::Checked {
-                outcome,
-                memory_bytes_after_setup: None,
-                setup_and_body_time: None,
-            },
-        );
-        verdict.reference = true;
-        verdict.mirrors = L::mirrors();
         self.rows.push(DesignRow {
-            verdict,
+            verdict: Verdict::of_loop::<L>(p, outcome),
             memory: None,
         });
     }

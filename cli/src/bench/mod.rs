@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::Duration;
 
-use bench_harness::assemble::{Verdict, bench_results, workload_record};
+use bench_harness::assemble::{Verdict, bench_results, mirror_pairs, workload_record};
 use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::families::{AllFamilies, DesignList, ListVisitor};
 use bench_harness::replay::Scale;
@@ -285,16 +285,7 @@ impl Run {
         let (indices, mut timers): (Vec<usize>, Vec<Box<dyn Timer + '_>>) =
             contestants.into_iter().unzip();
         // A reference loop takes the iterations of the design it mirrors (its `overhead`).
-        let same_iters_as: Vec<Option<usize>> = indices
-            .iter()
-            .map(|&i| {
-                let mirrors = self.verdicts[i].mirrors?;
-                indices.iter().position(|&j| {
-                    let v = &self.verdicts[j];
-                    !v.reference && v.design == mirrors
-                })
-            })
-            .collect();
+        let same_iters_as = mirror_pairs(indices.len(), |k| &self.verdicts[indices[k]]);
         let cell = time_in_rounds_paired(
             &mut timers,
             &same_iters_as,
@@ -482,18 +473,7 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, F> {
                 }
             }
         }
-        let mut verdict = Verdict::of(
-            p,
-            &name,
-            &bench_harness::verify::Checked {
-                outcome,
-                memory_bytes_after_setup: None,
-                setup_and_body_time: None,
-            },
-        );
-        verdict.reference = true;
-        verdict.mirrors = L::mirrors();
-        self.verdicts.push(verdict);
+        self.verdicts.push(Verdict::of_loop::<L>(p, outcome));
     }
 }
 
