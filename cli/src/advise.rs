@@ -43,7 +43,7 @@ use bench_harness::rounds::{LoopTimer, RoundsBudget, RoundsTiming, Timer, time_i
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
-use results::{Benchmark, Gap, MemoryMetrics, Results, Status};
+use results::{Benchmark, Gap, MemoryMetrics, Ranking, Results, Status};
 use workloads::AnyTrace;
 
 /// How `advise` runs.
@@ -125,7 +125,7 @@ impl Advice {
     /// The ranked designs ranked again by the reference loops that call each one directly
     /// (a peer's crate with no adapter, our designs with no replay driver), when every
     /// ranked design has one ([`results::rank_called_directly`]): the loops, fastest first.
-    pub fn called_directly(&self) -> Option<results::Ranking<'_>> {
+    pub fn called_directly(&self) -> Option<Ranking<'_>> {
         let ranked: Vec<&Benchmark> = self.ranked().collect();
         let loops: Vec<&Benchmark> = self
             .results
@@ -206,8 +206,10 @@ impl Advice {
                 versus,
             );
         }
-        if let Some(direct) = self.called_directly() {
-            let _ = writeln!(out, "  {}", called_directly_line(&direct, ranked[0]));
+        if let (Some(direct), Some(through_trait)) =
+            (self.called_directly(), results::rank(&ranked))
+        {
+            let _ = writeln!(out, "  {}", called_directly_line(&direct, &through_trait));
         }
         for b in self.not_ranked() {
             let _ = writeln!(
@@ -237,25 +239,27 @@ impl Advice {
 }
 
 /// The summary's line for the designs called directly: the fastest loop's design, the
-/// runner-up's and how sure their order is, and whether that winner is another design than
-/// `winner`, the trace's through the family's trait.
-fn called_directly_line(direct: &results::Ranking<'_>, winner: &Benchmark) -> String {
-    let design = |b: &Benchmark| b.mirrors.clone().unwrap_or_else(|| b.design.clone());
-    let first = design(direct.winner());
-    let mut line = format!("called directly (each design's reference loop): {first} fastest");
-    let mut leaders = vec![first];
+/// runner-up's and how sure their order is, and whether it names none of the designs that
+/// lead `ranked` (the trace's ranking through the family's trait, [`Ranking::leads_apart`]).
+fn called_directly_line(direct: &Ranking<'_>, ranked: &Ranking<'_>) -> String {
+    let mut line = format!(
+        "called directly (each design's reference loop): {} fastest",
+        direct.winner().timed_design()
+    );
     if let (Some(runner_up), Some(gap)) = (direct.runner_up(), &direct.gap) {
-        let _ = write!(line, ", then {} ({})", design(runner_up), gap.describe());
-        if gap.decided() == Some(false) {
-            leaders.push(design(runner_up));
-        }
-    }
-    if !leaders.contains(&winner.design) {
         let _ = write!(
             line,
-            "; differs from the ranking above, where {} wins through the family's trait, \
+            ", then {} ({})",
+            runner_up.timed_design(),
+            gap.describe()
+        );
+    }
+    if ranked.leads_apart(direct) {
+        let _ = write!(
+            line,
+            "; differs from the ranking above, where {} leads through the family's trait, \
              whose checks some designs' direct calls skip",
-            winner.design
+            ranked.leaders().join(" ≈ ")
         );
     }
     line
@@ -636,8 +640,10 @@ fn time_together(
     // A reference loop takes the iterations of the design it mirrors (its `overhead`), as in
     // `cargo bench`.
     let same_iters_as = mirror_pairs(indices.len(), |k| &rows[indices[k]].verdict);
-    let is_loop: Vec<bool> = indices.iter().map(|&i| rows[i].verdict.reference).collect();
-    let loops = is_loop.iter().filter(|l| **l).count();
+    let loops = indices
+        .iter()
+        .filter(|&&i| rows[i].verdict.reference)
+        .count();
     progress(format!(
         "timing {} designs{} in {rounds} interleaved rounds",
         timers.len() - loops,
@@ -655,10 +661,9 @@ fn time_together(
         timings[i] = Some(timing);
     }
     let failed = timings.iter().filter(|t| matches!(t, Some(Err(_)))).count();
-    let timed_loops = is_loop
+    let timed_loops = indices
         .iter()
-        .zip(&timings_of_contestants(&indices, &timings))
-        .filter(|(l, ok)| **l && **ok)
+        .filter(|&&i| rows[i].verdict.reference && matches!(timings[i], Some(Ok(_))))
         .count();
     progress(format!(
         "timed {} designs{} in {} rounds, {:.1} s{}",
@@ -679,17 +684,6 @@ fn time_together(
     rows.into_iter()
         .zip(timings)
         .map(|(row, timing)| row.into_benchmark(timing, session))
-        .collect()
-}
-
-/// Whether each contestant (`indices[k]` is its row) came out of the rounds with a time.
-fn timings_of_contestants(
-    indices: &[usize],
-    timings: &[Option<Result<RoundsTiming, String>>],
-) -> Vec<bool> {
-    indices
-        .iter()
-        .map(|&i| matches!(timings[i], Some(Ok(_))))
         .collect()
 }
 
@@ -944,7 +938,7 @@ mod tests {
         );
         assert!(
             summary.contains(
-                "; differs from the ranking above, where a wins through the family's trait"
+                "; differs from the ranking above, where a leads through the family's trait"
             ),
             "{summary}"
         );

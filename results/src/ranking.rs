@@ -96,6 +96,53 @@ impl<'a> Ranking<'a> {
     pub fn runner_up(&self) -> Option<&'a Benchmark> {
         self.order.get(1).copied()
     }
+
+    /// The designs that lead the cell, named by the design each benchmark times (a reference
+    /// loop by the design it [`mirrors`](Benchmark::mirrors)): the winner; when the runner-up
+    /// cannot be told apart from it ([`Gap::decided`] is `Some(false)`), the runner-up too and
+    /// every next one whose rounds cannot tell it from the winner either.
+    pub fn leaders(&self) -> Vec<&'a str> {
+        let winner = self.winner();
+        let mut names = vec![winner.timed_design()];
+        let tied = |b: &Benchmark| {
+            paired(b, winner).is_some_and(|p| {
+                Gap {
+                    ratio: p.ratio.median,
+                    paired: Some(p),
+                }
+                .decided()
+                    == Some(false)
+            })
+        };
+        if let (Some(gap), Some(runner_up)) = (&self.gap, self.runner_up())
+            && gap.decided() == Some(false)
+        {
+            names.push(runner_up.timed_design());
+            names.extend(
+                self.order[2..]
+                    .iter()
+                    .take_while(|b| tied(b))
+                    .map(|b| b.timed_design()),
+            );
+        }
+        names
+    }
+
+    /// Whether `self` and `other` (the same cell ranked another way, e.g.
+    /// [`rank_called_directly`]) have no leading design in common: they name different
+    /// winners.
+    pub fn leads_apart(&self, other: &Ranking<'_>) -> bool {
+        let mine = self.leaders();
+        other.leaders().iter().all(|d| !mine.contains(d))
+    }
+}
+
+impl Benchmark {
+    /// The design this benchmark times: a design's own name, or the design a reference loop
+    /// [`mirrors`](Benchmark::mirrors) (a ranking of loops names designs).
+    pub fn timed_design(&self) -> &str {
+        self.mirrors.as_deref().unwrap_or(&self.design)
+    }
 }
 
 /// Ranks the benchmarks of one cell (the caller passes the designs of one family, workload
@@ -270,6 +317,11 @@ mod tests {
             .map(|(i, t)| if i % 2 == 0 { t * 0.98 } else { t * 1.02 })
             .collect();
         let tie = timed("tie", 1, &even);
+        let three = rank(&[&slower, &tie, &clear]).unwrap();
+        let mut leaders = three.leaders();
+        leaders.sort_unstable();
+        assert_eq!(leaders, ["clear", "tie"], "`slower` is told apart");
+        assert!(!three.leads_apart(&rank(&[&clear, &slower]).unwrap()));
         let gap = rank(&[&tie, &clear]).unwrap().gap.unwrap();
         assert_eq!(gap.decided(), Some(false));
         assert!(gap.describe().starts_with("cannot be told apart"));
@@ -305,7 +357,13 @@ mod tests {
         let direct = rank_called_directly(&cell, &[&a, &b, &la, &lb]).unwrap();
         assert_eq!(rank(&cell).unwrap().winner().design, "a");
         assert_eq!(direct.winner().mirrors.as_deref(), Some("b"));
-        assert_eq!(direct.gap.unwrap().decided(), Some(true));
+        assert_eq!(direct.gap.as_ref().unwrap().decided(), Some(true));
+        assert_eq!(
+            direct.leaders(),
+            ["b"],
+            "named by the design each loop mirrors"
+        );
+        assert!(rank(&cell).unwrap().leads_apart(&direct));
 
         // A design without a loop, with two, or with a failed one: no such ranking.
         assert!(rank_called_directly(&cell, &[&la]).is_none());

@@ -312,7 +312,7 @@ fn summaries(
                 machine: machines.column(winner),
                 page: page.to_string(),
                 anchor: anchor.to_string(),
-                winner: leaders(&ranking).join(&format!(" {TIED} ")),
+                winner: ranking.leaders().join(&format!(" {TIED} ")),
                 winner_ns: median(winner).map(format::ns).unwrap_or_default(),
                 runner_up: runner_up.map(|r| r.design.clone()).unwrap_or_default(),
                 // The paired median when paired (the number the confidence describes), else
@@ -474,43 +474,17 @@ fn working_set_text(results: &results::Results, family: Family, workload: &str, 
     }
 }
 
-/// The designs named as the winner of `ranking`: the winner alone when its runner-up is ranked
-/// apart from it or without paired rounds; when the two cannot be told apart
-/// ([`Gap::decided`] is `Some(false)`), the winner, the runner-up and each next design that
-/// cannot be told apart from the winner either (the heat map's [`TIED`] rule).
-fn leaders<'a>(ranking: &Ranking<'a>) -> Vec<&'a str> {
-    let winner = ranking.winner();
-    let tied = ranking.gap.as_ref().and_then(Gap::decided) == Some(false);
-    let mut names = vec![design_of(winner)];
-    if let (true, Some(runner_up)) = (tied, ranking.runner_up()) {
-        names.push(design_of(runner_up));
-        names.extend(
-            ranking.order[2..]
-                .iter()
-                .take_while(|b| ratio::to_best(b, winner).is_some_and(|r| r.tied()))
-                .map(|b| design_of(b)),
-        );
-    }
-    names
-}
-
-/// The design `b` times: a design's own name, or the design a reference loop mirrors.
-fn design_of(b: &Benchmark) -> &str {
-    b.mirrors.as_deref().unwrap_or(&b.design)
-}
-
 /// The verdict of `direct` (the cell ranked by its designs called directly,
 /// `results::rank_called_directly`) in words, e.g. `rlsf; runner-up buddy_alloc 1.04× (…)`,
-/// and whether its leaders and those of `ranking` (through the family's trait) have no design
-/// in common: the two rankings name different winners.
+/// and whether it and `ranking` (through the family's trait) have no leading design in
+/// common ([`Ranking::leads_apart`]): the two rankings name different winners.
 fn called_directly(ranking: &Ranking<'_>, direct: &Ranking<'_>) -> (String, bool) {
-    let (replay, called) = (leaders(ranking), leaders(direct));
-    let mut text = called.join(&format!(" {TIED} "));
+    let mut text = direct.leaders().join(&format!(" {TIED} "));
     if let (Some(gap), Some(runner_up)) = (&direct.gap, direct.runner_up()) {
         if gap.decided() != Some(false) {
             text += &format!(
                 "; runner-up {} {}",
-                design_of(runner_up),
+                runner_up.timed_design(),
                 format::ratio(gap.paired.as_ref().map_or(gap.ratio, |p| p.ratio.median))
             );
         }
@@ -518,8 +492,7 @@ fn called_directly(ranking: &Ranking<'_>, direct: &Ranking<'_>) -> (String, bool
             text += &format!(" ({})", gap.describe());
         }
     }
-    let differs = called.iter().all(|d| !replay.contains(d));
-    (text, differs)
+    (text, ranking.leads_apart(direct))
 }
 
 /// The kinds [`best_by_kind`] reports, in the order the summary lists them.
