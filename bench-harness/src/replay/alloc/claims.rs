@@ -63,8 +63,8 @@ pub(super) fn claims() -> Vec<Claim> {
                  through the family's checked calls; rlsf's adapter also converts offsets to \
                  pointers and back and counts reserved bytes, which the crate called directly \
                  (ref-direct-rlsf) does not: rlsf's row shows that cost, and the verdict \
-                 against the crate alone can differ (compare ref-direct-rlsf with \
-                 ref-direct-slab_alloc on this workload)."
+                 against the crate alone can differ: the report ranks this workload's \
+                 designs called directly too (ref-direct-rlsf against ref-direct-slab_alloc)."
                     .into(),
             ),
         },
