@@ -9,8 +9,11 @@
 //!   in 20: a change below it is noise.
 //! * **Same winner**: per cell (family, workload, N) whose top two designs differ by more than
 //!   [`DECISIVE_GAP`] in run A, whether run B names the same winner.
-//! * **Overheads**: the range of the reference loops' `overhead` in each run (the replay over
-//!   its hand-written loop: 1.0 is no driver cost).
+//! * **Overheads**: in each run, the range of the reference loops' `overhead` (the replay over
+//!   its hand-written loop), apart for the loops of our own designs (the replay driver's and
+//!   the trait's share, 1.0 where the loop calls the replay's own function) with how many lie
+//!   within [`OVERHEAD_BAND`], and for the peers' loops (the crate called directly: the
+//!   adapter's cost).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -22,6 +25,20 @@ use crate::schema::{Benchmark, Results};
 /// A cell's top two designs differ by more than this (runner-up ÷ winner) for its winner to
 /// count in the same-winner rate.
 pub const DECISIVE_GAP: f64 = 1.10;
+
+/// The band a replay driver's overhead is held to (issue 34): its loop and its replay within 5%.
+pub const OVERHEAD_BAND: (f64, f64) = (0.95, 1.05);
+
+/// The reference loops' overheads of one run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Overheads {
+    /// Range over the loops of our own designs (their design has no crate idiom).
+    pub own: Option<(f64, f64)>,
+    /// Of those loops, how many lie within [`OVERHEAD_BAND`], and how many there are.
+    pub own_within: (usize, usize),
+    /// Range over the loops of peers (the crate called directly).
+    pub peers: Option<(f64, f64)>,
+}
 
 /// What two runs agree on.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,8 +57,8 @@ pub struct Agreement {
     pub same_winner: usize,
     /// The decisive cells where the winners differ: `family/workload/N: a vs b`.
     pub disagreements: Vec<String>,
-    /// Range of the reference loops' overheads in run A and run B, if any.
-    pub overheads: [Option<(f64, f64)>; 2],
+    /// The reference loops' overheads in run A and run B.
+    pub overheads: [Overheads; 2],
 }
 
 type CellKey = (Family, String, u64);
@@ -81,11 +98,47 @@ fn p95(values: &mut [f64]) -> f64 {
     values[((values.len() as f64 * 0.95).ceil() as usize).clamp(1, values.len()) - 1]
 }
 
-fn overhead_range(run: &Results) -> Option<(f64, f64)> {
-    let all: Vec<f64> = run.benchmarks.iter().filter_map(|b| b.overhead).collect();
-    let lo = all.iter().copied().reduce(f64::min)?;
-    let hi = all.iter().copied().reduce(f64::max)?;
+fn range(values: &[f64]) -> Option<(f64, f64)> {
+    let lo = values.iter().copied().reduce(f64::min)?;
+    let hi = values.iter().copied().reduce(f64::max)?;
     Some((lo, hi))
+}
+
+/// `run`'s loop overheads, split by whether the mirrored design is a peer (its record names a
+/// crate idiom) or ours (a loop whose design is not in the run counts as ours).
+fn overheads(run: &Results) -> Overheads {
+    let is_peer = |l: &Benchmark| {
+        let mirrored = l.mirrors.as_deref();
+        run.benchmarks
+            .iter()
+            .find(|b| {
+                !b.family.is_reference()
+                    && Some(b.design.as_str()) == mirrored
+                    && b.workload == l.workload
+                    && b.n == l.n
+            })
+            .and_then(|b| {
+                run.designs
+                    .iter()
+                    .find(|d| d.family == b.family && d.name == b.design)
+            })
+            .is_some_and(|d| d.idiom.is_some())
+    };
+    let (mut own, mut peers) = (Vec::new(), Vec::new());
+    for l in &run.benchmarks {
+        if let Some(o) = l.overhead {
+            if is_peer(l) { &mut peers } else { &mut own }.push(o);
+        }
+    }
+    let (lo, hi) = OVERHEAD_BAND;
+    Overheads {
+        own: range(&own),
+        own_within: (
+            own.iter().filter(|&&o| (lo..=hi).contains(&o)).count(),
+            own.len(),
+        ),
+        peers: range(&peers),
+    }
 }
 
 /// How far runs `a` and `b` (of the same commit) agree.
@@ -135,7 +188,7 @@ pub fn agreement(a: &Results, b: &Results) -> Agreement {
         decisive_cells,
         same_winner,
         disagreements,
-        overheads: [overhead_range(a), overhead_range(b)],
+        overheads: [overheads(a), overheads(b)],
     }
 }
 
@@ -169,13 +222,27 @@ impl Agreement {
         for d in &self.disagreements {
             let _ = writeln!(out, "  winner differs: {d}");
         }
-        for (label, range) in [label_a, label_b].iter().zip(&self.overheads) {
-            let _ = match range {
-                Some((lo, hi)) => {
-                    writeln!(out, "replay overheads in {label}: {lo:.3} to {hi:.3}")
-                }
-                None => writeln!(out, "replay overheads in {label}: none measured"),
+        let (band_lo, band_hi) = OVERHEAD_BAND;
+        for (label, o) in [label_a, label_b].iter().zip(&self.overheads) {
+            let _ = match o.own {
+                Some((lo, hi)) => writeln!(
+                    out,
+                    "replay overheads in {label}, loops of our own designs: {lo:.3} to {hi:.3}, \
+                     {} of {} within {band_lo:.2}-{band_hi:.2}",
+                    o.own_within.0, o.own_within.1
+                ),
+                None => writeln!(
+                    out,
+                    "replay overheads in {label}, loops of our own designs: none measured"
+                ),
             };
+            if let Some((lo, hi)) = o.peers {
+                let _ = writeln!(
+                    out,
+                    "replay overheads in {label}, peers' loops (the adapter's cost): {lo:.3} to \
+                     {hi:.3}"
+                );
+            }
         }
         out
     }
@@ -247,5 +314,46 @@ mod tests {
         // pool 0.5 -> 0.9 and slab 0.8 -> 0.4: the 95th percentile is the larger, 2x.
         assert!((d.resolution - 1.0).abs() < 1e-9, "{}", d.resolution);
         assert!(d.render("a", "b").contains("same winner in 0 of 1 cells"));
+    }
+
+    #[test]
+    fn loop_overheads_are_split_into_our_designs_and_peers() {
+        let mut a = run(&[("holey", &[10.0]), ("slab", &[8.0])]);
+        a.designs = ["holey", "slab"]
+            .into_iter()
+            .map(|name| crate::schema::DesignRecord {
+                family: Family::IdTable,
+                name: name.into(),
+                description: String::new(),
+                kind: "tuned".into(),
+                crate_version: None,
+                id_bytes: 8,
+                detects_stale: true,
+                capacity: None,
+                limits: None,
+                idiom: (name == "slab").then(|| "Slab::get".to_string()),
+                docs: None,
+                adapter: None,
+            })
+            .collect();
+        for (design, overhead) in [("holey", 1.01), ("holey", 0.90), ("slab", 1.30)] {
+            let mut l = Benchmark::new(Family::Reference, "churn", "loop", 1000, 1);
+            l.mirrors = Some(design.into());
+            l.overhead = Some(overhead);
+            a.benchmarks.push(l);
+        }
+        let o = agreement(&a, &a).overheads[0];
+        assert_eq!(o.own, Some((0.90, 1.01)));
+        assert_eq!(o.own_within, (1, 2));
+        assert_eq!(o.peers, Some((1.30, 1.30)));
+        let text = agreement(&a, &a).render("a", "b");
+        assert!(
+            text.contains("loops of our own designs: 0.900 to 1.010, 1 of 2 within 0.95-1.05"),
+            "{text}"
+        );
+        assert!(
+            text.contains("peers' loops (the adapter's cost): 1.300 to 1.300"),
+            "{text}"
+        );
     }
 }
