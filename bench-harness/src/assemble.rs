@@ -9,7 +9,7 @@ use workloads::TraceStats;
 
 use crate::measure::DesignRow;
 use crate::replay::{Family, ReferenceLoop};
-use crate::rounds::RoundsTiming;
+use crate::rounds::{Roles, RoundsTiming};
 use crate::suite::{PreparedTrace, current_commit, toolchain, unix_now};
 use crate::verify::{Checked, Outcome};
 use results::FamilyMetrics;
@@ -202,15 +202,12 @@ impl Verdict {
     }
 }
 
-/// For each contestant of a cell (`verdict(k)` is the `k`-th contestant's verdict), the
-/// contestant of the design it mirrors if it is a reference loop and that design is in the
-/// cell: the pairs `rounds::time_in_rounds_paired` times back to back with the same
-/// iterations, whose ratio is the loop's `overhead`.
-pub fn mirror_pairs<'a>(
-    contestants: usize,
-    verdict: impl Fn(usize) -> &'a Verdict,
-) -> Vec<Option<usize>> {
-    (0..contestants)
+/// The roles of a cell's contestants in its rounds (`verdict(k)` is the `k`-th contestant's
+/// verdict): a reference loop mirrors the contestant of its design when that design is in the
+/// cell (the two run back to back with the same iterations, and their ratio is the loop's
+/// `overhead`), and every contestant that is not a reference is ranked.
+pub fn roles<'a>(contestants: usize, verdict: impl Fn(usize) -> &'a Verdict) -> Roles {
+    let mirrors = (0..contestants)
         .map(|k| {
             let mirrors = verdict(k).mirrors?;
             (0..contestants).position(|j| {
@@ -218,7 +215,9 @@ pub fn mirror_pairs<'a>(
                 !v.reference && v.design == mirrors
             })
         })
-        .collect()
+        .collect();
+    let ranked = (0..contestants).map(|k| !verdict(k).reference).collect();
+    Roles { mirrors, ranked }
 }
 
 /// A finished `cargo bench` run, with the reference loops' overheads filled in.
@@ -320,7 +319,7 @@ mod tests {
     }
 
     /// A loop pairs with its design wherever it sits; a loop whose design is not in the cell,
-    /// and every design, pair with nothing.
+    /// and every design, pair with nothing; the designs are ranked, the loops not.
     #[test]
     fn a_loop_pairs_with_the_design_it_mirrors() {
         let cell = [
@@ -330,9 +329,8 @@ mod tests {
             verdict("ref-direct-c", Some("c")),
             verdict("ref-direct-a", Some("a")),
         ];
-        assert_eq!(
-            mirror_pairs(cell.len(), |k| &cell[k]),
-            [Some(2), None, None, None, Some(1)]
-        );
+        let roles = roles(cell.len(), |k| &cell[k]);
+        assert_eq!(roles.mirrors, [Some(2), None, None, None, Some(1)]);
+        assert_eq!(roles.ranked, [false, true, true, false, false]);
     }
 }

@@ -8,19 +8,31 @@
 //! runs back to back with the design it mirrors, in either order, so their ratio (the
 //! replay's `overhead`) pairs samples taken moments apart. A contestant's
 //! sample is `iters` verified replays, `iters` chosen once per contestant so a sample lasts at
-//! least [`RoundsBudget::min_sample`], after [`WARM_UPS`] untimed replays (one for a
+//! least [`RoundsBudget::min_sample`], after untimed replays: [`WARM_UPS`] (one for a
 //! [`LONG_REPLAY`]) for a contestant that keeps its state between samples (the round's other
-//! contestants have evicted it from the caches, [`Timer::needs_warm_up`]), so every sample
-//! measures a warm state as criterion's would, and the ratio of two designs does not depend on
-//! their iterations; the number of rounds fills the cell's budget within
-//! [`RoundsBudget::min_rounds`]..=[`RoundsBudget::max_rounds`]. A contestant whose replay fails
-//! verification in any round leaves the rounds with its error and no time.
+//! contestants have evicted it from the caches, [`Timer::needs_warm_up`]), [`REBUILT_WARM_UPS`]
+//! for one whose state is rebuilt for every replay, so every sample measures a warm state as
+//! criterion's would, and the ratio of two designs does not depend on their iterations; the
+//! number of rounds fills the cell's budget within
+//! [`RoundsBudget::min_rounds`]..=[`RoundsBudget::max_rounds`].
+//!
+//! Then the comparisons the cell is read for (each reference loop against the design it
+//! mirrors, the two fastest ranked designs against each other) that the rounds left unsettled
+//! ([`settled`]) get **extra rounds**, in which only their contestants run, until they settle,
+//! the rounds reach [`RoundsBudget::max_rounds`] or [`RoundsBudget::extra_per_contestant`] is
+//! spent; a contestant leaves for good once none of its comparisons is open, so every
+//! contestant ran a prefix of the rounds and two contestants pair the rounds they both ran. A
+//! slow contestant no longer caps the rounds of the fast pairs beside it. A contestant whose
+//! replay fails verification in any round leaves the rounds with its error and no time.
 //!
 //! Google Benchmark's random interleaving (`--benchmark_enable_random_interleaving`) and
-//! tango-bench's paired samples measure the same way.
+//! tango-bench's paired samples measure the same way; the extra rounds are a sequential
+//! design in the manner of adaptive sampling (sample until the interval is narrow enough, with
+//! a cap).
 
 use std::time::{Duration, Instant};
 
+use results::stats::{MIN_ROUNDS, PairedRatio, median_interval, paired_ratio};
 use workloads::rng::TraceRng;
 
 use crate::host::fresh_time_slice;
@@ -110,15 +122,27 @@ pub const WARM_UPS: u64 = 2;
 pub const LONG_REPLAY: Duration = Duration::from_millis(50);
 
 /// The untimed replays before each sample of a contestant: [`WARM_UPS`] for one that keeps its
-/// state ([`Timer::needs_warm_up`]), one if its replay lasts [`LONG_REPLAY`] or more, none
-/// for one rebuilt for every replay.
+/// state ([`Timer::needs_warm_up`]), one if its replay lasts [`LONG_REPLAY`] or more, and one
+/// for a body rebuilt for every replay ([`REBUILT_WARM_UPS`]).
 fn warm_ups(needs_warm_up: bool, wall_per_replay: Duration) -> u64 {
     match (needs_warm_up, wall_per_replay >= LONG_REPLAY) {
-        (false, _) => 0,
+        (false, _) => REBUILT_WARM_UPS,
         (true, true) => 1,
         (true, false) => WARM_UPS,
     }
 }
+
+/// Untimed replays (each on a state of its own, rebuilt as for a timed one) before each sample
+/// of a contestant whose body changes the state. Without one, the first replay after the
+/// round's other contestants ran slower than the next, so a sample of one replay read slower
+/// than a sample of two and a design's ratio to another depended on the iterations each had
+/// drawn: `pool_tuned` over `holey32_24_8` on `churn-hot-stale` at 1,000 objects (quick, 0.43
+/// ms replays) read 1.05-1.36 in the eight runs where `pool_tuned` drew one replay per sample
+/// and 0.75-0.78 in five of six where it drew two, so the cell's winner changed from run to
+/// run; with one untimed replay first, 0.77-0.83 in four runs, whichever it drew. Neither
+/// randomising the heap's layout before each sample nor running without address-space
+/// randomisation changed that; it is the replay before, not where the state lands.
+pub const REBUILT_WARM_UPS: u64 = 1;
 
 /// How long a cell's rounds may take.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -131,8 +155,14 @@ pub struct RoundsBudget {
     pub min_sample: Duration,
     /// Fewest rounds, even when a slow contestant overruns the budget.
     pub min_rounds: usize,
-    /// Most rounds, however fast the cell.
+    /// Most rounds, however fast the cell, extra rounds included.
     pub max_rounds: usize,
+    /// Wall time per contestant still in the extra rounds (the cell's extra budget is this
+    /// times the contestants that enter them), untimed replays included.
+    pub extra_per_contestant: Duration,
+    /// A comparison whose interval holds 1 is settled once the interval's upper bound over its
+    /// lower is at most `1 + precision` ([`settled`]).
+    pub precision: f64,
 }
 
 /// One contestant's result from the rounds.
@@ -147,8 +177,12 @@ pub struct RoundsTiming {
 /// What the rounds of one cell gave.
 #[derive(Debug)]
 pub struct CellRounds {
-    /// Rounds run.
+    /// Rounds every contestant ran.
     pub rounds: usize,
+    /// Extra rounds run by the contestants of unsettled comparisons (0 when none was).
+    pub extra: usize,
+    /// Contestants that entered the extra rounds.
+    pub extra_contestants: usize,
     /// Per contestant, in the order given: its timing, or why it has none.
     pub timings: Vec<Result<RoundsTiming, String>>,
 }
@@ -187,37 +221,70 @@ fn calibrate(timer: &mut dyn Timer, budget: &RoundsBudget) -> Result<(u64, Durat
     Ok((iters, wall))
 }
 
-/// Times `timers` in interleaved rounds within `budget`, shuffling each round's order with a
-/// generator seeded by `seed`.
+/// What the rounds know of a cell's contestants besides their timers.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Roles {
+    /// Per contestant, the contestant whose design it mirrors (a reference loop and its design):
+    /// the two take the same iterations (the more of their two calibrations), run back to
+    /// back, and their ratio (the replay's `overhead`) is a comparison of the extra rounds.
+    /// At sizes near the last-level cache a sample's later replays run warmer than its first
+    /// (an untimed replay does not bring such a table fully back after the round's other
+    /// contestants): in one quiet quick run with one warm-up replay, the `lookup-*` loops at
+    /// 65,536 objects that had drawn other iterations than their design read 0.84-1.29 of it,
+    /// those that had drawn the same 0.87-1.07.
+    pub mirrors: Vec<Option<usize>>,
+    /// Per contestant, whether it is one of the designs the cell ranks (not a reference): the
+    /// two fastest of them are a comparison of the extra rounds.
+    pub ranked: Vec<bool>,
+}
+
+impl Roles {
+    /// `contestants` ranked designs, none mirroring another.
+    pub fn designs(contestants: usize) -> Self {
+        Self {
+            mirrors: vec![None; contestants],
+            ranked: vec![true; contestants],
+        }
+    }
+}
+
+/// Times `timers` in interleaved rounds within `budget`, all of them ranked designs,
+/// shuffling each round's order with a generator seeded by `seed`.
 pub fn time_in_rounds(
     timers: &mut [Box<dyn Timer + '_>],
     budget: &RoundsBudget,
     seed: u64,
 ) -> CellRounds {
-    time_in_rounds_paired(timers, &vec![None; timers.len()], budget, seed)
+    let roles = Roles::designs(timers.len());
+    time_cell(timers, &roles, budget, seed)
 }
 
-/// [`time_in_rounds`], where contestant `i` takes as many replays per sample as contestant
-/// `same_iters_as[i]` (the more of the two calibrations): a reference loop and the design it
-/// mirrors, whose ratio is the replay's `overhead`. At sizes near the last-level cache a
-/// sample's later replays run warmer than its first (an untimed replay does not bring such a
-/// table fully back after the round's other contestants): in one quiet quick run with one
-/// warm-up replay, the
-/// `lookup-*` loops at 65,536 objects that had drawn other iterations than their design read
-/// 0.84-1.29 of it, those that had drawn the same 0.87-1.07.
+/// Whether a comparison (the per-round ratio of two contestants over the rounds both ran) is
+/// settled: over at least [`MIN_ROUNDS`] rounds, its interval lies on one side of 1 (which is
+/// faster is known) or is narrow, its upper bound over its lower at most `1 + precision` (a
+/// reference loop's `overhead` is known to a few percent; two designs that close are tied).
+pub fn settled(ratio: &PairedRatio, precision: f64) -> bool {
+    let r = &ratio.ratio;
+    ratio.rounds >= MIN_ROUNDS
+        && (r.lower > 1.0 || r.upper < 1.0 || r.upper <= r.lower * (1.0 + precision))
+}
+
+/// Times `timers` in interleaved rounds within `budget` (what each contestant is: `roles`),
+/// then gives the comparisons left unsettled their extra rounds (the module's doc), shuffling
+/// each round's order with a generator seeded by `seed`.
 ///
 /// # Panics
-/// If `same_iters_as` is not one entry per timer, or names a contestant out of range.
-pub fn time_in_rounds_paired(
+/// If `roles` does not have one entry per timer, or a mirror is out of range.
+pub fn time_cell(
     timers: &mut [Box<dyn Timer + '_>],
-    same_iters_as: &[Option<usize>],
+    roles: &Roles,
     budget: &RoundsBudget,
     seed: u64,
 ) -> CellRounds {
-    assert_eq!(
-        same_iters_as.len(),
-        timers.len(),
-        "one entry per contestant"
+    let same_iters_as = &roles.mirrors;
+    assert!(
+        same_iters_as.len() == timers.len() && roles.ranked.len() == timers.len(),
+        "one role per contestant"
     );
     let mut calibrated: Vec<Result<(u64, Duration), String>> = timers
         .iter_mut()
@@ -262,37 +329,147 @@ pub fn time_in_rounds_paired(
     }
     let live = timings.iter().filter(|t| t.is_ok()).count();
     let cell_budget = budget.per_contestant.as_secs_f64() * live as f64;
+    let max_rounds = budget.max_rounds.max(budget.min_rounds);
     let rounds = ((cell_budget / round_wall.as_secs_f64().max(1e-9)) as usize)
-        .clamp(budget.min_rounds, budget.max_rounds.max(budget.min_rounds));
-    let mut rng = TraceRng::new(seed);
-    let mut groups = adjacent_groups(same_iters_as);
+        .clamp(budget.min_rounds, max_rounds);
+    let mut cell = Rounds {
+        timers,
+        timings,
+        warm,
+        groups: adjacent_groups(same_iters_as),
+        rng: TraceRng::new(seed),
+    };
     for _ in 0..rounds {
-        let order = round_order(&mut groups, &mut rng);
-        for i in order {
-            let Ok(timing) = &mut timings[i] else {
+        cell.round(&|_| true);
+    }
+    // The extra rounds, in blocks, each followed by a look at what is still open.
+    let mut active = open_contestants(
+        &cell.timings,
+        roles,
+        &vec![true; roles.ranked.len()],
+        budget.precision,
+    );
+    let extra_contestants = active.iter().filter(|&&a| a).count();
+    let extra_budget = budget
+        .extra_per_contestant
+        .mul_f64(extra_contestants as f64);
+    let started = Instant::now();
+    let mut extra = 0;
+    // The budget is looked at before every round, so a slow round (a threaded design on a
+    // busy machine) overruns it by one round at most.
+    let room = |extra: usize| rounds + extra < max_rounds && started.elapsed() < extra_budget;
+    while active.contains(&true) && room(extra) {
+        for _ in 0..EXTRA_BLOCK {
+            if !room(extra) {
+                break;
+            }
+            cell.round(&|i| active[i]);
+            extra += 1;
+        }
+        active = open_contestants(&cell.timings, roles, &active, budget.precision);
+    }
+    CellRounds {
+        rounds,
+        extra,
+        extra_contestants,
+        timings: cell.timings,
+    }
+}
+
+/// The [`RoundsBudget::precision`] of every scale: a comparison whose interval holds 1 is
+/// settled when it spans at most 6% (a reference loop's `overhead` known to about ±3%, which
+/// the 0.95-1.05 a replay driver is held to needs).
+pub const SETTLED_PRECISION: f64 = 0.06;
+
+/// Extra rounds run between two looks at which comparisons are still open.
+const EXTRA_BLOCK: usize = 4;
+
+/// A cell's contestants while they are timed.
+struct Rounds<'t, 'a> {
+    timers: &'t mut [Box<dyn Timer + 'a>],
+    timings: Vec<Result<RoundsTiming, String>>,
+    warm: Vec<u64>,
+    groups: Vec<Vec<usize>>,
+    rng: TraceRng,
+}
+
+impl Rounds<'_, '_> {
+    /// One round of the contestants `runs` keeps (and that have not failed), in a shuffled
+    /// order: for each, its warm-ups and one timed sample.
+    fn round(&mut self, runs: &dyn Fn(usize) -> bool) {
+        for i in round_order(&mut self.groups, &mut self.rng) {
+            if !runs(i) {
+                continue;
+            }
+            let Ok(timing) = &mut self.timings[i] else {
                 continue;
             };
-            let warmed = match warm[i] {
+            let warmed = match self.warm[i] {
                 0 => Ok(()),
-                n => timers[i].time(n).map(drop),
+                n => self.timers[i].time(n).map(drop),
             };
             let timed = warmed.and_then(|()| {
                 fresh_time_slice();
-                timers[i].time(timing.iters)
+                self.timers[i].time(timing.iters)
             });
             match timed {
                 Ok(inside) => timing
                     .ns_per_replay
                     .push(inside.as_nanos() as f64 / timing.iters as f64),
-                Err(e) => timings[i] = Err(e),
+                Err(e) => self.timings[i] = Err(e),
             }
         }
     }
-    CellRounds { rounds, timings }
+}
+
+/// The contestants (of those still `active`) in a comparison that is not [`settled`]: a
+/// reference loop and the design it mirrors, or the two fastest ranked designs by median, when
+/// both are active and timed.
+fn open_contestants(
+    timings: &[Result<RoundsTiming, String>],
+    roles: &Roles,
+    active: &[bool],
+    precision: f64,
+) -> Vec<bool> {
+    let samples = |i: usize| {
+        timings[i]
+            .as_ref()
+            .ok()
+            .filter(|_| active[i])
+            .map(|t| t.ns_per_replay.as_slice())
+    };
+    let mut comparisons: Vec<(usize, usize)> = roles
+        .mirrors
+        .iter()
+        .enumerate()
+        .filter_map(|(i, j)| Some((i, (*j)?)))
+        .collect();
+    let mut ranked: Vec<(f64, usize)> = (0..timings.len())
+        .filter(|&i| roles.ranked[i])
+        .filter_map(|i| {
+            let t = timings[i].as_ref().ok()?;
+            Some((median_interval(&mut t.ns_per_replay.clone())?.median, i))
+        })
+        .collect();
+    ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if let [(_, first), (_, second), ..] = ranked[..] {
+        comparisons.push((second, first));
+    }
+    let mut open = vec![false; timings.len()];
+    for (a, b) in comparisons {
+        let (Some(sa), Some(sb)) = (samples(a), samples(b)) else {
+            continue;
+        };
+        if paired_ratio(sa, sb, "").is_none_or(|p| !settled(&p, precision)) {
+            open[a] = true;
+            open[b] = true;
+        }
+    }
+    open
 }
 
 /// The contestants as the rounds keep them together: each alone, but a design with the
-/// reference loops paired with it ([`time_in_rounds_paired`]'s `same_iters_as`) as one group,
+/// reference loops that mirror it ([`Roles::mirrors`]) as one group,
 /// the design first.
 fn adjacent_groups(same_iters_as: &[Option<usize>]) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -358,6 +535,8 @@ mod tests {
             min_sample: Duration::from_micros(100),
             min_rounds: 4,
             max_rounds: 50,
+            extra_per_contestant: Duration::ZERO,
+            precision: 0.05,
         }
     }
 
@@ -413,13 +592,19 @@ mod paired {
             min_sample: Duration::from_micros(100),
             min_rounds: 4,
             max_rounds: 8,
+            extra_per_contestant: Duration::ZERO,
+            precision: 0.05,
         };
         let mut timers: Vec<Box<dyn Timer>> = vec![
             Box::new(Fixed(1_000)),
             Box::new(Fixed(50_000)),
             Box::new(Fixed(20_000)),
         ];
-        let cell = time_in_rounds_paired(&mut timers, &[None, Some(0), None], &budget, 5);
+        let roles = Roles {
+            mirrors: vec![None, Some(0), None],
+            ranked: vec![true, false, true],
+        };
+        let cell = time_cell(&mut timers, &roles, &budget, 5);
         let iters: Vec<u64> = cell
             .timings
             .iter()
@@ -455,6 +640,8 @@ mod paired {
             min_sample: Duration::from_micros(100),
             min_rounds: 40,
             max_rounds: 40,
+            extra_per_contestant: Duration::ZERO,
+            precision: 0.05,
         };
         let log = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
         let mut timers: Vec<Box<dyn Timer>> = (0..6)
@@ -462,7 +649,11 @@ mod paired {
             .collect();
         // 1 and 4 mirror 0 (one design with two loops), 5 mirrors 3; 2 is alone.
         let pairs = [None, Some(0), None, None, Some(0), Some(3)];
-        let cell = time_in_rounds_paired(&mut timers, &pairs, &budget, 9);
+        let roles = Roles {
+            mirrors: pairs.to_vec(),
+            ranked: vec![true; 6],
+        };
+        let cell = time_cell(&mut timers, &roles, &budget, 9);
         assert_eq!(cell.rounds, 40);
         let samples = log.borrow().clone();
         // Calibration's samples first (one per contestant, in index order), then the rounds.
@@ -488,6 +679,129 @@ mod paired {
         assert!(firsts.len() >= 4, "the groups move: {firsts:?}");
         let groups = adjacent_groups(&pairs);
         assert_eq!(groups, [vec![0, 1, 4], vec![2], vec![3, 5]]);
+    }
+}
+
+#[cfg(test)]
+mod extra_rounds {
+    use super::*;
+
+    /// `ns` per replay, times `1 ± swing` in turn from call to call (a noisy contestant).
+    struct Swinging {
+        ns: f64,
+        swing: f64,
+        calls: u64,
+    }
+
+    impl Timer for Swinging {
+        fn time(&mut self, iters: u64) -> Result<Duration, String> {
+            self.calls += 1;
+            let sign = if self.calls % 3 == 0 { 1.0 } else { -1.0 };
+            let ns = self.ns * (1.0 + sign * self.swing) * iters as f64;
+            Ok(Duration::from_nanos(ns as u64))
+        }
+
+        fn needs_warm_up(&self) -> bool {
+            false
+        }
+    }
+
+    fn contestant(ns: f64, swing: f64) -> Box<dyn Timer> {
+        Box::new(Swinging {
+            ns,
+            swing,
+            calls: 0,
+        })
+    }
+
+    fn budget() -> RoundsBudget {
+        RoundsBudget {
+            per_contestant: Duration::from_micros(1),
+            min_sample: Duration::from_micros(10),
+            min_rounds: 10,
+            max_rounds: 30,
+            extra_per_contestant: Duration::from_secs(5),
+            precision: 0.06,
+        }
+    }
+
+    /// A noisy loop and its design never settle: they alone run extra rounds, up to the most
+    /// rounds; a design far from the others settles its ranking in the first rounds and stays
+    /// out, and so does the reference that is in no comparison.
+    #[test]
+    fn only_the_contestants_of_open_comparisons_run_extra_rounds() {
+        // 0: design; 1: its loop (noisy, so their ratio swings); 2: a design 5x slower;
+        // 3: a reference replayer, neither ranked nor mirroring.
+        let mut timers = vec![
+            contestant(1_000.0, 0.0),
+            contestant(1_000.0, 0.3),
+            contestant(5_000.0, 0.0),
+            contestant(2_000.0, 0.3),
+        ];
+        let roles = Roles {
+            mirrors: vec![None, Some(0), None, None],
+            ranked: vec![true, false, true, false],
+        };
+        let cell = time_cell(&mut timers, &roles, &budget(), 3);
+        let lengths: Vec<usize> = cell
+            .timings
+            .iter()
+            .map(|t| t.as_ref().unwrap().ns_per_replay.len())
+            .collect();
+        assert_eq!(cell.rounds, 10);
+        assert_eq!((cell.extra, cell.extra_contestants), (20, 2));
+        assert_eq!(lengths, [30, 30, 10, 10]);
+    }
+
+    /// Comparisons that the first rounds settle (a loop that reads its design's time in every
+    /// round, two designs apart) get no extra rounds; two tied, noisy designs do, and their
+    /// ratio pairs every round they both ran.
+    #[test]
+    fn settled_comparisons_get_no_extra_rounds() {
+        let roles = Roles {
+            mirrors: vec![None, Some(0), None],
+            ranked: vec![true, false, true],
+        };
+        let mut apart = vec![
+            contestant(1_000.0, 0.0),
+            contestant(1_000.0, 0.0),
+            contestant(3_000.0, 0.2),
+        ];
+        let cell = time_cell(&mut apart, &roles, &budget(), 4);
+        assert_eq!(
+            (cell.rounds, cell.extra, cell.extra_contestants),
+            (10, 0, 0)
+        );
+        let mut tied = vec![
+            contestant(1_000.0, 0.2),
+            contestant(1_000.0, 0.0),
+            contestant(1_000.0, 0.2),
+        ];
+        let cell = time_cell(&mut tied, &roles, &budget(), 4);
+        assert!(cell.extra > 0, "tied designs run extra rounds");
+        let samples = |i: usize| cell.timings[i].as_ref().unwrap().ns_per_replay.clone();
+        assert_eq!(samples(0).len(), cell.rounds + cell.extra);
+        let pair = paired_ratio(&samples(2), &samples(0), "0").unwrap();
+        assert_eq!(pair.rounds as usize, samples(2).len().min(samples(0).len()));
+    }
+
+    #[test]
+    fn a_comparison_settles_on_one_side_of_one_or_narrow() {
+        let at = |median: f64, lower: f64, upper: f64, rounds: u32| PairedRatio {
+            against: String::new(),
+            ratio: results::stats::Estimate {
+                median,
+                lower,
+                upper,
+            },
+            faster_in: 0.5,
+            rounds,
+        };
+        assert!(settled(&at(1.2, 1.1, 1.3, 10), 0.06), "above 1");
+        assert!(settled(&at(0.8, 0.7, 0.9, 10), 0.06), "below 1");
+        assert!(settled(&at(1.0, 0.98, 1.03, 10), 0.06), "narrow");
+        assert!(!settled(&at(1.0, 0.95, 1.05, 10), 0.06), "holds 1, wide");
+        assert!(!settled(&at(1.2, 1.1, 1.3, 5), 0.06), "too few rounds");
     }
 }
 
@@ -534,6 +848,8 @@ mod preparation {
             min_sample: Duration::from_millis(1),
             min_rounds: 2,
             max_rounds: 100,
+            extra_per_contestant: Duration::ZERO,
+            precision: 0.05,
         };
         let cell = time_in_rounds(&mut timers, &budget, 1);
         // Each round is two warm-ups and a sample, 6 ms of sleep (more on a busy machine).
@@ -564,7 +880,8 @@ mod warm_ups {
     }
 
     /// Every sample of a contestant that keeps its state follows [`WARM_UPS`] untimed replays
-    /// in one call (its calibration too); one rebuilt for every replay gets none.
+    /// in one call (its calibration too); one rebuilt for every replay follows
+    /// [`REBUILT_WARM_UPS`] (its calibration none).
     #[test]
     fn a_state_kept_between_samples_is_warmed_before_each() {
         let budget = RoundsBudget {
@@ -572,6 +889,8 @@ mod warm_ups {
             min_sample: Duration::from_micros(100),
             min_rounds: 3,
             max_rounds: 3,
+            extra_per_contestant: Duration::ZERO,
+            precision: 0.05,
         };
         for keeps_state in [true, false] {
             let mut recorder = Recorder {
@@ -587,7 +906,7 @@ mod warm_ups {
             let round: Vec<u64> = if keeps_state {
                 vec![WARM_UPS, sample]
             } else {
-                vec![sample]
+                vec![REBUILT_WARM_UPS, sample]
             };
             let calibration: Vec<u64> = if keeps_state {
                 vec![WARM_UPS, 1]
@@ -620,6 +939,8 @@ mod warm_ups {
             min_sample: Duration::from_micros(100),
             min_rounds: 2,
             max_rounds: 2,
+            extra_per_contestant: Duration::ZERO,
+            precision: 0.05,
         };
         let calls = std::rc::Rc::default();
         let mut timers: Vec<Box<dyn Timer>> = vec![Box::new(Long(std::rc::Rc::clone(&calls)))];

@@ -6,7 +6,7 @@ use workloads::Trace;
 use std::time::Duration;
 
 use crate::replay::{Family, OpOf, Scale};
-use crate::rounds::RoundsBudget;
+use crate::rounds::{RoundsBudget, SETTLED_PRECISION};
 use crate::verify::Expected;
 use results::DesignRecord;
 
@@ -137,18 +137,24 @@ impl SuiteConfig {
                 min_sample: Duration::from_micros(500),
                 min_rounds: 10,
                 max_rounds: 60,
+                extra_per_contestant: Duration::from_millis(30),
+                precision: SETTLED_PRECISION,
             },
             Scale::Default => RoundsBudget {
                 per_contestant: Duration::from_millis(200),
                 min_sample: Duration::from_millis(1),
                 min_rounds: 15,
                 max_rounds: 150,
+                extra_per_contestant: Duration::from_millis(200),
+                precision: SETTLED_PRECISION,
             },
             Scale::Full => RoundsBudget {
                 per_contestant: Duration::from_millis(800),
                 min_sample: Duration::from_millis(2),
                 min_rounds: 20,
                 max_rounds: 400,
+                extra_per_contestant: Duration::from_millis(800),
+                precision: SETTLED_PRECISION,
             },
         }
     }

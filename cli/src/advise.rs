@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use bench_harness::assemble::{Verdict, bench_results, mirror_pairs, workload_record};
+use bench_harness::assemble::{Verdict, bench_results, roles, workload_record};
 use bench_harness::families::{AllFamilies, DesignList, ListVisitor};
 use bench_harness::measure::DesignMeasure;
 use bench_harness::measure::alloc_counter::is_installed;
@@ -39,7 +39,9 @@ use bench_harness::replay::{
     CellStates, ExtraDesigns, Family, ReferenceLoop, Replayer, ReplayerVisitor, Role,
     design_records_with, for_each_replayer_with, mirrored_designs,
 };
-use bench_harness::rounds::{LoopTimer, RoundsBudget, RoundsTiming, Timer, time_in_rounds_paired};
+use bench_harness::rounds::{
+    LoopTimer, RoundsBudget, RoundsTiming, SETTLED_PRECISION, Timer, time_cell,
+};
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
@@ -619,6 +621,8 @@ fn rounds_budget(rounds: usize) -> RoundsBudget {
         min_sample: MIN_SAMPLE,
         min_rounds: rounds,
         max_rounds: rounds,
+        extra_per_contestant: Duration::ZERO,
+        precision: SETTLED_PRECISION,
     }
 }
 
@@ -639,7 +643,7 @@ fn time_together(
         contestants.into_iter().unzip();
     // A reference loop takes the iterations of the design it mirrors (its `overhead`), as in
     // `cargo bench`.
-    let same_iters_as = mirror_pairs(indices.len(), |k| &rows[indices[k]].verdict);
+    let roles = roles(indices.len(), |k| &rows[indices[k]].verdict);
     let loops = indices
         .iter()
         .filter(|&&i| rows[i].verdict.reference)
@@ -654,7 +658,7 @@ fn time_together(
         }
     ));
     let started = Instant::now();
-    let cell = time_in_rounds_paired(&mut timers, &same_iters_as, &rounds_budget(rounds), session);
+    let cell = time_cell(&mut timers, &roles, &rounds_budget(rounds), session);
     let mut timings: Vec<Option<Result<RoundsTiming, String>>> =
         std::iter::repeat_with(|| None).take(rows.len()).collect();
     for (&i, timing) in indices.iter().zip(cell.timings) {

@@ -20,7 +20,9 @@
 //! * 7: each family record carries its metric specs (`families[].metrics`,
 //!   [`MetricSection`](crate::MetricSection)); a benchmark's `metrics` keeps its shape (named
 //!   values tagged by `kind`, [`FamilyMetrics`]) and leaves an unmeasured metric out instead of
-//!   writing `null`.
+//!   writing `null`. Within 7: the designs of a cell's unsettled comparisons run extra rounds,
+//!   so a benchmark may have more `samples_ns_per_op` than others of its session (rounds
+//!   `0..len` always; two benchmarks pair the rounds both ran, [`crate::stats::paired_ratio`]).
 //!
 //! [`Results::load`] reads every version and upgrades it in memory: version 3's `tags`/`alloc`
 //! become `metrics`, and a file without `families` gets the built-in records
@@ -196,8 +198,9 @@ pub struct Benchmark {
     #[serde(default)]
     pub latency: Option<Latency>,
     /// Raw samples in nanoseconds per work unit (each sample's time divided by its iterations
-    /// and by `ops`), in sample order: one per round when `rounds` is set, else criterion's;
-    /// empty when not timed or not recorded.
+    /// and by `ops`), in sample order: one per round when `rounds` is set (from round 0; a
+    /// design that ran extra rounds has more than the others of its session), else
+    /// criterion's; empty when not timed or not recorded.
     #[serde(default)]
     pub samples_ns_per_op: Vec<f64>,
     /// How the benchmark was timed in interleaved rounds with the other designs of its cell

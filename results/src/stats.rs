@@ -3,8 +3,10 @@
 //!
 //! The bench times every design of a cell once per round, in a shuffled order, and records a
 //! design's time in round `i` as its `samples_ns_per_op[i]`; every benchmark timed in the same
-//! rounds carries the same [`Rounds::session`]. Two designs of one session are compared round
-//! by round: the ratio of their times in round `i` saw the same machine at the same moment, so
+//! rounds carries the same [`Rounds::session`]. The designs of comparisons the first rounds
+//! left open run extra rounds among themselves, so a benchmark may have more samples than
+//! others of its session, always rounds `0..len`. Two designs of one session are compared round
+//! by round over the rounds both ran: the ratio of their times in round `i` saw the same machine at the same moment, so
 //! a burst of other work slows both and cancels. A ratio is summarised by the median of the
 //! per-round ratios and a distribution-free 95% interval of that median (order statistics of
 //! the binomial, [`median_interval`]), with the share of rounds one side was faster.
@@ -103,10 +105,13 @@ pub fn median_interval(samples: &mut [f64]) -> Option<Estimate> {
     })
 }
 
-/// `a` over `b` round by round (`a[i] / b[i]`), against `against`; `None` when the rounds
-/// differ in number, are empty, or a time is not positive.
+/// `a` over `b` round by round (`a[i] / b[i]`) over the rounds both ran (the first of them:
+/// a design that stayed for extra rounds has more samples than one that did not), against
+/// `against`; `None` when either has none or a time is not positive.
 pub fn paired_ratio(a: &[f64], b: &[f64], against: &str) -> Option<PairedRatio> {
-    if a.len() != b.len() || a.is_empty() || a.iter().chain(b).any(|&t| t.is_nan() || t <= 0.0) {
+    let both = a.len().min(b.len());
+    let (a, b) = (&a[..both], &b[..both]);
+    if both == 0 || a.iter().chain(b).any(|&t| t.is_nan() || t <= 0.0) {
         return None;
     }
     let mut ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
@@ -162,7 +167,10 @@ mod tests {
         );
         assert_eq!(r.faster_in, 0.0);
         assert_eq!(r.rounds, 8);
-        assert!(paired_ratio(&b, &a[..3], "a").is_none());
+        // Extra rounds of one side are left out: the first three rounds pair.
+        let extra = paired_ratio(&b, &a[..3], "a").unwrap();
+        assert_eq!((extra.rounds, extra.ratio.median), (3, 2.0));
+        assert!(paired_ratio(&b, &[], "a").is_none());
         assert!(paired_ratio(&[0.0], &[1.0], "a").is_none());
     }
 }

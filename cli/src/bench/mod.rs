@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::Duration;
 
-use bench_harness::assemble::{Verdict, bench_results, mirror_pairs, workload_record};
+use bench_harness::assemble::{Verdict, bench_results, roles, workload_record};
 use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::families::{AllFamilies, DesignList, ListVisitor};
 use bench_harness::replay::Scale;
@@ -28,7 +28,7 @@ use bench_harness::replay::{
     CellStates, ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
     design_records_with, family_metrics, for_each_replayer_with, mirrored_designs,
 };
-use bench_harness::rounds::{LoopTimer, RoundsTiming, Timer, time_in_rounds_paired};
+use bench_harness::rounds::{LoopTimer, RoundsTiming, Timer, time_cell};
 use bench_harness::suite::{PreparedTrace, SuiteConfig, TimerKind};
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
@@ -284,14 +284,9 @@ impl Run {
         self.cells += 1;
         let (indices, mut timers): (Vec<usize>, Vec<Box<dyn Timer + '_>>) =
             contestants.into_iter().unzip();
-        // A reference loop takes the iterations of the design it mirrors (its `overhead`).
-        let same_iters_as = mirror_pairs(indices.len(), |k| &self.verdicts[indices[k]]);
-        let cell = time_in_rounds_paired(
-            &mut timers,
-            &same_iters_as,
-            &self.config.rounds_budget(),
-            session,
-        );
+        // A reference loop runs beside the design it mirrors (its `overhead`).
+        let roles = roles(indices.len(), |k| &self.verdicts[indices[k]]);
+        let cell = time_cell(&mut timers, &roles, &self.config.rounds_budget(), session);
         for (i, timing) in indices.into_iter().zip(cell.timings) {
             match timing {
                 Ok(t) => {
@@ -336,11 +331,19 @@ impl Run {
                 format!("; fastest {first}, then {second} {}", gap.describe())
             }
         };
-        let rounds = (done_before..done)
-            .find_map(|i| self.rounds.get(&i))
-            .map_or(String::new(), |(_, t)| {
-                format!(" in {} rounds", t.ns_per_replay.len())
-            });
+        let lengths: Vec<usize> = (done_before..done)
+            .filter_map(|i| self.rounds.get(&i))
+            .map(|(_, t)| t.ns_per_replay.len())
+            .collect();
+        let rounds = match (lengths.iter().min(), lengths.iter().max()) {
+            (Some(&all), Some(&most)) if most > all => format!(
+                " in {all} rounds (+{} for the {} in unsettled comparisons)",
+                most - all,
+                lengths.iter().filter(|&&l| l > all).count()
+            ),
+            (Some(&all), _) => format!(" in {all} rounds"),
+            _ => String::new(),
+        };
         eprintln!(
             "dodbench: {done}/{total} benchmarks, {} taken, about {} left | {group_name} N={n}: \
              {} timed{rounds}, {untimed} not{finding}",
