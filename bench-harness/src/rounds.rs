@@ -137,9 +137,10 @@ fn warm_ups(needs_warm_up: bool, wall_per_replay: Duration) -> u64 {
 /// round's other contestants ran slower than the next, so a sample of one replay read slower
 /// than a sample of two and a design's ratio to another depended on the iterations each had
 /// drawn: `pool_tuned` over `holey32_24_8` on `churn-hot-stale` at 1,000 objects (quick, 0.43
-/// ms replays) read 1.05-1.36 in the eight runs where `pool_tuned` drew one replay per sample
-/// and 0.75-0.78 in five of six where it drew two, so the cell's winner changed from run to
-/// run; with one untimed replay first, 0.77-0.83 in four runs, whichever it drew. Neither
+/// ms replays) read 1.05-1.36 in six of the seven runs where `pool_tuned` drew one replay per
+/// sample (0.78 in the seventh) and 0.75-0.78 in all four where it drew two, so the cell's
+/// winner changed from run to run; with one untimed replay first, 0.77-0.83 in four runs,
+/// whichever it drew. Neither
 /// randomising the heap's layout before each sample nor running without address-space
 /// randomisation changed that; it is the replay before, not where the state lands.
 pub const REBUILT_WARM_UPS: u64 = 1;
