@@ -14,7 +14,10 @@
 //! for one whose state is rebuilt for every replay, so every sample measures a warm state as
 //! criterion's would, and the ratio of two designs does not depend on their iterations; the
 //! number of rounds fills the cell's budget within
-//! [`RoundsBudget::min_rounds`]..=[`RoundsBudget::max_rounds`].
+//! [`RoundsBudget::min_rounds`]..=[`RoundsBudget::max_rounds`]. Samples and budget are read
+//! with [`Stopwatch`]: wall time less the time the thread waited for a processor, so other work
+//! on the machine neither lengthens a sample it preempted nor takes rounds from a cell (it makes
+//! the cell take longer instead).
 //!
 //! Then the comparisons the cell is read for (each reference loop against the design it
 //! mirrors, the two fastest ranked designs against each other) that the rounds left unsettled
@@ -30,13 +33,13 @@
 //! design in the manner of adaptive sampling (sample until the interval is narrow enough, with
 //! a cap).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use results::stats::{MIN_ROUNDS, PairedRatio, median_interval, paired_ratio};
 use workloads::rng::TraceRng;
 
-use crate::host::fresh_time_slice;
-use crate::replay::{ReferenceLoop, Replayer};
+use crate::host::{Stopwatch, fresh_time_slice};
+use crate::replay::{Family, ReferenceLoop, Replayer};
 use crate::timing::TimedReplay;
 
 /// Something timed in rounds: `iters` verified replays, returning the time inside them.
@@ -66,6 +69,12 @@ pub trait Timer {
     fn needs_warm_up(&self) -> bool {
         true
     }
+
+    /// Whether the contestant's replays hand their work to other threads, so the budget
+    /// counts its time on the wall clock ([`Stopwatch::start_for`]), as its samples are.
+    fn runs_on_other_threads(&self) -> bool {
+        false
+    }
 }
 
 impl<R: Replayer> Timer for TimedReplay<'_, R> {
@@ -81,6 +90,10 @@ impl<R: Replayer> Timer for TimedReplay<'_, R> {
     /// timed replay, which warms it; a read-only body reuses one state.
     fn needs_warm_up(&self) -> bool {
         self.reuses_state()
+    }
+
+    fn runs_on_other_threads(&self) -> bool {
+        <R::Family as Family>::RUNS_ON_OTHER_THREADS
     }
 }
 
@@ -145,10 +158,14 @@ fn warm_ups(needs_warm_up: bool, wall_per_replay: Duration) -> u64 {
 /// randomisation changed that; it is the replay before, not where the state lands.
 pub const REBUILT_WARM_UPS: u64 = 1;
 
-/// How long a cell's rounds may take.
+/// How long a cell's rounds may take, in time the process ran ([`Stopwatch`]: wall time less
+/// the waits for a processor), so a busy machine runs a cell's rounds as a quiet one would, only
+/// later, instead of fewer of them: under two busy processes a quick run's extra rounds, counted
+/// in wall time, ran out before a reference loop's `overhead` settled (`lookup-zipf` at 65,536
+/// objects: `ref-direct-packed` 1.155 after 22 rounds, 0.99-1.01 quiet).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RoundsBudget {
-    /// Wall time per contestant (the cell's budget is this times its contestants), untimed
+    /// Time per contestant (the cell's budget is this times its contestants), untimed
     /// rebuilds of a mutating body included.
     pub per_contestant: Duration,
     /// The shortest sample: a contestant's iterations per sample are chosen so its sample's
@@ -158,8 +175,8 @@ pub struct RoundsBudget {
     pub min_rounds: usize,
     /// Most rounds, however fast the cell, extra rounds included.
     pub max_rounds: usize,
-    /// Wall time per contestant still in the extra rounds (the cell's extra budget is this
-    /// times the contestants that enter them), untimed replays included.
+    /// Time per contestant still in the extra rounds (the cell's extra budget is this times
+    /// the contestants that enter them), untimed replays included.
     pub extra_per_contestant: Duration,
     /// A comparison whose interval holds 1 is settled once the interval's upper bound over its
     /// lower is at most `1 + precision` ([`settled`]).
@@ -188,14 +205,15 @@ pub struct CellRounds {
     pub timings: Vec<Result<RoundsTiming, String>>,
 }
 
-/// Per contestant: replays per sample and the wall time of one replay (rebuilds included).
+/// Per contestant: replays per sample and the time of one replay, rebuilds included (its wall
+/// time less waits for a processor, as the budget is counted).
 fn calibrate(timer: &mut dyn Timer, budget: &RoundsBudget) -> Result<(u64, Duration), String> {
     timer.prepare()?;
     if timer.needs_warm_up() {
         // As before every sample: the state was last touched by the dry run or another cell.
         timer.time(WARM_UPS)?;
     }
-    let started = Instant::now();
+    let started = Stopwatch::start_for(timer.runs_on_other_threads());
     let inside = timer.time(1)?;
     let mut wall = started.elapsed();
     let mut per_replay = inside;
@@ -213,7 +231,7 @@ fn calibrate(timer: &mut dyn Timer, budget: &RoundsBudget) -> Result<(u64, Durat
     let mut iters = wanted(per_replay, wall);
     if iters > 1 {
         // A second, longer warm-up: the first replay ran cold.
-        let started = Instant::now();
+        let started = Stopwatch::start_for(timer.runs_on_other_threads());
         let inside = timer.time(iters)?;
         wall = started.elapsed().div_f64(iters as f64);
         per_replay = inside.div_f64(iters as f64);
@@ -333,6 +351,7 @@ pub fn time_cell(
     let max_rounds = budget.max_rounds.max(budget.min_rounds);
     let rounds = ((cell_budget / round_wall.as_secs_f64().max(1e-9)) as usize)
         .clamp(budget.min_rounds, max_rounds);
+    let threaded = timers.iter().any(|t| t.runs_on_other_threads());
     let mut cell = Rounds {
         timers,
         timings,
@@ -354,7 +373,8 @@ pub fn time_cell(
     let extra_budget = budget
         .extra_per_contestant
         .mul_f64(extra_contestants as f64);
-    let started = Instant::now();
+    // Counted as the contestants' samples are: in wall time when one runs on other threads.
+    let started = Stopwatch::start_for(threaded);
     let mut extra = 0;
     // The budget is looked at before every round, so a slow round (a threaded design on a
     // busy machine) overruns it by one round at most.

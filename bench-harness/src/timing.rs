@@ -11,10 +11,11 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use workloads::Trace;
 
+use crate::host::Stopwatch;
 use crate::replay::shared::{SharedState, resolve_body};
 use crate::replay::{Family, OpOf, ReplayError, Replayer, ResolvedBody};
 use crate::verify::{Expected, describe_mismatch};
@@ -102,6 +103,12 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
         Ok(())
     }
 
+    /// A stopwatch for one timed replay: the caller's run time, or the wall clock for a
+    /// family whose bodies run on worker threads ([`Family::RUNS_ON_OTHER_THREADS`]).
+    pub fn stopwatch() -> Stopwatch {
+        Stopwatch::start_for(<R::Family as Family>::RUNS_ON_OTHER_THREADS)
+    }
+
     /// Whether the timed replays reuse one state (a read-only body) rather than a state built
     /// afresh for each.
     pub fn reuses_state(&self) -> bool {
@@ -133,7 +140,7 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
             .expect("built by the dry run")
             .borrow_mut();
         let body = self.resolved.as_ref().expect("resolved by the dry run");
-        let start = Instant::now();
+        let start = Self::stopwatch();
         let digest = state.replay_resolved(&self.trace.body, body);
         let elapsed = start.elapsed();
         self.check(digest)?;
@@ -158,7 +165,7 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
         let body = self.resolved.as_ref().expect("resolved by the dry run");
         // A fresh time slice for the timed body: see `fresh_time_slice`.
         crate::host::fresh_time_slice();
-        let start = Instant::now();
+        let start = Self::stopwatch();
         let digest = state.replay_resolved(&self.trace.body, body);
         let elapsed = start.elapsed();
         self.check(digest)?;

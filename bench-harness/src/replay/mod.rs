@@ -87,6 +87,11 @@ pub trait Family: Sized + 'static {
     /// The family in results (whose name is [`Self::NAME`]; checked by the family list's
     /// tests).
     const RESULTS_FAMILY: results::Family;
+    /// Whether a replay hands its work to threads other than the caller's (worker threads):
+    /// such a body is timed on the wall clock, since the caller's waits for a processor
+    /// (taken off the time of a body run on one thread, `host::Stopwatch`) are time its
+    /// workers ran.
+    const RUNS_ON_OTHER_THREADS: bool = false;
     /// A title for listings and the report ("ID lookup tables").
     const TITLE: &'static str;
     /// The design whose time normalises the family's others in `compare` and the history

@@ -52,7 +52,7 @@
 
 use std::alloc::Layout;
 use std::ptr::NonNull;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use impls::alloc::BlockAllocator;
 use impls::alloc::buddy::Buddy;
@@ -68,6 +68,7 @@ use workloads::alloc::{AllocOp, BlockHandle};
 use super::{
     AllocDigest, AllocFamily, AllocReplay, MIN_BLOCK, read_head, read_stamps, write_stamps,
 };
+use crate::host::Stopwatch;
 use crate::replay::{ReferenceLoop, Replayer};
 
 /// An op of a body as the application holds it.
@@ -593,7 +594,7 @@ impl<A: DirectAllocator> DirectAlloc<A> {
         unsafe { allocator.replay_direct(&self.setup, &mut held) }
             .map_err(|i| format!("{name} called directly refused setup op {i}"))?;
         let body = std::hint::black_box(&self.body[..]);
-        let start = Instant::now();
+        let start = Stopwatch::start();
         // SAFETY: as above; `held` holds the setup's blocks.
         let digest = unsafe { allocator.replay_direct(body, &mut held) };
         let elapsed = start.elapsed();

@@ -26,7 +26,7 @@
 //!   its overhead is the replay driver's alone, which every design of the family pays: a peer's
 //!   overhead above it is its adapter's.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use impls::components::direct::BufferDirect;
 use impls::components::model::ModelStore;
@@ -39,6 +39,7 @@ use workloads::Trace;
 use workloads::components::{ComponentOp, EntityHandle};
 
 use super::{ComponentDigest, ComponentFamily, ComponentReplay, DT, StateHash, mix_lookup};
+use crate::host::Stopwatch;
 use crate::replay::{ReferenceLoop, Replayer};
 
 /// `simulate` over a plain `Vec` of the instances live after the setup, once per `Simulate`.
@@ -88,7 +89,7 @@ impl ReferenceLoop for VecSimulate {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             let mut instances = self.instances.clone();
-            let start = Instant::now();
+            let start = Stopwatch::start();
             let mut simulated = 0u64;
             for _ in 0..self.passes {
                 let instances = std::hint::black_box(&mut instances);
@@ -272,7 +273,7 @@ impl<P: EcsLookupLoop> ReferenceLoop for DirectEcs<P> {
     fn run(&self, iters: u64) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
-            let start = Instant::now();
+            let start = Stopwatch::start();
             let answers = self
                 .state
                 .store

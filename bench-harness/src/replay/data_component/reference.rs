@@ -34,7 +34,7 @@
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use impls::data_component::heap_value::HeapValue;
 use impls::data_component::keyed_map::{KeyMap, MapComponent};
@@ -48,6 +48,7 @@ use workloads::data_component::EntityHandle;
 use workloads::{DataOp, Trace};
 
 use super::{DataComponentFamily, KvDigest, KvReplay, mix, value_of};
+use crate::host::Stopwatch;
 use crate::replay::{ReferenceLoop, Replayer};
 
 /// A design whose map the `ref-direct-<design>` loop calls directly: one map per entity, used
@@ -441,14 +442,14 @@ impl<P: DirectMaps> ReferenceLoop for DirectKv<P> {
         for _ in 0..iters {
             match &self.body {
                 Body::Reads(reads) => {
-                    let start = Instant::now();
+                    let start = Stopwatch::start();
                     let answers = read_all::<P>(black_box(&self.maps), black_box(reads));
                     total += start.elapsed();
                     self.check(answers, keys_held::<P>(&self.maps))?;
                 }
                 Body::Mixed { ops, values } => {
                     let mut maps = self.maps.clone();
-                    let start = Instant::now();
+                    let start = Stopwatch::start();
                     let answers =
                         apply_all::<P>(black_box(&mut maps), black_box(ops), black_box(values));
                     total += start.elapsed();

@@ -22,7 +22,7 @@
 //!   the adapter add to the crate. Verified: the hits and the wrapping sum of [`super::mix`]
 //!   over the objects found must equal the model's.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use impls::id_table::peers::generational_arena::GenerationalArenaPeer;
 use impls::id_table::peers::slab::SlabPeer;
@@ -35,6 +35,7 @@ use impls::id_table::{Design, IdTable};
 use workloads::{IdTableOp, Object, Payload, Payload8, Payload128, Trace};
 
 use super::{Digest, IdTableFamily, SizedReplay, lookup_all, mix};
+use crate::host::Stopwatch;
 use crate::replay::{CellStates, ReferenceLoop, Replayer, SharedState};
 
 /// The live objects of a trace in a plain `Vec`, of the trace's object size.
@@ -95,7 +96,7 @@ impl VecIterate {
     fn time<P: Object>(&self, objects: &[P], iters: u64) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
-            let start = Instant::now();
+            let start = Stopwatch::start();
             let mut sum = 0u64;
             for _ in 0..self.passes {
                 let objects = std::hint::black_box(objects);
@@ -188,7 +189,7 @@ impl<C: Design> DirectLookup<C> {
     ) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
-            let start = Instant::now();
+            let start = Stopwatch::start();
             let (hits, sum) = lookup_all(table, std::hint::black_box(ids));
             total += start.elapsed();
             if std::hint::black_box((hits, sum)) != (self.expected.hits, self.expected.lookup_sum) {
@@ -334,7 +335,7 @@ impl<C: CrateLookupLoop> DirectPeerLookup<C> {
     ) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
-            let start = Instant::now();
+            let start = Stopwatch::start();
             let answers = C::lookup_all(table, std::hint::black_box(keys));
             total += start.elapsed();
             if std::hint::black_box(answers) != self.expected {

@@ -57,6 +57,7 @@ impl Family for LockingFamily {
 
     const RESULTS_FAMILY: results::Family = results::Family::Locking;
     const TITLE: &'static str = "Multithreaded gameplay";
+    const RUNS_ON_OTHER_THREADS: bool = true;
     /// Every speed-up is measured against one thread without locks.
     const REFERENCE_DESIGN: &'static str = "single_thread";
     /// The mixed gameplay frame: the passes replay it on one thread, on the caller

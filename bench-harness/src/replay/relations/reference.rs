@@ -31,7 +31,7 @@
 //!   (visits, firsts, counts, removals and their sums, by the family's [`mix_record`], and the
 //!   records held after the body, counted outside the timed region) must equal the model's.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use impls::relations::arena::{RecordArena, Slot};
 use impls::relations::peers::hashbrown_smallvec::{self as hashbrown_peer, HashbrownSmallVec};
@@ -41,6 +41,7 @@ use workloads::Trace;
 use workloads::relations::RelationOp;
 
 use super::{RelationDigest, RelationFamily, RelationReplay, mix_record};
+use crate::host::Stopwatch;
 use crate::replay::{PassStates, ReferenceLoop, Replayer, describe_mismatch};
 
 /// A peer whose map crate the `ref-direct-<peer>` loop calls directly: its maps and records
@@ -399,7 +400,7 @@ impl<P: DirectRelationPeer> DirectRelations<P> {
             records_held: arena.len() as u64,
             ..RelationDigest::default()
         };
-        let start = Instant::now();
+        let start = Stopwatch::start();
         match &self.body {
             Body::Visits(keys) => {
                 (digest.visited, digest.visit_sum) =
@@ -425,7 +426,7 @@ impl<P: DirectRelationPeer> DirectRelations<P> {
         })?;
         let Fresh { arena, by_a, by_b } = &mut fresh;
         crate::host::fresh_time_slice();
-        let start = Instant::now();
+        let start = Stopwatch::start();
         let digest = apply_steps::<P>(
             std::hint::black_box(arena),
             by_a,

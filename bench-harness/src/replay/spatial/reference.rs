@@ -43,7 +43,7 @@
 //!   `run` returns an error naming the defect, and the suite reports the loop failed.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use impls::spatial::peers::flat_spatial::{FlatSpatialGrid, PointGrid, PointGridHandle};
 use impls::spatial::peers::kiddo::{KiddoTree, Metric, PointKdTree, pruning_radius};
@@ -54,6 +54,7 @@ use workloads::Trace;
 use workloads::spatial::SpatialOp;
 
 use super::{Built, SpatialDigest, SpatialFamily, SpatialReplay, mix_query};
+use crate::host::Stopwatch;
 use crate::replay::{ReferenceLoop, Replayer};
 
 /// A query as the application holds it: its centre and radius.
@@ -344,7 +345,7 @@ impl<const D: usize, I: DirectIndex<D>> Direct<D, I> {
     fn pass(&self, fresh: Option<I>) -> Result<(Duration, SpatialDigest), String> {
         let (elapsed, (found, query_sum), held) = match (&self.app, fresh) {
             (Some(app), _) => {
-                let start = Instant::now();
+                let start = Stopwatch::start();
                 let mut totals = (0u64, 0u64);
                 for frame in black_box(&self.frames) {
                     let (f, s) = I::query_all(black_box(app), &frame.queries);
@@ -356,7 +357,7 @@ impl<const D: usize, I: DirectIndex<D>> Direct<D, I> {
                 let mut app = index
                     .app(&self.positions)
                     .ok_or("the peer's index rebuilt from the setup does not hold every point")?;
-                let start = Instant::now();
+                let start = Stopwatch::start();
                 let mut totals = (0u64, 0u64);
                 for frame in black_box(&self.frames) {
                     I::move_all(black_box(&mut app), &frame.moves);

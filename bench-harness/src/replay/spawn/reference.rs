@@ -40,7 +40,7 @@
 //! [`SpawnWorld::visit`]: impls::spawn::SpawnWorld::visit
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use impls::spawn::model::ModelSpawner;
 use impls::spawn::peers::hecs::{HecsBatch, HecsSpawn, HecsWorld, Transform};
@@ -50,7 +50,7 @@ use workloads::Trace;
 use workloads::spawn::SpawnOp;
 
 use super::{SpawnDigest, SpawnFamily, SpawnReplay};
-use crate::host::fresh_time_slice;
+use crate::host::{Stopwatch, fresh_time_slice};
 use crate::replay::{ReferenceLoop, Replayer};
 
 /// A peer whose crate the `ref-direct-<peer>` loop calls directly: spawning its resource as
@@ -448,7 +448,7 @@ impl<S: DirectSpawner> ReferenceLoop for DirectSpawn<S> {
             let mut world = S::World::default();
             let mut spawned = Vec::with_capacity(self.level_spawns);
             fresh_time_slice();
-            let start = Instant::now();
+            let start = Stopwatch::start();
             let digest = self.spawn_all(&mut world, &mut spawned);
             total += start.elapsed();
             if black_box(digest) != self.expected {

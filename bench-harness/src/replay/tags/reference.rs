@@ -34,7 +34,7 @@
 //!   timed region) must equal the model's.
 
 use std::ops::Deref;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use impls::tags::peers::arrayvec::{self as arrayvec_peer, ArrayVecPeer};
 use impls::tags::peers::smallvec::{self as smallvec_peer, SmallVecPeer};
@@ -44,6 +44,7 @@ use workloads::tags::EntityHandle;
 use workloads::{TagOp, Trace};
 
 use super::{TagDigest, TagFamily, TagReplay, mix_pair};
+use crate::host::Stopwatch;
 use crate::replay::{PassStates, ReferenceLoop, Replayer, describe_mismatch};
 
 /// A design whose per-entity vectors the `ref-direct-<design>` loop uses directly: its vectors
@@ -372,7 +373,7 @@ impl<P: DirectTagLists> DirectTags<P> {
             tags_held: self.held_after_setup,
             ..TagDigest::default()
         };
-        let start = Instant::now();
+        let start = Stopwatch::start();
         match &self.body {
             Body::Visits(visits) => {
                 (digest.visited, digest.visit_sum) =
@@ -402,7 +403,7 @@ impl<P: DirectTagLists> DirectTags<P> {
                 .map_err(|e| format!("setup {e}"))
         })?;
         crate::host::fresh_time_slice();
-        let start = Instant::now();
+        let start = Stopwatch::start();
         let digest = apply_steps::<P>(
             std::hint::black_box(&mut fresh.lists),
             std::hint::black_box(steps),

@@ -31,7 +31,7 @@
 //!   the family pays, so indextree's above it is its adapter's. Verified like the loop above.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use impls::transforms::immediate_iterative::ImmediateIterative;
 use impls::transforms::peers::indextree::{IndexTreePeer, TransformArena};
@@ -40,6 +40,7 @@ use workloads::transforms::NodeHandle;
 use workloads::{Trace, TransformOp};
 
 use super::{TransformDigest, TransformFamily, TransformReplay, mix_world};
+use crate::host::Stopwatch;
 use crate::replay::{ReferenceLoop, Replayer};
 
 /// The crate's node id.
@@ -218,7 +219,7 @@ impl ReferenceLoop for DirectIndexTree {
         for _ in 0..iters {
             match &self.body {
                 Body::Reads(reads) => {
-                    let start = Instant::now();
+                    let start = Stopwatch::start();
                     let answers = run_reads(black_box(&self.arena), black_box(reads));
                     total += start.elapsed();
                     self.check(answers, live_nodes(&self.arena))?;
@@ -226,7 +227,7 @@ impl ReferenceLoop for DirectIndexTree {
                 Body::Frames(ops) => {
                     let mut arena = self.arena.clone();
                     let mut order = Vec::with_capacity(self.largest_subtree);
-                    let start = Instant::now();
+                    let start = Stopwatch::start();
                     let answers = run_frames(black_box(&mut arena), black_box(ops), &mut order);
                     total += start.elapsed();
                     self.check(answers, live_nodes(&arena))?;
@@ -304,7 +305,7 @@ impl<S: TransformStore + Clone + 'static> DirectDesign<S> {
     /// One pass on `store`: its answers checked against the model's, and the time of the body.
     fn pass(&self, store: &mut S) -> Result<Duration, String> {
         let mut batch = Vec::with_capacity(self.longest_batch);
-        let start = Instant::now();
+        let start = Stopwatch::start();
         let answers = run_store(black_box(store), black_box(&self.ops), &mut batch);
         let elapsed = start.elapsed();
         let (reads, sum) = answers.map_err(|e| format!("{} refused: {e}", S::INFO.meta.name))?;
