@@ -1,8 +1,9 @@
 //! What the host offers right now (as opposed to what it is, `machine`): the memory available
 //! to new allocations, which bounds the arenas a replay may build, a fresh time slice of the
-//! scheduler before a timed region, and the stopwatch every timed region is read with (wall
-//! time less the thread's waits for a processor). A leaf module, so replay code and reference
-//! loops can use it without importing the measuring code (`machine`, `timing`).
+//! scheduler before a timed region, the stopwatch every timed region is read with (wall time
+//! less the thread's waits for a processor), and whether a measurement pass is replaying
+//! (which that stopwatch and the threaded families ask). A leaf module, so replay code and
+//! reference loops can use it without importing the measuring code (`machine`, `timing`).
 
 use std::time::{Duration, Instant};
 
@@ -28,6 +29,24 @@ pub fn fresh_time_slice() {
     std::thread::yield_now();
 }
 
+/// Whether a measurement pass is replaying ([`set_repeatable`]).
+static REPEATABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a measurement pass is replaying: its counts (simulated instructions, allocator
+/// calls) gate CI, so every replay must repeat them exactly. A family whose designs run on
+/// worker threads runs them on the caller, one thread, while this holds (a simulated CPU runs
+/// threads one at a time anyway, and a worker's spin before it sleeps would make the counts
+/// vary from run to run); the bench's timed runs use the machine's threads.
+pub fn repeatable() -> bool {
+    REPEATABLE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Sets [`repeatable`] (the passes' driver and the cache pass's child process; re-exported
+/// by `replay`) and returns the previous value.
+pub fn set_repeatable(on: bool) -> bool {
+    REPEATABLE.swap(on, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Times a region as wall time less the time the calling thread spent waiting for a processor
 /// (its run-queue delay, Linux's `/proc/thread-self/schedstat`), so a sample that other work
 /// on the machine preempted reads as it would have on a quiet one instead of as the sum of
@@ -49,11 +68,11 @@ pub struct Stopwatch {
 
 impl Stopwatch {
     /// Starts timing a region run on the calling thread alone; on the wall clock while a
-    /// measurement pass replays ([`crate::replay::repeatable`]): the passes count the
+    /// measurement pass replays ([`repeatable`]): the passes count the
     /// instructions of the timed regions, and reading the delay added its own to the counts
     /// that gate CI (a reference loop's `ir` per op up 2.0-2.4% at 1,000 objects).
     pub fn start() -> Self {
-        if crate::replay::repeatable() {
+        if repeatable() {
             return Self::wall();
         }
         let before = Instant::now();

@@ -47,23 +47,7 @@ pub use spawn::{SpawnDigest, SpawnFamily, SpawnReplay};
 pub use tags::{TagDigest, TagFamily, TagReplay};
 pub use transforms::{TransformDigest, TransformFamily, TransformReplay};
 
-/// Whether a measurement pass is replaying ([`set_repeatable`]).
-static REPEATABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Whether a measurement pass is replaying: its counts (simulated instructions, allocator
-/// calls) gate CI, so every replay must repeat them exactly. A family whose designs run on
-/// worker threads runs them on the caller, one thread, while this holds (a simulated CPU runs
-/// threads one at a time anyway, and a worker's spin before it sleeps would make the counts
-/// vary from run to run); the bench's timed runs use the machine's threads.
-pub fn repeatable() -> bool {
-    REPEATABLE.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-/// Sets [`repeatable`] (the passes' driver and the cache pass's child process) and returns
-/// the previous value.
-pub fn set_repeatable(on: bool) -> bool {
-    REPEATABLE.swap(on, std::sync::atomic::Ordering::Relaxed)
-}
+pub use crate::host::{repeatable, set_repeatable};
 
 /// A family as the harness sees it: everything the criterion driver, the CLI, the measurement
 /// passes, `compare` and the report need, so none of them names a family.
