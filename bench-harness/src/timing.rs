@@ -105,7 +105,7 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
 
     /// A stopwatch for one timed replay: the caller's run time, or the wall clock for a
     /// family whose bodies run on worker threads ([`Family::RUNS_ON_OTHER_THREADS`]).
-    pub fn stopwatch() -> Stopwatch {
+    fn stopwatch() -> Stopwatch {
         Stopwatch::start_for(<R::Family as Family>::RUNS_ON_OTHER_THREADS)
     }
 
