@@ -8,8 +8,8 @@
 //! runs back to back with the design it mirrors, in either order, so their ratio (the
 //! replay's `overhead`) pairs samples taken moments apart. A contestant's
 //! sample is `iters` verified replays, `iters` chosen once per contestant so a sample lasts at
-//! least [`RoundsBudget::min_sample`], after untimed replays: [`WARM_UPS`] (one for a
-//! [`LONG_REPLAY`]) for a contestant that keeps its state between samples (the round's other
+//! least [`RoundsBudget::min_sample`], after untimed replays (none for a
+//! [`SELF_WARMING_REPLAY`]): [`WARM_UPS`] (one for a [`LONG_REPLAY`]) for a contestant that keeps its state between samples (the round's other
 //! contestants have evicted it from the caches, [`Timer::needs_warm_up`]), [`REBUILT_WARM_UPS`]
 //! for one whose state is rebuilt for every replay, so every sample measures a warm state as
 //! criterion's would, and the ratio of two designs does not depend on their iterations; the
@@ -134,10 +134,29 @@ pub const WARM_UPS: u64 = 2;
 /// three query workloads at 1,000, 61-65 ms).
 pub const LONG_REPLAY: Duration = Duration::from_millis(50);
 
-/// The untimed replays before each sample of a contestant: [`WARM_UPS`] for one that keeps its
-/// state ([`Timer::needs_warm_up`]), one if its replay lasts [`LONG_REPLAY`] or more, and one
-/// for a body rebuilt for every replay ([`REBUILT_WARM_UPS`]).
+/// A replay at least this long (its calibrated wall time) is timed without an untimed replay
+/// before it, whether it keeps its state or rebuilds it: what a warm-up is for (the state back
+/// in the caches, the first replay's cold code and predictors, about 0.1-0.3 ms in
+/// [`REBUILT_WARM_UPS`]' measurement) is a small part of a replay this long, and its warm-up
+/// doubled its share of a cell at the rounds' floor. Measured on one build, two quick runs of
+/// `^(alloc|transforms)/` on a quiet machine, warm-ups as before and none from 50 ms (stricter
+/// than this): 117 s and 87 s; the reference loops of the 15 contestants at 50 ms or more kept
+/// their `overhead` within 0.996-1.035 (0.974-1.072 with warm-ups), their times moved 0.91-1.13×
+/// between the runs where the shorter contestants' moved 0.54-1.71× (5th-95th percentile),
+/// and the winners of the 23 cells changed in two, each with its top two within 5% and neither
+/// a contestant the rule touched. A read-only body whose state the round's other contestants
+/// evicted pays reloading it in its sample instead (tens of MB at 1M objects: a few ms of a
+/// replay this long), and so does the reference loop it is paired with.
+pub const SELF_WARMING_REPLAY: Duration = Duration::from_millis(100);
+
+/// The untimed replays before each sample of a contestant: none if its replay lasts
+/// [`SELF_WARMING_REPLAY`] or more; else [`WARM_UPS`] for one that keeps its state
+/// ([`Timer::needs_warm_up`]), one if its replay lasts [`LONG_REPLAY`] or more, and one for a
+/// body rebuilt for every replay ([`REBUILT_WARM_UPS`]).
 fn warm_ups(needs_warm_up: bool, wall_per_replay: Duration) -> u64 {
+    if wall_per_replay >= SELF_WARMING_REPLAY {
+        return 0;
+    }
     match (needs_warm_up, wall_per_replay >= LONG_REPLAY) {
         (false, _) => REBUILT_WARM_UPS,
         (true, true) => 1,
@@ -942,15 +961,14 @@ mod warm_ups {
         }
     }
 
-    /// A contestant whose replay lasts [`LONG_REPLAY`]: after the calibration (which cannot
-    /// know that yet), one untimed replay before each sample.
-    #[test]
-    fn a_long_replay_is_warmed_once() {
-        struct Long(std::rc::Rc<std::cell::RefCell<Vec<u64>>>);
+    /// The replay counts asked of one contestant whose replay lasts `per_replay`, timed alone
+    /// in two rounds.
+    fn calls_of_a_replay_lasting(per_replay: Duration) -> Vec<u64> {
+        struct Long(Duration, std::rc::Rc<std::cell::RefCell<Vec<u64>>>);
         impl Timer for Long {
             fn time(&mut self, iters: u64) -> Result<Duration, String> {
-                self.0.borrow_mut().push(iters);
-                let took = LONG_REPLAY * iters as u32;
+                self.1.borrow_mut().push(iters);
+                let took = self.0 * iters as u32;
                 std::thread::sleep(took);
                 Ok(took)
             }
@@ -964,12 +982,28 @@ mod warm_ups {
             precision: 0.05,
         };
         let calls = std::rc::Rc::default();
-        let mut timers: Vec<Box<dyn Timer>> = vec![Box::new(Long(std::rc::Rc::clone(&calls)))];
+        let long = Long(per_replay, std::rc::Rc::clone(&calls));
+        let mut timers: Vec<Box<dyn Timer>> = vec![Box::new(long)];
         let cell = time_in_rounds(&mut timers, &budget, 3);
-        assert_eq!(cell.timings[0].as_ref().unwrap().iters, 1);
-        // Calibration: the warm-ups and one replay; then each round: one warm-up, the sample.
-        let calls = calls.borrow().clone();
+        let timing = cell.timings[0].as_ref().unwrap();
+        assert_eq!((timing.iters, timing.ns_per_replay.len()), (1, 2));
+        calls.borrow().clone()
+    }
+
+    /// A contestant whose replay lasts [`LONG_REPLAY`]: after the calibration (which cannot
+    /// know that yet: the warm-ups and one replay), one untimed replay before each sample.
+    #[test]
+    fn a_long_replay_is_warmed_once() {
+        let calls = calls_of_a_replay_lasting(LONG_REPLAY);
         assert_eq!(calls, [WARM_UPS, 1, 1, 1, 1, 1]);
+    }
+
+    /// A contestant whose replay lasts [`SELF_WARMING_REPLAY`]: after the calibration, each
+    /// round times its sample with no untimed replay before it.
+    #[test]
+    fn a_self_warming_replay_is_not_warmed() {
+        let calls = calls_of_a_replay_lasting(SELF_WARMING_REPLAY);
+        assert_eq!(calls, [WARM_UPS, 1, 1, 1]);
     }
 
     impl Timer for &mut Recorder {
