@@ -121,8 +121,9 @@ impl<L: ReferenceLoop> Timer for LoopTimer<L> {
 /// 2 min 19-24 s to 2 min 36 s (quiet, this 2-core machine).
 pub const WARM_UPS: u64 = 2;
 
-/// A replay at least this long (its calibrated wall time) is warmed by one untimed replay
-/// instead of [`WARM_UPS`]: one warm-up brings its state back as far as a second does for a
+/// A replay at least this long (its calibrated wall time), and shorter than
+/// [`SELF_WARMING_REPLAY`], is warmed by one untimed replay instead of [`WARM_UPS`] (the
+/// measurements below predate that bound): one warm-up brings its state back as far as a second does for a
 /// replay this long (two default-scale runs each way of `lookup-uniform` at 1M and
 /// `sp-large-radius` at 100K: the ratios to the reference of the contestants above it within
 /// the runs' spread, `map-btree` 38.9-42.9 with two warm-ups and 39.9-40.6 with one), and at
@@ -144,9 +145,10 @@ pub const LONG_REPLAY: Duration = Duration::from_millis(50);
 /// their `overhead` within 0.996-1.035 (0.974-1.072 with warm-ups), their times moved 0.91-1.13×
 /// between the runs where the shorter contestants' moved 0.54-1.71× (5th-95th percentile),
 /// and the winners of the 23 cells changed in two, each with its top two within 5% and neither
-/// a contestant the rule touched. A read-only body whose state the round's other contestants
-/// evicted pays reloading it in its sample instead (tens of MB at 1M objects: a few ms of a
-/// replay this long), and so does the reference loop it is paired with.
+/// a contestant the rule touched. Not measured at the default scale, whose read-only
+/// contestants above it (the maps over 1M IDs, the spatial scans at 100K points) now reload
+/// their evicted state inside the sample: estimated at tens of MB, a few ms of such a replay,
+/// paid by the reference loop paired with each too.
 pub const SELF_WARMING_REPLAY: Duration = Duration::from_millis(100);
 
 /// The untimed replays before each sample of a contestant: none if its replay lasts
