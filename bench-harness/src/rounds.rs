@@ -9,9 +9,10 @@
 //! replay's `overhead`) pairs samples taken moments apart. A contestant's
 //! sample is `iters` verified replays, `iters` chosen once per contestant so a sample lasts at
 //! least [`RoundsBudget::min_sample`], after untimed replays (none for a
-//! [`SELF_WARMING_REPLAY`]): [`WARM_UPS`] (one for a [`LONG_REPLAY`]) for a contestant that keeps its state between samples (the round's other
-//! contestants have evicted it from the caches, [`Timer::needs_warm_up`]), [`REBUILT_WARM_UPS`]
-//! for one whose state is rebuilt for every replay, so every sample measures a warm state as
+//! [`SELF_WARMING_REPLAY`], one fewer for a [`LONG_REPLAY`]): [`WARM_UPS`] for a contestant
+//! that keeps its state between samples (the round's other contestants have evicted it from
+//! the caches, [`Timer::needs_warm_up`]), [`REBUILT_WARM_UPS`] for one whose state is rebuilt
+//! for every replay, so every sample measures a warm state as
 //! criterion's would, and the ratio of two designs does not depend on their iterations; the
 //! number of rounds fills the cell's budget within
 //! [`RoundsBudget::min_rounds`]..=[`RoundsBudget::max_rounds`]. Samples and budget are read
@@ -122,18 +123,22 @@ impl<L: ReferenceLoop> Timer for LoopTimer<L> {
 pub const WARM_UPS: u64 = 2;
 
 /// A replay at least this long (its calibrated wall time), and shorter than
-/// [`SELF_WARMING_REPLAY`], is warmed by one untimed replay instead of [`WARM_UPS`] (the
-/// measurements below predate that bound): one warm-up brings its state back as far as a second does for a
-/// replay this long (two default-scale runs each way of `lookup-uniform` at 1M and
-/// `sp-large-radius` at 100K: the ratios to the reference of the contestants above it within
-/// the runs' spread, `map-btree` 38.9-42.9 with two warm-ups and 39.9-40.6 with one), and at
-/// the rounds' floor the second took a third of its cell's time (`lookup-uniform` at 1M objects in
-/// a default run: `map-btree`, 475 ms per replay, 21 of the cell's 60 s in 15 rounds of two
-/// warm-ups and one sample). Only the slow contestants of a cell pass it (a default run's
-/// read-only contestants above it: the maps over 1M IDs, the spatial scans and hashes of
-/// `sp-large-radius` and `sp-3d` at 100K points; a quick run's: the relations' `scan` on its
-/// three query workloads at 1,000, 61-65 ms).
-pub const LONG_REPLAY: Duration = Duration::from_millis(50);
+/// [`SELF_WARMING_REPLAY`], takes one untimed replay fewer before each sample: one instead of
+/// [`WARM_UPS`] for a contestant that keeps its state, none instead of [`REBUILT_WARM_UPS`] for
+/// one rebuilt for every replay. The bound lies above the replays [`WARM_UPS`] was measured on
+/// (the ID tables' lookups at 65,536 objects: 0.1-1.4 ms per replay in a quick run), and
+/// below it a warm-up's cold start (0.1-0.3 ms, [`REBUILT_WARM_UPS`]) is a large part of a
+/// replay. Measured on one build with the rule switched by a temporary environment variable,
+/// whole quick runs on a quiet machine (2026-11-28): 308-320 s in two runs with warm-ups as
+/// before (50 ms for this bound), 264 s with this one, 113 s of warm-ups down to 55 s; the
+/// 623 contestants whose warm-ups it changed moved against the first run by 4.5% at the median
+/// and 16.4% at the 90th percentile, as much as the two runs with the old rule moved against
+/// each other (4.8% and 16.9%); the 85 reference loops among them had their `overhead` within
+/// 0.95-1.05 in 43 (36 and 37 in the two runs before), the ID tables' driver loops in 20 of 20
+/// (19 and 19 before). At 50 ms, two default-scale runs each way (`lookup-uniform` at 1M,
+/// `sp-large-radius` at 100K) had shown the same of one warm-up against two: the ratios to the
+/// reference within the runs' spread (`map-btree` 38.9-42.9 with two, 39.9-40.6 with one).
+pub const LONG_REPLAY: Duration = Duration::from_millis(2);
 
 /// A replay at least this long (its calibrated wall time) is timed without an untimed replay
 /// before it, whether it keeps its state or rebuilds it: what a warm-up is for (the state back
@@ -153,16 +158,21 @@ pub const SELF_WARMING_REPLAY: Duration = Duration::from_millis(100);
 
 /// The untimed replays before each sample of a contestant: none if its replay lasts
 /// [`SELF_WARMING_REPLAY`] or more; else [`WARM_UPS`] for one that keeps its state
-/// ([`Timer::needs_warm_up`]), one if its replay lasts [`LONG_REPLAY`] or more, and one for a
-/// body rebuilt for every replay ([`REBUILT_WARM_UPS`]).
+/// ([`Timer::needs_warm_up`]) and [`REBUILT_WARM_UPS`] for a body rebuilt for every replay,
+/// one fewer if its replay lasts [`LONG_REPLAY`] or more.
 fn warm_ups(needs_warm_up: bool, wall_per_replay: Duration) -> u64 {
     if wall_per_replay >= SELF_WARMING_REPLAY {
         return 0;
     }
-    match (needs_warm_up, wall_per_replay >= LONG_REPLAY) {
-        (false, _) => REBUILT_WARM_UPS,
-        (true, true) => 1,
-        (true, false) => WARM_UPS,
+    let warm_ups = if needs_warm_up {
+        WARM_UPS
+    } else {
+        REBUILT_WARM_UPS
+    };
+    if wall_per_replay >= LONG_REPLAY {
+        warm_ups - 1
+    } else {
+        warm_ups
     }
 }
 
@@ -963,16 +973,20 @@ mod warm_ups {
         }
     }
 
-    /// The replay counts asked of one contestant whose replay lasts `per_replay`, timed alone
-    /// in two rounds.
-    fn calls_of_a_replay_lasting(per_replay: Duration) -> Vec<u64> {
-        struct Long(Duration, std::rc::Rc<std::cell::RefCell<Vec<u64>>>);
+    /// The replay counts asked of one contestant whose replay lasts `per_replay` and that keeps
+    /// its state between samples or not (`keeps_state`), timed alone in two rounds.
+    fn calls_of_a_replay_lasting(per_replay: Duration, keeps_state: bool) -> Vec<u64> {
+        struct Long(Duration, bool, std::rc::Rc<std::cell::RefCell<Vec<u64>>>);
         impl Timer for Long {
             fn time(&mut self, iters: u64) -> Result<Duration, String> {
-                self.1.borrow_mut().push(iters);
+                self.2.borrow_mut().push(iters);
                 let took = self.0 * iters as u32;
                 std::thread::sleep(took);
                 Ok(took)
+            }
+
+            fn needs_warm_up(&self) -> bool {
+                self.1
             }
         }
         let budget = RoundsBudget {
@@ -984,7 +998,7 @@ mod warm_ups {
             precision: 0.05,
         };
         let calls = std::rc::Rc::default();
-        let long = Long(per_replay, std::rc::Rc::clone(&calls));
+        let long = Long(per_replay, keeps_state, std::rc::Rc::clone(&calls));
         let mut timers: Vec<Box<dyn Timer>> = vec![Box::new(long)];
         let cell = time_in_rounds(&mut timers, &budget, 3);
         let timing = cell.timings[0].as_ref().unwrap();
@@ -993,19 +1007,25 @@ mod warm_ups {
     }
 
     /// A contestant whose replay lasts [`LONG_REPLAY`]: after the calibration (which cannot
-    /// know that yet: the warm-ups and one replay), one untimed replay before each sample.
+    /// know that yet: the warm-ups and one replay), one untimed replay before each sample if
+    /// it keeps its state, none if it is rebuilt for every replay.
     #[test]
-    fn a_long_replay_is_warmed_once() {
-        let calls = calls_of_a_replay_lasting(LONG_REPLAY);
+    fn a_long_replay_is_warmed_once_less() {
+        let calls = calls_of_a_replay_lasting(LONG_REPLAY, true);
         assert_eq!(calls, [WARM_UPS, 1, 1, 1, 1, 1]);
+        let calls = calls_of_a_replay_lasting(LONG_REPLAY, false);
+        assert_eq!(calls, [1, 1, 1]);
     }
 
     /// A contestant whose replay lasts [`SELF_WARMING_REPLAY`]: after the calibration, each
-    /// round times its sample with no untimed replay before it.
+    /// round times its sample with no untimed replay before it, whether it keeps its state or
+    /// not.
     #[test]
     fn a_self_warming_replay_is_not_warmed() {
-        let calls = calls_of_a_replay_lasting(SELF_WARMING_REPLAY);
+        let calls = calls_of_a_replay_lasting(SELF_WARMING_REPLAY, true);
         assert_eq!(calls, [WARM_UPS, 1, 1, 1]);
+        let calls = calls_of_a_replay_lasting(SELF_WARMING_REPLAY, false);
+        assert_eq!(calls, [1, 1, 1]);
     }
 
     impl Timer for &mut Recorder {
