@@ -129,7 +129,7 @@ pub const WARM_UPS: u64 = 2;
 /// (the ID tables' lookups at 65,536 objects: 0.1-1.4 ms per replay in a quick run), and
 /// below it a warm-up's cold start (0.1-0.3 ms, [`REBUILT_WARM_UPS`]) is a large part of a
 /// replay. Measured on one build with the rule switched by a temporary environment variable,
-/// whole quick runs on a quiet machine (2026-11-28): 308-320 s in two runs with warm-ups as
+/// whole quick runs on a quiet machine (2026-11-28): 309-320 s in two runs with warm-ups as
 /// before (50 ms for this bound), 264 s with this one, 113 s of warm-ups down to 55 s; the
 /// 623 contestants whose warm-ups it changed moved against the first run by 4.5% at the median
 /// and 16.4% at the 90th percentile, as much as the two runs with the old rule moved against
@@ -170,7 +170,7 @@ fn warm_ups(needs_warm_up: bool, wall_per_replay: Duration) -> u64 {
         REBUILT_WARM_UPS
     };
     if wall_per_replay >= LONG_REPLAY {
-        warm_ups - 1
+        warm_ups.saturating_sub(1)
     } else {
         warm_ups
     }
