@@ -20,8 +20,8 @@
 //! too ([`crate::external::advise`]).
 //!
 //! With valgrind installed, `dodbench advise` also simulates each verified design's cache
-//! misses per op on the trace (the cache pass's child process, `dodbench sim-child`, on this
-//! trace); without it, or from a user's crate (whose binary has no `sim-child`), it says why it
+//! misses per op on the trace (the cache pass's child process, `dodbench sim-server`, on this
+//! trace); without it, or from a user's crate (whose binary has no `sim-server`), it says why it
 //! skipped them.
 
 use std::fmt::Write as _;
@@ -61,7 +61,7 @@ pub struct AdviseOptions {
     /// per-round values, short of 95% confidence.
     pub samples: usize,
     /// Simulate cache misses per op under valgrind (the running binary must be `dodbench`,
-    /// whose `sim-child` replays built-in designs): `Err(reason)` skips it with that reason.
+    /// whose `sim-server` replays built-in designs): `Err(reason)` skips it with that reason.
     pub cache: Result<(), String>,
     /// How many of the fastest verified designs the cache simulation runs on (`None`: all).
     /// Each design is one valgrind child of a few seconds to minutes; the default bounds the
@@ -455,23 +455,18 @@ impl ListVisitor for Dispatch<'_> {
     }
 }
 
-/// The cache simulator for `prepared`, or why there is none.
-fn simulator<F: Family>(
-    prepared: &PreparedTrace<F>,
-    work_dir: &Path,
-) -> Result<(CacheSim, PathBuf), String> {
+/// The cache simulator, or why there is none.
+fn simulator(work_dir: &Path) -> Result<CacheSim, String> {
     let valgrind = cache_sim::find_valgrind().map_err(|e| e.to_string())?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
-    let sim = CacheSim::new(
+    CacheSim::new(
         exe,
         cache_sim::ChildProgram::default(),
         valgrind,
         work_dir.to_path_buf(),
         cache_sim::default_jobs(),
     )
-    .map_err(|e| e.to_string())?;
-    let trace_file = sim.write_trace(prepared).map_err(|e| e.to_string())?;
-    Ok((sim, trace_file))
+    .map_err(|e| e.to_string())
 }
 
 /// Verifies and measures every design of `F` and `X` on `trace`, then times the verified ones
@@ -488,16 +483,14 @@ fn advise_family<F: Family, X: ExtraDesigns<F>>(
     let sim = options
         .cache
         .clone()
-        .and_then(|()| simulator(&prepared, work_dir.path()));
-    let (pass, cache_skipped) = match &sim {
-        Ok((sim, trace_file)) => (
-            Some(CacheSimPass {
-                sim,
-                trace_file: trace_file.clone(),
-            }),
-            None,
-        ),
-        Err(reason) => (None, Some(reason.clone())),
+        .and_then(|()| simulator(work_dir.path()));
+    let pass = sim.as_ref().map_err(Clone::clone).and_then(|sim| {
+        sim.for_trace(&prepared)
+            .map_err(|e| format!("cannot write the trace for the simulation: {e}"))
+    });
+    let (pass, cache_skipped) = match pass {
+        Ok(pass) => (Some(pass), None),
+        Err(reason) => (None, Some(reason)),
     };
     let designs = design_records_with::<F, X>();
     let progress = |line: String| {

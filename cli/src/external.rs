@@ -56,7 +56,7 @@ pub fn advise<F: HostsDesign<D>, D>(
 ) -> anyhow::Result<Advice> {
     let options = AdviseOptions {
         cache: Err(
-            "the cache pass replays designs in a `dodbench sim-child` process, which \
+            "the cache pass replays designs in a `dodbench sim-server` process, which \
                     has no design from another crate"
                 .to_string(),
         ),

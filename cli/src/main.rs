@@ -210,13 +210,11 @@ enum Command {
     /// ns/op against N from 1K to beyond the last-level cache, merged into results.json as
     /// `sweeps`.
     Sweep(MatrixArgs),
-    /// The child of `dodbench cache`: replays a trace file on one design, collecting only the
-    /// body, and prints its digest.
+    /// The process `dodbench cache` runs under valgrind: loads a trace file, then forks one
+    /// child per design named on standard input, which replays the trace on it, collecting
+    /// only the body, and prints its digest.
     #[command(hide = true)]
-    SimChild {
-        /// Design name.
-        #[arg(long)]
-        design: String,
+    SimServer {
         /// Trace file.
         #[arg(long)]
         trace: PathBuf,
@@ -291,32 +289,29 @@ fn fraction(s: &str) -> Result<f64, String> {
     }
 }
 
-/// `sim-child --design D --trace T`, the exact arguments [`CacheSim::command`] gives the child,
-/// read without clap.
+/// `sim-server --trace T`, the exact arguments [`server_command`] gives the server, read
+/// without clap.
 ///
-/// The child's simulated D1/LL misses depend on where its heap blocks land, and clap's parse
-/// allocates for every subcommand's options and help text: read through clap, any change to the
-/// command line's help would move the heap under every simulation and shift the gated miss
-/// counts (seen: −21% D1 misses per op on `churn` from adding one option to another command).
-/// Other shapes of `sim-child` arguments go to clap, which explains what is wrong.
+/// Every child of the server inherits its heap, and the simulated D1/LL misses depend on where
+/// heap blocks land: clap's parse allocates for every subcommand's options and help text, so
+/// read through clap, any change to the command line's help would move the heap under every
+/// simulation and shift the miss counts (seen: -21% D1 misses per op on `churn` from adding
+/// one option to another command). Other shapes of `sim-server` arguments go to clap, which
+/// explains what is wrong.
 ///
-/// [`CacheSim::command`]: bench_harness::measure::cache_sim::CacheSim::command
-fn sim_child_args() -> Option<(String, PathBuf)> {
+/// [`server_command`]: bench_harness::measure::cache_sim::server_command
+fn sim_server_args() -> Option<PathBuf> {
     let mut args = std::env::args_os().skip(1);
-    if args.next()? != "sim-child" || args.next()? != "--design" {
-        return None;
-    }
-    let design = args.next()?.into_string().ok()?;
-    if args.next()? != "--trace" {
+    if args.next()? != "sim-server" || args.next()? != "--trace" {
         return None;
     }
     let trace = PathBuf::from(args.next()?);
-    args.next().is_none().then_some((design, trace))
+    args.next().is_none().then_some(trace)
 }
 
 fn main() {
-    if let Some((design, trace)) = sim_child_args() {
-        if let Err(e) = passes::cache::sim_child(&design, &trace) {
+    if let Some(trace) = sim_server_args() {
+        if let Err(e) = passes::cache::sim_server(&trace) {
             eprintln!("dodbench: {}", dodbench::error_line(&e));
             std::process::exit(2);
         }
@@ -424,9 +419,7 @@ fn main() {
         Command::Memory(args) => passes::memory::run(&args).map(|()| Gate::Pass),
         Command::Latency(args) => passes::latency::run(&args).map(|()| Gate::Pass),
         Command::Sweep(args) => passes::sweep::run(&args).map(|()| Gate::Pass),
-        Command::SimChild { design, trace } => {
-            passes::cache::sim_child(&design, &trace).map(|()| Gate::Pass)
-        }
+        Command::SimServer { trace } => passes::cache::sim_server(&trace).map(|()| Gate::Pass),
         Command::Report {
             results,
             out,

@@ -3,18 +3,19 @@
 //! on every machine and every run of one binary.
 //!
 //! The parent (`dodbench cache`) writes the trace to a file and re-executes its own binary
-//! under valgrind with the hidden `sim-child` subcommand. The child loads the trace, builds
-//! the state and resolves the body uninstrumented (`--instr-atstart=no`, where
-//! [`callgrind_request::AVAILABLE`]), starts the instrumentation where the simulated caches
-//! should start ([`START_STATE`]), then replays the body inside [`dodbench_collected`], the one
-//! function callgrind collects in (`--collect-atstart=no --toggle-collect=dodbench_collected`).
-//! It prints the body's digest; the parent checks it against the model outside the
-//! simulation, then parses callgrind's output file.
+//! under valgrind with the hidden `sim-server` subcommand ([`server`]): it loads the trace once
+//! and forks one child per design the parent names. The child builds the state and resolves
+//! the body uninstrumented (`--instr-atstart=no`, where [`callgrind_request::AVAILABLE`]),
+//! starts the instrumentation where the simulated caches should start ([`START_STATE`]), then
+//! replays the body inside [`dodbench_collected`], the one function callgrind collects in
+//! (`--collect-atstart=no --toggle-collect=dodbench_collected`). It prints the body's digest;
+//! the parent checks it against the model outside the simulation, then parses the child's
+//! callgrind output file.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, mpsc};
 
 use workloads::{AnyTrace, Trace, TraceStats};
 
@@ -24,6 +25,11 @@ use crate::replay::{Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
 use results::{SimConfig, SimPerOp};
+
+#[cfg(unix)]
+pub mod server;
+#[cfg(unix)]
+pub use server::serve;
 
 /// Simulated L1 instruction cache: 32 KiB, 8-way, 64-byte lines.
 pub const I1: &str = "32768,8,64";
@@ -292,20 +298,24 @@ fn collected_loop<L: ReferenceLoop>(
     Ok(expected.body)
 }
 
-/// Name of the child program inside each slot directory (see [`CacheSim::command`]).
+/// Name of the server program inside each slot directory (see [`server_command`]).
 pub const CHILD_PROGRAM: &str = "dodbench";
-/// Name of the trace file inside each slot directory: the same for every child, so every
-/// child's arguments have the same bytes and lengths.
+/// Name of the trace file inside each slot directory: the same for every server, so every
+/// server's arguments have the same bytes and lengths.
 pub const SLOT_TRACE: &str = "trace.bin";
-/// Name of callgrind's output file inside each slot directory.
-pub const SLOT_OUT: &str = "callgrind.out";
+/// Callgrind's output file of the child with process ID `%p`, inside its slot directory.
+pub const SLOT_OUT: &str = "callgrind.out.%p";
+/// The server's standard error inside its slot directory: valgrind's messages and the
+/// children's errors, whose end a failure quotes.
+pub const SLOT_STDERR: &str = "stderr.txt";
 
-/// The parent's pass: one valgrind child per verified design, up to `jobs` of them at once.
+/// The parent's pass: for each trace, up to `jobs` [`server`]s at once, each a valgrind process
+/// that reads the trace once and forks one child per design.
 ///
-/// Each running child owns a *slot*, a directory of the work directory holding a link to the
-/// `dodbench` binary, the trace it replays and callgrind's output file. Every slot has the same
-/// layout and every child the same relative arguments, so a child's counts do not depend on
-/// which slot ran it or what ran beside it (each callgrind simulates its own caches).
+/// Each server owns a *slot*, a directory of the work directory holding a link to the
+/// `dodbench` binary, the trace it replays and callgrind's output files. Every slot has the
+/// same layout and every server the same relative arguments, so a child's counts do not depend
+/// on which slot ran it or what ran beside it (each callgrind simulates its own caches).
 pub struct CacheSim {
     /// The `dodbench` binary to re-execute.
     pub exe: PathBuf,
@@ -315,20 +325,22 @@ pub struct CacheSim {
     pub config: SimConfig,
     /// A directory for the traces and the slots.
     pub work_dir: PathBuf,
-    /// Free slot directories (as many as children may run at once).
+    /// Free slot directories (as many as servers may run at once).
     slots: Arc<Slots>,
+    /// How many servers may run at once.
+    jobs: usize,
     /// Traces written so far (each gets its own master file).
     traces_written: std::cell::Cell<u64>,
 }
 
-/// The free slot directories, shared with the threads that wait for children.
+/// The free slot directories, shared with the threads that run servers.
 struct Slots {
     free: Mutex<Vec<PathBuf>>,
     returned: Condvar,
 }
 
 impl Slots {
-    /// Takes a free slot, waiting for a child to finish while none is.
+    /// Takes a free slot, waiting for a server to finish while none is.
     fn take(&self) -> PathBuf {
         let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
@@ -352,20 +364,20 @@ impl Slots {
     }
 }
 
-/// The number of children [`CacheSim::new`] runs at once by default: one per available core
-/// (each child is single-threaded).
+/// The number of servers [`CacheSim::new`] runs at once by default: one per available core
+/// (each server, and each of its children, is single-threaded).
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// Which file of the `dodbench` binary the children run.
+/// Which file of the `dodbench` binary the servers run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ChildProgram {
     /// A copy without its debug sections (`objcopy --strip-debug`), where `objcopy` is
-    /// installed; the binary as built otherwise. valgrind reads every child's debug info at
-    /// start-up: 1.2 s of a 72 MB release binary against 0.6 s stripped, where most children
-    /// of a quick pass take 1.3-2.5 s in all. The code, the symbols and the loaded image are
-    /// the same, so the counts are too (`cli/tests/cache_cli.rs` compares both).
+    /// installed; the binary as built otherwise. valgrind reads a program's debug info at
+    /// start-up: 1.2 s of a 72 MB release binary against 0.6 s stripped. The code, the symbols
+    /// and the loaded image are the same, so the counts are too (`cli/tests/cache_cli.rs`
+    /// compares both).
     #[default]
     WithoutDebugInfo,
     /// The binary as built.
@@ -393,7 +405,7 @@ impl ChildProgram {
 }
 
 impl CacheSim {
-    /// A simulator running up to `jobs` (at least 1) children of `exe` (as `program` says)
+    /// A simulator running up to `jobs` (at least 1) servers of `exe` (as `program` says)
     /// under `valgrind` at once, with its slots in `work_dir`.
     ///
     /// # Errors
@@ -428,51 +440,22 @@ impl CacheSim {
                 free: Mutex::new(slots),
                 returned: Condvar::new(),
             }),
+            jobs: jobs.max(1),
             traces_written: std::cell::Cell::new(0),
         })
     }
 
-    /// The child's command: `valgrind <fixed options> ./dodbench sim-child --design D --trace
-    /// trace.bin`, run in slot directory `slot` under an empty environment.
-    ///
-    /// Everything the child sees is the same on every machine and checkout: the environment
-    /// (its size shifts stack addresses), and its arguments, which are relative (the program is
-    /// a link to `exe` in the slot): an absolute path's length would change the size of the
-    /// argument strings the child allocates, shift every later heap block, and so move D1/LL
-    /// misses of cache-sized tables by more than the gate's tolerance (seen: +24% D1 misses
-    /// between two checkouts).
-    pub fn command(&self, slot: &Path, design: &str) -> Command {
-        let mut cmd = Command::new(&self.valgrind);
-        cmd.env_clear()
-            .env("LC_ALL", "C")
-            .current_dir(slot)
-            .args([
-                "--tool=callgrind",
-                "--cache-sim=yes",
-                &format!("--I1={I1}"),
-                &format!("--D1={D1}"),
-                &format!("--LL={LL}"),
-                "--collect-atstart=no",
-                if callgrind_request::AVAILABLE {
-                    "--instr-atstart=no"
-                } else {
-                    "--instr-atstart=yes"
-                },
-                &format!("--toggle-collect={COLLECTED_FN}"),
-                &format!("--callgrind-out-file={SLOT_OUT}"),
-            ])
-            .arg(Path::new(".").join(CHILD_PROGRAM))
-            .args(["sim-child", "--design", design, "--trace", SLOT_TRACE]);
-        cmd
-    }
-
-    /// Writes `prepared`'s trace to the work directory (once per trace, before its designs),
-    /// under a name of its own, so children of an earlier trace still running are not
-    /// disturbed.
+    /// Writes `prepared`'s trace to the work directory under a name of its own (servers of an
+    /// earlier trace still running are not disturbed) and returns the pass that simulates
+    /// designs on it. The trace's servers start with its first designs and end when the pass
+    /// is dropped.
     ///
     /// # Errors
     /// The file could not be written.
-    pub fn write_trace<F: Family>(&self, prepared: &PreparedTrace<F>) -> Result<PathBuf, SimError> {
+    pub fn for_trace<F: Family>(
+        &self,
+        prepared: &PreparedTrace<F>,
+    ) -> Result<CacheSimPass<'_>, SimError> {
         let k = self.traces_written.get();
         self.traces_written.set(k + 1);
         let path = self.work_dir.join(format!("trace-{k}.bin"));
@@ -483,52 +466,50 @@ impl CacheSim {
         let bytes = workloads::format::to_bytes(&prepared.trace)
             .map_err(|e| io(std::io::Error::other(e.to_string())))?;
         results::write_atomically(&path, &bytes).map_err(io)?;
-        Ok(path)
-    }
-
-    /// Starts simulating design `design` on the trace in `trace_file` in a free slot (waiting
-    /// for one while `jobs` children run); the returned [`PendingSim`] checks the child's digest
-    /// against `expected` and gives the per-op figures for `ops` work units.
-    pub fn launch<D>(&self, trace_file: &Path, design: &str, expected: D, ops: u64) -> PendingSim
-    where
-        D: SimDigest,
-    {
-        let slot = self.slots.take();
-        let started = copy_into_slot(trace_file, &slot).map(|()| self.command(&slot, design));
-        let slots = Arc::clone(&self.slots);
-        let config = self.config.clone();
-        let valgrind = self.valgrind.clone();
-        let handle = std::thread::spawn(move || {
-            let result = started.and_then(|mut cmd| {
-                finish_child(&mut cmd, &valgrind, &slot, &expected, ops, config)
-            });
-            slots.give_back(slot);
-            result.map_err(|e| e.to_string())
-        });
-        PendingSim(handle)
-    }
-
-    /// Simulates design `design` on the trace in `trace_file` and waits for the figures (see
-    /// [`launch`](CacheSim::launch)).
-    ///
-    /// # Errors
-    /// See [`SimError`], as text.
-    pub fn simulate<D>(
-        &self,
-        trace_file: &Path,
-        design: &str,
-        expected: D,
-        ops: u64,
-    ) -> Result<SimPerOp, String>
-    where
-        D: SimDigest,
-    {
-        self.launch(trace_file, design, expected, ops).wait()
+        Ok(CacheSimPass {
+            sim: self,
+            trace_file: path,
+            queue: Arc::new(Queue::default()),
+            servers: Vec::new(),
+        })
     }
 }
 
-/// What a child prints and the parent compares: a family's digest (sent to the thread that
-/// waits for the child).
+/// The server's command: `valgrind <fixed options> ./dodbench sim-server --trace trace.bin`,
+/// run in slot directory `slot` under an empty environment.
+///
+/// Everything the server and its children see is the same on every machine and checkout: the
+/// environment (its size shifts stack addresses), and the arguments, which are relative (the
+/// program is a link to the binary in the slot): an absolute path's length would change the
+/// size of the argument strings the server allocates, shift every later heap block, and so move
+/// D1/LL misses of cache-sized tables by more than the gate's tolerance (seen: +24% D1 misses
+/// between two checkouts).
+pub fn server_command(valgrind: &Path, slot: &Path) -> Command {
+    let mut cmd = Command::new(valgrind);
+    cmd.env_clear()
+        .env("LC_ALL", "C")
+        .current_dir(slot)
+        .args([
+            "--tool=callgrind",
+            "--cache-sim=yes",
+            &format!("--I1={I1}"),
+            &format!("--D1={D1}"),
+            &format!("--LL={LL}"),
+            "--collect-atstart=no",
+            if callgrind_request::AVAILABLE {
+                "--instr-atstart=no"
+            } else {
+                "--instr-atstart=yes"
+            },
+            &format!("--toggle-collect={COLLECTED_FN}"),
+            &format!("--callgrind-out-file={SLOT_OUT}"),
+        ])
+        .arg(Path::new(".").join(CHILD_PROGRAM))
+        .args(["sim-server", "--trace", SLOT_TRACE]);
+    cmd
+}
+
+/// What a child prints and the parent compares: a family's digest.
 pub trait SimDigest:
     PartialEq + serde::Serialize + serde::de::DeserializeOwned + Send + 'static
 {
@@ -538,9 +519,152 @@ impl<D: PartialEq + serde::Serialize + serde::de::DeserializeOwned + Send + 'sta
 {
 }
 
-/// A simulation started by [`CacheSim::launch`], running in its own slot.
-#[derive(Debug)]
-pub struct PendingSim(std::thread::JoinHandle<Result<SimPerOp, String>>);
+/// What one child left: the digest line it printed and callgrind's output file.
+struct ChildOutput {
+    digest: String,
+    callgrind: String,
+}
+
+/// A design waiting for a server, and where its child's output goes.
+struct Job {
+    design: String,
+    answer: mpsc::Sender<Result<ChildOutput, String>>,
+}
+
+/// The designs of one trace not yet taken by a server.
+#[derive(Default)]
+struct Queue {
+    state: Mutex<QueueState>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct QueueState {
+    jobs: std::collections::VecDeque<Job>,
+    /// No more jobs will come: a server finding the queue empty ends.
+    closed: bool,
+}
+
+impl Queue {
+    fn push(&self, job: Job) {
+        self.lock().jobs.push_back(job);
+        self.changed.notify_one();
+    }
+
+    fn close(&self) {
+        self.lock().closed = true;
+        self.changed.notify_all();
+    }
+
+    /// The next job, waiting for one while the queue is open; `None` once it is closed and
+    /// empty.
+    fn next(&self) -> Option<Job> {
+        let mut state = self.lock();
+        loop {
+            if let Some(job) = state.jobs.pop_front() {
+                return Some(job);
+            }
+            if state.closed {
+                return None;
+            }
+            state = self
+                .changed
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, QueueState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// [`CacheSim`] as a pass over the designs of one trace (made by [`CacheSim::for_trace`]).
+/// Each measurement queues its design and returns at once (the pass's results wait for it);
+/// up to `jobs` servers take the queued designs, each started in a free slot with its first
+/// design. Dropping the pass ends its servers once the queue is empty.
+pub struct CacheSimPass<'a> {
+    sim: &'a CacheSim,
+    trace_file: PathBuf,
+    queue: Arc<Queue>,
+    servers: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl CacheSimPass<'_> {
+    /// Queues design `design` (a design or a reference loop of the trace's family); the
+    /// returned [`PendingSim`] checks its child's digest against `expected` and gives the
+    /// per-op figures for `ops` work units.
+    pub fn launch<D: SimDigest>(&mut self, design: &str, expected: D, ops: u64) -> PendingSim {
+        let (answer, answered) = mpsc::channel();
+        self.queue.push(Job {
+            design: design.to_string(),
+            answer,
+        });
+        if self.servers.len() < self.sim.jobs {
+            let queue = Arc::clone(&self.queue);
+            let slots = Arc::clone(&self.sim.slots);
+            let valgrind = self.sim.valgrind.clone();
+            let trace_file = self.trace_file.clone();
+            self.servers.push(std::thread::spawn(move || {
+                serve_queue(&queue, &slots, &valgrind, &trace_file);
+            }));
+        }
+        let config = self.sim.config.clone();
+        PendingSim {
+            answered,
+            finish: Box::new(move |output| finish_child(&output, &expected, ops, config)),
+        }
+    }
+}
+
+impl Drop for CacheSimPass<'_> {
+    fn drop(&mut self) {
+        self.queue.close();
+        for server in self.servers.drain(..) {
+            let _ = server.join();
+        }
+    }
+}
+
+impl DesignMeasure for CacheSimPass<'_> {
+    type Output = PendingSim;
+
+    fn measure<R: Replayer>(
+        &mut self,
+        prepared: &PreparedTrace<R::Family>,
+        _checked: &Checked,
+    ) -> Result<PendingSim, String> {
+        Ok(self.launch(
+            R::design_name(),
+            prepared.expected.body,
+            prepared.expected.stats.work_units(),
+        ))
+    }
+
+    /// Simulates the loop like a design: the floor a replay's instructions are read against.
+    fn measure_loop<L: ReferenceLoop>(
+        &mut self,
+        prepared: &PreparedTrace<L::Family>,
+    ) -> Option<Result<PendingSim, String>> {
+        Some(Ok(self.launch(
+            &L::name(),
+            prepared.expected.body,
+            prepared.expected.stats.work_units(),
+        )))
+    }
+}
+
+/// A simulation queued by [`CacheSimPass::launch`].
+pub struct PendingSim {
+    answered: mpsc::Receiver<Result<ChildOutput, String>>,
+    finish: Box<dyn FnOnce(ChildOutput) -> Result<SimPerOp, SimError> + Send>,
+}
+
+impl std::fmt::Debug for PendingSim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PendingSim").finish_non_exhaustive()
+    }
+}
 
 impl PendingSim {
     /// Waits for the child and returns its per-op figures.
@@ -548,14 +672,156 @@ impl PendingSim {
     /// # Errors
     /// The child failed, its digest differs from the model's, or its output file is unreadable.
     pub fn wait(self) -> Result<SimPerOp, String> {
-        self.0
-            .join()
-            .unwrap_or_else(|_| Err("the thread waiting for the simulation panicked".to_string()))
+        let output = self.answered.recv().unwrap_or_else(|_| {
+            Err("the thread running the simulation ended without an answer".to_string())
+        })?;
+        (self.finish)(output).map_err(|e| e.to_string())
     }
 }
 
-/// Links (or, where links fail, copies) `exe` into `slot` as [`CHILD_PROGRAM`], so the child is
-/// started by a relative path.
+/// One server's thread: takes jobs from `queue` until it is closed and empty, starting the
+/// server (in a slot taken from `slots`) with the first and again after a server failed.
+fn serve_queue(queue: &Queue, slots: &Slots, valgrind: &Path, trace_file: &Path) {
+    let mut slot = None;
+    let mut server: Option<Server> = None;
+    while let Some(job) = queue.next() {
+        let slot = slot.get_or_insert_with(|| slots.take());
+        let running = match server.take() {
+            Some(running) => Ok(running),
+            None => Server::start(valgrind, slot, trace_file),
+        };
+        let answer = running.and_then(|mut running| {
+            let output = running.simulate(&job.design);
+            // A server that broke is not reused; a child's failure leaves it running.
+            if !matches!(output, Err(Failure::Server(_))) {
+                server = Some(running);
+            }
+            output.map_err(Failure::into_error)
+        });
+        let _ = job.answer.send(answer.map_err(|e| e.to_string()));
+    }
+    if let Some(running) = server {
+        running.finish();
+    }
+    if let Some(slot) = slot {
+        slots.give_back(slot);
+    }
+}
+
+/// A running server: valgrind on `dodbench sim-server` in a slot.
+struct Server {
+    process: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+    slot: PathBuf,
+}
+
+/// Why a design got no figures: its child failed (the server goes on), or the server did.
+enum Failure {
+    Child(SimError),
+    Server(SimError),
+}
+
+impl Failure {
+    fn into_error(self) -> SimError {
+        match self {
+            Failure::Child(e) | Failure::Server(e) => e,
+        }
+    }
+}
+
+impl Server {
+    /// Starts the server on `trace_file` (put in `slot` as [`SLOT_TRACE`]).
+    fn start(valgrind: &Path, slot: &Path, trace_file: &Path) -> Result<Self, SimError> {
+        copy_into_slot(trace_file, slot)?;
+        let io = |what: String| move |source| SimError::Io { what, source };
+        let stderr = std::fs::File::create(slot.join(SLOT_STDERR))
+            .map_err(io(format!("creating {}", slot.join(SLOT_STDERR).display())))?;
+        let mut process = server_command(valgrind, slot)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .map_err(io(format!("starting {}", valgrind.display())))?;
+        let (Some(input), Some(output)) = (process.stdin.take(), process.stdout.take()) else {
+            unreachable!("both streams were piped");
+        };
+        Ok(Self {
+            process,
+            input,
+            output: std::io::BufReader::new(output),
+            slot: slot.to_path_buf(),
+        })
+    }
+
+    /// Has the server fork a child for `design` and returns what the child left.
+    fn simulate(&mut self, design: &str) -> Result<ChildOutput, Failure> {
+        use std::io::BufRead as _;
+        let broken = |what: &str, server: &Self| {
+            Failure::Server(SimError::Child {
+                status: format!("simulation server {what}"),
+                stderr: server.stderr_tail(),
+            })
+        };
+        if writeln!(self.input, "{design}")
+            .and_then(|()| self.input.flush())
+            .is_err()
+        {
+            return Err(broken("stopped reading", self));
+        }
+        let mut digest = None;
+        let (pid, status) = loop {
+            let mut line = String::new();
+            match self.output.read_line(&mut line) {
+                Ok(0) | Err(_) => return Err(broken("ended", self)),
+                Ok(_) => {}
+            }
+            let line = line.trim_end();
+            match line.strip_prefix("done ").and_then(|r| r.split_once(' ')) {
+                Some((pid, status)) => break (pid.to_string(), status.to_string()),
+                None => digest = Some(line.to_string()),
+            }
+        };
+        let out_file = self.slot.join(SLOT_OUT.replace("%p", &pid));
+        let callgrind = std::fs::read_to_string(&out_file);
+        let _ = std::fs::remove_file(&out_file);
+        if status != "exit 0" {
+            return Err(Failure::Child(SimError::Child {
+                status,
+                stderr: self.stderr_tail(),
+            }));
+        }
+        let digest = digest.ok_or_else(|| {
+            Failure::Child(SimError::Parse("the child printed no digest".to_string()))
+        })?;
+        let callgrind = callgrind.map_err(|source| {
+            Failure::Child(SimError::Io {
+                what: format!("reading {}", out_file.display()),
+                source,
+            })
+        })?;
+        Ok(ChildOutput { digest, callgrind })
+    }
+
+    /// The last lines of the server's standard error.
+    fn stderr_tail(&self) -> String {
+        let text = std::fs::read_to_string(self.slot.join(SLOT_STDERR)).unwrap_or_default();
+        let tail: Vec<&str> = text.lines().rev().take(6).collect();
+        tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
+    }
+
+    /// Ends the server (end of its input) and waits for it.
+    fn finish(self) {
+        let Self {
+            mut process, input, ..
+        } = self;
+        drop(input);
+        let _ = process.wait();
+    }
+}
+
+/// Links (or, where links fail, copies) `exe` into `slot` as [`CHILD_PROGRAM`], so the server
+/// is started by a relative path.
 fn place_child_program(exe: &Path, slot: &Path) -> Result<(), SimError> {
     let link = slot.join(CHILD_PROGRAM);
     let _ = std::fs::remove_file(&link);
@@ -572,12 +838,11 @@ fn place_child_program(exe: &Path, slot: &Path) -> Result<(), SimError> {
     Ok(())
 }
 
-/// Puts the trace in `trace_file` into free slot `slot` as [`SLOT_TRACE`] (a hard link, or a
-/// copy where links fail), and removes the previous child's output file.
+/// Puts the trace in `trace_file` into slot `slot` as [`SLOT_TRACE`] (a hard link, or a copy
+/// where links fail).
 fn copy_into_slot(trace_file: &Path, slot: &Path) -> Result<(), SimError> {
     let target = slot.join(SLOT_TRACE);
     let _ = std::fs::remove_file(&target);
-    let _ = std::fs::remove_file(slot.join(SLOT_OUT));
     if std::fs::hard_link(trace_file, &target).is_err() {
         std::fs::copy(trace_file, &target).map_err(|source| SimError::Io {
             what: format!("copying {} to {}", trace_file.display(), target.display()),
@@ -587,92 +852,23 @@ fn copy_into_slot(trace_file: &Path, slot: &Path) -> Result<(), SimError> {
     Ok(())
 }
 
-/// Runs the child `cmd` to its end, checks its digest against `expected` and reads the counts
-/// callgrind wrote in `slot`.
+/// Checks a child's digest against `expected` and reads its counts.
 fn finish_child<D: SimDigest>(
-    cmd: &mut Command,
-    valgrind: &Path,
-    slot: &Path,
+    output: &ChildOutput,
     expected: &D,
     ops: u64,
     config: SimConfig,
 ) -> Result<SimPerOp, SimError> {
-    let output = cmd.output().map_err(|source| SimError::Io {
-        what: format!("starting {}", valgrind.display()),
-        source,
-    })?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
-        return Err(SimError::Child {
-            status: output.status.to_string(),
-            stderr: tail.into_iter().rev().collect::<Vec<_>>().join(" | "),
-        });
-    }
-    let digest: D = serde_json::from_slice(&output.stdout).map_err(|e| {
+    let digest: D = serde_json::from_str(&output.digest).map_err(|e| {
         SimError::Parse(format!(
             "child printed no digest ({e}): {:?}",
-            String::from_utf8_lossy(&output.stdout)
+            output.digest
         ))
     })?;
     if digest != *expected {
         return Err(SimError::Digest(describe_mismatch(expected, &digest)));
     }
-    let out_file = slot.join(SLOT_OUT);
-    let text = std::fs::read_to_string(&out_file).map_err(|source| SimError::Io {
-        what: format!("reading {}", out_file.display()),
-        source,
-    })?;
-    Ok(parse_callgrind(&text)?.per_op(ops, config))
-}
-
-/// Prints the child's digest, one JSON line (what the parent reads).
-///
-/// # Errors
-/// Standard output is closed.
-pub fn print_digest(digest_json: &str) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{digest_json}")
-}
-
-/// [`CacheSim`] as a pass over designs: the trace file must have been written by
-/// [`CacheSim::write_trace`] for `prepared`. Each measurement starts a child and returns at
-/// once (see [`CacheSim::launch`]); the pass's results wait for it.
-pub struct CacheSimPass<'a> {
-    /// The simulator.
-    pub sim: &'a CacheSim,
-    /// The trace file of the prepared trace.
-    pub trace_file: PathBuf,
-}
-
-impl DesignMeasure for CacheSimPass<'_> {
-    type Output = PendingSim;
-
-    fn measure<R: Replayer>(
-        &mut self,
-        prepared: &PreparedTrace<R::Family>,
-        _checked: &Checked,
-    ) -> Result<PendingSim, String> {
-        Ok(self.sim.launch(
-            &self.trace_file,
-            R::design_name(),
-            prepared.expected.body,
-            prepared.expected.stats.work_units(),
-        ))
-    }
-
-    /// Simulates the loop like a design: the floor a replay's instructions are read against.
-    fn measure_loop<L: ReferenceLoop>(
-        &mut self,
-        prepared: &PreparedTrace<L::Family>,
-    ) -> Option<Result<PendingSim, String>> {
-        Some(Ok(self.sim.launch(
-            &self.trace_file,
-            &L::name(),
-            prepared.expected.body,
-            prepared.expected.stats.work_units(),
-        )))
-    }
+    Ok(parse_callgrind(&output.callgrind)?.per_op(ops, config))
 }
 
 #[cfg(test)]

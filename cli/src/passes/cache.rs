@@ -1,5 +1,5 @@
 //! `dodbench cache`: simulated cache misses per op under callgrind (deterministic), `sim`;
-//! and `dodbench sim-child`, the process it runs under valgrind.
+//! and `dodbench sim-server`, the process it runs under valgrind.
 
 use std::path::Path;
 
@@ -17,13 +17,13 @@ pub struct CacheArgs {
     /// The matrix to simulate.
     #[command(flatten)]
     pub matrix: MatrixArgs,
-    /// valgrind children run at once (each is single-threaded); default: one per core. The
-    /// counts do not depend on it.
+    /// valgrind servers run at once (each forks its children one at a time, and each is
+    /// single-threaded); default: one per core. The counts do not depend on it.
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// Run the children on the binary as built, debug info included (each child then starts
-    /// about 0.6 s slower); by default they run a copy without debug sections where `objcopy`
-    /// is installed. The counts are the same either way.
+    /// Run the servers on the binary as built, debug info included (each then starts about
+    /// 0.6 s slower); by default they run a copy without debug sections where `objcopy` is
+    /// installed. The counts are the same either way.
     #[arg(long)]
     pub keep_debug_info: bool,
 }
@@ -46,13 +46,10 @@ impl<'s> Pass for &'s Cache {
     }
 
     fn for_trace<F: Family>(&mut self, prepared: &PreparedTrace<F>) -> Result<CacheSimPass<'s>> {
-        Ok(CacheSimPass {
-            sim: &self.sim,
-            trace_file: self.sim.write_trace(prepared)?,
-        })
+        Ok(self.sim.for_trace(prepared)?)
     }
 
-    /// Waits for the design's child (started by the measurement) and stores its figures.
+    /// Waits for the design's child (queued by the measurement) and stores its figures.
     fn store(&mut self, entry: &mut Benchmark, measured: Result<PendingSim, String>) {
         let figures: Result<SimPerOp, String> = measured.and_then(PendingSim::wait);
         if let Err(e) = &figures {
@@ -91,18 +88,23 @@ pub fn run(args: &CacheArgs) -> Result<()> {
     super::run(&args.matrix, &mut &cache)
 }
 
-/// More children than this would only wait for cores (and each holds a simulated machine).
+/// More servers than this would only wait for cores (and each child holds a simulated machine).
 const MAX_JOBS: usize = 64;
 
-/// `dodbench sim-child`: replays the trace file on one design of its family, collecting only
-/// the body, and prints the body's digest.
+/// `dodbench sim-server`: loads the trace file and forks one child per design named on standard
+/// input, each replaying the trace on its design, collecting only the body, and printing the
+/// body's digest (see [`cache_sim::server`]).
 ///
 /// # Errors
-/// The trace cannot be loaded, the design is unknown, or it refused an op.
-pub fn sim_child(design: &str, trace: &Path) -> Result<()> {
+/// The trace cannot be loaded, or the server's input, output or a fork failed.
+pub fn sim_server(trace: &Path) -> Result<()> {
     let trace = workloads::format::load_any_from_path(trace)
         .with_context(|| format!("cannot load trace {}", trace.display()))?;
-    let digest = cache_sim::run_child(design, trace).map_err(anyhow::Error::msg)?;
-    cache_sim::print_digest(&digest)?;
-    Ok(())
+    #[cfg(unix)]
+    return cache_sim::serve(trace).context("the simulation server failed");
+    #[cfg(not(unix))]
+    {
+        drop(trace);
+        bail!("the cache simulation forks its children: it needs a Unix system")
+    }
 }
