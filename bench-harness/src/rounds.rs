@@ -26,7 +26,12 @@
 //! the rounds reach [`RoundsBudget::max_rounds`] or [`RoundsBudget::extra_per_contestant`] is
 //! spent; a contestant leaves for good once none of its comparisons is open, so every
 //! contestant ran a prefix of the rounds and two contestants pair the rounds they both ran. A
-//! slow contestant no longer caps the rounds of the fast pairs beside it. A contestant whose
+//! slow contestant no longer caps the rounds of the fast pairs beside it. In the rounds before
+//! the extra ones too, a contestant that has **spent its budget** (a slow replay, at the
+//! [`RoundsBudget::min_rounds`] floor) leaves once it has run
+//! [`RoundsBudget::leave_spent_after`] rounds with none of its comparisons open: the floor is
+//! for the intervals of the comparisons a cell is read for, and a settled one gains nothing
+//! from more rounds of a contestant that already took more than its share. A contestant whose
 //! replay fails verification in any round leaves the rounds with its error and no time.
 //!
 //! Google Benchmark's random interleaving (`--benchmark_enable_random_interleaving`) and
@@ -202,7 +207,8 @@ pub struct RoundsBudget {
     /// The shortest sample: a contestant's iterations per sample are chosen so its sample's
     /// timed part lasts at least this (unless its untimed rebuilds would overrun the budget).
     pub min_sample: Duration,
-    /// Fewest rounds, even when a slow contestant overruns the budget.
+    /// Fewest rounds, even when a slow contestant overruns the budget (but see
+    /// [`RoundsBudget::leave_spent_after`]).
     pub min_rounds: usize,
     /// Most rounds, however fast the cell, extra rounds included.
     pub max_rounds: usize,
@@ -212,6 +218,12 @@ pub struct RoundsBudget {
     /// A comparison whose interval holds 1 is settled once the interval's upper bound over its
     /// lower is at most `1 + precision` ([`settled`]).
     pub precision: f64,
+    /// `Some(k)`: a contestant that has spent [`RoundsBudget::per_contestant`] (its rounds so
+    /// far at its calibrated wall time per round) leaves the rounds after `k` of them (at least
+    /// [`MIN_ROUNDS`], so its comparisons have intervals) once none of its comparisons is
+    /// open, so two contestants still pair the rounds both ran. `None`: every contestant runs
+    /// every round (`dodbench advise`, whose rounds the user chose).
+    pub leave_spent_after: Option<usize>,
 }
 
 /// One contestant's result from the rounds.
@@ -226,8 +238,11 @@ pub struct RoundsTiming {
 /// What the rounds of one cell gave.
 #[derive(Debug)]
 pub struct CellRounds {
-    /// Rounds every contestant ran.
+    /// Rounds before the extra ones: every contestant ran them, but those that spent their
+    /// budget and left early ([`RoundsBudget::leave_spent_after`]).
     pub rounds: usize,
+    /// Contestants that spent their budget and left before the cell's last round.
+    pub left_spent: usize,
     /// Extra rounds run by the contestants of unsettled comparisons (0 when none was).
     pub extra: usize,
     /// Contestants that entered the extra rounds.
@@ -367,16 +382,21 @@ pub fn time_cell(
         }
     }
     let mut timings: Vec<Result<RoundsTiming, String>> = Vec::with_capacity(timers.len());
-    let mut round_wall = Duration::ZERO;
+    // Each contestant's wall time per round (warm-ups and rebuilds included), and the round's.
+    let mut per_round: Vec<Duration> = Vec::with_capacity(timers.len());
     for (calibration, &warm_up) in calibrated.into_iter().zip(&warm) {
-        timings.push(calibration.map(|(iters, wall)| {
-            round_wall += wall.mul_f64((iters + warm_up) as f64);
-            RoundsTiming {
-                iters,
-                ns_per_replay: Vec::new(),
-            }
+        let cost = calibration
+            .as_ref()
+            .map_or(Duration::ZERO, |&(iters, wall)| {
+                wall.mul_f64((iters + warm_up) as f64)
+            });
+        per_round.push(cost);
+        timings.push(calibration.map(|(iters, _)| RoundsTiming {
+            iters,
+            ns_per_replay: Vec::new(),
         }));
     }
+    let round_wall: Duration = per_round.iter().sum();
     let live = timings.iter().filter(|t| t.is_ok()).count();
     let cell_budget = budget.per_contestant.as_secs_f64() * live as f64;
     let max_rounds = budget.max_rounds.max(budget.min_rounds);
@@ -390,16 +410,26 @@ pub fn time_cell(
         groups: adjacent_groups(same_iters_as),
         rng: TraceRng::new(seed),
     };
-    for _ in 0..rounds {
-        cell.round(&|_| true);
+    // The contestants still in the rounds: all but those that spent their budget and left.
+    let mut staying = vec![true; roles.ranked.len()];
+    for round in 0..rounds {
+        if let Some(after) = budget.leave_spent_after
+            && round >= after.max(MIN_ROUNDS as usize)
+        {
+            let spent = |i: usize| per_round[i].mul_f64(round as f64) >= budget.per_contestant;
+            if (0..staying.len()).any(|i| staying[i] && spent(i)) {
+                let open = open_contestants(&cell.timings, roles, &staying, budget.precision);
+                for (i, stays) in staying.iter_mut().enumerate() {
+                    *stays &= !spent(i) || open[i];
+                }
+            }
+        }
+        cell.round(&|i| staying[i]);
     }
-    // The extra rounds, in blocks, each followed by a look at what is still open.
-    let mut active = open_contestants(
-        &cell.timings,
-        roles,
-        &vec![true; roles.ranked.len()],
-        budget.precision,
-    );
+    let left_spent = staying.iter().filter(|&&s| !s).count();
+    // The extra rounds, in blocks, each followed by a look at what is still open; a contestant
+    // that left never comes back (it would no longer have run a prefix of the rounds).
+    let mut active = open_contestants(&cell.timings, roles, &staying, budget.precision);
     let extra_contestants = active.iter().filter(|&&a| a).count();
     let extra_budget = budget
         .extra_per_contestant
@@ -422,6 +452,7 @@ pub fn time_cell(
     }
     CellRounds {
         rounds,
+        left_spent,
         extra,
         extra_contestants,
         timings: cell.timings,
@@ -432,6 +463,12 @@ pub fn time_cell(
 /// settled when it spans at most 6% (a reference loop's `overhead` known to about ±3%, which
 /// the 0.95-1.05 a replay driver is held to needs).
 pub const SETTLED_PRECISION: f64 = 0.06;
+
+/// The [`RoundsBudget::leave_spent_after`] of every scale: the fewest rounds whose
+/// intervals [`settled`] reads ([`MIN_ROUNDS`]). A contestant that spent its budget in fewer
+/// rounds than the scale's floor ([`RoundsBudget::min_rounds`]: 10 quick, 15 default) leaves
+/// from here once its comparisons are settled.
+pub const LEAVE_SPENT_AFTER: usize = MIN_ROUNDS as usize;
 
 /// Extra rounds run between two looks at which comparisons are still open.
 const EXTRA_BLOCK: usize = 4;
@@ -589,6 +626,7 @@ mod tests {
             max_rounds: 50,
             extra_per_contestant: Duration::ZERO,
             precision: 0.05,
+            leave_spent_after: None,
         }
     }
 
@@ -646,6 +684,7 @@ mod paired {
             max_rounds: 8,
             extra_per_contestant: Duration::ZERO,
             precision: 0.05,
+            leave_spent_after: None,
         };
         let mut timers: Vec<Box<dyn Timer>> = vec![
             Box::new(Fixed(1_000)),
@@ -694,6 +733,7 @@ mod paired {
             max_rounds: 40,
             extra_per_contestant: Duration::ZERO,
             precision: 0.05,
+            leave_spent_after: None,
         };
         let log = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
         let mut timers: Vec<Box<dyn Timer>> = (0..6)
@@ -774,17 +814,14 @@ mod extra_rounds {
             max_rounds: 30,
             extra_per_contestant: Duration::from_secs(5),
             precision: 0.06,
+            leave_spent_after: None,
         }
     }
 
-    /// A noisy loop and its design never settle: they alone run extra rounds, up to the most
-    /// rounds; a design far from the others settles its ranking in the first rounds and stays
-    /// out, and so does the reference that is in no comparison.
-    #[test]
-    fn only_the_contestants_of_open_comparisons_run_extra_rounds() {
-        // 0: design; 1: its loop (noisy, so their ratio swings); 2: a design 5x slower;
-        // 3: a reference replayer, neither ranked nor mirroring.
-        let mut timers = vec![
+    /// 0: a design; 1: its loop (noisy, so their ratio swings); 2: a design 5x slower; 3: a
+    /// reference replayer, neither ranked nor mirroring.
+    fn four_contestants() -> (Vec<Box<dyn Timer>>, Roles) {
+        let timers = vec![
             contestant(1_000.0, 0.0),
             contestant(1_000.0, 0.3),
             contestant(5_000.0, 0.0),
@@ -794,15 +831,52 @@ mod extra_rounds {
             mirrors: vec![None, Some(0), None, None],
             ranked: vec![true, false, true, false],
         };
-        let cell = time_cell(&mut timers, &roles, &budget(), 3);
-        let lengths: Vec<usize> = cell
-            .timings
+        (timers, roles)
+    }
+
+    /// Samples per contestant.
+    fn lengths(cell: &CellRounds) -> Vec<usize> {
+        cell.timings
             .iter()
             .map(|t| t.as_ref().unwrap().ns_per_replay.len())
-            .collect();
+            .collect()
+    }
+
+    /// A noisy loop and its design never settle: they alone run extra rounds, up to the most
+    /// rounds; a design far from the others settles its ranking in the first rounds and stays
+    /// out, and so does the reference that is in no comparison.
+    #[test]
+    fn only_the_contestants_of_open_comparisons_run_extra_rounds() {
+        let (mut timers, roles) = four_contestants();
+        let cell = time_cell(&mut timers, &roles, &budget(), 3);
         assert_eq!(cell.rounds, 10);
         assert_eq!((cell.extra, cell.extra_contestants), (20, 2));
-        assert_eq!(lengths, [30, 30, 10, 10]);
+        assert_eq!(lengths(&cell), [30, 30, 10, 10]);
+    }
+
+    /// With [`RoundsBudget::leave_spent_after`], contestants that spent their budget (all of
+    /// them here: a budget of nothing) leave the rounds at the cell's floor once none of their
+    /// comparisons is open: the design far from the others and the reference in no comparison
+    /// after [`MIN_ROUNDS`], the noisy pair not until the extra rounds end. Given the time,
+    /// nobody leaves.
+    #[test]
+    fn contestants_that_spent_their_budget_leave_once_settled() {
+        let cell_of = |per_contestant: Duration| {
+            let (mut timers, roles) = four_contestants();
+            let budget = RoundsBudget {
+                per_contestant,
+                leave_spent_after: Some(LEAVE_SPENT_AFTER),
+                ..budget()
+            };
+            let cell = time_cell(&mut timers, &roles, &budget, 3);
+            (cell.rounds, cell.left_spent, lengths(&cell))
+        };
+        let floor = MIN_ROUNDS as usize;
+        assert_eq!(cell_of(Duration::ZERO), (10, 2, vec![30, 30, floor, floor]));
+        assert_eq!(
+            cell_of(Duration::from_secs(60)),
+            (30, 0, vec![30, 30, 30, 30])
+        );
     }
 
     /// Comparisons that the first rounds settle (a loop that reads its design's time in every
@@ -902,6 +976,7 @@ mod preparation {
             max_rounds: 100,
             extra_per_contestant: Duration::ZERO,
             precision: 0.05,
+            leave_spent_after: None,
         };
         let cell = time_in_rounds(&mut timers, &budget, 1);
         // Each round is two warm-ups and a sample, 6 ms of sleep (more on a busy machine).
@@ -943,6 +1018,7 @@ mod warm_ups {
             max_rounds: 3,
             extra_per_contestant: Duration::ZERO,
             precision: 0.05,
+            leave_spent_after: None,
         };
         for keeps_state in [true, false] {
             let mut recorder = Recorder {
@@ -996,6 +1072,7 @@ mod warm_ups {
             max_rounds: 2,
             extra_per_contestant: Duration::ZERO,
             precision: 0.05,
+            leave_spent_after: None,
         };
         let calls = std::rc::Rc::default();
         let long = Long(per_replay, keeps_state, std::rc::Rc::clone(&calls));

@@ -6,7 +6,7 @@ use workloads::Trace;
 use std::time::Duration;
 
 use crate::replay::{Family, OpOf, Scale};
-use crate::rounds::{RoundsBudget, SETTLED_PRECISION};
+use crate::rounds::{LEAVE_SPENT_AFTER, RoundsBudget, SETTLED_PRECISION};
 use crate::verify::Expected;
 use results::DesignRecord;
 
@@ -139,6 +139,7 @@ impl SuiteConfig {
                 max_rounds: 60,
                 extra_per_contestant: Duration::from_millis(30),
                 precision: SETTLED_PRECISION,
+                leave_spent_after: Some(LEAVE_SPENT_AFTER),
             },
             Scale::Default => RoundsBudget {
                 per_contestant: Duration::from_millis(200),
@@ -147,6 +148,7 @@ impl SuiteConfig {
                 max_rounds: 150,
                 extra_per_contestant: Duration::from_millis(200),
                 precision: SETTLED_PRECISION,
+                leave_spent_after: Some(LEAVE_SPENT_AFTER),
             },
             Scale::Full => RoundsBudget {
                 per_contestant: Duration::from_millis(800),
@@ -155,6 +157,7 @@ impl SuiteConfig {
                 max_rounds: 400,
                 extra_per_contestant: Duration::from_millis(800),
                 precision: SETTLED_PRECISION,
+                leave_spent_after: Some(LEAVE_SPENT_AFTER),
             },
         }
     }

@@ -616,6 +616,7 @@ fn rounds_budget(rounds: usize) -> RoundsBudget {
         max_rounds: rounds,
         extra_per_contestant: Duration::ZERO,
         precision: SETTLED_PRECISION,
+        leave_spent_after: None,
     }
 }
 

@@ -28,7 +28,7 @@ use bench_harness::replay::{
     CellStates, ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
     design_records_with, family_metrics, for_each_replayer_with, mirrored_designs,
 };
-use bench_harness::rounds::{LoopTimer, RoundsTiming, Timer, time_cell};
+use bench_harness::rounds::{LEAVE_SPENT_AFTER, LoopTimer, RoundsTiming, Timer, time_cell};
 use bench_harness::suite::{PreparedTrace, SuiteConfig, TimerKind};
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
@@ -188,6 +188,8 @@ struct Run {
     rounds: HashMap<usize, (u64, RoundsTiming)>,
     /// Cells timed so far (each one's session is derived from its index).
     cells: u64,
+    /// The last cell's rounds, for its progress line (`None` under criterion).
+    last_cell: Option<CellShape>,
     /// Mixed with the cell index into each cell's session (unique per run).
     session_base: u64,
     started: std::time::Instant,
@@ -254,6 +256,7 @@ impl ListVisitor for Run {
                 }
                 contestants
             };
+            self.last_cell = None;
             if !contestants.is_empty() {
                 self.time_cell(contestants);
             }
@@ -287,6 +290,12 @@ impl Run {
         // A reference loop runs beside the design it mirrors (its `overhead`).
         let roles = roles(indices.len(), |k| &self.verdicts[indices[k]]);
         let cell = time_cell(&mut timers, &roles, &self.config.rounds_budget(), session);
+        self.last_cell = Some(CellShape {
+            rounds: cell.rounds,
+            left_spent: cell.left_spent,
+            extra: cell.extra,
+            extra_contestants: cell.extra_contestants,
+        });
         for (i, timing) in indices.into_iter().zip(cell.timings) {
             match timing {
                 Ok(t) => {
@@ -331,18 +340,24 @@ impl Run {
                 format!("; fastest {first}, then {second} {}", gap.describe())
             }
         };
-        let lengths: Vec<usize> = (done_before..done)
-            .filter_map(|i| self.rounds.get(&i))
-            .map(|(_, t)| t.ns_per_replay.len())
-            .collect();
-        let rounds = match (lengths.iter().min(), lengths.iter().max()) {
-            (Some(&all), Some(&most)) if most > all => format!(
-                " in {all} rounds (+{} for the {} in unsettled comparisons)",
-                most - all,
-                lengths.iter().filter(|&&l| l > all).count()
-            ),
-            (Some(&all), _) => format!(" in {all} rounds"),
-            _ => String::new(),
+        let rounds = match &self.last_cell {
+            Some(c) => {
+                let mut text = format!(" in {} rounds", c.rounds);
+                if c.extra > 0 {
+                    text += &format!(
+                        " (+{} for the {} in unsettled comparisons)",
+                        c.extra, c.extra_contestants
+                    );
+                }
+                if c.left_spent > 0 {
+                    text += &format!(
+                        ", {} over budget and settled left after {LEAVE_SPENT_AFTER}",
+                        c.left_spent
+                    );
+                }
+                text
+            }
+            None => String::new(),
         };
         eprintln!(
             "dodbench: {done}/{total} benchmarks, {} taken, about {} left | {group_name} N={n}: \
@@ -352,6 +367,14 @@ impl Run {
             cell.len() - untimed,
         );
     }
+}
+
+/// How a cell's rounds went, for its progress line.
+struct CellShape {
+    rounds: usize,
+    left_spent: usize,
+    extra: usize,
+    extra_contestants: usize,
 }
 
 /// The generic driver for one prepared trace of family `F`: verifies and measures each design,
@@ -671,6 +694,7 @@ pub fn run<L: DesignList>() {
         budget,
         verdicts: Vec::new(),
         rounds: HashMap::new(),
+        last_cell: None,
         cells: 0,
         session_base,
         started,
