@@ -27,11 +27,11 @@
 //! spent; a contestant leaves for good once none of its comparisons is open, so every
 //! contestant ran a prefix of the rounds and two contestants pair the rounds they both ran. A
 //! slow contestant no longer caps the rounds of the fast pairs beside it. In the rounds before
-//! the extra ones too, a contestant that has **spent its budget** (a slow replay, at the
-//! [`RoundsBudget::min_rounds`] floor) leaves once it has run
-//! [`RoundsBudget::leave_spent_after`] rounds with none of its comparisons open: the floor is
-//! for the intervals of the comparisons a cell is read for, and a settled one gains nothing
-//! from more rounds of a contestant that already took more than its share. A contestant whose
+//! the extra ones too, a contestant that has **spent its budget** (a slow replay, held at the
+//! [`RoundsBudget::min_rounds`] floor, or one costlier than the cell's average) leaves as soon
+//! as it has run [`RoundsBudget::leave_spent_after`] rounds with none of its comparisons open:
+//! the floor is for the intervals of the comparisons a cell is read for, and a settled one
+//! gains nothing from more rounds of a contestant that already took its share. A contestant whose
 //! replay fails verification in any round leaves the rounds with its error and no time.
 //!
 //! Google Benchmark's random interleaving (`--benchmark_enable_random_interleaving`) and
@@ -218,11 +218,11 @@ pub struct RoundsBudget {
     /// A comparison whose interval holds 1 is settled once the interval's upper bound over its
     /// lower is at most `1 + precision` ([`settled`]).
     pub precision: f64,
-    /// `Some(k)`: a contestant that has spent [`RoundsBudget::per_contestant`] (its rounds so
-    /// far at its calibrated wall time per round) leaves the rounds after `k` of them (at least
-    /// [`MIN_ROUNDS`], so its comparisons have intervals) once none of its comparisons is
-    /// open, so two contestants still pair the rounds both ran. `None`: every contestant runs
-    /// every round (`dodbench advise`, whose rounds the user chose).
+    /// `Some(k)`: from round `k` on (never before [`MIN_ROUNDS`], so its comparisons have
+    /// intervals), a contestant that has spent [`RoundsBudget::per_contestant`] (its rounds so
+    /// far at its calibrated wall time per round) leaves the rounds as soon as none of its
+    /// comparisons is open, so two contestants still pair the rounds both ran. `None`: every
+    /// contestant runs every round (`dodbench advise`, whose rounds the user chose).
     pub leave_spent_after: Option<usize>,
 }
 
@@ -466,8 +466,9 @@ pub const SETTLED_PRECISION: f64 = 0.06;
 
 /// The [`RoundsBudget::leave_spent_after`] of every scale: the fewest rounds whose
 /// intervals [`settled`] reads ([`MIN_ROUNDS`]). A contestant that spent its budget in fewer
-/// rounds than the scale's floor ([`RoundsBudget::min_rounds`]: 10 quick, 15 default) leaves
-/// from here once its comparisons are settled.
+/// rounds than the cell runs (the scale's floor, [`RoundsBudget::min_rounds`]: 10 quick, 15
+/// default, or more in a cell of cheaper contestants) leaves from here on once its comparisons
+/// are settled.
 pub const LEAVE_SPENT_AFTER: usize = MIN_ROUNDS as usize;
 
 /// Extra rounds run between two looks at which comparisons are still open.

@@ -351,7 +351,7 @@ impl Run {
                 }
                 if c.left_spent > 0 {
                     text += &format!(
-                        ", {} over budget and settled left after {LEAVE_SPENT_AFTER}",
+                        ", {} left once over budget and settled (from round {LEAVE_SPENT_AFTER})",
                         c.left_spent
                     );
                 }
