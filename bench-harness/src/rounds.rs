@@ -251,6 +251,27 @@ pub struct CellRounds {
     pub timings: Vec<Result<RoundsTiming, String>>,
 }
 
+impl CellRounds {
+    /// How the rounds went, for a progress line: " in 10 rounds (+8 for the 2 in unsettled
+    /// comparisons), 3 left once over budget and settled (from round 6)".
+    pub fn describe(&self) -> String {
+        let mut text = format!(" in {} rounds", self.rounds);
+        if self.extra > 0 {
+            text += &format!(
+                " (+{} for the {} in unsettled comparisons)",
+                self.extra, self.extra_contestants
+            );
+        }
+        if self.left_spent > 0 {
+            text += &format!(
+                ", {} left once over budget and settled (from round {LEAVE_SPENT_AFTER})",
+                self.left_spent
+            );
+        }
+        text
+    }
+}
+
 /// Per contestant: replays per sample and the time of one replay, rebuilds included (its wall
 /// time less waits for a processor, as the budget is counted).
 fn calibrate(timer: &mut dyn Timer, budget: &RoundsBudget) -> Result<(u64, Duration), String> {
@@ -856,10 +877,10 @@ mod extra_rounds {
     }
 
     /// With [`RoundsBudget::leave_spent_after`], contestants that spent their budget (all of
-    /// them here: a budget of nothing) leave the rounds at the cell's floor once none of their
-    /// comparisons is open: the design far from the others and the reference in no comparison
-    /// after [`MIN_ROUNDS`], the noisy pair not until the extra rounds end. Given the time,
-    /// nobody leaves.
+    /// them here: a budget of nothing) leave the rounds before the cell's floor once none of
+    /// their comparisons is open: the design far from the others and the reference in no
+    /// comparison after [`MIN_ROUNDS`], the noisy pair not until the extra rounds end. Given
+    /// the time, nobody leaves.
     #[test]
     fn contestants_that_spent_their_budget_leave_once_settled() {
         let cell_of = |per_contestant: Duration| {
@@ -873,10 +894,28 @@ mod extra_rounds {
             (cell.rounds, cell.left_spent, lengths(&cell))
         };
         let floor = MIN_ROUNDS as usize;
-        assert_eq!(cell_of(Duration::ZERO), (10, 2, vec![30, 30, floor, floor]));
+        let spent = cell_of(Duration::ZERO);
+        assert_eq!(spent, (10, 2, vec![30, 30, floor, floor]));
         assert_eq!(
             cell_of(Duration::from_secs(60)),
             (30, 0, vec![30, 30, 30, 30])
+        );
+    }
+
+    #[test]
+    fn a_cell_says_how_its_rounds_went() {
+        let cell = |extra, left_spent| CellRounds {
+            rounds: 10,
+            left_spent,
+            extra,
+            extra_contestants: 2,
+            timings: Vec::new(),
+        };
+        assert_eq!(cell(0, 0).describe(), " in 10 rounds");
+        assert_eq!(
+            cell(8, 3).describe(),
+            " in 10 rounds (+8 for the 2 in unsettled comparisons), 3 left once over budget \
+             and settled (from round 6)"
         );
     }
 

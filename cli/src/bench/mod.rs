@@ -28,7 +28,7 @@ use bench_harness::replay::{
     CellStates, ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
     design_records_with, family_metrics, for_each_replayer_with, mirrored_designs,
 };
-use bench_harness::rounds::{LEAVE_SPENT_AFTER, LoopTimer, RoundsTiming, Timer, time_cell};
+use bench_harness::rounds::{LoopTimer, RoundsTiming, Timer, time_cell};
 use bench_harness::suite::{PreparedTrace, SuiteConfig, TimerKind};
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
@@ -188,8 +188,6 @@ struct Run {
     rounds: HashMap<usize, (u64, RoundsTiming)>,
     /// Cells timed so far (each one's session is derived from its index).
     cells: u64,
-    /// The last cell's rounds, for its progress line (`None` under criterion).
-    last_cell: Option<CellShape>,
     /// Mixed with the cell index into each cell's session (unique per run).
     session_base: u64,
     started: std::time::Instant,
@@ -256,11 +254,9 @@ impl ListVisitor for Run {
                 }
                 contestants
             };
-            self.last_cell = None;
-            if !contestants.is_empty() {
-                self.time_cell(contestants);
-            }
-            self.report_progress(&group_name, n, done_before);
+            // How the rounds went (none under criterion), for the progress line.
+            let rounds = (!contestants.is_empty()).then(|| self.time_cell(contestants));
+            self.report_progress(&group_name, n, done_before, rounds.as_deref());
         }
         // Only families the run measured list their designs (a filtered run is not a report
         // on the others).
@@ -281,8 +277,8 @@ enum CellTimer<'a, 'p, 'g> {
 
 impl Run {
     /// Times one cell's `contestants` together in interleaved rounds (`bench_harness::rounds`)
-    /// and keeps each one's timing, or fails its verdict.
-    fn time_cell(&mut self, contestants: Vec<(usize, Box<dyn Timer + '_>)>) {
+    /// and keeps each one's timing, or fails its verdict; how the rounds went, in words.
+    fn time_cell(&mut self, contestants: Vec<(usize, Box<dyn Timer + '_>)>) -> String {
         let session = self.session_base ^ self.cells.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         self.cells += 1;
         let (indices, mut timers): (Vec<usize>, Vec<Box<dyn Timer + '_>>) =
@@ -290,12 +286,7 @@ impl Run {
         // A reference loop runs beside the design it mirrors (its `overhead`).
         let roles = roles(indices.len(), |k| &self.verdicts[indices[k]]);
         let cell = time_cell(&mut timers, &roles, &self.config.rounds_budget(), session);
-        self.last_cell = Some(CellShape {
-            rounds: cell.rounds,
-            left_spent: cell.left_spent,
-            extra: cell.extra,
-            extra_contestants: cell.extra_contestants,
-        });
+        let shape = cell.describe();
         for (i, timing) in indices.into_iter().zip(cell.timings) {
             match timing {
                 Ok(t) => {
@@ -304,11 +295,18 @@ impl Run {
                 Err(e) => self.verdicts[i].outcome = Outcome::Failed(e),
             }
         }
+        shape
     }
 
     /// One line on standard error after each cell: benchmarks done of the run's total, time
     /// taken and left, and what the cell found (its fastest design and how sure that is).
-    fn report_progress(&self, group_name: &str, n: usize, done_before: usize) {
+    fn report_progress(
+        &self,
+        group_name: &str,
+        n: usize,
+        done_before: usize,
+        rounds: Option<&str>,
+    ) {
         let done = self.verdicts.len();
         let total = self.selected.len().max(done);
         let elapsed = self.started.elapsed();
@@ -340,25 +338,7 @@ impl Run {
                 format!("; fastest {first}, then {second} {}", gap.describe())
             }
         };
-        let rounds = match &self.last_cell {
-            Some(c) => {
-                let mut text = format!(" in {} rounds", c.rounds);
-                if c.extra > 0 {
-                    text += &format!(
-                        " (+{} for the {} in unsettled comparisons)",
-                        c.extra, c.extra_contestants
-                    );
-                }
-                if c.left_spent > 0 {
-                    text += &format!(
-                        ", {} left once over budget and settled (from round {LEAVE_SPENT_AFTER})",
-                        c.left_spent
-                    );
-                }
-                text
-            }
-            None => String::new(),
-        };
+        let rounds = rounds.unwrap_or_default();
         eprintln!(
             "dodbench: {done}/{total} benchmarks, {} taken, about {} left | {group_name} N={n}: \
              {} timed{rounds}, {untimed} not{finding}",
@@ -367,14 +347,6 @@ impl Run {
             cell.len() - untimed,
         );
     }
-}
-
-/// How a cell's rounds went, for its progress line.
-struct CellShape {
-    rounds: usize,
-    left_spent: usize,
-    extra: usize,
-    extra_contestants: usize,
 }
 
 /// The generic driver for one prepared trace of family `F`: verifies and measures each design,
@@ -694,7 +666,6 @@ pub fn run<L: DesignList>() {
         budget,
         verdicts: Vec::new(),
         rounds: HashMap::new(),
-        last_cell: None,
         cells: 0,
         session_base,
         started,
