@@ -2,15 +2,16 @@
 //! interleaved rounds of [`crate::stats`]; and the paired ratios every timed benchmark carries
 //! ([`Results::fill_paired_ratios`], [`Results::fill_overheads`]).
 //!
-//! [`rank`] orders a cell's timed designs and says whether its winner can be told apart from
-//! the runner-up: only when the interval of runner-up ÷ winner lies above 1. Designs timed in
+//! [`rank`] orders a cell's timed designs by their ratios round by round
+//! ([`order_by_paired_ratios`]) and says whether its winner can be told apart from the
+//! runner-up: only when the interval of runner-up ÷ winner lies above 1. Designs timed in
 //! different sessions (a filtered run merged into an older file) are compared by their medians
 //! and the ranking says it has no interval.
 
 use std::collections::HashMap;
 
 use crate::schema::{Benchmark, Results};
-use crate::stats::{MIN_ROUNDS, PairedRatio, paired_ratio};
+use crate::stats::{MIN_ROUNDS, PairedRatio, order_by_paired_ratios, paired_ratio};
 
 /// `a` over `b` paired round by round when both were timed in one session.
 pub fn paired(a: &Benchmark, b: &Benchmark) -> Option<PairedRatio> {
@@ -80,7 +81,8 @@ impl Gap {
 /// A cell's timed designs in order, fastest first, and how sure the order of the top two is.
 #[derive(Debug, Clone)]
 pub struct Ranking<'a> {
-    /// Verified, timed designs by median time per work unit, fastest first.
+    /// Verified, timed designs, fastest first: by their ratios round by round to the fastest
+    /// ([`order_by_paired_ratios`]), designs timed in other sessions by their median times.
     pub order: Vec<&'a Benchmark>,
     /// Runner-up against winner, when there are two.
     pub gap: Option<Gap>,
@@ -155,6 +157,12 @@ pub fn rank<'a>(cell: &[&'a Benchmark]) -> Option<Ranking<'a>> {
         .collect();
     let median = |b: &Benchmark| b.ns_per_op.map_or(f64::INFINITY, |e| e.median);
     order.sort_by(|a, b| median(a).total_cmp(&median(b)));
+    let ratio = |a: &Benchmark, b: &Benchmark| {
+        paired(a, b).map_or(median(a) / median(b), |p| p.ratio.median)
+    };
+    let mut by_pairs: Vec<usize> = (0..order.len()).collect();
+    order_by_paired_ratios(&mut by_pairs, |a, b| ratio(order[a], order[b]));
+    let order: Vec<&Benchmark> = by_pairs.into_iter().map(|i| order[i]).collect();
     let first = *order.first()?;
     let gap = order.get(1).map(|second| {
         let paired = paired(second, first);
@@ -236,7 +244,7 @@ impl Results {
 
     /// Sets every timed benchmark's paired ratios ([`Rounds::to_reference`],
     /// [`Rounds::to_best`]) against the designs timed in the same rounds: the family's
-    /// reference design and the session's fastest design by median.
+    /// reference design and the session's fastest design ([`rank`]).
     ///
     /// [`Rounds::to_reference`]: crate::stats::Rounds::to_reference
     /// [`Rounds::to_best`]: crate::stats::Rounds::to_best
@@ -331,6 +339,26 @@ mod tests {
         let gap = rank(&[&other, &clear]).unwrap().gap.unwrap();
         assert_eq!(gap.decided(), None);
         assert!(gap.describe().contains("no paired rounds"));
+    }
+
+    /// On a machine whose speed came and went, `lucky` ran its rounds while it was fast and has
+    /// the lower median, but `fixed` took 0.6 of its time in 10 of the 12 rounds both ran:
+    /// `fixed` wins, decided.
+    #[test]
+    fn the_winner_is_the_faster_round_by_round_not_by_median() {
+        // Rounds 0-1: `lucky` ran fast, `fixed` slow; 2-6: both fast; 7-11: both slow.
+        let fast_then_slow = |head: f64, fast: f64, slow: f64| {
+            let mut samples = vec![head; 2];
+            samples.extend([fast; 5]);
+            samples.extend([slow; 5]);
+            samples
+        };
+        let fixed = timed("fixed", 1, &fast_then_slow(1.2, 0.6, 1.2));
+        let lucky = timed("lucky", 1, &fast_then_slow(1.0, 1.0, 2.0));
+        assert!(lucky.ns_per_op.unwrap().median < fixed.ns_per_op.unwrap().median);
+        let ranking = rank(&[&lucky, &fixed]).unwrap();
+        assert_eq!(ranking.winner().design, "fixed");
+        assert_eq!(ranking.gap.as_ref().unwrap().decided(), Some(true));
     }
 
     /// A loop of `design` in session 1: family `reference`, mirroring it.

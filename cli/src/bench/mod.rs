@@ -34,7 +34,7 @@ use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
-use results::stats::{median_interval, paired_ratio};
+use results::stats::{fastest_first, median_interval, paired_ratio};
 use results::{
     Benchmark, DesignRecord, FamilyRecord, Results, SameRun, StepRecord, WorkloadRecord,
     default_results_path, target_dir,
@@ -317,16 +317,20 @@ impl Run {
         };
         let cell = &self.verdicts[done_before..];
         let untimed = cell.iter().filter(|v| !v.outcome.is_verified()).count();
-        let mut ranked: Vec<(&str, &[f64])> = (done_before..done)
+        let timed: Vec<(&str, &[f64])> = (done_before..done)
             .filter(|i| !self.verdicts[*i].reference)
             .filter_map(|i| {
                 let (_, t) = self.rounds.get(&i)?;
                 Some((self.verdicts[i].design.as_str(), t.ns_per_replay.as_slice()))
             })
             .collect();
+        let samples: Vec<&[f64]> = timed.iter().map(|(_, s)| *s).collect();
+        let ranked: Vec<(&str, &[f64])> = fastest_first(&samples)
+            .into_iter()
+            .map(|i| timed[i])
+            .collect();
         let median =
             |s: &[f64]| median_interval(&mut s.to_vec()).map_or(f64::INFINITY, |e| e.median);
-        ranked.sort_by(|a, b| median(a.1).total_cmp(&median(b.1)));
         let finding = match ranked.as_slice() {
             [] => String::new(),
             [(only, _)] => format!("; only {only} timed"),

@@ -29,15 +29,10 @@ pub(super) fn tied_note() -> String {
     )
 }
 
-/// The fastest of `benchmarks` by median time per work unit (the first of equals), as
-/// [`results::rank`] orders a cell; `None` when none has a time.
+/// The fastest of `benchmarks`, the winner [`results::rank`] names (by the ratios round by
+/// round of the designs timed in the same rounds); `None` when none has a time.
 pub(super) fn fastest<'b>(benchmarks: &[&'b Benchmark]) -> Option<&'b Benchmark> {
-    benchmarks
-        .iter()
-        .copied()
-        .filter_map(|b| median(b).map(|m| (b, m)))
-        .min_by(|x, y| x.1.total_cmp(&y.1))
-        .map(|(b, _)| b)
+    results::rank(benchmarks).map(|r| r.winner())
 }
 
 /// A design's time over another's.
