@@ -503,8 +503,8 @@ pub fn time_cell(
 }
 
 /// The [`RoundsBudget::precision`] of every scale: a comparison whose interval reaches into its
-/// band ([`settled`]) is settled when it spans at most 6% (a reference loop's `overhead` known to about ±3%, which
-/// the 0.95-1.05 a replay driver is held to needs).
+/// band ([`settled`]) is settled when it spans at most 6% (a reference loop's `overhead` known
+/// to about ±3%, which the 0.95-1.05 a replay driver is held to needs).
 pub const SETTLED_PRECISION: f64 = 0.06;
 
 /// The [`RoundsBudget::leave_spent_after`] of every scale: the fewest rounds whose

@@ -259,18 +259,24 @@ impl Results {
                 sessions.entry(r.session).or_default().push(b);
             }
         }
+        // Each session's winner, ranked once for all its benchmarks.
+        let winners: HashMap<u64, &Benchmark> = sessions
+            .iter()
+            .filter_map(|(&session, mates)| Some((session, rank(mates)?.winner())))
+            .collect();
         let ratios: Vec<_> = self
             .benchmarks
             .iter()
             .map(|b| {
-                let mates = sessions.get(&b.rounds.as_ref().filter(|_| b.verified)?.session)?;
+                let session = b.rounds.as_ref().filter(|_| b.verified)?.session;
+                let mates = sessions.get(&session)?;
                 let reference = self.family_record(b.family).and_then(|r| {
                     mates
                         .iter()
                         .find(|o| o.design == r.reference_design && o.design != b.design)
                         .and_then(|o| paired(b, o))
                 });
-                let best = rank(mates).and_then(|r| paired(b, r.winner()));
+                let best = winners.get(&session).and_then(|w| paired(b, w));
                 Some((reference, best))
             })
             .collect();

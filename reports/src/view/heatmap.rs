@@ -195,6 +195,15 @@ fn build_map(
             designs.push(name);
         }
     }
+    // Each column's benchmarks and its winner, ranked once for every row.
+    let blocks: Vec<(Vec<&Benchmark>, Option<&Benchmark>)> = columns
+        .iter()
+        .map(|&(workload, n, _)| {
+            let block = here(workload, n);
+            let best = fastest(&block);
+            (block, best)
+        })
+        .collect();
     let mut untimed = Vec::new();
     let rows = designs
         .iter()
@@ -207,9 +216,8 @@ fn build_map(
                 .map_or_else(String::new, |d| d.kind.clone());
             let cells = columns
                 .iter()
-                .map(|&(workload, n, _)| {
-                    let block = here(workload, n);
-                    let best = fastest(&block);
+                .zip(&blocks)
+                .map(|(&(workload, n, _), (block, best))| {
                     let Some(b) = block.iter().copied().find(|b| b.design == design) else {
                         return HeatCell {
                             text: "–".to_string(),
