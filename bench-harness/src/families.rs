@@ -1,5 +1,5 @@
 //! The one list of families. Every consumer (the criterion driver, `dodbench list/gen/replay`,
-//! the measurement passes, the README tables) iterates over it with a [`FamilyVisitor`];
+//! the measurement passes, the tables of `docs/`) iterates over it with a [`FamilyVisitor`];
 //! adding a family is one line in [`for_each_family`] (plus its designs, op vocabulary and
 //! replayer, see ARCHITECTURE.md).
 

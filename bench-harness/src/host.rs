@@ -21,10 +21,10 @@ fn mem_available(meminfo: &str) -> Option<u64> {
 
 /// Yields the processor before a timed region, so that on a busy machine the region starts on
 /// a fresh time slice of the scheduler instead of at the end of one used up by the untimed
-/// work before it (a rebuild of the design's state). Without it, on a 2-core machine with two
-/// other busy processes, the body after a long setup was preempted in 8 of 10 rounds and timed
-/// 12× slow, while a design with a short setup was not: a bias, not noise. With nothing else
-/// runnable it returns at once.
+/// work before it (a rebuild of the design's state). Without it, on a busy machine with few
+/// cores, a body after a long setup is preempted in most rounds and timed many times slow,
+/// while a design with a short setup is not: a bias, not noise. With nothing else runnable it
+/// returns at once.
 pub fn fresh_time_slice() {
     std::thread::yield_now();
 }

@@ -26,7 +26,7 @@
 //! the rounds reach [`RoundsBudget::max_rounds`] or [`RoundsBudget::extra_per_contestant`] is
 //! spent; a contestant leaves for good once none of its comparisons is open, so every
 //! contestant ran a prefix of the rounds and two contestants pair the rounds they both ran. A
-//! slow contestant no longer caps the rounds of the fast pairs beside it. In the rounds before
+//! slow contestant does not cap the rounds of the fast pairs beside it. In the rounds before
 //! the extra ones too, a contestant that has **spent its budget** (a slow replay, held at the
 //! [`RoundsBudget::min_rounds`] floor, or one costlier than the cell's average) leaves as soon
 //! as it has run [`RoundsBudget::leave_spent_after`] rounds with none of its comparisons open:
@@ -58,9 +58,9 @@ pub trait Timer {
 
     /// The contestant's one-time preparation (a replay's dry run), done before its first
     /// sample is timed, so the calibration's wall time per replay is a replay's and not the
-    /// preparation's: counted in, it made a read-only body's first replay look as long as its
-    /// setup, and such cells ran at the fewest rounds (`lookup-uniform` at 65,536 objects in a
-    /// quick run: 11 rounds, 14 without it).
+    /// preparation's: counted in, it would make a read-only body's first replay look as long as
+    /// its setup, and such cells (`lookup-uniform` at 65,536 objects) would run fewer rounds
+    /// (`the_preparation_is_not_counted_as_a_replay`).
     ///
     /// # Errors
     /// As [`time`](Self::time).
@@ -113,52 +113,44 @@ impl<L: ReferenceLoop> Timer for LoopTimer<L> {
 }
 
 /// Untimed replays before each sample of a contestant that keeps its state
-/// ([`Timer::needs_warm_up`]). One was not enough for a state at or above the size of the
-/// core's second-level cache (2 MB here; the 65,536-object ID tables and their resolved IDs
-/// take 1.8-9.7 MB): a sample still ran about as warm as the round's other contestants had left
-/// the caches, so its time depended on what ran before it. That is what was measured, not a
-/// derivation (a `lookup-uniform` body visits every object in each replay, so one replay does
-/// touch them all). Two quick `^id_table/lookup` runs per setting (quiet machine): the 12
-/// driver overheads at 65,536 objects within 0.95-1.05 in 7 and 9 with one warm-up, 8 and 11
-/// with two, 11 and 10 with three; the 36 peer loops' overheads in 25 and
-/// 29 with one, 36 and 36 with two, 30 and 32 with three. The rounds' budget counts the
-/// warm-ups, so a cell above [`RoundsBudget::min_rounds`] takes no longer (it runs fewer
-/// rounds); a cell at that floor takes a replay more per round: a whole quick run went from
-/// 2 min 19-24 s to 2 min 36 s (quiet, this 2-core machine).
+/// ([`Timer::needs_warm_up`]). One is not enough for a state at or above the size of the
+/// core's second-level cache (the 65,536-object ID tables and their resolved IDs take
+/// 1.8-9.7 MB): a sample still runs about as warm as the round's other contestants left the
+/// caches, so its time depends on what ran before it. That is observed, not derived (a
+/// `lookup-uniform` body visits every object in each replay, so one replay does touch them
+/// all): on the `lookup-*` workloads at 65,536 objects (`cargo bench -- '^id_table/lookup'`),
+/// more of the reference loops' `overhead`s lie within [`OVERHEAD_BAND`] with two warm-ups
+/// than with one, and no more with three. The rounds' budget counts the warm-ups, so a cell
+/// above [`RoundsBudget::min_rounds`] takes no longer (it runs fewer rounds); a cell at that
+/// floor takes a replay more per round.
 pub const WARM_UPS: u64 = 2;
 
 /// A replay at least this long (its calibrated wall time), and shorter than
 /// [`SELF_WARMING_REPLAY`], takes one untimed replay fewer before each sample: one instead of
 /// [`WARM_UPS`] for a contestant that keeps its state, none instead of [`REBUILT_WARM_UPS`] for
-/// one rebuilt for every replay. The bound lies above the replays [`WARM_UPS`] was measured on
-/// (the ID tables' lookups at 65,536 objects: 0.1-1.4 ms per replay in a quick run), and
-/// below it a warm-up's cold start (0.1-0.3 ms, [`REBUILT_WARM_UPS`]) is a large part of a
-/// replay. Measured on one build with the rule switched by a temporary environment variable,
-/// whole quick runs on a quiet machine (2026-11-28): 309-320 s in two runs with warm-ups as
-/// before (50 ms for this bound), 264 s with this one, 113 s of warm-ups down to 55 s; the
-/// 623 contestants whose warm-ups it changed moved against the first run by 4.5% at the median
-/// and 16.4% at the 90th percentile, as much as the two runs with the old rule moved against
-/// each other (4.8% and 16.9%); the 85 reference loops among them had their `overhead` within
-/// 0.95-1.05 in 43 (36 and 37 in the two runs before), the ID tables' driver loops in 20 of 20
-/// (19 and 19 before). At 50 ms, two default-scale runs each way (`lookup-uniform` at 1M,
-/// `sp-large-radius` at 100K) had shown the same of one warm-up against two: the ratios to the
-/// reference within the runs' spread (`map-btree` 38.9-42.9 with two, 39.9-40.6 with one).
+/// one rebuilt for every replay. The bound lies above the replays [`WARM_UPS`] is set for
+/// (the ID tables' lookups at 65,536 objects, under 1.5 ms each in a quick run), and below
+/// it a warm-up's cold start (a few tenths of a millisecond, [`REBUILT_WARM_UPS`]) is a large
+/// part of a replay. Above it the warm-up saved is a large share of a quick run's time, while
+/// the contestants it applies to move no more between runs than with the warm-up, and their
+/// reference loops' `overhead`s (the ID tables' driver loops among them) stay within
+/// [`OVERHEAD_BAND`] at least as often; at the default scale, one warm-up instead of two keeps
+/// the ratios to the reference of `lookup-uniform` at 1M and `sp-large-radius` at 100K within
+/// the runs' spread. `a_long_replay_is_warmed_once_less` tests the rule.
 pub const LONG_REPLAY: Duration = Duration::from_millis(2);
 
 /// A replay at least this long (its calibrated wall time) is timed without an untimed replay
 /// before it, whether it keeps its state or rebuilds it: what a warm-up is for (the state back
-/// in the caches, the first replay's cold code and predictors, about 0.1-0.3 ms in
-/// [`REBUILT_WARM_UPS`]' measurement) is a small part of a replay this long, and its warm-up
-/// doubled its share of a cell at the rounds' floor. Measured on one build, two quick runs of
-/// `^(alloc|transforms)/` on a quiet machine, warm-ups as before and none from 50 ms (stricter
-/// than this): 117 s and 87 s; the reference loops of the 15 contestants at 50 ms or more kept
-/// their `overhead` within 0.996-1.035 (0.974-1.072 with warm-ups), their times moved 0.91-1.13×
-/// between the runs where the shorter contestants' moved 0.54-1.71× (5th-95th percentile),
-/// and the winners of the 23 cells changed in two, each with its top two within 5% and neither
-/// a contestant the rule touched. Not measured at the default scale, whose read-only
-/// contestants above it (the maps over 1M IDs, the spatial scans at 100K points) now reload
-/// their evicted state inside the sample: estimated at tens of MB, a few ms of such a replay,
-/// paid by the reference loop paired with each too.
+/// in the caches, the first replay's cold code and predictors, a few tenths of a millisecond,
+/// [`REBUILT_WARM_UPS`]) is a small part of a replay this long, and its warm-up would double
+/// its share of a cell at the rounds' floor. On the quick `^(alloc|transforms)/` cells, the
+/// reference loops of such contestants keep their `overhead` within [`OVERHEAD_BAND`] without
+/// warm-ups, their times vary between runs less than the shorter contestants' do, and no
+/// cell's winner depends on the rule. Not checked at the default scale, whose read-only
+/// contestants above it (the maps over 1M IDs, the spatial scans at 100K points) reload their
+/// evicted state inside the sample: an estimated tens of MB, a few ms of such a replay, paid
+/// by the reference loop paired with each too. `a_self_warming_replay_is_not_warmed` tests
+/// the rule.
 pub const SELF_WARMING_REPLAY: Duration = Duration::from_millis(100);
 
 /// The untimed replays before each sample of a contestant: none if its replay lasts
@@ -183,22 +175,21 @@ fn warm_ups(needs_warm_up: bool, wall_per_replay: Duration) -> u64 {
 
 /// Untimed replays (each on a state of its own, rebuilt as for a timed one) before each sample
 /// of a contestant whose body changes the state. Without one, the first replay after the
-/// round's other contestants ran slower than the next, so a sample of one replay read slower
-/// than a sample of two and a design's ratio to another depended on the iterations each had
-/// drawn: `pool_tuned` over `holey32_24_8` on `churn-hot-stale` at 1,000 objects (quick, 0.43
-/// ms replays) read 1.05-1.36 in six of the seven runs where `pool_tuned` drew one replay per
-/// sample (0.78 in the seventh) and 0.75-0.78 in all four where it drew two, so the cell's
-/// winner changed from run to run; with one untimed replay first, 0.77-0.83 in four runs,
-/// whichever it drew. Neither
-/// randomising the heap's layout before each sample nor running without address-space
-/// randomisation changed that; it is the replay before, not where the state lands.
+/// round's other contestants runs slower than the next, so a sample of one replay reads slower
+/// than a sample of two and a design's ratio to another depends on the iterations each drew:
+/// `pool_tuned` over `holey32_24_8` on `churn-hot-stale` at 1,000 objects (quick) lies above 1
+/// when `pool_tuned` draws one replay per sample and below when it draws two, so the cell's
+/// winner would change from run to run; with one untimed replay first, the ratio is the same
+/// whichever it draws. Neither randomising the heap's layout before each sample nor running
+/// without address-space randomisation removes the effect; it is the replay before, not where
+/// the state lands.
 pub const REBUILT_WARM_UPS: u64 = 1;
 
 /// How long a cell's rounds may take, in time the process ran ([`Stopwatch`]: wall time less
 /// the waits for a processor), so a busy machine runs a cell's rounds as a quiet one would, only
-/// later, instead of fewer of them: under two busy processes a quick run's extra rounds, counted
-/// in wall time, ran out before a reference loop's `overhead` settled (`lookup-zipf` at 65,536
-/// objects: `ref-direct-packed` 1.155 after 22 rounds, 0.99-1.01 quiet).
+/// later, instead of fewer of them: counted in wall time, a busy machine's extra rounds run out
+/// before a reference loop's `overhead` settles (`ref-direct-packed` on `lookup-zipf` at 65,536
+/// objects, quick, which quiet runs put within 1% of 1).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RoundsBudget {
     /// Time per contestant (the cell's budget is this times its contestants), untimed
@@ -315,9 +306,9 @@ pub struct Roles {
     /// back, and their ratio (the replay's `overhead`) is a comparison of the extra rounds.
     /// At sizes near the last-level cache a sample's later replays run warmer than its first
     /// (an untimed replay does not bring such a table fully back after the round's other
-    /// contestants): in one quiet quick run with one warm-up replay, the `lookup-*` loops at
-    /// 65,536 objects that had drawn other iterations than their design read 0.84-1.29 of it,
-    /// those that had drawn the same 0.87-1.07.
+    /// contestants), so a loop that drew other iterations than its design would read a wider
+    /// spread of `overhead`s (the ID tables' `lookup-*` loops at 65,536 objects);
+    /// `paired_contestants_take_the_same_iterations` tests the rule.
     pub mirrors: Vec<Option<usize>>,
     /// Per contestant, whether it is one of the designs the cell ranks (not a reference): the
     /// two fastest of them are a comparison of the extra rounds.
@@ -371,10 +362,11 @@ pub enum Comparison {
 }
 
 /// How far from 1 a reference loop's `overhead` may lie for a replay driver to count as adding
-/// nothing (0.95-1.05, issue 34). An interval that lies on one side of 1 but reaches into this
-/// band does not settle an overhead: under two busy processes a quick run settled
-/// `ref-direct-packed` on `lookup-zipf` at 65,536 objects at 0.935 after 10 rounds, interval
-/// (loop over design) 1.016-1.232, where quiet runs read 0.985-0.993.
+/// nothing (0.95-1.05: the loop and the replay within 5%). An interval that lies on one side
+/// of 1 but reaches into this band does not settle an overhead: on a busy machine such an
+/// interval can come after the fewest rounds for a loop that quiet runs put well inside the
+/// band (`ref-direct-packed` on `lookup-zipf` at 65,536 objects, quick);
+/// `a_comparison_settles_outside_its_band_or_narrow` tests the rule.
 pub const OVERHEAD_BAND: f64 = 0.05;
 
 /// Times `timers` in interleaved rounds within `budget` (what each contestant is: `roles`),
@@ -626,11 +618,11 @@ fn adjacent_groups(same_iters_as: &[Option<usize>]) -> Vec<Vec<usize>> {
 /// One round's order: the groups shuffled, and within each group its members shuffled, so a
 /// reference loop runs right before or right after the design it mirrors, in turn at random.
 /// Their ratio is the replay's `overhead`: shuffled apart, a burst of other work on a busy
-/// machine landed on one of the two more often than a few percent allow at sizes near the
-/// core's cache (see `ref-direct-holey` in the README), where a pair back to back shares it.
-/// The order within the pair is drawn, not fixed: the second of the two runs about 3% faster
-/// at 65,536 objects (the ID tables' 48 lookup loops there, two quick runs each way: loop
-/// first, median overhead 0.967 and 0.977; design first, 1.025 and 1.031).
+/// machine lands on one of the two more often than a few percent allow at sizes near the
+/// core's cache (`ref-direct-holey` on the `lookup-*` workloads), where a pair back to back
+/// shares it. The order within the pair is drawn, not fixed: the second of the two runs a few
+/// percent faster at 65,536 objects (the ID tables' `lookup-*` loops), which a fixed order
+/// would add to every `overhead` (`paired_contestants_run_back_to_back_in_either_order`).
 fn round_order(groups: &mut [Vec<usize>], rng: &mut TraceRng) -> Vec<usize> {
     rng.shuffle(groups);
     for group in groups.iter_mut().filter(|g| g.len() > 1) {
@@ -1036,7 +1028,7 @@ mod preparation {
 
     /// The rounds are counted from a replay's wall time, not the preparation's: a cell of
     /// 2 ms replays with a 40 ms preparation fills its 60 ms budget with about 15 rounds,
-    /// where counting the preparation in gave the floor.
+    /// where counting the preparation in would give the floor.
     #[test]
     fn the_preparation_is_not_counted_as_a_replay() {
         let mut timers: Vec<Box<dyn Timer>> = vec![Box::new(Slow {

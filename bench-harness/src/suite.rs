@@ -252,9 +252,9 @@ pub fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// The README's table of family `F`'s designs, generated from its registry (a test keeps the
-/// README equal to it). Families whose designs state their limits in their own terms get a
-/// limits column; the others the ID columns (ID bytes, stale detection, capacity).
+/// The table of family `F`'s designs in `docs/families.md`, generated from its registry (a test
+/// keeps the page equal to it). Families whose designs state their limits in their own terms
+/// get a limits column; the others the ID columns (ID bytes, stale detection, capacity).
 pub fn designs_markdown<F: Family>() -> String {
     let records = F::design_records();
     let with_limits = records.iter().any(|r| r.limits.is_some());
@@ -294,8 +294,8 @@ pub fn designs_markdown<F: Family>() -> String {
     out
 }
 
-/// The README's table of the workloads of `family` and their parameters, generated from the
-/// registry.
+/// The table of the workloads of `family` and their parameters in `docs/workloads.md`,
+/// generated from the registry.
 pub fn workloads_markdown<F: Family>() -> String {
     let mut out = String::from(
         "| workload | what the timed body does | parameters (default) |\n| --- | --- | --- |\n",
@@ -329,8 +329,8 @@ pub fn workloads_markdown<F: Family>() -> String {
     out
 }
 
-/// The README's row of family `F` in the families table (sizes, pass workloads, time
-/// reference), generated from its [`Family`] impl.
+/// The row of family `F` in the families table of `docs/families.md` (sizes, pass workloads,
+/// time reference), generated from its [`Family`] impl.
 pub fn family_row_markdown<F: Family>() -> String {
     let sizes = |v: Vec<usize>| {
         v.iter()
@@ -369,7 +369,7 @@ pub fn family_row_markdown<F: Family>() -> String {
     )
 }
 
-/// The header of the README's families table.
+/// The header of the families table of `docs/families.md`.
 pub const FAMILIES_TABLE_HEADER: &str = "| family | time reference | bench sizes (quick / default / \
      full) | pass sizes (quick / full) | cache and sweep workloads | memory workloads | latency \
      workloads | sweep up to |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n";

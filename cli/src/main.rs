@@ -107,7 +107,8 @@ enum Command {
     /// Compare NEW against BASE (a results.json or the committed baseline). Exit 0: nothing
     /// regressed; 1: a deterministic metric or a verification regressed; 2: unusable input.
     Compare {
-        /// Base run: results.json (schema 1 to 4) or a baseline file.
+        /// Base run: results.json (schema version 1 to 7, every version this dodbench reads)
+        /// or a baseline file (format version 1).
         base: PathBuf,
         /// New run: results.json.
         new: PathBuf,

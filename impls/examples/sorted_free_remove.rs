@@ -1,6 +1,6 @@
-//! The sorted free-index vector's remove cost against the free count (issue 19's closing
-//! figure): `pool_sorted_vec` (binary search + `Vec::insert`, O(free)) beside `pool_lowest`
-//! (two-level bitset, O(1)) at 10K, 100K and 500K free slots. The benches cap
+//! The sorted free-index vector's remove cost against the free count: `pool_sorted_vec`
+//! (binary search + `Vec::insert`, O(free)) beside `pool_lowest` (two-level bitset, O(1)) at
+//! 10K, 100K and 500K free slots. The benches cap
 //! `pool_sorted_vec` ([`impls::id_table::pool_sorted_vec::REMOVE_SHIFT_CAP`]), so the largest
 //! point is measured here.
 //!

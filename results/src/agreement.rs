@@ -26,7 +26,7 @@ use crate::schema::{Benchmark, Results};
 /// count in the same-winner rate.
 pub const DECISIVE_GAP: f64 = 1.10;
 
-/// The band a replay driver's overhead is held to (issue 34): its loop and its replay within 5%.
+/// The band a replay driver's overhead is held to: its loop and its replay within 5%.
 pub const OVERHEAD_BAND: (f64, f64) = (0.95, 1.05);
 
 /// The reference loops' overheads of one run.

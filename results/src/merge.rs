@@ -1,6 +1,6 @@
 //! A run merged into the results file already on disk, so a filtered `cargo bench`
-//! (`cargo bench -- 'id_table/churn/holey/'`, the README's way to re-run one benchmark) refreshes
-//! the benchmarks it ran and keeps every other one.
+//! (`cargo bench -- 'id_table/churn/holey/'`, the way to re-run one benchmark in
+//! docs/cli.md) refreshes the benchmarks it ran and keeps every other one.
 //!
 //! Two files describe the same run when they agree on what makes their numbers comparable: the
 //! commit, the machine's name, the mode (`quick`, `default`, `full`) and the trace seed. Then

@@ -1,5 +1,5 @@
 //! The versioned schema of `target/dodbench/results.json`, where the harness hands its numbers
-//! to the report and to `compare`. Fields named in the issues (`schema_version`, `machine`,
+//! to the report and to `compare`. The core fields (`schema_version`, `machine`,
 //! `commit`, `toolchain`, `benchmarks`; per benchmark `family`, `workload`, `design`, `n`,
 //! `ops`, `verified`, `ns_per_op {median, lower, upper}`, `ops_per_s`) are never renamed.
 //!

@@ -130,11 +130,12 @@ pub fn paired_ratio(a: &[f64], b: &[f64], against: &str) -> Option<PairedRatio> 
 /// its ratio to the anchor and sorted; when one keys below 1 (faster than the anchor round by
 /// round) it becomes the anchor and the keys are taken again, at most once per contestant.
 ///
-/// A median time alone can name the wrong winner on a busy machine: under two busy processes
-/// a cell's samples took either about their quiet time or twice it, as the other work came and
-/// went, and `boxed_nodes` had the lowest median of `tags-visit-all-fragmented` at 1,000
-/// objects (1.12 ns against `fixed`'s 1.14) while `fixed` took 0.61 of its time round by round
-/// (quiet runs: `fixed` first, `boxed_nodes` 1.2× behind).
+/// A median time alone can name the wrong winner on a busy machine: as other work comes and
+/// goes, a cell's samples take either about their quiet time or twice it, so a design whose
+/// samples fell in the quiet spells can have the lower median while another is faster round by
+/// round (`boxed_nodes` and `fixed` on `tags-visit-all-fragmented` at 1,000 objects, which
+/// quiet runs rank `fixed` first; the case is
+/// `ranking::tests::the_winner_is_the_faster_round_by_round_not_by_median`).
 pub fn order_by_paired_ratios(order: &mut [usize], ratio: impl Fn(usize, usize) -> f64) {
     for _ in 0..order.len() {
         let Some(&anchor) = order.first() else {

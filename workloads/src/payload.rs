@@ -91,8 +91,8 @@ impl PayloadSize {
     }
 }
 
-/// A 32-byte payload, the size the issue asks the benchmarks to use by default (a small game
-/// object: an identity, one field workloads read and change, and 16 bytes of other state).
+/// A 32-byte payload, the benchmarks' default size (a small game object: an identity, one
+/// field workloads read and change, and 16 bytes of other state).
 pub type Payload = PayloadOf<2>;
 
 /// A 128-byte payload: [`Payload`]'s fields plus 96 more bytes of other state.

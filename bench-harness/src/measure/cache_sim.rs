@@ -376,7 +376,7 @@ pub enum ChildProgram {
     /// A copy without its debug sections (`objcopy --strip-debug`), where `objcopy` is
     /// installed; the binary as built otherwise. valgrind reads a program's debug info at
     /// start-up: 1.2 s of a 72 MB release binary against 0.6 s stripped. The code, the symbols
-    /// and the loaded image are the same, so the counts are too (`cli/tests/cache_cli.rs`
+    /// and the loaded image are the same, so the counts are too (`cli/tests/integration/cache_cli.rs`
     /// compares both).
     #[default]
     WithoutDebugInfo,

@@ -2,12 +2,11 @@
 //!
 //! A reference loop that writes a design's replay by hand (`ref-direct-<design>`) is read as a
 //! ratio: the replay's time over the loop's is the replay driver's cost (`overhead` in
-//! results). Built apart, the loop and the replay each had a table and an ID list of their own,
-//! two copies of the same data at two places in memory, and near the last-level cache's size
-//! the copies differ by where they landed: at 262,144 objects the loop took 17.4 ns per lookup
-//! on a copy of its own against 15.0-15.2 on the design's table (one test run). Sharing the
-//! state makes the two contestants read the same bytes, so what is left between them is what
-//! the driver does.
+//! results). Built apart, the loop and the replay would each have a table and an ID list of
+//! their own, two copies of the same data at two places in memory, and near the last-level
+//! cache's size the copies differ by where they landed: at 262,144 objects a loop on a copy of
+//! its own is measurably slower than on the design's table. Sharing the state makes the two
+//! contestants read the same bytes, so what is left between them is what the driver does.
 //!
 //! Only a read-only body shares: its timed replays reuse one state ([`crate::timing`]), and a
 //! loop that only reads it leaves it as the model expects.

@@ -60,7 +60,7 @@ pub struct AllocDesignInfo {
 
 /// An allocator of blocks inside one arena it owns, named by offsets.
 ///
-/// # Contract (checked for every design by `impls/tests/alloc_model.rs`)
+/// # Contract (checked for every design by `impls/tests/integration/alloc_model.rs`)
 /// * [`allocate`](BlockAllocator::allocate) returns an offset `o` with `o % align == 0` and
 ///   `o + size <= arena_bytes()`, disjoint from every live block; its bytes are readable and
 ///   writable through [`bytes_mut`](BlockAllocator::bytes_mut) until freed.

@@ -1,5 +1,5 @@
 //! The reference model: an obviously correct component store, whose answers every design's
-//! replay must reproduce (`bench-harness` verification, `impls/tests/components_model.rs`).
+//! replay must reproduce (`bench-harness` verification, `impls/tests/integration/components_model.rs`).
 //! Not a benchmarked design: it is not in the registry.
 //!
 //! Layout: a `BTreeSet` of live entities (numbers never reused) and a

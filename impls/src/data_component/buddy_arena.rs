@@ -20,10 +20,9 @@
 //! Accounting: `allocator_calls` counts the global allocations of each pool
 //! ([`Buddy::HEAP_ALLOCATIONS`]: its arena and the requested-size table it keeps for the
 //! benchmark) plus the pool list's and the entity slots' growth: per entity, amortised to
-//! almost nothing, which is the point. A rebuild makes no global call (it once built the new
-//! buffer in a scratch `Vec` and copied it in: two uncounted calls per rebuild, twice
-//! `meet_in_middle`'s count while this design reported 0.011 per entity;
-//! `impls/tests/allocator_accounting.rs` now checks the count against a counting allocator).
+//! almost nothing, which is the point. A rebuild makes no global call (it packs the live
+//! values straight into the new block, no scratch `Vec`); `impls/tests/integration/allocator_accounting.rs`
+//! checks the count against a counting allocator.
 //! `memory_bytes` counts every pool's whole arena (free space and the buddy's in-arena metadata
 //! included) and the pool list, nothing per entity; like `tags/buddy_arrays`, not the table
 //! [`Buddy`] keeps only for the benchmark and its tests. Trade-off: up to 50% of the newest

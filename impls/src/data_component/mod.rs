@@ -8,7 +8,7 @@
 //! values grow down; each step is a design here, and they trade allocator calls, bytes per key
 //! and the cache lines a lookup touches against each other.
 //!
-//! # Semantics (the same for every design, checked by `impls/tests/data_component_model.rs`)
+//! # Semantics (the same for every design, checked by `impls/tests/integration/data_component_model.rs`)
 //! * An entity's data is a map from [`Key`] to value: [`set`](DataStore::set) inserts or
 //!   replaces (the type may change), [`get`](DataStore::get) returns the value as it was set,
 //!   byte for byte (strings and arrays round-trip exactly), [`remove`](DataStore::remove)
@@ -218,7 +218,7 @@ pub struct KvDesignInfo {
 
 /// Per-entity key-value data. See the [module docs](self) for the shared semantics.
 ///
-/// # Contract (checked for every design by `impls/tests/data_component_model.rs`)
+/// # Contract (checked for every design by `impls/tests/integration/data_component_model.rs`)
 /// * `get(e, k)` returns the value of the last successful `set(e, k, _)` since the entity's
 ///   creation, unless a `remove(e, k)` came after it.
 /// * Every method taking an entity returns [`KvError::NoSuchEntity`] for a handle that is not

@@ -30,7 +30,7 @@
 //! the live values straight into it ([`BufStore::rebuild`]), then the store frees the old one:
 //! no scratch buffer, so an arena-backed store makes no global allocation per rebuild, and the
 //! store counts exactly the global allocator calls it makes (a `VecBuf` rebuild is two, the
-//! new buffer's allocation and the old one's free; `impls/tests/allocator_accounting.rs` checks
+//! new buffer's allocation and the old one's free; `impls/tests/integration/allocator_accounting.rs` checks
 //! the count against a counting allocator).
 
 use std::fmt::Debug;
@@ -50,13 +50,13 @@ const PREFIX: usize = 16;
 const MIN_HCAP: usize = 4;
 /// The one slot of an empty string or array: offset 0, size 0, inside every buffer.
 ///
-/// Why it is canonical: an empty value once kept whatever offset it was given (the old value's,
-/// when it overwrote a longer one in place), and the reallocation copied that slot verbatim
-/// since it had no bytes to move. Two-region buffers can shrink on reallocation (they keep the
-/// live bytes, not the old size), so the stale offset could land past the new buffer's end,
-/// where `value_of`'s bounds check `buf.get(off..off)` failed and the key read as absent (and
-/// the snapshot as corrupt). With every empty value at offset 0, nothing depends on where it
-/// used to be; `check_invariants` enforces it.
+/// Why it is canonical: an empty value that kept whatever offset it was given (the old
+/// value's, when it overwrote a longer one in place) would be copied verbatim by the
+/// reallocation, since it has no bytes to move. Two-region buffers can shrink on reallocation
+/// (they keep the live bytes, not the old size), so the stale offset could land past the new
+/// buffer's end, where `value_of`'s bounds check `buf.get(off..off)` fails and the key reads
+/// as absent (and the snapshot as corrupt). With every empty value at offset 0, nothing
+/// depends on where it was; `check_invariants` enforces it.
 const EMPTY_SLOT: u32 = 0;
 
 /// Where the value region lies; see the [module docs](self).

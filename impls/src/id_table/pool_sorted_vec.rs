@@ -29,8 +29,8 @@ use crate::id::Id64;
 /// `remove-random` at 1M (500,000 removes: 1.25·10^11, about 7 s per body) and the 1M traces
 /// whose setup frees half the slots or more are reported unsupported (`lookup-stale*`, 500,000
 /// removes; `iterate-holes`, 10^6 removes: 5·10^11): their untimed builds, at least two per
-/// cell, took 10 s of each `lookup-stale*` cell and 51 of `iterate-holes`' 81 s in a default
-/// run. The remove cost at 10K/100K/500K free slots is measured by
+/// cell, would take seconds to most of a minute of each such cell in a default run. The remove
+/// cost at 10K/100K/500K free slots is measured by
 /// `cargo run --release -p impls --example sorted_free_remove`.
 pub const REMOVE_SHIFT_CAP: u64 = 1 << 35;
 

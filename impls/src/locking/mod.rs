@@ -49,7 +49,7 @@
 //! ([`workers`]); a design gets the pool when it is built, outside any timed region. What each
 //! design synchronises is counted by the design itself ([`SyncCounts`]): lock acquisitions and
 //! messages per job depend on the design and the trace only, never on the thread count or the
-//! schedule (checked by `impls/tests/locking_model.rs`); failed try-locks do.
+//! schedule (checked by `impls/tests/integration/locking_model.rs`); failed try-locks do.
 //!
 //! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing
 //! [`GameplayRunner`], then add one line to [`registry`].
@@ -127,7 +127,7 @@ pub trait GameplayApi {
 
 /// The script's pure work between API calls: `iters` rounds of a xorshift on local state, a
 /// stand-in for the interpreter's own computation ("calibrated": its time per iteration is in
-/// the README), returned so it cannot be optimised away.
+/// docs/locking.md), returned so it cannot be optimised away.
 #[inline]
 pub fn script_work(mut x: u64, iters: u32) -> u64 {
     x |= 1;
@@ -220,7 +220,7 @@ impl SyncCounts {
 
 /// A locking design: runs a frame's jobs on its workers against the world it was built from.
 ///
-/// # Contract (checked by `impls/tests/locking_model.rs` against [`model::ModelRunner`])
+/// # Contract (checked by `impls/tests/integration/locking_model.rs` against [`model::ModelRunner`])
 /// * [`new`](GameplayRunner::new) takes the world (units and physics, synchronised) and the
 ///   thread count, `1..=`[`MAX_THREADS`]; a design may ignore it (`single_thread`).
 /// * [`run_jobs`](GameplayRunner::run_jobs) runs every job of `jobs` exactly once, in any order

@@ -8,7 +8,7 @@
 //! `u32` links forming one cyclic list per key ([`intrusive`]); the others are the brute-force
 //! scan, arrays of arrays, the `unordered_multimap` / `std::multimap` analogues and peers.
 //!
-//! # Semantics (the same for every design, checked by `impls/tests/relations_model.rs`)
+//! # Semantics (the same for every design, checked by `impls/tests/integration/relations_model.rs`)
 //! * [`add`](RelationIndex::add) stores a record and returns its [`RecordId`]. IDs are
 //!   permanent while the record lives and are handed out by the family's rule (the shared
 //!   [`arena::RecordArena`]): a freed ID is reused before a new one, most recently freed
@@ -102,7 +102,7 @@ pub struct RelationDesignInfo {
 
 /// A one-to-many index over a bulk array of records. See the [module docs](self).
 ///
-/// # Contract (checked for every design by `impls/tests/relations_model.rs`)
+/// # Contract (checked for every design by `impls/tests/integration/relations_model.rs`)
 /// * The live records are those added and not removed (by `remove` or `remove_entity`).
 /// * Every method naming a record ID that is not live returns
 ///   [`RelationError::NoSuchRecord`] and changes nothing.

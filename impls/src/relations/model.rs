@@ -1,12 +1,12 @@
 //! The reference model: an obviously correct relation index whose answers every design's
-//! replay must reproduce (`bench-harness` verification, `impls/tests/relations_model.rs`).
+//! replay must reproduce (`bench-harness` verification, `impls/tests/integration/relations_model.rs`).
 //! Not a benchmarked design: it is not in the registry.
 //!
 //! Layout: `Vec<Option<Record>>` (`Some` exactly for live records), a stack of freed IDs (the
 //! family's ID rule written out again with plain `Vec`s, so a bug in the shared arena shows as a
-//! disagreement), and per side a `BTreeMap<key, BTreeSet<id>>`. The model is
-//! brute-force scans; the per-key sets keep verification at 1M records linear instead of
-//! quadratic, and the property test checks them against a brute-force scan of the `Vec` after
+//! disagreement), and per side a `BTreeMap<key, BTreeSet<id>>`. Brute-force scans alone
+//! would make verification at 1M records quadratic; the per-key sets keep it linear, and the
+//! property test checks them against a brute-force scan of the `Vec` after
 //! every op ([`ModelIndex::scan_by_a`], [`ModelIndex::scan_by_b`]).
 
 use crate::DesignMeta;

@@ -11,8 +11,8 @@
 //! (`flat_spatial`'s grid, `rstar` bulk-loaded, `kiddo`'s mutable tree and its static
 //! `ImmutableKdTree`).
 //!
-//! # Semantics (the same for every design, checked by `impls/tests/spatial_model.rs` and, at
-//! the extremes, `impls/tests/spatial_limits.rs`)
+//! # Semantics (the same for every design, checked by `impls/tests/integration/spatial_model.rs` and, at
+//! the extremes, `impls/tests/integration/spatial_limits.rs`)
 //! * The dimension is a const generic `D` (2 or 3); a design registers its 2D and 3D types
 //!   ([`registry::for_each_spatial_design`]).
 //! * Positions: every finite `[f32; D]`, from subnormals to ±`f32::MAX`. An insert or move to
@@ -253,7 +253,7 @@ pub struct QueryCost {
 
 /// A point index answering radius queries. See the [module docs](self).
 ///
-/// # Contract (checked for every design by `impls/tests/spatial_model.rs`)
+/// # Contract (checked for every design by `impls/tests/integration/spatial_model.rs`)
 /// * The live points are those inserted and not removed; each has the position of its last
 ///   insert or move.
 /// * A method naming an ID in the wrong state returns a [`SpatialError`] and changes nothing.

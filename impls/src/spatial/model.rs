@@ -1,9 +1,9 @@
 //! The reference model: an obviously correct spatial index whose answers every design's replay
-//! must reproduce (`bench-harness` verification, `impls/tests/spatial_model.rs`). Not a
+//! must reproduce (`bench-harness` verification, `impls/tests/integration/spatial_model.rs`). Not a
 //! benchmarked design: it is not in the registry.
 //!
 //! Layout: `Vec<Option<[f32; D]>>` indexed by ID (`Some` exactly for live points); a query
-//! scans every slot in ID order and tests [`within`]: the brute-force model.
+//! scans every slot in ID order and tests [`within`]: a brute-force model.
 
 use super::{
     PointId, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex, check_id,

@@ -13,7 +13,7 @@
 //! Peers (`hecs` `spawn` and `spawn_column_batch`; `bevy_ecs` `spawn` and `spawn_batch` behind
 //! the `bevy` feature) spawn into their own worlds and are marked as such.
 //!
-//! # Semantics (the same for every design, checked by `impls/tests/spawn_model.rs`)
+//! # Semantics (the same for every design, checked by `impls/tests/integration/spawn_model.rs`)
 //! * A [`Level`] is a list of entities in pre-order (an entity's subtree follows it), each with
 //!   an optional parent (an earlier entity on the current ancestor path) and components of the
 //!   [`ComponentKind`]s: transform, point mass, tags, mesh, and two kinds the world does not
@@ -394,7 +394,7 @@ pub fn component_hash<E>(c: &ComponentRef<'_, E>) -> (ComponentKind, u64) {
     }
 }
 
-/// The order-independent digest of `world` (the sum over resource entity index,
+/// The order-independent digest of `world` (a sum over resource entity index,
 /// component type, hash of data and parent resource index), `spawned` being the entities of the
 /// live spawns in order (spawn `k` of a level of `level_len` entities at `k * level_len..`).
 /// An entity the world holds that no spawn returned counts as index `u64::MAX`, so strays

@@ -35,7 +35,7 @@
 //! [`HEAP_ALLOCATIONS`](Buddy::HEAP_ALLOCATIONS) (its arena and the per-leaf requested-size table
 //! it keeps for the benchmark) when an arena is built and again when a growth drops the old one,
 //! plus the record `Vec`'s and the entity set's capacity changes (checked against a counting
-//! allocator by `impls/tests/allocator_accounting.rs`; it once counted one call per arena and
+//! allocator by `impls/tests/integration/allocator_accounting.rs`; it once counted one call per arena and
 //! missed the table and the buddy's init scratch vectors, since removed). `memory_bytes` does
 //! not count the table (8 bytes per 16-byte leaf) or the arena's 4 KiB alignment slack, as the
 //! allocator family's own `metadata_bytes` excludes them.

@@ -5,7 +5,7 @@
 //! `Vec<Vec<u32>>`. The designs trade memory per tag, allocator calls and locality of
 //! [`TagStore::visit_entity`] / [`TagStore::visit_all`] against each other.
 //!
-//! # Semantics (the same for every design, checked by `impls/tests/tags_model.rs`)
+//! # Semantics (the same for every design, checked by `impls/tests/integration/tags_model.rs`)
 //! * An entity's tags are a **multiset**, like a `Vec<u32>` that is only pushed to:
 //!   [`add_tag`](TagStore::add_tag) always appends (duplicates allowed),
 //!   [`remove_tag`](TagStore::remove_tag) removes one occurrence. The order in which an
@@ -94,7 +94,7 @@ pub struct TagDesignInfo {
 
 /// Per-entity lists of `u32` tags. See the [module docs](self) for the shared semantics.
 ///
-/// # Contract (checked for every design by `impls/tests/tags_model.rs`)
+/// # Contract (checked for every design by `impls/tests/integration/tags_model.rs`)
 /// * The tags of an entity are the multiset of its successful `add_tag`s minus its successful
 ///   `remove_tag`s since its creation or last `clear_entity`.
 /// * Every method taking an entity returns [`TagError::NoSuchEntity`] for a handle that is not

@@ -1,5 +1,5 @@
 //! The reference model: an obviously correct tag store, whose answers every design's replay
-//! must reproduce (`bench-harness` verification, `impls/tests/tags_model.rs`). Not a
+//! must reproduce (`bench-harness` verification, `impls/tests/integration/tags_model.rs`). Not a
 //! benchmarked design: it is not in the registry.
 //!
 //! Layout: `Vec<Option<Vec<Tag>>>`, `Some` exactly for live entities, plus a stack of released

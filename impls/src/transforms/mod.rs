@@ -7,14 +7,14 @@
 //! (O(n)), a flag scan "can waste a lot of time" when 1 % of the nodes move, and a dirty list
 //! kept at the end of the array by swapping, with eviction after five unmoved frames, fixes it.
 //!
-//! # Contract (the same for every design, checked by `impls/tests/transforms_model.rs`)
+//! # Contract (the same for every design, checked by `impls/tests/integration/transforms_model.rs`)
 //! * After [`end_frame`](TransformStore::end_frame), for every node,
 //!   `world(i) == `[`world_of`]`(local(i), world(parent(i)))`, bit for bit: a root's world is
 //!   its local, any other node's is exactly one [`Affine::mul`]`(local, parent_world)`.
 //!   Matrices may hold any `f32` (infinities, NaN): every operation takes them without a
 //!   panic, and worlds agree bit for bit except for the sign and payload of a NaN that
 //!   arithmetic produces, which Rust leaves unspecified (they follow operand order, which the
-//!   compiler may commute; `impls/tests/extreme_inputs.rs` compares NaNs as equal).
+//!   compiler may commute; `impls/tests/integration/extreme_inputs/` compares NaNs as equal).
 //!   Between a change and the next `end_frame`, deferred designs may return stale worlds (the
 //!   article's drawback, documented, not failed); traces read worlds only after `end_frame`.
 //! * [`destroy`](TransformStore::destroy) removes one node; **its children become roots**

@@ -1,5 +1,5 @@
 //! The reference model: an obviously correct transform store, whose answers every design's
-//! replay must reproduce (`bench-harness` verification, `impls/tests/transforms_model.rs`).
+//! replay must reproduce (`bench-harness` verification, `impls/tests/integration/transforms_model.rs`).
 //! Not a benchmarked design: it is not in the registry.
 //!
 //! Layout: a plain `Vec` of `{local, parent}` (`None` for released ids), ids reused most

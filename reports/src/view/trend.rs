@@ -193,7 +193,7 @@ pub(super) fn build_trend(
     })
 }
 
-/// `abc1234 2024-01-02` (`-dirty` kept) for the x axis of trend charts.
+/// `abc1234 YYYY-MM-DD` (`-dirty` kept) for the x axis of trend charts.
 fn entry_label(e: &HistoryEntry) -> String {
     let hash: String = e.commit.chars().take(7).collect();
     let dirty = if e.commit.ends_with("-dirty") {

@@ -655,8 +655,9 @@ mod tests {
         // A design NEW no longer has at any size is gone, bench alone or not.
         let c = compare(&base, &run(vec![bench("slab", &[])]), &Rules::default()).unwrap();
         assert!(c.gate_failed());
-        // A filtered bench (the README's quick bench with a filter, then the gate): a design
-        // the filter left out at the bench's sizes is not run at the passes' size either.
+        // A filtered bench (a quick bench with a filter, then the gate, as in
+        // docs/comparing-runs.md): a design the filter left out at the bench's sizes is not run
+        // at the passes' size either.
         let mut filtered = run(vec![bench("slab", &[])]);
         let pool_at_bench_size = base.benchmarks[0].key.to_string();
         filtered.steps.push(StepRecord::new(

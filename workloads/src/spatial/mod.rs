@@ -39,7 +39,7 @@ pub type PointHandle = u32;
 /// Most `Insert`s a trace may hold: handle `k` is the design's point ID `k`, and the spatial
 /// family's IDs stop at 2^24 - 1 (`impls::spatial::MAX_POINT_ID`, which sizes the designs'
 /// per-ID arrays; this crate does not depend on `impls`, and
-/// `bench-harness/tests/spatial_replay.rs` pins the two equal).
+/// `bench-harness/tests/integration/spatial_replay.rs` pins the two equal).
 pub const MAX_INSERTS: u64 = 1 << 24;
 
 /// An `f32` kept as its bits, so ops are `Eq` and encode as `u32` fields.

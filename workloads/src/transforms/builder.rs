@@ -15,7 +15,7 @@ use crate::transforms::{NodeHandle, TransformOp};
 
 use crate::generate::parts::{LiveHandles, TraceParts};
 
-/// Frames in the body of every `xf-*` workload by default (the 10).
+/// Frames in the body of every `xf-*` workload by default.
 pub const DEFAULT_FRAMES: usize = 10;
 
 /// Frames replayed in the setup of the sparse workloads before the body, so the dirty list

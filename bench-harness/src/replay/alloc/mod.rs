@@ -541,7 +541,8 @@ mod tests {
     #[test]
     fn arenas_beyond_a_design_or_the_machine_are_unsupported_before_building() {
         use impls::alloc::peers::buddy_system_allocator::BuddySystemAllocatorPeer;
-        // Four 4 GiB blocks live at once (the trace that used to abort the process).
+        // Four 4 GiB blocks live at once (building such a trace's arena would abort the
+        // process).
         let huge = AllocStats {
             max_size: u64::from(u32::MAX),
             max_align: 1,

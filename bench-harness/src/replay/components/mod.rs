@@ -68,8 +68,8 @@ impl Family for ComponentFamily {
     const SWEEP_MAX_N: usize = 1 << 18;
 
     /// Quick: 1K and 16K. Default: 1K and 64K; 1M is in the full matrix (`DODBENCH_FULL=1`):
-    /// at 1M a `comp-gc` replay alone takes seconds per sample for each of 17 designs, and the
-    /// default run with 1M took over 15 minutes, against the family's 3-minute share.
+    /// at 1M a `comp-gc` replay alone takes seconds per sample for each of 17 designs, which
+    /// would put the family far over its 3-minute share of the default run.
     fn bench_sizes(scale: Scale) -> Vec<usize> {
         match scale {
             Scale::Quick => vec![1_000, 16_384],
@@ -81,8 +81,8 @@ impl Family for ComponentFamily {
     /// The kill-fraction sweep points (`comp-gc-kill*`, default and full runs) at 1,000
     /// entities in a default run, the article's size for its GC claims (G10); at 65,536 in
     /// full runs only: at 10% kills per frame the garbage grows to several times the live
-    /// entities and every frame simulates it, and that one 65,536-entity cell took 117 s of a
-    /// 23 min 27 s default run on a 2-core machine (2026-11-27; 15 rounds of 17 designs).
+    /// entities and every frame simulates it, so that one 65,536-entity cell would take most
+    /// of the family's 3-minute share of the default run.
     fn workload_bench_sizes(workload: &str, scale: Scale) -> Vec<usize> {
         match scale {
             Scale::Default if workload.starts_with("comp-gc-kill") => vec![1_000],

@@ -5,8 +5,8 @@
 //!   ops (`comp-simulate`, `comp-simulate-sparse`): the loop an application writes with no
 //!   component manager at all (no entity map, no holes, no garbage, one contiguous AoS array,
 //!   the same f32 operation order as every design). It is not a floor: the SoA designs beat
-//!   it (their x/y/z arrays vectorise; measured: `split_xyz_hash` 0.49 and `buffer_hash` 0.85
-//!   ns per instance against the loop's 1.19 at 1K), which is the article's argument for SoA,
+//!   it (their x/y/z arrays vectorise: `split_xyz_hash` and `buffer_hash` take less time per
+//!   instance than the loop on `comp-simulate` at 1K), which is the article's argument for SoA,
 //!   shown against the simplest alternative. Verified: the instances updated and the final
 //!   state's hash must equal the model's.
 //! * [`DirectEcs`] (`ref-direct-<peer>`, for `hecs`, `shipyard` and the three `specs`
@@ -203,10 +203,10 @@ impl EcsLookupLoop for BufferDirect {
     /// overhead is the replay driver's alone (there is no adapter), so a peer's overhead above
     /// it is its adapter's.
     ///
-    /// An `if let Ok(Some(p))` that went on past a refusal dropped the error (a `String`)
-    /// inside the loop: that kept the drop's code and registers in every iteration, and the
-    /// replay, whose run ends at a refusal, read 0.91-0.95 of this loop in every quick run of
-    /// session 20 and 21.
+    /// It stops rather than going on past a refusal (`if let Ok(Some(p))`): that would drop the
+    /// error (a `String`) inside the loop, keeping the drop's code and registers in every
+    /// iteration, and the replay, whose run ends at a refusal, would read below 0.95 of this
+    /// loop (the `overhead` of `ref-direct-buffer_direct` on `comp-lookup`).
     #[inline(never)]
     fn lookup_all(&self, lookups: &[(EntityHandle, Self::Entity)]) -> (u64, u64) {
         let (mut found, mut sum) = (0u64, 0u64);

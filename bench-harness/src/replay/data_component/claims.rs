@@ -29,7 +29,7 @@ fn heap_calls(design: &str, workload: &str) -> Operand {
 
 /// The design's own allocator calls (allocations, reallocations and frees) over setup and
 /// body per entity spawned; checked equal to the counting allocator by
-/// `impls/tests/allocator_accounting.rs`.
+/// `impls/tests/integration/allocator_accounting.rs`.
 fn calls_per_entity(design: &str, workload: &str) -> Operand {
     Operand::new(Metric::family("alloc_calls_per_entity"), design, workload)
 }
@@ -251,7 +251,7 @@ pub(super) fn claims() -> Vec<Claim> {
             id: "D5b".into(),
             source: SOURCE.into(),
             quote: "The arrays are also all reallocated at the same time. We can make use of this and instead of doing three separate allocations, we just allocate one big buffer and lay them out sequentially in that buffer".into(),
-            reading: "D5a on the designs' own count (alloc_calls_per_entity, measured in every run, equal to the counting allocator's by impls/tests/allocator_accounting.rs): co_allocated ÷ flat_soa on kv-health-only, at most 0.35 (a third plus the store's own table growth).".into(),
+            reading: "D5a on the designs' own count (alloc_calls_per_entity, measured in every run, equal to the counting allocator's by impls/tests/integration/allocator_accounting.rs): co_allocated ÷ flat_soa on kv-health-only, at most 0.35 (a third plus the store's own table growth).".into(),
             quantity: Quantity::ratio(
                 calls_per_entity("co_allocated", "kv-health-only"),
                 calls_per_entity("flat_soa", "kv-health-only"),
@@ -299,7 +299,7 @@ pub(super) fn claims() -> Vec<Claim> {
             id: "D11b".into(),
             source: SOURCE.into(),
             quote: "Now we are down to just two buffers: one for the header (keys and types), and one for the values (strings and arrays). Wouldn't it be great if we could merge them to use just a single allocation?".into(),
-            reading: "D11a on the designs' own count (alloc_calls_per_entity, measured in every run, equal to the counting allocator's by impls/tests/allocator_accounting.rs): meet_in_middle ÷ flat_soa on kv-health-only, at most 0.35.".into(),
+            reading: "D11a on the designs' own count (alloc_calls_per_entity, measured in every run, equal to the counting allocator's by impls/tests/integration/allocator_accounting.rs): meet_in_middle ÷ flat_soa on kv-health-only, at most 0.35.".into(),
             quantity: Quantity::ratio(
                 calls_per_entity("meet_in_middle", "kv-health-only"),
                 calls_per_entity("flat_soa", "kv-health-only"),
@@ -326,7 +326,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 heap_calls("meet_in_middle", "kv-health-only"),
             ),
             rule: Rule::AtMost(0.1),
-            note: Some("buddy_arena's own count agrees with the counting allocator's (impls/tests/allocator_accounting.rs): it once built every rebuilt buffer in an uncounted scratch Vec.".into()),
+            note: Some("buddy_arena's own count agrees with the counting allocator's (impls/tests/integration/allocator_accounting.rs): it once built every rebuilt buffer in an uncounted scratch Vec.".into()),
         },
         Claim {
             id: "E2a".into(),

@@ -154,8 +154,9 @@ pub fn design_record(info: &DesignInfo) -> DesignRecord {
     }
 }
 
-/// An ID-table design's limits in one line, as `dodbench list`, the README table and the
-/// report show them: ID size, stale-ID detection with its bound, capacity.
+/// An ID-table design's limits in one line, as `dodbench list`, the table of
+/// `docs/families.md` and the report show them: ID size, stale-ID detection with its bound,
+/// capacity.
 fn limits(info: &DesignInfo) -> String {
     let cap = info
         .remove_shift_cap
@@ -185,8 +186,8 @@ fn limits(info: &DesignInfo) -> String {
 /// objects: an add reuses a free slot before it takes a new one), the most a sorted free-index
 /// vector shifts to insert the freed one. The setup counts because every verified design
 /// builds its state more than once, untimed (verification, the dry run, a writing body's
-/// rebuilds): `iterate-holes` at 1M objects removes 10^6 objects in its setup, 5·10^11 shifts
-/// (`pool_sorted_vec` took 51 s of a default run's 81 s cell).
+/// rebuilds): `iterate-holes` at 1M objects removes 10^6 objects in its setup, 5·10^11 shifts,
+/// which would make `pool_sorted_vec`'s untimed builds most of the cell's time.
 fn over_remove_shift_cap(info: &DesignInfo, trace: &Trace<IdTableOp>) -> Option<String> {
     let cap = info.remove_shift_cap?;
     let (mut free, mut removes, mut shifts) = (0u64, 0u64, 0u64);
@@ -474,9 +475,9 @@ pub fn lookup_all<D: IdTable<P>, P: Object>(table: &D, ids: &[D::Id]) -> (u64, u
 ///
 /// The whole-table ops ([`iterate`], [`iterate_mut`], [`sort`]) are out of line: each visits
 /// the whole table, so a call costs nothing next to it, and inlined into
-/// [`ReplayState::run`] their loops took registers from the single-object ops of mixed bodies
-/// (callgrind on `churn`: accumulators and the table pointer spilled to the stack, 5 more
-/// instructions per op once `IdTableOp::Sort` joined the loop).
+/// [`ReplayState::run`] their loops would take registers from the single-object ops of mixed
+/// bodies (callgrind on `churn`: accumulators and the table pointer spilled to the stack, 5
+/// more instructions per op with `IdTableOp::Sort` in the loop).
 #[inline(never)]
 fn iterate<D: IdTable<P>, P: Object>(table: &D) -> (u64, u64) {
     table

@@ -1,7 +1,7 @@
 //! Reference loops that put the replay numbers in context, verified like any replay:
 //!
 //! * [`VecIterate`]: summing a plain `Vec` of the live objects (of the trace's object size), the floor for any
-//!   `iterate-*` workload (the "≤ 1.5× a plain Vec" goal for the packed array);
+//!   `iterate-*` workload (the packed array's goal: at most 1.5× a plain Vec);
 //! * [`DirectLookup`]: a hand-written loop calling `IdTable::get` over a plain `Vec` of the
 //!   design's own IDs (no handle map), one per design it mirrors, to measure the replay
 //!   driver's own overhead on lookup bodies and to rank the designs without the driver. The

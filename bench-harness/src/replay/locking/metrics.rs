@@ -135,9 +135,9 @@ pub(super) fn measure<R: GameplayRunner + 'static>(
 /// interleaved rounds, each round timing single_thread and `R` at every thread count (in a
 /// rotating order) on `states` fresh states each, every replay checked against
 /// `single_thread`'s digests. Interleaving the thread counts matters: after a stretch of
-/// one-thread work on the caller, Linux kept waking both workers on one core (a 2-core sample
-/// then took 1.6 ms where it takes 1.0 ms), so timing every thread count of a round together
-/// keeps each one's conditions those of the bench's own rounds.
+/// one-thread work on the caller, Linux keeps waking both workers on one core for a while (a
+/// 2-core sample then takes over half as long again), so timing every thread count of a round
+/// together keeps each one's conditions those of the bench's own rounds.
 ///
 /// Best, not median: on this 2-core machine a sample's second worker either helps from the
 /// start or hardly at all (waking a sleeping thread can take longer than a 1,000-job frame), so

@@ -4,7 +4,7 @@
 //! Generic and monomorphised per design. Logical record handles map to the design's record
 //! IDs through a flat `Vec` (handle `k` is the `k`-th `Add`), reserved before timing. Visits
 //! digest each record by the design's own ID: every design hands out the same IDs as the model
-//! (the family's ID rule, checked by `impls/tests/relations_model.rs`), so no map back to
+//! (the family's ID rule, checked by `impls/tests/integration/relations_model.rs`), so no map back to
 //! handles is read in the timed loop.
 //!
 //! Capability limits are decided before replaying ([`Replayer::unsupported_before`]): one-index

@@ -67,10 +67,10 @@ impl Family for SpatialFamily {
     const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 18;
 
-    /// Quick: 1K only (CI's share: at 10K the family's quick run took minutes on a loaded
-    /// machine). Default: 1K and 100K; 1M is in the full matrix (`sp-moving` rebuilds 1M points
-    /// per timed batch and the brute-force model takes about a second per workload there,
-    /// over the family's 2-minute default share).
+    /// Quick: 1K only (CI's share: at 10K the family's quick run would take minutes on a
+    /// loaded machine). Default: 1K and 100K; 1M is in the full matrix (`sp-moving` rebuilds 1M
+    /// points per timed batch and the brute-force model takes about a second per workload
+    /// there, over the family's 2-minute default share).
     fn bench_sizes(scale: Scale) -> Vec<usize> {
         match scale {
             Scale::Quick => vec![1_000],
@@ -134,7 +134,7 @@ pub fn design_record(info: &SpatialDesignInfo) -> DesignRecord {
 
 /// What the queries of a replay found, as counts and order-independent sums: per query its
 /// result count and the wrapping sum of its IDs, folded into one mixed value and summed over
-/// queries (the "count + order-independent id sum per query").
+/// queries.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpatialDigest {
     /// `Query` ops.

@@ -39,7 +39,7 @@
 //!   to the crate. Verified: the body's [`SpatialDigest`] (queries, points found, the wrapping
 //!   sum of [`mix_query`] of each query's count and ID sum, moves, points held after) must
 //!   equal the model's. `kiddo` 5.3.3's mutable tree fails it on `sp-clustered` at 100K points,
-//!   as its replay does (a split defect of the crate, `impls/tests/kiddo_split_defect.rs`):
+//!   as its replay does (a split defect of the crate, `impls/tests/integration/kiddo_split_defect.rs`):
 //!   `run` returns an error naming the defect, and the suite reports the loop failed.
 
 use std::hint::black_box;
@@ -144,10 +144,11 @@ impl<const D: usize> DirectIndex<D> for KiddoTree<D> {
     type App = (PointKdTree<D>, Vec<[f32; D]>);
 
     const DEFECT: Option<&'static str> = Some(
-        "a known defect of kiddo 5.3.3's KdTree, not of the loop: it misplaces points when a \
-         full bucket splits on an axis where 17 or more of its 32 points share the smallest \
-         value, so its queries miss them (sp-clustered at 100K points; \
-         impls/tests/kiddo_split_defect.rs), and the kiddo peer's replay fails there too",
+        "a wrong answer of kiddo 5.3.3's KdTree that this suite found, not of the loop: it \
+         misplaces points when a full bucket splits on an axis where 17 or more of its 32 \
+         points share the smallest value, so its queries miss them (sp-clustered at 100K \
+         points; impls/tests/integration/kiddo_split_defect.rs), and the kiddo peer's replay fails there \
+         too",
     );
 
     fn app(self, positions: &[[f32; D]]) -> Option<Self::App> {

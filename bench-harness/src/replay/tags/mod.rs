@@ -9,7 +9,7 @@
 //! `VisitAll` digests each pair by the store's own entity number, with no map read in the
 //! timed loop: every design must hand out the same entity numbers as the model (released
 //! numbers reused, most recent first; the family contract, checked by
-//! `impls/tests/tags_model.rs`), so the model's digest is the same. A map back to logical
+//! `impls/tests/integration/tags_model.rs`), so the model's digest is the same. A map back to logical
 //! handles would add a read per visited tag whose cost depends on the design's visiting order
 //! (`sorted_chunks` sweeps its buffer, not its entities), biasing exactly the comparison the
 //! workload is about.
@@ -256,7 +256,7 @@ impl<S: TagStore> TagReplay<S> {
     }
 
     /// [`run`](Self::run) op by op: its own function, so the fast path's dispatch takes none of
-    /// this loop's registers (in one function with it, `tags-mutate` ran 5% more instructions
+    /// this loop's registers (in one function with it, `tags-mutate` runs 5% more instructions
     /// per op).
     #[inline(never)]
     fn run_mixed<H: HandleIds<Entity>>(
@@ -381,10 +381,10 @@ fn visit_entities<S: TagStore>(
 }
 
 /// A uniform run of `AddTag`s as one tight loop, as [`has_all`]: `Ok`, or the first refused
-/// op's index and error. Op by op in [`TagReplay::run_mixed`], each push paid that loop's
-/// dispatch over nine op kinds: on `tags-grow-long` (a body of pushes) at 100,000 tags,
-/// `smallvec`'s replay took 4.97 ns per push where the crate's own loop took 2.02 (one quick
-/// run); every design paid the same few nanoseconds.
+/// op's index and error. Op by op in [`TagReplay::run_mixed`], each push would pay that loop's
+/// dispatch over nine op kinds, the same few nanoseconds for every design: on `tags-grow-long`
+/// (a body of pushes) at 100,000 tags, `smallvec`'s replay would take over twice as long per
+/// push as the crate's own loop (`ref-direct-smallvec`).
 #[inline(never)]
 fn add_all<S: TagStore>(
     store: &mut S,

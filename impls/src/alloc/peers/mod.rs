@@ -9,10 +9,10 @@
 //! and the check a load.
 //!
 //! Each adapter's `allocate`, `free` and `realloc` are `#[inline]`, so the replay's loop calls
-//! the crate one call deep, as the crate's own callers do; out of line they were a second call
-//! level (median overhead over the crate called directly, two quick runs of the 14 cells each:
-//! buddy_alloc 1.38 to 1.26-1.27, buddy_system_allocator 1.21 to 1.11-1.14, rlsf 1.27-1.36 to
-//! 1.23-1.25; our designs, whose methods stay out of line in both loops, unchanged).
+//! the crate one call deep, as the crate's own callers do; out of line they would be a second
+//! call level, which shows in each peer's `overhead` over the crate called directly
+//! (`ref-direct-buddy_alloc`, `-buddy_system_allocator`, `-rlsf` on the alloc workloads); our
+//! designs' methods stay out of line in both loops.
 
 pub mod buddy_alloc;
 pub mod buddy_system_allocator;
@@ -183,7 +183,7 @@ impl LiveBlocks {
     }
 
     /// Records a new live block. The dense path is inlined into the adapter's `allocate` (a
-    /// call, its odd-offset branch and a hash map's register saves took 47 instructions per
+    /// call, its odd-offset branch and a hash map's register saves cost 47 instructions per
     /// allocate, callgrind on `alloc-random-mix`); the side map stays out of line.
     #[inline(always)]
     pub fn insert(&mut self, offset: usize, size: usize, align: usize) {

@@ -21,7 +21,7 @@
 //! branch) re-runs a select that only places the maximum and then scans the bucket as if it
 //! were sorted, so points land on the wrong side of the new split: later queries miss them
 //! and `remove` cannot find them. `sp-clustered` at 100K points fails verification (8167
-//! points expected, 8164 found). `impls/tests/kiddo_split_defect.rs` reproduces it with the
+//! points expected, 8164 found). `impls/tests/integration/kiddo_split_defect.rs` reproduces it with the
 //! crate alone. The static [`kiddo_static`](super::kiddo_static) (`ImmutableKdTree`) builds
 //! differently and gives 8167.
 //!

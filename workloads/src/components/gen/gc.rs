@@ -18,8 +18,8 @@ pub const DESCRIPTION: &str = "n entities with a point mass; 100 frames of (kill
 crate::workload_params! {
     /// Parameters of `comp-gc`.
     pub struct CompGcParams {
-        /// Fraction of the entities killed (and replaced) per frame: the issue's f ∈ {0,
-        /// 0.001, 0.01, 0.1, 0.5}.
+        /// Fraction of the entities killed (and replaced) per frame (`comp-gc-kill*` sweeps
+        /// it).
         pub kill_fraction: f64 = 0.01, in 0.0..=0.5,
         /// Frames in the body.
         pub frames: usize = 100, in 1..=10_000,

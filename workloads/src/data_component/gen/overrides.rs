@@ -17,7 +17,7 @@ pub const DESCRIPTION: &str = "a defaults entity plus n instances overriding eac
 crate::workload_params! {
     /// Parameters of `kv-overrides`.
     pub struct KvOverridesParams {
-        /// Percent chance that an instance overrides a field (1, 10 or 100 in the issue).
+        /// Percent chance that an instance overrides a field (`kv-overrides-o*` sweeps it).
         pub override_percent: u64 = 10, in 0..=100,
         /// `GetOr` ops in the body.
         pub ops: usize = 100_000, in 1..=MAX_OPS,

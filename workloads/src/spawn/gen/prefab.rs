@@ -1,6 +1,5 @@
 //! `spawn-prefab`: one small prefab (a root with a chain of children) spawned `n / size` times
-//! in a row, so `n` entities are spawned (at n = 50K, the 10K spawns of a 5-entity
-//! prefab).
+//! in a row, so `n` entities are spawned (at n = 50K, 10K spawns of a 5-entity prefab).
 
 use crate::generate::parts::TraceParts;
 use crate::rng::TraceRng;

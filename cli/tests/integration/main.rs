@@ -1,0 +1,15 @@
+//! The integration tests of this package, one module per file, in one test binary: one link
+//! of the workspace instead of one per file (`cargo test -p dodbench --test integration MODULE`
+//! runs one file's tests).
+
+mod advise_cli;
+mod cache_cli;
+mod cli_basics;
+mod compare_cli;
+mod family_seams;
+mod layers;
+mod output_paths;
+mod passes_cli;
+mod readme_commands;
+mod report_cli;
+mod support;
