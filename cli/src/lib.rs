@@ -69,6 +69,8 @@ pub mod compare;
 #[doc(hidden)]
 pub mod convert;
 #[doc(hidden)]
+pub mod docs;
+#[doc(hidden)]
 pub mod export;
 #[doc(hidden)]
 pub mod gen_trace;

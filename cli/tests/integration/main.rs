@@ -6,6 +6,7 @@ mod advise_cli;
 mod cache_cli;
 mod cli_basics;
 mod compare_cli;
+mod docs_blocks;
 mod family_seams;
 mod layers;
 mod output_paths;

@@ -201,12 +201,15 @@ fn the_documented_commands_run_as_copied_in_order() {
     std::fs::create_dir_all(&bin).unwrap();
     std::fs::create_dir_all(dir.path().join("target/release")).unwrap();
     std::fs::create_dir_all(dir.path().join("reports/baseline")).unwrap();
-    std::fs::create_dir_all(dir.path().join("workloads/traces/wee_alloc")).unwrap();
-    std::fs::copy(
-        root.join("workloads/traces/wee_alloc/find.trace"),
-        dir.path().join("workloads/traces/wee_alloc/find.trace"),
-    )
-    .unwrap();
+    // The files of the repository the pages' commands read.
+    for file in [
+        "workloads/traces/wee_alloc/find.trace",
+        dodbench::docs::REFERENCE_RUN,
+    ] {
+        let to = dir.path().join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root.join(file), to).unwrap();
+    }
     for (name, script) in [("cargo", CARGO_SCRIPT), ("dodbench", DODBENCH_SCRIPT)] {
         let path = bin.join(name);
         std::fs::write(&path, script).unwrap();

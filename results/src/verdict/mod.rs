@@ -190,6 +190,58 @@ pub fn render_text(judgements: &[Judgement<'_>]) -> String {
     out
 }
 
+/// The judgements as one Markdown table, a row per claim (claim, family, the article's words
+/// in short, verdict, the value at each N), then the tally: the compact form `docs/claims.md`
+/// carries for the committed reference run.
+pub fn render_markdown(judgements: &[Judgement<'_>]) -> String {
+    /// At most `max` characters of `text`, cut at a word, with `…` when cut.
+    fn short(text: &str, max: usize) -> String {
+        if text.chars().count() <= max {
+            return text.to_string();
+        }
+        let cut: String = text.chars().take(max).collect();
+        let at_word = cut.rfind(' ').map_or(cut.as_str(), |i| &cut[..i]);
+        format!("{}…", at_word.trim_end_matches([',', ';', ':', '.']))
+    }
+    // A table cell holds no `|` and no line break.
+    let cell = |text: &str| text.replace('|', "/").replace('\n', " ");
+    let mut out = String::from(
+        "| claim | family | the article says | verdict | measured |\n| --- | --- | --- | --- | --- |\n",
+    );
+    for j in judgements {
+        let measured = if j.points.is_empty() {
+            j.missing.first().map_or(String::new(), |m| short(m, 60))
+        } else {
+            j.points
+                .iter()
+                .map(|p| {
+                    let at = p.n.map_or_else(|| "fit".to_string(), |n| format!("{n}"));
+                    format!("{at}: {}", format_value(p.value))
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        out.push_str(&format!(
+            "| {} | `{}` | {} | {} | {} |\n",
+            cell(&j.claim.id),
+            j.family,
+            cell(&short(&j.claim.quote, 70)),
+            j.verdict,
+            cell(&measured)
+        ));
+    }
+    let counts: Vec<String> = tally(judgements)
+        .into_iter()
+        .map(|(v, k)| format!("{k} {v}"))
+        .collect();
+    out.push_str(&format!(
+        "\n{} claims: {}.\n",
+        judgements.len(),
+        counts.join(", ")
+    ));
+    out
+}
+
 /// Checks a claim's family metrics against the metrics its family declares (`section`, `None`
 /// for a family without any): a name that is not one is a declaration error (a typo would
 /// otherwise read as "not measured" forever).

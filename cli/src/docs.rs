@@ -1,0 +1,168 @@
+//! The generated blocks of `README.md` and `docs/`: every measured figure those pages show sits
+//! between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`, and is what [`blocks`]
+//! computes from the committed reference run ([`REFERENCE_RUN`]), never typed by hand.
+//!
+//! `cli/tests/integration/docs_blocks.rs` fails when a block differs from what [`blocks`]
+//! writes now; `DODBENCH_BLESS=1 cargo test -p dodbench --test integration docs_blocks`
+//! rewrites them. `docs/reference/README.md` says how the reference run itself is made.
+
+use std::collections::BTreeMap;
+
+use results::ranking::rank;
+use results::{Benchmark, Results, Status};
+
+/// The committed reference run, relative to the workspace root.
+pub const REFERENCE_RUN: &str = "docs/reference/results.json";
+
+/// One generated block: the page (relative to the workspace root), the block's name and its
+/// text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// The page holding the block, e.g. `README.md`.
+    pub page: &'static str,
+    /// The name in its markers, e.g. `reference-run`.
+    pub name: &'static str,
+    /// What goes between the markers (whole lines, ending in a newline).
+    pub text: String,
+}
+
+/// Every generated block of the pages, computed from `run`.
+pub fn blocks(run: &Results) -> Vec<Block> {
+    vec![
+        Block {
+            page: "README.md",
+            name: "reference-run",
+            text: reference_run(run),
+        },
+        Block {
+            page: "docs/claims.md",
+            name: "claims-table",
+            text: results::verdict::render_markdown(&results::verdict::judge_run(run)),
+        },
+    ]
+}
+
+/// `page` with the text between the markers of block `name` replaced by `text`.
+///
+/// # Errors
+/// The page lacks either marker, or has them in the wrong order.
+pub fn fill(page: &str, name: &str, text: &str) -> Result<String, String> {
+    let open = format!("<!-- generated:{name} -->\n");
+    let close = format!("<!-- /generated:{name} -->");
+    let start = page
+        .find(&open)
+        .ok_or_else(|| format!("no line `{}`", open.trim_end()))?
+        + open.len();
+    let end = page[start..]
+        .find(&close)
+        .ok_or_else(|| format!("no line `{close}` after `{}`", open.trim_end()))?
+        + start;
+    Ok(format!("{}{text}{}", &page[..start], &page[end..]))
+}
+
+/// The README's summary of the reference run: what ran where, the benchmarks by outcome, the
+/// winners per family by kind of design, and the claims' tally.
+fn reference_run(run: &Results) -> String {
+    let count = |status: Status| run.benchmarks.iter().filter(|b| b.status == status).count();
+    let timed = run
+        .benchmarks
+        .iter()
+        .filter(|b| b.verified && b.ns_per_op.is_some())
+        .count();
+    let judgements = results::verdict::judge_run(run);
+    let tally: Vec<String> = results::verdict::tally(&judgements)
+        .into_iter()
+        .filter(|&(_, k)| k > 0)
+        .map(|(v, k)| format!("{k} {v}"))
+        .collect();
+    let mut out = format!(
+        "The committed reference run, [`{REFERENCE_RUN}`](docs/reference/): `{}` scale, commit \
+         `{}`, {} ({} cores), {}. {} benchmarks: {timed} verified and timed, {} unsupported, {} \
+         failed. The articles' {} claims: {}.\n\n",
+        run.mode,
+        run.commit,
+        run.machine.cpu_model,
+        run.machine.cores,
+        run.toolchain,
+        run.benchmarks.len(),
+        count(Status::Unsupported),
+        count(Status::Failed),
+        judgements.len(),
+        tally.join(", ")
+    );
+    out.push_str(
+        "Who wins each cell (a workload at one size), by kind of design; a tie is a cell whose \
+         two fastest cannot be told apart:\n\n\
+         | family | cells | article | tuned | peer | tie |\n| --- | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    for (family, wins) in winners(run) {
+        out.push_str(&format!(
+            "| `{family}` | {} | {} | {} | {} | {} |\n",
+            wins.values().sum::<usize>(),
+            wins.get("article").copied().unwrap_or(0),
+            wins.get("tuned").copied().unwrap_or(0),
+            wins.get("peer").copied().unwrap_or(0),
+            wins.get("tie").copied().unwrap_or(0),
+        ));
+    }
+    out
+}
+
+/// Per family, in the run's order: how many cells each kind of design won (`tie` when the two
+/// fastest cannot be told apart), from the run's own ranking ([`rank`]).
+fn winners(run: &Results) -> Vec<(String, BTreeMap<String, usize>)> {
+    let kind_of: BTreeMap<(String, &str), &str> = run
+        .designs
+        .iter()
+        .map(|d| ((d.family.to_string(), d.name.as_str()), d.kind.as_str()))
+        .collect();
+    let mut out = Vec::new();
+    for family in &run.families {
+        let name = family.family.to_string();
+        let mut cells: BTreeMap<(&str, u64), Vec<&Benchmark>> = BTreeMap::new();
+        for b in run.benchmarks.iter().filter(|b| b.family == family.family) {
+            cells.entry((b.workload.as_str(), b.n)).or_default().push(b);
+        }
+        let mut wins: BTreeMap<String, usize> = BTreeMap::new();
+        for cell in cells.values() {
+            let Some(ranking) = rank(cell) else { continue };
+            let leaders = ranking.leaders();
+            let key = if leaders.len() > 1 {
+                "tie"
+            } else {
+                kind_of
+                    .get(&(name.clone(), ranking.winner().design.as_str()))
+                    .copied()
+                    .unwrap_or("other")
+            };
+            *wins.entry(key.to_string()).or_default() += 1;
+        }
+        out.push((name, wins));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_is_replaced_between_its_markers_only() {
+        let page = "a\n<!-- generated:x -->\nold\n<!-- /generated:x -->\nb\n";
+        assert_eq!(
+            fill(page, "x", "new\n").unwrap(),
+            "a\n<!-- generated:x -->\nnew\n<!-- /generated:x -->\nb\n"
+        );
+        assert!(
+            fill(page, "y", "new\n")
+                .unwrap_err()
+                .contains("generated:y")
+        );
+        let unclosed = "<!-- generated:x -->\nold\n";
+        assert!(
+            fill(unclosed, "x", "")
+                .unwrap_err()
+                .contains("/generated:x")
+        );
+    }
+}
