@@ -178,16 +178,18 @@ pub fn render_text(judgements: &[Judgement<'_>]) -> String {
             out.push_str(&format!("  missing: {m}\n"));
         }
     }
+    out.push_str(&tally_line(judgements));
+    out.push('\n');
+    out
+}
+
+/// `139 claims: 85 confirmed, 13 refuted, ...`: the tally in words, no line end.
+pub fn tally_line(judgements: &[Judgement<'_>]) -> String {
     let counts: Vec<String> = tally(judgements)
         .into_iter()
         .map(|(v, k)| format!("{k} {v}"))
         .collect();
-    out.push_str(&format!(
-        "{} claims: {}\n",
-        judgements.len(),
-        counts.join(", ")
-    ));
-    out
+    format!("{} claims: {}", judgements.len(), counts.join(", "))
 }
 
 /// The judgements as one Markdown table, a row per claim (claim, family, the article's words
@@ -230,15 +232,7 @@ pub fn render_markdown(judgements: &[Judgement<'_>]) -> String {
             cell(&measured)
         ));
     }
-    let counts: Vec<String> = tally(judgements)
-        .into_iter()
-        .map(|(v, k)| format!("{k} {v}"))
-        .collect();
-    out.push_str(&format!(
-        "\n{} claims: {}.\n",
-        judgements.len(),
-        counts.join(", ")
-    ));
+    out.push_str(&format!("\n{}.\n", tally_line(judgements)));
     out
 }
 
