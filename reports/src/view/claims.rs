@@ -5,7 +5,7 @@
 //! to know. The index's summary line comes from the same tally.
 
 use results::Results;
-use results::verdict::{Judgement, Verdict, judge_run, tally};
+use results::verdict::{Judgement, Verdict, judge_run, shorten, tally};
 use serde::Serialize;
 
 use super::Filters;
@@ -56,6 +56,8 @@ pub struct ClaimRow {
     pub source: String,
     /// The article's words.
     pub quote: String,
+    /// The article's words in one line, for the compact table.
+    pub quote_short: String,
     /// How they were read as a test.
     pub reading: String,
     /// What was measured and the confirming values, e.g. `instructions per work unit of a on
@@ -69,6 +71,8 @@ pub struct ClaimRow {
     pub class: String,
     /// The value at each N, in words.
     pub points: Vec<String>,
+    /// The value at each N in one line, for the compact table.
+    pub values: String,
     /// What the run lacks for sizes or operands without a number.
     pub missing: Vec<String>,
     /// Where the article's own arithmetic or setup differs.
@@ -146,6 +150,7 @@ pub(super) fn build_claims(results: &Results, page: &str, families: &[FamilyView
                 family: j.family.to_string(),
                 source: c.source.clone(),
                 quote: c.quote.clone(),
+                quote_short: shorten(&c.quote, 60),
                 reading: c.reading.clone(),
                 measured: format!("{} {}", c.quantity, c.rule),
                 basis: if c.quantity.is_deterministic() {
@@ -157,6 +162,7 @@ pub(super) fn build_claims(results: &Results, page: &str, families: &[FamilyView
                 verdict: j.verdict.as_str().to_string(),
                 class: class(j.verdict).to_string(),
                 points: j.points.iter().map(|p| p.describe()).collect(),
+                values: j.values_in_short(),
                 missing: j.missing.clone(),
                 note: c.note.clone().unwrap_or_default(),
                 link,

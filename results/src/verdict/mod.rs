@@ -192,44 +192,55 @@ pub fn tally_line(judgements: &[Judgement<'_>]) -> String {
     format!("{} claims: {}", judgements.len(), counts.join(", "))
 }
 
+/// At most `max` characters of `text`, cut at a word, with `…` when cut: an article's words
+/// in a table row.
+pub fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max).collect();
+    let at_word = cut.rfind(' ').map_or(cut.as_str(), |i| &cut[..i]);
+    format!("{}…", at_word.trim_end_matches([',', ';', ':', '.']))
+}
+
+impl Judgement<'_> {
+    /// The value at each N in one line (`1000: 2.64; 65536: 5.06`, `fit: 1.98`), or the first
+    /// thing missing when there is none.
+    pub fn values_in_short(&self) -> String {
+        if self.points.is_empty() {
+            return self
+                .missing
+                .first()
+                .map_or(String::new(), |m| shorten(m, 60));
+        }
+        self.points
+            .iter()
+            .map(|p| {
+                let at = p.n.map_or_else(|| "fit".to_string(), |n| format!("{n}"));
+                format!("{at}: {}", format_value(p.value))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
 /// The judgements as one Markdown table, a row per claim (claim, family, the article's words
 /// in short, verdict, the value at each N), then the tally: the compact form `docs/claims.md`
 /// carries for the committed reference run.
 pub fn render_markdown(judgements: &[Judgement<'_>]) -> String {
-    /// At most `max` characters of `text`, cut at a word, with `…` when cut.
-    fn short(text: &str, max: usize) -> String {
-        if text.chars().count() <= max {
-            return text.to_string();
-        }
-        let cut: String = text.chars().take(max).collect();
-        let at_word = cut.rfind(' ').map_or(cut.as_str(), |i| &cut[..i]);
-        format!("{}…", at_word.trim_end_matches([',', ';', ':', '.']))
-    }
     // A table cell holds no `|` and no line break.
     let cell = |text: &str| text.replace('|', "/").replace('\n', " ");
     let mut out = String::from(
         "| claim | family | the article says | verdict | measured |\n| --- | --- | --- | --- | --- |\n",
     );
     for j in judgements {
-        let measured = if j.points.is_empty() {
-            j.missing.first().map_or(String::new(), |m| short(m, 60))
-        } else {
-            j.points
-                .iter()
-                .map(|p| {
-                    let at = p.n.map_or_else(|| "fit".to_string(), |n| format!("{n}"));
-                    format!("{at}: {}", format_value(p.value))
-                })
-                .collect::<Vec<_>>()
-                .join("; ")
-        };
         out.push_str(&format!(
             "| {} | `{}` | {} | {} | {} |\n",
             cell(&j.claim.id),
             j.family,
-            cell(&short(&j.claim.quote, 70)),
+            cell(&shorten(&j.claim.quote, 70)),
             j.verdict,
-            cell(&measured)
+            cell(&j.values_in_short())
         ));
     }
     out.push_str(&format!("\n{}.\n", tally_line(judgements)));
@@ -609,6 +620,12 @@ mod tests {
             to_best: None,
         });
         b
+    }
+
+    #[test]
+    fn shortened_text_ends_at_a_word() {
+        assert_eq!(shorten("forty times faster", 40), "forty times faster");
+        assert_eq!(shorten("forty times faster, roughly", 16), "forty times…");
     }
 
     #[test]
