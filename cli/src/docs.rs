@@ -83,7 +83,8 @@ fn reference_run(run: &Results) -> String {
         run.commit,
         run.machine.cpu_model,
         run.machine.cores,
-        run.toolchain,
+        // `rustc 1.95.0`: the version, without the commit and build date rustc appends.
+        run.toolchain.split(" (").next().unwrap_or(&run.toolchain),
         run.benchmarks.len(),
         count(Status::Unsupported),
         count(Status::Failed),
