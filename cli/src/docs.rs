@@ -8,8 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use results::ranking::rank;
-use results::{Benchmark, Results, Status};
+use results::ranking::{cells, rank};
+use results::{Results, Status};
 
 /// The committed reference run, relative to the workspace root.
 pub const REFERENCE_RUN: &str = "docs/reference/results.json";
@@ -117,18 +117,14 @@ fn winners(run: &Results) -> Vec<(String, BTreeMap<String, usize>)> {
         .iter()
         .map(|d| ((d.family.to_string(), d.name.as_str()), d.kind.as_str()))
         .collect();
+    let cells = cells(run);
     let mut out = Vec::new();
     for family in &run.families {
         let name = family.family.to_string();
-        let mut cells: BTreeMap<(&str, u64), Vec<&Benchmark>> = BTreeMap::new();
-        for b in run.benchmarks.iter().filter(|b| b.family == family.family) {
-            cells.entry((b.workload.as_str(), b.n)).or_default().push(b);
-        }
         let mut wins: BTreeMap<String, usize> = BTreeMap::new();
-        for cell in cells.values() {
+        for (_, cell) in cells.iter().filter(|((f, _, _), _)| *f == family.family) {
             let Some(ranking) = rank(cell) else { continue };
-            let leaders = ranking.leaders();
-            let key = if leaders.len() > 1 {
+            let key = if ranking.leaders().len() > 1 {
                 "tie"
             } else {
                 kind_of

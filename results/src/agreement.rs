@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::family::Family;
-use crate::ranking::{paired, rank};
+use crate::ranking::{CellKey, cells, paired, rank};
 use crate::schema::{Benchmark, Results};
 
 /// A cell's top two designs differ by more than this (runner-up ÷ winner) for its winner to
@@ -61,18 +61,6 @@ pub struct Agreement {
     pub overheads: [Overheads; 2],
 }
 
-type CellKey = (Family, String, u64);
-
-/// Each cell's designs (references left out) of `run`.
-fn cells(run: &Results) -> BTreeMap<CellKey, Vec<&Benchmark>> {
-    let mut out: BTreeMap<CellKey, Vec<&Benchmark>> = BTreeMap::new();
-    for b in run.benchmarks.iter().filter(|b| !b.family.is_reference()) {
-        out.entry((b.family, b.workload.clone(), b.n))
-            .or_default()
-            .push(b);
-    }
-    out
-}
 
 /// `b`'s time over its family's reference design in the same cell of `run`, and whether it
 /// is a paired ratio.

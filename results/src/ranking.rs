@@ -8,10 +8,25 @@
 //! different sessions (a filtered run merged into an older file) are compared by their medians
 //! and the ranking says it has no interval.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
+use crate::family::Family;
 use crate::schema::{Benchmark, Results};
 use crate::stats::{MIN_ROUNDS, PairedRatio, order_by_paired_ratios, paired_ratio};
+
+/// A cell: a family's workload at one size.
+pub type CellKey = (Family, String, u64);
+
+/// Each cell's designs (reference loops left out) of `run`, what [`rank`] orders.
+pub fn cells(run: &Results) -> BTreeMap<CellKey, Vec<&Benchmark>> {
+    let mut out: BTreeMap<CellKey, Vec<&Benchmark>> = BTreeMap::new();
+    for b in run.benchmarks.iter().filter(|b| !b.family.is_reference()) {
+        out.entry((b.family, b.workload.clone(), b.n))
+            .or_default()
+            .push(b);
+    }
+    out
+}
 
 /// `a` over `b` paired round by round when both were timed in one session.
 pub fn paired(a: &Benchmark, b: &Benchmark) -> Option<PairedRatio> {
