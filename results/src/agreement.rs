@@ -61,7 +61,6 @@ pub struct Agreement {
     pub overheads: [Overheads; 2],
 }
 
-
 /// `b`'s time over its family's reference design in the same cell of `run`, and whether it
 /// is a paired ratio.
 fn to_reference(run: &Results, cell: &[&Benchmark], b: &Benchmark) -> Option<(f64, bool)> {
