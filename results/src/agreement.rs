@@ -15,11 +15,9 @@
 //!   within [`OVERHEAD_BAND`], and for the peers' loops (the crate called directly: the
 //!   adapter's cost).
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::family::Family;
-use crate::ranking::{CellKey, cells, paired, rank};
+use crate::ranking::{cells, paired, rank};
 use crate::schema::{Benchmark, Results};
 
 /// A cell's top two designs differ by more than this (runner-up ÷ winner) for its winner to
@@ -238,6 +236,7 @@ impl Agreement {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::Family;
     use crate::machine::{CacheSizes, Machine};
     use crate::schema::Status;
     use crate::stats::{Rounds, median_interval};
