@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use bench_harness::families::{FamilyVisitor, for_each_family};
 use bench_harness::replay::Family;
 use results::{FamilyRecord, Results, default_results_path};
@@ -19,7 +19,7 @@ use crate::Gate;
 /// The file cannot be read or is not a results file.
 pub fn run(results: Option<PathBuf>, current: bool, json: bool) -> Result<Gate> {
     let path = results.unwrap_or_else(default_results_path);
-    let mut run = Results::load(&path).with_context(|| format!("{}", path.display()))?;
+    let mut run = Results::load(&path)?;
     if current {
         redeclare(&mut run);
     }

@@ -11,8 +11,7 @@ use std::collections::BTreeMap;
 use results::ranking::{cells, rank};
 use results::{Results, Status};
 
-/// The committed reference run, relative to the workspace root.
-pub const REFERENCE_RUN: &str = "docs/reference/results.json";
+pub use results::schema::REFERENCE_RUN;
 
 /// One generated block: the page (relative to the workspace root), the block's name and its
 /// text.
@@ -91,6 +90,17 @@ fn reference_run(run: &Results) -> String {
         judgements.len(),
         tally.join(", ")
     );
+    let took: Vec<String> = run
+        .steps
+        .iter()
+        .filter_map(|s| Some(format!("`{}` {}", s.step, duration(s.seconds?))))
+        .collect();
+    if !took.is_empty() {
+        out.push_str(&format!(
+            "Its steps took, on that machine: {}.\n\n",
+            took.join(", ")
+        ));
+    }
     out.push_str(
         "Who wins each cell (a workload at one size), by kind of design; a tie is a cell whose \
          two fastest cannot be told apart:\n\n\
@@ -107,6 +117,14 @@ fn reference_run(run: &Results) -> String {
         ));
     }
     out
+}
+
+/// `seconds` as `3 min 05 s`, or `42 s` under a minute.
+fn duration(seconds: u64) -> String {
+    match seconds {
+        0..60 => format!("{seconds} s"),
+        _ => format!("{} min {:02} s", seconds / 60, seconds % 60),
+    }
 }
 
 /// Per family, in the run's order: how many cells each kind of design won (`tie` when the two

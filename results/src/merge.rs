@@ -172,6 +172,7 @@ impl StepRecord {
         }
         self.excluded
             .retain(|id| older.iter().all(|o| o.excludes(id)) && !older_ids.contains(id));
+        self.seconds = older.iter().map(|o| o.seconds).chain([self.seconds]).sum();
         let mut selections: Vec<&str> = older.iter().map(|o| o.selection.as_str()).collect();
         selections.push(&self.selection);
         self.selection = selections.join("; then ");

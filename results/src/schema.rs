@@ -289,6 +289,18 @@ pub enum ResultsError {
         /// What the file has as `schema_version`, as JSON (`"4"`, `null`), or `none`.
         found: String,
     },
+    /// A baseline of the CI gate (`compare::baseline`), not a results file: it keeps a quick
+    /// run's deterministic counts only, without the times, records and fields the claims and
+    /// the report read.
+    #[error(
+        "{path}: a baseline of the CI gate (a run's deterministic counts only, no times), which \
+         `dodbench compare` reads; claims and the report read a results file, such as the \
+         committed reference run {REFERENCE_RUN}"
+    )]
+    Baseline {
+        /// The file.
+        path: PathBuf,
+    },
     /// Well-formed JSON of this schema whose numbers cannot be a measurement (a time that is
     /// not a positive finite number below [`MAX_NS_PER_OP`], two entries for one benchmark).
     #[error("{path}: not a usable results file: {reason}")]
@@ -303,6 +315,10 @@ pub enum ResultsError {
 /// The largest plausible time per work unit, in ns (1,000 s): a results file with more is
 /// corrupt or hand-edited, and would break every chart's axis.
 pub const MAX_NS_PER_OP: f64 = 1e12;
+
+/// The committed reference run, relative to the workspace root: one whole run of the suite,
+/// readable by every command that takes a results file (`docs/reference/README.md`).
+pub const REFERENCE_RUN: &str = "docs/reference/results.json";
 
 /// Why `ns` cannot be a measured time per work unit: not finite, not positive, or above
 /// [`MAX_NS_PER_OP`]; `None` when it can.
@@ -366,6 +382,13 @@ impl Results {
                 path: path.to_path_buf(),
                 source,
             })?;
+        if value.get("format").and_then(|f| f.as_str())
+            == Some(crate::compare::baseline::BASELINE_FORMAT)
+        {
+            return Err(ResultsError::Baseline {
+                path: path.to_path_buf(),
+            });
+        }
         let version = value.get("schema_version");
         if !version
             .and_then(|v| v.as_u64())
@@ -580,6 +603,23 @@ mod tests {
         std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
         let e = Results::load(&p).unwrap_err().to_string();
         assert!(e.contains("schema version none"), "{e}");
+    }
+
+    #[test]
+    fn a_baseline_is_named_with_the_file_to_read_instead() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("baseline.json");
+        let baseline = serde_json::json!({
+            "format": crate::compare::baseline::BASELINE_FORMAT,
+            "format_version": 1,
+            "commit": "abc",
+            "benchmarks": [],
+        });
+        std::fs::write(&p, serde_json::to_vec(&baseline).unwrap()).unwrap();
+        let e = Results::load(&p).unwrap_err().to_string();
+        assert!(e.contains("a baseline of the CI gate"), "{e}");
+        assert!(e.contains(REFERENCE_RUN), "{e}");
+        assert_eq!(e.matches(&*p.display().to_string()).count(), 1, "{e}");
     }
 
     #[test]

@@ -24,6 +24,10 @@ pub struct StepRecord {
     /// Benchmark IDs (`family/workload/design/n`, reference loops under family `reference`)
     /// the step would measure with no selection and did not, sorted.
     pub excluded: Vec<String>,
+    /// Wall-clock seconds the step took, summed over the runs merged into this record (a
+    /// filtered run merged into the file adds its own); absent in files that predate it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<u64>,
 }
 
 impl StepRecord {
@@ -55,6 +59,7 @@ impl StepRecord {
             step: step.to_string(),
             selection: selection.to_string(),
             excluded: excluded.into_iter().collect(),
+            seconds: None,
         }
     }
 

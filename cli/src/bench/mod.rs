@@ -715,12 +715,13 @@ pub fn run<L: DesignList>() {
         ids: Vec::new(),
     };
     L::for_each(&mut universe);
-    let step = StepRecord::new(
+    let mut step = StepRecord::new(
         "bench",
         &selection_text(&run.config),
         universe.ids,
         benchmarks.iter().map(Benchmark::id),
     );
+    step.seconds = Some(started.elapsed().as_secs());
     let mut results = bench_results(
         run.config.mode(),
         run.family_records,

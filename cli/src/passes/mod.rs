@@ -365,6 +365,7 @@ pub fn run<P: Pass>(args: &MatrixArgs, pass: &mut P) -> Result<()> {
 /// # Errors
 /// A trace cannot be prepared.
 pub fn run_into<P: Pass>(args: &MatrixArgs, pass: &mut P, results: &mut Results) -> Result<()> {
+    let started = std::time::Instant::now();
     let mut driver = Driver {
         args,
         pass,
@@ -385,7 +386,8 @@ pub fn run_into<P: Pass>(args: &MatrixArgs, pass: &mut P, results: &mut Results)
         );
     }
     if P::MERGES_BENCHMARKS {
-        let step = StepRecord::new(P::NAME, &args.describe(), driver.universe, driver.measured);
+        let mut step = StepRecord::new(P::NAME, &args.describe(), driver.universe, driver.measured);
+        step.seconds = Some(started.elapsed().as_secs());
         results.steps.push(step);
     }
     Ok(())

@@ -4,7 +4,7 @@
 //! with their noise and never fail it.
 //!
 //! * [`metrics`]: the metric table (name, unit, kind, direction, extractor);
-//! * [`run`]: a run as compare sees it, read from results.json (schema 1 to 4);
+//! * [`run`]: a run as compare sees it, read from results.json (any readable schema version);
 //!   [`read`]: reads a file of either kind (results or baseline) as a run;
 //! * [`error`]: why two runs could not be compared;
 //! * [`reference`]: which design normalises each family's times;

@@ -1,5 +1,5 @@
-//! Reads a file given to `compare`, `export`, `history` or `ab-report`: a results file (schema
-//! 1 to 4) or a baseline, told apart by the baseline's `format` marker.
+//! Reads a file given to `compare`, `export`, `history` or `ab-report`: a results file (any
+//! schema version [`crate::schema::READABLE_VERSIONS`] lists) or a baseline, told apart by the baseline's `format` marker.
 
 use std::path::Path;
 
@@ -10,7 +10,7 @@ use super::error::CompareError;
 use super::run::Run;
 
 impl Run {
-    /// Reads a results file (schema 1 to 4) or a baseline file.
+    /// Reads a results file (any readable schema version) or a baseline file.
     ///
     /// # Errors
     /// [`CompareError::Io`] (missing file), [`CompareError::Corrupt`] (not JSON, or JSON

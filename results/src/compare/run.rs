@@ -1,6 +1,6 @@
 //! A run as `compare` sees it: benchmarks keyed by (family, workload, design, n), each with the
-//! metrics of the [`metrics`](super::metrics) table it has. Read from a results file (schema
-//! version 1 to 4) or from a baseline file.
+//! metrics of the [`metrics`](super::metrics) table it has. Read from a results file (any
+//! schema version this dodbench reads) or from a baseline file.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -119,8 +119,8 @@ impl Run {
         all_defs(&self.families)
     }
 
-    /// Reads the JSON of a results file (schema 1 to 4); `path` only names it in errors. Use
-    /// [`Run::load`] for a file that may also be a baseline.
+    /// Reads the JSON of a results file (any readable schema version); `path` only names it in
+    /// errors. Use [`Run::load`] for a file that may also be a baseline.
     ///
     /// # Errors
     /// [`CompareError::Corrupt`] (JSON without the core fields), [`CompareError::Version`]
