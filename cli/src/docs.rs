@@ -13,6 +13,11 @@ use results::{Results, Status};
 
 pub use results::schema::REFERENCE_RUN;
 
+/// The step times of `.ci/run` on a clean clone of the reference machine, relative to the
+/// workspace root: a copy of the `target/ci-step-times.tsv` that run writes (seconds, tab,
+/// step; the last line `total`, its exit status and the commit).
+pub const CI_STEP_TIMES: &str = "docs/reference/ci-step-times.tsv";
+
 /// One generated block: the page (relative to the workspace root), the block's name and its
 /// text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,9 +30,18 @@ pub struct Block {
     pub text: String,
 }
 
-/// Every generated block of the pages, computed from `run`.
-pub fn blocks(run: &Results) -> Vec<Block> {
-    vec![
+/// Every generated block of the pages, computed from `run` and from `ci_step_times`, the text
+/// of [`CI_STEP_TIMES`].
+///
+/// # Errors
+/// `ci_step_times` is not that table.
+pub fn blocks(run: &Results, ci_step_times: &str) -> Result<Vec<Block>, String> {
+    Ok(vec![
+        Block {
+            page: "README.md",
+            name: "ci-times",
+            text: ci_times(ci_step_times)?,
+        },
         Block {
             page: "README.md",
             name: "reference-run",
@@ -38,7 +52,41 @@ pub fn blocks(run: &Results) -> Vec<Block> {
             name: "claims-table",
             text: results::verdict::render_markdown(&results::verdict::judge_run(run)),
         },
-    ]
+    ])
+}
+
+/// The README's line of `.ci/run`'s step times, from the table `.ci/run` writes.
+fn ci_times(table: &str) -> Result<String, String> {
+    let mut steps = Vec::new();
+    let mut short = 0;
+    let mut total = None;
+    for line in table.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let seconds: u64 = fields[0]
+            .parse()
+            .map_err(|_| format!("{CI_STEP_TIMES}: `{line}` does not start with seconds"))?;
+        match fields.as_slice() {
+            [_, "total", status, commit] => total = Some((seconds, *status, *commit)),
+            // Steps of seconds (the disk, the toolchain, the format) are summed.
+            [_, _] if seconds < 10 => short += seconds,
+            [_, step] => steps.push(format!("{step} {}", duration(seconds))),
+            _ => return Err(format!("{CI_STEP_TIMES}: `{line}` is not a step's line")),
+        }
+    }
+    let (seconds, status, commit) =
+        total.ok_or_else(|| format!("{CI_STEP_TIMES}: no `total` line"))?;
+    steps.push(format!("the other steps {}", duration(short)));
+    if status != "0" {
+        return Err(format!(
+            "{CI_STEP_TIMES}: that run failed (exit status {status})"
+        ));
+    }
+    Ok(format!(
+        "`.ci/run` on a clean clone of commit `{commit}`, on the reference run's machine: {} in \
+         all ({}).\n",
+        duration(seconds),
+        steps.join(", ")
+    ))
 }
 
 /// `page` with the text between the markers of block `name` replaced by `text`.
@@ -160,6 +208,25 @@ fn winners(run: &Results) -> Vec<(String, BTreeMap<String, usize>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ci_line_reads_the_table_and_refuses_a_failed_run() {
+        let table = "2\tformat\n400\tclippy and the test build\n3\tdone\n1000\ttotal\t0\tabc1234\n";
+        let line = ci_times(table).unwrap();
+        assert!(line.contains("commit `abc1234`"), "{line}");
+        assert!(line.contains("16 min 40 s in all"), "{line}");
+        assert!(
+            line.contains("(clippy and the test build 6 min 40 s, the other steps 5 s)"),
+            "{line}"
+        );
+        assert!(
+            ci_times("9\ttotal\t1\tabc\n")
+                .unwrap_err()
+                .contains("failed")
+        );
+        assert!(ci_times("2\tformat\n").unwrap_err().contains("no `total`"));
+        assert!(ci_times("x\tformat\n").unwrap_err().contains("seconds"));
+    }
 
     #[test]
     fn a_block_is_replaced_between_its_markers_only() {
