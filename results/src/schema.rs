@@ -316,6 +316,10 @@ pub enum ResultsError {
 /// corrupt or hand-edited, and would break every chart's axis.
 pub const MAX_NS_PER_OP: f64 = 1e12;
 
+/// The `format` field that marks a baseline file (`compare::baseline`): told apart here so that
+/// [`Results::load`] names a baseline given where a results file belongs.
+pub const BASELINE_FORMAT: &str = "dodbench-baseline";
+
 /// The committed reference run, relative to the workspace root: one whole run of the suite,
 /// readable by every command that takes a results file (`docs/reference/README.md`).
 pub const REFERENCE_RUN: &str = "docs/reference/results.json";
@@ -382,9 +386,7 @@ impl Results {
                 path: path.to_path_buf(),
                 source,
             })?;
-        if value.get("format").and_then(|f| f.as_str())
-            == Some(crate::compare::baseline::BASELINE_FORMAT)
-        {
+        if value.get("format").and_then(|f| f.as_str()) == Some(BASELINE_FORMAT) {
             return Err(ResultsError::Baseline {
                 path: path.to_path_buf(),
             });
@@ -610,7 +612,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("baseline.json");
         let baseline = serde_json::json!({
-            "format": crate::compare::baseline::BASELINE_FORMAT,
+            "format": BASELINE_FORMAT,
             "format_version": 1,
             "commit": "abc",
             "benchmarks": [],

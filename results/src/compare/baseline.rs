@@ -19,8 +19,7 @@ use crate::family::{Family, FamilyRecord};
 use crate::files::write_atomically;
 use crate::schema::Status;
 
-/// `format` field that marks a baseline file.
-pub const BASELINE_FORMAT: &str = "dodbench-baseline";
+pub use crate::schema::BASELINE_FORMAT;
 
 /// Version of the baseline layout; readers refuse others. (`families` was added within
 /// version 1 as an optional field: older readers ignore it, and this one defaults it.)
