@@ -117,15 +117,10 @@ fn reference_run(run: &Results) -> String {
         .filter(|b| b.verified && b.ns_per_op.is_some())
         .count();
     let judgements = results::verdict::judge_run(run);
-    let tally: Vec<String> = results::verdict::tally(&judgements)
-        .into_iter()
-        .filter(|&(_, k)| k > 0)
-        .map(|(v, k)| format!("{k} {v}"))
-        .collect();
     let mut out = format!(
         "The committed reference run, [`{REFERENCE_RUN}`](docs/reference/): `{}` scale, commit \
          `{}`, {} ({} cores), {}. {} benchmarks: {timed} verified and timed, {} unsupported, {} \
-         failed. The articles' {} claims: {}.\n\n",
+         failed. The articles' {}.\n\n",
         run.mode,
         run.commit,
         run.machine.cpu_model,
@@ -135,8 +130,7 @@ fn reference_run(run: &Results) -> String {
         run.benchmarks.len(),
         count(Status::Unsupported),
         count(Status::Failed),
-        judgements.len(),
-        tally.join(", ")
+        results::verdict::tally_line(&judgements)
     );
     let took: Vec<String> = run
         .steps
