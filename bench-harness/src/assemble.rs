@@ -57,8 +57,9 @@ pub fn workload_record<F: Family>(prepared: &PreparedTrace<F>, seed: u64) -> Wor
     }
 }
 
-/// What the criterion driver knows of one benchmark before criterion's numbers are read.
-#[derive(Debug, Clone)]
+/// What the criterion driver knows of one benchmark before criterion's numbers are read (sent
+/// as JSON from the process that verified it, [`crate::instance`]).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Verdict {
     /// The family of the workload (the criterion group is `family/workload`).
     pub family: results::Family,
@@ -70,7 +71,7 @@ pub struct Verdict {
     pub design: String,
     /// For a reference loop: the design whose replay it writes by hand
     /// ([`crate::replay::ReferenceLoop::mirrors`]).
-    pub mirrors: Option<&'static str>,
+    pub mirrors: Option<String>,
     /// Live size.
     pub n: usize,
     /// Work units per body replay.
@@ -116,7 +117,7 @@ impl Verdict {
         };
         Self {
             reference: true,
-            mirrors: L::mirrors(),
+            mirrors: L::mirrors().map(str::to_string),
             ..Self::of(prepared, &L::name(), &checked)
         }
     }
@@ -143,6 +144,7 @@ impl Verdict {
                 iters: timing.iters,
                 to_reference: None,
                 to_best: None,
+                instances: timing.instances,
             });
         }
         b
@@ -174,7 +176,7 @@ impl Verdict {
             self.n as u64,
             self.ops,
         );
-        b.mirrors = self.mirrors.map(str::to_string);
+        b.mirrors = self.mirrors;
         b.verified = outcome.is_verified();
         b.status = outcome.status();
         b.reason = outcome.reason().map(str::to_string);
@@ -209,7 +211,7 @@ impl Verdict {
 pub fn roles<'a>(contestants: usize, verdict: impl Fn(usize) -> &'a Verdict) -> Roles {
     let mirrors = (0..contestants)
         .map(|k| {
-            let mirrors = verdict(k).mirrors?;
+            let mirrors = verdict(k).mirrors.as_deref()?;
             (0..contestants).position(|j| {
                 let v = verdict(j);
                 !v.reference && v.design == mirrors
@@ -217,7 +219,11 @@ pub fn roles<'a>(contestants: usize, verdict: impl Fn(usize) -> &'a Verdict) -> 
         })
         .collect();
     let ranked = (0..contestants).map(|k| !verdict(k).reference).collect();
-    Roles { mirrors, ranked }
+    Roles {
+        mirrors,
+        ranked,
+        earlier: Vec::new(),
+    }
 }
 
 /// A finished `cargo bench` run, with the reference loops' overheads filled in.
@@ -308,7 +314,7 @@ mod tests {
             reference: mirrors.is_some(),
             workload: "w".into(),
             design: design.into(),
-            mirrors,
+            mirrors: mirrors.map(str::to_string),
             n: 1,
             ops: 1,
             outcome: Outcome::Verified,

@@ -8,7 +8,8 @@
 //! * [`timing`]: timed, verified replays (used by `cargo bench` and `dodbench replay`);
 //!   [`rounds`]: the designs of one cell timed together in interleaved rounds;
 //! * [`machine`]: probes the machine section of results (the schema itself is the `results`
-//!   crate); [`host`]: what the host offers now (available memory);
+//!   crate); [`host`]: what the host offers now (available memory); [`instance`]: a cell's
+//!   work in a process of its own;
 //! * [`suite`]: the matrix and run metadata; [`criterion_output`]: reads criterion's estimates;
 //! * [`measure`]: cache simulation, memory, hardware counters, latency and sweeps, one module
 //!   per metric;
@@ -21,6 +22,7 @@ pub mod assemble;
 pub mod criterion_output;
 pub mod families;
 pub mod host;
+pub mod instance;
 pub mod machine;
 pub mod measure;
 pub mod replay;

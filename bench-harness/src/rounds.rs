@@ -41,7 +41,7 @@
 
 use std::time::Duration;
 
-use results::stats::{MIN_ROUNDS, PairedRatio, fastest_first, paired_ratio};
+use results::stats::{MIN_ROUNDS, PairedRatio, Samples, fastest_first, paired_ratio_in};
 use workloads::rng::TraceRng;
 
 use crate::host::{Stopwatch, fresh_time_slice};
@@ -209,21 +209,50 @@ pub struct RoundsBudget {
     /// A comparison is settled once its interval's upper bound over its lower is at most
     /// `1 + precision`, wherever it lies ([`settled`]).
     pub precision: f64,
-    /// `Some(k)`: from round `k` on (never before [`MIN_ROUNDS`], so its comparisons have
-    /// intervals), a contestant that has spent [`RoundsBudget::per_contestant`] (its rounds so
-    /// far at its calibrated wall time per round) leaves the rounds as soon as none of its
-    /// comparisons is open, so two contestants still pair the rounds both ran. `None`: every
-    /// contestant runs every round (`dodbench advise`, whose rounds the user chose).
+    /// `Some(k)`: from round `k` on, a contestant that has spent
+    /// [`RoundsBudget::per_contestant`] (its rounds so far at its calibrated wall time per
+    /// round) leaves the rounds as soon as none of its comparisons is open (a comparison
+    /// settles over at least [`MIN_ROUNDS`] rounds, the cell's earlier instances included),
+    /// so two contestants still pair the rounds both ran. `None`: every contestant runs every
+    /// round (`dodbench advise`, whose rounds the user chose).
     pub leave_spent_after: Option<usize>,
 }
 
+impl RoundsBudget {
+    /// One instance's share of this budget when a cell is timed as `instances` instances
+    /// ([`crate::instance`]): the time, the most rounds, and the round from which a
+    /// contestant that spent its budget may leave, divided among them, and a floor of 2
+    /// rounds (every instance has a median of its own; the contestants of a comparison still
+    /// open stay for more). The comparisons an instance settles pool the rounds of the
+    /// instances before it ([`Roles::earlier`]), so a cell's slowest contestants run about as
+    /// many rounds in all as one instance would run them.
+    pub fn per_instance(&self, instances: usize) -> RoundsBudget {
+        let k = instances.max(1);
+        if k == 1 {
+            return *self;
+        }
+        RoundsBudget {
+            per_contestant: self.per_contestant / k as u32,
+            extra_per_contestant: self.extra_per_contestant / k as u32,
+            min_rounds: 2,
+            max_rounds: self.max_rounds.div_ceil(k).max(2),
+            leave_spent_after: self.leave_spent_after.map(|after| after.div_ceil(k).max(2)),
+            ..*self
+        }
+    }
+}
+
 /// One contestant's result from the rounds.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RoundsTiming {
-    /// Replays per sample.
+    /// Replays per sample (of the first instance, when there are several).
     pub iters: u64,
-    /// Nanoseconds per replay, one sample per round in round order.
+    /// Nanoseconds per replay, one sample per round in round order (instance after instance).
     pub ns_per_replay: Vec<f64>,
+    /// Rounds per instance ([`crate::instance`], `results::Rounds::instances`); empty for the
+    /// rounds of one [`time_cell`].
+    #[serde(default)]
+    pub instances: Vec<u32>,
 }
 
 /// What the rounds of one cell gave.
@@ -234,6 +263,9 @@ pub struct CellRounds {
     pub rounds: usize,
     /// Contestants that spent their budget and left before the cell's last round.
     pub left_spent: usize,
+    /// The round from which a contestant that spent its budget could leave
+    /// ([`RoundsBudget::leave_spent_after`]).
+    pub leave_from: usize,
     /// Extra rounds run by the contestants of unsettled comparisons (0 when none was).
     pub extra: usize,
     /// Contestants that entered the extra rounds.
@@ -255,8 +287,8 @@ impl CellRounds {
         }
         if self.left_spent > 0 {
             text += &format!(
-                ", {} left once over budget and settled (from round {LEAVE_SPENT_AFTER})",
-                self.left_spent
+                ", {} left once over budget and settled (from round {})",
+                self.left_spent, self.leave_from
             );
         }
         text
@@ -313,6 +345,10 @@ pub struct Roles {
     /// Per contestant, whether it is one of the designs the cell ranks (not a reference): the
     /// two fastest of them are a comparison of the extra rounds.
     pub ranked: Vec<bool>,
+    /// Per contestant, its rounds in the cell's earlier instances ([`crate::instance`]),
+    /// pooled with this instance's, each instance's rounds paired within it, in every
+    /// comparison the rounds settle; empty (or `None`) for none.
+    pub earlier: Vec<Option<RoundsTiming>>,
 }
 
 impl Roles {
@@ -321,6 +357,7 @@ impl Roles {
         Self {
             mirrors: vec![None; contestants],
             ranked: vec![true; contestants],
+            earlier: Vec::new(),
         }
     }
 }
@@ -429,6 +466,7 @@ pub fn time_cell(
         timings.push(calibration.map(|(iters, _)| RoundsTiming {
             iters,
             ns_per_replay: Vec::new(),
+            instances: Vec::new(),
         }));
     }
     let round_wall: Duration = per_round.iter().sum();
@@ -449,7 +487,7 @@ pub fn time_cell(
     let mut staying = vec![true; roles.ranked.len()];
     for round in 0..rounds {
         if let Some(after) = budget.leave_spent_after
-            && round >= after.max(MIN_ROUNDS as usize)
+            && round >= after
         {
             let spent = |i: usize| per_round[i].mul_f64(round as f64) >= budget.per_contestant;
             if (0..staying.len()).any(|i| staying[i] && spent(i)) {
@@ -488,6 +526,7 @@ pub fn time_cell(
     CellRounds {
         rounds,
         left_spent,
+        leave_from: budget.leave_spent_after.unwrap_or(rounds),
         extra,
         extra_contestants,
         timings: cell.timings,
@@ -557,13 +596,22 @@ fn open_contestants(
     active: &[bool],
     precision: f64,
 ) -> Vec<bool> {
-    let samples = |i: usize| {
-        timings[i]
-            .as_ref()
-            .ok()
-            .filter(|_| active[i])
-            .map(|t| t.ns_per_replay.as_slice())
+    // This instance's rounds after the earlier instances' ones.
+    let pooled = |i: usize| -> Option<(Vec<f64>, Vec<u32>)> {
+        let now = &timings[i].as_ref().ok()?.ns_per_replay;
+        let Some(Some(before)) = roles.earlier.get(i) else {
+            return Some((now.clone(), Vec::new()));
+        };
+        let mut values = before.ns_per_replay.clone();
+        values.extend_from_slice(now);
+        let mut instances = match before.instances.as_slice() {
+            [] => vec![before.ns_per_replay.len() as u32],
+            lengths => lengths.to_vec(),
+        };
+        instances.push(now.len() as u32);
+        Some((values, instances))
     };
+    let samples = |i: usize| pooled(i).filter(|_| active[i]);
     let mut comparisons: Vec<(usize, usize, Comparison)> = roles
         .mirrors
         .iter()
@@ -583,7 +631,18 @@ fn open_contestants(
         let (Some(sa), Some(sb)) = (samples(a), samples(b)) else {
             continue;
         };
-        if paired_ratio(sa, sb, "").is_none_or(|p| !settled(&p, comparison, precision)) {
+        let ratio = paired_ratio_in(
+            Samples {
+                values: &sa.0,
+                instances: &sa.1,
+            },
+            Samples {
+                values: &sb.0,
+                instances: &sb.1,
+            },
+            "",
+        );
+        if ratio.is_none_or(|p| !settled(&p, comparison, precision)) {
             open[a] = true;
             open[b] = true;
         }
@@ -728,6 +787,7 @@ mod paired {
         let roles = Roles {
             mirrors: vec![None, Some(0), None],
             ranked: vec![true, false, true],
+            earlier: Vec::new(),
         };
         let cell = time_cell(&mut timers, &roles, &budget, 5);
         let iters: Vec<u64> = cell
@@ -778,6 +838,7 @@ mod paired {
         let roles = Roles {
             mirrors: pairs.to_vec(),
             ranked: vec![true; 6],
+            earlier: Vec::new(),
         };
         let cell = time_cell(&mut timers, &roles, &budget, 9);
         assert_eq!(cell.rounds, 40);
@@ -864,6 +925,7 @@ mod extra_rounds {
         let roles = Roles {
             mirrors: vec![None, Some(0), None, None],
             ranked: vec![true, false, true, false],
+            earlier: Vec::new(),
         };
         (timers, roles)
     }
@@ -919,6 +981,7 @@ mod extra_rounds {
         let cell = |extra, left_spent| CellRounds {
             rounds: 10,
             left_spent,
+            leave_from: 6,
             extra,
             extra_contestants: 2,
             timings: Vec::new(),
@@ -939,6 +1002,7 @@ mod extra_rounds {
         let roles = Roles {
             mirrors: vec![None, Some(0), None],
             ranked: vec![true, false, true],
+            earlier: Vec::new(),
         };
         let mut apart = vec![
             contestant(1_000.0, 0.0),
@@ -959,8 +1023,68 @@ mod extra_rounds {
         assert!(cell.extra > 0, "tied designs run extra rounds");
         let samples = |i: usize| cell.timings[i].as_ref().unwrap().ns_per_replay.clone();
         assert_eq!(samples(0).len(), cell.rounds + cell.extra);
-        let pair = paired_ratio(&samples(2), &samples(0), "0").unwrap();
+        let pair = results::stats::paired_ratio(&samples(2), &samples(0), "0").unwrap();
         assert_eq!(pair.rounds as usize, samples(2).len().min(samples(0).len()));
+    }
+
+    #[test]
+    fn instances_share_the_budget_and_each_has_a_median_of_its_own() {
+        let whole = RoundsBudget {
+            per_contestant: Duration::from_millis(300),
+            min_sample: Duration::from_millis(1),
+            min_rounds: 15,
+            max_rounds: 150,
+            extra_per_contestant: Duration::from_millis(300),
+            precision: SETTLED_PRECISION,
+            leave_spent_after: Some(LEAVE_SPENT_AFTER),
+        };
+        assert_eq!(whole.per_instance(1), whole);
+        let third = whole.per_instance(3);
+        assert_eq!(third.per_contestant, Duration::from_millis(100));
+        assert_eq!(third.extra_per_contestant, Duration::from_millis(100));
+        assert_eq!((third.min_rounds, third.max_rounds), (2, 50));
+        assert_eq!(third.leave_spent_after, Some(2));
+        assert_eq!(third.min_sample, whole.min_sample);
+        let many = whole.per_instance(40);
+        assert_eq!((many.min_rounds, many.max_rounds), (2, 4));
+        assert_eq!(many.leave_spent_after, Some(2));
+    }
+
+    /// A comparison settled over the earlier instances' rounds lets a contestant that spent
+    /// its budget leave after a few rounds of this instance; without them it stays until its
+    /// comparison settles.
+    #[test]
+    fn earlier_instances_settle_a_comparison_for_this_one() {
+        let budget = RoundsBudget {
+            per_contestant: Duration::from_nanos(1),
+            min_sample: Duration::from_micros(10),
+            min_rounds: 5,
+            max_rounds: 20,
+            extra_per_contestant: Duration::from_secs(5),
+            precision: 0.06,
+            leave_spent_after: Some(2),
+        };
+        let earlier = |ns: f64| RoundsTiming {
+            iters: 1,
+            ns_per_replay: vec![ns; 12],
+            instances: vec![6, 6],
+        };
+        let run = |earlier: Vec<Option<RoundsTiming>>| {
+            let mut timers = vec![contestant(1_000.0, 0.0), contestant(3_000.0, 0.0)];
+            let roles = Roles {
+                earlier,
+                ..Roles::designs(2)
+            };
+            let cell = time_cell(&mut timers, &roles, &budget, 7);
+            lengths(&cell)
+        };
+        // Alone, the two run this instance's fewest rounds and more, until their ranking
+        // settles over 6 rounds.
+        let alone = run(Vec::new());
+        assert!(alone.iter().all(|&n| n >= MIN_ROUNDS as usize), "{alone:?}");
+        // With 12 earlier rounds that already tell them apart, both leave after 2.
+        let pooled = run(vec![Some(earlier(1_000.0)), Some(earlier(3_000.0))]);
+        assert_eq!(pooled, [2, 2]);
     }
 
     #[test]
@@ -974,6 +1098,7 @@ mod extra_rounds {
             },
             faster_in: 0.5,
             rounds,
+            instances: 1,
         };
         let ranking = |p: &PairedRatio| settled(p, Comparison::Ranking, 0.06);
         assert!(ranking(&at(1.2, 1.1, 1.3, 10)), "above 1");

@@ -28,7 +28,13 @@ pub struct SuiteConfig {
     pub fresh: bool,
     /// `DODBENCH_TIMER`: how the bench times its benchmarks.
     pub timer: TimerKind,
+    /// `DODBENCH_INSTANCES`: the instances each cell's rounds are split over
+    /// ([`crate::instance`]); `None`: the scale's ([`SuiteConfig::instances`]).
+    pub instances: Option<usize>,
 }
+
+/// The most instances `DODBENCH_INSTANCES` may ask for per cell.
+pub const MAX_INSTANCES: usize = 16;
 
 /// How `cargo bench` times a cell's designs (`DODBENCH_TIMER=rounds|criterion`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -43,8 +49,8 @@ pub enum TimerKind {
 }
 
 impl SuiteConfig {
-    /// Reads `DODBENCH_QUICK`, `DODBENCH_FULL`, `DODBENCH_SIZES`, `DODBENCH_SEED` and
-    /// `DODBENCH_FRESH`.
+    /// Reads `DODBENCH_QUICK`, `DODBENCH_FULL`, `DODBENCH_SIZES`, `DODBENCH_SEED`,
+    /// `DODBENCH_FRESH`, `DODBENCH_TIMER` and `DODBENCH_INSTANCES`.
     ///
     /// # Errors
     /// A variable is set but unparsable, or both `DODBENCH_QUICK` and `DODBENCH_FULL` are set.
@@ -99,12 +105,39 @@ impl SuiteConfig {
                 ));
             }
         };
+        let instances = match var("DODBENCH_INSTANCES") {
+            None => None,
+            Some(s) => Some(
+                s.trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|k| (1..=MAX_INSTANCES).contains(k))
+                    .ok_or_else(|| {
+                        format!("DODBENCH_INSTANCES={s}: not an integer in 1..={MAX_INSTANCES}")
+                    })?,
+            ),
+        };
         Ok(Self {
             scale,
             sizes,
             seed,
             fresh,
             timer,
+            instances,
+        })
+    }
+
+    /// The instances each cell's rounds are split over ([`crate::instance`]): what
+    /// `DODBENCH_INSTANCES` asks, else 3 in a full run and 1 at the quick and default scales.
+    /// Three is the fewest whose spread says anything (with two, the interval over instances
+    /// is twelve times their standard error), and each instance builds every design's state
+    /// and calibrates it again: on the ID tables' 1M-object cells that is about twice the
+    /// time of one instance, which the default scale's budget has no room for. Every cell
+    /// runs in processes of its own whatever this says.
+    pub fn instances(&self) -> usize {
+        self.instances.unwrap_or(match self.scale {
+            Scale::Quick | Scale::Default => 1,
+            Scale::Full => 3,
         })
     }
 

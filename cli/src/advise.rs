@@ -820,6 +820,7 @@ mod tests {
             iters: 1,
             to_reference: None,
             to_best: None,
+            instances: Vec::new(),
         });
         b
     }

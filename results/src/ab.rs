@@ -11,6 +11,7 @@ use std::fmt::Write;
 
 use crate::compare::metrics::TIME_METRIC;
 use crate::compare::{BenchKey, Run};
+use crate::stats::t_975;
 
 /// B/A of one benchmark (or of the geometric mean over all benchmarks).
 #[derive(Debug, Clone, PartialEq)]
@@ -116,16 +117,6 @@ fn summarise(key: Option<BenchKey>, logs: &[f64]) -> AbRow {
         ratio: mean.exp(),
         interval,
     }
-}
-
-/// Two-sided 95% quantile of Student's t with `df` degrees of freedom.
-fn t_975(df: usize) -> f64 {
-    const T: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-        2.052, 2.048, 2.045, 2.042,
-    ];
-    T.get(df.wrapping_sub(1)).copied().unwrap_or(1.96)
 }
 
 impl AbReport {

@@ -28,7 +28,7 @@
 //!
 //! Modules import downward only: `metric_spec`, `claim` ← `family` ← `family_metrics`,
 //! `machine`, `files`, `step`, `stats` ← `schema` ← `ranking` ← `merge`, `side_by_side`,
-//! `compare`, `agreement`, `verdict` ← `history`, `export`, `ab`.
+//! `compare`, `verdict` ← `agreement`, `history`, `export`, `ab`.
 //!
 //! ```
 //! use results::{Benchmark, Family, FamilyMetrics, Status};

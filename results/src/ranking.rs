@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::family::Family;
 use crate::schema::{Benchmark, Results};
-use crate::stats::{MIN_ROUNDS, PairedRatio, order_by_paired_ratios, paired_ratio};
+use crate::stats::{MIN_ROUNDS, PairedRatio, Samples, order_by_paired_ratios, paired_ratio_in};
 
 /// A cell: a family's workload at one size.
 pub type CellKey = (Family, String, u64);
@@ -28,13 +28,14 @@ pub fn cells(run: &Results) -> BTreeMap<CellKey, Vec<&Benchmark>> {
     out
 }
 
-/// `a` over `b` paired round by round when both were timed in one session.
+/// `a` over `b` paired round by round, within each instance, when both were timed in one
+/// session ([`paired_ratio_in`]).
 pub fn paired(a: &Benchmark, b: &Benchmark) -> Option<PairedRatio> {
     let (ra, rb) = (a.rounds.as_ref()?, b.rounds.as_ref()?);
     if ra.session != rb.session || !a.verified || !b.verified {
         return None;
     }
-    paired_ratio(&a.samples_ns_per_op, &b.samples_ns_per_op, &b.design)
+    paired_ratio_in(a.samples(), b.samples(), &b.design)
 }
 
 /// How far the runner-up of a cell trails its winner.
@@ -63,8 +64,8 @@ impl Gap {
     }
 
     /// The gap in words, e.g. `1.120× [1.081, 1.153], winner faster in 97% of 30 rounds`,
-    /// `cannot be told apart: 1.010× [0.970, 1.040] over 30 rounds` or `1.12× (no paired
-    /// rounds)`.
+    /// `cannot be told apart: 1.010× [0.970, 1.040] over 30 rounds in 3 instances` or `1.12×
+    /// (no paired rounds)`.
     pub fn describe(&self) -> String {
         match &self.paired {
             None => format!("{:.2}× (no paired rounds)", self.ratio),
@@ -73,22 +74,33 @@ impl Gap {
                     "{:.3}× [{:.3}, {:.3}]",
                     p.ratio.median, p.ratio.lower, p.ratio.upper
                 );
+                let rounds = p.rounds_in_words();
                 if p.rounds < MIN_ROUNDS {
                     format!(
-                        "{interval} over {} rounds, too few for a 95% interval (at least \
-                         {MIN_ROUNDS})",
-                        p.rounds
+                        "{interval} over {rounds}, too few for a 95% interval (at least \
+                         {MIN_ROUNDS})"
                     )
                 } else if Self::clears_one(p) {
                     format!(
-                        "{interval}, winner faster in {:.0}% of {} rounds",
-                        (1.0 - p.faster_in) * 100.0,
-                        p.rounds
+                        "{interval}, winner faster in {:.0}% of {rounds}",
+                        (1.0 - p.faster_in) * 100.0
                     )
                 } else {
-                    format!("cannot be told apart: {interval} over {} rounds", p.rounds)
+                    format!("cannot be told apart: {interval} over {rounds}")
                 }
             }
+        }
+    }
+}
+
+impl PairedRatio {
+    /// The rounds paired, with the instances when more than one: `30 rounds`, `30 rounds in 3
+    /// instances`.
+    pub fn rounds_in_words(&self) -> String {
+        if self.instances > 1 {
+            format!("{} rounds in {} instances", self.rounds, self.instances)
+        } else {
+            format!("{} rounds", self.rounds)
         }
     }
 }
@@ -155,6 +167,17 @@ impl<'a> Ranking<'a> {
 }
 
 impl Benchmark {
+    /// Its per-round times with the rounds of each instance ([`Rounds::instances`]), what
+    /// [`paired`] pairs.
+    ///
+    /// [`Rounds::instances`]: crate::stats::Rounds::instances
+    pub fn samples(&self) -> Samples<'_> {
+        Samples {
+            values: &self.samples_ns_per_op,
+            instances: self.rounds.as_ref().map_or(&[], |r| &r.instances),
+        }
+    }
+
     /// The design this benchmark times: a design's own name, or the design a reference loop
     /// [`mirrors`](Benchmark::mirrors) (a ranking of loops names designs).
     pub fn timed_design(&self) -> &str {
@@ -321,6 +344,7 @@ mod tests {
             iters: 1,
             to_reference: None,
             to_best: None,
+            instances: Vec::new(),
         });
         b
     }
@@ -380,6 +404,58 @@ mod tests {
         let ranking = rank(&[&lucky, &fixed]).unwrap();
         assert_eq!(ranking.winner().design, "fixed");
         assert_eq!(ranking.gap.as_ref().unwrap().decided(), Some(true));
+    }
+
+    /// Two instances, the second on a machine twice as slow: `slow` left the first instance
+    /// after 4 rounds, so its rounds of the second instance pair with the second instance's
+    /// rounds of `fast`, not with the first's remaining ones.
+    #[test]
+    fn rounds_pair_within_instances_and_the_gap_names_them() {
+        let rounds = [10.0, 11.0, 9.0, 10.5, 10.0, 9.5];
+        let with_instances = |mut b: Benchmark, instances: &[u32]| {
+            b.rounds.as_mut().unwrap().instances = instances.to_vec();
+            b
+        };
+        let fast_samples: Vec<f64> = rounds
+            .iter()
+            .chain(&rounds.map(|t| t * 2.0))
+            .copied()
+            .collect();
+        let slow_samples: Vec<f64> = rounds[..4]
+            .iter()
+            .chain(&rounds.map(|t| t * 2.0))
+            .map(|t| t * 1.2)
+            .collect();
+        let fast = with_instances(timed("fast", 1, &fast_samples), &[6, 6]);
+        let slow = with_instances(timed("slow", 1, &slow_samples), &[4, 6]);
+        let p = paired(&slow, &fast).unwrap();
+        assert_eq!((p.rounds, p.instances), (10, 2));
+        assert!(
+            (p.ratio.lower - 1.2).abs() < 1e-9 && (p.ratio.upper - 1.2).abs() < 1e-9,
+            "every paired round is 1.2: {:?}",
+            p.ratio
+        );
+        let gap = rank(&[&slow, &fast]).unwrap().gap.unwrap();
+        assert_eq!(gap.decided(), Some(true));
+        assert!(
+            gap.describe()
+                .ends_with("winner faster in 100% of 10 rounds in 2 instances"),
+            "{}",
+            gap.describe()
+        );
+        // Without instances the same samples pair across them.
+        let (fast, slow) = (with_instances(fast, &[]), with_instances(slow, &[]));
+        let p = paired(&slow, &fast).unwrap();
+        assert_eq!(p.instances, 1);
+        assert!(p.ratio.upper > 1.3, "{:?}", p.ratio);
+        assert!(
+            !rank(&[&slow, &fast])
+                .unwrap()
+                .gap
+                .unwrap()
+                .describe()
+                .contains("instances")
+        );
     }
 
     /// A loop of `design` in session 1: family `reference`, mirroring it.

@@ -23,6 +23,9 @@
 //!   writing `null`. Within 7: the designs of a cell's unsettled comparisons run extra rounds,
 //!   so a benchmark may have more `samples_ns_per_op` than others of its session (rounds
 //!   `0..len` always; two benchmarks pair the rounds both ran, [`crate::stats::paired_ratio`]).
+//!   Also within 7: a cell timed as several instances, each a process of its own, records the
+//!   rounds of each (`rounds.instances`); two benchmarks pair rounds within each instance
+//!   ([`crate::stats::paired_ratio_in`]), and a paired ratio records the `instances` it spans.
 //!
 //! [`Results::load`] reads every version and upgrades it in memory: version 3's `tags`/`alloc`
 //! become `metrics`, and a file without `families` gets the built-in records

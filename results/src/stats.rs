@@ -11,6 +11,16 @@
 //! per-round ratios and a distribution-free 95% interval of that median (order statistics of
 //! the binomial, [`median_interval`]), with the share of rounds one side was faster.
 //!
+//! Rounds in one process share one build of each design's state (its layout in memory, its
+//! physical pages), so two runs disagree by more than the rounds' interval says. The bench
+//! therefore times a cell as several instances, each a fresh process that builds the designs
+//! anew and runs rounds of its own ([`Rounds::instances`]); two designs pair rounds within
+//! each instance ([`paired_ratio_in`]). Following Kalibera and Jones, "Rigorous Benchmarking in
+//! Reasonable Time" (ISMM 2013), the interval is sized by the level that varies most: it spans
+//! both the rounds' interval of the pooled median and a Student-t interval over the instances'
+//! own medians (in log space, [`t_975`]), so instances that disagree widen it and instances
+//! that agree leave the rounds' interval as it is.
+//!
 //! [`crate::ranking`] builds on these to rank a cell's designs.
 
 use serde::{Deserialize, Serialize};
@@ -49,6 +59,13 @@ pub struct Rounds {
     /// round (1 for the fastest itself).
     #[serde(default)]
     pub to_best: Option<PairedRatio>,
+    /// Rounds per instance, in the order they ran: each instance built the cell's designs
+    /// afresh in a process of its own, so their layout in memory (and what the machine did to
+    /// it) is drawn anew, and the samples are these instances' rounds one after another
+    /// (`sum == samples_ns_per_op.len()`). Empty: one instance held every round (files
+    /// written before instances, `dodbench advise`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<u32>,
 }
 
 /// One design's time over another's, from the rounds they shared.
@@ -62,6 +79,10 @@ pub struct PairedRatio {
     pub faster_in: f64,
     /// Rounds paired.
     pub rounds: u32,
+    /// Instances that paired at least one round ([`Rounds::instances`]); 0 (absent) in files
+    /// written before instances, which means one.
+    #[serde(default)]
+    pub instances: u32,
 }
 
 /// The 0-based ranks `(lo, hi)` of the order statistics bounding a [`CONFIDENCE`] interval of
@@ -105,23 +126,145 @@ pub fn median_interval(samples: &mut [f64]) -> Option<Estimate> {
     })
 }
 
+/// One design's per-round times and the rounds of each instance that timed them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Samples<'a> {
+    /// Per-round times: instance 0's rounds, then instance 1's, and so on.
+    pub values: &'a [f64],
+    /// Rounds per instance ([`Rounds::instances`]); empty when one instance ran them all.
+    pub instances: &'a [u32],
+}
+
+impl<'a> Samples<'a> {
+    /// Times that one instance ran, rounds `0..len`.
+    pub fn one_instance(values: &'a [f64]) -> Self {
+        Self {
+            values,
+            instances: &[],
+        }
+    }
+
+    /// Each instance's rounds, in the order they ran. The instances' lengths cut `values`
+    /// where they say; when they count more rounds than there are, the last are cut short,
+    /// and rounds past their total belong to no instance (a file whose counts disagree with
+    /// its samples pairs only what both describe).
+    fn per_instance(&self) -> Vec<&'a [f64]> {
+        if self.instances.is_empty() {
+            return vec![self.values];
+        }
+        let mut rest = self.values;
+        self.instances
+            .iter()
+            .map(|&len| {
+                let (head, tail) = rest.split_at((len as usize).min(rest.len()));
+                rest = tail;
+                head
+            })
+            .collect()
+    }
+}
+
+/// Two-sided [`CONFIDENCE`] quantile of Student's t with `df` degrees of freedom (the `t` of
+/// a 95% interval of a mean of `df + 1` values): exact to three decimals up to 30, the
+/// Cornish-Fisher expansion around the normal quantile beyond (within 0.0001 of the exact
+/// value there); infinite for 0.
+pub fn t_975(df: usize) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
+    ];
+    if df == 0 {
+        return f64::INFINITY;
+    }
+    if let Some(&t) = T.get(df - 1) {
+        return t;
+    }
+    // The normal quantile of 0.975 plus the first four terms of the expansion in 1/df.
+    let z: f64 = 1.959_963_984_540_054;
+    let v = df as f64;
+    let (z3, z5, z7, z9) = (z.powi(3), z.powi(5), z.powi(7), z.powi(9));
+    z + (z3 + z) / (4.0 * v)
+        + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v)
+        + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v.powi(3))
+        + (79.0 * z9 + 776.0 * z7 + 1482.0 * z5 - 1920.0 * z3 - 945.0 * z) / (92160.0 * v.powi(4))
+}
+
 /// `a` over `b` round by round (`a[i] / b[i]`) over the rounds both ran (the first of them:
 /// a design that stayed for extra rounds has more samples than one that did not), against
-/// `against`; `None` when either has none or a time is not positive.
+/// `against`; `None` when either has none or a time is not positive. The rounds of one
+/// instance: [`paired_ratio_in`] with no instances.
 pub fn paired_ratio(a: &[f64], b: &[f64], against: &str) -> Option<PairedRatio> {
-    let both = a.len().min(b.len());
-    let (a, b) = (&a[..both], &b[..both]);
-    if both == 0 || a.iter().chain(b).any(|&t| t.is_nan() || t <= 0.0) {
+    paired_ratio_in(Samples::one_instance(a), Samples::one_instance(b), against)
+}
+
+/// `a` over `b` round by round, each instance's rounds paired within it (instance `k`'s
+/// first `min(len_a, len_b)` rounds: a design may leave an instance early or stay for extra
+/// rounds), against `against`; `None` when no round pairs or a paired time is not positive.
+///
+/// The point is the median of every paired ratio, pooled over the instances. The interval
+/// spans the pooled ratios' distribution-free interval ([`median_interval`]) and, when at
+/// least two instances paired rounds, the Student-t interval over instances in log space:
+/// `ln(pooled median) ± t_975(K − 1) · sd(m) / √K`, with `m_k` the log of instance `k`'s
+/// median ratio and `sd` the sample standard deviation of the `K` values.
+pub fn paired_ratio_in(a: Samples<'_>, b: Samples<'_>, against: &str) -> Option<PairedRatio> {
+    let pairs: Vec<(&[f64], &[f64])> = a
+        .per_instance()
+        .into_iter()
+        .zip(b.per_instance())
+        .map(|(a, b)| {
+            let both = a.len().min(b.len());
+            (&a[..both], &b[..both])
+        })
+        .filter(|(a, _)| !a.is_empty())
+        .collect();
+    let positive = |t: &f64| !t.is_nan() && *t > 0.0;
+    if pairs.is_empty()
+        || !pairs
+            .iter()
+            .all(|(a, b)| a.iter().chain(b.iter()).all(positive))
+    {
         return None;
     }
-    let mut ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
-    let faster = a.iter().zip(b).filter(|(x, y)| x < y).count();
+    let ratios_of = |(a, b): &(&[f64], &[f64])| -> Vec<f64> {
+        a.iter().zip(b.iter()).map(|(x, y)| x / y).collect()
+    };
+    let mut pooled: Vec<f64> = pairs.iter().flat_map(ratios_of).collect();
+    let faster = pairs
+        .iter()
+        .flat_map(|(a, b)| a.iter().zip(b.iter()))
+        .filter(|(x, y)| x < y)
+        .count();
+    let rounds = pooled.len();
+    let mut ratio = median_interval(&mut pooled)?;
+    let instance_logs: Vec<f64> = pairs
+        .iter()
+        .filter_map(|pair| Some(median_interval(&mut ratios_of(pair))?.median.ln()))
+        .collect();
+    if let Some(half) = t_half_width(&instance_logs) {
+        let centre = ratio.median.ln();
+        ratio.lower = ratio.lower.min((centre - half).exp());
+        ratio.upper = ratio.upper.max((centre + half).exp());
+    }
     Some(PairedRatio {
         against: against.to_string(),
-        ratio: median_interval(&mut ratios)?,
-        faster_in: faster as f64 / a.len() as f64,
-        rounds: a.len() as u32,
+        ratio,
+        faster_in: faster as f64 / rounds as f64,
+        rounds: rounds as u32,
+        instances: pairs.len() as u32,
     })
+}
+
+/// Half the width of the [`CONFIDENCE`] Student-t interval of the mean of `values`
+/// (`t_975(K − 1) · sd / √K`); `None` below two values.
+fn t_half_width(values: &[f64]) -> Option<f64> {
+    let k = values.len();
+    if k < 2 {
+        return None;
+    }
+    let mean = values.iter().sum::<f64>() / k as f64;
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (k - 1) as f64;
+    Some(t_975(k - 1) * (variance / k as f64).sqrt())
 }
 
 /// Orders contestants fastest first by their paired ratios (`ratio(a, b)`: `a`'s time over
@@ -247,5 +390,187 @@ mod tests {
         assert_eq!((extra.rounds, extra.ratio.median), (3, 2.0));
         assert!(paired_ratio(&b, &[], "a").is_none());
         assert!(paired_ratio(&[0.0], &[1.0], "a").is_none());
+    }
+
+    /// The pairing before instances: rounds `0..min(len)` in one sequence.
+    fn paired_ratio_in_one_sequence(a: &[f64], b: &[f64]) -> Option<(Estimate, f64, u32)> {
+        let both = a.len().min(b.len());
+        let (a, b) = (&a[..both], &b[..both]);
+        if both == 0 || a.iter().chain(b).any(|&t| t.is_nan() || t <= 0.0) {
+            return None;
+        }
+        let mut ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
+        let faster = a.iter().zip(b).filter(|(x, y)| x < y).count();
+        Some((
+            median_interval(&mut ratios)?,
+            faster as f64 / both as f64,
+            both as u32,
+        ))
+    }
+
+    #[test]
+    fn one_instance_pairs_as_one_sequence_of_rounds() {
+        let a = [3.0, 1.5, 2.2, 9.0, 1.1, 2.0, 2.5, 1.9, 3.3, 2.8, 2.1];
+        let b = [2.0, 1.7, 2.0, 4.0, 1.0, 2.4, 2.2, 2.0, 3.0, 2.6];
+        for (x, y) in [(&a[..], &b[..]), (&b[..], &a[..]), (&a[..4], &b[..])] {
+            let (ratio, faster_in, rounds) = paired_ratio_in_one_sequence(x, y).unwrap();
+            let expected = PairedRatio {
+                against: "b".into(),
+                ratio,
+                faster_in,
+                rounds,
+                instances: 1,
+            };
+            assert_eq!(paired_ratio(x, y, "b").as_ref(), Some(&expected));
+            // One instance named explicitly is the same as none named.
+            let (lx, ly) = ([x.len() as u32], [y.len() as u32]);
+            let named = paired_ratio_in(
+                Samples {
+                    values: x,
+                    instances: &lx,
+                },
+                Samples {
+                    values: y,
+                    instances: &ly,
+                },
+                "b",
+            );
+            assert_eq!(named, Some(expected));
+        }
+        assert!(paired_ratio_in_one_sequence(&a, &[]).is_none());
+        assert!(paired_ratio(&a, &[], "b").is_none());
+    }
+
+    #[test]
+    fn rounds_pair_within_each_instance() {
+        // Instance 0: `a` ran 3 rounds, `b` 2; instance 1: nothing of `a`; instance 2: `a` 2,
+        // `b` 4. The paired ratios are 1, 2 | 3, 4; the unpaired rounds (100, 1000) would
+        // show in any pairing across instances.
+        let a = Samples {
+            values: &[1.0, 2.0, 100.0, 3.0, 4.0],
+            instances: &[3, 0, 2],
+        };
+        let b = Samples {
+            values: &[1.0, 1.0, 1000.0, 1.0, 1.0, 1000.0, 1000.0],
+            instances: &[2, 1, 4],
+        };
+        let p = paired_ratio_in(a, b, "b").unwrap();
+        assert_eq!((p.rounds, p.instances), (4, 2));
+        assert_eq!(p.ratio.median, 2.5);
+        assert_eq!(p.faster_in, 0.0);
+        // The other way round: the same rounds pair.
+        let q = paired_ratio_in(b, a, "a").unwrap();
+        assert_eq!((q.rounds, q.instances), (4, 2));
+        assert!(
+            (q.ratio.median - 5.0 / 12.0).abs() < 1e-12,
+            "median of 1/4, 1/3, 1/2, 1"
+        );
+        assert_eq!(q.faster_in, 0.75);
+        // A non-positive time in an unpaired round does not matter; in a paired one it does.
+        let holed = Samples {
+            values: &[1.0, 2.0, 0.0, 3.0, 4.0],
+            instances: &[3, 0, 2],
+        };
+        assert!(paired_ratio_in(holed, b, "b").is_some());
+        let holed = Samples {
+            values: &[1.0, 0.0, 100.0, 3.0, 4.0],
+            instances: &[3, 0, 2],
+        };
+        assert!(paired_ratio_in(holed, b, "b").is_none());
+        // Counts beyond the samples are cut short.
+        let short = Samples {
+            values: &[1.0, 2.0],
+            instances: &[3, 2],
+        };
+        let p = paired_ratio_in(short, b, "b").unwrap();
+        assert_eq!((p.rounds, p.instances), (2, 1));
+    }
+
+    /// `n` rounds of each instance whose ratio to `b = 1` sits within ±0.5% of `median`.
+    fn instances_around(medians: &[f64], n: usize) -> (Vec<f64>, Vec<u32>) {
+        let spread = |i: usize| 1.0 + 0.01 * (i as f64 / (n - 1) as f64 - 0.5);
+        let values = medians
+            .iter()
+            .flat_map(|m| (0..n).map(move |i| m * spread(i)))
+            .collect();
+        (values, vec![n as u32; medians.len()])
+    }
+
+    fn pooled_interval(values: &[f64]) -> Estimate {
+        median_interval(&mut values.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn instances_that_disagree_widen_the_interval() {
+        let (values, instances) = instances_around(&[1.0, 1.1, 1.2], 10);
+        let ones = vec![1.0; values.len()];
+        let p = paired_ratio_in(
+            Samples {
+                values: &values,
+                instances: &instances,
+            },
+            Samples {
+                values: &ones,
+                instances: &instances,
+            },
+            "b",
+        )
+        .unwrap();
+        let pooled = pooled_interval(&values);
+        assert_eq!((p.rounds, p.instances), (30, 3));
+        assert_eq!(p.ratio.median, pooled.median);
+        // ln(1.1) ± 4.303 · sd(ln 1, ln 1.1, ln 1.2) / √3: about 0.88 to 1.38.
+        assert!(p.ratio.lower < 0.9 && p.ratio.lower > 0.85, "{:?}", p.ratio);
+        assert!(p.ratio.upper > 1.3 && p.ratio.upper < 1.45, "{:?}", p.ratio);
+        assert!(p.ratio.lower < pooled.lower && p.ratio.upper > pooled.upper);
+        // The same rounds as one instance keep the rounds' interval.
+        let one = paired_ratio(&values, &ones, "b").unwrap();
+        assert_eq!(one.ratio, pooled);
+        assert_eq!(one.instances, 1);
+    }
+
+    #[test]
+    fn instances_that_agree_keep_the_rounds_interval() {
+        // Medians 0.1% apart, rounds spread ±0.5%: the instances' t interval lies within the
+        // pooled rounds' interval.
+        let (values, instances) = instances_around(&[1.0, 1.001, 0.999, 1.0], 12);
+        let ones = vec![1.0; values.len()];
+        let p = paired_ratio_in(
+            Samples {
+                values: &values,
+                instances: &instances,
+            },
+            Samples {
+                values: &ones,
+                instances: &instances,
+            },
+            "b",
+        )
+        .unwrap();
+        assert_eq!(p.instances, 4);
+        assert_eq!(p.ratio, pooled_interval(&values));
+    }
+
+    #[test]
+    fn t_quantiles_are_exact_to_30_degrees_and_approach_the_normal() {
+        assert_eq!(t_975(1), 12.706);
+        assert_eq!(t_975(2), 4.303);
+        assert_eq!(t_975(10), 2.228);
+        assert_eq!(t_975(30), 2.042);
+        assert!(t_975(0).is_infinite());
+        // Reference values of the 0.975 quantile.
+        for (df, exact) in [(31, 2.0395), (40, 2.0211), (60, 2.0003), (120, 1.9799)] {
+            assert!((t_975(df) - exact).abs() < 1e-4, "df {df}: {}", t_975(df));
+        }
+        assert!((t_975(1_000_000) - 1.959_964).abs() < 1e-5);
+        assert!((1..500).all(|df| t_975(df + 1) < t_975(df)), "decreasing");
+    }
+
+    #[test]
+    fn a_paired_ratio_without_instances_reads_as_zero() {
+        let json = r#"{"against":"b","ratio":{"median":1.0,"lower":0.9,"upper":1.1},
+                       "faster_in":0.5,"rounds":10}"#;
+        let p: PairedRatio = serde_json::from_str(json).unwrap();
+        assert_eq!(p.instances, 0);
     }
 }

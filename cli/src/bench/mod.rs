@@ -18,23 +18,25 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::rc::Rc;
 use std::time::Duration;
 
 use bench_harness::assemble::{Verdict, bench_results, roles, workload_record};
 use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::families::{AllFamilies, DesignList, ListVisitor};
+use bench_harness::instance::{self, Place};
 use bench_harness::replay::Scale;
 use bench_harness::replay::{
     CellStates, ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
     design_records_with, family_metrics, for_each_replayer_with, mirrored_designs,
 };
-use bench_harness::rounds::{LoopTimer, RoundsTiming, Timer, time_cell};
+use bench_harness::rounds::{LoopTimer, RoundsBudget, RoundsTiming, Timer, time_cell};
 use bench_harness::suite::{PreparedTrace, SuiteConfig, TimerKind};
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
-use results::stats::{fastest_first, median_interval, paired_ratio};
+use results::stats::{Samples, fastest_first, median_interval, paired_ratio_in};
 use results::{
     Benchmark, DesignRecord, FamilyRecord, Results, SameRun, StepRecord, WorkloadRecord,
     default_results_path, target_dir,
@@ -48,6 +50,7 @@ use children::{BenchKey, LIST_CHILD, RUN_CHILD, relay_run_child, selected_by_cri
 /// Per-benchmark time budget. The wall time of a benchmark whose body mutates the design
 /// includes an untimed rebuild per timed replay, so its measurement time is scaled down by the
 /// setup/body ratio measured during verification.
+#[derive(Clone, Copy)]
 struct Budget {
     warm_up: Duration,
     measurement: Duration,
@@ -128,6 +131,7 @@ impl ListVisitor for Universe {
                 seed: self.seed,
                 fresh: false,
                 timer: Default::default(),
+                instances: None,
             };
             for (workload, n, _) in matrix::<F>(&config) {
                 for (name, family) in &names {
@@ -180,7 +184,7 @@ impl ListVisitor for Lister<'_> {
 struct Run {
     criterion: Criterion,
     config: SuiteConfig,
-    selected: HashSet<BenchKey>,
+    selected: Rc<HashSet<BenchKey>>,
     budget: Budget,
     verdicts: Vec<Verdict>,
     /// Under [`TimerKind::Rounds`]: each timed verdict's rounds (by index in `verdicts`) with
@@ -190,6 +194,8 @@ struct Run {
     cells: u64,
     /// Mixed with the cell index into each cell's session (unique per run).
     session_base: u64,
+    /// Whether the run said that its cells' instances run in this process ([`Run::note_place`]).
+    noted_in_process: bool,
     started: std::time::Instant,
     workload_records: Vec<WorkloadRecord>,
     design_records: Vec<DesignRecord>,
@@ -219,43 +225,41 @@ impl ListVisitor for Run {
             self.workload_records
                 .push(workload_record(&prepared, self.config.seed));
             let done_before = self.verdicts.len();
-            // Under criterion each design is timed as it is visited (one group per cell);
-            // in rounds the visit only collects them, and the cell is timed after it.
-            let contestants = {
-                let mut group = match self.config.timer {
-                    TimerKind::Criterion => {
-                        Some(self.criterion.benchmark_group(group_name.as_str()))
-                    }
-                    TimerKind::Rounds => None,
-                };
-                if let Some(group) = &mut group {
+            let cell = CellBench {
+                group_name: &group_name,
+                prepared: &prepared,
+                selected: Rc::clone(&self.selected),
+                budget: self.budget,
+                mirrored: &mirrored,
+            };
+            // Under criterion each design is timed as it is visited (one group per cell); in
+            // rounds the cell's designs are verified in a process of their own, then timed in
+            // instances, each a process of its own ([`bench_harness::instance`]).
+            let rounds = match self.config.timer {
+                TimerKind::Criterion => {
+                    let mut group = self.criterion.benchmark_group(group_name.as_str());
                     group
                         .sampling_mode(SamplingMode::Flat)
                         .throughput(Throughput::Elements(
                             prepared.expected.stats.work_units().max(1),
                         ));
-                }
-                let mut contestants = Vec::new();
-                for_each_replayer_with::<F, X, _>(&mut FamilyBench {
-                    mirrored: &mirrored,
-                    designs: CellStates::default(),
-                    group_name: &group_name,
-                    timer: match &mut group {
-                        Some(group) => CellTimer::Criterion(group),
-                        None => CellTimer::Rounds(&mut contestants),
-                    },
-                    prepared: &prepared,
-                    selected: &self.selected,
-                    budget: &self.budget,
-                    verdicts: &mut self.verdicts,
-                });
-                if let Some(group) = group {
+                    let verdicts = cell.visit::<X>(Step::Criterion(&mut group));
                     group.finish();
+                    self.verdicts.extend(verdicts);
+                    None
                 }
-                contestants
+                TimerKind::Rounds => {
+                    let verdicts = match instance::in_child(|| cell.visit::<X>(Step::Verify)) {
+                        Ok((verdicts, place)) => {
+                            self.note_place(place);
+                            verdicts
+                        }
+                        Err(e) => fail(&format!("{group_name} N={n}: verifying the designs: {e}")),
+                    };
+                    self.verdicts.extend(verdicts);
+                    Some(self.time_cell::<F, X>(&cell, done_before))
+                }
             };
-            // How the rounds went (none under criterion), for the progress line.
-            let rounds = (!contestants.is_empty()).then(|| self.time_cell(contestants));
             self.report_progress(&group_name, n, done_before, rounds.as_deref());
         }
         // Only families the run measured list their designs (a filtered run is not a report
@@ -267,35 +271,80 @@ impl ListVisitor for Run {
     }
 }
 
-/// How one cell's benchmarks are timed: each by criterion as it is visited, or all of them
-/// together in rounds after the visit (the contestants collected here, each with the index of
-/// its verdict).
-enum CellTimer<'a, 'p, 'g> {
-    Criterion(&'a mut BenchmarkGroup<'g, WallTime>),
-    Rounds(&'a mut Vec<(usize, Box<dyn Timer + 'p>)>),
-}
-
 impl Run {
-    /// Times one cell's `contestants` together in interleaved rounds (`bench_harness::rounds`)
-    /// and keeps each one's timing, or fails its verdict; how the rounds went, in words.
-    fn time_cell(&mut self, contestants: Vec<(usize, Box<dyn Timer + '_>)>) -> String {
+    /// Times the designs of one cell verified as `self.verdicts[first..]` in interleaved rounds
+    /// (`bench_harness::rounds`), split over [`SuiteConfig::instances`] instances, and keeps each
+    /// one's timing (its rounds instance after instance), or fails its verdict; how the rounds
+    /// went, in words.
+    fn time_cell<F: Family, X: ExtraDesigns<F>>(
+        &mut self,
+        cell: &CellBench<'_, F>,
+        first: usize,
+    ) -> String {
         let session = self.session_base ^ self.cells.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         self.cells += 1;
-        let (indices, mut timers): (Vec<usize>, Vec<Box<dyn Timer + '_>>) =
-            contestants.into_iter().unzip();
-        // A reference loop runs beside the design it mirrors (its `overhead`).
-        let roles = roles(indices.len(), |k| &self.verdicts[indices[k]]);
-        let cell = time_cell(&mut timers, &roles, &self.config.rounds_budget(), session);
-        let shape = cell.describe();
-        for (i, timing) in indices.into_iter().zip(cell.timings) {
-            match timing {
-                Ok(t) => {
-                    self.rounds.insert(i, (session, t));
+        let instances = self.config.instances();
+        let budget = self.config.rounds_budget().per_instance(instances);
+        let verified = self.verdicts[first..].to_vec();
+        let verified = verified.as_slice();
+        let mut merged: Vec<Option<Result<RoundsTiming, String>>> = vec![None; verified.len()];
+        let mut shapes = Vec::with_capacity(instances);
+        for k in 0..instances {
+            // Each instance its own order of rounds and its own heap padding.
+            let seed = session ^ (k as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407);
+            let earlier: Vec<Option<RoundsTiming>> = merged
+                .iter()
+                .map(|m| m.as_ref().and_then(|t| t.as_ref().ok().cloned()))
+                .collect();
+            let answer = instance::in_child(|| {
+                let _padding = instance::pad_heap(seed.rotate_left(17));
+                cell.time_instance::<X>(verified, &earlier, &budget, seed)
+            });
+            let (timings, shape) = match answer {
+                Ok(((timings, shape), place)) => {
+                    self.note_place(place);
+                    (timings, shape)
                 }
-                Err(e) => self.verdicts[i].outcome = Outcome::Failed(e),
+                Err(e) => {
+                    let why = format!("instance {} of {instances}: {e}", k + 1);
+                    let all = (0..verified.len()).filter(|&i| verified[i].outcome.is_verified());
+                    (all.map(|i| (i, Err(why.clone()))).collect(), String::new())
+                }
+            };
+            shapes.push(shape);
+            merge_instance(&mut merged, timings, || {
+                format!("instance {} of {instances} could not time it", k + 1)
+            });
+        }
+        for (i, timing) in merged.into_iter().enumerate() {
+            match timing {
+                Some(Ok(mut t)) => {
+                    if instances == 1 {
+                        t.instances.clear();
+                    }
+                    self.rounds.insert(first + i, (session, t));
+                }
+                Some(Err(e)) => self.verdicts[first + i].outcome = Outcome::Failed(e),
+                None => {}
             }
         }
-        shape
+        match instances {
+            1 => shapes.concat(),
+            _ => format!(" in {instances} instances:{}", shapes.join(";")),
+        }
+    }
+
+    /// Says once, on standard error, when a cell's work ran in this process instead of a child
+    /// of its own (this process had other threads, or cannot fork here): its instances then
+    /// share one process, and a cell's numbers may depend on the cells before it.
+    fn note_place(&mut self, place: Place) {
+        if place == Place::InProcess && !self.noted_in_process {
+            self.noted_in_process = true;
+            eprintln!(
+                "dodbench: this process cannot fork its cells' instances (it has other threads, \
+                 or this is not Linux): they run in it, one after another"
+            );
+        }
     }
 
     /// One line on standard error after each cell: benchmarks done of the run's total, time
@@ -317,15 +366,15 @@ impl Run {
         };
         let cell = &self.verdicts[done_before..];
         let untimed = cell.iter().filter(|v| !v.outcome.is_verified()).count();
-        let timed: Vec<(&str, &[f64])> = (done_before..done)
+        let timed: Vec<(&str, &RoundsTiming)> = (done_before..done)
             .filter(|i| !self.verdicts[*i].reference)
             .filter_map(|i| {
                 let (_, t) = self.rounds.get(&i)?;
-                Some((self.verdicts[i].design.as_str(), t.ns_per_replay.as_slice()))
+                Some((self.verdicts[i].design.as_str(), t))
             })
             .collect();
-        let samples: Vec<&[f64]> = timed.iter().map(|(_, s)| *s).collect();
-        let ranked: Vec<(&str, &[f64])> = fastest_first(&samples)
+        let samples: Vec<&[f64]> = timed.iter().map(|(_, t)| &t.ns_per_replay[..]).collect();
+        let ranked: Vec<(&str, &RoundsTiming)> = fastest_first(&samples)
             .into_iter()
             .map(|i| timed[i])
             .collect();
@@ -336,8 +385,8 @@ impl Run {
             [(only, _)] => format!("; only {only} timed"),
             [(first, a), (second, b), ..] => {
                 let gap = results::Gap {
-                    ratio: median(b) / median(a),
-                    paired: paired_ratio(b, a, first),
+                    ratio: median(&b.ns_per_replay) / median(&a.ns_per_replay),
+                    paired: paired_ratio_in(samples_of(b), samples_of(a), first),
                 };
                 format!("; fastest {first}, then {second} {}", gap.describe())
             }
@@ -353,22 +402,19 @@ impl Run {
     }
 }
 
-/// The generic driver for one prepared trace of family `F`: verifies and measures each design,
-/// then times it (criterion) or enters it in the cell's rounds.
-struct FamilyBench<'a, 'p, 'g, F: Family> {
-    group_name: &'a str,
-    timer: CellTimer<'a, 'p, 'g>,
+/// One cell of family `F`: its prepared trace and what the run selects of it, visited to verify
+/// its designs ([`CellBench::visit`]) or to time one instance of its rounds
+/// ([`CellBench::time_instance`]).
+struct CellBench<'p, F: Family> {
+    group_name: &'p str,
     prepared: &'p PreparedTrace<F>,
-    selected: &'a HashSet<BenchKey>,
-    budget: &'a Budget,
-    verdicts: &'a mut Vec<Verdict>,
+    selected: Rc<HashSet<BenchKey>>,
+    budget: Budget,
     /// The designs a reference loop of the family mirrors.
-    mirrored: &'a [&'static str],
-    /// Their timed replays' states, for the loops visited after them (read-only bodies).
-    designs: CellStates,
+    mirrored: &'p [&'static str],
 }
 
-impl<F: Family> FamilyBench<'_, '_, '_, F> {
+impl<'p, F: Family> CellBench<'p, F> {
     fn selects(&self, name: &str) -> bool {
         self.selected.contains(&(
             self.group_name.to_string(),
@@ -376,15 +422,180 @@ impl<F: Family> FamilyBench<'_, '_, '_, F> {
             self.prepared.n.to_string(),
         ))
     }
+
+    /// Visits the cell's selected designs and loops in registry order, verifying and
+    /// measuring each (under criterion, timing it too); their verdicts in visit order.
+    fn visit<X: ExtraDesigns<F>>(&self, step: Step<'_, 'p, '_>) -> Vec<Verdict> {
+        let mut visit = FamilyBench {
+            cell: self,
+            step,
+            verdicts: Vec::new(),
+            designs: CellStates::default(),
+        };
+        for_each_replayer_with::<F, X, _>(&mut visit);
+        visit.verdicts
+    }
+
+    /// One instance of the cell's rounds: builds afresh the timer of every design `verified`
+    /// (the cell's verdicts in visit order) says is verified, times them together within
+    /// `budget` (settling comparisons over their `earlier` instances' rounds too), and gives
+    /// each one's timing by its index in `verified`, with how the rounds went in words.
+    fn time_instance<X: ExtraDesigns<F>>(
+        &self,
+        verified: &[Verdict],
+        earlier: &[Option<RoundsTiming>],
+        budget: &RoundsBudget,
+        seed: u64,
+    ) -> InstanceTimings {
+        let mut visit = FamilyBench {
+            cell: self,
+            step: Step::Time {
+                verified,
+                visited: 0,
+                contestants: Vec::new(),
+            },
+            verdicts: Vec::new(),
+            designs: CellStates::default(),
+        };
+        for_each_replayer_with::<F, X, _>(&mut visit);
+        let Step::Time { contestants, .. } = visit.step else {
+            unreachable!("the step stays what it was built as")
+        };
+        if contestants.is_empty() {
+            return (Vec::new(), String::new());
+        }
+        let (indices, mut timers): (Vec<usize>, Vec<Box<dyn Timer + '_>>) =
+            contestants.into_iter().unzip();
+        // A reference loop runs beside the design it mirrors (its `overhead`).
+        let mut roles = roles(indices.len(), |k| &verified[indices[k]]);
+        roles.earlier = indices.iter().map(|&i| earlier[i].clone()).collect();
+        let cell = time_cell(&mut timers, &roles, budget, seed);
+        let shape = cell.describe();
+        (indices.into_iter().zip(cell.timings).collect(), shape)
+    }
 }
 
-impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, F> {
+/// One instance's timings (by the index of the design's verdict in its cell) and how its
+/// rounds went.
+type InstanceTimings = (Vec<(usize, Result<RoundsTiming, String>)>, String);
+
+/// What a visit of a cell's designs does with each.
+enum Step<'s, 'p, 'g> {
+    /// Verify and measure it, then time it with criterion.
+    Criterion(&'s mut BenchmarkGroup<'g, WallTime>),
+    /// Verify and measure it (the rounds time the verified ones afterwards, in instances).
+    Verify,
+    /// Build its timer if `verified` (the cell's verdicts, in the visit order that `visited`
+    /// counts) says it is verified.
+    Time {
+        verified: &'s [Verdict],
+        visited: usize,
+        contestants: Vec<(usize, Box<dyn Timer + 'p>)>,
+    },
+}
+
+/// Appends one instance's `timings` (by verdict index) to each design's rounds so far,
+/// recording the instance's length; an error in any instance is the design's. A design the
+/// instance did not time fails with `missing()`: its later rounds would pair with the wrong
+/// instance of the others.
+fn merge_instance(
+    merged: &mut [Option<Result<RoundsTiming, String>>],
+    timings: Vec<(usize, Result<RoundsTiming, String>)>,
+    missing: impl Fn() -> String,
+) {
+    let mut timed = vec![false; merged.len()];
+    for (i, timing) in timings {
+        timed[i] = true;
+        merged[i] = Some(match (merged[i].take(), timing) {
+            (Some(Err(e)), _) | (_, Err(e)) => Err(e),
+            (None, Ok(mut t)) => {
+                t.instances = vec![t.ns_per_replay.len() as u32];
+                Ok(t)
+            }
+            (Some(Ok(mut all)), Ok(t)) => {
+                all.instances.push(t.ns_per_replay.len() as u32);
+                all.ns_per_replay.extend(t.ns_per_replay);
+                Ok(all)
+            }
+        });
+    }
+    for (entry, timed) in merged.iter_mut().zip(timed) {
+        if !timed && matches!(entry, Some(Ok(_))) {
+            *entry = Some(Err(missing()));
+        }
+    }
+}
+
+/// A timing's samples with its instances, as the results pair them.
+fn samples_of(t: &RoundsTiming) -> Samples<'_> {
+    Samples {
+        values: &t.ns_per_replay,
+        instances: &t.instances,
+    }
+}
+
+/// The generic driver for one cell of family `F`: what [`Step`] says, for each design.
+struct FamilyBench<'c, 's, 'p, 'g, F: Family> {
+    cell: &'c CellBench<'p, F>,
+    step: Step<'s, 'p, 'g>,
+    verdicts: Vec<Verdict>,
+    /// The timed replays' states of the designs a loop mirrors, for the loops visited after
+    /// them (read-only bodies).
+    designs: CellStates,
+}
+
+impl<'p, F: Family> FamilyBench<'_, '_, 'p, '_, F> {
+    /// The timer of design `R`, keeping its state for the loop that mirrors it (which reads
+    /// this very state; an error here is the dry run's, which the timing reports).
+    fn timed<R: Replayer<Family = F>>(&mut self) -> TimedReplay<'p, R> {
+        let p = self.cell.prepared;
+        let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
+        if self.cell.mirrored.contains(&R::design_name())
+            && let Ok(Some(shared)) = timed.shared()
+        {
+            self.designs.insert(shared);
+        }
+        timed
+    }
+
+    /// Under [`Step::Time`], whether the next visit, of `name`, was verified (the visit
+    /// counted); `None` under the other steps.
+    fn was_verified(&mut self, name: &str) -> Option<(usize, bool)> {
+        let Step::Time {
+            verified, visited, ..
+        } = &mut self.step
+        else {
+            return None;
+        };
+        let i = *visited;
+        *visited += 1;
+        let ok = verified
+            .get(i)
+            .is_some_and(|v| v.design == name && v.outcome.is_verified());
+        Some((i, ok))
+    }
+
+    fn push_contestant(&mut self, i: usize, timer: Box<dyn Timer + 'p>) {
+        if let Step::Time { contestants, .. } = &mut self.step {
+            contestants.push((i, timer));
+        }
+    }
+}
+
+impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, '_, F> {
     /// Verifies the design (or reference) of replayer `R`, measures its family metrics and,
-    /// if verified, times it.
+    /// if verified, times it (criterion) or builds its timer (an instance of the rounds).
     fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
-        let p = self.prepared;
+        let p = self.cell.prepared;
         let name = R::design_name();
-        if !self.selects(name) {
+        if !self.cell.selects(name) {
+            return;
+        }
+        if let Some((i, verified)) = self.was_verified(name) {
+            if verified {
+                let timed = self.timed::<R>();
+                self.push_contestant(i, Box::new(timed));
+            }
             return;
         }
         let checked = check_replayer::<R>(&p.trace, &p.expected);
@@ -400,80 +611,72 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, F> {
                 Err(e) => verdict.outcome = Outcome::Failed(format!("metrics replay {e}")),
             }
         }
-        if verdict.outcome.is_verified() {
-            let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
-            if self.mirrored.contains(&name) {
-                // The loop that mirrors this design reads this very state (an error here is
-                // the dry run's, which the timing reports).
-                if let Ok(Some(shared)) = timed.shared() {
-                    self.designs.insert(shared);
-                }
-            }
-            match &mut self.timer {
-                CellTimer::Rounds(contestants) => {
-                    contestants.push((self.verdicts.len(), Box::new(timed)));
-                }
-                CellTimer::Criterion(group) => {
-                    // The share of wall time spent in the timed body: a body that mutates the
-                    // design needs an untimed rebuild per timed replay, which criterion's
-                    // budget ignores.
-                    let share = match checked.setup_and_body_time {
-                        Some((setup, body)) if !p.trace.body_is_read_only() => (body.as_secs_f64()
-                            / (setup + body).as_secs_f64().max(1e-9))
-                        .clamp(0.05, 1.0),
-                        _ => 1.0,
-                    };
-                    let long = checked
-                        .setup_and_body_time
-                        .is_some_and(|(_, body)| body > self.budget.measurement);
-                    if let Err(reason) = time_verified(
-                        group,
-                        BenchmarkId::new(name, p.n),
-                        self.budget,
-                        share,
-                        long,
-                        |iters| timed.run(iters),
-                    ) {
-                        verdict.outcome = Outcome::Failed(reason);
-                    }
+        let under_criterion = matches!(self.step, Step::Criterion(_));
+        if verdict.outcome.is_verified() && (under_criterion || self.cell.mirrored.contains(&name))
+        {
+            let mut timed = self.timed::<R>();
+            if let Step::Criterion(group) = &mut self.step {
+                // The share of wall time spent in the timed body: a body that mutates the
+                // design needs an untimed rebuild per timed replay, which criterion's budget
+                // ignores.
+                let share = match checked.setup_and_body_time {
+                    Some((setup, body)) if !p.trace.body_is_read_only() => (body.as_secs_f64()
+                        / (setup + body).as_secs_f64().max(1e-9))
+                    .clamp(0.05, 1.0),
+                    _ => 1.0,
+                };
+                let budget = &self.cell.budget;
+                let long = checked
+                    .setup_and_body_time
+                    .is_some_and(|(_, body)| body > budget.measurement);
+                if let Err(reason) = time_verified(
+                    group,
+                    BenchmarkId::new(name, p.n),
+                    budget,
+                    share,
+                    long,
+                    |iters| timed.run(iters),
+                ) {
+                    verdict.outcome = Outcome::Failed(reason);
                 }
             }
         }
         self.verdicts.push(verdict);
     }
 
-    /// Times a reference loop where the trace has its shape.
+    /// Verifies a reference loop where the trace has its shape, and times it (criterion) or
+    /// builds its timer (an instance of the rounds).
     fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
-        let p = self.prepared;
+        let p = self.cell.prepared;
         let name = L::name();
-        if !self.selects(&name) {
+        if !self.cell.selects(&name) {
             return;
         }
         let Some(reference) = L::in_cell(&p.trace, &p.expected.body, &self.designs) else {
             return;
         };
+        if let Some((i, verified)) = self.was_verified(&name) {
+            if verified {
+                self.push_contestant(i, Box::new(LoopTimer(reference)));
+            }
+            return;
+        }
         let mut outcome = match reference.run(1) {
             Ok(_) => Outcome::Verified,
             Err(e) => Outcome::Failed(e),
         };
-        if outcome.is_verified() {
-            match &mut self.timer {
-                CellTimer::Rounds(contestants) => {
-                    contestants.push((self.verdicts.len(), Box::new(LoopTimer(reference))));
-                }
-                CellTimer::Criterion(group) => {
-                    if let Err(reason) = time_verified(
-                        group,
-                        BenchmarkId::new(name.as_str(), p.n),
-                        self.budget,
-                        1.0,
-                        false,
-                        |iters| reference.run(iters),
-                    ) {
-                        outcome = Outcome::Failed(reason);
-                    }
-                }
-            }
+        if outcome.is_verified()
+            && let Step::Criterion(group) = &mut self.step
+            && let Err(reason) = time_verified(
+                group,
+                BenchmarkId::new(name.as_str(), p.n),
+                &self.cell.budget,
+                1.0,
+                false,
+                |iters| reference.run(iters),
+            )
+        {
+            outcome = Outcome::Failed(reason);
         }
         self.verdicts.push(Verdict::of_loop::<L>(p, outcome));
     }
@@ -666,12 +869,13 @@ pub fn run<L: DesignList>() {
     let mut run = Run {
         criterion,
         config,
-        selected,
+        selected: Rc::new(selected),
         budget,
         verdicts: Vec::new(),
         rounds: HashMap::new(),
         cells: 0,
         session_base,
+        noted_in_process: false,
         started,
         workload_records: Vec::new(),
         design_records: Vec::new(),
@@ -753,5 +957,50 @@ pub fn run<L: DesignList>() {
             eprintln!("dodbench: cannot write the report: {e}");
             std::process::exit(1);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timing(ns: &[f64]) -> Result<RoundsTiming, String> {
+        Ok(RoundsTiming {
+            iters: 1,
+            ns_per_replay: ns.to_vec(),
+            instances: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn instances_append_their_rounds_and_a_gap_or_an_error_fails_the_design() {
+        let mut merged: Vec<Option<Result<RoundsTiming, String>>> = vec![None; 4];
+        // Design 3 was not verified: no instance times it, and it stays without a timing.
+        let first = vec![
+            (0, timing(&[1.0, 2.0])),
+            (1, timing(&[3.0])),
+            (2, timing(&[4.0])),
+        ];
+        merge_instance(&mut merged, first, || "missing".into());
+        let second = vec![(0, timing(&[5.0])), (1, Err("wrong answer".into()))];
+        merge_instance(&mut merged, second, || "missing".into());
+        let third = vec![(0, timing(&[6.0, 7.0])), (1, timing(&[8.0]))];
+        merge_instance(&mut merged, third, || "missing".into());
+        let Some(Ok(design)) = &merged[0] else {
+            panic!("{:?}", merged[0])
+        };
+        assert_eq!(design.ns_per_replay, [1.0, 2.0, 5.0, 6.0, 7.0]);
+        assert_eq!(design.instances, [2, 1, 2]);
+        assert_eq!(
+            merged[1],
+            Some(Err("wrong answer".into())),
+            "an error stays"
+        );
+        assert_eq!(
+            merged[2],
+            Some(Err("missing".into())),
+            "the second left it out"
+        );
+        assert_eq!(merged[3], None);
     }
 }

@@ -83,16 +83,17 @@ impl Ratio<'_> {
     }
 
     /// The ratio in words against `other` (`the best`): `1.12× [1.08, 1.15] the best over 30
-    /// rounds, faster than the best in 3% of rounds` when paired, else `1.12× the best`.
+    /// rounds in 3 instances, faster than the best in 3% of rounds` when paired, else `1.12×
+    /// the best`.
     pub(super) fn describe(&self, other: &str) -> String {
         match self {
             Ratio::Paired(p) => format!(
-                "{:.2}× [{:.2}, {:.2}] {other} over {} rounds, faster than {other} in {:.0}% of \
+                "{:.2}× [{:.2}, {:.2}] {other} over {}, faster than {other} in {:.0}% of \
                  rounds",
                 p.ratio.median,
                 p.ratio.lower,
                 p.ratio.upper,
-                p.rounds,
+                p.rounds_in_words(),
                 p.faster_in * 100.0
             ),
             _ => format!("{} {other}", format::ratio(self.value())),

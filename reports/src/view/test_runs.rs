@@ -52,6 +52,7 @@ pub(crate) fn interleaved(designs: &[(&str, &[f64])], session: u64) -> Results {
             iters: 1,
             to_reference: None,
             to_best: None,
+            instances: Vec::new(),
         });
         results.benchmarks.push(b);
     }

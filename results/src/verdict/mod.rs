@@ -520,7 +520,7 @@ fn ratio_at(
     if num.metric == Metric::Time && den.metric == Metric::Time {
         if let Some(p) = paired(a, b) {
             let interval = Some((p.ratio.lower, p.ratio.upper));
-            let how = format!("paired over {} rounds", p.rounds);
+            let how = format!("paired over {}", p.rounds_in_words());
             return Some(point(claim, n, p.ratio.median, interval, how));
         }
     }
@@ -618,6 +618,7 @@ mod tests {
             iters: 1,
             to_reference: None,
             to_best: None,
+            instances: Vec::new(),
         });
         b
     }
