@@ -9,8 +9,9 @@
 //! which no number of rounds samples. Following Kalibera and Jones ("Rigorous Benchmarking in
 //! Reasonable Time", ISMM 2013: repeat at every level that varies) and Curtsinger and Berger
 //! (Stabilizer, ASPLOS 2013: a layout is a random draw, so sample it), the bench times each
-//! cell as several instances: each is a child forked from the coordinator, so every cell
-//! starts from the same process state whatever ran before it, builds its designs afresh on
+//! cell as several instances: each is a child forked from the coordinator, which never runs a
+//! design, so no cell's designs inherit the heap, pages or threads earlier cells' designs left
+//! (only what generating earlier traces left in the coordinator); each builds its designs on
 //! pages of its own, after a random amount of heap padding ([`pad_heap`]) that shifts where
 //! its small allocations land; the statistics then size the interval by the spread between
 //! instances (`results::stats`).

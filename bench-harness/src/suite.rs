@@ -131,9 +131,9 @@ impl SuiteConfig {
     /// `DODBENCH_INSTANCES` asks, else 3 in a full run and 1 at the quick and default scales.
     /// Three is the fewest whose spread says anything (with two, the interval over instances
     /// is twelve times their standard error), and each instance builds every design's state
-    /// and calibrates it again: on the ID tables' 1M-object cells that is about twice the
-    /// time of one instance, which the default scale's budget has no room for. Every cell
-    /// runs in processes of its own whatever this says.
+    /// and calibrates it again: on `id_table/lookup-uniform` at 1M objects three instances
+    /// take nearly twice the time of one, which the default scale's budget has no room for.
+    /// Every cell's designs run in processes of their own whatever this says.
     pub fn instances(&self) -> usize {
         self.instances.unwrap_or(match self.scale {
             Scale::Quick | Scale::Default => 1,
