@@ -179,6 +179,7 @@ impl Verdict {
         b.mirrors = self.mirrors;
         b.verified = outcome.is_verified();
         b.status = outcome.status();
+        b.refused = outcome.refused();
         b.reason = outcome.reason().map(str::to_string);
         if let Some(e) = per_iter {
             let ns_per_op = Estimate {
@@ -292,6 +293,7 @@ pub fn merge_row<F: Family, O>(
     if entry.status == Status::Unmeasured || !outcome.is_verified() {
         entry.verified = outcome.is_verified();
         entry.status = outcome.status();
+        entry.refused = outcome.refused();
         entry.reason = outcome.reason().map(str::to_string);
     }
     if let Some(m) = row.checked.memory_bytes_after_setup {

@@ -57,9 +57,12 @@ pub enum Outcome {
     Verified,
     /// The replay gave other answers: a bug, never timed.
     Failed(String),
-    /// The design cannot run this trace by its documented limits (fixed capacity, no stale
-    /// detection); not timed.
+    /// The replay ran past the design's documented limits (no stale detection, a stale-ID
+    /// horizon the trace passes) and its answers show it; not timed.
     Unsupported(String),
+    /// The design's documented limits exclude the trace before any replay (a capacity below the
+    /// trace's peak, a shape it cannot take): no answer was given; not timed.
+    Refused(String),
 }
 
 impl Outcome {
@@ -68,12 +71,13 @@ impl Outcome {
         matches!(self, Outcome::Verified)
     }
 
-    /// The label stored in results: `verified`, `failed` or `unsupported`.
+    /// The label stored in results: `verified`, `failed` or `unsupported` (a refusal is
+    /// unsupported, with [`Outcome::refused`]).
     pub fn label(&self) -> &'static str {
         match self {
             Outcome::Verified => "verified",
             Outcome::Failed(_) => "failed",
-            Outcome::Unsupported(_) => "unsupported",
+            Outcome::Unsupported(_) | Outcome::Refused(_) => "unsupported",
         }
     }
 
@@ -82,15 +86,20 @@ impl Outcome {
         match self {
             Outcome::Verified => results::Status::Verified,
             Outcome::Failed(_) => results::Status::Failed,
-            Outcome::Unsupported(_) => results::Status::Unsupported,
+            Outcome::Unsupported(_) | Outcome::Refused(_) => results::Status::Unsupported,
         }
+    }
+
+    /// `true` for [`Outcome::Refused`]: results' `refused`.
+    pub fn refused(&self) -> bool {
+        matches!(self, Outcome::Refused(_))
     }
 
     /// The reason a design was not timed, if any.
     pub fn reason(&self) -> Option<&str> {
         match self {
             Outcome::Verified => None,
-            Outcome::Failed(r) | Outcome::Unsupported(r) => Some(r),
+            Outcome::Failed(r) | Outcome::Unsupported(r) | Outcome::Refused(r) => Some(r),
         }
     }
 }
@@ -130,7 +139,7 @@ fn check_outcome<R: Replayer>(
     if let Some(reason) =
         R::unsupported_before(&expected.stats).or_else(|| R::unsupported_trace(trace))
     {
-        return Outcome::Unsupported(reason);
+        return Outcome::Refused(reason);
     }
     let setup_start = Instant::now();
     let mut state = match R::after_setup(trace) {

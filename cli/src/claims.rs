@@ -28,6 +28,10 @@ pub fn run(results: Option<PathBuf>, current: bool, json: bool) -> Result<Gate> 
         println!("{}", serde_json::to_string_pretty(&judgements)?);
     } else {
         print!("{}", results::verdict::render_text(&judgements));
+        print!(
+            "{}",
+            results::verdict::render_untested_text(&results::verdict::untested(&run))
+        );
     }
     Ok(Gate::Pass)
 }
@@ -45,6 +49,7 @@ pub fn redeclare(run: &mut Results) {
     for f in &mut run.families {
         if let Some(current) = records.0.iter().find(|r| r.family == f.family) {
             f.claims = current.claims.clone();
+            f.untested = current.untested.clone();
         }
     }
 }

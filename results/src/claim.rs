@@ -31,10 +31,91 @@ pub struct Claim {
     pub quantity: Quantity,
     /// What value of it confirms the claim; anything else refutes it.
     pub rule: Rule,
-    /// Where the article's own arithmetic or setup differs from what is measured: its number,
-    /// ours, and why. Shown beside the verdict.
+    /// The live sizes the article's words are about ("if the buffer is large"): points at other
+    /// sizes are shown but not judged. Every size when the words name none.
+    #[serde(default, skip_serializing_if = "Sizes::is_every")]
+    pub sizes: Sizes,
+    /// The design was built to satisfy the rule (it allocates once per object because that is
+    /// the layout the article describes), so a run can show the build does what it says but not
+    /// that the article is right: a confirming verdict reads "holds by construction".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_construction: bool,
+    /// Where the article's own arithmetic or setup differs from what is measured, and why.
+    /// Shown beside the verdict; never a measured number (the page shows those).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// A quantitative statement of the catalogue that no claim tests, with the reason: what a test
+/// would need that the suite lacks (a design, a workload, a metric), or why no run can decide
+/// it. The claims page lists these beside the judged claims, so every statement is accounted
+/// for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Untested {
+    /// The catalogue's ID, as [`Claim::id`].
+    pub id: String,
+    /// The article, as [`Claim::source`].
+    pub source: String,
+    /// The article's words.
+    pub quote: String,
+    /// Why no claim tests them.
+    pub reason: String,
+}
+
+/// The live sizes a claim is judged at: `min ≤ N ≤ max`, either bound open.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sizes {
+    /// The smallest N judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<u64>,
+    /// The largest N judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u64>,
+}
+
+impl Sizes {
+    /// Every size.
+    pub const EVERY: Sizes = Sizes {
+        min: None,
+        max: None,
+    };
+
+    /// `N ≥ n`.
+    pub const fn at_least(n: u64) -> Self {
+        Sizes {
+            min: Some(n),
+            max: None,
+        }
+    }
+
+    /// `N ≤ n`.
+    pub const fn at_most(n: u64) -> Self {
+        Sizes {
+            min: None,
+            max: Some(n),
+        }
+    }
+
+    /// Whether no bound is set.
+    pub fn is_every(&self) -> bool {
+        *self == Sizes::EVERY
+    }
+
+    /// Whether `n` is judged.
+    pub fn contains(&self, n: u64) -> bool {
+        self.min.is_none_or(|m| n >= m) && self.max.is_none_or(|m| n <= m)
+    }
+}
+
+impl fmt::Display for Sizes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.min, self.max) {
+            (None, None) => f.write_str("every N"),
+            (Some(a), None) => write!(f, "N ≥ {a}"),
+            (None, Some(b)) => write!(f, "N ≤ {b}"),
+            (Some(a), Some(b)) => write!(f, "{a} ≤ N ≤ {b}"),
+        }
+    }
 }
 
 /// A metric of one design on one workload, at every N the run measured.
@@ -223,9 +304,10 @@ pub enum Metric {
     /// A field of the family's own metrics (`FamilyMetrics`), by its results.json name,
     /// e.g. `garbage_after_last_frame`.
     Family(String),
-    /// 1 when the design verified on the trace, 0 when it failed verification or its limits
-    /// refused the trace (the reason is shown): "a LIFO free list with 16-bit generations
-    /// resolves a stale ID after 64K reuses" is a claim about this.
+    /// 1 when the design verified on the trace, 0 when it failed verification or its replay
+    /// ran past its documented limits (the reason is shown): "a LIFO free list with 16-bit
+    /// generations resolves a stale ID after 64K reuses" is a claim about this. A trace its
+    /// limits refused before any replay (`Benchmark::refused`) gives no value.
     Verified,
 }
 
@@ -317,9 +399,13 @@ mod tests {
                 ),
             ),
             rule: Rule::AtMost(0.1),
+            sizes: Sizes::at_least(65_536),
+            by_construction: false,
             note: None,
         };
         let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(json["sizes"]["min"], 65_536);
+        assert!(json.get("by_construction").is_none(), "false is left out");
         assert_eq!(json["quantity"]["kind"], "ratio");
         assert_eq!(json["quantity"]["num"]["metric"], "time");
         assert_eq!(json["quantity"]["den"]["metric"]["family"], "garbage_peak");

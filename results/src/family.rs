@@ -10,7 +10,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::claim::Claim;
+use crate::claim::{Claim, Untested};
 use crate::metric_spec::MetricSection;
 
 /// A family of designs sharing one trait and one op vocabulary, or the reference loops timed
@@ -145,6 +145,10 @@ pub struct FamilyRecord {
     /// judges them); empty in files written before claims were recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub claims: Vec<Claim>,
+    /// The catalogue's quantitative statements of this family's articles that no claim tests,
+    /// each with the reason; empty in files written before runs recorded them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untested: Vec<Untested>,
     /// The family's own metrics (memory per tag, fragmentation, garbage...) as the report
     /// shows them and `compare` gates them; `None` for a family without any and in files
     /// written before schema 7.
@@ -186,6 +190,7 @@ impl FamilyRecord {
             title: title.to_string(),
             reference_design: reference_design.to_string(),
             claims: Vec::new(),
+            untested: Vec::new(),
             metrics: None,
         })
     }

@@ -63,7 +63,7 @@ pub mod status;
 pub mod step;
 pub mod verdict;
 
-pub use claim::{Claim, Metric, Operand, Quantity, Rule};
+pub use claim::{Claim, Metric, Operand, Quantity, Rule, Sizes, Untested};
 pub use family::{Family, FamilyRecord, UnknownFamily};
 pub use family_metrics::{FamilyMetrics, MetricValue};
 pub use files::{create_output_dir, default_results_path, target_dir, write_atomically};

@@ -171,6 +171,11 @@ pub struct Benchmark {
     pub status: Status,
     /// Why the design was not timed, when it was not.
     pub reason: Option<String>,
+    /// The design's documented limits refused the trace before any replay (a capacity below
+    /// the trace's peak, a shape it cannot take): [`Status::Unsupported`] without an answer,
+    /// unlike a replay that ran past its limits (a stale-ID horizon) and answered wrongly.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refused: bool,
     /// Nanoseconds per work unit: the median over samples, with a 95% interval of the median
     /// (order statistics of the rounds' samples when `rounds` is set, else criterion's
     /// bootstrap).
@@ -246,6 +251,7 @@ impl Benchmark {
             verified: false,
             status: Status::Unmeasured,
             reason: None,
+            refused: false,
             ns_per_op: None,
             ops_per_s: None,
             memory_bytes: None,

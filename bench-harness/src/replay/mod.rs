@@ -116,6 +116,13 @@ pub trait Family: Sized + 'static {
     /// (`replay/<family>/claims.rs`): the run records them and `results::verdict` judges them.
     fn claims() -> Vec<results::Claim>;
 
+    /// The catalogue's quantitative statements of this family's articles that no claim tests,
+    /// each with the reason (`replay/<family>/claims.rs`); `cli`'s catalogue test checks that
+    /// every statement is a claim or one of these.
+    fn untested() -> Vec<results::Untested> {
+        Vec::new()
+    }
+
     /// How the report shows [`Family::Metrics`] and `compare` gates them: a title, the metric
     /// that ranks the table, and one spec per field (name, label, unit, description, better
     /// direction, deterministic or not, chart). `None` for a family without metrics.
@@ -130,6 +137,7 @@ pub trait Family: Sized + 'static {
             title: Self::TITLE.to_string(),
             reference_design: Self::REFERENCE_DESIGN.to_string(),
             claims: Self::claims(),
+            untested: Self::untested(),
             metrics: Self::metric_section(),
         }
     }

@@ -24,7 +24,7 @@ impl ComponentDesignVisitor for VerifyAll<'_> {
     fn visit<S: ComponentStore + 'static>(&mut self) {
         let p = self.prepared;
         let mut outcome = check_replayer::<ComponentReplay<S>>(&p.trace, &p.expected).outcome;
-        if let Outcome::Unsupported(reason) = &outcome {
+        if let Outcome::Refused(reason) = &outcome {
             // Only a design holding one instance per entity, on a trace needing several.
             assert!(
                 !S::INFO.several_per_entity && p.expected.stats.attach_another_ops > 0,

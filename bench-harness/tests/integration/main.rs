@@ -11,4 +11,5 @@ mod readme_tables;
 mod replay_matches_model;
 mod resolved_bodies;
 mod spatial_replay;
+mod spawn_replay;
 mod tags_replay;

@@ -49,11 +49,11 @@ fn every_design_gives_the_model_answers_on_every_workload() {
             for_each_design_ctor(&mut all);
             for (design, outcome) in all.verdicts {
                 let info = impls::id_table::registry::find_design(design).unwrap();
-                let expected_unsupported = (workload.needs_stale_detection
-                    && !info.detects_stale())
-                    || info
-                        .capacity
-                        .is_some_and(|c| c < prepared.expected.stats.peak_live as usize);
+                let expected_refused = info
+                    .capacity
+                    .is_some_and(|c| c < prepared.expected.stats.peak_live as usize);
+                let expected_unsupported =
+                    expected_refused || (workload.needs_stale_detection && !info.detects_stale());
                 // The design built to show the article's LIFO warning shows it, and only it.
                 let expected_wrap =
                     info.demonstrates.is_some() && workload.name == "churn-hot-stale";
@@ -63,8 +63,16 @@ fn every_design_gives_the_model_answers_on_every_workload() {
                         "{design} on {} n={n} verified but should be unsupported",
                         workload.name
                     ),
+                    // A capacity refuses the trace before the replay; a missing or passed
+                    // stale detection shows in the replay's answers.
+                    Outcome::Refused(reason) => assert!(
+                        expected_refused,
+                        "{design} on {} n={n} refused: {reason}",
+                        workload.name
+                    ),
                     Outcome::Unsupported(reason) => assert!(
-                        expected_unsupported || (expected_wrap && reason.starts_with(STALE_WRAP)),
+                        (expected_unsupported && !expected_refused)
+                            || (expected_wrap && reason.starts_with(STALE_WRAP)),
                         "{design} on {} n={n} unsupported: {reason}",
                         workload.name
                     ),
@@ -450,7 +458,7 @@ fn the_object_size_is_the_traces_and_a_fixed_size_state_refuses_another() {
     // Verification calls it `unsupported` with that reason (an external design implemented
     // for 32 B objects only, on the 8 B variants), never `failed`.
     let outcome = check_replayer::<ReplayState<Holey<Payload>>>(&p.trace, &p.expected).outcome;
-    let Outcome::Unsupported(reason) = outcome else {
+    let Outcome::Refused(reason) = outcome else {
         panic!("a 32 B design on an 8 B trace: {outcome:?}");
     };
     assert!(reason.contains("8 B"), "{reason}");

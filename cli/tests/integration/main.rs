@@ -4,6 +4,7 @@
 
 mod advise_cli;
 mod cache_cli;
+mod catalogue;
 mod cli_basics;
 mod compare_cli;
 mod docs_blocks;

@@ -26,6 +26,7 @@
 //! * User errors are [`ComponentError`]s and change nothing; no operation panics on user input.
 //! * Batch entry points ([`read_positions`](ComponentStore::read_positions),
 //!   [`write_velocities`](ComponentStore::write_velocities),
+//!   [`copy_positions`](ComponentStore::copy_positions),
 //!   [`spawn_with`](ComponentStore::spawn_with)) answer exactly as their per-call methods do;
 //!   their defaults loop over those, and a design overrides them only where it can do a run
 //!   in one borrow (the ECS peers: a view per system run, a bundle per spawn).
@@ -304,8 +305,8 @@ pub trait ComponentStore: Sized {
     fn position(&self, entity: Self::Entity) -> Result<Option<[f32; 3]>, ComponentError>;
 
     /// Looks the entity's instance up and writes one vector field of it (the article's
-    /// `lookup` then `set_velocity(i, v)`; `CopyPosition` writes the position); `Ok(false)`
-    /// without an instance.
+    /// `lookup` then `set_velocity(i, v)`; [`copy_position`](ComponentStore::copy_position)
+    /// writes the position); `Ok(false)` without an instance.
     ///
     /// # Errors
     /// [`ComponentError::DeadEntity`].
@@ -315,6 +316,29 @@ pub trait ComponentStore: Sized {
         field: VectorField,
         value: [f32; 3],
     ) -> Result<bool, ComponentError>;
+
+    /// Copies `from`'s position to `to` (one system feeding another: a bone's transform
+    /// copied to its node): [`position`](ComponentStore::position) of `from`, then
+    /// [`write`](ComponentStore::write) of [`VectorField::Position`] to `to`. `Ok(true)` if
+    /// both have an instance; `Ok(false)` if `from` has none (`to` is then not looked at) or
+    /// `to` has none. `from == to` is allowed and changes nothing.
+    ///
+    /// This default is the contract; a design overrides
+    /// [`copy_positions`](ComponentStore::copy_positions), the run of copies, instead.
+    ///
+    /// # Errors
+    /// [`ComponentError::DeadEntity`] of `from`, or of `to` if `from` has an instance.
+    #[inline(always)]
+    fn copy_position(
+        &mut self,
+        from: Self::Entity,
+        to: Self::Entity,
+    ) -> Result<bool, ComponentError> {
+        match self.position(from)? {
+            Some(p) => self.write(to, VectorField::Position, p),
+            None => Ok(false),
+        }
+    }
 
     /// Creates an entity and gives it an instance holding `init`: the same as
     /// [`spawn`](ComponentStore::spawn) then [`attach`](ComponentStore::attach) (the
@@ -351,6 +375,20 @@ pub trait ComponentStore: Sized {
     /// the run.
     fn write_velocities<R: VelocityRun<Self::Entity>>(&mut self, run: R) -> R::Output {
         run.run(|entity, value| self.write(entity, VectorField::Velocity, value))
+    }
+
+    /// Hands `run` a copier to call once per (`from`, `to`) pair of a run of position copies,
+    /// each answering as [`copy_position`](ComponentStore::copy_position) does or erring
+    /// where it cannot tell without more work, and the completion of those misses (see
+    /// [`CopyRun`]). The default passes `copy_position`, its error a refusal that `missed`
+    /// hands back, so a design that gains nothing pays nothing. An ECS overrides it to borrow
+    /// its position storage mutably once for the whole run, as a system copying one entity's
+    /// position to another's does, instead of borrowing the world once per read and once per
+    /// write: its view's `get` of `from` and `get_mut` of `to` in the run's loop, and the
+    /// world's liveness test only for an entity the view missed.
+    fn copy_positions<R: CopyRun<Self::Entity>>(&mut self, run: R) -> R::Output {
+        // `copy_position` answers every copy: its error is a refusal, and `missed` keeps it.
+        run.run(|from, to| self.copy_position(from, to), Err)
     }
 
     /// Runs [`PointMass::step`] on every instance (garbage included where kept: its results
@@ -391,16 +429,18 @@ pub trait ComponentStore: Sized {
 }
 
 /// A run's error that says only "refused": an ECS adapter's runs ([`PositionRun`],
-/// [`VelocityRun`]) answer it where its single-op method would return a [`ComponentError`].
+/// [`VelocityRun`], [`CopyRun`]) answer it where its single-op method would return a
+/// [`ComponentError`].
 ///
 /// The caller of a run never reads its error: on a refused op it asks the single-op method
-/// ([`ComponentStore::position`], [`ComponentStore::write`]) for the error, once, off the
-/// run's loop. An adapter that builds a `ComponentError` (a `String`, formatted on the miss
-/// path) inside the run's closure kept each answer, a 32-byte `Result`, in memory on every op
-/// (hecs lookups: 55 simulated instructions per op through the trait, 32 in the crate's own
-/// loop); answering `Result<Option<[f32; 3]>, Refused>`, 16 bytes, it takes 47 (the rest is
-/// the replay driver's share, which every design pays). Our designs' runs pass the single-op
-/// method itself, whose error path LLVM keeps out of the loop.
+/// ([`ComponentStore::position`], [`ComponentStore::write`],
+/// [`ComponentStore::copy_position`]) for the error, once, off the run's loop. An adapter that
+/// builds a `ComponentError` (a `String`, formatted on the miss path) inside the run's closure
+/// kept each answer, a 32-byte `Result`, in memory on every op (hecs lookups: 55 simulated
+/// instructions per op through the trait, 32 in the crate's own loop); answering
+/// `Result<Option<[f32; 3]>, Refused>`, 16 bytes, it takes 47 (the rest is the replay driver's
+/// share, which every design pays). Our designs' runs pass the single-op method itself, whose
+/// error path LLVM keeps out of the loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Refused;
 
@@ -441,6 +481,33 @@ pub trait VelocityRun<E> {
     /// Runs the writes; `write` answers as [`ComponentStore::write`] of
     /// [`VectorField::Velocity`] does, its error of the design's choice (never read).
     fn run<Er, W: FnMut(E, [f32; 3]) -> Result<bool, Er>>(self, write: W) -> Self::Output;
+}
+
+/// A run of position copies the caller hands a design in one
+/// [`copy_positions`](ComponentStore::copy_positions) call: it calls `copy` once per
+/// (`from`, `to`) pair of the run, in order, `missed` with `copy`'s error for each pair `copy`
+/// could not answer, and returns what it made of the answers. Static dispatch, as
+/// [`PositionRun`].
+///
+/// Two closures keep a miss's extra work out of the run's loop, as [`PositionRun`]'s do. An
+/// ECS view's `get` answers `None` both for a dead entity (refused) and for a live one without
+/// the component (nothing copied), and telling them apart is a call into the crate. A copy can
+/// miss either of its two entities, and only the design's closure knows which: so `copy`'s
+/// error is whatever the design needs to finish the answer (an ECS: the entity its view
+/// missed), and the run hands it back to `missed`, off the loop, where the liveness test
+/// runs. The view is borrowed mutably by `copy` alone; `missed` reads only the entities.
+pub trait CopyRun<E> {
+    /// What the run returns (e.g. the copies made, or the first refusal).
+    type Output;
+
+    /// Runs the copies. `copy` answers as [`ComponentStore::copy_position`] does, or errs
+    /// where it cannot tell without more work, having changed nothing; the run then calls
+    /// `missed` with that error (off its loop), whose answer stands, its error refusing the
+    /// op. The run reads neither error (see [`Refused`]): `missed` is the design's own.
+    fn run<Er, Em, C, M>(self, copy: C, missed: M) -> Self::Output
+    where
+        C: FnMut(E, E) -> Result<bool, Er>,
+        M: FnMut(Er) -> Result<bool, Em>;
 }
 
 /// Counts one allocator call if a buffer's capacity changed from `before` to `after`.

@@ -10,8 +10,9 @@
 //! effect from the batching effect. Baselines load the level with published serialisers into
 //! the same world, entity by entity: `bincode` decoding owned records ([`bincode_owned`]) and
 //! `rkyv` walking an archive in place ([`rkyv_archived`]), both over the records of [`owned`].
-//! Peers (`hecs` `spawn` and `spawn_column_batch`; `bevy_ecs` `spawn` and `spawn_batch` behind
-//! the `bevy` feature) spawn into their own worlds and are marked as such.
+//! Peers (`hecs` `spawn` of a static bundle, `spawn` from an `EntityBuilder` and
+//! `spawn_column_batch`; `bevy_ecs` `spawn` and `spawn_batch` behind the `bevy` feature) spawn
+//! into their own worlds and are marked as such.
 //!
 //! # Semantics (the same for every design, checked by `impls/tests/integration/spawn_model.rs`)
 //! * A [`Level`] is a list of entities in pre-order (an entity's subtree follows it), each with

@@ -27,6 +27,7 @@ crate::registry::design_registry! {
         RkyvChecked;
         RkyvUnchecked;
         peers::hecs::HecsSpawn;
+        peers::hecs::HecsSpawnBuilder;
         peers::hecs::HecsBatch;
         #[cfg(feature = "bevy")]
         peers::bevy::BevySpawn;
@@ -40,9 +41,11 @@ mod tests {
     use super::find_spawn_design;
 
     #[test]
-    fn finds_the_batched_designs_and_bevy_only_with_its_feature() {
+    fn finds_the_designs_by_name_and_bevy_only_with_its_feature() {
         assert!(find_spawn_design("grouped_batched").is_some());
         assert!(find_spawn_design("rkyv_unchecked").is_some());
+        assert!(find_spawn_design("hecs_spawn").is_some());
+        assert!(find_spawn_design("hecs_spawn_builder").is_some());
         assert_eq!(
             find_spawn_design("bevy_batch").is_some(),
             cfg!(feature = "bevy")

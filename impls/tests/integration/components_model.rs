@@ -1,8 +1,8 @@
 //! The component-manager family contract, checked once for every registered design.
 //!
 //! One generic model-based property test: random op sequences (spawn, kill, attach, further
-//! instances, detach, lookups, writes, position copies, simulate, destroy steps, full
-//! collections) replayed on a design and on the
+//! instances, detach, lookups, writes, position copies, runs of each, simulate, destroy
+//! steps, full collections) replayed on a design and on the
 //! reference model [`ModelStore`], answers compared bit for bit, invariants checked after
 //! every op, live state compared after every full collection. It runs through
 //! [`for_each_component_design`], so a new design is tested by adding its registry line.
@@ -11,8 +11,8 @@ use crate::support;
 
 use impls::components::model::ModelStore;
 use impls::components::{
-    ComponentDesignVisitor, ComponentError, ComponentStore, Destruction, PointMass, PositionRun,
-    VectorField, VelocityRun, for_each_component_design,
+    ComponentDesignVisitor, ComponentError, ComponentStore, CopyRun, Destruction, PointMass,
+    PositionRun, VectorField, VelocityRun, for_each_component_design,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -37,6 +37,8 @@ enum TestOp {
     Positions([usize; 3]),
     /// Two velocity writes in one `write_velocities` run.
     SetVelocities([(usize, u32); 2]),
+    /// Three position copies in one `copy_positions` run.
+    CopyPositions([(usize, usize); 3]),
     Simulate,
     DestroyStep,
     CollectAll,
@@ -60,6 +62,12 @@ fn op_strategy() -> impl Strategy<Value = TestOp> {
         2 => [pick_strategy(), pick_strategy(), pick_strategy()].prop_map(TestOp::Positions),
         2 => [(pick_strategy(), any::<u32>()), (pick_strategy(), any::<u32>())]
             .prop_map(TestOp::SetVelocities),
+        2 => [
+            (pick_strategy(), pick_strategy()),
+            (pick_strategy(), pick_strategy()),
+            (pick_strategy(), pick_strategy()),
+        ]
+        .prop_map(TestOp::CopyPositions),
         2 => Just(TestOp::Simulate),
         2 => Just(TestOp::DestroyStep),
         1 => Just(TestOp::CollectAll),
@@ -107,6 +115,25 @@ impl<E: Copy> VelocityRun<E> for Collect<(E, [f32; 3])> {
     type Output = Vec<Option<bool>>;
     fn run<Er, W: FnMut(E, [f32; 3]) -> Result<bool, Er>>(self, mut write: W) -> Self::Output {
         self.0.into_iter().map(|(e, v)| write(e, v).ok()).collect()
+    }
+}
+
+/// Each copy's answer (`None`: refused), `missed`'s for a pair `copy` erred on; the run goes
+/// on past a refusal, which must change nothing.
+impl<E: Copy> CopyRun<E> for Collect<(E, E)> {
+    type Output = Vec<Option<bool>>;
+    fn run<Er, Em, C, M>(self, mut copy: C, mut missed: M) -> Self::Output
+    where
+        C: FnMut(E, E) -> Result<bool, Er>,
+        M: FnMut(Er) -> Result<bool, Em>,
+    {
+        self.0
+            .into_iter()
+            .map(|(from, to)| match copy(from, to) {
+                Ok(copied) => Some(copied),
+                Err(miss) => missed(miss).ok(),
+            })
+            .collect()
     }
 }
 
@@ -234,6 +261,20 @@ fn run<D: ComponentStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
                     .collect();
                 prop_assert_eq!(got, want, "{:?}", op);
             }
+            TestOp::CopyPositions(picks) => {
+                let picked: Vec<_> = picks
+                    .iter()
+                    .filter_map(|&(a, b)| Some((at(a)?, at(b)?)))
+                    .collect();
+                // A run refuses exactly where `copy_position` alone errs.
+                let got: Vec<_> = design
+                    .copy_positions(Collect(picked.iter().map(|(a, b)| (a.0, b.0)).collect()));
+                let want: Vec<_> = picked
+                    .iter()
+                    .map(|(a, b)| model.copy_position(a.1, b.1).ok())
+                    .collect();
+                prop_assert_eq!(got, want, "{:?}", op);
+            }
             TestOp::Simulate => {
                 design.simulate(DT);
                 model.simulate(DT);
@@ -320,4 +361,78 @@ impl ComponentDesignVisitor for Churn {
 #[test]
 fn heavy_churn_matches_the_model() {
     for_each_component_design(&mut Churn);
+}
+
+/// A store with three entities holding point masses (0, 1, 2), one without (3) and one
+/// killed (4), by the same calls for every design.
+fn copy_case<S: ComponentStore>() -> (S, Vec<S::Entity>) {
+    let mut store = S::new();
+    let mut entities = Vec::new();
+    for seed in [0x0123, 0x0456, 0x0789] {
+        entities.push(store.spawn_with(init(seed)).expect("a spawn"));
+    }
+    entities.push(store.spawn().expect("a spawn"));
+    let dead = store.spawn_with(init(0x0ABC)).expect("a spawn");
+    store.kill(dead).expect("a live entity");
+    entities.push(dead);
+    (store, entities)
+}
+
+/// A hand-built run of copies on [`copy_case`]: onto itself, between two point masses, from
+/// and to an entity without one, to a dead entity from one without (not refused: the target
+/// is not looked at) and from one with (refused), from a dead entity (refused). Every design's
+/// `copy_positions` (an ECS peer's view borrowed once) answers and leaves the positions as
+/// `copy_position` op by op does on a twin store, and as the model does.
+struct CopyRunLikeSingleOps;
+
+impl ComponentDesignVisitor for CopyRunLikeSingleOps {
+    fn visit<D: ComponentStore + 'static>(&mut self) {
+        let name = D::INFO.meta.name;
+        let pairs = [
+            (0, 1),
+            (2, 2),
+            (3, 0),
+            (0, 3),
+            (3, 4),
+            (1, 4),
+            (4, 2),
+            (1, 2),
+            (0, 0),
+        ];
+        let (mut run, r) = copy_case::<D>();
+        let (mut single, s) = copy_case::<D>();
+        let (mut model, m) = copy_case::<ModelStore>();
+        let got = run.copy_positions(Collect(pairs.iter().map(|&(a, b)| (r[a], r[b])).collect()));
+        let alone: Vec<_> = pairs
+            .iter()
+            .map(|&(a, b)| single.copy_position(s[a], s[b]).ok())
+            .collect();
+        let want: Vec<_> = pairs
+            .iter()
+            .map(|&(a, b)| model.copy_position(m[a], m[b]).ok())
+            .collect();
+        assert_eq!(got, alone, "{name}: the run against op by op");
+        assert_eq!(got, want, "{name}: the run against the model");
+        let t = Some(true);
+        let f = Some(false);
+        assert_eq!(got, [t, t, f, f, f, None, None, t, t], "{name}");
+        let bits = |p: Result<Option<[f32; 3]>, ComponentError>| {
+            p.ok().flatten().map(|v| v.map(f32::to_bits))
+        };
+        for k in 0..4 {
+            let after_run = bits(run.position(r[k]));
+            assert_eq!(after_run, bits(single.position(s[k])), "{name}: entity {k}");
+            assert_eq!(after_run, bits(model.position(m[k])), "{name}: entity {k}");
+        }
+        run.check_invariants()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        run.collect_all_garbage();
+        model.collect_all_garbage();
+        assert_eq!(sorted_bits(&run), sorted_bits(&model), "{name}");
+    }
+}
+
+#[test]
+fn a_run_of_copies_answers_like_single_copies() {
+    for_each_component_design(&mut CopyRunLikeSingleOps);
 }

@@ -5,7 +5,7 @@
 //! to know. The index's summary line comes from the same tally.
 
 use results::Results;
-use results::verdict::{Judgement, Verdict, judge_run, shorten, tally};
+use results::verdict::{Judgement, Verdict, judge_run, shorten, tally, untested};
 use serde::Serialize;
 
 use super::Filters;
@@ -25,11 +25,28 @@ pub struct ClaimsView {
     pub summary: String,
     /// The machine whose run judged them (several machines: the first).
     pub machine: String,
-    /// One row per claim: refuted, mixed by size, undecided, confirmed, then not measured;
-    /// catalogue order within each.
+    /// One row per claim: refuted, mixed by size, undecided, confirmed, holds by construction,
+    /// then not measured; catalogue order within each.
     pub rows: Vec<ClaimRow>,
+    /// The catalogue's statements no claim tests, with the reason, in family order.
+    pub untested: Vec<UntestedRow>,
     /// Filter choices (verdict, family).
     pub filters: Filters,
+}
+
+/// A statement of the catalogue no claim tests.
+#[derive(Debug, Serialize)]
+pub struct UntestedRow {
+    /// Catalogue ID.
+    pub id: String,
+    /// The family whose articles make it.
+    pub family: String,
+    /// The article.
+    pub source: String,
+    /// The article's words.
+    pub quote: String,
+    /// Why no claim tests it.
+    pub reason: String,
 }
 
 /// How many claims have one verdict.
@@ -75,6 +92,11 @@ pub struct ClaimRow {
     pub values: String,
     /// What the run lacks for sizes or operands without a number.
     pub missing: Vec<String>,
+    /// The sizes the claim is judged at, when its words limit them (`N ≥ 100000`); empty for
+    /// every size.
+    pub sizes: String,
+    /// Sizes the run measured outside them, shown but not judged (`1000, 16384`).
+    pub outside: String,
     /// Where the article's own arithmetic or setup differs.
     pub note: String,
     /// The workload section the numbers come from (`page#anchor`), when the report has it.
@@ -84,6 +106,7 @@ pub struct ClaimRow {
 fn class(v: Verdict) -> &'static str {
     match v {
         Verdict::Confirmed => "confirmed",
+        Verdict::HoldsByConstruction => "by-construction",
         Verdict::Refuted => "refuted",
         Verdict::Mixed => "mixed",
         Verdict::Undecided => "undecided",
@@ -98,7 +121,8 @@ fn order(v: Verdict) -> u8 {
         Verdict::Mixed => 1,
         Verdict::Undecided => 2,
         Verdict::Confirmed => 3,
-        Verdict::NotMeasured => 4,
+        Verdict::HoldsByConstruction => 4,
+        Verdict::NotMeasured => 5,
     }
 }
 
@@ -164,6 +188,17 @@ pub(super) fn build_claims(results: &Results, page: &str, families: &[FamilyView
                 points: j.points.iter().map(|p| p.describe()).collect(),
                 values: j.values_in_short(),
                 missing: j.missing.clone(),
+                sizes: if c.sizes.is_every() {
+                    String::new()
+                } else {
+                    c.sizes.to_string()
+                },
+                outside: j
+                    .outside
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 note: c.note.clone().unwrap_or_default(),
                 link,
             }
@@ -178,6 +213,16 @@ pub(super) fn build_claims(results: &Results, page: &str, families: &[FamilyView
         summary,
         machine: results.machine.name.clone(),
         rows,
+        untested: untested(results)
+            .into_iter()
+            .map(|(family, u)| UntestedRow {
+                id: u.id.clone(),
+                family: family.to_string(),
+                source: u.source.clone(),
+                quote: u.quote.clone(),
+                reason: u.reason.clone(),
+            })
+            .collect(),
         filters,
     }
 }

@@ -81,7 +81,7 @@ pub(crate) fn criterion_timed(designs: &[(&str, f64)]) -> Results {
 /// claims on it: one the rounds confirm (b ÷ a ≥ 1.1), one they refute (b ÷ a ≤ 1) and one on
 /// a design the run lacks.
 pub(crate) fn with_claims() -> Results {
-    use results::{Claim, Metric, Operand, Quantity, Rule};
+    use results::{Claim, Metric, Operand, Quantity, Rule, Sizes};
     let mut results = interleaved(&[("a", &ROUNDS), ("b", &SLOWER), ("c", &TIE)], 1);
     let claim = |id: &str, den: &str, rule| Claim {
         id: id.into(),
@@ -93,6 +93,8 @@ pub(crate) fn with_claims() -> Results {
             Operand::new(Metric::Time, den, "churn"),
         ),
         rule,
+        sizes: Sizes::EVERY,
+        by_construction: false,
         note: None,
     };
     let record = results

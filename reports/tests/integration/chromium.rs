@@ -233,7 +233,7 @@ fn check_heatmaps(bin: &Path, index: &Path, dom: &str, results: &Results) {
 /// Three claims on the fixture's numbers: a count, a time ratio and one on a design the run
 /// lacks (its quote carries markup, which must come out as text).
 fn declare_claims(results: &mut Results) {
-    use results::{Claim, Metric, Operand, Quantity, Rule};
+    use results::{Claim, Metric, Operand, Quantity, Rule, Sizes};
     let claim = |id: &str, quote: &str, num: Operand, den: Operand, rule| Claim {
         id: id.into(),
         source: "000 test".into(),
@@ -241,6 +241,8 @@ fn declare_claims(results: &mut Results) {
         reading: "packed ÷ holey".into(),
         quantity: Quantity::ratio(num, den),
         rule,
+        sizes: Sizes::EVERY,
+        by_construction: false,
         note: Some("a note".into()),
     };
     let record = results

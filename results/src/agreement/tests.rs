@@ -1,5 +1,5 @@
 use super::*;
-use crate::claim::{Claim, Metric, Operand, Quantity, Rule};
+use crate::claim::{Claim, Metric, Operand, Quantity, Rule, Sizes};
 use crate::family::Family;
 use crate::machine::{CacheSizes, Machine};
 use crate::schema::Status;
@@ -268,6 +268,8 @@ fn time_ratio_claim(id: &str, num: &str, den: &str, rule: Rule) -> Claim {
             Operand::new(Metric::Time, den, "churn"),
         ),
         rule,
+        sizes: Sizes::EVERY,
+        by_construction: false,
         note: None,
     }
 }

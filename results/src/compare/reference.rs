@@ -193,6 +193,7 @@ mod tests {
             title: String::new(),
             reference_design: design.into(),
             claims: Vec::new(),
+            untested: Vec::new(),
             metrics: None,
         }
     }

@@ -16,6 +16,7 @@ pub(super) fn exponent(
     op: &Operand,
     total: bool,
     missing: &mut Vec<String>,
+    outside: &mut Vec<u64>,
 ) -> Option<Point> {
     let mut xy: Vec<(u64, f64)> = Vec::new();
     for n in sizes(results, family, op) {
@@ -53,6 +54,12 @@ pub(super) fn exponent(
         }
     }
     xy.retain(|&(n, v)| n > 0 && v > 0.0);
+    xy.retain(|&(n, _)| {
+        claim.sizes.contains(n) || {
+            outside.push(n);
+            false
+        }
+    });
     xy.sort_by_key(|&(n, _)| n);
     if xy.len() < 3 {
         missing.push(format!(

@@ -13,7 +13,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::claim::{Claim, Metric, Operand, Quantity};
+use crate::claim::{Claim, Metric, Operand, Quantity, Untested};
 use crate::family::Family;
 use crate::metric_spec::MetricSection;
 use crate::ranking::paired;
@@ -42,6 +42,9 @@ pub enum Outcome {
 pub enum Verdict {
     /// Confirmed at every point.
     Confirmed,
+    /// Confirmed at every point by a design built to satisfy the rule
+    /// ([`Claim::by_construction`]): the build does what it says; the article is not tested.
+    HoldsByConstruction,
     /// Refuted at every point.
     Refuted,
     /// The outcome differs between sizes (confirmed at one, refuted or undecided at another).
@@ -54,19 +57,21 @@ pub enum Verdict {
 
 impl Verdict {
     /// Every verdict, in the order a summary lists them.
-    pub const ALL: [Verdict; 5] = [
+    pub const ALL: [Verdict; 6] = [
         Verdict::Confirmed,
+        Verdict::HoldsByConstruction,
         Verdict::Refuted,
         Verdict::Mixed,
         Verdict::Undecided,
         Verdict::NotMeasured,
     ];
 
-    /// The word a page shows: `confirmed`, `refuted`, `mixed by size`, `undecided`, `not
-    /// measured`.
+    /// The word a page shows: `confirmed`, `holds by construction`, `refuted`, `mixed by size`,
+    /// `undecided`, `not measured`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Verdict::Confirmed => "confirmed",
+            Verdict::HoldsByConstruction => "holds by construction",
             Verdict::Refuted => "refuted",
             Verdict::Mixed => "mixed by size",
             Verdict::Undecided => "undecided",
@@ -110,6 +115,8 @@ pub struct Judgement<'a> {
     pub verdict: Verdict,
     /// What is missing, for sizes or operands without a number (every reason, once).
     pub missing: Vec<String>,
+    /// Sizes the run measured that lie outside the claim's [`Claim::sizes`]: shown, not judged.
+    pub outside: Vec<u64>,
 }
 
 /// Every claim of every family of `results`, judged, in the order the families list them.
@@ -119,6 +126,58 @@ pub fn judge_run(results: &Results) -> Vec<Judgement<'_>> {
         .iter()
         .flat_map(|f| f.claims.iter().map(move |c| judge(c, f.family, results)))
         .collect()
+}
+
+/// The catalogue's statements the families of `results` record as untested, each with its
+/// family, in the order the families list them.
+pub fn untested(results: &Results) -> Vec<(Family, &Untested)> {
+    results
+        .families
+        .iter()
+        .flat_map(|f| f.untested.iter().map(move |u| (f.family, u)))
+        .collect()
+}
+
+/// The untested statements as plain text, one block each (`dodbench claims`, after the
+/// judgements); empty when there is none.
+pub fn render_untested_text(untested: &[(Family, &Untested)]) -> String {
+    if untested.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\n{} statements of the catalogue no claim tests:\n",
+        untested.len()
+    );
+    for (family, u) in untested {
+        out.push_str(&format!(
+            "{} ({family}, {}): not testable here\n  \"{}\"\n  why: {}\n",
+            u.id, u.source, u.quote, u.reason
+        ));
+    }
+    out
+}
+
+/// The untested statements as a Markdown table (statement, family, the article's words in
+/// short, why), after a blank line; empty when there is none.
+pub fn render_untested_markdown(untested: &[(Family, &Untested)]) -> String {
+    if untested.is_empty() {
+        return String::new();
+    }
+    let cell = |text: &str| text.replace('|', "/").replace('\n', " ");
+    let mut out = format!(
+        "\n{} statements of the catalogue no claim tests:\n\n| statement | family | the article \
+         says | why it is not tested |\n| --- | --- | --- | --- |\n",
+        untested.len()
+    );
+    for (family, u) in untested {
+        out.push_str(&format!(
+            "| {} | `{family}` | {} | {} |\n",
+            cell(&u.id),
+            cell(&shorten(&u.quote, 70)),
+            cell(&u.reason)
+        ));
+    }
+    out
 }
 
 /// How many judgements have each verdict, in [`Verdict::ALL`] order.
@@ -173,6 +232,14 @@ pub fn render_text(judgements: &[Judgement<'_>]) -> String {
         ));
         for p in &j.points {
             out.push_str(&format!("  {}\n", p.describe()));
+        }
+        if !j.outside.is_empty() {
+            let ns: Vec<String> = j.outside.iter().map(u64::to_string).collect();
+            out.push_str(&format!(
+                "  not judged (the claim is about {}): N = {}\n",
+                c.sizes,
+                ns.join(", ")
+            ));
         }
         for m in &j.missing {
             out.push_str(&format!("  missing: {m}\n"));
@@ -272,12 +339,20 @@ pub fn check_metric_names(claim: &Claim, section: Option<&MetricSection>) -> Res
 /// `claim` (declared by `family`) judged on `results`.
 pub fn judge<'a>(claim: &'a Claim, family: Family, results: &Results) -> Judgement<'a> {
     let mut missing = Vec::new();
+    let mut outside = Vec::new();
+    let mut sizes = |op: &Operand| -> Vec<u64> {
+        let (judged, not): (Vec<u64>, Vec<u64>) = sizes(results, family, op)
+            .into_iter()
+            .partition(|&n| claim.sizes.contains(n));
+        outside.extend(not);
+        judged
+    };
     let points: Vec<Point> = match &claim.quantity {
-        Quantity::Value { of } if of.metric == Metric::Verified => sizes(results, family, of)
+        Quantity::Value { of } if of.metric == Metric::Verified => sizes(of)
             .into_iter()
             .filter_map(|n| verified_at(claim, family, results, of, n, &mut missing))
             .collect(),
-        Quantity::Value { of } => sizes(results, family, of)
+        Quantity::Value { of } => sizes(of)
             .into_iter()
             .filter_map(|n| {
                 let b = lookup(results, family, of, n, &mut missing)?;
@@ -285,17 +360,23 @@ pub fn judge<'a>(claim: &'a Claim, family: Family, results: &Results) -> Judgeme
                 Some(point(claim, n, value, None, how_single(&of.metric)))
             })
             .collect(),
-        Quantity::Ratio { num, den } => sizes(results, family, num)
+        Quantity::Ratio { num, den } => sizes(num)
             .into_iter()
             .filter_map(|n| ratio_at(claim, family, results, num, den, n, &mut missing))
             .collect(),
-        Quantity::Exponent { of, total } => {
-            exponent(claim, family, results, of, *total, &mut missing)
-                .into_iter()
-                .collect()
-        }
+        Quantity::Exponent { of, total } => exponent(
+            claim,
+            family,
+            results,
+            of,
+            *total,
+            &mut missing,
+            &mut outside,
+        )
+        .into_iter()
+        .collect(),
         Quantity::ExponentAcross { points } => match points.first() {
-            Some(first) => sizes(results, family, &first.of)
+            Some(first) => sizes(&first.of)
                 .into_iter()
                 .filter_map(|n| across_at(claim, family, results, points, n, &mut missing))
                 .collect(),
@@ -310,12 +391,19 @@ pub fn judge<'a>(claim: &'a Claim, family: Family, results: &Results) -> Judgeme
         ));
     }
     dedup(&mut missing);
+    outside.sort_unstable();
+    outside.dedup();
+    let verdict = match verdict_of(&points) {
+        Verdict::Confirmed if claim.by_construction => Verdict::HoldsByConstruction,
+        v => v,
+    };
     Judgement {
         family,
         claim,
-        verdict: verdict_of(&points),
+        verdict,
         points,
         missing,
+        outside,
     }
 }
 
@@ -441,8 +529,9 @@ fn lookup<'r>(
     found.filter(|b| b.status == Status::Verified)
 }
 
-/// Whether `op`'s design verified at `n` (1) or failed or was refused (0, the reason in the
-/// point); an entry no replay reached is missing.
+/// Whether `op`'s design verified at `n` (1) or failed, or ran past its documented limits (0,
+/// the reason in the point). A trace its limits refused before any replay (capacity) gave no
+/// answer to judge, and an entry no replay reached has none either: both are missing.
 fn verified_at(
     claim: &Claim,
     family: Family,
@@ -462,6 +551,19 @@ fn verified_at(
         ));
         return None;
     };
+    if b.refused {
+        missing.push(format!(
+            "{} on {} at N = {n}: refused before the replay by its documented limits{}; no \
+             answer to judge",
+            op.design,
+            op.workload,
+            b.reason
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default()
+        ));
+        return None;
+    }
     let value = if b.status == Status::Verified {
         1.0
     } else {
@@ -555,6 +657,8 @@ mod tests {
             reading: "r".into(),
             quantity,
             rule,
+            sizes: crate::claim::Sizes::EVERY,
+            by_construction: false,
             note: None,
         }
     }
@@ -576,6 +680,7 @@ mod tests {
             title: "T".into(),
             reference_design: "a".into(),
             claims,
+            untested: Vec::new(),
             metrics: None,
         }];
         r.benchmarks = benchmarks;
@@ -779,13 +884,13 @@ mod tests {
     }
 
     #[test]
-    fn a_refused_trace_is_a_value_of_the_verified_metric() {
+    fn a_replay_past_the_designs_limits_is_a_value_of_the_verified_metric() {
         let q = Quantity::value(Operand::new(Metric::Verified, "a", "w"));
-        let mut refused = counted("a", 10, 1.0);
-        refused.status = Status::Unsupported;
-        refused.reason = Some("generation wrapped".into());
+        let mut wrapped = counted("a", 10, 1.0);
+        wrapped.status = Status::Unsupported;
+        wrapped.reason = Some("generation wrapped".into());
         let r = run(
-            vec![refused, counted("a", 20, 1.0)],
+            vec![wrapped, counted("a", 20, 1.0)],
             vec![claim(q, Rule::AtMost(0.0))],
         );
         let j = &judge_run(&r)[0];
@@ -793,6 +898,69 @@ mod tests {
         assert_eq!(j.points[0].how, "unsupported: generation wrapped");
         assert_eq!(j.points[1].outcome, Outcome::Refuted);
         assert_eq!(j.verdict, Verdict::Mixed);
+    }
+
+    #[test]
+    fn a_trace_refused_before_the_replay_is_no_answer_to_judge() {
+        let q = Quantity::value(Operand::new(Metric::Verified, "a", "w"));
+        let mut refused = counted("a", 65_536, 1.0);
+        refused.status = Status::Unsupported;
+        refused.refused = true;
+        refused.reason = Some("fixed capacity 64512".into());
+        let r = run(
+            vec![counted("a", 1_000, 1.0), refused],
+            vec![claim(q, Rule::AtLeast(1.0))],
+        );
+        let j = &judge_run(&r)[0];
+        assert_eq!(j.points.len(), 1, "only the size the design accepts");
+        assert_eq!(j.points[0].n, Some(1_000));
+        assert_eq!(j.verdict, Verdict::Confirmed);
+        assert!(
+            j.missing[0].contains("refused before the replay")
+                && j.missing[0].contains("fixed capacity 64512"),
+            "{:?}",
+            j.missing
+        );
+    }
+
+    #[test]
+    fn a_claim_is_judged_only_at_the_sizes_it_is_about() {
+        let q = Quantity::ratio(
+            Operand::new(Metric::Instructions, "a", "w"),
+            Operand::new(Metric::Instructions, "b", "w"),
+        );
+        let benchmarks = vec![
+            counted("a", 1_000, 3.0),
+            counted("b", 1_000, 1.0),
+            counted("a", 100_000, 1.0),
+            counted("b", 100_000, 2.0),
+        ];
+        let mut every = claim(q, Rule::AtMost(1.0));
+        let r = run(benchmarks.clone(), vec![every.clone()]);
+        assert_eq!(judge_run(&r)[0].verdict, Verdict::Mixed);
+        every.sizes = crate::claim::Sizes::at_least(65_536);
+        let r = run(benchmarks, vec![every]);
+        let j = &judge_run(&r)[0];
+        assert_eq!(j.verdict, Verdict::Confirmed);
+        assert_eq!(j.points.len(), 1);
+        assert_eq!(j.outside, vec![1_000]);
+        let text = render_text(&judge_run(&r));
+        assert!(
+            text.contains("not judged (the claim is about N ≥ 65536): N = 1000"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_claim_built_to_hold_reads_holds_by_construction_and_can_still_fail() {
+        let q = Quantity::value(Operand::new(Metric::Instructions, "a", "w"));
+        let mut c = claim(q, Rule::AtLeast(1.0));
+        c.by_construction = true;
+        let r = run(vec![counted("a", 10, 1.0)], vec![c.clone()]);
+        assert_eq!(judge_run(&r)[0].verdict, Verdict::HoldsByConstruction);
+        assert_eq!(tally(&judge_run(&r))[1], (Verdict::HoldsByConstruction, 1));
+        let r = run(vec![counted("a", 10, 0.5)], vec![c]);
+        assert_eq!(judge_run(&r)[0].verdict, Verdict::Refuted);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The articles' claims this family's results answer (see `results::claim`): seed 002's
 //! "Allocation Adventures 2: Arrays of Arrays" on fixed-block allocators.
 
-use results::{Claim, Metric, Operand, Quantity, Rule};
+use results::{Claim, Metric, Operand, Quantity, Rule, Sizes};
 
 const AA2: &str = "002 Allocation Adventures 2: Arrays of Arrays";
 
@@ -35,6 +35,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("system", "alloc-fixed-size"),
             ),
             rule: Rule::AtMost(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some(
                 "The malloc of 2015 the article argues against was a general allocator; \
                  glibc's now has per-thread caches (tcache) that serve small fixed sizes from \
@@ -57,6 +59,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("rlsf", "alloc-fixed-size"),
             ),
             rule: Rule::AtMost(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some(
                 "\"Simpler\" is about code, not measured; the cache pass does not run \
                  alloc-fixed-size, so instruction counts are not available for it. Both run \

@@ -33,7 +33,7 @@ use super::{
 };
 pub use metrics::ComponentMetrics;
 use results::DesignRecord;
-use runs::{Lookups, Writes, lookup_all, run_refusal};
+use runs::{Copies, Lookups, Writes, lookup_all, run_refusal};
 
 /// The component managers: [`ComponentOp`] traces replayed on [`ComponentStore`]s, checked
 /// against [`ModelStore`].
@@ -43,6 +43,10 @@ pub struct ComponentFamily;
 impl Family for ComponentFamily {
     fn claims() -> Vec<results::Claim> {
         claims::claims()
+    }
+
+    fn untested() -> Vec<results::Untested> {
+        claims::untested()
     }
 
     fn metric_section() -> Option<results::MetricSection> {
@@ -321,11 +325,13 @@ impl<S: ComponentStore> ComponentReplay<S> {
     ///
     /// Runs of one kind are handed to the design whole, as an application hands them to a
     /// system: consecutive `Lookup`s in one [`ComponentStore::read_positions`], consecutive
-    /// `Write`s in one [`ComponentStore::write_velocities`] (a run of one included), and a
-    /// `Spawn` immediately followed by the `Attach` of the entity it created as one
-    /// [`ComponentStore::spawn_with`]. Each op still takes its ID from `entities` in op order
-    /// (one call per op, whatever the design answers), and its answer goes into the digest as
-    /// it would op by op.
+    /// `Write`s in one [`ComponentStore::write_velocities`], consecutive `CopyPosition`s in one
+    /// [`ComponentStore::copy_positions`] (a run of one included), and a `Spawn` immediately
+    /// followed by the `Attach` of the entity it created as one
+    /// [`ComponentStore::spawn_with`]. Each op still takes its IDs from `entities` in op order
+    /// (one call per entity it names, whatever the design answers), and its answer goes into
+    /// the digest as it would op by op; a refused op in a run gets the error its single-op
+    /// method gives alone ([`run_refusal`]).
     #[inline(never)]
     fn run_mixed<H: HandleIds<S::Entity>>(
         &mut self,
@@ -400,12 +406,18 @@ impl<S: ComponentStore> ComponentReplay<S> {
                 ComponentOp::AttachAnother(h, seed) => store
                     .attach_another(entities.id(h), point_mass(seed))
                     .map_err(refused)?,
-                ComponentOp::CopyPosition(from, to) => {
-                    let (from, to) = (entities.id(from), entities.id(to));
-                    if let Some(p) = store.position(from).map_err(refused)? {
-                        d.copies_done +=
-                            u64::from(store.write(to, VectorField::Position, p).map_err(refused)?);
+                ComponentOp::CopyPosition(..) => {
+                    let run = store.copy_positions(Copies {
+                        ops: &ops[index..],
+                        ids: &mut *entities,
+                    });
+                    d.copies_done += run.found;
+                    index += run.ops;
+                    if let Some((from, to)) = run.refused {
+                        let alone = store.copy_position(from, to);
+                        return Err(run_refusal(index, ops[index], alone));
                     }
+                    continue;
                 }
             }
             index += 1;
@@ -521,7 +533,8 @@ mod tests {
     use impls::components::{ComponentError, VectorField};
 
     /// Design `S` with the trait's looping defaults of the batch entry points
-    /// (`read_positions`, `write_velocities`, `spawn_with`) instead of its overrides.
+    /// (`read_positions`, `write_velocities`, `copy_positions`, `spawn_with`) instead of its
+    /// overrides.
     struct Defaults<S>(S);
 
     impl<S: ComponentStore> ComponentStore for Defaults<S> {
@@ -615,7 +628,7 @@ mod tests {
 
     /// A design overriding the batch entry points and the same design through the looping
     /// defaults observe the same answers and leave the same state, on every body shape that
-    /// batches (lookup runs, write runs, spawn-then-attach pairs) and on mixed ones.
+    /// batches (lookup runs, write runs, copy runs, spawn-then-attach pairs) and on mixed ones.
     #[test]
     fn overridden_batch_entry_points_digest_like_the_looping_defaults() {
         fn same<S: ComponentStore + 'static>(trace: &Trace<ComponentOp>) {
@@ -635,7 +648,13 @@ mod tests {
         )
         .unwrap();
         let mut traces = vec![sparse];
-        for workload in ["comp-lookup", "comp-frame", "comp-gc", "comp-sync"] {
+        for workload in [
+            "comp-lookup",
+            "comp-frame",
+            "comp-gc",
+            "comp-sync",
+            "comp-sync-random",
+        ] {
             traces.push(
                 workloads::registry::generate_for::<ComponentOp>(workload, 500, 3, None).unwrap(),
             );
@@ -654,8 +673,8 @@ mod tests {
         }
     }
 
-    /// A run of lookups stops at a refused op with that op's index and the design's error for
-    /// it, like the op-by-op loop.
+    /// A run of lookups, writes or copies stops at a refused op with that op's index and the
+    /// design's error for it, like the op-by-op loop.
     #[test]
     fn a_refused_lookup_in_a_run_reports_its_own_index() {
         let trace =
@@ -677,5 +696,69 @@ mod tests {
             .unwrap_err();
         assert_eq!(error.index, 1, "{error}");
         assert!(error.error.ends_with("is not alive"), "{error}");
+        // A copy is refused for a dead source, or for a dead target of a source with a point
+        // mass; the copies before it are applied.
+        for (k, refused) in [
+            ComponentOp::CopyPosition(7, 1),
+            ComponentOp::CopyPosition(1, 7),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let body = [
+                ComponentOp::CopyPosition(1, 2),
+                ComponentOp::CopyPosition(3, 3),
+                refused,
+                ComponentOp::CopyPosition(2, 1),
+            ];
+            let error = state.replay(&body).unwrap_err();
+            assert_eq!(error.index, 2, "case {k}: {error}");
+            assert!(error.error.ends_with("is not alive"), "case {k}: {error}");
+        }
+    }
+
+    /// A run of copies counts the copies made (a source or target without a point mass copies
+    /// nothing, and a source without one never looks at its target, dead or not) and leaves
+    /// the positions the model leaves.
+    #[test]
+    fn a_run_of_copies_answers_like_the_model() {
+        fn check<S: ComponentStore + 'static>(trace: &Trace<ComponentOp>, body: &[ComponentOp]) {
+            let mut state = ComponentReplay::<S>::after_setup(trace).unwrap();
+            let mut model = ComponentReplay::<ModelStore>::after_setup(trace).unwrap();
+            let got = state.replay(body).unwrap();
+            assert_eq!(got, model.replay(body).unwrap(), "{}", S::INFO.meta.name);
+            assert_eq!(got.copies_done, 3, "{}", S::INFO.meta.name);
+            assert_eq!(
+                state.state_digest(),
+                model.state_digest(),
+                "{}",
+                S::INFO.meta.name
+            );
+        }
+        let trace =
+            workloads::registry::generate_for::<ComponentOp>("comp-sync", 50, 3, None).unwrap();
+        let prologue = [ComponentOp::Detach(4), ComponentOp::Kill(9)];
+        let body: Vec<ComponentOp> = prologue
+            .into_iter()
+            .chain([
+                ComponentOp::CopyPosition(1, 30),
+                ComponentOp::CopyPosition(2, 2),
+                ComponentOp::CopyPosition(4, 31),
+                ComponentOp::CopyPosition(5, 4),
+                ComponentOp::CopyPosition(4, 9),
+                ComponentOp::CopyPosition(30, 6),
+            ])
+            .collect();
+        check::<HecsPeer>(&trace, &body);
+        check::<ShipyardPeer>(&trace, &body);
+        check::<SpecsVec>(&trace, &body);
+        check::<SpecsDense>(&trace, &body);
+        check::<SpecsHash>(&trace, &body);
+        check::<impls::components::direct::BufferDirect>(&trace, &body);
+        #[cfg(feature = "bevy")]
+        {
+            check::<impls::components::peers::bevy::BevyTable>(&trace, &body);
+            check::<impls::components::peers::bevy::BevySparse>(&trace, &body);
+        }
     }
 }

@@ -10,21 +10,38 @@
 //!   shown against the simplest alternative. Verified: the instances updated and the final
 //!   state's hash must equal the model's.
 //! * [`DirectEcs`] (`ref-direct-<peer>`, for `hecs`, `shipyard` and the three `specs`
-//!   storages): a lookup body (`comp-lookup`) written against the ECS crate itself, no trait
-//!   in between: the peer's world after the trace's setup (built untimed by the peer's replay,
-//!   so the same entities and components), one view or storage borrowed for the whole body, the
-//!   crate's own `get` per entity, over a plain `Vec` of the body's (handle, entity) pairs.
-//!   [`ReferenceLoop::mirrors`] names the peer, so the results' `overhead` (replay ÷ this
-//!   loop) is what the replay driver and the [`ComponentStore`] adapter add to the crate.
-//!   Verified: the lookups found and their sum must equal the model's.
-//! * The same loop for `bevy_ecs` (`ref-direct-bevy_table`, `ref-direct-bevy_sparse`, behind
-//!   the `bevy` cargo feature), as bevy's docs show a system doing it: the `QueryState<&Position>`
-//!   cached once (the peer's, built with its world), `QueryState::query` once for the body
-//!   (its archetypes brought up to date, as a system's are each run), `Query::get` per entity.
-//! * The same loop for our article design `buffer_direct` (`ref-direct-buffer_direct`):
-//!   [`ComponentStore::position`] per entity, the store used directly. It has no adapter, so
-//!   its overhead is the replay driver's alone, which every design of the family pays: a peer's
-//!   overhead above it is its adapter's.
+//!   storages): the component bodies written against the ECS crate itself, no trait in
+//!   between: the peer's world after the trace's setup (built untimed by the peer's replay, so
+//!   the same entities and components), one view or storage borrowed for the whole body, as a
+//!   system borrows it, over a plain `Vec` of the body's decoded ops, one out-of-line loop per
+//!   body kind and peer ([`EcsDirectLoops`]):
+//!   - a body of `Lookup`s (`comp-lookup`): the crate's own `get` per entity of the body's
+//!     (handle, entity) pairs;
+//!   - a body of `CopyPosition`s (`comp-sync`, `comp-sync-random`): the position storage
+//!     borrowed mutably once (hecs `World::view_mut::<&mut Position>()`, shipyard
+//!     `ViewMut<Position>`, specs `WriteStorage<Position>`), per (source, target) pair the
+//!     source's position read and copied out, then the target's written. Its state is the
+//!     peer's world rebuilt by the peer's replay of the setup for every timed pass (outside
+//!     the timed region), as the replay's timing rebuilds its state for a body that writes:
+//!     the first pass's when the loop is built, each later one's before its pass, and a
+//!     pass's spent state is freed before the next.
+//!
+//!   Other bodies have no loop. [`ReferenceLoop::mirrors`] names the peer, so the results'
+//!   `overhead` (replay ÷ this loop) is what the replay driver and the [`ComponentStore`]
+//!   adapter add to the crate. Verified: the lookups found and their sum, or the copies made
+//!   and the state after the body (read back through the peer's [`ComponentStore::visit`],
+//!   untimed), must equal the model's.
+//! * The same loops for `bevy_ecs` (`ref-direct-bevy_table`, `ref-direct-bevy_sparse`, behind
+//!   the `bevy` cargo feature), as bevy's docs show a system doing it: the `QueryState` cached
+//!   once (the peer's, built with its world: `&Position` for lookups, `&mut Position` for
+//!   copies), its `Query` taken once for the body (its archetypes brought up to date, as a
+//!   system's are each run), `Query::get` per entity (and `Query::get_mut` of a copy's
+//!   target).
+//! * The same loops for our article design `buffer_direct` (`ref-direct-buffer_direct`):
+//!   [`ComponentStore::position`] per entity, then [`ComponentStore::write`] of a copy's
+//!   target, the store used directly. It has no adapter, so its overhead is the replay
+//!   driver's alone, which every design of the family pays: a peer's overhead above it is its
+//!   adapter's.
 
 use std::time::Duration;
 
@@ -34,13 +51,13 @@ use impls::components::peers::Position;
 use impls::components::peers::hecs::HecsPeer;
 use impls::components::peers::shipyard::ShipyardPeer;
 use impls::components::peers::specs::{self as specs_peer, SpecsPeer, SpecsStorage};
-use impls::components::{ComponentStore, PointMass};
+use impls::components::{ComponentStore, PointMass, VectorField};
 use workloads::Trace;
 use workloads::components::{ComponentOp, EntityHandle};
 
 use super::{ComponentDigest, ComponentFamily, ComponentReplay, DT, StateHash, mix_lookup};
 use crate::host::Stopwatch;
-use crate::replay::{ReferenceLoop, Replayer};
+use crate::replay::{PassStates, ReferenceLoop, Replayer};
 
 /// `simulate` over a plain `Vec` of the instances live after the setup, once per `Simulate`.
 pub struct VecSimulate {
@@ -115,16 +132,21 @@ impl ReferenceLoop for VecSimulate {
     }
 }
 
-/// A peer whose crate the `ref-direct-<peer>` loop calls directly: the lookup loop as an
-/// application writes it with the crate (its world borrowed from the peer, built untimed).
-pub trait EcsLookupLoop: ComponentStore + 'static {
+/// A peer whose crate the `ref-direct-<peer>` loop calls directly: each body kind's loop as an
+/// application writes it with the crate (its world borrowed from the peer, built untimed), one
+/// view or storage borrowed for the whole body. Out of line, so every call runs the same
+/// machine code whatever the caller.
+pub trait EcsDirectLoops: ComponentStore + 'static {
     /// Looks every entity of `lookups` up: how many had a point mass, and the wrapping sum of
-    /// [`mix_lookup`] of their handles and positions. Out of line, so every call runs the same
-    /// machine code whatever the caller.
+    /// [`mix_lookup`] of their handles and positions.
     fn lookup_all(&self, lookups: &[(EntityHandle, Self::Entity)]) -> (u64, u64);
+
+    /// Copies the source's position to the target for every (source, target) pair of
+    /// `copies`, in order: how many copies were made (both entities had a point mass).
+    fn copy_all(&mut self, copies: &[(Self::Entity, Self::Entity)]) -> u64;
 }
 
-impl EcsLookupLoop for HecsPeer {
+impl EcsDirectLoops for HecsPeer {
     /// `World::view::<&Position>()` once, `ViewBorrow::get` per entity.
     #[inline(never)]
     fn lookup_all(&self, lookups: &[(EntityHandle, hecs::Entity)]) -> (u64, u64) {
@@ -138,9 +160,27 @@ impl EcsLookupLoop for HecsPeer {
         }
         (found, sum)
     }
+
+    /// `World::view_mut::<&mut Position>()` once (hecs's view of a uniquely borrowed world,
+    /// without dynamic borrow checks), `View::get_mut` of the source, then of the target.
+    #[inline(never)]
+    fn copy_all(&mut self, copies: &[(hecs::Entity, hecs::Entity)]) -> u64 {
+        let mut view = self.world_mut().view_mut::<&mut Position>();
+        let mut copied = 0u64;
+        for &(from, to) in copies {
+            let Some(p) = view.get_mut(from).map(|p| p.0) else {
+                continue;
+            };
+            if let Some(target) = view.get_mut(to) {
+                target.0 = p;
+                copied += 1;
+            }
+        }
+        copied
+    }
 }
 
-impl EcsLookupLoop for ShipyardPeer {
+impl EcsDirectLoops for ShipyardPeer {
     /// `World::borrow::<View<Position>>()` once, `Get::get` per entity.
     #[inline(never)]
     fn lookup_all(&self, lookups: &[(EntityHandle, shipyard::EntityId)]) -> (u64, u64) {
@@ -157,10 +197,31 @@ impl EcsLookupLoop for ShipyardPeer {
         }
         (found, sum)
     }
+
+    /// `World::borrow::<ViewMut<Position>>()` once, `Get::get` of the source through
+    /// `&ViewMut`, then of the target through `&mut ViewMut`.
+    #[inline(never)]
+    fn copy_all(&mut self, copies: &[(shipyard::EntityId, shipyard::EntityId)]) -> u64 {
+        use shipyard::Get as _;
+        let Ok(mut positions) = self.world().borrow::<shipyard::ViewMut<Position>>() else {
+            return 0;
+        };
+        let mut copied = 0u64;
+        for &(from, to) in copies {
+            let Ok(p) = (&positions).get(from).map(|p| p.0) else {
+                continue;
+            };
+            if let Ok(mut target) = (&mut positions).get(to) {
+                target.0 = p;
+                copied += 1;
+            }
+        }
+        copied
+    }
 }
 
 #[cfg(feature = "bevy")]
-impl<S: impls::components::peers::bevy::BevyStorage> EcsLookupLoop
+impl<S: impls::components::peers::bevy::BevyStorage> EcsDirectLoops
     for impls::components::peers::bevy::BevyPeer<S>
 {
     /// The cached `QueryState<&Position>`'s `QueryState::query` once, `Query::get` per entity.
@@ -177,9 +238,27 @@ impl<S: impls::components::peers::bevy::BevyStorage> EcsLookupLoop
         }
         (found, sum)
     }
+
+    /// The cached `QueryState<&mut Position>`'s `QueryState::query_mut` once, `Query::get` of
+    /// the source, then `Query::get_mut` of the target.
+    #[inline(never)]
+    fn copy_all(&mut self, copies: &[(Self::Entity, Self::Entity)]) -> u64 {
+        let mut query = self.copy_query();
+        let mut copied = 0u64;
+        for &(from, to) in copies {
+            let Ok(p) = query.get(from).map(|p| p.0) else {
+                continue;
+            };
+            if let Ok(mut target) = query.get_mut(to) {
+                target.0 = p;
+                copied += 1;
+            }
+        }
+        copied
+    }
 }
 
-impl<S: SpecsStorage> EcsLookupLoop for SpecsPeer<S> {
+impl<S: SpecsStorage> EcsDirectLoops for SpecsPeer<S> {
     /// `WorldExt::read_storage::<Position>()` once, `Storage::get` per entity.
     #[inline(never)]
     fn lookup_all(&self, lookups: &[(EntityHandle, specs::Entity)]) -> (u64, u64) {
@@ -194,9 +273,29 @@ impl<S: SpecsStorage> EcsLookupLoop for SpecsPeer<S> {
         }
         (found, sum)
     }
+
+    /// `WorldExt::write_storage::<Position>()` once, `Storage::get` of the source, then
+    /// `Storage::get_mut` of the target.
+    #[inline(never)]
+    fn copy_all(&mut self, copies: &[(specs::Entity, specs::Entity)]) -> u64 {
+        use specs::WorldExt as _;
+        use specs::storage::AccessMut as _;
+        let mut positions = self.world().write_storage::<specs_peer::Position<S>>();
+        let mut copied = 0u64;
+        for &(from, to) in copies {
+            let Some(p) = positions.get(from).map(|p| p.0) else {
+                continue;
+            };
+            if let Some(mut target) = positions.get_mut(to) {
+                target.access_mut().0 = p;
+                copied += 1;
+            }
+        }
+        copied
+    }
 }
 
-impl EcsLookupLoop for BufferDirect {
+impl EcsDirectLoops for BufferDirect {
     /// Our `buffer_direct` called directly: [`ComponentStore::position`] per entity, as an
     /// application holding the store writes it, stopping at the first refusal as the replay
     /// does (never in a verified run: the count would then differ from the model's). Its
@@ -222,20 +321,84 @@ impl EcsLookupLoop for BufferDirect {
         }
         (found, sum)
     }
+
+    /// [`ComponentStore::position`] of the source, then [`ComponentStore::write`] of the
+    /// target, stopping at the first refusal as [`lookup_all`](Self::lookup_all) does, for the
+    /// same reason.
+    #[inline(never)]
+    fn copy_all(&mut self, copies: &[(Self::Entity, Self::Entity)]) -> u64 {
+        let mut copied = 0u64;
+        for &(from, to) in copies {
+            let p = match self.position(from) {
+                Ok(Some(p)) => p,
+                Ok(None) => continue,
+                Err(_) => break,
+            };
+            match self.write(to, VectorField::Position, p) {
+                Ok(done) => copied += u64::from(done),
+                Err(_) => break,
+            }
+        }
+        copied
+    }
 }
 
-/// A `Lookup` body run by the ECS crate of peer `P` directly (`ref-direct-<peer>`, see the
-/// [module docs](self)).
-pub struct DirectEcs<P: EcsLookupLoop> {
-    /// The peer after the trace's setup: only its world is read.
-    state: ComponentReplay<P>,
-    /// The body's lookups: each op's handle and the peer's entity for it, in op order.
-    lookups: Vec<(EntityHandle, P::Entity)>,
-    /// The model's lookups found and their sum.
+/// A body a `ref-direct-<peer>` loop runs, decoded before timing, with the state it runs on.
+enum Body<P: EcsDirectLoops> {
+    /// Only `Lookup`s: each op's handle and the peer's entity for it, in op order, read on
+    /// the peer after the setup.
+    Lookups {
+        /// The peer after the trace's setup: only its world is read.
+        state: ComponentReplay<P>,
+        /// The (handle, entity) pairs.
+        lookups: Vec<(EntityHandle, P::Entity)>,
+    },
+    /// Only `CopyPosition`s: each op's source and target entities, in op order, on a state
+    /// rebuilt for each pass.
+    Copies {
+        /// The trace (its setup rebuilds each pass's state).
+        trace: Trace<ComponentOp>,
+        /// The states of the passes (the first built by [`ReferenceLoop::for_trace`], so a
+        /// single pass runs no setup).
+        passes: PassStates<ComponentReplay<P>>,
+        /// The (source, target) pairs.
+        copies: Vec<(P::Entity, P::Entity)>,
+    },
+}
+
+/// A `Lookup` or `CopyPosition` body run by the ECS crate of peer `P` directly
+/// (`ref-direct-<peer>`, see the [module docs](self)).
+pub struct DirectEcs<P: EcsDirectLoops> {
+    /// The body and its state.
+    body: Body<P>,
+    /// The model's answers: the lookups found and their sum, or the copies made and the
+    /// state digest after the body ([`Replayer::state_digest`]).
     expected: (u64, u64),
 }
 
-impl<P: EcsLookupLoop> ReferenceLoop for DirectEcs<P> {
+impl<P: EcsDirectLoops> DirectEcs<P> {
+    /// One pass over a body of copies, on the peer after the setup (built before the pass
+    /// unless ready, untimed): the copies made and the state digest after them, and the time
+    /// of the copies alone.
+    fn copy_pass(
+        trace: &Trace<ComponentOp>,
+        passes: &PassStates<ComponentReplay<P>>,
+        copies: &[(P::Entity, P::Entity)],
+    ) -> Result<((u64, u64), Duration), String> {
+        let mut state = passes
+            .next(|| ComponentReplay::<P>::after_setup(trace).map_err(|e| format!("setup {e}")))?;
+        crate::host::fresh_time_slice();
+        let start = Stopwatch::start();
+        let copied = std::hint::black_box(&mut state.store).copy_all(std::hint::black_box(copies));
+        let elapsed = start.elapsed();
+        let digest = state.state_digest();
+        passes.spend(state);
+        let digest = digest.ok_or("the peer gives no state digest")?;
+        Ok(((copied, digest), elapsed))
+    }
+}
+
+impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
     type Family = ComponentFamily;
 
     fn name() -> String {
@@ -246,49 +409,87 @@ impl<P: EcsLookupLoop> ReferenceLoop for DirectEcs<P> {
         Some(P::INFO.meta.name)
     }
 
-    /// For a trace whose body is only `Lookup` ops; `None` otherwise or if the peer refuses
-    /// the setup.
+    /// For a trace whose body is only `Lookup` ops or only `CopyPosition` ops; `None`
+    /// otherwise or if the peer refuses the setup (or, for copies, the model the trace).
     fn for_trace(trace: &Trace<ComponentOp>, expected: &ComponentDigest) -> Option<Self> {
         let mut state = ComponentReplay::<P>::after_setup(trace).ok()?;
         let entities = state.handles().ids();
-        let lookups = trace
-            .body
-            .iter()
-            .map(|op| match *op {
-                ComponentOp::Lookup(h) => Some((h, *entities.get(h as usize)?)),
-                _ => None,
-            })
-            .collect::<Option<Vec<_>>>()?;
-        (!lookups.is_empty()).then(|| Self {
-            state,
-            lookups,
-            expected: (expected.lookups_found, expected.lookup_sum),
-        })
+        let entity = |h: EntityHandle| entities.get(h as usize).copied();
+        match trace.body.first()? {
+            ComponentOp::Lookup(_) => {
+                let lookups = trace
+                    .body
+                    .iter()
+                    .map(|op| match *op {
+                        ComponentOp::Lookup(h) => Some((h, entity(h)?)),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Self {
+                    body: Body::Lookups { state, lookups },
+                    expected: (expected.lookups_found, expected.lookup_sum),
+                })
+            }
+            ComponentOp::CopyPosition(..) => {
+                let copies = trace
+                    .body
+                    .iter()
+                    .map(|op| match *op {
+                        ComponentOp::CopyPosition(from, to) => Some((entity(from)?, entity(to)?)),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                let mut model = ComponentReplay::<ModelStore>::for_trace(trace);
+                model.replay(&trace.setup).ok()?;
+                model.replay(&trace.body).ok()?;
+                Some(Self {
+                    body: Body::Copies {
+                        trace: trace.clone(),
+                        passes: PassStates::starting_with(state),
+                        copies,
+                    },
+                    expected: (expected.copies_done, model.state_digest()?),
+                })
+            }
+            _ => None,
+        }
     }
 
-    /// Times `iters` runs of the lookup loop.
+    /// Times `iters` passes of the body (a body of copies on a state after the setup built
+    /// before each pass but a first, untimed).
     ///
     /// # Errors
-    /// The lookups found or their sum differ from the model's.
+    /// The lookups found or their sum, or the copies made or the state after them, differ
+    /// from the model's.
     fn run(&self, iters: u64) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
-            let start = Stopwatch::start();
-            let answers = self
-                .state
-                .store
-                .lookup_all(std::hint::black_box(&self.lookups));
-            total += start.elapsed();
-            if std::hint::black_box(answers) != self.expected {
-                return Err(format!(
-                    "{} called directly found {} positions (sum {:#x}), the model {} (sum {:#x})",
-                    P::INFO.meta.name,
-                    answers.0,
-                    answers.1,
-                    self.expected.0,
-                    self.expected.1
-                ));
+            let (answers, elapsed) = match &self.body {
+                Body::Lookups { state, lookups } => {
+                    let start = Stopwatch::start();
+                    let answers = state.store.lookup_all(std::hint::black_box(lookups));
+                    (answers, start.elapsed())
+                }
+                Body::Copies {
+                    trace,
+                    passes,
+                    copies,
+                } => Self::copy_pass(trace, passes, copies)?,
+            };
+            total += elapsed;
+            if std::hint::black_box(answers) == self.expected {
+                continue;
             }
+            let name = P::INFO.meta.name;
+            let ((got, got_hash), (want, want_hash)) = (answers, self.expected);
+            return Err(match self.body {
+                Body::Lookups { .. } => format!(
+                    "{name} called directly found {got} positions (sum {got_hash:#x}), the model {want} (sum {want_hash:#x})"
+                ),
+                Body::Copies { .. } => format!(
+                    "{name} called directly made {got} copies (state {got_hash:#x}), the model {want} (state {want_hash:#x})"
+                ),
+            });
         }
         Ok(total)
     }
@@ -333,21 +534,45 @@ mod tests {
         assert!(VecSimulate::for_trace(&self::trace("comp-lookup"), &expected.body).is_none());
     }
 
+    /// Runs `check::<P>(trace)` for every design with `ref-direct-` loops.
+    macro_rules! for_every_direct_loop {
+        ($check:ident, $trace:expr) => {
+            $check::<BufferDirect>($trace);
+            $check::<HecsPeer>($trace);
+            $check::<ShipyardPeer>($trace);
+            $check::<specs_peer::SpecsVec>($trace);
+            $check::<specs_peer::SpecsDense>($trace);
+            $check::<specs_peer::SpecsHash>($trace);
+            #[cfg(feature = "bevy")]
+            {
+                $check::<impls::components::peers::bevy::BevyTable>($trace);
+                $check::<impls::components::peers::bevy::BevySparse>($trace);
+            }
+        };
+    }
+
     /// Every `ref-direct-<peer>` loop finds what the model finds on a lookup body (also with
-    /// entities lacking a point mass) and has no loop for other bodies.
+    /// entities lacking a point mass), copies what the model copies on the copy bodies (the
+    /// copies made and the state after them, pass after pass on rebuilt states), fails a
+    /// wrong expectation, and has no loop for other bodies.
     #[test]
-    fn direct_ecs_loops_look_up_like_the_model() {
-        fn check<P: EcsLookupLoop>(trace: &Trace<ComponentOp>, other: &Trace<ComponentOp>) {
+    fn direct_ecs_loops_answer_like_the_model() {
+        fn check<P: EcsDirectLoops>(trace: &Trace<ComponentOp>) {
+            let (name, workload) = (P::INFO.meta.name, &trace.header.generator);
             let expected = Expected::<ComponentFamily>::of(trace).unwrap();
-            let looped = DirectEcs::<P>::for_trace(trace, &expected.body).expect("a lookup body");
-            assert_eq!(DirectEcs::<P>::mirrors(), Some(P::INFO.meta.name));
+            let looped = DirectEcs::<P>::for_trace(trace, &expected.body)
+                .unwrap_or_else(|| panic!("{name}: no loop for {workload}"));
+            assert_eq!(DirectEcs::<P>::mirrors(), Some(name));
             looped
                 .run(2)
-                .unwrap_or_else(|e| panic!("{}: {e}", P::INFO.meta.name));
+                .unwrap_or_else(|e| panic!("{name} on {workload}: {e}"));
             let mut wrong = DirectEcs::<P>::for_trace(trace, &expected.body).unwrap();
             wrong.expected.1 ^= 1;
-            assert!(wrong.run(1).is_err(), "{}", P::INFO.meta.name);
-            assert!(DirectEcs::<P>::for_trace(other, &expected.body).is_none());
+            assert!(wrong.run(1).is_err(), "{name} on {workload}");
+        }
+        fn no_loop<P: EcsDirectLoops>(trace: &Trace<ComponentOp>) {
+            let expected = Expected::<ComponentFamily>::of(trace).unwrap();
+            assert!(DirectEcs::<P>::for_trace(trace, &expected.body).is_none());
         }
         let sparse = workloads::registry::generate_for::<ComponentOp>(
             "comp-lookup",
@@ -356,20 +581,38 @@ mod tests {
             Some(&serde_json::json!({ "density": 0.5 })),
         )
         .unwrap();
-        for lookups in [trace("comp-lookup"), sparse] {
-            let other = trace("comp-frame");
-            check::<BufferDirect>(&lookups, &other);
-            check::<HecsPeer>(&lookups, &other);
-            check::<ShipyardPeer>(&lookups, &other);
-            check::<specs_peer::SpecsVec>(&lookups, &other);
-            check::<specs_peer::SpecsDense>(&lookups, &other);
-            check::<specs_peer::SpecsHash>(&lookups, &other);
-            #[cfg(feature = "bevy")]
-            {
-                check::<impls::components::peers::bevy::BevyTable>(&lookups, &other);
-                check::<impls::components::peers::bevy::BevySparse>(&lookups, &other);
-            }
+        for body in [
+            trace("comp-lookup"),
+            sparse,
+            trace("comp-sync"),
+            trace("comp-sync-random"),
+        ] {
+            for_every_direct_loop!(check, &body);
         }
+        for_every_direct_loop!(no_loop, &trace("comp-frame"));
+    }
+
+    /// A copy loop whose copies are as many as the model's but not the same ones fails on the
+    /// state after the body; the first pass runs on the state built with the loop.
+    #[test]
+    fn a_wrong_copy_fails_on_the_state() {
+        fn check<P: EcsDirectLoops>(trace: &Trace<ComponentOp>) {
+            let name = P::INFO.meta.name;
+            let expected = Expected::<ComponentFamily>::of(trace).unwrap();
+            let mut looped = DirectEcs::<P>::for_trace(trace, &expected.body).unwrap();
+            let Body::Copies { passes, copies, .. } = &mut looped.body else {
+                panic!("{name}: a body of copies");
+            };
+            assert_eq!(passes.held(), (true, false), "{name}");
+            // The node's position copied back to its bone first: the bone's changes.
+            let (from, to) = copies[0];
+            copies.insert(0, (to, from));
+            copies.pop();
+            let error = looped.run(1).unwrap_err();
+            assert!(error.contains("state"), "{name}: {error}");
+        }
+        let sync = trace("comp-sync");
+        for_every_direct_loop!(check, &sync);
     }
 
     #[test]

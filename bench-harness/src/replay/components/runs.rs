@@ -1,25 +1,27 @@
 //! The runs a component replay hands to a design in one call: a run of lookups
-//! ([`Lookups`], or [`ResolvedLookups`] over recorded entities in [`lookup_all`]) or of writes
-//! ([`Writes`]), each a loop the design's `read_positions` / `write_velocities` inlines, and
-//! what a run observed ([`RunAnswers`]).
+//! ([`Lookups`], or [`ResolvedLookups`] over recorded entities in [`lookup_all`]), of writes
+//! ([`Writes`]) or of position copies ([`Copies`]), each a loop the design's
+//! `read_positions` / `write_velocities` / `copy_positions` inlines, and what a run observed
+//! ([`RunAnswers`]).
 
-use impls::components::{ComponentError, ComponentStore, PositionRun, VelocityRun};
+use impls::components::{ComponentError, ComponentStore, CopyRun, PositionRun, VelocityRun};
 use workloads::components::ComponentOp;
 
 use super::{mix_lookup, velocity};
 use crate::replay::resolved::fold_until_error;
 use crate::replay::{HandleIds, ReplayError};
 
-/// What a run of lookups or writes observed: the ops it applied, how many found a point mass
-/// (and the lookups' [`mix_lookup`] sum), and the entity of the op after them if the design
-/// refused it (the replayer asks the single-op method for the error).
+/// What a run of lookups, writes or copies observed: the ops it applied, how many found a point
+/// mass (a copy: both of its entities; and the lookups' [`mix_lookup`] sum), and the entity of
+/// the op after them if the design refused it (`E` of a run of copies: the op's two
+/// entities; the replayer asks the single-op method for the error).
 #[derive(Debug, Default)]
 pub(super) struct RunAnswers<E> {
     /// Ops of the run applied (the refused one not included).
     pub(super) ops: usize,
     /// Ops that found a point mass.
     pub(super) found: u64,
-    /// Wrapping sum of [`mix_lookup`] over the found lookups (0 for writes).
+    /// Wrapping sum of [`mix_lookup`] over the found lookups (0 for writes and copies).
     pub(super) sum: u64,
     /// The entity of the op after the applied ones, if the design refused that op.
     pub(super) refused: Option<E>,
@@ -151,6 +153,45 @@ impl<E: Copy, H: HandleIds<E>> VelocityRun<E> for Writes<'_, H> {
                 Ok(hit) => found += u64::from(hit),
                 Err(error) => return refused_at(k, found, 0, entity, error),
             }
+            k += 1;
+        }
+        RunAnswers {
+            ops: k,
+            found,
+            sum: 0,
+            refused: None,
+        }
+    }
+}
+
+/// The `CopyPosition`s at the start of `ops`, as one [`CopyRun`]: each op takes its two IDs
+/// from `ids` in op order (source, then target), as the op-by-op loop did.
+pub(super) struct Copies<'a, H> {
+    pub(super) ops: &'a [ComponentOp],
+    pub(super) ids: &'a mut H,
+}
+
+impl<E: Copy, H: HandleIds<E>> CopyRun<E> for Copies<'_, H> {
+    type Output = RunAnswers<(E, E)>;
+
+    #[inline(always)]
+    fn run<Er, Em, C, M>(self, mut copy: C, mut missed: M) -> RunAnswers<(E, E)>
+    where
+        C: FnMut(E, E) -> Result<bool, Er>,
+        M: FnMut(Er) -> Result<bool, Em>,
+    {
+        let mut found = 0u64;
+        let mut k = 0;
+        while let Some(&ComponentOp::CopyPosition(from, to)) = self.ops.get(k) {
+            let (from, to) = (self.ids.id(from), self.ids.id(to));
+            let copied = match copy(from, to) {
+                Ok(copied) => copied,
+                Err(miss) => match missed(miss) {
+                    Ok(copied) => copied,
+                    Err(error) => return refused_at(k, found, 0, (from, to), error),
+                },
+            };
+            found += u64::from(copied);
             k += 1;
         }
         RunAnswers {

@@ -1,6 +1,6 @@
 //! The articles' claims this family's results answer (see `results::claim`).
 
-use results::{Claim, Metric, Operand, Quantity, Rule};
+use results::{Claim, Metric, Operand, Quantity, Rule, Sizes, Untested};
 
 const SOURCE: &str = "002 Allocation Adventures 1: The DataComponent";
 const RESOURCES: &str = "002 Part 4: Entity Resources";
@@ -44,6 +44,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "tree_strings (string keys, boxed values) on kv-sheet, the 6-key character sheet: allocator calls per entity. \"Tons\" has no number; read as at least one call per key, 6 per entity.".into(),
             quantity: Quantity::value(calls_per_entity("tree_strings", "kv-sheet")),
             rule: Rule::AtLeast(6.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some("The article's naive tree nests an object map per sub-object (stats, status_effects); tree_strings is one level of string keys, so it allocates fewer than the article's tree would.".into()),
         },
         Claim {
@@ -56,6 +58,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 calls_per_entity("tree_strings", "kv-sheet"),
             ),
             rule: Rule::AtMost(0.75),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some("tree_strings is a one-level tree (the article's nests sub-objects), so fewer allocations go away here than in the article.".into()),
         },
         Claim {
@@ -68,6 +72,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 Operand::new(Metric::Instructions, "tree_strings", "kv-sheet"),
             ),
             rule: Rule::AtMost(0.75),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -77,6 +83,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "flat_aos (a linear search of a Vec of entries) ÷ map_hashed (BTreeMap<u32, _>, the std::map<unsigned, DataValue> of step 1), time per op on kv-sheet (6 keys, a reasonable size). Faster: at most 1.".into(),
             quantity: Quantity::ratio(time("flat_aos", "kv-sheet"), time("map_hashed", "kv-sheet")),
             rule: Rule::AtMost(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -89,6 +97,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("map_hashed", "kv-keys-sweep"),
             ),
             rule: Rule::AtMost(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some("The other small counts are D3e to D3g (keys = 1, 2, 4). The sweep also runs keys = 16, 32 and 64 (kv-keys-sweep-k16, -k32, -k64), where the crossover is, but they are beyond the article's small and carry no claim.".into()),
         },
         Claim {
@@ -98,6 +108,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "flat_sorted (sorted entries, binary search) ÷ flat_aos (linear search), time per op on kv-sheet (6 keys). \"Not worth bothering\" read as the binary search gaining under 10%: at least 0.9.".into(),
             quantity: Quantity::ratio(time("flat_sorted", "kv-sheet"), time("flat_aos", "kv-sheet")),
             rule: Rule::AtLeast(0.9),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -110,6 +122,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("flat_aos", "kv-keys-sweep"),
             ),
             rule: Rule::AtLeast(0.9),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some("The other small counts are D3h to D3j (keys = 1, 2, 4); keys = 16, 32 and 64 are run but beyond the article's small, so where binary search starts to pay carries no claim.".into()),
         },
         Claim {
@@ -126,6 +140,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("map_hashed", "kv-keys-sweep-k1"),
             ),
             rule: Rule::AtMost(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -142,6 +158,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("map_hashed", "kv-keys-sweep-k2"),
             ),
             rule: Rule::AtMost(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -158,6 +176,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("map_hashed", "kv-keys-sweep-k4"),
             ),
             rule: Rule::AtMost(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -175,6 +195,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("flat_aos", "kv-keys-sweep-k1"),
             ),
             rule: Rule::AtLeast(0.9),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -192,6 +214,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("flat_aos", "kv-keys-sweep-k2"),
             ),
             rule: Rule::AtLeast(0.9),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -209,6 +233,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("flat_aos", "kv-keys-sweep-k4"),
             ),
             rule: Rule::AtLeast(0.9),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -221,6 +247,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 Operand::new(Metric::D1Misses, "flat_aos", "kv-sheet"),
             ),
             rule: Rule::AtMost(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some("A Get also reads the found value (and its type), which SoA keeps in other arrays: the search itself loads only keys, the whole Get loads up to three arrays' lines against one or two entries' lines.".into()),
         },
         Claim {
@@ -233,6 +261,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("flat_aos", "kv-keys-sweep"),
             ),
             rule: Rule::AtMost(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -245,6 +275,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 heap_calls("flat_soa", "kv-health-only"),
             ),
             rule: Rule::AtMost(0.35),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -257,7 +289,37 @@ pub(super) fn claims() -> Vec<Claim> {
                 calls_per_entity("flat_soa", "kv-health-only"),
             ),
             rule: Rule::AtMost(0.35),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
+        },
+        Claim {
+            id: "D6".into(),
+            source: SOURCE.into(),
+            quote: "So, we just replace them with their non-STL equivalents … This actually bloats the size of the Value union from 64 to 128 bits, which is less than stellar, but have faith, we are going in the right direction.".into(),
+            reading: "value_buffer (steps 5 and 6: 128-bit values, a location, a size and a capacity) ÷ co_allocated (step 4: 64-bit values, a scalar or a string's or array's handle), heap bytes per key on kv-health-only (each entity one float: no strings or arrays, so value_buffer's value buffer stays empty and the header's slots are what differ). The bloat read as more bytes per key, strictly above 1 (1.01 excludes a tie).".into(),
+            quantity: Quantity::ratio(
+                Operand::new(Metric::family("bytes_per_key"), "value_buffer", "kv-health-only"),
+                Operand::new(Metric::family("bytes_per_key"), "co_allocated", "kv-health-only"),
+            ),
+            rule: Rule::AtLeast(1.01),
+            sizes: Sizes::EVERY,
+            by_construction: true,
+            note: Some("The article's step 5 alone (the 128-bit union before the value buffer) is not a design: value_buffer is steps 5 and 6 together. Its per-entity record also holds the handle of a value buffer (empty here), which co_allocated's does not, so the ratio holds more than the slot's growth.".into()),
+        },
+        Claim {
+            id: "D8".into(),
+            source: SOURCE.into(),
+            quote: "Since all our value data are now allocated in a single buffer we can use the buffer offset rather than the pointer to refer to the data. This saves us memory (from 64 bits to 32 bits) and as an added bonus, it also allows us to relocate the buffer without having to do pointer patching.".into(),
+            reading: "slim_values (step 7: 32-bit values, a u16 offset and a u16 size) ÷ value_buffer (step 6: the same header and value buffers with 128-bit values), heap bytes per key on kv-health-only (one float per entity: only the header's slots differ). Saving memory read as fewer bytes per key, strictly below 1 (0.99 excludes a tie).".into(),
+            quantity: Quantity::ratio(
+                Operand::new(Metric::family("bytes_per_key"), "slim_values", "kv-health-only"),
+                Operand::new(Metric::family("bytes_per_key"), "value_buffer", "kv-health-only"),
+            ),
+            rule: Rule::AtMost(0.99),
+            sizes: Sizes::EVERY,
+            by_construction: true,
+            note: Some("The quote's before is a 64-bit pointer; value_buffer's slot is the 128 bits step 5 left, so the saving measured is larger than 64 → 32. \"Half the size of the STL version\" (co_allocated's 64-bit slot) is not compared: co_allocated keeps one buffer per entity where slim_values keeps two, so their bytes differ in more than the slot. Relocating a buffer without pointer patching is not measured: no workload moves a buffer.".into()),
         },
         Claim {
             id: "D9a".into(),
@@ -269,6 +331,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 heap_calls("two_regions", "kv-grow-strings"),
             ),
             rule: Rule::AtMost(0.99),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -281,7 +345,23 @@ pub(super) fn claims() -> Vec<Claim> {
                 calls_per_entity("two_regions", "kv-grow-strings"),
             ),
             rule: Rule::AtMost(0.99),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
+        },
+        Claim {
+            id: "D10".into(),
+            source: SOURCE.into(),
+            quote: "Since the data is stored in a single buffer and doesn't contain any pointers it is fully relocatable. We can move it around in memory as we please and make copies of it with a simple memcpy(). If we want to save the data to disk, as a static resource or as part of a saved game, we don't need any special serialization code. We can just write and read the data directly.".into(),
+            reading: "meet_in_middle (step 8: one buffer per entity, its snapshot one copy of the buffer's bytes) ÷ slim_values (step 7: header and value buffers, its snapshot serialised entry by entry), time per entity snapshotted on kv-snapshot (the 6-key sheet): a simple memcpy read as no slower than the serialisation it does away with (≤ 1).".into(),
+            quantity: Quantity::ratio(
+                time("meet_in_middle", "kv-snapshot"),
+                time("slim_values", "kv-snapshot"),
+            ),
+            rule: Rule::AtMost(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
+            note: Some("A snapshot is a copy into a byte vector (the bytes a save would write), not a write to disk. kv-snapshot is not a cache-pass workload, so the claim is judged by time.".into()),
         },
         Claim {
             id: "D11a".into(),
@@ -293,7 +373,9 @@ pub(super) fn claims() -> Vec<Claim> {
                 heap_calls("flat_soa", "kv-health-only"),
             ),
             rule: Rule::AtMost(0.35),
-            note: Some("With one float per entity the naive tree is not \"many\": tree_strings makes 2 calls per entity here against flat_soa's 3; the many are in the character sheet (D1, D2a).".into()),
+            sizes: Sizes::EVERY,
+            by_construction: false,
+            note: Some("With one float per entity the naive tree is not \"many\": tree_strings allocates one key string per entry plus B-tree nodes, flat_soa its three arrays per growth (the points show both counts); the many are in the character sheet (D1, D2a).".into()),
         },
         Claim {
             id: "D11b".into(),
@@ -305,6 +387,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 calls_per_entity("flat_soa", "kv-health-only"),
             ),
             rule: Rule::AtMost(0.35),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -314,6 +398,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "meet_in_middle (one contiguous buffer per component) on kv-health-only (the quote's case), allocator calls per entity: still one allocation per entity, at least 1.".into(),
             quantity: Quantity::value(calls_per_entity("meet_in_middle", "kv-health-only")),
             rule: Rule::AtLeast(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: true,
             note: None,
         },
         Claim {
@@ -326,6 +412,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 heap_calls("meet_in_middle", "kv-health-only"),
             ),
             rule: Rule::AtMost(0.1),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some("buddy_arena's own count agrees with the counting allocator's (impls/tests/integration/allocator_accounting.rs): it once built every rebuilt buffer in an uncounted scratch Vec.".into()),
         },
         Claim {
@@ -335,6 +423,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "meet_in_middle (the article's end-point store, holding each instance's overrides) on kv-overrides-o0 (a defaults entity with the 6-key sheet, no instance overriding anything), allocator calls per entity: no data stored for an instance read as no allocation for it; at most 0.1 leaves room for the entity table's doublings (about log2 n calls) and the defaults entity's own buffer.".into(),
             quantity: Quantity::value(calls_per_entity("meet_in_middle", "kv-overrides-o0")),
             rule: Rule::AtMost(0.1),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -347,7 +437,27 @@ pub(super) fn claims() -> Vec<Claim> {
                 Operand::new(Metric::family("bytes_per_entity"), "meet_in_middle", "kv-overrides-o100"),
             ),
             rule: Rule::AtMost(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some("The article compares the override store with hard-coded instance fields; no design stores hard-coded fields, so the store holding every field (o100) stands in for them. Its per-key header (key, type, slot) makes it larger than a hard-coded struct would be, so the ratio overstates the saving against the article's baseline. The article's drawback, the extra query on every access, is not tested: it is a cost against reading a hard-coded field, which no design or reference loop does.".into()),
+        },
+    ]
+}
+
+/// The catalogue's statements of these articles that no claim tests, in catalogue order.
+pub(super) fn untested() -> Vec<Untested> {
+    vec![
+        Untested {
+            id: "D7".into(),
+            source: SOURCE.into(),
+            quote: "But in our case it doesn't really matter. The number of items is small and we control the pointers to them, so we can easily move them around and defragment the buffer when necessary. But in fact, we don't even have to do that. If we get fragmentation we will eventually run out of space. This will reallocate the buffer which will also defragment it. This is enough for our purposes.".into(),
+            reason: "\"Enough\" names no quantity to bound. Judging it needs value buffers that treat their holes otherwise (defragmented whenever a value moves, or never) to weigh the article's compact-on-reallocation against, and a metric of the holes' share of a value buffer; value_buffer and slim_values both compact only on reallocation, and bytes per key mixes their holes with the buffers' growth slack.".into(),
+        },
+        Untested {
+            id: "E2c".into(),
+            source: RESOURCES.into(),
+            quote: "On the other hand, there are drawbacks to this approach. Accessing value becomes a lot more complicated and expensive, because we always need to perform an extra query to find out if the instance has overridden the default value or not.".into(),
+            reason: "The extra query is a cost against reading the resource's value directly (a hard-coded field), which no design or reference loop does: every GetOr on kv-overrides queries the instance first. Comparing the fall-through of kv-overrides-o0 with the direct hit of kv-overrides-o100 does not isolate it, since the two also differ in the instances' footprint (empty components against full sheets), and the cache pass does not run kv-overrides, so no count separates the second query's work. A test needs a reference loop reading the defaults' values without the instance query, on the same trace.".into(),
         },
     ]
 }

@@ -38,6 +38,10 @@ impl Family for DataComponentFamily {
         claims::claims()
     }
 
+    fn untested() -> Vec<results::Untested> {
+        claims::untested()
+    }
+
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }

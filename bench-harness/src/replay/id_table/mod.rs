@@ -48,6 +48,10 @@ impl Family for IdTableFamily {
         claims::claims()
     }
 
+    fn untested() -> Vec<results::Untested> {
+        claims::untested()
+    }
+
     type Op = IdTableOp;
     type Digest = Digest;
     type Model = SizedReplay<ctors::Model>;

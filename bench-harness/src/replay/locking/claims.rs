@@ -1,6 +1,6 @@
 //! The articles' claims this family's results answer (see `results::claim`).
 
-use results::{Claim, Metric, Operand, Quantity, Rule};
+use results::{Claim, Metric, Operand, Quantity, Rule, Sizes};
 
 const SOURCE: &str = "002 Multithreaded Gameplay";
 
@@ -25,6 +25,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "call_mutex (one std::sync::Mutex taken by each of a job's 3-4 API calls) ÷ single_thread (every job on one thread, no lock), time per job on lock-mixed (gameplay: read, raycast, push itself, 5% push another unit). \"Loose whatever performance we hoped to gain\" read as no speed-up left: at least 1.".into(),
             quantity: time_ratio("call_mutex", "single_thread", "lock-mixed"),
             rule: Rule::AtLeast(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some(threads_note.into()),
         },
         Claim {
@@ -34,6 +36,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "api_batch (Physics read-locked and the written units' stripes write-locked once per batch of 16 jobs, in one global order) ÷ call_mutex (a lock per call), time per job on lock-mixed. Synchronising at the level of the API instead of each call, read as faster: at most 1.".into(),
             quantity: time_ratio("api_batch", "call_mutex", "lock-mixed"),
             rule: Rule::AtMost(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some(threads_note.into()),
         },
     ]

@@ -40,6 +40,10 @@ impl Family for RelationFamily {
         claims::claims()
     }
 
+    fn untested() -> Vec<results::Untested> {
+        claims::untested()
+    }
+
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }

@@ -1,6 +1,6 @@
 //! The articles' claims this family's results answer (see `results::claim`).
 
-use results::{Claim, Metric, Operand, Quantity, Rule};
+use results::{Claim, Metric, Operand, Quantity, Rule, Sizes};
 
 const SOURCE: &str = "003 Data Structures Part 2: Indices";
 
@@ -38,6 +38,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 tested("sorted_x", "sp-uniform"),
             ),
             rule: Rule::AtMost(0.1),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some("Found counts points within the radius (a disc), the article's y-range a square: the disc holds π/4 of it.".into()),
         },
         Claim {
@@ -47,6 +49,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "sorted_x ÷ fuzzy_hash (the grid the article proposes instead), time per radius-r query on sp-uniform. Not a good solution against it: at least 1.".into(),
             quantity: Quantity::ratio(time("sorted_x", "sp-uniform"), time("fuzzy_hash", "sp-uniform")),
             rule: Rule::AtLeast(1.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -56,6 +60,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "fuzzy_hash (cell = 2r, key mix(ix, iy), the 2^n cells nearest the query point) on sp-uniform (2D): cells looked at per radius-r query, exactly 2² = 4.".into(),
             quantity: Quantity::value(cells("fuzzy_hash", "sp-uniform")),
             rule: Rule::Between(4.0, 4.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -65,6 +71,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "fuzzy_hash on sp-3d (3D): cells looked at per radius-r query, exactly 2³ = 8.".into(),
             quantity: Quantity::value(cells("fuzzy_hash", "sp-3d")),
             rule: Rule::Between(8.0, 8.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -74,6 +82,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "fuzzy_hash on sp-uniform, whose density puts 16 points in each group of 4 cells of 2r: points tested per radius-r query. \"16 or so\" read as within a quarter: [12, 20].".into(),
             quantity: Quantity::value(tested("fuzzy_hash", "sp-uniform")),
             rule: Rule::Between(12.0, 20.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -83,6 +93,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "fuzzy_hash on sp-3d, 16 points per group of 8 cells: points tested per radius-r query, within [12, 20].".into(),
             quantity: Quantity::value(tested("fuzzy_hash", "sp-3d")),
             rule: Rule::Between(12.0, 20.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -92,6 +104,8 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "fuzzy_hash on sp-large-radius (sp-uniform's points, queries at 10× the design radius): cells looked at per query. \"10² = 100 cells\" read as within a quarter: [75, 125].".into(),
             quantity: Quantity::value(cells("fuzzy_hash", "sp-large-radius")),
             rule: Rule::Between(75.0, 125.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: Some("A query square 20r wide is 10 cells of 2r across but straddles 11 of them, so fuzzy_hash looks at 11² = 121. The article also says 36 cells for the same case (\"a 50 m range on a 10 m grid\", 10× the 5 m radius), which would be 6²: its two figures disagree.".into()),
         },
         Claim {
@@ -101,7 +115,9 @@ pub(super) fn claims() -> Vec<Claim> {
             reading: "fuzzy_hash on sp-large-radius: points tested per query (the work; found per query is the same for every design). \"~1600\" read as within a quarter: [1200, 2000].".into(),
             quantity: Quantity::value(tested("fuzzy_hash", "sp-large-radius")),
             rule: Rule::Between(1200.0, 2000.0),
-            note: Some("The article's ~1600 is its own arithmetic: 100 cells × 16, but its 16 is per group of 2^n = 4 cells, i.e. 4 per cell, which gives 100 × 4 = 400 tested and π·10² ≈ 314 found at that density. The workload (100K points) finds ~306 and tests ~467 (121 cells × ~4); at 1K, edge effects lower both (240 found).".into()),
+            sizes: Sizes::EVERY,
+            by_construction: false,
+            note: Some("The article's ~1600 is its own arithmetic: 100 cells × 16, but its 16 is per group of 2^n = 4 cells, i.e. 4 per cell, which gives 100 × 4 = 400 tested and π·10² ≈ 314 found at that density. The workload's query square straddles 121 cells (I12e) at the same density of about 4 per cell; at 1K the world's edges cut queries short and lower both counts (the points show them).".into()),
         },
         Claim {
             id: "I12g".into(),
@@ -113,6 +129,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 tested("fuzzy_hash", "sp-large-radius"),
             ),
             rule: Rule::Between(0.5, 2.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -125,6 +143,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("fuzzy_hash", "sp-large-radius"),
             ),
             rule: Rule::Between(0.5, 2.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -137,7 +157,20 @@ pub(super) fn claims() -> Vec<Claim> {
                 time("fuzzy_hash", "sp-large-radius"),
             ),
             rule: Rule::Between(0.5, 2.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
+        },
+        Claim {
+            id: "I12j".into(),
+            source: SOURCE.into(),
+            quote: "If you want to search for things within a 5 m range, but also for things within a 50 m range, won’t you need two indices with two different grid cell sizes? Because if you want to search with a 50 m range on a 10 m grid, you will have to search 36 cells.".into(),
+            reading: "fuzzy_hash (cell = 2r: the 10 m grid of a 5 m range) on sp-large-radius (queries at 10× the design radius: the 50 m range), cells looked at per query. \"36 cells\" read as within a quarter, as I12e: [27, 45].".into(),
+            quantity: Quantity::value(cells("fuzzy_hash", "sp-large-radius")),
+            rule: Rule::Between(27.0, 45.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
+            note: Some("The article's range is a radius (\"within 5 m\" searched on a 10 m grid), so a 50 m range spans a square 100 m wide: 10 cells of 10 m across, straddling 11, so 11² = 121 by the design's rule and 10² = 100 in the article's next paragraph (I12e). 36 = 6² is the count for a square 50 m wide (5 cells, straddling 6), the 50 m read as a diameter.".into()),
         },
         Claim {
             id: "I13a".into(),
@@ -149,6 +182,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 Operand::new(Metric::family("longest_chain"), "fuzzy_hash", "sp-uniform"),
             ),
             rule: Rule::AtLeast(2.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
         Claim {
@@ -161,6 +196,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 tested("fuzzy_hash", "sp-uniform"),
             ),
             rule: Rule::AtLeast(2.0),
+            sizes: Sizes::EVERY,
+            by_construction: false,
             note: None,
         },
     ]

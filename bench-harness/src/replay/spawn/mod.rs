@@ -38,6 +38,10 @@ impl Family for SpawnFamily {
         claims::claims()
     }
 
+    fn untested() -> Vec<results::Untested> {
+        claims::untested()
+    }
+
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }
@@ -93,6 +97,7 @@ impl Family for SpawnFamily {
         }
         for_each_spawn_design(&mut Designs(visitor));
         visitor.visit_loop::<reference::DirectHecsSpawn>();
+        visitor.visit_loop::<reference::DirectHecsSpawnBuilder>();
         visitor.visit_loop::<reference::DirectHecsBatch>();
         #[cfg(feature = "bevy")]
         {

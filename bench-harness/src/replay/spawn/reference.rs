@@ -1,18 +1,22 @@
 //! The family's reference loops, verified like a replay:
 //!
-//! * [`DirectSpawn`] (`ref-direct-<peer>`, for `hecs_spawn` and `hecs_batch`, and behind the
-//!   `bevy` cargo feature `bevy_spawn` and `bevy_batch`): a spawn body written against the ECS
-//!   crate itself, no [`Spawner`] trait or replay driver in between. The resource is the
-//!   peer's own, compiled untimed by the peer's replay of the trace's setup (the typed
-//!   per-entity records a deserialiser hands the crate, grouped per component set for the
-//!   batch designs); the body is a plain `Vec` of its steps (spawn the level `times` times,
-//!   despawn everything), and each timed pass runs them on a fresh world of the crate, built
-//!   (and dropped) outside the timed region, keeping each spawn's entity list as an
-//!   application keeps its resource entity index. The crate calls are the ones each peer's
-//!   idiom names, as the crates' docs show them:
-//!   - `hecs_spawn`: one reused `hecs::EntityBuilder`, `EntityBuilder::add` per component,
-//!     `World::spawn(builder.build())` per entity (hecs's route for a component set not known
-//!     statically), the parent's entity written into the child's transform as it is built.
+//! * [`DirectSpawn`] (`ref-direct-<peer>`, for `hecs_spawn`, `hecs_spawn_builder` and
+//!   `hecs_batch`, and behind the `bevy` cargo feature `bevy_spawn` and `bevy_batch`): a spawn
+//!   body written against the ECS crate itself, no [`Spawner`] trait or replay driver in
+//!   between. The resource is the peer's own, compiled untimed by the peer's replay of the
+//!   trace's setup (the typed per-entity records a deserialiser hands the crate, grouped per
+//!   component set for the batch designs); the body is a plain `Vec` of its steps (spawn the
+//!   level `times` times, despawn everything), and each timed pass runs them on a fresh world
+//!   of the crate, built (and dropped) outside the timed region, keeping each spawn's entity
+//!   list as an application keeps its resource entity index. The crate calls are the ones
+//!   each peer's idiom names, as the crates' docs show them:
+//!   - `hecs_spawn`: `World::spawn(bundle)` per entity, the bundle the static tuple of the
+//!     entity's components (a `match` on its component set picks one of 16 tuple types), the
+//!     parent's entity written into the child's transform as it is built.
+//!   - `hecs_spawn_builder`: one reused `hecs::EntityBuilder`, `EntityBuilder::add` per
+//!     component, `World::spawn(builder.build())` per entity (hecs's route for a component set
+//!     not known statically), the parent's entity written into the child's transform as it is
+//!     built.
 //!   - `hecs_batch`: per component set, a `ColumnBatchBuilder` filled column by column and
 //!     `World::spawn_column_batch` (hecs: "the fastest ... way to spawn large numbers of
 //!     entities ... Supports dynamic component types"), then `World::get::<&mut Transform>`
@@ -43,7 +47,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use impls::spawn::model::ModelSpawner;
-use impls::spawn::peers::hecs::{HecsBatch, HecsSpawn, HecsWorld, Transform};
+use impls::spawn::peers::hecs::{HecsBatch, HecsSpawn, HecsSpawnBuilder, HecsWorld, Transform};
 use impls::spawn::peers::{Batches, Record, Tags};
 use impls::spawn::{EntityOf, MeshRecord, PointMass, Spawner, world_digest};
 use workloads::Trace;
@@ -69,6 +73,47 @@ pub trait DirectSpawner: Spawner + 'static {
 }
 
 impl DirectSpawner for HecsSpawn {
+    /// `World::spawn` of the static tuple of each entity's components.
+    #[inline(never)]
+    fn spawn_direct(blob: &Vec<Record>, world: &mut HecsWorld) -> Vec<hecs::Entity> {
+        let world = &mut world.0;
+        let mut out: Vec<hecs::Entity> = Vec::with_capacity(blob.len());
+        for r in blob {
+            let parent = (r.parent != u32::MAX).then(|| out[r.parent as usize]);
+            let transform = r.transform.map(|local| Transform { local, parent });
+            let e = match (transform, r.mass, r.tags, r.mesh) {
+                (None, None, None, None) => world.spawn(()),
+                (Some(t), None, None, None) => world.spawn((t,)),
+                (None, Some(m), None, None) => world.spawn((m,)),
+                (Some(t), Some(m), None, None) => world.spawn((t, m)),
+                (None, None, Some(g), None) => world.spawn((g,)),
+                (Some(t), None, Some(g), None) => world.spawn((t, g)),
+                (None, Some(m), Some(g), None) => world.spawn((m, g)),
+                (Some(t), Some(m), Some(g), None) => world.spawn((t, m, g)),
+                (None, None, None, Some(h)) => world.spawn((h,)),
+                (Some(t), None, None, Some(h)) => world.spawn((t, h)),
+                (None, Some(m), None, Some(h)) => world.spawn((m, h)),
+                (Some(t), Some(m), None, Some(h)) => world.spawn((t, m, h)),
+                (None, None, Some(g), Some(h)) => world.spawn((g, h)),
+                (Some(t), None, Some(g), Some(h)) => world.spawn((t, g, h)),
+                (None, Some(m), Some(g), Some(h)) => world.spawn((m, g, h)),
+                (Some(t), Some(m), Some(g), Some(h)) => world.spawn((t, m, g, h)),
+            };
+            out.push(e);
+        }
+        out
+    }
+
+    fn despawn_all_direct(world: &mut HecsWorld) {
+        world.0.clear();
+    }
+
+    fn held_direct(world: &HecsWorld) -> u64 {
+        u64::from(world.0.len())
+    }
+}
+
+impl DirectSpawner for HecsSpawnBuilder {
     /// One reused `EntityBuilder`, `World::spawn(builder.build())` per entity.
     #[inline(never)]
     fn spawn_direct(blob: &Vec<Record>, world: &mut HecsWorld) -> Vec<hecs::Entity> {
@@ -472,6 +517,8 @@ impl<S: DirectSpawner> ReferenceLoop for DirectSpawn<S> {
 
 /// `ref-direct-hecs_spawn`.
 pub type DirectHecsSpawn = DirectSpawn<HecsSpawn>;
+/// `ref-direct-hecs_spawn_builder`.
+pub type DirectHecsSpawnBuilder = DirectSpawn<HecsSpawnBuilder>;
 /// `ref-direct-hecs_batch`.
 pub type DirectHecsBatch = DirectSpawn<HecsBatch>;
 /// `ref-direct-bevy_spawn`.
@@ -518,6 +565,7 @@ mod tests {
         for workload in ["spawn-level", "spawn-prefab", "spawn-restart"] {
             let trace = trace(workload);
             check::<HecsSpawn>(&trace);
+            check::<HecsSpawnBuilder>(&trace);
             check::<HecsBatch>(&trace);
             #[cfg(feature = "bevy")]
             {

@@ -42,6 +42,10 @@ impl Family for TagFamily {
         claims::claims()
     }
 
+    fn untested() -> Vec<results::Untested> {
+        claims::untested()
+    }
+
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }

@@ -41,6 +41,10 @@ impl Family for TransformFamily {
         claims::claims()
     }
 
+    fn untested() -> Vec<results::Untested> {
+        claims::untested()
+    }
+
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }

@@ -19,7 +19,9 @@
 //! `QueryState<&Position>`'s `Query` once (its archetypes brought up to date, as a system's
 //! are each run) and calls `Query::get` per entity, whose error says whether the entity is
 //! dead or lacks the component; a run of writes does the same with `&mut Velocity` and
-//! `get_mut`. Single calls (`CopyPosition`) use `World::get_entity`. Destruction: `despawn`
+//! `get_mut`, a run of copies with `&mut Position`, `Query::get` of the source (its position
+//! copied out, so a copy onto itself needs one query) and `get_mut` of the target. Single
+//! calls use `World::get_entity`. Destruction: `despawn`
 //! removes the components at once (the destroy-callback strategy). Memory: bevy does not
 //! report its allocations; [`ComponentStore::memory_bytes`] is a lower bound, 40 bytes per
 //! instance plus 16 per live entity (its location record), without spare capacity or change
@@ -32,18 +34,19 @@ use std::marker::PhantomData;
 use bevy_ecs::component::{Component, Mutable, StorageType};
 use bevy_ecs::entity::Entity;
 use bevy_ecs::query::{QueryEntityError, QueryState};
+use bevy_ecs::system::Query;
 use bevy_ecs::world::World;
 
 use super::joined;
 use crate::components::{
-    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
+    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, CopyRun, Destruction,
     PointMass, PositionRun, Refused, VectorField, VelocityRun,
 };
 
 /// The `bevy_ecs` version the designs are built against.
 const VERSION: &str = "0.16.1";
 /// How both bevy designs use the crate (their `DesignKind::Peer::idiom`).
-const IDIOM: &str = "World::spawn((Position, Velocity, Acceleration, Mass)), a cached QueryState<(&mut Position, &mut Velocity, &Acceleration)> to simulate, QueryState<&Position>::query once per run of lookups and QueryState<&mut Velocity> per run of writes, Query::get per entity";
+const IDIOM: &str = "World::spawn((Position, Velocity, Acceleration, Mass)), a cached QueryState<(&mut Position, &mut Velocity, &Acceleration)> to simulate, QueryState<&Position>::query once per run of lookups, QueryState<&mut Velocity> per run of writes and QueryState<&mut Position> per run of copies, Query::get per entity";
 /// The documentation page the idiom follows.
 const DOCS: &str = "https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/query/struct.QueryState.html";
 /// What both bevy designs' adapter adds per op (their `DesignKind::Peer::adapter`).
@@ -66,7 +69,7 @@ impl BevyStorage for InTable {
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
         meta: DesignMeta {
             name: "bevy_table",
-            description: "bevy_ecs::World as its docs show, table storage (archetype tables): Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes; despawn removes at once (cargo feature `bevy`)",
+            description: "bevy_ecs::World as its docs show, table storage (archetype tables): Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes/copies; despawn removes at once (cargo feature `bevy`)",
             kind: ComponentDesignKind::Peer {
                 crate_name: "bevy_ecs",
                 version: VERSION,
@@ -88,7 +91,7 @@ impl BevyStorage for InSparseSet {
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
         meta: DesignMeta {
             name: "bevy_sparse",
-            description: "bevy_ecs::World as its docs show, sparse-set storage: Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes; despawn removes at once (cargo feature `bevy`)",
+            description: "bevy_ecs::World as its docs show, sparse-set storage: Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes/copies; despawn removes at once (cargo feature `bevy`)",
             kind: ComponentDesignKind::Peer {
                 crate_name: "bevy_ecs",
                 version: VERSION,
@@ -167,6 +170,8 @@ pub struct BevyPeer<S: BevyStorage> {
     positions: RefCell<QueryState<&'static Position<S>>>,
     /// The velocity-write query, built once.
     velocities: QueryState<&'static mut Velocity<S>>,
+    /// The position-copy query, built once.
+    copies: QueryState<&'static mut Position<S>>,
     /// Entities with a point mass.
     instances: usize,
     /// Live entities.
@@ -189,6 +194,13 @@ impl<S: BevyStorage> BevyPeer<S> {
     pub fn position_query(&self) -> std::cell::RefMut<'_, QueryState<&'static Position<S>>> {
         self.positions.borrow_mut()
     }
+
+    /// The cached `QueryState<&mut Position>`'s `Query` on the world, as a system copying
+    /// positions gets it (a run of copies uses it; the `ref-direct-bevy_*` loops copy through
+    /// it).
+    pub fn copy_query(&mut self) -> Query<'_, '_, &'static mut Position<S>> {
+        self.copies.query_mut(&mut self.world)
+    }
 }
 
 /// A run's answer for an entity a query did not match: dead ([`Refused`]), or alive without a
@@ -210,11 +222,13 @@ impl<S: BevyStorage> ComponentStore for BevyPeer<S> {
         let step = world.query::<Step<S>>();
         let positions = RefCell::new(world.query::<&Position<S>>());
         let velocities = world.query::<&mut Velocity<S>>();
+        let copies = world.query::<&mut Position<S>>();
         Self {
             world,
             step,
             positions,
             velocities,
+            copies,
             instances: 0,
             entities: 0,
         }
@@ -316,6 +330,30 @@ impl<S: BevyStorage> ComponentStore for BevyPeer<S> {
             }
             Err(error) => missed(error, false),
         })
+    }
+
+    /// One `Query<&mut Position>` for the run, `Query::get` of `from` (its position copied
+    /// out) then `Query::get_mut` of `to`; the query's error already tells a dead entity from
+    /// one without a position, so the run's loop answers every copy.
+    #[inline]
+    fn copy_positions<R: CopyRun<Entity>>(&mut self, run: R) -> R::Output {
+        let mut query = self.copy_query();
+        run.run(
+            |from, to| {
+                let p = match query.get(from) {
+                    Ok(p) => p.0,
+                    Err(error) => return missed(error, false),
+                };
+                match query.get_mut(to) {
+                    Ok(mut q) => {
+                        q.0 = p;
+                        Ok(true)
+                    }
+                    Err(error) => missed(error, false),
+                }
+            },
+            Err,
+        )
     }
 
     fn simulate(&mut self, dt: f32) {

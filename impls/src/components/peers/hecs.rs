@@ -7,9 +7,11 @@
 //! archetypes' three columns (SoA per component: `Mass` is never read). A run of lookups
 //! borrows `World::view::<&Position>()` once and calls `ViewBorrow::get` per entity (the
 //! entity table's generation check, the archetype, the row), a run of writes
-//! `view::<&mut Velocity>()` and `get_mut`; single calls (`CopyPosition`) use `World::get`.
-//! The trade-off of the layout: attaching or detaching moves the entity's row between
-//! archetypes, which a sparse set (shipyard) does not pay.
+//! `view::<&mut Velocity>()` and `get_mut`, a run of copies `view::<&mut Position>()` and
+//! `get_mut` of the source then of the target (the source's position copied out first, so a
+//! copy onto itself needs no second borrow); single calls use `World::get`. The trade-off of
+//! the layout: attaching or detaching moves the entity's row between archetypes, which a
+//! sparse set (shipyard) does not pay.
 //!
 //! The crate's answers carry the trait's errors: `despawn`, `remove` and `World::get` report
 //! a dead entity themselves; a view's miss (dead or without a point mass) is told apart by
@@ -25,7 +27,7 @@ use hecs::{ComponentError as HecsError, World};
 
 use super::{Acceleration, Mass, Position, Velocity, joined, split};
 use crate::components::{
-    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
+    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, CopyRun, Destruction,
     PointMass, PositionRun, Refused, VectorField, VelocityRun,
 };
 
@@ -35,9 +37,14 @@ pub struct HecsPeer {
 }
 
 impl HecsPeer {
-    /// The world (the `ref-direct-hecs` loop reads it directly).
+    /// The world (the `ref-direct-hecs` lookup loop reads it directly).
     pub fn world(&self) -> &World {
         &self.world
+    }
+
+    /// The world, uniquely borrowed (the `ref-direct-hecs` copy loop writes it directly).
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
     }
 
     /// A run's answer for an entity a view missed: dead ([`Refused`]), or alive without a
@@ -56,13 +63,13 @@ impl ComponentStore for HecsPeer {
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
         meta: DesignMeta {
             name: "hecs",
-            description: "hecs::World as its docs show: Position/Velocity/Acceleration/Mass components (archetype columns), spawn with the bundle, simulate a query_mut over three, a view borrowed once per run of lookups/writes; despawn removes at once",
+            description: "hecs::World as its docs show: Position/Velocity/Acceleration/Mass components (archetype columns), spawn with the bundle, simulate a query_mut over three, a view borrowed once per run of lookups/writes/copies; despawn removes at once",
             kind: ComponentDesignKind::Peer {
                 crate_name: "hecs",
                 version: "0.11.2",
-                idiom: "World::spawn((Position, Velocity, Acceleration, Mass)), query_mut::<(&mut Position, &mut Velocity, &Acceleration)> to simulate, view::<&Position>() once per run of lookups and view::<&mut Velocity>() per run of writes",
+                idiom: "World::spawn((Position, Velocity, Acceleration, Mass)), query_mut::<(&mut Position, &mut Velocity, &Acceleration)> to simulate, view::<&Position>() once per run of lookups, view::<&mut Velocity>() per run of writes and view::<&mut Position>() per run of copies",
                 docs: "https://docs.rs/hecs/0.11.2/hecs/struct.World.html",
-                adapter: "Per lookup, the closure wraps `ViewBorrow::get`'s `Option` in the trait's `Result<Option<[f32; 3]>, Refused>`, asking `World::contains` on a miss only to refuse a dead entity; `attach` checks `has::<Mass>()` first, as `insert` would replace silently. The family's loop also reads each op's kind, keeps its index for a refusal and walks ops and recorded entities as two slices, where the direct loop walks one; our designs pay that loop too.",
+                adapter: "Per lookup, the closure wraps `ViewBorrow::get`'s `Option` in the trait's `Result<Option<[f32; 3]>, Refused>`, asking `World::contains` on a miss only to refuse a dead entity (a copy's closure answers the entity its view missed, asked off the loop); a run of copies borrows the world through `view` where the direct loop's unique borrow takes `view_mut`, one borrow check per run; `attach` checks `has::<Mass>()` first, as `insert` would replace silently. The family's loop also reads each op's kind, keeps its index for a refusal and walks ops and recorded entities as two slices, where the direct loop walks one; our designs pay that loop too.",
             },
         },
         destruction: Destruction::Callback,
@@ -167,6 +174,24 @@ impl ComponentStore for HecsPeer {
             }
             None => self.missed(entity, false),
         })
+    }
+
+    /// One `view::<&mut Position>()` for the run, `get_mut` of `from` (its position copied
+    /// out) then of `to`; a miss answers the entity missed, and `World::contains` is asked of
+    /// it off the run's loop. Through `view` (the world borrowed shared, checked once per run)
+    /// rather than `view_mut`, whose unique borrow of the world would leave `contains` no way
+    /// in.
+    #[inline]
+    fn copy_positions<R: CopyRun<hecs::Entity>>(&mut self, run: R) -> R::Output {
+        let mut view = self.world.view::<&mut Position>();
+        run.run(
+            |from, to| {
+                let p = view.get_mut(from).ok_or(from)?.0;
+                view.get_mut(to).ok_or(to)?.0 = p;
+                Ok(true)
+            },
+            |entity| self.missed(entity, false),
+        )
     }
 
     fn simulate(&mut self, dt: f32) {

@@ -8,14 +8,18 @@
 //! the point mass is four components ([`Position`], [`Velocity`], [`Acceleration`], [`Mass`],
 //! as an ECS user declares them), `simulate` is a query over the three it needs, an entity
 //! attached at spawn is spawned with its bundle ([`ComponentStore::spawn_with`]), and a run of
-//! lookups or writes borrows its storage once ([`ComponentStore::read_positions`],
-//! [`ComponentStore::write_velocities`]), as a system does. The adapter's own cost shows as
-//! the `overhead` of the replay over `ref-direct-<peer>`, a loop calling the crate directly on
-//! the same world (`bench-harness/src/replay/components/reference.rs`).
+//! lookups, writes or position copies borrows its storage once
+//! ([`ComponentStore::read_positions`], [`ComponentStore::write_velocities`],
+//! [`ComponentStore::copy_positions`]: the position storage borrowed mutably, a copy's
+//! source read and copied out before its target is written), as a system does. The adapter's
+//! own cost shows as the `overhead` of the replay over `ref-direct-<peer>`, a loop calling the
+//! crate directly on the same world, on the lookup and the copy bodies
+//! (`bench-harness/src/replay/components/reference.rs`).
 //!
 //! [`ComponentStore::spawn_with`]: super::ComponentStore::spawn_with
 //! [`ComponentStore::read_positions`]: super::ComponentStore::read_positions
 //! [`ComponentStore::write_velocities`]: super::ComponentStore::write_velocities
+//! [`ComponentStore::copy_positions`]: super::ComponentStore::copy_positions
 
 #[cfg(feature = "bevy")]
 pub mod bevy;

@@ -9,7 +9,9 @@
 //! `View<Acceleration>`, iterated together (shipyard walks the shortest dense array and looks
 //! the others up by sparse index). A run of lookups borrows `View<Position>` once
 //! (`World::borrow`) and calls `Get::get` per entity (a sparse read and a dense read), a run
-//! of writes `ViewMut<Velocity>`; single calls (`CopyPosition`) use `World::get`. The
+//! of writes `ViewMut<Velocity>`, a run of copies `ViewMut<Position>` (`Get::get` through
+//! `&ViewMut` for the source, through `&mut ViewMut` for the target, the source's position
+//! copied out first so a copy onto itself needs one view); single calls use `World::get`. The
 //! trade-off against archetypes: attaching never moves other components, but a query over
 //! several components joins sparse sets instead of walking shared rows.
 //!
@@ -27,7 +29,7 @@ use shipyard::{EntitiesView, EntityId, Get, IntoIter, View, ViewMut, World};
 
 use super::{Acceleration, Mass, Position, Velocity, joined, split};
 use crate::components::{
-    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
+    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, CopyRun, Destruction,
     PointMass, PositionRun, Refused, VectorField, VelocityRun,
 };
 
@@ -50,7 +52,7 @@ pub struct ShipyardPeer {
 }
 
 impl ShipyardPeer {
-    /// The world (the `ref-direct-shipyard` loop reads it directly).
+    /// The world (the `ref-direct-shipyard` loops borrow their views from it directly).
     pub fn world(&self) -> &World {
         &self.world
     }
@@ -78,13 +80,13 @@ impl ComponentStore for ShipyardPeer {
     const INFO: ComponentDesignInfo = ComponentDesignInfo {
         meta: DesignMeta {
             name: "shipyard",
-            description: "shipyard::World as its docs show: Position/Velocity/Acceleration/Mass components (a sparse set each), add_entity with the bundle, simulate a system over three views, View borrowed once per run of lookups/writes; delete_entity removes at once",
+            description: "shipyard::World as its docs show: Position/Velocity/Acceleration/Mass components (a sparse set each), add_entity with the bundle, simulate a system over three views, View borrowed once per run of lookups/writes/copies; delete_entity removes at once",
             kind: ComponentDesignKind::Peer {
                 crate_name: "shipyard",
                 version: "0.11.5",
-                idiom: "World::add_entity((Position, Velocity, Acceleration, Mass)), a system over (ViewMut<Position>, ViewMut<Velocity>, View<Acceleration>) to simulate, View<Position> borrowed once per run of lookups and ViewMut<Velocity> per run of writes",
+                idiom: "World::add_entity((Position, Velocity, Acceleration, Mass)), a system over (ViewMut<Position>, ViewMut<Velocity>, View<Acceleration>) to simulate, View<Position> borrowed once per run of lookups, ViewMut<Velocity> per run of writes and ViewMut<Position> per run of copies",
                 docs: "https://docs.rs/shipyard/0.11.5/shipyard/struct.World.html",
-                adapter: "Per lookup, the closure wraps `Get::get`'s `Result` in the trait's `Result<Option<[f32; 3]>, Refused>`, asking `EntitiesView::is_alive` on a miss only to refuse a dead entity; `spawn`/`kill` keep a live count, `attach` checks `is_alive` and `World::get::<&Mass>` first. The family's loop also reads each op's kind, keeps its index for a refusal and walks ops and recorded entities as two slices, where the direct loop walks one; our designs pay that loop too.",
+                adapter: "Per lookup, the closure wraps `Get::get`'s `Result` in the trait's `Result<Option<[f32; 3]>, Refused>`, asking `EntitiesView::is_alive` on a miss only to refuse a dead entity (a copy's closure answers the entity its view missed, asked off the loop); `spawn`/`kill` keep a live count, `attach` checks `is_alive` and `World::get::<&Mass>` first. The family's loop also reads each op's kind, keeps its index for a refusal and walks ops and recorded entities as two slices, where the direct loop walks one; our designs pay that loop too.",
             },
         },
         destruction: Destruction::Callback,
@@ -220,6 +222,34 @@ impl ComponentStore for ShipyardPeer {
             }
             Err(_) => this.missed(entity, false),
         })
+    }
+
+    /// One `ViewMut<Position>` for the run, `Get::get` of `from` (its position copied out)
+    /// then of `to`; a miss answers the entity missed, and `EntitiesView::is_alive` is asked
+    /// of it off the run's loop.
+    #[inline]
+    fn copy_positions<R: CopyRun<EntityId>>(&mut self, run: R) -> R::Output {
+        let this = &*self;
+        let Ok(mut positions) = this.world.borrow::<ViewMut<Position>>() else {
+            // Only while another borrow holds the storage, which this store never leaves
+            // behind: the per-call path (`World::get`) answers the same.
+            return run.run(
+                |from, to| {
+                    let p = this.world.get::<&Position>(from).map_err(|_| from)?.0;
+                    this.world.get::<&mut Position>(to).map_err(|_| to)?.0 = p;
+                    Ok(true)
+                },
+                |entity| this.missed(entity, false),
+            );
+        };
+        run.run(
+            |from, to| {
+                let p = (&positions).get(from).map_err(|_| from)?.0;
+                (&mut positions).get(to).map_err(|_| to)?.0 = p;
+                Ok(true)
+            },
+            |entity| this.missed(entity, false),
+        )
     }
 
     fn simulate(&mut self, dt: f32) {

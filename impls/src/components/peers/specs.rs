@@ -11,10 +11,12 @@
 //! `simulate` fetches `WriteStorage<Position>`, `WriteStorage<Velocity>` and
 //! `ReadStorage<Acceleration>` once and joins them (the bitsets intersected). A run of lookups
 //! fetches `ReadStorage<Position>` once and calls `Storage::get` per entity (the bitset, the
-//! entity's generation, the storage), a run of writes `WriteStorage<Velocity>` and `get_mut`;
-//! single calls (`CopyPosition`) fetch the storage per call, as specs code outside a system
-//! does. The trade-off: the storage picks the map per component type, but every access pays
-//! the bitset and the generation check.
+//! entity's generation, the storage), a run of writes `WriteStorage<Velocity>` and `get_mut`,
+//! a run of copies `WriteStorage<Position>`, `get` of the source and `get_mut` of the target
+//! (the source's position copied out first, so a copy onto itself needs one storage); single
+//! calls fetch the storage per call, as specs code outside a system does. The trade-off: the
+//! storage picks the map per component type, but every access pays the bitset and the
+//! generation check.
 //!
 //! The crate's answers carry the trait's errors: a storage's miss (dead, or without a point
 //! mass) is told apart by the storage's own `fetched_entities().is_alive`, on the miss only.
@@ -42,7 +44,7 @@ use specs::world::EntitiesRes;
 
 use super::joined;
 use crate::components::{
-    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
+    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, CopyRun, Destruction,
     PointMass, PositionRun, Refused, VectorField, VelocityRun,
 };
 
@@ -50,9 +52,9 @@ use crate::components::{
 const SPECS: ComponentDesignKind = ComponentDesignKind::Peer {
     crate_name: "specs",
     version: "0.20.0",
-    idiom: "World::create_entity().with(Position)...build() with the four components, a (WriteStorage<Position>, WriteStorage<Velocity>, ReadStorage<Acceleration>) join to simulate, ReadStorage<Position> fetched once per run of lookups and WriteStorage<Velocity> per run of writes",
+    idiom: "World::create_entity().with(Position)...build() with the four components, a (WriteStorage<Position>, WriteStorage<Velocity>, ReadStorage<Acceleration>) join to simulate, ReadStorage<Position> fetched once per run of lookups, WriteStorage<Velocity> per run of writes and WriteStorage<Position> per run of copies",
     docs: "https://docs.rs/specs/0.20.0/specs/trait.WorldExt.html",
-    adapter: "Per lookup, the closure wraps `Storage::get`'s `Option` in the trait's `Result<Option<[f32; 3]>, Refused>`, asking `is_alive` on a miss only to refuse a dead entity; methods that change the store refuse indices the world never handed out and keep counts. The family's loop also reads each op's kind, keeps its index for a refusal and walks ops and recorded entities as two slices, where the direct loop walks one; our designs pay that loop too.",
+    adapter: "Per lookup, the closure wraps `Storage::get`'s `Option` in the trait's `Result<Option<[f32; 3]>, Refused>`, asking `is_alive` on a miss only to refuse a dead entity (a copy's closure answers the entity its storage missed, asked off the loop); methods that change the store refuse indices the world never handed out and keep counts. The family's loop also reads each op's kind, keeps its index for a refusal and walks ops and recorded entities as two slices, where the direct loop walks one; our designs pay that loop too.",
 };
 
 /// One of specs' storages, as the storage of all four point-mass components, and the record of
@@ -128,7 +130,7 @@ specs_storage!(
     VecStorage,
     "specs_vec",
     0,
-    "specs VecStorage as its docs show: Position/Velocity/Acceleration/Mass each in a Vec indexed by entity index (the article's direct index) with a bitset, create_entity().with(..), simulate a join over three, storages fetched once per run of lookups/writes"
+    "specs VecStorage as its docs show: Position/Velocity/Acceleration/Mass each in a Vec indexed by entity index (the article's direct index) with a bitset, create_entity().with(..), simulate a join over three, storages fetched once per run of lookups/writes/copies"
 );
 specs_storage!(
     InDenseVec,
@@ -159,7 +161,7 @@ pub struct SpecsPeer<S: SpecsStorage> {
 }
 
 impl<S: SpecsStorage> SpecsPeer<S> {
-    /// The world (the `ref-direct-specs_*` loops read it directly).
+    /// The world (the `ref-direct-specs_*` loops fetch their storages from it directly).
     pub fn world(&self) -> &World {
         &self.world
     }
@@ -357,6 +359,24 @@ impl<S: SpecsStorage> ComponentStore for SpecsPeer<S> {
                 false => missed(velocities.fetched_entities(), entity, false),
             }
         })
+    }
+
+    /// One `WriteStorage<Position>` for the run, `get` of `from` (its position copied out)
+    /// then `get_mut` of `to`; a miss answers the entity missed, and `is_alive` is asked of it
+    /// off the run's loop (on the world's `Entities`, fetched then: the storage is the copy
+    /// closure's).
+    #[inline]
+    fn copy_positions<R: CopyRun<Entity>>(&mut self, run: R) -> R::Output {
+        let world = &self.world;
+        let mut positions = world.write_storage::<Position<S>>();
+        run.run(
+            |from, to| {
+                let p = positions.get(from).ok_or(from)?.0;
+                positions.get_mut(to).ok_or(to)?.access_mut().0 = p;
+                Ok(true)
+            },
+            |entity| missed(&world.entities(), entity, false),
+        )
     }
 
     fn simulate(&mut self, dt: f32) {

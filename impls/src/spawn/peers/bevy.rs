@@ -7,9 +7,9 @@
 //! The resource is the hecs peers' typed records ([`super::Record`], grouped into
 //! [`super::Batches`]). Bevy bundles are static types, so an entity's component set (a 4-bit
 //! mask) picks one of 16 bundle types through a `match` ([`with_bundle`]); that is per entity
-//! for `bevy_spawn` (as hecs's `EntityBuilder` is dynamic per entity) and per group for
-//! `bevy_batch`. Children's transforms get their parent entity in a second pass after the
-//! batches, as in `hecs_batch`. Table storage (bevy's default) for every component.
+//! for `bevy_spawn` (as for `hecs_spawn`) and per group for `bevy_batch`. Children's
+//! transforms get their parent entity in a second pass after the batches, as in `hecs_batch`.
+//! Table storage (bevy's default) for every component.
 
 use crate::DesignMeta;
 use bevy_ecs::bundle::{Bundle, NoBundleEffect};

@@ -1,13 +1,22 @@
-//! Peers: `hecs` (an archetype ECS) spawning the level into a `hecs::World`, entity by entity
-//! with [`hecs::EntityBuilder`] and `World::spawn` ([`HecsSpawn`], `hecs_spawn`), or per
-//! archetype with `World::spawn_column_batch` ([`HecsBatch`], `hecs_batch`: hecs's fastest
-//! batch path, the `spawn_batch` of dynamic component sets).
+//! Peers: `hecs` (an archetype ECS) spawning the level into a `hecs::World`, three ways:
+//!
+//! * entity by entity with `World::spawn` of the static tuple of the entity's components
+//!   ([`HecsSpawn`], `hecs_spawn`): the level's component sets are 16 combinations of four
+//!   types known at compile time, so a `match` on the record's component set picks one of 16
+//!   tuple types (`spawn_record`), as hecs's docs spawn known components
+//!   (`world.spawn((a, b))`);
+//! * entity by entity with one reused [`hecs::EntityBuilder`] and `World::spawn(builder.build())`
+//!   ([`HecsSpawnBuilder`], `hecs_spawn_builder`): hecs's route for component sets not known at
+//!   compile time, so its gap to `hecs_spawn` is what dynamic component sets cost in hecs;
+//! * per archetype with `World::spawn_column_batch` ([`HecsBatch`], `hecs_batch`: hecs's fastest
+//!   batch path, the `spawn_batch` of dynamic component sets).
 //!
 //! The resource is an owned list of typed entity records (what a deserialiser would hand to
 //! hecs, [`super::records`]). The batch design groups entities by their set of component types
 //! at compile time ([`Batches`]); since a parent may be in another archetype, children's
 //! transforms get their parent entity in a second pass after all batches (`get::<&mut _>`), a
-//! cost hecs users pay too.
+//! cost hecs users pay too. The entity-by-entity designs write the parent's entity (spawned
+//! earlier: a level is in pre-order) into the child's transform as they build it.
 
 use crate::DesignMeta;
 use hecs::{ColumnBatchBuilder, ColumnBatchType, Entity, EntityBuilder, World};
@@ -86,7 +95,31 @@ impl SpawnWorld for HecsWorld {
     }
 }
 
-/// `hecs` entity by entity: one `EntityBuilder` and `World::spawn` per entity.
+/// Spawns record `r` with `World::spawn` of the static tuple of its components (its transform's
+/// parent `parent`), the tuple type picked by a `match` on its component set.
+fn spawn_record(world: &mut World, r: &Record, parent: Option<Entity>) -> Entity {
+    let transform = r.transform.map(|local| Transform { local, parent });
+    match (transform, r.mass, r.tags, r.mesh) {
+        (None, None, None, None) => world.spawn(()),
+        (Some(t), None, None, None) => world.spawn((t,)),
+        (None, Some(m), None, None) => world.spawn((m,)),
+        (Some(t), Some(m), None, None) => world.spawn((t, m)),
+        (None, None, Some(g), None) => world.spawn((g,)),
+        (Some(t), None, Some(g), None) => world.spawn((t, g)),
+        (None, Some(m), Some(g), None) => world.spawn((m, g)),
+        (Some(t), Some(m), Some(g), None) => world.spawn((t, m, g)),
+        (None, None, None, Some(h)) => world.spawn((h,)),
+        (Some(t), None, None, Some(h)) => world.spawn((t, h)),
+        (None, Some(m), None, Some(h)) => world.spawn((m, h)),
+        (Some(t), Some(m), None, Some(h)) => world.spawn((t, m, h)),
+        (None, None, Some(g), Some(h)) => world.spawn((g, h)),
+        (Some(t), None, Some(g), Some(h)) => world.spawn((t, g, h)),
+        (None, Some(m), Some(g), Some(h)) => world.spawn((m, g, h)),
+        (Some(t), Some(m), Some(g), Some(h)) => world.spawn((t, m, g, h)),
+    }
+}
+
+/// `hecs` entity by entity: `World::spawn` of the static tuple of the entity's components.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HecsSpawn;
 
@@ -97,9 +130,49 @@ impl Spawner for HecsSpawn {
     const INFO: SpawnDesignInfo = SpawnDesignInfo {
         meta: DesignMeta {
             name: "hecs_spawn",
-            description: "peer (own world): hecs World::spawn per entity from an EntityBuilder of typed records",
+            description: "peer (own world): hecs World::spawn per entity of a static bundle, the tuple of its typed record's components",
             kind: hecs(
-                "EntityBuilder::add per record, World::spawn(builder.build()) per entity",
+                "World::spawn((components...)) per entity, the tuple of the record's components picked by a match on its component set (16 tuple types)",
+                "https://docs.rs/hecs/0.11.2/hecs/struct.World.html#method.spawn",
+                "`spawn` makes the direct loop's calls (`World::spawn` of the record's tuple, picked by a `match` on its component set) and adds nothing per entity; the family's loop, as for our designs, only matches each op and keeps each spawn's entity list, as the direct loop does. A `DespawnAll` is the crate's `World::clear`, as in the direct loop.",
+            ),
+        },
+        entity_bytes: size_of::<Entity>(),
+    };
+
+    fn compile(level: &Level) -> Vec<Record> {
+        records(level)
+    }
+
+    fn blob_bytes(blob: &Vec<Record>) -> usize {
+        blob.len() * size_of::<Record>()
+    }
+
+    fn spawn(blob: &Vec<Record>, world: &mut HecsWorld) -> Vec<Entity> {
+        let mut out: Vec<Entity> = Vec::with_capacity(blob.len());
+        for r in blob {
+            let parent = (r.parent != u32::MAX).then(|| out[r.parent as usize]);
+            out.push(spawn_record(&mut world.0, r, parent));
+        }
+        out
+    }
+}
+
+/// `hecs` entity by entity through an `EntityBuilder`: one reused builder,
+/// `World::spawn(builder.build())` per entity (hecs's route for dynamic component sets).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HecsSpawnBuilder;
+
+impl Spawner for HecsSpawnBuilder {
+    type World = HecsWorld;
+    type Blob = Vec<Record>;
+
+    const INFO: SpawnDesignInfo = SpawnDesignInfo {
+        meta: DesignMeta {
+            name: "hecs_spawn_builder",
+            description: "peer (own world): hecs World::spawn per entity from an EntityBuilder of typed records (hecs's route for component sets not known at compile time)",
+            kind: hecs(
+                "EntityBuilder::add per component, World::spawn(builder.build()) per entity, one builder reused",
                 "https://docs.rs/hecs/0.11.2/hecs/struct.EntityBuilder.html",
                 "`spawn` makes the direct loop's calls (one reused `EntityBuilder`, `World::spawn(builder.build())` per entity) and adds nothing per entity; the family's loop, as for our designs, only matches each op and keeps each spawn's entity list, as the direct loop does. A `DespawnAll` is the crate's `World::clear`, as in the direct loop.",
             ),
