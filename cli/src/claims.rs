@@ -36,8 +36,8 @@ pub fn run(results: Option<PathBuf>, current: bool, json: bool) -> Result<Gate> 
     Ok(Gate::Pass)
 }
 
-/// Replaces the claims of every family `run` records by this build's declarations.
-pub fn redeclare(run: &mut Results) {
+/// Every family's record (claims and untested statements included) as this build declares it.
+pub fn family_records() -> Vec<FamilyRecord> {
     struct Records(Vec<FamilyRecord>);
     impl FamilyVisitor for Records {
         fn visit<F: Family>(&mut self) {
@@ -46,8 +46,14 @@ pub fn redeclare(run: &mut Results) {
     }
     let mut records = Records(Vec::new());
     for_each_family(&mut records);
+    records.0
+}
+
+/// Replaces the claims of every family `run` records by this build's declarations.
+pub fn redeclare(run: &mut Results) {
+    let records = family_records();
     for f in &mut run.families {
-        if let Some(current) = records.0.iter().find(|r| r.family == f.family) {
+        if let Some(current) = records.iter().find(|r| r.family == f.family) {
             f.claims = current.claims.clone();
             f.untested = current.untested.clone();
         }

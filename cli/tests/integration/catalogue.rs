@@ -6,10 +6,6 @@
 //! ID, or stands for one statement of a row whose others are claimed (`C5c`, beside the claims
 //! `C5a` and `C5b`).
 
-use bench_harness::families::{FamilyVisitor, for_each_family};
-use bench_harness::replay::Family;
-use results::FamilyRecord;
-
 /// The catalogue items with a quantitative statement, in catalogue order. Copied from the
 /// seeds' catalogue (`../shared/seeds/CATALOGUE.md`, the tables of section 1: 1.1 seed 000/001,
 /// 1.2 seed 004, 1.3 the seven posts of seed 002, 1.4 seed 003): every row whose claims column
@@ -49,22 +45,9 @@ fn item(id: &str) -> &str {
     id.trim_end_matches(|c: char| c.is_ascii_lowercase())
 }
 
-/// Every family's record as this build declares it.
-fn records() -> Vec<FamilyRecord> {
-    struct Records(Vec<FamilyRecord>);
-    impl FamilyVisitor for Records {
-        fn visit<F: Family>(&mut self) {
-            self.0.push(F::family_record());
-        }
-    }
-    let mut records = Records(Vec::new());
-    for_each_family(&mut records);
-    records.0
-}
-
 #[test]
 fn every_statement_of_the_catalogue_is_claimed_or_untested() {
-    let records = records();
+    let records = dodbench::claims::family_records();
     let claimed: Vec<&str> = records
         .iter()
         .flat_map(|r| r.claims.iter().map(|c| c.id.as_str()))

@@ -47,7 +47,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use impls::spawn::model::ModelSpawner;
-use impls::spawn::peers::hecs::{HecsBatch, HecsSpawn, HecsSpawnBuilder, HecsWorld, Transform};
+use impls::spawn::peers::hecs::{
+    HecsBatch, HecsSpawn, HecsSpawnBuilder, HecsWorld, Transform, spawn_record,
+};
 use impls::spawn::peers::{Batches, Record, Tags};
 use impls::spawn::{EntityOf, MeshRecord, PointMass, Spawner, world_digest};
 use workloads::Trace;
@@ -80,26 +82,7 @@ impl DirectSpawner for HecsSpawn {
         let mut out: Vec<hecs::Entity> = Vec::with_capacity(blob.len());
         for r in blob {
             let parent = (r.parent != u32::MAX).then(|| out[r.parent as usize]);
-            let transform = r.transform.map(|local| Transform { local, parent });
-            let e = match (transform, r.mass, r.tags, r.mesh) {
-                (None, None, None, None) => world.spawn(()),
-                (Some(t), None, None, None) => world.spawn((t,)),
-                (None, Some(m), None, None) => world.spawn((m,)),
-                (Some(t), Some(m), None, None) => world.spawn((t, m)),
-                (None, None, Some(g), None) => world.spawn((g,)),
-                (Some(t), None, Some(g), None) => world.spawn((t, g)),
-                (None, Some(m), Some(g), None) => world.spawn((m, g)),
-                (Some(t), Some(m), Some(g), None) => world.spawn((t, m, g)),
-                (None, None, None, Some(h)) => world.spawn((h,)),
-                (Some(t), None, None, Some(h)) => world.spawn((t, h)),
-                (None, Some(m), None, Some(h)) => world.spawn((m, h)),
-                (Some(t), Some(m), None, Some(h)) => world.spawn((t, m, h)),
-                (None, None, Some(g), Some(h)) => world.spawn((g, h)),
-                (Some(t), None, Some(g), Some(h)) => world.spawn((t, g, h)),
-                (None, Some(m), Some(g), Some(h)) => world.spawn((m, g, h)),
-                (Some(t), Some(m), Some(g), Some(h)) => world.spawn((t, m, g, h)),
-            };
-            out.push(e);
+            out.push(spawn_record(world, r, parent));
         }
         out
     }

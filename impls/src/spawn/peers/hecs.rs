@@ -96,8 +96,9 @@ impl SpawnWorld for HecsWorld {
 }
 
 /// Spawns record `r` with `World::spawn` of the static tuple of its components (its transform's
-/// parent `parent`), the tuple type picked by a `match` on its component set.
-fn spawn_record(world: &mut World, r: &Record, parent: Option<Entity>) -> Entity {
+/// parent `parent`), the tuple type picked by a `match` on its component set: the calls of
+/// [`HecsSpawn`] and of its direct loop (`ref-direct-hecs_spawn`), written once.
+pub fn spawn_record(world: &mut World, r: &Record, parent: Option<Entity>) -> Entity {
     let transform = r.transform.map(|local| Transform { local, parent });
     match (transform, r.mass, r.tags, r.mesh) {
         (None, None, None, None) => world.spawn(()),
