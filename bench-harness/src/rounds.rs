@@ -45,7 +45,7 @@ use results::stats::{MIN_ROUNDS, PairedRatio, Samples, fastest_first, paired_rat
 use workloads::rng::TraceRng;
 
 use crate::host::{Stopwatch, fresh_time_slice};
-use crate::replay::{Family, ReferenceLoop, Replayer};
+use crate::replay::{Family, ReferenceLoop};
 use crate::timing::TimedReplay;
 
 /// Something timed in rounds: `iters` verified replays, returning the time inside them.
@@ -83,7 +83,7 @@ pub trait Timer {
     }
 }
 
-impl<R: Replayer> Timer for TimedReplay<'_, R> {
+impl<F: Family> Timer for TimedReplay<'_, F> {
     fn time(&mut self, iters: u64) -> Result<Duration, String> {
         self.run(iters)
     }
@@ -99,7 +99,7 @@ impl<R: Replayer> Timer for TimedReplay<'_, R> {
     }
 
     fn runs_on_other_threads(&self) -> bool {
-        <R::Family as Family>::RUNS_ON_OTHER_THREADS
+        F::RUNS_ON_OTHER_THREADS
     }
 }
 

@@ -15,16 +15,15 @@ use std::time::Duration;
 
 use workloads::Trace;
 
-use crate::host::Stopwatch;
-use crate::replay::shared::{SharedState, resolve_body};
-use crate::replay::{Family, OpOf, ReplayError, Replayer, ResolvedBody};
+use crate::replay::shared::{Shared, resolve_body};
+use crate::replay::{Design, Family, OpOf, ReplayError, Replayer, Resolved, State, design};
 use crate::verify::{Expected, describe_mismatch};
 
-/// Times replays of one trace's body on the design of replayer `R`, verifying every one of
-/// them.
-pub struct TimedReplay<'a, R: Replayer> {
-    trace: &'a Trace<OpOf<R::Family>>,
-    expected: &'a Expected<R::Family>,
+/// Times replays of one trace's body on one design, verifying every one of them.
+pub struct TimedReplay<'a, F: Family> {
+    design: &'static dyn Design<F>,
+    trace: &'a Trace<OpOf<F>>,
+    expected: &'a Expected<F>,
     /// Whether the body leaves the state as it found it, read once: asking the trace scans
     /// every op, and a scan between a sample's warm-up and its timed replay evicted the warm
     /// state (a 100K-op body is 800 KB of ops): timed replays of `lookup-zipf` at 65,536
@@ -32,15 +31,20 @@ pub struct TimedReplay<'a, R: Replayer> {
     read_only: bool,
     /// For read-only bodies: the state built once and reused by every timed replay (shared
     /// with a reference loop that mirrors the design, [`TimedReplay::shared`]).
-    reusable: Option<Rc<RefCell<R>>>,
+    reusable: Option<Rc<RefCell<Box<dyn State<F>>>>>,
     /// The body as the dry run resolved it (on first use).
-    resolved: Option<Rc<ResolvedBody<R::Id>>>,
+    resolved: Option<Resolved>,
 }
 
-impl<'a, R: Replayer> TimedReplay<'a, R> {
-    /// Prepares to time `trace` (whose model answers are `expected`).
-    pub fn new(trace: &'a Trace<OpOf<R::Family>>, expected: &'a Expected<R::Family>) -> Self {
+impl<'a, F: Family> TimedReplay<'a, F> {
+    /// Prepares to time `trace` (whose model answers are `expected`) on `design`.
+    pub fn new(
+        design: &'static dyn Design<F>,
+        trace: &'a Trace<OpOf<F>>,
+        expected: &'a Expected<F>,
+    ) -> Self {
         Self {
+            design,
             trace,
             expected,
             read_only: trace.body_is_read_only(),
@@ -49,15 +53,28 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
         }
     }
 
+    /// [`new`](Self::new) for the design of replayer `R`.
+    pub fn of<R: Replayer<Family = F>>(
+        trace: &'a Trace<OpOf<F>>,
+        expected: &'a Expected<F>,
+    ) -> Self {
+        Self::new(design::<R>(), trace, expected)
+    }
+
+    /// The design timed.
+    pub fn design(&self) -> &'static dyn Design<F> {
+        self.design
+    }
+
     /// Bytes of the resolved body the timed replays read besides the trace's ops (after the
     /// first [`run`](Self::run)).
     pub fn resolved_bytes(&self) -> Option<usize> {
-        self.resolved.as_deref().map(ResolvedBody::bytes)
+        self.resolved.as_ref().map(Resolved::bytes)
     }
 
     /// The resolved body the timed replays read (after the first [`run`](Self::run)).
-    pub fn resolved(&self) -> Option<&ResolvedBody<R::Id>> {
-        self.resolved.as_deref()
+    pub fn resolved(&self) -> Option<&Resolved> {
+        self.resolved.as_ref()
     }
 
     /// For a read-only body, the state and resolved body every timed replay reuses (after the
@@ -66,11 +83,11 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
     ///
     /// # Errors
     /// The dry run failed, as [`run`](Self::run) would.
-    pub fn shared(&mut self) -> Result<Option<SharedState<R>>, String> {
+    pub fn shared(&mut self) -> Result<Option<Shared<F>>, String> {
         self.resolve()?;
-        Ok(self.reusable.as_ref().map(|state| SharedState {
+        Ok(self.reusable.as_ref().map(|state| Shared {
             state: Rc::clone(state),
-            body: Rc::clone(self.resolved.as_ref().expect("resolved above")),
+            body: self.resolved.clone().expect("resolved above"),
         }))
     }
 
@@ -89,24 +106,17 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
         if self.resolved.is_some() {
             return Ok(());
         }
-        let (state, body) = resolve_body::<R>(self.trace)?;
-        let (mut state, body, digest) = (state, body.0, body.1);
+        let (mut state, body, digest) = resolve_body(self.design, self.trace)?;
         self.check(Ok(digest))
             .map_err(|e| format!("dry run: {e}"))?;
         if self.read_only {
             self.reusable = Some(Rc::new(RefCell::new(state)));
         } else {
-            self.check_state(&mut state)
+            self.check_state(&mut *state)
                 .map_err(|e| format!("dry run: {e}"))?;
         }
-        self.resolved = Some(Rc::new(body));
+        self.resolved = Some(body);
         Ok(())
-    }
-
-    /// A stopwatch for one timed replay: the caller's run time, or the wall clock for a
-    /// family whose bodies run on worker threads ([`Family::RUNS_ON_OTHER_THREADS`]).
-    fn stopwatch() -> Stopwatch {
-        Stopwatch::start_for(<R::Family as Family>::RUNS_ON_OTHER_THREADS)
     }
 
     /// Whether the timed replays reuse one state (a read-only body) rather than a state built
@@ -140,15 +150,13 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
             .expect("built by the dry run")
             .borrow_mut();
         let body = self.resolved.as_ref().expect("resolved by the dry run");
-        let start = Self::stopwatch();
-        let digest = state.replay_resolved(&self.trace.body, body);
-        let elapsed = start.elapsed();
+        let (elapsed, digest) = state.timed_replay(&self.trace.body, body);
         self.check(digest)?;
         Ok(elapsed)
     }
 
     /// Checks the state after a replay (outside the timed region) against the model's.
-    fn check_state(&self, state: &mut R) -> Result<(), String> {
+    fn check_state(&self, state: &mut dyn State<F>) -> Result<(), String> {
         let got = state.state_digest();
         if got == self.expected.state_at_end {
             Ok(())
@@ -161,23 +169,21 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
     }
 
     fn run_fresh(&mut self) -> Result<Duration, String> {
-        let mut state = R::after_setup(self.trace).map_err(|e| format!("setup {e}"))?;
+        let mut state = self
+            .design
+            .after_setup(self.trace)
+            .map_err(|e| format!("setup {e}"))?;
         let body = self.resolved.as_ref().expect("resolved by the dry run");
         // A fresh time slice for the timed body: see `fresh_time_slice`.
         crate::host::fresh_time_slice();
-        let start = Self::stopwatch();
-        let digest = state.replay_resolved(&self.trace.body, body);
-        let elapsed = start.elapsed();
+        let (elapsed, digest) = state.timed_replay(&self.trace.body, body);
         self.check(digest)?;
-        self.check_state(&mut state)?;
+        self.check_state(&mut *state)?;
         drop(state);
         Ok(elapsed)
     }
 
-    fn check(
-        &self,
-        digest: Result<<R::Family as Family>::Digest, ReplayError>,
-    ) -> Result<(), String> {
+    fn check(&self, digest: Result<F::Digest, ReplayError>) -> Result<(), String> {
         let digest = digest.map_err(|e| format!("timed body {e}"))?;
         let digest = std::hint::black_box(digest);
         if digest == self.expected.body {
@@ -191,21 +197,25 @@ impl<'a, R: Replayer> TimedReplay<'a, R> {
     }
 }
 
-/// A state ready for one measured replay of `trace`'s body and the body resolved for it: the
-/// dry run's state for a read-only body (warm, as the timed replays see it), else a fresh
-/// state after setup. The measured replay is `state.replay_resolved(&trace.body, &body)`.
+/// A state ready for one measured replay of `trace`'s body on `design` and the body resolved
+/// for it: the dry run's state for a read-only body (warm, as the timed replays see it), else
+/// a fresh state after setup. The measured replay is `state.replay_resolved(&trace.body,
+/// &body)`.
 ///
 /// # Errors
 /// The design refused an op of the setup or the dry run.
-pub fn ready_to_measure<R: Replayer>(
-    trace: &Trace<OpOf<R::Family>>,
-) -> Result<(R, ResolvedBody<R::Id>), String> {
-    let (state, (body, _)) = resolve_body::<R>(trace)?;
+pub fn ready_to_measure<F: Family>(
+    design: &dyn Design<F>,
+    trace: &Trace<OpOf<F>>,
+) -> Result<(Box<dyn State<F>>, Resolved), String> {
+    let (state, body, _) = resolve_body(design, trace)?;
     if trace.body_is_read_only() {
         Ok((state, body))
     } else {
         drop(state);
-        let fresh = R::after_setup(trace).map_err(|e| format!("setup {e}"))?;
+        let fresh = design
+            .after_setup(trace)
+            .map_err(|e| format!("setup {e}"))?;
         Ok((fresh, body))
     }
 }

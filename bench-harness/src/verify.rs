@@ -8,7 +8,7 @@ use workloads::Trace;
 use workloads::trace::InvalidTrace;
 
 pub use crate::replay::describe_mismatch;
-use crate::replay::{Family, OpOf, Replayer, StatsOf};
+use crate::replay::{Design, Family, OpOf, Replayer, StatsOf};
 
 /// What a correct replay of a trace observes, computed once per trace by the family's model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,33 +116,45 @@ pub struct Checked {
     pub setup_and_body_time: Option<(Duration, Duration)>,
 }
 
-/// Replays `trace` once on a fresh design (untimed) and compares with `expected`; checks the
-/// design's documented limits (capacity, stale-ID detection, ...) first.
+/// Replays `trace` once on a fresh design of replayer `R` (untimed) and compares with
+/// `expected`: [`check_design`] of `R`'s design.
 pub fn check_replayer<R: Replayer>(
     trace: &Trace<OpOf<R::Family>>,
     expected: &Expected<R::Family>,
+) -> Checked {
+    check_design(crate::replay::design::<R>(), trace, expected)
+}
+
+/// Replays `trace` once on a fresh `design` (untimed) and compares with `expected`; checks the
+/// design's documented limits (capacity, stale-ID detection, ...) first.
+pub fn check_design<F: Family>(
+    design: &dyn Design<F>,
+    trace: &Trace<OpOf<F>>,
+    expected: &Expected<F>,
 ) -> Checked {
     let mut checked = Checked {
         outcome: Outcome::Verified,
         memory_bytes_after_setup: None,
         setup_and_body_time: None,
     };
-    checked.outcome = check_outcome::<R>(trace, expected, &mut checked);
+    checked.outcome = check_outcome(design, trace, expected, &mut checked);
     checked
 }
 
-fn check_outcome<R: Replayer>(
-    trace: &Trace<OpOf<R::Family>>,
-    expected: &Expected<R::Family>,
+fn check_outcome<F: Family>(
+    design: &dyn Design<F>,
+    trace: &Trace<OpOf<F>>,
+    expected: &Expected<F>,
     checked: &mut Checked,
 ) -> Outcome {
-    if let Some(reason) =
-        R::unsupported_before(&expected.stats).or_else(|| R::unsupported_trace(trace))
+    if let Some(reason) = design
+        .unsupported_before(&expected.stats)
+        .or_else(|| design.unsupported_trace(trace))
     {
         return Outcome::Refused(reason);
     }
     let setup_start = Instant::now();
-    let mut state = match R::after_setup(trace) {
+    let mut state = match design.after_setup(trace) {
         Ok(state) => state,
         Err(e) => return Outcome::Failed(format!("setup {e}")),
     };
@@ -154,7 +166,7 @@ fn check_outcome<R: Replayer>(
         Err(e) => return Outcome::Failed(format!("body {e}")),
     };
     checked.setup_and_body_time = Some((setup_time, body_start.elapsed()));
-    if let Some(reason) = R::unsupported_after(&expected.stats, &body) {
+    if let Some(reason) = design.unsupported_after(&expected.stats, &body) {
         return Outcome::Unsupported(reason);
     }
     if body != expected.body {

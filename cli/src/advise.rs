@@ -36,7 +36,7 @@ use bench_harness::measure::alloc_counter::is_installed;
 use bench_harness::measure::cache_sim::{self, CacheSim, CacheSimPass, PendingSim};
 use bench_harness::measure::memory::measure_memory;
 use bench_harness::replay::{
-    CellStates, ExtraDesigns, Family, ReferenceLoop, Replayer, ReplayerVisitor, Role,
+    CellStates, Design, ExtraDesigns, Family, ReferenceLoop, ReplayerVisitor, Role,
     design_records_with, for_each_replayer_with, mirrored_designs,
 };
 use bench_harness::rounds::{
@@ -44,7 +44,7 @@ use bench_harness::rounds::{
 };
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
-use bench_harness::verify::{Outcome, check_replayer};
+use bench_harness::verify::{Outcome, check_design};
 use results::{Benchmark, Gap, MemoryMetrics, Ranking, Results, Status};
 use workloads::AnyTrace;
 
@@ -581,8 +581,8 @@ struct SimulateDesigns<'a, F: Family> {
 }
 
 impl<F: Family> ReplayerVisitor<F> for SimulateDesigns<'_, F> {
-    fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
-        let name = R::design_name();
+    fn visit_design(&mut self, design: &'static dyn Design<F>, role: Role) {
+        let name = design.name();
         if role != Role::Design || !self.chosen.iter().any(|c| c == name) {
             return;
         }
@@ -592,7 +592,7 @@ impl<F: Family> ReplayerVisitor<F> for SimulateDesigns<'_, F> {
             memory_bytes_after_setup: None,
             setup_and_body_time: None,
         };
-        match self.pass.measure::<R>(p, &checked) {
+        match self.pass.measure(design, p, &checked) {
             Ok(pending) => self.pending.push((name.to_string(), pending)),
             Err(e) => eprintln!("dodbench: {name}: {e}"),
         }
@@ -733,28 +733,28 @@ struct AdviseDesign<'a, 'p, F: Family> {
 }
 
 impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, '_, F> {
-    fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+    fn visit_design(&mut self, design: &'static dyn Design<F>, role: Role) {
         if role != Role::Design {
             return;
         }
         let p = self.prepared;
-        let name = R::design_name();
-        let checked = check_replayer::<R>(&p.trace, &p.expected);
+        let name = design.name();
+        let checked = check_design(design, &p.trace, &p.expected);
         let mut verdict = Verdict::of(p, name, &checked);
         let mut memory = None;
         if verdict.outcome.is_verified() && is_installed() {
-            match measure_memory::<R>(p) {
+            match measure_memory(design, p) {
                 Ok(m) => memory = Some(m),
                 Err(e) => verdict.outcome = Outcome::Failed(format!("memory replay: {e}")),
             }
         }
         if verdict.outcome.is_verified() {
-            let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
+            let mut timed = TimedReplay::new(design, &p.trace, &p.expected);
             if self.mirrored.contains(&name) {
                 // The loop that mirrors this design reads this very state, as in `cargo
                 // bench` (an error here is the dry run's, which the timing reports).
                 if let Ok(Some(shared)) = timed.shared() {
-                    self.shared.insert(shared);
+                    self.shared.insert(name, shared);
                 }
             }
             self.contestants.push((self.rows.len(), Box::new(timed)));

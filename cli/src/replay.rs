@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bench_harness::families::{TraceVisitor, with_family};
-use bench_harness::replay::{Family, OpOf, Replayer, ReplayerVisitor, Role, replayer_names};
+use bench_harness::replay::{Design, Family, OpOf, ReplayerVisitor, Role, replayer_names};
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::{TimedReplay, median_and_range};
-use bench_harness::verify::{Outcome, check_replayer};
+use bench_harness::verify::{Outcome, check_design};
 use indicatif::{ProgressBar, ProgressStyle};
 use workloads::{Trace, TraceStats};
 
@@ -99,18 +99,18 @@ struct ReplayDesign<'a, F: Family> {
 }
 
 impl<F: Family> ReplayerVisitor<F> for ReplayDesign<'_, F> {
-    fn visit<R: Replayer<Family = F>>(&mut self, _role: Role) {
-        let name = R::design_name();
+    fn visit_design(&mut self, design: &'static dyn Design<F>, _role: Role) {
+        let name = design.name();
         if !self.selected.is_empty() && !self.selected.iter().any(|s| s == name) {
             return;
         }
         self.progress.set_message(name);
         let p = self.prepared;
-        let mut outcome = check_replayer::<R>(&p.trace, &p.expected).outcome;
+        let mut outcome = check_design(design, &p.trace, &p.expected).outcome;
         let mut ns_per_op = None;
         if outcome.is_verified() {
             let ops = p.expected.stats.work_units().max(1) as f64;
-            let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
+            let mut timed = TimedReplay::new(design, &p.trace, &p.expected);
             let mut per_op = Vec::with_capacity(self.samples);
             for _ in 0..self.samples {
                 match timed.run(1) {

@@ -21,7 +21,7 @@ use workloads::{AnyTrace, Trace, TraceStats};
 
 use crate::families::{TraceVisitor, with_family};
 use crate::measure::{DesignMeasure, callgrind_request};
-use crate::replay::{Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role};
+use crate::replay::{Design, Family, OpOf, ReferenceLoop, ReplayerVisitor, Role};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
 use results::{SimConfig, SimPerOp};
@@ -216,10 +216,10 @@ pub fn run_child(design: &str, trace: AnyTrace) -> Result<String, String> {
                 result: Option<Result<String, String>>,
             }
             impl<F: Family> ReplayerVisitor<F> for Find<'_, F> {
-                fn visit<R: Replayer<Family = F>>(&mut self, _role: Role) {
-                    if R::design_name() == self.design {
+                fn visit_design(&mut self, design: &'static dyn Design<F>, _role: Role) {
+                    if design.name() == self.design {
                         self.result =
-                            Some(collected_replay::<R>(self.trace).and_then(|d| {
+                            Some(collected_replay(design, self.trace).and_then(|d| {
                                 serde_json::to_string(&d).map_err(|e| e.to_string())
                             }));
                     }
@@ -257,10 +257,11 @@ pub fn run_child(design: &str, trace: AnyTrace) -> Result<String, String> {
 /// instrumentation ([`START_STATE`]: before one more replay of a read-only body, before a fresh
 /// setup for a mutating one), and replays the resolved body inside [`dodbench_collected`], as
 /// the timed replays run it.
-fn collected_replay<R: Replayer>(
-    trace: &Trace<OpOf<R::Family>>,
-) -> Result<<R::Family as Family>::Digest, String> {
-    let (mut state, (body, _)) = crate::replay::shared::resolve_body::<R>(trace)?;
+fn collected_replay<F: Family>(
+    design: &dyn Design<F>,
+    trace: &Trace<OpOf<F>>,
+) -> Result<F::Digest, String> {
+    let (mut state, body, _) = crate::replay::shared::resolve_body(design, trace)?;
     if trace.body_is_read_only() {
         callgrind_request::start_instrumentation();
         state
@@ -273,12 +274,14 @@ fn collected_replay<R: Replayer>(
         // fresh setup the body starts from.
         crate::replay::resolved::read_every_line(&trace.body);
         body.read_every_line();
-        state = R::after_setup(trace).map_err(|e| format!("setup {e}"))?;
+        state = design
+            .after_setup(trace)
+            .map_err(|e| format!("setup {e}"))?;
     }
-    let mut digest = None;
-    dodbench_collected(&mut || digest = Some(state.replay_resolved(&trace.body, &body)));
-    digest
-        .expect("the collected closure ran")
+    state
+        .replay_resolved_within(&trace.body, &body, &mut |replay| {
+            dodbench_collected(replay);
+        })
         .map_err(|e| format!("body {e}"))
 }
 
@@ -629,13 +632,14 @@ impl Drop for CacheSimPass<'_> {
 impl DesignMeasure for CacheSimPass<'_> {
     type Output = PendingSim;
 
-    fn measure<R: Replayer>(
+    fn measure<F: Family>(
         &mut self,
-        prepared: &PreparedTrace<R::Family>,
+        design: &'static dyn Design<F>,
+        prepared: &PreparedTrace<F>,
         _checked: &Checked,
     ) -> Result<PendingSim, String> {
         Ok(self.launch(
-            R::design_name(),
+            design.name(),
             prepared.expected.body,
             prepared.expected.stats.work_units(),
         ))

@@ -8,7 +8,7 @@ use perf_event::{Builder, Counter};
 use workloads::TraceStats;
 
 use crate::measure::DesignMeasure;
-use crate::replay::Replayer;
+use crate::replay::{Design, Family};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
 use results::HwPerOp;
@@ -131,19 +131,21 @@ impl Default for CounterPass {
 impl DesignMeasure for CounterPass {
     type Output = HwPerOp;
 
-    fn measure<R: Replayer>(
+    fn measure<F: Family>(
         &mut self,
-        prepared: &PreparedTrace<R::Family>,
+        design: &'static dyn Design<F>,
+        prepared: &PreparedTrace<F>,
         _checked: &Checked,
     ) -> Result<HwPerOp, String> {
         let mut counters = (self.open)()?;
-        let (mut state, body) = crate::timing::ready_to_measure::<R>(&prepared.trace)?;
-        let mut digest = None;
-        let counts =
-            counters.count(|| digest = Some(state.replay_resolved(&prepared.trace.body, &body)))?;
-        let digest = digest
-            .expect("counted closure ran")
+        let (mut state, body) = crate::timing::ready_to_measure(design, &prepared.trace)?;
+        let mut counts = None;
+        let digest = state
+            .replay_resolved_within(&prepared.trace.body, &body, &mut |replay| {
+                counts = Some(counters.count(replay));
+            })
             .map_err(|e| format!("body {e}"))?;
+        let counts = counts.expect("the counted replay ran")?;
         if digest != prepared.expected.body {
             return Err(format!(
                 "counted replay digest differs from the model's: {}",

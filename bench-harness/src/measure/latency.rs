@@ -10,7 +10,7 @@ use std::time::Instant;
 use workloads::TraceOp;
 
 use crate::measure::DesignMeasure;
-use crate::replay::{Family, ReplayDigest, Replayer};
+use crate::replay::{Design, Family, ReplayDigest};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
 use results::Latency;
@@ -58,28 +58,27 @@ pub struct LatencyPass {
 impl DesignMeasure for LatencyPass {
     type Output = Latency;
 
-    fn measure<R: Replayer>(
+    fn measure<F: Family>(
         &mut self,
-        prepared: &PreparedTrace<R::Family>,
+        design: &'static dyn Design<F>,
+        prepared: &PreparedTrace<F>,
         _checked: &Checked,
     ) -> Result<Latency, String> {
         let trace = &prepared.trace;
         let batch = batch_ops(&trace.body);
-        let (mut state, body) = crate::timing::ready_to_measure::<R>(trace)?;
+        let (mut state, body) = crate::timing::ready_to_measure(design, trace)?;
         // One cursor across the batches: each batch reads its ops' resolved IDs in order (op by
         // op; the uniform-run loop of a timed replay would span batches).
-        let mut ids = body.whole_cursor();
         let mut per_unit = Vec::with_capacity(trace.body.len() / batch + 1);
-        let mut digest = <R::Family as Family>::Digest::default();
-        for chunk in trace.body.chunks(batch) {
-            let start = Instant::now();
-            let d = state.run(chunk, &mut ids);
-            let ns = start.elapsed().as_nanos() as f64;
-            let d = d.map_err(|e| format!("body {e}"))?;
-            digest.merge(&d);
-            let units = d.work_units(chunk).max(1) as f64;
-            per_unit.push((ns - self.clock_overhead_ns).max(0.0) / units);
-        }
+        let mut digest = F::Digest::default();
+        state
+            .replay_in_batches(&trace.body, &body, batch, &mut |chunk, elapsed, d| {
+                digest.merge(d);
+                let units = d.work_units(chunk).max(1) as f64;
+                let ns = elapsed.as_nanos() as f64;
+                per_unit.push((ns - self.clock_overhead_ns).max(0.0) / units);
+            })
+            .map_err(|e| format!("body {e}"))?;
         if digest != prepared.expected.body {
             return Err(format!(
                 "latency replay digest differs from the model's: {}",

@@ -13,7 +13,7 @@ use workloads::TraceStats;
 
 use crate::measure::DesignMeasure;
 use crate::measure::alloc_counter::{is_installed, reset_peak, snapshot};
-use crate::replay::{Family, ReplayDigest, Replayer};
+use crate::replay::{Design, Family, ReplayDigest, State};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
 use results::{MemoryMetrics, MemorySample};
@@ -27,29 +27,32 @@ pub struct MemoryPass;
 impl DesignMeasure for MemoryPass {
     type Output = MemoryMetrics;
 
-    fn measure<R: Replayer>(
+    fn measure<F: Family>(
         &mut self,
-        prepared: &PreparedTrace<R::Family>,
+        design: &'static dyn Design<F>,
+        prepared: &PreparedTrace<F>,
         _checked: &Checked,
     ) -> Result<MemoryMetrics, String> {
-        measure_memory::<R>(prepared)
+        measure_memory(design, prepared)
     }
 }
 
-/// Replays `prepared` on a fresh `D` and measures its memory (see the module doc).
+/// Replays `prepared` on a fresh state of `design` and measures its memory (see the module
+/// doc).
 ///
 /// # Errors
 /// The counting allocator is not installed, the table refused an insert, or the body's digest
 /// differs from the model's.
-pub fn measure_memory<R: Replayer>(
-    prepared: &PreparedTrace<R::Family>,
+pub fn measure_memory<F: Family>(
+    design: &dyn Design<F>,
+    prepared: &PreparedTrace<F>,
 ) -> Result<MemoryMetrics, String> {
     if !is_installed() {
         return Err("the counting allocator is not this binary's global allocator".into());
     }
     let trace = &prepared.trace;
     let base = snapshot().live;
-    let mut state = R::for_trace(trace);
+    let mut state = design.for_trace(trace);
     let handle_map = snapshot().live.saturating_sub(base);
     state
         .replay(&trace.setup)
@@ -65,23 +68,23 @@ pub fn measure_memory<R: Replayer>(
     } else {
         trace.body.len().div_ceil(SERIES_POINTS).max(1)
     };
-    let sample = |ops: usize, state: &R| MemorySample {
+    let sample = |ops: usize, state: &dyn State<F>| MemorySample {
         ops: ops as u64,
         design_bytes: state.memory_bytes(),
         allocator_bytes: snapshot().live.saturating_sub(base),
     };
     if !trace.body_is_read_only() {
-        series.push(sample(0, &state));
+        series.push(sample(0, &*state));
     }
     reset_peak();
-    let mut digest = <R::Family as Family>::Digest::default();
+    let mut digest = F::Digest::default();
     let mut done = 0;
     for chunk in trace.body.chunks(every) {
         let d = state.replay(chunk).map_err(|e| format!("body {e}"))?;
         digest.merge(&d);
         done += chunk.len();
         if !trace.body_is_read_only() {
-            series.push(sample(done, &state));
+            series.push(sample(done, &*state));
         }
     }
     let after_body = snapshot();

@@ -19,9 +19,9 @@ pub mod latency;
 pub mod memory;
 pub mod sweep;
 
-use crate::replay::{Family, ReferenceLoop, Replayer, ReplayerVisitor, Role};
+use crate::replay::{Design, Family, ReferenceLoop, ReplayerVisitor, Role};
 use crate::suite::PreparedTrace;
-use crate::verify::{Checked, Outcome, check_replayer};
+use crate::verify::{Checked, Outcome, check_design};
 
 /// Which (workload, design, N) a pass runs: empty `designs` means every registered design.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,13 +95,14 @@ pub trait DesignMeasure {
     /// What one design yields.
     type Output;
 
-    /// Measures the design of replayer `R` on `prepared`.
+    /// Measures `design` on `prepared`.
     ///
     /// # Errors
     /// The measurement's own replay failed or disagreed with the model.
-    fn measure<R: Replayer>(
+    fn measure<F: Family>(
         &mut self,
-        prepared: &PreparedTrace<R::Family>,
+        design: &'static dyn Design<F>,
+        prepared: &PreparedTrace<F>,
         checked: &Checked,
     ) -> Result<Self::Output, String>;
 
@@ -148,16 +149,16 @@ pub fn for_each_verified<F: Family, M: DesignMeasure>(
         rows: Vec<DesignRow<M::Output>>,
     }
     impl<F: Family, M: DesignMeasure> ReplayerVisitor<F> for Visit<'_, F, M> {
-        fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
-            let name = R::design_name();
+        fn visit_design(&mut self, design: &'static dyn Design<F>, role: Role) {
+            let name = design.name();
             if role != Role::Design || !self.selection.selects_design(name) {
                 return;
             }
-            let checked = check_replayer::<R>(&self.prepared.trace, &self.prepared.expected);
+            let checked = check_design(design, &self.prepared.trace, &self.prepared.expected);
             let measured = checked
                 .outcome
                 .is_verified()
-                .then(|| self.m.measure::<R>(self.prepared, &checked));
+                .then(|| self.m.measure(design, self.prepared, &checked));
             self.rows.push(DesignRow {
                 design: name.to_string(),
                 reference: false,

@@ -5,7 +5,7 @@
 use workloads::{Payload, TraceStats};
 
 use crate::measure::DesignMeasure;
-use crate::replay::Replayer;
+use crate::replay::{Design, Family};
 use crate::suite::PreparedTrace;
 use crate::timing::{TimedReplay, median_and_range};
 use crate::verify::Checked;
@@ -94,13 +94,14 @@ pub struct SweepPass {
 impl DesignMeasure for SweepPass {
     type Output = f64;
 
-    fn measure<R: Replayer>(
+    fn measure<F: Family>(
         &mut self,
-        prepared: &PreparedTrace<R::Family>,
+        design: &'static dyn Design<F>,
+        prepared: &PreparedTrace<F>,
         _checked: &Checked,
     ) -> Result<f64, String> {
         let ops = prepared.expected.stats.work_units().max(1) as f64;
-        let mut timed = TimedReplay::<R>::new(&prepared.trace, &prepared.expected);
+        let mut timed = TimedReplay::new(design, &prepared.trace, &prepared.expected);
         let mut per_op = (0..self.samples.max(1))
             .map(|_| timed.run(1).map(|d| d.as_nanos() as f64 / ops))
             .collect::<Result<Vec<_>, _>>()?;

@@ -5,12 +5,14 @@
 //! One module per family holds its [`Family`] marker and its replayer. A family ([`Family`]) names its op vocabulary, its digest, the replayer of its reference
 //! model, its designs ([`Family::for_each_replayer`]) and everything a consumer needs to run,
 //! measure and report it (sizes, pass workloads, time reference); a [`Replayer`] is one
-//! design's replay state. Every replayer is monomorphised per design: no dynamic dispatch and no
-//! allocation per op in the timed loop. The list of families is [`crate::families`].
+//! design's replay state. Every replay loop is monomorphised per design: no dynamic dispatch and
+//! no allocation per op in the timed loop. The passes around it (verification, timing,
+//! measurement) take the design as an object ([`erased`]), compiled once per family. The list of families is [`crate::families`].
 
 pub mod alloc;
 pub mod components;
 pub mod data_component;
+pub mod erased;
 pub mod id_table;
 pub mod locking;
 pub mod relations;
@@ -37,11 +39,12 @@ use results::DesignRecord;
 pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};
 pub use components::{ComponentDigest, ComponentFamily, ComponentReplay};
 pub use data_component::{DataComponentFamily, KvDigest, KvReplay};
+pub use erased::{Design, Resolved, State, design};
 pub use id_table::{Digest, IdTableFamily, ReplayState, SizedReplay, mix};
 pub use locking::{LockingDigest, LockingFamily, LockingReplay};
 pub use relations::{RelationDigest, RelationFamily, RelationReplay};
 pub use resolved::{HandleIds, HandleMap, IdMismatch, ResolvedBody};
-pub use shared::{CellStates, SharedState};
+pub use shared::{CellStates, Shared, SharedState};
 pub use spatial::{SpatialDigest, SpatialFamily, SpatialReplay};
 pub use spawn::{SpawnDigest, SpawnFamily, SpawnReplay};
 pub use tags::{TagDigest, TagFamily, TagReplay};
@@ -271,9 +274,23 @@ pub enum Role {
 }
 
 /// Something done once per replayer of family `F`.
+///
+/// A visitor that runs a design (verifies, times or measures it) implements
+/// [`visit_design`](Self::visit_design), which is compiled once per family ([`erased`]); one
+/// that needs the replayer's type (its name, a reference loop's own state) implements
+/// [`visit`](Self::visit), compiled once per design.
 pub trait ReplayerVisitor<F: Family> {
-    /// Called once per design or reference replayer `R`.
-    fn visit<R: Replayer<Family = F>>(&mut self, role: Role);
+    /// Called once per design or reference replayer `R`; by default hands its design object
+    /// to [`visit_design`](Self::visit_design).
+    fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+        self.visit_design(design::<R>(), role);
+    }
+
+    /// Called once per design or reference replayer, as an object (unless
+    /// [`visit`](Self::visit) is implemented instead); ignored by default.
+    fn visit_design(&mut self, design: &'static dyn Design<F>, role: Role) {
+        let _ = (design, role);
+    }
 
     /// Called once per reference loop `L` (a hand-written loop for one body shape, timed
     /// beside the designs); ignored by default.

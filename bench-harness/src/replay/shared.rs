@@ -11,29 +11,46 @@
 //! Only a read-only body shares: its timed replays reuse one state ([`crate::timing`]), and a
 //! loop that only reads it leaves it as the model expects.
 
-use std::any::{Any, TypeId};
+use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::rc::Rc;
 
 use workloads::Trace;
 
-use super::{OpOf, Replayer, ResolvedBody, ResolvedPair};
+use super::erased::ResolvedState;
+use super::{Design, Family, OpOf, Replayer, Resolved, ResolvedBody, State, design};
 
 /// A design's state after the trace's setup and the dry run of a read-only body, with the body
 /// resolved for it: what its timed replays reuse.
-pub struct SharedState<R: Replayer> {
+pub struct Shared<F: Family> {
     /// The design's state (borrowed mutably only inside a timed replay).
-    pub state: Rc<RefCell<R>>,
+    pub state: Rc<RefCell<Box<dyn State<F>>>>,
     /// The body as the dry run resolved it: the design's own IDs in op order.
-    pub body: Rc<ResolvedBody<R::Id>>,
+    pub body: Resolved,
+}
+
+impl<F: Family> Clone for Shared<F> {
+    fn clone(&self) -> Self {
+        Self {
+            state: Rc::clone(&self.state),
+            body: self.body.clone(),
+        }
+    }
+}
+
+/// [`Shared`] as replayer `R`'s own types, for a reference loop that reads its design's state.
+pub struct SharedState<R: Replayer> {
+    shared: Shared<R::Family>,
+    replayer: PhantomData<fn() -> R>,
 }
 
 impl<R: Replayer> Clone for SharedState<R> {
     fn clone(&self) -> Self {
         Self {
-            state: Rc::clone(&self.state),
-            body: Rc::clone(&self.body),
+            shared: self.shared.clone(),
+            replayer: PhantomData,
         }
     }
 }
@@ -45,11 +62,45 @@ impl<R: Replayer> SharedState<R> {
     /// # Errors
     /// The design refused an op of the setup or the dry run.
     pub fn resolve(trace: &Trace<OpOf<R::Family>>) -> Result<Self, String> {
-        let (state, (body, _)) = resolve_body::<R>(trace)?;
+        let (state, body, _) = resolve_body(design::<R>(), trace)?;
         Ok(Self {
-            state: Rc::new(RefCell::new(state)),
-            body: Rc::new(body),
+            shared: Shared {
+                state: Rc::new(RefCell::new(state)),
+                body,
+            },
+            replayer: PhantomData,
         })
+    }
+
+    /// `shared` if it holds a state of `R`.
+    fn of(shared: Shared<R::Family>) -> Option<Self> {
+        let is_r =
+            shared.state.borrow().as_any().is::<R>() && shared.body.typed::<R::Id>().is_some();
+        is_r.then_some(Self {
+            shared,
+            replayer: PhantomData,
+        })
+    }
+
+    /// Calls `f` with the state and the resolved body (the state borrowed for the call).
+    pub fn with<T>(&self, f: impl FnOnce(&R, &ResolvedBody<R::Id>) -> T) -> T {
+        let state = self.shared.state.borrow();
+        let replayer = state.as_any().downcast_ref::<R>().expect("checked by `of`");
+        f(
+            replayer,
+            self.shared.body.typed::<R::Id>().expect("checked by `of`"),
+        )
+    }
+
+    /// The state and body, erased.
+    pub fn shared(&self) -> &Shared<R::Family> {
+        &self.shared
+    }
+
+    /// The IDs the dry run recorded, in op order (their count, for a loop that checks the
+    /// body's shape).
+    pub fn resolved_ids(&self) -> usize {
+        self.with(|_, body| body.ids().len())
     }
 }
 
@@ -59,35 +110,39 @@ impl<R: Replayer> SharedState<R> {
 ///
 /// # Errors
 /// The design refused an op of the setup or the body.
-pub fn resolve_body<R: Replayer>(
-    trace: &Trace<OpOf<R::Family>>,
-) -> Result<(R, ResolvedPair<R>), String> {
-    let mut state = R::after_setup(trace).map_err(|e| format!("setup {e}"))?;
-    let resolved = state
+pub fn resolve_body<F: Family>(
+    design: &dyn Design<F>,
+    trace: &Trace<OpOf<F>>,
+) -> Result<ResolvedState<F>, String> {
+    let mut state = design
+        .after_setup(trace)
+        .map_err(|e| format!("setup {e}"))?;
+    let (body, digest) = state
         .resolve(&trace.body)
         .map_err(|e| format!("dry run {e}"))?;
-    Ok((state, resolved))
+    Ok((state, body, digest))
 }
 
 /// The states the designs of one cell (family, workload, N) share with the cell's reference
-/// loops, by replayer type. Filled while the cell's designs are visited, read by the loops
+/// loops, by design name. Filled while the cell's designs are visited, read by the loops
 /// visited after them, dropped with the cell.
 #[derive(Default)]
 pub struct CellStates {
-    by_replayer: HashMap<TypeId, Box<dyn Any>>,
+    by_design: HashMap<&'static str, Box<dyn Any>>,
 }
 
 impl CellStates {
-    /// Keeps `shared`, the state of replayer `R`'s timed replays.
-    pub fn insert<R: Replayer>(&mut self, shared: SharedState<R>) {
-        self.by_replayer.insert(TypeId::of::<R>(), Box::new(shared));
+    /// Keeps `shared`, the state of design `name`'s timed replays.
+    pub fn insert<F: Family>(&mut self, name: &'static str, shared: Shared<F>) {
+        self.by_design.insert(name, Box::new(shared));
     }
 
     /// The state replayer `R`'s timed replays reuse, if the cell holds one.
     pub fn get<R: Replayer>(&self) -> Option<SharedState<R>> {
-        self.by_replayer
-            .get(&TypeId::of::<R>())
-            .and_then(|shared| shared.downcast_ref::<SharedState<R>>())
+        self.by_design
+            .get(R::design_name())
+            .and_then(|shared| shared.downcast_ref::<Shared<R::Family>>())
             .cloned()
+            .and_then(SharedState::of)
     }
 }

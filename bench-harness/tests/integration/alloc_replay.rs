@@ -34,7 +34,7 @@ where
     if !outcome.is_verified() {
         return outcome;
     }
-    match TimedReplay::<R>::new(&p.trace, &p.expected).run(2) {
+    match TimedReplay::of::<R>(&p.trace, &p.expected).run(2) {
         Ok(_) => Outcome::Verified,
         Err(e) => Outcome::Failed(e),
     }

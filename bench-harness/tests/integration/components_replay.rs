@@ -35,7 +35,7 @@ impl ComponentDesignVisitor for VerifyAll<'_> {
             return;
         }
         if outcome.is_verified()
-            && let Err(e) = TimedReplay::<ComponentReplay<S>>::new(&p.trace, &p.expected).run(2)
+            && let Err(e) = TimedReplay::of::<ComponentReplay<S>>(&p.trace, &p.expected).run(2)
         {
             outcome = Outcome::Failed(e);
         }

@@ -28,7 +28,7 @@ impl DesignCtorVisitor for VerifyAll<'_> {
         let mut outcome = check_replayer::<SizedReplay<D>>(&p.trace, &p.expected).outcome;
         if outcome.is_verified() {
             // The timed path verifies too; a couple of timed replays must agree.
-            if let Err(e) = TimedReplay::<SizedReplay<D>>::new(&p.trace, &p.expected).run(2) {
+            if let Err(e) = TimedReplay::of::<SizedReplay<D>>(&p.trace, &p.expected).run(2) {
                 outcome = Outcome::Failed(e);
             }
         }
@@ -335,14 +335,14 @@ fn a_design_whose_ids_differ_between_runs_fails_the_timed_replay() {
         let outcome = check_replayer::<ReplayState<Drifting>>(&p.trace, &p.expected).outcome;
         assert!(outcome.is_verified(), "{workload}: {outcome:?}");
         // A fresh table per timed replay hands out other IDs than the dry run resolved.
-        let err = TimedReplay::<ReplayState<Drifting>>::new(&p.trace, &p.expected)
+        let err = TimedReplay::of::<ReplayState<Drifting>>(&p.trace, &p.expected)
             .run(2)
             .expect_err("different IDs must not post a time");
         assert!(err.contains("not deterministic"), "{workload}: {err}");
     }
     // A read-only body is timed on the dry run's own table, whose IDs it resolved: no drift.
     let p = PreparedTrace::<IdTableFamily>::generate("lookup-uniform", 500, 4).unwrap();
-    TimedReplay::<ReplayState<Drifting>>::new(&p.trace, &p.expected)
+    TimedReplay::of::<ReplayState<Drifting>>(&p.trace, &p.expected)
         .run(2)
         .unwrap();
 }

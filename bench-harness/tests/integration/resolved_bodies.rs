@@ -27,7 +27,7 @@ impl<F: Family> ReplayerVisitor<F> for Designs<'_, F> {
         {
             return;
         }
-        let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
+        let mut timed = TimedReplay::of::<R>(&p.trace, &p.expected);
         if let Err(e) = timed.run(2) {
             panic!(
                 "{}/{}/{}/{}: the resolved replay failed: {e}",
@@ -40,7 +40,10 @@ impl<F: Family> ReplayerVisitor<F> for Designs<'_, F> {
         // The trace's own size in memory: its ops, setup and body.
         let ops = p.trace.setup.len() + p.trace.body.len();
         let trace_bytes = (ops * std::mem::size_of::<F::Op>()).max(1);
-        let body = timed.resolved().expect("resolved by the run");
+        let body = timed
+            .resolved()
+            .and_then(|body| body.typed::<R::Id>())
+            .expect("resolved by the run");
         let id_bytes = std::mem::size_of_val(body.ids());
         // At most one segment per 64-op run plus the mixed stretches between them.
         let most_segments = 2 * p.trace.body.len() / MIN_UNIFORM_RUN + 2;

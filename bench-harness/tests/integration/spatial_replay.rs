@@ -92,7 +92,7 @@ impl ReplayerVisitor<SpatialFamily> for VerifyAll<'_> {
         let p = self.prepared;
         let mut outcome = check_replayer::<R>(&p.trace, &p.expected).outcome;
         if outcome.is_verified()
-            && let Err(e) = TimedReplay::<R>::new(&p.trace, &p.expected).run(2)
+            && let Err(e) = TimedReplay::of::<R>(&p.trace, &p.expected).run(2)
         {
             outcome = Outcome::Failed(e);
         }

@@ -23,7 +23,7 @@ impl SpawnDesignVisitor for VerifyAll<'_> {
         let p = self.prepared;
         let mut outcome = check_replayer::<SpawnReplay<S>>(&p.trace, &p.expected).outcome;
         if outcome.is_verified()
-            && let Err(e) = TimedReplay::<SpawnReplay<S>>::new(&p.trace, &p.expected).run(2)
+            && let Err(e) = TimedReplay::of::<SpawnReplay<S>>(&p.trace, &p.expected).run(2)
         {
             outcome = Outcome::Failed(e);
         }

@@ -36,7 +36,7 @@ impl TagDesignVisitor for VerifyAll<'_> {
         let p = self.prepared;
         let mut outcome = check_replayer::<TagReplay<S>>(&p.trace, &p.expected).outcome;
         if outcome.is_verified() {
-            if let Err(e) = TimedReplay::<TagReplay<S>>::new(&p.trace, &p.expected).run(2) {
+            if let Err(e) = TimedReplay::of::<TagReplay<S>>(&p.trace, &p.expected).run(2) {
                 outcome = Outcome::Failed(e);
             }
             let metrics = TagReplay::<S>::measure(&p.trace, &p.expected.stats)

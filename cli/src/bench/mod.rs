@@ -27,13 +27,13 @@ use bench_harness::families::{AllFamilies, DesignList, ListVisitor};
 use bench_harness::instance::{self, Place};
 use bench_harness::replay::Scale;
 use bench_harness::replay::{
-    CellStates, ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
+    CellStates, Design, ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
     design_records_with, family_metrics, for_each_replayer_with, mirrored_designs,
 };
 use bench_harness::rounds::{LoopTimer, RoundsBudget, RoundsTiming, Timer, time_cell};
 use bench_harness::suite::{PreparedTrace, SuiteConfig, TimerKind};
 use bench_harness::timing::TimedReplay;
-use bench_harness::verify::{Outcome, check_replayer};
+use bench_harness::verify::{Outcome, check_design};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
 use results::stats::{Samples, fastest_first, median_interval, paired_ratio_in};
@@ -547,13 +547,13 @@ struct FamilyBench<'c, 's, 'p, 'g, F: Family> {
 impl<'p, F: Family> FamilyBench<'_, '_, 'p, '_, F> {
     /// The timer of design `R`, keeping its state for the loop that mirrors it (which reads
     /// this very state; an error here is the dry run's, which the timing reports).
-    fn timed<R: Replayer<Family = F>>(&mut self) -> TimedReplay<'p, R> {
+    fn timed(&mut self, design: &'static dyn Design<F>) -> TimedReplay<'p, F> {
         let p = self.cell.prepared;
-        let mut timed = TimedReplay::<R>::new(&p.trace, &p.expected);
-        if self.cell.mirrored.contains(&R::design_name())
+        let mut timed = TimedReplay::new(design, &p.trace, &p.expected);
+        if self.cell.mirrored.contains(&design.name())
             && let Ok(Some(shared)) = timed.shared()
         {
-            self.designs.insert(shared);
+            self.designs.insert(design.name(), shared);
         }
         timed
     }
@@ -585,24 +585,24 @@ impl<'p, F: Family> FamilyBench<'_, '_, 'p, '_, F> {
 impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, '_, F> {
     /// Verifies the design (or reference) of replayer `R`, measures its family metrics and,
     /// if verified, times it (criterion) or builds its timer (an instance of the rounds).
-    fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+    fn visit_design(&mut self, design: &'static dyn Design<F>, role: Role) {
         let p = self.cell.prepared;
-        let name = R::design_name();
+        let name = design.name();
         if !self.cell.selects(name) {
             return;
         }
         if let Some((i, verified)) = self.was_verified(name) {
             if verified {
-                let timed = self.timed::<R>();
+                let timed = self.timed(design);
                 self.push_contestant(i, Box::new(timed));
             }
             return;
         }
-        let checked = check_replayer::<R>(&p.trace, &p.expected);
+        let checked = check_design(design, &p.trace, &p.expected);
         let mut verdict = Verdict::of(p, name, &checked);
         verdict.reference = role == Role::Reference;
         if verdict.outcome.is_verified() {
-            match R::measure(&p.trace, &p.expected.stats) {
+            match design.measure(&p.trace, &p.expected.stats) {
                 Ok(None) => {}
                 Ok(Some(typed)) => match family_metrics::<F>(&typed) {
                     Ok(metrics) => verdict.metrics = Some(metrics),
@@ -614,7 +614,7 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, '_, F> {
         let under_criterion = matches!(self.step, Step::Criterion(_));
         if verdict.outcome.is_verified() && (under_criterion || self.cell.mirrored.contains(&name))
         {
-            let mut timed = self.timed::<R>();
+            let mut timed = self.timed(design);
             if let Step::Criterion(group) = &mut self.step {
                 // The share of wall time spent in the timed body: a body that mutates the
                 // design needs an untimed rebuild per timed replay, which criterion's budget
@@ -635,7 +635,7 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, '_, F> {
                     budget,
                     share,
                     long,
-                    |iters| timed.run(iters),
+                    &mut |iters| timed.run(iters),
                 ) {
                     verdict.outcome = Outcome::Failed(reason);
                 }
@@ -673,7 +673,7 @@ impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, '_, F> {
                 &self.cell.budget,
                 1.0,
                 false,
-                |iters| reference.run(iters),
+                &mut |iters| reference.run(iters),
             )
         {
             outcome = Outcome::Failed(reason);
@@ -692,7 +692,7 @@ fn time_verified(
     budget: &Budget,
     share: f64,
     long: bool,
-    mut run: impl FnMut(u64) -> Result<Duration, String>,
+    run: &mut dyn FnMut(u64) -> Result<Duration, String>,
 ) -> Result<(), String> {
     group
         .sample_size(if long {

@@ -154,12 +154,14 @@ impl<C: Design> ReferenceLoop for DirectLookup<C> {
     /// # Errors
     /// Hits or the lookup sum differ from the model's.
     fn run(&self, iters: u64) -> Result<Duration, String> {
-        let ids = self.shared.body.ids();
-        match &*self.shared.state.borrow() {
-            SizedReplay::B8(s) => self.time(&s.table, ids, iters),
-            SizedReplay::B32(s) => self.time(&s.table, ids, iters),
-            SizedReplay::B128(s) => self.time(&s.table, ids, iters),
-        }
+        self.shared.with(|state, body| {
+            let ids = body.ids();
+            match state {
+                SizedReplay::B8(s) => self.time(&s.table, ids, iters),
+                SizedReplay::B32(s) => self.time(&s.table, ids, iters),
+                SizedReplay::B128(s) => self.time(&s.table, ids, iters),
+            }
+        })
     }
 }
 
@@ -176,7 +178,7 @@ fn lookup_state<C: Design>(
         .get::<SizedReplay<C>>()
         .or_else(|| SharedState::resolve(trace).ok())?;
     // One ID per `Get`, in op order: the body the loop runs.
-    (shared.body.ids().len() == trace.body.len()).then_some(shared)
+    (shared.resolved_ids() == trace.body.len()).then_some(shared)
 }
 
 impl<C: Design> DirectLookup<C> {
@@ -316,12 +318,14 @@ impl<C: CrateLookupLoop> ReferenceLoop for DirectPeerLookup<C> {
     /// # Errors
     /// The hits or the lookup sum differ from the model's.
     fn run(&self, iters: u64) -> Result<Duration, String> {
-        let keys = self.shared.body.ids();
-        match &*self.shared.state.borrow() {
-            SizedReplay::B8(s) => self.time::<Payload8>(&s.table, keys, iters),
-            SizedReplay::B32(s) => self.time::<Payload>(&s.table, keys, iters),
-            SizedReplay::B128(s) => self.time::<Payload128>(&s.table, keys, iters),
-        }
+        self.shared.with(|state, body| {
+            let keys = body.ids();
+            match state {
+                SizedReplay::B8(s) => self.time::<Payload8>(&s.table, keys, iters),
+                SizedReplay::B32(s) => self.time::<Payload>(&s.table, keys, iters),
+                SizedReplay::B128(s) => self.time::<Payload128>(&s.table, keys, iters),
+            }
+        })
     }
 }
 
@@ -446,27 +450,30 @@ mod tests {
         ) {
             let lookups = trace("lookup-uniform");
             let expected = Expected::<IdTableFamily>::of(&lookups).unwrap();
-            let mut timed = crate::timing::TimedReplay::<SizedReplay<C>>::new(&lookups, &expected);
+            let mut timed = crate::timing::TimedReplay::of::<SizedReplay<C>>(&lookups, &expected);
             let shared = timed.shared().unwrap().expect("a read-only body shares");
             let mut designs = CellStates::default();
-            designs.insert(shared.clone());
+            designs.insert(SizedReplay::<C>::design_name(), shared.clone());
             let looped = L::in_cell(&lookups, &expected.body, &designs).unwrap();
             assert!(std::rc::Rc::ptr_eq(
-                &shared_of(&looped).state,
+                &shared_of(&looped).shared().state,
                 &shared.state
             ));
-            assert!(std::rc::Rc::ptr_eq(&shared_of(&looped).body, &shared.body));
+            assert!(shared_of(&looped).shared().body.same_as(&shared.body));
             looped.run(2).unwrap();
             timed.run(2).unwrap();
             looped.run(1).unwrap();
             let own = L::in_cell(&lookups, &expected.body, &CellStates::default()).unwrap();
-            assert!(!std::rc::Rc::ptr_eq(&shared_of(&own).state, &shared.state));
+            assert!(!std::rc::Rc::ptr_eq(
+                &shared_of(&own).shared().state,
+                &shared.state
+            ));
             own.run(1).unwrap();
             // A body that changes the table shares nothing.
             let churn = trace("churn");
             let churn_expected = Expected::<IdTableFamily>::of(&churn).unwrap();
             let mut mutating =
-                crate::timing::TimedReplay::<SizedReplay<C>>::new(&churn, &churn_expected);
+                crate::timing::TimedReplay::of::<SizedReplay<C>>(&churn, &churn_expected);
             assert!(mutating.shared().unwrap().is_none());
         }
         check::<DirectLookup<ctors::Holey>, ctors::Holey>(|l| &l.shared);
