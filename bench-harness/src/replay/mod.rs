@@ -417,8 +417,8 @@ pub type StatsOf<F> = <OpOf<F> as TraceOp>::Stats;
 ///
 /// A family writes one replay loop, [`run`](Replayer::run), generic over where it finds the
 /// design's IDs ([`HandleIds`]); the provided methods use it three ways: through the handle map
-/// ([`replay`](Replayer::replay): setup and every untimed replay), recording the IDs the ops use
-/// ([`resolve`](Replayer::resolve): the dry run before timing), and reading the recorded IDs in
+/// ([`replay`](Replayer::replay): setup and every untimed replay), through the handle map
+/// recording the IDs the ops use ([`resolve`](Replayer::resolve): the dry run before timing), and reading the recorded IDs in
 /// op order ([`replay_resolved`](Replayer::replay_resolved): the timed run, see
 /// [`resolved`]).
 pub trait Replayer: Sized + 'static {
@@ -510,22 +510,22 @@ pub trait Replayer: Sized + 'static {
     /// As [`run`](Replayer::run); the index is the op's in `ops`.
     fn resolve(&mut self, ops: &[OpOf<Self::Family>]) -> Result<ResolvedPair<Self>, ReplayError> {
         let mut map = std::mem::take(self.handles());
-        let mut recorder = resolved::Recorder::new(&mut map);
+        map.start_recording();
         let mut ids_per_op = Vec::with_capacity(ops.len());
         let mut digest = <Self::Family as Family>::Digest::default();
         let mut result = Ok(());
         for (index, op) in ops.iter().enumerate() {
-            let before = recorder.len();
-            match self.run(std::slice::from_ref(op), &mut recorder) {
+            let before = map.recorded();
+            match self.run(std::slice::from_ref(op), &mut map) {
                 Ok(d) => digest.merge(&d),
                 Err(e) => {
                     result = Err(ReplayError { index, ..e });
                     break;
                 }
             }
-            ids_per_op.push((recorder.len() - before) as u32);
+            ids_per_op.push((map.recorded() - before) as u32);
         }
-        let log = recorder.into_log();
+        let log = map.stop_recording();
         *self.handles() = map;
         result?;
         Ok((ResolvedBody::new(ops, log, &ids_per_op), digest))

@@ -7,8 +7,8 @@
 //! application pays. So a timed replay runs in two steps:
 //!
 //! 1. **Dry run** (untimed): [`Replayer::resolve`](super::Replayer::resolve) replays the body
-//!    through the handle map ([`HandleMap`]) and records, through a [`Recorder`], every ID an
-//!    op used or produced, in op order: the [`ResolvedBody`].
+//!    through the handle map ([`HandleMap`], recording) and logs every ID an op used or
+//!    produced, in op order: the [`ResolvedBody`].
 //! 2. **Timed run**: [`Replayer::replay_resolved`](super::Replayer::replay_resolved) replays the
 //!    body on a fresh (or, for read-only bodies, the same) state, reading each op's ID from an
 //!    [`IdCursor`] over the recorded IDs, sequentially. An ID the design produces is compared
@@ -30,7 +30,7 @@ use workloads::TraceOp;
 /// ID an op produced.
 ///
 /// The loop calls these in op order, a fixed number of times per op kind, so a dry run's
-/// [`Recorder`] and a timed run's [`IdCursor`] see the same sequence of calls.
+/// recording [`HandleMap`] and a timed run's [`IdCursor`] see the same sequence of calls.
 pub trait HandleIds<Id: Copy> {
     /// The ID of handle `h`, named by the op being replayed.
     fn id(&mut self, h: u32) -> Id;
@@ -49,14 +49,14 @@ pub trait HandleIds<Id: Copy> {
 
     /// For a timed run of a [`Segment::uniform`] run of `ops` ops that each use exactly one ID
     /// (by [`HandleIds::id`]): those IDs as one slice, consumed. `None` otherwise (the handle
-    /// map, the recorder, or a mixed segment): the loop then goes op by op.
+    /// map or a mixed segment): the loop then goes op by op.
     fn uniform_ids(&mut self, ops: usize) -> Option<&[Id]> {
         let _ = ops;
         None
     }
 
     /// For a timed run of a [`Segment::uniform`] run of ops that use no ID (queries by key):
-    /// `true`, once. `false` otherwise (the handle map, the recorder, a mixed segment, or a
+    /// `true`, once. `false` otherwise (the handle map, a mixed segment, or a
     /// run of ops that use IDs): the loop then goes op by op.
     fn uniform_without_ids(&mut self) -> bool {
         false
@@ -78,14 +78,24 @@ pub struct IdMismatch {
 
 /// The replayer's handle → ID map: `map[k]` is handle `k`'s ID (kept after removal, for stale
 /// lookups). Used by setup, by the dry run and by every untimed replay.
+///
+/// While it records (the dry run, [`start_recording`](Self::start_recording)), it also logs
+/// every ID handed to or produced by an op, in op order. The recording is a branch in the
+/// handle map rather than a handle source of its own: each source is one more copy of every
+/// design's replay loop in the program, and no timed replay reads through the map.
 #[derive(Debug, Clone)]
 pub struct HandleMap<Id> {
     ids: Vec<Id>,
+    /// The IDs the ops used or produced since recording started, in op order.
+    log: Option<Vec<Id>>,
 }
 
 impl<Id> Default for HandleMap<Id> {
     fn default() -> Self {
-        Self { ids: Vec::new() }
+        Self {
+            ids: Vec::new(),
+            log: None,
+        }
     }
 }
 
@@ -94,6 +104,7 @@ impl<Id: Copy> HandleMap<Id> {
     pub fn with_capacity(handles: usize) -> Self {
         Self {
             ids: Vec::with_capacity(handles),
+            log: None,
         }
     }
 
@@ -111,73 +122,50 @@ impl<Id: Copy> HandleMap<Id> {
     pub fn ids(&self) -> &[Id] {
         &self.ids
     }
+
+    /// Starts logging the IDs the ops use and produce (an empty log).
+    pub fn start_recording(&mut self) {
+        self.log = Some(Vec::new());
+    }
+
+    /// IDs logged since [`start_recording`](Self::start_recording) (0 when not recording).
+    pub fn recorded(&self) -> usize {
+        self.log.as_ref().map_or(0, Vec::len)
+    }
+
+    /// Stops recording and returns the log, in op order.
+    pub fn stop_recording(&mut self) -> Vec<Id> {
+        self.log.take().unwrap_or_default()
+    }
+
+    #[inline(always)]
+    fn record(&mut self, id: Id) {
+        if let Some(log) = &mut self.log {
+            log.push(id);
+        }
+    }
 }
 
 impl<Id: Copy> HandleIds<Id> for HandleMap<Id> {
     #[inline(always)]
     fn id(&mut self, h: u32) -> Id {
-        self.ids[h as usize]
+        let id = self.ids[h as usize];
+        self.record(id);
+        id
     }
 
     #[inline(always)]
     fn created(&mut self, id: Id) -> Result<(), IdMismatch> {
+        self.record(id);
         self.ids.push(id);
         Ok(())
     }
 
     #[inline(always)]
     fn reassigned(&mut self, h: u32, id: Id) -> Result<(), IdMismatch> {
+        self.record(id);
         self.ids[h as usize] = id;
         Ok(())
-    }
-}
-
-/// The dry run's view: the handle map, plus a log of every ID handed to or produced by an op.
-pub struct Recorder<'a, Id> {
-    map: &'a mut HandleMap<Id>,
-    log: Vec<Id>,
-}
-
-impl<'a, Id: Copy> Recorder<'a, Id> {
-    /// Records the IDs of a replay through `map`.
-    pub fn new(map: &'a mut HandleMap<Id>) -> Self {
-        Self {
-            map,
-            log: Vec::new(),
-        }
-    }
-
-    /// IDs recorded so far.
-    pub fn len(&self) -> usize {
-        self.log.len()
-    }
-
-    /// Whether nothing was recorded.
-    pub fn is_empty(&self) -> bool {
-        self.log.is_empty()
-    }
-
-    /// The recorded IDs, in op order.
-    pub fn into_log(self) -> Vec<Id> {
-        self.log
-    }
-}
-
-impl<Id: Copy> HandleIds<Id> for Recorder<'_, Id> {
-    fn id(&mut self, h: u32) -> Id {
-        let id = self.map.id(h);
-        self.log.push(id);
-        id
-    }
-
-    fn created(&mut self, id: Id) -> Result<(), IdMismatch> {
-        self.log.push(id);
-        self.map.created(id)
-    }
-
-    fn reassigned(&mut self, h: u32, id: Id) -> Result<(), IdMismatch> {
-        self.log.push(id);
-        self.map.reassigned(h, id)
     }
 }
 
@@ -583,14 +571,20 @@ mod tests {
     }
 
     #[test]
-    fn the_recorder_logs_every_id_and_updates_the_map() {
+    fn a_recording_map_logs_every_id_and_updates_the_map() {
         let mut map = HandleMap::with_capacity(2);
-        let mut rec = Recorder::new(&mut map);
-        rec.created(10u32).unwrap();
-        rec.created(11).unwrap();
-        assert_eq!(rec.id(0), 10);
-        rec.reassigned(1, 12).unwrap();
-        assert_eq!(rec.into_log(), vec![10, 11, 10, 12]);
-        assert_eq!(map.ids(), &[10, 12]);
+        map.created(9u32).unwrap();
+        map.start_recording();
+        map.created(10).unwrap();
+        map.created(11).unwrap();
+        assert_eq!(map.id(1), 10);
+        map.reassigned(2, 12).unwrap();
+        assert_eq!(map.recorded(), 4);
+        assert_eq!(map.stop_recording(), vec![10, 11, 10, 12]);
+        assert_eq!(map.ids(), &[9, 10, 12]);
+        // Not recording: nothing is logged.
+        assert_eq!(map.id(0), 9);
+        assert_eq!(map.recorded(), 0);
+        assert!(map.stop_recording().is_empty());
     }
 }
