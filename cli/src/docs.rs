@@ -18,6 +18,21 @@ pub use results::schema::REFERENCE_RUN;
 /// step; the last line `total`, its exit status and the commit).
 pub const CI_STEP_TIMES: &str = "docs/reference/ci-step-times.tsv";
 
+/// What a newcomer's first commands take on a fresh clone of the reference machine, relative
+/// to the workspace root: the table `scripts/fresh-clone-times.sh` writes, in the format of
+/// [`CI_STEP_TIMES`].
+pub const FRESH_CLONE_TIMES: &str = "docs/reference/fresh-clone-times.tsv";
+
+/// The two tables of step times the pages show, as text: [`CI_STEP_TIMES`] and
+/// [`FRESH_CLONE_TIMES`].
+#[derive(Debug, Clone, Copy)]
+pub struct StepTables<'a> {
+    /// The text of [`CI_STEP_TIMES`].
+    pub ci: &'a str,
+    /// The text of [`FRESH_CLONE_TIMES`].
+    pub fresh_clone: &'a str,
+}
+
 /// One generated block: the page (relative to the workspace root), the block's name and its
 /// text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,12 +45,11 @@ pub struct Block {
     pub text: String,
 }
 
-/// Every generated block of the pages, computed from `run` and from `ci_step_times`, the text
-/// of [`CI_STEP_TIMES`].
+/// Every generated block of the pages, computed from `run` and from the tables of step times.
 ///
 /// # Errors
-/// `ci_step_times` is not that table.
-pub fn blocks(run: &Results, ci_step_times: &str) -> Result<Vec<Block>, String> {
+/// A table is not a table of step times, or records a failed run.
+pub fn blocks(run: &Results, tables: StepTables<'_>) -> Result<Vec<Block>, String> {
     // The claims this build declares, judged on the reference run's numbers: a claim added or
     // reread shows in the pages without a new run.
     let mut run = run.clone();
@@ -44,8 +58,13 @@ pub fn blocks(run: &Results, ci_step_times: &str) -> Result<Vec<Block>, String> 
     Ok(vec![
         Block {
             page: "README.md",
+            name: "fresh-clone",
+            text: fresh_clone(tables.fresh_clone)?,
+        },
+        Block {
+            page: "README.md",
             name: "ci-times",
-            text: ci_times(ci_step_times)?,
+            text: ci_times(tables.ci)?,
         },
         Block {
             page: "README.md",
@@ -64,38 +83,83 @@ pub fn blocks(run: &Results, ci_step_times: &str) -> Result<Vec<Block>, String> 
     ])
 }
 
-/// The README's line of `.ci/run`'s step times, from the table `.ci/run` writes.
-fn ci_times(table: &str) -> Result<String, String> {
+/// A table of step times as its scripts write it: each step's seconds and name, in order, and
+/// the whole run's seconds and commit.
+struct StepTimes {
+    steps: Vec<(u64, String)>,
+    seconds: u64,
+    commit: String,
+}
+
+/// Reads `table`, the text of the file `path` (seconds, tab, step; the last line `total`, its
+/// exit status and the commit).
+///
+/// # Errors
+/// A line is not a step's, the `total` line is missing, or the run failed.
+fn step_times(table: &str, path: &str) -> Result<StepTimes, String> {
     let mut steps = Vec::new();
-    let mut short = 0;
     let mut total = None;
     for line in table.lines() {
         let fields: Vec<&str> = line.split('\t').collect();
         let seconds: u64 = fields[0]
             .parse()
-            .map_err(|_| format!("{CI_STEP_TIMES}: `{line}` does not start with seconds"))?;
+            .map_err(|_| format!("{path}: `{line}` does not start with seconds"))?;
         match fields.as_slice() {
             [_, "total", status, commit] => total = Some((seconds, *status, *commit)),
-            // Steps of seconds (the disk, the toolchain, the format) are summed.
-            [_, _] if seconds < 10 => short += seconds,
-            [_, step] => steps.push(format!("{step} {}", duration(seconds))),
-            _ => return Err(format!("{CI_STEP_TIMES}: `{line}` is not a step's line")),
+            [_, step] => steps.push((seconds, step.to_string())),
+            _ => return Err(format!("{path}: `{line}` is not a step's line")),
         }
     }
-    let (seconds, status, commit) =
-        total.ok_or_else(|| format!("{CI_STEP_TIMES}: no `total` line"))?;
-    steps.push(format!("the other steps {}", duration(short)));
+    let (seconds, status, commit) = total.ok_or_else(|| format!("{path}: no `total` line"))?;
     if status != "0" {
-        return Err(format!(
-            "{CI_STEP_TIMES}: that run failed (exit status {status})"
-        ));
+        return Err(format!("{path}: that run failed (exit status {status})"));
     }
+    Ok(StepTimes {
+        steps,
+        seconds,
+        commit: commit.to_string(),
+    })
+}
+
+/// The README's line of `.ci/run`'s step times, from the table `.ci/run` writes.
+fn ci_times(table: &str) -> Result<String, String> {
+    let times = step_times(table, CI_STEP_TIMES)?;
+    // Steps of seconds (the disk, the toolchain, the format) are summed.
+    let short: u64 = times
+        .steps
+        .iter()
+        .map(|(s, _)| s)
+        .filter(|&&s| s < 10)
+        .sum();
+    let mut steps: Vec<String> = times
+        .steps
+        .iter()
+        .filter(|(seconds, _)| *seconds >= 10)
+        .map(|(seconds, step)| format!("{step} {}", duration(*seconds)))
+        .collect();
+    steps.push(format!("the other steps {}", duration(short)));
     Ok(format!(
-        "`.ci/run` on a clean clone of commit `{commit}`, on the reference run's machine: {} in \
+        "`.ci/run` on a clean clone of commit `{}`, on the reference run's machine: {} in \
          all ({}).\n",
-        duration(seconds),
+        times.commit,
+        duration(times.seconds),
         steps.join(", ")
     ))
+}
+
+/// The README's list of a fresh clone's first commands and their times, every step shown.
+fn fresh_clone(table: &str) -> Result<String, String> {
+    let times = step_times(table, FRESH_CLONE_TIMES)?;
+    let mut out = format!(
+        "A fresh clone of commit `{}` on the reference run's machine, the crates already \
+         downloaded, one command after the other ({} in all):\n\n",
+        times.commit,
+        duration(times.seconds)
+    );
+    for (seconds, step) in &times.steps {
+        out.push_str(&format!("- {step}: {}\n", duration(*seconds)));
+    }
+    Ok(out)
 }
 
 /// `page` with the text between the markers of block `name` replaced by `text`.
@@ -229,6 +293,27 @@ mod tests {
         );
         assert!(ci_times("2\tformat\n").unwrap_err().contains("no `total`"));
         assert!(ci_times("x\tformat\n").unwrap_err().contains("seconds"));
+        assert!(ci_times("2\ta\tb\n").unwrap_err().contains("not a step"));
+    }
+
+    #[test]
+    fn the_fresh_clone_list_shows_every_step() {
+        let table = "250\ttest build (cargo test --no-run)\n2\tthe CLI (--help)\n\
+                     252\ttotal\t0\tabc1234\n";
+        let list = fresh_clone(table).unwrap();
+        assert!(list.contains("commit `abc1234`"), "{list}");
+        assert!(list.contains("(4 min 12 s in all)"), "{list}");
+        assert!(
+            list.contains(
+                "- test build (cargo test --no-run): 4 min 10 s\n- the CLI (--help): 2 s\n"
+            ),
+            "{list}"
+        );
+        assert!(
+            fresh_clone("9\ttotal\t101\tabc\n")
+                .unwrap_err()
+                .contains(FRESH_CLONE_TIMES)
+        );
     }
 
     #[test]

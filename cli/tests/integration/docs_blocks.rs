@@ -1,12 +1,13 @@
 //! Every generated block of `README.md` and `docs/` is what `dodbench::docs::blocks` computes
-//! from the committed reference run (`docs/reference/results.json`) and `.ci/run`'s step times
-//! (`docs/reference/ci-step-times.tsv`) now: a figure edited by hand, or left behind when either
-//! changes, fails this test. To refresh:
+//! from the committed reference run (`docs/reference/results.json`), `.ci/run`'s step times
+//! (`docs/reference/ci-step-times.tsv`) and a fresh clone's first commands
+//! (`docs/reference/fresh-clone-times.tsv`) now: a figure edited by hand, or left behind when
+//! one of them changes, fails this test. To refresh:
 //! `DODBENCH_BLESS=1 cargo test -p dodbench --test integration docs_blocks`.
 
 use std::path::Path;
 
-use dodbench::docs::{CI_STEP_TIMES, REFERENCE_RUN, blocks, fill};
+use dodbench::docs::{CI_STEP_TIMES, FRESH_CLONE_TIMES, REFERENCE_RUN, StepTables, blocks, fill};
 use results::Results;
 
 #[test]
@@ -16,9 +17,15 @@ fn generated_blocks_match_the_reference_run() {
         Results::load(&root.join(REFERENCE_RUN)).unwrap_or_else(|e| panic!("{REFERENCE_RUN}: {e}"));
     let bless = std::env::var_os("DODBENCH_BLESS").is_some();
     let mut stale = Vec::new();
-    let ci_step_times = std::fs::read_to_string(root.join(CI_STEP_TIMES))
-        .unwrap_or_else(|e| panic!("{CI_STEP_TIMES}: {e}"));
-    for block in blocks(&run, &ci_step_times).unwrap_or_else(|e| panic!("{e}")) {
+    let read = |path: &str| {
+        std::fs::read_to_string(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    let (ci, fresh_clone) = (read(CI_STEP_TIMES), read(FRESH_CLONE_TIMES));
+    let tables = StepTables {
+        ci: &ci,
+        fresh_clone: &fresh_clone,
+    };
+    for block in blocks(&run, tables).unwrap_or_else(|e| panic!("{e}")) {
         let path = root.join(block.page);
         let page = std::fs::read_to_string(&path).unwrap();
         let now =
