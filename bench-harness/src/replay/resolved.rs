@@ -18,7 +18,7 @@
 //! Every family's replay loop is written once, generic over [`HandleIds`], and serves both
 //! steps. The body is also cut into [`Segment`]s: long runs of one op kind (a lookup body is
 //! one run) are flagged [`Segment::uniform`], so a family can replay them as a tight loop over
-//! [`IdCursor::uniform_ids`] (ops that use one ID each) or, after
+//! [`IdCursor::uniform_ids`] (ops that use one or two IDs each) or, after
 //! [`HandleIds::uniform_without_ids`], over the ops alone (ops that use none: key queries),
 //! in a small function of its own that the design's call is inlined into.
 
@@ -47,11 +47,12 @@ pub trait HandleIds<Id: Copy> {
     /// As [`created`](HandleIds::created).
     fn reassigned(&mut self, h: u32, id: Id) -> Result<(), IdMismatch>;
 
-    /// For a timed run of a [`Segment::uniform`] run of `ops` ops that each use exactly one ID
-    /// (by [`HandleIds::id`]): those IDs as one slice, consumed. `None` otherwise (the handle
-    /// map or a mixed segment): the loop then goes op by op.
-    fn uniform_ids(&mut self, ops: usize) -> Option<&[Id]> {
-        let _ = ops;
+    /// For a timed run of a [`Segment::uniform`] run of ops that use `ids` IDs in all (by
+    /// [`HandleIds::id`]: the ops times the one or two IDs each uses): those IDs as one slice,
+    /// in op order, consumed. `None` otherwise (the handle map, a mixed segment, or a run whose
+    /// ops use another number of IDs): the loop then goes op by op.
+    fn uniform_ids(&mut self, ids: usize) -> Option<&[Id]> {
+        let _ = ids;
         None
     }
 
@@ -179,9 +180,9 @@ pub struct Segment {
     /// First recorded ID of the segment (index into [`ResolvedBody::ids`]).
     pub first_id: usize,
     /// Every op of the segment has one kind (at least [`MIN_UNIFORM_RUN`] of them) and used
-    /// the same number of recorded IDs, one or none, so the family may replay it as a tight
-    /// loop over [`IdCursor::uniform_ids`] (one each) or over the ops alone
-    /// ([`HandleIds::uniform_without_ids`]).
+    /// the same number of recorded IDs, at most two, so the family may replay it as a tight
+    /// loop over [`IdCursor::uniform_ids`] (one or two each: a lookup, a copy from one entity
+    /// to another) or over the ops alone ([`HandleIds::uniform_without_ids`]).
     pub uniform: bool,
 }
 
@@ -257,8 +258,8 @@ impl<Id: Copy + PartialEq + Debug> ResolvedBody<Id> {
     }
 }
 
-/// Cuts `ops` into uniform runs of at least [`MIN_UNIFORM_RUN`] ops of one kind using one ID
-/// each or none, and mixed segments between them.
+/// Cuts `ops` into uniform runs of at least [`MIN_UNIFORM_RUN`] ops of one kind using the same
+/// number of IDs each, at most two, and mixed segments between them.
 fn segments<O: TraceOp>(ops: &[O], ids_per_op: &[u32]) -> Vec<Segment> {
     let mut segments = Vec::new();
     let (mut mixed_start, mut mixed_first_id) = (0, 0);
@@ -269,7 +270,7 @@ fn segments<O: TraceOp>(ops: &[O], ids_per_op: &[u32]) -> Vec<Segment> {
         let per_op = ids_per_op[i];
         let mut j = i;
         while j < ops.len()
-            && per_op <= 1
+            && per_op <= 2
             && std::mem::discriminant(&ops[j]) == kind
             && ids_per_op[j] == per_op
         {
@@ -385,8 +386,8 @@ impl<Id: Copy + PartialEq + Debug> HandleIds<Id> for IdCursor<'_, Id> {
     }
 
     #[inline(always)]
-    fn uniform_ids(&mut self, ops: usize) -> Option<&[Id]> {
-        if !self.uniform || ops != self.rest.len() {
+    fn uniform_ids(&mut self, ids: usize) -> Option<&[Id]> {
+        if !self.uniform || ids != self.rest.len() {
             return None;
         }
         self.uniform = false;
@@ -551,6 +552,39 @@ mod tests {
         assert!(!mixed.uniform_without_ids());
         let mut map = HandleMap::<u64>::default();
         assert!(!map.uniform_without_ids());
+    }
+
+    /// A long run of ops that use two IDs each (a copy from one entity to another) is uniform,
+    /// and its cursor answers `uniform_ids` with both IDs of every op, in op order, only when
+    /// asked for all of them; a run of more than two IDs per op stays mixed.
+    #[test]
+    fn long_runs_of_two_id_ops_are_uniform_and_hand_out_their_pairs() {
+        let ops = vec![IdTableOp::Get(0); MIN_UNIFORM_RUN + 1];
+        let mut counts = vec![2u32; MIN_UNIFORM_RUN];
+        counts.push(3);
+        let ids: Vec<u64> = (0..counts.iter().sum::<u32>() as u64).collect();
+        let body = ResolvedBody::new(&ops, ids, &counts);
+        let s = body.segments();
+        let shape: Vec<_> = s
+            .iter()
+            .map(|s| (s.start, s.end, s.first_id, s.uniform))
+            .collect();
+        let pairs = 2 * MIN_UNIFORM_RUN;
+        assert_eq!(
+            shape,
+            [
+                (0, MIN_UNIFORM_RUN, 0, true),
+                (MIN_UNIFORM_RUN, ops.len(), pairs, false)
+            ]
+        );
+        let mut cursor = body.cursor(&s[0], s[1].first_id);
+        assert!(
+            cursor.uniform_ids(MIN_UNIFORM_RUN).is_none(),
+            "one ID per op asked"
+        );
+        let all = cursor.uniform_ids(pairs).expect("both IDs of every op");
+        assert_eq!(all, (0..pairs as u64).collect::<Vec<_>>());
+        assert!(cursor.is_exhausted());
     }
 
     #[test]

@@ -33,7 +33,7 @@ use super::{
 };
 pub use metrics::ComponentMetrics;
 use results::DesignRecord;
-use runs::{Copies, Lookups, Writes, lookup_all, run_refusal};
+use runs::{Copies, Lookups, Writes, copy_all, lookup_all, run_refusal};
 
 /// The component managers: [`ComponentOp`] traces replayed on [`ComponentStore`]s, checked
 /// against [`ModelStore`].
@@ -287,7 +287,9 @@ impl<S: ComponentStore> ComponentReplay<S> {
     ///
     /// A uniform run of `Lookup`s of a timed run ([`HandleIds::uniform_ids`]) goes to the
     /// design in one [`ComponentStore::read_positions`] over its resolved entities
-    /// ([`lookup_all`]), as the crates' direct loops read them; everything else goes through
+    /// ([`lookup_all`]), and a uniform run of `CopyPosition`s in one
+    /// [`ComponentStore::copy_positions`] over its resolved pairs ([`copy_all`]), as the crates'
+    /// direct loops read and copy them; everything else goes through
     /// [`run_mixed`](Self::run_mixed).
     ///
     /// # Errors
@@ -299,25 +301,37 @@ impl<S: ComponentStore> ComponentReplay<S> {
         entities: &mut H,
     ) -> Result<ComponentDigest, ReplayError> {
         // `uniform_ids` consumes the segment's IDs: ask only when there is a fast path.
-        let Some(ids) = matches!(ops.first(), Some(ComponentOp::Lookup(_)))
-            .then(|| entities.uniform_ids(ops.len()))
-            .flatten()
-        else {
-            return self.run_mixed(ops, entities);
-        };
-        let run = lookup_all(&self.store, ops, ids);
-        if let Some(entity) = run.refused {
-            return Err(run_refusal(
-                run.ops,
-                ops[run.ops],
-                self.store.position(entity),
-            ));
+        match ops.first() {
+            Some(ComponentOp::Lookup(_)) => {
+                if let Some(ids) = entities.uniform_ids(ops.len()) {
+                    let run = lookup_all(&self.store, ops, ids);
+                    if let Some(entity) = run.refused {
+                        let alone = self.store.position(entity);
+                        return Err(run_refusal(run.ops, ops[run.ops], alone));
+                    }
+                    return Ok(ComponentDigest {
+                        lookups_found: run.found,
+                        lookup_sum: run.sum,
+                        ..ComponentDigest::default()
+                    });
+                }
+            }
+            Some(ComponentOp::CopyPosition(..)) => {
+                if let Some(ids) = entities.uniform_ids(2 * ops.len()) {
+                    let run = copy_all(&mut self.store, ids);
+                    if let Some((from, to)) = run.refused {
+                        let alone = self.store.copy_position(from, to);
+                        return Err(run_refusal(run.ops, ops[run.ops], alone));
+                    }
+                    return Ok(ComponentDigest {
+                        copies_done: run.found,
+                        ..ComponentDigest::default()
+                    });
+                }
+            }
+            _ => {}
         }
-        Ok(ComponentDigest {
-            lookups_found: run.found,
-            lookup_sum: run.sum,
-            ..ComponentDigest::default()
-        })
+        self.run_mixed(ops, entities)
     }
 
     /// [`run`](Self::run) op by op, in its own function as the other families' mixed loops
@@ -715,6 +729,34 @@ mod tests {
             assert_eq!(error.index, 2, "case {k}: {error}");
             assert!(error.error.ends_with("is not alive"), "case {k}: {error}");
         }
+    }
+
+    /// A timed run's uniform run of copies (one [`copy_all`] over the resolved pairs) stops at
+    /// a refused copy with that op's index and the error its single-op method gives.
+    #[test]
+    fn a_refused_copy_in_a_resolved_run_reports_its_own_index() {
+        use crate::replay::resolved::MIN_UNIFORM_RUN;
+        let trace =
+            workloads::registry::generate_for::<ComponentOp>("comp-sync", 50, 3, None).unwrap();
+        // Entity 7 is named by op 70 alone, as a source.
+        let body: Vec<ComponentOp> = (0..2 * MIN_UNIFORM_RUN as u32)
+            .map(|k| match k {
+                70 => ComponentOp::CopyPosition(7, 1),
+                _ => ComponentOp::CopyPosition(10 + k % 20, 30 + k % 15),
+            })
+            .collect();
+        let mut dry = ComponentReplay::<HecsPeer>::after_setup(&trace).unwrap();
+        let (resolved, _) = dry.resolve(&body).unwrap();
+        assert!(
+            resolved.segments().len() == 1 && resolved.segments()[0].uniform,
+            "one uniform segment: {:?}",
+            resolved.segments()
+        );
+        let mut timed = ComponentReplay::<HecsPeer>::after_setup(&trace).unwrap();
+        timed.replay(&[ComponentOp::Kill(7)]).unwrap();
+        let error = timed.replay_resolved(&body, &resolved).unwrap_err();
+        assert_eq!(error.index, 70, "{error}");
+        assert!(error.error.ends_with("is not alive"), "{error}");
     }
 
     /// A run of copies counts the copies made (a source or target without a point mass copies

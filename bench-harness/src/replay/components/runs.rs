@@ -1,6 +1,7 @@
 //! The runs a component replay hands to a design in one call: a run of lookups
 //! ([`Lookups`], or [`ResolvedLookups`] over recorded entities in [`lookup_all`]), of writes
-//! ([`Writes`]) or of position copies ([`Copies`]), each a loop the design's
+//! ([`Writes`]) or of position copies ([`Copies`], or [`ResolvedCopies`] in [`copy_all`]),
+//! each a loop the design's
 //! `read_positions` / `write_velocities` / `copy_positions` inlines, and what a run observed
 //! ([`RunAnswers`]).
 
@@ -184,12 +185,9 @@ impl<E: Copy, H: HandleIds<E>> CopyRun<E> for Copies<'_, H> {
         let mut k = 0;
         while let Some(&ComponentOp::CopyPosition(from, to)) = self.ops.get(k) {
             let (from, to) = (self.ids.id(from), self.ids.id(to));
-            let copied = match copy(from, to) {
+            let copied = match copy(from, to).or_else(&mut missed) {
                 Ok(copied) => copied,
-                Err(miss) => match missed(miss) {
-                    Ok(copied) => copied,
-                    Err(error) => return refused_at(k, found, 0, (from, to), error),
-                },
+                Err(error) => return refused_at(k, found, 0, (from, to), error),
             };
             found += u64::from(copied);
             k += 1;
@@ -201,6 +199,52 @@ impl<E: Copy, H: HandleIds<E>> CopyRun<E> for Copies<'_, H> {
             refused: None,
         }
     }
+}
+
+/// A uniform run of `CopyPosition`s with its entities resolved (`ids[2k]` and `ids[2k + 1]` are
+/// op `k`'s source and target), as one [`CopyRun`]: a loop over the pairs, as a crate's direct
+/// loop runs over its copies (`ref-direct-<peer>`), with nothing but the design's `copy` in it;
+/// a pair `copy` could not answer leaves the loop for the design's `missed`.
+struct ResolvedCopies<'a, E> {
+    ids: &'a [E],
+}
+
+impl<E: Copy> CopyRun<E> for ResolvedCopies<'_, E> {
+    type Output = RunAnswers<(E, E)>;
+
+    #[inline(always)]
+    fn run<Er, Em, C, M>(self, mut copy: C, mut missed: M) -> RunAnswers<(E, E)>
+    where
+        C: FnMut(E, E) -> Result<bool, Er>,
+        M: FnMut(Er) -> Result<bool, Em>,
+    {
+        let mut found = 0u64;
+        for (k, pair) in self.ids.chunks_exact(2).enumerate() {
+            let (from, to) = (pair[0], pair[1]);
+            let copied = match copy(from, to).or_else(&mut missed) {
+                Ok(copied) => copied,
+                Err(error) => return refused_at(k, found, 0, (from, to), error),
+            };
+            found += u64::from(copied);
+        }
+        RunAnswers {
+            ops: self.ids.len() / 2,
+            found,
+            sum: 0,
+            refused: None,
+        }
+    }
+}
+
+/// A uniform run of `CopyPosition`s (`ids`, the source and target of each, in op order) in one
+/// [`ComponentStore::copy_positions`], out of line as [`lookup_all`]: the design's run is
+/// inlined into a loop of its own, as in the crates' direct copy loops.
+#[inline(never)]
+pub(super) fn copy_all<S: ComponentStore>(
+    store: &mut S,
+    ids: &[S::Entity],
+) -> RunAnswers<(S::Entity, S::Entity)> {
+    store.copy_positions(ResolvedCopies { ids })
 }
 
 /// The answers of a run whose op `k`, on `entity`, the design refused with `error` (dropped
