@@ -265,16 +265,41 @@ fn results_land_in_the_target_directory_of_a_binary_run_by_hand() {
 
 /// The user crate's dev profiles: the workspace's `[profile.dev...]` sections, so the crates
 /// from the registry (`"*"`) are built as `cargo test` built them and are reused; and
-/// `opt-level = 0` for this workspace's own crates, which outside the workspace are not
-/// members and would fall under `"*"` too, so they compile again whatever their settings, and
-/// at `opt-level = 0` several times faster than optimised (this test times nothing).
+/// `opt-level = 0` for this workspace's own crates (in place of their workspace sections),
+/// which outside the workspace are not members and would fall under `"*"` too, so they
+/// compile again whatever their settings, and at `opt-level = 0` several times faster than
+/// optimised (this test times nothing).
 fn user_dev_profiles(root: &Path) -> String {
     let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let members = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("members = ["))
+        .expect("the workspace lists its members on one line");
+    let names: Vec<String> = members
+        .trim_end_matches(']')
+        .split(',')
+        .map(|member| {
+            let dir = root.join(member.trim().trim_matches('"'));
+            let member_manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+            member_manifest
+                .lines()
+                .find_map(|l| l.strip_prefix("name = \""))
+                .and_then(|rest| rest.strip_suffix('"'))
+                .expect("a member names its package")
+                .to_owned()
+        })
+        .collect();
+    let member_section = |line: &str| {
+        names
+            .iter()
+            .any(|name| line == format!("[profile.dev.package.{name}]"))
+    };
     let mut profiles = String::new();
     let mut keep = false;
     for line in manifest.lines() {
         if line.starts_with('[') {
-            keep = line.starts_with("[profile.dev]") || line.starts_with("[profile.dev.");
+            keep = (line.starts_with("[profile.dev]") || line.starts_with("[profile.dev."))
+                && !member_section(line);
         }
         if keep && !line.starts_with('#') {
             profiles.push_str(line);
@@ -285,18 +310,7 @@ fn user_dev_profiles(root: &Path) -> String {
         profiles.contains("[profile.dev]"),
         "the workspace has a dev profile"
     );
-    let members = manifest
-        .lines()
-        .find_map(|l| l.strip_prefix("members = ["))
-        .expect("the workspace lists its members on one line");
-    for member in members.trim_end_matches(']').split(',') {
-        let dir = root.join(member.trim().trim_matches('"'));
-        let member_manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
-        let name = member_manifest
-            .lines()
-            .find_map(|l| l.strip_prefix("name = \""))
-            .and_then(|rest| rest.strip_suffix('"'))
-            .expect("a member names its package");
+    for name in &names {
         profiles.push_str(&format!("\n[profile.dev.package.{name}]\nopt-level = 0\n"));
     }
     profiles
