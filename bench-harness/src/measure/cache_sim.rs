@@ -11,25 +11,42 @@
 //! (`--collect-atstart=no --toggle-collect=dodbench_collected`). It prints the body's digest;
 //! the parent checks it against the model outside the simulation, then parses the child's
 //! callgrind output file.
+//!
+//! The simulator ([`CacheSim`]) and its pass over one trace's designs ([`CacheSimPass`]) are
+//! here. Beside them: `child.rs` (the child's replay inside [`dodbench_collected`]),
+//! `callgrind_output.rs` (the totals of a callgrind output file), `slots.rs` (the directory
+//! each server runs in and its command line), `queue.rs` (the designs queued for the servers,
+//! and the threads that run the servers); [`server`]: the server process itself.
+//!
+//! [`callgrind_request::AVAILABLE`]: crate::measure::callgrind_request::AVAILABLE
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Condvar, Mutex, PoisonError, mpsc};
+use std::sync::{Arc, Condvar, Mutex, mpsc};
 
-use workloads::{AnyTrace, Trace, TraceStats};
+use workloads::TraceStats;
 
-use crate::families::{TraceVisitor, with_family};
-use crate::measure::{DesignMeasure, callgrind_request};
-use crate::replay::{Design, Family, OpOf, ReferenceLoop, ReplayerVisitor, Role};
+use crate::measure::DesignMeasure;
+use crate::replay::{Design, Family, ReferenceLoop};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
 use results::{SimConfig, SimPerOp};
 
+mod callgrind_output;
+mod child;
+mod queue;
 #[cfg(unix)]
 pub mod server;
+mod slots;
+
+pub use callgrind_output::{CallgrindTotals, parse_callgrind};
+pub use child::{dodbench_collected, run_child};
 #[cfg(unix)]
 pub use server::serve;
+pub use slots::{CHILD_PROGRAM, ChildProgram, SLOT_OUT, SLOT_STDERR, SLOT_TRACE, server_command};
+
+use queue::{ChildOutput, Job, Queue, serve_queue};
+use slots::{Slots, place_child_program};
 
 /// Simulated L1 instruction cache: 32 KiB, 8-way, 64-byte lines.
 pub const I1: &str = "32768,8,64";
@@ -48,16 +65,6 @@ pub const START_STATE: &str = "read-only bodies (lookups, iterations, tag visits
      allocations): the body's ops read once, then the setup that builds the measured state, the \
      body collected on its first replay right after it; reference loops: their setup (the \
      simulation starts there; the trace's loading and the dry run are not simulated)";
-
-/// Runs `body` where callgrind collects: the only code counted by `dodbench cache`.
-///
-/// Not generic and not mangled, so `--toggle-collect=dodbench_collected` names exactly this
-/// function whatever design `body` replays.
-#[unsafe(no_mangle)] // SAFETY: the name is unique in the binary (nothing else exports it).
-#[inline(never)]
-pub fn dodbench_collected(body: &mut dyn FnMut()) {
-    body();
-}
 
 /// Why a simulation could not give counts.
 #[derive(Debug, thiserror::Error)]
@@ -89,85 +96,6 @@ pub enum SimError {
     Digest(String),
 }
 
-/// The event totals of one callgrind output file: event names from its `events:` line, values
-/// from `totals:` (or `summary:`), trailing omitted columns read as zero.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CallgrindTotals {
-    /// Event names, e.g. `Ir`, `Dr`, `D1mr`.
-    pub events: Vec<String>,
-    /// One value per event.
-    pub values: Vec<u64>,
-}
-
-impl CallgrindTotals {
-    /// The total of event `name`, zero if the file does not list it.
-    pub fn get(&self, name: &str) -> u64 {
-        self.events
-            .iter()
-            .position(|e| e == name)
-            .map_or(0, |i| self.values[i])
-    }
-
-    /// Figures per op for `ops` work units.
-    pub fn per_op(&self, ops: u64, config: SimConfig) -> SimPerOp {
-        let per = |v: u64| v as f64 / ops.max(1) as f64;
-        let d1 = self.get("D1mr") + self.get("D1mw");
-        SimPerOp {
-            ir: per(self.get("Ir")),
-            data_reads: per(self.get("Dr")),
-            data_writes: per(self.get("Dw")),
-            d1_miss: per(d1),
-            ll_miss: per(self.get("DLmr") + self.get("DLmw")),
-            d1_read_miss: per(self.get("D1mr")),
-            ll_read_miss: per(self.get("DLmr")),
-            i1_miss: Some(per(self.get("I1mr"))),
-            bytes_streamed: per(d1 * LINE_BYTES),
-            ops,
-            config,
-        }
-    }
-}
-
-/// Parses a callgrind output file's `events:` header and `totals:` line (falling back to
-/// `summary:`).
-///
-/// # Errors
-/// No `events:` line, no totals, a non-number, or more values than events.
-pub fn parse_callgrind(text: &str) -> Result<CallgrindTotals, SimError> {
-    let field = |key: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(key))
-            .map(str::trim)
-    };
-    let events: Vec<String> = field("events:")
-        .ok_or_else(|| SimError::Parse("no `events:` line".into()))?
-        .split_whitespace()
-        .map(str::to_string)
-        .collect();
-    if events.is_empty() {
-        return Err(SimError::Parse("empty `events:` line".into()));
-    }
-    let totals = field("totals:")
-        .or_else(|| field("summary:"))
-        .ok_or_else(|| SimError::Parse("no `totals:` or `summary:` line".into()))?;
-    let mut values = totals
-        .split_whitespace()
-        .map(|v| {
-            v.parse::<u64>()
-                .map_err(|_| SimError::Parse(format!("total {v:?} is not a count")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    if values.len() > events.len() {
-        return Err(SimError::Parse(format!(
-            "{} totals for {} events",
-            values.len(),
-            events.len()
-        )));
-    }
-    values.resize(events.len(), 0);
-    Ok(CallgrindTotals { events, values })
-}
-
 /// The `valgrind` executable on `PATH`.
 ///
 /// # Errors
@@ -197,121 +125,6 @@ pub fn sim_config(valgrind: &Path) -> SimConfig {
     }
 }
 
-/// The child's work: replays `trace` on design `design` of the trace's family, collecting
-/// only the body (see the module doc), and returns the body's digest as one line of JSON.
-///
-/// # Errors
-/// Unknown design, or the design refused an op.
-pub fn run_child(design: &str, trace: AnyTrace) -> Result<String, String> {
-    crate::replay::set_repeatable(true);
-    struct Child<'a> {
-        design: &'a str,
-    }
-    impl TraceVisitor for Child<'_> {
-        type Output = Result<String, String>;
-        fn visit<F: Family>(self, trace: Trace<OpOf<F>>) -> Result<String, String> {
-            struct Find<'a, F: Family> {
-                design: &'a str,
-                trace: &'a Trace<OpOf<F>>,
-                result: Option<Result<String, String>>,
-            }
-            impl<F: Family> ReplayerVisitor<F> for Find<'_, F> {
-                fn visit_design(&mut self, design: &'static dyn Design<F>, _role: Role) {
-                    if design.name() == self.design {
-                        self.result =
-                            Some(collected_replay(design, self.trace).and_then(|d| {
-                                serde_json::to_string(&d).map_err(|e| e.to_string())
-                            }));
-                    }
-                }
-
-                fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
-                    if L::name() == self.design {
-                        self.result =
-                            Some(collected_loop::<L>(self.trace).and_then(|d| {
-                                serde_json::to_string(&d).map_err(|e| e.to_string())
-                            }));
-                    }
-                }
-            }
-            let mut find = Find {
-                design: self.design,
-                trace: &trace,
-                result: None,
-            };
-            F::for_each_replayer(&mut find);
-            find.result.unwrap_or_else(|| {
-                Err(format!(
-                    "unknown {} design {:?}; valid designs: {}",
-                    F::NAME,
-                    self.design,
-                    crate::replay::replayer_names::<F>(None).join(", ")
-                ))
-            })
-        }
-    }
-    with_family(trace, Child { design })
-}
-
-/// Builds the state and resolves the body (the dry run) uninstrumented, starts the
-/// instrumentation ([`START_STATE`]: before one more replay of a read-only body, before a fresh
-/// setup for a mutating one), and replays the resolved body inside [`dodbench_collected`], as
-/// the timed replays run it.
-fn collected_replay<F: Family>(
-    design: &dyn Design<F>,
-    trace: &Trace<OpOf<F>>,
-) -> Result<F::Digest, String> {
-    let (mut state, body, _) = crate::replay::shared::resolve_body(design, trace)?;
-    if trace.body_is_read_only() {
-        callgrind_request::start_instrumentation();
-        state
-            .replay_resolved(&trace.body, &body)
-            .map_err(|e| format!("warm-up replay {e}"))?;
-    } else {
-        drop(state);
-        callgrind_request::start_instrumentation();
-        // The body's ops and recorded IDs, as the dry run left them in the caches, then the
-        // fresh setup the body starts from.
-        crate::replay::resolved::read_every_line(&trace.body);
-        body.read_every_line();
-        state = design
-            .after_setup(trace)
-            .map_err(|e| format!("setup {e}"))?;
-    }
-    state
-        .replay_resolved_within(&trace.body, &body, &mut |replay| {
-            dodbench_collected(replay);
-        })
-        .map_err(|e| format!("body {e}"))
-}
-
-/// Builds reference loop `L` for `trace` (the model's answers computed first, untimed), and
-/// runs one verified pass of it inside [`dodbench_collected`]; returns the digest it
-/// reproduced.
-fn collected_loop<L: ReferenceLoop>(
-    trace: &Trace<OpOf<L::Family>>,
-) -> Result<<L::Family as Family>::Digest, String> {
-    let expected = crate::verify::Expected::<L::Family>::of(trace).map_err(|e| e.to_string())?;
-    callgrind_request::start_instrumentation();
-    let reference = L::for_trace(trace, &expected.body)
-        .ok_or_else(|| format!("{} does not apply to this trace", L::name()))?;
-    let mut result = None;
-    dodbench_collected(&mut || result = Some(reference.run(1)));
-    result.expect("the collected closure ran")?;
-    Ok(expected.body)
-}
-
-/// Name of the server program inside each slot directory (see [`server_command`]).
-pub const CHILD_PROGRAM: &str = "dodbench";
-/// Name of the trace file inside each slot directory: the same for every server, so every
-/// server's arguments have the same bytes and lengths.
-pub const SLOT_TRACE: &str = "trace.bin";
-/// Callgrind's output file of the child with process ID `%p`, inside its slot directory.
-pub const SLOT_OUT: &str = "callgrind.out.%p";
-/// The server's standard error inside its slot directory: valgrind's messages and the
-/// children's errors, whose end a failure quotes.
-pub const SLOT_STDERR: &str = "stderr.txt";
-
 /// The parent's pass: for each trace, up to `jobs` [`server`]s at once, each a valgrind process
 /// that reads the trace once and forks one child per design.
 ///
@@ -336,75 +149,10 @@ pub struct CacheSim {
     traces_written: std::cell::Cell<u64>,
 }
 
-/// The free slot directories, shared with the threads that run servers.
-struct Slots {
-    free: Mutex<Vec<PathBuf>>,
-    returned: Condvar,
-}
-
-impl Slots {
-    /// Takes a free slot, waiting for a server to finish while none is.
-    fn take(&self) -> PathBuf {
-        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
-        loop {
-            if let Some(slot) = free.pop() {
-                return slot;
-            }
-            free = self
-                .returned
-                .wait(free)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-
-    /// Returns a slot taken by [`take`](Slots::take).
-    fn give_back(&self, slot: PathBuf) {
-        self.free
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(slot);
-        self.returned.notify_one();
-    }
-}
-
 /// The number of servers [`CacheSim::new`] runs at once by default: one per available core
 /// (each server, and each of its children, is single-threaded).
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
-}
-
-/// Which file of the `dodbench` binary the servers run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ChildProgram {
-    /// A copy without its debug sections (`objcopy --strip-debug`), where `objcopy` is
-    /// installed; the binary as built otherwise. valgrind reads a program's debug info at
-    /// start-up: 1.2 s of a 72 MB release binary against 0.6 s stripped. The code, the symbols
-    /// and the loaded image are the same, so the counts are too (`cli/tests/integration/cache_cli.rs`
-    /// compares both).
-    #[default]
-    WithoutDebugInfo,
-    /// The binary as built.
-    AsBuilt,
-}
-
-impl ChildProgram {
-    /// The program the slots link to: `exe`, or a copy of it without debug sections in
-    /// `work_dir` (`exe` when `objcopy` is absent or fails).
-    fn prepare(self, exe: &Path, work_dir: &Path) -> PathBuf {
-        if self == Self::AsBuilt {
-            return exe.to_path_buf();
-        }
-        let stripped = work_dir.join("dodbench-without-debug-info");
-        let made = Command::new("objcopy")
-            .arg("--strip-debug")
-            .arg(exe)
-            .arg(&stripped)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if made { stripped } else { exe.to_path_buf() }
-    }
 }
 
 impl CacheSim {
@@ -478,40 +226,6 @@ impl CacheSim {
     }
 }
 
-/// The server's command: `valgrind <fixed options> ./dodbench sim-server --trace trace.bin`,
-/// run in slot directory `slot` under an empty environment.
-///
-/// Everything the server and its children see is the same on every machine and checkout: the
-/// environment (its size shifts stack addresses), and the arguments, which are relative (the
-/// program is a link to the binary in the slot): an absolute path's length would change the
-/// size of the argument strings the server allocates, shift every later heap block, and so move
-/// D1/LL misses of cache-sized tables by more than the gate's tolerance (seen: +24% D1 misses
-/// between two checkouts).
-pub fn server_command(valgrind: &Path, slot: &Path) -> Command {
-    let mut cmd = Command::new(valgrind);
-    cmd.env_clear()
-        .env("LC_ALL", "C")
-        .current_dir(slot)
-        .args([
-            "--tool=callgrind",
-            "--cache-sim=yes",
-            &format!("--I1={I1}"),
-            &format!("--D1={D1}"),
-            &format!("--LL={LL}"),
-            "--collect-atstart=no",
-            if callgrind_request::AVAILABLE {
-                "--instr-atstart=no"
-            } else {
-                "--instr-atstart=yes"
-            },
-            &format!("--toggle-collect={COLLECTED_FN}"),
-            &format!("--callgrind-out-file={SLOT_OUT}"),
-        ])
-        .arg(Path::new(".").join(CHILD_PROGRAM))
-        .args(["sim-server", "--trace", SLOT_TRACE]);
-    cmd
-}
-
 /// What a child prints and the parent compares: a family's digest.
 pub trait SimDigest:
     PartialEq + serde::Serialize + serde::de::DeserializeOwned + Send + 'static
@@ -520,66 +234,6 @@ pub trait SimDigest:
 impl<D: PartialEq + serde::Serialize + serde::de::DeserializeOwned + Send + 'static> SimDigest
     for D
 {
-}
-
-/// What one child left: the digest line it printed and callgrind's output file.
-struct ChildOutput {
-    digest: String,
-    callgrind: String,
-}
-
-/// A design waiting for a server, and where its child's output goes.
-struct Job {
-    design: String,
-    answer: mpsc::Sender<Result<ChildOutput, String>>,
-}
-
-/// The designs of one trace not yet taken by a server.
-#[derive(Default)]
-struct Queue {
-    state: Mutex<QueueState>,
-    changed: Condvar,
-}
-
-#[derive(Default)]
-struct QueueState {
-    jobs: std::collections::VecDeque<Job>,
-    /// No more jobs will come: a server finding the queue empty ends.
-    closed: bool,
-}
-
-impl Queue {
-    fn push(&self, job: Job) {
-        self.lock().jobs.push_back(job);
-        self.changed.notify_one();
-    }
-
-    fn close(&self) {
-        self.lock().closed = true;
-        self.changed.notify_all();
-    }
-
-    /// The next job, waiting for one while the queue is open; `None` once it is closed and
-    /// empty.
-    fn next(&self) -> Option<Job> {
-        let mut state = self.lock();
-        loop {
-            if let Some(job) = state.jobs.pop_front() {
-                return Some(job);
-            }
-            if state.closed {
-                return None;
-            }
-            state = self
-                .changed
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, QueueState> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
 }
 
 /// [`CacheSim`] as a pass over the designs of one trace (made by [`CacheSim::for_trace`]).
@@ -683,179 +337,6 @@ impl PendingSim {
     }
 }
 
-/// One server's thread: takes jobs from `queue` until it is closed and empty, starting the
-/// server (in a slot taken from `slots`) with the first and again after a server failed.
-fn serve_queue(queue: &Queue, slots: &Slots, valgrind: &Path, trace_file: &Path) {
-    let mut slot = None;
-    let mut server: Option<Server> = None;
-    while let Some(job) = queue.next() {
-        let slot = slot.get_or_insert_with(|| slots.take());
-        let running = match server.take() {
-            Some(running) => Ok(running),
-            None => Server::start(valgrind, slot, trace_file),
-        };
-        let answer = running.and_then(|mut running| {
-            let output = running.simulate(&job.design);
-            // A server that broke is not reused; a child's failure leaves it running.
-            if !matches!(output, Err(Failure::Server(_))) {
-                server = Some(running);
-            }
-            output.map_err(Failure::into_error)
-        });
-        let _ = job.answer.send(answer.map_err(|e| e.to_string()));
-    }
-    if let Some(running) = server {
-        running.finish();
-    }
-    if let Some(slot) = slot {
-        slots.give_back(slot);
-    }
-}
-
-/// A running server: valgrind on `dodbench sim-server` in a slot.
-struct Server {
-    process: std::process::Child,
-    input: std::process::ChildStdin,
-    output: std::io::BufReader<std::process::ChildStdout>,
-    slot: PathBuf,
-}
-
-/// Why a design got no figures: its child failed (the server goes on), or the server did.
-enum Failure {
-    Child(SimError),
-    Server(SimError),
-}
-
-impl Failure {
-    fn into_error(self) -> SimError {
-        match self {
-            Failure::Child(e) | Failure::Server(e) => e,
-        }
-    }
-}
-
-impl Server {
-    /// Starts the server on `trace_file` (put in `slot` as [`SLOT_TRACE`]).
-    fn start(valgrind: &Path, slot: &Path, trace_file: &Path) -> Result<Self, SimError> {
-        copy_into_slot(trace_file, slot)?;
-        let io = |what: String| move |source| SimError::Io { what, source };
-        let stderr = std::fs::File::create(slot.join(SLOT_STDERR))
-            .map_err(io(format!("creating {}", slot.join(SLOT_STDERR).display())))?;
-        let mut process = server_command(valgrind, slot)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(stderr)
-            .spawn()
-            .map_err(io(format!("starting {}", valgrind.display())))?;
-        let (Some(input), Some(output)) = (process.stdin.take(), process.stdout.take()) else {
-            unreachable!("both streams were piped");
-        };
-        Ok(Self {
-            process,
-            input,
-            output: std::io::BufReader::new(output),
-            slot: slot.to_path_buf(),
-        })
-    }
-
-    /// Has the server fork a child for `design` and returns what the child left.
-    fn simulate(&mut self, design: &str) -> Result<ChildOutput, Failure> {
-        use std::io::BufRead as _;
-        let broken = |what: &str, server: &Self| {
-            Failure::Server(SimError::Child {
-                status: format!("simulation server {what}"),
-                stderr: server.stderr_tail(),
-            })
-        };
-        if writeln!(self.input, "{design}")
-            .and_then(|()| self.input.flush())
-            .is_err()
-        {
-            return Err(broken("stopped reading", self));
-        }
-        let mut digest = None;
-        let (pid, status) = loop {
-            let mut line = String::new();
-            match self.output.read_line(&mut line) {
-                Ok(0) | Err(_) => return Err(broken("ended", self)),
-                Ok(_) => {}
-            }
-            let line = line.trim_end();
-            match line.strip_prefix("done ").and_then(|r| r.split_once(' ')) {
-                Some((pid, status)) => break (pid.to_string(), status.to_string()),
-                None => digest = Some(line.to_string()),
-            }
-        };
-        let out_file = self.slot.join(SLOT_OUT.replace("%p", &pid));
-        let callgrind = std::fs::read_to_string(&out_file);
-        let _ = std::fs::remove_file(&out_file);
-        if status != "exit 0" {
-            return Err(Failure::Child(SimError::Child {
-                status,
-                stderr: self.stderr_tail(),
-            }));
-        }
-        let digest = digest.ok_or_else(|| {
-            Failure::Child(SimError::Parse("the child printed no digest".to_string()))
-        })?;
-        let callgrind = callgrind.map_err(|source| {
-            Failure::Child(SimError::Io {
-                what: format!("reading {}", out_file.display()),
-                source,
-            })
-        })?;
-        Ok(ChildOutput { digest, callgrind })
-    }
-
-    /// The last lines of the server's standard error.
-    fn stderr_tail(&self) -> String {
-        let text = std::fs::read_to_string(self.slot.join(SLOT_STDERR)).unwrap_or_default();
-        let tail: Vec<&str> = text.lines().rev().take(6).collect();
-        tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
-    }
-
-    /// Ends the server (end of its input) and waits for it.
-    fn finish(self) {
-        let Self {
-            mut process, input, ..
-        } = self;
-        drop(input);
-        let _ = process.wait();
-    }
-}
-
-/// Links (or, where links fail, copies) `exe` into `slot` as [`CHILD_PROGRAM`], so the server
-/// is started by a relative path.
-fn place_child_program(exe: &Path, slot: &Path) -> Result<(), SimError> {
-    let link = slot.join(CHILD_PROGRAM);
-    let _ = std::fs::remove_file(&link);
-    #[cfg(unix)]
-    let linked = std::os::unix::fs::symlink(exe, &link).is_ok();
-    #[cfg(not(unix))]
-    let linked = false;
-    if !linked {
-        std::fs::copy(exe, &link).map_err(|source| SimError::Io {
-            what: format!("copying {} to {}", exe.display(), link.display()),
-            source,
-        })?;
-    }
-    Ok(())
-}
-
-/// Puts the trace in `trace_file` into slot `slot` as [`SLOT_TRACE`] (a hard link, or a copy
-/// where links fail).
-fn copy_into_slot(trace_file: &Path, slot: &Path) -> Result<(), SimError> {
-    let target = slot.join(SLOT_TRACE);
-    let _ = std::fs::remove_file(&target);
-    if std::fs::hard_link(trace_file, &target).is_err() {
-        std::fs::copy(trace_file, &target).map_err(|source| SimError::Io {
-            what: format!("copying {} to {}", trace_file.display(), target.display()),
-            source,
-        })?;
-    }
-    Ok(())
-}
-
 /// Checks a child's digest against `expected` and reads its counts.
 fn finish_child<D: SimDigest>(
     output: &ChildOutput,
@@ -873,49 +354,4 @@ fn finish_child<D: SimDigest>(
         return Err(SimError::Digest(describe_mismatch(expected, &digest)));
     }
     Ok(parse_callgrind(&output.callgrind)?.per_op(ops, config))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn collected_fn_runs_its_body() {
-        let mut ran = 0;
-        dodbench_collected(&mut || ran += 1);
-        assert_eq!(ran, 1);
-    }
-
-    #[test]
-    fn child_replays_and_rejects_unknown_designs() {
-        let p = PreparedTrace::<crate::replay::IdTableFamily>::generate("lookup-uniform", 100, 1)
-            .unwrap();
-        let any = || AnyTrace::new(p.trace.clone());
-        let digest = run_child("holey", any()).unwrap();
-        assert_eq!(digest, serde_json::to_string(&p.expected.body).unwrap());
-        assert!(run_child("nope", any()).unwrap_err().contains("unknown"));
-    }
-
-    #[test]
-    fn parser_fills_omitted_columns_and_rejects_garbage() {
-        let t = parse_callgrind("events: Ir Dr Dw D1mr\nfoo\ntotals: 10 4\n").unwrap();
-        assert_eq!(t.get("Ir"), 10);
-        assert_eq!(t.get("Dr"), 4);
-        assert_eq!(t.get("D1mr"), 0);
-        assert_eq!(t.get("DLmr"), 0);
-        let t = parse_callgrind("events: Ir\nsummary: 7\n").unwrap();
-        assert_eq!(t.get("Ir"), 7);
-        for bad in [
-            "totals: 1\n",
-            "events: Ir\n",
-            "events: Ir\ntotals: x\n",
-            "events: Ir\ntotals: 1 2\n",
-            "events:\ntotals: 1\n",
-        ] {
-            assert!(
-                matches!(parse_callgrind(bad), Err(SimError::Parse(_))),
-                "{bad:?}"
-            );
-        }
-    }
 }

@@ -14,38 +14,38 @@
 //! filter (`cargo bench -- tags`, matched against `family/workload/design/n`) selects
 //! benchmarks; which ones it selects is asked of criterion itself (this binary re-run with
 //! `--list`), so a trace is only generated when criterion will time one of its benchmarks.
+//!
+//! [`FamilyBench::visit`]: cell::FamilyBench::visit
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::rc::Rc;
 use std::time::Duration;
 
-use bench_harness::assemble::{Verdict, bench_results, roles, workload_record};
+use bench_harness::assemble::{Verdict, bench_results, workload_record};
 use bench_harness::criterion_output::{read_medians, read_samples};
 use bench_harness::families::{AllFamilies, DesignList, ListVisitor};
 use bench_harness::instance::{self, Place};
 use bench_harness::replay::Scale;
-use bench_harness::replay::{
-    CellStates, Design, ExtraDesigns, Family, OpOf, ReferenceLoop, Replayer, ReplayerVisitor, Role,
-    design_records_with, family_metrics, for_each_replayer_with, mirrored_designs,
-};
-use bench_harness::rounds::{LoopTimer, RoundsBudget, RoundsTiming, Timer, time_cell};
+use bench_harness::replay::{ExtraDesigns, Family, design_records_with, mirrored_designs};
+use bench_harness::rounds::RoundsTiming;
 use bench_harness::suite::{PreparedTrace, SuiteConfig, TimerKind};
-use bench_harness::timing::TimedReplay;
-use bench_harness::verify::{Outcome, check_design};
-use criterion::measurement::WallTime;
-use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
+use bench_harness::verify::Outcome;
+use criterion::{Criterion, SamplingMode, Throughput};
 use results::stats::{Samples, fastest_first, median_interval, paired_ratio_in};
 use results::{
     Benchmark, DesignRecord, FamilyRecord, Results, SameRun, StepRecord, WorkloadRecord,
     default_results_path, target_dir,
 };
-use workloads::{Trace, TraceStats};
+use workloads::TraceStats;
 
+mod cell;
 mod children;
+mod matrix;
 
+use cell::{CellBench, Step};
 use children::{BenchKey, LIST_CHILD, RUN_CHILD, relay_run_child, selected_by_criterion};
+use matrix::{Lister, Universe, matrix, selection_text};
 
 /// Per-benchmark time budget. The wall time of a benchmark whose body mutates the design
 /// includes an untimed rebuild per timed replay, so its measurement time is scaled down by the
@@ -56,128 +56,6 @@ struct Budget {
     measurement: Duration,
     /// Criterion samples per benchmark.
     samples: usize,
-}
-
-/// Samples for a benchmark whose one body replay (setup excluded) already takes longer than a
-/// whole measurement budget (a map-based design over a 1M-object lookup body): criterion's
-/// fewest, so the slowest designs cost seconds, not minutes, of the run.
-const LONG_BODY_SAMPLES: usize = 10;
-
-/// One (workload, n) of a family's matrix; a recorded trace (which ignores n and runs once, at
-/// the n its header records) comes with the trace read to learn that n, so it is not read twice.
-type MatrixEntry<F> = (&'static str, usize, Option<Trace<OpOf<F>>>);
-
-/// Every (workload, n) of family `F`'s matrix, in run order. A quick run leaves out the points
-/// of parameter sweeps (`WorkloadInfo::variant_of`): it keeps to one value of each parameter.
-fn matrix<F: Family>(config: &SuiteConfig) -> Vec<MatrixEntry<F>> {
-    let mut out = Vec::new();
-    for workload in workloads::registry::workloads_of(F::NAME) {
-        if workload.variant_of.is_some() && config.quick() {
-            continue;
-        }
-        if workload.recorded {
-            match workloads::registry::generate_for::<F::Op>(workload.name, 1, config.seed, None) {
-                Ok(t) => out.push((workload.name, t.header.n as usize, Some(t))),
-                Err(e) => fail(&format!("cannot prepare {}: {e}", workload.name)),
-            }
-        } else {
-            out.extend(
-                config
-                    .sizes_for_workload::<F>(workload.name)
-                    .into_iter()
-                    .map(|n| (workload.name, n, None)),
-            );
-        }
-    }
-    out
-}
-
-/// The names family `F` registers in each workload group: designs, references, loops, each
-/// with the family its results entry is filed under (`reference` for references and loops).
-fn names<F: Family, X: ExtraDesigns<F>>() -> Vec<(String, results::Family)> {
-    struct Names(Vec<(String, results::Family)>);
-    impl<F: Family> ReplayerVisitor<F> for Names {
-        fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
-            let family = match role {
-                Role::Design => F::RESULTS_FAMILY,
-                Role::Reference => results::Family::Reference,
-            };
-            self.0.push((R::design_name().to_string(), family));
-        }
-        fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
-            self.0.push((L::name(), results::Family::Reference));
-        }
-    }
-    let mut names = Names(Vec::new());
-    for_each_replayer_with::<F, X, _>(&mut names);
-    names.0
-}
-
-/// Every benchmark ID the bench could run with no selection: every family, at every scale's
-/// sizes. The run's [`StepRecord`] excludes those it did not run, so `compare` can tell a
-/// benchmark this run's selection left out from one that went missing.
-struct Universe {
-    seed: u64,
-    ids: Vec<String>,
-}
-
-impl ListVisitor for Universe {
-    fn visit<F: Family, X: ExtraDesigns<F>>(&mut self) {
-        let names = names::<F, X>();
-        for scale in [Scale::Quick, Scale::Default, Scale::Full] {
-            let config = SuiteConfig {
-                scale,
-                sizes: None,
-                seed: self.seed,
-                fresh: false,
-                timer: Default::default(),
-                instances: None,
-            };
-            for (workload, n, _) in matrix::<F>(&config) {
-                for (name, family) in &names {
-                    self.ids.push(format!("{family}/{workload}/{name}/{n}"));
-                }
-            }
-        }
-    }
-}
-
-/// This run's selection in words: its scale, size override and criterion arguments.
-fn selection_text(config: &SuiteConfig) -> String {
-    let mut parts = vec![format!("scale {}", config.mode())];
-    if let Some(sizes) = &config.sizes {
-        let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
-        parts.push(format!("DODBENCH_SIZES={}", sizes.join(",")));
-    }
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    if !args.is_empty() {
-        parts.push(format!("arguments {}", args.join(" ")));
-    }
-    parts.join("; ")
-}
-
-/// Registers every benchmark name without preparing anything: what criterion's `--list` mode
-/// prints (the closures never run in it).
-struct Lister<'a> {
-    criterion: &'a mut Criterion,
-    config: &'a SuiteConfig,
-}
-
-impl ListVisitor for Lister<'_> {
-    fn visit<F: Family, X: ExtraDesigns<F>>(&mut self) {
-        for (workload, n, _) in matrix::<F>(self.config) {
-            let mut group = self
-                .criterion
-                .benchmark_group(format!("{}/{workload}", F::NAME));
-            for (name, _) in names::<F, X>() {
-                group.bench_function(BenchmarkId::new(name, n), |b| b.iter(|| ()));
-            }
-            group.finish();
-        }
-    }
 }
 
 /// The whole run: visits every family and keeps what the timings are joined to.
@@ -402,98 +280,6 @@ impl Run {
     }
 }
 
-/// One cell of family `F`: its prepared trace and what the run selects of it, visited to verify
-/// its designs ([`CellBench::visit`]) or to time one instance of its rounds
-/// ([`CellBench::time_instance`]).
-struct CellBench<'p, F: Family> {
-    group_name: &'p str,
-    prepared: &'p PreparedTrace<F>,
-    selected: Rc<HashSet<BenchKey>>,
-    budget: Budget,
-    /// The designs a reference loop of the family mirrors.
-    mirrored: &'p [&'static str],
-}
-
-impl<'p, F: Family> CellBench<'p, F> {
-    fn selects(&self, name: &str) -> bool {
-        self.selected.contains(&(
-            self.group_name.to_string(),
-            name.to_string(),
-            self.prepared.n.to_string(),
-        ))
-    }
-
-    /// Visits the cell's selected designs and loops in registry order, verifying and
-    /// measuring each (under criterion, timing it too); their verdicts in visit order.
-    fn visit<X: ExtraDesigns<F>>(&self, step: Step<'_, 'p, '_>) -> Vec<Verdict> {
-        let mut visit = FamilyBench {
-            cell: self,
-            step,
-            verdicts: Vec::new(),
-            designs: CellStates::default(),
-        };
-        for_each_replayer_with::<F, X, _>(&mut visit);
-        visit.verdicts
-    }
-
-    /// One instance of the cell's rounds: builds afresh the timer of every design `verified`
-    /// (the cell's verdicts in visit order) says is verified, times them together within
-    /// `budget` (settling comparisons over their `earlier` instances' rounds too), and gives
-    /// each one's timing by its index in `verified`, with how the rounds went in words.
-    fn time_instance<X: ExtraDesigns<F>>(
-        &self,
-        verified: &[Verdict],
-        earlier: &[Option<RoundsTiming>],
-        budget: &RoundsBudget,
-        seed: u64,
-    ) -> InstanceTimings {
-        let mut visit = FamilyBench {
-            cell: self,
-            step: Step::Time {
-                verified,
-                visited: 0,
-                contestants: Vec::new(),
-            },
-            verdicts: Vec::new(),
-            designs: CellStates::default(),
-        };
-        for_each_replayer_with::<F, X, _>(&mut visit);
-        let Step::Time { contestants, .. } = visit.step else {
-            unreachable!("the step stays what it was built as")
-        };
-        if contestants.is_empty() {
-            return (Vec::new(), String::new());
-        }
-        let (indices, mut timers): (Vec<usize>, Vec<Box<dyn Timer + '_>>) =
-            contestants.into_iter().unzip();
-        // A reference loop runs beside the design it mirrors (its `overhead`).
-        let mut roles = roles(indices.len(), |k| &verified[indices[k]]);
-        roles.earlier = indices.iter().map(|&i| earlier[i].clone()).collect();
-        let cell = time_cell(&mut timers, &roles, budget, seed);
-        let shape = cell.describe();
-        (indices.into_iter().zip(cell.timings).collect(), shape)
-    }
-}
-
-/// One instance's timings (by the index of the design's verdict in its cell) and how its
-/// rounds went.
-type InstanceTimings = (Vec<(usize, Result<RoundsTiming, String>)>, String);
-
-/// What a visit of a cell's designs does with each.
-enum Step<'s, 'p, 'g> {
-    /// Verify and measure it, then time it with criterion.
-    Criterion(&'s mut BenchmarkGroup<'g, WallTime>),
-    /// Verify and measure it (the rounds time the verified ones afterwards, in instances).
-    Verify,
-    /// Build its timer if `verified` (the cell's verdicts, in the visit order that `visited`
-    /// counts) says it is verified.
-    Time {
-        verified: &'s [Verdict],
-        visited: usize,
-        contestants: Vec<(usize, Box<dyn Timer + 'p>)>,
-    },
-}
-
 /// Appends one instance's `timings` (by verdict index) to each design's rounds so far,
 /// recording the instance's length; an error in any instance is the design's. A design the
 /// instance did not time fails with `missing()`: its later rounds would pair with the wrong
@@ -532,192 +318,6 @@ fn samples_of(t: &RoundsTiming) -> Samples<'_> {
         values: &t.ns_per_replay,
         instances: &t.instances,
     }
-}
-
-/// The generic driver for one cell of family `F`: what [`Step`] says, for each design.
-struct FamilyBench<'c, 's, 'p, 'g, F: Family> {
-    cell: &'c CellBench<'p, F>,
-    step: Step<'s, 'p, 'g>,
-    verdicts: Vec<Verdict>,
-    /// The timed replays' states of the designs a loop mirrors, for the loops visited after
-    /// them (read-only bodies).
-    designs: CellStates,
-}
-
-impl<'p, F: Family> FamilyBench<'_, '_, 'p, '_, F> {
-    /// The timer of design `R`, keeping its state for the loop that mirrors it (which reads
-    /// this very state; an error here is the dry run's, which the timing reports).
-    fn timed(&mut self, design: &'static dyn Design<F>) -> TimedReplay<'p, F> {
-        let p = self.cell.prepared;
-        let mut timed = TimedReplay::new(design, &p.trace, &p.expected);
-        if self.cell.mirrored.contains(&design.name())
-            && let Ok(Some(shared)) = timed.shared()
-        {
-            self.designs.insert(design.name(), shared);
-        }
-        timed
-    }
-
-    /// Under [`Step::Time`], whether the next visit, of `name`, was verified (the visit
-    /// counted); `None` under the other steps.
-    fn was_verified(&mut self, name: &str) -> Option<(usize, bool)> {
-        let Step::Time {
-            verified, visited, ..
-        } = &mut self.step
-        else {
-            return None;
-        };
-        let i = *visited;
-        *visited += 1;
-        let ok = verified
-            .get(i)
-            .is_some_and(|v| v.design == name && v.outcome.is_verified());
-        Some((i, ok))
-    }
-
-    fn push_contestant(&mut self, i: usize, timer: Box<dyn Timer + 'p>) {
-        if let Step::Time { contestants, .. } = &mut self.step {
-            contestants.push((i, timer));
-        }
-    }
-}
-
-impl<F: Family> ReplayerVisitor<F> for FamilyBench<'_, '_, '_, '_, F> {
-    /// Verifies the design (or reference) of replayer `R`, measures its family metrics and,
-    /// if verified, times it (criterion) or builds its timer (an instance of the rounds).
-    fn visit_design(&mut self, design: &'static dyn Design<F>, role: Role) {
-        let p = self.cell.prepared;
-        let name = design.name();
-        if !self.cell.selects(name) {
-            return;
-        }
-        if let Some((i, verified)) = self.was_verified(name) {
-            if verified {
-                let timed = self.timed(design);
-                self.push_contestant(i, Box::new(timed));
-            }
-            return;
-        }
-        let checked = check_design(design, &p.trace, &p.expected);
-        let mut verdict = Verdict::of(p, name, &checked);
-        verdict.reference = role == Role::Reference;
-        if verdict.outcome.is_verified() {
-            match design.measure(&p.trace, &p.expected.stats) {
-                Ok(None) => {}
-                Ok(Some(typed)) => match family_metrics::<F>(&typed) {
-                    Ok(metrics) => verdict.metrics = Some(metrics),
-                    Err(e) => verdict.outcome = Outcome::Failed(format!("metrics: {e}")),
-                },
-                Err(e) => verdict.outcome = Outcome::Failed(format!("metrics replay {e}")),
-            }
-        }
-        let under_criterion = matches!(self.step, Step::Criterion(_));
-        if verdict.outcome.is_verified() && (under_criterion || self.cell.mirrored.contains(&name))
-        {
-            let mut timed = self.timed(design);
-            if let Step::Criterion(group) = &mut self.step {
-                // The share of wall time spent in the timed body: a body that mutates the
-                // design needs an untimed rebuild per timed replay, which criterion's budget
-                // ignores.
-                let share = match checked.setup_and_body_time {
-                    Some((setup, body)) if !p.trace.body_is_read_only() => (body.as_secs_f64()
-                        / (setup + body).as_secs_f64().max(1e-9))
-                    .clamp(0.05, 1.0),
-                    _ => 1.0,
-                };
-                let budget = &self.cell.budget;
-                let long = checked
-                    .setup_and_body_time
-                    .is_some_and(|(_, body)| body > budget.measurement);
-                if let Err(reason) = time_verified(
-                    group,
-                    BenchmarkId::new(name, p.n),
-                    budget,
-                    share,
-                    long,
-                    &mut |iters| timed.run(iters),
-                ) {
-                    verdict.outcome = Outcome::Failed(reason);
-                }
-            }
-        }
-        self.verdicts.push(verdict);
-    }
-
-    /// Verifies a reference loop where the trace has its shape, and times it (criterion) or
-    /// builds its timer (an instance of the rounds).
-    fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
-        let p = self.cell.prepared;
-        let name = L::name();
-        if !self.cell.selects(&name) {
-            return;
-        }
-        let Some(reference) = L::in_cell(&p.trace, &p.expected.body, &self.designs) else {
-            return;
-        };
-        if let Some((i, verified)) = self.was_verified(&name) {
-            if verified {
-                self.push_contestant(i, Box::new(LoopTimer(reference)));
-            }
-            return;
-        }
-        let mut outcome = match reference.run(1) {
-            Ok(_) => Outcome::Verified,
-            Err(e) => Outcome::Failed(e),
-        };
-        if outcome.is_verified()
-            && let Step::Criterion(group) = &mut self.step
-            && let Err(reason) = time_verified(
-                group,
-                BenchmarkId::new(name.as_str(), p.n),
-                &self.cell.budget,
-                1.0,
-                false,
-                &mut |iters| reference.run(iters),
-            )
-        {
-            outcome = Outcome::Failed(reason);
-        }
-        self.verdicts.push(Verdict::of_loop::<L>(p, outcome));
-    }
-}
-
-/// Times `run` (which performs `iters` verified, timed replays and returns the time inside
-/// them) under criterion with `budget` scaled by `share`, the fraction of wall time a replay
-/// spends in its timed body, and [`LONG_BODY_SAMPLES`] samples if the body is `long`. Returns the first verification failure, if any: criterion's
-/// numbers for that benchmark are then discarded.
-fn time_verified(
-    group: &mut BenchmarkGroup<'_, WallTime>,
-    id: BenchmarkId,
-    budget: &Budget,
-    share: f64,
-    long: bool,
-    run: &mut dyn FnMut(u64) -> Result<Duration, String>,
-) -> Result<(), String> {
-    group
-        .sample_size(if long {
-            LONG_BODY_SAMPLES
-        } else {
-            budget.samples
-        })
-        .warm_up_time(budget.warm_up.mul_f64(share).max(Duration::from_millis(10)))
-        .measurement_time(
-            budget
-                .measurement
-                .mul_f64(share)
-                .max(Duration::from_millis(20)),
-        );
-    let failure = RefCell::new(None);
-    group.bench_function(id, |b| {
-        b.iter_custom(|iters| match run(iters) {
-            Ok(d) => d,
-            Err(e) => {
-                failure.borrow_mut().get_or_insert(e);
-                Duration::from_nanos(iters)
-            }
-        })
-    });
-    failure.into_inner().map_or(Ok(()), Err)
 }
 
 /// Prints `message` and exits with status 2 (a user or setup error, not a measurement).

@@ -2,7 +2,8 @@
 //! body, with the sweep pass's points) or across a swept parameter, by least squares on
 //! log-log.
 
-use super::{Point, lookup, outcome, point, sizes, value_of};
+use super::readers::{lookup, sizes, value_of};
+use super::{Point, outcome, point};
 use crate::claim::{Across, Claim, Metric, Operand};
 use crate::family::Family;
 use crate::schema::{Results, Status};
