@@ -55,7 +55,8 @@ use impls::components::{ComponentStore, PointMass, VectorField};
 use workloads::Trace;
 use workloads::components::{ComponentOp, EntityHandle};
 
-use super::{ComponentDigest, ComponentFamily, ComponentReplay, DT, StateHash, mix_lookup};
+use super::digest::mix_lookup;
+use super::{ComponentDigest, ComponentFamily, ComponentReplay, DT, StateHash};
 use crate::host::Stopwatch;
 use crate::replay::{PassStates, ReferenceLoop, Replayer};
 

@@ -8,7 +8,7 @@
 use impls::components::{ComponentError, ComponentStore, CopyRun, PositionRun, VelocityRun};
 use workloads::components::ComponentOp;
 
-use super::{mix_lookup, velocity};
+use super::digest::{mix_lookup, velocity};
 use crate::replay::resolved::fold_until_error;
 use crate::replay::{HandleIds, ReplayError};
 
