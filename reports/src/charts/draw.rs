@@ -85,17 +85,7 @@ pub(crate) fn draw_hbars(area: &Area<'_>, spec: &HBars<'_>) -> Result<(), String
     // One spare row at the top holds the reference lines' labels.
     let spare = usize::from(!spec.references.is_empty());
     let k = (rows.len() + spare).max(1) as i32;
-    let max = rows
-        .iter()
-        .filter_map(|b| b.value)
-        .chain(spec.references.iter().map(|r| r.value))
-        .filter(|v| v.is_finite())
-        .fold(0.0f64, f64::max);
-    let x_max = match spec.fixed_max {
-        Some(end) => end * 1.22,
-        None if max > 0.0 => max * 1.22,
-        None => 1.0,
-    };
+    let x_max = value_axis_end(&rows, spec);
     // Past a fixed end the axis only holds labels: no tick values there.
     let tick_end = spec
         .fixed_max
@@ -149,36 +139,7 @@ pub(crate) fn draw_hbars(area: &Area<'_>, spec: &HBars<'_>) -> Result<(), String
         .axis_desc_style(label_style())
         .draw()
         .map_err(err)?;
-    let mut bars_drawn = Vec::new();
-    let mut texts = Vec::new();
-    for (i, bar) in rows.iter().enumerate() {
-        let j = k - 1 - i as i32;
-        match bar.value.filter(|v| v.is_finite()) {
-            Some(v) => {
-                let mut rect = Rectangle::new(
-                    [
-                        (0.0, SegmentValue::Exact(j)),
-                        (v, SegmentValue::Exact(j + 1)),
-                    ],
-                    bar.style.colour.rgb().filled(),
-                );
-                rect.set_margin(3, 3, 0, 0);
-                bars_drawn.push(rect);
-                texts.push(Text::new(
-                    (spec.value_label)(v),
-                    (v + x_max * 0.01, SegmentValue::CenterOf(j)),
-                    left_centre(label_style()),
-                ));
-            }
-            None => texts.push(Text::new(
-                bar.note
-                    .clone()
-                    .unwrap_or_else(|| "not measured".to_string()),
-                (x_max * 0.01, SegmentValue::CenterOf(j)),
-                left_centre(label_style().color(&NOTE_COLOUR)),
-            )),
-        }
-    }
+    let (bars_drawn, texts) = bar_elements(&rows, k, x_max, spec.value_label);
     chart.draw_series(bars_drawn).map_err(err)?;
     chart.draw_series(texts).map_err(err)?;
     if let Some(end) = spec.fixed_max {
@@ -210,6 +171,68 @@ pub(crate) fn draw_hbars(area: &Area<'_>, spec: &HBars<'_>) -> Result<(), String
             .map_err(err)?;
     }
     Ok(())
+}
+
+/// The end of the value axis: past the fixed end or the largest value, with room for labels.
+fn value_axis_end(rows: &[&Bar], spec: &HBars<'_>) -> f64 {
+    let max = rows
+        .iter()
+        .filter_map(|b| b.value)
+        .chain(spec.references.iter().map(|r| r.value))
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max);
+    match spec.fixed_max {
+        Some(end) => end * 1.22,
+        None if max > 0.0 => max * 1.22,
+        None => 1.0,
+    }
+}
+
+/// A point of a bar chart: a value, and a row's segment.
+type BarCoord = (f64, SegmentValue<i32>);
+
+/// Each measured row's bar and value label, and each unmeasured row's note, in segment
+/// coordinates of a chart with `k` rows.
+fn bar_elements(
+    rows: &[&Bar],
+    k: i32,
+    x_max: f64,
+    value_label: fn(f64) -> String,
+) -> (
+    Vec<Rectangle<BarCoord>>,
+    Vec<Text<'static, BarCoord, String>>,
+) {
+    let mut bars_drawn = Vec::new();
+    let mut texts = Vec::new();
+    for (i, bar) in rows.iter().enumerate() {
+        let j = k - 1 - i as i32;
+        match bar.value.filter(|v| v.is_finite()) {
+            Some(v) => {
+                let mut rect = Rectangle::new(
+                    [
+                        (0.0, SegmentValue::Exact(j)),
+                        (v, SegmentValue::Exact(j + 1)),
+                    ],
+                    bar.style.colour.rgb().filled(),
+                );
+                rect.set_margin(3, 3, 0, 0);
+                bars_drawn.push(rect);
+                texts.push(Text::new(
+                    value_label(v),
+                    (v + x_max * 0.01, SegmentValue::CenterOf(j)),
+                    left_centre(label_style()),
+                ));
+            }
+            None => texts.push(Text::new(
+                bar.note
+                    .clone()
+                    .unwrap_or_else(|| "not measured".to_string()),
+                (x_max * 0.01, SegmentValue::CenterOf(j)),
+                left_centre(label_style().color(&NOTE_COLOUR)),
+            )),
+        }
+    }
+    (bars_drawn, texts)
 }
 
 /// A line chart with one polyline per design and optional labelled vertical lines (cache

@@ -218,44 +218,7 @@ fn build_map(
                 .iter()
                 .zip(&blocks)
                 .map(|(&(workload, n, _), (block, best))| {
-                    let Some(b) = block.iter().copied().find(|b| b.design == design) else {
-                        return HeatCell {
-                            text: "–".to_string(),
-                            title: format!("{design} was not run on {workload} at N = {n}"),
-                            tied: false,
-                            background: String::new(),
-                            class: "absent".to_string(),
-                        };
-                    };
-                    let to_best = best.and_then(|best| ratio::to_best(b, best));
-                    match (median(b), to_best) {
-                        (Some(m), Some(r)) => HeatCell {
-                            text: format!("{:.2}{}", r.value(), if r.tied() { TIED } else { "" }),
-                            title: format!(
-                                "{design}, {workload}, N = {n}: {} ns per work unit, {}",
-                                format::ns(m),
-                                r.describe("the best")
-                            ),
-                            tied: r.tied(),
-                            background: colour(r.value()),
-                            class: "timed".to_string(),
-                        },
-                        _ => {
-                            let reason = note(b);
-                            untimed.push(format!("{design} on {workload} (N = {n}): {reason}"));
-                            HeatCell {
-                                text: status_name(b.status),
-                                title: reason,
-                                tied: false,
-                                background: String::new(),
-                                class: if b.status.is_verified() {
-                                    "absent".to_string()
-                                } else {
-                                    status_name(b.status)
-                                },
-                            }
-                        }
-                    }
+                    heat_cell(design, workload, n, block, *best, &mut untimed)
                 })
                 .collect();
             HeatRow {
@@ -288,6 +251,56 @@ fn build_map(
         rows,
         untimed,
         tied_note,
+    }
+}
+
+/// The cell of `design` in the column of `workload` at `n`: its ratio to the column's `best`,
+/// or why it has none (an untimed run is also listed in `untimed`).
+fn heat_cell(
+    design: &str,
+    workload: &str,
+    n: u64,
+    block: &[&Benchmark],
+    best: Option<&Benchmark>,
+    untimed: &mut Vec<String>,
+) -> HeatCell {
+    let Some(b) = block.iter().copied().find(|b| b.design == design) else {
+        return HeatCell {
+            text: "–".to_string(),
+            title: format!("{design} was not run on {workload} at N = {n}"),
+            tied: false,
+            background: String::new(),
+            class: "absent".to_string(),
+        };
+    };
+    let to_best = best.and_then(|best| ratio::to_best(b, best));
+    match (median(b), to_best) {
+        (Some(m), Some(r)) => HeatCell {
+            text: format!("{:.2}{}", r.value(), if r.tied() { TIED } else { "" }),
+            title: format!(
+                "{design}, {workload}, N = {n}: {} ns per work unit, {}",
+                format::ns(m),
+                r.describe("the best")
+            ),
+            tied: r.tied(),
+            background: colour(r.value()),
+            class: "timed".to_string(),
+        },
+        _ => {
+            let reason = note(b);
+            untimed.push(format!("{design} on {workload} (N = {n}): {reason}"));
+            HeatCell {
+                text: status_name(b.status),
+                title: reason,
+                tied: false,
+                background: String::new(),
+                class: if b.status.is_verified() {
+                    "absent".to_string()
+                } else {
+                    status_name(b.status)
+                },
+            }
+        }
     }
 }
 

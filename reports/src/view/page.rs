@@ -79,6 +79,58 @@ pub(super) fn build_family(
     charts: &mut Vec<Chart>,
 ) -> Result<FamilyView, ChartError> {
     let results = machines.primary();
+    let designs = design_views(results, family);
+    let designs_have_limits = !designs.is_empty() && designs.iter().all(|d| !d.limits.is_empty());
+    let mut filters = Filters::default();
+    for d in &designs {
+        push_unique(&mut filters.kind, &d.kind);
+    }
+    let ours = |b: &&Benchmark| b.family == family;
+    let mut workload_names: Vec<String> = Vec::new();
+    for w in results.workloads.iter().filter(|w| w.family == family) {
+        push_unique(&mut workload_names, &w.workload);
+    }
+    for b in machines.benchmarks().filter(ours) {
+        push_unique(&mut workload_names, &b.workload);
+    }
+    let sweep_points: Vec<&SweepPoint> = machines
+        .runs()
+        .iter()
+        .flat_map(|r| &r.sweeps)
+        .flat_map(|s| &s.points)
+        .filter(|p| p.family == family)
+        .collect();
+    for p in &sweep_points {
+        push_unique(&mut workload_names, &p.workload);
+    }
+    let caches = cache_levels(machines);
+    let scope = FamilyScope {
+        machines,
+        family,
+        page,
+        sweep_points: &sweep_points,
+        caches: &caches,
+        history,
+    };
+    let mut workloads = Vec::new();
+    for workload in &workload_names {
+        push_unique(&mut filters.workload, workload);
+        if let Some(view) = build_workload(&scope, workload, &mut filters, names, charts)? {
+            workloads.push(view);
+        }
+    }
+    Ok(FamilyView {
+        name: family.to_string(),
+        page: page.to_string(),
+        designs,
+        designs_have_limits,
+        workloads,
+        filters,
+    })
+}
+
+/// One row of the designs table per design of `family`.
+fn design_views(results: &results::Results, family: Family) -> Vec<DesignView> {
     let own_designs: Vec<&str> = results
         .designs
         .iter()
@@ -87,7 +139,7 @@ pub(super) fn build_family(
         .collect();
     // The same for every peer of the family: the replay driver's share over our designs' loops.
     let driver_cost = loop_cost(results, family, &own_designs);
-    let designs: Vec<DesignView> = results
+    results
         .designs
         .iter()
         .filter(|d| d.family == family)
@@ -119,32 +171,12 @@ pub(super) fn build_family(
                 String::new()
             },
         })
-        .collect();
-    let designs_have_limits = !designs.is_empty() && designs.iter().all(|d| !d.limits.is_empty());
-    let mut filters = Filters::default();
-    for d in &designs {
-        push_unique(&mut filters.kind, &d.kind);
-    }
-    let ours = |b: &&Benchmark| b.family == family;
-    let mut workload_names: Vec<String> = Vec::new();
-    for w in results.workloads.iter().filter(|w| w.family == family) {
-        push_unique(&mut workload_names, &w.workload);
-    }
-    for b in machines.benchmarks().filter(ours) {
-        push_unique(&mut workload_names, &b.workload);
-    }
-    let sweep_points: Vec<&SweepPoint> = machines
-        .runs()
-        .iter()
-        .flat_map(|r| &r.sweeps)
-        .flat_map(|s| &s.points)
-        .filter(|p| p.family == family)
-        .collect();
-    for p in &sweep_points {
-        push_unique(&mut workload_names, &p.workload);
-    }
-    // Every machine's cache sizes, named after their machine when there are several.
-    let caches: Vec<CacheLevel> = machines
+        .collect()
+}
+
+/// Every machine's cache sizes, named after their machine when there are several.
+fn cache_levels(machines: &Machines<'_>) -> Vec<CacheLevel> {
+    machines
         .runs()
         .iter()
         .flat_map(|r| {
@@ -166,30 +198,7 @@ pub(super) fn build_family(
                 })
             })
         })
-        .collect();
-    let scope = FamilyScope {
-        machines,
-        family,
-        page,
-        sweep_points: &sweep_points,
-        caches: &caches,
-        history,
-    };
-    let mut workloads = Vec::new();
-    for workload in &workload_names {
-        push_unique(&mut filters.workload, workload);
-        if let Some(view) = build_workload(&scope, workload, &mut filters, names, charts)? {
-            workloads.push(view);
-        }
-    }
-    Ok(FamilyView {
-        name: family.to_string(),
-        page: page.to_string(),
-        designs,
-        designs_have_limits,
-        workloads,
-        filters,
-    })
+        .collect()
 }
 
 /// The replay ÷ the direct loop of any of `designs` over the cells of `results` that have both

@@ -114,55 +114,21 @@ pub(super) fn build_trend(
         .filter(|(_, p)| trend_value(charted, p).is_some())
         .map(|(_, p)| p.n)
         .max();
-    let metric = if let Charted::Named(name) = charted {
-        match name {
-            "ir" => "simulated instructions per work unit (ir, deterministic; lower is better)"
-                .to_string(),
-            other => format!("{other}, as the history records it"),
-        }
-    } else {
-        let mut refs: Vec<&str> = points
-            .iter()
-            .filter(|(_, p)| trend_value(Charted::TimeVsReference, p).is_some())
-            .filter_map(|(i, p)| history.entries[*i].reference_of(p))
-            .collect();
-        refs.sort_unstable();
-        refs.dedup();
-        match refs.as_slice() {
-            [r] => format!("ns per work unit ÷ {r}'s in the same run (lower is better)"),
-            _ => "ns per work unit ÷ the run's reference design's (lower is better)".to_string(),
-        }
-    };
+    let metric = metric_description(charted, &points, history);
     let mut machines: Vec<&str> = history.entries.iter().map(|e| e.machine.as_str()).collect();
     machines.sort_unstable();
     machines.dedup();
     let mut chart = None;
     if let Some(n) = n {
-        // One line per design and machine: trends are per machine. With one machine in the
-        // history a line is named by its design alone.
-        let mut lines: Vec<((usize, &str), Line)> = Vec::new();
-        for (i, p) in points.iter().filter(|(_, p)| p.n == n) {
-            let Some(v) = trend_value(charted, p) else {
-                continue;
-            };
-            let machine = history.entries[*i].machine.as_str();
-            let (index, mut style) = history_style(results, history, family, &p.design);
-            if machines.len() > 1 {
-                style.name = format!("{} @ {machine}", p.design);
-            }
-            match lines.iter_mut().find(|l| l.1.style.name == style.name) {
-                Some(l) => l.1.points.push((*i as f64, v)),
-                None => lines.push((
-                    (index, machine),
-                    Line {
-                        style,
-                        points: vec![(*i as f64, v)],
-                    },
-                )),
-            }
-        }
-        lines.sort_by_key(|l| l.0);
-        let lines: Vec<Line> = lines.into_iter().map(|l| l.1).collect();
+        let lines = trend_lines(
+            results,
+            family,
+            history,
+            &points,
+            charted,
+            n,
+            machines.len(),
+        );
         let labels: Vec<String> = history.entries.iter().map(entry_label).collect();
         let file = names.unique(&[family.as_str(), workload, "trend"], "svg");
         let built = trend::build(
@@ -191,6 +157,71 @@ pub(super) fn build_trend(
         machines: machines.len(),
         chart,
     })
+}
+
+/// The axis description of the `charted` metric; for the time, which reference design the
+/// `points` are normalised by when they share one.
+fn metric_description(
+    charted: Charted<'_>,
+    points: &[(usize, &HistoryPoint)],
+    history: &HistoryInput,
+) -> String {
+    if let Charted::Named(name) = charted {
+        match name {
+            "ir" => "simulated instructions per work unit (ir, deterministic; lower is better)"
+                .to_string(),
+            other => format!("{other}, as the history records it"),
+        }
+    } else {
+        let mut refs: Vec<&str> = points
+            .iter()
+            .filter(|(_, p)| trend_value(Charted::TimeVsReference, p).is_some())
+            .filter_map(|(i, p)| history.entries[*i].reference_of(p))
+            .collect();
+        refs.sort_unstable();
+        refs.dedup();
+        match refs.as_slice() {
+            [r] => format!("ns per work unit ÷ {r}'s in the same run (lower is better)"),
+            _ => "ns per work unit ÷ the run's reference design's (lower is better)".to_string(),
+        }
+    }
+}
+
+/// The trend lines at `n`, x = the entry index, in registry order then by machine.
+fn trend_lines(
+    results: &Results,
+    family: Family,
+    history: &HistoryInput,
+    points: &[(usize, &HistoryPoint)],
+    charted: Charted<'_>,
+    n: u64,
+    machine_count: usize,
+) -> Vec<Line> {
+    // One line per design and machine: trends are per machine. With one machine in the
+    // history a line is named by its design alone.
+    let mut lines: Vec<((usize, &str), Line)> = Vec::new();
+    for (i, p) in points.iter().filter(|(_, p)| p.n == n) {
+        let Some(v) = trend_value(charted, p) else {
+            continue;
+        };
+        let machine = history.entries[*i].machine.as_str();
+        let (index, mut style) = history_style(results, history, family, &p.design);
+        if machine_count > 1 {
+            style.name = format!("{} @ {machine}", p.design);
+        }
+        match lines.iter_mut().find(|l| l.1.style.name == style.name) {
+            Some(l) => l.1.points.push((*i as f64, v)),
+            None => lines.push((
+                (index, machine),
+                Line {
+                    style,
+                    points: vec![(*i as f64, v)],
+                },
+            )),
+        }
+    }
+    lines.sort_by_key(|l| l.0);
+    lines.into_iter().map(|l| l.1).collect()
 }
 
 /// `abc1234 YYYY-MM-DD` (`-dirty` kept) for the x axis of trend charts.

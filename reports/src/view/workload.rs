@@ -210,9 +210,62 @@ pub(super) fn build_workload(
     if in_workload.iter().any(|b| is_reference(b)) {
         push_unique(&mut filters.kind, REFERENCE_KIND);
     }
+    let series = design_series(machines, family, &in_workload);
+    let scaling = if sizes_n.len() > 1 {
+        let file = names.unique(&[family.as_str(), workload, "scaling"], "svg");
+        let chart = scaling::build(
+            &file,
+            &format!("{workload}: ns per work unit vs N"),
+            &series_lines(&series, |s| &s.1),
+        )?;
+        charts.push(chart.clone());
+        Some(chart)
+    } else {
+        None
+    };
+    let (ws_title, ws_lines, ws_source) =
+        working_set_lines(machines, family, workload, &swept, &series);
+    let working_set = if ws_lines.iter().any(|l| !l.points.is_empty()) {
+        let file = names.unique(&[family.as_str(), workload, "working-set"], "svg");
+        let chart = working_set::build(&file, &ws_title, &ws_lines, caches, &ws_source)?;
+        charts.push(chart.clone());
+        Some(chart)
+    } else {
+        None
+    };
+    let reproduce = results
+        .workloads
+        .iter()
+        .filter(|w| w.family == family && w.workload == workload)
+        .map(|w| reproduce(&w.workload, w.n, w.seed, &w.params))
+        .collect();
+    let trend = match history {
+        Some(h) => Some(build_trend(results, family, workload, h, names, charts)?),
+        None => None,
+    };
+    let growth = growth(results, &in_workload, &swept, family);
+    Ok(Some(WorkloadView {
+        name: workload.to_string(),
+        anchor,
+        sizes,
+        scaling,
+        working_set,
+        growth,
+        trend,
+        reproduce,
+    }))
+}
+
+/// One series per design (and reference) and machine: its `(N, ns/op)` and
+/// `(working-set bytes, ns/op)` points, references last.
+fn design_series(
+    machines: &Machines<'_>,
+    family: Family,
+    in_workload: &[&Benchmark],
+) -> Vec<DesignSeries> {
     // One line per design (and reference) and machine through its N points.
     let mut series: Vec<DesignSeries> = Vec::new();
-    for b in &in_workload {
+    for b in in_workload {
         let Some(m) = median(b) else { continue };
         let style = if is_reference(b) {
             SeriesStyle {
@@ -235,36 +288,39 @@ pub(super) fn build_workload(
         }
     }
     series.sort_by_key(|s| s.0.reference);
-    let lines = |pick: fn(&DesignSeries) -> &Vec<(f64, f64)>| {
-        series
-            .iter()
-            .filter(|s| !pick(s).is_empty())
-            .map(|s| {
-                let mut points = pick(s).clone();
-                points.sort_by(|a, b| a.0.total_cmp(&b.0));
-                Line {
-                    style: s.0.clone(),
-                    points,
-                }
-            })
-            .collect::<Vec<_>>()
-    };
-    let scaling = if sizes_n.len() > 1 {
-        let file = names.unique(&[family.as_str(), workload, "scaling"], "svg");
-        let chart = scaling::build(
-            &file,
-            &format!("{workload}: ns per work unit vs N"),
-            &lines(|s| &s.1),
-        )?;
-        charts.push(chart.clone());
-        Some(chart)
-    } else {
-        None
-    };
-    let (ws_title, ws_lines, ws_source) = if swept.is_empty() {
+    series
+}
+
+/// One line per series with points picked by `pick`, sorted by x.
+fn series_lines(series: &[DesignSeries], pick: fn(&DesignSeries) -> &Vec<(f64, f64)>) -> Vec<Line> {
+    series
+        .iter()
+        .filter(|s| !pick(s).is_empty())
+        .map(|s| {
+            let mut points = pick(s).clone();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            Line {
+                style: s.0.clone(),
+                points,
+            }
+        })
+        .collect()
+}
+
+/// The working-set chart's title, lines and source note: the sweep's points when `swept`
+/// has any, else each benchmark's heap bytes from `series`.
+fn working_set_lines(
+    machines: &Machines<'_>,
+    family: Family,
+    workload: &str,
+    swept: &[&SweepPoint],
+    series: &[DesignSeries],
+) -> (String, Vec<Line>, String) {
+    let results = machines.primary();
+    if swept.is_empty() {
         (
             format!("{workload}: ns per work unit vs working set"),
-            lines(|s| &s.2),
+            series_lines(series, |s| &s.2),
             "Each point is one benchmark: x is the design's heap bytes after the setup \
              (dodbench sweep was not run on this workload)."
                 .to_string(),
@@ -305,37 +361,9 @@ pub(super) fn build_workload(
             lines,
             sources.join(" "),
         )
-    };
-    let working_set = if ws_lines.iter().any(|l| !l.points.is_empty()) {
-        let file = names.unique(&[family.as_str(), workload, "working-set"], "svg");
-        let chart = working_set::build(&file, &ws_title, &ws_lines, caches, &ws_source)?;
-        charts.push(chart.clone());
-        Some(chart)
-    } else {
-        None
-    };
-    let reproduce = results
-        .workloads
-        .iter()
-        .filter(|w| w.family == family && w.workload == workload)
-        .map(|w| reproduce(&w.workload, w.n, w.seed, &w.params))
-        .collect();
-    let trend = match history {
-        Some(h) => Some(build_trend(results, family, workload, h, names, charts)?),
-        None => None,
-    };
-    let growth = growth(results, &in_workload, &swept, family);
-    Ok(Some(WorkloadView {
-        name: workload.to_string(),
-        anchor,
-        sizes,
-        scaling,
-        working_set,
-        growth,
-        trend,
-        reproduce,
-    }))
+    }
 }
+
 /// `dodbench gen` + `dodbench replay` for one trace.
 pub fn reproduce(workload: &str, n: u64, seed: u64, params: &serde_json::Value) -> ReproView {
     let params_json = serde_json::to_string(params).unwrap_or_else(|_| "{}".to_string());

@@ -170,25 +170,11 @@ impl Comparison {
 /// has.
 pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, CompareError> {
     let references = References::resolve(Some(base), new, rules.reference.as_deref())?;
-    if let (Some(b), Some(n)) = (&base.sim, &new.sim) {
-        if b != n {
-            return Err(CompareError::SimConfigMismatch {
-                base: b.to_string(),
-                new: n.to_string(),
-            });
-        }
-    }
+    check_same_sim(base, new)?;
     let mut rows = Vec::new();
-    let mut warnings = Vec::new();
     // (side, metric) -> (benchmarks, first example)
     let mut one_sided: BTreeMap<(&str, String), (usize, String)> = BTreeMap::new();
-    // The shared metrics, then each family metric either run declares (NEW's first).
-    let mut defs = new.metric_defs();
-    for d in base.metric_defs() {
-        if !defs.iter().any(|x| x.name == d.name) {
-            defs.push(d);
-        }
-    }
+    let defs = metric_defs_of_both(base, new);
     let mut metric_only_in = |side: &'static str, metric: &str, key: &BenchKey| {
         one_sided
             .entry((side, metric.to_string()))
@@ -199,40 +185,10 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
     let mut time_unjudged: BTreeMap<String, usize> = BTreeMap::new();
     for b in &base.benchmarks {
         let Some(n) = new.get(&b.key) else {
-            rows.push(match new.excluded_by(&b.key) {
-                Some(step) => status_change(
-                    &b.key,
-                    Verdict::NotRun,
-                    format!("excluded by {}", step.describe()),
-                ),
-                None if new.only_the_bench_ran_beside(&b.key) => status_change(
-                    &b.key,
-                    Verdict::NotRun,
-                    "a size only the measurement passes run (NEW ran the bench alone, which \
-                     never runs this size): `dodbench cache --quick`, `memory`, `latency` \
-                     and `sweep` add it"
-                        .to_string(),
-                ),
-                None => status_change(
-                    &b.key,
-                    Verdict::Gone,
-                    format!(
-                        "{} in BASE, absent from NEW, and no step of NEW excluded it",
-                        b.status
-                    ),
-                ),
-            });
+            rows.push(absent_from_new_row(b, new));
             continue;
         };
-        if let (Some(bs), Some(ns)) = (b.seed, n.seed) {
-            if bs != ns {
-                return Err(CompareError::SeedMismatch {
-                    key: b.key.to_string(),
-                    base: bs,
-                    new: ns,
-                });
-            }
-        }
+        check_same_seed(b, n)?;
         if let Some(row) = status_row(b, n) {
             rows.push(row);
         }
@@ -285,6 +241,92 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
             rows.push(benchmark_row(&n.key, Verdict::New, n));
         }
     }
+    let warnings = comparison_warnings(&rows, one_sided, time_unjudged);
+    let problems = run_problems(new);
+    rows.sort_by(|a, b| (&a.key, &a.metric).cmp(&(&b.key, &b.metric)));
+    Ok(Comparison {
+        rules: rules.clone(),
+        references,
+        base_commit: base.commit.clone(),
+        new_commit: new.commit.clone(),
+        rows,
+        warnings,
+        problems,
+    })
+}
+
+/// An error when both runs carry simulated counts from different cache hierarchies.
+fn check_same_sim(base: &Run, new: &Run) -> Result<(), CompareError> {
+    if let (Some(b), Some(n)) = (&base.sim, &new.sim) {
+        if b != n {
+            return Err(CompareError::SimConfigMismatch {
+                base: b.to_string(),
+                new: n.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The shared metrics, then each family metric either run declares (NEW's first).
+fn metric_defs_of_both(base: &Run, new: &Run) -> Vec<MetricDef> {
+    let mut defs = new.metric_defs();
+    for d in base.metric_defs() {
+        if !defs.iter().any(|x| x.name == d.name) {
+            defs.push(d);
+        }
+    }
+    defs
+}
+
+/// The status row of BASE benchmark `b` that NEW lacks: not run when NEW left it out, else gone.
+fn absent_from_new_row(b: &RunBenchmark, new: &Run) -> Row {
+    match new.excluded_by(&b.key) {
+        Some(step) => status_change(
+            &b.key,
+            Verdict::NotRun,
+            format!("excluded by {}", step.describe()),
+        ),
+        None if new.only_the_bench_ran_beside(&b.key) => status_change(
+            &b.key,
+            Verdict::NotRun,
+            "a size only the measurement passes run (NEW ran the bench alone, which \
+             never runs this size): `dodbench cache --quick`, `memory`, `latency` \
+             and `sweep` add it"
+                .to_string(),
+        ),
+        None => status_change(
+            &b.key,
+            Verdict::Gone,
+            format!(
+                "{} in BASE, absent from NEW, and no step of NEW excluded it",
+                b.status
+            ),
+        ),
+    }
+}
+
+/// An error when the two runs of one benchmark replayed traces of different seeds.
+fn check_same_seed(b: &RunBenchmark, n: &RunBenchmark) -> Result<(), CompareError> {
+    if let (Some(bs), Some(ns)) = (b.seed, n.seed) {
+        if bs != ns {
+            return Err(CompareError::SeedMismatch {
+                key: b.key.to_string(),
+                base: bs,
+                new: ns,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The run-level warnings: one-sided metrics, unjudged times, no deterministic comparison.
+fn comparison_warnings(
+    rows: &[Row],
+    one_sided: BTreeMap<(&str, String), (usize, String)>,
+    time_unjudged: BTreeMap<String, usize>,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
     for ((side, metric), (count, example)) in one_sided {
         warnings.push(format!(
             "metric {metric} only in {side} for {count} benchmarks (e.g. {example}): not compared"
@@ -311,6 +353,11 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
                 .to_string(),
         );
     }
+    warnings
+}
+
+/// The run-level problems that fail the gate: a NEW with no benchmarks.
+fn run_problems(new: &Run) -> Vec<String> {
     let mut problems = Vec::new();
     if new.benchmarks.is_empty() {
         problems.push(format!(
@@ -318,16 +365,7 @@ pub fn compare(base: &Run, new: &Run, rules: &Rules) -> Result<Comparison, Compa
             new.path.display()
         ));
     }
-    rows.sort_by(|a, b| (&a.key, &a.metric).cmp(&(&b.key, &b.metric)));
-    Ok(Comparison {
-        rules: rules.clone(),
-        references,
-        base_commit: base.commit.clone(),
-        new_commit: new.commit.clone(),
-        rows,
-        warnings,
-        problems,
-    })
+    problems
 }
 
 fn join_notes(a: &str, b: &str) -> String {

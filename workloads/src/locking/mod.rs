@@ -121,60 +121,122 @@ mod tag {
     pub const FRAME: u8 = 3;
 }
 
+/// The error for op `index` of `part`, rejected for `reason`.
+fn bad_op(part: Part, index: usize, op: LockingOp, reason: &str) -> InvalidTrace {
+    InvalidTrace::BadOp {
+        part,
+        index,
+        op: format!("{op:?}"),
+        reason: reason.to_string(),
+    }
+}
+
+/// Checks the setup (`Script`, then units); returns each unit's start reach and if `Script` came.
+fn check_setup(
+    setup: &[LockingOp],
+    stats: &mut LockingStats,
+) -> Result<(Vec<u64>, bool), InvalidTrace> {
+    // Per unit: the largest coordinate it starts at plus every push it can receive.
+    let mut reach: Vec<u64> = Vec::new();
+    let mut scripted = false;
+    for (index, &op) in setup.iter().enumerate() {
+        let bad = |reason: &str| bad_op(Part::Setup, index, op, reason);
+        match op {
+            LockingOp::Script {
+                compute,
+                radius,
+                batch,
+            } => {
+                if index != 0 {
+                    return Err(bad("Script is the setup's first op, once"));
+                }
+                if compute > MAX_COMPUTE
+                    || !(1..=MAX_RADIUS).contains(&radius)
+                    || !(1..=MAX_BATCH).contains(&batch)
+                {
+                    return Err(bad(
+                        "compute <= 2^20, radius in 1..=65536 and batch in 1..=1024",
+                    ));
+                }
+                scripted = true;
+            }
+            LockingOp::Unit { x, y } => {
+                if !scripted {
+                    return Err(bad("a unit before the Script op"));
+                }
+                if stats.units >= MAX_UNITS {
+                    return Err(bad("more than 2^24 units"));
+                }
+                let start = u64::from(x.unsigned_abs()).max(u64::from(y.unsigned_abs()));
+                if start > MAX_COORD {
+                    return Err(bad("a coordinate beyond 2^23"));
+                }
+                reach.push(start);
+                stats.units += 1;
+            }
+            LockingOp::Job { .. } | LockingOp::Frame => {
+                return Err(bad("Job and Frame belong to the body"));
+            }
+        }
+    }
+    Ok((reach, scripted))
+}
+
+/// Checks the body (jobs and frames) against each unit's `reach` and counts its work.
+fn check_body(
+    body: &[LockingOp],
+    mut reach: Vec<u64>,
+    stats: &mut LockingStats,
+) -> Result<(), InvalidTrace> {
+    let mut as_other: Vec<u64> = vec![0; reach.len()];
+    for (index, &op) in body.iter().enumerate() {
+        let bad = |reason: &str| bad_op(Part::Body, index, op, reason);
+        match op {
+            LockingOp::Job {
+                unit,
+                other,
+                dx,
+                dy,
+            } => {
+                let push = u64::from(dx.unsigned_abs()).max(u64::from(dy.unsigned_abs()));
+                let mut reach_of = |u: u32| -> Result<(), InvalidTrace> {
+                    let r = reach
+                        .get_mut(u as usize)
+                        .ok_or_else(|| bad("names a unit the setup did not create"))?;
+                    *r += push;
+                    if *r > MAX_COORD {
+                        return Err(bad(
+                            "a unit's start plus its pushes reach beyond 2^23 (f32 sums would round)",
+                        ));
+                    }
+                    Ok(())
+                };
+                reach_of(unit)?;
+                if other != NO_OTHER {
+                    reach_of(other)?;
+                    stats.foreign_jobs += 1;
+                    let count = &mut as_other[other as usize];
+                    *count += 1;
+                    stats.hottest_other = stats.hottest_other.max(*count);
+                }
+                stats.jobs += 1;
+            }
+            LockingOp::Frame => stats.frames += 1,
+            LockingOp::Script { .. } | LockingOp::Unit { .. } => {
+                return Err(bad("Script and Unit belong to the setup"));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl TraceOp for LockingOp {
     const FAMILY: &'static str = "locking";
     type Stats = LockingStats;
 
     fn validate(setup: &[Self], body: &[Self]) -> Result<LockingStats, InvalidTrace> {
         let mut stats = LockingStats::default();
-        // Per unit: the largest coordinate it starts at plus every push it can receive.
-        let mut reach: Vec<u64> = Vec::new();
-        let mut scripted = false;
-        for (index, &op) in setup.iter().enumerate() {
-            let bad = |reason: &str| InvalidTrace::BadOp {
-                part: Part::Setup,
-                index,
-                op: format!("{op:?}"),
-                reason: reason.to_string(),
-            };
-            match op {
-                LockingOp::Script {
-                    compute,
-                    radius,
-                    batch,
-                } => {
-                    if index != 0 {
-                        return Err(bad("Script is the setup's first op, once"));
-                    }
-                    if compute > MAX_COMPUTE
-                        || !(1..=MAX_RADIUS).contains(&radius)
-                        || !(1..=MAX_BATCH).contains(&batch)
-                    {
-                        return Err(bad(
-                            "compute <= 2^20, radius in 1..=65536 and batch in 1..=1024",
-                        ));
-                    }
-                    scripted = true;
-                }
-                LockingOp::Unit { x, y } => {
-                    if !scripted {
-                        return Err(bad("a unit before the Script op"));
-                    }
-                    if stats.units >= MAX_UNITS {
-                        return Err(bad("more than 2^24 units"));
-                    }
-                    let start = u64::from(x.unsigned_abs()).max(u64::from(y.unsigned_abs()));
-                    if start > MAX_COORD {
-                        return Err(bad("a coordinate beyond 2^23"));
-                    }
-                    reach.push(start);
-                    stats.units += 1;
-                }
-                LockingOp::Job { .. } | LockingOp::Frame => {
-                    return Err(bad("Job and Frame belong to the body"));
-                }
-            }
-        }
+        let (reach, scripted) = check_setup(setup, &mut stats)?;
         if !scripted && !body.is_empty() {
             return Err(InvalidTrace::BadOp {
                 part: Part::Setup,
@@ -183,50 +245,7 @@ impl TraceOp for LockingOp {
                 reason: "a locking trace's setup starts with Script".into(),
             });
         }
-        let mut as_other: Vec<u64> = vec![0; reach.len()];
-        for (index, &op) in body.iter().enumerate() {
-            let bad = |reason: &str| InvalidTrace::BadOp {
-                part: Part::Body,
-                index,
-                op: format!("{op:?}"),
-                reason: reason.to_string(),
-            };
-            match op {
-                LockingOp::Job {
-                    unit,
-                    other,
-                    dx,
-                    dy,
-                } => {
-                    let push = u64::from(dx.unsigned_abs()).max(u64::from(dy.unsigned_abs()));
-                    let mut reach_of = |u: u32| -> Result<(), InvalidTrace> {
-                        let r = reach
-                            .get_mut(u as usize)
-                            .ok_or_else(|| bad("names a unit the setup did not create"))?;
-                        *r += push;
-                        if *r > MAX_COORD {
-                            return Err(bad(
-                                "a unit's start plus its pushes reach beyond 2^23 (f32 sums would round)",
-                            ));
-                        }
-                        Ok(())
-                    };
-                    reach_of(unit)?;
-                    if other != NO_OTHER {
-                        reach_of(other)?;
-                        stats.foreign_jobs += 1;
-                        let count = &mut as_other[other as usize];
-                        *count += 1;
-                        stats.hottest_other = stats.hottest_other.max(*count);
-                    }
-                    stats.jobs += 1;
-                }
-                LockingOp::Frame => stats.frames += 1,
-                LockingOp::Script { .. } | LockingOp::Unit { .. } => {
-                    return Err(bad("Script and Unit belong to the setup"));
-                }
-            }
-        }
+        check_body(body, reach, &mut stats)?;
         Ok(stats)
     }
 

@@ -166,6 +166,43 @@ mod tag {
     pub const QUERY: u8 = 4;
 }
 
+/// Checks a position: finite, and on the z = 0 plane when `planar`.
+fn check_position(c: Coords, planar: bool) -> Result<(), String> {
+    if !c.is_finite() {
+        return Err("has a non-finite coordinate".into());
+    }
+    if planar && c.get()[2] != 0.0 {
+        return Err("has z != 0 in a 2D trace".into());
+    }
+    Ok(())
+}
+
+/// Checks a `Space` op's dimensions, radius and box (`planar` as for any position).
+fn check_space(
+    d: u32,
+    radius: F32Bits,
+    lo: Coords,
+    hi: Coords,
+    planar: bool,
+) -> Result<(), String> {
+    if d != 2 && d != 3 {
+        return Err(format!("has {d} dimensions, not 2 or 3"));
+    }
+    let r = radius.get();
+    if !(r.is_finite() && r > 0.0) {
+        return Err("needs a positive finite radius".into());
+    }
+    check_position(lo, planar)?;
+    check_position(hi, planar)?;
+    if d == 2 && (lo.get()[2] != 0.0 || hi.get()[2] != 0.0) {
+        return Err("has z != 0 in a 2D trace".into());
+    }
+    if (0..d as usize).any(|k| lo.get()[k] >= hi.get()[k]) {
+        return Err("needs lo < hi on every axis".into());
+    }
+    Ok(())
+}
+
 impl TraceOp for SpatialOp {
     const FAMILY: &'static str = "spatial";
     type Stats = SpatialStats;
@@ -193,15 +230,7 @@ impl TraceOp for SpatialOp {
                     return Err(bad("the first op, and only it, must be Space".into()));
                 }
                 let planar = dims == 2;
-                let position = |c: Coords| -> Result<(), InvalidTrace> {
-                    if !c.is_finite() {
-                        return Err(bad("has a non-finite coordinate".into()));
-                    }
-                    if planar && c.get()[2] != 0.0 {
-                        return Err(bad("has z != 0 in a 2D trace".into()));
-                    }
-                    Ok(())
-                };
+                let position = |c: Coords| check_position(c, planar).map_err(bad);
                 let live_handle = |h: PointHandle, live: &[bool]| match live.get(h as usize) {
                     Some(true) => Ok(()),
                     Some(false) => Err(InvalidTrace::AlreadyRemoved {
@@ -224,22 +253,8 @@ impl TraceOp for SpatialOp {
                         lo,
                         hi,
                     } => {
-                        if d != 2 && d != 3 {
-                            return Err(bad(format!("has {d} dimensions, not 2 or 3")));
-                        }
+                        check_space(d, radius, lo, hi, planar).map_err(bad)?;
                         dims = d;
-                        let r = radius.get();
-                        if !(r.is_finite() && r > 0.0) {
-                            return Err(bad("needs a positive finite radius".into()));
-                        }
-                        position(lo)?;
-                        position(hi)?;
-                        if d == 2 && (lo.get()[2] != 0.0 || hi.get()[2] != 0.0) {
-                            return Err(bad("has z != 0 in a 2D trace".into()));
-                        }
-                        if (0..d as usize).any(|k| lo.get()[k] >= hi.get()[k]) {
-                            return Err(bad("needs lo < hi on every axis".into()));
-                        }
                     }
                     SpatialOp::Insert(c) => {
                         position(c)?;

@@ -160,6 +160,70 @@ mod tag {
     pub const FOREIGN_FREE: u8 = 9;
 }
 
+/// The tag list of the entity `op` names (`None` if none); an error if that entity is not live.
+fn named_tags(
+    entities: &mut [Option<Vec<u32>>],
+    op: TagOp,
+) -> Result<Option<&mut Vec<u32>>, String> {
+    let list = match op.entity() {
+        Some(e) => match entities.get_mut(e as usize) {
+            Some(Some(list)) => Some(list),
+            Some(None) => {
+                return Err(format!("uses entity {e}, which was despawned"));
+            }
+            None => return Err(format!("uses entity {e}, not spawned yet")),
+        },
+        None => None,
+    };
+    Ok(list)
+}
+
+/// Checks and applies a setup-only `Foreign(bytes)`: one more foreign buffer.
+fn foreign_alloc(
+    bytes: u32,
+    in_body: bool,
+    foreign: &mut Vec<Option<u32>>,
+    foreign_bytes: &mut u64,
+    stats: &mut TagStats,
+) -> Result<(), String> {
+    if in_body {
+        return Err("heap preconditioning belongs in the setup".into());
+    }
+    if bytes > MAX_FOREIGN_BYTES {
+        return Err(format!(
+            "a foreign buffer of more than {MAX_FOREIGN_BYTES} bytes"
+        ));
+    }
+    foreign.push(Some(bytes));
+    *foreign_bytes += u64::from(bytes);
+    stats.foreign_allocs += 1;
+    Ok(())
+}
+
+/// Checks and applies a setup-only `ForeignFree(k)`: frees foreign buffer `k`.
+fn foreign_free(
+    k: u32,
+    in_body: bool,
+    foreign: &mut [Option<u32>],
+    foreign_bytes: &mut u64,
+) -> Result<(), String> {
+    if in_body {
+        return Err("heap preconditioning belongs in the setup".into());
+    }
+    match foreign.get_mut(k as usize) {
+        Some(slot @ Some(_)) => {
+            *foreign_bytes -= u64::from(slot.take().expect("matched Some"));
+        }
+        Some(None) => {
+            return Err(format!("frees foreign buffer {k} twice"));
+        }
+        None => {
+            return Err(format!("frees foreign buffer {k}, not made yet"));
+        }
+    }
+    Ok(())
+}
+
 impl TraceOp for TagOp {
     const FAMILY: &'static str = "tags";
     type Stats = TagStats;
@@ -184,16 +248,7 @@ impl TraceOp for TagOp {
                     op: format!("{op:?}"),
                     reason,
                 };
-                let list = match op.entity() {
-                    Some(e) => match entities.get_mut(e as usize) {
-                        Some(Some(list)) => Some(list),
-                        Some(None) => {
-                            return Err(bad(format!("uses entity {e}, which was despawned")));
-                        }
-                        None => return Err(bad(format!("uses entity {e}, not spawned yet"))),
-                    },
-                    None => None,
-                };
+                let list = named_tags(&mut entities, op).map_err(bad)?;
                 match (op, list) {
                     (TagOp::Spawn, _) => {
                         if entities.len() > u32::MAX as usize {
@@ -252,33 +307,11 @@ impl TraceOp for TagOp {
                         stats.clears += u64::from(in_body);
                     }
                     (TagOp::Foreign(bytes), _) => {
-                        if in_body {
-                            return Err(bad("heap preconditioning belongs in the setup".into()));
-                        }
-                        if bytes > MAX_FOREIGN_BYTES {
-                            return Err(bad(format!(
-                                "a foreign buffer of more than {MAX_FOREIGN_BYTES} bytes"
-                            )));
-                        }
-                        foreign.push(Some(bytes));
-                        foreign_bytes += u64::from(bytes);
-                        stats.foreign_allocs += 1;
+                        foreign_alloc(bytes, in_body, &mut foreign, &mut foreign_bytes, &mut stats)
+                            .map_err(bad)?;
                     }
                     (TagOp::ForeignFree(k), _) => {
-                        if in_body {
-                            return Err(bad("heap preconditioning belongs in the setup".into()));
-                        }
-                        match foreign.get_mut(k as usize) {
-                            Some(slot @ Some(_)) => {
-                                foreign_bytes -= u64::from(slot.take().expect("matched Some"));
-                            }
-                            Some(None) => {
-                                return Err(bad(format!("frees foreign buffer {k} twice")));
-                            }
-                            None => {
-                                return Err(bad(format!("frees foreign buffer {k}, not made yet")));
-                            }
-                        }
+                        foreign_free(k, in_body, &mut foreign, &mut foreign_bytes).map_err(bad)?;
                     }
                     (_, None) => unreachable!("every op naming an entity got its list above"),
                 }

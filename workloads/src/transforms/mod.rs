@@ -208,6 +208,88 @@ impl Forest {
         (n.parent, n.prev_sibling, n.next_sibling) = (None, None, None);
     }
 
+    /// An error if `parent` names a node that is not live (`None`, a root, is fine).
+    fn check_parent(&self, parent: Option<NodeHandle>) -> Result<(), String> {
+        if let Some(p) = parent {
+            self.live(p).map_err(|e| format!("parent: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// Checks and applies a `Create` under `parent`; `in_body` (0 or 1) weighs its counts.
+    fn create(
+        &mut self,
+        parent: Option<NodeHandle>,
+        stats: &mut TransformStats,
+        in_body: u64,
+    ) -> Result<(), String> {
+        self.check_parent(parent)?;
+        if self.nodes.len() >= u32::MAX as usize - 1 {
+            return Err("creates more than 2^32 - 2 nodes".into());
+        }
+        self.nodes.push(NodeState {
+            live: true,
+            parent: None,
+            size: 1,
+            batch: 0,
+            first_child: None,
+            next_sibling: None,
+            prev_sibling: None,
+        });
+        let h = (self.nodes.len() - 1) as NodeHandle;
+        self.link(h, parent);
+        let depth = 1 + self.add_up(parent, 1);
+        stats.max_depth = stats.max_depth.max(depth);
+        self.live += 1;
+        stats.creates += in_body;
+        Ok(())
+    }
+
+    /// Applies a `Destroy` of live node `h`, its children becoming roots.
+    fn destroy(&mut self, h: NodeHandle, stats: &mut TransformStats, in_body: u64) {
+        let n = self.nodes[h as usize];
+        self.add_up(n.parent, -(n.size as i64));
+        while let Some(c) = self.nodes[h as usize].first_child {
+            self.unlink(c);
+            stats.immediate_products += in_body * self.nodes[c as usize].size;
+        }
+        self.unlink(h);
+        self.nodes[h as usize].live = false;
+        self.live -= 1;
+        stats.destroys += in_body;
+    }
+
+    /// Checks and applies a `SetParent` of live `node`, rejecting a cycle.
+    fn reparent(
+        &mut self,
+        node: NodeHandle,
+        parent: Option<NodeHandle>,
+        stats: &mut TransformStats,
+        in_body: u64,
+    ) -> Result<(), String> {
+        self.check_parent(parent)?;
+        if let Some(p) = parent {
+            let mut cur = Some(p);
+            while let Some(a) = cur {
+                if a == node {
+                    return Err(format!(
+                        "makes {p} the parent of {node}, its own descendant or itself"
+                    ));
+                }
+                cur = self.nodes[a as usize].parent;
+            }
+        }
+        let n = self.nodes[node as usize];
+        self.add_up(n.parent, -(n.size as i64));
+        self.unlink(node);
+        self.link(node, parent);
+        self.add_up(parent, n.size as i64);
+        stats.max_depth = stats.max_depth.max(self.depth(node));
+        stats.immediate_products += in_body * n.size;
+        stats.reparents += in_body;
+        Ok(())
+    }
+
     fn depth(&self, h: NodeHandle) -> u64 {
         let (mut cur, mut d) = (Some(h), 0);
         while let Some(a) = cur {
@@ -266,63 +348,15 @@ impl TraceOp for TransformOp {
                 }
                 match op {
                     TransformOp::Create { parent, pose: _ } => {
-                        if let Some(p) = parent {
-                            f.live(p).map_err(|e| bad(format!("parent: {e}")))?;
-                        }
-                        if f.nodes.len() >= u32::MAX as usize - 1 {
-                            return Err(bad("creates more than 2^32 - 2 nodes".into()));
-                        }
-                        f.nodes.push(NodeState {
-                            live: true,
-                            parent: None,
-                            size: 1,
-                            batch: 0,
-                            first_child: None,
-                            next_sibling: None,
-                            prev_sibling: None,
-                        });
-                        let h = (f.nodes.len() - 1) as NodeHandle;
-                        f.link(h, parent);
-                        let depth = 1 + f.add_up(parent, 1);
-                        stats.max_depth = stats.max_depth.max(depth);
-                        f.live += 1;
-                        stats.creates += in_body;
+                        f.create(parent, &mut stats, in_body).map_err(bad)?;
                         flushed = false;
                     }
                     TransformOp::Destroy(h) => {
-                        let n = f.nodes[h as usize];
-                        f.add_up(n.parent, -(n.size as i64));
-                        while let Some(c) = f.nodes[h as usize].first_child {
-                            f.unlink(c);
-                            stats.immediate_products += in_body * f.nodes[c as usize].size;
-                        }
-                        f.unlink(h);
-                        f.nodes[h as usize].live = false;
-                        f.live -= 1;
-                        stats.destroys += in_body;
+                        f.destroy(h, &mut stats, in_body);
                         flushed = false;
                     }
                     TransformOp::SetParent { node, parent } => {
-                        if let Some(p) = parent {
-                            f.live(p).map_err(|e| bad(format!("parent: {e}")))?;
-                            let mut cur = Some(p);
-                            while let Some(a) = cur {
-                                if a == node {
-                                    return Err(bad(format!(
-                                        "makes {p} the parent of {node}, its own descendant or itself"
-                                    )));
-                                }
-                                cur = f.nodes[a as usize].parent;
-                            }
-                        }
-                        let n = f.nodes[node as usize];
-                        f.add_up(n.parent, -(n.size as i64));
-                        f.unlink(node);
-                        f.link(node, parent);
-                        f.add_up(parent, n.size as i64);
-                        stats.max_depth = stats.max_depth.max(f.depth(node));
-                        stats.immediate_products += in_body * n.size;
-                        stats.reparents += in_body;
+                        f.reparent(node, parent, &mut stats, in_body).map_err(bad)?;
                         flushed = false;
                     }
                     TransformOp::SetLocal { node, .. } => {
