@@ -226,7 +226,7 @@ mod tests {
     use results::Rounds;
     use results::stats::median_interval;
 
-    /// A verified benchmark timed in the rounds of session 1, one sample per round.
+    /// A verified benchmark timed in rounds (`Rounds::session` 1), one sample per round.
     fn timed(design: &str, samples: &[f64]) -> Benchmark {
         let mut b = Benchmark::new(results::Family::IdTable, "app", design, 200, 1);
         b.verified = true;

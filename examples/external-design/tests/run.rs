@@ -289,7 +289,9 @@ fn user_dev_profiles(root: &Path) -> String {
                 .to_owned()
         })
         .collect();
+    // A member's own section, its name bare or quoted.
     let member_section = |line: &str| {
+        let line = line.replace('"', "");
         names
             .iter()
             .any(|name| line == format!("[profile.dev.package.{name}]"))
