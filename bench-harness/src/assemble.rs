@@ -110,11 +110,7 @@ impl Verdict {
         prepared: &PreparedTrace<L::Family>,
         outcome: Outcome,
     ) -> Self {
-        let checked = Checked {
-            outcome,
-            memory_bytes_after_setup: None,
-            setup_and_body_time: None,
-        };
+        let checked = Checked::outcome_only(outcome);
         Self {
             reference: true,
             mirrors: L::mirrors().map(str::to_string),

@@ -4,7 +4,8 @@
 //! * [`replay`]: the [`replay::Family`] and [`replay::Replayer`] traits, one replayer per
 //!   family; [`families`]: the one list of families;
 //! * [`assemble`]: the one place results are assembled (bench and passes);
-//! * [`verify`]: the model's expected answers and the per-design verdict;
+//! * [`verify`]: the model's expected answers and the per-design verdict; [`shrink`]: a failed
+//!   verification reduced to the smallest trace that still fails;
 //! * [`timing`]: timed, verified replays (used by `cargo bench` and `dodbench replay`);
 //!   [`rounds`]: the designs of one cell timed together in interleaved rounds;
 //! * [`machine`]: probes the machine section of results (the schema itself is the `results`
@@ -27,6 +28,7 @@ pub mod machine;
 pub mod measure;
 pub mod replay;
 pub mod rounds;
+pub mod shrink;
 pub mod suite;
 pub mod timing;
 pub mod verify;

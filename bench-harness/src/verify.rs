@@ -114,6 +114,55 @@ pub struct Checked {
     /// Wall time of the verification replay's setup and of its body (a rough, single-shot
     /// figure used only to budget measurement time, never reported as a result).
     pub setup_and_body_time: Option<(Duration, Duration)>,
+    /// Where the replay first differed from the model, when the outcome is
+    /// [`Outcome::Failed`] ([`crate::shrink`] keeps it while it reduces the trace).
+    pub failure: Option<FailureKind>,
+}
+
+impl Checked {
+    /// A verdict with nothing measured: `outcome` from elsewhere (a reference loop's own
+    /// check, a design already verified).
+    pub fn outcome_only(outcome: Outcome) -> Self {
+        Self {
+            outcome,
+            memory_bytes_after_setup: None,
+            setup_and_body_time: None,
+            failure: None,
+        }
+    }
+}
+
+/// Where a failed replay first differed from the model: the check of [`check_design`] that
+/// caught it, in the order it checks. Two traces fail "the same way" when their kinds are equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailureKind {
+    /// The design refused an op of the setup.
+    SetupRefused,
+    /// The design refused an op of the body.
+    BodyRefused,
+    /// The body's answers (its digest) differ from the model's.
+    Answers,
+    /// The live count after the body differs from the model's.
+    LiveCount,
+    /// The design's own invariant check failed.
+    Invariant,
+    /// The state digest after the body differs from the model's.
+    StateDigest,
+}
+
+impl FailureKind {
+    /// The kind in words, for a shrink report: "the body's answers differ from the model's".
+    pub fn describe(self) -> &'static str {
+        match self {
+            FailureKind::SetupRefused => "the design refused an op of the setup",
+            FailureKind::BodyRefused => "the design refused an op of the body",
+            FailureKind::Answers => "the body's answers differ from the model's",
+            FailureKind::LiveCount => "the live count after the body differs from the model's",
+            FailureKind::Invariant => "the design's invariant check failed",
+            FailureKind::StateDigest => "the state after the body differs from the model's",
+        }
+    }
 }
 
 /// Replays `trace` once on a fresh design of replayer `R` (untimed) and compares with
@@ -136,8 +185,15 @@ pub fn check_design<F: Family>(
         outcome: Outcome::Verified,
         memory_bytes_after_setup: None,
         setup_and_body_time: None,
+        failure: None,
     };
-    checked.outcome = check_outcome(design, trace, expected, &mut checked);
+    checked.outcome = match check_outcome(design, trace, expected, &mut checked) {
+        Ok(outcome) => outcome,
+        Err((kind, reason)) => {
+            checked.failure = Some(kind);
+            Outcome::Failed(reason)
+        }
+    };
     checked
 }
 
@@ -146,56 +202,69 @@ fn check_outcome<F: Family>(
     trace: &Trace<OpOf<F>>,
     expected: &Expected<F>,
     checked: &mut Checked,
-) -> Outcome {
+) -> Result<Outcome, (FailureKind, String)> {
     if let Some(reason) = design
         .unsupported_before(&expected.stats)
         .or_else(|| design.unsupported_trace(trace))
     {
-        return Outcome::Refused(reason);
+        return Ok(Outcome::Refused(reason));
     }
     let setup_start = Instant::now();
     let mut state = match design.after_setup(trace) {
         Ok(state) => state,
-        Err(e) => return Outcome::Failed(format!("setup {e}")),
+        Err(e) => return Err((FailureKind::SetupRefused, format!("setup {e}"))),
     };
     let setup_time = setup_start.elapsed();
     checked.memory_bytes_after_setup = Some(state.memory_bytes());
     let body_start = Instant::now();
     let body = match state.replay(&trace.body) {
         Ok(d) => d,
-        Err(e) => return Outcome::Failed(format!("body {e}")),
+        Err(e) => return Err((FailureKind::BodyRefused, format!("body {e}"))),
     };
     checked.setup_and_body_time = Some((setup_time, body_start.elapsed()));
     if let Some(reason) = design.unsupported_after(&expected.stats, &body) {
-        return Outcome::Unsupported(reason);
+        return Ok(Outcome::Unsupported(reason));
     }
     if body != expected.body {
-        return Outcome::Failed(format!(
-            "body digest differs from the model's: {}",
-            describe_mismatch(&expected.body, &body)
+        return Err((
+            FailureKind::Answers,
+            format!(
+                "body digest differs from the model's: {}",
+                describe_mismatch(&expected.body, &body)
+            ),
         ));
     }
     if state.live_count() != expected.live_at_end {
-        return Outcome::Failed(format!(
-            "{} live objects after the body, the model has {}",
-            state.live_count(),
-            expected.live_at_end
+        return Err((
+            FailureKind::LiveCount,
+            format!(
+                "{} live objects after the body, the model has {}",
+                state.live_count(),
+                expected.live_at_end
+            ),
         ));
     }
     if let Err(broken) = state.check_invariants() {
-        return Outcome::Failed(format!("invariant broken after the body: {broken}"));
+        return Err((
+            FailureKind::Invariant,
+            format!("invariant broken after the body: {broken}"),
+        ));
     }
     let live_state = state.state_digest();
     if live_state != expected.state_at_end {
-        return Outcome::Failed(format!(
-            "state digest after the body is {live_state:?}, the model's {:?}",
-            expected.state_at_end
+        return Err((
+            FailureKind::StateDigest,
+            format!(
+                "state digest after the body is {live_state:?}, the model's {:?}",
+                expected.state_at_end
+            ),
         ));
     }
     if let Err(broken) = state.check_invariants() {
-        return Outcome::Failed(format!(
-            "invariant broken after reading the state: {broken}"
+        return Err((
+            FailureKind::Invariant,
+            format!("invariant broken after reading the state: {broken}"),
         ));
     }
-    Outcome::Verified
+    Ok(Outcome::Verified)
 }

@@ -26,6 +26,12 @@
 //! replayer).
 
 use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context;
+use bench_harness::replay::OpOf;
+
+pub use crate::shrink::Source as ShrinkSource;
 
 pub use crate::advise::{Advice, AdviseOptions};
 #[doc(hidden)]
@@ -63,4 +69,39 @@ pub fn advise<F: HostsDesign<D>, D>(
         ..options.clone()
     };
     crate::advise::advise_with::<ExternalDesign<F, D>>(trace, &options)
+}
+
+/// `dodbench shrink` for `D`, a design of family `F` from another crate: reduces the trace of
+/// `source` (a file, or a workload generated as `cargo bench` generates it), on which `D`
+/// fails verification, to the smallest trace found within `time_limit` that `D` still fails the
+/// same way, and writes it (`shrunk.trace`) and a one-page account (`failure.txt`) into the
+/// directory `out`.
+///
+/// # Errors
+/// The trace cannot be read or generated, is of another family, `D` does not fail on it, or
+/// `out` cannot be written.
+pub fn shrink<F: HostsDesign<D>, D>(
+    source: ShrinkSource<'_>,
+    out: &Path,
+    time_limit: Duration,
+) -> anyhow::Result<()> {
+    let design = bench_harness::replay::design::<F::Replayer>();
+    let job = crate::shrink::ShrinkFamily {
+        source,
+        design: design.name(),
+        out,
+        time_limit,
+    };
+    let trace = job
+        .prepare()?
+        .try_into_family::<OpOf<F>>()
+        .map_err(|other| {
+            anyhow::anyhow!(
+                "the trace is of the {} family, not {}",
+                other.family(),
+                F::NAME
+            )
+        })
+        .context("cannot shrink it")?;
+    crate::shrink::shrink_into(&job, design, trace).map(|_| ())
 }

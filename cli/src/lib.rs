@@ -84,6 +84,8 @@ pub mod passes;
 pub mod replay;
 #[doc(hidden)]
 pub mod report;
+#[doc(hidden)]
+pub mod shrink;
 
 /// Outcome of a command that succeeded: `compare` can succeed and still fail the gate.
 #[doc(hidden)]

@@ -10,6 +10,7 @@
 //! `compare` exits 1 when a deterministic metric regressed.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use bench_harness::measure::alloc_counter::CountingAlloc;
 use bench_harness::suite::DEFAULT_SEED;
@@ -18,6 +19,7 @@ use dodbench::export::ExportFormat;
 use dodbench::passes::{self, MatrixArgs};
 use dodbench::{
     Gate, ab, advise, claims, compare, convert, export, gen_trace, history, list, replay, report,
+    shrink,
 };
 use results::compare::table::Format;
 use results::compare::{Rules, UpdatePermissions};
@@ -83,6 +85,34 @@ enum Command {
         /// Timed replays per design.
         #[arg(long, default_value_t = 15)]
         samples: usize,
+    },
+    /// Shrink a failed verification: reduce the trace (a file, or a workload generated as
+    /// `cargo bench` generates it) to the smallest one found that the design still fails the
+    /// same way, and write it (`shrunk.trace`), a one-page account (`failure.txt`) and, for a
+    /// peer whose calls its family can write out, a standalone program (`repro/`) into a
+    /// directory.
+    Shrink {
+        /// Trace file the design fails on (or --workload and --n).
+        #[arg(required_unless_present = "workload", conflicts_with = "workload")]
+        trace: Option<PathBuf>,
+        /// Workload to generate instead of a trace file (see `dodbench list`).
+        #[arg(long, requires = "n")]
+        workload: Option<String>,
+        /// Live size of the generated workload.
+        #[arg(long)]
+        n: Option<usize>,
+        /// Seed of the generated workload.
+        #[arg(long, default_value_t = DEFAULT_SEED)]
+        seed: u64,
+        /// The design that fails.
+        #[arg(long)]
+        design: String,
+        /// Directory to write into (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// Seconds the shrinking may take; it then stops with the smallest trace so far.
+        #[arg(long, default_value_t = dodbench::shrink::DEFAULT_TIME_LIMIT_SECS)]
+        time_limit: u64,
     },
     /// Which design for this trace? Replays a trace file (any family) on every design of its
     /// family, verified; ranks them by time with memory and allocator calls, prints the top
@@ -334,6 +364,22 @@ fn main() {
             designs,
             samples,
         } => replay::run(&trace, &designs, samples),
+        Command::Shrink {
+            trace,
+            workload,
+            n,
+            seed,
+            design,
+            out,
+            time_limit,
+        } => {
+            let source = match (&trace, &workload, n) {
+                (Some(path), _, _) => shrink::Source::File(path),
+                (None, Some(name), Some(n)) => shrink::Source::Workload { name, n, seed },
+                _ => unreachable!("clap requires a trace file or --workload with --n"),
+            };
+            shrink::run(source, &design, &out, Duration::from_secs(time_limit))
+        }
         Command::Advise {
             trace,
             out,

@@ -35,11 +35,19 @@ pub fn run(path: &Path, selected: &[String], samples: usize) -> Result<Gate> {
     }
     let trace = workloads::format::load_any_from_path(path)
         .with_context(|| format!("cannot load trace {}", path.display()))?;
-    with_family(trace, ReplayFamily { selected, samples })
+    with_family(
+        trace,
+        ReplayFamily {
+            path,
+            selected,
+            samples,
+        },
+    )
 }
 
 /// The replay of one trace on its family `F`'s designs.
 struct ReplayFamily<'a> {
+    path: &'a Path,
     selected: &'a [String],
     samples: usize,
 }
@@ -78,6 +86,21 @@ impl TraceVisitor for ReplayFamily<'_> {
         F::for_each_replayer(&mut visitor);
         progress.finish_and_clear();
         print_table(&prepared, self.samples, started.elapsed(), &visitor.rows);
+        for row in visitor
+            .rows
+            .iter()
+            .filter(|r| matches!(r.outcome, Outcome::Failed(_)))
+        {
+            println!(
+                "shrink {}'s failure: {}",
+                row.design,
+                crate::shrink::command(
+                    "dodbench",
+                    crate::shrink::Source::File(self.path),
+                    row.design
+                )
+            );
+        }
         Ok(Gate::Pass)
     }
 }

@@ -70,6 +70,20 @@ pub trait TraceOp: Copy + Debug + PartialEq + Eq + Send + Sync + 'static {
     /// [`Trace::working_set`].
     fn touches(self) -> Option<u32>;
 
+    /// Whether [`TraceOp::renamed`] renames this vocabulary's handles, so a shrinker may
+    /// remove an op that creates a handle and rename the handles after it instead of only
+    /// removing ops whose removal leaves every later handle valid.
+    const RENAMES_HANDLES: bool = false;
+
+    /// This op with every handle it names passed through `rename`, which answers `None` for a
+    /// handle that no longer exists: `None` drops the op; a vocabulary may instead rewrite it
+    /// without that handle where the result stays meaningful. Only called when
+    /// [`TraceOp::RENAMES_HANDLES`]; the default keeps the op as it is.
+    fn renamed(self, rename: &dyn Fn(u32) -> Option<u32>) -> Option<Self> {
+        let _ = rename;
+        Some(self)
+    }
+
     /// Appends the op's bytes: a tag byte below `0xFF` then its fields as
     /// [`OpFields::write_u32`] varints.
     fn encode(self, out: &mut Vec<u8>);

@@ -145,10 +145,30 @@ pub trait Family: Sized + 'static {
         }
     }
 
+    /// A program that replays `trace` on `design`'s crate alone, without dodbench, and prints
+    /// where the crate's answers differ from a brute-force model: what `dodbench shrink` writes
+    /// beside a shrunk trace for a peer whose calls the family can write out
+    /// (`replay/<family>/repro.rs`); `None` for every other design.
+    fn standalone_repro(design: &str, trace: &Trace<Self::Op>) -> Option<StandaloneRepro> {
+        let _ = (design, trace);
+        None
+    }
+
     /// Calls the visitor once per registered design (role [`Role::Design`]), then once per
     /// reference replayer timed beside them ([`Role::Reference`]), then once per reference
     /// loop.
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V);
+}
+
+/// A standalone program that shows a peer's failure with its crate alone
+/// ([`Family::standalone_repro`]): a Cargo package of two files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StandaloneRepro {
+    /// `Cargo.toml`, naming the crate at its exact version.
+    pub cargo_toml: String,
+    /// `src/main.rs`: the trace's ops as data, the crate's calls as the peer makes them, and the
+    /// brute-force answers they are compared with.
+    pub main_rs: String,
 }
 
 /// A family that can run a design type `D` from another crate (the user's type implementing

@@ -10,6 +10,7 @@ mod locking_replay;
 mod readme_tables;
 mod replay_matches_model;
 mod resolved_bodies;
+mod shrink;
 mod spatial_replay;
 mod spawn_replay;
 mod tags_replay;

@@ -158,11 +158,8 @@ impl<F: Family> ReplayerVisitor<F> for SimulateDesigns<'_, F> {
             return;
         }
         let p = self.prepared;
-        let checked = bench_harness::verify::Checked {
-            outcome: bench_harness::verify::Outcome::Verified,
-            memory_bytes_after_setup: None,
-            setup_and_body_time: None,
-        };
+        let checked =
+            bench_harness::verify::Checked::outcome_only(bench_harness::verify::Outcome::Verified);
         match self.pass.measure(design, p, &checked) {
             Ok(pending) => self.pending.push((name.to_string(), pending)),
             Err(e) => eprintln!("dodbench: {name}: {e}"),

@@ -155,6 +155,32 @@ pub fn run(trace: &Path, options: &AdviseOptions) -> Result<Advice> {
     advise_with::<AllFamilies>(trace, options)
 }
 
+/// Gives every failed design of `results` the command that shrinks its failure on the trace
+/// at `path` (`Benchmark::shrink`): `dodbench shrink` for a registered design, the library
+/// call for one from another crate, which `dodbench` does not know by name.
+pub(crate) fn note_shrink_commands(results: &mut Results, path: &Path) {
+    let external: Vec<String> = results
+        .designs
+        .iter()
+        .filter(|d| d.kind == "external")
+        .map(|d| d.name.clone())
+        .collect();
+    for b in &mut results.benchmarks {
+        if b.status != results::Status::Failed || b.family.is_reference() {
+            continue;
+        }
+        b.shrink = Some(if external.contains(&b.design) {
+            format!(
+                "dodbench::external::shrink::<Family, YourDesign>(ShrinkSource::File({:?}), \
+                 out_dir, time_limit) from a test or example of your crate",
+                path
+            )
+        } else {
+            crate::shrink::command("dodbench", crate::shrink::Source::File(path), &b.design)
+        });
+    }
+}
+
 /// Ranks the designs of `L` for the trace's family on the trace at `path`, writes
 /// `results.json` and the report under `options.out`.
 ///
@@ -178,6 +204,7 @@ pub fn advise_with<L: DesignList>(path: &Path, options: &AdviseOptions) -> Resul
         bail!("the trace's family {family} is not among the families run here");
     };
     let (mut results, cache_skipped) = results.map_err(anyhow::Error::msg)?;
+    note_shrink_commands(&mut results, path);
     let ranking = rank_benchmarks(&mut results);
     results::create_output_dir(&options.out)
         .with_context(|| format!("cannot create {}", options.out.display()))?;

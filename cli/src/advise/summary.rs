@@ -84,6 +84,9 @@ impl Advice {
                 b.design,
                 b.reason.as_deref().unwrap_or("")
             );
+            if let Some(command) = &b.shrink {
+                let _ = writeln!(out, "    shrink it: {command}");
+            }
         }
         if let Some(reason) = &self.cache_skipped {
             let _ = writeln!(out, "  simulated cache misses skipped: {reason}");
@@ -253,6 +256,30 @@ mod tests {
             report: PathBuf::from("advise/index.html"),
             cache_skipped: Some("--no-cache-sim".to_string()),
         }
+    }
+
+    #[test]
+    fn a_failed_design_is_followed_by_the_command_that_shrinks_it() {
+        let mut failed = Benchmark::new(results::Family::IdTable, "app", "holey", 200, 1);
+        failed.status = Status::Failed;
+        failed.reason = Some("body digest differs from the model's".to_string());
+        let mut advice = advice(vec![timed("first", &ROUNDS), failed]);
+        crate::advise::note_shrink_commands(
+            &mut advice.results,
+            std::path::Path::new("recorded/app.trace"),
+        );
+        let summary = advice.summary();
+        let lines: Vec<&str> = summary.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("  failed holey: body digest differs"))
+            .unwrap_or_else(|| panic!("{summary}"));
+        assert_eq!(
+            lines[at + 1],
+            "    shrink it: dodbench shrink recorded/app.trace --design holey --out \
+             target/dodbench/shrink/holey-app",
+            "{summary}"
+        );
     }
 
     /// Per-round times whose absolute level swings from round to round, as on a busy machine.

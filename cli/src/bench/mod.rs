@@ -320,6 +320,30 @@ fn samples_of(t: &RoundsTiming) -> Samples<'_> {
     }
 }
 
+/// The one command that shrinks a failed benchmark's verification: `dodbench shrink` for a
+/// registered design, the library call for a design from another crate (which `dodbench` does
+/// not know by name).
+fn shrink_hint(b: &Benchmark, seed: u64, designs: &[DesignRecord]) -> String {
+    let source = crate::shrink::Source::Workload {
+        name: &b.workload,
+        n: b.n as usize,
+        seed,
+    };
+    let external = designs
+        .iter()
+        .any(|d| d.family == b.family && d.name == b.design && d.kind == "external");
+    if external {
+        format!(
+            "dodbench::external::shrink::<Family, YourDesign>(ShrinkSource::Workload {{ name: \
+             \"{}\", n: {}, seed: {seed} }}, out_dir, time_limit) from a test or example of \
+             your crate",
+            b.workload, b.n
+        )
+    } else {
+        crate::shrink::command("target/release/dodbench", source, &b.design)
+    }
+}
+
 /// Prints `message` and exits with status 2 (a user or setup error, not a measurement).
 fn fail(message: &str) -> ! {
     eprintln!("dodbench: {message}");
@@ -490,7 +514,7 @@ pub fn run<L: DesignList>() {
         Default::default()
     };
     let mut rounds = std::mem::take(&mut run.rounds);
-    let benchmarks: Vec<_> = run
+    let mut benchmarks: Vec<_> = run
         .verdicts
         .into_iter()
         .enumerate()
@@ -503,7 +527,10 @@ pub fn run<L: DesignList>() {
             }
         })
         .collect();
-    for b in benchmarks.iter().filter(|b| !b.verified) {
+    for b in benchmarks.iter_mut().filter(|b| !b.verified) {
+        if b.status == results::Status::Failed && !b.family.is_reference() {
+            b.shrink = Some(shrink_hint(b, run.config.seed, &run.design_records));
+        }
         eprintln!(
             "dodbench: {}/{}/{}/{}: {} ({})",
             b.family,
@@ -513,6 +540,9 @@ pub fn run<L: DesignList>() {
             b.status,
             b.reason.as_deref().unwrap_or("")
         );
+        if let Some(command) = &b.shrink {
+            eprintln!("dodbench:   shrink it: {command}");
+        }
     }
     let mut universe = Universe {
         seed: run.config.seed,

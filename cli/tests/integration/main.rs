@@ -14,4 +14,5 @@ mod output_paths;
 mod passes_cli;
 mod readme_commands;
 mod report_cli;
+mod shrink_cli;
 mod support;

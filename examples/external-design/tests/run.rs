@@ -80,6 +80,47 @@ fn the_example_design_runs_beside_the_built_in_ones_and_a_broken_copy_fails() {
     assert_eq!(stale.status, Status::Failed, "{stale:?}");
     assert!(stale.ns_per_op.is_none());
     assert!(stale.reason.as_deref().is_some_and(|r| !r.is_empty()));
+    // dodbench does not know the user's design by name: the failure names the library call.
+    let shrink = stale.shrink.as_deref().unwrap_or_default();
+    assert!(
+        shrink.starts_with("dodbench::external::shrink::<Family, YourDesign>(ShrinkSource::Workload { name: \"lookup-stale\", n: 1000, seed: "),
+        "{shrink}"
+    );
+}
+
+#[test]
+fn the_broken_copys_failure_shrinks_through_the_library() {
+    use dodbench::external::ShrinkSource;
+    use dodbench::external::replay::IdTableFamily;
+    use dodbench::workloads::Payload;
+    use external_design::BrokenVecGen;
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("shrunk");
+    let source = ShrinkSource::Workload {
+        name: "lookup-stale",
+        n: 1000,
+        seed: 1,
+    };
+    dodbench::external::shrink::<IdTableFamily, BrokenVecGen<Payload>>(
+        source,
+        &out,
+        std::time::Duration::from_secs(60),
+    )
+    .expect("the broken copy fails lookup-stale and shrinks");
+    let trace = dodbench::workloads::format::load_any_from_path(out.join("shrunk.trace"))
+        .expect("the shrunk trace is written");
+    let (setup, body) = trace.op_counts();
+    assert!(setup + body <= 50, "{setup} setup and {body} body ops");
+    let account = std::fs::read_to_string(out.join("failure.txt")).unwrap();
+    assert!(
+        account.starts_with("vecgen-broken (id_table family) fails"),
+        "{account}"
+    );
+    assert!(
+        !out.join("repro").exists(),
+        "no standalone program for an external design"
+    );
 }
 
 #[test]

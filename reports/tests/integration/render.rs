@@ -302,6 +302,14 @@ fn failed_and_unsupported_designs_are_marked_with_their_reason() {
     let failed = row(&page, "lookup-n65536", "slotmap");
     assert!(failed.contains("untimed"), "{failed}");
     assert!(failed.contains("failed: digest differs from the model: hits 3 != 4"));
+    // The command as shown (the template escapes `/` as `&#x2f;`).
+    assert!(
+        failed.replace("&#x2f;", "/").contains(
+            "<br>shrink it: <code>target/release/dodbench shrink --workload lookup --n 65536 \
+             --seed 1 --design slotmap --out target/dodbench/shrink/slotmap-lookup-65536</code>"
+        ),
+        "{failed}"
+    );
     assert!(!failed.contains('×'), "no ratio for an untimed design");
     let unsupported = row(&page, "lookup-n1000", "packed_fixed");
     assert!(unsupported.contains("unsupported: fixed capacity 16 is below"));

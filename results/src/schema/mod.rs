@@ -177,6 +177,11 @@ pub struct Benchmark {
     /// unlike a replay that ran past its limits (a stale-ID horizon) and answered wrongly.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub refused: bool,
+    /// For a failed verification: the one command that shrinks it to the smallest trace that
+    /// still fails (`dodbench shrink ...`), or for a design from another crate the library
+    /// call that does (`dodbench::external::shrink`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shrink: Option<String>,
     /// Nanoseconds per work unit: the median over samples, with a 95% interval of the median
     /// (order statistics of the rounds' samples when `rounds` is set, else criterion's
     /// bootstrap).
@@ -253,6 +258,7 @@ impl Benchmark {
             status: Status::Unmeasured,
             reason: None,
             refused: false,
+            shrink: None,
             ns_per_op: None,
             ops_per_s: None,
             memory_bytes: None,

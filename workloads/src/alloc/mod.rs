@@ -187,6 +187,20 @@ impl TraceOp for AllocOp {
         false
     }
 
+    const RENAMES_HANDLES: bool = true;
+
+    /// A free or realloc of a block that no longer exists is dropped.
+    fn renamed(self, rename: &dyn Fn(u32) -> Option<u32>) -> Option<Self> {
+        Some(match self {
+            AllocOp::Free(h) => AllocOp::Free(rename(h)?),
+            AllocOp::Realloc { block, size } => AllocOp::Realloc {
+                block: rename(block)?,
+                size,
+            },
+            AllocOp::Alloc { .. } => self,
+        })
+    }
+
     fn touches(self) -> Option<u32> {
         match self {
             AllocOp::Free(h) | AllocOp::Realloc { block: h, .. } => Some(h),

@@ -278,6 +278,24 @@ impl TraceOp for ComponentOp {
         matches!(self, ComponentOp::Simulate)
     }
 
+    const RENAMES_HANDLES: bool = true;
+
+    /// An op on an entity that no longer exists is dropped (a copy if either side is gone).
+    fn renamed(self, rename: &dyn Fn(u32) -> Option<u32>) -> Option<Self> {
+        Some(match self {
+            ComponentOp::Kill(h) => ComponentOp::Kill(rename(h)?),
+            ComponentOp::Attach(h, c) => ComponentOp::Attach(rename(h)?, c),
+            ComponentOp::Detach(h) => ComponentOp::Detach(rename(h)?),
+            ComponentOp::Lookup(h) => ComponentOp::Lookup(rename(h)?),
+            ComponentOp::Write(h, v) => ComponentOp::Write(rename(h)?, v),
+            ComponentOp::AttachAnother(h, c) => ComponentOp::AttachAnother(rename(h)?, c),
+            ComponentOp::CopyPosition(from, to) => {
+                ComponentOp::CopyPosition(rename(from)?, rename(to)?)
+            }
+            ComponentOp::Spawn | ComponentOp::Simulate | ComponentOp::DestroyStep => self,
+        })
+    }
+
     fn touches(self) -> Option<u32> {
         match self {
             ComponentOp::Kill(h)

@@ -344,6 +344,22 @@ impl TraceOp for DataOp {
         )
     }
 
+    const RENAMES_HANDLES: bool = true;
+
+    /// An op on an entity that no longer exists is dropped (a fallback read if either entity
+    /// is gone).
+    fn renamed(self, rename: &dyn Fn(u32) -> Option<u32>) -> Option<Self> {
+        Some(match self {
+            DataOp::Despawn(h) => DataOp::Despawn(rename(h)?),
+            DataOp::Set(h, k, v) => DataOp::Set(rename(h)?, k, v),
+            DataOp::Get(h, k) => DataOp::Get(rename(h)?, k),
+            DataOp::GetOr(h, d, k) => DataOp::GetOr(rename(h)?, rename(d)?, k),
+            DataOp::Remove(h, k) => DataOp::Remove(rename(h)?, k),
+            DataOp::Snapshot(h) => DataOp::Snapshot(rename(h)?),
+            DataOp::Spawn => self,
+        })
+    }
+
     fn touches(self) -> Option<u32> {
         match self {
             DataOp::Despawn(h)

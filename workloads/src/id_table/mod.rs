@@ -133,6 +133,19 @@ impl TraceOp for IdTableOp {
         matches!(self, IdTableOp::Iterate | IdTableOp::IterateMut)
     }
 
+    const RENAMES_HANDLES: bool = true;
+
+    /// An op on a handle that no longer exists is dropped.
+    fn renamed(self, rename: &dyn Fn(u32) -> Option<u32>) -> Option<Self> {
+        Some(match self {
+            IdTableOp::Get(h) => IdTableOp::Get(rename(h)?),
+            IdTableOp::GetStale(h) => IdTableOp::GetStale(rename(h)?),
+            IdTableOp::Remove(h) => IdTableOp::Remove(rename(h)?),
+            IdTableOp::Mutate(h) => IdTableOp::Mutate(rename(h)?),
+            IdTableOp::Add | IdTableOp::Iterate | IdTableOp::IterateMut | IdTableOp::Sort => self,
+        })
+    }
+
     fn touches(self) -> Option<u32> {
         match self {
             IdTableOp::Get(h)

@@ -311,6 +311,17 @@ impl TraceOp for SpatialOp {
         matches!(self, SpatialOp::Query(..))
     }
 
+    const RENAMES_HANDLES: bool = true;
+
+    /// A removal or move of a point that no longer exists is dropped.
+    fn renamed(self, rename: &dyn Fn(u32) -> Option<u32>) -> Option<Self> {
+        Some(match self {
+            SpatialOp::Remove(h) => SpatialOp::Remove(rename(h)?),
+            SpatialOp::Move(h, c) => SpatialOp::Move(rename(h)?, c),
+            SpatialOp::Space { .. } | SpatialOp::Insert(_) | SpatialOp::Query(..) => self,
+        })
+    }
+
     fn touches(self) -> Option<u32> {
         match self {
             SpatialOp::Remove(h) | SpatialOp::Move(h, _) => Some(h),

@@ -335,6 +335,21 @@ impl TraceOp for TagOp {
         matches!(self, TagOp::VisitAll)
     }
 
+    const RENAMES_HANDLES: bool = true;
+
+    /// An op on an entity that no longer exists is dropped; a foreign ID is not a handle.
+    fn renamed(self, rename: &dyn Fn(u32) -> Option<u32>) -> Option<Self> {
+        Some(match self {
+            TagOp::Despawn(h) => TagOp::Despawn(rename(h)?),
+            TagOp::AddTag(h, t) => TagOp::AddTag(rename(h)?, t),
+            TagOp::RemoveTag(h, t) => TagOp::RemoveTag(rename(h)?, t),
+            TagOp::HasTag(h, t) => TagOp::HasTag(rename(h)?, t),
+            TagOp::VisitEntity(h) => TagOp::VisitEntity(rename(h)?),
+            TagOp::Clear(h) => TagOp::Clear(rename(h)?),
+            TagOp::Spawn | TagOp::VisitAll | TagOp::Foreign(_) | TagOp::ForeignFree(_) => self,
+        })
+    }
+
     fn touches(self) -> Option<u32> {
         match self {
             TagOp::Despawn(h)

@@ -418,6 +418,34 @@ impl TraceOp for TransformOp {
         matches!(self, TransformOp::GetWorld(_))
     }
 
+    const RENAMES_HANDLES: bool = true;
+
+    /// A node created under, or re-parented to, a parent that no longer exists becomes a root;
+    /// any other op on a node that no longer exists is dropped.
+    fn renamed(self, rename: &dyn Fn(u32) -> Option<u32>) -> Option<Self> {
+        Some(match self {
+            TransformOp::Create { parent, pose } => TransformOp::Create {
+                parent: parent.and_then(rename),
+                pose,
+            },
+            TransformOp::Destroy(h) => TransformOp::Destroy(rename(h)?),
+            TransformOp::SetParent { node, parent } => TransformOp::SetParent {
+                node: rename(node)?,
+                parent: parent.and_then(rename),
+            },
+            TransformOp::SetLocal { node, pose } => TransformOp::SetLocal {
+                node: rename(node)?,
+                pose,
+            },
+            TransformOp::BatchLocal { node, pose } => TransformOp::BatchLocal {
+                node: rename(node)?,
+                pose,
+            },
+            TransformOp::GetWorld(h) => TransformOp::GetWorld(rename(h)?),
+            TransformOp::ApplyBatch | TransformOp::EndFrame => self,
+        })
+    }
+
     fn touches(self) -> Option<u32> {
         match self {
             TransformOp::Destroy(h)

@@ -21,6 +21,7 @@
 mod claims;
 mod metrics;
 mod reference;
+mod repro;
 
 use impls::spatial::model::ModelIndex;
 use impls::spatial::{
@@ -31,7 +32,8 @@ use workloads::Trace;
 use workloads::spatial::{SpatialOp, SpatialStats};
 
 use super::{
-    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
+    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role,
+    Scale, StandaloneRepro,
 };
 pub use metrics::SpatialMetrics;
 use results::DesignRecord;
@@ -93,6 +95,10 @@ impl Family for SpatialFamily {
             .iter()
             .map(design_record)
             .collect()
+    }
+
+    fn standalone_repro(design: &str, trace: &Trace<SpatialOp>) -> Option<StandaloneRepro> {
+        repro::standalone_repro(design, trace)
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {

@@ -87,6 +87,8 @@ pub struct RowView {
     pub status: String,
     /// Why it was not timed.
     pub reason: String,
+    /// For a failed verification: the command that shrinks it (`Benchmark::shrink`).
+    pub shrink: String,
     /// Whether it has a time.
     pub timed: bool,
     /// Median ns per work unit.
@@ -365,6 +367,7 @@ fn row(cell: &Cell<'_>, b: &Benchmark) -> RowView {
         colour: style.colour.hex(),
         status: status_name(b.status),
         reason: b.reason.clone().unwrap_or_default(),
+        shrink: b.shrink.clone().unwrap_or_default(),
         timed: m.is_some(),
         ns: m.map(format::ns).unwrap_or_default(),
         ci: b
