@@ -633,4 +633,26 @@ mod tests {
         );
         assert_eq!(merged[3], None);
     }
+
+    #[test]
+    fn a_failed_benchmark_names_the_command_that_shrinks_it() {
+        use bench_harness::replay::{Family as _, IdTableFamily};
+        let mut designs = IdTableFamily::design_records();
+        let b = Benchmark::new(results::Family::IdTable, "churn", "holey", 65_536, 1);
+        assert_eq!(
+            shrink_hint(&b, 7, &designs),
+            "target/release/dodbench shrink --workload churn --n 65536 --seed 7 --design holey \
+             --out target/dodbench/shrink/holey-churn-65536"
+        );
+        // A design from another crate is not known to `dodbench` by name: the library call.
+        designs.iter_mut().find(|d| d.name == "holey").unwrap().kind = "external".to_string();
+        assert!(
+            shrink_hint(&b, 7, &designs).starts_with(
+                "dodbench::external::shrink::<Family, YourDesign>(ShrinkSource::Workload { name: \
+                 \"churn\", n: 65536, seed: 7 }"
+            ),
+            "{}",
+            shrink_hint(&b, 7, &designs)
+        );
+    }
 }
