@@ -31,6 +31,10 @@ pub struct SuiteConfig {
     /// `DODBENCH_INSTANCES`: the instances each cell's rounds are split over
     /// ([`crate::instance`]); `None`: the scale's ([`SuiteConfig::instances`]).
     pub instances: Option<usize>,
+    /// `DODBENCH_SHARD=k/n`: run only the cells of the `k`-th of `n` shards
+    /// ([`results::shards::assign`]), for a run split over machines and merged with
+    /// `dodbench merge`; `None`: every selected cell.
+    pub shard: Option<results::shards::Shard>,
 }
 
 /// The most instances `DODBENCH_INSTANCES` may ask for per cell.
@@ -117,6 +121,9 @@ impl SuiteConfig {
                     })?,
             ),
         };
+        let shard = var("DODBENCH_SHARD")
+            .map(|s| s.parse().map_err(|e| format!("DODBENCH_SHARD: {e}")))
+            .transpose()?;
         Ok(Self {
             scale,
             sizes,
@@ -124,6 +131,7 @@ impl SuiteConfig {
             fresh,
             timer,
             instances,
+            shard,
         })
     }
 

@@ -79,6 +79,8 @@ pub mod history;
 #[doc(hidden)]
 pub mod list;
 #[doc(hidden)]
+pub mod merge;
+#[doc(hidden)]
 pub mod passes;
 #[doc(hidden)]
 pub mod replay;

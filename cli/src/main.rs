@@ -18,8 +18,8 @@ use clap::{Parser, Subcommand};
 use dodbench::export::ExportFormat;
 use dodbench::passes::{self, MatrixArgs};
 use dodbench::{
-    Gate, ab, advise, claims, compare, convert, export, gen_trace, history, list, replay, report,
-    shrink,
+    Gate, ab, advise, claims, compare, convert, export, gen_trace, history, list, merge, replay,
+    report, shrink,
 };
 use results::compare::table::Format;
 use results::compare::{Rules, UpdatePermissions};
@@ -85,6 +85,17 @@ enum Command {
         /// Timed replays per design.
         #[arg(long, default_value_t = 15)]
         samples: usize,
+    },
+    /// Merge the results files of a run's shards (`DODBENCH_SHARD=k/n cargo bench` on several
+    /// machines) into one; refuses a missing or repeated shard and shards of other runs,
+    /// selections or kinds of machine (exit 2).
+    Merge {
+        /// The shards' results files, every shard of the run once, in any order.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The merged results file (written atomically).
+        #[arg(short, long)]
+        output: PathBuf,
     },
     /// Shrink a failed verification: reduce the trace (a file, or a workload generated as
     /// `cargo bench` generates it) to the smallest one found that the design still fails the
@@ -364,6 +375,7 @@ fn main() {
             designs,
             samples,
         } => replay::run(&trace, &designs, samples),
+        Command::Merge { files, output } => merge::run(&files, &output),
         Command::Shrink {
             trace,
             workload,

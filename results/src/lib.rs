@@ -57,6 +57,7 @@ pub mod merge;
 pub mod metric_spec;
 pub mod ranking;
 pub mod schema;
+pub mod shards;
 pub mod side_by_side;
 pub mod stats;
 pub mod status;

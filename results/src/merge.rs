@@ -22,10 +22,12 @@ pub struct SameRun {
     machine: String,
     mode: String,
     seeds: Vec<u64>,
+    shard: Option<crate::shards::Shard>,
 }
 
 impl SameRun {
-    /// The identity of `results`: commit, machine name, mode and the seeds of its workloads.
+    /// The identity of `results`: commit, machine name, mode, the seeds of its workloads and
+    /// its shard, if it is one.
     pub fn of(results: &Results) -> Self {
         let mut seeds: Vec<u64> = results.workloads.iter().map(|w| w.seed).collect();
         seeds.sort_unstable();
@@ -35,7 +37,17 @@ impl SameRun {
             machine: results.machine.name.clone(),
             mode: results.mode.clone(),
             seeds,
+            shard: results.shard,
         }
+    }
+
+    /// This identity with the machine's name and the shard left out: what the shards of one
+    /// run, measured on machines of one kind under their own names, have in common
+    /// ([`crate::shards::merge_shards`]).
+    pub fn of_the_whole_run(mut self) -> Self {
+        self.machine.clear();
+        self.shard = None;
+        self
     }
 
     /// Why a file of identity `self` may not take the benchmarks of a run of identity `newer`,
@@ -56,6 +68,12 @@ impl SameRun {
             || newer.seeds.iter().all(|s| self.seeds.contains(s));
         if !seeds_agree {
             why.push(format!("seed {:?} (now {:?})", self.seeds, newer.seeds));
+        }
+        if self.shard != newer.shard {
+            let name = |s: Option<crate::shards::Shard>| {
+                s.map_or_else(|| "the whole run".to_string(), |s| format!("shard {s}"))
+            };
+            why.push(format!("{} (now {})", name(self.shard), name(newer.shard)));
         }
         (!why.is_empty()).then(|| why.join(", "))
     }

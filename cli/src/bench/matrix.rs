@@ -1,6 +1,10 @@
 //! What a bench run covers: each family's matrix of (workload, N) ([`matrix`]), the names it
 //! registers in each workload group, every benchmark ID of an unfiltered run ([`Universe`]),
-//! the run's selection in words ([`selection_text`]), and criterion's `--list` ([`Lister`]).
+//! the run's selection in words ([`selection_text`]), a shard's part of it ([`shard_of`]), and
+//! criterion's `--list` ([`Lister`]).
+
+use std::collections::{BTreeMap, HashSet};
+use std::time::Duration;
 
 use bench_harness::families::ListVisitor;
 use bench_harness::replay::{
@@ -9,8 +13,10 @@ use bench_harness::replay::{
 };
 use bench_harness::suite::SuiteConfig;
 use criterion::{BenchmarkId, Criterion};
+use results::shards::Shard;
 use workloads::Trace;
 
+use super::children::BenchKey;
 use super::fail;
 
 /// One (workload, n) of a family's matrix; a recorded trace (which ignores n and runs once, at
@@ -82,6 +88,7 @@ impl ListVisitor for Universe {
                 fresh: false,
                 timer: Default::default(),
                 instances: None,
+                shard: None,
             };
             for (workload, n, _) in matrix::<F>(&config) {
                 for (name, family) in &names {
@@ -90,6 +97,62 @@ impl ListVisitor for Universe {
             }
         }
     }
+}
+
+/// The part of `selected` that `shard` runs: whole cells (a workload group and N), dealt by
+/// [`results::shards::assign`] on each cell's expected time, its contestants times the rounds
+/// budget's `per_contestant` (what a cell's rounds take unless a contestant overruns it); with
+/// the cells and expected seconds of the shard and of the whole selection, for the run's first
+/// line.
+pub(super) fn shard_of(
+    selected: &HashSet<BenchKey>,
+    shard: Shard,
+    per_contestant: Duration,
+) -> (HashSet<BenchKey>, ShardShare) {
+    let mut contestants: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for (group, _, n) in selected {
+        *contestants.entry((group.as_str(), n.as_str())).or_default() += 1;
+    }
+    let cells: Vec<(String, f64)> = contestants
+        .iter()
+        .map(|((group, n), &k)| {
+            (
+                format!("{group}/{n}"),
+                k as f64 * per_contestant.as_secs_f64(),
+            )
+        })
+        .collect();
+    let shard_of = results::shards::assign(&cells, shard.count);
+    let mine: HashSet<(&str, &str)> = contestants
+        .keys()
+        .zip(&shard_of)
+        .filter(|&(_, &k)| k + 1 == shard.index as usize)
+        .map(|(cell, _)| *cell)
+        .collect();
+    let share = ShardShare {
+        cells: mine.len(),
+        all_cells: cells.len(),
+        seconds: (0..cells.len())
+            .filter(|&i| shard_of[i] + 1 == shard.index as usize)
+            .map(|i| cells[i].1)
+            .sum(),
+        all_seconds: cells.iter().map(|c| c.1).sum(),
+    };
+    let kept = selected
+        .iter()
+        .filter(|(group, _, n)| mine.contains(&(group.as_str(), n.as_str())))
+        .cloned()
+        .collect();
+    (kept, share)
+}
+
+/// A shard's share of the selection: cells and their expected seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct ShardShare {
+    pub(super) cells: usize,
+    pub(super) all_cells: usize,
+    pub(super) seconds: f64,
+    pub(super) all_seconds: f64,
 }
 
 /// This run's selection in words: its scale, size override and criterion arguments.
@@ -126,6 +189,76 @@ impl ListVisitor for Lister<'_> {
                 group.bench_function(BenchmarkId::new(name, n), |b| b.iter(|| ()));
             }
             group.finish();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bench_harness::families::{AllFamilies, DesignList};
+
+    use super::*;
+
+    /// Every benchmark of an unfiltered run at `scale`, as criterion's selection names them.
+    fn everything(scale: Scale) -> HashSet<BenchKey> {
+        struct Keys(SuiteConfig, HashSet<BenchKey>);
+        impl ListVisitor for Keys {
+            fn visit<F: Family, X: ExtraDesigns<F>>(&mut self) {
+                let names = names::<F, X>();
+                for (workload, n, _) in matrix::<F>(&self.0) {
+                    for (name, _) in &names {
+                        let group = format!("{}/{workload}", F::NAME);
+                        self.1.insert((group, name.clone(), n.to_string()));
+                    }
+                }
+            }
+        }
+        let config = SuiteConfig {
+            scale,
+            sizes: None,
+            seed: bench_harness::suite::DEFAULT_SEED,
+            fresh: false,
+            timer: Default::default(),
+            instances: None,
+            shard: None,
+        };
+        let mut keys = Keys(config, HashSet::new());
+        AllFamilies::for_each(&mut keys);
+        keys.1
+    }
+
+    /// The quick and default matrices split into 2 to 4 shards: every benchmark in exactly one
+    /// shard, whole cells, and the shards' expected times within 25% of each other.
+    #[test]
+    fn shards_split_the_matrix_into_whole_cells_of_even_expected_time() {
+        for scale in [Scale::Quick, Scale::Default] {
+            let selected = everything(scale);
+            let per_contestant = Duration::from_millis(30);
+            for count in 2..=4u32 {
+                let mut seen: HashSet<BenchKey> = HashSet::new();
+                let mut cell_of: HashSet<(String, String, u32)> = HashSet::new();
+                let mut seconds = Vec::new();
+                for index in 1..=count {
+                    let (mine, share) = shard_of(&selected, Shard { index, count }, per_contestant);
+                    for key in &mine {
+                        assert!(seen.insert(key.clone()), "{key:?} in two shards");
+                        cell_of.insert((key.0.clone(), key.2.clone(), index));
+                    }
+                    seconds.push(share.seconds);
+                }
+                assert_eq!(seen, selected, "{scale:?} {count}");
+                let cells: HashSet<(&String, &String)> =
+                    cell_of.iter().map(|(g, n, _)| (g, n)).collect();
+                assert_eq!(cells.len(), cell_of.len(), "a cell split over shards");
+                let (least, most) = seconds
+                    .iter()
+                    .fold((f64::INFINITY, 0.0f64), |(l, m), &s| (l.min(s), m.max(s)));
+                assert!(
+                    most <= least * 1.25,
+                    "{scale:?}, {count} shards: expected {seconds:?} s"
+                );
+                eprintln!("{scale:?}, {count} shards: expected {seconds:.1?} s");
+            }
         }
     }
 }

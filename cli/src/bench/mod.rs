@@ -486,7 +486,20 @@ pub fn run<L: DesignList>() {
         });
         return;
     }
-    let selected = selected_by_criterion().unwrap_or_else(|e| fail(&e));
+    let mut selected = selected_by_criterion().unwrap_or_else(|e| fail(&e));
+    if let Some(shard) = config.shard {
+        let (mine, share) =
+            matrix::shard_of(&selected, shard, config.rounds_budget().per_contestant);
+        eprintln!(
+            "dodbench: shard {shard}: {} of the selection's {} cells, about {} of its {} by the \
+             rounds budget (`dodbench merge` puts the shards' results files together)",
+            share.cells,
+            share.all_cells,
+            minutes(Duration::from_secs_f64(share.seconds)),
+            minutes(Duration::from_secs_f64(share.all_seconds)),
+        );
+        selected = mine;
+    }
     let session_base = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
@@ -564,6 +577,7 @@ pub fn run<L: DesignList>() {
         benchmarks,
     );
     results.steps.push(step);
+    results.shard = run.config.shard;
     let this_run = RunCounts::of(&results.benchmarks);
     let path = default_results_path();
     let (results, how) = merged_into_file(results, &path, run.config.fresh);

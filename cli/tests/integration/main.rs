@@ -10,6 +10,7 @@ mod compare_cli;
 mod docs_blocks;
 mod family_seams;
 mod layers;
+mod merge_cli;
 mod output_paths;
 mod passes_cli;
 mod readme_commands;

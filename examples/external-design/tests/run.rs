@@ -15,16 +15,24 @@ fn run_suite(target: &Path, broken: bool) -> Results {
     run_filtered(target, broken, "^id_table/lookup-(uniform|stale)/").0
 }
 
-/// Runs the example binary in quick mode on the benchmarks `filter` selects; the results and
-/// what the run printed.
-fn run_filtered(target: &Path, broken: bool, filter: &str) -> (Results, String) {
+/// The example binary in quick mode at N = 1000 on the benchmarks `filter` selects, with its
+/// outputs under `target`.
+fn quick_bench(target: &Path, filter: &str) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_external-design"));
     command
         .args(["--bench", filter])
         .env("DODBENCH_QUICK", "1")
         .env("DODBENCH_SIZES", "1000")
         .env("CARGO_TARGET_DIR", target)
-        .env_remove("DODBENCH_TIMER");
+        .env_remove("DODBENCH_TIMER")
+        .env_remove("DODBENCH_SHARD");
+    command
+}
+
+/// Runs the example binary in quick mode on the benchmarks `filter` selects; the results and
+/// what the run printed.
+fn run_filtered(target: &Path, broken: bool, filter: &str) -> (Results, String) {
+    let mut command = quick_bench(target, filter);
     if broken {
         command.env("EXTERNAL_DESIGN_BROKEN", "1");
     } else {
@@ -462,4 +470,59 @@ fn a_crate_that_depends_on_dodbench_writes_under_its_own_target() {
     );
     assert!(target.join("dodbench/report/index.html").is_file());
     assert!(said.contains(&target.display().to_string()), "{said}");
+}
+
+/// The bench split into three shards (`DODBENCH_SHARD`), each in a target directory of its
+/// own as on three machines, and the shards merged: exactly the benchmarks of the same
+/// selection run whole, with the same verdicts and deterministic numbers.
+#[test]
+fn three_shards_merge_into_the_benchmarks_of_the_whole_run() {
+    const FILTER: &str = "^id_table/(lookup-uniform|lookup-stale|churn)/";
+    let run = |target: &Path, shard: Option<&str>| {
+        let mut command = quick_bench(target, FILTER);
+        command.env_remove("EXTERNAL_DESIGN_BROKEN");
+        if let Some(k) = shard {
+            command.env("DODBENCH_SHARD", k);
+        }
+        let output = command.output().expect("the example binary runs");
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{stderr}");
+        let results =
+            Results::load(&target.join("dodbench").join("results.json")).expect("results written");
+        (results, stderr)
+    };
+    // What a benchmark's entry holds that does not depend on the run's timing.
+    let deterministic = |r: &Results| {
+        let mut rows: Vec<_> = r
+            .benchmarks
+            .iter()
+            .map(|b| (b.id(), b.status, b.ops, b.memory_bytes, b.reason.clone()))
+            .collect();
+        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        rows
+    };
+    let whole_dir = tempfile::tempdir().unwrap();
+    let (whole, _) = run(whole_dir.path(), None);
+    let mut shards = Vec::new();
+    let mut dirs = Vec::new();
+    for k in ["1/3", "2/3", "3/3"] {
+        let dir = tempfile::tempdir().unwrap();
+        let (shard, said) = run(dir.path(), Some(k));
+        assert!(
+            said.contains(&format!(
+                "dodbench: shard {k}: 1 of the selection's 3 cells"
+            )),
+            "{said}"
+        );
+        assert!(!shard.benchmarks.is_empty(), "shard {k} ran nothing");
+        shards.push(shard);
+        dirs.push(dir);
+    }
+    let merged = dodbench::results::shards::merge_shards(shards).expect("the shards merge");
+    assert_eq!(deterministic(&merged), deterministic(&whole));
+    assert_eq!(merged.shard, None);
+    let bench = merged.steps.iter().find(|s| s.step == "bench").unwrap();
+    let whole_bench = whole.steps.iter().find(|s| s.step == "bench").unwrap();
+    assert_eq!(bench.excluded, whole_bench.excluded);
+    assert_eq!(bench.selection, whole_bench.selection);
 }

@@ -91,6 +91,10 @@ pub struct Results {
     /// each one's selection excluded; added within schema 4 (older files read as none).
     #[serde(default)]
     pub steps: Vec<StepRecord>,
+    /// For one shard of a run split over machines (`DODBENCH_SHARD=k/n`): which one. Absent
+    /// in a whole run and in the merge of its shards ([`crate::shards::merge_shards`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shards::Shard>,
 }
 
 /// A design as listed in results.
@@ -300,6 +304,7 @@ impl Results {
             benchmarks: Vec::new(),
             sweeps: None,
             steps: Vec::new(),
+            shard: None,
         }
     }
 

@@ -1,0 +1,465 @@
+//! A run split over machines and put back together: which cells a shard runs ([`assign`]), and
+//! the merge of the shards' results files into one, refused unless the shards are exactly one
+//! whole run ([`merge_shards`]).
+//!
+//! A shard is named `k/n` (`DODBENCH_SHARD=2/3`: the second of three). Whole cells (a family,
+//! workload and N) go to one shard, so the rounds that pair a cell's designs never span
+//! machines; the cells are dealt longest first to the shard with the least expected time so
+//! far (ties to the lower shard), which depends on the selection alone, so every machine of a
+//! CI matrix computes the same assignment.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::machine::Machine;
+use crate::merge::SameRun;
+use crate::schema::Results;
+
+/// The most shards a run may be split into.
+pub const MAX_SHARDS: u32 = 256;
+
+/// One shard of a run: the `index`-th (from 1) of `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which shard, from 1 to `count`.
+    pub index: u32,
+    /// How many shards the run is split into.
+    pub count: u32,
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// `k/n` with `1 <= k <= n <= MAX_SHARDS`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("shard {s:?} is not K/N with 1 <= K <= N <= {MAX_SHARDS}, e.g. 2/3");
+        let (k, n) = s.trim().split_once('/').ok_or_else(bad)?;
+        let index: u32 = k.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count || count > MAX_SHARDS {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// Which shard (0-based) each of `cells` goes to: `cells` are `(id, expected seconds)`, dealt
+/// longest first (ties by id) to the shard whose expected time so far is least (ties to the
+/// lower shard). The answer depends on the cells alone, not on their order.
+pub fn assign(cells: &[(String, f64)], count: u32) -> Vec<usize> {
+    let count = count.max(1) as usize;
+    let mut order: Vec<usize> = (0..cells.len()).collect();
+    order.sort_by(|&a, &b| {
+        cells[b]
+            .1
+            .total_cmp(&cells[a].1)
+            .then_with(|| cells[a].0.cmp(&cells[b].0))
+    });
+    let mut load = vec![0.0f64; count];
+    let mut shard_of = vec![0; cells.len()];
+    for i in order {
+        let least = (0..count)
+            .min_by(|&a, &b| load[a].total_cmp(&load[b]).then(a.cmp(&b)))
+            .expect("at least one shard");
+        load[least] += cells[i].1.max(0.0);
+        shard_of[i] = least;
+    }
+    shard_of
+}
+
+/// Why shards cannot be merged.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ShardError {
+    /// No file given.
+    #[error("no shard to merge")]
+    Empty,
+    /// A file is a whole run, not a shard.
+    #[error("file {file} is not a shard (its run was not split with DODBENCH_SHARD)")]
+    NotAShard {
+        /// The file's position in the arguments, from 1.
+        file: usize,
+    },
+    /// Shards of splits into different numbers.
+    #[error("file {file} is shard {shard}, but file 1 is of {count} shards")]
+    OtherCount {
+        /// The file's position, from 1.
+        file: usize,
+        /// Its shard.
+        shard: Shard,
+        /// The first file's count.
+        count: u32,
+    },
+    /// The same shard twice.
+    #[error("shard {shard} is given twice (files {first} and {second})")]
+    Duplicate {
+        /// The shard.
+        shard: Shard,
+        /// The first file holding it.
+        first: usize,
+        /// The second.
+        second: usize,
+    },
+    /// Shards missing from the set.
+    #[error("shards {missing} of {count} are missing: a merged run would lack their benchmarks")]
+    Missing {
+        /// The missing indexes, `2, 3`.
+        missing: String,
+        /// How many shards there are.
+        count: u32,
+    },
+    /// Shards of different runs (commit, mode, seed).
+    #[error("shard {shard} is of another run than shard {first}: {why}")]
+    OtherRun {
+        /// The shard that differs.
+        shard: Shard,
+        /// The shard compared with.
+        first: Shard,
+        /// What differs.
+        why: String,
+    },
+    /// Shards of different selections (criterion filter, sizes).
+    #[error("shard {shard} ran another selection than shard {first}: {theirs:?}, not {ours:?}")]
+    OtherSelection {
+        /// The shard that differs.
+        shard: Shard,
+        /// The shard compared with.
+        first: Shard,
+        /// Its selection.
+        theirs: String,
+        /// The first shard's.
+        ours: String,
+    },
+    /// Shards measured on different kinds of machine.
+    #[error(
+        "shard {shard} ran on another kind of machine than shard {first} ({why}): their times do \
+         not compare; give the files to `dodbench report --results` as machines of their own"
+    )]
+    OtherMachine {
+        /// The shard that differs.
+        shard: Shard,
+        /// The shard compared with.
+        first: Shard,
+        /// What differs.
+        why: String,
+    },
+    /// A benchmark measured by two shards: the split was not of one selection.
+    #[error("benchmark {id} is in shards {first} and {second}")]
+    Overlap {
+        /// The benchmark.
+        id: String,
+        /// The first shard holding it.
+        first: Shard,
+        /// The second.
+        second: Shard,
+    },
+}
+
+/// What makes two machines one kind for timing: everything but the name.
+fn machine_kind_differs(a: &Machine, b: &Machine) -> Option<String> {
+    let mut why = Vec::new();
+    if a.cpu_model != b.cpu_model {
+        why.push(format!("CPU {} and {}", a.cpu_model, b.cpu_model));
+    }
+    if a.cores != b.cores {
+        why.push(format!("{} and {} cores", a.cores, b.cores));
+    }
+    if a.caches != b.caches {
+        why.push("other cache sizes".to_string());
+    }
+    if (&a.os, &a.arch) != (&b.os, &b.arch) {
+        why.push(format!("{}/{} and {}/{}", a.os, a.arch, b.os, b.arch));
+    }
+    (!why.is_empty()).then(|| why.join(", "))
+}
+
+/// The bench step's selection of a shard (what `cargo bench` ran, without the shard).
+fn bench_selection(r: &Results) -> String {
+    r.steps
+        .iter()
+        .filter(|s| s.step == "bench")
+        .map(|s| s.selection.as_str())
+        .collect::<Vec<_>>()
+        .join("; then ")
+}
+
+/// Merges the results of every shard of one run into the run's results: refused unless the
+/// files are shards `1..=n` of one split, each once, of one commit, mode, seed and selection,
+/// measured on one kind of machine, with no benchmark in two of them. The merged run is no
+/// shard; its machine's name is the shards' when they agree, else their names joined by `+`.
+///
+/// # Errors
+/// The first [`ShardError`] found, checking the files in order.
+pub fn merge_shards(files: Vec<Results>) -> Result<Results, ShardError> {
+    let mut by_index: BTreeMap<u32, (usize, Results)> = BTreeMap::new();
+    let mut count = None;
+    for (i, r) in files.into_iter().enumerate() {
+        let file = i + 1;
+        let shard = r.shard.ok_or(ShardError::NotAShard { file })?;
+        let count = *count.get_or_insert(shard.count);
+        if shard.count != count {
+            return Err(ShardError::OtherCount { file, shard, count });
+        }
+        if let Some((first, _)) = by_index.get(&shard.index) {
+            return Err(ShardError::Duplicate {
+                shard,
+                first: *first,
+                second: file,
+            });
+        }
+        by_index.insert(shard.index, (file, r));
+    }
+    let count = count.ok_or(ShardError::Empty)?;
+    let missing: Vec<String> = (1..=count)
+        .filter(|k| !by_index.contains_key(k))
+        .map(|k| k.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(ShardError::Missing {
+            missing: missing.join(", "),
+            count,
+        });
+    }
+    let mut shards = by_index.into_values().map(|(_, r)| r);
+    let mut merged = shards.next().expect("count >= 1 shards");
+    let first = merged.shard.expect("checked above");
+    let identity = SameRun::of(&merged).of_the_whole_run();
+    let selection = bench_selection(&merged);
+    let mut names = vec![merged.machine.name.clone()];
+    let mut seen: HashMap<String, Shard> =
+        merged.benchmarks.iter().map(|b| (b.id(), first)).collect();
+    for r in shards {
+        let shard = r.shard.expect("checked above");
+        let theirs = SameRun::of(&r).of_the_whole_run();
+        if let Some(why) = identity.differs(&theirs) {
+            return Err(ShardError::OtherRun { shard, first, why });
+        }
+        if let Some(why) = machine_kind_differs(&merged.machine, &r.machine) {
+            return Err(ShardError::OtherMachine { shard, first, why });
+        }
+        let their_selection = bench_selection(&r);
+        if their_selection != selection {
+            return Err(ShardError::OtherSelection {
+                shard,
+                first,
+                theirs: their_selection,
+                ours: selection,
+            });
+        }
+        for b in &r.benchmarks {
+            if let Some(earlier) = seen.insert(b.id(), shard) {
+                return Err(ShardError::Overlap {
+                    id: b.id(),
+                    first: earlier,
+                    second: shard,
+                });
+            }
+        }
+        if !names.contains(&r.machine.name) {
+            names.push(r.machine.name.clone());
+        }
+        merged.merge_newer(r);
+    }
+    // The shards ran one selection each step: one for the whole run, not the shards' joined.
+    for step in &mut merged.steps {
+        let parts: Vec<&str> = step.selection.split("; then ").collect();
+        if parts.iter().all(|p| *p == parts[0]) {
+            step.selection = parts[0].to_string();
+        }
+    }
+    merged.machine.name = names.join("+");
+    merged.shard = None;
+    Ok(merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::family::Family;
+    use crate::step::StepRecord;
+
+    /// The designs of the whole run: one cell per design of the `churn` workload at N = 10.
+    const DESIGNS: [&str; 6] = ["holey", "packed", "slab", "pool", "slotmap", "thunderdome"];
+
+    fn id(design: &str) -> String {
+        format!("id_table/churn/{design}/10")
+    }
+
+    /// Shard `index` of `count` of the run over [`DESIGNS`], holding `designs`, measured on a
+    /// machine named `name`.
+    fn shard(index: u32, count: u32, designs: &[&str], name: &str) -> Results {
+        let machine = Machine {
+            name: name.into(),
+            cpu_model: "test".into(),
+            cores: 2,
+            caches: crate::machine::CacheSizes::default(),
+            os: "linux".into(),
+            arch: "x86_64".into(),
+            hw_counters_available: false,
+            hw_counters_reason: None,
+        };
+        let mut r = Results::empty(machine, "abc".into(), "rustc".into(), 1, "quick");
+        for design in designs {
+            let b = r.entry(Family::IdTable, "churn", design, 10, 10);
+            b.verified = true;
+            b.memory_bytes = Some(design.len() as u64);
+        }
+        r.steps.push(StepRecord::new(
+            "bench",
+            "scale quick",
+            DESIGNS.map(id),
+            designs.iter().map(|d| id(d)),
+        ));
+        r.shard = Some(Shard { index, count });
+        r
+    }
+
+    fn three() -> Vec<Results> {
+        vec![
+            shard(1, 3, &["holey", "packed"], "runner-a"),
+            shard(2, 3, &["slab", "pool"], "runner-b"),
+            shard(3, 3, &["slotmap", "thunderdome"], "runner-c"),
+        ]
+    }
+
+    #[test]
+    fn a_shard_is_k_of_n() {
+        assert_eq!("2/3".parse(), Ok(Shard { index: 2, count: 3 }));
+        assert_eq!(" 1 / 1 ".parse(), Ok(Shard { index: 1, count: 1 }));
+        for bad in ["0/3", "4/3", "3", "a/b", "1/257", "", "-1/2"] {
+            let err = bad.parse::<Shard>().unwrap_err();
+            assert!(err.contains("is not K/N"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn cells_are_dealt_longest_first_whatever_their_order() {
+        let cells: Vec<(String, f64)> = [9.0, 1.0, 4.0, 4.0, 3.0, 7.0, 2.0, 5.0]
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| (format!("cell{i}"), t))
+            .collect();
+        let shard_of = assign(&cells, 3);
+        let load = |k: usize| -> f64 {
+            (0..cells.len())
+                .filter(|&i| shard_of[i] == k)
+                .map(|i| cells[i].1)
+                .sum()
+        };
+        // 35 s over three shards: 12, 12 and 11, every shard within a cell of the others.
+        let loads = [load(0), load(1), load(2)];
+        assert_eq!(loads.iter().sum::<f64>(), 35.0);
+        assert!(
+            loads.iter().all(|&l| (11.0..=12.0).contains(&l)),
+            "{loads:?}"
+        );
+        let mut reversed = cells.clone();
+        reversed.reverse();
+        let again = assign(&reversed, 3);
+        for (i, (name, _)) in cells.iter().enumerate() {
+            let j = reversed.iter().position(|(n, _)| n == name).unwrap();
+            assert_eq!(shard_of[i], again[j], "{name}");
+        }
+    }
+
+    #[test]
+    fn the_shards_of_a_run_merge_into_the_whole_run() {
+        let mut files = three();
+        files.rotate_left(1);
+        let merged = merge_shards(files).unwrap();
+        let mut ids: Vec<String> = merged.benchmarks.iter().map(|b| b.id()).collect();
+        ids.sort();
+        let mut all = DESIGNS.map(id).to_vec();
+        all.sort();
+        assert_eq!(ids, all);
+        let bench = &merged.steps[0];
+        assert!(bench.excluded.is_empty(), "{:?}", bench.excluded);
+        assert_eq!(bench.selection, "scale quick");
+        assert_eq!(merged.shard, None);
+        assert_eq!(merged.machine.name, "runner-a+runner-b+runner-c");
+        let memory = |d: &str| {
+            merged
+                .benchmarks
+                .iter()
+                .find(|b| b.design == d)
+                .and_then(|b| b.memory_bytes)
+        };
+        assert_eq!(memory("thunderdome"), Some(11));
+    }
+
+    #[test]
+    fn an_incomplete_or_mixed_set_of_shards_is_refused_naming_the_problem() {
+        let cases: Vec<(Vec<Results>, &str)> = vec![
+            (three()[..2].to_vec(), "shards 3 of 3 are missing"),
+            (
+                vec![three()[0].clone(), three()[1].clone(), three()[1].clone()],
+                "shard 2/3 is given twice (files 2 and 3)",
+            ),
+            (
+                {
+                    let mut f = three();
+                    f[2].commit = "def".into();
+                    f
+                },
+                "shard 3/3 is of another run than shard 1/3: commit abc (now def)",
+            ),
+            (
+                {
+                    let mut f = three();
+                    f[1].mode = "default".into();
+                    f
+                },
+                "shard 2/3 is of another run than shard 1/3: mode quick (now default)",
+            ),
+            (
+                {
+                    let mut f = three();
+                    f[1].machine.cpu_model = "other".into();
+                    f
+                },
+                "shard 2/3 ran on another kind of machine than shard 1/3 (CPU test and other)",
+            ),
+            (
+                {
+                    let mut f = three();
+                    f[2].steps[0].selection = "scale quick; arguments ^id_table/".into();
+                    f
+                },
+                "shard 3/3 ran another selection than shard 1/3",
+            ),
+            (
+                vec![
+                    shard(1, 2, &["holey", "packed", "slab"], "a"),
+                    shard(2, 2, &["slab", "pool", "slotmap", "thunderdome"], "b"),
+                ],
+                "benchmark id_table/churn/slab/10 is in shards 1/2 and 2/2",
+            ),
+            (
+                vec![three()[0].clone(), shard(2, 2, &["slab"], "b")],
+                "file 2 is shard 2/2, but file 1 is of 3 shards",
+            ),
+            (
+                {
+                    let mut f = three();
+                    f[1].shard = None;
+                    f
+                },
+                "file 2 is not a shard",
+            ),
+            (Vec::new(), "no shard to merge"),
+        ];
+        for (files, expected) in cases {
+            let err = merge_shards(files).unwrap_err().to_string();
+            assert!(err.contains(expected), "{err}\nexpected: {expected}");
+        }
+    }
+}
