@@ -22,7 +22,7 @@ pub struct SameRun {
     machine: String,
     mode: String,
     seeds: Vec<u64>,
-    shard: Option<crate::shards::Shard>,
+    shard: Option<crate::step::Shard>,
 }
 
 impl SameRun {
@@ -70,7 +70,7 @@ impl SameRun {
             why.push(format!("seed {:?} (now {:?})", self.seeds, newer.seeds));
         }
         if self.shard != newer.shard {
-            let name = |s: Option<crate::shards::Shard>| {
+            let name = |s: Option<crate::step::Shard>| {
                 s.map_or_else(|| "the whole run".to_string(), |s| format!("shard {s}"))
             };
             why.push(format!("{} (now {})", name(self.shard), name(newer.shard)));

@@ -9,49 +9,14 @@
 //! CI matrix computes the same assignment.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
-use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::machine::Machine;
 use crate::merge::SameRun;
 use crate::schema::Results;
 
-/// The most shards a run may be split into.
-pub const MAX_SHARDS: u32 = 256;
-
-/// One shard of a run: the `index`-th (from 1) of `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Shard {
-    /// Which shard, from 1 to `count`.
-    pub index: u32,
-    /// How many shards the run is split into.
-    pub count: u32,
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    /// `k/n` with `1 <= k <= n <= MAX_SHARDS`.
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("shard {s:?} is not K/N with 1 <= K <= N <= {MAX_SHARDS}, e.g. 2/3");
-        let (k, n) = s.trim().split_once('/').ok_or_else(bad)?;
-        let index: u32 = k.trim().parse().map_err(|_| bad())?;
-        let count: u32 = n.trim().parse().map_err(|_| bad())?;
-        if index == 0 || index > count || count > MAX_SHARDS {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
+pub use crate::step::{MAX_SHARDS, Shard};
 
 /// Which shard (0-based) each of `cells` goes to: `cells` are `(id, expected seconds)`, dealt
 /// longest first (ties by id) to the shard whose expected time so far is least (ties to the

@@ -9,8 +9,13 @@
 //! `compare` reads a benchmark of BASE that NEW lacks as `not run (filtered)` only when some
 //! step of NEW excluded it; any other missing benchmark is `gone` and fails the gate (a crash,
 //! a removed design, a step that did not run).
+//!
+//! A run split over machines runs one [`Shard`] of its selection per machine
+//! ([`crate::shards`]).
 
 use std::collections::BTreeSet;
+use std::fmt;
+use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
@@ -86,6 +91,40 @@ impl StepRecord {
         } else {
             format!("{} ({})", self.step, self.selection)
         }
+    }
+}
+
+/// The most shards a run may be split into.
+pub const MAX_SHARDS: u32 = 256;
+
+/// One shard of a run: the `index`-th (from 1) of `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which shard, from 1 to `count`.
+    pub index: u32,
+    /// How many shards the run is split into.
+    pub count: u32,
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// `k/n` with `1 <= k <= n <= MAX_SHARDS`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("shard {s:?} is not K/N with 1 <= K <= N <= {MAX_SHARDS}, e.g. 2/3");
+        let (k, n) = s.trim().split_once('/').ok_or_else(bad)?;
+        let index: u32 = k.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count || count > MAX_SHARDS {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
     }
 }
 

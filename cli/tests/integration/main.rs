@@ -5,6 +5,7 @@
 mod advise_cli;
 mod cache_cli;
 mod catalogue;
+mod ci_workflow;
 mod cli_basics;
 mod compare_cli;
 mod docs_blocks;

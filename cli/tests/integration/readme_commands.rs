@@ -44,6 +44,7 @@ const PAGES: &[&str] = &[
     "docs/testing.md",
     "docs/adding-a-design.md",
     "docs/kiddo-report.md",
+    "docs/ci-matrix.md",
 ];
 
 /// Documented lines (by a fragment each must contain, in exactly one line of all [`PAGES`])
@@ -204,6 +205,7 @@ fn the_documented_commands_run_as_copied_in_order() {
     // The files of the repository the pages' commands read.
     for file in [
         "workloads/traces/wee_alloc/find.trace",
+        "examples/ci/dodbench-ci.sh",
         dodbench::docs::REFERENCE_RUN,
     ] {
         let to = dir.path().join(file);

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The steps of examples/ci/dodbench.yml, one subcommand each, run from a checkout's root: the
+# workflow is a list of calls of this script, and docs/ci-matrix.md runs the same calls
+# locally (cli/tests/integration/readme_commands.rs runs that page as copied).
+#
+#   shard K N   run the K-th of N shards of the quick matrix (DODBENCH_SHARD=K/N cargo bench);
+#               writes shard-K.json
+#   merge       put every shard-*.json into target/dodbench/results.json (dodbench merge), then
+#               add the passes' figures (simulated cache counts, allocator calls, latency, the
+#               working-set sweep's smaller sizes), as the committed baseline has them
+#   gate        compare against reports/baseline/ (exit 1 on a regression of a deterministic
+#               count); writes compare.md, the pull-request comment
+#   comment PR  post compare.md on pull request PR (the GitHub CLI, GH_TOKEN)
+#   history     append the run to history.jsonl; with DODBENCH_HISTORY_BRANCH set, read the
+#               history from that branch first and push it back after (a CI job on main)
+#   report      the HTML report with the history's trends, in target/dodbench/report/
+#
+# DODBENCH (default target/release/dodbench): the binary `cargo bench` built.
+set -euo pipefail
+DODBENCH="${DODBENCH:-target/release/dodbench}"
+
+case "${1:-}" in
+  shard)
+    k="${2:?shard K N}"
+    n="${3:?shard K N}"
+    DODBENCH_SHARD="$k/$n" DODBENCH_QUICK=1 DODBENCH_FRESH=1 cargo bench
+    cp target/dodbench/results.json "shard-$k.json"
+    ;;
+  merge)
+    # An artifact keeps no file modes; the cache pass needs valgrind.
+    chmod +x "$DODBENCH"
+    command -v valgrind >/dev/null || { sudo apt-get update -qq && sudo apt-get install -y -qq valgrind; }
+    mkdir -p target/dodbench
+    "$DODBENCH" merge shard-*.json -o target/dodbench/results.json
+    "$DODBENCH" cache --quick
+    "$DODBENCH" memory --quick
+    "$DODBENCH" latency --quick
+    "$DODBENCH" sweep --quick --n 1024 --n 16384
+    ;;
+  gate)
+    "$DODBENCH" compare reports/baseline/baseline.json target/dodbench/results.json --markdown \
+      >compare.md || status=$?
+    cat compare.md
+    exit "${status:-0}"
+    ;;
+  comment)
+    gh pr comment "${2:?comment PR}" --body-file compare.md
+    ;;
+  history)
+    branch="${DODBENCH_HISTORY_BRANCH:-}"
+    parent=()
+    if [ -n "$branch" ] && git fetch -q origin "$branch" 2>/dev/null; then
+      git show FETCH_HEAD:history.jsonl >history.jsonl
+      parent=(-p FETCH_HEAD)
+    fi
+    "$DODBENCH" history append history.jsonl --results target/dodbench/results.json
+    if [ -n "$branch" ]; then
+      # One commit on the branch holding history.jsonl alone, on top of its last one.
+      blob=$(git hash-object -w history.jsonl)
+      tree=$(printf '100644 blob %s\thistory.jsonl\n' "$blob" | git mktree)
+      commit=$(git -c user.name=dodbench -c user.email=dodbench@localhost \
+        commit-tree "$tree" "${parent[@]}" -m "dodbench history: $(git rev-parse --short HEAD)")
+      git push -q origin "$commit:refs/heads/$branch"
+    fi
+    ;;
+  report)
+    "$DODBENCH" report --history history.jsonl
+    ;;
+  *)
+    echo "usage: $0 shard K N | merge | gate | comment PR | history | report" >&2
+    exit 2
+    ;;
+esac
