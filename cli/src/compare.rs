@@ -1,5 +1,6 @@
 //! `dodbench compare`: the CI gate. NEW against BASE (a results file or the committed
-//! baseline), optionally appending to the history and rewriting the baseline.
+//! baseline), optionally with the time noise learned from a history (then appending NEW to
+//! it) and rewriting the baseline.
 
 use std::path::Path;
 
@@ -22,8 +23,34 @@ pub struct Options<'a> {
     /// What the rewrite may do beyond replacing like with like (drop benchmarks, record
     /// failures).
     pub permissions: UpdatePermissions,
-    /// Append NEW's summary to this history file.
+    /// Learn each benchmark's time noise from this history file, then append NEW's summary.
     pub history: Option<&'a Path>,
+}
+
+/// The time noise of each benchmark of `new` that the history at `path` has at least
+/// [`history::MIN_NOISE_RUNS`] runs of on `new`'s machine and mode (none when the file does not
+/// exist yet); says on standard error how many it learned.
+fn learned_noise(
+    path: &Path,
+    new: &Run,
+) -> Result<
+    std::collections::BTreeMap<results::compare::BenchKey, results::compare::rules::NoiseBand>,
+> {
+    if path.as_os_str() == results::files::STDOUT_PATH || !path.is_file() {
+        return Ok(Default::default());
+    }
+    let (entries, _corrupt) = history::load(path)?;
+    let machine = new.machine.as_deref().unwrap_or("unknown");
+    let bands = history::noise_bands(&entries, machine, new.mode.as_deref());
+    eprintln!(
+        "dodbench: time noise of {} benchmarks from the last runs of {} on {machine} (at most {} \
+         each, at least {}); the others keep the fixed threshold",
+        bands.len(),
+        path.display(),
+        history::NOISE_RUNS,
+        history::MIN_NOISE_RUNS
+    );
+    Ok(bands)
 }
 
 /// Compares `new_path` against `base_path` with `rules`.
@@ -52,6 +79,11 @@ pub fn run(base_path: &Path, new_path: &Path, rules: &Rules, options: &Options) 
         }
         Ok(run) => Some(run),
     };
+    let mut rules = rules.clone();
+    if let Some(path) = options.history {
+        rules.noise = learned_noise(path, &new)?;
+    }
+    let rules = &rules;
     let mut gate = Gate::Pass;
     if let Some(base) = &base {
         let comparison = compare(base, &new, rules)?;

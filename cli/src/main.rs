@@ -183,7 +183,9 @@ enum Command {
         /// otherwise).
         #[arg(long, requires = "update_baseline")]
         allow_failed: bool,
-        /// Append NEW's summary to this JSON-lines history file.
+        /// A JSON-lines history file: each benchmark's time noise is learned from its last runs
+        /// there on NEW's machine and mode (a time change is flagged only beyond it), then
+        /// NEW's summary is appended.
         #[arg(long)]
         history: Option<PathBuf>,
     },
@@ -432,6 +434,7 @@ fn main() {
                 threshold_det,
                 threshold_time,
                 reference,
+                ..Rules::default()
             };
             let options = compare::Options {
                 format: if markdown {

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::compare::metrics::TIME_METRIC;
-use crate::compare::{CompareError, References, Run};
+use crate::compare::rules::NoiseBand;
+use crate::compare::{BenchKey, CompareError, References, Run};
 use crate::family::Family;
 use crate::files::{Destination, destination, write_atomically};
 use crate::schema::Status;
@@ -156,6 +157,62 @@ impl HistoryEntry {
             .or_else(|| self.references.get(&point.family).map(String::as_str))
             .or(self.reference.as_deref())
     }
+}
+
+/// Runs of a history a noise band is learned from, the latest first.
+pub const NOISE_RUNS: usize = 20;
+
+/// Fewest runs a noise band needs; a benchmark with fewer keeps `compare`'s fixed threshold.
+pub const MIN_NOISE_RUNS: usize = 5;
+
+/// Each benchmark's time noise on `machine` in `mode`, learned from `entries` (a history, in
+/// file order): the spread of its time over the reference design in its last [`NOISE_RUNS`]
+/// runs there, `(largest - smallest) / median`, for a benchmark with at least
+/// [`MIN_NOISE_RUNS`] of them. `compare` flags a time change only beyond its band
+/// ([`Rules::noise`](crate::compare::Rules::noise)).
+pub fn noise_bands(
+    entries: &[HistoryEntry],
+    machine: &str,
+    mode: Option<&str>,
+) -> BTreeMap<BenchKey, NoiseBand> {
+    let mut times: BTreeMap<BenchKey, Vec<f64>> = BTreeMap::new();
+    let same = entries
+        .iter()
+        .rev()
+        .filter(|e| e.machine == machine && e.mode.as_deref() == mode);
+    for entry in same {
+        for p in &entry.benchmarks {
+            let Some(t) = p.time_vs_reference.filter(|t| t.is_finite() && *t > 0.0) else {
+                continue;
+            };
+            let key = BenchKey {
+                family: p.family,
+                workload: p.workload.clone(),
+                design: p.design.clone(),
+                n: p.n,
+            };
+            let runs = times.entry(key).or_default();
+            if runs.len() < NOISE_RUNS {
+                runs.push(t);
+            }
+        }
+    }
+    times
+        .into_iter()
+        .filter(|(_, t)| t.len() >= MIN_NOISE_RUNS)
+        .map(|(key, mut t)| {
+            t.sort_by(f64::total_cmp);
+            let median = t[t.len() / 2];
+            let spread = (t[t.len() - 1] - t[0]) / median;
+            (
+                key,
+                NoiseBand {
+                    runs: t.len(),
+                    spread,
+                },
+            )
+        })
+        .collect()
 }
 
 /// The machine of lines written before the history recorded it.

@@ -724,3 +724,73 @@ fn a_family_metric_the_family_declares_deterministic_gates_like_the_shared_count
         "{kept:?}"
     );
 }
+
+/// A history of 20 runs of the v3 fixture in which `packed`'s time over its reference moved by
+/// at most 0.3% and `sparse_set`'s by up to 10%: each benchmark's noise band is learned from
+/// it, so a 5% slowdown (beyond the quiet one's band, within the noisy one's, and below the
+/// fixed 10% threshold) is flagged on `packed` alone.
+#[test]
+fn a_history_flags_a_change_beyond_each_benchmarks_own_noise() {
+    let base = load("results_v3.json");
+    let entries: Vec<HistoryEntry> = (0..20)
+        .map(|i| {
+            let wobble = [-1.0, 1.0, 0.0, 0.5][i % 4];
+            let mut run = base.clone();
+            for b in &mut run.benchmarks {
+                let spread = match b.key.design.as_str() {
+                    "packed" => 0.003,
+                    "sparse_set" => 0.10,
+                    _ => continue,
+                };
+                let t = b.metrics.get_mut("ns_per_op").unwrap();
+                t.value *= 1.0 + spread * wobble;
+            }
+            HistoryEntry::from_run(&run, None).unwrap()
+        })
+        .collect();
+    let machine = entries[0].machine.clone();
+    let bands = history::noise_bands(&entries, &machine, base.mode.as_deref());
+    let band = |design: &str| {
+        bands
+            .iter()
+            .find(|(k, _)| k.design == design)
+            .map(|(_, b)| *b)
+            .unwrap()
+    };
+    assert_eq!(band("packed").runs, history::NOISE_RUNS);
+    // (largest - smallest) / median, the median of the 20 runs being a `1 + spread / 2` one.
+    let expected = |s: f64| 2.0 * s / (1.0 + 0.5 * s);
+    assert!(
+        (band("packed").spread - expected(0.003)).abs() < 1e-9,
+        "{bands:?}"
+    );
+    assert!(
+        (band("sparse_set").spread - expected(0.10)).abs() < 1e-9,
+        "{bands:?}"
+    );
+    // Another machine's or mode's runs teach nothing.
+    assert!(history::noise_bands(&entries, "elsewhere", base.mode.as_deref()).is_empty());
+    assert!(history::noise_bands(&entries[..4], &machine, base.mode.as_deref()).is_empty());
+
+    let learned = Rules {
+        noise: bands,
+        ..Rules::default()
+    };
+    let quiet = time_row_after("packed", 1.05, &learned);
+    assert_eq!(quiet.verdict, Verdict::Regressed, "{quiet:?}");
+    assert_eq!(quiet.note, "vs holey; noise 0.6% over its last 20 runs");
+    let noisy = time_row_after("sparse_set", 1.05, &learned);
+    assert_eq!(noisy.verdict, Verdict::Unchanged, "{noisy:?}");
+    assert_eq!(
+        noisy.note,
+        "vs vec_of_vecs; noise 19.0% over its last 20 runs"
+    );
+    // Without a history both are within the fixed 10%.
+    let fixed = Rules::default();
+    assert_eq!(
+        time_row_after("packed", 1.05, &fixed).verdict,
+        Verdict::Unchanged
+    );
+    // Times never fail the gate, learned or not.
+    assert!(!quiet.fails_gate());
+}

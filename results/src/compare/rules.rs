@@ -30,12 +30,28 @@ use super::run::{BenchKey, Run, RunBenchmark};
 pub struct Rules {
     /// Relative tolerance of deterministic metrics (0.02 = 2%).
     pub threshold_det: f64,
-    /// Relative change of normalised time that can be flagged (0.10 = 10%).
+    /// Relative change of normalised time that can be flagged (0.10 = 10%), for a benchmark
+    /// without a [`Rules::noise`] band.
     pub threshold_time: f64,
     /// A design whose time normalises the others on the same workload and n in every
     /// family; `None` (the default) uses each family's own reference design (see
     /// [`References::resolve`]).
     pub reference: Option<String>,
+    /// Each benchmark's time noise learned from a history
+    /// ([`crate::history::noise_bands`]): where a benchmark has one, its band replaces
+    /// `threshold_time`. Empty by default.
+    pub noise: BTreeMap<BenchKey, NoiseBand>,
+}
+
+/// How far a benchmark's normalised time moved over its last runs in a history: the spread
+/// of those runs' times over the reference design, `(largest - smallest) / median`. A change
+/// beyond it is a change no two of those runs showed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NoiseBand {
+    /// The runs it was learned from.
+    pub runs: usize,
+    /// The relative spread.
+    pub spread: f64,
 }
 
 impl Default for Rules {
@@ -44,6 +60,7 @@ impl Default for Rules {
             threshold_det: 0.02,
             threshold_time: 0.10,
             reference: None,
+            noise: BTreeMap::new(),
         }
     }
 }
@@ -483,13 +500,24 @@ fn time_row(
     row.base = Some(b);
     row.new = Some(n);
     row.change = relative(b.value, n.value);
-    let beyond_threshold = row.change.is_some_and(|c| c.abs() > rules.threshold_time);
+    let (threshold, band) = match rules.noise.get(key) {
+        Some(band) => (
+            band.spread,
+            format!(
+                "; noise {:.1}% over its last {} runs",
+                band.spread * 100.0,
+                band.runs
+            ),
+        ),
+        None => (rules.threshold_time, String::new()),
+    };
+    let beyond_threshold = row.change.is_some_and(|c| c.abs() > threshold);
     // Intervals overlap (or are unknown): the change is inside the two runs' noise.
     let disjoint = match (b.lower, b.upper, n.lower, n.upper) {
         (Some(bl), Some(bu), Some(nl), Some(nu)) => nl > bu || nu < bl,
         _ => false,
     };
-    row.note = format!("vs {reference}");
+    row.note = format!("vs {reference}{band}");
     if beyond_threshold && disjoint {
         row.verdict = if worse_sign(def, b.value, n.value) > 0.0 {
             Verdict::Regressed
@@ -497,7 +525,7 @@ fn time_row(
             Verdict::Improved
         };
     } else if beyond_threshold {
-        row.note = format!("vs {reference}; within noise");
+        row.note = format!("vs {reference}{band}; within noise");
     }
     row
 }
