@@ -1,4 +1,5 @@
-//! The standalone program `dodbench shrink` writes for the `kiddo` peer
+//! The standalone program `dodbench shrink` writes for the `kiddo` peer (`kiddo_repro.rs.in`, its
+//! `@NAME@` fields filled in here)
 //! ([`Family::standalone_repro`](crate::replay::Family::standalone_repro)): the shrunk trace's
 //! points and ops as Rust data, replayed on `kiddo`'s mutable `KdTree` with exactly the calls the
 //! peer makes (`impls/src/spatial/peers/kiddo.rs`: `with_capacity` for the setup's inserts,
@@ -103,114 +104,11 @@ fn main_rs(trace: &Trace<SpatialOp>, dims: usize, version: &str) -> String {
         .count();
     let ops = ops_source(trace, dims);
     let count = trace.setup.len() + trace.body.len() - 1;
-    format!(
-        r#"//! kiddo {version}: its mutable `KdTree` gives wrong answers on the {count} ops below, a trace
-//! dodbench shrank from a failed verification (`dodbench shrink`). The ops are replayed with
-//! exactly the calls dodbench's kiddo peer makes, and every query is compared with a
-//! brute-force scan of the live points. Run it with `cargo run --release`: it prints each
-//! query whose answer differs and each removal that found nothing, and exits with status 1
-//! if there was one.
-//!
-//! Point IDs are the order of the inserts (the first insert is point 0). A move is a remove
-//! then an add, as the peer does it. A query keeps the tree's results whose own `distance`
-//! is at most `r * r` (kiddo's `SquaredEuclidean` sums `(a - b) * (a - b)` from 0 in axis order
-//! in `f32`, the same sum as `dist2` below), after asking the tree for a radius widened by a
-//! few ulps, because kiddo's pruning sums the offsets in another order.
-
-use kiddo::SquaredEuclidean;
-use kiddo::float::kdtree::KdTree;
-
-const D: usize = {dims};
-/// Inserts before the first other op: the tree is made `with_capacity` for them.
-const SETUP_INSERTS: usize = {setup_inserts};
-
-#[allow(dead_code)] // a trace may not use every kind of op
-#[derive(Debug, Clone, Copy)]
-enum Op {{
-    Insert([f32; D]),
-    Remove(u32),
-    Move(u32, [f32; D]),
-    Query([f32; D], f32),
-}}
-use Op::*;
-
-const OPS: &[Op] = &[
-{ops}];
-
-fn dist2(a: &[f32; D], b: &[f32; D]) -> f32 {{
-    let mut sum = 0.0f32;
-    for (x, y) in a.iter().zip(b) {{
-        let d = x - y;
-        sum += d * d;
-    }}
-    sum
-}}
-
-/// The squared radius the tree is asked for: `r` widened by 2^-20 of itself and 1e-20, squared
-/// in `f64`, plus 1e-6 of that.
-fn pruning_radius(r: f32) -> f32 {{
-    let w = f64::from(r).abs() * (1.0 + 1.0 / (1u64 << 20) as f64) + 1e-20;
-    (w * w) as f32 * (1.0 + 1e-6)
-}}
-
-fn main() {{
-    let mut tree: KdTree<f32, u32, D, {BUCKET}, u32> = KdTree::with_capacity(SETUP_INSERTS);
-    let mut live: Vec<Option<[f32; D]>> = Vec::new();
-    let mut wrong = 0;
-    for (i, op) in OPS.iter().enumerate() {{
-        match *op {{
-            Insert(p) => {{
-                tree.add(&p, live.len() as u32);
-                live.push(Some(p));
-            }}
-            Remove(id) | Move(id, _) => {{
-                let old = live[id as usize].take().expect("the trace removes live points only");
-                let removed = tree.remove(&old, id);
-                if removed != 1 {{
-                    println!("op {{i}}: remove(point {{id}} at {{old:?}}) removed {{removed}} entries, expected 1");
-                    wrong += 1;
-                }}
-                if let Move(_, p) = *op {{
-                    tree.add(&p, id);
-                    live[id as usize] = Some(p);
-                }}
-            }}
-            Query(center, r) => {{
-                let rr = r * r;
-                let mut found: Vec<u32> = tree
-                    .within_unsorted::<SquaredEuclidean>(&center, pruning_radius(r))
-                    .into_iter()
-                    .filter(|n| n.distance <= rr)
-                    .map(|n| n.item)
-                    .collect();
-                found.sort_unstable();
-                let within: Vec<u32> = (0..live.len() as u32)
-                    .filter(|&id| live[id as usize].is_some_and(|p| dist2(&p, &center) <= rr))
-                    .collect();
-                if found != within {{
-                    let missed: Vec<(u32, [f32; D])> = within
-                        .iter()
-                        .filter(|id| found.binary_search(id).is_err())
-                        .map(|&id| (id, live[id as usize].unwrap()))
-                        .collect();
-                    let extra: Vec<&u32> =
-                        found.iter().filter(|id| within.binary_search(id).is_err()).collect();
-                    println!(
-                        "op {{i}}: within_unsorted of {{center:?}}, r = {{r}}: kiddo found {{}} points, {{}} are within; missed {{missed:?}}; extra {{extra:?}}",
-                        found.len(),
-                        within.len()
-                    );
-                    wrong += 1;
-                }}
-            }}
-        }}
-    }}
-    if wrong > 0 {{
-        println!("kiddo {version}: {{wrong}} wrong answers over {{}} ops", OPS.len());
-        std::process::exit(1);
-    }}
-    println!("kiddo {version}: all {{}} ops answered as the brute-force scan", OPS.len());
-}}
-"#
-    )
+    include_str!("kiddo_repro.rs.in")
+        .replace("@VERSION@", version)
+        .replace("@COUNT@", &count.to_string())
+        .replace("@DIMS@", &dims.to_string())
+        .replace("@SETUP_INSERTS@", &setup_inserts.to_string())
+        .replace("@BUCKET@", &BUCKET.to_string())
+        .replace("@OPS@", &ops)
 }
