@@ -37,7 +37,7 @@ impl SameRun {
             machine: results.machine.name.clone(),
             mode: results.mode.clone(),
             seeds,
-            shard: results.shard,
+            shard: results.shard.as_ref().map(|r| r.shard),
         }
     }
 

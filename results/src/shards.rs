@@ -16,7 +16,7 @@ use crate::machine::Machine;
 use crate::merge::SameRun;
 use crate::schema::Results;
 
-pub use crate::step::{MAX_SHARDS, Shard};
+pub use crate::step::{MAX_SHARDS, Shard, ShardRecord};
 
 /// Which shard (0-based) each of `cells` goes to: `cells` are `(id, expected seconds)`, dealt
 /// longest first (ties by id) to the shard whose expected time so far is least (ties to the
@@ -40,6 +40,27 @@ pub fn assign(cells: &[(String, f64)], count: u32) -> Vec<usize> {
         shard_of[i] = least;
     }
     shard_of
+}
+
+/// A digest of a deal: `cells` (their ids) and the shard (0-based) each went to, in any order.
+/// Shards of one split agree on it; shards dealt from other selections or other estimates do
+/// not ([`merge_shards`] refuses them).
+pub fn plan_digest(cells: &[&str], shard_of: &[usize]) -> String {
+    let mut pairs: Vec<(&str, usize)> = cells
+        .iter()
+        .copied()
+        .zip(shard_of.iter().copied())
+        .collect();
+    pairs.sort_unstable();
+    // FNV-1a, 64 bits: stable across platforms and releases, unlike `std`'s hasher.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (cell, shard) in pairs {
+        for byte in cell.bytes().chain([0]).chain((shard as u32).to_le_bytes()) {
+            h ^= u64::from(byte);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
 }
 
 /// Why shards cannot be merged.
@@ -117,6 +138,31 @@ pub enum ShardError {
         /// What differs.
         why: String,
     },
+    /// Shards that dealt the cells differently (another selection, or other expected times).
+    #[error(
+        "shard {shard} dealt the selection's cells otherwise than shard {first} (plan {theirs}, \
+         not {ours}): run every shard with the same selection and DODBENCH_SHARD_TIMES"
+    )]
+    OtherPlan {
+        /// The shard that differs.
+        shard: Shard,
+        /// The shard compared with.
+        first: Shard,
+        /// Its plan.
+        theirs: String,
+        /// The first shard's.
+        ours: String,
+    },
+    /// The shards together ran fewer or more cells than the selection holds.
+    #[error(
+        "the shards ran {ran} cells of the selection's {selected}: the merged run would not be whole"
+    )]
+    Incomplete {
+        /// Cells the shards ran.
+        ran: usize,
+        /// Cells of the selection.
+        selected: usize,
+    },
     /// A benchmark measured by two shards: the split was not of one selection.
     #[error("benchmark {id} is in shards {first} and {second}")]
     Overlap {
@@ -169,7 +215,11 @@ pub fn merge_shards(files: Vec<Results>) -> Result<Results, ShardError> {
     let mut count = None;
     for (i, r) in files.into_iter().enumerate() {
         let file = i + 1;
-        let shard = r.shard.ok_or(ShardError::NotAShard { file })?;
+        let shard = r
+            .shard
+            .as_ref()
+            .ok_or(ShardError::NotAShard { file })?
+            .shard;
         let count = *count.get_or_insert(shard.count);
         if shard.count != count {
             return Err(ShardError::OtherCount { file, shard, count });
@@ -196,14 +246,26 @@ pub fn merge_shards(files: Vec<Results>) -> Result<Results, ShardError> {
     }
     let mut shards = by_index.into_values().map(|(_, r)| r);
     let mut merged = shards.next().expect("count >= 1 shards");
-    let first = merged.shard.expect("checked above");
+    let head = merged.shard.clone().expect("checked above");
+    let first = head.shard;
+    let mut ran = head.ran;
     let identity = SameRun::of(&merged).of_the_whole_run();
     let selection = bench_selection(&merged);
     let mut names = vec![merged.machine.name.clone()];
     let mut seen: HashMap<String, Shard> =
         merged.benchmarks.iter().map(|b| (b.id(), first)).collect();
     for r in shards {
-        let shard = r.shard.expect("checked above");
+        let record = r.shard.clone().expect("checked above");
+        let shard = record.shard;
+        if (record.plan.as_str(), record.selected) != (head.plan.as_str(), head.selected) {
+            return Err(ShardError::OtherPlan {
+                shard,
+                first,
+                theirs: record.plan,
+                ours: head.plan,
+            });
+        }
+        ran += record.ran;
         let theirs = SameRun::of(&r).of_the_whole_run();
         if let Some(why) = identity.differs(&theirs) {
             return Err(ShardError::OtherRun { shard, first, why });
@@ -241,6 +303,12 @@ pub fn merge_shards(files: Vec<Results>) -> Result<Results, ShardError> {
             step.selection = parts[0].to_string();
         }
     }
+    if ran != head.selected {
+        return Err(ShardError::Incomplete {
+            ran,
+            selected: head.selected,
+        });
+    }
     merged.machine.name = names.join("+");
     merged.shard = None;
     Ok(merged)
@@ -260,7 +328,7 @@ mod tests {
     }
 
     /// Shard `index` of `count` of the run over [`DESIGNS`], holding `designs`, measured on a
-    /// machine named `name`.
+    /// machine named `name`; its record counts each design as a cell of its own.
     fn shard(index: u32, count: u32, designs: &[&str], name: &str) -> Results {
         let machine = Machine {
             name: name.into(),
@@ -284,7 +352,12 @@ mod tests {
             DESIGNS.map(id),
             designs.iter().map(|d| id(d)),
         ));
-        r.shard = Some(Shard { index, count });
+        r.shard = Some(ShardRecord {
+            shard: Shard { index, count },
+            selected: DESIGNS.len(),
+            ran: designs.len(),
+            plan: "same".into(),
+        });
         r
     }
 
@@ -334,6 +407,15 @@ mod tests {
             let j = reversed.iter().position(|(n, _)| n == name).unwrap();
             assert_eq!(shard_of[i], again[j], "{name}");
         }
+    }
+
+    #[test]
+    fn a_plan_digest_depends_on_the_deal_not_on_the_order() {
+        let d = plan_digest(&["a/1", "b/1", "c/1"], &[0, 1, 0]);
+        assert_eq!(d, plan_digest(&["c/1", "a/1", "b/1"], &[0, 0, 1]));
+        assert_ne!(d, plan_digest(&["a/1", "b/1", "c/1"], &[0, 1, 1]));
+        assert_ne!(d, plan_digest(&["a/1", "b/1", "d/1"], &[0, 1, 0]));
+        assert_eq!(d.len(), 16);
     }
 
     #[test]
@@ -419,6 +501,21 @@ mod tests {
                     f
                 },
                 "file 2 is not a shard",
+            ),
+            (
+                {
+                    let mut f = three();
+                    f[1].shard.as_mut().unwrap().plan = "other".into();
+                    f
+                },
+                "shard 2/3 dealt the selection's cells otherwise than shard 1/3 (plan other, not same)",
+            ),
+            (
+                vec![
+                    shard(1, 2, &["holey", "packed", "slab"], "a"),
+                    shard(2, 2, &["pool", "slotmap"], "b"),
+                ],
+                "the shards ran 5 cells of the selection's 6",
             ),
             (Vec::new(), "no shard to merge"),
         ];

@@ -128,6 +128,22 @@ impl FromStr for Shard {
     }
 }
 
+/// What a shard's results file records of its split ([`crate::shards::merge_shards`] checks it):
+/// which shard it is, the cells (workload and N) of the whole selection and those this shard's
+/// benchmarks cover, and a digest of how the selection's cells were dealt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardRecord {
+    /// Which shard.
+    #[serde(flatten)]
+    pub shard: Shard,
+    /// Cells of the whole selection the run was split from.
+    pub selected: usize,
+    /// Cells this shard's bench ran (distinct workload and N of its benchmarks).
+    pub ran: usize,
+    /// [`crate::shards::plan_digest`] of the deal: every shard of one split has the same.
+    pub plan: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

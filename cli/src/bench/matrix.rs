@@ -129,7 +129,9 @@ pub(super) fn shard_of(
         .filter(|&(_, &k)| k + 1 == shard.index as usize)
         .map(|(cell, _)| *cell)
         .collect();
+    let ids: Vec<&str> = cells.iter().map(|(id, _)| id.as_str()).collect();
     let share = ShardShare {
+        plan: results::shards::plan_digest(&ids, &shard_of),
         cells: mine.len(),
         all_cells: cells.len(),
         seconds: (0..cells.len())
@@ -146,9 +148,10 @@ pub(super) fn shard_of(
     (kept, share)
 }
 
-/// A shard's share of the selection: cells and their expected seconds.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A shard's share of the selection: cells and their expected seconds, and the deal's digest.
+#[derive(Debug, Clone, PartialEq)]
 pub(super) struct ShardShare {
+    pub(super) plan: String,
     pub(super) cells: usize,
     pub(super) all_cells: usize,
     pub(super) seconds: f64,

@@ -32,6 +32,7 @@ use bench_harness::rounds::RoundsTiming;
 use bench_harness::suite::{PreparedTrace, SuiteConfig, TimerKind};
 use bench_harness::verify::Outcome;
 use criterion::{Criterion, SamplingMode, Throughput};
+use results::shards::ShardRecord;
 use results::stats::{Samples, fastest_first, median_interval, paired_ratio_in};
 use results::{
     Benchmark, DesignRecord, FamilyRecord, Results, SameRun, StepRecord, WorkloadRecord,
@@ -487,6 +488,7 @@ pub fn run<L: DesignList>() {
         return;
     }
     let mut selected = selected_by_criterion().unwrap_or_else(|e| fail(&e));
+    let mut shard_share = None;
     if let Some(shard) = config.shard {
         let (mine, share) =
             matrix::shard_of(&selected, shard, config.rounds_budget().per_contestant);
@@ -499,6 +501,7 @@ pub fn run<L: DesignList>() {
             minutes(Duration::from_secs_f64(share.all_seconds)),
         );
         selected = mine;
+        shard_share = Some((shard, share));
     }
     let session_base = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -577,7 +580,18 @@ pub fn run<L: DesignList>() {
         benchmarks,
     );
     results.steps.push(step);
-    results.shard = run.config.shard;
+    let cells_ran: HashSet<(&str, u64)> = results
+        .benchmarks
+        .iter()
+        .map(|b| (b.workload.as_str(), b.n))
+        .collect();
+    let cells_ran = cells_ran.len();
+    results.shard = shard_share.map(|(shard, share)| ShardRecord {
+        shard,
+        selected: share.all_cells,
+        ran: cells_ran,
+        plan: share.plan,
+    });
     let this_run = RunCounts::of(&results.benchmarks);
     let path = default_results_path();
     let (results, how) = merged_into_file(results, &path, run.config.fresh);

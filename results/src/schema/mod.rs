@@ -94,7 +94,7 @@ pub struct Results {
     /// For one shard of a run split over machines (`DODBENCH_SHARD=k/n`): which one. Absent
     /// in a whole run and in the merge of its shards ([`crate::shards::merge_shards`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::step::Shard>,
+    pub shard: Option<crate::step::ShardRecord>,
 }
 
 /// A design as listed in results.
