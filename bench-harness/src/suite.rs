@@ -35,6 +35,10 @@ pub struct SuiteConfig {
     /// ([`results::shards::assign`]), for a run split over machines and merged with
     /// `dodbench merge`; `None`: every selected cell.
     pub shard: Option<results::shards::Shard>,
+    /// `DODBENCH_SHARD_TIMES=FILE`: a results file whose bench step's cell times the shards'
+    /// cells are dealt by (cells it lacks by the rounds budget, scaled to its times); every
+    /// shard of a split must name the same file.
+    pub shard_times: Option<std::path::PathBuf>,
 }
 
 /// The most instances `DODBENCH_INSTANCES` may ask for per cell.
@@ -124,6 +128,7 @@ impl SuiteConfig {
         let shard = var("DODBENCH_SHARD")
             .map(|s| s.parse().map_err(|e| format!("DODBENCH_SHARD: {e}")))
             .transpose()?;
+        let shard_times = var("DODBENCH_SHARD_TIMES").map(std::path::PathBuf::from);
         Ok(Self {
             scale,
             sizes,
@@ -132,6 +137,7 @@ impl SuiteConfig {
             timer,
             instances,
             shard,
+            shard_times,
         })
     }
 

@@ -191,6 +191,12 @@ impl StepRecord {
         self.excluded
             .retain(|id| older.iter().all(|o| o.excludes(id)) && !older_ids.contains(id));
         self.seconds = older.iter().map(|o| o.seconds).chain([self.seconds]).sum();
+        // A cell both ran keeps the newer run's time.
+        let newer = std::mem::take(&mut self.cell_ms);
+        for o in older {
+            self.cell_ms.extend(o.cell_ms.clone());
+        }
+        self.cell_ms.extend(newer);
         let mut selections: Vec<&str> = older.iter().map(|o| o.selection.as_str()).collect();
         selections.push(&self.selection);
         self.selection = selections.join("; then ");

@@ -33,6 +33,10 @@ pub struct StepRecord {
     /// filtered run merged into the file adds its own); absent in files that predate it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seconds: Option<u64>,
+    /// The bench step's wall milliseconds per cell (`family/workload/n`): what a later run
+    /// split into shards deals its cells by (`DODBENCH_SHARD_TIMES`). Empty for the passes.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub cell_ms: std::collections::BTreeMap<String, u64>,
 }
 
 impl StepRecord {
@@ -65,6 +69,7 @@ impl StepRecord {
             selection: selection.to_string(),
             excluded: excluded.into_iter().collect(),
             seconds: None,
+            cell_ms: Default::default(),
         }
     }
 

@@ -89,6 +89,7 @@ impl ListVisitor for Universe {
                 timer: Default::default(),
                 instances: None,
                 shard: None,
+                shard_times: None,
             };
             for (workload, n, _) in matrix::<F>(&config) {
                 for (name, family) in &names {
@@ -99,27 +100,67 @@ impl ListVisitor for Universe {
     }
 }
 
+/// The bench step's cell times (`family/workload/n` to wall seconds) of the results file at
+/// `path` (`DODBENCH_SHARD_TIMES`).
+///
+/// # Errors
+/// The file cannot be read, or its bench step recorded no cell times.
+pub(super) fn cell_seconds_of(path: &std::path::Path) -> Result<BTreeMap<String, f64>, String> {
+    let results = results::Results::load(path).map_err(|e| format!("DODBENCH_SHARD_TIMES: {e}"))?;
+    let times: BTreeMap<String, f64> = results
+        .steps
+        .iter()
+        .filter(|s| s.step == "bench")
+        .flat_map(|s| {
+            s.cell_ms
+                .iter()
+                .map(|(id, &ms)| (id.clone(), ms as f64 / 1000.0))
+        })
+        .collect();
+    if times.is_empty() {
+        return Err(format!(
+            "DODBENCH_SHARD_TIMES: {} records no cell times (a results file of `cargo bench` does)",
+            path.display()
+        ));
+    }
+    Ok(times)
+}
+
 /// The part of `selected` that `shard` runs: whole cells (a workload group and N), dealt by
-/// [`results::shards::assign`] on each cell's expected time, its contestants times the rounds
-/// budget's `per_contestant` (what a cell's rounds take unless a contestant overruns it); with
-/// the cells and expected seconds of the shard and of the whole selection, for the run's first
-/// line.
+/// [`results::shards::assign`] on each cell's expected time: its time in `times` (a previous
+/// run's, [`cell_seconds_of`]), else its contestants times the rounds budget's
+/// `per_contestant` (what a cell's rounds take unless a contestant overruns it), scaled by how
+/// much longer the cells `times` has took than that estimate of them. With the cells and
+/// expected seconds of the shard and of the whole selection, for the run's first line.
 pub(super) fn shard_of(
     selected: &HashSet<BenchKey>,
     shard: Shard,
     per_contestant: Duration,
+    times: &BTreeMap<String, f64>,
 ) -> (HashSet<BenchKey>, ShardShare) {
     let mut contestants: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     for (group, _, n) in selected {
         *contestants.entry((group.as_str(), n.as_str())).or_default() += 1;
     }
-    let cells: Vec<(String, f64)> = contestants
+    let estimated: Vec<(String, f64)> = contestants
         .iter()
         .map(|((group, n), &k)| {
             (
                 format!("{group}/{n}"),
                 k as f64 * per_contestant.as_secs_f64(),
             )
+        })
+        .collect();
+    let (seen, guessed) = estimated
+        .iter()
+        .filter_map(|(id, guess)| Some((times.get(id)?, guess)))
+        .fold((0.0, 0.0), |(s, g), (t, e)| (s + t, g + e));
+    let scale = if guessed > 0.0 { seen / guessed } else { 1.0 };
+    let cells: Vec<(String, f64)> = estimated
+        .into_iter()
+        .map(|(id, guess)| {
+            let expected = times.get(&id).copied().unwrap_or(guess * scale);
+            (id, expected)
         })
         .collect();
     let shard_of = results::shards::assign(&cells, shard.count);
@@ -224,10 +265,47 @@ mod tests {
             timer: Default::default(),
             instances: None,
             shard: None,
+            shard_times: None,
         };
         let mut keys = Keys(config, HashSet::new());
         AllFamilies::for_each(&mut keys);
         keys.1
+    }
+
+    /// A previous run's cell times replace the budget's estimate where it has them, and the
+    /// cells it lacks are estimated at the scale its times show.
+    #[test]
+    fn a_previous_runs_cell_times_deal_the_cells() {
+        let key = |cell: &str, design: &str| {
+            let (group, n) = cell.rsplit_once('/').unwrap();
+            (group.to_string(), design.to_string(), n.to_string())
+        };
+        let cells = ["f/a/1", "f/b/1", "f/c/1", "f/d/1"];
+        let selected: HashSet<BenchKey> = cells
+            .iter()
+            .flat_map(|c| [key(c, "x"), key(c, "y")])
+            .collect();
+        // 2 contestants x 30 ms = 0.06 s estimated per cell; the run took 10, 1 and 1 s for
+        // three of them, 200/3 times the estimate, so `d` is expected to take 4 s.
+        let times: BTreeMap<String, f64> = [("f/a/1", 10.0), ("f/b/1", 1.0), ("f/c/1", 1.0)]
+            .into_iter()
+            .map(|(c, t)| (c.to_string(), t))
+            .collect();
+        let budget = Duration::from_millis(30);
+        let (first, one) = shard_of(&selected, Shard { index: 1, count: 2 }, budget, &times);
+        let (second, two) = shard_of(&selected, Shard { index: 2, count: 2 }, budget, &times);
+        assert_eq!(first, HashSet::from([key("f/a/1", "x"), key("f/a/1", "y")]));
+        assert_eq!(second.len(), 6);
+        assert!((one.seconds - 10.0).abs() < 1e-9, "{one:?}");
+        assert!((two.seconds - 6.0).abs() < 1e-9, "{two:?}");
+        assert_eq!(one.plan, two.plan);
+        let (_, unknown) = shard_of(
+            &selected,
+            Shard { index: 1, count: 2 },
+            budget,
+            &BTreeMap::new(),
+        );
+        assert_ne!(unknown.plan, one.plan, "another deal, another digest");
     }
 
     /// The quick and default matrices split into 2 to 4 shards: every benchmark in exactly one
@@ -242,7 +320,12 @@ mod tests {
                 let mut cell_of: HashSet<(String, String, u32)> = HashSet::new();
                 let mut seconds = Vec::new();
                 for index in 1..=count {
-                    let (mine, share) = shard_of(&selected, Shard { index, count }, per_contestant);
+                    let (mine, share) = shard_of(
+                        &selected,
+                        Shard { index, count },
+                        per_contestant,
+                        &BTreeMap::new(),
+                    );
                     for key in &mine {
                         assert!(seen.insert(key.clone()), "{key:?} in two shards");
                         cell_of.insert((key.0.clone(), key.2.clone(), index));

@@ -17,7 +17,7 @@
 //!
 //! [`FamilyBench::visit`]: cell::FamilyBench::visit
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::rc::Rc;
 use std::time::Duration;
@@ -76,6 +76,10 @@ struct Run {
     /// Whether the run said that its cells' instances run in this process ([`Run::note_place`]).
     noted_in_process: bool,
     started: std::time::Instant,
+    /// Each cell's wall milliseconds (`family/workload/n`), from its trace's generation to its
+    /// closing line: the bench step records them, and a later split reads them
+    /// (`DODBENCH_SHARD_TIMES`).
+    cell_ms: BTreeMap<String, u64>,
     workload_records: Vec<WorkloadRecord>,
     design_records: Vec<DesignRecord>,
     family_records: Vec<FamilyRecord>,
@@ -96,6 +100,7 @@ impl ListVisitor for Run {
             {
                 continue;
             }
+            let cell_started = std::time::Instant::now();
             let prepared = match recorded {
                 Some(trace) => PreparedTrace::<F>::from_trace(trace),
                 None => PreparedTrace::<F>::generate(workload, n, self.config.seed),
@@ -140,6 +145,10 @@ impl ListVisitor for Run {
                 }
             };
             self.report_progress(&group_name, n, done_before, rounds.as_deref());
+            self.cell_ms.insert(
+                format!("{group_name}/{n}"),
+                cell_started.elapsed().as_millis() as u64,
+            );
         }
         // Only families the run measured list their designs (a filtered run is not a report
         // on the others).
@@ -490,8 +499,19 @@ pub fn run<L: DesignList>() {
     let mut selected = selected_by_criterion().unwrap_or_else(|e| fail(&e));
     let mut shard_share = None;
     if let Some(shard) = config.shard {
-        let (mine, share) =
-            matrix::shard_of(&selected, shard, config.rounds_budget().per_contestant);
+        let times = config
+            .shard_times
+            .as_deref()
+            .map(matrix::cell_seconds_of)
+            .transpose()
+            .unwrap_or_else(|e| fail(&e))
+            .unwrap_or_default();
+        let (mine, share) = matrix::shard_of(
+            &selected,
+            shard,
+            config.rounds_budget().per_contestant,
+            &times,
+        );
         eprintln!(
             "dodbench: shard {shard}: {} of the selection's {} cells, about {} of its {} by the \
              rounds budget (`dodbench merge` puts the shards' results files together)",
@@ -517,6 +537,7 @@ pub fn run<L: DesignList>() {
         session_base,
         noted_in_process: false,
         started,
+        cell_ms: BTreeMap::new(),
         workload_records: Vec::new(),
         design_records: Vec::new(),
         family_records: Vec::new(),
@@ -579,6 +600,7 @@ pub fn run<L: DesignList>() {
         run.workload_records,
         benchmarks,
     );
+    step.cell_ms = std::mem::take(&mut run.cell_ms);
     results.steps.push(step);
     let cells_ran: HashSet<(&str, u64)> = results
         .benchmarks
