@@ -512,9 +512,13 @@ pub fn run<L: DesignList>() {
             config.rounds_budget().per_contestant,
             &times,
         );
+        let by = match &config.shard_times {
+            Some(path) => format!("the cell times of {}", path.display()),
+            None => "the rounds budget".to_string(),
+        };
         eprintln!(
-            "dodbench: shard {shard}: {} of the selection's {} cells, about {} of its {} by the \
-             rounds budget (`dodbench merge` puts the shards' results files together)",
+            "dodbench: shard {shard}: {} of the selection's {} cells, about {} of its {} by {by} \
+             (`dodbench merge` puts the shards' results files together)",
             share.cells,
             share.all_cells,
             minutes(Duration::from_secs_f64(share.seconds)),

@@ -478,11 +478,16 @@ fn a_crate_that_depends_on_dodbench_writes_under_its_own_target() {
 #[test]
 fn three_shards_merge_into_the_benchmarks_of_the_whole_run() {
     const FILTER: &str = "^id_table/(lookup-uniform|lookup-stale|churn)/";
+    let whole_dir = tempfile::tempdir().unwrap();
+    let times = whole_dir.path().join("dodbench").join("results.json");
     let run = |target: &Path, shard: Option<&str>| {
         let mut command = quick_bench(target, FILTER);
         command.env_remove("EXTERNAL_DESIGN_BROKEN");
         if let Some(k) = shard {
-            command.env("DODBENCH_SHARD", k);
+            // Dealt by the whole run's cell times, as a CI matrix deals by an earlier run's.
+            command
+                .env("DODBENCH_SHARD", k)
+                .env("DODBENCH_SHARD_TIMES", &times);
         }
         let output = command.output().expect("the example binary runs");
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -501,7 +506,6 @@ fn three_shards_merge_into_the_benchmarks_of_the_whole_run() {
         rows.sort_by(|a, b| a.0.cmp(&b.0));
         rows
     };
-    let whole_dir = tempfile::tempdir().unwrap();
     let (whole, _) = run(whole_dir.path(), None);
     let mut shards = Vec::new();
     let mut dirs = Vec::new();
@@ -514,6 +518,7 @@ fn three_shards_merge_into_the_benchmarks_of_the_whole_run() {
             )),
             "{said}"
         );
+        assert!(said.contains("by the cell times of "), "{said}");
         assert!(!shard.benchmarks.is_empty(), "shard {k} ran nothing");
         shards.push(shard);
         dirs.push(dir);
@@ -525,4 +530,16 @@ fn three_shards_merge_into_the_benchmarks_of_the_whole_run() {
     let whole_bench = whole.steps.iter().find(|s| s.step == "bench").unwrap();
     assert_eq!(bench.excluded, whole_bench.excluded);
     assert_eq!(bench.selection, whole_bench.selection);
+
+    // A times file that cannot be read stops the run before it measures anything.
+    let dir = tempfile::tempdir().unwrap();
+    let output = quick_bench(dir.path(), FILTER)
+        .env("DODBENCH_SHARD", "1/3")
+        .env("DODBENCH_SHARD_TIMES", dir.path().join("missing.json"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("DODBENCH_SHARD_TIMES: "), "{stderr}");
+    assert!(!dir.path().join("dodbench").join("results.json").exists());
 }
