@@ -7,12 +7,12 @@
 //! size is the design's own figure.
 //!
 //! Needs [`super::alloc_counter::CountingAlloc`] as the global allocator (the `dodbench`
-//! binary installs it) and one thread.
+//! binary installs it; the first measurement starts its counting) and one thread.
 
 use workloads::TraceStats;
 
 use crate::measure::DesignMeasure;
-use crate::measure::alloc_counter::{is_installed, reset_peak, snapshot};
+use crate::measure::alloc_counter::{reset_peak, snapshot, start};
 use crate::replay::{Design, Family, ReplayDigest, State};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
@@ -47,18 +47,18 @@ pub fn measure_memory<F: Family>(
     design: &dyn Design<F>,
     prepared: &PreparedTrace<F>,
 ) -> Result<MemoryMetrics, String> {
-    if !is_installed() {
+    if !start() {
         return Err("the counting allocator is not this binary's global allocator".into());
     }
     let trace = &prepared.trace;
     let base = snapshot().live;
     let mut state = design.for_trace(trace);
-    let handle_map = snapshot().live.saturating_sub(base);
+    let handle_map = snapshot().live_since(base);
     state
         .replay(&trace.setup)
         .map_err(|e| format!("setup {e}"))?;
     let after_setup = snapshot();
-    let allocator_bytes = after_setup.live.saturating_sub(base + handle_map);
+    let allocator_bytes = after_setup.live_since(base).saturating_sub(handle_map);
     let design_bytes = state.memory_bytes();
     let live = prepared.expected.stats.live_at_start();
 
@@ -71,7 +71,7 @@ pub fn measure_memory<F: Family>(
     let sample = |ops: usize, state: &dyn State<F>| MemorySample {
         ops: ops as u64,
         design_bytes: state.memory_bytes(),
-        allocator_bytes: snapshot().live.saturating_sub(base),
+        allocator_bytes: snapshot().live_since(base),
     };
     if !trace.body_is_read_only() {
         series.push(sample(0, &*state));
@@ -98,7 +98,7 @@ pub fn measure_memory<F: Family>(
         design_bytes,
         allocator_bytes,
         allocator_bytes_per_object: (live > 0).then(|| allocator_bytes as f64 / live as f64),
-        peak_body_bytes: after_body.peak.saturating_sub(after_setup.live),
+        peak_body_bytes: after_body.peak_since(after_setup.live),
         alloc_calls: after_body.calls - after_setup.calls,
         series,
     })

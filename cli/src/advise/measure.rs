@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use bench_harness::assemble::{Verdict, bench_results, roles, workload_record};
 use bench_harness::measure::DesignMeasure;
-use bench_harness::measure::alloc_counter::is_installed;
+use bench_harness::measure::alloc_counter;
 use bench_harness::measure::cache_sim::{self, CacheSim, CacheSimPass, PendingSim};
 use bench_harness::measure::memory::measure_memory;
 use bench_harness::replay::{
@@ -310,7 +310,7 @@ impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, '_, F> {
         let checked = check_design(design, &p.trace, &p.expected);
         let mut verdict = Verdict::of(p, name, &checked);
         let mut memory = None;
-        if verdict.outcome.is_verified() && is_installed() {
+        if verdict.outcome.is_verified() && alloc_counter::start() {
             match measure_memory(design, p) {
                 Ok(m) => memory = Some(m),
                 Err(e) => verdict.outcome = Outcome::Failed(format!("memory replay: {e}")),
