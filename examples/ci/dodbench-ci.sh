@@ -3,11 +3,12 @@
 # workflow is a list of calls of this script, and docs/ci-matrix.md runs the same calls
 # locally (cli/tests/integration/readme_commands.rs runs that page as copied).
 #
-#   shard K N   run the K-th of N shards of the quick matrix (DODBENCH_SHARD=K/N cargo bench);
-#               writes shard-K.json
-#   merge       put every shard-*.json into target/dodbench/results.json (dodbench merge), then
-#               add the passes' figures (simulated cache counts, allocator calls, latency, the
-#               working-set sweep's smaller sizes), as the committed baseline has them
+#   shard K N   run the K-th of N shards of the quick matrix (DODBENCH_SHARD=K/N cargo bench)
+#               and of the passes the baseline holds (simulated cache counts, allocator calls,
+#               latency: --shard K/N); writes shard-K.json
+#   merge       put every shard-*.json into target/dodbench/results.json (dodbench merge, which
+#               checks the shards make the whole bench and the whole of each pass), then add
+#               the working-set sweep's smaller sizes, which are not split
 #   gate        compare against reports/baseline/ (exit 1 on a regression of a deterministic
 #               count); writes compare.md, the pull-request comment
 #   comment PR  post compare.md on pull request PR (the GitHub CLI, GH_TOKEN)
@@ -23,18 +24,19 @@ case "${1:-}" in
   shard)
     k="${2:?shard K N}"
     n="${3:?shard K N}"
+    # The cache pass needs valgrind.
+    command -v valgrind >/dev/null || { sudo apt-get update -qq && sudo apt-get install -y -qq valgrind; }
     DODBENCH_SHARD="$k/$n" DODBENCH_QUICK=1 DODBENCH_FRESH=1 cargo bench
+    "$DODBENCH" cache --quick --shard "$k/$n"
+    "$DODBENCH" memory --quick --shard "$k/$n"
+    "$DODBENCH" latency --quick --shard "$k/$n"
     cp target/dodbench/results.json "shard-$k.json"
     ;;
   merge)
-    # An artifact keeps no file modes; the cache pass needs valgrind.
+    # An artifact keeps no file modes.
     chmod +x "$DODBENCH"
-    command -v valgrind >/dev/null || { sudo apt-get update -qq && sudo apt-get install -y -qq valgrind; }
     mkdir -p target/dodbench
     "$DODBENCH" merge shard-*.json -o target/dodbench/results.json
-    "$DODBENCH" cache --quick
-    "$DODBENCH" memory --quick
-    "$DODBENCH" latency --quick
     "$DODBENCH" sweep --quick --n 1024 --n 16384
     ;;
   gate)

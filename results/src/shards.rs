@@ -14,7 +14,7 @@ use thiserror::Error;
 
 use crate::machine::Machine;
 use crate::merge::SameRun;
-use crate::schema::Results;
+use crate::schema::{Benchmark, Results};
 
 pub use crate::step::{MAX_SHARDS, Shard, ShardRecord};
 
@@ -163,8 +163,40 @@ pub enum ShardError {
         /// Cells of the selection.
         selected: usize,
     },
-    /// A benchmark measured by two shards: the split was not of one selection.
-    #[error("benchmark {id} is in shards {first} and {second}")]
+    /// A pass's shards dealt its cells differently, or some shards ran the pass on its whole
+    /// selection and others on their part.
+    #[error(
+        "shard {shard} ran the {step} pass on another part than shard {first} (plan {theirs}, \
+         not {ours}): run every shard's {step} with the same selection and --shard K/N"
+    )]
+    OtherPassPlan {
+        /// The pass.
+        step: String,
+        /// The shard that differs.
+        shard: Shard,
+        /// The shard compared with.
+        first: Shard,
+        /// Its plan (`whole selection` without `--shard`, `not run` without the pass).
+        theirs: String,
+        /// The first shard's.
+        ours: String,
+    },
+    /// A pass's shards together measured fewer or more cells than its selection holds.
+    #[error(
+        "the shards' {step} passes ran {ran} cells of its selection's {selected}: the merged \
+         run's {step} figures would not be whole"
+    )]
+    PassIncomplete {
+        /// The pass.
+        step: String,
+        /// Cells the shards' passes ran.
+        ran: usize,
+        /// Cells of the pass's selection.
+        selected: usize,
+    },
+    /// A benchmark measured twice: timed by two shards, or with the same pass's figures from
+    /// two (the split was not of one selection).
+    #[error("benchmark {id} is in shards {first} and {second} with the same measurement")]
     Overlap {
         /// The benchmark.
         id: String,
@@ -203,10 +235,106 @@ fn bench_selection(r: &Results) -> String {
         .join("; then ")
 }
 
+/// `a` and `b`, one benchmark from two shards (the bench ran it in one, a pass ran at its
+/// workload and N in the other), as one entry: the bench's with the pass figures of both.
+/// `None` when both hold the same measurement: the bench ran it in both (`a_benched`,
+/// `b_benched`), or both hold a figure of one pass.
+fn joined(a: &Benchmark, a_benched: bool, b: &Benchmark, b_benched: bool) -> Option<Benchmark> {
+    if a_benched && b_benched {
+        return None;
+    }
+    let (mut base, other) = if b_benched {
+        (b.clone(), a)
+    } else {
+        (a.clone(), b)
+    };
+    fn take<T: Clone>(mine: &mut Option<T>, theirs: &Option<T>) -> bool {
+        match (mine.is_some(), theirs) {
+            (true, Some(_)) => false,
+            (false, Some(t)) => {
+                *mine = Some(t.clone());
+                true
+            }
+            (_, None) => true,
+        }
+    }
+    let took_hw = base.hw.is_none() && other.hw.is_some();
+    let all = take(&mut base.sim, &other.sim)
+        & take(&mut base.hw, &other.hw)
+        & take(&mut base.alloc_calls_per_op, &other.alloc_calls_per_op)
+        & take(&mut base.memory, &other.memory)
+        & take(&mut base.latency, &other.latency);
+    if took_hw {
+        base.hw_reason = other.hw_reason.clone();
+    }
+    all.then_some(base)
+}
+
+/// Each pass run with `--shard` in some shard file: its shard records by shard, checked to
+/// be one deal whose parts make its whole selection.
+fn check_pass_shards(files: &BTreeMap<u32, (usize, Results)>) -> Result<(), ShardError> {
+    let mut passes: BTreeMap<&str, Vec<(Shard, Option<&ShardRecord>)>> = BTreeMap::new();
+    let sharded = files
+        .values()
+        .flat_map(|(_, r)| &r.steps)
+        .filter(|s| s.shard.is_some());
+    for step in sharded {
+        passes.entry(step.step.as_str()).or_default();
+    }
+    for (name, records) in &mut passes {
+        for (_, r) in files.values() {
+            let shard = r.shard.as_ref().expect("checked by merge_shards").shard;
+            let steps: Vec<_> = r.steps.iter().filter(|s| s.step == *name).collect();
+            // A file holds one record per step (a pass run again in it merged into it).
+            records.push((shard, steps.first().and_then(|s| s.shard.as_ref())));
+        }
+    }
+    for (name, records) in passes {
+        let describe = |r: Option<&ShardRecord>| {
+            r.map_or_else(
+                || "none: not run with --shard".to_string(),
+                |r| r.plan.clone(),
+            )
+        };
+        let (first, head) = records[0];
+        let mut ran = 0;
+        for &(shard, record) in &records {
+            let same = match (record, head) {
+                (Some(r), Some(h)) => {
+                    (r.plan.as_str(), r.selected) == (h.plan.as_str(), h.selected)
+                }
+                _ => false,
+            };
+            if !same {
+                return Err(ShardError::OtherPassPlan {
+                    step: name.to_string(),
+                    shard,
+                    first,
+                    theirs: describe(record),
+                    ours: describe(head),
+                });
+            }
+            ran += record.map_or(0, |r| r.ran);
+        }
+        let selected = head.map_or(0, |h| h.selected);
+        if ran != selected {
+            return Err(ShardError::PassIncomplete {
+                step: name.to_string(),
+                ran,
+                selected,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Merges the results of every shard of one run into the run's results: refused unless the
 /// files are shards `1..=n` of one split, each once, of one commit, mode, seed and selection,
-/// measured on one kind of machine, with no benchmark in two of them. The merged run is no
-/// shard; its machine's name is the shards' when they agree, else their names joined by `+`.
+/// measured on one kind of machine, each pass run with `--shard` run so in every shard on
+/// parts that make its selection, and no measurement of a benchmark in two of them (a
+/// benchmark the bench timed in one shard and a pass measured in another is joined). The
+/// merged run is no shard; its machine's name is the shards' when they agree, else their
+/// names joined by `+`.
 ///
 /// # Errors
 /// The first [`ShardError`] found, checking the files in order.
@@ -244,6 +372,7 @@ pub fn merge_shards(files: Vec<Results>) -> Result<Results, ShardError> {
             count,
         });
     }
+    check_pass_shards(&by_index)?;
     let mut shards = by_index.into_values().map(|(_, r)| r);
     let mut merged = shards.next().expect("count >= 1 shards");
     let head = merged.shard.clone().expect("checked above");
@@ -252,9 +381,19 @@ pub fn merge_shards(files: Vec<Results>) -> Result<Results, ShardError> {
     let identity = SameRun::of(&merged).of_the_whole_run();
     let selection = bench_selection(&merged);
     let mut names = vec![merged.machine.name.clone()];
-    let mut seen: HashMap<String, Shard> =
-        merged.benchmarks.iter().map(|b| (b.id(), first)).collect();
-    for r in shards {
+    // Whether a shard's bench ran a benchmark of its file (a pass may have added it).
+    let benched =
+        |r: &Results, id: &str| r.steps.iter().any(|s| s.step == "bench" && !s.excludes(id));
+    let mut seen: HashMap<String, (Shard, bool)> = merged
+        .benchmarks
+        .iter()
+        .map(|b| {
+            let id = b.id();
+            let ran = benched(&merged, &id);
+            (id, (first, ran))
+        })
+        .collect();
+    for mut r in shards {
         let record = r.shard.clone().expect("checked above");
         let shard = record.shard;
         if (record.plan.as_str(), record.selected) != (head.plan.as_str(), head.selected) {
@@ -282,13 +421,24 @@ pub fn merge_shards(files: Vec<Results>) -> Result<Results, ShardError> {
                 ours: selection,
             });
         }
-        for b in &r.benchmarks {
-            if let Some(earlier) = seen.insert(b.id(), shard) {
-                return Err(ShardError::Overlap {
-                    id: b.id(),
+        let index: HashMap<String, usize> = merged
+            .benchmarks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.id(), i))
+            .collect();
+        let ran: Vec<bool> = r.benchmarks.iter().map(|b| benched(&r, &b.id())).collect();
+        for (b, ran) in r.benchmarks.iter_mut().zip(ran) {
+            let id = b.id();
+            if let Some((earlier, earlier_ran)) = seen.insert(id.clone(), (shard, ran)) {
+                let theirs = index.get(&id).map(|&i| &merged.benchmarks[i]);
+                let both = theirs.and_then(|t| joined(t, earlier_ran, b, ran));
+                *b = both.ok_or(ShardError::Overlap {
+                    id: id.clone(),
                     first: earlier,
                     second: shard,
-                });
+                })?;
+                seen.insert(id, (shard, ran || earlier_ran));
             }
         }
         if !names.contains(&r.machine.name) {
@@ -311,6 +461,9 @@ pub fn merge_shards(files: Vec<Results>) -> Result<Results, ShardError> {
     }
     merged.machine.name = names.join("+");
     merged.shard = None;
+    for step in &mut merged.steps {
+        step.shard = None;
+    }
     Ok(merged)
 }
 
@@ -518,6 +671,97 @@ mod tests {
                 "the shards ran 5 cells of the selection's 6",
             ),
             (Vec::new(), "no shard to merge"),
+        ];
+        for (files, expected) in cases {
+            let err = merge_shards(files).unwrap_err().to_string();
+            assert!(err.contains(expected), "{err}\nexpected: {expected}");
+        }
+    }
+
+    /// `r` after a `memory --shard` pass that measured `designs` (adding the entries its bench
+    /// did not run), its part `ran` of `selected` cells.
+    fn with_memory_pass(mut r: Results, designs: &[&str], ran: usize, selected: usize) -> Results {
+        let shard = r.shard.as_ref().unwrap().shard;
+        for design in designs {
+            r.entry(Family::IdTable, "churn", design, 10, 10)
+                .alloc_calls_per_op = Some(2.0);
+        }
+        let mut step = StepRecord::new(
+            "memory",
+            "--quick",
+            DESIGNS.map(id),
+            designs.iter().map(|d| id(d)),
+        );
+        step.shard = Some(ShardRecord {
+            shard,
+            selected,
+            ran,
+            plan: "memory-deal".into(),
+        });
+        r.steps.push(step);
+        r
+    }
+
+    #[test]
+    fn a_pass_split_over_the_shards_joins_the_benchs_entries() {
+        // The pass dealt its cells apart from the bench: shard 1's pass measured slotmap, which
+        // shard 3's bench ran, and shard 3's measured holey, which shard 1's bench ran.
+        let mut files = three();
+        files[0] = with_memory_pass(files[0].clone(), &["slotmap", "packed"], 2, 6);
+        files[1] = with_memory_pass(files[1].clone(), &["slab", "pool"], 2, 6);
+        files[2] = with_memory_pass(files[2].clone(), &["holey", "thunderdome"], 2, 6);
+        let merged = merge_shards(files).unwrap();
+        assert_eq!(merged.benchmarks.len(), DESIGNS.len());
+        for b in &merged.benchmarks {
+            assert_eq!(b.alloc_calls_per_op, Some(2.0), "{}", b.id());
+            // The bench's entry, with the bench's figures.
+            assert_eq!(b.memory_bytes, Some(b.design.len() as u64), "{}", b.id());
+        }
+        let memory = merged.steps.iter().find(|s| s.step == "memory").unwrap();
+        assert!(memory.excluded.is_empty(), "{:?}", memory.excluded);
+        assert_eq!(memory.shard, None);
+        assert_eq!(memory.selection, "--quick");
+    }
+
+    #[test]
+    fn a_pass_split_otherwise_or_not_whole_is_refused() {
+        let split = |parts: [(&[&str], usize); 3]| {
+            let mut files = three();
+            for (file, (designs, ran)) in files.iter_mut().zip(parts) {
+                *file = with_memory_pass(file.clone(), designs, ran, 6);
+            }
+            files
+        };
+        let cases: Vec<(Vec<Results>, &str)> = vec![
+            (
+                split([(&["holey", "packed"], 2), (&["slab"], 1), (&["slotmap"], 1)]),
+                "the shards' memory passes ran 4 cells of its selection's 6",
+            ),
+            (
+                {
+                    let mut f = split([(&["holey"], 2), (&["slab"], 2), (&["pool"], 2)]);
+                    f[2].steps.retain(|s| s.step != "memory");
+                    f
+                },
+                "shard 3/3 ran the memory pass on another part than shard 1/3 (plan none",
+            ),
+            (
+                {
+                    let mut f = split([(&["holey"], 2), (&["slab"], 2), (&["pool"], 2)]);
+                    f[1].steps[1].shard.as_mut().unwrap().plan = "other".into();
+                    f
+                },
+                "(plan other, not memory-deal)",
+            ),
+            (
+                split([
+                    (&["holey", "packed"], 2),
+                    (&["slab", "pool"], 2),
+                    (&["holey"], 2),
+                ]),
+                "benchmark id_table/churn/holey/10 is in shards 1/3 and 3/3 with the same \
+                 measurement",
+            ),
         ];
         for (files, expected) in cases {
             let err = merge_shards(files).unwrap_err().to_string();

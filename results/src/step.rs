@@ -37,6 +37,11 @@ pub struct StepRecord {
     /// split into shards deals its cells by (`DODBENCH_SHARD_TIMES`). Empty for the passes.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub cell_ms: std::collections::BTreeMap<String, u64>,
+    /// For a pass run with `--shard K/N`: its part of the pass's selection (the cells, a
+    /// family, workload and N each, dealt as the bench deals its own). `dodbench merge` checks
+    /// that the shards' parts make the whole selection, then drops it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardRecord>,
 }
 
 impl StepRecord {
@@ -70,6 +75,7 @@ impl StepRecord {
             excluded: excluded.into_iter().collect(),
             seconds: None,
             cell_ms: Default::default(),
+            shard: None,
         }
     }
 
@@ -143,7 +149,8 @@ pub struct ShardRecord {
     pub shard: Shard,
     /// Cells of the whole selection the run was split from.
     pub selected: usize,
-    /// Cells this shard's bench ran (distinct workload and N of its benchmarks).
+    /// Cells this shard ran (distinct workload and N of its benchmarks; of a pass's step, the
+    /// cells of its part).
     pub ran: usize,
     /// [`crate::shards::plan_digest`] of the deal: every shard of one split has the same.
     pub plan: String,

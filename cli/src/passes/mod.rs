@@ -8,6 +8,7 @@ pub mod latency;
 pub mod memory;
 pub mod sweep;
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -20,6 +21,7 @@ use bench_harness::replay::{Family, reference_loop_names};
 use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use results::shards::{Shard, ShardRecord, assign, plan_digest};
 use results::{Benchmark, Results, StepRecord, default_results_path};
 
 /// The matrix options shared by the measurement subcommands.
@@ -46,6 +48,12 @@ pub struct MatrixArgs {
     /// Trace seed.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
+    /// Only shard K of N of the selection (`2/3`), into the results file of the bench's same
+    /// shard (`DODBENCH_SHARD=K/N cargo bench`): whole cells (a family, workload and N) dealt
+    /// longest first, as the bench deals its own, so every shard of a CI matrix measures its
+    /// part and `dodbench merge` checks the parts make the whole pass.
+    #[arg(long)]
+    pub shard: Option<Shard>,
 }
 
 impl MatrixArgs {
@@ -197,6 +205,55 @@ impl MatrixArgs {
     }
 }
 
+/// The cells (`family/workload/n`) of `args`'s selection of `pass` in `args.shard`'s part, and
+/// the record of that part for the pass's step; `None` without `--shard`.
+fn shard_part<P: Pass>(args: &MatrixArgs, pass: &P) -> Option<(HashSet<String>, ShardRecord)> {
+    struct Cells<'a, P> {
+        args: &'a MatrixArgs,
+        pass: &'a P,
+        cells: Vec<(String, f64)>,
+    }
+    impl<P: Pass> FamilyVisitor for Cells<'_, P> {
+        fn visit<F: Family>(&mut self) {
+            let defaults = self.pass.workloads::<F>();
+            let sizes = self.pass.sizes::<F>(self.args.quick);
+            let Some(selection) = self.args.selection::<F>(&defaults, sizes) else {
+                return;
+            };
+            // The pass's time grows with the designs it measures and with N.
+            let designs = selection.design_count::<F>() as f64;
+            for workload in &selection.workloads {
+                for &n in &selection.sizes {
+                    let cell = format!("{}/{workload}/{n}", F::NAME);
+                    self.cells.push((cell, designs * n as f64));
+                }
+            }
+        }
+    }
+    let shard = args.shard?;
+    let mut cells = Cells {
+        args,
+        pass,
+        cells: Vec::new(),
+    };
+    for_each_family(&mut cells);
+    let shard_of = assign(&cells.cells, shard.count);
+    let ids: Vec<&str> = cells.cells.iter().map(|(id, _)| id.as_str()).collect();
+    let mine: HashSet<String> = ids
+        .iter()
+        .zip(&shard_of)
+        .filter(|&(_, &k)| k + 1 == shard.index as usize)
+        .map(|(id, _)| id.to_string())
+        .collect();
+    let record = ShardRecord {
+        shard,
+        selected: ids.len(),
+        ran: mine.len(),
+        plan: plan_digest(&ids, &shard_of),
+    };
+    Some((mine, record))
+}
+
 /// A measurement subcommand: what it measures on each family and where the result goes.
 pub trait Pass {
     /// The measurement run on each design.
@@ -265,6 +322,8 @@ struct Driver<'a, P: Pass> {
     universe: Vec<String>,
     /// The benchmark IDs it measured.
     measured: Vec<String>,
+    /// With `--shard`: the cells (`family/workload/n`) of this shard's part.
+    part: Option<&'a HashSet<String>>,
 }
 
 impl<P: Pass> FamilyVisitor for Driver<'_, P> {
@@ -299,7 +358,7 @@ impl<P: Pass> FamilyVisitor for Driver<'_, P> {
             return;
         };
         self.selected += 1;
-        match run_family::<F, P>(self.args, &selection, self.pass, self.results) {
+        match run_family::<F, P>(self.args, &selection, self.part, self.pass, self.results) {
             Ok(measured) => self.measured.extend(measured),
             Err(e) => self.error = Some(e),
         }
@@ -309,14 +368,26 @@ impl<P: Pass> FamilyVisitor for Driver<'_, P> {
 fn run_family<F: Family, P: Pass>(
     args: &MatrixArgs,
     selection: &Selection,
+    part: Option<&HashSet<String>>,
     pass: &mut P,
     results: &mut Results,
 ) -> Result<Vec<String>> {
     let mut measured = Vec::new();
-    let bar =
-        progress(selection.workloads.len() * selection.sizes.len() * selection.design_count::<F>());
+    let mine = |workload: &str, n: usize| {
+        part.is_none_or(|cells| cells.contains(&format!("{}/{workload}/{n}", F::NAME)))
+    };
+    let cells = selection
+        .workloads
+        .iter()
+        .flat_map(|w| selection.sizes.iter().map(move |&n| (w, n)))
+        .filter(|&(w, n)| mine(w, n))
+        .count();
+    let bar = progress(cells * selection.design_count::<F>());
     for workload in &selection.workloads {
         for &n in &selection.sizes {
+            if !mine(workload, n) {
+                continue;
+            }
             bar.set_message(format!("{}/{workload} n={n}: generating", F::NAME));
             let prepared = PreparedTrace::<F>::generate(workload, n, args.seed)
                 .map_err(anyhow::Error::msg)
@@ -366,6 +437,21 @@ pub fn run<P: Pass>(args: &MatrixArgs, pass: &mut P) -> Result<()> {
 /// A trace cannot be prepared.
 pub fn run_into<P: Pass>(args: &MatrixArgs, pass: &mut P, results: &mut Results) -> Result<()> {
     let started = std::time::Instant::now();
+    let part = shard_part(args, pass);
+    if let Some((_, record)) = &part {
+        let shard = record.shard;
+        match results.shard.as_ref().map(|r| r.shard) {
+            Some(theirs) if theirs == shard => {}
+            Some(theirs) => bail!(
+                "--shard {shard}: the results file is shard {theirs} of its run; give this \
+                 pass the file of shard {shard} with --out"
+            ),
+            None => bail!(
+                "--shard {shard}: the results file is not a shard's; run \
+                 `DODBENCH_SHARD={shard} cargo bench` first, or give its file with --out"
+            ),
+        }
+    }
     let mut driver = Driver {
         args,
         pass,
@@ -374,6 +460,7 @@ pub fn run_into<P: Pass>(args: &MatrixArgs, pass: &mut P, results: &mut Results)
         selected: 0,
         universe: Vec::new(),
         measured: Vec::new(),
+        part: part.as_ref().map(|(cells, _)| cells),
     };
     for_each_family(&mut driver);
     if let Some(e) = driver.error {
@@ -388,6 +475,7 @@ pub fn run_into<P: Pass>(args: &MatrixArgs, pass: &mut P, results: &mut Results)
     if P::MERGES_BENCHMARKS {
         let mut step = StepRecord::new(P::NAME, &args.describe(), driver.universe, driver.measured);
         step.seconds = Some(started.elapsed().as_secs());
+        step.shard = part.map(|(_, record)| record);
         results.steps.push(step);
     }
     Ok(())

@@ -93,6 +93,12 @@ impl Pass for Sweep {
 /// Bad arguments (a size above the cap), or the results file cannot be written.
 pub fn run(args: &MatrixArgs) -> Result<()> {
     args.validate()?;
+    if let Some(shard) = args.shard {
+        bail!(
+            "--shard {shard}: the sweep is not split (each design's points are one curve, and \
+             its times compare only within one machine): run it whole after `dodbench merge`"
+        );
+    }
     let machine = bench_harness::machine::probe();
     let mem = std::fs::read_to_string("/proc/meminfo")
         .ok()
