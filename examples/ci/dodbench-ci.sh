@@ -5,7 +5,9 @@
 #
 #   shard K N   run the K-th of N shards of the quick matrix (DODBENCH_SHARD=K/N cargo bench)
 #               and of the passes the baseline holds (simulated cache counts, allocator calls,
-#               latency: --shard K/N); writes shard-K.json
+#               latency: --shard K/N); writes shard-K.json. With DODBENCH_TIMES_BRANCH and
+#               DODBENCH_TIMES_COMMIT set, the cells are dealt by the cell times of that
+#               commit's line in the history on that branch, when it has one
 #   merge       put every shard-*.json into target/dodbench/results.json (dodbench merge, which
 #               checks the shards make the whole bench and the whole of each pass), then add
 #               the working-set sweep's smaller sizes, which are not split
@@ -26,7 +28,16 @@ case "${1:-}" in
     n="${3:?shard K N}"
     # The cache pass needs valgrind.
     command -v valgrind >/dev/null || { sudo apt-get update -qq && sudo apt-get install -y -qq valgrind; }
-    DODBENCH_SHARD="$k/$n" DODBENCH_QUICK=1 DODBENCH_FRESH=1 cargo bench
+    # One line of an append-only history, the same for every job of the matrix, so every job
+    # deals the cells alike; without it they are dealt by the rounds budget.
+    times=()
+    if [ -n "${DODBENCH_TIMES_BRANCH:-}" ] && [ -n "${DODBENCH_TIMES_COMMIT:-}" ] \
+      && git fetch -q origin "$DODBENCH_TIMES_BRANCH" 2>/dev/null; then
+      git show FETCH_HEAD:history.jsonl | grep -F "\"commit\":\"$DODBENCH_TIMES_COMMIT\"" \
+        | grep -F '"cell_ms"' | tail -1 >shard-times.jsonl || true
+      if [ -s shard-times.jsonl ]; then times=(DODBENCH_SHARD_TIMES=shard-times.jsonl); fi
+    fi
+    env "${times[@]}" DODBENCH_SHARD="$k/$n" DODBENCH_QUICK=1 DODBENCH_FRESH=1 cargo bench
     "$DODBENCH" cache --quick --shard "$k/$n"
     "$DODBENCH" memory --quick --shard "$k/$n"
     "$DODBENCH" latency --quick --shard "$k/$n"

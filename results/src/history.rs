@@ -53,6 +53,11 @@ pub struct HistoryEntry {
     pub references: BTreeMap<Family, String>,
     /// One point per benchmark.
     pub benchmarks: Vec<HistoryPoint>,
+    /// The bench step's wall milliseconds per cell (`family/workload/n`), as the results file
+    /// records them: what a later run split into shards deals its cells by
+    /// (`DODBENCH_SHARD_TIMES` takes a history file too). Empty for runs that recorded none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cell_ms: BTreeMap<String, u64>,
 }
 
 /// One benchmark of one run.
@@ -144,6 +149,12 @@ impl HistoryEntry {
             reference: references.explicit().map(str::to_string),
             references: references.by_family().clone(),
             benchmarks,
+            cell_ms: run
+                .steps
+                .iter()
+                .filter(|s| s.step == "bench")
+                .flat_map(|s| s.cell_ms.clone())
+                .collect(),
         })
     }
 

@@ -101,29 +101,40 @@ impl ListVisitor for Universe {
 }
 
 /// The bench step's cell times (`family/workload/n` to wall seconds) of the results file at
-/// `path` (`DODBENCH_SHARD_TIMES`).
+/// `path` (`DODBENCH_SHARD_TIMES`), or of the last line with cell times of the history file
+/// there (`dodbench history append` keeps a run's cell times in its line).
 ///
 /// # Errors
-/// The file cannot be read, or its bench step recorded no cell times.
+/// The file cannot be read as either, or it recorded no cell times.
 pub(super) fn cell_seconds_of(path: &std::path::Path) -> Result<BTreeMap<String, f64>, String> {
-    let results = results::Results::load(path).map_err(|e| format!("DODBENCH_SHARD_TIMES: {e}"))?;
-    let times: BTreeMap<String, f64> = results
-        .steps
-        .iter()
-        .filter(|s| s.step == "bench")
-        .flat_map(|s| {
-            s.cell_ms
+    let cell_ms: BTreeMap<String, u64> = match results::Results::load(path) {
+        Ok(results) => results
+            .steps
+            .iter()
+            .filter(|s| s.step == "bench")
+            .flat_map(|s| s.cell_ms.clone())
+            .collect(),
+        Err(as_results) => match results::history::load(path) {
+            Ok((entries, _)) if !entries.is_empty() => entries
                 .iter()
-                .map(|(id, &ms)| (id.clone(), ms as f64 / 1000.0))
-        })
-        .collect();
-    if times.is_empty() {
+                .rev()
+                .find(|e| !e.cell_ms.is_empty())
+                .map(|e| e.cell_ms.clone())
+                .unwrap_or_default(),
+            _ => return Err(format!("DODBENCH_SHARD_TIMES: {as_results}")),
+        },
+    };
+    if cell_ms.is_empty() {
         return Err(format!(
-            "DODBENCH_SHARD_TIMES: {} records no cell times (a results file of `cargo bench` does)",
+            "DODBENCH_SHARD_TIMES: {} records no cell times (a results file of `cargo bench` \
+             does, and a history line appended from one)",
             path.display()
         ));
     }
-    Ok(times)
+    Ok(cell_ms
+        .into_iter()
+        .map(|(id, ms)| (id, ms as f64 / 1000.0))
+        .collect())
 }
 
 /// The part of `selected` that `shard` runs: whole cells (a workload group and N), dealt by
@@ -306,6 +317,43 @@ mod tests {
             &BTreeMap::new(),
         );
         assert_ne!(unknown.plan, one.plan, "another deal, another digest");
+    }
+
+    /// A history file's last line with cell times deals like the results file it came from;
+    /// a file that is neither, or has no cell times, is an error naming the variable.
+    #[test]
+    fn cell_times_come_from_a_results_file_or_a_history_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = |commit: &str, cells: &[(&str, u64)]| results::history::HistoryEntry {
+            history_version: results::history::HISTORY_VERSION,
+            commit: commit.into(),
+            date: results::history::utc_date(0),
+            created_unix: 0,
+            mode: Some("quick".into()),
+            machine: "ci".into(),
+            reference: None,
+            references: BTreeMap::new(),
+            benchmarks: Vec::new(),
+            cell_ms: cells.iter().map(|&(c, ms)| (c.to_string(), ms)).collect(),
+        };
+        let history = dir.path().join("history.jsonl");
+        results::history::append(&history, &line("a", &[("f/a/1", 1500), ("f/b/1", 20)])).unwrap();
+        results::history::append(&history, &line("b", &[])).unwrap();
+        let times = cell_seconds_of(&history).unwrap();
+        assert_eq!(times.get("f/a/1"), Some(&1.5));
+        assert_eq!(times.get("f/b/1"), Some(&0.02));
+
+        let without = dir.path().join("without.jsonl");
+        results::history::append(&without, &line("b", &[])).unwrap();
+        let garbage = dir.path().join("garbage.json");
+        std::fs::write(&garbage, "not json\n").unwrap();
+        for (file, expected) in [(&without, "records no cell times"), (&garbage, "")] {
+            let err = cell_seconds_of(file).unwrap_err();
+            assert!(
+                err.starts_with("DODBENCH_SHARD_TIMES: ") && err.contains(expected),
+                "{err}"
+            );
+        }
     }
 
     /// The quick and default matrices split into 2 to 4 shards: every benchmark in exactly one

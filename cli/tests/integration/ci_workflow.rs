@@ -1,7 +1,8 @@
 //! The CI workflow users copy (`examples/ci/dodbench.yml`) cannot rot: every step it runs is a
 //! call of `examples/ci/dodbench-ci.sh` with a subcommand the script has, the steps
 //! `docs/ci-matrix.md` runs locally (in `readme_commands.rs`, as copied) are the workflow's, and
-//! the history step, pointed at a branch, keeps every earlier run on it.
+//! the history step, pointed at a branch, keeps every earlier run on it, whose cell times the
+//! shard step deals by.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -103,11 +104,12 @@ fn the_history_step_keeps_every_run_on_its_branch() {
         &["remote", "add", "origin", origin.to_str().unwrap()],
     );
     std::fs::create_dir_all(work.join("target/dodbench")).unwrap();
-    std::fs::copy(
-        repo(dodbench::docs::REFERENCE_RUN),
-        work.join("target/dodbench/results.json"),
-    )
-    .unwrap();
+    // The reference run with cell times in its bench step, as every `cargo bench` records them.
+    let mut run = results::Results::load(&repo(dodbench::docs::REFERENCE_RUN)).unwrap();
+    let bench = run.steps.iter_mut().find(|s| s.step == "bench").unwrap();
+    bench.cell_ms = [("id_table/churn/1000".to_string(), 1234)].into();
+    run.save(&work.join("target/dodbench/results.json"))
+        .unwrap();
     for run in 1..=2 {
         // Each CI job starts from a fresh checkout: no history file of its own.
         let _ = std::fs::remove_file(work.join("history.jsonl"));
@@ -135,4 +137,60 @@ fn the_history_step_keeps_every_run_on_its_branch() {
         "history.jsonl",
         "the branch holds the history alone"
     );
+
+    // A shard job deals by the cell times of the named commit's line on the branch, and by the
+    // budget when the branch has no line of that commit. (`cargo`, the passes and valgrind are
+    // stand-ins: only the deal's input is checked here.)
+    let bin = dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let stand_ins = [
+        (
+            "cargo",
+            "#!/bin/sh\n{ echo \"shard $DODBENCH_SHARD\"; echo \"times ${DODBENCH_SHARD_TIMES:-none}\"; \
+             if [ -n \"$DODBENCH_SHARD_TIMES\" ]; then cat \"$DODBENCH_SHARD_TIMES\"; fi; } \
+             >cargo-saw.txt\n",
+        ),
+        ("valgrind", "#!/bin/sh\n"),
+        ("passes", "#!/bin/sh\n"),
+    ];
+    for (name, script) in stand_ins {
+        let path = bin.join(name);
+        std::fs::write(&path, script).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path = std::env::join_paths(std::iter::once(bin.clone()).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
+    for (commit, expected) in [
+        (run.commit.as_str(), "times shard-times.jsonl"),
+        ("0000", "times none"),
+    ] {
+        let out = Command::new("bash")
+            .arg(repo(SCRIPT))
+            .args(["shard", "2", "3"])
+            .current_dir(&work)
+            .env("PATH", &path)
+            .env("DODBENCH", bin.join("passes"))
+            .env("DODBENCH_TIMES_BRANCH", "dodbench-history")
+            .env("DODBENCH_TIMES_COMMIT", commit)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let saw = std::fs::read_to_string(work.join("cargo-saw.txt")).unwrap();
+        assert!(
+            saw.starts_with(&format!("shard 2/3\n{expected}\n")),
+            "{commit}: {saw}"
+        );
+        if expected != "times none" {
+            assert_eq!(saw.lines().count(), 3, "one history line: {saw}");
+            assert!(saw.contains("\"id_table/churn/1000\":1234"), "{saw}");
+        }
+        assert!(work.join("shard-2.json").is_file());
+    }
 }
