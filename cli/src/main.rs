@@ -24,10 +24,9 @@ use dodbench::{
 use results::compare::table::Format;
 use results::compare::{Rules, UpdatePermissions};
 
-/// Counts allocations for `dodbench memory` (and `advise`'s memory figures) once their
-/// measurement starts it; until then, and in every other command, each call goes to the system
-/// allocator behind one relaxed load (see `alloc_counter`). The criterion driver (`cargo
-/// bench`) does not install it.
+/// Counts allocations for `dodbench memory` (and `advise`'s memory figures) during their
+/// measurement's replays; otherwise each call goes to the system allocator behind one relaxed
+/// load (see `alloc_counter`). The criterion driver (`cargo bench`) does not install it.
 #[global_allocator]
 static ALLOCATOR: CountingAlloc = CountingAlloc;
 

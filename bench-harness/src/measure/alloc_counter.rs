@@ -1,25 +1,28 @@
 //! A counting global allocator: live bytes, peak live bytes and calls, in relaxed atomics.
 //!
 //! The `dodbench` binary installs it (`#[global_allocator] static A: CountingAlloc`; the
-//! criterion driver of `cargo bench` does not), but it counts only after [`start`]: until then
-//! each call forwards to the system allocator behind one relaxed load and a branch, so the
-//! timed replays of `latency` and `sweep` and the simulated counts of `cache` pay no atomic
-//! read-modify-write per allocation. The memory measurement starts it (`measure::memory`). The
-//! counts are process-wide: measure on one thread.
+//! criterion driver of `cargo bench` does not), but it counts only while a [`Counting`] guard
+//! lives ([`count`]): otherwise each call forwards to the system allocator behind one relaxed
+//! load and a branch, so the timed replays of `latency`, `sweep` and `advise` and the simulated
+//! counts of `cache` pay no atomic read-modify-write per allocation. The memory measurement
+//! counts over its own replay (`measure::memory`). The counts are process-wide: measure on one
+//! thread.
 //!
-//! Live and peak bytes are signed: memory allocated before [`start`] and freed after it takes
-//! its size off the live bytes without having added it, so only differences between two
-//! snapshots taken while counting mean anything (which is how `measure::memory` reads them).
+//! Live and peak bytes are signed: memory allocated while not counting and freed while
+//! counting takes its size off the live bytes without having added it, so only differences
+//! between two snapshots taken under one guard mean anything (which is how `measure::memory`
+//! reads them).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
-static COUNTING: AtomicBool = AtomicBool::new(false);
+/// [`Counting`] guards alive: calls are counted while there is one.
+static GUARDS: AtomicUsize = AtomicUsize::new(0);
 static LIVE: AtomicI64 = AtomicI64::new(0);
 static PEAK: AtomicI64 = AtomicI64::new(0);
 static CALLS: AtomicU64 = AtomicU64::new(0);
 
-/// The system allocator plus counts, once [`start`]ed.
+/// The system allocator plus counts, while a [`Counting`] guard lives.
 pub struct CountingAlloc;
 
 /// The counts at one moment.
@@ -60,18 +63,34 @@ pub fn reset_peak() {
     PEAK.store(LIVE.load(Relaxed), Relaxed);
 }
 
-/// Starts counting (for the rest of the process) and says whether [`CountingAlloc`] is this
-/// process's global allocator: whether an allocation is now counted.
-pub fn start() -> bool {
-    COUNTING.store(true, Relaxed);
+/// Counting while it lives ([`count`]); dropping it stops the counting.
+#[must_use = "the counting stops when the guard is dropped"]
+pub struct Counting(());
+
+impl Drop for Counting {
+    fn drop(&mut self) {
+        GUARDS.fetch_sub(1, Relaxed);
+    }
+}
+
+/// Counts until the returned guard is dropped; `None` (and nothing counted) when
+/// [`CountingAlloc`] is not this process's global allocator.
+pub fn count() -> Option<Counting> {
+    GUARDS.fetch_add(1, Relaxed);
+    let guard = Counting(());
     let before = CALLS.load(Relaxed);
     let probe = std::hint::black_box(Box::new(0u64));
     drop(probe);
-    CALLS.load(Relaxed) != before
+    (CALLS.load(Relaxed) != before).then_some(guard)
+}
+
+/// Whether [`CountingAlloc`] is this process's global allocator (counting is left as it was).
+pub fn is_installed() -> bool {
+    count().is_some()
 }
 
 fn counting() -> bool {
-    COUNTING.load(Relaxed)
+    GUARDS.load(Relaxed) != 0
 }
 
 fn grew(bytes: usize) {
@@ -144,7 +163,7 @@ mod tests {
 
     #[test]
     fn counts_live_bytes_peak_and_calls() {
-        assert!(start());
+        let counting = count().expect("installed in this test binary");
         // Other test threads allocate too: only check what cannot be disturbed by them much.
         let before = snapshot();
         let mut v: Vec<u8> = Vec::with_capacity(1 << 20);
@@ -165,5 +184,11 @@ mod tests {
             during.live_since(before.live),
             (during.live - before.live) as u64
         );
+        // Other tests of this binary may hold guards of their own: check the nesting only.
+        let nested = count().expect("installed");
+        drop(counting);
+        assert!(super::counting(), "a guard still alive keeps counting");
+        drop(nested);
+        assert!(is_installed());
     }
 }

@@ -7,12 +7,12 @@
 //! size is the design's own figure.
 //!
 //! Needs [`super::alloc_counter::CountingAlloc`] as the global allocator (the `dodbench`
-//! binary installs it; the first measurement starts its counting) and one thread.
+//! binary installs it; each measurement counts over its own replay) and one thread.
 
 use workloads::TraceStats;
 
 use crate::measure::DesignMeasure;
-use crate::measure::alloc_counter::{reset_peak, snapshot, start};
+use crate::measure::alloc_counter::{count, reset_peak, snapshot};
 use crate::replay::{Design, Family, ReplayDigest, State};
 use crate::suite::PreparedTrace;
 use crate::verify::{Checked, describe_mismatch};
@@ -47,9 +47,9 @@ pub fn measure_memory<F: Family>(
     design: &dyn Design<F>,
     prepared: &PreparedTrace<F>,
 ) -> Result<MemoryMetrics, String> {
-    if !start() {
+    let Some(_counting) = count() else {
         return Err("the counting allocator is not this binary's global allocator".into());
-    }
+    };
     let trace = &prepared.trace;
     let base = snapshot().live;
     let mut state = design.for_trace(trace);

@@ -310,7 +310,7 @@ impl<F: Family> ReplayerVisitor<F> for AdviseDesign<'_, '_, F> {
         let checked = check_design(design, &p.trace, &p.expected);
         let mut verdict = Verdict::of(p, name, &checked);
         let mut memory = None;
-        if verdict.outcome.is_verified() && alloc_counter::start() {
+        if verdict.outcome.is_verified() && alloc_counter::is_installed() {
             match measure_memory(design, p) {
                 Ok(m) => memory = Some(m),
                 Err(e) => verdict.outcome = Outcome::Failed(format!("memory replay: {e}")),
