@@ -149,12 +149,7 @@ impl HistoryEntry {
             reference: references.explicit().map(str::to_string),
             references: references.by_family().clone(),
             benchmarks,
-            cell_ms: run
-                .steps
-                .iter()
-                .filter(|s| s.step == "bench")
-                .flat_map(|s| s.cell_ms.clone())
-                .collect(),
+            cell_ms: crate::step::bench_cell_ms(&run.steps),
         })
     }
 

@@ -176,7 +176,8 @@ pub enum ShardError {
         shard: Shard,
         /// The shard compared with.
         first: Shard,
-        /// Its plan (`whole selection` without `--shard`, `not run` without the pass).
+        /// Its plan (`none: not run with --shard` when the shard's latest run of the pass was
+        /// whole, or it has no run of it).
         theirs: String,
         /// The first shard's.
         ours: String,
@@ -260,11 +261,12 @@ fn joined(a: &Benchmark, a_benched: bool, b: &Benchmark, b_benched: bool) -> Opt
     }
     let took_hw = base.hw.is_none() && other.hw.is_some();
     let all = take(&mut base.sim, &other.sim)
-        & take(&mut base.hw, &other.hw)
-        & take(&mut base.alloc_calls_per_op, &other.alloc_calls_per_op)
-        & take(&mut base.memory, &other.memory)
-        & take(&mut base.latency, &other.latency);
-    if took_hw {
+        && take(&mut base.hw, &other.hw)
+        && take(&mut base.alloc_calls_per_op, &other.alloc_calls_per_op)
+        && take(&mut base.memory, &other.memory)
+        && take(&mut base.latency, &other.latency);
+    // The reason goes with the counters (or says why the latency pass had none).
+    if took_hw || (base.hw.is_none() && base.hw_reason.is_none()) {
         base.hw_reason = other.hw_reason.clone();
     }
     all.then_some(base)
@@ -284,9 +286,9 @@ fn check_pass_shards(files: &BTreeMap<u32, (usize, Results)>) -> Result<(), Shar
     for (name, records) in &mut passes {
         for (_, r) in files.values() {
             let shard = r.shard.as_ref().expect("checked by merge_shards").shard;
-            let steps: Vec<_> = r.steps.iter().filter(|s| s.step == *name).collect();
-            // A file holds one record per step (a pass run again in it merged into it).
-            records.push((shard, steps.first().and_then(|s| s.shard.as_ref())));
+            // A pass run again into the file adds a record: its latest run is the file's.
+            let latest = r.steps.iter().rev().find(|s| s.step == *name);
+            records.push((shard, latest.and_then(|s| s.shard.as_ref())));
         }
     }
     for (name, records) in passes {

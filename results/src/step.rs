@@ -105,6 +105,16 @@ impl StepRecord {
     }
 }
 
+/// The `bench` steps' cell times of a run's `steps` (`family/workload/n` to wall
+/// milliseconds): what `DODBENCH_SHARD_TIMES` deals a split run by.
+pub fn bench_cell_ms(steps: &[StepRecord]) -> std::collections::BTreeMap<String, u64> {
+    steps
+        .iter()
+        .filter(|s| s.step == "bench")
+        .flat_map(|s| s.cell_ms.clone())
+        .collect()
+}
+
 /// The most shards a run may be split into.
 pub const MAX_SHARDS: u32 = 256;
 

@@ -108,12 +108,7 @@ impl ListVisitor for Universe {
 /// The file cannot be read as either, or it recorded no cell times.
 pub(super) fn cell_seconds_of(path: &std::path::Path) -> Result<BTreeMap<String, f64>, String> {
     let cell_ms: BTreeMap<String, u64> = match results::Results::load(path) {
-        Ok(results) => results
-            .steps
-            .iter()
-            .filter(|s| s.step == "bench")
-            .flat_map(|s| s.cell_ms.clone())
-            .collect(),
+        Ok(results) => results::step::bench_cell_ms(&results.steps),
         Err(as_results) => match results::history::load(path) {
             Ok((entries, _)) if !entries.is_empty() => entries
                 .iter()

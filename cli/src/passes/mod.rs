@@ -205,6 +205,11 @@ impl MatrixArgs {
     }
 }
 
+/// A cell's ID, `family/workload/n`, as the pass's shards deal them.
+fn cell_id<F: Family>(workload: &str, n: usize) -> String {
+    format!("{}/{workload}/{n}", F::NAME)
+}
+
 /// The cells (`family/workload/n`) of `args`'s selection of `pass` in `args.shard`'s part, and
 /// the record of that part for the pass's step; `None` without `--shard`.
 fn shard_part<P: Pass>(args: &MatrixArgs, pass: &P) -> Option<(HashSet<String>, ShardRecord)> {
@@ -224,8 +229,8 @@ fn shard_part<P: Pass>(args: &MatrixArgs, pass: &P) -> Option<(HashSet<String>, 
             let designs = selection.design_count::<F>() as f64;
             for workload in &selection.workloads {
                 for &n in &selection.sizes {
-                    let cell = format!("{}/{workload}/{n}", F::NAME);
-                    self.cells.push((cell, designs * n as f64));
+                    self.cells
+                        .push((cell_id::<F>(workload, n), designs * n as f64));
                 }
             }
         }
@@ -374,7 +379,7 @@ fn run_family<F: Family, P: Pass>(
 ) -> Result<Vec<String>> {
     let mut measured = Vec::new();
     let mine = |workload: &str, n: usize| {
-        part.is_none_or(|cells| cells.contains(&format!("{}/{workload}/{n}", F::NAME)))
+        part.is_none_or(|cells| cells.contains(&cell_id::<F>(workload, n)))
     };
     let cells = selection
         .workloads
