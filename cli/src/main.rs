@@ -129,67 +129,10 @@ enum Command {
     /// Which design for this trace? Replays a trace file (any family) on every design of its
     /// family, verified; ranks them by time with memory and allocator calls, prints the top
     /// three with why, and writes a one-page report.
-    Advise {
-        /// Trace file written by `dodbench gen`, a recording or `dodbench convert-wee-alloc`.
-        trace: PathBuf,
-        /// Report directory; default target/dodbench/advise.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Rounds of interleaved samples: every verified design timed once per round, in a
-        /// shuffled order (at least 6 for a 95% interval of the ranking).
-        #[arg(long, default_value_t = 11)]
-        samples: usize,
-        /// Skip the cache simulation under valgrind (then advise takes seconds).
-        #[arg(long)]
-        no_cache_sim: bool,
-        /// Simulate the caches of the N fastest designs only (`all`: every verified design).
-        #[arg(long, default_value = "6", value_parser = cache_top)]
-        cache_sim_top: CacheTop,
-    },
+    Advise(AdviseArgs),
     /// Compare NEW against BASE (a results.json or the committed baseline). Exit 0: nothing
     /// regressed; 1: a deterministic metric or a verification regressed; 2: unusable input.
-    Compare {
-        /// Base run: results.json (schema version 1 to 7, every version this dodbench reads)
-        /// or a baseline file (format version 1).
-        base: PathBuf,
-        /// New run: results.json.
-        new: PathBuf,
-        /// Print a Markdown table (for a pull-request comment) instead of text.
-        #[arg(long)]
-        markdown: bool,
-        /// Also list unchanged rows.
-        #[arg(long)]
-        all: bool,
-        /// Relative tolerance of deterministic metrics.
-        #[arg(long, default_value_t = 0.02, value_parser = fraction)]
-        threshold_det: f64,
-        /// Relative change of normalised time that can be flagged (never fails the gate).
-        #[arg(long, default_value_t = 0.10, value_parser = fraction)]
-        threshold_time: f64,
-        /// Design whose time normalises the others on the same workload and n, in every
-        /// family (default: each family's reference design, e.g. `holey` for the ID tables).
-        #[arg(long)]
-        reference: Option<String>,
-        /// After comparing, rewrite BASE (a baseline file, or a path that does not exist yet)
-        /// with NEW's deterministic metrics, atomically, keeping the old one as BASE.prev;
-        /// refuses (exit 2, baseline untouched) an empty NEW, failed benchmarks or a shrink
-        /// (see --allow-shrink, --allow-failed).
-        #[arg(long)]
-        update_baseline: bool,
-        /// With --update-baseline: allow dropping more than 5% of the baseline's benchmarks
-        /// (refused otherwise, leaving the baseline untouched).
-        #[arg(long, requires = "update_baseline")]
-        allow_shrink: bool,
-        /// With --update-baseline: allow benchmarks that failed verification (refused
-        /// otherwise).
-        #[arg(long, requires = "update_baseline")]
-        allow_failed: bool,
-        /// A JSON-lines history file: each benchmark's time noise is learned from its last runs
-        /// there on NEW's machine and mode (a time change is flagged only beyond it), then
-        /// NEW's summary is appended.
-        #[arg(long)]
-        history: Option<PathBuf>,
-    },
+    Compare(CompareArgs),
     /// Export a results file for a continuous-benchmarking service.
     Export {
         /// Output format.
@@ -337,6 +280,137 @@ fn fraction(s: &str) -> Result<f64, String> {
 /// `sim-server --trace T`, the exact arguments [`server_command`] gives the server, read
 /// without clap.
 ///
+// `dodbench advise`'s arguments (its help text is the variant's doc comment).
+#[derive(clap::Args)]
+struct AdviseArgs {
+    /// Trace file written by `dodbench gen`, a recording or `dodbench convert-wee-alloc`.
+    trace: PathBuf,
+    /// Report directory; default target/dodbench/advise.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Rounds of interleaved samples: every verified design timed once per round, in a
+    /// shuffled order (at least 6 for a 95% interval of the ranking).
+    #[arg(long, default_value_t = 11)]
+    samples: usize,
+    /// Skip the cache simulation under valgrind (then advise takes seconds).
+    #[arg(long)]
+    no_cache_sim: bool,
+    /// Simulate the caches of the N fastest designs only (`all`: every verified design).
+    #[arg(long, default_value = "6", value_parser = cache_top)]
+    cache_sim_top: CacheTop,
+}
+
+impl AdviseArgs {
+    fn run(self) -> anyhow::Result<Gate> {
+        let Self {
+            trace,
+            out,
+            samples,
+            no_cache_sim,
+            cache_sim_top,
+        } = self;
+        let mut options = advise::AdviseOptions {
+            samples,
+            cache_top: cache_sim_top.0,
+            ..Default::default()
+        };
+        if no_cache_sim {
+            options.cache = Err("--no-cache-sim".to_string());
+        }
+        if let Some(out) = out {
+            options.out = out;
+        }
+        advise::run(&trace, &options).map(|advice| {
+            println!("{}", advice.summary());
+            Gate::Pass
+        })
+    }
+}
+
+// `dodbench compare`'s arguments (its help text is the variant's doc comment).
+#[derive(clap::Args)]
+struct CompareArgs {
+    /// Base run: results.json (schema version 1 to 7, every version this dodbench reads)
+    /// or a baseline file (format version 1).
+    base: PathBuf,
+    /// New run: results.json.
+    new: PathBuf,
+    /// Print a Markdown table (for a pull-request comment) instead of text.
+    #[arg(long)]
+    markdown: bool,
+    /// Also list unchanged rows.
+    #[arg(long)]
+    all: bool,
+    /// Relative tolerance of deterministic metrics.
+    #[arg(long, default_value_t = 0.02, value_parser = fraction)]
+    threshold_det: f64,
+    /// Relative change of normalised time that can be flagged (never fails the gate).
+    #[arg(long, default_value_t = 0.10, value_parser = fraction)]
+    threshold_time: f64,
+    /// Design whose time normalises the others on the same workload and n, in every
+    /// family (default: each family's reference design, e.g. `holey` for the ID tables).
+    #[arg(long)]
+    reference: Option<String>,
+    /// After comparing, rewrite BASE (a baseline file, or a path that does not exist yet)
+    /// with NEW's deterministic metrics, atomically, keeping the old one as BASE.prev;
+    /// refuses (exit 2, baseline untouched) an empty NEW, failed benchmarks or a shrink
+    /// (see --allow-shrink, --allow-failed).
+    #[arg(long)]
+    update_baseline: bool,
+    /// With --update-baseline: allow dropping more than 5% of the baseline's benchmarks
+    /// (refused otherwise, leaving the baseline untouched).
+    #[arg(long, requires = "update_baseline")]
+    allow_shrink: bool,
+    /// With --update-baseline: allow benchmarks that failed verification (refused
+    /// otherwise).
+    #[arg(long, requires = "update_baseline")]
+    allow_failed: bool,
+    /// A JSON-lines history file: each benchmark's time noise is learned from its last runs
+    /// there on NEW's machine and mode (a time change is flagged only beyond it), then
+    /// NEW's summary is appended.
+    #[arg(long)]
+    history: Option<PathBuf>,
+}
+
+impl CompareArgs {
+    fn run(self) -> anyhow::Result<Gate> {
+        let Self {
+            base,
+            new,
+            markdown,
+            all,
+            threshold_det,
+            threshold_time,
+            reference,
+            update_baseline,
+            allow_shrink,
+            allow_failed,
+            history,
+        } = self;
+        let rules = Rules {
+            threshold_det,
+            threshold_time,
+            reference,
+            ..Rules::default()
+        };
+        let options = compare::Options {
+            format: if markdown {
+                Format::Markdown
+            } else {
+                Format::Text
+            },
+            all,
+            update_baseline,
+            permissions: UpdatePermissions {
+                allow_shrink,
+                allow_failed,
+            },
+            history: history.as_deref(),
+        };
+        compare::run(&base, &new, &rules, &options)
+    }
+}
+
 /// Every child of the server inherits its heap, and the simulated D1/LL misses depend on where
 /// heap blocks land: clap's parse allocates for every subcommand's options and help text, so
 /// read through clap, any change to the command line's help would move the heap under every
@@ -395,64 +469,8 @@ fn main() {
             };
             shrink::run(source, &design, &out, Duration::from_secs(time_limit))
         }
-        Command::Advise {
-            trace,
-            out,
-            samples,
-            no_cache_sim,
-            cache_sim_top,
-        } => {
-            let mut options = advise::AdviseOptions {
-                samples,
-                cache_top: cache_sim_top.0,
-                ..Default::default()
-            };
-            if no_cache_sim {
-                options.cache = Err("--no-cache-sim".to_string());
-            }
-            if let Some(out) = out {
-                options.out = out;
-            }
-            advise::run(&trace, &options).map(|advice| {
-                println!("{}", advice.summary());
-                Gate::Pass
-            })
-        }
-        Command::Compare {
-            base,
-            new,
-            markdown,
-            all,
-            threshold_det,
-            threshold_time,
-            reference,
-            update_baseline,
-            allow_shrink,
-            allow_failed,
-            history,
-        } => {
-            let rules = Rules {
-                threshold_det,
-                threshold_time,
-                reference,
-                ..Rules::default()
-            };
-            let options = compare::Options {
-                format: if markdown {
-                    Format::Markdown
-                } else {
-                    Format::Text
-                },
-                all,
-                update_baseline,
-                permissions: UpdatePermissions {
-                    allow_shrink,
-                    allow_failed,
-                },
-                history: history.as_deref(),
-            };
-            compare::run(&base, &new, &rules, &options)
-        }
+        Command::Advise(args) => args.run(),
+        Command::Compare(args) => args.run(),
         Command::Export {
             format,
             results,

@@ -341,6 +341,61 @@ fn check_pass_shards(files: &BTreeMap<u32, (usize, Results)>) -> Result<(), Shar
 /// # Errors
 /// The first [`ShardError`] found, checking the files in order.
 pub fn merge_shards(files: Vec<Results>) -> Result<Results, ShardError> {
+    let by_index = shards_by_index(files)?;
+    check_pass_shards(&by_index)?;
+    let mut shards = by_index.into_values().map(|(_, r)| r);
+    let mut merged = shards.next().expect("count >= 1 shards");
+    let head = merged.shard.clone().expect("checked above");
+    let first = FirstShard {
+        identity: SameRun::of(&merged).of_the_whole_run(),
+        selection: bench_selection(&merged),
+        record: head.clone(),
+    };
+    let mut ran = head.ran;
+    let mut names = vec![merged.machine.name.clone()];
+    let mut seen: HashMap<String, (Shard, bool)> = merged
+        .benchmarks
+        .iter()
+        .map(|b| {
+            let id = b.id();
+            let ran = benched(&merged, &id);
+            (id, (head.shard, ran))
+        })
+        .collect();
+    for mut r in shards {
+        let record = r.shard.clone().expect("checked above");
+        first.check_same_split(&record, &merged.machine, &r)?;
+        ran += record.ran;
+        join_overlaps(&merged, &mut r, record.shard, &mut seen)?;
+        if !names.contains(&r.machine.name) {
+            names.push(r.machine.name.clone());
+        }
+        merged.merge_newer(r);
+    }
+    // The shards ran one selection each step: one for the whole run, not the shards' joined.
+    for step in &mut merged.steps {
+        let parts: Vec<&str> = step.selection.split("; then ").collect();
+        if parts.iter().all(|p| *p == parts[0]) {
+            step.selection = parts[0].to_string();
+        }
+    }
+    if ran != head.selected {
+        return Err(ShardError::Incomplete {
+            ran,
+            selected: head.selected,
+        });
+    }
+    merged.machine.name = names.join("+");
+    merged.shard = None;
+    for step in &mut merged.steps {
+        step.shard = None;
+    }
+    Ok(merged)
+}
+
+/// The files by shard index, each with its place (from 1) among `files`: refused unless they
+/// are shards `1..=n` of one count, each once.
+fn shards_by_index(files: Vec<Results>) -> Result<BTreeMap<u32, (usize, Results)>, ShardError> {
     let mut by_index: BTreeMap<u32, (usize, Results)> = BTreeMap::new();
     let mut count = None;
     for (i, r) in files.into_iter().enumerate() {
@@ -374,99 +429,92 @@ pub fn merge_shards(files: Vec<Results>) -> Result<Results, ShardError> {
             count,
         });
     }
-    check_pass_shards(&by_index)?;
-    let mut shards = by_index.into_values().map(|(_, r)| r);
-    let mut merged = shards.next().expect("count >= 1 shards");
-    let head = merged.shard.clone().expect("checked above");
-    let first = head.shard;
-    let mut ran = head.ran;
-    let identity = SameRun::of(&merged).of_the_whole_run();
-    let selection = bench_selection(&merged);
-    let mut names = vec![merged.machine.name.clone()];
-    // Whether a shard's bench ran a benchmark of its file (a pass may have added it).
-    let benched =
-        |r: &Results, id: &str| r.steps.iter().any(|s| s.step == "bench" && !s.excludes(id));
-    let mut seen: HashMap<String, (Shard, bool)> = merged
-        .benchmarks
-        .iter()
-        .map(|b| {
-            let id = b.id();
-            let ran = benched(&merged, &id);
-            (id, (first, ran))
-        })
-        .collect();
-    for mut r in shards {
-        let record = r.shard.clone().expect("checked above");
-        let shard = record.shard;
-        if (record.plan.as_str(), record.selected) != (head.plan.as_str(), head.selected) {
+    Ok(by_index)
+}
+
+/// Whether a shard's bench ran a benchmark of its file (a pass may have added it).
+fn benched(r: &Results, id: &str) -> bool {
+    r.steps.iter().any(|s| s.step == "bench" && !s.excludes(id))
+}
+
+/// What every later shard must share with the first one.
+struct FirstShard {
+    record: ShardRecord,
+    identity: SameRun,
+    selection: String,
+}
+
+impl FirstShard {
+    /// Refuses a shard (its `record` and results `r`) of another deal, run, kind of machine
+    /// than `machine`, or selection.
+    fn check_same_split(
+        &self,
+        record: &ShardRecord,
+        machine: &Machine,
+        r: &Results,
+    ) -> Result<(), ShardError> {
+        let (shard, first) = (record.shard, self.record.shard);
+        if (record.plan.as_str(), record.selected)
+            != (self.record.plan.as_str(), self.record.selected)
+        {
             return Err(ShardError::OtherPlan {
                 shard,
                 first,
-                theirs: record.plan,
-                ours: head.plan,
+                theirs: record.plan.clone(),
+                ours: self.record.plan.clone(),
             });
         }
-        ran += record.ran;
-        let theirs = SameRun::of(&r).of_the_whole_run();
-        if let Some(why) = identity.differs(&theirs) {
+        let theirs = SameRun::of(r).of_the_whole_run();
+        if let Some(why) = self.identity.differs(&theirs) {
             return Err(ShardError::OtherRun { shard, first, why });
         }
-        if let Some(why) = machine_kind_differs(&merged.machine, &r.machine) {
+        if let Some(why) = machine_kind_differs(machine, &r.machine) {
             return Err(ShardError::OtherMachine { shard, first, why });
         }
-        let their_selection = bench_selection(&r);
-        if their_selection != selection {
+        let their_selection = bench_selection(r);
+        if their_selection != self.selection {
             return Err(ShardError::OtherSelection {
                 shard,
                 first,
                 theirs: their_selection,
-                ours: selection,
+                ours: self.selection.clone(),
             });
         }
-        let index: HashMap<String, usize> = merged
-            .benchmarks
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.id(), i))
-            .collect();
-        let ran: Vec<bool> = r.benchmarks.iter().map(|b| benched(&r, &b.id())).collect();
-        for (b, ran) in r.benchmarks.iter_mut().zip(ran) {
-            let id = b.id();
-            if let Some((earlier, earlier_ran)) = seen.insert(id.clone(), (shard, ran)) {
-                let theirs = index.get(&id).map(|&i| &merged.benchmarks[i]);
-                let both = theirs.and_then(|t| joined(t, earlier_ran, b, ran));
-                *b = both.ok_or(ShardError::Overlap {
-                    id: id.clone(),
-                    first: earlier,
-                    second: shard,
-                })?;
-                seen.insert(id, (shard, ran || earlier_ran));
-            }
+        Ok(())
+    }
+}
+
+/// Replaces each benchmark of `r` (shard `shard`) that an earlier shard also has by the two
+/// joined ([`joined`]: the bench's entry with the passes' figures of both), and records in
+/// `seen` which shard last had each benchmark and whether a bench ran it; refuses the same
+/// measurement in two shards.
+fn join_overlaps(
+    merged: &Results,
+    r: &mut Results,
+    shard: Shard,
+    seen: &mut HashMap<String, (Shard, bool)>,
+) -> Result<(), ShardError> {
+    let index: HashMap<String, usize> = merged
+        .benchmarks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.id(), i))
+        .collect();
+    let ran: Vec<bool> = r.benchmarks.iter().map(|b| benched(r, &b.id())).collect();
+    for (b, ran) in r.benchmarks.iter_mut().zip(ran) {
+        let id = b.id();
+        if let Some((earlier, earlier_ran)) = seen.insert(id.clone(), (shard, ran)) {
+            let theirs = index.get(&id).map(|&i| &merged.benchmarks[i]);
+            let both = theirs.and_then(|t| joined(t, earlier_ran, b, ran));
+            *b = both.ok_or(ShardError::Overlap {
+                id: id.clone(),
+                first: earlier,
+                second: shard,
+            })?;
+            seen.insert(id, (shard, ran || earlier_ran));
         }
-        if !names.contains(&r.machine.name) {
-            names.push(r.machine.name.clone());
-        }
-        merged.merge_newer(r);
     }
-    // The shards ran one selection each step: one for the whole run, not the shards' joined.
-    for step in &mut merged.steps {
-        let parts: Vec<&str> = step.selection.split("; then ").collect();
-        if parts.iter().all(|p| *p == parts[0]) {
-            step.selection = parts[0].to_string();
-        }
-    }
-    if ran != head.selected {
-        return Err(ShardError::Incomplete {
-            ran,
-            selected: head.selected,
-        });
-    }
-    merged.machine.name = names.join("+");
-    merged.shard = None;
-    for step in &mut merged.steps {
-        step.shard = None;
-    }
-    Ok(merged)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -242,16 +242,51 @@ pub fn time_cell(
     budget: &RoundsBudget,
     seed: u64,
 ) -> CellRounds {
-    let same_iters_as = &roles.mirrors;
     assert!(
-        same_iters_as.len() == timers.len() && roles.ranked.len() == timers.len(),
+        roles.mirrors.len() == timers.len() && roles.ranked.len() == timers.len(),
         "one role per contestant"
     );
-    let mut calibrated: Vec<Result<(u64, Duration), String>> = timers
+    let (calibrated, warm) = calibrate_pairs(timers, &roles.mirrors, budget);
+    let plan = RoundsPlan::new(calibrated, &warm, budget);
+    let threaded = timers.iter().any(|t| t.runs_on_other_threads());
+    let mut cell = Rounds {
+        timers,
+        timings: plan.timings,
+        warm,
+        groups: adjacent_groups(&roles.mirrors),
+        rng: TraceRng::new(seed),
+    };
+    let rounds = plan.rounds;
+    let staying = cell.planned_rounds(rounds, &plan.per_round, roles, budget);
+    let left_spent = staying.iter().filter(|&&s| !s).count();
+    let (extra, extra_contestants) = cell.extra_rounds(rounds, staying, roles, budget, threaded);
+    CellRounds {
+        rounds,
+        left_spent,
+        leave_from: budget.leave_spent_after.unwrap_or(rounds),
+        extra,
+        extra_contestants,
+        timings: cell.timings,
+    }
+}
+
+/// A contestant's calibration: its iterations per sample and the wall time of one replay, or
+/// why it failed.
+type Calibration = Result<(u64, Duration), String>;
+
+/// Calibrates every contestant, then gives each pair of `mirrors` (a design and the loop that
+/// mirrors it) the same iterations per sample and the same warm-ups: the more of the two.
+/// Returns each contestant's calibration and its warm-ups per round.
+fn calibrate_pairs(
+    timers: &mut [Box<dyn Timer + '_>],
+    mirrors: &[Option<usize>],
+    budget: &RoundsBudget,
+) -> (Vec<Calibration>, Vec<u64>) {
+    let mut calibrated: Vec<Calibration> = timers
         .iter_mut()
         .map(|timer| calibrate(timer.as_mut(), budget))
         .collect();
-    for (i, j) in same_iters_as.iter().enumerate() {
+    for (i, j) in mirrors.iter().enumerate() {
         let Some(j) = *j else { continue };
         if let (Ok((a, _)), Ok((b, _))) = (&calibrated[i], &calibrated[j]) {
             let both = (*a).max(*b);
@@ -271,89 +306,58 @@ pub fn time_cell(
                 .map_or(0, |&(_, wall)| warm_ups(timer.needs_warm_up(), wall))
         })
         .collect();
-    for (i, j) in same_iters_as.iter().enumerate() {
+    for (i, j) in mirrors.iter().enumerate() {
         if let Some(j) = *j {
             let both = warm[i].max(warm[j]);
             (warm[i], warm[j]) = (both, both);
         }
     }
-    let mut timings: Vec<Result<RoundsTiming, String>> = Vec::with_capacity(timers.len());
-    // Each contestant's wall time per round (warm-ups and rebuilds included), and the round's.
-    let mut per_round: Vec<Duration> = Vec::with_capacity(timers.len());
-    for (calibration, &warm_up) in calibrated.into_iter().zip(&warm) {
-        let cost = calibration
-            .as_ref()
-            .map_or(Duration::ZERO, |&(iters, wall)| {
-                wall.mul_f64((iters + warm_up) as f64)
-            });
-        per_round.push(cost);
-        timings.push(calibration.map(|(iters, _)| RoundsTiming {
-            iters,
-            ns_per_replay: Vec::new(),
-            instances: Vec::new(),
-        }));
-    }
-    let round_wall: Duration = per_round.iter().sum();
-    let live = timings.iter().filter(|t| t.is_ok()).count();
-    let cell_budget = budget.per_contestant.as_secs_f64() * live as f64;
-    let max_rounds = budget.max_rounds.max(budget.min_rounds);
-    let rounds = ((cell_budget / round_wall.as_secs_f64().max(1e-9)) as usize)
-        .clamp(budget.min_rounds, max_rounds);
-    let threaded = timers.iter().any(|t| t.runs_on_other_threads());
-    let mut cell = Rounds {
-        timers,
-        timings,
-        warm,
-        groups: adjacent_groups(same_iters_as),
-        rng: TraceRng::new(seed),
-    };
-    // The contestants still in the rounds: all but those that spent their budget and left.
-    let mut staying = vec![true; roles.ranked.len()];
-    for round in 0..rounds {
-        if let Some(after) = budget.leave_spent_after
-            && round >= after
-        {
-            let spent = |i: usize| per_round[i].mul_f64(round as f64) >= budget.per_contestant;
-            if (0..staying.len()).any(|i| staying[i] && spent(i)) {
-                let open = open_contestants(&cell.timings, roles, &staying, budget.precision);
-                for (i, stays) in staying.iter_mut().enumerate() {
-                    *stays &= !spent(i) || open[i];
-                }
-            }
+    (calibrated, warm)
+}
+
+/// How many rounds a cell gets before its extra rounds, from what one round costs.
+struct RoundsPlan {
+    /// Each contestant's timing so far: its iterations per sample, or why it failed.
+    timings: Vec<Result<RoundsTiming, String>>,
+    /// Each contestant's wall time per round (warm-ups and rebuilds included).
+    per_round: Vec<Duration>,
+    /// The rounds every contestant runs (unless it leaves spent).
+    rounds: usize,
+}
+
+impl RoundsPlan {
+    /// The rounds that fit the budget's time per live contestant, within its least and most
+    /// rounds.
+    fn new(
+        calibrated: Vec<Calibration>,
+        warm: &[u64],
+        budget: &RoundsBudget,
+    ) -> Self {
+        let mut timings: Vec<Result<RoundsTiming, String>> = Vec::with_capacity(calibrated.len());
+        let mut per_round: Vec<Duration> = Vec::with_capacity(calibrated.len());
+        for (calibration, &warm_up) in calibrated.into_iter().zip(warm) {
+            let cost = calibration
+                .as_ref()
+                .map_or(Duration::ZERO, |&(iters, wall)| {
+                    wall.mul_f64((iters + warm_up) as f64)
+                });
+            per_round.push(cost);
+            timings.push(calibration.map(|(iters, _)| RoundsTiming {
+                iters,
+                ns_per_replay: Vec::new(),
+                instances: Vec::new(),
+            }));
         }
-        cell.round(&|i| staying[i]);
-    }
-    let left_spent = staying.iter().filter(|&&s| !s).count();
-    // The extra rounds, in blocks, each followed by a look at what is still open; a contestant
-    // that left never comes back (it would no longer have run a prefix of the rounds).
-    let mut active = open_contestants(&cell.timings, roles, &staying, budget.precision);
-    let extra_contestants = active.iter().filter(|&&a| a).count();
-    let extra_budget = budget
-        .extra_per_contestant
-        .mul_f64(extra_contestants as f64);
-    // Counted as the contestants' samples are: in wall time when one runs on other threads.
-    let started = Stopwatch::start_for(threaded);
-    let mut extra = 0;
-    // The budget is looked at before every round, so a slow round (a threaded design on a
-    // busy machine) overruns it by one round at most.
-    let room = |extra: usize| rounds + extra < max_rounds && started.elapsed() < extra_budget;
-    while active.contains(&true) && room(extra) {
-        for _ in 0..EXTRA_BLOCK {
-            if !room(extra) {
-                break;
-            }
-            cell.round(&|i| active[i]);
-            extra += 1;
+        let round_wall: Duration = per_round.iter().sum();
+        let live = timings.iter().filter(|t| t.is_ok()).count();
+        let cell_budget = budget.per_contestant.as_secs_f64() * live as f64;
+        let rounds = ((cell_budget / round_wall.as_secs_f64().max(1e-9)) as usize)
+            .clamp(budget.min_rounds, budget.max_rounds.max(budget.min_rounds));
+        Self {
+            timings,
+            per_round,
+            rounds,
         }
-        active = open_contestants(&cell.timings, roles, &active, budget.precision);
-    }
-    CellRounds {
-        rounds,
-        left_spent,
-        leave_from: budget.leave_spent_after.unwrap_or(rounds),
-        extra,
-        extra_contestants,
-        timings: cell.timings,
     }
 }
 
@@ -370,6 +374,71 @@ struct Rounds<'t, 'a> {
 }
 
 impl Rounds<'_, '_> {
+    /// The planned `rounds`. From the budget's `leave_spent_after` round on, a contestant
+    /// whose time spent has reached its budget leaves once none of its comparisons is open.
+    /// Returns which contestants stayed to the end.
+    fn planned_rounds(
+        &mut self,
+        rounds: usize,
+        per_round: &[Duration],
+        roles: &Roles,
+        budget: &RoundsBudget,
+    ) -> Vec<bool> {
+        let mut staying = vec![true; roles.ranked.len()];
+        for round in 0..rounds {
+            if let Some(after) = budget.leave_spent_after
+                && round >= after
+            {
+                let spent = |i: usize| per_round[i].mul_f64(round as f64) >= budget.per_contestant;
+                if (0..staying.len()).any(|i| staying[i] && spent(i)) {
+                    let open = open_contestants(&self.timings, roles, &staying, budget.precision);
+                    for (i, stays) in staying.iter_mut().enumerate() {
+                        *stays &= !spent(i) || open[i];
+                    }
+                }
+            }
+            self.round(&|i| staying[i]);
+        }
+        staying
+    }
+
+    /// The extra rounds, in blocks, each followed by a look at what is still open; a
+    /// contestant that left never comes back (it would no longer have run a prefix of the
+    /// rounds). Returns the extra rounds run and the contestants that had one open at the
+    /// start.
+    fn extra_rounds(
+        &mut self,
+        rounds: usize,
+        staying: Vec<bool>,
+        roles: &Roles,
+        budget: &RoundsBudget,
+        threaded: bool,
+    ) -> (usize, usize) {
+        let max_rounds = budget.max_rounds.max(budget.min_rounds);
+        let mut active = open_contestants(&self.timings, roles, &staying, budget.precision);
+        let extra_contestants = active.iter().filter(|&&a| a).count();
+        let extra_budget = budget
+            .extra_per_contestant
+            .mul_f64(extra_contestants as f64);
+        // Counted as the contestants' samples are: in wall time when one runs on other threads.
+        let started = Stopwatch::start_for(threaded);
+        let mut extra = 0;
+        // The budget is looked at before every round, so a slow round (a threaded design on a
+        // busy machine) overruns it by one round at most.
+        let room = |extra: usize| rounds + extra < max_rounds && started.elapsed() < extra_budget;
+        while active.contains(&true) && room(extra) {
+            for _ in 0..EXTRA_BLOCK {
+                if !room(extra) {
+                    break;
+                }
+                self.round(&|i| active[i]);
+                extra += 1;
+            }
+            active = open_contestants(&self.timings, roles, &active, budget.precision);
+        }
+        (extra, extra_contestants)
+    }
+
     /// One round of the contestants `runs` keeps (and that have not failed), in a shuffled
     /// order: for each, its warm-ups and one timed sample.
     fn round(&mut self, runs: &dyn Fn(usize) -> bool) {

@@ -450,35 +450,7 @@ pub fn run<L: DesignList>() {
     let started = std::time::Instant::now();
     let config = SuiteConfig::from_env().unwrap_or_else(|e| fail(&e));
     let criterion_dir = target_dir().join("criterion");
-    let (budget, samples, resamples) = match config.scale {
-        Scale::Quick => (
-            Budget {
-                warm_up: Duration::from_millis(10),
-                measurement: Duration::from_millis(60),
-                samples: 10,
-            },
-            10,
-            5_000,
-        ),
-        Scale::Default => (
-            Budget {
-                warm_up: Duration::from_millis(80),
-                measurement: Duration::from_millis(300),
-                samples: 20,
-            },
-            20,
-            10_000,
-        ),
-        Scale::Full => (
-            Budget {
-                warm_up: Duration::from_millis(300),
-                measurement: Duration::from_millis(1200),
-                samples: 20,
-            },
-            20,
-            20_000,
-        ),
-    };
+    let (budget, samples, resamples) = criterion_budget(config.scale);
     let mut criterion = Criterion::default()
         .output_directory(&criterion_dir)
         .sample_size(samples)
@@ -497,36 +469,11 @@ pub fn run<L: DesignList>() {
         return;
     }
     let mut selected = selected_by_criterion().unwrap_or_else(|e| fail(&e));
-    let mut shard_share = None;
-    if let Some(shard) = config.shard {
-        let times = config
-            .shard_times
-            .as_deref()
-            .map(matrix::cell_seconds_of)
-            .transpose()
-            .unwrap_or_else(|e| fail(&e))
-            .unwrap_or_default();
-        let (mine, share) = matrix::shard_of(
-            &selected,
-            shard,
-            config.rounds_budget().per_contestant,
-            &times,
-        );
-        let by = match &config.shard_times {
-            Some(path) => format!("the cell times of {}", path.display()),
-            None => "the rounds budget".to_string(),
-        };
-        eprintln!(
-            "dodbench: shard {shard}: {} of the selection's {} cells, about {} of its {} by {by} \
-             (`dodbench merge` puts the shards' results files together)",
-            share.cells,
-            share.all_cells,
-            minutes(Duration::from_secs_f64(share.seconds)),
-            minutes(Duration::from_secs_f64(share.all_seconds)),
-        );
+    let shard_share = config.shard.map(|shard| {
+        let (mine, share) = shard_selection(&selected, shard, &config);
         selected = mine;
-        shard_share = Some((shard, share));
-    }
+        (shard, share)
+    });
     let session_base = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
@@ -568,23 +515,7 @@ pub fn run<L: DesignList>() {
             }
         })
         .collect();
-    for b in benchmarks.iter_mut().filter(|b| !b.verified) {
-        if b.status == results::Status::Failed && !b.family.is_reference() {
-            b.shrink = Some(shrink_hint(b, run.config.seed, &run.design_records));
-        }
-        eprintln!(
-            "dodbench: {}/{}/{}/{}: {} ({})",
-            b.family,
-            b.workload,
-            b.design,
-            b.n,
-            b.status,
-            b.reason.as_deref().unwrap_or("")
-        );
-        if let Some(command) = &b.shrink {
-            eprintln!("dodbench:   shrink it: {command}");
-        }
-    }
+    report_unverified(&mut benchmarks, run.config.seed, &run.design_records);
     let mut universe = Universe {
         seed: run.config.seed,
         ids: Vec::new(),
@@ -606,21 +537,121 @@ pub fn run<L: DesignList>() {
     );
     step.cell_ms = std::mem::take(&mut run.cell_ms);
     results.steps.push(step);
-    let cells_ran: HashSet<(&str, u64)> = results
-        .benchmarks
-        .iter()
-        .map(|b| (b.workload.as_str(), b.n))
-        .collect();
-    let cells_ran = cells_ran.len();
     results.shard = shard_share.map(|(shard, share)| ShardRecord {
         shard,
         selected: share.all_cells,
-        ran: cells_ran,
+        ran: cells_ran(&results.benchmarks),
         plan: share.plan,
     });
+    write_results_and_report(results, run.config.fresh, started);
+}
+
+/// The cells (workload and size) `benchmarks` ran.
+fn cells_ran(benchmarks: &[Benchmark]) -> usize {
+    let cells: HashSet<(&str, u64)> = benchmarks
+        .iter()
+        .map(|b| (b.workload.as_str(), b.n))
+        .collect();
+    cells.len()
+}
+
+/// The time budget per benchmark at `scale`, with criterion's samples per benchmark and its
+/// bootstrap resamples.
+fn criterion_budget(scale: Scale) -> (Budget, usize, usize) {
+    match scale {
+        Scale::Quick => (
+            Budget {
+                warm_up: Duration::from_millis(10),
+                measurement: Duration::from_millis(60),
+                samples: 10,
+            },
+            10,
+            5_000,
+        ),
+        Scale::Default => (
+            Budget {
+                warm_up: Duration::from_millis(80),
+                measurement: Duration::from_millis(300),
+                samples: 20,
+            },
+            20,
+            10_000,
+        ),
+        Scale::Full => (
+            Budget {
+                warm_up: Duration::from_millis(300),
+                measurement: Duration::from_millis(1200),
+                samples: 20,
+            },
+            20,
+            20_000,
+        ),
+    }
+}
+
+/// The cells of `selected` that `shard` runs (`DODBENCH_SHARD`), dealt by the cell times of
+/// `DODBENCH_SHARD_TIMES` or else by the rounds budget, and its share; says so on stderr.
+fn shard_selection(
+    selected: &HashSet<BenchKey>,
+    shard: results::shards::Shard,
+    config: &SuiteConfig,
+) -> (HashSet<BenchKey>, matrix::ShardShare) {
+    let times = config
+        .shard_times
+        .as_deref()
+        .map(matrix::cell_seconds_of)
+        .transpose()
+        .unwrap_or_else(|e| fail(&e))
+        .unwrap_or_default();
+    let (mine, share) = matrix::shard_of(
+        selected,
+        shard,
+        config.rounds_budget().per_contestant,
+        &times,
+    );
+    let by = match &config.shard_times {
+        Some(path) => format!("the cell times of {}", path.display()),
+        None => "the rounds budget".to_string(),
+    };
+    eprintln!(
+        "dodbench: shard {shard}: {} of the selection's {} cells, about {} of its {} by {by} \
+         (`dodbench merge` puts the shards' results files together)",
+        share.cells,
+        share.all_cells,
+        minutes(Duration::from_secs_f64(share.seconds)),
+        minutes(Duration::from_secs_f64(share.all_seconds)),
+    );
+    (mine, share)
+}
+
+/// Prints every benchmark that was not verified, with its reason, and gives each failed
+/// design's benchmark the command that shrinks its failure ([`Benchmark::shrink`]).
+fn report_unverified(benchmarks: &mut [Benchmark], seed: u64, designs: &[DesignRecord]) {
+    for b in benchmarks.iter_mut().filter(|b| !b.verified) {
+        if b.status == results::Status::Failed && !b.family.is_reference() {
+            b.shrink = Some(shrink_hint(b, seed, designs));
+        }
+        eprintln!(
+            "dodbench: {}/{}/{}/{}: {} ({})",
+            b.family,
+            b.workload,
+            b.design,
+            b.n,
+            b.status,
+            b.reason.as_deref().unwrap_or("")
+        );
+        if let Some(command) = &b.shrink {
+            eprintln!("dodbench:   shrink it: {command}");
+        }
+    }
+}
+
+/// Merges `results` into the results file (a new one when `fresh`), saves it and renders the
+/// report; exits with status 1 when either cannot be written.
+fn write_results_and_report(results: Results, fresh: bool, started: std::time::Instant) {
     let this_run = RunCounts::of(&results.benchmarks);
     let path = default_results_path();
-    let (results, how) = merged_into_file(results, &path, run.config.fresh);
+    let (results, how) = merged_into_file(results, &path, fresh);
     match results.save(&path) {
         Ok(()) => println!("dodbench: wrote {} ({how})", path.display()),
         Err(e) => {

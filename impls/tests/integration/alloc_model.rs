@@ -161,6 +161,10 @@ fn check_model<A: BlockAllocator>(
 }
 
 /// Replays `ops` on a fresh `A` and on the model, failing at the first disagreement.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the model interpreter: one arm per op of the test vocabulary, each checked against the model"
+)]
 fn run_against_model<A: BlockAllocator>(
     total: usize,
     min_block: usize,

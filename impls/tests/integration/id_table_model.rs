@@ -116,6 +116,10 @@ fn sorted<'a, V: TestValue>(it: impl Iterator<Item = &'a V>) -> Vec<V> {
 }
 
 /// Replays `ops` on a fresh `D` and on the model, failing at the first disagreement.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the model interpreter: one arm per op of the test vocabulary, each checked against the model"
+)]
 fn run_against_model<V: TestValue, D: IdTable<V>>(ops: &[TestOp]) -> Result<(), TestCaseError> {
     let info = D::INFO;
     let mut table = D::new();

@@ -13,6 +13,10 @@ const IMPOSSIBLE_ARENAS: [usize; 5] = [
 ];
 
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one visitor over every allocator, one block per kind of extreme input"
+)]
 fn allocators_refuse_extreme_arenas_sizes_and_alignments() {
     struct V;
     impl AllocDesignVisitor for V {
