@@ -328,11 +328,7 @@ struct RoundsPlan {
 impl RoundsPlan {
     /// The rounds that fit the budget's time per live contestant, within its least and most
     /// rounds.
-    fn new(
-        calibrated: Vec<Calibration>,
-        warm: &[u64],
-        budget: &RoundsBudget,
-    ) -> Self {
+    fn new(calibrated: Vec<Calibration>, warm: &[u64], budget: &RoundsBudget) -> Self {
         let mut timings: Vec<Result<RoundsTiming, String>> = Vec::with_capacity(calibrated.len());
         let mut per_round: Vec<Duration> = Vec::with_capacity(calibrated.len());
         for (calibration, &warm_up) in calibrated.into_iter().zip(warm) {
