@@ -1,7 +1,8 @@
-//! The one list of families. Every consumer (the criterion driver, `dodbench list/gen/replay`,
-//! the measurement passes, the tables of `docs/`) iterates over it with a [`FamilyVisitor`];
-//! adding a family is one line in [`for_each_family`] (plus its designs, op vocabulary and
-//! replayer, see ARCHITECTURE.md).
+//! The families, as the harness sees the family list (`family_list::families!`). Every
+//! consumer (the criterion driver, `dodbench list/gen/replay`, the measurement passes, the
+//! tables of `docs/`) iterates over them with a [`FamilyVisitor`]; adding a family is a line in
+//! the family list and its module `replay::<family>`, whose `Marker` is its [`Family`] (plus
+//! its designs, op vocabulary and replayer, see ARCHITECTURE.md).
 
 use workloads::AnyTrace;
 
@@ -13,19 +14,17 @@ pub trait FamilyVisitor {
     fn visit<F: Family>(&mut self);
 }
 
-/// Calls `visitor.visit::<F>()` for every family, in list order.
-pub fn for_each_family<V: FamilyVisitor>(visitor: &mut V) {
-    visitor.visit::<crate::replay::IdTableFamily>();
-    visitor.visit::<crate::replay::TagFamily>();
-    visitor.visit::<crate::replay::AllocFamily>();
-    visitor.visit::<crate::replay::ComponentFamily>();
-    visitor.visit::<crate::replay::RelationFamily>();
-    visitor.visit::<crate::replay::TransformFamily>();
-    visitor.visit::<crate::replay::DataComponentFamily>();
-    visitor.visit::<crate::replay::SpatialFamily>();
-    visitor.visit::<crate::replay::SpawnFamily>();
-    visitor.visit::<crate::replay::LockingFamily>();
+/// Writes [`for_each_family`] from the family list.
+macro_rules! visit_every_family {
+    ($($(#[$doc:meta])* $variant:ident $module:ident,)*) => {
+        /// Calls `visitor.visit::<F>()` for every family, in list order.
+        pub fn for_each_family<V: FamilyVisitor>(visitor: &mut V) {
+            $(visitor.visit::<crate::replay::$module::Marker>();)*
+        }
+    };
 }
+
+family_list::families!(visit_every_family);
 
 /// Something done once per family of a [`DesignList`], with the extra designs `X` the list
 /// adds to that family (the driver of `cargo bench` and of `dodbench::external`).

@@ -1,7 +1,8 @@
 //! The families of designs a run measures, and what each measures beyond time.
 //!
-//! This is the one file of the crate that names a specific family: a new family adds a
-//! [`Family`] variant (its serde name is the string results.json stores). Its title, reference
+//! This is the one file of the crate that names a specific family: [`Family`] has a variant per
+//! entry of the family list (`family_list::families!`), whose module name is the string
+//! results.json stores, and names three of them for results of schema 1 to 3. Its title, reference
 //! design, claims and metric specs come from the run ([`FamilyRecord`]); everything else
 //! (compare, history, the report) works from these types.
 
@@ -13,74 +14,49 @@ use serde::{Deserialize, Serialize};
 use crate::claim::{Claim, Untested};
 use crate::metric_spec::MetricSection;
 
-/// A family of designs sharing one trait and one op vocabulary, or the reference loops timed
-/// beside a family's designs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Family {
-    /// ID lookup tables (`impls::id_table`).
-    IdTable,
-    /// Tag stores (`impls::tags`).
-    Tags,
-    /// Block allocators (`impls::alloc`).
-    Alloc,
-    /// Component managers (`impls::components`).
-    Components,
-    /// One-to-many indices (`impls::relations`).
-    Relations,
-    /// Transform hierarchies (`impls::transforms`).
-    Transforms,
-    /// DataComponent stores, per-entity key-value data (`impls::data_component`).
-    DataComponent,
-    /// Spatial indices, radius queries over points (`impls::spatial`).
-    Spatial,
-    /// Entity resources and batched spawning (`impls::spawn`).
-    Spawn,
-    /// Multithreaded gameplay: locks, actors and command buffers (`impls::locking`).
-    Locking,
-    /// Reference loops (a plain `Vec`, a hand-written loop, the system allocator) timed beside
-    /// a family's designs on the same traces, never ranked.
-    Reference,
+/// Writes [`Family`] from the family list (`family_list::families!`): a variant per family,
+/// then the reference loops' pseudo-family.
+macro_rules! family_enum {
+    ($($(#[$doc:meta])* $variant:ident $module:ident,)*) => {
+        /// A family of designs sharing one trait and one op vocabulary, or the reference loops
+        /// timed beside a family's designs.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Family {
+            $($(#[$doc])* $variant,)*
+            /// Reference loops (a plain `Vec`, a hand-written loop, the system allocator)
+            /// timed beside a family's designs on the same traces, never ranked.
+            Reference,
+        }
+
+        /// How many families the list has (the reference loops' pseudo-family not counted).
+        const LISTED: usize = [$(stringify!($module)),*].len();
+
+        impl Family {
+            /// Every family, in the order pages and tables list them (the family list's), then
+            /// the reference loops.
+            pub const ALL: [Family; LISTED + 1] = [$(Family::$variant,)* Family::Reference];
+
+            /// The name results.json stores, the family's module name in every layer
+            /// (`id_table`, `tags`, ...), or `reference`.
+            ///
+            /// ```
+            /// assert_eq!(results::Family::IdTable.as_str(), "id_table");
+            /// assert_eq!(results::Family::DataComponent.as_str(), "data_component");
+            /// ```
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(Family::$variant => stringify!($module),)*
+                    Family::Reference => "reference",
+                }
+            }
+        }
+    };
 }
 
+family_list::families!(family_enum);
+
 impl Family {
-    /// Every family, in the order pages and tables list them.
-    pub const ALL: [Family; 11] = [
-        Family::IdTable,
-        Family::Tags,
-        Family::Alloc,
-        Family::Components,
-        Family::Relations,
-        Family::Transforms,
-        Family::DataComponent,
-        Family::Spatial,
-        Family::Spawn,
-        Family::Locking,
-        Family::Reference,
-    ];
-
-    /// The name results.json stores: `id_table`, `tags`, `alloc`, `components`, `relations`,
-    /// `transforms`, `data_component`, `spatial`, `spawn`, `locking` or `reference`.
-    ///
-    /// ```
-    /// assert_eq!(results::Family::IdTable.as_str(), "id_table");
-    /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Family::IdTable => "id_table",
-            Family::Tags => "tags",
-            Family::Alloc => "alloc",
-            Family::Components => "components",
-            Family::Relations => "relations",
-            Family::Transforms => "transforms",
-            Family::DataComponent => "data_component",
-            Family::Spatial => "spatial",
-            Family::Spawn => "spawn",
-            Family::Locking => "locking",
-            Family::Reference => "reference",
-        }
-    }
-
     /// Whether this is the pseudo-family of reference loops (no designs of its own, no
     /// [`FamilyRecord`]).
     pub const fn is_reference(self) -> bool {
@@ -172,18 +148,9 @@ impl FamilyRecord {
             Family::IdTable => ("ID lookup tables", "holey"),
             Family::Tags => ("Tag stores", "vec_of_vecs"),
             Family::Alloc => ("Block allocators", "buddy"),
-            // Added after results recorded their families (schema 4): every file holding them
-            // records its own titles and reference designs.
-            Family::Components
-            | Family::Relations
-            | Family::Transforms
-            | Family::DataComponent
-            | Family::Spatial
-            | Family::Spawn
-            | Family::Locking => {
-                return None;
-            }
-            Family::Reference => return None,
+            // The other families were added after results recorded their families (schema 4):
+            // every file holding them records its own titles and reference designs.
+            _ => return None,
         };
         Some(Self {
             family,

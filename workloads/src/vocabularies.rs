@@ -1,6 +1,6 @@
-//! The one list of op vocabularies (one family each) in this crate: adding a family is a few
-//! lines here (its op type's `use`, a line in [`FAMILIES`], [`with_vocabulary`] and
-//! [`WORKLOADS`]), besides its own module.
+//! The op vocabularies (one family each) and their workloads, as this crate sees the family
+//! list (`family_list::families!`): adding a family is a line there and its own module here,
+//! whose `Op` is its vocabulary and `generators::ENTRIES` its workloads.
 //!
 //! Everything that must enumerate the families at run time lives here: their names, the
 //! dispatch from a family name to its op type (used by [`format`](mod@crate::format) to decode
@@ -9,47 +9,39 @@
 //! registry); the vocabularies, [`family`](crate::family), [`codec`](crate::codec) and
 //! [`trace`](crate::trace) do not.
 
-use crate::alloc::AllocOp;
-use crate::components::ComponentOp;
-use crate::data_component::DataOp;
 use crate::family::TraceOp;
 use crate::generate::Entry;
 use crate::id_table::IdTableOp;
-use crate::locking::LockingOp;
-use crate::relations::RelationOp;
-use crate::spatial::SpatialOp;
-use crate::spawn::SpawnOp;
-use crate::tags::TagOp;
-use crate::transforms::TransformOp;
 
-/// The family names of every vocabulary, in [`with_vocabulary`]'s order.
-pub const FAMILIES: &[&str] = &[
-    <IdTableOp as TraceOp>::FAMILY,
-    <TagOp as TraceOp>::FAMILY,
-    <AllocOp as TraceOp>::FAMILY,
-    <ComponentOp as TraceOp>::FAMILY,
-    <RelationOp as TraceOp>::FAMILY,
-    <TransformOp as TraceOp>::FAMILY,
-    <DataOp as TraceOp>::FAMILY,
-    <SpatialOp as TraceOp>::FAMILY,
-    <SpawnOp as TraceOp>::FAMILY,
-    <LockingOp as TraceOp>::FAMILY,
-];
+/// Writes the lists and the dispatch below from the family list.
+macro_rules! vocabularies {
+    ($($(#[$doc:meta])* $variant:ident $module:ident,)*) => {
+        /// The family names of every vocabulary, in the family list's order.
+        pub const FAMILIES: &[&str] = &[$(<crate::$module::Op as TraceOp>::FAMILY,)*];
 
-/// Every family's workloads (its `gen/mod.rs`'s `ENTRIES`), one line per family, in the order
-/// `dodbench list` and the bench show them; the registry reads them.
-pub(crate) const WORKLOADS: &[&[Entry]] = &[
-    crate::id_table::generators::ENTRIES,
-    crate::tags::generators::ENTRIES,
-    crate::alloc::generators::ENTRIES,
-    crate::components::generators::ENTRIES,
-    crate::transforms::generators::ENTRIES,
-    crate::spatial::generators::ENTRIES,
-    crate::spawn::generators::ENTRIES,
-    crate::data_component::generators::ENTRIES,
-    crate::relations::generators::ENTRIES,
-    crate::locking::generators::ENTRIES,
-];
+        /// Every family's workloads (its `gen/mod.rs`'s `ENTRIES`), in the family list's order,
+        /// the order `dodbench list` and the bench show them; the registry reads them.
+        pub(crate) const WORKLOADS: &[&[Entry]] = &[$(crate::$module::generators::ENTRIES,)*];
+
+        /// Calls `visitor.visit::<O>()` with the vocabulary `O` of family `family`; `None` for a
+        /// name not in [`FAMILIES`].
+        pub fn with_vocabulary<V: VocabularyVisitor>(family: &str, visitor: V) -> Option<V::Output> {
+            $(
+                if family == <crate::$module::Op as TraceOp>::FAMILY {
+                    return Some(visitor.visit::<crate::$module::Op>());
+                }
+            )*
+            None
+        }
+
+        /// The family list's module names, which trace headers and results use as the
+        /// families' names (checked against [`FAMILIES`] by this module's tests).
+        #[cfg(test)]
+        const MODULES: &[&str] = &[$(stringify!($module),)*];
+    };
+}
+
+family_list::families!(vocabularies);
 
 /// The default vocabulary: the family of trace files written before the header named one
 /// (the ID tables, the first family), and of [`registry::generate`](crate::registry::generate).
@@ -70,24 +62,6 @@ pub trait VocabularyVisitor {
     fn visit<O: TraceOp>(self) -> Self::Output;
 }
 
-/// Calls `visitor.visit::<O>()` with the vocabulary `O` of family `family`; `None` for a name
-/// not in [`FAMILIES`].
-pub fn with_vocabulary<V: VocabularyVisitor>(family: &str, visitor: V) -> Option<V::Output> {
-    Some(match family {
-        <IdTableOp as TraceOp>::FAMILY => visitor.visit::<IdTableOp>(),
-        <TagOp as TraceOp>::FAMILY => visitor.visit::<TagOp>(),
-        <AllocOp as TraceOp>::FAMILY => visitor.visit::<AllocOp>(),
-        <ComponentOp as TraceOp>::FAMILY => visitor.visit::<ComponentOp>(),
-        <RelationOp as TraceOp>::FAMILY => visitor.visit::<RelationOp>(),
-        <TransformOp as TraceOp>::FAMILY => visitor.visit::<TransformOp>(),
-        <DataOp as TraceOp>::FAMILY => visitor.visit::<DataOp>(),
-        <SpatialOp as TraceOp>::FAMILY => visitor.visit::<SpatialOp>(),
-        <SpawnOp as TraceOp>::FAMILY => visitor.visit::<SpawnOp>(),
-        <LockingOp as TraceOp>::FAMILY => visitor.visit::<LockingOp>(),
-        _ => return None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,6 +79,7 @@ mod tests {
             assert_eq!(with_vocabulary(family, Name), Some(family));
         }
         assert_eq!(with_vocabulary("nope", Name), None);
+        assert_eq!(FAMILIES, MODULES, "a family's name is its module's");
         assert!(FAMILIES.contains(&default_family().as_str()));
     }
 }

@@ -36,6 +36,10 @@ pub const fn pow2_block(size: u32, align: u32) -> u64 {
     want.next_power_of_two()
 }
 
+/// The family's op vocabulary, under the name the family list gives every family's
+/// (`crate::vocabularies`).
+pub type Op = AllocOp;
+
 /// One operation on a block allocator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AllocOp {

@@ -42,6 +42,10 @@ use crate::trace::{InvalidTrace, Part};
 /// An entity handle: handle `k` is the `k`-th `Spawn` of the trace.
 pub type EntityHandle = u32;
 
+/// The family's op vocabulary, under the name the family list gives every family's
+/// (`crate::vocabularies`).
+pub type Op = ComponentOp;
+
 /// One operation on a component store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ComponentOp {

@@ -141,6 +141,10 @@ impl ValueSpec {
     }
 }
 
+/// The family's op vocabulary, under the name the family list gives every family's
+/// (`crate::vocabularies`).
+pub type Op = DataOp;
+
 /// One operation on a DataComponent store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DataOp {

@@ -14,6 +14,10 @@ use crate::trace::{InvalidTrace, Part};
 /// A logical handle: handle `k` names the object created by the trace's `k`-th [`IdTableOp::Add`].
 pub type Handle = u32;
 
+/// The family's op vocabulary, under the name the family list gives every family's
+/// (`crate::vocabularies`).
+pub type Op = IdTableOp;
+
 /// One operation of a trace. Expected outcomes are part of the op: a valid trace only uses
 /// [`IdTableOp::Get`], [`IdTableOp::Mutate`] and [`IdTableOp::Remove`] on live handles and [`IdTableOp::GetStale`] on
 /// removed ones (checked by [`Trace::validate`](crate::trace::Trace::validate)).

@@ -51,6 +51,10 @@ pub const MAX_RADIUS: u32 = 1 << 16;
 /// Largest batch of the API-level lock designs.
 pub const MAX_BATCH: u32 = 1024;
 
+/// The family's op vocabulary, under the name the family list gives every family's
+/// (`crate::vocabularies`).
+pub type Op = LockingOp;
+
 /// One operation of a locking trace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LockingOp {

@@ -35,6 +35,10 @@ use crate::trace::{InvalidTrace, Part};
 /// A record handle: handle `k` is the `k`-th `Add` of the trace.
 pub type RecordHandle = u32;
 
+/// The family's op vocabulary, under the name the family list gives every family's
+/// (`crate::vocabularies`).
+pub type Op = RelationOp;
+
 /// One operation on a relation index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RelationOp {

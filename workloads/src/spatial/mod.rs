@@ -101,6 +101,10 @@ impl fmt::Debug for Coords {
     }
 }
 
+/// The family's op vocabulary, under the name the family list gives every family's
+/// (`crate::vocabularies`).
+pub type Op = SpatialOp;
+
 /// One operation on a spatial index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SpatialOp {

@@ -38,6 +38,10 @@ pub const KNOWN_KINDS: u32 = 4;
 /// Number of component kinds.
 pub const KINDS: u32 = 6;
 
+/// The family's op vocabulary, under the name the family list gives every family's
+/// (`crate::vocabularies`).
+pub type Op = SpawnOp;
+
 /// One operation of a spawn trace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SpawnOp {

@@ -42,6 +42,10 @@ pub type EntityHandle = u32;
 /// cannot make a replay write 4 GiB. The total held still grows with the number of ops.
 pub const MAX_FOREIGN_BYTES: u32 = 1 << 20;
 
+/// The family's op vocabulary, under the name the family list gives every family's
+/// (`crate::vocabularies`).
+pub type Op = TagOp;
+
 /// One operation on a tag store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TagOp {

@@ -38,6 +38,10 @@ use crate::trace::{InvalidTrace, Part};
 /// A node handle: handle `k` is the `k`-th `Create` of the trace.
 pub type NodeHandle = u32;
 
+/// The family's op vocabulary, under the name the family list gives every family's
+/// (`crate::vocabularies`).
+pub type Op = TransformOp;
+
 /// One operation on a transform store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TransformOp {

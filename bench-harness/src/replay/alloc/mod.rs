@@ -70,6 +70,10 @@ pub use metrics::{first_failure_fill, measure};
 pub use model::AllocModel;
 pub use system::SystemAlloc;
 
+/// The family's marker, under the name the family list gives every family's
+/// ([`crate::families`]).
+pub type Marker = AllocFamily;
+
 /// The block allocators: [`AllocOp`] traces replayed on [`BlockAllocator`]s, checked against
 /// [`AllocModel`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -34,6 +34,10 @@ pub use metrics::ComponentMetrics;
 use results::DesignRecord;
 use runs::{Copies, Lookups, Writes, copy_all, lookup_all, run_refusal};
 
+/// The family's marker, under the name the family list gives every family's
+/// ([`crate::families`]).
+pub type Marker = ComponentFamily;
+
 /// The component managers: [`ComponentOp`] traces replayed on [`ComponentStore`]s, checked
 /// against [`ModelStore`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

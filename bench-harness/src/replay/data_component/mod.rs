@@ -28,6 +28,10 @@ use super::{
 pub use metrics::DataComponentMetrics;
 use results::DesignRecord;
 
+/// The family's marker, under the name the family list gives every family's
+/// ([`crate::families`]).
+pub type Marker = DataComponentFamily;
+
 /// The DataComponent stores: [`DataOp`] traces replayed on [`DataStore`]s, checked against
 /// [`ModelStore`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

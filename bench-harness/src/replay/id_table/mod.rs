@@ -21,6 +21,10 @@ use super::{
 };
 use results::DesignRecord;
 
+/// The family's marker, under the name the family list gives every family's
+/// ([`crate::families`]).
+pub type Marker = IdTableFamily;
+
 /// The ID lookup tables: [`IdTableOp`] traces replayed on [`IdTable`]s, checked against
 /// [`ModelTable`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -36,6 +36,10 @@ use results::DesignRecord;
 
 const _: () = assert!(workloads::locking::NO_OTHER == NO_OTHER);
 
+/// The family's marker, under the name the family list gives every family's
+/// ([`crate::families`]).
+pub type Marker = LockingFamily;
+
 /// Multithreaded gameplay: [`LockingOp`] traces replayed on [`GameplayRunner`]s, checked
 /// against [`ModelRunner`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

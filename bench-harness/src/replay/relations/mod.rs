@@ -30,6 +30,10 @@ use super::{
 pub use metrics::RelationMetrics;
 use results::DesignRecord;
 
+/// The family's marker, under the name the family list gives every family's
+/// ([`crate::families`]).
+pub type Marker = RelationFamily;
+
 /// The one-to-many indices: [`RelationOp`] traces replayed on [`RelationIndex`]es, checked
 /// against [`ModelIndex`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -38,6 +38,10 @@ use super::{
 pub use metrics::SpatialMetrics;
 use results::DesignRecord;
 
+/// The family's marker, under the name the family list gives every family's
+/// ([`crate::families`]).
+pub type Marker = SpatialFamily;
+
 /// The spatial indices: [`SpatialOp`] traces replayed on [`SpatialIndex`]es, checked against
 /// [`ModelIndex`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

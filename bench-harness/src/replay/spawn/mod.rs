@@ -28,6 +28,10 @@ use super::{
 pub use metrics::SpawnMetrics;
 use results::DesignRecord;
 
+/// The family's marker, under the name the family list gives every family's
+/// ([`crate::families`]).
+pub type Marker = SpawnFamily;
+
 /// Entity resources: [`SpawnOp`] traces replayed on [`Spawner`]s, checked against
 /// [`ModelSpawner`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -32,6 +32,10 @@ use super::{
 pub use metrics::TagMetrics;
 use results::DesignRecord;
 
+/// The family's marker, under the name the family list gives every family's
+/// ([`crate::families`]).
+pub type Marker = TagFamily;
+
 /// The tag stores: [`TagOp`] traces replayed on [`TagStore`]s, checked against
 /// [`ModelStore`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -31,6 +31,10 @@ use super::{
 pub use metrics::TransformMetrics;
 use results::DesignRecord;
 
+/// The family's marker, under the name the family list gives every family's
+/// ([`crate::families`]).
+pub type Marker = TransformFamily;
+
 /// The transform hierarchies: [`TransformOp`] traces replayed on [`TransformStore`]s, checked
 /// against [`ModelTransforms`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
