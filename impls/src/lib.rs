@@ -48,6 +48,7 @@ pub mod alloc;
 pub mod components;
 pub mod data_component;
 pub mod error;
+pub mod hashing;
 pub mod id;
 pub mod id_table;
 pub mod intrusive_list;

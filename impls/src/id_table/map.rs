@@ -17,16 +17,11 @@
 
 use crate::DesignMeta;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, DefaultHasher};
 use std::mem::size_of;
 
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
 use crate::TableError;
-
-/// std's default hash function (SipHash-1-3) with fixed instead of per-process random keys, so
-/// the table's layout, and with it every simulated cache count, is the same in every run. The
-/// keys are our own counter values, so there is no hash-flooding input to defend against.
-type FixedSipHash = BuildHasherDefault<DefaultHasher>;
+use crate::hashing::FixedSipHash;
 
 /// The creation counter both maps draw their IDs from.
 #[derive(Debug, Clone, Default)]

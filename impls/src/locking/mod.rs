@@ -149,7 +149,7 @@ pub struct Tally {
     pub pushes: u64,
     /// Raycast hits, summed.
     pub hits: u64,
-    /// `Σ mix(unit, hits)` over jobs, wrapping: which job saw how many hits.
+    /// `Σ mix_unit_value(unit, hits)` over jobs, wrapping: which job saw how many hits.
     pub hit_mix: u64,
 }
 
@@ -165,7 +165,7 @@ impl Tally {
 
 /// A 64-bit mix of a unit and a value (splitmix64's finaliser), for order-free sums.
 #[inline]
-pub fn mix(unit: u32, value: u64) -> u64 {
+pub fn mix_unit_value(unit: u32, value: u64) -> u64 {
     let mut z = (u64::from(unit) << 32 ^ value).wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -192,7 +192,9 @@ pub fn run_job<A: GameplayApi>(api: &mut A, job: &Job, script: &Script, tally: &
     }
     tally.jobs += 1;
     tally.hits += u64::from(hits);
-    tally.hit_mix = tally.hit_mix.wrapping_add(mix(job.unit, u64::from(hits)));
+    tally.hit_mix = tally
+        .hit_mix
+        .wrapping_add(mix_unit_value(job.unit, u64::from(hits)));
     std::hint::black_box(w)
 }
 

@@ -3,9 +3,10 @@
 //! write it) or [`OpenFirstMap`], a tuned open-addressing table in the spirit of `chash32`.
 //! The intrusive designs are generic over it, so the ablation is one type parameter.
 
+use crate::hashing::{FixedSipHash, hash_map_bytes};
 use std::collections::HashMap;
 
-use super::{Key, RecordId, hash_map_bytes};
+use super::{Key, RecordId};
 
 /// A map from key to the first record of the key's cycle.
 pub trait FirstMap: Default + Clone + std::fmt::Debug {
@@ -33,9 +34,6 @@ pub trait FirstMap: Default + Clone + std::fmt::Debug {
 /// (`DefaultHasher::new()`), not per-process random ones: the same algorithm, but the same
 /// probe sequences in every run, so its simulated instruction counts are deterministic.
 pub type StdFirstMap = HashMap<Key, RecordId, FixedSipHash>;
-
-/// std's SipHash-1-3 with fixed keys.
-pub type FixedSipHash = std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
 
 impl FirstMap for StdFirstMap {
     const TUNED: bool = false;

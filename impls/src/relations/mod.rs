@@ -179,18 +179,3 @@ pub trait RelationIndex: Sized {
     /// A description of the first broken invariant.
     fn check_invariants(&self) -> Result<(), String>;
 }
-
-/// Bytes a `std::collections::HashMap<K, V>` holds for `capacity`: hashbrown's layout, one
-/// control byte plus one `(K, V)` per bucket, buckets the next power of two of `capacity * 8 /
-/// 7`. Shared by every design that accounts for a std or hashbrown map.
-pub(crate) fn hash_map_bytes<K, V>(capacity: usize) -> usize {
-    if capacity == 0 {
-        return 0;
-    }
-    let buckets = if capacity < 8 {
-        if capacity < 4 { 4 } else { 8 }
-    } else {
-        (capacity * 8 / 7).next_power_of_two()
-    };
-    buckets * (size_of::<(K, V)>() + 1) + 16
-}

@@ -9,17 +9,17 @@
 //! linear scan: the quadratic term shows, but with a small constant.
 
 use crate::DesignMeta;
+use crate::hashing::hash_map_bytes;
 use std::collections::HashMap;
 
 use super::arena::RecordArena;
 use super::vec_of_vecs::MAX_SET;
 use super::{
     Key, Record, RecordId, RelationDesignInfo, RelationDesignKind, RelationError, RelationIndex,
-    hash_map_bytes,
 };
 
 /// One index: key → the IDs of its records. Invariant: no key maps to an empty vector.
-pub(crate) type KeyedVecs = HashMap<Key, Vec<RecordId>, super::first_map::FixedSipHash>;
+pub(crate) type KeyedVecs = HashMap<Key, Vec<RecordId>, crate::hashing::FixedSipHash>;
 
 /// Removes `id` from `key`'s vector by linear search; drops the key when it empties.
 pub(crate) fn remove_by_search(index: &mut KeyedVecs, key: Key, id: RecordId) {

@@ -9,12 +9,12 @@
 //! key. One index (on `a`): the `b` side scans. Capped at [`MAX_SET`] records per key.
 
 use crate::DesignMeta;
+use crate::hashing::hash_map_bytes;
 use std::collections::HashMap;
 
 use super::arena::RecordArena;
 use super::{
     Key, Record, RecordId, RelationDesignInfo, RelationDesignKind, RelationError, RelationIndex,
-    hash_map_bytes,
 };
 
 /// Largest set a benchmark replays on the designs whose removal searches the set.

@@ -34,11 +34,10 @@ use super::{
     SpatialError, SpatialIndex, Tally, cells_in, check_id, check_point, for_each_cell, grow_to,
     needs_full_scan, vec_bytes, within,
 };
+use crate::hashing::{FixedSipHash, hash_map_bytes};
 use crate::intrusive_list::{
     Link, check_cycle, for_each_in_cycle, insert_after, make_singleton, unlink,
 };
-use crate::relations::first_map::FixedSipHash;
-use crate::relations::hash_map_bytes;
 
 /// How integer cell coordinates become a hash key.
 pub trait CellKey: Clone + std::fmt::Debug + Default + 'static {

@@ -22,7 +22,7 @@ mod metrics;
 use impls::locking::model::ModelRunner;
 use impls::locking::{
     GameplayRunner, Job, LockingDesignInfo, LockingDesignVisitor, MAX_THREADS, NO_OTHER, Script,
-    Tally, World, for_each_locking_design, mix,
+    Tally, World, for_each_locking_design, mix_unit_value,
 };
 use serde::{Deserialize, Serialize};
 use workloads::Trace;
@@ -167,7 +167,7 @@ pub struct LockingDigest {
     pub pushes: u64,
     /// Raycast hits, summed.
     pub hits: u64,
-    /// `Σ mix(unit, hits)`: which job saw how many.
+    /// `Σ mix_unit_value(unit, hits)`: which job saw how many.
     pub hit_mix: u64,
     /// Frames ended.
     pub frames: u64,
@@ -368,13 +368,13 @@ impl<R: GameplayRunner + 'static> Replayer for LockingReplay<R> {
         let mut sum = 0u64;
         let mut count = 0u64;
         runner.positions(&mut |u, p| {
-            sum = sum.wrapping_add(mix(
+            sum = sum.wrapping_add(mix_unit_value(
                 u,
                 u64::from(p[0].to_bits()) << 32 | u64::from(p[1].to_bits()),
             ));
             count += 1;
         });
-        Some(sum ^ mix(u32::MAX, count))
+        Some(sum ^ mix_unit_value(u32::MAX, count))
     }
 
     fn measure(

@@ -4,6 +4,7 @@
 //! quadratic on the star. Capped at [`MAX_SET`] records per key.
 
 use crate::DesignMeta;
+use crate::hashing::hash_map_bytes;
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 
@@ -11,7 +12,6 @@ use crate::relations::arena::RecordArena;
 use crate::relations::vec_of_vecs::MAX_SET;
 use crate::relations::{
     Key, Record, RecordId, RelationDesignInfo, RelationDesignKind, RelationError, RelationIndex,
-    hash_map_bytes,
 };
 
 /// One key's record IDs: up to 4 inline.

@@ -5,13 +5,13 @@
 //! removal, the article's O(n²) star. Capped at [`MAX_SET`] records per key.
 
 use crate::DesignMeta;
+use crate::hashing::hash_map_bytes;
 use multimap::MultiMap;
 
 use crate::relations::arena::RecordArena;
 use crate::relations::vec_of_vecs::MAX_SET;
 use crate::relations::{
     Key, Record, RecordId, RelationDesignInfo, RelationDesignKind, RelationError, RelationIndex,
-    hash_map_bytes,
 };
 
 /// One index: key → the IDs of its live records (no key maps to an empty vector).

@@ -46,7 +46,7 @@ use hashbrown::hash_map::Entry;
 use kiddo::SquaredEuclidean;
 use kiddo::float::kdtree::KdTree;
 
-use crate::relations::hash_map_bytes;
+use crate::hashing::hash_map_bytes;
 use crate::spatial::{
     PointId, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex, check_id,
     check_point, grow_to, needs_full_scan, search_radius, vec_bytes, within,
