@@ -55,44 +55,12 @@ impl<T: 'static> IdTable<T> for SlabPeer<T> {
         remove_shift_cap: None,
     };
 
-    fn new() -> Self {
-        Self(::slab::Slab::new())
-    }
-
-    #[inline]
-    fn insert(&mut self, value: T) -> Result<usize, TableError> {
-        Ok(self.0.insert(value))
-    }
-
-    #[inline]
-    fn get(&self, id: usize) -> Option<&T> {
-        self.0.get(id)
-    }
-
-    #[inline]
-    fn get_mut(&mut self, id: usize) -> Option<&mut T> {
-        self.0.get_mut(id)
-    }
-
-    #[inline]
-    fn remove(&mut self, id: usize) -> Option<T> {
-        self.0.try_remove(id)
-    }
-
-    fn contains(&self, id: usize) -> bool {
-        self.0.contains(id)
-    }
-
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &T> {
-        self.0.iter().map(|(_, value)| value)
-    }
-
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.0.iter_mut().map(|(_, value)| value)
+    forward_to_the_crate! {
+        id: usize,
+        new: ::slab::Slab::new(),
+        remove: try_remove,
+        contains: contains,
+        iterate: pairs,
     }
 
     fn memory_bytes(&self) -> usize {

@@ -61,44 +61,12 @@ impl<T: 'static> IdTable<T> for DenseSlotMapPeer<T> {
         remove_shift_cap: None,
     };
 
-    fn new() -> Self {
-        Self(DenseSlotMap::new())
-    }
-
-    #[inline]
-    fn insert(&mut self, value: T) -> Result<DefaultKey, TableError> {
-        Ok(self.0.insert(value))
-    }
-
-    #[inline]
-    fn get(&self, id: DefaultKey) -> Option<&T> {
-        self.0.get(id)
-    }
-
-    #[inline]
-    fn get_mut(&mut self, id: DefaultKey) -> Option<&mut T> {
-        self.0.get_mut(id)
-    }
-
-    #[inline]
-    fn remove(&mut self, id: DefaultKey) -> Option<T> {
-        self.0.remove(id)
-    }
-
-    fn contains(&self, id: DefaultKey) -> bool {
-        self.0.contains_key(id)
-    }
-
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &T> {
-        self.0.values()
-    }
-
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.0.values_mut()
+    forward_to_the_crate! {
+        id: DefaultKey,
+        new: DenseSlotMap::new(),
+        remove: remove,
+        contains: contains_key,
+        iterate: values,
     }
 
     fn memory_bytes(&self) -> usize {
