@@ -29,6 +29,54 @@
 //! power-of-two block that the block-allocator family's buddy allocator
 //! ([`crate::alloc::buddy`]) carves from one arena.
 
+/// Writes the [`TagStore`] operations that read and shrink an entity's tags for a store that
+/// keeps one list per entity (`self.lists`, indexed by entity, a released entity's list empty;
+/// `self.list(entity)` checks the entity and gives its list) of any type that derefs to
+/// `[Tag]` and has `swap_remove` and `clear` (`Vec`, `SmallVec`, `ArrayVec`), counting
+/// `self.tag_count`. Removal swaps the last tag into the hole (order is not kept). The stores
+/// differ in how a list grows and is freed, which each writes itself.
+macro_rules! one_list_per_entity {
+    () => {
+        fn remove_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
+            let list = self.list(entity)?;
+            let Some(i) = list.iter().position(|&t| t == tag) else {
+                return Ok(false);
+            };
+            list.swap_remove(i);
+            self.tag_count -= 1;
+            Ok(true)
+        }
+
+        #[inline(always)]
+        fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
+            Ok(self.list(entity)?.contains(&tag))
+        }
+
+        #[inline(always)]
+        fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
+            self.list(entity)?.iter().for_each(|&t| f(t));
+            Ok(())
+        }
+
+        fn visit_all(&mut self, mut f: impl FnMut(Entity, Tag)) {
+            // Released entities have empty lists, so no liveness check is needed.
+            for (e, list) in self.lists.iter().enumerate() {
+                for &t in list {
+                    f(e as Entity, t);
+                }
+            }
+        }
+
+        fn clear_entity(&mut self, entity: Entity) -> Result<(), TagError> {
+            let list = self.list(entity)?;
+            let n = list.len();
+            list.clear();
+            self.tag_count -= n;
+            Ok(())
+        }
+    };
+}
+
 pub mod boxed_nodes;
 pub mod buddy_arrays;
 pub mod entities;

@@ -86,43 +86,7 @@ impl TagStore for ArrayVecPeer {
         Ok(())
     }
 
-    fn remove_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
-        let list = self.list(entity)?;
-        let Some(i) = list.iter().position(|&t| t == tag) else {
-            return Ok(false);
-        };
-        list.swap_remove(i);
-        self.tag_count -= 1;
-        Ok(true)
-    }
-
-    #[inline(always)]
-    fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
-        Ok(self.list(entity)?.contains(&tag))
-    }
-
-    #[inline(always)]
-    fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
-        self.list(entity)?.iter().for_each(|&t| f(t));
-        Ok(())
-    }
-
-    fn visit_all(&mut self, mut f: impl FnMut(Entity, Tag)) {
-        // Released entities have empty lists.
-        for (e, list) in self.lists.iter().enumerate() {
-            for &t in list {
-                f(e as Entity, t);
-            }
-        }
-    }
-
-    fn clear_entity(&mut self, entity: Entity) -> Result<(), TagError> {
-        let list = self.list(entity)?;
-        let n = list.len();
-        list.clear();
-        self.tag_count -= n;
-        Ok(())
-    }
+    one_list_per_entity!();
 
     fn destroy_entity(&mut self, entity: Entity) -> Result<(), TagError> {
         self.clear_entity(entity)?;
