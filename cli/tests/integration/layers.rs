@@ -5,7 +5,9 @@
 //!   joins them; `reports` reads `results` only; the
 //!   `dodbench` crate, with the CLI and the criterion driver, on top);
 //! * within each crate, the top-level modules import each other without a cycle (a child
-//!   module using its parent's items is not an edge).
+//!   module using its parent's items is not an edge);
+//! * no source file is longer than [`MOST_LINES`]: a longer one is split along its seams (a
+//!   module's tests in `<module>/tests.rs`, a table of its own, a step of its own).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -193,6 +195,36 @@ fn no_import_cycle_between_the_modules_of_a_crate() {
             );
         }
     }
+}
+
+/// The most lines a Rust source file of the workspace has (its crates' `src/`, `tests/`,
+/// `benches/` and the examples).
+const MOST_LINES: usize = 800;
+
+#[test]
+fn no_source_file_is_longer_than_the_limit() {
+    let mut files = Vec::new();
+    for (dir, _, _) in LAYERS {
+        for part in ["src", "tests", "benches"] {
+            let path = root().join(dir).join(part);
+            if path.is_dir() {
+                rust_files(&path, &mut files);
+            }
+        }
+    }
+    rust_files(&root().join("examples"), &mut files);
+    assert!(files.len() > 100, "found only {} files", files.len());
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let lines = std::fs::read_to_string(f).unwrap().lines().count();
+            (lines > MOST_LINES).then(|| {
+                let rel = f.strip_prefix(root()).unwrap_or(f);
+                format!("{} ({lines} lines)", rel.display())
+            })
+        })
+        .collect();
+    assert!(long.is_empty(), "over {MOST_LINES} lines: {long:?}");
 }
 
 #[test]
