@@ -3,14 +3,13 @@
 //! (`bench-harness`, `replay/<family>/claims.rs`: `const CLAIMS: &[ClaimSpec]`), so the claims
 //! of an article read as a table of data rather than a function that builds one. Each converts
 //! to the owned type a run records ([`Claim::from`]); the rule and the sizes are shared as
-//! they are ([`Rule`], [`Sizes`]).
+//! they are ([`Rule`], [`Sizes`]). The operands of the metrics most claims compare have
+//! helpers ([`time`], [`instructions`], [`d1`], [`verified`], [`family`]), so a row names its
+//! designs and workloads and little else.
 //!
 //! ```
-//! use results::{Claim, ClaimMetric, ClaimSpec, OperandSpec, QuantitySpec, Rule, Sizes};
-//!
-//! const fn time(design: &'static str, workload: &'static str) -> OperandSpec {
-//!     OperandSpec::new(ClaimMetric::Time, design, workload)
-//! }
+//! use results::claim_spec::time;
+//! use results::{Claim, ClaimSpec, QuantitySpec, Rule, Sizes};
 //!
 //! const CLAIMS: &[ClaimSpec] = &[ClaimSpec {
 //!     id: "A3",
@@ -199,6 +198,35 @@ impl OperandSpec {
     }
 }
 
+/// Time per work unit of `design` on `workload` (the bench's median; not deterministic).
+pub const fn time(design: &'static str, workload: &'static str) -> OperandSpec {
+    OperandSpec::new(ClaimMetric::Time, design, workload)
+}
+
+/// Simulated instructions per work unit of `design` on `workload` (the cache pass).
+pub const fn instructions(design: &'static str, workload: &'static str) -> OperandSpec {
+    OperandSpec::new(ClaimMetric::Instructions, design, workload)
+}
+
+/// Simulated D1 misses per work unit of `design` on `workload` (the cache pass).
+pub const fn d1(design: &'static str, workload: &'static str) -> OperandSpec {
+    OperandSpec::new(ClaimMetric::D1Misses, design, workload)
+}
+
+/// 1 when `design` verified on `workload`, 0 when it failed or its limits refused the trace.
+pub const fn verified(design: &'static str, workload: &'static str) -> OperandSpec {
+    OperandSpec::new(ClaimMetric::Verified, design, workload)
+}
+
+/// The family metric `field` (its results.json name) of `design` on `workload`.
+pub const fn family(
+    field: &'static str,
+    design: &'static str,
+    workload: &'static str,
+) -> OperandSpec {
+    OperandSpec::new(ClaimMetric::Family(field), design, workload)
+}
+
 impl From<OperandSpec> for Operand {
     fn from(spec: OperandSpec) -> Self {
         Operand::new(spec.metric.into(), spec.design, spec.workload)
@@ -253,11 +281,7 @@ mod tests {
     use super::*;
 
     const fn garbage(workload: &'static str) -> OperandSpec {
-        OperandSpec::new(
-            ClaimMetric::Family("garbage_after_last_frame"),
-            "buffer_hash",
-            workload,
-        )
+        family("garbage_after_last_frame", "buffer_hash", workload)
     }
 
     const ACROSS: ClaimSpec = ClaimSpec {
