@@ -1,6 +1,7 @@
 //! A quantitative claim of the seed articles as data: the article's words, the comparison that
 //! tests them (designs, workload, metric) and the rule that decides them, declared by the family
-//! that measures them (`bench-harness`, `replay/<family>/claims.rs`) and stored in the run's
+//! that measures them (`bench-harness`, `replay/<family>/claims.rs`, as the constants of
+//! [`crate::claim_spec`]) and stored in the run's
 //! [`FamilyRecord`](crate::FamilyRecord), so a results file judges its own claims
 //! ([`crate::verdict`]): a verdict is computed from the numbers, never typed.
 //!

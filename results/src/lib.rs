@@ -18,17 +18,19 @@
 //! [`side_by_side`]: whether runs of several machines may share one report.
 //!
 //! [`claim`]: the seed articles' quantitative claims as data (quote, reading, quantity, rule),
-//! declared by each family and recorded in its [`FamilyRecord`]; [`verdict`]: each claim judged
-//! on a run's own numbers (per N, then confirmed / refuted / mixed / undecided / not measured).
+//! declared by each family and recorded in its [`FamilyRecord`]; [`claim_spec`]: the same as
+//! constants ([`ClaimSpec`]), the tables a family declares its claims in; [`verdict`]: each claim
+//! judged on a run's own numbers (per N, then confirmed / refuted / mixed / undecided / not
+//! measured).
 //!
 //! [`stats`]: estimates with distribution-free intervals and the paired ratios of designs
 //! timed in interleaved rounds; [`ranking`]: a cell's designs ranked with the confidence of
 //! the order, and the paired ratios and overheads every benchmark carries; [`agreement`]: how
 //! far two runs of the same commit agree (the resolution of the measurement, an A/A check).
 //!
-//! Modules import downward only: `metric_spec`, `claim` ← `family` ← `family_metrics`,
-//! `machine`, `files`, `step`, `stats` ← `schema` ← `ranking` ← `merge`, `side_by_side`,
-//! `compare`, `verdict` ← `agreement`, `history`, `export`, `ab`.
+//! Modules import downward only: `metric_spec`, `claim` ← `claim_spec`, `family` ←
+//! `family_metrics`, `machine`, `files`, `step`, `stats` ← `schema` ← `ranking` ← `merge`,
+//! `side_by_side`, `compare`, `verdict` ← `agreement`, `history`, `export`, `ab`.
 //!
 //! ```
 //! use results::{Benchmark, Family, FamilyMetrics, Status};
@@ -45,6 +47,7 @@
 pub mod ab;
 pub mod agreement;
 pub mod claim;
+pub mod claim_spec;
 pub mod compare;
 pub mod export;
 pub mod family;
@@ -65,6 +68,7 @@ pub mod step;
 pub mod verdict;
 
 pub use claim::{Claim, Metric, Operand, Quantity, Rule, Sizes, Untested};
+pub use claim_spec::{ClaimMetric, ClaimSpec, OperandSpec, QuantitySpec, UntestedSpec};
 pub use family::{Family, FamilyRecord, UnknownFamily};
 pub use family_metrics::{FamilyMetrics, MetricValue};
 pub use files::{create_output_dir, default_results_path, target_dir, write_atomically};

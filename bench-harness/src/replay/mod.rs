@@ -115,13 +115,14 @@ pub trait Family: Sized + 'static {
     /// The family's designs as results records, in registry order.
     fn design_records() -> Vec<DesignRecord>;
 
-    /// The articles' quantitative claims this family's results answer, as data
-    /// (`replay/<family>/claims.rs`): the run records them and `results::verdict` judges them.
+    /// The articles' quantitative claims this family's results answer, as data (the table
+    /// `CLAIMS` of `replay/<family>/claims.rs`, converted from its `results::ClaimSpec` rows):
+    /// the run records them and `results::verdict` judges them.
     fn claims() -> Vec<results::Claim>;
 
     /// The catalogue's quantitative statements of this family's articles that no claim tests,
-    /// each with the reason (`replay/<family>/claims.rs`); `cli`'s catalogue test checks that
-    /// every statement is a claim or one of these.
+    /// each with the reason (the table `UNTESTED` of `replay/<family>/claims.rs`); `cli`'s
+    /// catalogue test checks that every statement is a claim or one of these.
     fn untested() -> Vec<results::Untested> {
         Vec::new()
     }

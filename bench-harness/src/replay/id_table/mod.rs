@@ -49,11 +49,14 @@ pub const LARGE_N_WORKLOADS: &[&str] = &[
 
 impl Family for IdTableFamily {
     fn claims() -> Vec<results::Claim> {
-        claims::claims()
+        claims::CLAIMS.iter().map(results::Claim::from).collect()
     }
 
     fn untested() -> Vec<results::Untested> {
-        claims::untested()
+        claims::UNTESTED
+            .iter()
+            .map(results::Untested::from)
+            .collect()
     }
 
     type Op = IdTableOp;
