@@ -38,9 +38,9 @@ use results::DesignRecord;
 
 pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};
 pub use components::{ComponentDigest, ComponentFamily, ComponentReplay};
-pub use data_component::{DataComponentFamily, KvDigest, KvReplay};
+pub use data_component::{DataComponentDigest, DataComponentFamily, DataComponentReplay};
 pub use erased::{Design, Resolved, State, design};
-pub use id_table::{Digest, IdTableFamily, ReplayState, SizedReplay, mix};
+pub use id_table::{IdTableDigest, IdTableFamily, IdTableReplay, IdTableState, mix_object};
 pub use locking::{LockingDigest, LockingFamily, LockingReplay};
 pub use relations::{RelationDigest, RelationFamily, RelationReplay};
 pub use resolved::{HandleIds, HandleMap, IdMismatch, ResolvedBody};

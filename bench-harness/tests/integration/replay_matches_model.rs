@@ -4,7 +4,7 @@
 
 use bench_harness::replay::id_table::STALE_WRAP;
 use bench_harness::replay::id_table::recording::Recording;
-use bench_harness::replay::{IdTableFamily, ReplayState, Replayer, SizedReplay};
+use bench_harness::replay::{IdTableFamily, IdTableReplay, IdTableState, Replayer};
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Expected, Outcome, check_replayer};
@@ -25,15 +25,15 @@ struct VerifyAll<'a> {
 impl DesignCtorVisitor for VerifyAll<'_> {
     fn visit<D: Design>(&mut self) {
         let p = self.prepared;
-        let mut outcome = check_replayer::<SizedReplay<D>>(&p.trace, &p.expected).outcome;
+        let mut outcome = check_replayer::<IdTableReplay<D>>(&p.trace, &p.expected).outcome;
         if outcome.is_verified() {
             // The timed path verifies too; a couple of timed replays must agree.
-            if let Err(e) = TimedReplay::of::<SizedReplay<D>>(&p.trace, &p.expected).run(2) {
+            if let Err(e) = TimedReplay::of::<IdTableReplay<D>>(&p.trace, &p.expected).run(2) {
                 outcome = Outcome::Failed(e);
             }
         }
         self.verdicts
-            .push((SizedReplay::<D>::design_name(), outcome));
+            .push((IdTableReplay::<D>::design_name(), outcome));
     }
 }
 
@@ -187,7 +187,7 @@ impl IdTable<Payload> for LosesObjects {
 #[test]
 fn a_design_resolving_stale_ids_fails_verification() {
     let p = PreparedTrace::<IdTableFamily>::generate("lookup-stale", 500, 3).unwrap();
-    let outcome = check_replayer::<ReplayState<IgnoresGeneration>>(&p.trace, &p.expected).outcome;
+    let outcome = check_replayer::<IdTableState<IgnoresGeneration>>(&p.trace, &p.expected).outcome;
     let Outcome::Failed(reason) = outcome else {
         panic!("broken design was not caught: {outcome:?}");
     };
@@ -204,7 +204,7 @@ fn a_design_returning_wrong_objects_fails_verification_on_every_reading_workload
         "article-mix",
     ] {
         let p = PreparedTrace::<IdTableFamily>::generate(workload, 1_000, 5).unwrap();
-        let outcome = check_replayer::<ReplayState<LosesObjects>>(&p.trace, &p.expected).outcome;
+        let outcome = check_replayer::<IdTableState<LosesObjects>>(&p.trace, &p.expected).outcome;
         assert!(
             matches!(outcome, Outcome::Failed(_)),
             "{workload}: wrong objects not caught: {outcome:?}"
@@ -271,7 +271,7 @@ fn a_recorded_application_trace_replays_verified_on_every_design() {
 #[test]
 fn setup_state_matches_the_model_for_every_design() {
     let p = PreparedTrace::<IdTableFamily>::generate("iterate-holes", 1_000, 9).unwrap();
-    let state = ReplayState::<Holey<Payload>>::after_setup(&p.trace).unwrap();
+    let state = IdTableState::<Holey<Payload>>::after_setup(&p.trace).unwrap();
     assert_eq!(state.table.len() as u64, p.expected.stats.live_at_start);
 }
 
@@ -332,17 +332,17 @@ fn a_design_whose_ids_differ_between_runs_fails_the_timed_replay() {
     for workload in ["churn", "fill", "article-mix"] {
         let p = PreparedTrace::<IdTableFamily>::generate(workload, 500, 4).unwrap();
         // Each table alone is correct: the untimed verification passes.
-        let outcome = check_replayer::<ReplayState<Drifting>>(&p.trace, &p.expected).outcome;
+        let outcome = check_replayer::<IdTableState<Drifting>>(&p.trace, &p.expected).outcome;
         assert!(outcome.is_verified(), "{workload}: {outcome:?}");
         // A fresh table per timed replay hands out other IDs than the dry run resolved.
-        let err = TimedReplay::of::<ReplayState<Drifting>>(&p.trace, &p.expected)
+        let err = TimedReplay::of::<IdTableState<Drifting>>(&p.trace, &p.expected)
             .run(2)
             .expect_err("different IDs must not post a time");
         assert!(err.contains("not deterministic"), "{workload}: {err}");
     }
     // A read-only body is timed on the dry run's own table, whose IDs it resolved: no drift.
     let p = PreparedTrace::<IdTableFamily>::generate("lookup-uniform", 500, 4).unwrap();
-    TimedReplay::of::<ReplayState<Drifting>>(&p.trace, &p.expected)
+    TimedReplay::of::<IdTableState<Drifting>>(&p.trace, &p.expected)
         .run(2)
         .unwrap();
 }
@@ -356,7 +356,7 @@ fn lifo_16_bit_generation_resolves_a_stale_id_on_churn_hot_stale() {
     use impls::id_table::holey32::Holey32;
     use impls::id_table::holey32_lifo::Holey32Lifo;
     let p = PreparedTrace::<IdTableFamily>::generate("churn-hot-stale", 100, 1).unwrap();
-    let lifo = check_replayer::<ReplayState<Holey32Lifo<Payload>>>(&p.trace, &p.expected).outcome;
+    let lifo = check_replayer::<IdTableState<Holey32Lifo<Payload>>>(&p.trace, &p.expected).outcome;
     let Outcome::Unsupported(reason) = lifo else {
         panic!("the LIFO design did not show its hazard: {lifo:?}");
     };
@@ -364,7 +364,7 @@ fn lifo_16_bit_generation_resolves_a_stale_id_on_churn_hot_stale() {
         reason.starts_with(&format!("{STALE_WRAP} at op 131073 of the body")),
         "{reason}"
     );
-    let fifo = check_replayer::<ReplayState<Holey32<Payload>>>(&p.trace, &p.expected).outcome;
+    let fifo = check_replayer::<IdTableState<Holey32<Payload>>>(&p.trace, &p.expected).outcome;
     assert_eq!(fifo, Outcome::Verified);
 }
 
@@ -417,7 +417,7 @@ fn a_stale_hit_within_the_stated_horizon_is_a_failure() {
         }
     }
     let p = PreparedTrace::<IdTableFamily>::generate("churn-hot-stale", 100, 1).unwrap();
-    let outcome = check_replayer::<ReplayState<ClaimsLongHorizon>>(&p.trace, &p.expected).outcome;
+    let outcome = check_replayer::<IdTableState<ClaimsLongHorizon>>(&p.trace, &p.expected).outcome;
     let Outcome::Failed(reason) = outcome else {
         panic!("a stale hit inside the stated horizon was not a failure: {outcome:?}");
     };
@@ -434,7 +434,8 @@ fn the_object_size_is_the_traces_and_a_fixed_size_state_refuses_another() {
     ] {
         let p = PreparedTrace::<IdTableFamily>::generate(workload, 300, 5).unwrap();
         let state =
-            SizedReplay::<impls::id_table::registry::ctors::Packed>::after_setup(&p.trace).unwrap();
+            IdTableReplay::<impls::id_table::registry::ctors::Packed>::after_setup(&p.trace)
+                .unwrap();
         assert_eq!(state.size(), size, "{workload}");
     }
     // The 8 B and 128 B model answers differ from the 32 B ones: the digest covers the payload.
@@ -449,15 +450,15 @@ fn the_object_size_is_the_traces_and_a_fixed_size_state_refuses_another() {
     assert_ne!(digest("iterate-full-p128"), digest("iterate-full-p8"));
     // A state of one object size given a trace of another reports it, never replays it.
     let p = PreparedTrace::<IdTableFamily>::generate("iterate-full-p8", 300, 5).unwrap();
-    let err = ReplayState::<Holey<Payload>>::after_setup(&p.trace)
+    let err = IdTableState::<Holey<Payload>>::after_setup(&p.trace)
         .err()
         .expect("a 32 B state refuses an 8 B trace");
     assert!(err.error.contains("8 B"), "{err}");
-    assert!(ReplayState::<Holey<Payload8>, Payload8>::after_setup(&p.trace).is_ok());
-    assert!(ReplayState::<Holey<Payload128>, Payload128>::after_setup(&p.trace).is_err());
+    assert!(IdTableState::<Holey<Payload8>, Payload8>::after_setup(&p.trace).is_ok());
+    assert!(IdTableState::<Holey<Payload128>, Payload128>::after_setup(&p.trace).is_err());
     // Verification calls it `unsupported` with that reason (an external design implemented
     // for 32 B objects only, on the 8 B variants), never `failed`.
-    let outcome = check_replayer::<ReplayState<Holey<Payload>>>(&p.trace, &p.expected).outcome;
+    let outcome = check_replayer::<IdTableState<Holey<Payload>>>(&p.trace, &p.expected).outcome;
     let Outcome::Refused(reason) = outcome else {
         panic!("a 32 B design on an 8 B trace: {outcome:?}");
     };
@@ -490,7 +491,7 @@ fn pool_sorted_vec_is_unsupported_above_its_stated_remove_cost_cap() {
         let pairs = (0..100_000).flat_map(|h| [IdTableOp::Remove(h), IdTableOp::Add]);
         trace(n, 0, pairs.collect())
     };
-    type Sorted = ReplayState<PoolSortedVec<Payload>>;
+    type Sorted = IdTableState<PoolSortedVec<Payload>>;
     assert_eq!(Sorted::unsupported_trace(&remove_random(65_536)), None);
     assert_eq!(Sorted::unsupported_trace(&iterate_holes(65_536)), None);
     assert_eq!(Sorted::unsupported_trace(&churn(1_000_000)), None);
@@ -505,13 +506,13 @@ fn pool_sorted_vec_is_unsupported_above_its_stated_remove_cost_cap() {
         );
     }
     // Whatever the object size.
-    let sized = SizedReplay::<impls::id_table::registry::ctors::PoolSortedVec>::unsupported_trace(
+    let sized = IdTableReplay::<impls::id_table::registry::ctors::PoolSortedVec>::unsupported_trace(
         &iterate_holes(1_000_000),
     );
     assert!(sized.is_some_and(|r| r.contains("O(free slots)")));
     // Other designs have no such cap.
     assert_eq!(
-        ReplayState::<Holey<Payload>>::unsupported_trace(&remove_random(1_000_000)),
+        IdTableState::<Holey<Payload>>::unsupported_trace(&remove_random(1_000_000)),
         None
     );
 }

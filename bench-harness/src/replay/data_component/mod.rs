@@ -54,8 +54,8 @@ impl Family for DataComponentFamily {
     }
 
     type Op = DataOp;
-    type Digest = KvDigest;
-    type Model = KvReplay<ModelStore>;
+    type Digest = DataComponentDigest;
+    type Model = DataComponentReplay<ModelStore>;
     type Metrics = DataComponentMetrics;
 
     const RESULTS_FAMILY: results::Family = results::Family::DataComponent;
@@ -105,7 +105,7 @@ impl Family for DataComponentFamily {
         struct Designs<'a, V>(&'a mut V);
         impl<V: ReplayerVisitor<DataComponentFamily>> KvDesignVisitor for Designs<'_, V> {
             fn visit<S: DataStore + 'static>(&mut self) {
-                self.0.visit::<KvReplay<S>>(Role::Design);
+                self.0.visit::<DataComponentReplay<S>>(Role::Design);
             }
         }
         for_each_kv_design(&mut Designs(visitor));
@@ -116,9 +116,9 @@ impl Family for DataComponentFamily {
     }
 }
 
-/// A user's design from another crate runs as [`KvReplay`] of it.
+/// A user's design from another crate runs as [`DataComponentReplay`] of it.
 impl<D: DataStore + 'static> super::HostsDesign<D> for DataComponentFamily {
-    type Replayer = KvReplay<D>;
+    type Replayer = DataComponentReplay<D>;
 
     fn design_record() -> DesignRecord {
         design_record(&D::INFO)
@@ -140,24 +140,24 @@ pub fn design_record(info: &KvDesignInfo) -> DesignRecord {
 /// Everything a replay observed, as counts and wrapping sums of content hashes: independent of
 /// how a design lays its data out.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KvDigest {
+pub struct DataComponentDigest {
     /// `Get`/`GetOr` ops that found a value.
     pub gets_found: u64,
-    /// Sum over found values of [`mix`] of (handle, key, content).
+    /// Sum over found values of [`mix_entry`] of (handle, key, content).
     pub get_sum: u64,
     /// `Remove` ops that found their key.
     pub removes_found: u64,
     /// Entries decoded from all snapshots.
     pub snapshot_entries: u64,
-    /// Sum over decoded snapshot entries of [`mix`].
+    /// Sum over decoded snapshot entries of [`mix_entry`].
     pub snapshot_sum: u64,
     /// Keys the store holds after the replayed ops (read once after the loop): write-only
     /// bodies observe nothing else.
     pub keys_held: u64,
 }
 
-impl ReplayDigest<DataOp> for KvDigest {
-    fn merge(&mut self, later: &KvDigest) {
+impl ReplayDigest<DataOp> for DataComponentDigest {
+    fn merge(&mut self, later: &DataComponentDigest) {
         self.gets_found += later.gets_found;
         self.get_sum = self.get_sum.wrapping_add(later.get_sum);
         self.removes_found += later.removes_found;
@@ -175,7 +175,7 @@ impl ReplayDigest<DataOp> for KvDigest {
 /// Mixes an answer into a digest sum: the value's content hash, the key and the logical
 /// handle, so the same value under another key or entity gives another term.
 #[inline(always)]
-pub fn mix(handle: EntityHandle, key: u32, value: &ValueRef<'_>) -> u64 {
+pub fn mix_entry(handle: EntityHandle, key: u32, value: &ValueRef<'_>) -> u64 {
     value.content_hash()
         ^ u64::from(key).wrapping_mul(0xD6E8_FEB8_6659_FD93)
         ^ u64::from(handle).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -193,7 +193,7 @@ fn value_of(spec: ValueSpec) -> ValueRef<'static> {
 }
 
 /// A store plus the handle map and the snapshot buffer: the state a trace is replayed on.
-pub struct KvReplay<S: DataStore> {
+pub struct DataComponentReplay<S: DataStore> {
     /// The design under test.
     pub store: S,
     /// `entities[k]` is the store's entity for handle `k`.
@@ -202,7 +202,7 @@ pub struct KvReplay<S: DataStore> {
     snapshot: Vec<u8>,
 }
 
-impl<S: DataStore> KvReplay<S> {
+impl<S: DataStore> DataComponentReplay<S> {
     /// An empty store with room for `trace`'s handles.
     pub fn for_trace(trace: &Trace<DataOp>) -> Self {
         Self {
@@ -224,7 +224,7 @@ impl<S: DataStore> KvReplay<S> {
         &mut self,
         ops: &[DataOp],
         entities: &mut H,
-    ) -> Result<KvDigest, ReplayError> {
+    ) -> Result<DataComponentDigest, ReplayError> {
         let has_fast_path = matches!(ops.first(), Some(DataOp::Get(..)));
         // `uniform_ids` consumes the segment's IDs: ask only when there is a fast path.
         let Some(run) = has_fast_path
@@ -236,11 +236,11 @@ impl<S: DataStore> KvReplay<S> {
         let store = &mut self.store;
         let (gets_found, get_sum) = get_all(store, ops, run)
             .map_err(|(index, error)| ReplayError::at(index, ops[index], error))?;
-        Ok(KvDigest {
+        Ok(DataComponentDigest {
             gets_found,
             get_sum,
             keys_held: store.key_count() as u64,
-            ..KvDigest::default()
+            ..DataComponentDigest::default()
         })
     }
 
@@ -251,7 +251,7 @@ impl<S: DataStore> KvReplay<S> {
         &mut self,
         ops: &[DataOp],
         entities: &mut H,
-    ) -> Result<KvDigest, ReplayError> {
+    ) -> Result<DataComponentDigest, ReplayError> {
         let (mut gets_found, mut get_sum, mut removes_found) = (0u64, 0u64, 0u64);
         let (mut snapshot_entries, mut snapshot_sum) = (0u64, 0u64);
         let store = &mut self.store;
@@ -267,7 +267,7 @@ impl<S: DataStore> KvReplay<S> {
                     .map_err(refused)?,
                 DataOp::Get(h, key) => {
                     if let Some(term) = store
-                        .get(entities.id(h), key, |v| v.map(|v| mix(h, key, &v)))
+                        .get(entities.id(h), key, |v| v.map(|v| mix_entry(h, key, &v)))
                         .map_err(refused)?
                     {
                         gets_found += 1;
@@ -279,12 +279,12 @@ impl<S: DataStore> KvReplay<S> {
                     // answer (the resolved body's contract).
                     let (id, base_id) = (entities.id(h), entities.id(base));
                     let own = store
-                        .get(id, key, |v| v.map(|v| mix(h, key, &v)))
+                        .get(id, key, |v| v.map(|v| mix_entry(h, key, &v)))
                         .map_err(refused)?;
                     let term = match own {
                         Some(term) => Some(term),
                         None => store
-                            .get(base_id, key, |v| v.map(|v| mix(h, key, &v)))
+                            .get(base_id, key, |v| v.map(|v| mix_entry(h, key, &v)))
                             .map_err(refused)?,
                     };
                     if let Some(term) = term {
@@ -303,13 +303,13 @@ impl<S: DataStore> KvReplay<S> {
                         .map_err(refused)?;
                     S::visit_snapshot(&self.snapshot, |key, v| {
                         snapshot_entries += 1;
-                        snapshot_sum = snapshot_sum.wrapping_add(mix(h, key, &v));
+                        snapshot_sum = snapshot_sum.wrapping_add(mix_entry(h, key, &v));
                     })
                     .map_err(|e| ReplayError::at(index, op, e))?;
                 }
             }
         }
-        Ok(KvDigest {
+        Ok(DataComponentDigest {
             gets_found,
             get_sum,
             removes_found,
@@ -321,7 +321,7 @@ impl<S: DataStore> KvReplay<S> {
 }
 
 /// A uniform run of `Get`s ([`HandleIds::uniform_ids`]) as one tight loop, `entities[i]` the
-/// store's entity of `ops[i]`: (found, wrapping sum of [`mix`] over the found), or the index of
+/// store's entity of `ops[i]`: (found, wrapping sum of [`mix_entry`] over the found), or the index of
 /// the first refused op and the store's error. Out of line and small, so the store's `get`
 /// can be inlined into it, as into an application's loop over its entities; `ops` holds only
 /// `Get`s (the segment is uniform).
@@ -332,7 +332,7 @@ fn get_all<S: DataStore>(
     entities: &[Entity],
 ) -> Result<(u64, u64), (usize, KvError)> {
     super::resolved::fold_uniform(ops, entities, |op, entity| match op {
-        DataOp::Get(h, key) => store.get(entity, key, |v| v.map(|v| mix(h, key, &v))),
+        DataOp::Get(h, key) => store.get(entity, key, |v| v.map(|v| mix_entry(h, key, &v))),
         _ => Ok(None),
     })
 }
@@ -342,7 +342,7 @@ fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
     (denominator > 0).then(|| numerator as f64 / denominator as f64)
 }
 
-impl<S: DataStore + 'static> Replayer for KvReplay<S> {
+impl<S: DataStore + 'static> Replayer for DataComponentReplay<S> {
     type Family = DataComponentFamily;
     type Id = Entity;
 
@@ -366,7 +366,7 @@ impl<S: DataStore + 'static> Replayer for KvReplay<S> {
     }
 
     fn for_trace(trace: &Trace<DataOp>) -> Self {
-        KvReplay::for_trace(trace)
+        DataComponentReplay::for_trace(trace)
     }
 
     fn handles(&mut self) -> &mut HandleMap<Entity> {
@@ -377,8 +377,8 @@ impl<S: DataStore + 'static> Replayer for KvReplay<S> {
         &mut self,
         ops: &[DataOp],
         ids: &mut H,
-    ) -> Result<KvDigest, ReplayError> {
-        KvReplay::run(self, ops, ids)
+    ) -> Result<DataComponentDigest, ReplayError> {
+        DataComponentReplay::run(self, ops, ids)
     }
 
     fn memory_bytes(&self) -> u64 {

@@ -28,7 +28,7 @@
 //!   the shared [`Entities`](impls::data_component::Entities) wrapper, which has no accessor
 //!   for a component). [`ReferenceLoop::mirrors`] names the peer, so the results' `overhead`
 //!   (replay ÷ this loop) is what the replay driver and the adapter add to the crate.
-//!   Verified: the reads found, the wrapping sum of [`mix`] of (handle, key, value content)
+//!   Verified: the reads found, the wrapping sum of [`mix_entry`] of (handle, key, value content)
 //!   over them, and the keys held after the body must equal the model's.
 
 use std::collections::HashMap;
@@ -47,7 +47,7 @@ use serde_json::{Map, Number, Value};
 use workloads::data_component::EntityHandle;
 use workloads::{DataOp, Trace};
 
-use super::{DataComponentFamily, KvDigest, KvReplay, mix, value_of};
+use super::{DataComponentDigest, DataComponentFamily, DataComponentReplay, mix_entry, value_of};
 use crate::host::Stopwatch;
 use crate::replay::{ReferenceLoop, Replayer};
 
@@ -73,7 +73,7 @@ pub trait DirectMaps: DataStore + 'static {
     /// The crate's get of `key`.
     fn lookup<'m>(map: &'m Self::Map, key: &Self::Key) -> Option<&'m Self::Value>;
 
-    /// The digest term of a value read under (`handle`, `key`): [`mix`] of its content,
+    /// The digest term of a value read under (`handle`, `key`): [`mix_entry`] of its content,
     /// `None` for a value outside the family's types.
     fn term(handle: EntityHandle, key: Key, value: &Self::Value) -> Option<u64>;
 
@@ -113,7 +113,7 @@ impl DirectMaps for LiteMapPeer {
 
     #[inline]
     fn term(handle: EntityHandle, key: Key, value: &HeapValue) -> Option<u64> {
-        Some(mix(handle, key, &value.as_ref()))
+        Some(mix_entry(handle, key, &value.as_ref()))
     }
 
     fn len(map: &EntityMap) -> usize {
@@ -152,7 +152,7 @@ impl<K: KeyMap + Clone + 'static> DirectMaps for Entities<MapComponent<K>> {
 
     #[inline]
     fn term(handle: EntityHandle, key: Key, value: &HeapValue) -> Option<u64> {
-        Some(mix(handle, key, &value.as_ref()))
+        Some(mix_entry(handle, key, &value.as_ref()))
     }
 
     fn len(map: &K) -> usize {
@@ -212,9 +212,9 @@ impl DirectMaps for SerdeJsonPeer {
     #[inline]
     fn term(handle: EntityHandle, key: Key, value: &Value) -> Option<u64> {
         Some(match value {
-            Value::Bool(b) => mix(handle, key, &ValueRef::Bool(*b)),
-            Value::Number(n) => mix(handle, key, &ValueRef::F32(n.as_f64()? as f32)),
-            Value::String(s) => mix(handle, key, &ValueRef::Str(s.as_bytes())),
+            Value::Bool(b) => mix_entry(handle, key, &ValueRef::Bool(*b)),
+            Value::Number(n) => mix_entry(handle, key, &ValueRef::F32(n.as_f64()? as f32)),
+            Value::String(s) => mix_entry(handle, key, &ValueRef::Str(s.as_bytes())),
             Value::Array(items) => {
                 let floats = items.iter().map(|x| x.as_f64().unwrap_or(0.0) as f32);
                 if items.len() <= 64 {
@@ -222,10 +222,10 @@ impl DirectMaps for SerdeJsonPeer {
                     for (i, x) in floats.enumerate() {
                         stack[4 * i..4 * i + 4].copy_from_slice(&x.to_ne_bytes());
                     }
-                    mix(handle, key, &ValueRef::F32s(&stack[..4 * items.len()]))
+                    mix_entry(handle, key, &ValueRef::F32s(&stack[..4 * items.len()]))
                 } else {
                     let heap: Vec<u8> = floats.flat_map(f32::to_ne_bytes).collect();
-                    mix(handle, key, &ValueRef::F32s(&heap))
+                    mix_entry(handle, key, &ValueRef::F32s(&heap))
                 }
             }
             Value::Null | Value::Object(_) => return None,
@@ -369,12 +369,12 @@ impl<P: DirectMaps> ReferenceLoop for DirectKv<P> {
 
     /// For a trace whose setup is `Spawn`s and `Set`s and whose body is `Get`, `GetOr` and
     /// `Set` ops; `None` otherwise, or if the design refuses the setup or a value.
-    fn for_trace(trace: &Trace<DataOp>, expected: &KvDigest) -> Option<Self> {
+    fn for_trace(trace: &Trace<DataOp>, expected: &DataComponentDigest) -> Option<Self> {
         let stats = trace.validate().ok()?;
-        if KvReplay::<P>::unsupported_before(&stats).is_some() {
+        if DataComponentReplay::<P>::unsupported_before(&stats).is_some() {
             return None;
         }
-        let mut peer = KvReplay::<P>::after_setup(trace).ok()?;
+        let mut peer = DataComponentReplay::<P>::after_setup(trace).ok()?;
         let entities = peer.handles().ids().to_vec();
         drop(peer);
         let entity = |h: EntityHandle| entities.get(h as usize).copied();

@@ -60,8 +60,8 @@ impl Family for IdTableFamily {
     }
 
     type Op = IdTableOp;
-    type Digest = Digest;
-    type Model = SizedReplay<ctors::Model>;
+    type Digest = IdTableDigest;
+    type Model = IdTableReplay<ctors::Model>;
     type Metrics = super::NoMetrics;
 
     const RESULTS_FAMILY: results::Family = results::Family::IdTable;
@@ -123,7 +123,7 @@ impl Family for IdTableFamily {
         struct Designs<'a, V>(&'a mut V);
         impl<V: ReplayerVisitor<IdTableFamily>> DesignCtorVisitor for Designs<'_, V> {
             fn visit<D: Design>(&mut self) {
-                self.0.visit::<SizedReplay<D>>(Role::Design);
+                self.0.visit::<IdTableReplay<D>>(Role::Design);
             }
         }
         for_each_design_ctor(&mut Designs(visitor));
@@ -141,9 +141,9 @@ impl Family for IdTableFamily {
     }
 }
 
-/// A user's ID table from another crate runs as [`ReplayState`] of it.
+/// A user's ID table from another crate runs as [`IdTableState`] of it.
 impl<D: IdTable<Payload> + 'static> super::HostsDesign<D> for IdTableFamily {
-    type Replayer = ReplayState<D>;
+    type Replayer = IdTableState<D>;
 
     fn design_record() -> DesignRecord {
         design_record(&D::INFO)
@@ -225,7 +225,7 @@ fn over_remove_shift_cap(info: &DesignInfo, trace: &Trace<IdTableOp>) -> Option<
 /// agree on the digest exactly when they saw the same hits, misses and field values (up to
 /// sum collisions), whatever order each design iterates in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Digest {
+pub struct IdTableDigest {
     /// `Get`/`Mutate`/`Remove` that found their object (on a valid trace a correct design
     /// finds every one, so a miss shows as fewer hits than the model's).
     pub hits: u64,
@@ -240,17 +240,17 @@ pub struct Digest {
     /// Objects visited by `Iterate` and `IterateMut`.
     pub iterated: u64,
     /// Ops replayed, so that merging the digests of consecutive pieces places
-    /// [`Digest::first_stale_hit`] in the whole.
+    /// [`IdTableDigest::first_stale_hit`] in the whole.
     pub ops: u64,
     /// Index, among the replayed ops, of the first `GetStale` that resolved its stale ID (the
     /// op a stale-detection failure is reported at); `None` on a correct replay.
     pub first_stale_hit: Option<u64>,
 }
 
-impl ReplayDigest<IdTableOp> for Digest {
+impl ReplayDigest<IdTableOp> for IdTableDigest {
     /// Adds the counts and sums of a replay of the following ops, so replaying a body in
     /// pieces digests to the same value as replaying it whole.
-    fn merge(&mut self, later: &Digest) {
+    fn merge(&mut self, later: &IdTableDigest) {
         self.hits += later.hits;
         self.stale_hits += later.stale_hits;
         self.lookup_sum = self.lookup_sum.wrapping_add(later.lookup_sum);
@@ -273,17 +273,17 @@ impl ReplayDigest<IdTableOp> for Digest {
     }
 }
 
-/// Mixes a looked-up object into [`Digest::lookup_sum`].
+/// Mixes a looked-up object into [`IdTableDigest::lookup_sum`].
 #[inline(always)]
-pub fn mix<P: Object>(p: &P) -> u64 {
+pub fn mix_object<P: Object>(p: &P) -> u64 {
     p.value() ^ p.handle().wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// A table of `P`s plus the handle → ID map: the state a trace is replayed on, for traces
-/// whose object size ([`PayloadSize::of_params`]) is `P`'s. [`SizedReplay`] picks `P` from
+/// whose object size ([`PayloadSize::of_params`]) is `P`'s. [`IdTableReplay`] picks `P` from
 /// the trace; this type used alone (tests, a design that exists for one object type) replays
 /// traces of its own size and reports any other as an error.
-pub struct ReplayState<D: IdTable<P>, P: Object = Payload> {
+pub struct IdTableState<D: IdTable<P>, P: Object = Payload> {
     /// The design under test.
     pub table: D,
     /// `ids[k]` is the ID the table gave handle `k`; kept after removal for `GetStale`.
@@ -295,7 +295,7 @@ pub struct ReplayState<D: IdTable<P>, P: Object = Payload> {
     wrong_size: Option<String>,
 }
 
-impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
+impl<D: IdTable<P>, P: Object> IdTableState<D, P> {
     /// An empty table with room in the handle map for `trace`'s handles.
     pub fn for_trace(trace: &Trace<IdTableOp>) -> Self {
         let wrong_size = Self::wrong_size(trace);
@@ -339,7 +339,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
         &mut self,
         ops: &[IdTableOp],
         ids: &mut H,
-    ) -> Result<Digest, ReplayError> {
+    ) -> Result<IdTableDigest, ReplayError> {
         if let Some(reason) = &self.wrong_size {
             return Err(ReplayError {
                 index: 0,
@@ -382,7 +382,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                     for &id in run {
                         if let Some(p) = table.remove(id) {
                             hits += 1;
-                            lookup_sum = lookup_sum.wrapping_add(mix(&p));
+                            lookup_sum = lookup_sum.wrapping_add(mix_object(&p));
                         }
                     }
                 }
@@ -391,7 +391,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                         if let Some(p) = table.get_mut(id) {
                             p.mutate();
                             hits += 1;
-                            lookup_sum = lookup_sum.wrapping_add(mix(p));
+                            lookup_sum = lookup_sum.wrapping_add(mix_object(p));
                         }
                     }
                 }
@@ -399,13 +399,13 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                     unreachable!("no fast path, checked above")
                 }
             }
-            return Ok(Digest {
+            return Ok(IdTableDigest {
                 hits,
                 stale_hits,
                 lookup_sum,
                 ops: ops.len() as u64,
                 first_stale_hit,
-                ..Digest::default()
+                ..IdTableDigest::default()
             });
         }
         for (index, &op) in ops.iter().enumerate() {
@@ -421,7 +421,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                 IdTableOp::Get(h) => {
                     if let Some(p) = table.get(ids.id(h)) {
                         hits += 1;
-                        lookup_sum = lookup_sum.wrapping_add(mix(p));
+                        lookup_sum = lookup_sum.wrapping_add(mix_object(p));
                     }
                 }
                 IdTableOp::GetStale(h) => {
@@ -434,13 +434,13 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                     if let Some(p) = table.get_mut(ids.id(h)) {
                         p.mutate();
                         hits += 1;
-                        lookup_sum = lookup_sum.wrapping_add(mix(p));
+                        lookup_sum = lookup_sum.wrapping_add(mix_object(p));
                     }
                 }
                 IdTableOp::Remove(h) => {
                     if let Some(p) = table.remove(ids.id(h)) {
                         hits += 1;
-                        lookup_sum = lookup_sum.wrapping_add(mix(&p));
+                        lookup_sum = lookup_sum.wrapping_add(mix_object(&p));
                     }
                 }
                 IdTableOp::Iterate => {
@@ -452,7 +452,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
                 IdTableOp::IterateMut => iterated += iterate_mut(table),
             }
         }
-        Ok(Digest {
+        Ok(IdTableDigest {
             hits,
             stale_hits,
             lookup_sum,
@@ -464,7 +464,7 @@ impl<D: IdTable<P>, P: Object> ReplayState<D, P> {
     }
 }
 
-/// Looks up every ID of `ids`: how many resolved, and the wrapping sum of [`mix`] over the
+/// Looks up every ID of `ids`: how many resolved, and the wrapping sum of [`mix_object`] over the
 /// objects found.
 ///
 /// The suite's one lookup loop: the timed replay runs a uniform run of `Get`s through it and
@@ -480,7 +480,7 @@ pub fn lookup_all<D: IdTable<P>, P: Object>(table: &D, ids: &[D::Id]) -> (u64, u
     for &id in ids {
         if let Some(p) = table.get(id) {
             hits += 1;
-            sum = sum.wrapping_add(mix(p));
+            sum = sum.wrapping_add(mix_object(p));
         }
     }
     (hits, sum)
@@ -490,7 +490,7 @@ pub fn lookup_all<D: IdTable<P>, P: Object>(table: &D, ids: &[D::Id]) -> (u64, u
 ///
 /// The whole-table ops ([`iterate`], [`iterate_mut`], [`sort`]) are out of line: each visits
 /// the whole table, so a call costs nothing next to it, and inlined into
-/// [`ReplayState::run`] their loops would take registers from the single-object ops of mixed
+/// [`IdTableState::run`] their loops would take registers from the single-object ops of mixed
 /// bodies (callgrind on `churn`: accumulators and the table pointer spilled to the stack, 5
 /// more instructions per op with `IdTableOp::Sort` in the loop).
 #[inline(never)]
@@ -525,7 +525,7 @@ fn first_resolved<D: IdTable<P>, P: Object>(table: &D, ids: &[D::Id]) -> Option<
         .map(|at| at as u64)
 }
 
-impl<D: IdTable<P> + 'static, P: Object> Replayer for ReplayState<D, P> {
+impl<D: IdTable<P> + 'static, P: Object> Replayer for IdTableState<D, P> {
     type Family = IdTableFamily;
     type Id = D::Id;
 
@@ -560,7 +560,7 @@ impl<D: IdTable<P> + 'static, P: Object> Replayer for ReplayState<D, P> {
     /// often than objects are removed). The reason names the op of the first stale hit. A
     /// stale hit on a trace shorter than the bound is no documented limit: it stays a failure
     /// (the digest differs from the model's).
-    fn unsupported_after(stats: &IdTableStats, body: &Digest) -> Option<String> {
+    fn unsupported_after(stats: &IdTableStats, body: &IdTableDigest) -> Option<String> {
         let info = D::INFO;
         if !info.detects_stale() && stats.stale_gets > 0 {
             return Some(format!(
@@ -588,7 +588,7 @@ impl<D: IdTable<P> + 'static, P: Object> Replayer for ReplayState<D, P> {
     }
 
     fn for_trace(trace: &Trace<IdTableOp>) -> Self {
-        ReplayState::for_trace(trace)
+        IdTableState::for_trace(trace)
     }
 
     fn handles(&mut self) -> &mut HandleMap<D::Id> {
@@ -599,8 +599,8 @@ impl<D: IdTable<P> + 'static, P: Object> Replayer for ReplayState<D, P> {
         &mut self,
         ops: &[IdTableOp],
         ids: &mut H,
-    ) -> Result<Digest, ReplayError> {
-        ReplayState::run(self, ops, ids)
+    ) -> Result<IdTableDigest, ReplayError> {
+        IdTableState::run(self, ops, ids)
     }
 
     fn memory_bytes(&self) -> u64 {
@@ -617,43 +617,43 @@ impl<D: IdTable<P> + 'static, P: Object> Replayer for ReplayState<D, P> {
 }
 
 /// Design `C` replaying a trace with objects of the size the trace names
-/// ([`PayloadSize::of_params`]): one [`ReplayState`] of `C`'s table of [`Payload8`],
+/// ([`PayloadSize::of_params`]): one [`IdTableState`] of `C`'s table of [`Payload8`],
 /// [`Payload`] or [`Payload128`], chosen once per trace, so each op loop stays monomorphic.
-pub enum SizedReplay<C: Design> {
+pub enum IdTableReplay<C: Design> {
     /// 8-byte objects.
-    B8(ReplayState<C::Table<Payload8>, Payload8>),
+    B8(IdTableState<C::Table<Payload8>, Payload8>),
     /// 32-byte objects (every trace without a `payload_bytes` parameter).
-    B32(ReplayState<C::Table<Payload>, Payload>),
+    B32(IdTableState<C::Table<Payload>, Payload>),
     /// 128-byte objects.
-    B128(ReplayState<C::Table<Payload128>, Payload128>),
+    B128(IdTableState<C::Table<Payload128>, Payload128>),
 }
 
-/// Applies `$body` to the [`ReplayState`] inside a [`SizedReplay`], whatever its size.
+/// Applies `$body` to the [`IdTableState`] inside a [`IdTableReplay`], whatever its size.
 macro_rules! each_size {
     ($replay:expr, $state:ident => $body:expr) => {
         match $replay {
-            SizedReplay::B8($state) => $body,
-            SizedReplay::B32($state) => $body,
-            SizedReplay::B128($state) => $body,
+            IdTableReplay::B8($state) => $body,
+            IdTableReplay::B32($state) => $body,
+            IdTableReplay::B128($state) => $body,
         }
     };
 }
 
-impl<C: Design> SizedReplay<C> {
+impl<C: Design> IdTableReplay<C> {
     /// The object size of this replay.
     pub fn size(&self) -> PayloadSize {
         match self {
-            SizedReplay::B8(_) => PayloadSize::B8,
-            SizedReplay::B32(_) => PayloadSize::B32,
-            SizedReplay::B128(_) => PayloadSize::B128,
+            IdTableReplay::B8(_) => PayloadSize::B8,
+            IdTableReplay::B32(_) => PayloadSize::B32,
+            IdTableReplay::B128(_) => PayloadSize::B128,
         }
     }
 }
 
 /// The 32-byte replay of design `C`, whose static answers (name, limits) are every size's.
-type Replay32<C> = ReplayState<<C as Design>::Table<Payload>, Payload>;
+type Replay32<C> = IdTableState<<C as Design>::Table<Payload>, Payload>;
 
-impl<C: Design> Replayer for SizedReplay<C> {
+impl<C: Design> Replayer for IdTableReplay<C> {
     type Family = IdTableFamily;
     type Id = C::Id;
 
@@ -670,7 +670,7 @@ impl<C: Design> Replayer for SizedReplay<C> {
         over_remove_shift_cap(&<C::Table<Payload> as IdTable<Payload>>::INFO, trace)
     }
 
-    fn unsupported_after(stats: &IdTableStats, body: &Digest) -> Option<String> {
+    fn unsupported_after(stats: &IdTableStats, body: &IdTableDigest) -> Option<String> {
         Replay32::<C>::unsupported_after(stats, body)
     }
 
@@ -678,9 +678,9 @@ impl<C: Design> Replayer for SizedReplay<C> {
     /// names a size that is not one of the three).
     fn for_trace(trace: &Trace<IdTableOp>) -> Self {
         match PayloadSize::of_params(&trace.header.params) {
-            Ok(PayloadSize::B8) => SizedReplay::B8(ReplayState::for_trace(trace)),
-            Ok(PayloadSize::B128) => SizedReplay::B128(ReplayState::for_trace(trace)),
-            Ok(PayloadSize::B32) | Err(_) => SizedReplay::B32(ReplayState::for_trace(trace)),
+            Ok(PayloadSize::B8) => IdTableReplay::B8(IdTableState::for_trace(trace)),
+            Ok(PayloadSize::B128) => IdTableReplay::B128(IdTableState::for_trace(trace)),
+            Ok(PayloadSize::B32) | Err(_) => IdTableReplay::B32(IdTableState::for_trace(trace)),
         }
     }
 
@@ -692,7 +692,7 @@ impl<C: Design> Replayer for SizedReplay<C> {
         &mut self,
         ops: &[IdTableOp],
         ids: &mut H,
-    ) -> Result<Digest, ReplayError> {
+    ) -> Result<IdTableDigest, ReplayError> {
         each_size!(self, s => s.run(ops, ids))
     }
 

@@ -19,7 +19,7 @@
 //!   and `-p128` object sizes), `lookup-zipf`, `lookup-key-order` and
 //!   `lookup-key-order-sorted`; `None` for any other body. [`ReferenceLoop::mirrors`] names
 //!   the peer, so the results' `overhead` (replay ÷ this loop) is what the replay driver and
-//!   the adapter add to the crate. Verified: the hits and the wrapping sum of [`super::mix`]
+//!   the adapter add to the crate. Verified: the hits and the wrapping sum of [`super::mix_object`]
 //!   over the objects found must equal the model's.
 
 use std::time::Duration;
@@ -34,7 +34,7 @@ use impls::id_table::registry::ctors;
 use impls::id_table::{Design, IdTable};
 use workloads::{IdTableOp, Object, Payload, Payload8, Payload128, Trace};
 
-use super::{Digest, IdTableFamily, SizedReplay, lookup_all, mix};
+use super::{IdTableDigest, IdTableFamily, IdTableReplay, lookup_all, mix_object};
 use crate::host::Stopwatch;
 use crate::replay::{CellStates, ReferenceLoop, Replayer, SharedState};
 
@@ -60,16 +60,16 @@ impl ReferenceLoop for VecIterate {
     }
 
     /// For a trace whose body is only `Iterate` ops; `None` otherwise.
-    fn for_trace(trace: &Trace<IdTableOp>, expected: &Digest) -> Option<Self> {
+    fn for_trace(trace: &Trace<IdTableOp>, expected: &IdTableDigest) -> Option<Self> {
         if trace.body.is_empty() || trace.body.iter().any(|op| *op != IdTableOp::Iterate) {
             return None;
         }
-        let model = SizedReplay::<ctors::Model>::after_setup(trace)
+        let model = IdTableReplay::<ctors::Model>::after_setup(trace)
             .expect("the model never refuses an insert");
         let objects = match model {
-            SizedReplay::B8(m) => Objects::B8(m.table.iter().copied().collect()),
-            SizedReplay::B32(m) => Objects::B32(m.table.iter().copied().collect()),
-            SizedReplay::B128(m) => Objects::B128(m.table.iter().copied().collect()),
+            IdTableReplay::B8(m) => Objects::B8(m.table.iter().copied().collect()),
+            IdTableReplay::B32(m) => Objects::B32(m.table.iter().copied().collect()),
+            IdTableReplay::B128(m) => Objects::B128(m.table.iter().copied().collect()),
         };
         Some(Self {
             objects,
@@ -121,28 +121,32 @@ impl VecIterate {
 pub struct DirectLookup<C: Design> {
     /// The design after the setup and the dry run, with the body's IDs: the timed replays'
     /// own when the design is in the cell ([`ReferenceLoop::in_cell`]).
-    shared: SharedState<SizedReplay<C>>,
-    expected: Digest,
+    shared: SharedState<IdTableReplay<C>>,
+    expected: IdTableDigest,
 }
 
 impl<C: Design> ReferenceLoop for DirectLookup<C> {
     type Family = IdTableFamily;
 
     fn name() -> String {
-        format!("ref-direct-{}", SizedReplay::<C>::design_name())
+        format!("ref-direct-{}", IdTableReplay::<C>::design_name())
     }
 
     fn mirrors() -> Option<&'static str> {
-        Some(SizedReplay::<C>::design_name())
+        Some(IdTableReplay::<C>::design_name())
     }
 
     /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
-    fn for_trace(trace: &Trace<IdTableOp>, expected: &Digest) -> Option<Self> {
+    fn for_trace(trace: &Trace<IdTableOp>, expected: &IdTableDigest) -> Option<Self> {
         Self::in_cell(trace, expected, &CellStates::default())
     }
 
     /// On the state the design's timed replays reuse, if the cell holds it.
-    fn in_cell(trace: &Trace<IdTableOp>, expected: &Digest, designs: &CellStates) -> Option<Self> {
+    fn in_cell(
+        trace: &Trace<IdTableOp>,
+        expected: &IdTableDigest,
+        designs: &CellStates,
+    ) -> Option<Self> {
         Some(Self {
             shared: lookup_state::<C>(trace, designs)?,
             expected: *expected,
@@ -157,9 +161,9 @@ impl<C: Design> ReferenceLoop for DirectLookup<C> {
         self.shared.with(|state, body| {
             let ids = body.ids();
             match state {
-                SizedReplay::B8(s) => self.time(&s.table, ids, iters),
-                SizedReplay::B32(s) => self.time(&s.table, ids, iters),
-                SizedReplay::B128(s) => self.time(&s.table, ids, iters),
+                IdTableReplay::B8(s) => self.time(&s.table, ids, iters),
+                IdTableReplay::B32(s) => self.time(&s.table, ids, iters),
+                IdTableReplay::B128(s) => self.time(&s.table, ids, iters),
             }
         })
     }
@@ -170,12 +174,12 @@ impl<C: Design> ReferenceLoop for DirectLookup<C> {
 fn lookup_state<C: Design>(
     trace: &Trace<IdTableOp>,
     designs: &CellStates,
-) -> Option<SharedState<SizedReplay<C>>> {
+) -> Option<SharedState<IdTableReplay<C>>> {
     if trace.body.is_empty() || !trace.body.iter().all(|op| matches!(op, IdTableOp::Get(_))) {
         return None;
     }
     let shared = designs
-        .get::<SizedReplay<C>>()
+        .get::<IdTableReplay<C>>()
         .or_else(|| SharedState::resolve(trace).ok())?;
     // One ID per `Get`, in op order: the body the loop runs.
     (shared.resolved_ids() == trace.body.len()).then_some(shared)
@@ -197,7 +201,7 @@ impl<C: Design> DirectLookup<C> {
             if std::hint::black_box((hits, sum)) != (self.expected.hits, self.expected.lookup_sum) {
                 return Err(format!(
                     "direct lookup loop over {} disagrees with the model",
-                    SizedReplay::<C>::design_name()
+                    IdTableReplay::<C>::design_name()
                 ));
             }
         }
@@ -210,7 +214,7 @@ impl<C: Design> DirectLookup<C> {
 /// (built untimed by the peer's replay).
 pub trait CrateLookupLoop: Design {
     /// Looks every key of `keys` up with the crate's own `get`: how many resolved, and the
-    /// wrapping sum of [`mix`] over the objects found. Out of line, so every call runs the
+    /// wrapping sum of [`mix_object`] over the objects found. Out of line, so every call runs the
     /// same machine code whatever the caller.
     fn lookup_all<P: Object>(table: &Self::Table<P>, keys: &[Self::Id]) -> (u64, u64);
 }
@@ -223,7 +227,7 @@ macro_rules! crate_lookup_loop {
         for &key in $keys {
             if let Some(p) = map.get(key) {
                 hits += 1;
-                sum = sum.wrapping_add(mix(p));
+                sum = sum.wrapping_add(mix_object(p));
             }
         }
         (hits, sum)
@@ -284,7 +288,7 @@ pub struct DirectPeerLookup<C: CrateLookupLoop> {
     /// The peer after the setup and the dry run, and the body's keys (the crate's own, in op
     /// order): the timed replays' own when the peer is in the cell
     /// ([`ReferenceLoop::in_cell`]). Only its crate map is read.
-    shared: SharedState<SizedReplay<C>>,
+    shared: SharedState<IdTableReplay<C>>,
     /// The model's hits and lookup sum.
     expected: (u64, u64),
 }
@@ -293,20 +297,24 @@ impl<C: CrateLookupLoop> ReferenceLoop for DirectPeerLookup<C> {
     type Family = IdTableFamily;
 
     fn name() -> String {
-        format!("ref-direct-{}", SizedReplay::<C>::design_name())
+        format!("ref-direct-{}", IdTableReplay::<C>::design_name())
     }
 
     fn mirrors() -> Option<&'static str> {
-        Some(SizedReplay::<C>::design_name())
+        Some(IdTableReplay::<C>::design_name())
     }
 
     /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
-    fn for_trace(trace: &Trace<IdTableOp>, expected: &Digest) -> Option<Self> {
+    fn for_trace(trace: &Trace<IdTableOp>, expected: &IdTableDigest) -> Option<Self> {
         Self::in_cell(trace, expected, &CellStates::default())
     }
 
     /// On the state the peer's timed replays reuse, if the cell holds it.
-    fn in_cell(trace: &Trace<IdTableOp>, expected: &Digest, designs: &CellStates) -> Option<Self> {
+    fn in_cell(
+        trace: &Trace<IdTableOp>,
+        expected: &IdTableDigest,
+        designs: &CellStates,
+    ) -> Option<Self> {
         Some(Self {
             shared: lookup_state::<C>(trace, designs)?,
             expected: (expected.hits, expected.lookup_sum),
@@ -321,9 +329,9 @@ impl<C: CrateLookupLoop> ReferenceLoop for DirectPeerLookup<C> {
         self.shared.with(|state, body| {
             let keys = body.ids();
             match state {
-                SizedReplay::B8(s) => self.time::<Payload8>(&s.table, keys, iters),
-                SizedReplay::B32(s) => self.time::<Payload>(&s.table, keys, iters),
-                SizedReplay::B128(s) => self.time::<Payload128>(&s.table, keys, iters),
+                IdTableReplay::B8(s) => self.time::<Payload8>(&s.table, keys, iters),
+                IdTableReplay::B32(s) => self.time::<Payload>(&s.table, keys, iters),
+                IdTableReplay::B128(s) => self.time::<Payload128>(&s.table, keys, iters),
             }
         })
     }
@@ -345,7 +353,7 @@ impl<C: CrateLookupLoop> DirectPeerLookup<C> {
             if std::hint::black_box(answers) != self.expected {
                 return Err(format!(
                     "{} called directly found {} objects (sum {:#x}), the model {} (sum {:#x})",
-                    SizedReplay::<C>::design_name(),
+                    IdTableReplay::<C>::design_name(),
                     answers.0,
                     answers.1,
                     self.expected.0,
@@ -373,7 +381,7 @@ mod tests {
     #[test]
     fn direct_lookup_loops_find_what_the_model_finds() {
         fn check_peer<C: CrateLookupLoop>(lookups: &Trace<IdTableOp>, other: &Trace<IdTableOp>) {
-            let name = SizedReplay::<C>::design_name();
+            let name = IdTableReplay::<C>::design_name();
             let expected = Expected::<IdTableFamily>::of(lookups).unwrap();
             let looped = DirectPeerLookup::<C>::for_trace(lookups, &expected.body)
                 .unwrap_or_else(|| panic!("{name}: a Get body"));
@@ -446,14 +454,14 @@ mod tests {
     #[test]
     fn a_direct_loop_reads_the_state_its_design_shares() {
         fn check<L: ReferenceLoop<Family = IdTableFamily>, C: Design>(
-            shared_of: impl Fn(&L) -> &SharedState<SizedReplay<C>>,
+            shared_of: impl Fn(&L) -> &SharedState<IdTableReplay<C>>,
         ) {
             let lookups = trace("lookup-uniform");
             let expected = Expected::<IdTableFamily>::of(&lookups).unwrap();
-            let mut timed = crate::timing::TimedReplay::of::<SizedReplay<C>>(&lookups, &expected);
+            let mut timed = crate::timing::TimedReplay::of::<IdTableReplay<C>>(&lookups, &expected);
             let shared = timed.shared().unwrap().expect("a read-only body shares");
             let mut designs = CellStates::default();
-            designs.insert(SizedReplay::<C>::design_name(), shared.clone());
+            designs.insert(IdTableReplay::<C>::design_name(), shared.clone());
             let looped = L::in_cell(&lookups, &expected.body, &designs).unwrap();
             assert!(std::rc::Rc::ptr_eq(
                 &shared_of(&looped).shared().state,
@@ -473,7 +481,7 @@ mod tests {
             let churn = trace("churn");
             let churn_expected = Expected::<IdTableFamily>::of(&churn).unwrap();
             let mut mutating =
-                crate::timing::TimedReplay::of::<SizedReplay<C>>(&churn, &churn_expected);
+                crate::timing::TimedReplay::of::<IdTableReplay<C>>(&churn, &churn_expected);
             assert!(mutating.shared().unwrap().is_none());
         }
         check::<DirectLookup<ctors::Holey>, ctors::Holey>(|l| &l.shared);

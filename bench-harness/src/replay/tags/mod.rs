@@ -190,7 +190,7 @@ impl ReplayDigest<TagOp> for TagDigest {
     }
 }
 
-/// Mixes an (entity handle, tag) pair into a digest sum, as [`super::mix`] mixes an object:
+/// Mixes an (entity handle, tag) pair into a digest sum, as [`super::mix_object`] mixes an object:
 /// the tag XOR the handle times an odd 64-bit constant, so the same tag on another entity
 /// gives another value and swapping tags between entities changes the sum.
 #[inline(always)]
