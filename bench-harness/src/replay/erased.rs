@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 
 use workloads::Trace;
 
-use super::{DigestOf, Family, MetricsOf, OpOf, ReplayError, Replayer, ResolvedBody, StatsOf};
+use super::contract::{DigestOf, Family, MetricsOf, OpOf, ReplayError, Replayer, StatsOf};
+use super::resolved::ResolvedBody;
 use crate::host::Stopwatch;
 
 /// A design of family `F` (or a reference replayer timed beside the designs): its name, its

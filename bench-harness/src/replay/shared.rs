@@ -19,8 +19,10 @@ use std::rc::Rc;
 
 use workloads::Trace;
 
+use super::contract::{Family, OpOf, Replayer};
 use super::erased::ResolvedState;
-use super::{Design, Family, OpOf, Replayer, Resolved, ResolvedBody, State, design};
+use super::erased::{Design, Resolved, State, design};
+use super::resolved::ResolvedBody;
 
 /// A design's state after the trace's setup and the dry run of a read-only body, with the body
 /// resolved for it: what its timed replays reuse.

@@ -55,9 +55,8 @@ use workloads::Trace;
 use workloads::alloc::{AllocOp, AllocStats, BlockHandle, pow2_block};
 use workloads::rng::TraceRng;
 
-use super::{
-    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
-};
+use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::resolved::{HandleIds, HandleMap};
 pub use metrics::AllocMetrics;
 use results::DesignRecord;
 

@@ -69,7 +69,7 @@ use super::{
     AllocDigest, AllocFamily, AllocReplay, MIN_BLOCK, read_head, read_stamps, write_stamps,
 };
 use crate::host::Stopwatch;
-use crate::replay::{ReferenceLoop, Replayer};
+use crate::replay::contract::{ReferenceLoop, Replayer};
 
 /// An op of a body as the application holds it.
 #[derive(Debug, Clone, Copy)]

@@ -8,7 +8,7 @@ use impls::components::PointMass;
 use serde::{Deserialize, Serialize};
 use workloads::components::{ComponentOp, EntityHandle};
 
-use crate::replay::ReplayDigest;
+use crate::replay::contract::ReplayDigest;
 
 /// The `dt` of every `Simulate`: 1/64, exact in binary.
 pub const DT: f32 = 1.0 / 64.0;

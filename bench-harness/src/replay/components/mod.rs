@@ -28,7 +28,8 @@ use impls::components::{
 use workloads::components::{ComponentOp, ComponentStats, EntityHandle};
 use workloads::{Trace, TraceStats};
 
-use super::{Family, HandleIds, HandleMap, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::contract::{Family, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::resolved::{HandleIds, HandleMap};
 pub use digest::{ComponentDigest, DT, StateHash, point_mass, state_of, velocity};
 pub use metrics::ComponentMetrics;
 use results::DesignRecord;

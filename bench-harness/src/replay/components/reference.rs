@@ -58,7 +58,8 @@ use workloads::components::{ComponentOp, EntityHandle};
 use super::digest::mix_lookup;
 use super::{ComponentDigest, ComponentFamily, ComponentReplay, DT, StateHash};
 use crate::host::Stopwatch;
-use crate::replay::{PassStates, ReferenceLoop, Replayer};
+use crate::replay::contract::{ReferenceLoop, Replayer};
+use crate::replay::pass_states::PassStates;
 
 /// `simulate` over a plain `Vec` of the instances live after the setup, once per `Simulate`.
 pub struct VecSimulate {

@@ -9,8 +9,9 @@ use impls::components::{ComponentError, ComponentStore, CopyRun, PositionRun, Ve
 use workloads::components::ComponentOp;
 
 use super::digest::{mix_lookup, velocity};
+use crate::replay::contract::ReplayError;
+use crate::replay::resolved::HandleIds;
 use crate::replay::resolved::fold_until_error;
-use crate::replay::{HandleIds, ReplayError};
 
 /// What a run of lookups, writes or copies observed: the ops it applied, how many found a point
 /// mass (a copy: both of its entities; and the lookups' [`mix_lookup`] sum), and the entity of

@@ -22,9 +22,8 @@ use serde::{Deserialize, Serialize};
 use workloads::data_component::{DataStats, EntityHandle, ValueSpec};
 use workloads::{DataOp, Trace, TraceStats};
 
-use super::{
-    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
-};
+use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::resolved::{HandleIds, HandleMap};
 pub use metrics::DataComponentMetrics;
 use results::DesignRecord;
 

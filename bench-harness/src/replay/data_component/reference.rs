@@ -49,7 +49,7 @@ use workloads::{DataOp, Trace};
 
 use super::{DataComponentDigest, DataComponentFamily, DataComponentReplay, mix_entry, value_of};
 use crate::host::Stopwatch;
-use crate::replay::{ReferenceLoop, Replayer};
+use crate::replay::contract::{ReferenceLoop, Replayer};
 
 /// A design whose map the `ref-direct-<design>` loop calls directly: one map per entity, used
 /// as an application uses it.

@@ -16,9 +16,8 @@ use serde::{Deserialize, Serialize};
 use workloads::IdTableStats;
 use workloads::{IdTableOp, Object, Payload, Payload8, Payload128, PayloadSize, Trace};
 
-use super::{
-    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
-};
+use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::resolved::{HandleIds, HandleMap};
 use results::DesignRecord;
 
 /// The family's marker, under the name the family list gives every family's

@@ -36,7 +36,8 @@ use workloads::{IdTableOp, Object, Payload, Payload8, Payload128, Trace};
 
 use super::{IdTableDigest, IdTableFamily, IdTableReplay, lookup_all, mix_object};
 use crate::host::Stopwatch;
-use crate::replay::{CellStates, ReferenceLoop, Replayer, SharedState};
+use crate::replay::contract::{ReferenceLoop, Replayer};
+use crate::replay::shared::{CellStates, SharedState};
 
 /// The live objects of a trace in a plain `Vec`, of the trace's object size.
 enum Objects {

@@ -13,7 +13,7 @@ use workloads::Trace;
 use workloads::locking::{LockingOp, LockingStats};
 
 use super::{LockingDigest, LockingReplay, ReplayError, bench_threads, thread_plan};
-use crate::replay::{Replayer, describe_mismatch};
+use crate::replay::contract::{Replayer, describe_mismatch};
 use impls::locking::single_thread::SingleThread;
 
 /// A locking design's metrics on one trace; field names are the specs' names.

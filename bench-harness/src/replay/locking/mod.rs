@@ -28,9 +28,8 @@ use serde::{Deserialize, Serialize};
 use workloads::Trace;
 use workloads::locking::{LockingOp, LockingStats};
 
-use super::{
-    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
-};
+use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::resolved::{HandleIds, HandleMap};
 pub use metrics::LockingMetrics;
 use results::DesignRecord;
 

@@ -24,9 +24,8 @@ use serde::{Deserialize, Serialize};
 use workloads::Trace;
 use workloads::relations::{RelationOp, RelationStats};
 
-use super::{
-    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
-};
+use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::resolved::{HandleIds, HandleMap};
 pub use metrics::RelationMetrics;
 use results::DesignRecord;
 

@@ -42,7 +42,8 @@ use workloads::relations::RelationOp;
 
 use super::{RelationDigest, RelationFamily, RelationReplay, mix_record};
 use crate::host::Stopwatch;
-use crate::replay::{PassStates, ReferenceLoop, Replayer, describe_mismatch};
+use crate::replay::contract::{ReferenceLoop, Replayer, describe_mismatch};
+use crate::replay::pass_states::PassStates;
 
 /// A peer whose map crate the `ref-direct-<peer>` loop calls directly: its maps and records
 /// borrowed (or taken) from the peer, and one method per crate call.

@@ -31,10 +31,10 @@ use serde::{Deserialize, Serialize};
 use workloads::Trace;
 use workloads::spatial::{SpatialOp, SpatialStats};
 
-use super::{
-    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role,
-    Scale, StandaloneRepro,
+use super::contract::{
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale, StandaloneRepro,
 };
+use super::resolved::{HandleIds, HandleMap};
 pub use metrics::SpatialMetrics;
 use results::DesignRecord;
 

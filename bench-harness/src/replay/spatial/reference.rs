@@ -55,7 +55,7 @@ use workloads::spatial::SpatialOp;
 
 use super::{Built, SpatialDigest, SpatialFamily, SpatialReplay, mix_query};
 use crate::host::Stopwatch;
-use crate::replay::{ReferenceLoop, Replayer};
+use crate::replay::contract::{ReferenceLoop, Replayer};
 
 /// A query as the application holds it: its centre and radius.
 pub type Query<const D: usize> = ([f32; D], f32);

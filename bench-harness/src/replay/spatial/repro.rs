@@ -17,7 +17,7 @@ use impls::spatial::peers::kiddo::{BUCKET, KiddoTree};
 use workloads::Trace;
 use workloads::spatial::{Coords, SpatialOp};
 
-use crate::replay::StandaloneRepro;
+use crate::replay::contract::StandaloneRepro;
 
 /// The program for design `design` on `trace`, if `design` is the `kiddo` peer.
 pub(super) fn standalone_repro(design: &str, trace: &Trace<SpatialOp>) -> Option<StandaloneRepro> {

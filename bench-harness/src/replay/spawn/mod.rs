@@ -22,9 +22,8 @@ use serde::{Deserialize, Serialize};
 use workloads::Trace;
 use workloads::spawn::{NO_PARENT, SpawnOp, SpawnStats};
 
-use super::{
-    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
-};
+use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::resolved::{HandleIds, HandleMap};
 pub use metrics::SpawnMetrics;
 use results::DesignRecord;
 
@@ -297,7 +296,7 @@ impl<S: Spawner + 'static> Replayer for SpawnReplay<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::HostsDesign;
+    use crate::replay::contract::HostsDesign;
     use crate::suite::PreparedTrace;
     use crate::verify::check_replayer;
     use impls::DesignMeta;

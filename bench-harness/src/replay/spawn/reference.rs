@@ -57,7 +57,7 @@ use workloads::spawn::SpawnOp;
 
 use super::{SpawnDigest, SpawnFamily, SpawnReplay};
 use crate::host::{Stopwatch, fresh_time_slice};
-use crate::replay::{ReferenceLoop, Replayer};
+use crate::replay::contract::{ReferenceLoop, Replayer};
 
 /// A peer whose crate the `ref-direct-<peer>` loop calls directly: spawning its resource as
 /// an application writes it with the crate. Out of line, so every call runs the same machine

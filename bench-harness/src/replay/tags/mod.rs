@@ -26,9 +26,8 @@ use serde::{Deserialize, Serialize};
 use workloads::tags::{EntityHandle, TagStats};
 use workloads::{TagOp, Trace, TraceStats};
 
-use super::{
-    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
-};
+use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::resolved::{HandleIds, HandleMap};
 pub use metrics::TagMetrics;
 use results::DesignRecord;
 

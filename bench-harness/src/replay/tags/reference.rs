@@ -45,7 +45,8 @@ use workloads::{TagOp, Trace};
 
 use super::{TagDigest, TagFamily, TagReplay, mix_pair};
 use crate::host::Stopwatch;
-use crate::replay::{PassStates, ReferenceLoop, Replayer, describe_mismatch};
+use crate::replay::contract::{ReferenceLoop, Replayer, describe_mismatch};
+use crate::replay::pass_states::PassStates;
 
 /// A design whose per-entity vectors the `ref-direct-<design>` loop uses directly: its vectors
 /// borrowed (or taken) from the store, and the vector's own push and swap-remove (the reads go

@@ -25,9 +25,8 @@ use serde::{Deserialize, Serialize};
 use workloads::transforms::{NodeHandle, TransformStats};
 use workloads::{Trace, TransformOp};
 
-use super::{
-    Family, HandleIds, HandleMap, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale,
-};
+use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::resolved::{HandleIds, HandleMap};
 pub use metrics::TransformMetrics;
 use results::DesignRecord;
 

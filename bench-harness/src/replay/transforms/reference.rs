@@ -41,7 +41,7 @@ use workloads::{Trace, TransformOp};
 
 use super::{TransformDigest, TransformFamily, TransformReplay, mix_world};
 use crate::host::Stopwatch;
-use crate::replay::{ReferenceLoop, Replayer};
+use crate::replay::contract::{ReferenceLoop, Replayer};
 
 /// The crate's node id.
 type NodeId = <IndexTreePeer as TransformStore>::Id;
