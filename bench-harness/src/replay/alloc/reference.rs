@@ -367,65 +367,39 @@ fn crate_offset(base: NonNull<u8>, held: &Held) -> usize {
     held.ptr.as_ptr() as usize - base.as_ptr() as usize
 }
 
-impl DirectAllocator for BuddySystemAllocatorPeer {
-    type Held = Held;
-    const NONE: Held = Held::NONE;
+/// The crate peers' direct loops, one `impl` each: the loop runs `replay_ops` on the crate's
+/// own object over the arena (`$object`), the calls named in `$calls`.
+macro_rules! direct_crate_allocator {
+    ($($peer:ty => $object:ident, $calls:literal;)*) => {$(
+        impl DirectAllocator for $peer {
+            type Held = Held;
+            const NONE: Held = Held::NONE;
 
-    fn offset_of(&self, held: &Held) -> usize {
-        crate_offset(self.arena_base(), held)
-    }
+            fn offset_of(&self, held: &Held) -> usize {
+                crate_offset(self.arena_base(), held)
+            }
 
-    /// `Heap::alloc`, `Heap::dealloc`, a realloc as `alloc` + copy + `dealloc`.
-    #[inline(never)]
-    unsafe fn replay_direct(
-        &mut self,
-        ops: &[DirectOp],
-        held: &mut [Held],
-    ) -> Result<AllocDigest, usize> {
-        // SAFETY: the caller uses no adapter method afterwards, and `replay_ops` frees only
-        // live blocks with their layouts (the caller's contract).
-        unsafe { replay_ops(self.crate_heap(), ops, held) }
-    }
+            #[doc = $calls]
+            #[inline(never)]
+            unsafe fn replay_direct(
+                &mut self,
+                ops: &[DirectOp],
+                held: &mut [Held],
+            ) -> Result<AllocDigest, usize> {
+                // SAFETY: the caller uses no adapter method afterwards, and `replay_ops` frees
+                // only live blocks with their layouts (the caller's contract).
+                unsafe { replay_ops(self.$object(), ops, held) }
+            }
+        }
+    )*};
 }
 
-impl DirectAllocator for BuddyAllocPeer {
-    type Held = Held;
-    const NONE: Held = Held::NONE;
-
-    fn offset_of(&self, held: &Held) -> usize {
-        crate_offset(self.arena_base(), held)
-    }
-
-    /// `BuddyAlloc::malloc`, `BuddyAlloc::free`, a realloc as `malloc` + copy + `free`.
-    #[inline(never)]
-    unsafe fn replay_direct(
-        &mut self,
-        ops: &[DirectOp],
-        held: &mut [Held],
-    ) -> Result<AllocDigest, usize> {
-        // SAFETY: as for `BuddySystemAllocatorPeer`.
-        unsafe { replay_ops(self.crate_buddy(), ops, held) }
-    }
-}
-
-impl DirectAllocator for RlsfPeer {
-    type Held = Held;
-    const NONE: Held = Held::NONE;
-
-    fn offset_of(&self, held: &Held) -> usize {
-        crate_offset(self.arena_base(), held)
-    }
-
-    /// `Tlsf::allocate`, `Tlsf::deallocate`, `Tlsf::reallocate`.
-    #[inline(never)]
-    unsafe fn replay_direct(
-        &mut self,
-        ops: &[DirectOp],
-        held: &mut [Held],
-    ) -> Result<AllocDigest, usize> {
-        // SAFETY: as for `BuddySystemAllocatorPeer`.
-        unsafe { replay_ops(self.crate_pool(), ops, held) }
-    }
+direct_crate_allocator! {
+    BuddySystemAllocatorPeer => crate_heap,
+        "`Heap::alloc`, `Heap::dealloc`, a realloc as `alloc` + copy + `dealloc`.";
+    BuddyAllocPeer => crate_buddy,
+        "`BuddyAlloc::malloc`, `BuddyAlloc::free`, a realloc as `malloc` + copy + `free`.";
+    RlsfPeer => crate_pool, "`Tlsf::allocate`, `Tlsf::deallocate`, `Tlsf::reallocate`.";
 }
 
 /// What the application holds for one block of one of our designs: the offset the design
