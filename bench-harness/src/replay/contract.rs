@@ -239,37 +239,6 @@ pub fn describe_mismatch<D: Serialize>(want: &D, got: &D) -> String {
     parts.join("; ")
 }
 
-/// Sums the times of `iters` passes of a loop called directly, each checked against the
-/// model's digest: `pass` times one pass and answers its digest, or `None` where the crate
-/// refused what the model did (`refused` says what, after "called directly"). The check is
-/// outside the time `pass` answers.
-///
-/// # Errors
-/// A pass failed, the crate refused, or a digest differs from `expected`.
-pub fn checked_passes<D: PartialEq + Serialize>(
-    iters: u64,
-    name: &str,
-    refused: &str,
-    expected: &D,
-    mut pass: impl FnMut() -> Result<(Option<D>, Duration), String>,
-) -> Result<Duration, String> {
-    let mut total = Duration::ZERO;
-    for _ in 0..iters {
-        let (digest, elapsed) = pass()?;
-        total += elapsed;
-        let Some(digest) = std::hint::black_box(digest) else {
-            return Err(format!("{name} called directly {refused}"));
-        };
-        if digest != *expected {
-            return Err(format!(
-                "{name} called directly: {}",
-                describe_mismatch(expected, &digest)
-            ));
-        }
-    }
-    Ok(total)
-}
-
 /// How big a `cargo bench` run is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scale {

@@ -42,7 +42,7 @@ use workloads::relations::RelationOp;
 
 use super::{RelationDigest, RelationFamily, RelationReplay, mix_record};
 use crate::host::Stopwatch;
-use crate::replay::contract::{ReferenceLoop, Replayer, checked_passes};
+use crate::replay::contract::{ReferenceLoop, Replayer, describe_mismatch};
 use crate::replay::pass_states::PassStates;
 
 /// A peer whose map crate the `ref-direct-<peer>` loop calls directly: its maps and records
@@ -490,20 +490,32 @@ impl<P: DirectRelationPeer> ReferenceLoop for DirectRelations<P> {
     /// # Errors
     /// The body's digest differs from the model's, or an add or removal failed.
     fn run(&self, iters: u64) -> Result<Duration, String> {
-        checked_passes(
-            iters,
-            P::INFO.meta.name,
-            "failed an add or a removal the model made",
-            &self.expected,
-            || match (&self.body, &self.state) {
-                (Body::Writes(steps), _) => self.write_pass(steps),
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            let (digest, elapsed) = match (&self.body, &self.state) {
+                (Body::Writes(steps), _) => self.write_pass(steps)?,
                 (_, Some(state)) => {
                     let (digest, elapsed) = self.read_pass(state);
-                    Ok((Some(digest), elapsed))
+                    (Some(digest), elapsed)
                 }
                 (_, None) => unreachable!("a read-only body keeps its state"),
-            },
-        )
+            };
+            total += elapsed;
+            let Some(digest) = std::hint::black_box(digest) else {
+                return Err(format!(
+                    "{} called directly failed an add or a removal the model made",
+                    P::INFO.meta.name
+                ));
+            };
+            if digest != self.expected {
+                return Err(format!(
+                    "{} called directly: {}",
+                    P::INFO.meta.name,
+                    describe_mismatch(&self.expected, &digest)
+                ));
+            }
+        }
+        Ok(total)
     }
 }
 

@@ -45,7 +45,7 @@ use workloads::{TagOp, Trace};
 
 use super::{TagDigest, TagFamily, TagReplay, mix_pair};
 use crate::host::Stopwatch;
-use crate::replay::contract::{ReferenceLoop, Replayer, checked_passes};
+use crate::replay::contract::{ReferenceLoop, Replayer, describe_mismatch};
 use crate::replay::pass_states::PassStates;
 
 /// A design whose per-entity vectors the `ref-direct-<design>` loop uses directly: its vectors
@@ -461,20 +461,32 @@ impl<P: DirectTagLists> ReferenceLoop for DirectTags<P> {
     /// # Errors
     /// The body's digest differs from the model's, or the crate refused a push.
     fn run(&self, iters: u64) -> Result<Duration, String> {
-        checked_passes(
-            iters,
-            P::INFO.meta.name,
-            "refused a tag the model took",
-            &self.expected,
-            || match (&self.body, &self.state) {
-                (Body::Writes(steps), _) => self.write_pass(steps),
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            let (digest, elapsed) = match (&self.body, &self.state) {
+                (Body::Writes(steps), _) => self.write_pass(steps)?,
                 (_, Some(state)) => {
                     let (digest, elapsed) = self.read_pass(state);
-                    Ok((Some(digest), elapsed))
+                    (Some(digest), elapsed)
                 }
                 (_, None) => unreachable!("a read-only body keeps its state"),
-            },
-        )
+            };
+            total += elapsed;
+            let Some(digest) = std::hint::black_box(digest) else {
+                return Err(format!(
+                    "{} called directly refused a tag the model took",
+                    P::INFO.meta.name
+                ));
+            };
+            if digest != self.expected {
+                return Err(format!(
+                    "{} called directly: {}",
+                    P::INFO.meta.name,
+                    describe_mismatch(&self.expected, &digest)
+                ));
+            }
+        }
+        Ok(total)
     }
 }
 
