@@ -47,28 +47,9 @@ fn bytes(index: &HashMap<Key, Ids>) -> usize {
             .sum::<usize>()
 }
 
+records_and_two_indices!(HashbrownSmallVec);
+
 impl HashbrownSmallVec {
-    /// The records, by ID. For the harness's `ref-direct-hashbrown_smallvec` loop, which uses
-    /// the crates directly.
-    pub fn arena(&self) -> &RecordArena<()> {
-        &self.arena
-    }
-
-    /// The map on `a`.
-    pub fn by_a(&self) -> &Index {
-        &self.by_a
-    }
-
-    /// The map on `b`.
-    pub fn by_b(&self) -> &Index {
-        &self.by_b
-    }
-
-    /// The records and both maps taken out of the index (a reference loop's throwaway state).
-    pub fn into_parts(self) -> (RecordArena<()>, Index, Index) {
-        (self.arena, self.by_a, self.by_b)
-    }
-
     fn unlink(&mut self, id: RecordId) -> Result<Record, RelationError> {
         let r = self.arena.get(id)?;
         swap_remove(&mut self.by_a, r.a, id);

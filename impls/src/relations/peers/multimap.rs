@@ -42,28 +42,9 @@ fn bytes(index: &MultiMap<Key, RecordId>) -> usize {
             .sum::<usize>()
 }
 
+records_and_two_indices!(MultimapPeer);
+
 impl MultimapPeer {
-    /// The records, by ID. For the harness's `ref-direct-multimap` loop, which uses the crate
-    /// directly.
-    pub fn arena(&self) -> &RecordArena<()> {
-        &self.arena
-    }
-
-    /// The crate's map on `a`.
-    pub fn by_a(&self) -> &Index {
-        &self.by_a
-    }
-
-    /// The crate's map on `b`.
-    pub fn by_b(&self) -> &Index {
-        &self.by_b
-    }
-
-    /// The records and both maps taken out of the index (a reference loop's throwaway state).
-    pub fn into_parts(self) -> (RecordArena<()>, Index, Index) {
-        (self.arena, self.by_a, self.by_b)
-    }
-
     fn unlink(&mut self, id: RecordId) -> Result<Record, RelationError> {
         let r = self.arena.get(id)?;
         erase(&mut self.by_a, r.a, id);
