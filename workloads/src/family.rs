@@ -33,6 +33,28 @@ pub trait TraceStats:
     fn live_at_start(&self) -> u64;
 }
 
+/// Writes the [`TraceStats`] of a family whose statistics keep their live counts in fields
+/// `peak_live` and `live_at_start` and whose work units are the sum of the counts named:
+/// `trace_stats!(AllocStats: allocs, frees, reallocs);`.
+macro_rules! trace_stats {
+    ($stats:ty: $($unit:ident),+ $(,)?) => {
+        impl $crate::family::TraceStats for $stats {
+            fn work_units(&self) -> u64 {
+                0 $(+ self.$unit)+
+            }
+
+            fn peak_live(&self) -> u64 {
+                self.peak_live
+            }
+
+            fn live_at_start(&self) -> u64 {
+                self.live_at_start
+            }
+        }
+    };
+}
+pub(crate) use trace_stats;
+
 /// An op vocabulary: one family's operations on logical handles.
 ///
 /// Handles are positional: handle `k` names what the trace's `k`-th creating op

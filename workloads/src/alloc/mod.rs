@@ -22,7 +22,7 @@ pub mod wee_alloc;
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{FormatError, OpFields};
-use crate::family::{TraceOp, TraceStats};
+use crate::family::{TraceOp, trace_stats};
 use crate::trace::{InvalidTrace, Part};
 
 /// A block handle: handle `k` is the `k`-th `Alloc` of the trace.
@@ -87,19 +87,7 @@ pub struct AllocStats {
     pub max_align: u64,
 }
 
-impl TraceStats for AllocStats {
-    fn work_units(&self) -> u64 {
-        self.allocs + self.frees + self.reallocs
-    }
-
-    fn peak_live(&self) -> u64 {
-        self.peak_live
-    }
-
-    fn live_at_start(&self) -> u64 {
-        self.live_at_start
-    }
-}
+trace_stats!(AllocStats: allocs, frees, reallocs);
 
 mod tag {
     pub const ALLOC: u8 = 0;
@@ -244,6 +232,7 @@ impl TraceOp for AllocOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::TraceStats;
     use crate::trace::{Trace, TraceHeader};
 
     fn trace(setup: Vec<AllocOp>, body: Vec<AllocOp>) -> Trace<AllocOp> {

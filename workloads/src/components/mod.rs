@@ -36,7 +36,7 @@ pub mod generators;
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{FormatError, OpFields};
-use crate::family::{TraceOp, TraceStats};
+use crate::family::{TraceOp, trace_stats};
 use crate::trace::{InvalidTrace, Part};
 
 /// An entity handle: handle `k` is the `k`-th `Spawn` of the trace.
@@ -136,27 +136,10 @@ pub struct ComponentStats {
     pub copies: u64,
 }
 
-impl TraceStats for ComponentStats {
-    fn work_units(&self) -> u64 {
-        self.spawns
-            + self.kills
-            + self.attaches
-            + self.detaches
-            + self.lookups
-            + self.writes
-            + self.simulated
-            + self.destroy_steps
-            + self.copies
-    }
-
-    fn peak_live(&self) -> u64 {
-        self.peak_live
-    }
-
-    fn live_at_start(&self) -> u64 {
-        self.live_at_start
-    }
-}
+trace_stats!(
+    ComponentStats: spawns, kills, attaches, detaches, lookups, writes, simulated, destroy_steps,
+    copies,
+);
 
 mod tag {
     pub const SPAWN: u8 = 0;
@@ -352,6 +335,7 @@ impl TraceOp for ComponentOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::TraceStats;
     use crate::trace::{Trace, TraceHeader};
 
     fn trace(setup: Vec<ComponentOp>, body: Vec<ComponentOp>) -> Trace<ComponentOp> {

@@ -33,7 +33,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{FormatError, OpFields};
-use crate::family::{TraceOp, TraceStats};
+use crate::family::{TraceOp, trace_stats};
 use crate::payload::splitmix64;
 use crate::trace::{InvalidTrace, Part};
 
@@ -200,19 +200,7 @@ pub struct DataStats {
     pub max_value_bytes_per_entity: u64,
 }
 
-impl TraceStats for DataStats {
-    fn work_units(&self) -> u64 {
-        self.spawns + self.despawns + self.sets + self.gets + self.removes + self.snapshots
-    }
-
-    fn peak_live(&self) -> u64 {
-        self.peak_live
-    }
-
-    fn live_at_start(&self) -> u64 {
-        self.live_at_start
-    }
-}
+trace_stats!(DataStats: spawns, despawns, sets, gets, removes, snapshots);
 
 mod tag {
     pub const SPAWN: u8 = 0;
@@ -443,6 +431,7 @@ impl TraceOp for DataOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::TraceStats;
     use crate::trace::{Trace, TraceHeader};
 
     fn trace(setup: Vec<DataOp>, body: Vec<DataOp>) -> Trace<DataOp> {

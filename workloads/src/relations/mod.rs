@@ -29,7 +29,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{FormatError, OpFields};
-use crate::family::{TraceOp, TraceStats};
+use crate::family::{TraceOp, trace_stats};
 use crate::trace::{InvalidTrace, Part};
 
 /// A record handle: handle `k` is the `k`-th `Add` of the trace.
@@ -99,19 +99,7 @@ pub struct RelationStats {
     pub b_side_ops: u64,
 }
 
-impl TraceStats for RelationStats {
-    fn work_units(&self) -> u64 {
-        self.adds + self.removes + self.visited + self.firsts + self.counts + self.entity_removals
-    }
-
-    fn peak_live(&self) -> u64 {
-        self.peak_live
-    }
-
-    fn live_at_start(&self) -> u64 {
-        self.live_at_start
-    }
-}
+trace_stats!(RelationStats: adds, removes, visited, firsts, counts, entity_removals);
 
 mod tag {
     pub const ADD: u8 = 0;
@@ -344,6 +332,7 @@ impl TraceOp for RelationOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::TraceStats;
     use crate::trace::{Trace, TraceHeader};
 
     fn trace(setup: Vec<RelationOp>, body: Vec<RelationOp>) -> Trace<RelationOp> {

@@ -30,7 +30,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{FormatError, OpFields};
-use crate::family::{TraceOp, TraceStats};
+use crate::family::{TraceOp, trace_stats};
 use crate::trace::{InvalidTrace, Part};
 
 /// A point handle: handle `k` is the `k`-th `Insert` of the trace.
@@ -148,19 +148,7 @@ pub struct SpatialStats {
     pub peak_live: u64,
 }
 
-impl TraceStats for SpatialStats {
-    fn work_units(&self) -> u64 {
-        self.inserts + self.removes + self.moves + self.queries
-    }
-
-    fn peak_live(&self) -> u64 {
-        self.peak_live
-    }
-
-    fn live_at_start(&self) -> u64 {
-        self.live_at_start
-    }
-}
+trace_stats!(SpatialStats: inserts, removes, moves, queries);
 
 mod tag {
     pub const SPACE: u8 = 0;
@@ -399,6 +387,7 @@ impl TraceOp for SpatialOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::TraceStats;
     use crate::trace::{Trace, TraceHeader};
 
     fn trace(setup: Vec<SpatialOp>, body: Vec<SpatialOp>) -> Trace<SpatialOp> {

@@ -31,7 +31,7 @@ pub mod generators;
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{FormatError, OpFields};
-use crate::family::{TraceOp, TraceStats};
+use crate::family::{TraceOp, trace_stats};
 use crate::trace::{InvalidTrace, Part};
 
 /// An entity handle: handle `k` is the `k`-th `Spawn` of the trace.
@@ -130,26 +130,9 @@ pub struct TagStats {
     pub foreign_bytes_at_start: u64,
 }
 
-impl TraceStats for TagStats {
-    fn work_units(&self) -> u64 {
-        self.spawns
-            + self.despawns
-            + self.adds
-            + self.removes
-            + self.has
-            + self.entity_visits
-            + self.clears
-            + self.full_visit_tags
-    }
-
-    fn peak_live(&self) -> u64 {
-        self.peak_live
-    }
-
-    fn live_at_start(&self) -> u64 {
-        self.live_at_start
-    }
-}
+trace_stats!(
+    TagStats: spawns, despawns, adds, removes, has, entity_visits, clears, full_visit_tags,
+);
 
 mod tag {
     pub const SPAWN: u8 = 0;
@@ -405,6 +388,7 @@ impl TraceOp for TagOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::TraceStats;
     use crate::trace::{Trace, TraceHeader};
 
     fn trace(setup: Vec<TagOp>, body: Vec<TagOp>) -> Trace<TagOp> {

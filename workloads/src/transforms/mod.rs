@@ -32,7 +32,7 @@ pub mod generators;
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{FormatError, OpFields};
-use crate::family::{TraceOp, TraceStats};
+use crate::family::{TraceOp, trace_stats};
 use crate::trace::{InvalidTrace, Part};
 
 /// A node handle: handle `k` is the `k`-th `Create` of the trace.
@@ -114,19 +114,7 @@ pub struct TransformStats {
     pub immediate_products: u64,
 }
 
-impl TraceStats for TransformStats {
-    fn work_units(&self) -> u64 {
-        self.creates + self.destroys + self.reparents + self.set_locals + self.frames + self.reads
-    }
-
-    fn peak_live(&self) -> u64 {
-        self.peak_live
-    }
-
-    fn live_at_start(&self) -> u64 {
-        self.live_at_start
-    }
-}
+trace_stats!(TransformStats: creates, destroys, reparents, set_locals, frames, reads);
 
 mod tag {
     pub const CREATE: u8 = 0;
@@ -514,6 +502,7 @@ impl TraceOp for TransformOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::TraceStats;
     use crate::trace::{Trace, TraceHeader};
     use TransformOp::*;
 
