@@ -48,6 +48,7 @@ pub fn workload_record<F: Family>(prepared: &PreparedTrace<F>, seed: u64) -> Wor
     WorkloadRecord {
         working_set: Some(working_set.distinct),
         visits_store: working_set.visits_store,
+        memory_bound: F::memory_bound(&prepared.trace),
         family: F::RESULTS_FAMILY,
         workload: prepared.workload.clone(),
         n: prepared.n as u64,

@@ -7,7 +7,8 @@
 //!   metric specs), the one file that names specific families; [`metric_spec`]: a family's
 //!   own metrics as data ([`MetricSection`], [`MetricSpec`]); [`family_metrics`]: a
 //!   benchmark's named values ([`FamilyMetrics`]);
-//!   [`machine`]: the machine section as plain data; [`files`]: the one output rule and default
+//!   [`machine`]: the machine section as plain data; [`limits`]: the machine's measured memory
+//!   limits and what bounds a workload's body; [`files`]: the one output rule and default
 //!   paths;
 //! * [`compare`]: two runs (or a run and the committed baseline) compared with noise-aware
 //!   rules; [`history`]: the JSON-lines history of runs; [`export`]: Bencher Metric Format and
@@ -29,7 +30,7 @@
 //! far two runs of the same commit agree (the resolution of the measurement, an A/A check).
 //!
 //! Modules import downward only: `metric_spec`, `claim` ← `claim_spec`, `family` ←
-//! `family_metrics`, `machine`, `files`, `step`, `stats` ← `schema` ← `ranking` ← `merge`,
+//! `family_metrics`, `machine`, `limits`, `files`, `step`, `stats` ← `schema` ← `ranking` ← `merge`,
 //! `side_by_side`, `compare`, `verdict` ← `agreement`, `history`, `export`, `ab`.
 //!
 //! ```
@@ -54,6 +55,7 @@ pub mod family;
 pub mod family_metrics;
 pub mod files;
 pub mod history;
+pub mod limits;
 pub mod machine;
 pub mod measures;
 pub mod merge;
@@ -72,6 +74,7 @@ pub use claim_spec::{ClaimMetric, ClaimSpec, OperandSpec, QuantitySpec, Untested
 pub use family::{Family, FamilyRecord, UnknownFamily};
 pub use family_metrics::{FamilyMetrics, MetricValue};
 pub use files::{create_output_dir, default_results_path, target_dir, write_atomically};
+pub use limits::{LimitShare, MemoryBound, MemoryLimit, MemoryLimits};
 pub use machine::{CacheSizes, Machine};
 pub use merge::{MergeCounts, SameRun};
 pub use metric_spec::{Direction, MetricChart, MetricSection, MetricSpec, Scope, Unit};

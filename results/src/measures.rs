@@ -135,6 +135,10 @@ pub struct Sweeps {
     pub cap: String,
     /// Every measured point.
     pub points: Vec<SweepPoint>,
+    /// The machine's memory limits over the sweep's range of working sets, measured by the
+    /// same sweep; `None` in results written before they were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_limits: Option<crate::limits::MemoryLimits>,
 }
 
 /// One (workload, design, N) point of a sweep.

@@ -305,6 +305,7 @@ mod tests {
                 ops: 10,
                 working_set: None,
                 visits_store: false,
+                memory_bound: None,
             });
             SameRun::of(&r)
         };

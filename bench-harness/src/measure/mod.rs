@@ -9,13 +9,16 @@
 //! * [`memory`]: bytes per object, peak bytes, allocator calls, memory over time, `memory`;
 //! * [`counters`]: hardware counters where `perf_event_open` has them, `hw`;
 //! * [`latency`]: per-op latency percentiles from batches of ops, `latency`;
-//! * [`sweep`]: ns/op against N up to beyond the last-level cache, `sweeps`.
+//! * [`sweep`]: ns/op against N up to beyond the last-level cache, `sweeps`;
+//! * [`limits`]: the machine's sequential read bandwidth and random-load latencies at the
+//!   sweep's working sets, `sweeps.memory_limits`.
 
 pub mod alloc_counter;
 pub mod cache_sim;
 pub mod callgrind_request;
 pub mod counters;
 pub mod latency;
+pub mod limits;
 pub mod memory;
 pub mod sweep;
 

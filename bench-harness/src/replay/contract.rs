@@ -64,6 +64,15 @@ pub trait Family: Sized + 'static {
     /// Largest live size `dodbench sweep` goes to (its replays must stay within seconds).
     const SWEEP_MAX_N: usize;
 
+    /// What bounds `trace`'s body on a store larger than the caches, recorded with the
+    /// workload so the report can set each design against this machine's measured limits
+    /// ([`results::MemoryBound`]); `None`, the default, for bodies that are neither a stream
+    /// over the stored objects nor a list of independent gets.
+    fn memory_bound(trace: &Trace<Self::Op>) -> Option<results::MemoryBound> {
+        let _ = trace;
+        None
+    }
+
     /// Live sizes of the `cargo bench` matrix at `scale`.
     fn bench_sizes(scale: Scale) -> Vec<usize>;
 
@@ -221,8 +230,13 @@ pub fn design_record_of(family: results::Family, meta: &impls::DesignMeta) -> De
         idiom: usage.map(|(idiom, _)| idiom.to_string()),
         docs: usage.map(|(_, docs)| docs.to_string()),
         adapter: kind.adapter().map(str::to_string),
+        contract_gaps: Vec::new(),
     }
 }
+
+/// A contract gap: a design that cannot detect a stale ID (a reused slot's old ID reads the
+/// new object) skips the generation check every get of the others pays.
+pub const GAP_NO_STALE_DETECTION: &str = "detects no stale ID";
 
 /// Names the fields in which `got` differs from `want` (digests of one family).
 pub fn describe_mismatch<D: Serialize>(want: &D, got: &D) -> String {

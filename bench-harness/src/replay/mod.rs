@@ -32,10 +32,11 @@ pub mod transforms;
 pub(crate) mod pass_states;
 
 pub use contract::{
-    DigestOf, External, ExtraDesigns, Family, HostsDesign, MetricsOf, NoMetrics, OpOf,
-    ReferenceLoop, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, ResolvedPair, Role, Scale,
-    StandaloneRepro, StatsOf, describe_mismatch, design_record_of, design_records_with,
-    family_metrics, for_each_replayer_with, mirrored_designs, reference_loop_names, replayer_names,
+    DigestOf, External, ExtraDesigns, Family, GAP_NO_STALE_DETECTION, HostsDesign, MetricsOf,
+    NoMetrics, OpOf, ReferenceLoop, ReplayDigest, ReplayError, Replayer, ReplayerVisitor,
+    ResolvedPair, Role, Scale, StandaloneRepro, StatsOf, describe_mismatch, design_record_of,
+    design_records_with, family_metrics, for_each_replayer_with, mirrored_designs,
+    reference_loop_names, replayer_names,
 };
 
 pub use alloc::{AllocDigest, AllocFamily, AllocReplay, SystemAlloc};

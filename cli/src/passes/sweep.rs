@@ -1,14 +1,19 @@
 //! `dodbench sweep`: ns/op against N from 1K to beyond the last-level cache (each family up to
 //! its `SWEEP_MAX_N`), merged into results as `sweeps`: each family's memory-bound workloads and
-//! the workloads whose claims are about growth with N (`SCALING_WORKLOADS`).
+//! the workloads whose claims are about growth with N (`SCALING_WORKLOADS`); and the machine's
+//! memory limits over the same range of working sets (`bench_harness::measure::limits`), as
+//! `sweeps.memory_limits`.
 
 use anyhow::{Result, bail};
 use bench_harness::assemble::load_or_new;
 use bench_harness::measure::DesignRow;
-use bench_harness::measure::sweep::{MIN_N, SweepPass, SweepPlan, mem_available, plan};
+use bench_harness::measure::limits;
+use bench_harness::measure::sweep::{
+    MIN_N, PAYLOAD_BYTES, SweepPass, SweepPlan, mem_available, plan,
+};
 use bench_harness::replay::Family;
 use bench_harness::suite::PreparedTrace;
-use results::{Benchmark, Results, Status, SweepPoint, Sweeps};
+use results::{Benchmark, MemoryLimits, Results, Status, SweepPoint, Sweeps};
 use workloads::TraceStats;
 
 use super::{MatrixArgs, Pass};
@@ -117,6 +122,14 @@ pub fn run(args: &MatrixArgs) -> Result<()> {
     );
     let path = args.out();
     let mut results = load_or_new(&path, args.mode())?;
+    let largest_n = args
+        .sizes
+        .iter()
+        .copied()
+        .max()
+        .or(sweep_plan.sizes.last().copied())
+        .unwrap_or(MIN_N);
+    let memory_limits = measure_limits(largest_n, &results, mem, args.quick)?;
     let mut sweep = Sweep {
         plan: sweep_plan,
         samples: if args.quick { 3 } else { 5 },
@@ -129,6 +142,7 @@ pub fn run(args: &MatrixArgs) -> Result<()> {
         max_n: plan.max_n as u64,
         cap: plan.cap.clone(),
         points: Vec::new(),
+        memory_limits: None,
     });
     sweeps.points.retain(|old| {
         !points.iter().any(|p| {
@@ -142,6 +156,48 @@ pub fn run(args: &MatrixArgs) -> Result<()> {
     sweeps.mode = args.mode().to_string();
     sweeps.max_n = plan.max_n as u64;
     sweeps.cap = plan.cap;
+    sweeps.memory_limits = Some(memory_limits);
     results.sweeps = Some(sweeps);
     super::save(&results, &path)
+}
+
+/// The largest buffer the memory limits are measured at: beyond every working set they are
+/// compared with (four times the largest N's payload, twice the largest heap of a design in
+/// the results file), at most [`LIMITS_MAX_BYTES`] and a quarter of the available memory.
+const LIMITS_MAX_BYTES: u64 = 1 << 30;
+
+/// The machine's memory limits from the first-level cache past the working sets of
+/// `largest_n` objects and of `results`' benchmarks; printed as measured.
+///
+/// # Errors
+/// A limit kernel's answer differed from its plain loop's.
+fn measure_limits(
+    largest_n: usize,
+    results: &Results,
+    mem_available: Option<u64>,
+    quick: bool,
+) -> Result<MemoryLimits> {
+    let largest_heap = results
+        .benchmarks
+        .iter()
+        .filter_map(|b| b.memory_bytes)
+        .max()
+        .unwrap_or(0);
+    let mut top = (4 * largest_n as u64 * PAYLOAD_BYTES)
+        .max(2 * largest_heap)
+        .min(LIMITS_MAX_BYTES);
+    if let Some(mem) = mem_available {
+        top = top.min(mem / 4);
+    }
+    let sizes = limits::sizes(top);
+    let measured = limits::measure(&sizes, if quick { 3 } else { 5 })
+        .map_err(|e| anyhow::anyhow!("measuring the machine's memory limits: {e}"))?;
+    for p in &measured.points {
+        println!(
+            "dodbench: memory limits at {:>9} B: sequential read {:.1} B/ns, independent load \
+             {:.2} ns, dependent load {:.2} ns",
+            p.bytes, p.read_bytes_per_ns, p.independent_load_ns, p.dependent_load_ns
+        );
+    }
+    Ok(measured)
 }

@@ -49,6 +49,20 @@ fn memory_latency_and_sweep_fill_every_family() {
     run_ok(&["latency", "--quick", "--n", "200", "--out", out]);
     run_ok(&["sweep", "--quick", "--n", "1024", "--out", out]);
     let r = results(Path::new(out));
+    // The sweep measured the machine's memory limits past its largest working set (1,024
+    // objects of 32 B, four times over), each figure positive.
+    let limits = r["sweeps"]["memory_limits"]["points"].as_array().unwrap();
+    assert!(limits.len() >= 2, "{limits:?}");
+    assert!(limits.last().unwrap()["bytes"].as_u64().unwrap() >= 4 * 1024 * 32);
+    for p in limits {
+        for figure in [
+            "read_bytes_per_ns",
+            "independent_load_ns",
+            "dependent_load_ns",
+        ] {
+            assert!(p[figure].as_f64().unwrap() > 0.0, "{p}");
+        }
+    }
     let families = family_names();
     assert!(families.len() >= 3);
     for family in families {

@@ -30,7 +30,8 @@ pub fn build(
         if references.is_empty() {
             ""
         } else {
-            "; dashed lines are reference loops"
+            "; dashed lines are reference loops, and for a memory-bound body the machine's \
+             limit (each named on its line)"
         }
     );
     render_svg(

@@ -160,7 +160,9 @@ pub struct SummaryView {
     /// The fastest design of each kind timed here (article, tuned, peer, external), in that
     /// order, with its time over the winner's ([`KindBest::ratio`]): the best article design
     /// against the best tuned one shows what an implementation gains over the article's idea,
-    /// against the best peer what the crates gain.
+    /// against the best peer what the crates gain. The peer is the fastest with the same
+    /// contract as the best of our designs (no gap of its own, `DesignRecord::contract_gaps`);
+    /// a faster peer with a weaker contract follows it, marked ([`KindBest::weaker`]).
     pub best_by_kind: Vec<KindBest>,
     /// The same cell ranked by the reference loops that call each design directly (a peer's
     /// crate with no adapter, our designs with no replay driver), when every timed design has
@@ -169,6 +171,9 @@ pub struct SummaryView {
     pub called_directly: String,
     /// Whether that ranking's leaders and [`Self::winner`]'s have no design in common.
     pub called_directly_differs: bool,
+    /// What the winner does not guarantee that the fastest of our designs (article or
+    /// tuned) does, `; `-separated: a win on a weaker contract; empty otherwise.
+    pub winner_weaker: String,
 }
 
 /// The fastest design of one kind at one (family, workload, N).
@@ -181,6 +186,9 @@ pub struct KindBest {
     /// Its time over the winner's, paired when they share rounds (`1.00×` for the winner's
     /// own kind, `1.02× ≈` when it cannot be told apart from the winner).
     pub ratio: String,
+    /// For a peer faster than every peer with the same contract as the best of our designs:
+    /// what it does not guarantee that ours does (`detects no stale ID`); empty otherwise.
+    pub weaker: String,
 }
 
 /// Values offered by the filter controls.

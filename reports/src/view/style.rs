@@ -2,7 +2,7 @@
 //! `results.designs`) and its kind.
 
 use results::Family;
-use results::{Benchmark, Results};
+use results::{Benchmark, DesignRecord, Results};
 
 use super::reference::{REFERENCE_KIND, is_reference};
 use crate::charts::SeriesStyle;
@@ -39,6 +39,14 @@ pub(super) fn design_index(results: &Results, family: Family, name: &str) -> usi
             }
             results.designs.len() + extra.iter().position(|&d| d == name).unwrap_or(0)
         })
+}
+
+/// The record of `b`'s design in `results.designs`, if listed.
+pub(super) fn record_of<'a>(results: &'a Results, b: &Benchmark) -> Option<&'a DesignRecord> {
+    results
+        .designs
+        .iter()
+        .find(|d| d.family == b.family && d.name == b.design)
 }
 
 /// `article`, `tuned`, `peer` (from `results.designs`), `reference` or `unknown`.

@@ -11,7 +11,7 @@ use super::names::{Names, push_unique, slug};
 use super::reference::{REFERENCE_KIND, is_reference, reference_style};
 use super::size::{SizeView, build_size};
 use super::status::{is_verified, median};
-use super::sweep::sweep_lines;
+use super::sweep::{limit_lines, sweep_lines};
 use super::trend::{HistoryInput, TrendView, build_trend};
 use crate::charts::working_set::CacheLevel;
 use crate::charts::{Chart, ChartError, Line, SeriesStyle, scaling, working_set};
@@ -344,10 +344,32 @@ fn working_set_lines(
             if points.is_empty() {
                 continue;
             }
-            let (mut run_lines, source) = sweep_lines(results, family, sweeps, &points);
+            let (mut run_lines, mut source) = sweep_lines(results, family, sweeps, &points);
+            let suffix = if machines.many() {
+                format!(" @ {}", machines.name(i))
+            } else {
+                String::new()
+            };
+            if let Some(limits) = &sweeps.memory_limits {
+                let bound = run
+                    .workloads
+                    .iter()
+                    .find(|w| w.family == family && w.workload == workload)
+                    .and_then(|w| w.memory_bound);
+                let limit = limit_lines(limits, bound, &run_lines, &suffix);
+                if !limit.is_empty() {
+                    source.push_str(
+                        " Dashed grey lines: this machine's memory limits from the same sweep, \
+                         at a buffer of each size (the cost of one load whose address comes \
+                         from the previous load, of one load whose address does not, and of \
+                         reading one work unit's bytes sequentially where the body streams).",
+                    );
+                }
+                run_lines.extend(limit);
+            }
             if machines.many() {
-                for line in &mut run_lines {
-                    line.style.name = format!("{} @ {}", line.style.name, machines.name(i));
+                for line in run_lines.iter_mut().filter(|l| !l.style.reference) {
+                    line.style.name = format!("{}{suffix}", line.style.name);
                 }
                 sources.push(format!("{}: {source}", machines.name(i)));
             } else {

@@ -210,6 +210,53 @@ fn working_set_chart_uses_the_sweep_and_states_its_cap() {
 }
 
 #[test]
+fn a_memory_bound_workload_is_set_against_the_machines_limits() {
+    let mut results = fixture();
+    let point = |bytes| results::MemoryLimit {
+        bytes,
+        read_bytes_per_ns: 20.0,
+        independent_load_ns: 1.0,
+        dependent_load_ns: 4.0,
+    };
+    results.sweeps.as_mut().unwrap().memory_limits = Some(results::MemoryLimits {
+        method: "test".into(),
+        points: vec![point(16 << 10), point(64 << 10), point(256 << 10)],
+    });
+    for w in results
+        .workloads
+        .iter_mut()
+        .filter(|w| w.workload == "lookup")
+    {
+        w.memory_bound = Some(results::MemoryBound::IndependentLoads);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let s = reports::render(&results, dir.path(), &Default::default()).unwrap();
+    let page = read(&s.family_pages[0]);
+    // The fastest design of the block, holey at 2.0 ns on 40,000 bytes, against 1.0 ns.
+    assert!(
+        page.contains(
+            "Against this machine&#x27;s memory limits (measured by dodbench sweep): holey \
+             takes 2.000 ns per work unit, 2.00× one independent random load at its working \
+             set of 39.1 KiB (1.00 ns)."
+        ),
+        "{}",
+        &page[page.find("memory limits").unwrap_or(0)..][..300.min(page.len())]
+    );
+    let throughput = read(
+        &dir.path()
+            .join("charts/id_table-lookup-n1000-throughput.svg"),
+    );
+    assert!(throughput.contains("limit: one independent load"));
+    let sweep = read(&dir.path().join("charts/id_table-lookup-working-set.svg"));
+    assert!(sweep.contains("limit: one dependent load"));
+    assert!(!sweep.contains("limit: reading"), "gets do not stream");
+    // A workload without a declared bound gets no sentence.
+    let churn = &page[page.find("<h2>churn</h2>").unwrap()..];
+    let churn = &churn[..churn[4..].find("<h2>").map_or(churn.len(), |e| e + 4)];
+    assert!(!churn.contains("memory limits"));
+}
+
+#[test]
 fn tables_show_exact_numbers_intervals_and_ratios_to_the_best() {
     let (_dir, s) = rendered();
     assert_eq!(s.family_pages.len(), 1);

@@ -85,6 +85,7 @@ fn loop_overheads_are_split_into_our_designs_and_peers() {
             idiom: (name == "slab").then(|| "Slab::get".to_string()),
             docs: None,
             adapter: None,
+            contract_gaps: Vec::new(),
         })
         .collect();
     for (design, overhead) in [("holey", 1.01), ("holey", 0.90), ("slab", 1.30)] {

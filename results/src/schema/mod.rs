@@ -131,6 +131,33 @@ pub struct DesignRecord {
     /// contract), or that it adds nothing; read beside the measured adapter cost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adapter: Option<String>,
+    /// What the design does not guarantee of its family's full contract, where that changes
+    /// what it must do per op (`detects no stale ID`, `a job may write only its own unit`,
+    /// `no updates after the build`): a design is ranked against another as having "the same
+    /// contract" only when its gaps are among the other's. Empty for a design with the full
+    /// contract, and in files written before it was recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contract_gaps: Vec<String>,
+}
+
+impl DesignRecord {
+    /// Whether this design guarantees at least what `other` does (its contract gaps are among
+    /// `other`'s), so a time of `other` can be set against it as the same contract's.
+    pub fn guarantees_as_much_as(&self, other: &DesignRecord) -> bool {
+        self.contract_gaps
+            .iter()
+            .all(|g| other.contract_gaps.contains(g))
+    }
+
+    /// This design's contract gaps that `other` does not have, e.g. what a faster peer skips
+    /// that the best of our designs does.
+    pub fn gaps_beyond<'a>(&'a self, other: &DesignRecord) -> Vec<&'a str> {
+        self.contract_gaps
+            .iter()
+            .filter(|g| !other.contract_gaps.contains(g))
+            .map(String::as_str)
+            .collect()
+    }
 }
 
 /// A generated trace: `dodbench gen <workload> --n <n> --seed <seed>` with `params` rebuilds it.
@@ -155,6 +182,10 @@ pub struct WorkloadRecord {
     /// Whether an op of the body visits the whole store (then every live object is touched).
     #[serde(default)]
     pub visits_store: bool,
+    /// What bounds the body on a store larger than the caches, where its family declares it
+    /// (compared with the machine's measured limits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_bound: Option<crate::limits::MemoryBound>,
 }
 
 /// One (family, workload, design, n) measurement.

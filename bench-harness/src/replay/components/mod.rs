@@ -109,6 +109,12 @@ impl Family for ComponentFamily {
     /// Quick: 1K and 4K entities (4K × 48 B of instance data is 6 times the simulated 32 KiB
     /// L1), which keeps the valgrind cache pass near a minute for 15 designs; full: up to 256K
     /// (12 MB, beyond the simulated 8 MiB last level).
+    /// `comp-lookup` is independent lookups of random live entities, each one entity's
+    /// position read.
+    fn memory_bound(trace: &Trace<ComponentOp>) -> Option<results::MemoryBound> {
+        (trace.header.generator == "comp-lookup").then_some(results::MemoryBound::IndependentLoads)
+    }
+
     fn pass_sizes(quick: bool) -> Vec<usize> {
         if quick {
             vec![1_000, 4_096]

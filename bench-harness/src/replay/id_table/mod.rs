@@ -103,6 +103,24 @@ impl Family for IdTableFamily {
         }
     }
 
+    /// The `iterate-full` workloads and `iterate-holes` stream the live objects (each visit
+    /// reads one object's bytes); the `lookup-uniform` workloads are independent gets of
+    /// shuffled IDs, each one object's load.
+    fn memory_bound(trace: &Trace<IdTableOp>) -> Option<results::MemoryBound> {
+        let object = PayloadSize::of_params(&trace.header.params).ok()?.bytes() as u64;
+        match trace.header.generator.as_str() {
+            "iterate-full" | "iterate-full-p8" | "iterate-full-p128" | "iterate-holes" => {
+                Some(results::MemoryBound::Stream {
+                    bytes_per_unit: object,
+                })
+            }
+            "lookup-uniform" | "lookup-uniform-p8" | "lookup-uniform-p128" => {
+                Some(results::MemoryBound::IndependentLoads)
+            }
+            _ => None,
+        }
+    }
+
     fn pass_sizes(quick: bool) -> Vec<usize> {
         if quick {
             vec![1_000, 65_536]
@@ -160,6 +178,10 @@ pub fn design_record(info: &DesignInfo) -> DesignRecord {
         detects_stale: info.detects_stale(),
         capacity: info.capacity,
         limits: Some(limits(info)),
+        contract_gaps: (!info.detects_stale())
+            .then(|| crate::replay::GAP_NO_STALE_DETECTION.to_string())
+            .into_iter()
+            .collect(),
         ..crate::replay::design_record_of(IdTableFamily::RESULTS_FAMILY, &info.meta)
     }
 }

@@ -115,17 +115,25 @@ impl<D: GameplayRunner + 'static> super::HostsDesign<D> for LockingFamily {
     }
 }
 
+/// The limit, and contract gap, of a design that cannot run a job writing another unit.
+const OWN_UNIT_ONLY: &str = "a job may write only its own unit";
+
 /// The results record of a locking design: which item of the post it answers, and its limits.
 pub fn design_record(info: &LockingDesignInfo) -> DesignRecord {
     let mut limits = vec![format!("answers {}", info.answers)];
     if !info.foreign_writes {
-        limits.push("a job may write only its own unit".into());
+        limits.push(OWN_UNIT_ONLY.into());
     }
     if !info.threaded {
         limits.push("one thread".into());
     }
     DesignRecord {
         limits: Some(limits.join("; ")),
+        // Without writes to other units a job needs no lock, queue or hand-over at all.
+        contract_gaps: (!info.foreign_writes)
+            .then(|| OWN_UNIT_ONLY.to_string())
+            .into_iter()
+            .collect(),
         ..crate::replay::design_record_of(LockingFamily::RESULTS_FAMILY, &info.meta)
     }
 }

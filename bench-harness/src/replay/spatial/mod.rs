@@ -138,6 +138,12 @@ pub fn design_record(info: &SpatialDesignInfo) -> DesignRecord {
     DesignRecord {
         id_bytes: std::mem::size_of::<PointId>(),
         limits: (!limits.is_empty()).then(|| limits.join("; ")),
+        // Built once, a static tree packs its nodes for queries alone.
+        contract_gaps: info
+            .static_only
+            .then(|| "no updates after the build".to_string())
+            .into_iter()
+            .collect(),
         ..crate::replay::design_record_of(SpatialFamily::RESULTS_FAMILY, &info.meta)
     }
 }

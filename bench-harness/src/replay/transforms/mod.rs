@@ -149,6 +149,10 @@ pub fn design_record(info: &TransformDesignInfo, id_bytes: usize) -> DesignRecor
                 ""
             },
         ),
+        contract_gaps: (!info.detects_stale)
+            .then(|| crate::replay::GAP_NO_STALE_DETECTION.to_string())
+            .into_iter()
+            .collect(),
         ..crate::replay::design_record_of(TransformFamily::RESULTS_FAMILY, &info.meta)
     }
 }

@@ -12,6 +12,7 @@
 use results::{Benchmark, Family, Gap, Ranking, Results};
 use serde::Serialize;
 
+use super::SummaryView;
 use super::details::{DetailsView, details};
 use super::family_metrics::{self, Block, FamilyMetricsView};
 use super::machines::Machines;
@@ -21,13 +22,15 @@ use super::reference::{is_reference, reference_style};
 use super::status::{median, note, status_name};
 use super::style::{kind_of, style_of};
 use super::text::shorten;
-use super::{KindBest, SummaryView};
 use crate::charts::{Bar, Chart, ChartError, ReferenceLine, SeriesStyle, throughput};
 use crate::format;
 
 mod charts;
+mod kinds;
+mod limits;
 
 use charts::{GenericCharts, generic_charts};
+use kinds::{best_by_kind, best_of_ours, weaker_than};
 
 /// One (workload, N) block: chart, table and summary.
 #[derive(Debug, Serialize)]
@@ -47,6 +50,9 @@ pub struct SizeView {
     pub rows: Vec<RowView>,
     /// What the `≈` of a row's ratio means, when some row has it; empty otherwise.
     pub tied_note: String,
+    /// The fastest design against the machine's memory limit its body is bound by, one
+    /// sentence per machine whose run measured the limits; empty for other bodies.
+    pub limits: Vec<String>,
     /// Throughput chart.
     pub throughput: Chart,
     /// Sample spread, if samples were recorded.
@@ -193,7 +199,9 @@ pub(super) fn build_size(
         String::new()
     };
 
-    let throughput = throughput_chart(&cell, &references, names, charts)?;
+    let limits = limits::limits(&cell, &timed);
+    let limit_lines: Vec<ReferenceLine> = limits.iter().map(|l| l.line.clone()).collect();
+    let throughput = throughput_chart(&cell, &references, &limit_lines, names, charts)?;
     let GenericCharts {
         latency,
         percentiles,
@@ -219,6 +227,7 @@ pub(super) fn build_size(
         summaries,
         rows,
         tied_note,
+        limits: limits.into_iter().map(|l| l.sentence).collect(),
         throughput,
         latency,
         percentiles,
@@ -334,6 +343,12 @@ fn summaries(
                     .count()
                     - on.len(),
                 best_by_kind: best_by_kind(machines.primary(), &ranking),
+                winner_weaker: weaker_than(
+                    machines.primary(),
+                    winner,
+                    best_of_ours(machines.primary(), &ranking),
+                )
+                .join("; "),
                 called_directly: direct.clone().map(|d| d.0).unwrap_or_default(),
                 called_directly_differs: direct.is_some_and(|d| d.1),
             })
@@ -410,11 +425,13 @@ fn mirrored_by(results: &Results, b: &Benchmark) -> String {
         .unwrap_or_default()
 }
 
-/// The block's throughput chart: work units per second, a bar per design and machine and a
-/// line per timed reference loop of `references`; also pushed onto `charts`.
+/// The block's throughput chart: work units per second, a bar per design and machine, a line
+/// per timed reference loop of `references` and per machine's memory limit of `limits`; also
+/// pushed onto `charts`.
 fn throughput_chart(
     cell: &Cell<'_>,
     references: &[&Benchmark],
+    limits: &[ReferenceLine],
     names: &mut Names,
     charts: &mut Vec<Chart>,
 ) -> Result<Chart, ChartError> {
@@ -436,6 +453,7 @@ fn throughput_chart(
                 value: 1e9 / m,
             })
         })
+        .chain(limits.iter().cloned())
         .collect();
     let file = cell.file(names, "throughput");
     let throughput = throughput::build(
@@ -496,24 +514,6 @@ fn called_directly(ranking: &Ranking<'_>, direct: &Ranking<'_>) -> (String, bool
         }
     }
     (text, ranking.leads_apart(direct))
-}
-
-/// The kinds [`best_by_kind`] reports, in the order the summary lists them.
-const KINDS: [&str; 4] = ["article", "tuned", "peer", "external"];
-
-/// The fastest of each kind in `ranking`, with its time over the winner's.
-fn best_by_kind(results: &Results, ranking: &Ranking<'_>) -> Vec<KindBest> {
-    KINDS
-        .iter()
-        .filter_map(|&kind| {
-            let b = *ranking.order.iter().find(|b| kind_of(results, b) == kind)?;
-            Some(KindBest {
-                kind: kind.to_string(),
-                design: b.design.clone(),
-                ratio: ratio::to_best(b, ranking.winner())?.cell(),
-            })
-        })
-        .collect()
 }
 
 #[cfg(test)]
