@@ -94,6 +94,41 @@ impl SingleBuffer {
         self.buffer[self.cap + i] = f32::from_bits(entity.generation());
     }
 
+    /// Appends one instance per entity of `entities`, at rest: instance `k` has mass
+    /// `masses[k]`, position `positions[k]`, zero velocity and acceleration. The same state as
+    /// a `push` per instance, written as one copy per region (grows once, doubling as `push`).
+    ///
+    /// # Panics
+    /// If the three slices differ in length.
+    pub fn push_run_at_rest(
+        &mut self,
+        entities: &[Entity],
+        masses: &[f32],
+        positions: &[[f32; 3]],
+    ) {
+        let len = entities.len();
+        assert!(
+            masses.len() == len && positions.len() == len,
+            "one mass and one position per entity"
+        );
+        let start = self.n;
+        self.reserve_for(start + len);
+        let (cap, end) = (self.cap, start + len);
+        let region = |r: usize, width: usize| r * cap + width * start..r * cap + width * end;
+        let buffer = &mut self.buffer;
+        for (slot, e) in buffer[region(0, 1)].iter_mut().zip(entities) {
+            *slot = f32::from_bits(e.index());
+        }
+        for (slot, e) in buffer[region(1, 1)].iter_mut().zip(entities) {
+            *slot = f32::from_bits(e.generation());
+        }
+        buffer[region(2, 1)].copy_from_slice(masses);
+        buffer[region(3, 3)].copy_from_slice(positions.as_flattened());
+        buffer[region(6, 3)].fill(0.0);
+        buffer[region(9, 3)].fill(0.0);
+        self.n = end;
+    }
+
     fn copy(&mut self, from: usize, to: usize) {
         let cap = self.cap;
         for (region, width) in [(0, 1), (1, 1), (2, 1), (3, 3), (6, 3), (9, 3)] {
@@ -271,3 +306,41 @@ impl PackedFlavor for BufferHashSweepFlavor {
 }
 /// One buffer, hash map, full sweep per frame.
 pub type BufferHashSweep = Packed<BufferHashSweepFlavor>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_at_rest_is_a_push_per_instance() {
+        let mut run = SingleBuffer::default();
+        let mut one_by_one = SingleBuffer::default();
+        let moving = PointMass {
+            mass: 1.0,
+            position: [1.0, 2.0, 3.0],
+            velocity: [4.0, 5.0, 6.0],
+            acceleration: [7.0, 8.0, 9.0],
+        };
+        run.push(Id64::new(100, 1), moving);
+        one_by_one.push(Id64::new(100, 1), moving);
+        // 20 more: the run grows past the first 16-instance buffer, as the pushes do.
+        let entities: Vec<Entity> = (0..20).map(|i| Id64::new(i, i + 3)).collect();
+        let masses: Vec<f32> = (0..20).map(|i| i as f32 + 0.5).collect();
+        let positions: Vec<[f32; 3]> = (0..20).map(|i| [i as f32, -1.0, 2.0]).collect();
+        run.push_run_at_rest(&entities, &masses, &positions);
+        for k in 0..20 {
+            let at_rest = PointMass {
+                mass: masses[k],
+                position: positions[k],
+                ..PointMass::default()
+            };
+            one_by_one.push(entities[k], at_rest);
+        }
+        assert_eq!(run.len(), 21);
+        assert_eq!(run.capacity(), one_by_one.capacity());
+        for i in 0..21 {
+            assert_eq!(run.entity(i), one_by_one.entity(i));
+            assert_eq!(run.get(i), one_by_one.get(i));
+        }
+    }
+}

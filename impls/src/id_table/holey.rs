@@ -67,6 +67,42 @@ impl<T> Holey<T> {
         *generation = to;
     }
 
+    /// Appends `n` copies of `value` in fresh slots at the end, generation 0, when no freed
+    /// slot waits on the free list: then this is what `n` calls of `insert` do, with one
+    /// reservation. Returns the new slots' indices (the IDs are `Id64::new(index, 0)`), or
+    /// `None`, changing nothing, when the free list is not empty (`insert` would fill its
+    /// holes first: the caller inserts one by one).
+    ///
+    /// # Errors
+    /// [`TableError::IdSpaceExhausted`] if the last new index would reach `u32::MAX` (nothing
+    /// changes).
+    pub(crate) fn insert_fresh_run(
+        &mut self,
+        n: usize,
+        value: T,
+    ) -> Result<Option<std::ops::Range<u32>>, TableError>
+    where
+        T: Clone,
+    {
+        if self.free_head != NIL {
+            return Ok(None);
+        }
+        let start = Self::slot_index(self.slots.len())?;
+        let end = match n {
+            0 => start,
+            _ => Self::slot_index(self.slots.len() + n - 1)? + 1,
+        };
+        self.slots.extend(std::iter::repeat_n(
+            Slot::Occupied {
+                generation: 0,
+                value,
+            },
+            n,
+        ));
+        self.len += n;
+        Ok(Some(start..end))
+    }
+
     fn slot_index(index: usize) -> Result<u32, TableError> {
         u32::try_from(index)
             .ok()
@@ -242,6 +278,25 @@ mod tests {
     #[test]
     fn slot_is_payload_plus_one_word() {
         assert_eq!(std::mem::size_of::<Slot<[u64; 4]>>(), 40);
+    }
+
+    #[test]
+    fn a_fresh_run_is_n_inserts_and_waits_for_an_empty_free_list() {
+        let mut t = Holey::<u32>::new();
+        let mut one_by_one = Holey::<u32>::new();
+        one_by_one.insert(9).unwrap();
+        t.insert(9).unwrap();
+        assert_eq!(t.insert_fresh_run(3, 7), Ok(Some(1..4)));
+        for _ in 0..3 {
+            one_by_one.insert(7).unwrap();
+        }
+        assert_eq!(format!("{t:?}"), format!("{one_by_one:?}"));
+        assert_eq!(t.get(Id64::new(3, 0)), Some(&7));
+        t.check_invariants().unwrap();
+        t.remove(Id64::new(2, 0)).unwrap();
+        assert_eq!(t.insert_fresh_run(2, 5), Ok(None));
+        assert_eq!(t.len(), 3);
+        t.check_invariants().unwrap();
     }
 
     #[test]

@@ -7,7 +7,9 @@
 //! groups the data by component type and spawns it in batches, "create 100 entities" then one
 //! spawn function per component type in spawn order ([`grouped_batched`]). [`grouped_single`]
 //! is the ablation: the grouped layout spawned entity by entity, which separates the layout
-//! effect from the batching effect. Baselines load the level with published serialisers into
+//! effect from the batching effect. [`archetype_batched`] is the tuned design that takes
+//! `hecs`'s `spawn_column_batch` into the same world: grouped by component set into decoded
+//! columns, one entity run, one bulk append per store and batch. Baselines load the level with published serialisers into
 //! the same world, entity by entity: `bincode` decoding owned records ([`bincode_owned`]) and
 //! `rkyv` walking an archive in place ([`rkyv_archived`]), both over the records of [`owned`].
 //! Peers (`hecs` `spawn` of a static bundle, `spawn` from an `EntityBuilder` and
@@ -31,6 +33,7 @@
 //! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`Spawner`], then
 //! add one line to [`registry::for_each_spawn_design`].
 
+pub mod archetype_batched;
 pub mod bincode_owned;
 pub mod grouped;
 pub mod grouped_batched;

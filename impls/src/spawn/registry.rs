@@ -3,6 +3,7 @@
 
 use super::{
     SpawnDesignInfo, Spawner,
+    archetype_batched::ArchetypeBatched,
     bincode_owned::BincodeOwned,
     grouped_batched::GroupedBatched,
     grouped_single::GroupedSingle,
@@ -23,6 +24,7 @@ crate::registry::design_registry! {
         NestedOffsets;
         GroupedSingle;
         GroupedBatched;
+        ArchetypeBatched;
         BincodeOwned;
         RkyvChecked;
         RkyvUnchecked;
@@ -43,6 +45,7 @@ mod tests {
     #[test]
     fn finds_the_designs_by_name_and_bevy_only_with_its_feature() {
         assert!(find_spawn_design("grouped_batched").is_some());
+        assert!(find_spawn_design("archetype_batched").is_some());
         assert!(find_spawn_design("rkyv_unchecked").is_some());
         assert!(find_spawn_design("hecs_spawn").is_some());
         assert!(find_spawn_design("hecs_spawn_builder").is_some());

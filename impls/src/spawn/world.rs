@@ -5,10 +5,12 @@
 //! article [`DeferredDirtyList`], tags in the tag family's [`LinkedChunks`], and a plain
 //! `Vec` of mesh records.
 //!
-//! Each component type has two entry points: one instance at a time (`add_*`, the path of the
-//! entity-by-entity designs) and the article's `SpawnFunction(entity_lookup, num_instances,
-//! entity_index, data)` (`spawn_*`), which reserves once and runs one tight loop per type.
-//! Both leave the same state.
+//! Each component type has three entry points: one instance at a time (`add_*`, the path of
+//! the entity-by-entity designs), the article's `SpawnFunction(entity_lookup, num_instances,
+//! entity_index, data)` (`spawn_*`), which reserves once and runs one tight loop per type, and
+//! a run of decoded instances for a run of entities (`append_*`, after [`World::create_run`]
+//! and [`World::reserve_instances`]: the path of the archetype batches), which hands each store
+//! whole columns to copy. All three leave the same state.
 
 use crate::components::PointMass;
 use crate::components::entities::{Entities, Entity};
@@ -150,6 +152,141 @@ impl World {
     #[inline]
     pub fn add_mesh(&mut self, entity: Entity, mesh: MeshRecord) {
         self.meshes.push((entity, mesh));
+    }
+
+    /// Creates `n` entities and appends them to `out`: one run of fresh indices when no
+    /// index waits for reuse (every index this world hands out stays live until `clear`, so
+    /// always), one by one otherwise ([`Entities::create_run`]).
+    ///
+    /// # Panics
+    /// If the entity table's 2^32 indices are exhausted.
+    pub fn create_run(&mut self, n: usize, out: &mut Vec<Entity>) {
+        self.entities
+            .create_run(n, out)
+            .expect("entity index space");
+    }
+
+    /// Reserves room for `transforms`, `masses`, `tags` and `meshes` more instances in their
+    /// stores, so that the runs appended next grow no array (no change of state).
+    pub fn reserve_instances(
+        &mut self,
+        transforms: usize,
+        masses: usize,
+        tags: usize,
+        meshes: usize,
+    ) {
+        self.transforms.reserve(transforms);
+        self.transform_rows.reserve(transforms);
+        self.masses.reserve_for(self.masses.len() + masses);
+        self.tags.reserve(tags, tags);
+        self.tag_rows.reserve(tags);
+        self.meshes.reserve(meshes);
+    }
+
+    /// Attaches a transform of local `locals[k]` to each entity `entities[k]` of a run, its
+    /// parent `parents[k]` (`None`: every one a root), linked under the parent's node when the
+    /// parent has one: the state an [`add_transform`](Self::add_transform) per instance
+    /// leaves, with the store's arrays extended once per run
+    /// ([`DeferredDirtyList::create_run`]). The locals come decoded (`Affine::from_pose` of
+    /// the pose, done when the resource was compiled).
+    ///
+    /// # Panics
+    /// If the slices differ in length, or an entity already has a transform.
+    pub fn append_transforms(
+        &mut self,
+        entities: &[Entity],
+        parents: Option<&[Entity]>,
+        locals: &[Affine],
+    ) {
+        assert!(
+            locals.len() == entities.len() && parents.is_none_or(|p| p.len() == entities.len()),
+            "one local (and parent) per entity"
+        );
+        if let Some(max) = entities.iter().map(|e| e.index()).max()
+            && self.node_of.len() <= max as usize
+        {
+            self.node_of.resize(max as usize + 1, NO_NODE);
+        }
+        let node_of = &self.node_of;
+        let parent_nodes = parents.into_iter().flatten().map(|p| {
+            node_of
+                .get(p.index() as usize)
+                .copied()
+                .filter(|&n| n != NO_NODE)
+        });
+        let nodes = match parents {
+            Some(_) => self.transforms.create_run(locals, parent_nodes),
+            None => self.transforms.create_run(locals, std::iter::repeat(None)),
+        }
+        .expect("parent node is live");
+        for (&e, &node) in entities.iter().zip(nodes) {
+            let slot = &mut self.node_of[e.index() as usize];
+            assert_eq!(*slot, NO_NODE, "one transform per entity");
+            *slot = node;
+        }
+        let row = |(&entity, &node), parent| TransformRow {
+            entity,
+            node,
+            parent,
+        };
+        let rows = entities.iter().zip(nodes);
+        match parents {
+            None => self.transform_rows.extend(rows.map(|r| row(r, None))),
+            Some(ps) => self
+                .transform_rows
+                .extend(rows.zip(ps).map(|(r, &p)| row(r, Some(p)))),
+        }
+    }
+
+    /// Attaches a point mass at rest (mass `masses[k]`, position `positions[k]`) to each entity
+    /// `entities[k]` of a run: one copy per region of the store's buffer
+    /// ([`SingleBuffer::push_run_at_rest`]).
+    ///
+    /// # Panics
+    /// If the slices differ in length.
+    pub fn append_point_masses(
+        &mut self,
+        entities: &[Entity],
+        masses: &[f32],
+        positions: &[[f32; 3]],
+    ) {
+        self.masses.push_run_at_rest(entities, masses, positions);
+    }
+
+    /// Attaches a tags component holding `lists[k]` to each entity `entities[k]` of a run: one
+    /// run of tag-store entities with their chunks ([`LinkedChunks::create_fresh_run`]), or
+    /// [`add_tags`](Self::add_tags) per instance when the tag store has something to reuse.
+    ///
+    /// # Panics
+    /// If `lists` does not hold one list per entity, or the tag store runs out of indices.
+    pub fn append_tags<'a>(
+        &mut self,
+        entities: &[Entity],
+        lists: impl ExactSizeIterator<Item = &'a [u32]> + Clone,
+    ) {
+        assert_eq!(lists.len(), entities.len(), "one tag list per entity");
+        match self
+            .tags
+            .create_fresh_run(lists.clone())
+            .expect("tag entities")
+        {
+            Some(handles) => self.tag_rows.extend(entities.iter().copied().zip(handles)),
+            None => {
+                for (&e, list) in entities.iter().zip(lists) {
+                    self.add_tags(e, list);
+                }
+            }
+        }
+    }
+
+    /// Attaches mesh `meshes[k]` to each entity `entities[k]` of a run: one `extend`.
+    ///
+    /// # Panics
+    /// If the slices differ in length.
+    pub fn append_meshes(&mut self, entities: &[Entity], meshes: &[MeshRecord]) {
+        assert_eq!(meshes.len(), entities.len(), "one mesh per entity");
+        self.meshes
+            .extend(entities.iter().copied().zip(meshes.iter().copied()));
     }
 
     /// Spawn function of transforms: instance `k` goes to `entities[entity_index[k]]`, its

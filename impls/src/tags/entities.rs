@@ -68,6 +68,50 @@ impl EntitySet {
         Ok(created)
     }
 
+    /// Hands out `n` fresh handles at once when no released handle waits (then `n` calls of
+    /// [`create`](Self::create) would hand out exactly these, `slots..slots + n`): the
+    /// liveness words grow once and are set a word at a time. `None`, changing nothing, when
+    /// a released handle waits (the caller creates one by one).
+    ///
+    /// # Errors
+    /// [`TagError::IndexSpaceExhausted`] when the last handle would reach `limit` (nothing
+    /// changes).
+    pub fn create_fresh_run(
+        &mut self,
+        n: usize,
+        limit: u32,
+        calls: &mut u64,
+    ) -> Result<Option<std::ops::Range<Entity>>, TagError> {
+        if !self.released.is_empty() {
+            return Ok(None);
+        }
+        let (start, end) = (self.slots, self.slots + n);
+        if end > limit as usize {
+            return Err(TagError::IndexSpaceExhausted {
+                what: "entities",
+                limit: u64::from(limit),
+            });
+        }
+        let before = self.live.capacity();
+        self.live.resize(end.div_ceil(64), 0);
+        super::count_capacity_change(before, self.live.capacity(), calls);
+        let mut at = start;
+        while at < end {
+            let (word, bit) = (at / 64, at % 64);
+            let take = (64 - bit).min(end - at);
+            let ones = if take == 64 {
+                u64::MAX
+            } else {
+                (1 << take) - 1
+            };
+            self.live[word] |= ones << bit;
+            at += take;
+        }
+        self.slots = end;
+        self.live_count += n;
+        Ok(Some(start as Entity..end as Entity))
+    }
+
     /// Whether `entity` is live.
     #[inline]
     pub fn is_live(&self, entity: Entity) -> bool {
@@ -183,6 +227,30 @@ impl EntitySet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fresh_run_is_n_creates_and_waits_for_released_handles() {
+        let (mut run, mut one_by_one) = (EntitySet::new(), EntitySet::new());
+        let (mut a, mut b) = (0, 0);
+        for (n, start) in [(3, 0), (130, 3), (0, 133), (61, 133)] {
+            assert_eq!(
+                run.create_fresh_run(n, u32::MAX, &mut a),
+                Ok(Some(start..start + n as Entity))
+            );
+            for _ in 0..n {
+                one_by_one.create(u32::MAX, &mut b).unwrap();
+            }
+            assert_eq!(format!("{run:?}"), format!("{one_by_one:?}"));
+            run.check_invariants().unwrap();
+        }
+        assert!(matches!(
+            run.create_fresh_run(7, 200, &mut a),
+            Err(TagError::IndexSpaceExhausted { .. })
+        ));
+        run.destroy(5, &mut a).unwrap();
+        assert_eq!(run.create_fresh_run(2, u32::MAX, &mut a), Ok(None));
+        run.check_invariants().unwrap();
+    }
 
     #[test]
     fn released_handles_are_reused_lifo() {

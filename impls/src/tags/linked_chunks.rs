@@ -14,7 +14,10 @@
 //! stores 12 useful bytes of 40; larger K wastes more on small entities, smaller K jumps more.
 
 use super::entities::{Created, EntitySet};
-use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
+use super::{
+    Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, count_capacity_change,
+    push_counted,
+};
 use crate::DesignMeta;
 
 /// The nil chunk index.
@@ -102,6 +105,75 @@ impl<const K: usize> LinkedChunks<K> {
         }
         push_counted(&mut self.chunks, chunk, &mut self.allocator_calls);
         Ok(index)
+    }
+
+    /// Creates one entity per tag list of `lists`, holding that list's tags, when no released
+    /// entity and no free chunk wait for reuse: then the state is the one `create_entity` and
+    /// `add_tag` per tag would leave (a list of `L` tags fills chunks of `K` in order, the last
+    /// one the head, each linking to the one before), with the head and chunk arrays grown
+    /// once. Returns the new entities, `None` (changing nothing) when something waits for
+    /// reuse: the caller creates one by one.
+    ///
+    /// `lists` is read twice: once to count the chunks, once to fill them.
+    ///
+    /// # Errors
+    /// [`TagError::IndexSpaceExhausted`] when the entities or the chunks would run out of
+    /// `u32` indices (nothing changes).
+    pub fn create_fresh_run<'a>(
+        &mut self,
+        lists: impl ExactSizeIterator<Item = &'a [Tag]> + Clone,
+    ) -> Result<Option<std::ops::Range<Entity>>, TagError> {
+        if self.free_head != NIL {
+            return Ok(None);
+        }
+        let needed: usize = lists.clone().map(|l| l.len().div_ceil(K)).sum();
+        let nil = usize::from(self.chunks.is_empty() && needed > 0);
+        // Chunk indices stay below `u32::MAX`, as `alloc_chunk` keeps them.
+        if self.chunks.len() + nil + needed > u32::MAX as usize {
+            return Err(TagError::IndexSpaceExhausted {
+                what: "chunks",
+                limit: u64::from(u32::MAX),
+            });
+        }
+        let Some(created) =
+            self.entities
+                .create_fresh_run(lists.len(), u32::MAX, &mut self.allocator_calls)?
+        else {
+            return Ok(None);
+        };
+        let before = (self.heads.capacity(), self.chunks.capacity());
+        self.heads.reserve(lists.len());
+        self.chunks.reserve(nil + needed);
+        if nil == 1 {
+            self.chunks.push(Chunk::EMPTY);
+        }
+        for list in lists {
+            let mut head = NIL;
+            for part in list.chunks(K) {
+                let mut chunk = Chunk::EMPTY;
+                chunk.n = part.len() as u32;
+                // A loop, not `copy_from_slice`: a few tags, not worth a `memcpy` call.
+                for (to, &tag) in chunk.tags.iter_mut().zip(part) {
+                    *to = tag;
+                }
+                chunk.next = head;
+                head = self.chunks.len() as u32;
+                self.chunks.push(chunk);
+            }
+            self.heads.push(head);
+            self.tag_count += list.len();
+        }
+        let after = (self.heads.capacity(), self.chunks.capacity());
+        count_capacity_change(before.0, after.0, &mut self.allocator_calls);
+        count_capacity_change(before.1, after.1, &mut self.allocator_calls);
+        Ok(Some(created))
+    }
+
+    /// Reserves room for `entities` more entities and `chunks` more chunks (no change of state).
+    pub fn reserve(&mut self, entities: usize, chunks: usize) {
+        self.heads.reserve(entities);
+        self.chunks
+            .reserve(chunks + usize::from(self.chunks.is_empty()));
     }
 
     fn free_chunk(&mut self, index: u32) {
@@ -331,6 +403,35 @@ mod tests {
     fn chunk_sizes_match_the_docs() {
         assert_eq!(size_of::<Chunk<8>>(), 40);
         assert_eq!(size_of::<Chunk<14>>(), 64);
+    }
+
+    #[test]
+    fn a_fresh_run_is_a_create_and_an_add_per_tag() {
+        let lists: [&[Tag]; 4] = [&[1, 2, 3], &[], &[7], &[10, 11, 12, 13, 14, 15, 16, 17, 18]];
+        let mut run = LinkedChunks::<8>::new();
+        let mut one_by_one = LinkedChunks::<8>::new();
+        for _ in 0..2 {
+            let created = run.create_fresh_run(lists.iter().copied()).unwrap();
+            let mut expected = Vec::new();
+            for list in lists {
+                let e = one_by_one.create_entity().unwrap();
+                for &t in list {
+                    one_by_one.add_tag(e, t).unwrap();
+                }
+                expected.push(e);
+            }
+            assert_eq!(created.map(Iterator::collect::<Vec<_>>), Some(expected));
+            assert_eq!(run.heads, one_by_one.heads);
+            assert_eq!(
+                format!("{:?}", run.chunks),
+                format!("{:?}", one_by_one.chunks)
+            );
+            assert_eq!(run.tag_count(), one_by_one.tag_count());
+            run.check_invariants().unwrap();
+        }
+        run.destroy_entity(2).unwrap();
+        assert_eq!(run.create_fresh_run(lists.iter().copied()), Ok(None));
+        run.check_invariants().unwrap();
     }
 
     #[test]

@@ -91,6 +91,29 @@ impl<const EVICT: u8> DeferredDirtyList<EVICT> {
         }
     }
 
+    /// Creates one node per local of `locals`, node `k` under the node `parents[k]` (`None`: a
+    /// root): what `locals.len()` calls of `create` in order do (appended at the array's end,
+    /// inside the dirty list), each array extended once ([`Hierarchy::push_run`]). Returns the
+    /// new nodes' ids, in order.
+    ///
+    /// # Errors
+    /// [`XfError::NoSuchNode`] for a parent that is not live before the call;
+    /// [`XfError::IndexSpaceExhausted`]. Nothing changes.
+    pub fn create_run(
+        &mut self,
+        locals: &[Affine],
+        parents: impl Iterator<Item = Option<u32>> + Clone,
+    ) -> Result<&[u32], XfError> {
+        let first = self.h.push_run(locals, parents, 0)? as usize;
+        self.flushed &= locals.is_empty();
+        Ok(&self.h.id_of[first..first + locals.len()])
+    }
+
+    /// Reserves room for `additional` more nodes (no change of state).
+    pub fn reserve(&mut self, additional: usize) {
+        self.h.reserve(additional);
+    }
+
     /// Nodes in the dirty list now (for tests and metrics).
     pub fn dirty_len(&self) -> usize {
         (self.h.size - self.first_dirty) as usize
@@ -231,5 +254,40 @@ impl<const EVICT: u8> TransformStore for DeferredDirtyList<EVICT> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_is_a_create_per_node_and_its_nodes_are_dirty() {
+        let mut run = DeferredDirtyList::<5>::new();
+        let mut one_by_one = DeferredDirtyList::<5>::new();
+        for store in [&mut run, &mut one_by_one] {
+            let root = store.create(None, Affine::from_pose(1)).unwrap();
+            store.end_frame();
+            store.end_frame();
+            store.set_local(root, Affine::from_pose(2)).unwrap();
+        }
+        let locals: Vec<Affine> = (0..3).map(|k| Affine::from_pose(k * 31 + 3)).collect();
+        let parents = [Some(0), None, Some(0)];
+        let ids = run
+            .create_run(&locals, parents.iter().copied())
+            .unwrap()
+            .to_vec();
+        let one: Vec<u32> = locals
+            .iter()
+            .zip(parents)
+            .map(|(local, p)| one_by_one.create(p, *local).unwrap())
+            .collect();
+        assert_eq!(ids, one);
+        assert_eq!(format!("{run:?}"), format!("{one_by_one:?}"));
+        run.check_invariants().unwrap();
+        run.end_frame();
+        one_by_one.end_frame();
+        assert_eq!(format!("{run:?}"), format!("{one_by_one:?}"));
+        run.check_invariants().unwrap();
     }
 }

@@ -129,6 +129,102 @@ impl<E: Copy + Default> Hierarchy<E> {
         Ok((id, s))
     }
 
+    /// Appends `locals.len()` nodes in slots `size..size + n`, node `k` with local `locals[k]`
+    /// under the live node with id `parents[k]` (`None`: a root), each with `extra`: the state
+    /// `n` calls of [`push`](Self::push) in order leave (the same ids, links and worlds), with
+    /// each array extended once. Returns the first new slot; the new ids are
+    /// `id_of[first..first + n]`.
+    ///
+    /// `parents` is read twice (checked, then used) and only for its first `n` items, so a
+    /// run of roots can pass `std::iter::repeat(None)`.
+    ///
+    /// # Errors
+    /// [`XfError::NoSuchNode`] for a parent that is not live before the call;
+    /// [`XfError::IndexSpaceExhausted`]. Nothing changes.
+    pub fn push_run(
+        &mut self,
+        locals: &[Affine],
+        parents: impl Iterator<Item = Option<u32>> + Clone,
+        extra: E,
+    ) -> Result<u32, XfError> {
+        let n = locals.len();
+        let first = self.size;
+        if first as usize + n > (NIL - 1) as usize {
+            return Err(XfError::IndexSpaceExhausted {
+                limit: u64::from(NIL - 1),
+            });
+        }
+        for p in parents.clone().take(n).flatten() {
+            self.slot(p)?;
+        }
+        if n == 0 {
+            return Ok(first);
+        }
+        let end = first as usize + n;
+        // The spare slot goes; a fresh one is appended after the run (`push` overwrites the
+        // old spare and appends a fresh one: the same arrays).
+        let live = first as usize;
+        for links in [
+            &mut self.id_of,
+            &mut self.parent,
+            &mut self.first_child,
+            &mut self.next_sibling,
+            &mut self.prev_sibling,
+        ] {
+            links.truncate(live);
+            links.resize(end, NIL);
+        }
+        // Ids: released ones first, most recent first (as `push` pops them), then new ones,
+        // which take the next slots in order (one `extend` of `slot_of`).
+        let reused = self.free_ids.len().min(n);
+        let from_free = self.free_ids.len() - reused;
+        let (mut s, mut at) = (first, live);
+        for id in self.free_ids.drain(from_free..).rev() {
+            self.id_of[at] = id;
+            self.slot_of[id as usize] = s;
+            (s, at) = (s + 1, at + 1);
+        }
+        let fresh = self.slot_of.len() as u32;
+        for (slot, id) in self.id_of[at..end].iter_mut().zip(fresh..) {
+            *slot = id;
+        }
+        self.slot_of.extend(s..end as u32);
+        self.local.truncate(live);
+        self.local.extend_from_slice(locals);
+        // A root's world is its local, copied; a child's is computed below.
+        self.world.truncate(live);
+        self.world.extend_from_slice(locals);
+        self.extra.truncate(live);
+        self.extra.resize(end, extra);
+        for (s, p) in (first..).zip(parents.take(n)) {
+            if let Some(p) = p {
+                let p = self.slot_of[p as usize];
+                self.link(s, p);
+                self.recompute(s);
+            }
+        }
+        self.size = end as u32;
+        self.push_spare();
+        Ok(first)
+    }
+
+    /// Reserves room for `additional` more slots in every array (no change of state).
+    pub fn reserve(&mut self, additional: usize) {
+        for links in [
+            &mut self.id_of,
+            &mut self.parent,
+            &mut self.first_child,
+            &mut self.next_sibling,
+            &mut self.prev_sibling,
+            &mut self.slot_of,
+        ] {
+            links.reserve(additional);
+        }
+        self.local.reserve(additional);
+        self.world.reserve(additional);
+        self.extra.reserve(additional);
+    }
+
     /// Recomputes slot `s`'s world from its local and its parent's current world.
     #[inline]
     pub fn recompute(&mut self, s: u32) {
@@ -392,5 +488,57 @@ impl<E: Copy + Default> Hierarchy<E> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hierarchy of five roots and a child of slot 1, with the ids of slots 3 and 5 released.
+    fn with_holes() -> Hierarchy<u8> {
+        let mut h = Hierarchy::<u8>::default();
+        for k in 0..5 {
+            h.push(NIL, Affine::from_pose(k), 1).unwrap();
+        }
+        h.push(1, Affine::from_pose(9), 1).unwrap();
+        let (a, b) = (h.slot(5).unwrap(), h.slot(3).unwrap());
+        h.unlink(a);
+        h.remove(a);
+        h.remove(b);
+        h
+    }
+
+    #[test]
+    fn a_run_is_n_pushes_in_order() {
+        let locals: Vec<Affine> = (0..4).map(|k| Affine::from_pose(k * 977 + 5)).collect();
+        // Parents by id: a root, under id 1, a root, under id 4 (moved into slot 3).
+        let parents = [None, Some(1), None, Some(4)];
+        let mut run = with_holes();
+        let first = run.push_run(&locals, parents.iter().copied(), 7).unwrap();
+        let mut one_by_one = with_holes();
+        for (local, parent) in locals.iter().zip(parents) {
+            let p = parent.map_or(NIL, |id| one_by_one.slot(id).unwrap());
+            one_by_one.push(p, *local, 7).unwrap();
+        }
+        assert_eq!(format!("{run:?}"), format!("{one_by_one:?}"));
+        assert_eq!(
+            &run.id_of[first as usize..first as usize + 4],
+            &[3, 5, 6, 7]
+        );
+        run.check(true).unwrap();
+    }
+
+    #[test]
+    fn a_run_under_a_dead_parent_changes_nothing() {
+        let mut h = with_holes();
+        let before = format!("{h:?}");
+        let locals = [Affine::IDENTITY; 2];
+        let got = h.push_run(&locals, [None, Some(5)].into_iter(), 0);
+        assert_eq!(got, Err(XfError::no_such(5u32)));
+        assert_eq!(format!("{h:?}"), before);
+        let roots = h.push_run(&locals, std::iter::repeat(None), 0).unwrap();
+        assert_eq!(roots, 4);
+        h.check(true).unwrap();
     }
 }
