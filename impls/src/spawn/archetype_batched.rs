@@ -47,11 +47,10 @@
 //! 121 bytes) plus its 24-byte row and its `node_of` entry, and a child's world is computed at
 //! creation (one `Affine::mul`); a tags component is an entity of the tag store with a 40-byte
 //! chunk, a head and a 12-byte row; a point mass is 48 bytes (its entity, zero velocity and
-//! acceleration); every entity is a 12-byte slot. The world this design leaves holds 215
-//! bytes per entity on `spawn-level` (the `world_bytes_per_entity` metric), all of them
-//! written by the spawn, where `hecs_batch` holds 105 by its adapter's estimate (56 per
-//! transform, 40 per point mass, 16 per tags, 8 per mesh, 16 per entity): twice the bytes to
-//! write, which no spawn order removes.
+//! acceleration); every entity is a 12-byte slot. Per entity that is about twice what the
+//! `hecs` world writes (a transform of 56 bytes, a point mass of 40, a tag list of 16, a mesh
+//! of 8, an entity of 16 by its adapter's estimate; the `world_bytes_per_entity` metric of
+//! `spawn-level` shows both), which no spawn order removes.
 //!
 //! Cost O(entities + components + batches): at most 16 component sets per depth. A second
 //! component of a kind its entity already has (an archetype holds one) is kept aside and
