@@ -200,7 +200,11 @@ impl<E: Copy + Default> Hierarchy<E> {
             if let Some(p) = p {
                 let p = self.slot_of[p as usize];
                 self.link(s, p);
-                self.recompute(s);
+                // What `recompute` does for a child, written here: a call site of `recompute`
+                // more changes where the compiler inlines it in every transform design.
+                self.updates += 1;
+                let world = world_of(&self.local[s as usize], Some(&self.world[p as usize]));
+                self.world[s as usize] = world;
             }
         }
         self.size = end as u32;
@@ -238,7 +242,11 @@ impl<E: Copy + Default> Hierarchy<E> {
         self.world[s as usize] = w;
     }
 
-    /// Makes unlinked slot `s` the first child of `p` (nothing for [`NIL`]).
+    /// Makes unlinked slot `s` the first child of `p` (nothing for [`NIL`]). Always inlined:
+    /// with [`push_run`](Self::push_run) as another caller the compiler kept it out of line
+    /// in [`push`](Self::push), a call per transform of every spawn design on the shared world
+    /// (`dodbench cache --family spawn`, simulated instructions of `spawn-level`).
+    #[inline(always)]
     pub fn link(&mut self, s: u32, p: u32) {
         self.parent[s as usize] = p;
         self.prev_sibling[s as usize] = NIL;
