@@ -200,8 +200,9 @@ impl<E: Copy + Default> Hierarchy<E> {
             if let Some(p) = p {
                 let p = self.slot_of[p as usize];
                 self.link(s, p);
-                // What `recompute` does for a child, written here: a call site of `recompute`
-                // more changes where the compiler inlines it in every transform design.
+                // What `recompute` does for a child, written here: one more call site of
+                // `recompute` changes where the compiler inlines it, and with it the simulated
+                // instructions of the transform designs (`dodbench cache --family transforms`).
                 self.updates += 1;
                 let world = world_of(&self.local[s as usize], Some(&self.world[p as usize]));
                 self.world[s as usize] = world;
