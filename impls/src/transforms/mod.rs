@@ -43,7 +43,7 @@ pub mod oop_tree;
 pub mod peers;
 pub mod registry;
 
-pub use affine::{Affine, world_of};
+pub use affine::{Affine, canonical_bits, world_of};
 pub use registry::{
     TransformDesignVisitor, find_transform_design, for_each_transform_design, transform_designs,
 };

@@ -20,7 +20,7 @@ use impls::spawn::{
     ComponentKind, Level, LevelComponent, LevelEntity, SpawnDesignVisitor, SpawnWorld, Spawner,
 };
 use impls::tags::{TagDesignVisitor, TagError, TagStore};
-use impls::transforms::{Affine, TransformDesignVisitor, TransformStore, XfError};
+use impls::transforms::{Affine, TransformDesignVisitor, TransformStore, XfError, canonical_bits};
 
 /// `f32` values at the edges: the largest finite, infinities, NaN (quiet, with payload and
 /// negative), the smallest subnormal, negative zero.
@@ -89,17 +89,6 @@ fn bad_ids<I: Copy + 'static>(foreign: impl IntoIterator<Item = I>) -> Vec<I> {
     let mut ids = forged::<I>();
     ids.extend(foreign);
     ids
-}
-
-/// `f`'s bits, every NaN as the one quiet NaN: Rust leaves the sign and payload of a NaN that
-/// arithmetic produces unspecified (they depend on operand order, which the compiler may
-/// commute), so a family's "bit for bit" agreement holds up to them.
-fn canonical_bits(f: f32) -> u32 {
-    if f.is_nan() {
-        f32::NAN.to_bits()
-    } else {
-        f.to_bits()
-    }
 }
 
 mod alloc;
