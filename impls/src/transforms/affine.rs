@@ -5,9 +5,9 @@
 //! maps to `p * R + t`, so `a.then(b)` ([`Affine::mul`]`(a, b)`) applies `a` first, then `b`.
 //! Because every design computes a node's world as exactly one `mul(local, parent_world)`
 //! (and a root's world as its local, copied, never multiplied by an identity, which could turn
-//! `-0.0` into `+0.0`), world matrices are bit-identical whatever order a design updates in.
-//! Rust never contracts `a * b + c` into a fused multiply-add, so the same source gives the
-//! same bits on every design.
+//! `-0.0` into `+0.0`), world matrices are bit-identical whatever order a design updates in
+//! (a NaN up to its sign and payload, [`canonical_bits`]). Rust never contracts `a * b + c`
+//! into a fused multiply-add, so the same source gives the same bits on every design.
 
 /// A 3×4 affine transform: rows `r[0..3]` of the linear part, then the translation `t`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -84,10 +84,10 @@ impl Affine {
 }
 
 /// `f`'s bits, every NaN as the one quiet NaN. Rust leaves the sign and payload of a NaN that
-/// arithmetic produces unspecified: they follow operand order, which the optimizer may commute
-/// or fold differently from one build of the same source to another (`0.0 * inf` in one
-/// inlined copy of [`Affine::mul`] and not in another), so a family's "bit for bit" holds up
-/// to them (`extreme_inputs::transforms` in the `impls` tests multiplies NaN and infinities).
+/// arithmetic produces unspecified, and two builds of the same source can give different ones
+/// (`extreme_inputs::transforms` in the `impls` tests, which multiplies NaN and infinities,
+/// failed on one dev build when the invariant compared raw bits), so a family's "bit for bit"
+/// holds up to them.
 pub fn canonical_bits(f: f32) -> u32 {
     if f.is_nan() {
         f32::NAN.to_bits()
