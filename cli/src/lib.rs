@@ -38,11 +38,11 @@
 //!
 //! The public API is the list above and [`error_line`]. The `dodbench` binary's commands, one
 //! module each (behind the thin `main.rs`: argument parsing and the counting global allocator),
-//! and the criterion driver its `benches/dodbench.rs` calls are modules of this crate too, but
-//! implementation detail: `#[doc(hidden)] pub`, the idiom of divan's `__private` rather than
-//! hecs's private modules, because the binary, the bench target and the integration tests are
-//! other crates that need them, and hidden modules keep those paths (`dodbench::bench::main`)
-//! while the documentation shows one screen.
+//! and the criterion driver the binary runs for `benches/dodbench.rs` are modules of this crate
+//! too, but implementation detail: `#[doc(hidden)] pub`, the idiom of divan's `__private`
+//! rather than hecs's private modules, because the binary and the integration tests are other
+//! crates that need them, and hidden modules keep those paths (`dodbench::bench::main`) while
+//! the documentation shows one screen.
 //!
 //! Every command that runs designs is generic over the family: it visits
 //! `bench_harness::families` and never names one. User mistakes (unknown names, bad files)

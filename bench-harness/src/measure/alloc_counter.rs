@@ -1,10 +1,11 @@
 //! A counting global allocator: live bytes, peak live bytes and calls, in relaxed atomics.
 //!
-//! The `dodbench` binary installs it (`#[global_allocator] static A: CountingAlloc`; the
-//! criterion driver of `cargo bench` does not), but it counts only while a [`Counting`] guard
-//! lives ([`count`]): otherwise each call forwards to the system allocator behind one relaxed
-//! load and a branch, so the timed replays of `latency`, `sweep` and `advise` and the simulated
-//! counts of `cache` pay no atomic read-modify-write per allocation. The memory measurement
+//! The `dodbench` binary installs it (`#[global_allocator] static A: CountingAlloc`; `cargo
+//! bench` runs its criterion driver in that binary), but it counts only while a [`Counting`]
+//! guard lives ([`count`]): otherwise each call forwards to the system allocator behind one
+//! relaxed load and a branch, so the timed replays of the bench, `latency`, `sweep` and
+//! `advise` and the simulated counts of `cache` pay no atomic read-modify-write per
+//! allocation, and all of them run the same allocator. The memory measurement
 //! counts over its own replay (`measure::memory`). The counts are process-wide: measure on one
 //! thread.
 //!

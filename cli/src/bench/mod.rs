@@ -1,4 +1,5 @@
-//! The criterion driver of `cargo bench` (`benches/dodbench.rs` calls [`main`]) and of
+//! The criterion driver of `cargo bench` (`benches/dodbench.rs` runs the `dodbench` binary with
+//! [`RUN_AS_BENCH`] set, and the binary calls [`main`]) and of
 //! `dodbench::external` (a user's design beside a family's registry, [`run`]): every
 //! (family × workload × design × N), verified, timed by criterion, written to
 //! `target/dodbench/results.json`, and rendered as the HTML report in `target/dodbench/report/`.
@@ -42,7 +43,10 @@ use workloads::TraceStats;
 
 mod cell;
 mod children;
+mod launcher;
 mod matrix;
+
+pub use launcher::RUN_AS_BENCH;
 
 use cell::{CellBench, Step};
 use children::{BenchKey, LIST_CHILD, RUN_CHILD, relay_run_child, selected_by_criterion};
@@ -439,7 +443,8 @@ fn merged_into_file(new: Results, path: &Path, fresh: bool) -> (Results, String)
     (new, how)
 }
 
-/// `cargo bench`: every family with its registered designs.
+/// `cargo bench`: every family with its registered designs (the `dodbench` binary runs it when
+/// [`RUN_AS_BENCH`] is set).
 pub fn main() {
     run::<AllFamilies>();
 }
