@@ -3,9 +3,10 @@
 //! fresh directory, must exit 0.
 //!
 //! Only what the commands run is narrowed ([`FILTER`], [`PASS_FILTER`]), through two small
-//! scripts first on `PATH`: `cargo` (only `cargo bench`, the bench's driver,
-//! `examples/suite.rs`, on [`FILTER`] at 1,000 objects; any other cargo command fails its
-//! line, so the documented sequence builds optimized code once) and `dodbench` (also
+//! scripts first on `PATH`: `cargo` (only `cargo bench`: what its target runs, this build's
+//! `dodbench` binary as the bench's driver, on [`FILTER`] at 1,000 objects; any other cargo
+//! command fails its line, so the documented sequence builds optimized code once) and
+//! `dodbench` (also
 //! `target/release/dodbench`, the binary `cargo bench` builds; the measurement passes get
 //! [`PASS_FILTER`]). The files a reader brings (results of other runs and machines, a history)
 //! and the committed baseline are made by this build first: a debug build's simulated counts
@@ -13,7 +14,7 @@
 //! for the reason in [`NOT_RUN`]. Listed as ignored, with the reason, when valgrind is absent
 //! (`cli/build.rs`: the sequence has `dodbench cache`), unless `CI=true`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use crate::support;
@@ -111,7 +112,7 @@ fn every_docs_page_is_listed() {
 const CARGO_SCRIPT: &str = r#"#!/bin/sh
 case "$*" in
   bench)
-    DODBENCH_SIZES=1000 exec "$README_SUITE" --bench "$README_FILTER" ;;
+    DODBENCH_SIZES=1000 exec env "$README_RUN_AS_BENCH=1" "$README_DODBENCH" --bench "$README_FILTER" ;;
   *)
     echo "cargo $*: not a command the documented sequence runs (only cargo bench)" >&2
     exit 97 ;;
@@ -125,27 +126,6 @@ case "$1" in
   *) exec "$README_DODBENCH" "$@" ;;
 esac
 "#;
-
-/// `examples/suite.rs` as `cargo test` built it beside the `dodbench` binary, or built now
-/// (a test run alone, `cargo test --test integration readme_commands`, does not build examples).
-fn suite_binary() -> PathBuf {
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_dodbench")).parent().unwrap();
-    let suite = bin_dir.join("examples").join("suite");
-    if !suite.is_file() {
-        let profile = match bin_dir.file_name().and_then(|n| n.to_str()) {
-            Some("debug") | None => "dev",
-            Some(other) => other,
-        };
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--offline", "-p", "dodbench", "--example", "suite"])
-            .args(["--profile", profile])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building examples/suite.rs failed");
-    }
-    suite
-}
 
 /// Runs `line` with `sh` in `dir`; panics with what it printed unless it exits 0.
 fn run_line(dir: &Path, env: &[(&str, String)], line: &str) {
@@ -237,7 +217,10 @@ fn the_documented_commands_run_as_copied_in_order() {
             "README_DODBENCH",
             env!("CARGO_BIN_EXE_dodbench").to_string(),
         ),
-        ("README_SUITE", suite_binary().display().to_string()),
+        (
+            "README_RUN_AS_BENCH",
+            dodbench::bench::RUN_AS_BENCH.to_string(),
+        ),
         ("README_FILTER", FILTER.to_string()),
         ("README_PASS_FILTER", PASS_FILTER.to_string()),
     ];

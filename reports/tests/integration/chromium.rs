@@ -334,8 +334,16 @@ fn check_pages(bin: &Path, out: &Path, summary: &reports::RenderSummary) -> Vec<
         }
         assert!(!html.contains("url("), "the stylesheet fetches nothing");
 
+        // One run takes the screenshot and prints the DOM after the page's scripts ran.
         let shot = out.join("shot.png");
-        let run = chromium(bin, page, &[format!("--screenshot={}", shot.display())]);
+        let run = chromium(
+            bin,
+            page,
+            &[
+                format!("--screenshot={}", shot.display()),
+                "--dump-dom".to_string(),
+            ],
+        );
         let log = String::from_utf8_lossy(&run.stderr);
         assert!(shot.is_file(), "no screenshot of {}: {log}", page.display());
         for line in log.lines() {
@@ -357,8 +365,7 @@ fn check_pages(bin: &Path, out: &Path, summary: &reports::RenderSummary) -> Vec<
             page.display()
         );
 
-        let dom = chromium(bin, page, &["--dump-dom".to_string()]);
-        let dom_html = String::from_utf8_lossy(&dom.stdout).into_owned();
+        let dom_html = String::from_utf8_lossy(&run.stdout).into_owned();
         assert!(
             dom_html.contains("</html>"),
             "no DOM for {}",
