@@ -80,7 +80,7 @@ trap 'exit 130' INT TERM
 export DODBENCH_QUICK=${DODBENCH_QUICK:-1}
 step() { printf '==> %s (%ss)\n' "$1" "$SECONDS" >&2; }
 
-declare -A exe wt package pkg_dir
+declare -A exe wt package pkg_dir as_bench
 for side in a b; do
   if [[ $side == a ]]; then sha=$sha_a; else sha=$sha_b; fi
   step "side $side: worktree at ${sha:0:12}, building the benchmark"
@@ -112,6 +112,14 @@ for side in a b; do
     exit 1
   fi
   exe[$side]=$(grep -o '"executable":"[^"]*'"$bench"'-[^"]*"' "$work/$side/build.json" | tail -n 1 | cut -d'"' -f4)
+  # A tree whose bench target only starts the `dodbench` binary as the driver, with the variable
+  # its `cli/src/bench/launcher.rs` names: the driver is that binary, so it is the one kept and
+  # run, with the variable set.
+  launcher=${wt[$side]}/cli/src/bench/launcher.rs
+  if [[ -f $launcher ]]; then
+    as_bench[$side]=$(grep -o '"DODBENCH_[A-Z_]*"' "$launcher" | tr -d '"')
+    exe[$side]=$(grep -o '"executable":"[^"]*/dodbench"' "$work/$side/build.json" | tail -n 1 | cut -d'"' -f4)
+  fi
   [[ -x ${exe[$side]} ]] || { echo "ab.sh: no benchmark executable for side $side" >&2; exit 1; }
   # Copy the binary: the other side's build (or another invocation) writes the same file name.
   cp "${exe[$side]}" "$work/$side/dodbench-bench"
@@ -126,7 +134,8 @@ run_side() {
   step "round $round: side $side"
   # Criterion runs benchmarks from the package directory; CARGO_TARGET_DIR sends criterion's
   # and dodbench's output to this side's own directory.
-  if ! (cd "${wt[$side]}/${pkg_dir[$side]}" && CARGO_TARGET_DIR=$out "${exe[$side]}" --bench ${filter:+"$filter"}) \
+  if ! (cd "${wt[$side]}/${pkg_dir[$side]}" && CARGO_TARGET_DIR=$out \
+      env ${as_bench[$side]:+"${as_bench[$side]}=1"} "${exe[$side]}" --bench ${filter:+"$filter"}) \
       >"$log" 2>&1; then
     tail -n 20 "$log" >&2
     echo "ab.sh: side $side failed in round $round (log: $log)" >&2
