@@ -103,7 +103,9 @@ fn cache_fills_every_family() {
     // One small design per family on the first workload of the pass's default set keeps the
     // simulation to seconds (CI's quick pass runs every default workload of every family), all
     // in one command: one copy of the binary for the servers, which run on every core. The
-    // workload and design names of a family are its own, so the selection is these pairs.
+    // selection is every named family's workloads × designs of that family: a workload name
+    // is one family's, and a design name two families share (`vec_of_vecs`, tags and
+    // relations) adds one more pair, one more simulation.
     let first_workloads = first_memory_bound_workloads();
     let mut args = vec!["cache", "--n", "100", "--out", out];
     for (family, design) in [
