@@ -94,14 +94,12 @@ impl InstanceStorage for FiveVecs {
     }
 
     fn simulate(&mut self, dt: f32) {
-        for ((p, v), a) in self
-            .position
-            .iter_mut()
-            .zip(self.velocity.iter_mut())
-            .zip(self.acceleration.iter())
-        {
-            PointMass::step(p, v, a, dt);
-        }
+        PointMass::step_all(
+            &mut self.position,
+            &mut self.velocity,
+            &self.acceleration,
+            dt,
+        );
     }
 
     fn memory_bytes(&self) -> usize {

@@ -41,6 +41,7 @@
 pub mod aos;
 pub mod chain;
 pub mod direct;
+pub mod direct_tuned;
 pub mod entities;
 pub mod five_vecs;
 pub mod game_objects;
@@ -91,6 +92,24 @@ impl PointMass {
         }
         for k in 0..3 {
             position[k] += velocity[k] * dt;
+        }
+    }
+
+    /// [`step`](Self::step) on every instance of three parallel arrays (the designs that keep
+    /// a `Vec` per field; slots past the shortest array are not visited).
+    #[inline]
+    pub fn step_all(
+        positions: &mut [[f32; 3]],
+        velocities: &mut [[f32; 3]],
+        accelerations: &[[f32; 3]],
+        dt: f32,
+    ) {
+        for ((p, v), a) in positions
+            .iter_mut()
+            .zip(velocities.iter_mut())
+            .zip(accelerations.iter())
+        {
+            Self::step(p, v, a, dt);
         }
     }
 

@@ -2,8 +2,8 @@
 //! over it; adding a design is one line in [`for_each_component_design`].
 
 use super::{
-    ComponentDesignInfo, ComponentStore, aos, chain, direct, five_vecs, oop_fields, oop_objects,
-    oop_pools, peers, single_buffer, split_xyz,
+    ComponentDesignInfo, ComponentStore, aos, chain, direct, direct_tuned, five_vecs, oop_fields,
+    oop_objects, oop_pools, peers, single_buffer, split_xyz,
 };
 
 crate::registry::design_registry! {
@@ -15,6 +15,7 @@ crate::registry::design_registry! {
     designs {
         single_buffer::BufferHash;
         direct::BufferDirect;
+        direct_tuned::DirectTuned;
         single_buffer::BufferVecMap;
         single_buffer::BufferHashCallback;
         single_buffer::BufferHashSweep;
