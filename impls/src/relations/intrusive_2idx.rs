@@ -9,9 +9,16 @@
 //! indices (two O(1) list operations and up to two hash updates); visits are O(m) as in
 //! [`super::intrusive`], but read the record and the index's link array (two arrays instead of
 //! one record).
+//!
+//! [`Intrusive2IdxOpen`] (`intrusive_2idx_open`, tuned) is the same two indices with each
+//! first map the tuned open-addressing table of [`super::intrusive`]'s `intrusive_open`: what
+//! "entity B has been deleted" costs beyond walking the two cycles is two hash lookups and
+//! the first maps' updates, and std's SipHash `HashMap` is most of that (`idx-entity-delete`,
+//! ranked against `hashbrown_smallvec`, whose hashbrown map with a fast hash is what it takes
+//! from).
 
 use super::arena::RecordArena;
-use super::first_map::{FirstMap, StdFirstMap};
+use super::first_map::{FirstMap, OpenFirstMap, StdFirstMap};
 use super::intrusive::{index_check, index_insert, index_unlink};
 use super::{
     Key, Record, RecordId, RelationDesignInfo, RelationDesignKind, RelationError, RelationIndex,
@@ -65,17 +72,31 @@ impl<M: FirstMap> Intrusive2Idx<M> {
     }
 }
 
+const STD_INFO: RelationDesignInfo = RelationDesignInfo {
+    meta: DesignMeta {
+        name: "intrusive_2idx",
+        description: "the article's two indices: a and b each a side prev/next array plus a std HashMap key → first",
+        kind: RelationDesignKind::Article,
+    },
+    indexes_b: true,
+    max_live_records: None,
+    max_set_size: None,
+};
+
+const OPEN_INFO: RelationDesignInfo = RelationDesignInfo {
+    meta: DesignMeta {
+        name: "intrusive_2idx_open",
+        description: "the article's two indices with each first map the tuned open-addressing u64 → u32 table of intrusive_open",
+        kind: RelationDesignKind::Tuned,
+    },
+    ..STD_INFO
+};
+
+/// The article's two indices with the tuned open-addressing first maps.
+pub type Intrusive2IdxOpen = Intrusive2Idx<OpenFirstMap>;
+
 impl<M: FirstMap> RelationIndex for Intrusive2Idx<M> {
-    const INFO: RelationDesignInfo = RelationDesignInfo {
-        meta: DesignMeta {
-            name: "intrusive_2idx",
-            description: "the article's two indices: a and b each a side prev/next array plus a std HashMap key → first",
-            kind: RelationDesignKind::Article,
-        },
-        indexes_b: true,
-        max_live_records: None,
-        max_set_size: None,
-    };
+    const INFO: RelationDesignInfo = if M::TUNED { OPEN_INFO } else { STD_INFO };
 
     fn new() -> Self {
         Self::default()

@@ -18,6 +18,7 @@ crate::registry::design_registry! {
         intrusive::IntrusiveStd;
         intrusive::IntrusiveOpen;
         intrusive_2idx::Intrusive2Idx;
+        intrusive_2idx::Intrusive2IdxOpen;
         multimap_scan_remove::MultimapScanRemove;
         btree_pairs::BTreePairs;
         clustered::Clustered;
