@@ -30,7 +30,7 @@ use crate::DesignMeta;
 
 /// The mark of a slot without an instance in `owners`. The entity manager (the `holey` table)
 /// never hands out this generation (it retires a slot instead), so no live entity matches it;
-/// [`DirectTuned::slot_of`] still refuses an entity that carries it.
+/// `DirectTuned`'s lookups still refuse an entity that carries it.
 pub const HOLE: u32 = u32::MAX;
 
 /// Five arrays indexed by entity index, owners' generations checked per lookup, destroy

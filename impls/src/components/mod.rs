@@ -31,6 +31,18 @@
 //!   their defaults loop over those, and a design overrides them only where it can do a run
 //!   in one borrow (the ECS peers: a view per system run, a bundle per spawn).
 //!
+//! # Which one to choose
+//! * **Lookups and copies by entity** (`comp-lookup`, `comp-sync`, `comp-sync-random`):
+//!   [`direct_tuned`], one array per field indexed by entity index with the owner's generation
+//!   per slot, so a lookup reads two small arrays and no map. It pays for holes: sparse
+//!   entity indices make its arrays, and every `simulate`, as long as the largest index.
+//! * **Iterating every instance** (`comp-simulate*`): a packed design, instances in `0..n`
+//!   with no holes ([`split_xyz::SplitXyzHash`] splits each vector by axis for the SIMD
+//!   loop); its map costs a hash per lookup instead.
+//! * **Many entities dying** (`comp-gc*`): a destroy callback ([`direct_tuned`],
+//!   [`single_buffer::BufferHashCallback`]) removes an instance at once; the article's GC keeps
+//!   garbage until random sampling finds it, and a full sweep visits every instance per frame.
+//!
 //! Entities come from the ID-table family: the article designs keep their entities in an
 //! [`Entities`](entities::Entities) manager, which is the `holey` ID table
 //! ([`crate::id_table::holey::Holey`]) with `()` payloads (IDs: [`crate::id::Id64`]).

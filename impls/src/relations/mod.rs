@@ -21,6 +21,16 @@
 //!   scanning every record; the harness marks traces that use it unsupported on them.
 //! * Accessing a key may reorganise storage (the clustered designs), so visits take `&mut self`.
 //!
+//! # Which one to choose
+//! * **Visits and adds by `a` only** (`idx-build`, `idx-churn` at 100,000 records): the
+//!   article's single index with the tuned open-addressing first map ([`intrusive::IntrusiveOpen`]);
+//!   at 1,000 records the brute-force [`scan::Scan`] needs no index at all.
+//! * **Queries from both sides** ("entity B has been deleted", `idx-entity-delete`): two
+//!   indices, [`intrusive_2idx::Intrusive2IdxOpen`]; with std's SipHash map
+//!   ([`intrusive_2idx::Intrusive2Idx`], the article's) the hash lookups are most of the cost.
+//! * **Many tiny sets** (`idx-tags`): arrays of arrays or a map of small vectors; the intrusive
+//!   cycles read one record per link, the arrays one slice.
+//!
 //! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing
 //! [`RelationIndex`], then add one line to [`registry::for_each_relation_design`].
 //! [`model::ModelIndex`] is the reference every design is compared with (not registered).
