@@ -11,11 +11,11 @@
 //! one record).
 //!
 //! [`Intrusive2IdxOpen`] (`intrusive_2idx_open`, tuned) is the same two indices with each
-//! first map the tuned open-addressing table of [`super::intrusive`]'s `intrusive_open`: what
-//! "entity B has been deleted" costs beyond walking the two cycles is two hash lookups and
-//! the first maps' updates, and std's SipHash `HashMap` is most of that (`idx-entity-delete`,
-//! ranked against `hashbrown_smallvec`, whose hashbrown map with a fast hash is what it takes
-//! from).
+//! first map the tuned open-addressing table of [`super::intrusive`]'s `intrusive_open`, the
+//! fast hash that `hashbrown_smallvec`'s map has and std's SipHash `HashMap` has not. The two
+//! designs differ in the first map alone, so their ratio on `idx-entity-delete` ("entity B has
+//! been deleted": two hash lookups and the first maps' updates beside the two cycles' walks)
+//! is what the map costs there.
 
 use super::arena::RecordArena;
 use super::first_map::{FirstMap, OpenFirstMap, StdFirstMap};

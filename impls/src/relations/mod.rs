@@ -26,8 +26,9 @@
 //!   article's single index with the tuned open-addressing first map ([`intrusive::IntrusiveOpen`]);
 //!   at 1,000 records the brute-force [`scan::Scan`] needs no index at all.
 //! * **Queries from both sides** ("entity B has been deleted", `idx-entity-delete`): two
-//!   indices, [`intrusive_2idx::Intrusive2IdxOpen`]; with std's SipHash map
-//!   ([`intrusive_2idx::Intrusive2Idx`], the article's) the hash lookups are most of the cost.
+//!   indices, [`intrusive_2idx::Intrusive2IdxOpen`]; the article's
+//!   [`intrusive_2idx::Intrusive2Idx`] differs from it only in std's SipHash map, so the pair's
+//!   ratio is what that map costs.
 //! * **Many tiny sets** (`idx-tags`): arrays of arrays or a map of small vectors; the intrusive
 //!   cycles read one record per link, the arrays one slice.
 //!
