@@ -97,33 +97,3 @@ impl DesignMeasure for LatencyPass {
         })
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::measure::{Selection, for_each_verified};
-
-    #[test]
-    fn percentiles_are_ordered_and_the_digest_is_checked() {
-        let p = PreparedTrace::<crate::replay::IdTableFamily>::generate("churn", 200, 3).unwrap();
-        let selection = Selection {
-            workloads: vec![],
-            designs: vec!["packed".into(), "map-hash".into()],
-            sizes: vec![],
-        };
-        let mut pass = LatencyPass {
-            clock_overhead_ns: clock_overhead_ns(),
-        };
-        for row in for_each_verified(&p, &selection, &mut pass, &mut |_| {}) {
-            let l = row.measured.unwrap().unwrap();
-            assert_eq!(l.batch_ops, BATCH_OPS);
-            assert!(
-                l.p50 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max,
-                "{l:?}"
-            );
-        }
-        let it = PreparedTrace::<crate::replay::IdTableFamily>::generate("iterate-full", 100, 3)
-            .unwrap();
-        assert_eq!(batch_ops(&it.trace.body), 1);
-    }
-}

@@ -227,6 +227,58 @@ fn no_source_file_is_longer_than_the_limit() {
     assert!(long.is_empty(), "over {MOST_LINES} lines: {long:?}");
 }
 
+/// Calls that visit every family or every design of a family: each compiles the replays of all
+/// the designs it can reach.
+const EVERY_DESIGN: &[&str] = &[
+    "for_each_family(",
+    "with_family(",
+    "for_each_replayer",
+    "for_each_verified(",
+    "run_child(",
+];
+
+/// The unit tests of `bench-harness` (its `#[cfg(test)]` modules) reach a few designs each, so
+/// its unit-test build compiles little of the library's code again: a test that visits every
+/// family or every design (the family list, a design picked by name) lives in the package's
+/// integration tests, which link the library's replays instead of compiling them again (with
+/// such tests the unit-test build compiled about as much code as the library itself; see
+/// `cargo test --no-run --timings`).
+#[test]
+fn the_harness_unit_tests_visit_no_whole_family() {
+    let mut files = Vec::new();
+    rust_files(&root().join("bench-harness/src"), &mut files);
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let Some(at) = text.find("#[cfg(test)]") else {
+            continue;
+        };
+        for call in unit_test_calls(&text[at..]) {
+            let rel = file.strip_prefix(root()).unwrap_or(file);
+            found.push(format!("{}: {call}", rel.display()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "unit tests that visit a whole family (move them to bench-harness/tests/integration): \
+         {found:?}"
+    );
+}
+
+/// The calls of [`EVERY_DESIGN`] in `tests` (comments left out).
+fn unit_test_calls(tests: &str) -> Vec<&'static str> {
+    let code = tests
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    EVERY_DESIGN
+        .iter()
+        .copied()
+        .filter(|call| code.contains(call))
+        .collect()
+}
+
 #[test]
 fn the_checks_see_what_they_check() {
     let modules: BTreeSet<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
@@ -245,4 +297,9 @@ fn the_checks_see_what_they_check() {
         path_dependencies("x = { path = \"../impls\" }\nimpls = { path = \"../impls\" }"),
         BTreeSet::from(["impls".to_string(), "x".to_string()])
     );
+    assert_eq!(
+        unit_test_calls("fn t() {\n    // for_each_family(\n    for_each_family(&mut v);\n}"),
+        ["for_each_family("]
+    );
+    assert!(unit_test_calls("fn t() { family_names(); }").is_empty());
 }
