@@ -90,16 +90,29 @@ pub trait Family: Sized + 'static {
     /// The family's designs as results records, in registry order.
     fn design_records() -> Vec<DesignRecord>;
 
-    /// The articles' quantitative claims this family's results answer, as data (the table
-    /// `CLAIMS` of `replay/<family>/claims.rs`, converted from its `results::ClaimSpec` rows):
-    /// the run records them and `results::verdict` judges them.
-    fn claims() -> Vec<results::Claim>;
-
+    /// The articles' quantitative claims this family's results answer, as data: the tables
+    /// of `replay/<family>/claims.rs` (one per article where the family reads several, in
+    /// catalogue order), whose rows the run records ([`Family::claims`]) and `results::verdict`
+    /// judges.
+    const CLAIMS: &'static [&'static [results::ClaimSpec]];
     /// The catalogue's quantitative statements of this family's articles that no claim tests,
     /// each with the reason (the table `UNTESTED` of `replay/<family>/claims.rs`); `cli`'s
     /// catalogue test checks that every statement is a claim or one of these.
+    const UNTESTED: &'static [results::UntestedSpec] = &[];
+
+    /// [`Family::CLAIMS`], every table's rows in order, as the run records them.
+    fn claims() -> Vec<results::Claim> {
+        Self::CLAIMS
+            .iter()
+            .copied()
+            .flatten()
+            .map(results::Claim::from)
+            .collect()
+    }
+
+    /// [`Family::UNTESTED`] as the run records them.
     fn untested() -> Vec<results::Untested> {
-        Vec::new()
+        Self::UNTESTED.iter().map(results::Untested::from).collect()
     }
 
     /// How the report shows [`Family::Metrics`] and `compare` gates them: a title, the metric
@@ -189,6 +202,34 @@ impl<D, F: HostsDesign<D>> ExtraDesigns<F> for External<D> {
         vec![<F as HostsDesign<D>>::design_record()]
     }
 }
+
+/// Visits every design of a family's registry in `impls` (its `for_each_*` function and
+/// visitor trait, whose bound is the family's design trait) as the family's replayer of that
+/// design, with role [`Role::Design`]: the one bridge from a registry's visitor to
+/// [`ReplayerVisitor`], which each [`Family::for_each_replayer`] starts with. The bracket
+/// holds the registry visitor's type parameters as its trait declares them, then `=>` the
+/// replayer of them:
+///
+/// ```ignore
+/// visit_registry!(visitor, TagFamily, for_each_tag_design, TagDesignVisitor,
+///     [S: TagStore + 'static] => TagReplay<S>);
+/// ```
+macro_rules! visit_registry {
+    ($visitor:expr, $family:ty, $for_each:path, $registry_visitor:path,
+     [$($params:tt)*] => $replayer:ty) => {{
+        struct Designs<'a, V>(&'a mut V);
+        impl<V: $crate::replay::contract::ReplayerVisitor<$family>> $registry_visitor
+            for Designs<'_, V>
+        {
+            fn visit<$($params)*>(&mut self) {
+                self.0
+                    .visit::<$replayer>($crate::replay::contract::Role::Design);
+            }
+        }
+        $for_each(&mut Designs($visitor));
+    }};
+}
+pub(crate) use visit_registry;
 
 /// [`Family::for_each_replayer`] followed by the extra designs `X`.
 pub fn for_each_replayer_with<F: Family, X: ExtraDesigns<F>, V: ReplayerVisitor<F>>(

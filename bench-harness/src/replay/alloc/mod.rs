@@ -55,7 +55,9 @@ use workloads::Trace;
 use workloads::alloc::{AllocOp, AllocStats, BlockHandle, pow2_block};
 use workloads::rng::TraceRng;
 
-use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::contract::{
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale, visit_registry,
+};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::AllocMetrics;
 use results::DesignRecord;
@@ -79,10 +81,6 @@ pub type Marker = AllocFamily;
 pub struct AllocFamily;
 
 impl Family for AllocFamily {
-    fn claims() -> Vec<results::Claim> {
-        claims::CLAIMS.iter().map(results::Claim::from).collect()
-    }
-
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }
@@ -92,6 +90,7 @@ impl Family for AllocFamily {
     type Model = AllocModel;
     type Metrics = AllocMetrics;
 
+    const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
     const RESULTS_FAMILY: results::Family = results::Family::Alloc;
     const TITLE: &'static str = "Block allocators";
     /// The article's buddy allocator.
@@ -129,13 +128,10 @@ impl Family for AllocFamily {
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
-        struct Designs<'a, V>(&'a mut V);
-        impl<V: ReplayerVisitor<AllocFamily>> AllocDesignVisitor for Designs<'_, V> {
-            fn visit<A: BlockAllocator + 'static>(&mut self) {
-                self.0.visit::<AllocReplay<A>>(Role::Design);
-            }
-        }
-        for_each_alloc_design(&mut Designs(visitor));
+        visit_registry!(
+            visitor, AllocFamily, for_each_alloc_design, AllocDesignVisitor,
+            [A: BlockAllocator + 'static] => AllocReplay<A>
+        );
         visitor.visit::<SystemAlloc>(Role::Reference);
         visitor.visit_loop::<reference::DirectBuddySystemAllocator>();
         visitor.visit_loop::<reference::DirectBuddyAlloc>();

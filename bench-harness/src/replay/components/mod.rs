@@ -28,7 +28,7 @@ use impls::components::{
 use workloads::components::{ComponentOp, ComponentStats, EntityHandle};
 use workloads::{Trace, TraceStats};
 
-use super::contract::{Family, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::contract::{Family, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use digest::{ComponentDigest, DT, StateHash, point_mass, state_of, velocity};
 pub use metrics::ComponentMetrics;
@@ -45,22 +45,6 @@ pub type Marker = ComponentFamily;
 pub struct ComponentFamily;
 
 impl Family for ComponentFamily {
-    fn claims() -> Vec<results::Claim> {
-        claims::CLAIMS_BY_ARTICLE
-            .iter()
-            .copied()
-            .flatten()
-            .map(results::Claim::from)
-            .collect()
-    }
-
-    fn untested() -> Vec<results::Untested> {
-        claims::UNTESTED
-            .iter()
-            .map(results::Untested::from)
-            .collect()
-    }
-
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }
@@ -70,6 +54,8 @@ impl Family for ComponentFamily {
     type Model = ComponentReplay<ModelStore>;
     type Metrics = ComponentMetrics;
 
+    const CLAIMS: &'static [&'static [results::ClaimSpec]] = claims::CLAIMS_BY_ARTICLE;
+    const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
     const RESULTS_FAMILY: results::Family = results::Family::Components;
     const TITLE: &'static str = "Component managers";
     /// The article's recommended design: one buffer, hash map, GC.
@@ -131,13 +117,10 @@ impl Family for ComponentFamily {
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
-        struct Designs<'a, V>(&'a mut V);
-        impl<V: ReplayerVisitor<ComponentFamily>> ComponentDesignVisitor for Designs<'_, V> {
-            fn visit<S: ComponentStore + 'static>(&mut self) {
-                self.0.visit::<ComponentReplay<S>>(Role::Design);
-            }
-        }
-        for_each_component_design(&mut Designs(visitor));
+        visit_registry!(
+            visitor, ComponentFamily, for_each_component_design, ComponentDesignVisitor,
+            [S: ComponentStore + 'static] => ComponentReplay<S>
+        );
         visitor.visit_loop::<reference::VecSimulate>();
         visitor.visit_loop::<reference::DirectBufferDirect>();
         visitor.visit_loop::<reference::DirectHecs>();

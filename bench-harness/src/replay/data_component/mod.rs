@@ -22,7 +22,9 @@ use serde::{Deserialize, Serialize};
 use workloads::data_component::{DataStats, EntityHandle, ValueSpec};
 use workloads::{DataOp, Trace, TraceStats};
 
-use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::contract::{
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
+};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::DataComponentMetrics;
 use results::DesignRecord;
@@ -37,17 +39,6 @@ pub type Marker = DataComponentFamily;
 pub struct DataComponentFamily;
 
 impl Family for DataComponentFamily {
-    fn claims() -> Vec<results::Claim> {
-        claims::CLAIMS.iter().map(results::Claim::from).collect()
-    }
-
-    fn untested() -> Vec<results::Untested> {
-        claims::UNTESTED
-            .iter()
-            .map(results::Untested::from)
-            .collect()
-    }
-
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }
@@ -57,6 +48,8 @@ impl Family for DataComponentFamily {
     type Model = DataComponentReplay<ModelStore>;
     type Metrics = DataComponentMetrics;
 
+    const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
+    const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
     const RESULTS_FAMILY: results::Family = results::Family::DataComponent;
     const TITLE: &'static str = "DataComponent stores";
     /// The article's starting point, the naive tree of string maps.
@@ -101,13 +94,10 @@ impl Family for DataComponentFamily {
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
-        struct Designs<'a, V>(&'a mut V);
-        impl<V: ReplayerVisitor<DataComponentFamily>> KvDesignVisitor for Designs<'_, V> {
-            fn visit<S: DataStore + 'static>(&mut self) {
-                self.0.visit::<DataComponentReplay<S>>(Role::Design);
-            }
-        }
-        for_each_kv_design(&mut Designs(visitor));
+        visit_registry!(
+            visitor, DataComponentFamily, for_each_kv_design, KvDesignVisitor,
+            [S: DataStore + 'static] => DataComponentReplay<S>
+        );
         visitor.visit_loop::<reference::DirectSerdeJson>();
         visitor.visit_loop::<reference::DirectLiteMap>();
         visitor.visit_loop::<reference::DirectStdHashMap>();

@@ -16,7 +16,9 @@ use serde::{Deserialize, Serialize};
 use workloads::IdTableStats;
 use workloads::{IdTableOp, Object, Payload, Payload8, Payload128, PayloadSize, Trace};
 
-use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::contract::{
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
+};
 use super::resolved::{HandleIds, HandleMap};
 use results::DesignRecord;
 
@@ -47,22 +49,13 @@ pub const LARGE_N_WORKLOADS: &[&str] = &[
 ];
 
 impl Family for IdTableFamily {
-    fn claims() -> Vec<results::Claim> {
-        claims::CLAIMS.iter().map(results::Claim::from).collect()
-    }
-
-    fn untested() -> Vec<results::Untested> {
-        claims::UNTESTED
-            .iter()
-            .map(results::Untested::from)
-            .collect()
-    }
-
     type Op = IdTableOp;
     type Digest = IdTableDigest;
     type Model = IdTableReplay<ctors::Model>;
     type Metrics = super::NoMetrics;
 
+    const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
+    const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
     const RESULTS_FAMILY: results::Family = results::Family::IdTable;
     const TITLE: &'static str = "ID lookup tables";
     const REFERENCE_DESIGN: &'static str = "holey";
@@ -137,13 +130,10 @@ impl Family for IdTableFamily {
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
-        struct Designs<'a, V>(&'a mut V);
-        impl<V: ReplayerVisitor<IdTableFamily>> DesignCtorVisitor for Designs<'_, V> {
-            fn visit<D: Design>(&mut self) {
-                self.0.visit::<IdTableReplay<D>>(Role::Design);
-            }
-        }
-        for_each_design_ctor(&mut Designs(visitor));
+        visit_registry!(
+            visitor, IdTableFamily, for_each_design_ctor, DesignCtorVisitor,
+            [D: Design] => IdTableReplay<D>
+        );
         visitor.visit_loop::<reference::VecIterate>();
         // One direct loop per design the lookup ranking is checked on: the article's two
         // arrays through the family trait, every peer through its own crate.

@@ -28,7 +28,9 @@ use serde::{Deserialize, Serialize};
 use workloads::Trace;
 use workloads::locking::{LockingOp, LockingStats};
 
-use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::contract::{
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
+};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::LockingMetrics;
 use results::DesignRecord;
@@ -45,10 +47,6 @@ pub type Marker = LockingFamily;
 pub struct LockingFamily;
 
 impl Family for LockingFamily {
-    fn claims() -> Vec<results::Claim> {
-        claims::CLAIMS.iter().map(results::Claim::from).collect()
-    }
-
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }
@@ -58,6 +56,7 @@ impl Family for LockingFamily {
     type Model = LockingReplay<ModelRunner>;
     type Metrics = LockingMetrics;
 
+    const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
     const RESULTS_FAMILY: results::Family = results::Family::Locking;
     const TITLE: &'static str = "Multithreaded gameplay";
     const RUNS_ON_OTHER_THREADS: bool = true;
@@ -96,13 +95,10 @@ impl Family for LockingFamily {
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
-        struct Designs<'a, V>(&'a mut V);
-        impl<V: ReplayerVisitor<LockingFamily>> LockingDesignVisitor for Designs<'_, V> {
-            fn visit<R: GameplayRunner + 'static>(&mut self) {
-                self.0.visit::<LockingReplay<R>>(Role::Design);
-            }
-        }
-        for_each_locking_design(&mut Designs(visitor));
+        visit_registry!(
+            visitor, LockingFamily, for_each_locking_design, LockingDesignVisitor,
+            [R: GameplayRunner + 'static] => LockingReplay<R>
+        );
     }
 }
 

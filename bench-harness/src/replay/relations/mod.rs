@@ -24,7 +24,9 @@ use serde::{Deserialize, Serialize};
 use workloads::Trace;
 use workloads::relations::{RelationOp, RelationStats};
 
-use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::contract::{
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
+};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::RelationMetrics;
 use results::DesignRecord;
@@ -39,17 +41,6 @@ pub type Marker = RelationFamily;
 pub struct RelationFamily;
 
 impl Family for RelationFamily {
-    fn claims() -> Vec<results::Claim> {
-        claims::CLAIMS.iter().map(results::Claim::from).collect()
-    }
-
-    fn untested() -> Vec<results::Untested> {
-        claims::UNTESTED
-            .iter()
-            .map(results::Untested::from)
-            .collect()
-    }
-
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }
@@ -59,6 +50,8 @@ impl Family for RelationFamily {
     type Model = RelationReplay<ModelIndex>;
     type Metrics = RelationMetrics;
 
+    const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
+    const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
     const RESULTS_FAMILY: results::Family = results::Family::Relations;
     const TITLE: &'static str = "One-to-many indices";
     /// The article's two-index design: it runs every workload (the one-index `intrusive` is
@@ -103,13 +96,10 @@ impl Family for RelationFamily {
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
-        struct Designs<'a, V>(&'a mut V);
-        impl<V: ReplayerVisitor<RelationFamily>> RelationDesignVisitor for Designs<'_, V> {
-            fn visit<D: RelationIndex + 'static>(&mut self) {
-                self.0.visit::<RelationReplay<D>>(Role::Design);
-            }
-        }
-        for_each_relation_design(&mut Designs(visitor));
+        visit_registry!(
+            visitor, RelationFamily, for_each_relation_design, RelationDesignVisitor,
+            [D: RelationIndex + 'static] => RelationReplay<D>
+        );
         visitor.visit_loop::<reference::DirectMultimap>();
         visitor.visit_loop::<reference::DirectHashbrownSmallVec>();
     }

@@ -32,7 +32,8 @@ use workloads::Trace;
 use workloads::spatial::{SpatialOp, SpatialStats};
 
 use super::contract::{
-    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale, StandaloneRepro,
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, StandaloneRepro,
+    visit_registry,
 };
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::SpatialMetrics;
@@ -48,10 +49,6 @@ pub type Marker = SpatialFamily;
 pub struct SpatialFamily;
 
 impl Family for SpatialFamily {
-    fn claims() -> Vec<results::Claim> {
-        claims::CLAIMS.iter().map(results::Claim::from).collect()
-    }
-
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }
@@ -61,6 +58,7 @@ impl Family for SpatialFamily {
     type Model = SpatialReplay<ModelIndex<2>, ModelIndex<3>>;
     type Metrics = SpatialMetrics;
 
+    const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
     const RESULTS_FAMILY: results::Family = results::Family::Spatial;
     const TITLE: &'static str = "Spatial indices";
     /// The article's fuzzy hash grid: it runs every workload.
@@ -106,13 +104,11 @@ impl Family for SpatialFamily {
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
-        struct Designs<'a, V>(&'a mut V);
-        impl<V: ReplayerVisitor<SpatialFamily>> SpatialDesignVisitor for Designs<'_, V> {
-            fn visit<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static>(&mut self) {
-                self.0.visit::<SpatialReplay<I2, I3>>(Role::Design);
-            }
-        }
-        for_each_spatial_design(&mut Designs(visitor));
+        visit_registry!(
+            visitor, SpatialFamily, for_each_spatial_design, SpatialDesignVisitor,
+            [I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static]
+                => SpatialReplay<I2, I3>
+        );
         visitor.visit_loop::<reference::DirectRStar>();
         visitor.visit_loop::<reference::DirectKiddo>();
         visitor.visit_loop::<reference::DirectKiddoStatic>();

@@ -22,7 +22,9 @@ use serde::{Deserialize, Serialize};
 use workloads::Trace;
 use workloads::spawn::{NO_PARENT, SpawnOp, SpawnStats};
 
-use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::contract::{
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
+};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::SpawnMetrics;
 use results::DesignRecord;
@@ -37,17 +39,6 @@ pub type Marker = SpawnFamily;
 pub struct SpawnFamily;
 
 impl Family for SpawnFamily {
-    fn claims() -> Vec<results::Claim> {
-        claims::CLAIMS.iter().map(results::Claim::from).collect()
-    }
-
-    fn untested() -> Vec<results::Untested> {
-        claims::UNTESTED
-            .iter()
-            .map(results::Untested::from)
-            .collect()
-    }
-
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }
@@ -57,6 +48,8 @@ impl Family for SpawnFamily {
     type Model = SpawnReplay<ModelSpawner>;
     type Metrics = SpawnMetrics;
 
+    const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
+    const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
     const RESULTS_FAMILY: results::Family = results::Family::Spawn;
     const TITLE: &'static str = "Entity resources and batched spawning";
     /// The article's naive nested resource: what the pivot is measured against.
@@ -95,13 +88,10 @@ impl Family for SpawnFamily {
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
-        struct Designs<'a, V>(&'a mut V);
-        impl<V: ReplayerVisitor<SpawnFamily>> SpawnDesignVisitor for Designs<'_, V> {
-            fn visit<S: Spawner + 'static>(&mut self) {
-                self.0.visit::<SpawnReplay<S>>(Role::Design);
-            }
-        }
-        for_each_spawn_design(&mut Designs(visitor));
+        visit_registry!(
+            visitor, SpawnFamily, for_each_spawn_design, SpawnDesignVisitor,
+            [S: Spawner + 'static] => SpawnReplay<S>
+        );
         visitor.visit_loop::<reference::DirectHecsSpawn>();
         visitor.visit_loop::<reference::DirectHecsSpawnBuilder>();
         visitor.visit_loop::<reference::DirectHecsBatch>();

@@ -26,7 +26,9 @@ use serde::{Deserialize, Serialize};
 use workloads::tags::{EntityHandle, TagStats};
 use workloads::{TagOp, Trace, TraceStats};
 
-use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::contract::{
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
+};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::TagMetrics;
 use results::DesignRecord;
@@ -41,17 +43,6 @@ pub type Marker = TagFamily;
 pub struct TagFamily;
 
 impl Family for TagFamily {
-    fn claims() -> Vec<results::Claim> {
-        claims::CLAIMS.iter().map(results::Claim::from).collect()
-    }
-
-    fn untested() -> Vec<results::Untested> {
-        claims::UNTESTED
-            .iter()
-            .map(results::Untested::from)
-            .collect()
-    }
-
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }
@@ -61,6 +52,8 @@ impl Family for TagFamily {
     type Model = TagReplay<ModelStore>;
     type Metrics = TagMetrics;
 
+    const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
+    const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
     const RESULTS_FAMILY: results::Family = results::Family::Tags;
     const TITLE: &'static str = "Tag stores";
     /// The article's starting point, one `Vec` per entity.
@@ -100,13 +93,10 @@ impl Family for TagFamily {
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
-        struct Designs<'a, V>(&'a mut V);
-        impl<V: ReplayerVisitor<TagFamily>> TagDesignVisitor for Designs<'_, V> {
-            fn visit<S: TagStore + 'static>(&mut self) {
-                self.0.visit::<TagReplay<S>>(Role::Design);
-            }
-        }
-        for_each_tag_design(&mut Designs(visitor));
+        visit_registry!(
+            visitor, TagFamily, for_each_tag_design, TagDesignVisitor,
+            [S: TagStore + 'static] => TagReplay<S>
+        );
         visitor.visit_loop::<reference::DirectSmallVec>();
         visitor.visit_loop::<reference::DirectArrayVec>();
         visitor.visit_loop::<reference::DirectVecOfVecs>();

@@ -25,7 +25,9 @@ use serde::{Deserialize, Serialize};
 use workloads::transforms::{NodeHandle, TransformStats};
 use workloads::{Trace, TransformOp};
 
-use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale};
+use super::contract::{
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
+};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::TransformMetrics;
 use results::DesignRecord;
@@ -40,17 +42,6 @@ pub type Marker = TransformFamily;
 pub struct TransformFamily;
 
 impl Family for TransformFamily {
-    fn claims() -> Vec<results::Claim> {
-        claims::CLAIMS.iter().map(results::Claim::from).collect()
-    }
-
-    fn untested() -> Vec<results::Untested> {
-        claims::UNTESTED
-            .iter()
-            .map(results::Untested::from)
-            .collect()
-    }
-
     fn metric_section() -> Option<results::MetricSection> {
         Some(metrics::section())
     }
@@ -60,6 +51,8 @@ impl Family for TransformFamily {
     type Model = TransformReplay<ModelTransforms>;
     type Metrics = TransformMetrics;
 
+    const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
+    const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
     const RESULTS_FAMILY: results::Family = results::Family::Transforms;
     const TITLE: &'static str = "Transform hierarchies";
     /// The deferred update the article's earlier engines used (dirty flag, full scan): it runs
@@ -108,13 +101,10 @@ impl Family for TransformFamily {
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
-        struct Designs<'a, V>(&'a mut V);
-        impl<V: ReplayerVisitor<TransformFamily>> TransformDesignVisitor for Designs<'_, V> {
-            fn visit<S: TransformStore + 'static>(&mut self) {
-                self.0.visit::<TransformReplay<S>>(Role::Design);
-            }
-        }
-        for_each_transform_design(&mut Designs(visitor));
+        visit_registry!(
+            visitor, TransformFamily, for_each_transform_design, TransformDesignVisitor,
+            [S: TransformStore + 'static] => TransformReplay<S>
+        );
         visitor.visit_loop::<reference::DirectIndexTree>();
         visitor.visit_loop::<reference::DirectImmediateIterative>();
     }
