@@ -210,7 +210,7 @@ impl<D, F: HostsDesign<D>> ExtraDesigns<F> for External<D> {
 /// holds the registry visitor's type parameters as its trait declares them, then `=>` the
 /// replayer of them:
 ///
-/// ```ignore
+/// ```text
 /// visit_registry!(visitor, TagFamily, for_each_tag_design, TagDesignVisitor,
 ///     [S: TagStore + 'static] => TagReplay<S>);
 /// ```
