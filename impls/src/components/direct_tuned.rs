@@ -21,6 +21,7 @@
 //! lookups reads still fits the second-level cache (`comp-lookup` at 65,536 entities, ranked
 //! against `specs_vec` and `buffer_direct`).
 
+use super::columns::Columns;
 use super::entities::{Entities, Entity};
 use super::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
@@ -33,19 +34,16 @@ use crate::DesignMeta;
 /// `DirectTuned`'s lookups still refuse an entity that carries it.
 pub const HOLE: u32 = u32::MAX;
 
-/// Five arrays indexed by entity index, owners' generations checked per lookup, destroy
-/// callback.
+/// Five arrays indexed by entity index (the owners and the four field [`Columns`]), owners'
+/// generations checked per lookup, destroy callback.
 #[derive(Debug, Clone)]
 pub struct DirectTuned {
     entities: Entities,
     /// `owners[i]`: the generation of the live entity with index `i` if it has an instance,
-    /// else [`HOLE`]. Invariant: every array below has `owners.len()` elements; a slot whose
+    /// else [`HOLE`]. Invariant: every field column has `owners.len()` elements; a slot whose
     /// owner is [`HOLE`] holds zeros in every field.
     owners: Vec<u32>,
-    mass: Vec<f32>,
-    position: Vec<[f32; 3]>,
-    velocity: Vec<[f32; 3]>,
-    acceleration: Vec<[f32; 3]>,
+    fields: Columns,
     /// Slots whose owner is not [`HOLE`].
     instances: usize,
     allocator_calls: u64,
@@ -67,13 +65,8 @@ impl DirectTuned {
     }
 
     fn capacities(&self) -> [usize; 5] {
-        [
-            self.owners.capacity(),
-            self.mass.capacity(),
-            self.position.capacity(),
-            self.velocity.capacity(),
-            self.acceleration.capacity(),
-        ]
+        let [m, p, v, a] = self.fields.capacities();
+        [self.owners.capacity(), m, p, v, a]
     }
 
     /// Lengthens every array to `len` with holes (each `Vec` grows as `Vec` does: at least
@@ -81,10 +74,7 @@ impl DirectTuned {
     fn grow_to(&mut self, len: usize) {
         let before = self.capacities();
         self.owners.resize(len, HOLE);
-        self.mass.resize(len, 0.0);
-        self.position.resize(len, [0.0; 3]);
-        self.velocity.resize(len, [0.0; 3]);
-        self.acceleration.resize(len, [0.0; 3]);
+        self.fields.resize(len);
         for (b, a) in before.into_iter().zip(self.capacities()) {
             count_capacity_change(b, a, &mut self.allocator_calls);
         }
@@ -93,20 +83,8 @@ impl DirectTuned {
     /// Empties slot `i` (a hole holds zeros).
     fn clear(&mut self, i: usize) {
         self.owners[i] = HOLE;
-        self.mass[i] = 0.0;
-        self.position[i] = [0.0; 3];
-        self.velocity[i] = [0.0; 3];
-        self.acceleration[i] = [0.0; 3];
+        self.fields.set(i, &PointMass::default());
         self.instances -= 1;
-    }
-
-    fn get(&self, i: usize) -> PointMass {
-        PointMass {
-            mass: self.mass[i],
-            position: self.position[i],
-            velocity: self.velocity[i],
-            acceleration: self.acceleration[i],
-        }
     }
 }
 
@@ -126,10 +104,7 @@ impl ComponentStore for DirectTuned {
         Self {
             entities: Entities::default(),
             owners: Vec::new(),
-            mass: Vec::new(),
-            position: Vec::new(),
-            velocity: Vec::new(),
-            acceleration: Vec::new(),
+            fields: Columns::default(),
             instances: 0,
             allocator_calls: 0,
         }
@@ -159,10 +134,7 @@ impl ComponentStore for DirectTuned {
         }
         // The slot is a hole: a dead owner's slot was cleared by `kill`.
         self.owners[i] = entity.generation();
-        self.mass[i] = init.mass;
-        self.position[i] = init.position;
-        self.velocity[i] = init.velocity;
-        self.acceleration[i] = init.acceleration;
+        self.fields.set(i, &init);
         self.instances += 1;
         Ok(())
     }
@@ -181,7 +153,7 @@ impl ComponentStore for DirectTuned {
     #[inline(always)]
     fn position(&self, entity: Entity) -> Result<Option<[f32; 3]>, ComponentError> {
         match self.slot_of(entity) {
-            Some(i) => Ok(Some(self.position[i])),
+            Some(i) => Ok(Some(self.fields.position(i))),
             None => self.missed(entity).map(|()| None),
         }
     }
@@ -195,10 +167,7 @@ impl ComponentStore for DirectTuned {
     ) -> Result<bool, ComponentError> {
         match self.slot_of(entity) {
             Some(i) => {
-                match field {
-                    VectorField::Position => self.position[i] = value,
-                    VectorField::Velocity => self.velocity[i] = value,
-                }
+                self.fields.write(i, field, value);
                 Ok(true)
             }
             None => self.missed(entity).map(|()| false),
@@ -206,12 +175,7 @@ impl ComponentStore for DirectTuned {
     }
 
     fn simulate(&mut self, dt: f32) {
-        PointMass::step_all(
-            &mut self.position,
-            &mut self.velocity,
-            &self.acceleration,
-            dt,
-        );
+        self.fields.simulate(dt);
     }
 
     fn destroy_step(&mut self) {}
@@ -225,7 +189,7 @@ impl ComponentStore for DirectTuned {
     fn visit(&self, mut f: impl FnMut(&PointMass)) {
         for (i, &owner) in self.owners.iter().enumerate() {
             if owner != HOLE {
-                f(&self.get(i));
+                f(&self.fields.get(i));
             }
         }
     }
@@ -239,11 +203,9 @@ impl ComponentStore for DirectTuned {
     }
 
     fn memory_bytes(&self) -> usize {
-        let [o, m, p, v, a] = self.capacities();
         self.entities.memory_bytes()
-            + o * size_of::<u32>()
-            + m * size_of::<f32>()
-            + (p + v + a) * size_of::<[f32; 3]>()
+            + self.owners.capacity() * size_of::<u32>()
+            + self.fields.capacity_bytes()
     }
 
     fn allocator_calls(&self) -> u64 {
@@ -253,19 +215,14 @@ impl ComponentStore for DirectTuned {
     fn check_invariants(&self) -> Result<(), String> {
         self.entities.check_invariants()?;
         let len = self.owners.len();
-        let lens = [
-            self.mass.len(),
-            self.position.len(),
-            self.velocity.len(),
-            self.acceleration.len(),
-        ];
+        let lens = self.fields.lens();
         if lens.iter().any(|&l| l != len) {
             return Err(format!("{len} owners but field arrays of {lens:?}"));
         }
         let mut held = 0;
         for (i, &owner) in self.owners.iter().enumerate() {
             if owner == HOLE {
-                if self.get(i) != PointMass::default() {
+                if self.fields.get(i) != PointMass::default() {
                     return Err(format!("hole {i} holds data"));
                 }
                 continue;

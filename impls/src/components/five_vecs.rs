@@ -7,6 +7,7 @@
 //! the single buffer makes one, and each `Vec` keeps its own length and capacity ("hidden
 //! overheads" in the article's words).
 
+use super::columns::Columns;
 use super::entities::Entity;
 use super::maps::HashIndex;
 use super::packed::{InstanceStorage, Packed, PackedFlavor};
@@ -16,26 +17,19 @@ use super::{
 };
 use crate::DesignMeta;
 
-/// Five `Vec`s. Invariant: all five have the same length.
+/// Five `Vec`s: the entities and the four field [`Columns`]. Invariant: all five have the same
+/// length.
 #[derive(Debug, Default, Clone)]
 pub struct FiveVecs {
     entity: Vec<Entity>,
-    mass: Vec<f32>,
-    position: Vec<[f32; 3]>,
-    velocity: Vec<[f32; 3]>,
-    acceleration: Vec<[f32; 3]>,
+    fields: Columns,
     allocator_calls: u64,
 }
 
 impl FiveVecs {
     fn capacities(&self) -> [usize; 5] {
-        [
-            self.entity.capacity(),
-            self.mass.capacity(),
-            self.position.capacity(),
-            self.velocity.capacity(),
-            self.acceleration.capacity(),
-        ]
+        let [m, p, v, a] = self.fields.capacities();
+        [self.entity.capacity(), m, p, v, a]
     }
 }
 
@@ -48,10 +42,7 @@ impl InstanceStorage for FiveVecs {
     fn push(&mut self, entity: Entity, value: PointMass) {
         let before = self.capacities();
         self.entity.push(entity);
-        self.mass.push(value.mass);
-        self.position.push(value.position);
-        self.velocity.push(value.velocity);
-        self.acceleration.push(value.acceleration);
+        self.fields.push(value);
         for (b, a) in before.into_iter().zip(self.capacities()) {
             count_capacity_change(b, a, &mut self.allocator_calls);
         }
@@ -59,10 +50,7 @@ impl InstanceStorage for FiveVecs {
 
     fn swap_remove(&mut self, i: usize) -> Option<Entity> {
         self.entity.swap_remove(i);
-        self.mass.swap_remove(i);
-        self.position.swap_remove(i);
-        self.velocity.swap_remove(i);
-        self.acceleration.swap_remove(i);
+        self.fields.swap_remove(i);
         self.entity.get(i).copied()
     }
 
@@ -72,39 +60,25 @@ impl InstanceStorage for FiveVecs {
     }
 
     fn get(&self, i: usize) -> PointMass {
-        PointMass {
-            mass: self.mass[i],
-            position: self.position[i],
-            velocity: self.velocity[i],
-            acceleration: self.acceleration[i],
-        }
+        self.fields.get(i)
     }
 
     #[inline]
     fn position(&self, i: usize) -> [f32; 3] {
-        self.position[i]
+        self.fields.position(i)
     }
 
     #[inline]
     fn write(&mut self, i: usize, field: VectorField, value: [f32; 3]) {
-        match field {
-            VectorField::Position => self.position[i] = value,
-            VectorField::Velocity => self.velocity[i] = value,
-        }
+        self.fields.write(i, field, value);
     }
 
     fn simulate(&mut self, dt: f32) {
-        PointMass::step_all(
-            &mut self.position,
-            &mut self.velocity,
-            &self.acceleration,
-            dt,
-        );
+        self.fields.simulate(dt);
     }
 
     fn memory_bytes(&self) -> usize {
-        let [e, m, p, v, a] = self.capacities();
-        e * size_of::<Entity>() + m * size_of::<f32>() + (p + v + a) * size_of::<[f32; 3]>()
+        self.entity.capacity() * size_of::<Entity>() + self.fields.capacity_bytes()
     }
 
     fn allocator_calls(&self) -> u64 {

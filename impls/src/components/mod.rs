@@ -52,6 +52,7 @@
 
 pub mod aos;
 pub mod chain;
+mod columns;
 pub mod direct;
 pub mod direct_tuned;
 pub mod entities;
