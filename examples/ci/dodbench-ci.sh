@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The steps of examples/ci/dodbench.yml, one subcommand each, run from a checkout's root: the
 # workflow is a list of calls of this script, and docs/ci-matrix.md runs the same calls
-# locally (cli/tests/integration/readme_commands.rs runs that page as copied).
+# locally (cli/tests/integration/documented_commands.rs runs that page as copied).
 #
 #   shard K N   run the K-th of N shards of the quick matrix (DODBENCH_SHARD=K/N cargo bench)
 #               and of the passes the baseline holds (simulated cache counts, allocator calls,

@@ -1,6 +1,6 @@
 //! The CI workflow users copy (`examples/ci/dodbench.yml`) cannot rot: every step it runs is a
 //! call of `examples/ci/dodbench-ci.sh` with a subcommand the script has, the steps
-//! `docs/ci-matrix.md` runs locally (in `readme_commands.rs`, as copied) are the workflow's, and
+//! `docs/ci-matrix.md` runs locally (in `documented_commands.rs`, as copied) are the workflow's, and
 //! the history step, pointed at a branch, keeps every earlier run on it, whose cell times the
 //! shard step deals by.
 
