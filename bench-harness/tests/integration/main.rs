@@ -6,6 +6,7 @@ mod alloc_replay;
 mod callgrind_parser;
 mod components_replay;
 mod criterion_output;
+mod edge_traces;
 mod families;
 mod locking_replay;
 mod passes_on_designs;

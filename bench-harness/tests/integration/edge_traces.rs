@@ -1,0 +1,50 @@
+//! Traces for the tests that check every design's outcome at a table's edge sizes (one
+//! object, a few, a few hundred): the workload's own trace with its body cut short.
+//!
+//! An edge case of a small table is in its setup and its first ops, which a short body
+//! reaches; the default body (up to 400,000 steps) replays the same pattern over and over,
+//! and replaying it was most of those tests' time. Default bodies are replayed by every
+//! design of every family in `resolved_bodies.rs`, and by the ID-table and component tests at
+//! their largest size. A workload whose outcome needs its length keeps it ([`KEEPS_LENGTH`]).
+
+use bench_harness::replay::Family;
+use bench_harness::suite::PreparedTrace;
+
+/// The body's length at an edge size, in the unit of the workload's own length parameter.
+pub const EDGE_LENGTH: usize = 5_000;
+
+/// The parameters that set a body's length: ops, or steps of a few ops each.
+const LENGTH_PARAMS: [&str; 2] = ["ops", "steps"];
+
+/// Ops per step at most, in the workloads whose length is counted in steps.
+const MOST_OPS_PER_STEP: usize = 8;
+
+/// Workloads whose outcome needs their default length: `churn-hot-stale` wraps a 16-bit
+/// generation only after 65,536 reuses of a slot, which the design built to show it must show.
+const KEEPS_LENGTH: [&str; 1] = ["churn-hot-stale"];
+
+/// `workload` of family `F` at `n` objects from `seed`, its body cut to [`EDGE_LENGTH`] where
+/// it has a length parameter.
+pub fn edge_trace<F: Family>(workload: &str, n: usize, seed: u64) -> PreparedTrace<F> {
+    let info = workloads::registry::workloads()
+        .into_iter()
+        .find(|w| w.name == workload)
+        .unwrap_or_else(|| panic!("{workload}: no such workload"));
+    let length = info
+        .params
+        .iter()
+        .find(|p| LENGTH_PARAMS.contains(&p.name))
+        .filter(|_| !KEEPS_LENGTH.contains(&workload));
+    let Some(length) = length else {
+        return PreparedTrace::generate(workload, n, seed).unwrap();
+    };
+    let params = serde_json::json!({ length.name: EDGE_LENGTH });
+    let trace = workloads::registry::generate_for(workload, n, seed, Some(&params))
+        .unwrap_or_else(|e| panic!("{workload} with {params}: {e}"));
+    assert!(
+        trace.body.len() <= MOST_OPS_PER_STEP * EDGE_LENGTH,
+        "{workload}: a body of {} ops is not short",
+        trace.body.len()
+    );
+    PreparedTrace::from_trace(trace).unwrap()
+}
