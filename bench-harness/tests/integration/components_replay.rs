@@ -4,7 +4,7 @@
 //! article says. `closing_note_figures` (ignored; run with `--ignored --nocapture`) prints
 //! the family's garbage, memory and allocator-call figures at 65,536 entities.
 
-use crate::edge_traces::edge_trace;
+use crate::short_traces::short_trace;
 use bench_harness::replay::components::ComponentMetrics;
 use bench_harness::replay::{ComponentFamily, ComponentReplay, Replayer};
 use bench_harness::suite::PreparedTrace;
@@ -61,7 +61,7 @@ fn every_design_verifies_on_every_workload() {
         for n in [1, 300, 2_000] {
             // The edge sizes with short bodies, the largest with the default body.
             let prepared = if n < 2_000 {
-                edge_trace::<ComponentFamily>(w.name, n, 11)
+                short_trace::<ComponentFamily>(w.name, n, 11)
             } else {
                 PreparedTrace::<ComponentFamily>::generate(w.name, n, 11).unwrap()
             };

@@ -2,7 +2,7 @@
 //! and a broken design is caught before it could be timed. (The allocator family's counterpart
 //! is `alloc_replay.rs`.)
 
-use crate::edge_traces::edge_trace;
+use crate::short_traces::short_trace;
 use bench_harness::replay::id_table::STALE_WRAP;
 use bench_harness::replay::id_table::recording::Recording;
 use bench_harness::replay::{IdTableFamily, IdTableReplay, IdTableState, Replayer};
@@ -47,7 +47,7 @@ fn every_design_gives_the_model_answers_on_every_workload() {
     for workload in workloads::registry::workloads_of(<IdTableOp as workloads::TraceOp>::FAMILY) {
         for n in SIZES {
             let prepared = if n < SIZES[SIZES.len() - 1] {
-                edge_trace(workload.name, n, 11)
+                short_trace(workload.name, n, 11)
             } else {
                 PreparedTrace::generate(workload.name, n, 11).unwrap()
             };

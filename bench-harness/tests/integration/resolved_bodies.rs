@@ -3,7 +3,7 @@
 //! memory; the segment table adds at most one entry per 32 ops), and lookup bodies
 //! touch every live object (the working set the times claim).
 
-use crate::edge_traces::edge_trace;
+use crate::short_traces::short_trace;
 use bench_harness::families::{FamilyVisitor, for_each_family};
 use bench_harness::replay::resolved::MIN_UNIFORM_RUN;
 use bench_harness::replay::{Family, Replayer, ReplayerVisitor, Role};
@@ -88,14 +88,14 @@ impl FamilyVisitor for EveryFamily {
 }
 
 /// Replays every workload of family `F` on every design, resolved, at its first quick size
-/// (at most 1,000) with a short body ([`edge_trace`]: a resolved body's segments and IDs are
+/// (at most 1,000) with a short body ([`short_trace`]: a resolved body's segments and IDs are
 /// per op, so the bound holds or fails on the first thousands of ops as on the whole, but
 /// for the workload whose largest ops come last, which keeps its length); the problems found.
 fn check_family<F: Family>() -> Vec<String> {
     let n = F::pass_sizes(true)[0].min(1_000);
     let mut ratios = Vec::new();
     for w in workloads::registry::workloads_of(F::NAME) {
-        let prepared = edge_trace::<F>(w.name, n, 21);
+        let prepared = short_trace::<F>(w.name, n, 21);
         F::for_each_replayer(&mut Designs {
             prepared: &prepared,
             ratios: &mut ratios,

@@ -5,7 +5,7 @@
 use impls::DesignMeta;
 use std::time::Instant;
 
-use crate::edge_traces::edge_trace;
+use crate::short_traces::short_trace;
 use bench_harness::replay::{Replayer, TagFamily, TagReplay};
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
@@ -60,7 +60,7 @@ fn every_tag_design_gives_the_model_answers_on_every_tag_workload() {
     assert_eq!(workloads.len(), 14);
     for workload in workloads {
         for n in [1, 7, 300] {
-            let prepared = edge_trace::<TagFamily>(workload, n, 11);
+            let prepared = short_trace::<TagFamily>(workload, n, 11);
             let mut all = VerifyAll {
                 prepared: &prepared,
                 verdicts: Vec::new(),

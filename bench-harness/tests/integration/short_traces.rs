@@ -13,7 +13,7 @@ use bench_harness::replay::Family;
 use bench_harness::suite::PreparedTrace;
 
 /// The body's length in a short trace, in the unit of the workload's own length parameter.
-pub const EDGE_LENGTH: usize = 5_000;
+pub const SHORT_LENGTH: usize = 5_000;
 
 /// The parameters that set a body's length: ops, or steps of a few ops each.
 const LENGTH_PARAMS: [&str; 2] = ["ops", "steps"];
@@ -27,9 +27,9 @@ const MOST_OPS_PER_STEP: usize = 8;
 /// `resolved_bodies.rs`) only through its last, largest reallocations.
 const KEEPS_LENGTH: [&str; 2] = ["churn-hot-stale", "alloc-vector-doubling"];
 
-/// `workload` of family `F` at `n` objects from `seed`, its body cut to [`EDGE_LENGTH`] where
+/// `workload` of family `F` at `n` objects from `seed`, its body cut to [`SHORT_LENGTH`] where
 /// it has a length parameter ([`LENGTH_PARAMS`]).
-pub fn edge_trace<F: Family>(workload: &str, n: usize, seed: u64) -> PreparedTrace<F> {
+pub fn short_trace<F: Family>(workload: &str, n: usize, seed: u64) -> PreparedTrace<F> {
     let info = workloads::registry::workloads()
         .into_iter()
         .find(|w| w.name == workload)
@@ -42,11 +42,11 @@ pub fn edge_trace<F: Family>(workload: &str, n: usize, seed: u64) -> PreparedTra
     let Some(length) = length else {
         return PreparedTrace::generate(workload, n, seed).unwrap();
     };
-    let params = serde_json::json!({ length.name: EDGE_LENGTH });
+    let params = serde_json::json!({ length.name: SHORT_LENGTH });
     let trace = workloads::registry::generate_for(workload, n, seed, Some(&params))
         .unwrap_or_else(|e| panic!("{workload} with {params}: {e}"));
     assert!(
-        trace.body.len() <= MOST_OPS_PER_STEP * EDGE_LENGTH,
+        trace.body.len() <= MOST_OPS_PER_STEP * SHORT_LENGTH,
         "{workload}: a body of {} ops is not short",
         trace.body.len()
     );
