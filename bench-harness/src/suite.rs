@@ -142,16 +142,19 @@ impl SuiteConfig {
     }
 
     /// The instances each cell's rounds are split over ([`crate::instance`]): what
-    /// `DODBENCH_INSTANCES` asks, else 3 in a full run and 1 at the quick and default scales.
-    /// Three is the fewest whose spread says anything (with two, the interval over instances
-    /// is twelve times their standard error), and each instance builds every design's state
-    /// and calibrates it again: on `id_table/lookup-uniform` at 1M objects three instances
-    /// take nearly twice the time of one, which the default scale's budget has no room for.
-    /// Every cell's designs run in processes of their own whatever this says.
+    /// `DODBENCH_INSTANCES` asks, else 3 at the default and full scales and 1 in a quick run.
+    /// One build of a design's state is one draw of its layout, which the rounds of one process
+    /// never vary, so the intervals of a single instance miss the variation between runs (the
+    /// reference run's A/A block, `docs/methodology.md`). Three is the fewest whose spread says
+    /// anything (with two, the interval over instances is twelve times their standard error).
+    /// A quick run's budget has no room for the builds of three (each instance builds every
+    /// design's state again; `id_table/lookup-uniform` at 1M objects shows the cost), and the
+    /// CI gate reads no time of it. Every cell's designs run in processes of their own whatever
+    /// this says.
     pub fn instances(&self) -> usize {
         self.instances.unwrap_or(match self.scale {
-            Scale::Quick | Scale::Default => 1,
-            Scale::Full => 3,
+            Scale::Quick => 1,
+            Scale::Default | Scale::Full => 3,
         })
     }
 

@@ -13,6 +13,11 @@ use results::{Results, Status};
 
 pub use results::schema::REFERENCE_RUN;
 
+/// A second default bench of the reference run's commit on the same machine, relative to the
+/// workspace root, made right after it by `scripts/reference-run.sh`: what the pages' A/A
+/// figures compare the reference run with (`results::agreement`).
+pub const REFERENCE_RUN_AGAIN: &str = "docs/reference/results-again.json";
+
 /// The step times of `.ci/run` on a clean clone of the reference machine, relative to the
 /// workspace root: a copy of the `target/ci-step-times.tsv` that run writes (seconds, tab,
 /// step; the last line `total`, its exit status and the commit).
@@ -45,11 +50,18 @@ pub struct Block {
     pub text: String,
 }
 
-/// Every generated block of the pages, computed from `run` and from the tables of step times.
+/// Every generated block of the pages, computed from `run`, from `again` (a second run of its
+/// commit, [`REFERENCE_RUN_AGAIN`]) and from the tables of step times.
 ///
 /// # Errors
-/// A table is not a table of step times, or records a failed run.
-pub fn blocks(run: &Results, tables: StepTables<'_>) -> Result<Vec<Block>, String> {
+/// A table is not a table of step times, or records a failed run; `again` is not a run of
+/// `run`'s commit.
+pub fn blocks(
+    run: &Results,
+    again: &Results,
+    tables: StepTables<'_>,
+) -> Result<Vec<Block>, String> {
+    let agreement = agreement(run, again)?;
     // The claims this build declares, judged on the reference run's numbers: a claim added or
     // reread shows in the pages without a new run.
     let mut run = run.clone();
@@ -70,6 +82,16 @@ pub fn blocks(run: &Results, tables: StepTables<'_>) -> Result<Vec<Block>, Strin
             page: "README.md",
             name: "reference-run",
             text: reference_run(run),
+        },
+        Block {
+            page: "README.md",
+            name: "agreement",
+            text: agreement.summary,
+        },
+        Block {
+            page: "docs/methodology.md",
+            name: "agreement",
+            text: agreement.table,
         },
         Block {
             page: "docs/claims.md",
@@ -232,6 +254,76 @@ fn reference_run(run: &Results) -> String {
         ));
     }
     out
+}
+
+/// The A/A figures of the pages: the README's sentence and the methodology's table.
+struct AgreementBlocks {
+    summary: String,
+    table: String,
+}
+
+/// How far the reference run and `again`, a second run of its commit, agree
+/// ([`results::agreement`]).
+///
+/// # Errors
+/// The two are not runs of one commit at one scale on one machine.
+fn agreement(run: &Results, again: &Results) -> Result<AgreementBlocks, String> {
+    if run.commit != again.commit || run.mode != again.mode || run.machine != again.machine {
+        return Err(format!(
+            "{REFERENCE_RUN_AGAIN} is a run of {} ({}, {}), not of the reference run's {} ({}, \
+             {}): make both with scripts/reference-run.sh",
+            again.commit,
+            again.mode,
+            again.machine.cpu_model,
+            run.commit,
+            run.mode,
+            run.machine.cpu_model
+        ));
+    }
+    let a = results::agreement::agreement(run, again);
+    let mut total = results::agreement::FamilyCounts::default();
+    for (_, counts) in &a.families {
+        total = total.plus(*counts);
+    }
+    let share = |part: usize, whole: usize| part as f64 / whole.max(1) as f64 * 100.0;
+    let (i, r, c) = (total.intervals, total.rankings, total.claims);
+    let worst = a
+        .families
+        .iter()
+        .map(|(family, counts)| {
+            let i = counts.intervals;
+            (share(i.disjoint, i.both), family)
+        })
+        .max_by(|x, y| x.0.total_cmp(&y.0));
+    let mut summary = format!(
+        "Two default runs of the reference commit on its machine, one after the other \
+         ([`{REFERENCE_RUN}`](docs/reference/) and [`{REFERENCE_RUN_AGAIN}`](docs/reference/)): \
+         {} of {} intervals of a ratio to the family's reference design do not overlap ({:.1}%",
+        i.disjoint,
+        i.both,
+        share(i.disjoint, i.both)
+    );
+    if let Some((worst, family)) = worst {
+        summary += &format!("; at most {worst:.1}% in one family, `{family}`");
+    }
+    summary += &format!(
+        "); of the {} cells whose winner either run decides, {} name the same winner in both \
+         and {} are decided both ways; {} of the {} claims decided in both runs flip.\n",
+        r.decided_either, r.consistent, r.flips, c.flips, c.decided_both
+    );
+    let table = format!(
+        "The reference run (A, [`{REFERENCE_RUN}`](reference/)) against a second default run \
+         of commit `{}` made after it on the same machine (B, \
+         [`{REFERENCE_RUN_AGAIN}`](reference/)), as `dodbench agreement` counts them. Ratios \
+         to the family's reference design differ by {:.1}% at the median and by at most \
+         {:.1}% in 95% of the {} benchmarks in both.\n\n{}",
+        run.commit,
+        a.median_difference * 100.0,
+        a.resolution * 100.0,
+        a.compared,
+        a.render_markdown()
+    );
+    Ok(AgreementBlocks { summary, table })
 }
 
 /// `seconds` as `3 min 05 s`, or `42 s` under a minute.

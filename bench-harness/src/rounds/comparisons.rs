@@ -307,6 +307,7 @@ mod extra_rounds {
             iters: 1,
             ns_per_replay: vec![ns; 12],
             instances: vec![6, 6],
+            wall_ns_per_replay: 0,
         };
         let run = |earlier: Vec<Option<RoundsTiming>>| {
             let mut timers = vec![contestant(1_000.0, 0.0), contestant(3_000.0, 0.0)];

@@ -145,6 +145,11 @@ pub struct RoundsTiming {
     /// rounds of one [`time_cell`].
     #[serde(default)]
     pub instances: Vec<u32>,
+    /// The calibrated wall time of one replay in nanoseconds (of the first instance), which a
+    /// later instance of the cell takes over with [`RoundsTiming::iters`] instead of
+    /// calibrating again ([`Roles::earlier`]); 0 when unknown.
+    #[serde(default)]
+    pub wall_ns_per_replay: u64,
 }
 
 /// What the rounds of one cell gave.
@@ -204,7 +209,11 @@ pub struct Roles {
     pub ranked: Vec<bool>,
     /// Per contestant, its rounds in the cell's earlier instances ([`crate::instance`]),
     /// pooled with this instance's, each instance's rounds paired within it, in every
-    /// comparison the rounds settle; empty (or `None`) for none.
+    /// comparison the rounds settle; empty (or `None`) for none. A contestant with earlier
+    /// rounds is not calibrated again: it is prepared, then takes the first instance's
+    /// iterations per sample and wall time per replay, so every instance's samples are the same
+    /// length and an instance spends its time on a fresh state's rounds, not on its
+    /// calibration (`later_instances_take_the_first_ones_calibration`).
     pub earlier: Vec<Option<RoundsTiming>>,
 }
 
@@ -246,7 +255,7 @@ pub fn time_cell(
         roles.mirrors.len() == timers.len() && roles.ranked.len() == timers.len(),
         "one role per contestant"
     );
-    let (calibrated, warm) = calibrate_pairs(timers, &roles.mirrors, budget);
+    let (calibrated, warm) = calibrate_pairs(timers, roles, budget);
     let plan = RoundsPlan::new(calibrated, &warm, budget);
     let threaded = timers.iter().any(|t| t.runs_on_other_threads());
     let mut cell = Rounds {
@@ -274,17 +283,27 @@ pub fn time_cell(
 /// why it failed.
 type Calibration = Result<(u64, Duration), String>;
 
-/// Calibrates every contestant, then gives each pair of `mirrors` (a design and the loop that
-/// mirrors it) the same iterations per sample and the same warm-ups: the more of the two.
-/// Returns each contestant's calibration and its warm-ups per round.
+/// Calibrates every contestant (or prepares it and takes its calibration from the cell's
+/// earlier instances, [`Roles::earlier`]), then gives each pair of `mirrors` (a design and the
+/// loop that mirrors it) the same iterations per sample and the same warm-ups: the more of the
+/// two. Returns each contestant's calibration and its warm-ups per round.
 fn calibrate_pairs(
     timers: &mut [Box<dyn Timer + '_>],
-    mirrors: &[Option<usize>],
+    roles: &Roles,
     budget: &RoundsBudget,
 ) -> (Vec<Calibration>, Vec<u64>) {
+    let mirrors = &roles.mirrors;
     let mut calibrated: Vec<Calibration> = timers
         .iter_mut()
-        .map(|timer| calibrate(timer.as_mut(), budget))
+        .enumerate()
+        .map(
+            |(i, timer)| match roles.earlier.get(i).and_then(Option::as_ref) {
+                Some(t) if t.wall_ns_per_replay > 0 => timer
+                    .prepare()
+                    .map(|()| (t.iters, Duration::from_nanos(t.wall_ns_per_replay))),
+                _ => calibrate(timer.as_mut(), budget),
+            },
+        )
         .collect();
     for (i, j) in mirrors.iter().enumerate() {
         let Some(j) = *j else { continue };
@@ -338,10 +357,11 @@ impl RoundsPlan {
                     wall.mul_f64((iters + warm_up) as f64)
                 });
             per_round.push(cost);
-            timings.push(calibration.map(|(iters, _)| RoundsTiming {
+            timings.push(calibration.map(|(iters, wall)| RoundsTiming {
                 iters,
                 ns_per_replay: Vec::new(),
                 instances: Vec::new(),
+                wall_ns_per_replay: u64::try_from(wall.as_nanos()).unwrap_or(u64::MAX).max(1),
             }));
         }
         let round_wall: Duration = per_round.iter().sum();
@@ -524,6 +544,65 @@ mod tests {
         assert_eq!(fast.iters, 100);
         assert_eq!(cell.timings[1].as_ref().unwrap().iters, 2);
         assert_eq!(cell.timings[2].as_ref().unwrap_err(), "digest differs");
+    }
+
+    /// A contestant of a later instance is prepared and takes the first instance's iterations
+    /// and wall time per replay: every call it gets is a warm-up or a sample of those
+    /// iterations, none a calibration's single replay; one without earlier rounds calibrates.
+    #[test]
+    fn later_instances_take_the_first_ones_calibration() {
+        struct Counted {
+            calls: std::rc::Rc<std::cell::RefCell<Vec<u64>>>,
+            prepared: std::rc::Rc<std::cell::Cell<bool>>,
+        }
+        impl Timer for Counted {
+            fn time(&mut self, iters: u64) -> Result<Duration, String> {
+                self.calls.borrow_mut().push(iters);
+                Ok(Duration::from_nanos(1_000 * iters))
+            }
+            fn prepare(&mut self) -> Result<(), String> {
+                self.prepared.set(true);
+                Ok(())
+            }
+        }
+        let counted = || {
+            let calls = std::rc::Rc::default();
+            let prepared = std::rc::Rc::default();
+            let timer = Counted {
+                calls: std::rc::Rc::clone(&calls),
+                prepared: std::rc::Rc::clone(&prepared),
+            };
+            (Box::new(timer) as Box<dyn Timer>, calls, prepared)
+        };
+        let (later, later_calls, later_prepared) = counted();
+        let (first, first_calls, _) = counted();
+        let mut timers = vec![later, first];
+        let earlier = RoundsTiming {
+            iters: 37,
+            ns_per_replay: vec![1_000.0; 4],
+            instances: vec![4],
+            wall_ns_per_replay: 1_000,
+        };
+        let roles = Roles {
+            earlier: vec![Some(earlier), None],
+            ..Roles::designs(2)
+        };
+        let cell = time_cell(&mut timers, &roles, &budget(), 3);
+        assert!(later_prepared.get());
+        assert_eq!(cell.timings[0].as_ref().unwrap().iters, 37);
+        assert!(
+            later_calls
+                .borrow()
+                .iter()
+                .all(|&iters| iters == 37 || iters == WARM_UPS),
+            "{:?}",
+            later_calls.borrow()
+        );
+        // The first instance's contestant calibrates: one replay, then a sample's worth.
+        assert_eq!(&first_calls.borrow()[..2], &[WARM_UPS, 1]);
+        assert_eq!(cell.timings[1].as_ref().unwrap().iters, 100);
+        // Its wall time (a fake's, next to nothing) is kept for the instances after it.
+        assert!(cell.timings[1].as_ref().unwrap().wall_ns_per_replay > 0);
     }
 }
 

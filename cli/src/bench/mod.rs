@@ -689,6 +689,7 @@ mod tests {
             iters: 1,
             ns_per_replay: ns.to_vec(),
             instances: Vec::new(),
+            wall_ns_per_replay: 0,
         })
     }
 

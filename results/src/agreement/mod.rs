@@ -430,6 +430,22 @@ const LEGEND: [(&str, &str); 4] = [
     ),
 ];
 
+/// The columns of the per-family table, text and Markdown alike.
+const HEADER: [&str; 12] = [
+    "family",
+    "intervals",
+    "disjoint",
+    "cells",
+    "decided A",
+    "decided B",
+    "same",
+    "flips",
+    "consistent",
+    "claims",
+    "claim flips",
+    "one run only",
+];
+
 /// `part` of `whole` in percent, ` (7.5%)`, or ` (-)` of none.
 fn percent(part: usize, whole: usize) -> String {
     if whole == 0 {
@@ -551,36 +567,47 @@ impl Agreement {
         out
     }
 
+    /// One row per family (named by `name`), then their totals, in the columns of [`HEADER`].
+    fn family_rows(&self, name: impl Fn(&Family) -> String) -> Vec<Vec<String>> {
+        let mut rows = Vec::with_capacity(self.families.len() + 1);
+        let mut total = FamilyCounts::default();
+        for (family, counts) in &self.families {
+            rows.push(counts.row(name(family)));
+            total = total.plus(*counts);
+        }
+        rows.push(total.row("total".to_string()));
+        rows
+    }
+
+    /// The per-family table as Markdown (the columns of the text's table, the legend's
+    /// meanings below it), then the flips as a list: a page's generated block.
+    pub fn render_markdown(&self) -> String {
+        let mut out = format!("| {} |\n", HEADER.join(" | "));
+        let _ = writeln!(out, "| --- |{}", " ---: |".repeat(HEADER.len() - 1));
+        for row in self.family_rows(|family| format!("`{family}`")) {
+            let _ = writeln!(out, "| {} |", row.join(" | "));
+        }
+        out.push('\n');
+        for (columns, meaning) in LEGEND {
+            let _ = writeln!(out, "- {columns}: {meaning}.");
+        }
+        for f in &self.ranking_flips {
+            let _ = writeln!(out, "- Winner flips (decided in both runs): {f}.");
+        }
+        for f in &self.claim_flips {
+            let _ = writeln!(out, "- Claim flips: {f}.");
+        }
+        out
+    }
+
     /// The per-family table with its totals, then the flips.
     fn render_families(&self) -> String {
         let mut out = String::from("\nper family:\n");
         for (columns, meaning) in LEGEND {
             let _ = writeln!(out, "  {columns:<10}  {meaning}");
         }
-        let mut rows = vec![
-            [
-                "family",
-                "intervals",
-                "disjoint",
-                "cells",
-                "decided A",
-                "decided B",
-                "same",
-                "flips",
-                "consistent",
-                "claims",
-                "claim flips",
-                "one run only",
-            ]
-            .map(String::from)
-            .to_vec(),
-        ];
-        let mut total = FamilyCounts::default();
-        for (family, counts) in &self.families {
-            rows.push(counts.row(family.to_string()));
-            total = total.plus(*counts);
-        }
-        rows.push(total.row("total".to_string()));
+        let mut rows = vec![HEADER.map(String::from).to_vec()];
+        rows.extend(self.family_rows(Family::to_string));
         out.push_str(&columns(&rows));
         for f in &self.ranking_flips {
             let _ = writeln!(out, "  winner flips (decided in both runs): {f}");

@@ -219,6 +219,20 @@ fn a_winner_decided_in_both_runs_apart_is_a_flip() {
         text.contains("winner flips (decided in both runs): id_table/churn/1000: slab vs pool"),
         "{text}"
     );
+    // The pages' table: the same counts as Markdown, a row per family and the total, the flip
+    // listed below.
+    let markdown = d.render_markdown();
+    assert!(
+        markdown.starts_with("| family | intervals | disjoint |"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("| `id_table` | "), "{markdown}");
+    assert!(markdown.contains("| total | "), "{markdown}");
+    assert!(
+        markdown
+            .contains("- Winner flips (decided in both runs): id_table/churn/1000: slab vs pool."),
+        "{markdown}"
+    );
     let same = counts(&agreement(&a, &a)).rankings;
     assert_eq!((same.same_winner, same.flips, same.consistent), (1, 0, 1));
 }
