@@ -10,6 +10,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DODBENCH="target/release/dodbench"
 
+# Both runs record the commit as it is now: the first run's file is written into the tree
+# before the second starts, which would otherwise make the second a run of a changed tree.
+if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+    echo "reference-run.sh: commit first; the runs record the commit they measure" >&2
+    exit 1
+fi
+export DODBENCH_COMMIT="$(git rev-parse HEAD)"
+
 run() {
     DODBENCH_FRESH=1 cargo bench
     "$DODBENCH" cache --quick
