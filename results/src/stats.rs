@@ -301,15 +301,23 @@ pub fn order_by_paired_ratios(order: &mut [usize], ratio: impl Fn(usize, usize) 
 /// fastest first: by median time, then [`order_by_paired_ratios`] over the rounds each two
 /// shared. Contestants with no samples are left out.
 pub fn fastest_first(samples: &[&[f64]]) -> Vec<usize> {
+    let samples: Vec<Samples<'_>> = samples.iter().map(|s| Samples::one_instance(s)).collect();
+    fastest_first_in(&samples)
+}
+
+/// [`fastest_first`] over contestants timed in instances: two contestants' rounds pair within
+/// each instance ([`paired_ratio_in`]), so one that left an instance early does not pair its
+/// later instances' rounds with another's earlier ones.
+pub fn fastest_first_in(samples: &[Samples<'_>]) -> Vec<usize> {
     let mut by_median: Vec<(f64, usize)> = samples
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| Some((median_interval(&mut s.to_vec())?.median, i)))
+        .filter_map(|(i, s)| Some((median_interval(&mut s.values.to_vec())?.median, i)))
         .collect();
     by_median.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut order: Vec<usize> = by_median.into_iter().map(|(_, i)| i).collect();
     order_by_paired_ratios(&mut order, |a, b| {
-        paired_ratio(samples[a], samples[b], "").map_or(f64::INFINITY, |p| p.ratio.median)
+        paired_ratio_in(samples[a], samples[b], "").map_or(f64::INFINITY, |p| p.ratio.median)
     });
     order
 }
@@ -359,6 +367,31 @@ mod tests {
         assert!(none.is_empty());
         assert_eq!(fastest_first(&samples), [1, 0, 2]);
         assert_eq!(fastest_first(&[&[], samples[2], samples[0]]), [2, 1]);
+    }
+
+    /// Two contestants timed in two instances, the second one 10 times faster for both; `b`
+    /// left the first instance after one round. Paired within each instance, `a` is 10%
+    /// faster in every round; paired by position, `a`'s first instance would meet `b`'s second.
+    #[test]
+    fn contestants_in_instances_are_ordered_by_rounds_of_the_same_instance() {
+        let a = [10.0, 10.0, 10.0, 1.0, 1.0, 1.0];
+        let b = [11.0, 1.1, 1.1, 1.1];
+        let in_instances = [
+            Samples {
+                values: &a,
+                instances: &[3, 3],
+            },
+            Samples {
+                values: &b,
+                instances: &[1, 3],
+            },
+        ];
+        assert_eq!(fastest_first_in(&in_instances), [0, 1]);
+        assert_eq!(
+            fastest_first(&[&a, &b]),
+            [1, 0],
+            "by position, as one instance"
+        );
     }
 
     #[test]

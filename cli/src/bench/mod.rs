@@ -34,7 +34,7 @@ use bench_harness::suite::{PreparedTrace, SuiteConfig, TimerKind};
 use bench_harness::verify::Outcome;
 use criterion::{Criterion, SamplingMode, Throughput};
 use results::shards::ShardRecord;
-use results::stats::{Samples, fastest_first, median_interval, paired_ratio_in};
+use results::stats::{Samples, fastest_first_in, median_interval, paired_ratio_in};
 use results::{
     Benchmark, DesignRecord, FamilyRecord, Results, SameRun, StepRecord, WorkloadRecord,
     default_results_path, target_dir,
@@ -265,8 +265,8 @@ impl Run {
                 Some((self.verdicts[i].design.as_str(), t))
             })
             .collect();
-        let samples: Vec<&[f64]> = timed.iter().map(|(_, t)| &t.ns_per_replay[..]).collect();
-        let ranked: Vec<(&str, &RoundsTiming)> = fastest_first(&samples)
+        let samples: Vec<Samples<'_>> = timed.iter().map(|(_, t)| samples_of(t)).collect();
+        let ranked: Vec<(&str, &RoundsTiming)> = fastest_first_in(&samples)
             .into_iter()
             .map(|i| timed[i])
             .collect();
