@@ -281,10 +281,7 @@ fn agreement(run: &Results, again: &Results) -> Result<AgreementBlocks, String> 
         ));
     }
     let a = results::agreement::agreement(run, again);
-    let mut total = results::agreement::FamilyCounts::default();
-    for (_, counts) in &a.families {
-        total = total.plus(*counts);
-    }
+    let total = a.total();
     let share = |part: usize, whole: usize| part as f64 / whole.max(1) as f64 * 100.0;
     let (i, r, c) = (total.intervals, total.rankings, total.claims);
     let worst = a

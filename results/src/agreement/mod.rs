@@ -567,15 +567,23 @@ impl Agreement {
         out
     }
 
+    /// Every family's counts added up.
+    pub fn total(&self) -> FamilyCounts {
+        self.families
+            .iter()
+            .fold(FamilyCounts::default(), |total, (_, counts)| {
+                total.plus(*counts)
+            })
+    }
+
     /// One row per family (named by `name`), then their totals, in the columns of [`HEADER`].
     fn family_rows(&self, name: impl Fn(&Family) -> String) -> Vec<Vec<String>> {
-        let mut rows = Vec::with_capacity(self.families.len() + 1);
-        let mut total = FamilyCounts::default();
-        for (family, counts) in &self.families {
-            rows.push(counts.row(name(family)));
-            total = total.plus(*counts);
-        }
-        rows.push(total.row("total".to_string()));
+        let mut rows: Vec<Vec<String>> = self
+            .families
+            .iter()
+            .map(|(family, counts)| counts.row(name(family)))
+            .collect();
+        rows.push(self.total().row("total".to_string()));
         rows
     }
 
