@@ -304,6 +304,10 @@ fn agreement(run: &Results, again: &Results) -> Result<AgreementBlocks, String> 
         summary += &format!("; at most {worst:.1}% in one family, `{family}`");
     }
     summary += &format!(
+        "; {} of them flagged unstable on the machine by either run",
+        i.disjoint_unstable
+    );
+    summary += &format!(
         "); of the {} cells whose winner either run decides, {} name the same winner in both \
          and {} are decided both ways; {} of the {} claims decided in both runs flip.\n",
         r.decided_either, r.consistent, r.flips, c.flips, c.decided_both

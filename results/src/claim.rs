@@ -181,6 +181,27 @@ pub enum Quantity {
         /// Each operand with its parameter value.
         points: Vec<Across>,
     },
+    /// `num ÷ den` on pairs of operands that differ in one parameter `x` (the same two designs
+    /// on workloads whose script does 0, 64 or 1024 iterations of work between API calls),
+    /// judged at each `x` and N; where the rule holds on one side of some `x` and fails on the
+    /// other, the judgement names the crossover (`crate::verdict::Crossover`).
+    RatioAcross {
+        /// What `x` is, in words with its unit (`script work between API calls (iterations)`).
+        param: String,
+        /// Each ratio with its parameter value, `x` ascending.
+        points: Vec<RatioAcross>,
+    },
+}
+
+/// One ratio of [`Quantity::RatioAcross`] and the parameter value it stands for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatioAcross {
+    /// Numerator.
+    pub num: Operand,
+    /// Denominator.
+    pub den: Operand,
+    /// Its parameter value.
+    pub x: f64,
 }
 
 /// One operand of [`Quantity::ExponentAcross`] and the parameter value it stands for.
@@ -227,6 +248,9 @@ impl Quantity {
             Quantity::Value { of } | Quantity::Exponent { of, .. } => vec![of],
             Quantity::Ratio { num, den } => vec![num, den],
             Quantity::ExponentAcross { points } => points.iter().map(|p| &p.of).collect(),
+            Quantity::RatioAcross { points, .. } => {
+                points.iter().flat_map(|p| [&p.num, &p.den]).collect()
+            }
         }
     }
 
@@ -276,6 +300,23 @@ impl fmt::Display for Quantity {
                         xs.join(", ")
                     ),
                     None => f.write_str("exponent of nothing"),
+                }
+            }
+            Quantity::RatioAcross { param, points } => {
+                let xs: Vec<String> = points
+                    .iter()
+                    .map(|p| format!("{} at x = {}", p.num.workload, p.x))
+                    .collect();
+                match points.first() {
+                    Some(p) => write!(
+                        f,
+                        "{}, {} ÷ {} across x = {param}: {}",
+                        p.num.metric,
+                        p.num.design,
+                        p.den.design,
+                        xs.join(", ")
+                    ),
+                    None => f.write_str("ratio across nothing"),
                 }
             }
         }

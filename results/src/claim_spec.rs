@@ -30,7 +30,7 @@
 //! assert_eq!(claims[0].quantity.operands()[1].design, "holey");
 //! ```
 
-use crate::claim::{Across, Claim, Metric, Operand, Quantity, Rule, Sizes, Untested};
+use crate::claim::{Across, Claim, Metric, Operand, Quantity, RatioAcross, Rule, Sizes, Untested};
 
 /// A [`Claim`] with borrowed text: one row of a family's table of claims.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -124,6 +124,14 @@ pub enum QuantitySpec {
         /// Each operand with its parameter value (positive).
         points: &'static [(OperandSpec, f64)],
     },
+    /// [`Quantity::RatioAcross`]: `num ÷ den` at each parameter value `x` and N, and where the
+    /// rule's outcome changes along `x`.
+    RatioAcross {
+        /// What `x` is, in words with its unit.
+        param: &'static str,
+        /// Each `(num, den, x)`, `x` ascending.
+        points: &'static [(OperandSpec, OperandSpec, f64)],
+    },
 }
 
 impl QuantitySpec {
@@ -170,6 +178,17 @@ impl From<QuantitySpec> for Quantity {
                 points: points
                     .iter()
                     .map(|&(of, x)| Across { of: of.into(), x })
+                    .collect(),
+            },
+            QuantitySpec::RatioAcross { param, points } => Quantity::RatioAcross {
+                param: param.to_string(),
+                points: points
+                    .iter()
+                    .map(|&(num, den, x)| RatioAcross {
+                        num: num.into(),
+                        den: den.into(),
+                        x,
+                    })
                     .collect(),
             },
         }

@@ -50,17 +50,19 @@ pub struct Gap {
 
 impl Gap {
     /// Whether the winner is faster at 95% confidence: `Some(true)` when the interval of
-    /// runner-up ÷ winner lies above 1 over at least [`MIN_ROUNDS`] rounds, `Some(false)` when
-    /// it holds 1 or the rounds are too few (the two cannot be told apart), `None` without
-    /// paired rounds.
+    /// runner-up ÷ winner lies above 1 over at least [`MIN_ROUNDS`] rounds and its instances
+    /// agree on the side ([`PairedRatio::unstable_about`]), `Some(false)` when it holds 1, the
+    /// rounds are too few or the instances answer both ways (the two cannot be told apart on
+    /// this machine), `None` without paired rounds.
     pub fn decided(&self) -> Option<bool> {
         self.paired.as_ref().map(Self::clears_one)
     }
 
     /// Whether `p`'s interval lies above 1 over enough rounds for a 95% interval
-    /// ([`MIN_ROUNDS`]: below it the interval is only the range of the rounds).
+    /// ([`MIN_ROUNDS`]: below it the interval is only the range of the rounds), and no two of
+    /// its instances put it on opposite sides of 1.
     fn clears_one(p: &PairedRatio) -> bool {
-        p.rounds >= MIN_ROUNDS && p.ratio.lower > 1.0
+        p.rounds >= MIN_ROUNDS && p.ratio.lower > 1.0 && !p.unstable_about(1.0)
     }
 
     /// The gap in words, e.g. `1.120× [1.081, 1.153], winner faster in 97% of 30 rounds`,
@@ -80,6 +82,11 @@ impl Gap {
                         "{interval} over {rounds}, too few for a 95% interval (at least \
                          {MIN_ROUNDS})"
                     )
+                } else if p.unstable_about(1.0) {
+                    format!(
+                        "unstable on this machine: {interval} over {rounds}, {}",
+                        p.apart_in_words()
+                    )
                 } else if Self::clears_one(p) {
                     format!(
                         "{interval}, winner faster in {:.0}% of {rounds}",
@@ -94,6 +101,19 @@ impl Gap {
 }
 
 impl PairedRatio {
+    /// How the instances disagree, e.g. `one instance's interval ends at 0.950, another's
+    /// starts at 1.080`; empty when every two overlap.
+    pub fn apart_in_words(&self) -> String {
+        self.instances_apart
+            .map(|(lowest_upper, highest_lower)| {
+                format!(
+                    "one instance's interval ends at {lowest_upper:.3}, another's starts at \
+                     {highest_lower:.3}"
+                )
+            })
+            .unwrap_or_default()
+    }
+
     /// The rounds paired, with the instances when more than one: `30 rounds`, `30 rounds in 3
     /// instances`.
     pub fn rounds_in_words(&self) -> String {
@@ -404,6 +424,40 @@ mod tests {
         let ranking = rank(&[&lucky, &fixed]).unwrap();
         assert_eq!(ranking.winner().design, "fixed");
         assert_eq!(ranking.gap.as_ref().unwrap().decided(), Some(true));
+    }
+
+    /// Five instances put `b` 1.3× behind `a`, one puts it 2% ahead: the pooled interval lies
+    /// above 1, but which is faster depends on the instance, so the gap is not decided and
+    /// says why.
+    #[test]
+    fn a_gap_whose_instances_answer_both_ways_is_unstable_not_decided() {
+        let instance_ratios = [0.98, 1.3, 1.3, 1.3, 1.3, 1.3];
+        let wobble = |i: usize| 1.0 + 0.001 * (i % 5) as f64;
+        let a_samples: Vec<f64> = (0..60).map(|i| 10.0 * wobble(i)).collect();
+        let b_samples: Vec<f64> = (0..60)
+            .map(|i| 10.0 * instance_ratios[i / 10] * wobble(i))
+            .collect();
+        let with_instances = |mut b: Benchmark| {
+            b.rounds.as_mut().unwrap().instances = vec![10; 6];
+            b
+        };
+        let a = with_instances(timed("a", 1, &a_samples));
+        let b = with_instances(timed("b", 1, &b_samples));
+        let ranking = rank(&[&b, &a]).unwrap();
+        assert_eq!(ranking.winner().design, "a");
+        let gap = ranking.gap.as_ref().unwrap();
+        assert!(gap.paired.as_ref().unwrap().ratio.lower > 1.0, "{gap:?}");
+        assert_eq!(gap.decided(), Some(false));
+        assert!(
+            gap.describe()
+                .starts_with("unstable on this machine: 1.300×")
+                && gap
+                    .describe()
+                    .contains("one instance's interval ends at 0.980"),
+            "{}",
+            gap.describe()
+        );
+        assert_eq!(ranking.leaders(), ["a", "b"]);
     }
 
     /// Two instances, the second on a machine twice as slow: `slow` left the first instance

@@ -83,6 +83,27 @@ pub struct PairedRatio {
     /// written before instances, which means one.
     #[serde(default)]
     pub instances: u32,
+    /// When the instances disagree beyond their own spread, `(lowest upper, highest lower)`
+    /// bound of the instances' own [`CONFIDENCE`] intervals (the first below the second: the
+    /// two instances' intervals are disjoint); `None` when every two instances' intervals
+    /// overlap, or fewer than two instances paired [`MIN_ROUNDS`] rounds each. See
+    /// [`PairedRatio::unstable_about`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances_apart: Option<(f64, f64)>,
+}
+
+impl PairedRatio {
+    /// Whether the instances answer "is the ratio above `bound`?" both ways: one instance's
+    /// own interval lies wholly below `bound` and another's wholly above. Such a ratio is
+    /// unstable on this machine: which side it falls on depends on the instance (its layout
+    /// in memory, its threads' placement), so no ranking or verdict is decided on it, however
+    /// narrow the pooled interval.
+    pub fn unstable_about(&self, bound: f64) -> bool {
+        self.instances_apart
+            .is_some_and(|(lowest_upper, highest_lower)| {
+                lowest_upper < bound && bound < highest_lower
+            })
+    }
 }
 
 /// The 0-based ranks `(lo, hi)` of the order statistics bounding a [`CONFIDENCE`] interval of
@@ -237,10 +258,27 @@ pub fn paired_ratio_in(a: Samples<'_>, b: Samples<'_>, against: &str) -> Option<
         .count();
     let rounds = pooled.len();
     let mut ratio = median_interval(&mut pooled)?;
-    let instance_logs: Vec<f64> = pairs
+    let per_instance: Vec<Estimate> = pairs
         .iter()
-        .filter_map(|pair| Some(median_interval(&mut ratios_of(pair))?.median.ln()))
+        .filter_map(|pair| median_interval(&mut ratios_of(pair)))
         .collect();
+    let instance_logs: Vec<f64> = per_instance.iter().map(|e| e.median.ln()).collect();
+    let settled: Vec<&Estimate> = pairs
+        .iter()
+        .zip(&per_instance)
+        .filter(|((a, _), _)| a.len() >= MIN_ROUNDS as usize)
+        .map(|(_, e)| e)
+        .collect();
+    let lowest_upper = settled
+        .iter()
+        .map(|e| e.upper)
+        .fold(f64::INFINITY, f64::min);
+    let highest_lower = settled
+        .iter()
+        .map(|e| e.lower)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let instances_apart = (settled.len() >= 2 && lowest_upper < highest_lower)
+        .then_some((lowest_upper, highest_lower));
     if let Some(half) = t_half_width(&instance_logs) {
         let centre = ratio.median.ln();
         ratio.lower = ratio.lower.min((centre - half).exp());
@@ -252,6 +290,7 @@ pub fn paired_ratio_in(a: Samples<'_>, b: Samples<'_>, against: &str) -> Option<
         faster_in: faster as f64 / rounds as f64,
         rounds: rounds as u32,
         instances: pairs.len() as u32,
+        instances_apart,
     })
 }
 
@@ -453,6 +492,7 @@ mod tests {
                 faster_in,
                 rounds,
                 instances: 1,
+                instances_apart: None,
             };
             assert_eq!(paired_ratio(x, y, "b").as_ref(), Some(&expected));
             // One instance named explicitly is the same as none named.
@@ -582,6 +622,41 @@ mod tests {
         .unwrap();
         assert_eq!(p.instances, 4);
         assert_eq!(p.ratio, pooled_interval(&values));
+    }
+
+    /// `values` over ones, paired within `instances`.
+    fn over_ones(values: &[f64], instances: &[u32]) -> PairedRatio {
+        let ones = vec![1.0; values.len()];
+        let samples = |values| Samples { values, instances };
+        paired_ratio_in(samples(values), samples(&ones), "b").unwrap()
+    }
+
+    #[test]
+    fn instances_that_answer_both_ways_are_unstable_about_the_bound_between_them() {
+        // Five instances put the ratio at 1.3, one at 0.98: the pooled interval lies above 1,
+        // yet one instance's own interval lies wholly below it.
+        let (values, instances) = instances_around(&[0.98, 1.3, 1.3, 1.3, 1.3, 1.3], 10);
+        let p = over_ones(&values, &instances);
+        assert!(p.ratio.lower > 1.0, "{:?}", p.ratio);
+        let (lowest_upper, highest_lower) = p.instances_apart.unwrap();
+        // Within each instance's ±0.5% spread of its own median.
+        assert!(
+            (0.98..0.98 * 1.005).contains(&lowest_upper),
+            "{lowest_upper}"
+        );
+        assert!(
+            (1.3 * 0.995..1.3).contains(&highest_lower),
+            "{highest_lower}"
+        );
+        assert!(p.unstable_about(1.0));
+        // Every instance puts the ratio below 1.5 and above 0.9: those sides are stable.
+        assert!(!p.unstable_about(1.5) && !p.unstable_about(0.9));
+        // Instances whose intervals overlap are not apart.
+        let (values, instances) = instances_around(&[1.0, 1.001, 0.999, 1.0], 12);
+        assert_eq!(over_ones(&values, &instances).instances_apart, None);
+        // An instance with fewer than MIN_ROUNDS rounds has no interval of its own to compare.
+        let (values, instances) = instances_around(&[0.98, 1.3], (MIN_ROUNDS - 1) as usize);
+        assert_eq!(over_ones(&values, &instances).instances_apart, None);
     }
 
     #[test]

@@ -339,6 +339,7 @@ mod extra_rounds {
             faster_in: 0.5,
             rounds,
             instances: 1,
+            instances_apart: None,
         };
         let ranking = |p: &PairedRatio| settled(p, Comparison::Ranking, 0.06);
         assert!(ranking(&at(1.2, 1.1, 1.3, 10)), "above 1");

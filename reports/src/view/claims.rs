@@ -108,7 +108,7 @@ fn class(v: Verdict) -> &'static str {
         Verdict::Confirmed => "confirmed",
         Verdict::HoldsByConstruction => "by-construction",
         Verdict::Refuted => "refuted",
-        Verdict::Mixed => "mixed",
+        Verdict::Mixed | Verdict::Crossover => "mixed",
         Verdict::Undecided => "undecided",
         Verdict::NotMeasured => "not-measured",
     }
@@ -118,7 +118,7 @@ fn class(v: Verdict) -> &'static str {
 fn order(v: Verdict) -> u8 {
     match v {
         Verdict::Refuted => 0,
-        Verdict::Mixed => 1,
+        Verdict::Mixed | Verdict::Crossover => 1,
         Verdict::Undecided => 2,
         Verdict::Confirmed => 3,
         Verdict::HoldsByConstruction => 4,

@@ -36,7 +36,7 @@ use std::fmt::Write;
 use crate::family::Family;
 use crate::ranking::{cells, paired, rank};
 use crate::schema::{Benchmark, Results};
-use crate::stats::Estimate;
+use crate::stats::{Estimate, PairedRatio};
 use crate::verdict::{Verdict, judge_run};
 
 /// A cell's top two designs differ by more than this (runner-up ÷ winner) for its winner to
@@ -94,6 +94,10 @@ pub struct IntervalCounts {
     /// Of those, how many intervals do not overlap (`a.upper < b.lower` or `b.upper <
     /// a.lower`).
     pub disjoint: usize,
+    /// Of the disjoint ones, how many either run flags unstable on its machine (two of its
+    /// instances put the ratio on opposite sides of 1, `PairedRatio::unstable_about`): a
+    /// difference the run itself did not claim to know.
+    pub disjoint_unstable: usize,
 }
 
 /// Of the cells of one family, the rankings of two runs.
@@ -145,6 +149,7 @@ impl FamilyCounts {
             intervals: IntervalCounts {
                 both: self.intervals.both + i.both,
                 disjoint: self.intervals.disjoint + i.disjoint,
+                disjoint_unstable: self.intervals.disjoint_unstable + i.disjoint_unstable,
             },
             rankings: RankingCounts {
                 ranked: self.rankings.ranked + r.ranked,
@@ -242,16 +247,21 @@ fn reference_of<'a>(run: &Results, cell: &[&'a Benchmark], b: &Benchmark) -> Opt
         .find(|o| o.design == reference && o.verified)
 }
 
-/// The 95% interval of `b`'s time over its family's reference design: the one `b`'s rounds
-/// carry, else paired in `cell` of `run`.
-fn interval_to_reference(run: &Results, cell: &[&Benchmark], b: &Benchmark) -> Option<Estimate> {
+/// The 95% interval of `b`'s time over its family's reference design, and whether it is
+/// unstable about 1: the one `b`'s rounds carry, else paired in `cell` of `run`.
+fn interval_to_reference(
+    run: &Results,
+    cell: &[&Benchmark],
+    b: &Benchmark,
+) -> Option<(Estimate, bool)> {
     if !b.verified {
         return None;
     }
+    let read = |p: &PairedRatio| (p.ratio, p.unstable_about(1.0));
     if let Some(p) = b.rounds.as_ref().and_then(|r| r.to_reference.as_ref()) {
-        return Some(p.ratio);
+        return Some(read(p));
     }
-    paired(b, reference_of(run, cell, b)?).map(|p| p.ratio)
+    paired(b, reference_of(run, cell, b)?).map(|p| read(&p))
 }
 
 /// `b`'s time over its family's reference design in the same cell of `run`, and whether it
@@ -342,13 +352,15 @@ pub fn agreement(a: &Results, b: &Results) -> Agreement {
                 distances.push((ra / rb).ln().abs());
                 paired_count += usize::from(pa && pb);
             }
-            if let (Some(ia), Some(ib)) = (
+            if let (Some((ia, unstable_a)), Some((ib, unstable_b))) = (
                 interval_to_reference(a, cell_a, da),
                 interval_to_reference(b, cell_b, db),
             ) {
+                let disjoint = ia.upper < ib.lower || ib.upper < ia.lower;
                 counts.intervals.both += 1;
-                counts.intervals.disjoint +=
-                    usize::from(ia.upper < ib.lower || ib.upper < ia.lower);
+                counts.intervals.disjoint += usize::from(disjoint);
+                counts.intervals.disjoint_unstable +=
+                    usize::from(disjoint && (unstable_a || unstable_b));
             }
         }
         let (Some(rank_a), Some(rank_b)) = (rank(cell_a), rank(cell_b)) else {
@@ -412,7 +424,8 @@ const LEGEND: [(&str, &str); 4] = [
     (
         "intervals",
         "benchmarks with a 95% interval of the ratio to the reference design in both runs; \
-         disjoint: of those, intervals that do not overlap",
+         disjoint: of those, intervals that do not overlap; unstable: of the disjoint, those \
+         either run flags unstable on its machine (two of its instances on opposite sides of 1)",
     ),
     (
         "cells",
@@ -431,10 +444,11 @@ const LEGEND: [(&str, &str); 4] = [
 ];
 
 /// The columns of the per-family table, text and Markdown alike.
-const HEADER: [&str; 12] = [
+const HEADER: [&str; 13] = [
     "family",
     "intervals",
     "disjoint",
+    "unstable",
     "cells",
     "decided A",
     "decided B",
@@ -493,6 +507,7 @@ impl FamilyCounts {
             name,
             i.both.to_string(),
             format!("{}{}", i.disjoint, percent(i.disjoint, i.both)),
+            i.disjoint_unstable.to_string(),
             r.ranked.to_string(),
             r.decided_a.to_string(),
             r.decided_b.to_string(),

@@ -155,10 +155,12 @@ fn intervals_to_the_reference_are_disjoint_when_they_do_not_overlap() {
         c.intervals,
         IntervalCounts {
             both: 2,
-            disjoint: 1
+            disjoint: 1,
+            disjoint_unstable: 0
         }
     );
-    // A stored ratio to the reference is the one used.
+    // A stored ratio to the reference is the one used; this one's instances answer both ways
+    // (one ends at 0.93, another starts at 1.02).
     let mut stored = b.clone();
     let pool = stored
         .benchmarks
@@ -175,13 +177,15 @@ fn intervals_to_the_reference_are_disjoint_when_they_do_not_overlap() {
         faster_in: 0.6,
         rounds: 8,
         instances: 2,
+        instances_apart: Some((0.93, 1.02)),
     });
     let c = counts(&agreement(&a, &stored));
     assert_eq!(
         c.intervals,
         IntervalCounts {
             both: 2,
-            disjoint: 2
+            disjoint: 2,
+            disjoint_unstable: 1
         }
     );
     let text = agreement(&a, &stored).render("a", "b");
@@ -223,7 +227,7 @@ fn a_winner_decided_in_both_runs_apart_is_a_flip() {
     // listed below.
     let markdown = d.render_markdown();
     assert!(
-        markdown.starts_with("| family | intervals | disjoint |"),
+        markdown.starts_with("| family | intervals | disjoint | unstable |"),
         "{markdown}"
     );
     assert!(markdown.contains("| `id_table` | "), "{markdown}");

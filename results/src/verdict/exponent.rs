@@ -79,6 +79,7 @@ pub(super) fn exponent(
     );
     Some(Point {
         n: None,
+        x: None,
         value: k,
         interval: None,
         outcome: outcome(claim, k, None),

@@ -6,8 +6,10 @@
 //! A count is exact, so its rule holds or not. A time ratio of two designs timed in one cell is
 //! the median of their per-round ratios with its 95% interval ([`crate::ranking::paired`]): it
 //! confirms only when the whole interval satisfies the rule, refutes only when none of it does,
-//! and is undecided otherwise. Times never paired (different cells or sessions) are compared by
-//! their medians, and the point says so.
+//! and is undecided otherwise, and when its instances answer both ways (one instance's own
+//! interval on each side of a bound: unstable on this machine,
+//! [`crate::stats::PairedRatio::unstable_about`]). Times never paired (different cells or
+//! sessions) are compared by their medians, and the point says so.
 
 use std::fmt;
 
@@ -19,9 +21,12 @@ use crate::metric_spec::MetricSection;
 use crate::ranking::paired;
 use crate::schema::{Results, Status};
 
+mod crossover;
 mod exponent;
 mod readers;
 mod render;
+
+pub use crossover::Crossover;
 
 pub use exponent::fit_exponent;
 use exponent::{across_at, exponent};
@@ -56,6 +61,9 @@ pub enum Verdict {
     Refuted,
     /// The outcome differs between sizes (confirmed at one, refuted or undecided at another).
     Mixed,
+    /// Read across a parameter, the rule holds on one side of a crossover and fails on the
+    /// other ([`Judgement::crossovers`] says where).
+    Crossover,
     /// No point could be told either way (time intervals holding the bound at every size).
     Undecided,
     /// No point: the run has no numbers for the claim (the reason says which are missing).
@@ -64,23 +72,25 @@ pub enum Verdict {
 
 impl Verdict {
     /// Every verdict, in the order a summary lists them.
-    pub const ALL: [Verdict; 6] = [
+    pub const ALL: [Verdict; 7] = [
         Verdict::Confirmed,
         Verdict::HoldsByConstruction,
         Verdict::Refuted,
         Verdict::Mixed,
+        Verdict::Crossover,
         Verdict::Undecided,
         Verdict::NotMeasured,
     ];
 
     /// The word a page shows: `confirmed`, `holds by construction`, `refuted`, `mixed by size`,
-    /// `undecided`, `not measured`.
+    /// `crossover`, `undecided`, `not measured`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Verdict::Confirmed => "confirmed",
             Verdict::HoldsByConstruction => "holds by construction",
             Verdict::Refuted => "refuted",
             Verdict::Mixed => "mixed by size",
+            Verdict::Crossover => "crossover",
             Verdict::Undecided => "undecided",
             Verdict::NotMeasured => "not measured",
         }
@@ -98,6 +108,9 @@ impl fmt::Display for Verdict {
 pub struct Point {
     /// The live size; `None` for a fitted exponent.
     pub n: Option<u64>,
+    /// The parameter value, for a claim read across a parameter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<f64>,
     /// The quantity.
     pub value: f64,
     /// Its 95% interval, for a time ratio paired round by round.
@@ -124,6 +137,8 @@ pub struct Judgement<'a> {
     pub missing: Vec<String>,
     /// Sizes the run measured that lie outside the claim's [`Claim::sizes`]: shown, not judged.
     pub outside: Vec<u64>,
+    /// For a claim read across a parameter, where its outcome changes along it.
+    pub crossovers: Vec<Crossover>,
 }
 
 /// Every claim of every family of `results`, judged, in the order the families list them.
@@ -214,6 +229,9 @@ pub fn judge<'a>(claim: &'a Claim, family: Family, results: &Results) -> Judgeme
         )
         .into_iter()
         .collect(),
+        Quantity::RatioAcross { points, .. } => {
+            crossover::ratio_points(claim, family, results, points, &mut sizes, &mut missing)
+        }
         Quantity::ExponentAcross { points } => match points.first() {
             Some(first) => sizes(&first.of)
                 .into_iter()
@@ -232,8 +250,15 @@ pub fn judge<'a>(claim: &'a Claim, family: Family, results: &Results) -> Judgeme
     dedup(&mut missing);
     outside.sort_unstable();
     outside.dedup();
+    let crossovers = match &claim.quantity {
+        Quantity::RatioAcross { points: across, .. } => {
+            crossover::crossovers(claim, family, results, across, &points)
+        }
+        _ => Vec::new(),
+    };
     let verdict = match verdict_of(&points) {
         Verdict::Confirmed if claim.by_construction => Verdict::HoldsByConstruction,
+        Verdict::Mixed if !crossovers.is_empty() => Verdict::Crossover,
         v => v,
     };
     Judgement {
@@ -243,6 +268,7 @@ pub fn judge<'a>(claim: &'a Claim, family: Family, results: &Results) -> Judgeme
         points,
         missing,
         outside,
+        crossovers,
     }
 }
 
@@ -285,6 +311,7 @@ fn how_single(metric: &Metric) -> String {
 fn point(claim: &Claim, n: u64, value: f64, interval: Option<(f64, f64)>, how: String) -> Point {
     Point {
         n: Some(n),
+        x: None,
         value,
         interval,
         outcome: outcome(claim, value, interval),
@@ -357,7 +384,7 @@ fn verified_at(
     Some(point(claim, n, value, None, how))
 }
 
-fn ratio_at(
+pub(super) fn ratio_at(
     claim: &Claim,
     family: Family,
     results: &Results,
@@ -377,6 +404,22 @@ fn ratio_at(
     if num.metric == Metric::Time && den.metric == Metric::Time {
         if let Some(p) = paired(a, b) {
             let interval = Some((p.ratio.lower, p.ratio.upper));
+            let (low, high) = claim.rule.bounds();
+            if p.unstable_about(low) || p.unstable_about(high) {
+                let how = format!(
+                    "unstable on this machine: paired over {}, {}",
+                    p.rounds_in_words(),
+                    p.apart_in_words()
+                );
+                return Some(Point {
+                    n: Some(n),
+                    x: None,
+                    value: p.ratio.median,
+                    interval,
+                    outcome: Outcome::Undecided,
+                    how,
+                });
+            }
             let how = format!("paired over {}", p.rounds_in_words());
             return Some(point(claim, n, p.ratio.median, interval, how));
         }

@@ -4,7 +4,7 @@
 use crate::claim::Untested;
 use crate::family::Family;
 
-use super::{Judgement, Outcome, Point, tally};
+use super::{Crossover, Judgement, Outcome, Point, tally};
 
 /// The untested statements as plain text, one block each (`dodbench claims`, after the
 /// judgements); empty when there is none.
@@ -57,6 +57,16 @@ pub fn format_value(v: f64) -> String {
     format!("{v:.digits$}")
 }
 
+/// A parameter value or a bound as declared: whole numbers without decimals (`64`, `1`),
+/// others as [`format_value`].
+fn format_declared(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format_value(v)
+    }
+}
+
 impl Point {
     /// The point in words: `N = 1000: 0.0312 [0.0301, 0.0325] confirmed (paired over 15
     /// rounds)`.
@@ -64,6 +74,10 @@ impl Point {
         let at = self
             .n
             .map_or_else(|| "fit".to_string(), |n| format!("N = {n}"));
+        let at = match self.x {
+            Some(x) => format!("{at}, x = {}", format_declared(x)),
+            None => at,
+        };
         let interval = self
             .interval
             .map(|(a, b)| format!(" [{}, {}]", format_value(a), format_value(b)))
@@ -100,6 +114,9 @@ pub fn render_text(judgements: &[Judgement<'_>]) -> String {
                 c.sizes,
                 ns.join(", ")
             ));
+        }
+        for x in &j.crossovers {
+            out.push_str(&format!("  {}\n", x.describe(j)));
         }
         for m in &j.missing {
             out.push_str(&format!("  missing: {m}\n"));
@@ -140,14 +157,82 @@ impl Judgement<'_> {
                 .first()
                 .map_or(String::new(), |m| shorten(m, 60));
         }
-        self.points
+        let values = self
+            .points
             .iter()
             .map(|p| {
                 let at = p.n.map_or_else(|| "fit".to_string(), |n| format!("{n}"));
-                format!("{at}: {}", format_value(p.value))
+                match p.x {
+                    Some(x) => {
+                        format!(
+                            "{at} at x = {}: {}",
+                            format_declared(x),
+                            format_value(p.value)
+                        )
+                    }
+                    None => format!("{at}: {}", format_value(p.value)),
+                }
             })
             .collect::<Vec<_>>()
-            .join("; ")
+            .join("; ");
+        let crossings = self
+            .crossovers
+            .iter()
+            .map(|x| {
+                format!(
+                    "; crosses {} at x ≈ {} (N = {})",
+                    format_declared(x.bound),
+                    format_value(x.at),
+                    x.n
+                )
+            })
+            .collect::<String>();
+        format!("{values}{crossings}")
+    }
+}
+
+impl Crossover {
+    /// The crossover in words: `crossover at N = 1000: confirmed up to x = 64, refuted from x
+    /// = 128 (x: script work between API calls (iterations)); the ratio meets 1 at x ≈ 97,
+    /// where single_thread's time per work unit is ≈ 520`.
+    pub fn describe(&self, j: &Judgement<'_>) -> String {
+        let word = |o: Outcome| match o {
+            Outcome::Confirmed => "confirmed",
+            Outcome::Refuted => "refuted",
+            Outcome::Undecided => "undecided",
+        };
+        let above = match self.below {
+            Outcome::Confirmed => Outcome::Refuted,
+            _ => Outcome::Confirmed,
+        };
+        let (param, den) = match &j.claim.quantity {
+            crate::claim::Quantity::RatioAcross { param, points } => {
+                (param.as_str(), points.first().map(|p| &p.den))
+            }
+            _ => ("x", None),
+        };
+        let den_at = match (self.den_at, den) {
+            (Some(v), Some(d)) => {
+                format!(
+                    ", where {}'s {} is ≈ {}",
+                    d.design,
+                    d.metric,
+                    format_value(v)
+                )
+            }
+            _ => String::new(),
+        };
+        format!(
+            "crossover at N = {}: {} up to x = {}, {} from x = {} (x: {param}); the ratio meets \
+             {} at x ≈ {}{den_at}",
+            self.n,
+            word(self.below),
+            format_declared(self.between.0),
+            word(above),
+            format_declared(self.between.1),
+            format_declared(self.bound),
+            format_value(self.at),
+        )
     }
 }
 

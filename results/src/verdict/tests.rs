@@ -156,6 +156,48 @@ fn a_paired_time_ratio_decides_only_when_its_interval_clears_the_bound() {
 }
 
 #[test]
+fn a_paired_time_ratio_whose_instances_answer_both_ways_is_undecided() {
+    let q = Quantity::ratio(
+        Operand::new(Metric::Time, "a", "w"),
+        Operand::new(Metric::Time, "b", "w"),
+    );
+    // Five instances put a at 1.3 b, one at 0.98 b: the pooled interval clears 1.
+    let instance_ratios = [0.98, 1.3, 1.3, 1.3, 1.3, 1.3];
+    let wobble = |i: usize| 1.0 + 0.001 * (i % 5) as f64;
+    let b: Vec<f64> = (0..60).map(|i| 10.0 * wobble(i)).collect();
+    let a: Vec<f64> = (0..60)
+        .map(|i| 10.0 * instance_ratios[i / 10] * wobble(i))
+        .collect();
+    let in_instances = |mut x: Benchmark| {
+        x.rounds.as_mut().unwrap().instances = vec![10; 6];
+        x
+    };
+    let r = run(
+        vec![
+            in_instances(timed("a", 10, &a)),
+            in_instances(timed("b", 10, &b)),
+        ],
+        vec![
+            claim(q.clone(), Rule::AtLeast(1.0)),
+            claim(q, Rule::AtMost(1.5)),
+        ],
+    );
+    let js = judge_run(&r);
+    let p = &js[0].points[0];
+    assert!(p.interval.unwrap().0 > 1.0, "{p:?}");
+    assert_eq!(p.outcome, Outcome::Undecided);
+    assert!(
+        p.how
+            .starts_with("unstable on this machine: paired over 60 rounds in 6 instances"),
+        "{}",
+        p.how
+    );
+    assert_eq!(js[0].verdict, Verdict::Undecided);
+    // Every instance puts it below 1.5: that bound is answered.
+    assert_eq!(js[1].verdict, Verdict::Confirmed);
+}
+
+#[test]
 fn exponents_are_fitted_on_log_log_and_need_three_sizes() {
     let op = Operand::new(Metric::Instructions, "a", "w");
     // Per op ∝ n, ops = n: the body's total ∝ n².
@@ -205,6 +247,104 @@ fn exponents_across_a_parameter_are_fitted_per_size() {
     assert_eq!(j.points[0].outcome, Outcome::Confirmed);
     assert!(j.points[1].value.abs() < 1e-9);
     assert_eq!(j.verdict, Verdict::Mixed);
+}
+
+/// `a ÷ b` on workloads `w0`, `w64`, `w128`, `w256` (x = 0 to 256) at N = 10: `a` is 1.5, 1.3,
+/// 0.8 and 0.6 times `b`, whose time per op grows 100, 300, 500, 900.
+fn across_run(workloads: &[(&str, f64, f64, f64)]) -> Results {
+    let mut bs = Vec::new();
+    for &(w, _, ratio, den) in workloads {
+        let b_samples: Vec<f64> = (0..10)
+            .map(|i| den * (1.0 + 0.001 * f64::from(i)))
+            .collect();
+        let a_samples: Vec<f64> = b_samples.iter().map(|t| t * ratio).collect();
+        for (design, samples) in [("a", &a_samples), ("b", &b_samples)] {
+            let mut x = timed(design, 10, samples);
+            x.workload = w.into();
+            bs.push(x);
+        }
+    }
+    let q = Quantity::RatioAcross {
+        param: "work (iterations)".into(),
+        points: [("w0", 0.0), ("w64", 64.0), ("w128", 128.0), ("w256", 256.0)]
+            .into_iter()
+            .map(|(w, x)| crate::claim::RatioAcross {
+                num: Operand::new(Metric::Time, "a", w),
+                den: Operand::new(Metric::Time, "b", w),
+                x,
+            })
+            .collect(),
+    };
+    run(bs, vec![claim(q, Rule::AtLeast(1.0))])
+}
+
+#[test]
+fn a_ratio_across_a_parameter_names_its_crossover() {
+    let all = [
+        ("w0", 0.0, 1.5, 100.0),
+        ("w64", 64.0, 1.3, 300.0),
+        ("w128", 128.0, 0.8, 500.0),
+        ("w256", 256.0, 0.6, 900.0),
+    ];
+    let r = across_run(&all);
+    let j = &judge_run(&r)[0];
+    let outcomes: Vec<(Option<f64>, Outcome)> = j.points.iter().map(|p| (p.x, p.outcome)).collect();
+    assert_eq!(
+        outcomes,
+        [
+            (Some(0.0), Outcome::Confirmed),
+            (Some(64.0), Outcome::Confirmed),
+            (Some(128.0), Outcome::Refuted),
+            (Some(256.0), Outcome::Refuted)
+        ]
+    );
+    assert_eq!(j.verdict, Verdict::Crossover);
+    let [x] = j.crossovers.as_slice() else {
+        panic!("one crossover: {:?}", j.crossovers)
+    };
+    assert_eq!(
+        (x.n, x.bound, x.between, x.below),
+        (10, 1.0, (64.0, 128.0), Outcome::Confirmed)
+    );
+    // ln 1.3 → ln 0.8 over 64 → 128 meets ln 1 a fraction 0.5404 of the way.
+    let t = 1.3_f64.ln() / (1.3_f64.ln() - 0.8_f64.ln());
+    assert!((x.at - (64.0 + 64.0 * t)).abs() < 0.2, "{}", x.at);
+    let den_at = x.den_at.unwrap();
+    // b's medians are 0.45% above 300 and 500 (its rounds grow 0.1% each).
+    assert!(
+        (den_at - 1.0045 * (300.0 + 200.0 * t)).abs() < 0.5,
+        "{den_at}"
+    );
+    let text = render_text(&judge_run(&r));
+    assert!(
+        text.contains(
+            "crossover at N = 10: confirmed up to x = 64, refuted from x = 128 (x: work \
+             (iterations)); the ratio meets 1 at x ≈ 98.6, where b's time per work unit is ≈ 410"
+        ),
+        "{text}"
+    );
+    assert!(
+        j.values_in_short()
+            .ends_with("; crosses 1 at x ≈ 98.6 (N = 10)"),
+        "{}",
+        j.values_in_short()
+    );
+    // The base workload alone (a quick run): judged there, the sweep's points named missing.
+    let r = across_run(&all[1..2]);
+    let j = &judge_run(&r)[0];
+    assert_eq!(j.verdict, Verdict::Confirmed);
+    assert!(j.crossovers.is_empty());
+    assert!(
+        j.missing
+            .iter()
+            .any(|m| m == "no benchmark of a on w0 in this run"),
+        "{:?}",
+        j.missing
+    );
+    // The same outcome everywhere has no crossover.
+    let r = across_run(&[("w0", 0.0, 1.5, 100.0), ("w64", 64.0, 1.3, 300.0)]);
+    let j = &judge_run(&r)[0];
+    assert_eq!((j.verdict, j.crossovers.len()), (Verdict::Confirmed, 0));
 }
 
 #[test]

@@ -79,6 +79,17 @@ impl Family for LockingFamily {
         }
     }
 
+    /// The points of `lock-mixed`'s script-work sweep (`lock-mixed-c…`, default and full runs
+    /// only) at 1K units: claim H2 reads its crossover there, and each point costs a cell of
+    /// every design.
+    fn workload_bench_sizes(workload: &str, scale: Scale) -> Vec<usize> {
+        if workload.starts_with("lock-mixed-c") {
+            vec![1_000]
+        } else {
+            Self::bench_sizes(scale)
+        }
+    }
+
     fn pass_sizes(quick: bool) -> Vec<usize> {
         if quick {
             vec![1_000]
