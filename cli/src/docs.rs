@@ -94,6 +94,11 @@ pub fn blocks(
             text: agreement.table,
         },
         Block {
+            page: "docs/reference-loops.md",
+            name: "called-directly",
+            text: called_directly(run),
+        },
+        Block {
             page: "docs/claims.md",
             name: "claims-table",
             text: format!(
@@ -361,6 +366,62 @@ fn winners(run: &Results) -> Vec<(String, BTreeMap<String, usize>)> {
             *wins.entry(key.to_string()).or_default() += 1;
         }
         out.push((name, wins));
+    }
+    out
+}
+
+/// Per family, the reference run's cells ranked called directly
+/// ([`results::rank_called_directly`]: every peer by its reference loop, ours by theirs where
+/// they have one) and those whose leaders differ from the ranking through the family's
+/// trait, then those cells by name.
+fn called_directly(run: &Results) -> String {
+    let loops: Vec<&results::Benchmark> = run
+        .benchmarks
+        .iter()
+        .filter(|b| b.family.is_reference())
+        .collect();
+    let mut rows = String::new();
+    let mut differing = Vec::new();
+    for family in &run.families {
+        let (mut ranked, mut direct, mut differ) = (0, 0, 0);
+        for ((f, workload, n), cell) in cells(run).iter().filter(|(k, _)| k.0 == family.family) {
+            let Some(ranking) = rank(cell) else { continue };
+            ranked += 1;
+            let here: Vec<&results::Benchmark> = loops
+                .iter()
+                .copied()
+                .filter(|l| l.workload == *workload && l.n == *n)
+                .collect();
+            let Some(called) = results::rank_called_directly(cell, &here, |b| run.is_peer(b))
+            else {
+                continue;
+            };
+            direct += 1;
+            if ranking.leads_apart(&called) {
+                differ += 1;
+                differing.push(format!(
+                    "`{f}/{workload}/{n}`: {} through the trait, {} called directly",
+                    ranking.leaders().join(" ≈ "),
+                    called.leaders().join(" ≈ ")
+                ));
+            }
+        }
+        rows.push_str(&format!(
+            "| `{}` | {ranked} | {direct} | {differ} |\n",
+            family.family
+        ));
+    }
+    let mut out = format!(
+        "In the reference run ([`{REFERENCE_RUN}`](reference/)), the cells ranked called \
+         directly (every peer by its loop) and those whose winners differ from the ranking \
+         through the family's trait:\n\n| family | cells ranked | ranked called directly | \
+         another winner |\n| --- | ---: | ---: | ---: |\n{rows}"
+    );
+    if !differing.is_empty() {
+        out.push('\n');
+        for d in differing {
+            out.push_str(&format!("- {d}\n"));
+        }
     }
     out
 }

@@ -146,6 +146,15 @@ impl<'a> Ranking<'a> {
         self.order.get(1).copied()
     }
 
+    /// How many of the order are reference loops calling a design directly (all of them but
+    /// the designs [`rank_called_directly`] left as their replays).
+    pub fn called_directly(&self) -> usize {
+        self.order
+            .iter()
+            .filter(|b| b.family.is_reference())
+            .count()
+    }
+
     /// The designs that lead the cell, named by the design each benchmark times (a reference
     /// loop by the design it [`mirrors`](Benchmark::mirrors)): the winner; when the runner-up
     /// cannot be told apart from it ([`Gap::decided`] is `Some(false)`), the runner-up too and
@@ -234,39 +243,61 @@ pub fn rank<'a>(cell: &[&'a Benchmark]) -> Option<Ranking<'a>> {
     Some(Ranking { order, gap })
 }
 
-/// The same cell ranked by the reference loops that call each of its designs directly (for a
+/// The same cell ranked with every design that has a reference loop replaced by it (for a
 /// peer: its crate with no adapter and no trait; for our designs: their own methods with no
-/// replay driver), the ranking a user calling the designs themselves would see: `None`
-/// unless every design [`rank`] orders has exactly one verified, timed loop in `here` that
-/// [`mirrors`](Benchmark::mirrors) it on the same workload and N, and there are at least two.
+/// replay driver), the ranking a user calling the crates themselves would see. `is_peer`
+/// says which designs are peers (`DesignRecord::kind`).
 ///
-/// The order holds the loops; each one's `mirrors` names its design. A family whose trait
-/// makes some designs pay what others do not (the allocators' peers check every free where
-/// the crates called directly trust the caller) can rank differently here: the report shows
-/// both, and says when the winners differ.
+/// `None` unless every peer [`rank`] orders has exactly one verified, timed loop in `here`
+/// that [`mirrors`](Benchmark::mirrors) it on the same workload and N, at least one peer (or,
+/// in a cell of ours alone, every design) is replaced, and there are at least two: a peer
+/// ranked through its adapter would carry the adapter's cost into the ranking that is meant
+/// to leave it out, and a cell of ours with loops for some would rank one of ours against
+/// another's driver. Our designs without a loop
+/// stay as their replays, which pay the family's driver that the loops do not: a handicap on
+/// ours alone, so a design of ours that wins here wins against the crates used bare.
+///
+/// The order holds the loops and the designs left as they are; a loop's `mirrors` names its
+/// design ([`Ranking::called_directly`] counts them). A family whose trait makes some designs
+/// pay what others do not (the allocators' peers check every free where the crates called
+/// directly trust the caller) can rank differently here: the report shows both, and says
+/// when the winners differ.
 pub fn rank_called_directly<'a>(
     cell: &[&'a Benchmark],
     here: &[&'a Benchmark],
+    is_peer: impl Fn(&Benchmark) -> bool,
 ) -> Option<Ranking<'a>> {
     let designs = rank(cell)?.order;
     if designs.len() < 2 {
         return None;
     }
-    let loops = designs
+    let (mut replaced, mut peers_replaced) = (0, 0);
+    let entries = designs
         .iter()
-        .map(|d| {
+        .map(|&d| {
             let mut mirroring = here.iter().copied().filter(|l| {
                 l.family.is_reference()
                     && l.mirrors.as_deref() == Some(d.design.as_str())
                     && l.workload == d.workload
                     && l.n == d.n
             });
-            let only = mirroring.next()?;
-            let timed = only.verified && only.ns_per_op.is_some_and(|e| e.median > 0.0);
-            (timed && mirroring.next().is_none()).then_some(only)
+            let only = mirroring
+                .next()
+                .filter(|l| l.verified && l.ns_per_op.is_some_and(|e| e.median > 0.0));
+            match (only, mirroring.next()) {
+                (Some(l), None) => {
+                    replaced += 1;
+                    peers_replaced += usize::from(is_peer(d));
+                    Some(l)
+                }
+                _ if is_peer(d) => None,
+                _ => Some(d),
+            }
         })
         .collect::<Option<Vec<_>>>()?;
-    rank(&loops)
+    (peers_replaced > 0 || replaced == entries.len())
+        .then(|| rank(&entries))
+        .flatten()
 }
 
 impl Results {
@@ -521,22 +552,25 @@ mod tests {
     }
 
     #[test]
-    fn called_directly_ranks_the_loops_only_when_every_design_has_one() {
+    fn called_directly_replaces_every_peer_by_its_loop_and_ours_where_they_have_one() {
         let rounds = [10.0, 11.0, 9.0, 30.0, 10.0, 10.5, 9.5, 10.0, 12.0, 10.0];
+        // `a` is ours, `b` a peer.
         let (a, b) = (
             timed("a", 1, &rounds),
             timed("b", 1, &rounds.map(|t| t * 1.2)),
         );
+        let is_peer = |x: &Benchmark| x.design == "b";
         // Called directly, `b` is the faster: its replay paid what `a`'s did not.
         let (la, lb) = (
             loop_of("a", &rounds.map(|t| t * 0.9)),
             loop_of("b", &rounds.map(|t| t * 0.6)),
         );
         let cell = [&a, &b];
-        let direct = rank_called_directly(&cell, &[&a, &b, &la, &lb]).unwrap();
+        let direct = rank_called_directly(&cell, &[&a, &b, &la, &lb], is_peer).unwrap();
         assert_eq!(rank(&cell).unwrap().winner().design, "a");
         assert_eq!(direct.winner().mirrors.as_deref(), Some("b"));
         assert_eq!(direct.gap.as_ref().unwrap().decided(), Some(true));
+        assert_eq!(direct.called_directly(), 2);
         assert_eq!(
             direct.leaders(),
             ["b"],
@@ -544,22 +578,30 @@ mod tests {
         );
         assert!(rank(&cell).unwrap().leads_apart(&direct));
 
-        // A design without a loop, with two, or with a failed one: no such ranking.
-        assert!(rank_called_directly(&cell, &[&la]).is_none());
-        assert!(rank_called_directly(&cell, &[&la, &lb, &lb]).is_none());
+        // The peer called directly, ours through its replay: ranked, ours as it is.
+        let peer_only = rank_called_directly(&cell, &[&lb], is_peer).unwrap();
+        assert_eq!(peer_only.called_directly(), 1);
+        assert_eq!(peer_only.leaders(), ["b"]);
+        assert_eq!(peer_only.order[1].design, "a");
+        // A peer without a loop, with two, or with a failed one: no such ranking.
+        assert!(rank_called_directly(&cell, &[&la], is_peer).is_none());
+        assert!(rank_called_directly(&cell, &[&la, &lb, &lb], is_peer).is_none());
         let mut failed = lb.clone();
         failed.verified = false;
-        assert!(rank_called_directly(&cell, &[&la, &failed]).is_none());
+        assert!(rank_called_directly(&cell, &[&la, &failed], is_peer).is_none());
         // A loop of another size or workload does not count.
         let mut other_n = lb.clone();
         other_n.n = 2000;
-        assert!(rank_called_directly(&cell, &[&la, &other_n]).is_none());
+        assert!(rank_called_directly(&cell, &[&la, &other_n], is_peer).is_none());
+        // No peer, and a loop for some of ours: one of ours would race another's driver.
+        assert!(rank_called_directly(&cell, &[&la], |_| false).is_none());
+        assert!(rank_called_directly(&cell, &[&la, &lb], |_| false).is_some());
         // One design: nothing to rank.
-        assert!(rank_called_directly(&[&a], &[&la]).is_none());
+        assert!(rank_called_directly(&[&a], &[&la], is_peer).is_none());
         // An untimed design needs no loop: the ranking is of the timed ones.
         let mut untimed = timed("c", 1, &rounds);
         untimed.verified = false;
         let with_untimed = [&a, &b, &untimed];
-        assert!(rank_called_directly(&with_untimed, &[&la, &lb]).is_some());
+        assert!(rank_called_directly(&with_untimed, &[&la, &lb], is_peer).is_some());
     }
 }

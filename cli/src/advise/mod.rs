@@ -11,9 +11,9 @@
 //!
 //! The family's reference loops that have the trace's shape are verified and timed in the same
 //! rounds, each back to back with the design it mirrors: their `overhead` is in the results,
-//! and where every ranked design has one (the allocators: each crate called directly, with no
-//! adapter) the summary ranks the designs called directly too and says when that names
-//! another winner (`results::rank_called_directly`).
+//! and where every ranked peer has one (each crate called directly, with no adapter; our
+//! designs by their loops where they have one) the summary ranks the designs called directly
+//! too and says when that names another winner (`results::rank_called_directly`).
 //!
 //! Designs that cannot run the trace are listed `unsupported` with their reason; wrong ones
 //! `failed`. [`advise_with`] takes any [`DesignList`], so a user's crate ranks its own design
@@ -115,7 +115,8 @@ impl Advice {
 
     /// The ranked designs ranked again by the reference loops that call each one directly
     /// (a peer's crate with no adapter, our designs with no replay driver), when every
-    /// ranked design has one ([`results::rank_called_directly`]): the loops, fastest first.
+    /// ranked peer has one ([`results::rank_called_directly`]): the loops (and ours without
+    /// one), fastest first.
     pub fn called_directly(&self) -> Option<Ranking<'_>> {
         let ranked: Vec<&Benchmark> = self.ranked().collect();
         let loops: Vec<&Benchmark> = self
@@ -124,7 +125,7 @@ impl Advice {
             .iter()
             .filter(|b| b.family.is_reference())
             .collect();
-        results::rank_called_directly(&ranked, &loops)
+        results::rank_called_directly(&ranked, &loops, |b| self.results.is_peer(b))
     }
 
     /// How far the runner-up trails the winner, and whether the two can be told apart

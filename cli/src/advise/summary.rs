@@ -111,7 +111,8 @@ impl Advice {
 /// lead `ranked` (the trace's ranking through the family's trait, [`Ranking::leads_apart`]).
 fn called_directly_line(direct: &Ranking<'_>, ranked: &Ranking<'_>) -> String {
     let mut line = format!(
-        "called directly (each design's reference loop): {} fastest",
+        "called directly ({}): {} fastest",
+        loops_in_words(direct),
         direct.winner().timed_design()
     );
     if let (Some(runner_up), Some(gap)) = (direct.runner_up(), &direct.gap) {
@@ -131,6 +132,18 @@ fn called_directly_line(direct: &Ranking<'_>, ranked: &Ranking<'_>) -> String {
         );
     }
     line
+}
+
+/// Which designs a ranking called directly ranks by their reference loops: `each design's
+/// reference loop`, or `2 of 3 designs by their reference loop, the rest through the replay`
+/// (ours without a loop, [`results::rank_called_directly`]).
+pub(crate) fn loops_in_words(direct: &Ranking<'_>) -> String {
+    let (loops, all) = (direct.called_directly(), direct.order.len());
+    if loops == all {
+        "each design's reference loop".to_string()
+    } else {
+        format!("{loops} of {all} designs by their reference loop, the rest through the replay")
+    }
 }
 
 /// Bytes per object: the counting allocator's figure when measured, else the design's own.

@@ -165,9 +165,9 @@ pub struct SummaryView {
     /// a faster peer with a weaker contract follows it, marked ([`KindBest::weaker`]).
     pub best_by_kind: Vec<KindBest>,
     /// The same cell ranked by the reference loops that call each design directly (a peer's
-    /// crate with no adapter, our designs with no replay driver), when every timed design has
-    /// one (`results::rank_called_directly`): its winner (`a ≈ b` when tied), runner-up and
-    /// confidence; empty otherwise.
+    /// crate with no adapter, our designs with no replay driver), when every timed peer has
+    /// one (`results::rank_called_directly`; ours without one through the replay): its winner
+    /// (`a ≈ b` when tied), runner-up and confidence; empty otherwise.
     pub called_directly: String,
     /// Whether that ranking's leaders and [`Self::winner`]'s have no design in common.
     pub called_directly_differs: bool,

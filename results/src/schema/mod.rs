@@ -339,6 +339,14 @@ impl Results {
         }
     }
 
+    /// Whether `b` times a peer (its design's record says `kind` `peer`): a published crate
+    /// behind an adapter, which [`crate::rank_called_directly`] calls directly or not at all.
+    pub fn is_peer(&self, b: &Benchmark) -> bool {
+        self.designs
+            .iter()
+            .any(|d| d.family == b.family && d.name == b.design && d.kind == "peer")
+    }
+
     /// The record of `family`: the run's, else the built-in one.
     pub fn family_record(&self, family: Family) -> Option<FamilyRecord> {
         self.families

@@ -19,18 +19,29 @@ use crate::schema::Results;
 use super::readers::{lookup, value_of};
 use super::{Outcome, Point, ratio_at};
 
-/// Where a claim read across a parameter changes its outcome, at one N.
+/// Where a claim read across a parameter changes its outcome, at one N: between two runs of
+/// points with one outcome each (the parameter ascending).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Crossover {
     /// The live size.
     pub n: u64,
-    /// The bound the ratio crosses.
-    pub bound: f64,
-    /// The largest `x` with the lower side's outcome and the smallest `x` with the other.
+    /// The last `x` of the lower run and the first `x` of the upper one.
     pub between: (f64, f64),
-    /// The outcome below the crossover (the other one holds above it).
+    /// The outcome up to the crossover.
     pub below: Outcome,
-    /// The interpolated `x` where the ratio's median meets the bound.
+    /// The outcome from it on.
+    pub above: Outcome,
+    /// Where the ratio's median meets the rule's bound within the two runs, if it does.
+    pub meets: Option<Meeting>,
+}
+
+/// Where the medians of a claim read across a parameter meet the rule's bound.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Meeting {
+    /// The bound.
+    pub bound: f64,
+    /// The `x` where the median meets it, interpolated on `ln(ratio)` linearly in `x` between
+    /// the two neighbouring points that straddle it.
     pub at: f64,
     /// The denominator's value interpolated at `at` (its design and metric are the claim's),
     /// when both neighbouring points have it.
@@ -74,7 +85,8 @@ pub(super) fn ratio_points(
 }
 
 /// The crossovers of `points` (as [`ratio_points`] made them, grouped by N, `x` ascending
-/// within each), one per change of decided outcome along `x`.
+/// within each): at each N, the points cut into runs of one outcome, and one crossover
+/// between every two runs (an undecided run between a confirmed and a refuted one makes two).
 pub(super) fn crossovers(
     claim: &Claim,
     family: Family,
@@ -86,31 +98,31 @@ pub(super) fn crossovers(
     let mut ns: Vec<u64> = points.iter().filter_map(|p| p.n).collect();
     ns.dedup();
     for n in ns {
-        let at_n: Vec<&Point> = points.iter().filter(|p| p.n == Some(n)).collect();
-        let decided: Vec<&Point> = at_n
+        let at_n: Vec<&Point> = points
             .iter()
-            .copied()
-            .filter(|p| p.outcome != Outcome::Undecided)
+            .filter(|p| p.n == Some(n) && p.x.is_some())
             .collect();
-        for pair in decided.windows(2) {
-            let (lo, hi) = (pair[0], pair[1]);
-            if lo.outcome == hi.outcome {
-                continue;
-            }
-            let (Some(x_lo), Some(x_hi)) = (lo.x, hi.x) else {
+        let runs: Vec<&[&Point]> = at_n.chunk_by(|a, b| a.outcome == b.outcome).collect();
+        for pair in runs.windows(2) {
+            let (lower, upper) = (pair[0], pair[1]);
+            let (first, last) = (lower[0], lower[lower.len() - 1]);
+            let (next, end) = (upper[0], upper[upper.len() - 1]);
+            let (Some(x_first), Some(x_last), Some(x_next), Some(x_end)) =
+                (first.x, last.x, next.x, end.x)
+            else {
                 continue;
             };
-            let Some((bound, at, step)) = meeting(claim, &at_n, x_lo, x_hi) else {
-                continue;
-            };
-            let den_at = den_between(family, results, across, n, step, at);
+            let meets = meeting(claim, &at_n, x_first, x_end).map(|(bound, at, step)| Meeting {
+                bound,
+                at,
+                den_at: den_between(family, results, across, n, step, at),
+            });
             out.push(Crossover {
                 n,
-                bound,
-                between: (x_lo, x_hi),
-                below: lo.outcome,
-                at,
-                den_at,
+                between: (x_last, x_next),
+                below: last.outcome,
+                above: next.outcome,
+                meets,
             });
         }
     }

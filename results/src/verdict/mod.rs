@@ -26,7 +26,7 @@ mod exponent;
 mod readers;
 mod render;
 
-pub use crossover::Crossover;
+pub use crossover::{Crossover, Meeting};
 
 pub use exponent::fit_exponent;
 use exponent::{across_at, exponent};
@@ -61,8 +61,9 @@ pub enum Verdict {
     Refuted,
     /// The outcome differs between sizes (confirmed at one, refuted or undecided at another).
     Mixed,
-    /// Read across a parameter, the rule holds on one side of a crossover and fails on the
-    /// other ([`Judgement::crossovers`] says where).
+    /// Read across a parameter, the outcome changes along it (confirmed below some value,
+    /// refuted or undecided above it, or the other way round; [`Judgement::crossovers`] says
+    /// where).
     Crossover,
     /// No point could be told either way (time intervals holding the bound at every size).
     Undecided,

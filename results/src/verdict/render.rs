@@ -178,13 +178,14 @@ impl Judgement<'_> {
         let crossings = self
             .crossovers
             .iter()
-            .map(|x| {
-                format!(
+            .filter_map(|x| {
+                let m = x.meets?;
+                Some(format!(
                     "; crosses {} at x ≈ {} (N = {})",
-                    format_declared(x.bound),
-                    format_value(x.at),
+                    format_declared(m.bound),
+                    format_value(m.at),
                     x.n
-                )
+                ))
             })
             .collect::<String>();
         format!("{values}{crossings}")
@@ -193,7 +194,7 @@ impl Judgement<'_> {
 
 impl Crossover {
     /// The crossover in words: `crossover at N = 1000: confirmed up to x = 64, refuted from x
-    /// = 128 (x: script work between API calls (iterations)); the ratio meets 1 at x ≈ 97,
+    /// = 128 (x: iterations of script work between API calls); the ratio meets 1 at x ≈ 97,
     /// where single_thread's time per work unit is ≈ 520`.
     pub fn describe(&self, j: &Judgement<'_>) -> String {
         let word = |o: Outcome| match o {
@@ -201,38 +202,36 @@ impl Crossover {
             Outcome::Refuted => "refuted",
             Outcome::Undecided => "undecided",
         };
-        let above = match self.below {
-            Outcome::Confirmed => Outcome::Refuted,
-            _ => Outcome::Confirmed,
-        };
         let (param, den) = match &j.claim.quantity {
             crate::claim::Quantity::RatioAcross { param, points } => {
                 (param.as_str(), points.first().map(|p| &p.den))
             }
             _ => ("x", None),
         };
-        let den_at = match (self.den_at, den) {
-            (Some(v), Some(d)) => {
-                format!(
+        let mut out = format!(
+            "crossover at N = {}: {} up to x = {}, {} from x = {} (x: {param})",
+            self.n,
+            word(self.below),
+            format_declared(self.between.0),
+            word(self.above),
+            format_declared(self.between.1),
+        );
+        if let Some(m) = self.meets {
+            out += &format!(
+                "; the ratio meets {} at x ≈ {}",
+                format_declared(m.bound),
+                format_value(m.at)
+            );
+            if let (Some(v), Some(d)) = (m.den_at, den) {
+                out += &format!(
                     ", where {}'s {} is ≈ {}",
                     d.design,
                     d.metric,
                     format_value(v)
-                )
+                );
             }
-            _ => String::new(),
-        };
-        format!(
-            "crossover at N = {}: {} up to x = {}, {} from x = {} (x: {param}); the ratio meets \
-             {} at x ≈ {}{den_at}",
-            self.n,
-            word(self.below),
-            format_declared(self.between.0),
-            word(above),
-            format_declared(self.between.1),
-            format_declared(self.bound),
-            format_value(self.at),
-        )
+        }
+        out
     }
 }
 

@@ -303,13 +303,15 @@ fn a_ratio_across_a_parameter_names_its_crossover() {
         panic!("one crossover: {:?}", j.crossovers)
     };
     assert_eq!(
-        (x.n, x.bound, x.between, x.below),
-        (10, 1.0, (64.0, 128.0), Outcome::Confirmed)
+        (x.n, x.between, x.below, x.above),
+        (10, (64.0, 128.0), Outcome::Confirmed, Outcome::Refuted)
     );
+    let m = x.meets.unwrap();
+    assert_eq!(m.bound, 1.0);
     // ln 1.3 → ln 0.8 over 64 → 128 meets ln 1 a fraction 0.5404 of the way.
     let t = 1.3_f64.ln() / (1.3_f64.ln() - 0.8_f64.ln());
-    assert!((x.at - (64.0 + 64.0 * t)).abs() < 0.2, "{}", x.at);
-    let den_at = x.den_at.unwrap();
+    assert!((m.at - (64.0 + 64.0 * t)).abs() < 0.2, "{}", m.at);
+    let den_at = m.den_at.unwrap();
     // b's medians are 0.45% above 300 and 500 (its rounds grow 0.1% each).
     assert!(
         (den_at - 1.0045 * (300.0 + 200.0 * t)).abs() < 0.5,

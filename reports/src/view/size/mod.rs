@@ -314,7 +314,8 @@ fn summaries(
                 .copied()
                 .filter(|b| is_reference(b) && machines.index_of(b) == machine)
                 .collect();
-            let direct = results::rank_called_directly(&on, &loops)
+            let run = &machines.runs()[machine];
+            let direct = results::rank_called_directly(&on, &loops, |b| run.is_peer(b))
                 .map(|direct| called_directly(&ranking, &direct));
             Some(SummaryView {
                 family: cell.family.to_string(),
@@ -512,6 +513,10 @@ fn called_directly(ranking: &Ranking<'_>, direct: &Ranking<'_>) -> (String, bool
         if gap.paired.is_some() {
             text += &format!(" ({})", gap.describe());
         }
+    }
+    let (loops, all) = (direct.called_directly(), direct.order.len());
+    if loops < all {
+        text += &format!("; {loops} of {all} by their loops, ours without one through the replay");
     }
     (text, ranking.leads_apart(direct))
 }
