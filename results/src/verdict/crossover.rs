@@ -1,14 +1,15 @@
 //! Claims read across a parameter ([`Quantity::RatioAcross`](crate::claim::Quantity)): the
-//! ratio at each parameter value `x` and N, and the crossovers, where the rule holds on one
-//! side of some `x` and fails on the other.
+//! ratio at each parameter value `x` and N, and the crossovers, where the outcome changes
+//! along `x`.
 //!
-//! A crossover is read from the points' decided outcomes: between the last decided point of
-//! one outcome and the first decided point of the other (undecided points between them widen
-//! the bracket, they do not hide it), the `x` where the ratio's median meets the rule's bound,
-//! interpolated on `ln(ratio)` linearly in `x` between the two neighbouring points whose
-//! medians straddle the bound. The denominator's own value there (a time per job of the
-//! reference design, say) is interpolated the same way, so the answer can be read in the
-//! units a user has ("where one job takes about 500 ns on one thread").
+//! At each N the points, `x` ascending, fall into runs of one outcome (confirmed, refuted,
+//! undecided); a crossover lies between every two runs, from the last `x` of one to the first
+//! of the next (so an undecided run between a confirmed and a refuted one makes two). Within
+//! the two runs, the `x` where the ratio's median meets the rule's bound is interpolated on
+//! `ln(ratio)` linearly in `x` between the two neighbouring points whose medians straddle it,
+//! and the denominator's own value there (a time per job of the reference design, say) the
+//! same way, so the answer can be read in the units a user has ("where one job takes about
+//! 500 ns on one thread").
 
 use serde::Serialize;
 
