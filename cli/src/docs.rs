@@ -380,11 +380,12 @@ fn called_directly(run: &Results) -> String {
         .iter()
         .filter(|b| b.family.is_reference())
         .collect();
+    let cells = cells(run);
     let mut rows = String::new();
     let mut differing = Vec::new();
     for family in &run.families {
         let (mut ranked, mut direct, mut differ) = (0, 0, 0);
-        for ((f, workload, n), cell) in cells(run).iter().filter(|(k, _)| k.0 == family.family) {
+        for ((f, workload, n), cell) in cells.iter().filter(|(k, _)| k.0 == family.family) {
             let Some(ranking) = rank(cell) else { continue };
             ranked += 1;
             let here: Vec<&results::Benchmark> = loops

@@ -48,6 +48,17 @@ pub enum Outcome {
     Undecided,
 }
 
+impl Outcome {
+    /// The word a point shows: `confirmed`, `refuted`, `undecided`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Confirmed => "confirmed",
+            Outcome::Refuted => "refuted",
+            Outcome::Undecided => "undecided",
+        }
+    }
+}
+
 /// A claim's verdict over every point the run measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -412,14 +423,9 @@ pub(super) fn ratio_at(
                     p.rounds_in_words(),
                     p.apart_in_words()
                 );
-                return Some(Point {
-                    n: Some(n),
-                    x: None,
-                    value: p.ratio.median,
-                    interval,
-                    outcome: Outcome::Undecided,
-                    how,
-                });
+                let mut unstable = point(claim, n, p.ratio.median, interval, how);
+                unstable.outcome = Outcome::Undecided;
+                return Some(unstable);
             }
             let how = format!("paired over {}", p.rounds_in_words());
             return Some(point(claim, n, p.ratio.median, interval, how));

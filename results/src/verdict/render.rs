@@ -4,7 +4,7 @@
 use crate::claim::Untested;
 use crate::family::Family;
 
-use super::{Crossover, Judgement, Outcome, Point, tally};
+use super::{Crossover, Judgement, Point, tally};
 
 /// The untested statements as plain text, one block each (`dodbench claims`, after the
 /// judgements); empty when there is none.
@@ -82,11 +82,7 @@ impl Point {
             .interval
             .map(|(a, b)| format!(" [{}, {}]", format_value(a), format_value(b)))
             .unwrap_or_default();
-        let outcome = match self.outcome {
-            Outcome::Confirmed => "confirmed",
-            Outcome::Refuted => "refuted",
-            Outcome::Undecided => "undecided",
-        };
+        let outcome = self.outcome.as_str();
         format!(
             "{at}: {}{interval} {outcome} ({})",
             format_value(self.value),
@@ -197,11 +193,6 @@ impl Crossover {
     /// = 128 (x: iterations of script work between API calls); the ratio meets 1 at x ≈ 97,
     /// where single_thread's time per work unit is ≈ 520`.
     pub fn describe(&self, j: &Judgement<'_>) -> String {
-        let word = |o: Outcome| match o {
-            Outcome::Confirmed => "confirmed",
-            Outcome::Refuted => "refuted",
-            Outcome::Undecided => "undecided",
-        };
         let (param, den) = match &j.claim.quantity {
             crate::claim::Quantity::RatioAcross { param, points } => {
                 (param.as_str(), points.first().map(|p| &p.den))
@@ -211,9 +202,9 @@ impl Crossover {
         let mut out = format!(
             "crossover at N = {}: {} up to x = {}, {} from x = {} (x: {param})",
             self.n,
-            word(self.below),
+            self.below.as_str(),
             format_declared(self.between.0),
-            word(self.above),
+            self.above.as_str(),
             format_declared(self.between.1),
         );
         if let Some(m) = self.meets {
