@@ -43,13 +43,15 @@ use workloads::TraceStats;
 
 mod cell;
 mod children;
+mod instances;
 mod launcher;
 mod matrix;
 
 pub use launcher::RUN_AS_BENCH;
 
-use cell::{CellBench, Step};
+use cell::{CellBench, InstanceTimings, Step};
 use children::{BenchKey, LIST_CHILD, RUN_CHILD, relay_run_child, selected_by_criterion};
+use instances::InstanceRequest;
 use matrix::{Lister, Universe, matrix, selection_text};
 
 /// Per-benchmark time budget. The wall time of a benchmark whose body mutates the design
@@ -145,7 +147,7 @@ impl ListVisitor for Run {
                         Err(e) => fail(&format!("{group_name} N={n}: verifying the designs: {e}")),
                     };
                     self.verdicts.extend(verdicts);
-                    Some(self.time_cell::<F, X>(&cell, done_before))
+                    Some(self.time_cell::<F>(&cell, done_before))
                 }
             };
             self.report_progress(&group_name, n, done_before, rounds.as_deref());
@@ -168,7 +170,7 @@ impl Run {
     /// (`bench_harness::rounds`), split over [`SuiteConfig::instances`] instances, and keeps each
     /// one's timing (its rounds instance after instance), or fails its verdict; how the rounds
     /// went, in words.
-    fn time_cell<F: Family, X: ExtraDesigns<F>>(
+    fn time_cell<F: Family>(
         &mut self,
         cell: &CellBench<'_, F>,
         first: usize,
@@ -181,6 +183,12 @@ impl Run {
         let verified = verified.as_slice();
         let mut merged: Vec<Option<Result<RoundsTiming, String>>> = vec![None; verified.len()];
         let mut shapes = Vec::with_capacity(instances);
+        let cell_name = instances::cell_name(cell.group_name, cell.prepared.n);
+        // The instance visits the designs the cell's verdicts name, in their order (a design or
+        // loop selected but without a verdict has none in the instance either).
+        let selected: Vec<String> = verified.iter().map(|v| v.design.clone()).collect();
+        let contestants = verified.iter().filter(|v| v.outcome.is_verified()).count();
+        let deadline = instances::deadline(&budget, contestants);
         for k in 0..instances {
             // Each instance its own order of rounds and its own heap padding.
             let seed = session ^ (k as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407);
@@ -188,14 +196,23 @@ impl Run {
                 .iter()
                 .map(|m| m.as_ref().and_then(|t| t.as_ref().ok().cloned()))
                 .collect();
-            let answer = instance::in_child(|| {
-                let _padding = instance::pad_heap(seed.rotate_left(17));
-                cell.time_instance::<X>(verified, &earlier, &budget, seed)
-            });
+            let request = InstanceRequest {
+                selected: selected.clone(),
+                verified: verified.to_vec(),
+                earlier,
+                seed,
+            };
+            let answer: Result<InstanceTimings, _> =
+                instance::in_new_process(&cell_name, &request, deadline);
             let (timings, shape) = match answer {
-                Ok(((timings, shape), place)) => {
-                    self.note_place(place);
-                    (timings, shape)
+                Ok(answer) => answer,
+                // The instances before it stand: their rounds pair among themselves.
+                Err(e @ instance::InstanceError::OverDeadline(_)) if k > 0 => {
+                    shapes.push(format!(
+                        " instance {} of {instances} stopped ({e}), the cell keeps the {k} before it",
+                        k + 1
+                    ));
+                    break;
                 }
                 Err(e) => {
                     let why = format!("instance {} of {instances}: {e}", k + 1);
@@ -226,15 +243,16 @@ impl Run {
         }
     }
 
-    /// Says once, on standard error, when a cell's work ran in this process instead of a child
-    /// of its own (this process had other threads, or cannot fork here): its instances then
-    /// share one process, and a cell's numbers may depend on the cells before it.
+    /// Says once, on standard error, when a cell's verification ran in this process instead of
+    /// a child of its own (this process had other threads, or cannot fork here): the designs'
+    /// states it builds then stay in this process's heap, which the timing instances, each a
+    /// process of its own, do not inherit.
     fn note_place(&mut self, place: Place) {
         if place == Place::InProcess && !self.noted_in_process {
             self.noted_in_process = true;
             eprintln!(
-                "dodbench: this process cannot fork its cells' instances (it has other threads, \
-                 or this is not Linux): they run in it, one after another"
+                "dodbench: this process cannot fork a child to verify its cells' designs (it has \
+                 other threads, or this is not Linux): they are verified in it"
             );
         }
     }
@@ -454,6 +472,9 @@ pub fn main() {
 pub fn run<L: DesignList>() {
     let started = std::time::Instant::now();
     let config = SuiteConfig::from_env().unwrap_or_else(|e| fail(&e));
+    if let Some(cell) = instance::started_for() {
+        instances::serve_instance::<L>(config, &cell);
+    }
     let criterion_dir = target_dir().join("criterion");
     let (budget, samples, resamples) = criterion_budget(config.scale);
     let mut criterion = Criterion::default()
