@@ -78,7 +78,7 @@ pub use limits::{LimitShare, MemoryBound, MemoryLimit, MemoryLimits};
 pub use machine::{CacheSizes, Machine};
 pub use merge::{MergeCounts, SameRun};
 pub use metric_spec::{Direction, MetricChart, MetricSection, MetricSpec, Scope, Unit};
-pub use ranking::{Gap, Ranking, rank, rank_called_directly};
+pub use ranking::{Gap, Ranking, peers_without_loop, rank, rank_called_directly};
 pub use schema::{
     Benchmark, DesignRecord, Estimate, HwPerOp, Latency, MemoryMetrics, MemorySample,
     READABLE_VERSIONS, Results, ResultsError, SCHEMA_VERSION, SimConfig, SimPerOp, Status,

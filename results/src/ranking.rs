@@ -274,30 +274,55 @@ pub fn rank_called_directly<'a>(
     let (mut replaced, mut peers_replaced) = (0, 0);
     let entries = designs
         .iter()
-        .map(|&d| {
-            let mut mirroring = here.iter().copied().filter(|l| {
-                l.family.is_reference()
-                    && l.mirrors.as_deref() == Some(d.design.as_str())
-                    && l.workload == d.workload
-                    && l.n == d.n
-            });
-            let only = mirroring
-                .next()
-                .filter(|l| l.verified && l.ns_per_op.is_some_and(|e| e.median > 0.0));
-            match (only, mirroring.next()) {
-                (Some(l), None) => {
-                    replaced += 1;
-                    peers_replaced += usize::from(is_peer(d));
-                    Some(l)
-                }
-                _ if is_peer(d) => None,
-                _ => Some(d),
+        .map(|&d| match only_loop_of(d, here) {
+            Some(l) => {
+                replaced += 1;
+                peers_replaced += usize::from(is_peer(d));
+                Some(l)
             }
+            None if is_peer(d) => None,
+            None => Some(d),
         })
         .collect::<Option<Vec<_>>>()?;
     (peers_replaced > 0 || replaced == entries.len())
         .then(|| rank(&entries))
         .flatten()
+}
+
+/// The peers [`rank`] orders in `cell` that have no single verified, timed loop in `here`: why
+/// [`rank_called_directly`] gives no ranking there (empty when the cell ranks nothing, or
+/// every peer has its loop).
+pub fn peers_without_loop<'a>(
+    cell: &[&'a Benchmark],
+    here: &[&'a Benchmark],
+    is_peer: impl Fn(&Benchmark) -> bool,
+) -> Vec<&'a str> {
+    rank(cell).map_or_else(Vec::new, |ranking| {
+        ranking
+            .order
+            .iter()
+            .filter(|d| is_peer(d) && only_loop_of(d, here).is_none())
+            .map(|d| d.design.as_str())
+            .collect()
+    })
+}
+
+/// The one verified, timed loop of `here` that mirrors design `d` on its workload and N;
+/// `None` when there is none, or more than one.
+fn only_loop_of<'a>(d: &Benchmark, here: &[&'a Benchmark]) -> Option<&'a Benchmark> {
+    let mut mirroring = here.iter().copied().filter(|l| {
+        l.family.is_reference()
+            && l.mirrors.as_deref() == Some(d.design.as_str())
+            && l.workload == d.workload
+            && l.n == d.n
+    });
+    let only = mirroring
+        .next()
+        .filter(|l| l.verified && l.ns_per_op.is_some_and(|e| e.median > 0.0));
+    match (only, mirroring.next()) {
+        (Some(l), None) => Some(l),
+        _ => None,
+    }
 }
 
 impl Results {
@@ -583,12 +608,17 @@ mod tests {
         assert_eq!(peer_only.called_directly(), 1);
         assert_eq!(peer_only.leaders(), ["b"]);
         assert_eq!(peer_only.order[1].design, "a");
-        // A peer without a loop, with two, or with a failed one: no such ranking.
+        // A peer without a loop, with two, or with a failed one: no such ranking, and the
+        // peer is named as the reason.
         assert!(rank_called_directly(&cell, &[&la], is_peer).is_none());
+        assert_eq!(peers_without_loop(&cell, &[&la], is_peer), ["b"]);
         assert!(rank_called_directly(&cell, &[&la, &lb, &lb], is_peer).is_none());
+        assert_eq!(peers_without_loop(&cell, &[&la, &lb, &lb], is_peer), ["b"]);
         let mut failed = lb.clone();
         failed.verified = false;
         assert!(rank_called_directly(&cell, &[&la, &failed], is_peer).is_none());
+        assert_eq!(peers_without_loop(&cell, &[&la, &failed], is_peer), ["b"]);
+        assert!(peers_without_loop(&cell, &[&lb], is_peer).is_empty());
         // A loop of another size or workload does not count.
         let mut other_n = lb.clone();
         other_n.n = 2000;

@@ -171,6 +171,10 @@ pub struct SummaryView {
     pub called_directly: String,
     /// Whether that ranking's leaders and [`Self::winner`]'s have no design in common.
     pub called_directly_differs: bool,
+    /// Where the cell is not ranked called directly: the timed peers without a reference loop
+    /// that calls their crate directly (`results::peers_without_loop`), `, `-separated; empty
+    /// otherwise.
+    pub peers_without_loop: String,
     /// What the winner does not guarantee that the fastest of our designs (article or
     /// tuned) does, `; `-separated: a win on a weaker contract; empty otherwise.
     pub winner_weaker: String,

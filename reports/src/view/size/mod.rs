@@ -317,6 +317,10 @@ fn summaries(
             let run = &machines.runs()[machine];
             let direct = results::rank_called_directly(&on, &loops, |b| run.is_peer(b))
                 .map(|direct| called_directly(&ranking, &direct));
+            let peers_without_loop = match direct {
+                Some(_) => String::new(),
+                None => results::peers_without_loop(&on, &loops, |b| run.is_peer(b)).join(", "),
+            };
             Some(SummaryView {
                 family: cell.family.to_string(),
                 workload: cell.workload.to_string(),
@@ -352,6 +356,7 @@ fn summaries(
                 .join("; "),
                 called_directly: direct.clone().map(|d| d.0).unwrap_or_default(),
                 called_directly_differs: direct.is_some_and(|d| d.1),
+                peers_without_loop,
             })
         })
         .collect()
@@ -652,6 +657,33 @@ mod tests {
         let (s, _) = cell(&v);
         assert_eq!(s.called_directly, "");
         assert!(!s.called_directly_differs);
+        assert_eq!(s.peers_without_loop, "", "no peer in this cell");
+        // A peer without a loop is named as the reason, on the row and the family page.
+        let mut with_peer = with_loops(run.clone(), &[("a", &SLOWER)]);
+        with_peer.designs = vec![results::DesignRecord {
+            family: with_peer.benchmarks[0].family,
+            name: "b".into(),
+            description: String::new(),
+            kind: "peer".into(),
+            crate_version: None,
+            id_bytes: 8,
+            detects_stale: true,
+            capacity: None,
+            limits: None,
+            idiom: None,
+            docs: None,
+            adapter: None,
+            contract_gaps: Vec::new(),
+        }];
+        let v = view(with_peer.clone());
+        let (s, _) = cell(&v);
+        assert_eq!(
+            (s.called_directly.as_str(), s.peers_without_loop.as_str()),
+            ("", "b")
+        );
+        let (index, page) = pages(&with_peer);
+        assert!(index.contains("<small>– no loop for b</small>"), "{index}");
+        assert!(page.contains("no reference loop calls b without the family's adapter"));
         let (index, page) = pages(&with_loops(run, &[("a", &SLOWER)]));
         assert_eq!(differs(&index), 1);
         assert!(!page.contains("called directly (the reference loops below"));
