@@ -37,7 +37,7 @@ use crate::family::Family;
 use crate::ranking::{cells, paired, rank};
 use crate::schema::{Benchmark, Results};
 use crate::stats::{Estimate, PairedRatio};
-use crate::verdict::{Verdict, judge_run};
+use crate::verdict::{Crossover, Verdict, judge_run};
 
 /// A cell's top two designs differ by more than this (runner-up ÷ winner) for its winner to
 /// count in the same-winner rate.
@@ -84,6 +84,9 @@ pub struct Agreement {
     /// Claims decided in both runs with different verdicts: `id (family): confirmed (values)
     /// vs refuted (values)`.
     pub claim_flips: Vec<String>,
+    /// Claims read across a parameter with a crossover in either run, the two runs' side by
+    /// side: `id (family) at N = n: A ...; B ...`.
+    pub crossovers: Vec<String>,
 }
 
 /// Of the benchmarks of one family, the ratio-to-reference intervals of two runs.
@@ -182,6 +185,8 @@ pub struct ClaimVerdict {
     ///
     /// [`Judgement::values_in_short`]: crate::verdict::Judgement::values_in_short
     pub values: String,
+    /// Where a claim read across a parameter changes its outcome ([`Verdict::Crossover`]).
+    pub crossovers: Vec<Crossover>,
 }
 
 impl ClaimVerdict {
@@ -194,6 +199,7 @@ impl ClaimVerdict {
                 id: j.claim.id.clone(),
                 verdict: j.verdict,
                 values: j.values_in_short(),
+                crossovers: j.crossovers.clone(),
             })
             .collect()
     }
@@ -205,25 +211,22 @@ impl ClaimVerdict {
 }
 
 /// The claims judged in both runs (matched by family and ID; a claim of one run only is left
-/// out), counted per family, and the flips: `id (family): confirmed (values) vs refuted
-/// (values)`.
-pub fn compare_claims(
-    a: &[ClaimVerdict],
-    b: &[ClaimVerdict],
-) -> (BTreeMap<Family, ClaimCounts>, Vec<String>) {
-    let mut counts: BTreeMap<Family, ClaimCounts> = BTreeMap::new();
-    let mut flips = Vec::new();
+/// out), counted per family; the flips: `id (family): confirmed (values) vs refuted (values)`;
+/// and the crossovers of a claim read across a parameter, the two runs' side by side, at each
+/// N either run has one: `id (family) at N = n: A ...; B ...` ([`Crossover::in_short`]).
+pub fn compare_claims(a: &[ClaimVerdict], b: &[ClaimVerdict]) -> ComparedClaims {
+    let mut compared = ComparedClaims::default();
     for ca in a {
         let Some(cb) = b.iter().find(|c| c.family == ca.family && c.id == ca.id) else {
             continue;
         };
-        let count = counts.entry(ca.family).or_default();
+        let count = compared.counts.entry(ca.family).or_default();
         match (ca.decided(), cb.decided()) {
             (true, true) => {
                 count.decided_both += 1;
                 if ca.verdict != cb.verdict {
                     count.flips += 1;
-                    flips.push(format!(
+                    compared.flips.push(format!(
                         "{} ({}): {} ({}) vs {} ({})",
                         ca.id, ca.family, ca.verdict, ca.values, cb.verdict, cb.values
                     ));
@@ -232,8 +235,46 @@ pub fn compare_claims(
             (true, false) | (false, true) => count.one_sided += 1,
             (false, false) => {}
         }
+        let sizes: std::collections::BTreeSet<u64> = ca
+            .crossovers
+            .iter()
+            .chain(&cb.crossovers)
+            .map(|c| c.n)
+            .collect();
+        for n in sizes {
+            let at = |v: &ClaimVerdict| {
+                let here: Vec<String> = v
+                    .crossovers
+                    .iter()
+                    .filter(|c| c.n == n)
+                    .map(Crossover::in_short)
+                    .collect();
+                match here.is_empty() {
+                    true => format!("none ({})", v.verdict),
+                    false => here.join(" and "),
+                }
+            };
+            compared.crossovers.push(format!(
+                "{} ({}) at N = {n}: A {}; B {}",
+                ca.id,
+                ca.family,
+                at(ca),
+                at(cb)
+            ));
+        }
     }
-    (counts, flips)
+    compared
+}
+
+/// What [`compare_claims`] finds.
+#[derive(Debug, Default)]
+pub struct ComparedClaims {
+    /// Per family.
+    pub counts: BTreeMap<Family, ClaimCounts>,
+    /// Claims decided in both runs with different verdicts.
+    pub flips: Vec<String>,
+    /// Crossovers, the two runs' side by side.
+    pub crossovers: Vec<String>,
 }
 
 /// The verified design of `cell` that `b`'s family names its reference, unless `b` is it.
@@ -397,7 +438,11 @@ pub fn agreement(a: &Results, b: &Results) -> Agreement {
             }
         }
     }
-    let (claims, claim_flips) = compare_claims(&ClaimVerdict::of_run(a), &ClaimVerdict::of_run(b));
+    let ComparedClaims {
+        counts: claims,
+        flips: claim_flips,
+        crossovers,
+    } = compare_claims(&ClaimVerdict::of_run(a), &ClaimVerdict::of_run(b));
     for (family, c) in claims {
         families.entry(family).or_default().claims = c;
     }
@@ -416,6 +461,7 @@ pub fn agreement(a: &Results, b: &Results) -> Agreement {
         families: families.into_iter().collect(),
         ranking_flips,
         claim_flips,
+        crossovers,
     }
 }
 
@@ -620,6 +666,9 @@ impl Agreement {
         for f in &self.claim_flips {
             let _ = writeln!(out, "- Claim flips: {f}.");
         }
+        for c in &self.crossovers {
+            let _ = writeln!(out, "- Crossover: {c}.");
+        }
         out
     }
 
@@ -637,6 +686,9 @@ impl Agreement {
         }
         for f in &self.claim_flips {
             let _ = writeln!(out, "  claim flips: {f}");
+        }
+        for c in &self.crossovers {
+            let _ = writeln!(out, "  crossover: {c}");
         }
         out
     }

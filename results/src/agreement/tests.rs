@@ -373,6 +373,7 @@ fn claim_verdicts_are_matched_by_family_and_id() {
         id: id.into(),
         verdict,
         values: "1000: 1".into(),
+        crossovers: Vec::new(),
     };
     let a = [
         verdict(Family::IdTable, "A1", Verdict::Confirmed),
@@ -387,7 +388,12 @@ fn claim_verdicts_are_matched_by_family_and_id() {
         verdict(Family::IdTable, "A2", Verdict::Refuted),
         verdict(Family::Tags, "B1", Verdict::Undecided),
     ];
-    let (counts, flips) = compare_claims(&a, &b);
+    let ComparedClaims {
+        counts,
+        flips,
+        crossovers,
+    } = compare_claims(&a, &b);
+    assert!(crossovers.is_empty());
     assert_eq!(
         counts[&Family::IdTable],
         ClaimCounts {
@@ -412,4 +418,45 @@ fn claim_verdicts_are_matched_by_family_and_id() {
         flips,
         ["A1 (tags): refuted (1000: 1) vs confirmed (1000: 1)"]
     );
+}
+
+/// A claim read across a parameter shows both runs' crossovers side by side at each N either
+/// run has one; a run without one there says its verdict.
+#[test]
+fn crossovers_of_both_runs_are_set_side_by_side() {
+    use crate::verdict::{Crossover, Meeting, Outcome};
+    let crossing = |n: u64, at: f64| Crossover {
+        n,
+        between: (64.0, 128.0),
+        below: Outcome::Refuted,
+        above: Outcome::Confirmed,
+        meets: Some(Meeting {
+            bound: 1.0,
+            at,
+            den_at: None,
+        }),
+    };
+    let verdict = |verdict: Verdict, crossovers: Vec<Crossover>| ClaimVerdict {
+        family: Family::Locking,
+        id: "H2".into(),
+        verdict,
+        values: String::new(),
+        crossovers,
+    };
+    let a = [verdict(Verdict::Crossover, vec![crossing(1000, 99.2)])];
+    let b = [verdict(
+        Verdict::Crossover,
+        vec![crossing(1000, 96.8), crossing(16384, 50.0)],
+    )];
+    let compared = compare_claims(&a, &b);
+    assert_eq!(
+        compared.crossovers,
+        [
+            "H2 (locking) at N = 1000: A refuted up to x = 64, confirmed from x = 128, meeting 1 \
+             at x ≈ 99.2; B refuted up to x = 64, confirmed from x = 128, meeting 1 at x ≈ 96.8",
+            "H2 (locking) at N = 16384: A none (crossover); B refuted up to x = 64, confirmed \
+             from x = 128, meeting 1 at x ≈ 50.0"
+        ]
+    );
+    assert_eq!(compared.counts[&Family::Locking], ClaimCounts::default());
 }

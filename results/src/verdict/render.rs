@@ -189,6 +189,27 @@ impl Judgement<'_> {
 }
 
 impl Crossover {
+    /// The crossover in short, without its N or its parameter's name: `confirmed up to x = 64,
+    /// undecided from x = 128, meeting 1 at x ≈ 164` (what `dodbench agreement` sets side by
+    /// side for two runs).
+    pub fn in_short(&self) -> String {
+        let mut out = format!(
+            "{} up to x = {}, {} from x = {}",
+            self.below.as_str(),
+            format_declared(self.between.0),
+            self.above.as_str(),
+            format_declared(self.between.1),
+        );
+        if let Some(m) = self.meets {
+            out += &format!(
+                ", meeting {} at x ≈ {}",
+                format_declared(m.bound),
+                format_value(m.at)
+            );
+        }
+        out
+    }
+
     /// The crossover in words: `crossover at N = 1000: confirmed up to x = 64, refuted from x
     /// = 128 (x: iterations of script work between API calls); the ratio meets 1 at x ≈ 97,
     /// where single_thread's time per work unit is ≈ 520`.
