@@ -388,7 +388,7 @@ mod tests {
     /// binary started again for one test, [`INSTANCE_OF`] naming what to do.
     fn serve_as_instance(what: &str) -> ! {
         match what {
-            "answer" => serve(|x: u64| Ok((code_address(), x + 1))),
+            "answer" => serve(|x: u64| Ok((image_address(), x + 1))),
             "sleep" => serve(|x: u64| {
                 std::thread::sleep(Duration::from_secs(60));
                 Ok(x)
@@ -398,9 +398,11 @@ mod tests {
         }
     }
 
-    /// Where this program's code was placed: a function's address.
-    fn code_address() -> usize {
-        code_address as fn() -> usize as usize
+    /// Where this program's image was placed: the address of a static of its own (a function's
+    /// address would do as well, but a function may have several copies, and a static has one).
+    fn image_address() -> usize {
+        static PLACED: u8 = 0;
+        std::ptr::from_ref(&PLACED) as usize
     }
 
     /// Whether the system places a new program's code at a random address: the kernel's
@@ -450,15 +452,15 @@ mod tests {
             .collect();
         match layout_is_randomized() {
             Ok(()) => assert!(
-                placements.iter().any(|&at| at != code_address()),
-                "every instance placed its code where this process has it: {placements:x?}"
+                placements.iter().any(|&at| at != image_address()),
+                "every instance placed its image where this process has it: {placements:x?}"
             ),
             Err(why) => eprintln!("not checking that instances draw their own layout: {why}"),
         }
-        let forked = fork_and_run(code_address).unwrap();
+        let forked = fork_and_run(image_address).unwrap();
         assert_eq!(
             forked,
-            code_address(),
+            image_address(),
             "a forked child shares the placement"
         );
         let refused = in_program::<u64, u64>(&exe, &args, "refuse", &0, minute).unwrap_err();
