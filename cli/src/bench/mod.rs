@@ -170,11 +170,7 @@ impl Run {
     /// (`bench_harness::rounds`), split over [`SuiteConfig::instances`] instances, and keeps each
     /// one's timing (its rounds instance after instance), or fails its verdict; how the rounds
     /// went, in words.
-    fn time_cell<F: Family>(
-        &mut self,
-        cell: &CellBench<'_, F>,
-        first: usize,
-    ) -> String {
+    fn time_cell<F: Family>(&mut self, cell: &CellBench<'_, F>, first: usize) -> String {
         let session = self.session_base ^ self.cells.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         self.cells += 1;
         let instances = self.config.instances();

@@ -81,7 +81,26 @@ fn advise_ranks_a_recorded_application_trace_and_lists_the_unsupported() {
     recorded_application(&trace);
     let (stdout, results) = advise(&trace, &dir.path().join("report"));
     let designs = impls::id_table::designs();
-    assert_eq!(results.benchmarks.len(), designs.len());
+    let (loops, timed): (Vec<_>, Vec<_>) = results
+        .benchmarks
+        .iter()
+        .partition(|b| b.family.is_reference());
+    assert_eq!(timed.len(), designs.len());
+    // Every peer whose replay runs the trace is called directly too (its `ref-direct-` loop
+    // runs any body); `slab`, which detects no stale ID, has none on its stale lookups.
+    let mut mirrored: Vec<_> = loops.iter().filter_map(|b| b.mirrors.as_deref()).collect();
+    mirrored.sort_unstable();
+    assert_eq!(
+        mirrored,
+        [
+            "generational-arena",
+            "slotmap",
+            "slotmap-dense",
+            "slotmap-hop",
+            "thunderdome"
+        ],
+        "{stdout}"
+    );
     // The map designs have no generation: they cannot run a trace with stale lookups.
     let unsupported: Vec<_> = results
         .benchmarks
@@ -210,17 +229,20 @@ fn advise_times_the_designs_in_interleaved_rounds_and_states_the_confidence() {
     let results = Results::load(&out.join("results.json")).unwrap();
     let verified: Vec<_> = results.benchmarks.iter().filter(|b| b.verified).collect();
     assert!(verified.len() >= 2, "{stdout}");
+    // The peers' reference loops (their crates called directly) are timed in the same rounds.
+    let loops = verified.iter().filter(|b| b.family.is_reference()).count();
+    assert!(loops > 0, "{stderr}");
+    let designs = verified.len() - loops;
     assert!(
         stderr.contains(&format!(
-            "advise: timing {} designs in {rounds} interleaved rounds",
-            verified.len()
+            "advise: timing {designs} designs and {loops} reference loops in {rounds} \
+             interleaved rounds"
         )),
         "{stderr}"
     );
     assert!(
         stderr.contains(&format!(
-            "advise: timed {} designs in {rounds} rounds",
-            verified.len()
+            "advise: timed {designs} designs and {loops} reference loops in {rounds} rounds"
         )),
         "{stderr}"
     );

@@ -18,6 +18,7 @@ mod claims;
 mod digest;
 mod metrics;
 mod reference;
+mod reference_simulate;
 mod runs;
 
 use impls::components::model::ModelStore;

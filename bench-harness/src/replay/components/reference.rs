@@ -25,23 +25,34 @@
 //!     the timed region), as the replay's timing rebuilds its state for a body that writes:
 //!     the first pass's when the loop is built, each later one's before its pass, and a
 //!     pass's spent state is freed before the next.
+//!   - a body of `Simulate`s (`comp-simulate`, `comp-simulate-sparse` and its `-d1`, `-d50`,
+//!     `-d100` points): per `Simulate`, the crate's own query over the three components the
+//!     step reads and writes, taken once for the pass as the peer's `simulate` takes it (hecs
+//!     `World::query_mut::<(&mut Position, &mut Velocity, &Acceleration)>()`, shipyard a
+//!     `World::run` system over `ViewMut<Position>`, `ViewMut<Velocity>` and
+//!     `View<Acceleration>`, specs a join of `WriteStorage<Position>`,
+//!     `WriteStorage<Velocity>` and `ReadStorage<Acceleration>`), every instance it yields
+//!     stepped ([`DirectSimulate`], in `reference_simulate.rs`), on a state rebuilt for every
+//!     timed pass as a body of copies is.
 //!
-//!   Other bodies have no loop. [`ReferenceLoop::mirrors`] names the peer, so the results'
-//!   `overhead` (replay ÷ this loop) is what the replay driver and the [`ComponentStore`]
-//!   adapter add to the crate. Verified: the lookups found and their sum, or the copies made
+//!   Other bodies (the mixed ones: `comp-frame`, `comp-gc` and its points, `comp-multi`) have
+//!   no loop. [`ReferenceLoop::mirrors`] names the peer, so the results' `overhead` (replay ÷
+//!   this loop) is what the replay driver and the [`ComponentStore`] adapter add to the crate.
+//!   Verified: the lookups found and their sum, or the copies made (the instances simulated)
 //!   and the state after the body (read back through the peer's [`ComponentStore::visit`],
 //!   untimed), must equal the model's.
 //! * The same loops for `bevy_ecs` (`ref-direct-bevy_table`, `ref-direct-bevy_sparse`, behind
 //!   the `bevy` cargo feature), as bevy's docs show a system doing it: the `QueryState` cached
 //!   once (the peer's, built with its world: `&Position` for lookups, `&mut Position` for
-//!   copies), its `Query` taken once for the body (its archetypes brought up to date, as a
-//!   system's are each run), `Query::get` per entity (and `Query::get_mut` of a copy's
-//!   target).
+//!   copies, `(&mut Position, &mut Velocity, &Acceleration)` for simulate), its `Query` taken
+//!   once for the body or the `Simulate` (its archetypes brought up to date, as a system's
+//!   are each run), `Query::get` per entity (and `Query::get_mut` of a copy's target), or
+//!   `Query::iter_mut` over the instances.
 //! * The same loops for our article design `buffer_direct` (`ref-direct-buffer_direct`):
 //!   [`ComponentStore::position`] per entity, then [`ComponentStore::write`] of a copy's
-//!   target, the store used directly. It has no adapter, so its overhead is the replay
-//!   driver's alone, which every design of the family pays: a peer's overhead above it is its
-//!   adapter's.
+//!   target, or [`ComponentStore::simulate`] per `Simulate`, the store used directly. It has
+//!   no adapter, so its overhead is the replay driver's alone, which every design of the
+//!   family pays: a peer's overhead above it is its adapter's.
 
 use std::time::Duration;
 
@@ -56,6 +67,7 @@ use workloads::Trace;
 use workloads::components::{ComponentOp, EntityHandle};
 
 use super::digest::mix_lookup;
+use super::reference_simulate::DirectSimulate;
 use super::{ComponentDigest, ComponentFamily, ComponentReplay, DT, StateHash};
 use crate::host::Stopwatch;
 use crate::replay::contract::{ReferenceLoop, Replayer};
@@ -136,9 +148,10 @@ impl ReferenceLoop for VecSimulate {
 
 /// A peer whose crate the `ref-direct-<peer>` loop calls directly: each body kind's loop as an
 /// application writes it with the crate (its world borrowed from the peer, built untimed), one
-/// view or storage borrowed for the whole body. Out of line, so every call runs the same
-/// machine code whatever the caller.
-pub trait EcsDirectLoops: ComponentStore + 'static {
+/// view or storage borrowed for the whole body (a body of `Simulate`s: one query per pass,
+/// [`DirectSimulate`]). Out of line, so every call runs the same machine code whatever the
+/// caller.
+pub trait EcsDirectLoops: DirectSimulate + 'static {
     /// Looks every entity of `lookups` up: how many had a point mass, and the wrapping sum of
     /// [`mix_lookup`] of their handles and positions.
     fn lookup_all(&self, lookups: &[(EntityHandle, Self::Entity)]) -> (u64, u64);
@@ -366,38 +379,55 @@ enum Body<P: EcsDirectLoops> {
         /// The (source, target) pairs.
         copies: Vec<(P::Entity, P::Entity)>,
     },
+    /// Only `Simulate`s, on a state rebuilt for each pass as a body of copies is.
+    Simulates {
+        /// The trace (its setup rebuilds each pass's state).
+        trace: Trace<ComponentOp>,
+        /// The states of the passes, as [`Body::Copies`]'s.
+        passes: PassStates<ComponentReplay<P>>,
+        /// The `Simulate` ops of the body: the passes of the crate's query.
+        simulates: usize,
+    },
 }
 
-/// A `Lookup` or `CopyPosition` body run by the ECS crate of peer `P` directly
+/// A `Lookup`, `CopyPosition` or `Simulate` body run by the ECS crate of peer `P` directly
 /// (`ref-direct-<peer>`, see the [module docs](self)).
 pub struct DirectEcs<P: EcsDirectLoops> {
     /// The body and its state.
     body: Body<P>,
-    /// The model's answers: the lookups found and their sum, or the copies made and the
-    /// state digest after the body ([`Replayer::state_digest`]).
+    /// The model's answers: the lookups found and their sum, or the copies made (the
+    /// instances simulated) and the state digest after the body ([`Replayer::state_digest`]).
     expected: (u64, u64),
 }
 
 impl<P: EcsDirectLoops> DirectEcs<P> {
-    /// One pass over a body of copies, on the peer after the setup (built before the pass
-    /// unless ready, untimed): the copies made and the state digest after them, and the time
-    /// of the copies alone.
-    fn copy_pass(
+    /// One pass over a body that writes, `body`, on the peer after the setup (built before
+    /// the pass unless ready, untimed): `body`'s count and the state digest after it, and the
+    /// time of `body` alone.
+    fn pass_on_fresh_state(
         trace: &Trace<ComponentOp>,
         passes: &PassStates<ComponentReplay<P>>,
-        copies: &[(P::Entity, P::Entity)],
+        body: impl FnOnce(&mut P) -> u64,
     ) -> Result<((u64, u64), Duration), String> {
         let mut state = passes
             .next(|| ComponentReplay::<P>::after_setup(trace).map_err(|e| format!("setup {e}")))?;
         crate::host::fresh_time_slice();
         let start = Stopwatch::start();
-        let copied = std::hint::black_box(&mut state.store).copy_all(std::hint::black_box(copies));
+        let count = body(std::hint::black_box(&mut state.store));
         let elapsed = start.elapsed();
         let digest = state.state_digest();
         passes.spend(state);
         let digest = digest.ok_or("the peer gives no state digest")?;
-        Ok(((copied, digest), elapsed))
+        Ok(((count, digest), elapsed))
     }
+}
+
+/// The model's state digest after `trace`'s setup and body, `None` if it refuses the trace.
+fn model_state_after(trace: &Trace<ComponentOp>) -> Option<u64> {
+    let mut model = ComponentReplay::<ModelStore>::for_trace(trace);
+    model.replay(&trace.setup).ok()?;
+    model.replay(&trace.body).ok()?;
+    model.state_digest()
 }
 
 impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
@@ -411,8 +441,9 @@ impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
         Some(P::INFO.meta.name)
     }
 
-    /// For a trace whose body is only `Lookup` ops or only `CopyPosition` ops; `None`
-    /// otherwise or if the peer refuses the setup (or, for copies, the model the trace).
+    /// For a trace whose body is only `Lookup` ops, only `CopyPosition` ops or only
+    /// `Simulate` ops; `None` otherwise or if the peer refuses the setup (or, for a body that
+    /// writes, the model the trace).
     fn for_trace(trace: &Trace<ComponentOp>, expected: &ComponentDigest) -> Option<Self> {
         let mut state = ComponentReplay::<P>::after_setup(trace).ok()?;
         let entities = state.handles().ids();
@@ -441,28 +472,38 @@ impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
                         _ => None,
                     })
                     .collect::<Option<Vec<_>>>()?;
-                let mut model = ComponentReplay::<ModelStore>::for_trace(trace);
-                model.replay(&trace.setup).ok()?;
-                model.replay(&trace.body).ok()?;
                 Some(Self {
                     body: Body::Copies {
                         trace: trace.clone(),
                         passes: PassStates::starting_with(state),
                         copies,
                     },
-                    expected: (expected.copies_done, model.state_digest()?),
+                    expected: (expected.copies_done, model_state_after(trace)?),
+                })
+            }
+            ComponentOp::Simulate => {
+                if trace.body.iter().any(|op| *op != ComponentOp::Simulate) {
+                    return None;
+                }
+                Some(Self {
+                    body: Body::Simulates {
+                        trace: trace.clone(),
+                        passes: PassStates::starting_with(state),
+                        simulates: trace.body.len(),
+                    },
+                    expected: (expected.simulated, model_state_after(trace)?),
                 })
             }
             _ => None,
         }
     }
 
-    /// Times `iters` passes of the body (a body of copies on a state after the setup built
-    /// before each pass but a first, untimed).
+    /// Times `iters` passes of the body (a body of copies or of `Simulate`s on a state after
+    /// the setup built before each pass but a first, untimed).
     ///
     /// # Errors
-    /// The lookups found or their sum, or the copies made or the state after them, differ
-    /// from the model's.
+    /// The lookups found or their sum, or the copies made (the instances simulated) or the
+    /// state after them, differ from the model's.
     fn run(&self, iters: u64) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
@@ -476,7 +517,16 @@ impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
                     trace,
                     passes,
                     copies,
-                } => Self::copy_pass(trace, passes, copies)?,
+                } => Self::pass_on_fresh_state(trace, passes, |store| {
+                    store.copy_all(std::hint::black_box(copies))
+                })?,
+                Body::Simulates {
+                    trace,
+                    passes,
+                    simulates,
+                } => Self::pass_on_fresh_state(trace, passes, |store| {
+                    store.simulate_passes(std::hint::black_box(*simulates))
+                })?,
             };
             total += elapsed;
             if std::hint::black_box(answers) == self.expected {
@@ -490,6 +540,9 @@ impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
                 ),
                 Body::Copies { .. } => format!(
                     "{name} called directly made {got} copies (state {got_hash:#x}), the model {want} (state {want_hash:#x})"
+                ),
+                Body::Simulates { .. } => format!(
+                    "{name} called directly simulated {got} instances (state {got_hash:#x}), the model {want} (state {want_hash:#x})"
                 ),
             });
         }
@@ -554,9 +607,10 @@ mod tests {
     }
 
     /// Every `ref-direct-<peer>` loop finds what the model finds on a lookup body (also with
-    /// entities lacking a point mass), copies what the model copies on the copy bodies (the
-    /// copies made and the state after them, pass after pass on rebuilt states), fails a
-    /// wrong expectation, and has no loop for other bodies.
+    /// entities lacking a point mass), copies what the model copies on the copy bodies and
+    /// simulates what it simulates on the simulate bodies (at every density; the count and the
+    /// state after them, pass after pass on rebuilt states), fails a wrong expectation of
+    /// either answer, and has no loop for other bodies.
     #[test]
     fn direct_ecs_loops_answer_like_the_model() {
         fn check<P: EcsDirectLoops>(trace: &Trace<ComponentOp>) {
@@ -565,11 +619,17 @@ mod tests {
             let looped = DirectEcs::<P>::for_trace(trace, &expected.body)
                 .unwrap_or_else(|| panic!("{name}: no loop for {workload}"));
             assert_eq!(DirectEcs::<P>::mirrors(), Some(name));
-            looped
-                .run(2)
-                .unwrap_or_else(|e| panic!("{name} on {workload}: {e}"));
+            // Three passes after two: a state left over from a pass would fail the third.
+            for iters in [2, 3] {
+                looped
+                    .run(iters)
+                    .unwrap_or_else(|e| panic!("{name} on {workload}: {e}"));
+            }
             let mut wrong = DirectEcs::<P>::for_trace(trace, &expected.body).unwrap();
             wrong.expected.1 ^= 1;
+            assert!(wrong.run(1).is_err(), "{name} on {workload}");
+            let mut wrong = DirectEcs::<P>::for_trace(trace, &expected.body).unwrap();
+            wrong.expected.0 += 1;
             assert!(wrong.run(1).is_err(), "{name} on {workload}");
         }
         fn no_loop<P: EcsDirectLoops>(trace: &Trace<ComponentOp>) {
@@ -588,10 +648,59 @@ mod tests {
             sparse,
             trace("comp-sync"),
             trace("comp-sync-random"),
+            trace("comp-simulate"),
+            trace("comp-simulate-sparse"),
+            trace("comp-simulate-sparse-d1"),
+            trace("comp-simulate-sparse-d50"),
+            trace("comp-simulate-sparse-d100"),
         ] {
             for_every_direct_loop!(check, &body);
         }
-        for_every_direct_loop!(no_loop, &trace("comp-frame"));
+        // Bodies of no one kind: a frame, a simulate body with a lookup, lookups then a
+        // `Simulate`.
+        let mut simulate_and_lookup = trace("comp-simulate");
+        simulate_and_lookup.body.insert(1, ComponentOp::Lookup(0));
+        let mut lookups_and_simulate = trace("comp-lookup");
+        lookups_and_simulate.body.push(ComponentOp::Simulate);
+        for body in [
+            trace("comp-frame"),
+            simulate_and_lookup,
+            lookups_and_simulate,
+        ] {
+            for_every_direct_loop!(no_loop, &body);
+        }
+    }
+
+    /// A simulate loop whose instances simulated are the model's but whose state is not fails
+    /// on the state; its first pass runs on the state built with the loop.
+    #[test]
+    fn a_wrong_simulate_fails_on_the_state() {
+        fn check<P: EcsDirectLoops>(trace: &Trace<ComponentOp>) {
+            let name = P::INFO.meta.name;
+            let expected = Expected::<ComponentFamily>::of(trace).unwrap();
+            let mut looped = DirectEcs::<P>::for_trace(trace, &expected.body).unwrap();
+            let Body::Simulates {
+                passes, simulates, ..
+            } = &mut looped.body
+            else {
+                panic!("{name}: a body of simulates");
+            };
+            assert_eq!(passes.held(), (true, false), "{name}");
+            // One pass fewer, expected to simulate as many instances fewer: only the state
+            // differs from the expectation.
+            let per_pass = looped.expected.0 / *simulates as u64;
+            *simulates -= 1;
+            looped.expected.0 -= per_pass;
+            let count = looped.expected.0;
+            let error = looped.run(1).unwrap_err();
+            assert!(
+                error.contains(&format!("simulated {count} instances"))
+                    && error.contains(&format!("the model {count} (state")),
+                "{name}: {error}"
+            );
+        }
+        let simulate = trace("comp-simulate");
+        for_every_direct_loop!(check, &simulate);
     }
 
     /// A copy loop whose copies are as many as the model's but not the same ones fails on the

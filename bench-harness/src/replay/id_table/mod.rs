@@ -7,6 +7,8 @@
 //! the IDs a dry run resolved, in op order ([`super::resolved`]).
 
 mod claims;
+pub mod crate_loops;
+pub mod direct_peer;
 pub mod recording;
 pub mod reference;
 
@@ -135,16 +137,16 @@ impl Family for IdTableFamily {
             [D: Design] => IdTableReplay<D>
         );
         visitor.visit_loop::<reference::VecIterate>();
-        // One direct loop per design the lookup ranking is checked on: the article's two
-        // arrays through the family trait, every peer through its own crate.
+        // One direct loop per design it mirrors: the article's two arrays through the family
+        // trait on lookup bodies, every peer through its own crate on every body its replay runs.
         visitor.visit_loop::<reference::DirectLookup<ctors::Holey>>();
         visitor.visit_loop::<reference::DirectLookup<ctors::Packed>>();
-        visitor.visit_loop::<reference::DirectPeerLookup<ctors::SlotMap>>();
-        visitor.visit_loop::<reference::DirectPeerLookup<ctors::DenseSlotMap>>();
-        visitor.visit_loop::<reference::DirectPeerLookup<ctors::HopSlotMap>>();
-        visitor.visit_loop::<reference::DirectPeerLookup<ctors::Thunderdome>>();
-        visitor.visit_loop::<reference::DirectPeerLookup<ctors::GenerationalArena>>();
-        visitor.visit_loop::<reference::DirectPeerLookup<ctors::Slab>>();
+        visitor.visit_loop::<direct_peer::DirectPeer<ctors::SlotMap>>();
+        visitor.visit_loop::<direct_peer::DirectPeer<ctors::DenseSlotMap>>();
+        visitor.visit_loop::<direct_peer::DirectPeer<ctors::HopSlotMap>>();
+        visitor.visit_loop::<direct_peer::DirectPeer<ctors::Thunderdome>>();
+        visitor.visit_loop::<direct_peer::DirectPeer<ctors::GenerationalArena>>();
+        visitor.visit_loop::<direct_peer::DirectPeer<ctors::Slab>>();
     }
 }
 

@@ -8,33 +8,26 @@
 //!   loop is [`super::lookup_all`], the very function the timed replay runs a uniform run of
 //!   `Get`s through, so the two differ only by what the driver does around it. Registered for
 //!   our own designs (`holey`, `packed`).
-//! * [`DirectPeerLookup`] (`ref-direct-<peer>`, for `slotmap`, `slotmap-dense`, `slotmap-hop`,
-//!   `thunderdome`, `generational-arena` and `slab`): a lookup body written against the peer's
-//!   crate itself, no [`IdTable`] in between: the peer's table after the trace's setup (built
-//!   untimed by the peer's replay, so the same objects under the crate's own keys), then the
-//!   crate's own `get` per key (`SlotMap::get`, `DenseSlotMap::get`, `HopSlotMap::get`,
-//!   `thunderdome::Arena::get`, `generational_arena::Arena::get`, `Slab::get`) over a plain
-//!   `Vec` of the body's keys in op order, in an out-of-line loop per peer
-//!   ([`CrateLookupLoop`]). Covers every body of `Get`s only: `lookup-uniform` (and its `-p8`
-//!   and `-p128` object sizes), `lookup-zipf`, `lookup-key-order` and
-//!   `lookup-key-order-sorted`; `None` for any other body. [`ReferenceLoop::mirrors`] names
-//!   the peer, so the results' `overhead` (replay ÷ this loop) is what the replay driver and
-//!   the adapter add to the crate. Verified: the hits and the wrapping sum of [`super::mix_object`]
-//!   over the objects found must equal the model's.
+//! * [`DirectPeer`](super::direct_peer::DirectPeer) (`ref-direct-<peer>`, for `slotmap`,
+//!   `slotmap-dense`, `slotmap-hop`, `thunderdome`, `generational-arena` and `slab`): any body
+//!   written against the peer's crate itself, no [`IdTable`] in between, one call of the
+//!   crate's per op over the body's keys decoded before timing (the crate's own, as the peer's
+//!   dry run recorded them), on the peer's table after the trace's setup (built untimed by the
+//!   peer's replay). Covers every body of every ID-table workload the peer's replay runs:
+//!   lookups, stale lookups, iteration, removal, fills and the mixed bodies (`churn`, `frame`,
+//!   `article-mix`, ...); `None` where the peer's replay is unsupported (`slab` on stale
+//!   lookups). [`ReferenceLoop::mirrors`] names the peer, so the results' `overhead` (replay ÷
+//!   this loop) is what the replay driver and the adapter add to the crate. Verified: the
+//!   whole body digest must equal the model's. In [`super::direct_peer`], with its loops per
+//!   body shape and the states they run on.
 
 use std::time::Duration;
 
-use impls::id_table::peers::generational_arena::GenerationalArenaPeer;
-use impls::id_table::peers::slab::SlabPeer;
-use impls::id_table::peers::slotmap::SlotMapPeer;
-use impls::id_table::peers::slotmap_dense::DenseSlotMapPeer;
-use impls::id_table::peers::slotmap_hop::HopSlotMapPeer;
-use impls::id_table::peers::thunderdome::ThunderdomePeer;
 use impls::id_table::registry::ctors;
 use impls::id_table::{Design, IdTable};
 use workloads::{IdTableOp, Object, Payload, Payload8, Payload128, Trace};
 
-use super::{IdTableDigest, IdTableFamily, IdTableReplay, lookup_all, mix_object};
+use super::{IdTableDigest, IdTableFamily, IdTableReplay, lookup_all};
 use crate::host::Stopwatch;
 use crate::replay::contract::{ReferenceLoop, Replayer};
 use crate::replay::shared::{CellStates, SharedState};
@@ -170,8 +163,8 @@ impl<C: Design> ReferenceLoop for DirectLookup<C> {
     }
 }
 
-/// Design `C`'s state for a `Get` body: the one its timed replays reuse when `designs` holds
-/// it, else one of the loop's own; `None` for any other body, or if the setup fails.
+/// Design `C`'s state for a `Get` body: [`shared_state`]; `None` for any other body, or if the
+/// setup fails.
 fn lookup_state<C: Design>(
     trace: &Trace<IdTableOp>,
     designs: &CellStates,
@@ -179,11 +172,21 @@ fn lookup_state<C: Design>(
     if trace.body.is_empty() || !trace.body.iter().all(|op| matches!(op, IdTableOp::Get(_))) {
         return None;
     }
-    let shared = designs
-        .get::<IdTableReplay<C>>()
-        .or_else(|| SharedState::resolve(trace).ok())?;
+    let shared = shared_state::<C>(trace, designs)?;
     // One ID per `Get`, in op order: the body the loop runs.
     (shared.resolved_ids() == trace.body.len()).then_some(shared)
+}
+
+/// Design `C`'s state for a body that only reads: the one its timed replays reuse when
+/// `designs` holds it, else one of the loop's own (the setup and the dry run); `None` if the
+/// setup or the dry run fails.
+pub(super) fn shared_state<C: Design>(
+    trace: &Trace<IdTableOp>,
+    designs: &CellStates,
+) -> Option<SharedState<IdTableReplay<C>>> {
+    designs
+        .get::<IdTableReplay<C>>()
+        .or_else(|| SharedState::resolve(trace).ok())
 }
 
 impl<C: Design> DirectLookup<C> {
@@ -210,164 +213,9 @@ impl<C: Design> DirectLookup<C> {
     }
 }
 
-/// A peer design whose crate the `ref-direct-<peer>` loop calls directly: the lookup loop as an
-/// application writes it with the crate, over the crate's map borrowed from the peer's table
-/// (built untimed by the peer's replay).
-pub trait CrateLookupLoop: Design {
-    /// Looks every key of `keys` up with the crate's own `get`: how many resolved, and the
-    /// wrapping sum of [`mix_object`] over the objects found. Out of line, so every call runs the
-    /// same machine code whatever the caller.
-    fn lookup_all<P: Object>(table: &Self::Table<P>, keys: &[Self::Id]) -> (u64, u64);
-}
-
-/// The body of every [`CrateLookupLoop::lookup_all`]: `get(key)` on the crate's map per key.
-macro_rules! crate_lookup_loop {
-    ($map:expr, $keys:expr) => {{
-        let map = $map;
-        let (mut hits, mut sum) = (0u64, 0u64);
-        for &key in $keys {
-            if let Some(p) = map.get(key) {
-                hits += 1;
-                sum = sum.wrapping_add(mix_object(p));
-            }
-        }
-        (hits, sum)
-    }};
-}
-
-impl CrateLookupLoop for ctors::SlotMap {
-    /// `SlotMap::get(key)` per key, on the map [`SlotMapPeer::map`] returns.
-    #[inline(never)]
-    fn lookup_all<P: Object>(table: &SlotMapPeer<P>, keys: &[Self::Id]) -> (u64, u64) {
-        crate_lookup_loop!(table.map(), keys)
-    }
-}
-
-impl CrateLookupLoop for ctors::DenseSlotMap {
-    /// `DenseSlotMap::get(key)` per key, on the map [`DenseSlotMapPeer::map`] returns.
-    #[inline(never)]
-    fn lookup_all<P: Object>(table: &DenseSlotMapPeer<P>, keys: &[Self::Id]) -> (u64, u64) {
-        crate_lookup_loop!(table.map(), keys)
-    }
-}
-
-impl CrateLookupLoop for ctors::HopSlotMap {
-    /// `HopSlotMap::get(key)` per key, on the map [`HopSlotMapPeer::map`] returns.
-    #[inline(never)]
-    fn lookup_all<P: Object>(table: &HopSlotMapPeer<P>, keys: &[Self::Id]) -> (u64, u64) {
-        crate_lookup_loop!(table.map(), keys)
-    }
-}
-
-impl CrateLookupLoop for ctors::Thunderdome {
-    /// `thunderdome::Arena::get(index)` per key, on the map [`ThunderdomePeer::arena`] returns.
-    #[inline(never)]
-    fn lookup_all<P: Object>(table: &ThunderdomePeer<P>, keys: &[Self::Id]) -> (u64, u64) {
-        crate_lookup_loop!(table.arena(), keys)
-    }
-}
-
-impl CrateLookupLoop for ctors::GenerationalArena {
-    /// `generational_arena::Arena::get(index)` per key, on the map [`GenerationalArenaPeer::arena`] returns.
-    #[inline(never)]
-    fn lookup_all<P: Object>(table: &GenerationalArenaPeer<P>, keys: &[Self::Id]) -> (u64, u64) {
-        crate_lookup_loop!(table.arena(), keys)
-    }
-}
-
-impl CrateLookupLoop for ctors::Slab {
-    /// `Slab::get(key)` per key, on the map [`SlabPeer::slab`] returns.
-    #[inline(never)]
-    fn lookup_all<P: Object>(table: &SlabPeer<P>, keys: &[Self::Id]) -> (u64, u64) {
-        crate_lookup_loop!(table.slab(), keys)
-    }
-}
-
-/// A `Get` body run by the crate of peer design `C` directly (`ref-direct-<peer>`, see the
-/// [module docs](self)).
-pub struct DirectPeerLookup<C: CrateLookupLoop> {
-    /// The peer after the setup and the dry run, and the body's keys (the crate's own, in op
-    /// order): the timed replays' own when the peer is in the cell
-    /// ([`ReferenceLoop::in_cell`]). Only its crate map is read.
-    shared: SharedState<IdTableReplay<C>>,
-    /// The model's hits and lookup sum.
-    expected: (u64, u64),
-}
-
-impl<C: CrateLookupLoop> ReferenceLoop for DirectPeerLookup<C> {
-    type Family = IdTableFamily;
-
-    fn name() -> String {
-        format!("ref-direct-{}", IdTableReplay::<C>::design_name())
-    }
-
-    fn mirrors() -> Option<&'static str> {
-        Some(IdTableReplay::<C>::design_name())
-    }
-
-    /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
-    fn for_trace(trace: &Trace<IdTableOp>, expected: &IdTableDigest) -> Option<Self> {
-        Self::in_cell(trace, expected, &CellStates::default())
-    }
-
-    /// On the state the peer's timed replays reuse, if the cell holds it.
-    fn in_cell(
-        trace: &Trace<IdTableOp>,
-        expected: &IdTableDigest,
-        designs: &CellStates,
-    ) -> Option<Self> {
-        Some(Self {
-            shared: lookup_state::<C>(trace, designs)?,
-            expected: (expected.hits, expected.lookup_sum),
-        })
-    }
-
-    /// Times `iters` runs of the lookup loop.
-    ///
-    /// # Errors
-    /// The hits or the lookup sum differ from the model's.
-    fn run(&self, iters: u64) -> Result<Duration, String> {
-        self.shared.with(|state, body| {
-            let keys = body.ids();
-            match state {
-                IdTableReplay::B8(s) => self.time::<Payload8>(&s.table, keys, iters),
-                IdTableReplay::B32(s) => self.time::<Payload>(&s.table, keys, iters),
-                IdTableReplay::B128(s) => self.time::<Payload128>(&s.table, keys, iters),
-            }
-        })
-    }
-}
-
-impl<C: CrateLookupLoop> DirectPeerLookup<C> {
-    /// [`ReferenceLoop::run`] on the table of one object size.
-    fn time<P: Object>(
-        &self,
-        table: &C::Table<P>,
-        keys: &[C::Id],
-        iters: u64,
-    ) -> Result<Duration, String> {
-        let mut total = Duration::ZERO;
-        for _ in 0..iters {
-            let start = Stopwatch::start();
-            let answers = C::lookup_all(table, std::hint::black_box(keys));
-            total += start.elapsed();
-            if std::hint::black_box(answers) != self.expected {
-                return Err(format!(
-                    "{} called directly found {} objects (sum {:#x}), the model {} (sum {:#x})",
-                    IdTableReplay::<C>::design_name(),
-                    answers.0,
-                    answers.1,
-                    self.expected.0,
-                    self.expected.1
-                ));
-            }
-        }
-        Ok(total)
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::direct_peer::DirectPeer;
     use super::*;
     use crate::replay::IdTableFamily;
     use crate::verify::Expected;
@@ -376,26 +224,13 @@ mod tests {
         workloads::registry::generate_for::<IdTableOp>(workload, 300, 7, None).unwrap()
     }
 
-    /// Every `ref-direct-<design>` loop, through the family trait ([`DirectLookup`]) or the
-    /// crate itself ([`DirectPeerLookup`]), finds what the model finds on every `Get` body at
-    /// every object size, fails on a corrupted expectation and has no loop for other bodies.
+    /// Our designs' `ref-direct-<design>` loops ([`DirectLookup`]) find what the model finds
+    /// on every `Get` body at every object size, fail on a corrupted expectation and have no
+    /// loop for other bodies (the peers' loops, which run every body, are tested in
+    /// [`super::super::direct_peer`]).
     #[test]
-    fn direct_lookup_loops_find_what_the_model_finds() {
-        fn check_peer<C: CrateLookupLoop>(lookups: &Trace<IdTableOp>, other: &Trace<IdTableOp>) {
-            let name = IdTableReplay::<C>::design_name();
-            let expected = Expected::<IdTableFamily>::of(lookups).unwrap();
-            let looped = DirectPeerLookup::<C>::for_trace(lookups, &expected.body)
-                .unwrap_or_else(|| panic!("{name}: a Get body"));
-            assert_eq!(DirectPeerLookup::<C>::mirrors(), Some(name));
-            assert_eq!(DirectPeerLookup::<C>::name(), format!("ref-direct-{name}"));
-            assert!(looped.expected.0 > 0, "{name}");
-            looped.run(2).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let mut wrong = DirectPeerLookup::<C>::for_trace(lookups, &expected.body).unwrap();
-            wrong.expected.1 ^= 1;
-            assert!(wrong.run(1).is_err(), "{name}");
-            assert!(DirectPeerLookup::<C>::for_trace(other, &expected.body).is_none());
-        }
-        fn check_ours<C: Design>(lookups: &Trace<IdTableOp>, other: &Trace<IdTableOp>) {
+    fn our_direct_lookup_loops_find_what_the_model_finds() {
+        fn check<C: Design>(lookups: &Trace<IdTableOp>, other: &Trace<IdTableOp>) {
             let expected = Expected::<IdTableFamily>::of(lookups).unwrap();
             let looped = DirectLookup::<C>::for_trace(lookups, &expected.body).expect("a Get body");
             looped.run(2).unwrap();
@@ -414,19 +249,14 @@ mod tests {
             "lookup-key-order-sorted",
         ] {
             let lookups = trace(workload);
-            check_ours::<ctors::Holey>(&lookups, &other);
-            check_ours::<ctors::Packed>(&lookups, &other);
-            check_peer::<ctors::SlotMap>(&lookups, &other);
-            check_peer::<ctors::DenseSlotMap>(&lookups, &other);
-            check_peer::<ctors::HopSlotMap>(&lookups, &other);
-            check_peer::<ctors::Thunderdome>(&lookups, &other);
-            check_peer::<ctors::GenerationalArena>(&lookups, &other);
-            check_peer::<ctors::Slab>(&lookups, &other);
+            check::<ctors::Holey>(&lookups, &other);
+            check::<ctors::Packed>(&lookups, &other);
         }
     }
 
-    /// The peers' direct loops replace [`DirectLookup`] for them: one `ref-direct-<design>`
-    /// per mirrored design, each named after the design it mirrors.
+    /// One `ref-direct-<design>` per mirrored design, each named after the design it mirrors:
+    /// [`DirectLookup`] for our two arrays, [`super::super::direct_peer::DirectPeer`] for every
+    /// peer.
     #[test]
     fn every_peer_has_one_direct_loop_and_ours_keep_theirs() {
         let names = crate::replay::reference_loop_names::<IdTableFamily>();
@@ -486,7 +316,9 @@ mod tests {
             assert!(mutating.shared().unwrap().is_none());
         }
         check::<DirectLookup<ctors::Holey>, ctors::Holey>(|l| &l.shared);
-        check::<DirectPeerLookup<ctors::SlotMap>, ctors::SlotMap>(|l| &l.shared);
+        check::<DirectPeer<ctors::SlotMap>, ctors::SlotMap>(|l| {
+            l.shared().expect("a body that only reads")
+        });
     }
 
     #[test]

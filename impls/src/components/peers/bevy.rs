@@ -153,8 +153,9 @@ fn bundle<S: BevyStorage>(m: PointMass) -> Bundle<S> {
     )
 }
 
-/// The query `simulate` runs.
-type Step<S> = (
+/// The query `simulate` runs (the `ref-direct-bevy_*` simulate loops take their `Query`
+/// from the same cached state, [`BevyPeer::step_query`]).
+pub type Step<S> = (
     &'static mut Position<S>,
     &'static mut Velocity<S>,
     &'static Acceleration<S>,
@@ -200,6 +201,12 @@ impl<S: BevyStorage> BevyPeer<S> {
     /// it).
     pub fn copy_query(&mut self) -> Query<'_, '_, &'static mut Position<S>> {
         self.copies.query_mut(&mut self.world)
+    }
+
+    /// The cached simulate `QueryState`'s `Query` on the world, as a system stepping point
+    /// masses gets it each run (the `ref-direct-bevy_*` simulate loops iterate it).
+    pub fn step_query(&mut self) -> Query<'_, '_, Step<S>> {
+        self.step.query_mut(&mut self.world)
     }
 }
 

@@ -29,9 +29,16 @@ enum EntryMirror<T> {
 pub struct GenerationalArenaPeer<T>(Arena<T>);
 
 impl<T> GenerationalArenaPeer<T> {
-    /// The crate's arena (for `ref-direct-generational-arena`, which calls `Arena::get` on it directly).
+    /// The crate's arena, for `ref-direct-generational-arena` on a body that only reads: it calls
+    /// `Arena::get` and `iter()` on it directly.
     pub fn arena(&self) -> &Arena<T> {
         &self.0
+    }
+
+    /// The crate's arena, mutably, for `ref-direct-generational-arena` on a body that writes: it
+    /// calls `Arena::insert`, `get_mut`, `remove` and `iter_mut()` on it directly.
+    pub fn arena_mut(&mut self) -> &mut Arena<T> {
+        &mut self.0
     }
 }
 

@@ -27,9 +27,16 @@ enum EntryMirror<T> {
 pub struct SlabPeer<T>(::slab::Slab<T>);
 
 impl<T> SlabPeer<T> {
-    /// The crate's slab (for `ref-direct-slab`, which calls `Slab::get` on it directly).
+    /// The crate's slab, for `ref-direct-slab` on a body that only reads: it calls `Slab::get` and
+    /// `iter()` on it directly.
     pub fn slab(&self) -> &::slab::Slab<T> {
         &self.0
+    }
+
+    /// The crate's slab, mutably, for `ref-direct-slab` on a body that writes: it calls
+    /// `Slab::insert`, `get_mut`, `try_remove` and `iter_mut()` on it directly.
+    pub fn slab_mut(&mut self) -> &mut ::slab::Slab<T> {
+        &mut self.0
     }
 }
 

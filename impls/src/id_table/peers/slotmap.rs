@@ -39,9 +39,16 @@ struct SlotMirror<T> {
 pub struct SlotMapPeer<T>(SlotMap<DefaultKey, T>);
 
 impl<T> SlotMapPeer<T> {
-    /// The crate's map (for `ref-direct-slotmap`, which calls `SlotMap::get` on it directly).
+    /// The crate's map, for `ref-direct-slotmap` on a body that only reads: it calls `SlotMap::get`
+    /// and `values()` on it directly.
     pub fn map(&self) -> &SlotMap<DefaultKey, T> {
         &self.0
+    }
+
+    /// The crate's map, mutably, for `ref-direct-slotmap` on a body that writes: it calls
+    /// `SlotMap::insert`, `get_mut`, `remove` and `values_mut()` on it directly.
+    pub fn map_mut(&mut self) -> &mut SlotMap<DefaultKey, T> {
+        &mut self.0
     }
 }
 

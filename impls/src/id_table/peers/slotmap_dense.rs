@@ -33,9 +33,16 @@ struct SparseSlotMirror {
 pub struct DenseSlotMapPeer<T>(DenseSlotMap<DefaultKey, T>);
 
 impl<T> DenseSlotMapPeer<T> {
-    /// The crate's map (for `ref-direct-slotmap-dense`, which calls `DenseSlotMap::get` on it directly).
+    /// The crate's map, for `ref-direct-slotmap-dense` on a body that only reads: it calls
+    /// `DenseSlotMap::get` and `values()` on it directly.
     pub fn map(&self) -> &DenseSlotMap<DefaultKey, T> {
         &self.0
+    }
+
+    /// The crate's map, mutably, for `ref-direct-slotmap-dense` on a body that writes: it calls
+    /// `DenseSlotMap::insert`, `get_mut`, `remove` and `values_mut()` on it directly.
+    pub fn map_mut(&mut self) -> &mut DenseSlotMap<DefaultKey, T> {
+        &mut self.0
     }
 }
 

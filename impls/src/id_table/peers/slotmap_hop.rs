@@ -55,9 +55,16 @@ struct SlotMirror<T> {
 pub struct HopSlotMapPeer<T>(HopSlotMap<DefaultKey, T>);
 
 impl<T> HopSlotMapPeer<T> {
-    /// The crate's map (for `ref-direct-slotmap-hop`, which calls `HopSlotMap::get` on it directly).
+    /// The crate's map, for `ref-direct-slotmap-hop` on a body that only reads: it calls
+    /// `HopSlotMap::get` and `values()` on it directly.
     pub fn map(&self) -> &HopSlotMap<DefaultKey, T> {
         &self.0
+    }
+
+    /// The crate's map, mutably, for `ref-direct-slotmap-hop` on a body that writes: it calls
+    /// `HopSlotMap::insert`, `get_mut`, `remove` and `values_mut()` on it directly.
+    pub fn map_mut(&mut self) -> &mut HopSlotMap<DefaultKey, T> {
+        &mut self.0
     }
 }
 
