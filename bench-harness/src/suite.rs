@@ -247,6 +247,35 @@ impl<F: Family> PreparedTrace<F> {
         Self::from_trace(trace)
     }
 
+    /// Wraps `trace` with the answers `expected` a model replay of it gave before (in another
+    /// process that generated the same trace): no replay here.
+    ///
+    /// # Errors
+    /// `expected` cannot be the answers of `trace`: its counts differ from the trace's.
+    pub fn with_expected(trace: Trace<OpOf<F>>, expected: Expected<F>) -> Result<Self, String> {
+        let stats = trace
+            .validate()
+            .map_err(|e| format!("trace of {} is invalid: {e}", trace.header.generator))?;
+        if stats != expected.stats {
+            return Err(format!(
+                "the answers sent with {} are of another trace (its counts differ)",
+                trace.header.generator
+            ));
+        }
+        Ok(Self::of(trace, expected))
+    }
+
+    /// `trace` with its answers, named by its header.
+    fn of(trace: Trace<OpOf<F>>, expected: Expected<F>) -> Self {
+        Self {
+            workload: trace.header.generator.clone(),
+            n: trace.header.n as usize,
+            seed: trace.header.seed,
+            trace,
+            expected,
+        }
+    }
+
     /// Wraps a trace loaded from a file or recorded.
     ///
     /// # Errors
@@ -254,13 +283,7 @@ impl<F: Family> PreparedTrace<F> {
     pub fn from_trace(trace: Trace<OpOf<F>>) -> Result<Self, String> {
         let expected = Expected::of(&trace)
             .map_err(|e| format!("trace of {} is invalid: {e}", trace.header.generator))?;
-        Ok(Self {
-            workload: trace.header.generator.clone(),
-            n: trace.header.n as usize,
-            seed: trace.header.seed,
-            trace,
-            expected,
-        })
+        Ok(Self::of(trace, expected))
     }
 }
 

@@ -10,8 +10,11 @@ use workloads::trace::InvalidTrace;
 pub use crate::replay::describe_mismatch;
 use crate::replay::{Design, Family, OpOf, Replayer, StatsOf};
 
-/// What a correct replay of a trace observes, computed once per trace by the family's model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a correct replay of a trace observes, computed once per trace by the family's model
+/// (and sent as JSON to the processes that time the trace's cell, which generate the trace
+/// again but need not replay the model again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound = "")]
 pub struct Expected<F: Family> {
     /// Digest of the setup replayed on an empty design.
     pub setup: F::Digest,

@@ -131,12 +131,33 @@ pub fn resolve_body<F: Family>(
 #[derive(Default)]
 pub struct CellStates {
     by_design: HashMap<&'static str, Box<dyn Any>>,
+    /// For a body that writes (no state to share): the body as design `name`'s dry run
+    /// resolved it, so a loop that mirrors the design reads its IDs instead of running a dry
+    /// run of its own (a setup and the whole body, at 1M objects most of the loop's untimed
+    /// work).
+    resolved: HashMap<&'static str, Resolved>,
 }
 
 impl CellStates {
     /// Keeps `shared`, the state of design `name`'s timed replays.
     pub fn insert<F: Family>(&mut self, name: &'static str, shared: Shared<F>) {
         self.by_design.insert(name, Box::new(shared));
+    }
+
+    /// Keeps `body`, the body of a trace that writes as design `name`'s dry run resolved it.
+    pub fn insert_resolved(&mut self, name: &'static str, body: Resolved) {
+        self.resolved.insert(name, body);
+    }
+
+    /// The body replayer `R`'s dry run resolved, if the cell holds it: `f` of it.
+    pub fn with_resolved<R: Replayer, T>(
+        &self,
+        f: impl FnOnce(&ResolvedBody<R::Id>) -> T,
+    ) -> Option<T> {
+        self.resolved
+            .get(R::design_name())
+            .and_then(|body| body.typed::<R::Id>())
+            .map(f)
     }
 
     /// The state replayer `R`'s timed replays reuse, if the cell holds one.

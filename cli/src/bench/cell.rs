@@ -136,10 +136,17 @@ impl<'p, F: Family> FamilyBench<'_, '_, 'p, '_, F> {
     fn timed(&mut self, design: &'static dyn Design<F>) -> TimedReplay<'p, F> {
         let p = self.cell.prepared;
         let mut timed = TimedReplay::new(design, &p.trace, &p.expected);
-        if self.cell.mirrored.contains(&design.name())
-            && let Ok(Some(shared)) = timed.shared()
-        {
-            self.designs.insert(design.name(), shared);
+        if self.cell.mirrored.contains(&design.name()) {
+            match timed.shared() {
+                Ok(Some(shared)) => self.designs.insert(design.name(), shared),
+                // A body that writes: its resolved body, which the loop decodes its steps from.
+                Ok(None) => {
+                    if let Some(body) = timed.resolved() {
+                        self.designs.insert_resolved(design.name(), body.clone());
+                    }
+                }
+                Err(_) => {}
+            }
         }
         timed
     }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use bench_harness::assemble::Verdict;
 use bench_harness::families::{DesignList, ListVisitor};
 use bench_harness::instance;
-use bench_harness::replay::{ExtraDesigns, Family, mirrored_designs};
+use bench_harness::replay::{ExtraDesigns, Family, OpOf, mirrored_designs};
 use bench_harness::rounds::{RoundsBudget, RoundsTiming};
 use bench_harness::suite::{PreparedTrace, SuiteConfig};
 
@@ -31,6 +31,9 @@ pub(super) struct InstanceRequest {
     pub(super) earlier: Vec<Option<RoundsTiming>>,
     /// The instance's seed: its order of rounds and its heap padding.
     pub(super) seed: u64,
+    /// The model's answers on the cell's trace (`verify::Expected` of its family, as JSON),
+    /// so that the instance, which generates the trace again, does not replay the model.
+    pub(super) expected: String,
 }
 
 /// The wall time an instance may take before it is stopped: its budget's time for every
@@ -89,11 +92,20 @@ impl ListVisitor for InstanceOf<'_> {
             return;
         };
         let group_name = format!("{}/{workload}", F::NAME);
-        let prepared = match recorded {
-            Some(trace) => PreparedTrace::<F>::from_trace(trace),
-            None => PreparedTrace::<F>::generate(workload, n, self.config.seed),
-        }
-        .unwrap_or_else(|e| fail(&format!("cannot prepare {workload} at n={n}: {e}")));
+        let trace = match recorded {
+            Some(trace) => Ok(trace),
+            None => {
+                workloads::registry::generate_for::<OpOf<F>>(workload, n, self.config.seed, None)
+                    .map_err(|e| e.to_string())
+            }
+        };
+        let prepared = trace
+            .and_then(|trace| {
+                let expected = serde_json::from_str(&request.expected)
+                    .map_err(|e| format!("its answers cannot be read: {e}"))?;
+                PreparedTrace::<F>::with_expected(trace, expected)
+            })
+            .unwrap_or_else(|e| fail(&format!("cannot prepare {workload} at n={n}: {e}")));
         let n_text = n.to_string();
         let selected: HashSet<BenchKey> = request
             .selected

@@ -185,6 +185,8 @@ impl Run {
         let selected: Vec<String> = verified.iter().map(|v| v.design.clone()).collect();
         let contestants = verified.iter().filter(|v| v.outcome.is_verified()).count();
         let deadline = instances::deadline(&budget, contestants);
+        let expected = serde_json::to_string(&cell.prepared.expected)
+            .unwrap_or_else(|e| fail(&format!("{cell_name}: cannot write its answers: {e}")));
         for k in 0..instances {
             // Each instance its own order of rounds and its own heap padding.
             let seed = session ^ (k as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407);
@@ -197,6 +199,7 @@ impl Run {
                 verified: verified.to_vec(),
                 earlier,
                 seed,
+                expected: expected.clone(),
             };
             let answer: Result<InstanceTimings, _> =
                 instance::in_new_process(&cell_name, &request, deadline);

@@ -188,13 +188,19 @@ impl<C: CrateLoops> DirectPeer<C> {
         Some(Body::Reads { shared, reads })
     }
 
-    /// A body that writes: its keys from a dry run of the peer's own, and the first pass's
-    /// state; `None` if the setup or the dry run fails.
-    fn writes(trace: &Trace<IdTableOp>) -> Option<Body<C>> {
-        let mut dry_run = IdTableReplay::<C>::after_setup(trace).ok()?;
-        let (resolved, _) = Replayer::resolve(&mut dry_run, &trace.body).ok()?;
-        drop(dry_run);
-        let (body, keys) = (&trace.body, resolved.ids());
+    /// A body that writes: its keys from the dry run of the peer's timed replay when the cell
+    /// holds it ([`CellStates::with_resolved`]), else from a dry run of its own, and the first
+    /// pass's state; `None` if the setup or the dry run fails.
+    fn writes(trace: &Trace<IdTableOp>, designs: &CellStates) -> Option<Body<C>> {
+        let keys = match designs.with_resolved::<IdTableReplay<C>, _>(|body| body.ids().to_vec()) {
+            Some(keys) => keys,
+            None => {
+                let mut dry_run = IdTableReplay::<C>::after_setup(trace).ok()?;
+                let (resolved, _) = Replayer::resolve(&mut dry_run, &trace.body).ok()?;
+                resolved.ids().to_vec()
+            }
+        };
+        let (body, keys) = (&trace.body, keys.as_slice());
         let writes = if uniform(body, keys, |op| matches!(op, IdTableOp::Remove(_))) {
             Writes::Removes(keys.to_vec())
         } else if uniform(body, keys, |op| matches!(op, IdTableOp::Mutate(_))) {
@@ -328,7 +334,7 @@ impl<C: CrateLoops> ReferenceLoop for DirectPeer<C> {
         let body = if trace.body_is_read_only() {
             Self::reads(trace, designs)?
         } else {
-            Self::writes(trace)?
+            Self::writes(trace, designs)?
         };
         Some(Self {
             body,
@@ -532,6 +538,35 @@ mod tests {
         *recorded += 1;
         let error = looped.run(1).unwrap_err();
         assert!(error.contains("op 3 of the body"), "{error}");
+    }
+
+    /// In a cell whose peer's timed replay resolved a body that writes, the loop decodes its
+    /// steps from those very IDs (no dry run of its own) and answers like the model.
+    #[test]
+    fn a_body_that_writes_takes_its_keys_from_the_peers_dry_run() {
+        let trace = trace("churn");
+        let expected = Expected::<IdTableFamily>::of(&trace).unwrap();
+        let mut timed =
+            crate::timing::TimedReplay::of::<IdTableReplay<ctors::SlotMap>>(&trace, &expected);
+        assert!(timed.shared().unwrap().is_none(), "a body that writes");
+        let mut designs = CellStates::default();
+        designs.insert_resolved(
+            IdTableReplay::<ctors::SlotMap>::design_name(),
+            timed.resolved().unwrap().clone(),
+        );
+        let taken = designs
+            .with_resolved::<IdTableReplay<ctors::SlotMap>, _>(|body| body.ids().len())
+            .unwrap();
+        assert!(taken > 0);
+        let looped = DirectPeer::<ctors::SlotMap>::in_cell(&trace, &expected.body, &designs)
+            .expect("a loop for churn");
+        looped.run(2).unwrap();
+        // Another design's resolved body is not this peer's.
+        assert!(
+            designs
+                .with_resolved::<IdTableReplay<ctors::Slab>, _>(|body| body.ids().len())
+                .is_none()
+        );
     }
 
     /// `lookup-stale` with a body that only reads but mixes op kinds (no registered workload
