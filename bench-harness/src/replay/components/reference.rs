@@ -4,11 +4,11 @@
 //!   `Vec<PointMass>` of the live instances, timed beside every design on a body of `Simulate`
 //!   ops (`comp-simulate`, `comp-simulate-sparse`): the loop an application writes with no
 //!   component manager at all (no entity map, no holes, no garbage, one contiguous AoS array,
-//!   the same f32 operation order as every design). It is not a floor: the SoA designs beat
-//!   it (their x/y/z arrays vectorise: `split_xyz_hash` and `buffer_hash` take less time per
-//!   instance than the loop on `comp-simulate` at 1K), which is the article's argument for SoA,
-//!   shown against the simplest alternative. Verified: the instances updated and the final
-//!   state's hash must equal the model's.
+//!   the same f32 operation order as every design). It is not a floor: an SoA design's x/y/z
+//!   arrays vectorise where this AoS loop's do not, so an SoA design can take less time per
+//!   instance (the cell's table shows whether it does), which is the article's argument for
+//!   SoA, shown against the simplest alternative. Verified: the instances updated and the
+//!   final state's hash must equal the model's.
 //! * [`DirectEcs`] (`ref-direct-<peer>`, for `hecs`, `shipyard` and the three `specs`
 //!   storages): the component bodies written against the ECS crate itself, no trait in
 //!   between: the peer's world after the trace's setup (built untimed by the peer's replay, so
