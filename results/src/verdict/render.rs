@@ -193,13 +193,7 @@ impl Crossover {
     /// undecided from x = 128, meeting 1 at x ≈ 164` (what `dodbench agreement` sets side by
     /// side for two runs).
     pub fn in_short(&self) -> String {
-        let mut out = format!(
-            "{} up to x = {}, {} from x = {}",
-            self.below.as_str(),
-            format_declared(self.between.0),
-            self.above.as_str(),
-            format_declared(self.between.1),
-        );
+        let mut out = self.runs();
         if let Some(m) = self.meets {
             out += &format!(
                 ", meeting {} at x ≈ {}",
@@ -208,6 +202,18 @@ impl Crossover {
             );
         }
         out
+    }
+
+    /// The two runs of one outcome the crossover lies between: `confirmed up to x = 64,
+    /// refuted from x = 128`.
+    fn runs(&self) -> String {
+        format!(
+            "{} up to x = {}, {} from x = {}",
+            self.below.as_str(),
+            format_declared(self.between.0),
+            self.above.as_str(),
+            format_declared(self.between.1),
+        )
     }
 
     /// The crossover in words: `crossover at N = 1000: confirmed up to x = 64, refuted from x
@@ -220,14 +226,7 @@ impl Crossover {
             }
             _ => ("x", None),
         };
-        let mut out = format!(
-            "crossover at N = {}: {} up to x = {}, {} from x = {} (x: {param})",
-            self.n,
-            self.below.as_str(),
-            format_declared(self.between.0),
-            self.above.as_str(),
-            format_declared(self.between.1),
-        );
+        let mut out = format!("crossover at N = {}: {} (x: {param})", self.n, self.runs());
         if let Some(m) = self.meets {
             out += &format!(
                 "; the ratio meets {} at x ≈ {}",
