@@ -130,6 +130,12 @@ pub struct FamilyRecord {
     /// written before schema 7.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metrics: Option<MetricSection>,
+    /// Why the family's peers have no reference loop (`ref-direct-<peer>`) where they have
+    /// none, so its cells are not ranked called directly ([`crate::rank_called_directly`]):
+    /// the report says it beside each such cell. `None` for a family whose peers have a loop
+    /// wherever their replay runs, and in files written before runs recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_loops: Option<String>,
 }
 
 impl FamilyRecord {
@@ -159,6 +165,7 @@ impl FamilyRecord {
             claims: Vec::new(),
             untested: Vec::new(),
             metrics: None,
+            no_loops: None,
         })
     }
 

@@ -99,6 +99,10 @@ pub trait Family: Sized + 'static {
     /// each with the reason (the table `UNTESTED` of `replay/<family>/claims.rs`); `cli`'s
     /// catalogue test checks that every statement is a claim or one of these.
     const UNTESTED: &'static [results::UntestedSpec] = &[];
+    /// Why the family's peers have no reference loop where they have none
+    /// ([`results::FamilyRecord::no_loops`]); `None` for a family whose peers have a loop
+    /// wherever their replay runs.
+    const NO_LOOPS: Option<&'static str> = None;
 
     /// [`Family::CLAIMS`], every table's rows in order, as the run records them.
     fn claims() -> Vec<results::Claim> {
@@ -131,6 +135,7 @@ pub trait Family: Sized + 'static {
             claims: Self::claims(),
             untested: Self::untested(),
             metrics: Self::metric_section(),
+            no_loops: Self::NO_LOOPS.map(str::to_string),
         }
     }
 

@@ -175,6 +175,9 @@ pub struct SummaryView {
     /// that calls their crate directly (`results::peers_without_loop`), `, `-separated; empty
     /// otherwise.
     pub peers_without_loop: String,
+    /// Beside [`Self::peers_without_loop`]: why the family's peers have no loop there
+    /// (`results::FamilyRecord::no_loops`); empty when the family does not say.
+    pub no_loops: String,
     /// What the winner does not guarantee that the fastest of our designs (article or
     /// tuned) does, `; `-separated: a win on a weaker contract; empty otherwise.
     pub winner_weaker: String,

@@ -195,6 +195,7 @@ mod tests {
             claims: Vec::new(),
             untested: Vec::new(),
             metrics: None,
+            no_loops: None,
         }
     }
 

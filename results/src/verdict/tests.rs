@@ -44,6 +44,7 @@ fn run(benchmarks: Vec<Benchmark>, claims: Vec<Claim>) -> Results {
         claims,
         untested: Vec::new(),
         metrics: None,
+        no_loops: None,
     }];
     r.benchmarks = benchmarks;
     r

@@ -62,6 +62,12 @@ impl Family for LockingFamily {
     const RUNS_ON_OTHER_THREADS: bool = true;
     /// Every speed-up is measured against one thread without locks.
     const REFERENCE_DESIGN: &'static str = "single_thread";
+    const NO_LOOPS: Option<&'static str> = Some(
+        "each peer is the crate used as its documentation shows, written as the design itself \
+         (rayon's par_iter_mut, dashmap's shard locks, crossbeam's channels, parking_lot's \
+         mutex), and the replay hands it a whole frame of jobs per call: there is no adapter \
+         between the jobs and the crate for a loop to leave out",
+    );
     /// The mixed gameplay frame: the passes replay it on one thread, on the caller
     /// ([`bench_threads`] while [`crate::replay::repeatable`]), so its simulated counts are
     /// the uncontended cost of each design's synchronisation, exactly repeatable.

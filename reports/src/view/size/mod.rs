@@ -321,6 +321,10 @@ fn summaries(
                 Some(_) => String::new(),
                 None => results::peers_without_loop(&on, &loops, |b| run.is_peer(b)).join(", "),
             };
+            let no_loops = (!peers_without_loop.is_empty())
+                .then(|| run.family_record(winner.family)?.no_loops)
+                .flatten()
+                .unwrap_or_default();
             Some(SummaryView {
                 family: cell.family.to_string(),
                 workload: cell.workload.to_string(),
@@ -357,6 +361,7 @@ fn summaries(
                 called_directly: direct.clone().map(|d| d.0).unwrap_or_default(),
                 called_directly_differs: direct.is_some_and(|d| d.1),
                 peers_without_loop,
+                no_loops,
             })
         })
         .collect()
@@ -684,6 +689,30 @@ mod tests {
         let (index, page) = pages(&with_peer);
         assert!(index.contains("<small>– no loop for b</small>"), "{index}");
         assert!(page.contains("no reference loop calls b without the family's adapter"));
+        assert!(
+            page.contains("docs/reference-loops.md says which bodies"),
+            "{page}"
+        );
+        // A family that says why its peers have no loop: the reason on the row and the page.
+        let family = with_peer.benchmarks[0].family;
+        let mut record = with_peer.family_record(family).unwrap_or_else(|| {
+            results::FamilyRecord::builtin(results::Family::IdTable).expect("built in")
+        });
+        record.family = family;
+        record.no_loops = Some("the crate is the design".into());
+        with_peer.families = vec![record];
+        let v = view(with_peer.clone());
+        let (s, _) = cell(&v);
+        assert_eq!(s.no_loops, "the crate is the design");
+        let (index, page) = pages(&with_peer);
+        assert!(
+            index.contains("<small title=\"the crate is the design\">– no loop for b</small>"),
+            "{index}"
+        );
+        assert!(
+            page.contains("without the family's adapter here: the crate is the design."),
+            "{page}"
+        );
         let (index, page) = pages(&with_loops(run, &[("a", &SLOWER)]));
         assert_eq!(differs(&index), 1);
         assert!(!page.contains("called directly (the reference loops below"));
