@@ -16,25 +16,42 @@
 //!   `xf-sparse-1pct`, `xf-root-move`, `xf-persistent-movers`, `xf-chain-all`,
 //!   `xf-chain-all-5`, `xf-chain-all-1024`, `xf-chain-all-batch` (each run on a copy of the
 //!   arena made before each timed pass, outside the timed region) and `xf-query` (reads
-//!   only, on the arena built once); `None` for bodies that change the structure (`Create`,
-//!   `Destroy`, `SetParent`: `xf-reparent-churn`) and for traces the peer does not run (above
-//!   its cap of world products). [`ReferenceLoop::mirrors`] names the peer, so the results'
-//!   `overhead` (replay ÷ this loop) is what the replay driver and the adapter add to the
-//!   crate. Verified: the reads, the wrapping sum of [`mix_world`] over them and the live
-//!   nodes after the body must equal the model's.
+//!   only, on the arena built once). A body that changes the structure (`Create`, `Destroy`,
+//!   `SetParent`: `xf-reparent-churn`) makes the crate calls the peer's adapter makes, on a
+//!   copy of the arena made before each pass: `Create` by `Arena::new_node` (its world from
+//!   the parent's) and `append` under the parent, `Destroy` by `children` gathered into a
+//!   reused `Vec`, `detach_children`, each child's subtree recomputed as a root's (the
+//!   family makes the children roots) and `remove`, `SetParent` by `append` (which detaches
+//!   the node and refuses a cycle itself: the adapter's own ancestor walk and `detach` before
+//!   it are the adapter's) or `detach` for a root, then the moved subtree recomputed. Each
+//!   `append` is the `checked_append` that `append` wraps, so a refusal fails the pass where
+//!   `append` would panic. Its node ids, the body's own too, are the peer's dry run's, and a
+//!   pass fails if the crate hands a created node another id. A trace has a loop exactly
+//!   where the peer's own replay runs it: both decline by the same
+//!   [`Replayer::unsupported_before`], the immediate designs' cap of world products per body
+//!   ([`IMMEDIATE_PRODUCT_CAP`](impls::transforms::IMMEDIATE_PRODUCT_CAP), which
+//!   `xf-chain-all` and `xf-chain-all-1024` at 65,536 nodes exceed); such a cell ranks no
+//!   peer and no design of ours with a loop, so it has no "called directly" ranking (a rule
+//!   of `results::rank_called_directly`), not for want of a peer's loop.
+//!   [`ReferenceLoop::mirrors`] names the peer, so the results' `overhead` (replay ÷ this
+//!   loop) is what the replay driver and the adapter add to the crate. Verified: the reads,
+//!   the wrapping sum of [`mix_world`] over them and the live nodes after the body must equal
+//!   the model's.
 //! * [`DirectDesign`] (`ref-direct-immediate_iterative`): the same bodies on our article
 //!   design `immediate_iterative` (an immediate update like indextree's), its
 //!   [`TransformStore`] methods called directly as an application holding the store calls
 //!   them: `set_local` per edit, `set_local_batch` per batch (its entries gathered before
-//!   timing), `end_frame`, `world` per read, over a plain `Vec` of the body's ops (the store's
-//!   ids, poses). Its overhead is the replay driver's alone (no adapter), what every design of
-//!   the family pays, so indextree's above it is its adapter's. Verified like the loop above.
+//!   timing), `end_frame`, `world` per read, and `create` (checked against the id its dry
+//!   run handed out), `destroy` and `set_parent` for a body that changes the structure, over
+//!   a plain `Vec` of the body's ops (the store's ids, poses). Its overhead is the replay
+//!   driver's alone (no adapter), what every design of the family pays, so indextree's above
+//!   it is its adapter's. Verified like the loop above.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use impls::transforms::immediate_iterative::ImmediateIterative;
-use impls::transforms::peers::indextree::{IndexTreePeer, TransformArena};
+use impls::transforms::peers::indextree::{IndexTreePeer, TransformArena, Transforms};
 use impls::transforms::{Affine, TransformStore, world_of};
 use workloads::transforms::NodeHandle;
 use workloads::{Trace, TransformOp};
@@ -55,12 +72,72 @@ enum FrameOp {
     GetWorld(NodeHandle, NodeId),
 }
 
+/// An op of a body that changes the structure, as the application holds it.
+#[derive(Debug, Clone, Copy)]
+enum TreeOp {
+    /// A local edit or a read.
+    Frame(FrameOp),
+    /// A new node under the parent (a root for `None`) with the pose's local transform: the
+    /// id the peer's dry run recorded for it, which the crate must hand out again.
+    Create {
+        parent: Option<NodeId>,
+        pose: u32,
+        id: NodeId,
+    },
+    /// The node removed, its children made roots.
+    Destroy(NodeId),
+    /// The node moved under the parent (a root for `None`).
+    SetParent(NodeId, Option<NodeId>),
+}
+
 /// The body, pre-decoded.
 enum Body {
     /// World reads only: run on the arena built once.
     Reads(Vec<(NodeHandle, NodeId)>),
     /// Local edits and reads: run on a fresh copy of the arena per pass.
     Frames(Vec<FrameOp>),
+    /// Structure changes, local edits and reads: run on a fresh copy of the arena per pass.
+    Tree(Vec<TreeOp>),
+}
+
+/// Whether `ops` create, destroy or move a node.
+fn changes_structure(ops: &[TransformOp]) -> bool {
+    ops.iter().any(|op| {
+        matches!(
+            op,
+            TransformOp::Create { .. } | TransformOp::Destroy(_) | TransformOp::SetParent { .. }
+        )
+    })
+}
+
+/// The handles `ops` create (handle `k` is the `k`-th `Create` of the trace).
+fn created(ops: &[TransformOp]) -> usize {
+    ops.iter()
+        .filter(|op| matches!(op, TransformOp::Create { .. }))
+        .count()
+}
+
+/// The id of a new parent, `nodes[k]` that of handle `k`: `Some(None)` for a root, `None` if
+/// the handle has no id.
+fn parent_of<Id: Copy>(parent: Option<NodeHandle>, nodes: &[Id]) -> Option<Option<Id>> {
+    match parent {
+        None => Some(None),
+        Some(p) => nodes.get(p as usize).copied().map(Some),
+    }
+}
+
+/// Recomputes the worlds of `id`'s subtree as the crate's docs show a traversal:
+/// `descendants` (pre-order, parents first) gathered into `order`, then each node's world
+/// from its parent's.
+#[inline(always)]
+fn update_subtree(arena: &mut TransformArena, id: NodeId, order: &mut Vec<NodeId>) {
+    order.clear();
+    order.extend(id.descendants(arena));
+    for &d in order.iter() {
+        let parent_world = arena[d].parent().map(|p| arena[p].get().world);
+        let node = arena[d].get_mut();
+        node.world = world_of(&node.local, parent_world.as_ref());
+    }
 }
 
 /// Runs a frame body on `arena`: the reads and the wrapping sum of [`mix_world`] over them.
@@ -73,13 +150,7 @@ fn run_frames(arena: &mut TransformArena, ops: &[FrameOp], order: &mut Vec<NodeI
         match *op {
             FrameOp::SetLocal(id, pose) => {
                 arena[id].get_mut().local = Affine::from_pose(pose);
-                order.clear();
-                order.extend(id.descendants(arena));
-                for &d in order.iter() {
-                    let parent_world = arena[d].parent().map(|p| arena[p].get().world);
-                    let node = arena[d].get_mut();
-                    node.world = world_of(&node.local, parent_world.as_ref());
-                }
+                update_subtree(arena, id, order);
             }
             FrameOp::GetWorld(h, id) => {
                 reads += 1;
@@ -88,6 +159,106 @@ fn run_frames(arena: &mut TransformArena, ops: &[FrameOp], order: &mut Vec<NodeI
         }
     }
     (reads, sum)
+}
+
+/// Runs a body that changes the structure on `arena`, with the calls the peer's adapter
+/// makes: `Arena::new_node` (the world from the parent's) then `append` under the parent;
+/// `children` gathered into `kids`, `detach_children`, each child's subtree recomputed as a
+/// root's, then `remove`; `append` under the new parent (which detaches the node and refuses
+/// a cycle) or `detach` for a root, then the moved subtree recomputed; edits and reads as
+/// [`run_frames`]. The reads and their sum, or why an op failed: the crate handed out
+/// another id than the dry run's, or refused an `append`.
+#[inline(never)]
+fn run_tree(
+    arena: &mut TransformArena,
+    ops: &[TreeOp],
+    order: &mut Vec<NodeId>,
+    kids: &mut Vec<NodeId>,
+) -> Result<(u64, u64), String> {
+    let (mut reads, mut sum) = (0u64, 0u64);
+    for op in ops {
+        match *op {
+            TreeOp::Frame(FrameOp::SetLocal(id, pose)) => {
+                arena[id].get_mut().local = Affine::from_pose(pose);
+                update_subtree(arena, id, order);
+            }
+            TreeOp::Frame(FrameOp::GetWorld(h, id)) => {
+                reads += 1;
+                sum = sum.wrapping_add(mix_world(h, &arena[id].get().world));
+            }
+            TreeOp::Create { parent, pose, id } => {
+                let local = Affine::from_pose(pose);
+                let parent_world = parent.map(|p| arena[p].get().world);
+                let made = arena.new_node(Transforms {
+                    local,
+                    world: world_of(&local, parent_world.as_ref()),
+                });
+                if made != id {
+                    return Err(format!("created {made:?}, the dry run {id:?}"));
+                }
+                if let Some(p) = parent {
+                    p.checked_append(made, arena)
+                        .map_err(|e| format!("append {made:?} under {p:?}: {e}"))?;
+                }
+            }
+            TreeOp::Destroy(id) => {
+                kids.clear();
+                kids.extend(id.children(arena));
+                id.detach_children(arena);
+                for &c in kids.iter() {
+                    update_subtree(arena, c, order);
+                }
+                id.remove(arena);
+            }
+            TreeOp::SetParent(id, parent) => {
+                match parent {
+                    Some(p) => p
+                        .checked_append(id, arena)
+                        .map_err(|e| format!("append {id:?} under {p:?}: {e}"))?,
+                    None => id.detach(arena),
+                }
+                update_subtree(arena, id, order);
+            }
+        }
+    }
+    Ok((reads, sum))
+}
+
+/// Decodes a body that changes the structure, its nodes the peer's: `nodes[k]` is the id of
+/// handle `k` (the body's own included, from a dry run), `first` the first handle the body
+/// creates. `None` if a handle has no id or a batch is left unapplied.
+fn decode_tree(body: &[TransformOp], nodes: &[NodeId], first: usize) -> Option<Vec<TreeOp>> {
+    let node = |h: NodeHandle| nodes.get(h as usize).copied();
+    let (mut ops, mut batch) = (Vec::with_capacity(body.len()), Vec::new());
+    let mut next = first;
+    for &op in body {
+        match op {
+            TransformOp::Create { parent, pose } => {
+                let parent = parent_of(parent, nodes)?;
+                ops.push(TreeOp::Create {
+                    parent,
+                    pose,
+                    id: *nodes.get(next)?,
+                });
+                next += 1;
+            }
+            TransformOp::Destroy(h) => ops.push(TreeOp::Destroy(node(h)?)),
+            TransformOp::SetParent { node: h, parent } => {
+                let parent = parent_of(parent, nodes)?;
+                ops.push(TreeOp::SetParent(node(h)?, parent));
+            }
+            TransformOp::SetLocal { node: h, pose } => {
+                ops.push(TreeOp::Frame(FrameOp::SetLocal(node(h)?, pose)));
+            }
+            TransformOp::BatchLocal { node: h, pose } => {
+                batch.push(TreeOp::Frame(FrameOp::SetLocal(node(h)?, pose)));
+            }
+            TransformOp::ApplyBatch => ops.append(&mut batch),
+            TransformOp::EndFrame => {}
+            TransformOp::GetWorld(h) => ops.push(TreeOp::Frame(FrameOp::GetWorld(h, node(h)?))),
+        }
+    }
+    batch.is_empty().then_some(ops)
 }
 
 /// Runs a read body on `arena`: as [`run_frames`].
@@ -112,8 +283,9 @@ pub struct DirectIndexTree {
     arena: TransformArena,
     /// The body.
     body: Body,
-    /// The largest subtree a local edit moves: the traversal buffer's capacity, reserved
-    /// before timing.
+    /// The largest subtree a local edit moves (for a body that changes the structure, the
+    /// most nodes the arena can hold): the traversal buffers' capacity, reserved before
+    /// timing.
     largest_subtree: usize,
     /// The model's reads, their sum and the live nodes after the body.
     expected: (u64, u64, u64),
@@ -144,17 +316,31 @@ impl ReferenceLoop for DirectIndexTree {
         Some(IndexTreePeer::INFO.meta.name)
     }
 
-    /// For a trace whose body is `SetLocal`, `BatchLocal`, `ApplyBatch`, `EndFrame` and
-    /// `GetWorld` ops on live nodes; `None` otherwise, or if the peer cannot run the trace
-    /// (its cap of world products) or refuses the setup.
+    /// For any valid body; `None` exactly where the peer's own replay does not run the trace
+    /// ([`Replayer::unsupported_before`]: its cap of world products), or if it refuses the
+    /// setup or (a body that changes the structure) its dry run of the body.
     fn for_trace(trace: &Trace<TransformOp>, expected: &TransformDigest) -> Option<Self> {
         let stats = trace.validate().ok()?;
         if TransformReplay::<IndexTreePeer>::unsupported_before(&stats).is_some() {
             return None;
         }
         let mut peer = TransformReplay::<IndexTreePeer>::after_setup(trace).ok()?;
-        let nodes = peer.handles().ids().to_vec();
         let arena = peer.store.arena().clone();
+        let expected = (expected.reads, expected.world_sum, expected.live);
+        if changes_structure(&trace.body) {
+            // Every handle's node, the body's own too, from an untimed replay of the body (a
+            // pass checks that the crate hands out the same ids again).
+            peer.replay(&trace.body).ok()?;
+            let ops = decode_tree(&trace.body, peer.handles().ids(), created(&trace.setup))?;
+            let most_nodes = arena.len() + created(&trace.body);
+            return Some(Self {
+                arena,
+                body: Body::Tree(ops),
+                largest_subtree: most_nodes,
+                expected,
+            });
+        }
+        let nodes = peer.handles().ids().to_vec();
         drop(peer);
         let node = |h: NodeHandle| {
             let id = *nodes.get(h as usize)?;
@@ -175,7 +361,7 @@ impl ReferenceLoop for DirectIndexTree {
                 TransformOp::GetWorld(h) => ops.push(FrameOp::GetWorld(h, node(h)?)),
                 TransformOp::Create { .. }
                 | TransformOp::Destroy(_)
-                | TransformOp::SetParent { .. } => return None,
+                | TransformOp::SetParent { .. } => unreachable!("decoded by decode_tree"),
             }
         }
         if ops.is_empty() || !batch.is_empty() {
@@ -205,15 +391,16 @@ impl ReferenceLoop for DirectIndexTree {
             arena,
             body,
             largest_subtree,
-            expected: (expected.reads, expected.world_sum, expected.live),
+            expected,
         })
     }
 
-    /// Times `iters` runs of the body (a body with local edits on a copy of the arena made
-    /// outside the timed region).
+    /// Times `iters` runs of the body (a body that writes on a copy of the arena made outside
+    /// the timed region).
     ///
     /// # Errors
-    /// The reads, their sum or the live nodes after the body differ from the model's.
+    /// The crate handed out another node id than its dry run or refused an `append`, or the
+    /// reads, their sum or the live nodes after the body differ from the model's.
     fn run(&self, iters: u64) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
@@ -230,6 +417,17 @@ impl ReferenceLoop for DirectIndexTree {
                     let start = Stopwatch::start();
                     let answers = run_frames(black_box(&mut arena), black_box(ops), &mut order);
                     total += start.elapsed();
+                    self.check(answers, live_nodes(&arena))?;
+                }
+                Body::Tree(ops) => {
+                    let mut arena = self.arena.clone();
+                    let mut order = Vec::with_capacity(self.largest_subtree);
+                    let mut kids = Vec::with_capacity(self.largest_subtree);
+                    let start = Stopwatch::start();
+                    let answers =
+                        run_tree(black_box(&mut arena), black_box(ops), &mut order, &mut kids);
+                    total += start.elapsed();
+                    let answers = answers.map_err(|e| format!("indextree called directly: {e}"))?;
                     self.check(answers, live_nodes(&arena))?;
                 }
             }
@@ -249,6 +447,17 @@ enum StoreOp<Id> {
     EndFrame,
     /// `world` of the node: the handle (for the digest) and the node.
     GetWorld(NodeHandle, Id),
+    /// `create` under the parent with the pose's local transform: the id the design's dry
+    /// run recorded for it, which it must hand out again.
+    Create {
+        parent: Option<Id>,
+        pose: u32,
+        id: Id,
+    },
+    /// `destroy` of the node.
+    Destroy(Id),
+    /// `set_parent` of the node.
+    SetParent(Id, Option<Id>),
 }
 
 /// Runs a body on `store` through its own methods: the reads and the wrapping sum of
@@ -280,6 +489,18 @@ fn run_store<S: TransformStore>(
                 let world = store.world(*id).map_err(|e| e.to_string())?;
                 reads += 1;
                 sum = sum.wrapping_add(mix_world(*h, &world));
+            }
+            StoreOp::Create { parent, pose, id } => {
+                let made = store
+                    .create(*parent, Affine::from_pose(*pose))
+                    .map_err(|e| e.to_string())?;
+                if made != *id {
+                    return Err(format!("created {made:?}, the dry run {id:?}"));
+                }
+            }
+            StoreOp::Destroy(id) => store.destroy(*id).map_err(|e| e.to_string())?,
+            StoreOp::SetParent(id, parent) => {
+                store.set_parent(*id, *parent).map_err(|e| e.to_string())?;
             }
         }
     }
@@ -337,17 +558,27 @@ impl<S: TransformStore + Clone + 'static> ReferenceLoop for DirectDesign<S> {
         Some(S::INFO.meta.name)
     }
 
-    /// For a trace whose body is `SetLocal`, `BatchLocal`, `ApplyBatch`, `EndFrame` and
-    /// `GetWorld` ops, as [`DirectIndexTree`]; `None` otherwise, or if the design cannot run
-    /// the trace or refuses the setup.
+    /// For any valid body, as [`DirectIndexTree`]; `None` exactly where the design's own
+    /// replay does not run the trace, or if it refuses the setup or (a body that changes the
+    /// structure) its dry run of the body.
     fn for_trace(trace: &Trace<TransformOp>, expected: &TransformDigest) -> Option<Self> {
         let stats = trace.validate().ok()?;
         if TransformReplay::<S>::unsupported_before(&stats).is_some() {
             return None;
         }
         let mut replay = TransformReplay::<S>::after_setup(trace).ok()?;
+        let store = if changes_structure(&trace.body) {
+            // Every handle's id, the body's own too, from an untimed replay of the body on a
+            // copy (a pass checks that the design hands out the same ids again).
+            let store = replay.store.clone();
+            replay.replay(&trace.body).ok()?;
+            store
+        } else {
+            std::mem::replace(&mut replay.store, S::new())
+        };
         let nodes = replay.handles().ids().to_vec();
         let node = |h: NodeHandle| nodes.get(h as usize).copied();
+        let mut next = created(&trace.setup);
         let (mut ops, mut batch) = (Vec::with_capacity(trace.body.len()), Vec::new());
         let mut longest_batch = 0;
         for &op in &trace.body {
@@ -363,9 +594,19 @@ impl<S: TransformStore + Clone + 'static> ReferenceLoop for DirectDesign<S> {
                 }
                 TransformOp::EndFrame => StoreOp::EndFrame,
                 TransformOp::GetWorld(h) => StoreOp::GetWorld(h, node(h)?),
-                TransformOp::Create { .. }
-                | TransformOp::Destroy(_)
-                | TransformOp::SetParent { .. } => return None,
+                TransformOp::Create { parent, pose } => {
+                    let id = *nodes.get(next)?;
+                    next += 1;
+                    StoreOp::Create {
+                        parent: parent_of(parent, &nodes)?,
+                        pose,
+                        id,
+                    }
+                }
+                TransformOp::Destroy(h) => StoreOp::Destroy(node(h)?),
+                TransformOp::SetParent { node: h, parent } => {
+                    StoreOp::SetParent(node(h)?, parent_of(parent, &nodes)?)
+                }
             });
         }
         if ops.is_empty() || !batch.is_empty() {
@@ -375,7 +616,7 @@ impl<S: TransformStore + Clone + 'static> ReferenceLoop for DirectDesign<S> {
             .iter()
             .all(|op| matches!(op, StoreOp::GetWorld(..) | StoreOp::EndFrame));
         Some(Self {
-            store: std::mem::replace(&mut replay.store, S::new()),
+            store,
             ops,
             reads_only,
             longest_batch,
@@ -415,8 +656,8 @@ mod tests {
     }
 
     /// `ref-direct-indextree` and `ref-direct-immediate_iterative` read the model's worlds on
-    /// every frame and read body, fail a corrupted expectation and have no loop for bodies
-    /// that change the structure.
+    /// every body (frames, reads, structure changes) over 2 then 3 passes, and fail a
+    /// corrupted expectation.
     #[test]
     fn direct_indextree_reads_the_models_worlds() {
         for workload in [
@@ -428,6 +669,7 @@ mod tests {
             "xf-chain-all-1024",
             "xf-chain-all-batch",
             "xf-query",
+            "xf-reparent-churn",
         ] {
             let trace = trace(workload);
             let expected = Expected::<TransformFamily>::of(&trace).unwrap();
@@ -438,11 +680,21 @@ mod tests {
                 workload == "xf-query",
                 "{workload}"
             );
-            looped.run(2).unwrap_or_else(|e| panic!("{workload}: {e}"));
+            assert_eq!(
+                matches!(looped.body, Body::Tree(_)),
+                workload == "xf-reparent-churn",
+                "{workload}"
+            );
             let own = DirectImmediateIterative::for_trace(&trace, &expected.body)
                 .unwrap_or_else(|| panic!("no loop of our design for {workload}"));
             assert_eq!(own.reads_only, workload == "xf-query", "{workload}");
-            own.run(2).unwrap_or_else(|e| panic!("{workload}: {e}"));
+            for passes in [2, 3] {
+                looped
+                    .run(passes)
+                    .unwrap_or_else(|e| panic!("{workload}: {e}"));
+                own.run(passes)
+                    .unwrap_or_else(|e| panic!("{workload}: {e}"));
+            }
             for k in 0..3 {
                 let mut wrong =
                     DirectImmediateIterative::for_trace(&trace, &expected.body).unwrap();
@@ -468,19 +720,66 @@ mod tests {
             DirectImmediateIterative::mirrors(),
             Some("immediate_iterative")
         );
-        let churn = trace("xf-reparent-churn");
-        let expected = Expected::<TransformFamily>::of(&churn).unwrap();
-        assert!(DirectIndexTree::for_trace(&churn, &expected.body).is_none());
-        assert!(DirectImmediateIterative::for_trace(&churn, &expected.body).is_none());
     }
 
-    /// A trace the peer does not run (above its cap of world products) has no loop.
+    /// A created node that gets another id than the dry run's fails the pass, on both loops.
     #[test]
-    fn traces_beyond_the_peers_cap_have_no_loop() {
-        let chains =
-            workloads::registry::generate_for::<TransformOp>("xf-chain-all-1024", 20_000, 7, None)
-                .unwrap();
-        let expected = Expected::<TransformFamily>::of(&chains).unwrap();
-        assert!(DirectIndexTree::for_trace(&chains, &expected.body).is_none());
+    fn a_created_node_with_another_id_fails() {
+        let churn = trace("xf-reparent-churn");
+        let expected = Expected::<TransformFamily>::of(&churn).unwrap();
+        let mut looped = DirectIndexTree::for_trace(&churn, &expected.body).unwrap();
+        let Body::Tree(ops) = &mut looped.body else {
+            panic!("a body that changes the structure");
+        };
+        let (first, other) = {
+            let mut ids = ops.iter().filter_map(|op| match *op {
+                TreeOp::Create { id, .. } => Some(id),
+                _ => None,
+            });
+            (ids.next().unwrap(), ids.next().unwrap())
+        };
+        for op in ops.iter_mut() {
+            if let TreeOp::Create { id, .. } = op
+                && *id == first
+            {
+                *id = other;
+            }
+        }
+        let error = looped.run(1).unwrap_err();
+        assert!(error.contains("dry run"), "{error}");
+        let mut own = DirectImmediateIterative::for_trace(&churn, &expected.body).unwrap();
+        let creates: Vec<usize> = (0..own.ops.len())
+            .filter(|&at| matches!(own.ops[at], StoreOp::Create { .. }))
+            .collect();
+        let StoreOp::Create { id: other, .. } = own.ops[creates[1]] else {
+            unreachable!("a create")
+        };
+        let StoreOp::Create { id, .. } = &mut own.ops[creates[0]] else {
+            unreachable!("a create")
+        };
+        *id = other;
+        let error = own.run(1).unwrap_err();
+        assert!(error.contains("dry run"), "{error}");
+    }
+
+    /// The loops decline a trace exactly where the designs' replays do: `xf-chain-all` and
+    /// `xf-chain-all-1024` at 65,536 nodes are above the immediate designs' cap of world
+    /// products (the loops stop before any replay, so no model runs here).
+    #[test]
+    fn chains_above_the_cap_have_no_loop_as_the_replays_run_none() {
+        for workload in ["xf-chain-all", "xf-chain-all-1024"] {
+            let chains =
+                workloads::registry::generate_for::<TransformOp>(workload, 65_536, 7, None)
+                    .unwrap();
+            let stats = chains.validate().unwrap();
+            let any = TransformDigest::default();
+            assert!(TransformReplay::<IndexTreePeer>::unsupported_before(&stats).is_some());
+            assert!(
+                DirectIndexTree::for_trace(&chains, &any).is_none(),
+                "{workload}"
+            );
+            assert!(TransformReplay::<ImmediateIterative>::unsupported_before(&stats).is_some());
+            assert!(DirectImmediateIterative::for_trace(&chains, &any).is_none());
+        }
     }
 }
