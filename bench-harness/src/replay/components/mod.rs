@@ -18,6 +18,8 @@ mod claims;
 mod digest;
 mod metrics;
 mod reference;
+mod reference_mixed;
+mod reference_mixed_calls;
 mod reference_simulate;
 mod runs;
 

@@ -34,13 +34,17 @@
 //!     `WriteStorage<Velocity>` and `ReadStorage<Acceleration>`), every instance it yields
 //!     stepped ([`DirectSimulate`], in `reference_simulate.rs`), on a state rebuilt for every
 //!     timed pass as a body of copies is.
+//!   - any other body (`comp-frame`, `comp-gc` and its `-kill*` points): the crate's own call
+//!     per op (spawn with the components, despawn, insert, remove), a view borrowed per run
+//!     of lookups, writes or copies, one query per `Simulate`, over the entities the peer's
+//!     dry run recorded, on a state rebuilt for every timed pass (`reference_mixed.rs`).
 //!
-//!   Other bodies (the mixed ones: `comp-frame`, `comp-gc` and its points, `comp-multi`) have
-//!   no loop. [`ReferenceLoop::mirrors`] names the peer, so the results' `overhead` (replay ÷
-//!   this loop) is what the replay driver and the [`ComponentStore`] adapter add to the crate.
-//!   Verified: the lookups found and their sum, or the copies made (the instances simulated)
-//!   and the state after the body (read back through the peer's [`ComponentStore::visit`],
-//!   untimed), must equal the model's.
+//!   A trace the peer's replay cannot run (`comp-multi`: several point masses per entity)
+//!   has no loop. [`ReferenceLoop::mirrors`] names the peer, so the results' `overhead`
+//!   (replay ÷ this loop) is what the replay driver and the [`ComponentStore`] adapter add to
+//!   the crate. Verified: the lookups found and their sum, or the copies made (the instances
+//!   simulated, a mixed body's whole digest) and the state after the body (read back through
+//!   the peer's [`ComponentStore::visit`], untimed), must equal the model's.
 //! * The same loops for `bevy_ecs` (`ref-direct-bevy_table`, `ref-direct-bevy_sparse`, behind
 //!   the `bevy` cargo feature), as bevy's docs show a system doing it: the `QueryState` cached
 //!   once (the peer's, built with its world: `&Position` for lookups, `&mut Position` for
@@ -50,9 +54,10 @@
 //!   `Query::iter_mut` over the instances.
 //! * The same loops for our article design `buffer_direct` (`ref-direct-buffer_direct`):
 //!   [`ComponentStore::position`] per entity, then [`ComponentStore::write`] of a copy's
-//!   target, or [`ComponentStore::simulate`] per `Simulate`, the store used directly. It has
-//!   no adapter, so its overhead is the replay driver's alone, which every design of the
-//!   family pays: a peer's overhead above it is its adapter's.
+//!   target, or [`ComponentStore::simulate`] per `Simulate`, or its own method per op of a
+//!   mixed body (the GC step per `DestroyStep`), the store used directly. It has no adapter,
+//!   so its overhead is the replay driver's alone, which every design of the family pays: a
+//!   peer's overhead above it is its adapter's.
 
 use std::time::Duration;
 
@@ -67,11 +72,14 @@ use workloads::Trace;
 use workloads::components::{ComponentOp, EntityHandle};
 
 use super::digest::mix_lookup;
+use super::reference_mixed::{MixedSteps, apply_steps};
+use super::reference_mixed_calls::DirectMixed;
 use super::reference_simulate::DirectSimulate;
 use super::{ComponentDigest, ComponentFamily, ComponentReplay, DT, StateHash};
 use crate::host::Stopwatch;
 use crate::replay::contract::{ReferenceLoop, Replayer};
 use crate::replay::pass_states::PassStates;
+use crate::replay::shared::CellStates;
 
 /// `simulate` over a plain `Vec` of the instances live after the setup, once per `Simulate`.
 pub struct VecSimulate {
@@ -149,9 +157,9 @@ impl ReferenceLoop for VecSimulate {
 /// A peer whose crate the `ref-direct-<peer>` loop calls directly: each body kind's loop as an
 /// application writes it with the crate (its world borrowed from the peer, built untimed), one
 /// view or storage borrowed for the whole body (a body of `Simulate`s: one query per pass,
-/// [`DirectSimulate`]). Out of line, so every call runs the same machine code whatever the
-/// caller.
-pub trait EcsDirectLoops: DirectSimulate + 'static {
+/// [`DirectSimulate`]; a mixed body: the crate's calls per step, [`DirectMixed`]). Out of
+/// line, so every call runs the same machine code whatever the caller.
+pub trait EcsDirectLoops: DirectSimulate + DirectMixed + 'static {
     /// Looks every entity of `lookups` up: how many had a point mass, and the wrapping sum of
     /// [`mix_lookup`] of their handles and positions.
     fn lookup_all(&self, lookups: &[(EntityHandle, Self::Entity)]) -> (u64, u64);
@@ -359,7 +367,7 @@ impl EcsDirectLoops for BufferDirect {
 }
 
 /// A body a `ref-direct-<peer>` loop runs, decoded before timing, with the state it runs on.
-enum Body<P: EcsDirectLoops> {
+pub(super) enum Body<P: EcsDirectLoops> {
     /// Only `Lookup`s: each op's handle and the peer's entity for it, in op order, read on
     /// the peer after the setup.
     Lookups {
@@ -388,27 +396,39 @@ enum Body<P: EcsDirectLoops> {
         /// The `Simulate` ops of the body: the passes of the crate's query.
         simulates: usize,
     },
+    /// Any other body (ops of several kinds), decoded into the crate's calls, on a state
+    /// rebuilt for each pass as a body of copies is ([`super::reference_mixed`]).
+    Mixed {
+        /// The trace (its setup rebuilds each pass's state).
+        trace: Trace<ComponentOp>,
+        /// The states of the passes, as [`Body::Copies`]'s.
+        passes: PassStates<ComponentReplay<P>>,
+        /// The steps, over the entities the design's dry run recorded, and the model's
+        /// body digest they must give.
+        steps: Box<MixedSteps<P::Entity>>,
+    },
 }
 
-/// A `Lookup`, `CopyPosition` or `Simulate` body run by the ECS crate of peer `P` directly
-/// (`ref-direct-<peer>`, see the [module docs](self)).
+/// A component body run by the ECS crate of peer `P` directly (`ref-direct-<peer>`, see the
+/// [module docs](self)).
 pub struct DirectEcs<P: EcsDirectLoops> {
     /// The body and its state.
-    body: Body<P>,
+    pub(super) body: Body<P>,
     /// The model's answers: the lookups found and their sum, or the copies made (the
-    /// instances simulated) and the state digest after the body ([`Replayer::state_digest`]).
-    expected: (u64, u64),
+    /// instances simulated) and the state digest after the body ([`Replayer::state_digest`]);
+    /// for a mixed body, 0 and the state digest (its whole body digest is its steps').
+    pub(super) expected: (u64, u64),
 }
 
 impl<P: EcsDirectLoops> DirectEcs<P> {
     /// One pass over a body that writes, `body`, on the peer after the setup (built before
     /// the pass unless ready, untimed): `body`'s count and the state digest after it, and the
     /// time of `body` alone.
-    fn pass_on_fresh_state(
+    fn pass_on_fresh_state<T>(
         trace: &Trace<ComponentOp>,
         passes: &PassStates<ComponentReplay<P>>,
-        body: impl FnOnce(&mut P) -> u64,
-    ) -> Result<((u64, u64), Duration), String> {
+        body: impl FnOnce(&mut P) -> T,
+    ) -> Result<((T, u64), Duration), String> {
         let mut state = passes
             .next(|| ComponentReplay::<P>::after_setup(trace).map_err(|e| format!("setup {e}")))?;
         crate::host::fresh_time_slice();
@@ -423,7 +443,7 @@ impl<P: EcsDirectLoops> DirectEcs<P> {
 }
 
 /// The model's state digest after `trace`'s setup and body, `None` if it refuses the trace.
-fn model_state_after(trace: &Trace<ComponentOp>) -> Option<u64> {
+pub(super) fn model_state_after(trace: &Trace<ComponentOp>) -> Option<u64> {
     let mut model = ComponentReplay::<ModelStore>::for_trace(trace);
     model.replay(&trace.setup).ok()?;
     model.replay(&trace.body).ok()?;
@@ -441,10 +461,26 @@ impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
         Some(P::INFO.meta.name)
     }
 
-    /// For a trace whose body is only `Lookup` ops, only `CopyPosition` ops or only
-    /// `Simulate` ops; `None` otherwise or if the peer refuses the setup (or, for a body that
-    /// writes, the model the trace).
+    /// For any non-empty body the peer's replay runs; `None` if the peer refuses the setup
+    /// (or, for a body that writes, the model the trace or the peer the dry run).
     fn for_trace(trace: &Trace<ComponentOp>, expected: &ComponentDigest) -> Option<Self> {
+        Self::in_cell(trace, expected, &CellStates::default())
+    }
+
+    /// A body of one kind on states of its own; a mixed body with its entities from the dry
+    /// run of the peer's timed replay, if the cell holds it ([`DirectEcs::mixed`]).
+    fn in_cell(
+        trace: &Trace<ComponentOp>,
+        expected: &ComponentDigest,
+        designs: &CellStates,
+    ) -> Option<Self> {
+        let all = |is: fn(&ComponentOp) -> bool| trace.body.iter().all(is);
+        if !(all(|op| matches!(op, ComponentOp::Lookup(_)))
+            || all(|op| matches!(op, ComponentOp::CopyPosition(..)))
+            || all(|op| *op == ComponentOp::Simulate))
+        {
+            return Self::mixed(trace, expected, designs);
+        }
         let mut state = ComponentReplay::<P>::after_setup(trace).ok()?;
         let entities = state.handles().ids();
         let entity = |h: EntityHandle| entities.get(h as usize).copied();
@@ -481,29 +517,25 @@ impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
                     expected: (expected.copies_done, model_state_after(trace)?),
                 })
             }
-            ComponentOp::Simulate => {
-                if trace.body.iter().any(|op| *op != ComponentOp::Simulate) {
-                    return None;
-                }
-                Some(Self {
-                    body: Body::Simulates {
-                        trace: trace.clone(),
-                        passes: PassStates::starting_with(state),
-                        simulates: trace.body.len(),
-                    },
-                    expected: (expected.simulated, model_state_after(trace)?),
-                })
-            }
+            ComponentOp::Simulate => Some(Self {
+                body: Body::Simulates {
+                    trace: trace.clone(),
+                    passes: PassStates::starting_with(state),
+                    simulates: trace.body.len(),
+                },
+                expected: (expected.simulated, model_state_after(trace)?),
+            }),
             _ => None,
         }
     }
 
-    /// Times `iters` passes of the body (a body of copies or of `Simulate`s on a state after
-    /// the setup built before each pass but a first, untimed).
+    /// Times `iters` passes of the body (a body that writes on a state after the setup built
+    /// before each pass but a first, untimed).
     ///
     /// # Errors
-    /// The lookups found or their sum, or the copies made (the instances simulated) or the
-    /// state after them, differ from the model's.
+    /// The lookups found or their sum, or the copies made (the instances simulated, a mixed
+    /// body's digest) or the state after them, differ from the model's; or a mixed body's
+    /// step was refused or spawned another entity than the peer's dry run.
     fn run(&self, iters: u64) -> Result<Duration, String> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
@@ -527,6 +559,18 @@ impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
                 } => Self::pass_on_fresh_state(trace, passes, |store| {
                     store.simulate_passes(std::hint::black_box(*simulates))
                 })?,
+                Body::Mixed {
+                    trace,
+                    passes,
+                    steps,
+                } => {
+                    let ((outcome, state), elapsed) =
+                        Self::pass_on_fresh_state(trace, passes, |store| {
+                            apply_steps(store, std::hint::black_box(steps))
+                        })?;
+                    steps.check(P::INFO.meta.name, &trace.body, outcome)?;
+                    ((0, state), elapsed)
+                }
             };
             total += elapsed;
             if std::hint::black_box(answers) == self.expected {
@@ -543,6 +587,9 @@ impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
                 ),
                 Body::Simulates { .. } => format!(
                     "{name} called directly simulated {got} instances (state {got_hash:#x}), the model {want} (state {want_hash:#x})"
+                ),
+                Body::Mixed { .. } => format!(
+                    "{name} called directly left the state {got_hash:#x}, the model {want_hash:#x}"
                 ),
             });
         }
@@ -570,7 +617,7 @@ pub type DirectBevyTable = DirectEcs<impls::components::peers::bevy::BevyTable>;
 pub type DirectBevySparse = DirectEcs<impls::components::peers::bevy::BevySparse>;
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::replay::ComponentFamily;
     use crate::verify::Expected;
@@ -592,25 +639,27 @@ mod tests {
     /// Runs `check::<P>(trace)` for every design with `ref-direct-` loops.
     macro_rules! for_every_direct_loop {
         ($check:ident, $trace:expr) => {
-            $check::<BufferDirect>($trace);
-            $check::<HecsPeer>($trace);
-            $check::<ShipyardPeer>($trace);
-            $check::<specs_peer::SpecsVec>($trace);
-            $check::<specs_peer::SpecsDense>($trace);
-            $check::<specs_peer::SpecsHash>($trace);
+            use impls::components::peers as p;
+            $check::<impls::components::direct::BufferDirect>($trace);
+            $check::<p::hecs::HecsPeer>($trace);
+            $check::<p::shipyard::ShipyardPeer>($trace);
+            $check::<p::specs::SpecsVec>($trace);
+            $check::<p::specs::SpecsDense>($trace);
+            $check::<p::specs::SpecsHash>($trace);
             #[cfg(feature = "bevy")]
             {
-                $check::<impls::components::peers::bevy::BevyTable>($trace);
-                $check::<impls::components::peers::bevy::BevySparse>($trace);
+                $check::<p::bevy::BevyTable>($trace);
+                $check::<p::bevy::BevySparse>($trace);
             }
         };
     }
+    pub(in super::super) use for_every_direct_loop;
 
     /// Every `ref-direct-<peer>` loop finds what the model finds on a lookup body (also with
     /// entities lacking a point mass), copies what the model copies on the copy bodies and
     /// simulates what it simulates on the simulate bodies (at every density; the count and the
     /// state after them, pass after pass on rebuilt states), fails a wrong expectation of
-    /// either answer, and has no loop for other bodies.
+    /// either answer, and has no loop for a trace its replay cannot run.
     #[test]
     fn direct_ecs_loops_answer_like_the_model() {
         fn check<P: EcsDirectLoops>(trace: &Trace<ComponentOp>) {
@@ -656,19 +705,9 @@ mod tests {
         ] {
             for_every_direct_loop!(check, &body);
         }
-        // Bodies of no one kind: a frame, a simulate body with a lookup, lookups then a
-        // `Simulate`.
-        let mut simulate_and_lookup = trace("comp-simulate");
-        simulate_and_lookup.body.insert(1, ComponentOp::Lookup(0));
-        let mut lookups_and_simulate = trace("comp-lookup");
-        lookups_and_simulate.body.push(ComponentOp::Simulate);
-        for body in [
-            trace("comp-frame"),
-            simulate_and_lookup,
-            lookups_and_simulate,
-        ] {
-            for_every_direct_loop!(no_loop, &body);
-        }
+        // Several point masses per entity: no design with a direct loop holds them (the
+        // mixed bodies' loops are checked in `reference_mixed`).
+        for_every_direct_loop!(no_loop, &trace("comp-multi"));
     }
 
     /// A simulate loop whose instances simulated are the model's but whose state is not fails

@@ -190,6 +190,21 @@ impl<S: BevyStorage> BevyPeer<S> {
         &self.world
     }
 
+    /// The world, uniquely borrowed (the `ref-direct-bevy_*` loops of a mixed body spawn and
+    /// despawn entities through it). Calls through it bypass the adapter's counts, so
+    /// [`ComponentStore::entity_count`] and [`ComponentStore::instance_count`] are stale after
+    /// them; [`ComponentStore::visit`] reads the world itself.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// The cached `QueryState<&mut Velocity>`'s `Query` on the world, as a system writing
+    /// velocities gets it (a run of writes uses it; the `ref-direct-bevy_*` loops write
+    /// through it).
+    pub fn velocity_query(&mut self) -> Query<'_, '_, &'static mut Velocity<S>> {
+        self.velocities.query_mut(&mut self.world)
+    }
+
     /// The cached `QueryState<&Position>` a run of lookups queries the world through (what a
     /// system caches; the `ref-direct-bevy_*` loops take their `Query` from it).
     pub fn position_query(&self) -> std::cell::RefMut<'_, QueryState<&'static Position<S>>> {
@@ -329,7 +344,7 @@ impl<S: BevyStorage> ComponentStore for BevyPeer<S> {
     /// One `Query<&mut Velocity>` for the run, `Query::get_mut` per entity.
     #[inline]
     fn write_velocities<R: VelocityRun<Entity>>(&mut self, run: R) -> R::Output {
-        let mut query = self.velocities.query_mut(&mut self.world);
+        let mut query = self.velocity_query();
         run.run(|entity, value| match query.get_mut(entity) {
             Ok(mut v) => {
                 v.0 = value;

@@ -42,8 +42,8 @@ impl HecsPeer {
         &self.world
     }
 
-    /// The world, uniquely borrowed (the `ref-direct-hecs` copy and simulate loops write it
-    /// directly).
+    /// The world, uniquely borrowed (the `ref-direct-hecs` copy, simulate and mixed loops
+    /// write it directly).
     pub fn world_mut(&mut self) -> &mut World {
         &mut self.world
     }

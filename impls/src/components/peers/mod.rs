@@ -13,8 +13,9 @@
 //! [`ComponentStore::copy_positions`]: the position storage borrowed mutably, a copy's
 //! source read and copied out before its target is written), as a system does. The adapter's
 //! own cost shows as the `overhead` of the replay over `ref-direct-<peer>`, a loop calling the
-//! crate directly on the same world, on the lookup, the copy and the simulate bodies
-//! (`bench-harness/src/replay/components/reference.rs` and `reference_simulate.rs`).
+//! crate directly on the same world, on every body the adapter's replay runs
+//! (`bench-harness/src/replay/components/reference.rs`, `reference_simulate.rs` and
+//! `reference_mixed.rs`).
 //!
 //! [`ComponentStore::spawn_with`]: super::ComponentStore::spawn_with
 //! [`ComponentStore::read_positions`]: super::ComponentStore::read_positions

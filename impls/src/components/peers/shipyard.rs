@@ -57,6 +57,14 @@ impl ShipyardPeer {
         &self.world
     }
 
+    /// The world, uniquely borrowed (the `ref-direct-shipyard` loop of a mixed body adds and
+    /// deletes entities through it). Calls through it bypass the live count, so
+    /// [`ComponentStore::entity_count`] is stale after them; [`ComponentStore::visit`] reads
+    /// the world itself.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
     fn alive(&self, entity: EntityId) -> bool {
         self.world
             .borrow::<EntitiesView>()

@@ -166,6 +166,15 @@ impl<S: SpecsStorage> SpecsPeer<S> {
         &self.world
     }
 
+    /// The world, uniquely borrowed (the `ref-direct-specs_*` loops of a mixed body create
+    /// and delete entities through it). Calls through it bypass the adapter's counts and its
+    /// record of the indices handed out, so [`ComponentStore::entity_count`] and
+    /// [`ComponentStore::instance_count`] are stale after them; [`ComponentStore::visit`]
+    /// reads the storages themselves.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
     fn alive(&self, entity: Entity) -> bool {
         self.world.entities().is_alive(entity)
     }
