@@ -1,7 +1,8 @@
 //! The states a reference loop's passes over a body that writes run on, built and dropped
 //! outside the timed region: the first built with the loop (so a single pass, as the cache
 //! pass runs, runs no setup), each later one before its pass; a pass's spent state is dropped
-//! before the next one is built, never inside a timed body.
+//! before the next one is built, never inside a timed body. A spawn on such a state
+//! ([`spawn_slot`]) is written once for the loops whose bodies create entities.
 
 use std::cell::RefCell;
 
@@ -55,6 +56,18 @@ impl<S> PassStates<S> {
     }
 }
 
+/// A spawn on a reference loop's per-entity values (`slots`, indexed by entity) as an
+/// application that reuses released slots writes it, and as the designs' shared entity
+/// bookkeeping hands entities out: the most recently released entity (`released`, most recent
+/// last; its value left empty by its despawn), else a new one, whose empty value is pushed.
+#[inline(always)]
+pub(crate) fn spawn_slot<T: Default>(slots: &mut Vec<T>, released: &mut Vec<u32>) -> u32 {
+    released.pop().unwrap_or_else(|| {
+        slots.push(T::default());
+        (slots.len() - 1) as u32
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +95,14 @@ mod tests {
                 .next(|| Err("no setup".into()))
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_spawn_reuses_the_last_released_slot_then_pushes() {
+        let (mut slots, mut released) = (vec![7u8, 0, 0], vec![2, 1]);
+        assert_eq!(spawn_slot(&mut slots, &mut released), 1);
+        assert_eq!(spawn_slot(&mut slots, &mut released), 2);
+        assert_eq!(spawn_slot(&mut slots, &mut released), 3);
+        assert_eq!(slots, [7, 0, 0, 0]);
     }
 }

@@ -160,6 +160,18 @@ impl CellStates {
             .map(f)
     }
 
+    /// The IDs replayer `R`'s dry run of the cell's body recorded, in op order, if the cell
+    /// holds them: its resolved body that writes, or the body of its shared state (a body
+    /// that only reads). A loop that mirrors `R` decodes its steps from them, so it names the
+    /// very entities the timed replays name.
+    pub fn recorded_ids<R: Replayer>(&self) -> Option<Vec<R::Id>> {
+        self.with_resolved::<R, _>(|body| body.ids().to_vec())
+            .or_else(|| {
+                self.get::<R>()
+                    .map(|shared| shared.with(|_, body| body.ids().to_vec()))
+            })
+    }
+
     /// The state replayer `R`'s timed replays reuse, if the cell holds one.
     pub fn get<R: Replayer>(&self) -> Option<SharedState<R>> {
         self.by_design

@@ -160,6 +160,13 @@ impl EntitySet {
         self.slots
     }
 
+    /// The released handles taken out of the set, most recently released last (the next
+    /// [`create`](Self::create) hands out the last one): the free stack a reference loop that
+    /// uses a design's vectors directly keeps.
+    pub fn into_released(self) -> Vec<Entity> {
+        self.released
+    }
+
     /// Every live handle, ascending.
     pub fn iter_live(&self) -> impl Iterator<Item = Entity> + '_ {
         self.live.iter().enumerate().flat_map(|(w, &word)| {

@@ -128,10 +128,11 @@ impl<G: Growth> VecOfVecs<G> {
         &self.lists
     }
 
-    /// The design's vectors taken out of the store, as [`lists`](Self::lists) orders them (a
-    /// reference loop's throwaway state).
-    pub fn into_lists(self) -> Vec<Vec<Tag>> {
-        self.lists
+    /// The design's vectors taken out of the store, as [`lists`](Self::lists) orders them, and
+    /// its released entities, most recently released last (the next `create_entity` reuses the
+    /// last): a reference loop's throwaway state.
+    pub fn into_parts(self) -> (Vec<Vec<Tag>>, Vec<Entity>) {
+        (self.lists, self.entities.into_released())
     }
 }
 

@@ -11,6 +11,7 @@
 //! is the copy plus one read of it.
 
 mod claims;
+mod direct_maps;
 mod metrics;
 mod reference;
 

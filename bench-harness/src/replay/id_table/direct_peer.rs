@@ -189,10 +189,10 @@ impl<C: CrateLoops> DirectPeer<C> {
     }
 
     /// A body that writes: its keys from the dry run of the peer's timed replay when the cell
-    /// holds it ([`CellStates::with_resolved`]), else from a dry run of its own, and the first
+    /// holds it ([`CellStates::recorded_ids`]), else from a dry run of its own, and the first
     /// pass's state; `None` if the setup or the dry run fails.
     fn writes(trace: &Trace<IdTableOp>, designs: &CellStates) -> Option<Body<C>> {
-        let keys = match designs.with_resolved::<IdTableReplay<C>, _>(|body| body.ids().to_vec()) {
+        let keys = match designs.recorded_ids::<IdTableReplay<C>>() {
             Some(keys) => keys,
             None => {
                 let mut dry_run = IdTableReplay::<C>::after_setup(trace).ok()?;

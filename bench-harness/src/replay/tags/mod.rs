@@ -17,6 +17,7 @@
 mod claims;
 mod metrics;
 mod reference;
+mod reference_writes;
 
 use impls::tags::model::ModelStore;
 use impls::tags::{

@@ -39,10 +39,11 @@ impl SmallVecPeer {
         &self.lists
     }
 
-    /// The crate's vectors taken out of the store, as [`lists`](Self::lists) orders them (a
-    /// reference loop's throwaway state).
-    pub fn into_lists(self) -> Vec<List> {
-        self.lists
+    /// The crate's vectors taken out of the store, as [`lists`](Self::lists) orders them, and
+    /// its released entities, most recently released last (the next `create_entity` reuses the
+    /// last): a reference loop's throwaway state.
+    pub fn into_parts(self) -> (Vec<List>, Vec<Entity>) {
+        (self.lists, self.entities.into_released())
     }
 }
 
