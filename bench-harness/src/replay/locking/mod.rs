@@ -29,9 +29,10 @@ use workloads::Trace;
 use workloads::locking::{LockingOp, LockingStats};
 
 use super::contract::{
-    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, ResolvedPair, Scale,
+    visit_registry,
 };
-use super::resolved::{HandleIds, HandleMap};
+use super::resolved::{HandleIds, HandleMap, ResolvedBody};
 pub use metrics::LockingMetrics;
 use results::DesignRecord;
 
@@ -373,6 +374,27 @@ impl<R: GameplayRunner + 'static> Replayer for LockingReplay<R> {
         Ok(d)
     }
 
+    /// The dry run in one piece, not op by op as the provided method runs it: the jobs between
+    /// two frames reach the design in one [`GameplayRunner::run_jobs`] call, as in the timed
+    /// replay, where op by op every job would be a call of its own (a hand-over to the worker
+    /// pool per job: seconds at 16,384 units, against milliseconds for the replay it
+    /// resolves). The IDs per op need no per-op replay: a `Unit` creates one, no other op
+    /// names any. `resolve_in_one_piece_records_what_op_by_op_does` checks both against the
+    /// provided method.
+    fn resolve(&mut self, ops: &[LockingOp]) -> Result<ResolvedPair<Self>, ReplayError> {
+        let mut map = std::mem::take(self.handles());
+        map.start_recording();
+        let result = self.run(ops, &mut map);
+        let log = map.stop_recording();
+        *self.handles() = map;
+        let digest = result?;
+        let ids_per_op: Vec<u32> = ops
+            .iter()
+            .map(|op| u32::from(matches!(op, LockingOp::Unit { .. })))
+            .collect();
+        Ok((ResolvedBody::new(ops, log, &ids_per_op), digest))
+    }
+
     fn memory_bytes(&self) -> u64 {
         self.runner.as_ref().map_or(0, R::memory_bytes) as u64
     }
@@ -409,5 +431,62 @@ impl<R: GameplayRunner + 'static> Replayer for LockingReplay<R> {
             Some(r) => r.check_invariants(),
             None => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use impls::locking::actors::ActorsStd;
+    use impls::locking::call_locks::CallMutex;
+    use impls::locking::single_thread::SingleThread;
+
+    /// The provided dry run: op by op, each op a replay of its own.
+    fn op_by_op<R: GameplayRunner + 'static>(
+        state: &mut LockingReplay<R>,
+        ops: &[LockingOp],
+    ) -> ResolvedPair<LockingReplay<R>> {
+        let mut map = std::mem::take(state.handles());
+        map.start_recording();
+        let (mut digest, mut ids_per_op) = (LockingDigest::default(), Vec::new());
+        for op in ops {
+            let before = map.recorded();
+            digest.merge(&state.run(std::slice::from_ref(op), &mut map).unwrap());
+            ids_per_op.push((map.recorded() - before) as u32);
+        }
+        let log = map.stop_recording();
+        *state.handles() = map;
+        (ResolvedBody::new(ops, log, &ids_per_op), digest)
+    }
+
+    /// The dry run in one piece records the IDs, the segments and the answers of the dry run op
+    /// by op, on the setup (whose units create the IDs) and on a body of jobs and frames, for
+    /// a design on the caller's thread and two on workers; its state ends where the other's
+    /// does.
+    #[test]
+    fn resolve_in_one_piece_records_what_op_by_op_does() {
+        fn check<R: GameplayRunner + 'static>(trace: &Trace<LockingOp>) {
+            let name = R::INFO.meta.name;
+            let (mut whole, mut single) = (
+                LockingReplay::<R>::with_threads(trace, 2),
+                LockingReplay::<R>::with_threads(trace, 2),
+            );
+            let setup = whole.resolve(&trace.setup).unwrap();
+            assert_eq!(setup, op_by_op(&mut single, &trace.setup), "{name}: setup");
+            assert!(!setup.0.ids().is_empty(), "{name}: the units' IDs");
+            let (mut whole, mut single) = (
+                LockingReplay::<R>::after_setup_on(trace, 2).unwrap(),
+                LockingReplay::<R>::after_setup_on(trace, 2).unwrap(),
+            );
+            let resolved = whole.resolve(&trace.body).unwrap();
+            assert_eq!(resolved, op_by_op(&mut single, &trace.body), "{name}: body");
+            assert!(resolved.1.jobs > 0 && resolved.1.frames > 0, "{name}");
+            assert_eq!(whole.state_digest(), single.state_digest(), "{name}");
+        }
+        let trace =
+            workloads::registry::generate_for::<LockingOp>("lock-mixed", 200, 7, None).unwrap();
+        check::<SingleThread>(&trace);
+        check::<CallMutex>(&trace);
+        check::<ActorsStd>(&trace);
     }
 }
