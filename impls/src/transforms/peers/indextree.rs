@@ -10,7 +10,7 @@
 //! then removes the node, whose slot the arena reuses.
 
 use crate::DesignMeta;
-use ::indextree::{Arena, NodeId};
+use ::indextree::{Arena, NodeError, NodeId};
 
 use crate::transforms::{
     Affine, IMMEDIATE_PRODUCT_CAP, TransformDesignInfo, TransformDesignKind, TransformStore,
@@ -79,9 +79,9 @@ impl TransformStore for IndexTreePeer {
             kind: TransformDesignKind::Peer {
                 crate_name: "indextree",
                 version: "4.9.2",
-                idiom: "Arena<Node>: new_node + append to build, detach + append to reparent, remove; world transforms by a descendants() traversal reading each node's parent",
+                idiom: "Arena<Node>: new_node + append to build, checked_append to reparent, remove; world transforms by a descendants() traversal reading each node's parent",
                 docs: "https://docs.rs/indextree/4.9.2/indextree/struct.Arena.html",
-                adapter: "Every op first checks the caller's `NodeId` (`live`: `Arena::get`, which compares the slot's stamp, then `is_removed()`) where the direct loop indexes `arena[id]` (that check, not a copy of the world matrix, is what the replay does beyond the direct loop on `xf-query`, all reads: handing the world over by reference instead of by value measured the same, 1.30 over the crate). `set_local` also counts each world product in `updates` (the world-updates metric); our designs pay the same ID check (`slot_of` or `nodes.get`) and counter.",
+                adapter: "Every op first checks the caller's `NodeId` (`live`: `Arena::get`, which compares the slot's stamp, then `is_removed()`) where the direct loop indexes `arena[id]` (that check, not a copy of the world matrix, is what the replay does beyond the direct loop on `xf-query`, all reads: handing the world over by reference instead of by value changes nothing there; the cell's page shows the overhead). `set_local` also counts each world product in `updates` (the world-updates metric); our designs pay the same ID check (`slot_of` or `nodes.get`) and counter.",
             },
         },
         strategy: UpdateStrategy::Immediate,
@@ -125,13 +125,15 @@ impl TransformStore for IndexTreePeer {
     fn set_parent(&mut self, node: NodeId, parent: Option<NodeId>) -> Result<(), XfError> {
         self.live(node)?;
         match parent {
+            // The crate's own checked reparent: it refuses a cycle (`node` is `p` or one of its
+            // ancestors) and detaches `node` before appending it, so the adapter adds no walk of
+            // its own.
             Some(p) => {
                 self.live(p)?;
-                if p.ancestors(&self.arena).any(|a| a == node) {
-                    return Err(XfError::cycle(node, p));
-                }
-                node.detach(&mut self.arena);
-                p.append(node, &mut self.arena);
+                p.checked_append(node, &mut self.arena).map_err(|e| match e {
+                    NodeError::AppendSelf | NodeError::AppendAncestor => XfError::cycle(node, p),
+                    _ => XfError::no_such(node),
+                })?;
             }
             None => node.detach(&mut self.arena),
         }
