@@ -130,10 +130,13 @@ impl TransformStore for IndexTreePeer {
             // its own.
             Some(p) => {
                 self.live(p)?;
-                p.checked_append(node, &mut self.arena).map_err(|e| match e {
-                    NodeError::AppendSelf | NodeError::AppendAncestor => XfError::cycle(node, p),
-                    _ => XfError::no_such(node),
-                })?;
+                p.checked_append(node, &mut self.arena)
+                    .map_err(|e| match e {
+                        NodeError::AppendSelf | NodeError::AppendAncestor => {
+                            XfError::cycle(node, p)
+                        }
+                        _ => XfError::no_such(node),
+                    })?;
             }
             None => node.detach(&mut self.arena),
         }
