@@ -136,9 +136,28 @@ pub struct CellStates {
     /// run of its own (a setup and the whole body, at 1M objects most of the loop's untimed
     /// work).
     resolved: HashMap<&'static str, Resolved>,
+    /// The model's state digest after the cell's setup and body (`verify::Expected`'s), so a
+    /// loop that checks the state after its passes reads it instead of replaying the model
+    /// (at 65,536 entities the components model's whole replay, a balanced tree per op, is
+    /// most of a loop's untimed work).
+    state_at_end: Option<u64>,
 }
 
 impl CellStates {
+    /// The states of a cell whose model ends in state digest `state_at_end`.
+    pub fn ending_in(state_at_end: Option<u64>) -> Self {
+        Self {
+            state_at_end,
+            ..Self::default()
+        }
+    }
+
+    /// The model's state digest after the cell's setup and body, if the cell was given it
+    /// ([`Self::ending_in`]).
+    pub fn state_at_end(&self) -> Option<u64> {
+        self.state_at_end
+    }
+
     /// Keeps `shared`, the state of design `name`'s timed replays.
     pub fn insert<F: Family>(&mut self, name: &'static str, shared: Shared<F>) {
         self.by_design.insert(name, Box::new(shared));

@@ -91,7 +91,7 @@ pub(super) fn advise_family<F: Family, X: ExtraDesigns<F>>(
         rows: Vec::new(),
         contestants: Vec::new(),
         mirrored: mirrored_designs::<F>(),
-        shared: CellStates::default(),
+        shared: CellStates::ending_in(prepared.expected.state_at_end),
     };
     for_each_replayer_with::<F, X, _>(&mut visit);
     let AdviseDesign {

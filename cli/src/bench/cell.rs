@@ -56,7 +56,7 @@ impl<'p, F: Family> CellBench<'p, F> {
             cell: self,
             step,
             verdicts: Vec::new(),
-            designs: CellStates::default(),
+            designs: CellStates::ending_in(self.prepared.expected.state_at_end),
         };
         for_each_replayer_with::<F, X, _>(&mut visit);
         visit.verdicts
@@ -81,7 +81,7 @@ impl<'p, F: Family> CellBench<'p, F> {
                 contestants: Vec::new(),
             },
             verdicts: Vec::new(),
-            designs: CellStates::default(),
+            designs: CellStates::ending_in(self.prepared.expected.state_at_end),
         };
         for_each_replayer_with::<F, X, _>(&mut visit);
         let Step::Time { contestants, .. } = visit.step else {

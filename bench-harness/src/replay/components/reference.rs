@@ -442,8 +442,12 @@ impl<P: EcsDirectLoops> DirectEcs<P> {
     }
 }
 
-/// The model's state digest after `trace`'s setup and body, `None` if it refuses the trace.
-pub(super) fn model_state_after(trace: &Trace<ComponentOp>) -> Option<u64> {
+/// The model's state digest after `trace`'s setup and body: the cell's, where it holds it
+/// ([`CellStates::state_at_end`]), else the model's replay; `None` if it refuses the trace.
+pub(super) fn model_state_after(trace: &Trace<ComponentOp>, designs: &CellStates) -> Option<u64> {
+    if let Some(state) = designs.state_at_end() {
+        return Some(state);
+    }
     let mut model = ComponentReplay::<ModelStore>::for_trace(trace);
     model.replay(&trace.setup).ok()?;
     model.replay(&trace.body).ok()?;
@@ -514,7 +518,7 @@ impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
                         passes: PassStates::starting_with(state),
                         copies,
                     },
-                    expected: (expected.copies_done, model_state_after(trace)?),
+                    expected: (expected.copies_done, model_state_after(trace, designs)?),
                 })
             }
             ComponentOp::Simulate => Some(Self {
@@ -523,7 +527,7 @@ impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
                     passes: PassStates::starting_with(state),
                     simulates: trace.body.len(),
                 },
-                expected: (expected.simulated, model_state_after(trace)?),
+                expected: (expected.simulated, model_state_after(trace, designs)?),
             }),
             _ => None,
         }

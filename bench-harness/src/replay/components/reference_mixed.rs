@@ -346,7 +346,7 @@ impl<P: EcsDirectLoops> DirectEcs<P> {
                 passes: PassStates::starting_with(first),
                 steps: Box::new(steps),
             },
-            expected: (0, super::reference::model_state_after(trace)?),
+            expected: (0, super::reference::model_state_after(trace, designs)?),
         })
     }
 }
@@ -559,5 +559,27 @@ mod tests {
         let looped = DirectEcs::<HecsPeer>::in_cell(&trace, &expected.body, &designs)
             .expect("a loop for comp-frame");
         looped.run(2).unwrap();
+    }
+
+    /// A loop built in a cell reads the model's end state the cell holds instead of replaying
+    /// the model: the right one passes, another fails on the state.
+    #[test]
+    fn a_loop_reads_the_cells_end_state() {
+        for workload in ["comp-sync", "comp-frame"] {
+            let trace = trace(workload);
+            let expected = Expected::<ComponentFamily>::of(&trace).unwrap();
+            let end = expected.state_at_end.expect("the model's state");
+            let right = CellStates::ending_in(Some(end));
+            DirectEcs::<HecsPeer>::in_cell(&trace, &expected.body, &right)
+                .unwrap()
+                .run(1)
+                .unwrap();
+            let wrong = CellStates::ending_in(Some(end ^ 1));
+            let error = DirectEcs::<HecsPeer>::in_cell(&trace, &expected.body, &wrong)
+                .unwrap()
+                .run(1)
+                .unwrap_err();
+            assert!(error.contains("state"), "{workload}: {error}");
+        }
     }
 }
