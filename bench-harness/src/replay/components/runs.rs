@@ -11,7 +11,7 @@ use workloads::components::ComponentOp;
 use super::digest::{mix_lookup, velocity};
 use crate::replay::contract::ReplayError;
 use crate::replay::resolved::HandleIds;
-use crate::replay::resolved::fold_until_error;
+use crate::replay::resolved::{Folded, fold_until_error};
 
 /// What a run of lookups, writes or copies observed: the ops it applied, how many found a point
 /// mass (a copy: both of its entities; and the lookups' [`mix_lookup`] sum), and the entity of
@@ -205,7 +205,12 @@ impl<E: Copy, H: HandleIds<E>> CopyRun<E> for Copies<'_, H> {
 /// A uniform run of `CopyPosition`s with its entities resolved (`ids[2k]` and `ids[2k + 1]` are
 /// op `k`'s source and target), as one [`CopyRun`]: a loop over the pairs, as a crate's direct
 /// loop runs over its copies (`ref-direct-<peer>`), with nothing but the design's `copy` in it;
-/// a pair `copy` could not answer leaves the loop for the design's `missed`.
+/// a pair `copy` could not answer leaves the loop for the design's `missed`, and the loop
+/// resumes after it. The loop makes no call of its own (as [`fold_until_error`]'s): with the
+/// `missed` call inside it, the view a crate's `copy` reads (`hecs`'s) was kept on the stack
+/// around that call and reloaded per pair.
+///
+/// [`fold_until_error`]: crate::replay::resolved::fold_until_error
 struct ResolvedCopies<'a, E> {
     ids: &'a [E],
 }
@@ -219,21 +224,55 @@ impl<E: Copy> CopyRun<E> for ResolvedCopies<'_, E> {
         C: FnMut(E, E) -> Result<bool, Er>,
         M: FnMut(Er) -> Result<bool, Em>,
     {
-        let mut found = 0u64;
-        for (k, pair) in self.ids.chunks_exact(2).enumerate() {
-            let (from, to) = (pair[0], pair[1]);
-            let copied = match copy(from, to).or_else(&mut missed) {
-                Ok(copied) => copied,
+        let pairs = self.ids.len() / 2;
+        let (mut found, mut k) = (0u64, 0usize);
+        while k < pairs {
+            let stopped = copy_until_error(&self.ids[2 * k..2 * pairs], &mut copy);
+            found += stopped.found;
+            k += stopped.answered;
+            let Some(error) = stopped.error else { break };
+            let (from, to) = (self.ids[2 * k], self.ids[2 * k + 1]);
+            match missed(error) {
+                Ok(copied) => found += u64::from(copied),
                 Err(error) => return refused_at(k, found, 0, (from, to), error),
-            };
-            found += u64::from(copied);
+            }
+            k += 1;
         }
         RunAnswers {
-            ops: self.ids.len() / 2,
+            ops: pairs,
             found,
             sum: 0,
             refused: None,
         }
+    }
+}
+
+/// [`ResolvedCopies`]'s loop: `copy` of each (source, target) pair of `ids` until one errs;
+/// the pairs answered, the copies made and the error.
+#[inline(always)]
+fn copy_until_error<E: Copy, Er>(
+    ids: &[E],
+    copy: &mut impl FnMut(E, E) -> Result<bool, Er>,
+) -> Folded<Er> {
+    let mut found = 0u64;
+    for (k, pair) in ids.chunks_exact(2).enumerate() {
+        match copy(pair[0], pair[1]) {
+            Ok(copied) => found += u64::from(copied),
+            Err(error) => {
+                return Folded {
+                    answered: k,
+                    found,
+                    sum: 0,
+                    error: Some(error),
+                };
+            }
+        }
+    }
+    Folded {
+        answered: ids.len() / 2,
+        found,
+        sum: 0,
+        error: None,
     }
 }
 
