@@ -9,7 +9,10 @@
 //! is the ablation: the grouped layout spawned entity by entity, which separates the layout
 //! effect from the batching effect. [`archetype_batched`] is the tuned design that takes
 //! `hecs`'s `spawn_column_batch` into the same world: grouped by component set into decoded
-//! columns, one entity run, one bulk append per store and batch. Baselines load the level with published serialisers into
+//! columns, one entity run, one bulk append per store and batch. [`archetype_world`] takes
+//! hecs's world as well: archetype tables of typed columns for the four known types, a
+//! transform holding its parent entity only, as the peers keep it (so it is ranked with them:
+//! [`SpawnWorld::TRANSFORM_HIERARCHY`]). Baselines load the level with published serialisers into
 //! the same world, entity by entity: `bincode` decoding owned records ([`bincode_owned`]) and
 //! `rkyv` walking an archive in place ([`rkyv_archived`]), both over the records of [`owned`].
 //! Peers (`hecs` `spawn` of a static bundle, `spawn` from an `EntityBuilder` and
@@ -34,6 +37,7 @@
 //! add one line to [`registry::for_each_spawn_design`].
 
 pub mod archetype_batched;
+pub mod archetype_world;
 pub mod bincode_owned;
 pub mod grouped;
 pub mod grouped_batched;
@@ -299,6 +303,13 @@ pub enum ComponentRef<'a, E> {
 pub trait SpawnWorld: Default {
     /// The world's entity handle.
     type Entity: Copy + Eq + Hash + Debug;
+
+    /// Whether a spawned transform is a node of a transform hierarchy, linked under its
+    /// parent's node with its world matrix computed (the world designs' [`world::World`]), or
+    /// holds its local matrix and parent entity only (the ECS peers' worlds): what the family's
+    /// contract asks, and work the others leave to a later pass. Recorded as a contract gap
+    /// where it is `false`, so rankings set a world without one against its like.
+    const TRANSFORM_HIERARCHY: bool;
 
     /// Removes every entity and component (a world reset).
     fn clear(&mut self);

@@ -30,6 +30,8 @@ pub struct PlainWorld {
 
 impl SpawnWorld for PlainWorld {
     type Entity = u32;
+    // The model records what the digest reads: local matrices and parent entities.
+    const TRANSFORM_HIERARCHY: bool = false;
 
     fn clear(&mut self) {
         *self = PlainWorld::default();

@@ -4,6 +4,7 @@
 use super::{
     SpawnDesignInfo, Spawner,
     archetype_batched::ArchetypeBatched,
+    archetype_world::ArchetypeWorldSpawner,
     bincode_owned::BincodeOwned,
     grouped_batched::GroupedBatched,
     grouped_single::GroupedSingle,
@@ -25,6 +26,7 @@ crate::registry::design_registry! {
         GroupedSingle;
         GroupedBatched;
         ArchetypeBatched;
+        ArchetypeWorldSpawner;
         BincodeOwned;
         RkyvChecked;
         RkyvUnchecked;

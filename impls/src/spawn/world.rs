@@ -352,6 +352,7 @@ impl World {
 
 impl SpawnWorld for World {
     type Entity = Entity;
+    const TRANSFORM_HIERARCHY: bool = true;
 
     fn clear(&mut self) {
         *self = World::default();

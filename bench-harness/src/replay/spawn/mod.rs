@@ -15,8 +15,8 @@ mod reference;
 
 use impls::spawn::model::ModelSpawner;
 use impls::spawn::{
-    ComponentKind, EntityOf, Level, LevelComponent, LevelEntity, SpawnDesignInfo,
-    SpawnDesignVisitor, SpawnWorld, Spawner, for_each_spawn_design, world_digest,
+    ComponentKind, EntityOf, Level, LevelComponent, LevelEntity, SpawnDesignVisitor, SpawnWorld,
+    Spawner, for_each_spawn_design, world_digest,
 };
 use serde::{Deserialize, Serialize};
 use workloads::Trace;
@@ -81,10 +81,15 @@ impl Family for SpawnFamily {
     }
 
     fn design_records() -> Vec<DesignRecord> {
-        impls::spawn::spawn_designs()
-            .iter()
-            .map(design_record)
-            .collect()
+        struct Records(Vec<DesignRecord>);
+        impl SpawnDesignVisitor for Records {
+            fn visit<S: Spawner + 'static>(&mut self) {
+                self.0.push(design_record::<S>());
+            }
+        }
+        let mut records = Records(Vec::new());
+        for_each_spawn_design(&mut records);
+        records.0
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
@@ -108,16 +113,26 @@ impl<D: Spawner + 'static> super::HostsDesign<D> for SpawnFamily {
     type Replayer = SpawnReplay<D>;
 
     fn design_record() -> DesignRecord {
-        design_record(&D::INFO)
+        design_record::<D>()
     }
 }
 
-/// The results record of a spawn design: its ID is its world's entity handle.
-pub fn design_record(info: &SpawnDesignInfo) -> DesignRecord {
+/// The contract gap of a design whose world keeps no transform hierarchy
+/// ([`SpawnWorld::TRANSFORM_HIERARCHY`]).
+pub const GAP_NO_TRANSFORM_HIERARCHY: &str = "keeps no transform hierarchy (a transform holds its parent entity; no node links or world matrix)";
+
+/// The results record of spawn design `S`: its ID is its world's entity handle; a world with
+/// no transform hierarchy is a contract gap.
+pub fn design_record<S: Spawner>() -> DesignRecord {
+    let info = &S::INFO;
     let peer = matches!(info.meta.kind, impls::DesignKind::Peer { .. });
     DesignRecord {
         id_bytes: info.entity_bytes,
         limits: peer.then(|| "spawns into its own world (its own entities and storage)".into()),
+        contract_gaps: (!<S::World as SpawnWorld>::TRANSFORM_HIERARCHY)
+            .then(|| GAP_NO_TRANSFORM_HIERARCHY.to_string())
+            .into_iter()
+            .collect(),
         ..crate::replay::design_record_of(SpawnFamily::RESULTS_FAMILY, &info.meta)
     }
 }
@@ -290,6 +305,7 @@ mod tests {
     use crate::suite::PreparedTrace;
     use crate::verify::check_replayer;
     use impls::DesignMeta;
+    use impls::spawn::SpawnDesignInfo;
     use impls::spawn::grouped_batched::GroupedBatched;
     use impls::spawn::world::World;
 

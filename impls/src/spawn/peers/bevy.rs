@@ -98,6 +98,7 @@ impl BevyWorld {
 
 impl SpawnWorld for BevyWorld {
     type Entity = Entity;
+    const TRANSFORM_HIERARCHY: bool = false;
 
     /// The crate's own reset, `World::clear_entities`, which keeps the world's storage for the next
     /// level, as a game restarting a level calls it.

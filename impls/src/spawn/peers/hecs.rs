@@ -54,6 +54,7 @@ pub struct HecsWorld(pub World);
 
 impl SpawnWorld for HecsWorld {
     type Entity = Entity;
+    const TRANSFORM_HIERARCHY: bool = false;
 
     /// The crate's own reset, `World::clear`, which keeps the world's storage for the next
     /// level, as a game restarting a level calls it.
