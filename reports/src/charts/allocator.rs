@@ -3,10 +3,10 @@
 //! fewest at the top. A design that allocates per insert, or reallocates while growing, shows
 //! here even when its time hides it.
 
-use super::draw::{Best, HBars, draw_hbars};
-use super::throughput::bar_chart_height;
-use super::{Bar, Chart, ChartError, render_svg};
-use crate::format;
+use results::Direction;
+
+use super::per_unit::{self, PerUnit};
+use super::{Bar, Chart, ChartError};
 
 /// Builds the chart.
 ///
@@ -18,26 +18,13 @@ pub fn build(file: &str, title: &str, bars: &[Bar]) -> Result<Chart, ChartError>
          the body, counted by dodbench memory, fewest at the top; 0 means the body never \
          allocated."
     );
-    render_svg(
-        file,
+    let spec = PerUnit {
         title,
-        description,
-        (620, bar_chart_height(bars.len())),
-        |area| {
-            draw_hbars(
-                area,
-                &HBars {
-                    caption: title,
-                    x_desc: "allocator calls per work unit (lower is better)",
-                    bars,
-                    references: &[],
-                    best: Best::Lowest,
-                    value_label: |v| format::significant(v, 3),
-                    fixed_max: None,
-                },
-            )
-        },
-    )
+        x_desc: "allocator calls per work unit (lower is better)",
+        better: Direction::Lower,
+        value_label: per_unit::plain_label,
+    };
+    per_unit::build(file, spec, description, bars)
 }
 
 #[cfg(test)]

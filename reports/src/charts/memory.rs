@@ -2,9 +2,10 @@
 //! smallest at the top. The figure is the design's own heap accounting after the setup
 //! divided by the live objects, so it includes holes, free lists and index tables.
 
-use super::draw::{Best, HBars, draw_hbars};
-use super::throughput::bar_chart_height;
-use super::{Bar, Chart, ChartError, render_svg};
+use results::Direction;
+
+use super::per_unit::{self, PerUnit};
+use super::{Bar, Chart, ChartError};
 use crate::format;
 
 /// Builds the chart.
@@ -16,26 +17,13 @@ pub fn build(file: &str, title: &str, bars: &[Bar]) -> Result<Chart, ChartError>
         "{title}: heap bytes each design holds per live object after the setup, smallest at \
          the top (the 32-byte payload is included)."
     );
-    render_svg(
-        file,
+    let spec = PerUnit {
         title,
-        description,
-        (620, bar_chart_height(bars.len())),
-        |area| {
-            draw_hbars(
-                area,
-                &HBars {
-                    caption: title,
-                    x_desc: "bytes per live object (lower is better)",
-                    bars,
-                    references: &[],
-                    best: Best::Lowest,
-                    value_label: |b| format!("{} B", format::significant(b, 3)),
-                    fixed_max: None,
-                },
-            )
-        },
-    )
+        x_desc: "bytes per live object (lower is better)",
+        better: Direction::Lower,
+        value_label: |b| format!("{} B", format::significant(b, 3)),
+    };
+    per_unit::build(file, spec, description, bars)
 }
 
 #[cfg(test)]

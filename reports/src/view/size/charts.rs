@@ -90,28 +90,47 @@ fn memory_chart(
     names: &mut Names,
     charts: &mut Vec<Chart>,
 ) -> Result<Option<Chart>, ChartError> {
-    let memory_bars: Vec<Bar> = cell
-        .machines
-        .once(cell.designs, |b| {
-            b.bytes_per_object.filter(|v| v.is_finite() && *v > 0.0)
-        })
+    let bars = once_bars(cell, |b| {
+        b.bytes_per_object.filter(|v| v.is_finite() && *v > 0.0)
+    });
+    bar_chart(
+        cell,
+        names,
+        charts,
+        bars,
+        ("memory", "bytes per live object"),
+        memory::build,
+    )
+}
+
+/// A bar per design shown once across machines, valued by `value` where it is `Some`.
+fn once_bars(cell: &Cell<'_>, value: impl Fn(&Benchmark) -> Option<f64>) -> Vec<Bar> {
+    cell.machines
+        .once(cell.designs, &value)
         .into_iter()
         .map(|(b, name)| Bar {
             style: cell.once_style(b, name),
-            value: b.bytes_per_object,
+            value: value(b),
             note: None,
         })
-        .collect();
-    if memory_bars.is_empty() {
+        .collect()
+}
+
+/// The chart `build` draws of `bars` (pushed onto `charts`), in the cell's file `stem` and
+/// titled the cell's title then `what`; `None` when there are no bars.
+fn bar_chart(
+    cell: &Cell<'_>,
+    names: &mut Names,
+    charts: &mut Vec<Chart>,
+    bars: Vec<Bar>,
+    (stem, what): (&str, &str),
+    build: fn(&str, &str, &[Bar]) -> Result<Chart, ChartError>,
+) -> Result<Option<Chart>, ChartError> {
+    if bars.is_empty() {
         return Ok(None);
     }
-    let file = cell.file(names, "memory");
-    let title = cell.title;
-    let chart = memory::build(
-        &file,
-        &format!("{title}: bytes per live object"),
-        &memory_bars,
-    )?;
+    let file = cell.file(names, stem);
+    let chart = build(&file, &format!("{}: {what}", cell.title), &bars)?;
     charts.push(chart.clone());
     Ok(Some(chart))
 }
@@ -199,30 +218,9 @@ fn allocator_chart(
     names: &mut Names,
     charts: &mut Vec<Chart>,
 ) -> Result<Option<Chart>, ChartError> {
-    let alloc_bars: Vec<Bar> = cell
-        .machines
-        .once(cell.designs, |b| {
-            b.alloc_calls_per_op.filter(|v| v.is_finite())
-        })
-        .into_iter()
-        .map(|(b, name)| Bar {
-            style: cell.once_style(b, name),
-            value: b.alloc_calls_per_op,
-            note: None,
-        })
-        .collect();
-    if alloc_bars.is_empty() {
-        return Ok(None);
-    }
-    let file = cell.file(names, "alloc-calls");
-    let title = cell.title;
-    let chart = allocator::build(
-        &file,
-        &format!("{title}: allocator calls per work unit"),
-        &alloc_bars,
-    )?;
-    charts.push(chart.clone());
-    Ok(Some(chart))
+    let bars = once_bars(cell, |b| b.alloc_calls_per_op.filter(|v| v.is_finite()));
+    let what = ("alloc-calls", "allocator calls per work unit");
+    bar_chart(cell, names, charts, bars, what, allocator::build)
 }
 
 /// Simulated D1 and LL misses per work unit, a row per design shown once across machines,
