@@ -8,12 +8,8 @@
 
 use super::entities::Entity;
 use super::maps::HashIndex;
-use super::packed::{InstanceStorage, Packed, PackedFlavor};
-use super::{
-    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, VectorField,
-    count_capacity_change,
-};
-use crate::DesignMeta;
+use super::packed::{InstanceStorage, packed_designs};
+use super::{PointMass, VectorField, count_capacity_change};
 
 /// One `Vec` of whole instances.
 #[derive(Debug, Default, Clone)]
@@ -73,20 +69,8 @@ impl InstanceStorage for Aos {
     }
 }
 
-/// Flavor of [`AosHash`].
-pub struct AosHashFlavor;
-impl PackedFlavor for AosHashFlavor {
-    type Storage = Aos;
-    type Map = HashIndex;
-    const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        meta: DesignMeta {
-            name: "aos_hash",
-            description: "ablation of buffer_hash: array of structures Vec<(Entity, PointMass)> instead of SoA (same map, same GC)",
-            kind: ComponentDesignKind::Tuned,
-        },
-        destruction: Destruction::Gc,
-        several_per_entity: false,
-    };
+packed_designs! {
+    /// AoS, hash map, GC.
+    AosHash = AosHashFlavor(Aos, HashIndex, Gc, Tuned, "aos_hash")
+        "ablation of buffer_hash: array of structures Vec<(Entity, PointMass)> instead of SoA (same map, same GC)";
 }
-/// AoS, hash map, GC.
-pub type AosHash = Packed<AosHashFlavor>;

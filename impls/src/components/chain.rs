@@ -17,11 +17,11 @@
 
 use super::entities::{Entities, Entity};
 use super::maps::HashIndex;
-use super::packed::{InstanceMap, InstanceStorage};
+use super::packed::{InstanceMap, InstanceStorage, entity_slot_ops, packed_garbage_slots};
 use super::single_buffer::SingleBuffer;
 use super::{
-    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction, GcRng,
-    PointMass, VectorField, count_capacity_change, gc_loop,
+    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
+    GarbageSlots, GcRng, PointMass, VectorField, count_capacity_change,
 };
 use crate::DesignMeta;
 
@@ -93,15 +93,6 @@ impl BufferChain {
         }
     }
 
-    fn destroy_if_dead(&mut self, i: usize) -> bool {
-        if self.entities.alive(self.storage.entity(i)) {
-            return false;
-        }
-        self.destroy(i);
-        self.garbage -= 1;
-        true
-    }
-
     /// Instances in `entity`'s chain.
     fn chain_len(&self, entity: Entity) -> usize {
         let mut len = 0;
@@ -112,6 +103,10 @@ impl BufferChain {
         }
         len
     }
+}
+
+impl GarbageSlots for BufferChain {
+    packed_garbage_slots!();
 }
 
 impl ComponentStore for BufferChain {
@@ -138,9 +133,7 @@ impl ComponentStore for BufferChain {
         }
     }
 
-    fn spawn(&mut self) -> Result<Entity, ComponentError> {
-        self.entities.create()
-    }
+    entity_slot_ops!(slot_of: head, storage: storage);
 
     fn kill(&mut self, entity: Entity) -> Result<(), ComponentError> {
         self.entities.destroy(entity)?;
@@ -179,69 +172,8 @@ impl ComponentStore for BufferChain {
         Ok(found)
     }
 
-    #[inline(always)]
-    fn position(&self, entity: Entity) -> Result<Option<[f32; 3]>, ComponentError> {
-        self.entities.check_alive(entity)?;
-        Ok(self.head(entity).map(|i| self.storage.position(i)))
-    }
-
-    #[inline(always)]
-    fn write(
-        &mut self,
-        entity: Entity,
-        field: VectorField,
-        value: [f32; 3],
-    ) -> Result<bool, ComponentError> {
-        self.entities.check_alive(entity)?;
-        Ok(match self.head(entity) {
-            Some(i) => {
-                self.storage.write(i, field, value);
-                true
-            }
-            None => false,
-        })
-    }
-
-    fn simulate(&mut self, dt: f32) {
-        self.storage.simulate(dt);
-    }
-
-    fn destroy_step(&mut self) {
-        let mut rng = self.rng.clone();
-        gc_loop(
-            self,
-            &mut rng,
-            |s| s.storage.len(),
-            |s, i| !s.entities.alive(s.storage.entity(i)),
-            |s, i| {
-                s.destroy(i);
-                s.garbage -= 1;
-            },
-        );
-        self.rng = rng;
-    }
-
-    fn collect_all_garbage(&mut self) {
-        let mut i = 0;
-        while i < self.storage.len() {
-            if !self.destroy_if_dead(i) {
-                i += 1;
-            }
-        }
-    }
-
-    fn garbage(&self) -> usize {
-        self.garbage
-    }
-
-    fn visit(&self, mut f: impl FnMut(&PointMass)) {
-        for i in 0..self.storage.len() {
-            f(&self.storage.get(i));
-        }
-    }
-
-    fn entity_count(&self) -> usize {
-        self.entities.len()
+    fn visit(&self, f: impl FnMut(&PointMass)) {
+        self.storage.for_each(f);
     }
 
     fn instance_count(&self) -> usize {

@@ -13,11 +13,11 @@
 //! stores stop sooner); a new entity reusing a dead entity's index overwrites its garbage.
 
 use super::entities::{Entities, Entity, NO_ENTITY};
-use super::packed::InstanceStorage;
+use super::packed::{InstanceStorage, entity_slot_ops};
 use super::single_buffer::SingleBuffer;
 use super::{
-    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction, GcRng,
-    PointMass, VectorField, gc_loop,
+    ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
+    GarbageSlots, GcRng, PointMass, VectorField,
 };
 use crate::DesignMeta;
 
@@ -46,10 +46,25 @@ impl BufferDirect {
         self.slots.clear(i);
         self.instances -= 1;
     }
+}
+
+impl GarbageSlots for BufferDirect {
+    fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
 
     fn holds_garbage(&self, i: usize) -> bool {
         let e = self.slots.entity(i);
         e != NO_ENTITY && !self.entities.alive(e)
+    }
+
+    fn collect(&mut self, i: usize) {
+        self.destroy(i);
+        self.garbage -= 1;
+    }
+
+    fn gc_rng(&mut self) -> &mut GcRng {
+        &mut self.rng
     }
 }
 
@@ -75,9 +90,7 @@ impl ComponentStore for BufferDirect {
         }
     }
 
-    fn spawn(&mut self) -> Result<Entity, ComponentError> {
-        self.entities.create()
-    }
+    entity_slot_ops!(slot_of: slot_of, storage: slots, detach_by: destroy);
 
     fn kill(&mut self, entity: Entity) -> Result<(), ComponentError> {
         self.entities.destroy(entity)?;
@@ -112,82 +125,12 @@ impl ComponentStore for BufferDirect {
         Ok(())
     }
 
-    fn detach(&mut self, entity: Entity) -> Result<bool, ComponentError> {
-        self.entities.check_alive(entity)?;
-        Ok(match self.slot_of(entity) {
-            Some(i) => {
-                self.destroy(i);
-                true
-            }
-            None => false,
-        })
-    }
-
-    #[inline(always)]
-    fn position(&self, entity: Entity) -> Result<Option<[f32; 3]>, ComponentError> {
-        self.entities.check_alive(entity)?;
-        Ok(self.slot_of(entity).map(|i| self.slots.position(i)))
-    }
-
-    #[inline(always)]
-    fn write(
-        &mut self,
-        entity: Entity,
-        field: VectorField,
-        value: [f32; 3],
-    ) -> Result<bool, ComponentError> {
-        self.entities.check_alive(entity)?;
-        Ok(match self.slot_of(entity) {
-            Some(i) => {
-                self.slots.write(i, field, value);
-                true
-            }
-            None => false,
-        })
-    }
-
-    fn simulate(&mut self, dt: f32) {
-        self.slots.simulate(dt);
-    }
-
-    fn destroy_step(&mut self) {
-        let mut rng = self.rng.clone();
-        gc_loop(
-            self,
-            &mut rng,
-            |s| s.slots.len(),
-            |s, i| s.holds_garbage(i),
-            |s, i| {
-                s.destroy(i);
-                s.garbage -= 1;
-            },
-        );
-        self.rng = rng;
-    }
-
-    fn collect_all_garbage(&mut self) {
-        for i in 0..self.slots.len() {
-            if self.holds_garbage(i) {
-                self.destroy(i);
-                self.garbage -= 1;
-            }
-        }
-    }
-
-    fn garbage(&self) -> usize {
-        self.garbage
-    }
-
     fn visit(&self, mut f: impl FnMut(&PointMass)) {
         for i in 0..self.slots.len() {
             if self.slots.entity(i) != NO_ENTITY {
                 f(&self.slots.get(i));
             }
         }
-    }
-
-    fn entity_count(&self) -> usize {
-        self.entities.len()
     }
 
     fn instance_count(&self) -> usize {

@@ -178,14 +178,6 @@ impl ComponentStore for DirectTuned {
         self.fields.simulate(dt);
     }
 
-    fn destroy_step(&mut self) {}
-
-    fn collect_all_garbage(&mut self) {}
-
-    fn garbage(&self) -> usize {
-        0
-    }
-
     fn visit(&self, mut f: impl FnMut(&PointMass)) {
         for (i, &owner) in self.owners.iter().enumerate() {
             if owner != HOLE {

@@ -10,12 +10,8 @@
 use super::columns::Columns;
 use super::entities::Entity;
 use super::maps::HashIndex;
-use super::packed::{InstanceStorage, Packed, PackedFlavor};
-use super::{
-    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, VectorField,
-    count_capacity_change,
-};
-use crate::DesignMeta;
+use super::packed::{InstanceStorage, packed_designs};
+use super::{PointMass, VectorField, count_capacity_change};
 
 /// Five `Vec`s: the entities and the four field [`Columns`]. Invariant: all five have the same
 /// length.
@@ -86,20 +82,8 @@ impl InstanceStorage for FiveVecs {
     }
 }
 
-/// Flavor of [`FiveVecsHash`].
-pub struct FiveVecsHashFlavor;
-impl PackedFlavor for FiveVecsHashFlavor {
-    type Storage = FiveVecs;
-    type Map = HashIndex;
-    const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        meta: DesignMeta {
-            name: "five_vecs_hash",
-            description: "ablation of buffer_hash: five separately allocated Vecs instead of one buffer (same map, same GC)",
-            kind: ComponentDesignKind::Article,
-        },
-        destruction: Destruction::Gc,
-        several_per_entity: false,
-    };
+packed_designs! {
+    /// Five `Vec`s, hash map, GC.
+    FiveVecsHash = FiveVecsHashFlavor(FiveVecs, HashIndex, Gc, Article, "five_vecs_hash")
+        "ablation of buffer_hash: five separately allocated Vecs instead of one buffer (same map, same GC)";
 }
-/// Five `Vec`s, hash map, GC.
-pub type FiveVecsHash = Packed<FiveVecsHashFlavor>;

@@ -119,6 +119,24 @@ impl<T> ScatteredBoxes<T> {
     }
 }
 
+/// Inserts a new game object into the objects' `holey` table (the OOP designs' `spawn`),
+/// counting a growth of the table as one allocator call.
+///
+/// # Errors
+/// [`ComponentError::IndexSpaceExhausted`].
+pub(super) fn spawn_object<T: 'static>(
+    objects: &mut Holey<T>,
+    object: T,
+    calls: &mut u64,
+) -> Result<Entity, ComponentError> {
+    let before = objects.memory_bytes();
+    let entity = objects
+        .insert(object)
+        .map_err(|_| ComponentError::IndexSpaceExhausted { what: "entities" })?;
+    count_capacity_change(before, objects.memory_bytes(), calls);
+    Ok(entity)
+}
+
 /// Game objects of layout `O` in a holey table.
 pub struct GameObjects<O> {
     /// Invariant: exactly `instances` objects hold a point mass, none holds two.
@@ -159,17 +177,7 @@ impl<O: GameObject> ComponentStore for GameObjects<O> {
     }
 
     fn spawn(&mut self) -> Result<Entity, ComponentError> {
-        let before = self.objects.memory_bytes();
-        let e = self
-            .objects
-            .insert(O::default())
-            .map_err(|_| ComponentError::IndexSpaceExhausted { what: "entities" })?;
-        count_capacity_change(
-            before,
-            self.objects.memory_bytes(),
-            &mut self.allocator_calls,
-        );
-        Ok(e)
+        spawn_object(&mut self.objects, O::default(), &mut self.allocator_calls)
     }
 
     fn kill(&mut self, entity: Entity) -> Result<(), ComponentError> {
@@ -234,14 +242,6 @@ impl<O: GameObject> ComponentStore for GameObjects<O> {
                 PointMass::step(&mut m.position, &mut m.velocity, &m.acceleration, dt);
             }
         }
-    }
-
-    fn destroy_step(&mut self) {}
-
-    fn collect_all_garbage(&mut self) {}
-
-    fn garbage(&self) -> usize {
-        0
     }
 
     fn visit(&self, mut f: impl FnMut(&PointMass)) {

@@ -427,14 +427,19 @@ pub trait ComponentStore: Sized {
     /// are never observed).
     fn simulate(&mut self, dt: f32);
 
-    /// One frame's destruction step (see [`Destruction`]).
-    fn destroy_step(&mut self);
+    /// One frame's destruction step (see [`Destruction`]). The default does nothing: the
+    /// destroy callback's `kill` has destroyed the instance already.
+    fn destroy_step(&mut self) {}
 
-    /// Destroys every instance of a dead entity (verification, untimed).
-    fn collect_all_garbage(&mut self);
+    /// Destroys every instance of a dead entity (verification, untimed). The default does
+    /// nothing, for a design that keeps no garbage.
+    fn collect_all_garbage(&mut self) {}
 
-    /// Instances of dead entities not yet destroyed.
-    fn garbage(&self) -> usize;
+    /// Instances of dead entities not yet destroyed (the default: none, the destroy
+    /// callback's count).
+    fn garbage(&self) -> usize {
+        0
+    }
 
     /// Calls `f` once per instance held (garbage included), in a design-defined order.
     fn visit(&self, f: impl FnMut(&PointMass));
@@ -574,24 +579,50 @@ impl GcRng {
     }
 }
 
-/// The article's `gc`: picks random instances among `count()` and destroys those whose entity
-/// is dead, until four alive ones in a row (or none left). `dead_at(i)` tells whether instance
-/// `i`'s entity is dead (`None`: no instance at `i`, counted as alive); `destroy(i)` removes it.
-pub(crate) fn gc_loop<S>(
-    state: &mut S,
-    rng: &mut GcRng,
-    count: impl Fn(&S) -> usize,
-    dead_at: impl Fn(&S, usize) -> bool,
-    mut destroy: impl FnMut(&mut S, usize),
-) {
-    let mut alive_in_row = 0;
-    while count(state) > 0 && alive_in_row < 4 {
-        let i = rng.below(count(state));
-        if !dead_at(state, i) {
-            alive_in_row += 1;
-            continue;
+/// The slots of a design that keeps garbage, as the article's GC and a full sweep see them:
+/// both strategies are written once here, and each design says how to tell and destroy the
+/// garbage in one of its slots.
+pub(crate) trait GarbageSlots {
+    /// Slots to look at, `0..slot_count()` (instances of a packed design, entity indices of
+    /// the direct index).
+    fn slot_count(&self) -> usize;
+
+    /// Whether slot `i` holds an instance whose entity is dead (`false` for a hole).
+    fn holds_garbage(&self, i: usize) -> bool;
+
+    /// Destroys the garbage instance in slot `i` and counts it collected (a packed design
+    /// moves its last instance into `i`).
+    fn collect(&mut self, i: usize);
+
+    /// The generator the GC samples slots with.
+    fn gc_rng(&mut self) -> &mut GcRng;
+
+    /// The article's `gc`: picks random slots and destroys the garbage among them, until four
+    /// alive ones in a row (a hole counts as alive) or none left.
+    fn gc(&mut self) {
+        let mut alive_in_row = 0;
+        while self.slot_count() > 0 && alive_in_row < 4 {
+            let n = self.slot_count();
+            let i = self.gc_rng().below(n);
+            if !self.holds_garbage(i) {
+                alive_in_row += 1;
+                continue;
+            }
+            alive_in_row = 0;
+            self.collect(i);
         }
-        alive_in_row = 0;
-        destroy(state, i);
+    }
+
+    /// Destroys every garbage instance in one pass, looking at a slot again after destroying
+    /// in it (a packed design has moved another instance there).
+    fn sweep(&mut self) {
+        let mut i = 0;
+        while i < self.slot_count() {
+            if self.holds_garbage(i) {
+                self.collect(i);
+            } else {
+                i += 1;
+            }
+        }
     }
 }

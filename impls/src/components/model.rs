@@ -130,14 +130,6 @@ impl ComponentStore for ModelStore {
         }
     }
 
-    fn destroy_step(&mut self) {}
-
-    fn collect_all_garbage(&mut self) {}
-
-    fn garbage(&self) -> usize {
-        0
-    }
-
     fn visit(&self, mut f: impl FnMut(&PointMass)) {
         self.instances.values().flatten().for_each(&mut f);
     }

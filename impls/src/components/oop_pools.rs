@@ -15,7 +15,7 @@
 //! `oop_objects` and `oop_fields`).
 
 use super::entities::Entity;
-use super::game_objects::ScatteredBoxes;
+use super::game_objects::{ScatteredBoxes, spawn_object};
 use super::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
     PointMass, VectorField, count_capacity_change,
@@ -85,17 +85,7 @@ impl ComponentStore for OopPools {
     }
 
     fn spawn(&mut self) -> Result<Entity, ComponentError> {
-        let before = self.objects.memory_bytes();
-        let e = self
-            .objects
-            .insert(NONE)
-            .map_err(|_| ComponentError::IndexSpaceExhausted { what: "entities" })?;
-        count_capacity_change(
-            before,
-            self.objects.memory_bytes(),
-            &mut self.allocator_calls,
-        );
-        Ok(e)
+        spawn_object(&mut self.objects, NONE, &mut self.allocator_calls)
     }
 
     fn kill(&mut self, entity: Entity) -> Result<(), ComponentError> {
@@ -164,14 +154,6 @@ impl ComponentStore for OopPools {
             let m = &mut b.1;
             PointMass::step(&mut m.position, &mut m.velocity, &m.acceleration, dt);
         }
-    }
-
-    fn destroy_step(&mut self) {}
-
-    fn collect_all_garbage(&mut self) {}
-
-    fn garbage(&self) -> usize {
-        0
     }
 
     fn visit(&self, mut f: impl FnMut(&PointMass)) {

@@ -16,8 +16,8 @@
 
 use super::entities::{Entities, Entity};
 use super::{
-    ComponentDesignInfo, ComponentError, ComponentStore, Destruction, GcRng, PointMass,
-    VectorField, gc_loop,
+    ComponentDesignInfo, ComponentError, ComponentStore, Destruction, GarbageSlots, GcRng,
+    PointMass, VectorField,
 };
 
 /// How one layout keeps the instance data (`n` packed instances, each with its entity).
@@ -37,6 +37,12 @@ pub trait InstanceStorage: Default {
     fn entity(&self, i: usize) -> Entity;
     /// Instance `i`'s data.
     fn get(&self, i: usize) -> PointMass;
+    /// Calls `f` with every instance's data, in index order (a design's `visit`).
+    fn for_each(&self, mut f: impl FnMut(&PointMass)) {
+        for i in 0..self.len() {
+            f(&self.get(i));
+        }
+    }
     /// Instance `i`'s position.
     fn position(&self, i: usize) -> [f32; 3];
     /// Writes one vector field of instance `i`.
@@ -80,6 +86,140 @@ pub trait PackedFlavor {
     const INFO: ComponentDesignInfo;
 }
 
+/// Declares registered packed designs, two lines each: the alias the registry lists (its doc
+/// comment first), its flavor type, layout, map, [`Destruction`], kind and name, then its
+/// description. One instance per entity, as every packed design holds.
+macro_rules! packed_designs {
+    ($(
+        $(#[$doc:meta])*
+        $alias:ident = $flavor:ident($storage:ty, $map:ty, $destruction:ident, $kind:ident, $name:literal)
+            $description:literal;
+    )*) => {$(
+        #[doc = concat!("Flavor of [`", stringify!($alias), "`].")]
+        pub struct $flavor;
+
+        impl $crate::components::packed::PackedFlavor for $flavor {
+            type Storage = $storage;
+            type Map = $map;
+            const INFO: $crate::components::ComponentDesignInfo =
+                $crate::components::ComponentDesignInfo {
+                    meta: $crate::DesignMeta {
+                        name: $name,
+                        description: $description,
+                        kind: $crate::components::ComponentDesignKind::$kind,
+                    },
+                    destruction: $crate::components::Destruction::$destruction,
+                    several_per_entity: false,
+                };
+        }
+
+        $(#[$doc])*
+        pub type $alias = $crate::components::packed::Packed<$flavor>;
+    )*};
+}
+pub(crate) use packed_designs;
+
+/// The operations every design keeping its entities in [`Entities`] and its instances in an
+/// [`InstanceStorage`] answers alike ([`Packed`], [`BufferDirect`](super::direct::BufferDirect),
+/// [`BufferChain`](super::chain::BufferChain)): spawning through the entity manager, the
+/// article's lookups (`lookup`, then a read or write of the instance), `simulate` over the
+/// storage, the destruction step of the design's [`Destruction`] (through its
+/// [`GarbageSlots`]), and the counts. A lookup checks the entity with the manager, then asks the
+/// design's own map, its method `$slot_of`, for the instance's slot in its storage field
+/// `$storage`; given `detach_by: $destroy`, `detach` destroys that one instance with the
+/// design's method `$destroy(i)`. Expands inside the design's `impl ComponentStore`, so the
+/// lookups stay the design's own methods, always inlined (see [`ComponentStore::position`]);
+/// the design has the fields `entities` and `garbage`.
+macro_rules! entity_slot_ops {
+    (slot_of: $slot_of:ident, storage: $storage:ident $(, detach_by: $destroy:ident)?) => {
+        fn spawn(&mut self) -> Result<Entity, ComponentError> {
+            self.entities.create()
+        }
+
+        #[inline(always)]
+        fn position(&self, entity: Entity) -> Result<Option<[f32; 3]>, ComponentError> {
+            self.entities.check_alive(entity)?;
+            Ok(self.$slot_of(entity).map(|i| self.$storage.position(i)))
+        }
+
+        #[inline(always)]
+        fn write(&mut self, entity: Entity, field: VectorField, value: [f32; 3]) -> Result<bool, ComponentError> {
+            self.entities.check_alive(entity)?;
+            Ok(match self.$slot_of(entity) {
+                Some(i) => {
+                    self.$storage.write(i, field, value);
+                    true
+                }
+                None => false,
+            })
+        }
+
+        fn simulate(&mut self, dt: f32) {
+            self.$storage.simulate(dt);
+        }
+
+        fn destroy_step(&mut self) {
+            match <Self as ComponentStore>::INFO.destruction {
+                Destruction::Callback => {}
+                Destruction::Sweep => self.sweep(),
+                Destruction::Gc => self.gc(),
+            }
+        }
+
+        fn collect_all_garbage(&mut self) {
+            self.sweep();
+        }
+
+        fn garbage(&self) -> usize {
+            self.garbage
+        }
+
+        fn entity_count(&self) -> usize {
+            self.entities.len()
+        }
+
+        $(
+            fn detach(&mut self, entity: Entity) -> Result<bool, ComponentError> {
+                self.entities.check_alive(entity)?;
+                Ok(match self.$slot_of(entity) {
+                    Some(i) => {
+                        self.$destroy(i);
+                        true
+                    }
+                    None => false,
+                })
+            }
+        )?
+    };
+}
+pub(crate) use entity_slot_ops;
+
+/// The [`GarbageSlots`] of a design whose instances sit packed in `0..n` of its `storage`
+/// ([`Packed`], [`BufferChain`](super::chain::BufferChain)): slot `i` is instance `i`, garbage
+/// when its entity is dead, collected by the design's own `destroy(i)` (which moves the last
+/// instance into `i`); the design has the fields `entities`, `storage`, `garbage` and `rng`.
+macro_rules! packed_garbage_slots {
+    () => {
+        fn slot_count(&self) -> usize {
+            self.storage.len()
+        }
+
+        fn holds_garbage(&self, i: usize) -> bool {
+            !self.entities.alive(self.storage.entity(i))
+        }
+
+        fn collect(&mut self, i: usize) {
+            self.destroy(i);
+            self.garbage -= 1;
+        }
+
+        fn gc_rng(&mut self) -> &mut GcRng {
+            &mut self.rng
+        }
+    };
+}
+pub(crate) use packed_garbage_slots;
+
 /// A packed component manager with its entities (see the module doc).
 pub struct Packed<F: PackedFlavor> {
     entities: Entities,
@@ -111,24 +251,10 @@ impl<F: PackedFlavor> Packed<F> {
         }
         self.map.remove(entity);
     }
+}
 
-    fn destroy_if_dead(&mut self, i: usize) -> bool {
-        if self.entities.alive(self.storage.entity(i)) {
-            return false;
-        }
-        self.destroy(i);
-        self.garbage -= 1;
-        true
-    }
-
-    fn sweep(&mut self) {
-        let mut i = 0;
-        while i < self.storage.len() {
-            if !self.destroy_if_dead(i) {
-                i += 1;
-            }
-        }
-    }
+impl<F: PackedFlavor> GarbageSlots for Packed<F> {
+    packed_garbage_slots!();
 }
 
 impl<F: PackedFlavor> ComponentStore for Packed<F> {
@@ -145,9 +271,7 @@ impl<F: PackedFlavor> ComponentStore for Packed<F> {
         }
     }
 
-    fn spawn(&mut self) -> Result<Entity, ComponentError> {
-        self.entities.create()
-    }
+    entity_slot_ops!(slot_of: instance, storage: storage, detach_by: destroy);
 
     fn kill(&mut self, entity: Entity) -> Result<(), ComponentError> {
         self.entities.destroy(entity)?;
@@ -181,81 +305,8 @@ impl<F: PackedFlavor> ComponentStore for Packed<F> {
         Ok(())
     }
 
-    fn detach(&mut self, entity: Entity) -> Result<bool, ComponentError> {
-        self.entities.check_alive(entity)?;
-        Ok(match self.instance(entity) {
-            Some(i) => {
-                self.destroy(i);
-                true
-            }
-            None => false,
-        })
-    }
-
-    #[inline(always)]
-    fn position(&self, entity: Entity) -> Result<Option<[f32; 3]>, ComponentError> {
-        self.entities.check_alive(entity)?;
-        Ok(self.instance(entity).map(|i| self.storage.position(i)))
-    }
-
-    #[inline(always)]
-    fn write(
-        &mut self,
-        entity: Entity,
-        field: VectorField,
-        value: [f32; 3],
-    ) -> Result<bool, ComponentError> {
-        self.entities.check_alive(entity)?;
-        Ok(match self.instance(entity) {
-            Some(i) => {
-                self.storage.write(i, field, value);
-                true
-            }
-            None => false,
-        })
-    }
-
-    fn simulate(&mut self, dt: f32) {
-        self.storage.simulate(dt);
-    }
-
-    fn destroy_step(&mut self) {
-        match F::INFO.destruction {
-            Destruction::Callback => {}
-            Destruction::Sweep => self.sweep(),
-            Destruction::Gc => {
-                let mut rng = self.rng.clone();
-                gc_loop(
-                    self,
-                    &mut rng,
-                    |s| s.storage.len(),
-                    |s, i| !s.entities.alive(s.storage.entity(i)),
-                    |s, i| {
-                        s.destroy(i);
-                        s.garbage -= 1;
-                    },
-                );
-                self.rng = rng;
-            }
-        }
-    }
-
-    fn collect_all_garbage(&mut self) {
-        self.sweep();
-    }
-
-    fn garbage(&self) -> usize {
-        self.garbage
-    }
-
-    fn visit(&self, mut f: impl FnMut(&PointMass)) {
-        for i in 0..self.storage.len() {
-            f(&self.storage.get(i));
-        }
-    }
-
-    fn entity_count(&self) -> usize {
-        self.entities.len()
+    fn visit(&self, f: impl FnMut(&PointMass)) {
+        self.storage.for_each(f);
     }
 
     fn instance_count(&self) -> usize {

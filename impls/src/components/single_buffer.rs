@@ -20,9 +20,8 @@
 
 use super::entities::{Entity, NO_ENTITY};
 use super::maps::{HashIndex, VecMap};
-use super::packed::{InstanceStorage, Packed, PackedFlavor};
-use super::{ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, VectorField};
-use crate::DesignMeta;
+use super::packed::{InstanceStorage, packed_designs};
+use super::{PointMass, VectorField};
 use crate::id::Id64;
 
 /// Words per instance in the buffer.
@@ -235,77 +234,20 @@ impl SingleBuffer {
     }
 }
 
-/// Flavor of [`BufferHash`].
-pub struct BufferHashFlavor;
-impl PackedFlavor for BufferHashFlavor {
-    type Storage = SingleBuffer;
-    type Map = HashIndex;
-    const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        meta: DesignMeta {
-            name: "buffer_hash",
-            description: "the article's design: one buffer of SoA arrays, HashMap<Entity, u32> map, GC (random sampling, stop after 4 alive in a row)",
-            kind: ComponentDesignKind::Article,
-        },
-        destruction: Destruction::Gc,
-        several_per_entity: false,
-    };
+packed_designs! {
+    /// One buffer, hash map, GC: the article's recommended design.
+    BufferHash = BufferHashFlavor(SingleBuffer, HashIndex, Gc, Article, "buffer_hash")
+        "the article's design: one buffer of SoA arrays, HashMap<Entity, u32> map, GC (random sampling, stop after 4 alive in a row)";
+    /// One buffer, `Vec<u32>` map, GC.
+    BufferVecMap = BufferVecMapFlavor(SingleBuffer, VecMap, Gc, Article, "buffer_vecmap")
+        "the article's Array<unsigned> map: one buffer of SoA arrays, Vec<u32> indexed by entity index (holes in the map only), GC";
+    /// One buffer, hash map, destroy callback.
+    BufferHashCallback = BufferHashCallbackFlavor(SingleBuffer, HashIndex, Callback, Article, "buffer_hash_callback")
+        "buffer_hash with the article's destroy callback: killing an entity swap-removes its instance at once (no garbage)";
+    /// One buffer, hash map, full sweep per frame.
+    BufferHashSweep = BufferHashSweepFlavor(SingleBuffer, HashIndex, Sweep, Tuned, "buffer_hash_sweep")
+        "buffer_hash with a full sweep per frame instead of the GC: every instance's entity checked each destroy step (no garbage after a step, O(n) per frame)";
 }
-/// One buffer, hash map, GC: the article's recommended design.
-pub type BufferHash = Packed<BufferHashFlavor>;
-
-/// Flavor of [`BufferVecMap`].
-pub struct BufferVecMapFlavor;
-impl PackedFlavor for BufferVecMapFlavor {
-    type Storage = SingleBuffer;
-    type Map = VecMap;
-    const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        meta: DesignMeta {
-            name: "buffer_vecmap",
-            description: "the article's Array<unsigned> map: one buffer of SoA arrays, Vec<u32> indexed by entity index (holes in the map only), GC",
-            kind: ComponentDesignKind::Article,
-        },
-        destruction: Destruction::Gc,
-        several_per_entity: false,
-    };
-}
-/// One buffer, `Vec<u32>` map, GC.
-pub type BufferVecMap = Packed<BufferVecMapFlavor>;
-
-/// Flavor of [`BufferHashCallback`].
-pub struct BufferHashCallbackFlavor;
-impl PackedFlavor for BufferHashCallbackFlavor {
-    type Storage = SingleBuffer;
-    type Map = HashIndex;
-    const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        meta: DesignMeta {
-            name: "buffer_hash_callback",
-            description: "buffer_hash with the article's destroy callback: killing an entity swap-removes its instance at once (no garbage)",
-            kind: ComponentDesignKind::Article,
-        },
-        destruction: Destruction::Callback,
-        several_per_entity: false,
-    };
-}
-/// One buffer, hash map, destroy callback.
-pub type BufferHashCallback = Packed<BufferHashCallbackFlavor>;
-
-/// Flavor of [`BufferHashSweep`].
-pub struct BufferHashSweepFlavor;
-impl PackedFlavor for BufferHashSweepFlavor {
-    type Storage = SingleBuffer;
-    type Map = HashIndex;
-    const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        meta: DesignMeta {
-            name: "buffer_hash_sweep",
-            description: "buffer_hash with a full sweep per frame instead of the GC: every instance's entity checked each destroy step (no garbage after a step, O(n) per frame)",
-            kind: ComponentDesignKind::Tuned,
-        },
-        destruction: Destruction::Sweep,
-        several_per_entity: false,
-    };
-}
-/// One buffer, hash map, full sweep per frame.
-pub type BufferHashSweep = Packed<BufferHashSweepFlavor>;
 
 #[cfg(test)]
 mod tests {

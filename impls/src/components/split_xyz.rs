@@ -9,12 +9,8 @@
 
 use super::entities::Entity;
 use super::maps::HashIndex;
-use super::packed::{InstanceStorage, Packed, PackedFlavor};
-use super::{
-    ComponentDesignInfo, ComponentDesignKind, Destruction, PointMass, VectorField,
-    count_capacity_change,
-};
-use crate::DesignMeta;
+use super::packed::{InstanceStorage, packed_designs};
+use super::{PointMass, VectorField, count_capacity_change};
 
 /// Eleven `Vec`s. Invariant: all have the same length.
 #[derive(Debug, Default, Clone)]
@@ -130,20 +126,8 @@ impl InstanceStorage for SplitXyz {
     }
 }
 
-/// Flavor of [`SplitXyzHash`].
-pub struct SplitXyzHashFlavor;
-impl PackedFlavor for SplitXyzHashFlavor {
-    type Storage = SplitXyz;
-    type Map = HashIndex;
-    const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        meta: DesignMeta {
-            name: "split_xyz_hash",
-            description: "the article's SIMD suggestion: x, y, z of every vector in its own array (eleven Vecs), hash map, GC",
-            kind: ComponentDesignKind::Tuned,
-        },
-        destruction: Destruction::Gc,
-        several_per_entity: false,
-    };
+packed_designs! {
+    /// x/y/z split arrays, hash map, GC.
+    SplitXyzHash = SplitXyzHashFlavor(SplitXyz, HashIndex, Gc, Tuned, "split_xyz_hash")
+        "the article's SIMD suggestion: x, y, z of every vector in its own array (eleven Vecs), hash map, GC";
 }
-/// x/y/z split arrays, hash map, GC.
-pub type SplitXyzHash = Packed<SplitXyzHashFlavor>;

@@ -52,6 +52,26 @@ const DOCS: &str = "https://docs.rs/bevy_ecs/0.16.1/bevy_ecs/query/struct.QueryS
 /// What both bevy designs' adapter adds per op (their `DesignKind::Peer::adapter`).
 const ADAPTER: &str = "Per lookup, the closure wraps `Query::get`'s `Result` in the trait's `Result<Option<[f32; 3]>, Refused>`, reading its `QueryEntityError` to refuse a dead entity (no extra call); spawns and kills keep counts, `attach` checks `contains::<Mass>` first. The family's loop also reads each op's kind, keeps its index for a refusal and walks ops and recorded entities as two slices, where the direct loop walks one; our designs pay that loop too.";
 
+/// The record of a bevy design: its name and description, the crate's idiom, and the destroy
+/// callback (`despawn`) both storages share.
+const fn info(name: &'static str, description: &'static str) -> ComponentDesignInfo {
+    ComponentDesignInfo {
+        meta: DesignMeta {
+            name,
+            description,
+            kind: ComponentDesignKind::Peer {
+                crate_name: "bevy_ecs",
+                version: VERSION,
+                idiom: IDIOM,
+                docs: DOCS,
+                adapter: ADAPTER,
+            },
+        },
+        destruction: Destruction::Callback,
+        several_per_entity: false,
+    }
+}
+
 /// A storage bevy offers a component, for all four point-mass components, and the record of
 /// the design using it.
 pub trait BevyStorage: Send + Sync + 'static {
@@ -66,21 +86,10 @@ pub struct InTable;
 
 impl BevyStorage for InTable {
     const STORAGE: StorageType = StorageType::Table;
-    const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        meta: DesignMeta {
-            name: "bevy_table",
-            description: "bevy_ecs::World as its docs show, table storage (archetype tables): Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes/copies; despawn removes at once (cargo feature `bevy`)",
-            kind: ComponentDesignKind::Peer {
-                crate_name: "bevy_ecs",
-                version: VERSION,
-                idiom: IDIOM,
-                docs: DOCS,
-                adapter: ADAPTER,
-            },
-        },
-        destruction: Destruction::Callback,
-        several_per_entity: false,
-    };
+    const INFO: ComponentDesignInfo = info(
+        "bevy_table",
+        "bevy_ecs::World as its docs show, table storage (archetype tables): Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes/copies; despawn removes at once (cargo feature `bevy`)",
+    );
 }
 
 /// The four components in sparse-set storage.
@@ -88,21 +97,10 @@ pub struct InSparseSet;
 
 impl BevyStorage for InSparseSet {
     const STORAGE: StorageType = StorageType::SparseSet;
-    const INFO: ComponentDesignInfo = ComponentDesignInfo {
-        meta: DesignMeta {
-            name: "bevy_sparse",
-            description: "bevy_ecs::World as its docs show, sparse-set storage: Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes/copies; despawn removes at once (cargo feature `bevy`)",
-            kind: ComponentDesignKind::Peer {
-                crate_name: "bevy_ecs",
-                version: VERSION,
-                idiom: IDIOM,
-                docs: DOCS,
-                adapter: ADAPTER,
-            },
-        },
-        destruction: Destruction::Callback,
-        several_per_entity: false,
-    };
+    const INFO: ComponentDesignInfo = info(
+        "bevy_sparse",
+        "bevy_ecs::World as its docs show, sparse-set storage: Position/Velocity/Acceleration/Mass components, spawn with the bundle, simulate a cached QueryState over three, Query::get on a query taken once per run of lookups/writes/copies; despawn removes at once (cargo feature `bevy`)",
+    );
 }
 
 macro_rules! bevy_component {
@@ -382,14 +380,6 @@ impl<S: BevyStorage> ComponentStore for BevyPeer<S> {
         for (mut p, mut v, a) in self.step.iter_mut(&mut self.world) {
             PointMass::step(&mut p.0, &mut v.0, &a.0, dt);
         }
-    }
-
-    fn destroy_step(&mut self) {}
-
-    fn collect_all_garbage(&mut self) {}
-
-    fn garbage(&self) -> usize {
-        0
     }
 
     fn visit(&self, mut f: impl FnMut(&PointMass)) {

@@ -204,14 +204,6 @@ impl ComponentStore for HecsPeer {
         }
     }
 
-    fn destroy_step(&mut self) {}
-
-    fn collect_all_garbage(&mut self) {}
-
-    fn garbage(&self) -> usize {
-        0
-    }
-
     fn visit(&self, mut f: impl FnMut(&PointMass)) {
         let mut query = self
             .world

@@ -270,14 +270,6 @@ impl ComponentStore for ShipyardPeer {
         );
     }
 
-    fn destroy_step(&mut self) {}
-
-    fn collect_all_garbage(&mut self) {}
-
-    fn garbage(&self) -> usize {
-        0
-    }
-
     fn visit(&self, mut f: impl FnMut(&PointMass)) {
         self.world.run(
             |m: View<Mass>, p: View<Position>, v: View<Velocity>, a: View<Acceleration>| {

@@ -397,14 +397,6 @@ impl<S: SpecsStorage> ComponentStore for SpecsPeer<S> {
         }
     }
 
-    fn destroy_step(&mut self) {}
-
-    fn collect_all_garbage(&mut self) {}
-
-    fn garbage(&self) -> usize {
-        0
-    }
-
     fn visit(&self, mut f: impl FnMut(&PointMass)) {
         let masses = self.world.read_storage::<Mass<S>>();
         let positions = self.world.read_storage::<Position<S>>();
