@@ -61,8 +61,8 @@ use std::ops::Range;
 
 use super::world::World;
 use super::{
-    ComponentKind, Level, LevelComponent, MAX_TAGS, MeshRecord, SpawnDesignInfo, SpawnDesignKind,
-    Spawner, mesh_of, point_mass_of, tags_of,
+    ComponentKind, Level, LevelComponent, MAX_TAGS, MeshRecord, ResourceBlob, SpawnDesignInfo,
+    SpawnDesignKind, Spawner, mesh_of, point_mass_of, tags_of,
 };
 use crate::DesignMeta;
 use crate::components::entities::Entity;
@@ -223,6 +223,18 @@ fn masks(level: &Level, extras: &mut Vec<Extra>) -> Vec<u8> {
     masks
 }
 
+impl ResourceBlob for ArchetypeLevel {
+    fn bytes(&self) -> usize {
+        self.created_at.len() * size_of::<u32>()
+            + self.batches.iter().map(Batch::bytes).sum::<usize>()
+            + self
+                .extras
+                .iter()
+                .map(|x| size_of::<Extra>() + x.words.len() * size_of::<u32>())
+                .sum::<usize>()
+    }
+}
+
 /// The archetype batches (see the module docs).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ArchetypeBatched;
@@ -277,16 +289,6 @@ impl Spawner for ArchetypeBatched {
             blob.batches.push(b);
         }
         blob
-    }
-
-    fn blob_bytes(blob: &ArchetypeLevel) -> usize {
-        blob.created_at.len() * size_of::<u32>()
-            + blob.batches.iter().map(Batch::bytes).sum::<usize>()
-            + blob
-                .extras
-                .iter()
-                .map(|x| size_of::<Extra>() + x.words.len() * size_of::<u32>())
-                .sum::<usize>()
     }
 
     fn spawn(blob: &ArchetypeLevel, world: &mut World) -> Vec<Entity> {

@@ -41,10 +41,6 @@ impl Spawner for BincodeOwned {
             .expect("owned records always encode")
     }
 
-    fn blob_bytes(blob: &Vec<u8>) -> usize {
-        blob.len()
-    }
-
     /// # Panics
     /// If the blob is not what [`Self::compile`] wrote (it never is anything else).
     fn spawn(blob: &Vec<u8>, world: &mut World) -> Vec<Entity> {

@@ -8,9 +8,7 @@
 //! and data-cache argument; unknown types cost one jump each.
 
 use super::world::World;
-use super::{
-    ComponentKind, Level, SpawnDesignInfo, SpawnDesignKind, Spawner, Words, grouped, words_bytes,
-};
+use super::{ComponentKind, Level, SpawnDesignInfo, SpawnDesignKind, Spawner, Words, grouped};
 use crate::DesignMeta;
 use crate::components::entities::Entity;
 
@@ -33,10 +31,6 @@ impl Spawner for GroupedBatched {
 
     fn compile(level: &Level) -> Words {
         grouped::compile(level)
-    }
-
-    fn blob_bytes(blob: &Words) -> usize {
-        words_bytes(blob)
     }
 
     fn spawn(blob: &Words, world: &mut World) -> Vec<Entity> {

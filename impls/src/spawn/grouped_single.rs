@@ -8,7 +8,7 @@
 //! to `grouped_batched` the batching alone.
 
 use super::world::World;
-use super::{Level, SpawnDesignInfo, SpawnDesignKind, Spawner, Words, grouped, words_bytes};
+use super::{Level, SpawnDesignInfo, SpawnDesignKind, Spawner, Words, grouped};
 use crate::DesignMeta;
 use crate::components::entities::Entity;
 
@@ -31,10 +31,6 @@ impl Spawner for GroupedSingle {
 
     fn compile(level: &Level) -> Words {
         grouped::compile(level)
-    }
-
-    fn blob_bytes(blob: &Words) -> usize {
-        words_bytes(blob)
     }
 
     fn spawn(blob: &Words, world: &mut World) -> Vec<Entity> {

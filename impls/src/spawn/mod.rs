@@ -331,12 +331,32 @@ pub trait SpawnWorld: Default {
     fn check_invariants(&self) -> Result<(), String>;
 }
 
+/// A compiled resource, sized as it would be loaded from disk.
+pub trait ResourceBlob {
+    /// Bytes of the resource.
+    fn bytes(&self) -> usize;
+}
+
+/// A resource kept in one `Vec`: a word stream ([`Words`]), encoded bytes, typed records.
+impl<T> ResourceBlob for Vec<T> {
+    fn bytes(&self) -> usize {
+        self.len() * size_of::<T>()
+    }
+}
+
+/// The model's resource is the level itself, not a compiled format: no bytes to load.
+impl ResourceBlob for Level {
+    fn bytes(&self) -> usize {
+        0
+    }
+}
+
 /// A resource format and its spawn function. See the [module docs](self).
 pub trait Spawner {
     /// The world the design spawns into.
     type World: SpawnWorld;
     /// The compiled resource.
-    type Blob;
+    type Blob: ResourceBlob;
 
     /// Name, kind and description.
     const INFO: SpawnDesignInfo;
@@ -352,8 +372,11 @@ pub trait Spawner {
     /// that was not checked.
     fn compile(level: &Level) -> Self::Blob;
 
-    /// Bytes of the compiled resource (what would be loaded from disk).
-    fn blob_bytes(blob: &Self::Blob) -> usize;
+    /// Bytes of the compiled resource (what would be loaded from disk): the blob's own
+    /// [`ResourceBlob::bytes`].
+    fn blob_bytes(blob: &Self::Blob) -> usize {
+        blob.bytes()
+    }
 
     /// Spawns the resource into `world` and returns the created entities in level order
     /// (timed).
@@ -374,11 +397,6 @@ pub type EntityOf<S> = <<S as Spawner>::World as SpawnWorld>::Entity;
 /// A resource blob of 32-bit words (the designs' formats are word streams, so offsets are word
 /// offsets and reading needs no `unsafe`).
 pub type Words = Vec<u32>;
-
-/// Bytes of a word blob.
-pub fn words_bytes(words: &Words) -> usize {
-    words.len() * size_of::<u32>()
-}
 
 fn mix64(mut x: u64) -> u64 {
     x ^= x >> 33;

@@ -85,10 +85,6 @@ impl Spawner for ModelSpawner {
         level.clone()
     }
 
-    fn blob_bytes(_blob: &Level) -> usize {
-        0
-    }
-
     fn spawn(level: &Level, world: &mut PlainWorld) -> Vec<u32> {
         let first = world.entities;
         world.entities += level.entities.len() as u32;

@@ -13,7 +13,9 @@
 //! components.
 
 use super::world::World;
-use super::{ComponentKind, Level, SpawnDesignInfo, SpawnDesignKind, Spawner, Words, words_bytes};
+use super::{
+    ComponentKind, Level, LevelComponent, SpawnDesignInfo, SpawnDesignKind, Spawner, Words,
+};
 use crate::DesignMeta;
 use crate::components::entities::Entity;
 
@@ -21,14 +23,38 @@ use crate::components::entities::Entity;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Nested;
 
+/// Appends the article's `ComponentData { component_identifier; size; data[size] }` record of
+/// `c`: the component record of both nested formats (this one and
+/// [`super::nested_offsets`]).
+pub(super) fn emit_component_data(c: &LevelComponent, out: &mut Words) {
+    let words = c.resource_words();
+    out.push(c.kind as u32);
+    out.push(words.len() as u32);
+    out.extend(words);
+}
+
+/// Attaches the component of the `ComponentData` record at `at` (an unknown type skipped by
+/// its size) to `entity`; returns the record's length in words.
+#[inline]
+pub(super) fn spawn_component_data(
+    words: &[u32],
+    at: usize,
+    entity: Entity,
+    parent: Option<Entity>,
+    world: &mut World,
+) -> usize {
+    let (id, size) = (words[at], words[at + 1] as usize);
+    if let Some(kind) = ComponentKind::from_id(id) {
+        world.add_component(entity, parent, kind, &words[at + 2..at + 2 + size]);
+    }
+    2 + size
+}
+
 fn emit(level: &Level, children: &[Vec<u32>], i: u32, out: &mut Words) {
     let e = &level.entities[i as usize];
     out.push(e.components.len() as u32);
     for c in &e.components {
-        let words = c.resource_words();
-        out.push(c.kind as u32);
-        out.push(words.len() as u32);
-        out.extend(words);
+        emit_component_data(c, out);
     }
     out.push(children[i as usize].len() as u32);
     for &c in &children[i as usize] {
@@ -49,11 +75,7 @@ fn spawn_entity(
     let num_components = words[at];
     at += 1;
     for _ in 0..num_components {
-        let (id, size) = (words[at], words[at + 1] as usize);
-        if let Some(kind) = ComponentKind::from_id(id) {
-            world.add_component(entity, parent, kind, &words[at + 2..at + 2 + size]);
-        }
-        at += 2 + size;
+        at += spawn_component_data(words, at, entity, parent, world);
     }
     let num_children = words[at];
     at += 1;
@@ -84,10 +106,6 @@ impl Spawner for Nested {
             emit(level, &children, r, &mut out);
         }
         out
-    }
-
-    fn blob_bytes(blob: &Words) -> usize {
-        words_bytes(blob)
     }
 
     fn spawn(blob: &Words, world: &mut World) -> Vec<Entity> {

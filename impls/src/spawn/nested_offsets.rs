@@ -12,8 +12,9 @@
 //! more, for access the article says "may or may not matter in practice" (a sequential spawn
 //! walks everything anyway).
 
+use super::nested::{emit_component_data, spawn_component_data};
 use super::world::World;
-use super::{ComponentKind, Level, SpawnDesignInfo, SpawnDesignKind, Spawner, Words, words_bytes};
+use super::{Level, SpawnDesignInfo, SpawnDesignKind, Spawner, Words};
 use crate::DesignMeta;
 use crate::components::entities::Entity;
 
@@ -31,10 +32,7 @@ fn emit(level: &Level, children: &[Vec<u32>], i: u32, out: &mut Words) {
     out.resize(tables + e.components.len() + kids.len(), 0);
     for (k, c) in e.components.iter().enumerate() {
         out[tables + k] = (out.len() - base) as u32;
-        let words = c.resource_words();
-        out.push(c.kind as u32);
-        out.push(words.len() as u32);
-        out.extend(words);
+        emit_component_data(c, out);
     }
     for (k, &c) in kids.iter().enumerate() {
         out[tables + e.components.len() + k] = (out.len() - base) as u32;
@@ -54,11 +52,7 @@ fn spawn_entity(
     let (num_components, num_children) = (words[base] as usize, words[base + 1] as usize);
     let offsets = &words[base + 2..base + 2 + num_components + num_children];
     for &offset in &offsets[..num_components] {
-        let at = base + offset as usize;
-        let (id, size) = (words[at], words[at + 1] as usize);
-        if let Some(kind) = ComponentKind::from_id(id) {
-            world.add_component(entity, parent, kind, &words[at + 2..at + 2 + size]);
-        }
+        spawn_component_data(words, base + offset as usize, entity, parent, world);
     }
     for &offset in &offsets[num_components..] {
         spawn_entity(words, base + offset as usize, Some(entity), world, out);
@@ -88,10 +82,6 @@ impl Spawner for NestedOffsets {
             emit(level, &children, r, &mut out);
         }
         out
-    }
-
-    fn blob_bytes(blob: &Words) -> usize {
-        words_bytes(blob)
     }
 
     fn spawn(blob: &Words, world: &mut World) -> Vec<Entity> {

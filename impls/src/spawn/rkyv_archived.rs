@@ -18,7 +18,7 @@ use rkyv::util::AlignedVec;
 
 use super::owned::{ArchivedOwnedComponent, ArchivedOwnedLevel, OwnedLevel, point_mass};
 use super::world::World;
-use super::{Level, MAX_TAGS, MeshRecord, SpawnDesignInfo, SpawnDesignKind, Spawner};
+use super::{Level, MAX_TAGS, MeshRecord, ResourceBlob, SpawnDesignInfo, SpawnDesignKind, Spawner};
 use crate::components::entities::Entity;
 
 /// An rkyv archive of the owned records spawned entity by entity; `VALIDATE`: whether the
@@ -30,6 +30,13 @@ pub struct RkyvArchived<const VALIDATE: bool>;
 pub type RkyvChecked = RkyvArchived<true>;
 /// Trusted access (`rkyv::access_unchecked`).
 pub type RkyvUnchecked = RkyvArchived<false>;
+
+/// The archive's bytes.
+impl ResourceBlob for AlignedVec {
+    fn bytes(&self) -> usize {
+        self.len()
+    }
+}
 
 /// The archived level in `blob`.
 ///
@@ -72,10 +79,6 @@ impl<const VALIDATE: bool> Spawner for RkyvArchived<VALIDATE> {
     fn compile(level: &Level) -> AlignedVec {
         rkyv::to_bytes::<rancor::Error>(&OwnedLevel::of(level))
             .expect("owned records always archive")
-    }
-
-    fn blob_bytes(blob: &AlignedVec) -> usize {
-        blob.len()
     }
 
     fn spawn(blob: &AlignedVec, world: &mut World) -> Vec<Entity> {

@@ -190,10 +190,6 @@ impl Spawner for BevySpawn {
         records(level)
     }
 
-    fn blob_bytes(blob: &Vec<Record>) -> usize {
-        blob.len() * size_of::<Record>()
-    }
-
     fn spawn(blob: &Vec<Record>, world: &mut BevyWorld) -> Vec<Entity> {
         let mut out: Vec<Entity> = Vec::with_capacity(blob.len());
         for r in blob {
@@ -229,10 +225,6 @@ impl Spawner for BevyBatch {
 
     fn compile(level: &Level) -> Batches {
         Batches::of(level)
-    }
-
-    fn blob_bytes(blob: &Batches) -> usize {
-        blob.bytes()
     }
 
     fn spawn(blob: &Batches, world: &mut BevyWorld) -> Vec<Entity> {

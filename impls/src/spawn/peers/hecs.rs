@@ -146,10 +146,6 @@ impl Spawner for HecsSpawn {
         records(level)
     }
 
-    fn blob_bytes(blob: &Vec<Record>) -> usize {
-        blob.len() * size_of::<Record>()
-    }
-
     fn spawn(blob: &Vec<Record>, world: &mut HecsWorld) -> Vec<Entity> {
         let mut out: Vec<Entity> = Vec::with_capacity(blob.len());
         for r in blob {
@@ -184,10 +180,6 @@ impl Spawner for HecsSpawnBuilder {
 
     fn compile(level: &Level) -> Vec<Record> {
         records(level)
-    }
-
-    fn blob_bytes(blob: &Vec<Record>) -> usize {
-        blob.len() * size_of::<Record>()
     }
 
     fn spawn(blob: &Vec<Record>, world: &mut HecsWorld) -> Vec<Entity> {
@@ -236,10 +228,6 @@ impl Spawner for HecsBatch {
 
     fn compile(level: &Level) -> Batches {
         Batches::of(level)
-    }
-
-    fn blob_bytes(blob: &Batches) -> usize {
-        blob.bytes()
     }
 
     fn spawn(blob: &Batches, world: &mut HecsWorld) -> Vec<Entity> {

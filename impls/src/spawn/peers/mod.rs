@@ -9,7 +9,9 @@ pub mod bevy;
 pub mod hecs;
 
 use crate::components::PointMass;
-use crate::spawn::{ComponentKind, Level, MAX_TAGS, MeshRecord, mesh_of, point_mass_of, tags_of};
+use crate::spawn::{
+    ComponentKind, Level, MAX_TAGS, MeshRecord, ResourceBlob, mesh_of, point_mass_of, tags_of,
+};
 use crate::transforms::Affine;
 
 /// A tags component: up to [`MAX_TAGS`] tags inline.
@@ -113,9 +115,11 @@ impl Batches {
             children,
         }
     }
+}
 
-    /// Bytes of the records.
-    pub fn bytes(&self) -> usize {
+/// The records of every group and the children's parent links.
+impl ResourceBlob for Batches {
+    fn bytes(&self) -> usize {
         self.groups
             .iter()
             .map(|(_, g)| g.len() * size_of::<(u32, Record)>())
