@@ -2,7 +2,10 @@
 //! released handles on a LIFO stack, so designs differ only in how one entity's data is laid
 //! out (the article's DataComponent is per entity).
 
-use super::{DataStore, Entity, Key, KvDesignInfo, KvError, SnapshotError, ValueRef, push_counted};
+use super::{
+    DataStore, Entity, Key, KvDesignInfo, KvError, SnapshotError, ValueRef, fresh_entity,
+    push_counted,
+};
 
 /// One entity's data in one design: what a step of the article's ladder changes.
 ///
@@ -85,6 +88,103 @@ pub trait Component: Default + Sized {
     }
 }
 
+/// One entity's data in a design with no store-wide state whose errors never name the entity
+/// (most designs): a [`Component`] without those two parameters. Every such type is a
+/// `Component` with `Shared = ()`, the methods forwarded.
+pub trait LocalComponent: Default + Sized {
+    /// Name, kind and limits of the design.
+    const INFO: KvDesignInfo;
+
+    /// Inserts or replaces `key` (see [`Component::set`]).
+    ///
+    /// # Errors
+    /// [`KvError::TooLarge`] or [`KvError::Unrepresentable`]; the component is then unchanged.
+    fn set(&mut self, key: Key, value: ValueRef<'_>, calls: &mut u64) -> Result<(), KvError>;
+
+    /// Calls `f` with the value of `key` (see [`Component::read`]).
+    fn read<R>(&self, key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R;
+
+    /// Removes `key`; whether it was there.
+    fn remove(&mut self, key: Key, calls: &mut u64) -> bool;
+
+    /// Frees everything (the entity is destroyed).
+    fn release(&mut self, calls: &mut u64);
+
+    /// Keys held.
+    fn len(&self) -> usize;
+
+    /// Heap bytes this component holds (not counting `size_of::<Self>()`).
+    fn memory_bytes(&self) -> usize;
+
+    /// Appends the relocatable copy of the data to `out` (empty on entry).
+    fn snapshot(&self, out: &mut Vec<u8>);
+
+    /// Decodes a snapshot written by [`snapshot`](LocalComponent::snapshot).
+    ///
+    /// # Errors
+    /// Malformed bytes.
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError>;
+
+    /// Checks the component's invariants.
+    ///
+    /// # Errors
+    /// The first broken one.
+    fn check_invariants(&self) -> Result<(), String>;
+}
+
+impl<C: LocalComponent> Component for C {
+    type Shared = ();
+    const INFO: KvDesignInfo = <C as LocalComponent>::INFO;
+
+    #[inline]
+    fn set(
+        &mut self,
+        _: &mut (),
+        _: Entity,
+        key: Key,
+        value: ValueRef<'_>,
+        calls: &mut u64,
+    ) -> Result<(), KvError> {
+        LocalComponent::set(self, key, value, calls)
+    }
+
+    #[inline]
+    fn read<R>(&self, _: &(), key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
+        LocalComponent::read(self, key, f)
+    }
+
+    #[inline]
+    fn remove(&mut self, _: &mut (), key: Key, calls: &mut u64) -> bool {
+        LocalComponent::remove(self, key, calls)
+    }
+
+    #[inline]
+    fn release(&mut self, _: &mut (), calls: &mut u64) {
+        LocalComponent::release(self, calls);
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        LocalComponent::len(self)
+    }
+
+    fn memory_bytes(&self, _: &()) -> usize {
+        LocalComponent::memory_bytes(self)
+    }
+
+    fn snapshot(&self, _: &(), out: &mut Vec<u8>) {
+        LocalComponent::snapshot(self, out);
+    }
+
+    fn visit_snapshot(bytes: &[u8], f: impl FnMut(Key, ValueRef<'_>)) -> Result<(), SnapshotError> {
+        <C as LocalComponent>::visit_snapshot(bytes, f)
+    }
+
+    fn check_invariants(&self, _: &()) -> Result<(), String> {
+        LocalComponent::check_invariants(self)
+    }
+}
+
 /// A store of one [`Component`] per entity.
 #[derive(Debug, Default)]
 pub struct Entities<C: Component> {
@@ -138,13 +238,7 @@ impl<C: Component> DataStore for Entities<C> {
             self.slots[e as usize] = Some(C::default());
             e
         } else {
-            let e = Entity::try_from(self.slots.len())
-                .ok()
-                .filter(|&e| e < u32::MAX)
-                .ok_or(KvError::IndexSpaceExhausted {
-                    what: "entities",
-                    limit: u64::from(u32::MAX),
-                })?;
+            let e = fresh_entity(self.slots.len())?;
             push_counted(
                 &mut self.slots,
                 Some(C::default()),

@@ -12,7 +12,7 @@
 
 use super::heap_value::HeapValue;
 use super::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
+    Entities, Key, KvDesignInfo, KvDesignKind, KvError, LocalComponent, SnapshotError, ValueRef,
     count_capacity_change, push_counted, serial,
 };
 use crate::DesignMeta;
@@ -51,8 +51,7 @@ impl<const SORTED: bool> FlatComponent<SORTED> {
     }
 }
 
-impl<const SORTED: bool> Component for FlatComponent<SORTED> {
-    type Shared = ();
+impl<const SORTED: bool> LocalComponent for FlatComponent<SORTED> {
     const INFO: KvDesignInfo = if SORTED {
         KvDesignInfo {
             meta: DesignMeta {
@@ -73,14 +72,7 @@ impl<const SORTED: bool> Component for FlatComponent<SORTED> {
         }
     };
 
-    fn set(
-        &mut self,
-        _: &mut (),
-        _: Entity,
-        key: Key,
-        value: ValueRef<'_>,
-        calls: &mut u64,
-    ) -> Result<(), KvError> {
+    fn set(&mut self, key: Key, value: ValueRef<'_>, calls: &mut u64) -> Result<(), KvError> {
         let value = HeapValue::new(value, calls);
         match self.find(key) {
             Ok(i) => std::mem::replace(&mut self.entries[i].value, value).free(calls),
@@ -95,11 +87,11 @@ impl<const SORTED: bool> Component for FlatComponent<SORTED> {
     }
 
     #[inline]
-    fn read<R>(&self, _: &(), key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
+    fn read<R>(&self, key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
         f(self.lookup(key))
     }
 
-    fn remove(&mut self, _: &mut (), key: Key, calls: &mut u64) -> bool {
+    fn remove(&mut self, key: Key, calls: &mut u64) -> bool {
         let Ok(i) = self.find(key) else {
             return false;
         };
@@ -112,7 +104,7 @@ impl<const SORTED: bool> Component for FlatComponent<SORTED> {
         true
     }
 
-    fn release(&mut self, _: &mut (), calls: &mut u64) {
+    fn release(&mut self, calls: &mut u64) {
         let entries = std::mem::take(&mut self.entries);
         count_capacity_change(entries.capacity(), 0, calls);
         for e in entries {
@@ -124,7 +116,7 @@ impl<const SORTED: bool> Component for FlatComponent<SORTED> {
         self.entries.len()
     }
 
-    fn memory_bytes(&self, _: &()) -> usize {
+    fn memory_bytes(&self) -> usize {
         self.entries.capacity() * size_of::<Entry>()
             + self
                 .entries
@@ -133,7 +125,7 @@ impl<const SORTED: bool> Component for FlatComponent<SORTED> {
                 .sum::<usize>()
     }
 
-    fn snapshot(&self, _: &(), out: &mut Vec<u8>) {
+    fn snapshot(&self, out: &mut Vec<u8>) {
         for e in &self.entries {
             serial::write_entry(out, e.key, e.value.as_ref());
         }
@@ -143,7 +135,7 @@ impl<const SORTED: bool> Component for FlatComponent<SORTED> {
         serial::visit(bytes, f)
     }
 
-    fn check_invariants(&self, _: &()) -> Result<(), String> {
+    fn check_invariants(&self) -> Result<(), String> {
         for (i, e) in self.entries.iter().enumerate() {
             let later = &self.entries[i + 1..];
             if SORTED {

@@ -11,7 +11,7 @@
 
 use super::heap_value::HeapValue;
 use super::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
+    Entities, Key, KvDesignInfo, KvDesignKind, KvError, LocalComponent, SnapshotError, ValueRef,
     ValueType, count_capacity_change, push_counted, serial,
 };
 use crate::DesignMeta;
@@ -29,8 +29,7 @@ pub struct SoaComponent {
 /// Three columns per entity.
 pub type FlatSoa = Entities<SoaComponent>;
 
-impl Component for SoaComponent {
-    type Shared = ();
+impl LocalComponent for SoaComponent {
     const INFO: KvDesignInfo = KvDesignInfo {
         meta: DesignMeta {
             name: "flat_soa",
@@ -40,14 +39,7 @@ impl Component for SoaComponent {
         bytes_per_entity_cap: None,
     };
 
-    fn set(
-        &mut self,
-        _: &mut (),
-        _: Entity,
-        key: Key,
-        value: ValueRef<'_>,
-        calls: &mut u64,
-    ) -> Result<(), KvError> {
+    fn set(&mut self, key: Key, value: ValueRef<'_>, calls: &mut u64) -> Result<(), KvError> {
         let ty = value.value_type();
         let value = HeapValue::new(value, calls);
         match self.keys.iter().position(|&k| k == key) {
@@ -65,11 +57,11 @@ impl Component for SoaComponent {
     }
 
     #[inline]
-    fn read<R>(&self, _: &(), key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
+    fn read<R>(&self, key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
         f(self.lookup(key))
     }
 
-    fn remove(&mut self, _: &mut (), key: Key, calls: &mut u64) -> bool {
+    fn remove(&mut self, key: Key, calls: &mut u64) -> bool {
         let Some(i) = self.keys.iter().position(|&k| k == key) else {
             return false;
         };
@@ -79,7 +71,7 @@ impl Component for SoaComponent {
         true
     }
 
-    fn release(&mut self, _: &mut (), calls: &mut u64) {
+    fn release(&mut self, calls: &mut u64) {
         count_capacity_change(std::mem::take(&mut self.keys).capacity(), 0, calls);
         count_capacity_change(std::mem::take(&mut self.types).capacity(), 0, calls);
         let values = std::mem::take(&mut self.values);
@@ -93,14 +85,14 @@ impl Component for SoaComponent {
         self.keys.len()
     }
 
-    fn memory_bytes(&self, _: &()) -> usize {
+    fn memory_bytes(&self) -> usize {
         self.keys.capacity() * size_of::<Key>()
             + self.types.capacity() * size_of::<ValueType>()
             + self.values.capacity() * size_of::<HeapValue>()
             + self.values.iter().map(HeapValue::heap_bytes).sum::<usize>()
     }
 
-    fn snapshot(&self, _: &(), out: &mut Vec<u8>) {
+    fn snapshot(&self, out: &mut Vec<u8>) {
         for (k, v) in self.keys.iter().zip(&self.values) {
             serial::write_entry(out, *k, v.as_ref());
         }
@@ -110,7 +102,7 @@ impl Component for SoaComponent {
         serial::visit(bytes, f)
     }
 
-    fn check_invariants(&self, _: &()) -> Result<(), String> {
+    fn check_invariants(&self) -> Result<(), String> {
         if self.keys.len() != self.types.len() || self.keys.len() != self.values.len() {
             return Err("columns of different lengths".into());
         }

@@ -11,7 +11,7 @@ use crate::DesignMeta;
 use std::collections::BTreeMap;
 
 use super::heap_value::{HeapValue, btree_bytes, count_btree_change};
-use super::keyed_map::{KeyMap, MapComponent};
+use super::keyed_map::{KeyMap, MapComponent, std_map_methods};
 use super::{Entities, Key, KvDesignInfo, KvDesignKind};
 
 /// One entity's B-tree of hashed keys.
@@ -31,30 +31,7 @@ impl KeyMap for HashedKeys {
         bytes_per_entity_cap: None,
     };
 
-    #[inline]
-    fn get(&self, key: Key) -> Option<&HeapValue> {
-        self.0.get(&key)
-    }
-
-    fn insert(&mut self, key: Key, value: HeapValue) -> Option<HeapValue> {
-        self.0.insert(key, value)
-    }
-
-    fn remove(&mut self, key: Key) -> Option<HeapValue> {
-        self.0.remove(&key)
-    }
-
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    fn entries(&self) -> impl Iterator<Item = (Key, &HeapValue)> {
-        self.0.iter().map(|(&k, v)| (k, v))
-    }
-
-    fn into_values(self) -> impl Iterator<Item = HeapValue> {
-        self.0.into_values()
-    }
+    std_map_methods!();
 
     /// The length: the node estimate depends on it alone.
     fn shape(&self) -> usize {

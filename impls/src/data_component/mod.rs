@@ -25,7 +25,8 @@
 //! * User errors are [`KvError`]s and change nothing; no operation panics on user input.
 //!
 //! Most designs are one [`Component`] per entity inside the shared [`Entities`] wrapper (the
-//! article's DataComponent is per entity); adding one is a file implementing [`Component`] and
+//! article's DataComponent is per entity); adding one is a file implementing [`Component`] (or
+//! [`LocalComponent`], for data that needs no store-wide state and no entity in its errors) and
 //! one line in [`registry::for_each_kv_design`].
 
 pub mod buddy_arena;
@@ -49,7 +50,7 @@ pub mod two_buffers;
 pub mod two_regions;
 pub mod value_buffer;
 
-pub use entities::{Component, Entities};
+pub use entities::{Component, Entities, LocalComponent};
 pub use registry::{KvDesignVisitor, find_kv_design, for_each_kv_design, kv_designs};
 
 use crate::DesignMeta;
@@ -302,6 +303,43 @@ pub trait DataStore: Sized {
     /// # Errors
     /// A description of the first broken invariant.
     fn check_invariants(&self) -> Result<(), String>;
+}
+
+/// The handle of a new entity when `count` handles have been handed out: `count` itself, the
+/// family's rule (handles are `u32` indices, `u32::MAX` never one).
+///
+/// # Errors
+/// [`KvError::IndexSpaceExhausted`] once every handle is used.
+pub(crate) fn fresh_entity(count: usize) -> Result<Entity, KvError> {
+    Entity::try_from(count)
+        .ok()
+        .filter(|&e| e < u32::MAX)
+        .ok_or(KvError::IndexSpaceExhausted {
+            what: "entities",
+            limit: u64::from(u32::MAX),
+        })
+}
+
+/// The 8 lowercase hex digits naming `key`, on the stack: how the designs keyed by strings
+/// (`tree_strings`, the `serde_json` peer) spell a key, with no allocation for a lookup.
+#[inline]
+pub(crate) fn key_digits(key: Key) -> [u8; 8] {
+    let mut name = [0u8; 8];
+    for (i, b) in name.iter_mut().enumerate() {
+        *b = b"0123456789abcdef"[((key >> (28 - 4 * i)) & 0xF) as usize];
+    }
+    name
+}
+
+/// The name of `key` as a `&str` over [`key_digits`].
+#[inline]
+pub(crate) fn key_str(digits: &[u8; 8]) -> &str {
+    std::str::from_utf8(digits).expect("hex digits")
+}
+
+/// The key `name` spells (the inverse of [`key_digits`]).
+pub(crate) fn key_of(name: &str) -> Option<Key> {
+    Key::from_str_radix(name, 16).ok()
 }
 
 /// Counts one allocator call if a buffer's capacity changed from `before` to `after`.

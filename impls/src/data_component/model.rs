@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::{
     DataStore, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
-    ValueType, serial,
+    ValueType, fresh_entity, serial,
 };
 
 /// An owned value of the model.
@@ -86,13 +86,7 @@ impl DataStore for ModelStore {
             self.live[e as usize] = true;
             return Ok(e);
         }
-        let e = Entity::try_from(self.live.len())
-            .ok()
-            .filter(|&e| e < u32::MAX)
-            .ok_or(KvError::IndexSpaceExhausted {
-                what: "entities",
-                limit: u64::from(u32::MAX),
-            })?;
+        let e = fresh_entity(self.live.len())?;
         self.live.push(true);
         Ok(e)
     }

@@ -16,38 +16,21 @@ use std::collections::BTreeMap;
 
 use super::heap_value::{HeapValue, btree_bytes, count_btree_change};
 use super::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
-    count_capacity_change, serial,
+    Entities, Key, KvDesignInfo, KvDesignKind, KvError, LocalComponent, SnapshotError, ValueRef,
+    count_capacity_change, key_digits, key_of, key_str, serial,
 };
-
-/// The 8 lowercase hex digits naming `key`, on the stack.
-#[inline]
-fn key_name(key: Key) -> [u8; 8] {
-    let mut out = [0u8; 8];
-    for (i, b) in out.iter_mut().enumerate() {
-        let nibble = (key >> (28 - 4 * i)) & 0xF;
-        *b = b"0123456789abcdef"[nibble as usize];
-    }
-    out
-}
-
-/// The key `name` spells (the inverse of [`key_name`]).
-fn key_of(name: &str) -> Option<Key> {
-    Key::from_str_radix(name, 16).ok()
-}
 
 /// One entity's tree: string keys to boxed values.
 #[derive(Debug, Default)]
 pub struct TreeComponent {
-    /// Invariant: every key is `key_name` of a `Key` (8 hex digits).
+    /// Invariant: every key is `key_digits` of a `Key` (8 hex digits).
     map: BTreeMap<String, HeapValue>,
 }
 
 /// The naive tree of string maps.
 pub type TreeStrings = Entities<TreeComponent>;
 
-impl Component for TreeComponent {
-    type Shared = ();
+impl LocalComponent for TreeComponent {
     const INFO: KvDesignInfo = KvDesignInfo {
         meta: DesignMeta {
             name: "tree_strings",
@@ -57,16 +40,9 @@ impl Component for TreeComponent {
         bytes_per_entity_cap: None,
     };
 
-    fn set(
-        &mut self,
-        _: &mut (),
-        _: Entity,
-        key: Key,
-        value: ValueRef<'_>,
-        calls: &mut u64,
-    ) -> Result<(), KvError> {
-        let name = key_name(key);
-        let name = std::str::from_utf8(&name).expect("hex digits");
+    fn set(&mut self, key: Key, value: ValueRef<'_>, calls: &mut u64) -> Result<(), KvError> {
+        let digits = key_digits(key);
+        let name = key_str(&digits);
         let value = HeapValue::new(value, calls);
         if let Some(slot) = self.map.get_mut(name) {
             std::mem::replace(slot, value).free(calls);
@@ -81,13 +57,13 @@ impl Component for TreeComponent {
     }
 
     #[inline]
-    fn read<R>(&self, _: &(), key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
+    fn read<R>(&self, key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
         f(self.lookup(key))
     }
 
-    fn remove(&mut self, _: &mut (), key: Key, calls: &mut u64) -> bool {
-        let name = key_name(key);
-        let name = std::str::from_utf8(&name).expect("hex digits");
+    fn remove(&mut self, key: Key, calls: &mut u64) -> bool {
+        let digits = key_digits(key);
+        let name = key_str(&digits);
         let before = self.map.len();
         match self.map.remove_entry(name) {
             Some((owned, value)) => {
@@ -100,7 +76,7 @@ impl Component for TreeComponent {
         }
     }
 
-    fn release(&mut self, _: &mut (), calls: &mut u64) {
+    fn release(&mut self, calls: &mut u64) {
         let before = self.map.len();
         for (owned, value) in std::mem::take(&mut self.map) {
             count_capacity_change(owned.len(), 0, calls);
@@ -113,7 +89,7 @@ impl Component for TreeComponent {
         self.map.len()
     }
 
-    fn memory_bytes(&self, _: &()) -> usize {
+    fn memory_bytes(&self) -> usize {
         btree_bytes(self.map.len(), size_of::<String>(), size_of::<HeapValue>())
             + self
                 .map
@@ -122,7 +98,7 @@ impl Component for TreeComponent {
                 .sum::<usize>()
     }
 
-    fn snapshot(&self, _: &(), out: &mut Vec<u8>) {
+    fn snapshot(&self, out: &mut Vec<u8>) {
         for (name, value) in &self.map {
             serial::write_entry(out, key_of(name).unwrap_or(0), value.as_ref());
         }
@@ -132,10 +108,10 @@ impl Component for TreeComponent {
         serial::visit(bytes, f)
     }
 
-    fn check_invariants(&self, _: &()) -> Result<(), String> {
+    fn check_invariants(&self) -> Result<(), String> {
         for name in self.map.keys() {
             match key_of(name) {
-                Some(k) if key_name(k) == name.as_bytes() => {}
+                Some(k) if key_digits(k) == name.as_bytes() => {}
                 _ => return Err(format!("key {name:?} is not a key's hex name")),
             }
         }
@@ -147,8 +123,8 @@ impl TreeComponent {
     /// The value of `key`.
     #[inline]
     fn lookup(&self, key: Key) -> Option<ValueRef<'_>> {
-        let name = key_name(key);
-        let name = std::str::from_utf8(&name).expect("hex digits");
+        let digits = key_digits(key);
+        let name = key_str(&digits);
         self.map.get(name).map(HeapValue::as_ref)
     }
 }

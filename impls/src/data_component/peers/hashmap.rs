@@ -10,7 +10,7 @@ use crate::DesignMeta;
 use std::collections::HashMap;
 
 use crate::data_component::heap_value::HeapValue;
-use crate::data_component::keyed_map::{KeyMap, MapComponent};
+use crate::data_component::keyed_map::{KeyMap, MapComponent, std_map_methods};
 use crate::data_component::{Entities, Key, KvDesignInfo, KvDesignKind};
 
 /// One entity's hash map.
@@ -36,30 +36,7 @@ impl KeyMap for HashKeys {
         bytes_per_entity_cap: None,
     };
 
-    #[inline]
-    fn get(&self, key: Key) -> Option<&HeapValue> {
-        self.0.get(&key)
-    }
-
-    fn insert(&mut self, key: Key, value: HeapValue) -> Option<HeapValue> {
-        self.0.insert(key, value)
-    }
-
-    fn remove(&mut self, key: Key) -> Option<HeapValue> {
-        self.0.remove(&key)
-    }
-
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    fn entries(&self) -> impl Iterator<Item = (Key, &HeapValue)> {
-        self.0.iter().map(|(&k, v)| (k, v))
-    }
-
-    fn into_values(self) -> impl Iterator<Item = HeapValue> {
-        self.0.into_values()
-    }
+    std_map_methods!();
 
     /// The capacity: the table is reallocated exactly when it changes.
     fn shape(&self) -> usize {

@@ -10,7 +10,7 @@ use litemap::LiteMap;
 
 use crate::data_component::heap_value::HeapValue;
 use crate::data_component::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
+    Entities, Key, KvDesignInfo, KvDesignKind, KvError, LocalComponent, SnapshotError, ValueRef,
     serial,
 };
 
@@ -30,8 +30,7 @@ pub type LiteMapPeer = Entities<LiteMapComponent>;
 /// directly without depending on the crate itself).
 pub type EntityMap = LiteMap<Key, HeapValue>;
 
-impl Component for LiteMapComponent {
-    type Shared = ();
+impl LocalComponent for LiteMapComponent {
     const INFO: KvDesignInfo = KvDesignInfo {
         meta: DesignMeta {
             name: "litemap",
@@ -47,14 +46,7 @@ impl Component for LiteMapComponent {
         bytes_per_entity_cap: None,
     };
 
-    fn set(
-        &mut self,
-        _: &mut (),
-        _: Entity,
-        key: Key,
-        value: ValueRef<'_>,
-        calls: &mut u64,
-    ) -> Result<(), KvError> {
+    fn set(&mut self, key: Key, value: ValueRef<'_>, calls: &mut u64) -> Result<(), KvError> {
         let value = HeapValue::new(value, calls);
         if let Some(old) = self.map.insert(key, value) {
             old.free(calls);
@@ -67,11 +59,11 @@ impl Component for LiteMapComponent {
     }
 
     #[inline]
-    fn read<R>(&self, _: &(), key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
+    fn read<R>(&self, key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
         f(self.lookup(key))
     }
 
-    fn remove(&mut self, _: &mut (), key: Key, calls: &mut u64) -> bool {
+    fn remove(&mut self, key: Key, calls: &mut u64) -> bool {
         match self.map.remove(&key) {
             Some(old) => {
                 old.free(calls);
@@ -81,7 +73,7 @@ impl Component for LiteMapComponent {
         }
     }
 
-    fn release(&mut self, _: &mut (), calls: &mut u64) {
+    fn release(&mut self, calls: &mut u64) {
         for (_, v) in std::mem::take(&mut self.map).into_tuple_vec() {
             v.free(calls);
         }
@@ -95,12 +87,12 @@ impl Component for LiteMapComponent {
         self.map.len()
     }
 
-    fn memory_bytes(&self, _: &()) -> usize {
+    fn memory_bytes(&self) -> usize {
         self.cap * size_of::<(Key, HeapValue)>()
             + self.map.values().map(HeapValue::heap_bytes).sum::<usize>()
     }
 
-    fn snapshot(&self, _: &(), out: &mut Vec<u8>) {
+    fn snapshot(&self, out: &mut Vec<u8>) {
         for (&k, v) in self.map.iter() {
             serial::write_entry(out, k, v.as_ref());
         }
@@ -110,7 +102,7 @@ impl Component for LiteMapComponent {
         serial::visit(bytes, f)
     }
 
-    fn check_invariants(&self, _: &()) -> Result<(), String> {
+    fn check_invariants(&self) -> Result<(), String> {
         if self.map.len() > self.cap {
             return Err("more pairs than the tracked capacity".into());
         }

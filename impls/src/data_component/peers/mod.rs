@@ -1,4 +1,4 @@
-//! Published crates behind the [`Component`](super::Component) trait, one file each.
+//! Published crates behind the [`LocalComponent`](super::LocalComponent) trait, one file each.
 
 pub mod hashmap;
 pub mod litemap;

@@ -14,24 +14,9 @@ use serde_json::{Map, Number, Value};
 
 use crate::data_component::heap_value::{btree_bytes, count_btree_change};
 use crate::data_component::{
-    Component, Entities, Entity, Key, KvDesignInfo, KvDesignKind, KvError, SnapshotError, ValueRef,
-    count_capacity_change,
+    Entities, Key, KvDesignInfo, KvDesignKind, KvError, LocalComponent, SnapshotError, ValueRef,
+    count_capacity_change, key_digits, key_of, key_str,
 };
-
-/// The 8 hex digits naming `key`, on the stack: lookups allocate no `String` (only an
-/// inserted key does, the one the map keeps).
-fn key_digits(key: Key) -> [u8; 8] {
-    let mut name = [0u8; 8];
-    for (i, b) in name.iter_mut().enumerate() {
-        *b = b"0123456789abcdef"[((key >> (28 - 4 * i)) & 0xF) as usize];
-    }
-    name
-}
-
-/// The name of `key` as a `&str` over [`key_digits`].
-fn key_str(digits: &[u8; 8]) -> &str {
-    std::str::from_utf8(digits).expect("hex digits")
-}
 
 /// The `f32`s of an array's native-endian bytes.
 fn floats(bytes: &[u8]) -> impl Iterator<Item = f32> + '_ {
@@ -120,8 +105,7 @@ pub struct JsonComponent {
 /// A `serde_json` object per entity.
 pub type SerdeJsonPeer = Entities<JsonComponent>;
 
-impl Component for JsonComponent {
-    type Shared = ();
+impl LocalComponent for JsonComponent {
     const INFO: KvDesignInfo = KvDesignInfo {
         meta: DesignMeta {
             name: "serde_json",
@@ -137,14 +121,7 @@ impl Component for JsonComponent {
         bytes_per_entity_cap: None,
     };
 
-    fn set(
-        &mut self,
-        _: &mut (),
-        _: Entity,
-        key: Key,
-        value: ValueRef<'_>,
-        calls: &mut u64,
-    ) -> Result<(), KvError> {
+    fn set(&mut self, key: Key, value: ValueRef<'_>, calls: &mut u64) -> Result<(), KvError> {
         let value = to_json(value)?;
         *calls += heap_allocs(&value) as u64;
         let digits = key_digits(key);
@@ -165,14 +142,14 @@ impl Component for JsonComponent {
     }
 
     #[inline]
-    fn read<R>(&self, _: &(), key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
+    fn read<R>(&self, key: Key, f: impl FnOnce(Option<ValueRef<'_>>) -> R) -> R {
         match self.object.get(key_str(&key_digits(key))) {
             Some(v) => with_value(v, f),
             None => f(None),
         }
     }
 
-    fn remove(&mut self, _: &mut (), key: Key, calls: &mut u64) -> bool {
+    fn remove(&mut self, key: Key, calls: &mut u64) -> bool {
         let before = self.object.len();
         match self.object.remove(key_str(&key_digits(key))) {
             Some(v) => {
@@ -184,7 +161,7 @@ impl Component for JsonComponent {
         }
     }
 
-    fn release(&mut self, _: &mut (), calls: &mut u64) {
+    fn release(&mut self, calls: &mut u64) {
         let before = self.object.len();
         for (_, v) in std::mem::take(&mut self.object) {
             *calls += 1 + heap_allocs(&v) as u64;
@@ -196,7 +173,7 @@ impl Component for JsonComponent {
         self.object.len()
     }
 
-    fn memory_bytes(&self, _: &()) -> usize {
+    fn memory_bytes(&self) -> usize {
         btree_bytes(self.object.len(), size_of::<String>(), size_of::<Value>())
             + self
                 .object
@@ -205,7 +182,7 @@ impl Component for JsonComponent {
                 .sum::<usize>()
     }
 
-    fn snapshot(&self, _: &(), out: &mut Vec<u8>) {
+    fn snapshot(&self, out: &mut Vec<u8>) {
         serde_json::to_writer(out, &self.object)
             .expect("a map of strings to JSON values serialises");
     }
@@ -217,16 +194,15 @@ impl Component for JsonComponent {
         let object: Map<String, Value> =
             serde_json::from_slice(bytes).map_err(|e| SnapshotError(e.to_string()))?;
         for (name, v) in &object {
-            let key = Key::from_str_radix(name, 16)
-                .map_err(|_| SnapshotError(format!("bad key {name:?}")))?;
+            let key = key_of(name).ok_or_else(|| SnapshotError(format!("bad key {name:?}")))?;
             with_value(v, |v| v.map(|v| f(key, v)));
         }
         Ok(())
     }
 
-    fn check_invariants(&self, _: &()) -> Result<(), String> {
+    fn check_invariants(&self) -> Result<(), String> {
         for (name, v) in &self.object {
-            if name.len() != 8 || Key::from_str_radix(name, 16).is_err() {
+            if name.len() != 8 || key_of(name).is_none() {
                 return Err(format!("key {name:?} is not a key's hex name"));
             }
             let ok = match v {
