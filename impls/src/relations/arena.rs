@@ -6,7 +6,7 @@
 //! Liveness is one bit per slot, so a stale ID is refused without a sentinel value in the
 //! record.
 
-use super::{Record, RecordId, RelationError};
+use super::{Key, Record, RecordId, RelationError};
 use crate::intrusive_list::{Link, Links};
 
 /// One slot: the record and the design's inline data.
@@ -143,6 +143,23 @@ impl<X: Copy + Default> RecordArena<X> {
                 f(id, &self.slots[id as usize]);
             }
         }
+    }
+
+    /// Calls `f(id, record)` for every live record whose key `key_of(record)` is `key`, in ID
+    /// order: a visit by brute force (the scan design, and the `b` side of the designs with
+    /// one index).
+    #[inline]
+    pub fn scan_for(
+        &self,
+        key_of: impl Fn(&Record) -> Key,
+        key: Key,
+        mut f: impl FnMut(RecordId, Record),
+    ) {
+        self.for_each_live(|id, s| {
+            if key_of(&s.record) == key {
+                f(id, s.record);
+            }
+        });
     }
 
     /// Heap bytes of the slots, the live bits and the free list.

@@ -42,6 +42,7 @@ pub mod clustered;
 pub mod first_map;
 pub mod intrusive;
 pub mod intrusive_2idx;
+pub mod keyed_sets;
 pub mod model;
 pub mod multimap_scan_remove;
 pub mod peers;

@@ -47,20 +47,12 @@ impl RelationIndex for Scan {
     }
 
     #[inline]
-    fn visit_by_a(&mut self, a: Key, mut f: impl FnMut(RecordId, Record)) {
-        self.arena.for_each_live(|id, s| {
-            if s.record.a == a {
-                f(id, s.record);
-            }
-        });
+    fn visit_by_a(&mut self, a: Key, f: impl FnMut(RecordId, Record)) {
+        self.arena.scan_for(|r| r.a, a, f);
     }
 
-    fn visit_by_b(&mut self, b: Key, mut f: impl FnMut(RecordId, Record)) {
-        self.arena.for_each_live(|id, s| {
-            if s.record.b == b {
-                f(id, s.record);
-            }
-        });
+    fn visit_by_b(&mut self, b: Key, f: impl FnMut(RecordId, Record)) {
+        self.arena.scan_for(|r| r.b, b, f);
     }
 
     #[inline]

@@ -94,12 +94,8 @@ impl RelationIndex for VecOfVecs {
         }
     }
 
-    fn visit_by_b(&mut self, b: Key, mut f: impl FnMut(RecordId, Record)) {
-        self.arena.for_each_live(|id, s| {
-            if s.record.b == b {
-                f(id, s.record);
-            }
-        });
+    fn visit_by_b(&mut self, b: Key, f: impl FnMut(RecordId, Record)) {
+        self.arena.scan_for(|r| r.b, b, f);
     }
 
     #[inline]
