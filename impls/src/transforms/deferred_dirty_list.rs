@@ -17,7 +17,7 @@
 //! Trade-off: swaps move whole slots (the seven arrays) and scatter the clean part, and nodes
 //! that stopped moving stay in the list (recomputed every frame) until evicted.
 
-use super::hierarchy::{Hierarchy, NIL};
+use super::hierarchy::{Hierarchy, NIL, hierarchy_reads};
 use super::{
     Affine, TransformDesignInfo, TransformDesignKind, TransformStore, UpdateStrategy, XfError,
 };
@@ -84,13 +84,6 @@ impl<const EVICT: u8> DeferredDirtyList<EVICT> {
         }
     }
 
-    fn parent_slot(&self, parent: Option<u32>) -> Result<u32, XfError> {
-        match parent {
-            Some(p) => self.h.slot(p),
-            None => Ok(NIL),
-        }
-    }
-
     /// Creates one node per local of `locals`, node `k` under the node `parents[k]` (`None`: a
     /// root): what `locals.len()` calls of `create` in order do (appended at the array's end,
     /// inside the dirty list), each array extended once ([`Hierarchy::push_run`]). Returns the
@@ -147,7 +140,7 @@ impl<const EVICT: u8> TransformStore for DeferredDirtyList<EVICT> {
     }
 
     fn create(&mut self, parent: Option<u32>, local: Affine) -> Result<u32, XfError> {
-        let p = self.parent_slot(parent)?;
+        let p = self.h.parent_slot(parent)?;
         // Appended at slot `size`: inside the dirty list already.
         let (id, _) = self.h.push(p, local, 0)?;
         self.flushed = false;
@@ -178,7 +171,7 @@ impl<const EVICT: u8> TransformStore for DeferredDirtyList<EVICT> {
 
     fn set_parent(&mut self, node: u32, parent: Option<u32>) -> Result<(), XfError> {
         let s = self.h.slot(node)?;
-        let p = self.parent_slot(parent)?;
+        let p = self.h.parent_slot(parent)?;
         self.h.reparent(s, p)?;
         self.mark(s);
         Ok(())
@@ -194,11 +187,7 @@ impl<const EVICT: u8> TransformStore for DeferredDirtyList<EVICT> {
     fn end_frame(&mut self) {
         let h = &mut self.h;
         for i in self.first_dirty..h.size {
-            let mut p = h.parent[i as usize];
-            while p != NIL && p > i {
-                h.swap(i, p);
-                p = h.parent[i as usize];
-            }
+            h.pull_parent_before(i);
             h.recompute(i);
         }
         for i in self.first_dirty..h.size {
@@ -214,24 +203,10 @@ impl<const EVICT: u8> TransformStore for DeferredDirtyList<EVICT> {
         self.flushed = true;
     }
 
-    fn world(&self, node: u32) -> Result<Affine, XfError> {
-        Ok(self.h.world[self.h.slot(node)? as usize])
-    }
-
-    fn local(&self, node: u32) -> Result<Affine, XfError> {
-        Ok(self.h.local[self.h.slot(node)? as usize])
-    }
-
-    fn len(&self) -> usize {
-        self.h.size as usize
-    }
+    hierarchy_reads!();
 
     fn memory_bytes(&self) -> usize {
         self.h.memory_bytes() + (self.stack.capacity() + self.collected.capacity()) * 4
-    }
-
-    fn world_updates(&self) -> u64 {
-        self.h.updates
     }
 
     fn check_invariants(&self) -> Result<(), String> {

@@ -15,7 +15,7 @@
 //! parent is at a later slot, the two are swapped (F12's three-step swap). Slots before `i`
 //! never move again, so after `end_frame` every parent is before its children.
 
-use super::hierarchy::{Hierarchy, NIL};
+use super::hierarchy::{Hierarchy, NIL, hierarchy_reads};
 use super::{
     Affine, TransformDesignInfo, TransformDesignKind, TransformStore, UpdateStrategy, XfError,
 };
@@ -42,15 +42,6 @@ impl Default for DeferredFlagScan {
     }
 }
 
-impl DeferredFlagScan {
-    fn parent_slot(&self, parent: Option<u32>) -> Result<u32, XfError> {
-        match parent {
-            Some(p) => self.h.slot(p),
-            None => Ok(NIL),
-        }
-    }
-}
-
 impl TransformStore for DeferredFlagScan {
     type Id = u32;
 
@@ -70,7 +61,7 @@ impl TransformStore for DeferredFlagScan {
     }
 
     fn create(&mut self, parent: Option<u32>, local: Affine) -> Result<u32, XfError> {
-        let p = self.parent_slot(parent)?;
+        let p = self.h.parent_slot(parent)?;
         let (id, _) = self.h.push(p, local, self.frame)?;
         self.flushed = false;
         Ok(id)
@@ -89,7 +80,7 @@ impl TransformStore for DeferredFlagScan {
 
     fn set_parent(&mut self, node: u32, parent: Option<u32>) -> Result<(), XfError> {
         let s = self.h.slot(node)?;
-        let p = self.parent_slot(parent)?;
+        let p = self.h.parent_slot(parent)?;
         self.h.reparent(s, p)?;
         self.h.extra[s as usize] = self.frame;
         self.flushed = false;
@@ -108,11 +99,7 @@ impl TransformStore for DeferredFlagScan {
         let frame = self.frame;
         let h = &mut self.h;
         for i in 0..h.size {
-            let mut p = h.parent[i as usize];
-            while p != NIL && p > i {
-                h.swap(i, p);
-                p = h.parent[i as usize];
-            }
+            let p = h.pull_parent_before(i);
             if h.extra[i as usize] == frame || (p != NIL && h.extra[p as usize] == frame) {
                 h.recompute(i);
                 h.extra[i as usize] = frame;
@@ -127,24 +114,10 @@ impl TransformStore for DeferredFlagScan {
         self.flushed = true;
     }
 
-    fn world(&self, node: u32) -> Result<Affine, XfError> {
-        Ok(self.h.world[self.h.slot(node)? as usize])
-    }
-
-    fn local(&self, node: u32) -> Result<Affine, XfError> {
-        Ok(self.h.local[self.h.slot(node)? as usize])
-    }
-
-    fn len(&self) -> usize {
-        self.h.size as usize
-    }
+    hierarchy_reads!();
 
     fn memory_bytes(&self) -> usize {
         self.h.memory_bytes()
-    }
-
-    fn world_updates(&self) -> u64 {
-        self.h.updates
     }
 
     fn check_invariants(&self) -> Result<(), String> {

@@ -80,6 +80,17 @@ impl<E: Copy + Default> Hierarchy<E> {
         self.extra.push(E::default());
     }
 
+    /// The per-slot `u32` arrays: the owner id and the four links.
+    fn slot_links(&mut self) -> [&mut Vec<u32>; 5] {
+        [
+            &mut self.id_of,
+            &mut self.parent,
+            &mut self.first_child,
+            &mut self.next_sibling,
+            &mut self.prev_sibling,
+        ]
+    }
+
     /// The slot of live `id`.
     ///
     /// # Errors
@@ -89,6 +100,18 @@ impl<E: Copy + Default> Hierarchy<E> {
         match self.slot_of.get(id as usize) {
             Some(&s) if s != NIL => Ok(s),
             _ => Err(XfError::no_such(id)),
+        }
+    }
+
+    /// The slot of `parent` (`None`: [`NIL`], a root).
+    ///
+    /// # Errors
+    /// [`XfError::NoSuchNode`].
+    #[inline]
+    pub fn parent_slot(&self, parent: Option<u32>) -> Result<u32, XfError> {
+        match parent {
+            Some(p) => self.slot(p),
+            None => Ok(NIL),
         }
     }
 
@@ -164,13 +187,7 @@ impl<E: Copy + Default> Hierarchy<E> {
         // The spare slot goes; a fresh one is appended after the run (`push` overwrites the
         // old spare and appends a fresh one: the same arrays).
         let live = first as usize;
-        for links in [
-            &mut self.id_of,
-            &mut self.parent,
-            &mut self.first_child,
-            &mut self.next_sibling,
-            &mut self.prev_sibling,
-        ] {
+        for links in self.slot_links() {
             links.truncate(live);
             links.resize(end, NIL);
         }
@@ -215,16 +232,10 @@ impl<E: Copy + Default> Hierarchy<E> {
 
     /// Reserves room for `additional` more slots in every array (no change of state).
     pub fn reserve(&mut self, additional: usize) {
-        for links in [
-            &mut self.id_of,
-            &mut self.parent,
-            &mut self.first_child,
-            &mut self.next_sibling,
-            &mut self.prev_sibling,
-            &mut self.slot_of,
-        ] {
+        for links in self.slot_links() {
             links.reserve(additional);
         }
+        self.slot_of.reserve(additional);
         self.local.reserve(additional);
         self.world.reserve(additional);
         self.extra.reserve(additional);
@@ -263,6 +274,29 @@ impl<E: Copy + Default> Hierarchy<E> {
         self.first_child[p as usize] = s;
     }
 
+    /// Points the links into one place of a child list, between `prev` and `next` under
+    /// parent `p`, at new slots: the previous sibling's `next_sibling` (or, for the first
+    /// child, the parent's `first_child`) at `after_prev`, the next sibling's `prev_sibling`
+    /// at `before_next`.
+    #[inline]
+    fn point_neighbours(
+        &mut self,
+        p: u32,
+        prev: u32,
+        next: u32,
+        after_prev: u32,
+        before_next: u32,
+    ) {
+        if prev != NIL {
+            self.next_sibling[prev as usize] = after_prev;
+        } else if p != NIL {
+            self.first_child[p as usize] = after_prev;
+        }
+        if next != NIL {
+            self.prev_sibling[next as usize] = before_next;
+        }
+    }
+
     /// Takes slot `s` out of its parent's child list; it becomes a root.
     pub fn unlink(&mut self, s: u32) {
         let (p, prev, next) = (
@@ -270,14 +304,7 @@ impl<E: Copy + Default> Hierarchy<E> {
             self.prev_sibling[s as usize],
             self.next_sibling[s as usize],
         );
-        if prev != NIL {
-            self.next_sibling[prev as usize] = next;
-        } else if p != NIL {
-            self.first_child[p as usize] = next;
-        }
-        if next != NIL {
-            self.prev_sibling[next as usize] = prev;
-        }
+        self.point_neighbours(p, prev, next, next, prev);
         self.parent[s as usize] = NIL;
         self.prev_sibling[s as usize] = NIL;
         self.next_sibling[s as usize] = NIL;
@@ -331,14 +358,7 @@ impl<E: Copy + Default> Hierarchy<E> {
         self.first_child[d] = fc;
         self.next_sibling[d] = next;
         self.prev_sibling[d] = prev;
-        if prev != NIL {
-            self.next_sibling[prev as usize] = dst;
-        } else if p != NIL {
-            self.first_child[p as usize] = dst;
-        }
-        if next != NIL {
-            self.prev_sibling[next as usize] = dst;
-        }
+        self.point_neighbours(p, prev, next, dst, dst);
         let mut c = fc;
         while c != NIL {
             self.parent[c as usize] = dst;
@@ -393,6 +413,19 @@ impl<E: Copy + Default> Hierarchy<E> {
         self.first_child[spare] = NIL;
         self.next_sibling[spare] = NIL;
         self.prev_sibling[spare] = NIL;
+    }
+
+    /// The deferred designs' parent/child fix-up at slot `i` of an ordered walk: while `i`'s
+    /// parent sits at a later slot, swaps the two (F12's three-step swap), so the parent is
+    /// before `i`. Returns the parent's slot ([`NIL`] for a root).
+    #[inline]
+    pub fn pull_parent_before(&mut self, i: u32) -> u32 {
+        let mut p = self.parent[i as usize];
+        while p != NIL && p > i {
+            self.swap(i, p);
+            p = self.parent[i as usize];
+        }
+        p
     }
 
     /// Makes every child of slot `s` a root, calling `on_child(self, child_slot)` after each.
@@ -499,6 +532,31 @@ impl<E: Copy + Default> Hierarchy<E> {
         Ok(())
     }
 }
+
+/// The reads every store over one [`Hierarchy`] answers from it alike (the immediate and the
+/// deferred designs): `world` and `local` of an id through its slot, the node count and the
+/// products computed. Expands inside the design's `impl TransformStore` (ids `u32`); the
+/// design's hierarchy is its field `h`.
+macro_rules! hierarchy_reads {
+    () => {
+        fn world(&self, node: u32) -> Result<Affine, XfError> {
+            Ok(self.h.world[self.h.slot(node)? as usize])
+        }
+
+        fn local(&self, node: u32) -> Result<Affine, XfError> {
+            Ok(self.h.local[self.h.slot(node)? as usize])
+        }
+
+        fn len(&self) -> usize {
+            self.h.size as usize
+        }
+
+        fn world_updates(&self) -> u64 {
+            self.h.updates
+        }
+    };
+}
+pub(crate) use hierarchy_reads;
 
 #[cfg(test)]
 mod tests {

@@ -26,12 +26,12 @@
 //! reparented out of order.
 
 use super::hierarchy::{Hierarchy, NIL};
-use super::immediate_iterative::{StackWalked, SubtreeWalk};
+use super::immediate_recursive::{Immediate, SubtreeWalk};
 use super::{IMMEDIATE_PRODUCT_CAP, TransformDesignInfo, TransformDesignKind, UpdateStrategy};
 use crate::DesignMeta;
 
 /// Immediate update that repacks each updated subtree in walk order from its root on.
-pub type ImmediateLocal = StackWalked<Repacking>;
+pub type ImmediateLocal = Immediate<Repacking>;
 
 /// The depth-first walk of [`immediate_iterative`](super::immediate_iterative) with a placement
 /// cursor that swaps each visited node into the next slot (see the module docs).

@@ -10,21 +10,68 @@
 //! the batch, once. Destroy is a swap-erase (the last slot moves into the hole; slot order
 //! means nothing to an immediate design). Recursion depth is the hierarchy's depth: capped by
 //! `product_cap` in the benchmarks, and a test runs chains of 1024.
+//!
+//! The immediate store is written once here, [`Immediate`], for the three immediate designs;
+//! what each does differently is its [`SubtreeWalk`]: this file's recursion ([`Recursive`]),
+//! [`immediate_iterative`](super::immediate_iterative)'s explicit stack and
+//! [`immediate_local`](super::immediate_local)'s repacking walk.
 
-use super::hierarchy::{Hierarchy, NIL};
+use std::marker::PhantomData;
+
+use super::hierarchy::{Hierarchy, NIL, hierarchy_reads};
 use super::{
     Affine, IMMEDIATE_PRODUCT_CAP, TransformDesignInfo, TransformDesignKind, TransformStore,
     UpdateStrategy, XfError,
 };
 use crate::DesignMeta;
 
-/// Immediate, recursive update over the SoA links.
+/// How an [`Immediate`] store recomputes the subtree of one slot after a change: the one
+/// thing the immediate designs do differently.
+pub trait SubtreeWalk: Clone + Default + std::fmt::Debug {
+    /// The registry entry of the design this walk makes.
+    const INFO: TransformDesignInfo;
+
+    /// Recomputes the world of every node of the subtree of slot `root`, parents before
+    /// children. `stack` (the store's scratch stack, for a walk that keeps one) is empty on
+    /// entry and must be empty on return.
+    fn update_subtree(h: &mut Hierarchy<u32>, stack: &mut Vec<u32>, root: u32);
+}
+
+/// An immediate store over the SoA links of [`Hierarchy`] whose updates walk each changed
+/// subtree in the order `W` gives (see the module docs).
 #[derive(Debug, Clone, Default)]
-pub struct ImmediateRecursive {
+pub struct Immediate<W> {
     /// Per-slot extra: the batch stamp ([`immediate_batch`]).
-    h: Hierarchy<u32>,
+    pub(super) h: Hierarchy<u32>,
     /// The current batch's stamp pair (`2k` member, `2k + 1` member already updated).
     batch_epoch: u32,
+    /// Slots still to update, for a walk with an explicit stack; empty between calls.
+    stack: Vec<u32>,
+    walk: PhantomData<W>,
+}
+
+/// Immediate, recursive update over the SoA links.
+pub type ImmediateRecursive = Immediate<Recursive>;
+
+/// The article's recursion over `first_child` / `next_sibling` (no stack kept).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Recursive;
+
+impl SubtreeWalk for Recursive {
+    const INFO: TransformDesignInfo = TransformDesignInfo {
+        meta: DesignMeta {
+            name: "immediate_recursive",
+            description: "SoA links, every set_local recomputes its subtree recursively (the article's choice: always current, O(L²) on a moving chain)",
+            kind: TransformDesignKind::Article,
+        },
+        strategy: UpdateStrategy::Immediate,
+        detects_stale: false,
+        product_cap: Some(IMMEDIATE_PRODUCT_CAP),
+    };
+
+    fn update_subtree(h: &mut Hierarchy<u32>, _: &mut Vec<u32>, root: u32) {
+        update_subtree(h, root);
+    }
 }
 
 fn update_subtree(h: &mut Hierarchy<u32>, s: u32) {
@@ -90,10 +137,7 @@ pub(crate) mod immediate_ops {
         parent: Option<u32>,
         local: Affine,
     ) -> Result<u32, XfError> {
-        let p = match parent {
-            Some(p) => h.slot(p)?,
-            None => NIL,
-        };
+        let p = h.parent_slot(parent)?;
         Ok(h.push(p, local, 0)?.0)
     }
 
@@ -126,29 +170,17 @@ pub(crate) mod immediate_ops {
         mut update: impl FnMut(&mut Hierarchy<u32>, u32),
     ) -> Result<(), XfError> {
         let s = h.slot(id)?;
-        let p = match parent {
-            Some(p) => h.slot(p)?,
-            None => NIL,
-        };
+        let p = h.parent_slot(parent)?;
         h.reparent(s, p)?;
         update(h, s);
         Ok(())
     }
 }
 
-impl TransformStore for ImmediateRecursive {
+impl<W: SubtreeWalk> TransformStore for Immediate<W> {
     type Id = u32;
 
-    const INFO: TransformDesignInfo = TransformDesignInfo {
-        meta: DesignMeta {
-            name: "immediate_recursive",
-            description: "SoA links, every set_local recomputes its subtree recursively (the article's choice: always current, O(L²) on a moving chain)",
-            kind: TransformDesignKind::Article,
-        },
-        strategy: UpdateStrategy::Immediate,
-        detects_stale: false,
-        product_cap: Some(IMMEDIATE_PRODUCT_CAP),
-    };
+    const INFO: TransformDesignInfo = W::INFO;
 
     fn new() -> Self {
         Self::default()
@@ -159,47 +191,43 @@ impl TransformStore for ImmediateRecursive {
     }
 
     fn destroy(&mut self, node: u32) -> Result<(), XfError> {
-        immediate_ops::destroy(&mut self.h, node, update_subtree)
+        let stack = &mut self.stack;
+        immediate_ops::destroy(&mut self.h, node, |h, s| W::update_subtree(h, stack, s))
     }
 
     fn set_parent(&mut self, node: u32, parent: Option<u32>) -> Result<(), XfError> {
-        immediate_ops::set_parent(&mut self.h, node, parent, update_subtree)
+        let stack = &mut self.stack;
+        immediate_ops::set_parent(&mut self.h, node, parent, |h, s| {
+            W::update_subtree(h, stack, s);
+        })
     }
 
     fn set_local(&mut self, node: u32, local: Affine) -> Result<(), XfError> {
         let s = self.h.slot(node)?;
         self.h.local[s as usize] = local;
-        update_subtree(&mut self.h, s);
+        W::update_subtree(&mut self.h, &mut self.stack, s);
         Ok(())
     }
 
     fn set_local_batch(&mut self, batch: &[(u32, Affine)]) -> Result<(), XfError> {
-        immediate_batch(&mut self.h, &mut self.batch_epoch, batch, update_subtree)
+        let stack = &mut self.stack;
+        immediate_batch(&mut self.h, &mut self.batch_epoch, batch, |h, s| {
+            W::update_subtree(h, stack, s);
+        })
     }
 
     fn end_frame(&mut self) {}
 
-    fn world(&self, node: u32) -> Result<Affine, XfError> {
-        Ok(self.h.world[self.h.slot(node)? as usize])
-    }
-
-    fn local(&self, node: u32) -> Result<Affine, XfError> {
-        Ok(self.h.local[self.h.slot(node)? as usize])
-    }
-
-    fn len(&self) -> usize {
-        self.h.size as usize
-    }
+    hierarchy_reads!();
 
     fn memory_bytes(&self) -> usize {
-        self.h.memory_bytes()
-    }
-
-    fn world_updates(&self) -> u64 {
-        self.h.updates
+        self.h.memory_bytes() + self.stack.capacity() * 4
     }
 
     fn check_invariants(&self) -> Result<(), String> {
+        if !self.stack.is_empty() {
+            return Err("the update stack is not empty between calls".into());
+        }
         self.h.check(true)
     }
 }
