@@ -16,6 +16,30 @@
 
 use crate::DesignMeta;
 
+/// The [`BlockAllocator`] methods every design answers from its arena alike: the bytes of a
+/// block and the arena's size from the arena field `$arena` (an [`arena::Arena`], or a peer's
+/// [`peers::RawArena`]), and the requested bytes of the live blocks, `self.$requested`.
+/// Expands inside the design's `impl BlockAllocator`.
+macro_rules! arena_accessors {
+    (arena: $arena:ident, requested_live: $($requested:tt)+) => {
+        fn bytes(&self, offset: usize, len: usize) -> &[u8] {
+            self.$arena.bytes(offset, len)
+        }
+
+        fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8] {
+            self.$arena.bytes_mut(offset, len)
+        }
+
+        fn arena_bytes(&self) -> usize {
+            self.$arena.len()
+        }
+
+        fn bytes_requested_live(&self) -> usize {
+            self.$($requested)+
+        }
+    };
+}
+
 pub mod arena;
 pub mod buddy;
 pub mod buddy_scan;
@@ -169,8 +193,10 @@ pub trait BlockAllocator: Sized {
     fn bytes_reserved(&self) -> usize;
 
     /// The largest block [`allocate`](BlockAllocator::allocate) could hand out now, if the
-    /// design can tell without trying.
-    fn largest_free_block(&self) -> Option<usize>;
+    /// design can tell without trying (the default: it cannot, `None`).
+    fn largest_free_block(&self) -> Option<usize> {
+        None
+    }
 
     /// Bytes the design holds free now (on its free lists, in pieces of any size), if it can
     /// tell. With [`largest_free_block`](BlockAllocator::largest_free_block) it gives external

@@ -448,28 +448,10 @@ impl BlockAllocator for Slab {
         Ok(to)
     }
 
-    fn bytes(&self, offset: usize, len: usize) -> &[u8] {
-        self.mem.bytes(offset, len)
-    }
-
-    fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8] {
-        self.mem.bytes_mut(offset, len)
-    }
-
-    fn arena_bytes(&self) -> usize {
-        self.mem.len()
-    }
-
-    fn bytes_requested_live(&self) -> usize {
-        self.requested_live
-    }
+    arena_accessors!(arena: mem, requested_live: requested_live);
 
     fn bytes_reserved(&self) -> usize {
         self.reserved
-    }
-
-    fn largest_free_block(&self) -> Option<usize> {
-        None
     }
 
     fn free_bytes(&self) -> Option<usize> {

@@ -280,6 +280,22 @@ impl<F: Flavor> BuddyCore<F> {
         index
     }
 
+    /// The level of the block starting at `offset`: the first level whose block there is not
+    /// split (the leaf level at most).
+    #[inline]
+    fn level_of(&self, offset: usize) -> usize {
+        let mut level = 0;
+        while level < self.leaf_level as usize
+            && self.bit(
+                self.split_bits,
+                Self::node(level, offset >> self.shift(level)),
+            )
+        {
+            level += 1;
+        }
+        level
+    }
+
     /// The live block starting at `offset`: its level and index. Checks the offset in debug
     /// builds only (see the module docs for release behaviour).
     fn live_block(&self, offset: usize) -> Result<(usize, usize), AllocError> {
@@ -290,15 +306,7 @@ impl<F: Flavor> BuddyCore<F> {
         {
             return Err(AllocError::ForeignOffset { offset });
         }
-        let mut level = 0;
-        while level < self.leaf_level as usize
-            && self.bit(
-                self.split_bits,
-                Self::node(level, offset >> self.shift(level)),
-            )
-        {
-            level += 1;
-        }
+        let level = self.level_of(offset);
         let index = offset >> self.shift(level);
         if cfg!(debug_assertions) {
             if index << self.shift(level) != offset {
@@ -547,21 +555,7 @@ impl<F: Flavor> BlockAllocator for BuddyCore<F> {
         Ok(offset)
     }
 
-    fn bytes(&self, offset: usize, len: usize) -> &[u8] {
-        self.mem.bytes(offset, len)
-    }
-
-    fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8] {
-        self.mem.bytes_mut(offset, len)
-    }
-
-    fn arena_bytes(&self) -> usize {
-        self.mem.len()
-    }
-
-    fn bytes_requested_live(&self) -> usize {
-        self.requested_live
-    }
+    arena_accessors!(arena: mem, requested_live: requested_live);
 
     fn bytes_reserved(&self) -> usize {
         self.reserved
@@ -723,15 +717,7 @@ impl<F: Flavor> BuddyCore<F> {
         if !in_user_area || self.requested[offset >> self.leaf_shift] == 0 {
             return None;
         }
-        let mut level = 0;
-        while level < self.leaf_level as usize
-            && self.bit(
-                self.split_bits,
-                Self::node(level, offset >> self.shift(level)),
-            )
-        {
-            level += 1;
-        }
+        let level = self.level_of(offset);
         Some(1 << self.shift(level))
     }
 }

@@ -225,44 +225,12 @@ impl BlockAllocator for BuddyAllocPeer {
         Ok(())
     }
 
-    #[inline]
-    fn realloc(
-        &mut self,
-        offset: usize,
-        _old_size: usize,
-        align: usize,
-        new_size: usize,
-    ) -> Result<usize, AllocError> {
-        let (old_size, old_align) = self.live.get(offset)?;
-        let moved = self.allocate(new_size, align.max(old_align))?;
-        self.arena
-            .copy_within(offset, moved, old_size.min(new_size));
-        self.free(offset)?;
-        Ok(moved)
-    }
+    realloc_by_copy!();
 
-    fn bytes(&self, offset: usize, len: usize) -> &[u8] {
-        self.arena.bytes(offset, len)
-    }
-
-    fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8] {
-        self.arena.bytes_mut(offset, len)
-    }
-
-    fn arena_bytes(&self) -> usize {
-        self.arena.len()
-    }
-
-    fn bytes_requested_live(&self) -> usize {
-        self.live.requested()
-    }
+    arena_accessors!(arena: arena, requested_live: live.requested());
 
     fn bytes_reserved(&self) -> usize {
         self.reserved
-    }
-
-    fn largest_free_block(&self) -> Option<usize> {
-        None
     }
 
     fn metadata_bytes(&self) -> usize {

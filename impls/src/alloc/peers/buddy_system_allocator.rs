@@ -56,19 +56,6 @@ impl BuddySystemAllocatorPeer {
         &mut self.heap
     }
 
-    fn layout(&self, size: usize, align: usize) -> Result<Layout, AllocError> {
-        if !align.is_power_of_two() || align > Self::INFO.max_align {
-            return Err(AllocError::BadAlignment { align });
-        }
-        if size.max(align) > self.arena.len() {
-            return Err(AllocError::TooLarge {
-                requested: size.max(align),
-                arena: self.arena.len(),
-            });
-        }
-        Layout::from_size_align(size, align).map_err(|_| AllocError::BadAlignment { align })
-    }
-
     /// Hands the block at `offset` back to the heap.
     fn dealloc(&mut self, offset: usize, size: usize, align: usize) {
         let layout = Layout::from_size_align(size, align).expect("recorded at allocation");
@@ -117,7 +104,7 @@ impl BlockAllocator for BuddySystemAllocatorPeer {
 
     #[inline]
     fn allocate(&mut self, size: usize, align: usize) -> Result<usize, AllocError> {
-        let layout = self.layout(size, align)?;
+        let layout = self.arena.layout(size, align, Self::INFO.max_align)?;
         let ptr = self
             .heap
             .alloc(layout)
@@ -137,44 +124,12 @@ impl BlockAllocator for BuddySystemAllocatorPeer {
         Ok(())
     }
 
-    #[inline]
-    fn realloc(
-        &mut self,
-        offset: usize,
-        _old_size: usize,
-        align: usize,
-        new_size: usize,
-    ) -> Result<usize, AllocError> {
-        let (old_size, old_align) = self.live.get(offset)?;
-        let moved = self.allocate(new_size, align.max(old_align))?;
-        self.arena
-            .copy_within(offset, moved, old_size.min(new_size));
-        self.free(offset)?;
-        Ok(moved)
-    }
+    realloc_by_copy!();
 
-    fn bytes(&self, offset: usize, len: usize) -> &[u8] {
-        self.arena.bytes(offset, len)
-    }
-
-    fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8] {
-        self.arena.bytes_mut(offset, len)
-    }
-
-    fn arena_bytes(&self) -> usize {
-        self.arena.len()
-    }
-
-    fn bytes_requested_live(&self) -> usize {
-        self.live.requested()
-    }
+    arena_accessors!(arena: arena, requested_live: live.requested());
 
     fn bytes_reserved(&self) -> usize {
         self.heap.stats_alloc_actual()
-    }
-
-    fn largest_free_block(&self) -> Option<usize> {
-        None
     }
 
     fn metadata_bytes(&self) -> usize {

@@ -14,10 +14,35 @@
 //! (`ref-direct-buddy_alloc`, `-buddy_system_allocator`, `-rlsf` on the alloc workloads); our
 //! designs' methods stay out of line in both loops.
 
+/// `realloc` for a crate without one: allocate the new block (at the old block's alignment or
+/// more), copy the kept bytes, free the old block, what the crate's `GlobalAlloc` gets from the
+/// default `realloc`; so a realloc needs room for both blocks. The old block's size and
+/// alignment come from the live table. Expands inside the adapter's `impl BlockAllocator`.
+macro_rules! realloc_by_copy {
+    () => {
+        #[inline]
+        fn realloc(
+            &mut self,
+            offset: usize,
+            _old_size: usize,
+            align: usize,
+            new_size: usize,
+        ) -> Result<usize, AllocError> {
+            let (old_size, old_align) = self.live.get(offset)?;
+            let moved = self.allocate(new_size, align.max(old_align))?;
+            self.arena
+                .copy_within(offset, moved, old_size.min(new_size));
+            self.free(offset)?;
+            Ok(moved)
+        }
+    };
+}
+
 pub mod buddy_alloc;
 pub mod buddy_system_allocator;
 pub mod rlsf;
 
+use std::alloc::Layout;
 use std::ptr::NonNull;
 
 use hashbrown::HashMap;
@@ -104,6 +129,31 @@ impl RawArena {
         assert!(offset.checked_add(len).is_some_and(|end| end <= self.len));
         // SAFETY: as `bytes`; `&mut self` makes the borrow unique.
         unsafe { std::slice::from_raw_parts_mut(self.base.as_ptr().add(offset), len) }
+    }
+
+    /// The `Layout` of a request the crates take as one (`size` bytes at `align`), after the
+    /// checks the trait's contract asks for: `align` a power of two no larger than
+    /// `max_align`, and the block no larger than the arena.
+    ///
+    /// # Errors
+    /// [`AllocError::BadAlignment`], [`AllocError::TooLarge`].
+    #[inline]
+    pub fn layout(
+        &self,
+        size: usize,
+        align: usize,
+        max_align: usize,
+    ) -> Result<Layout, AllocError> {
+        if !align.is_power_of_two() || align > max_align {
+            return Err(AllocError::BadAlignment { align });
+        }
+        if size.max(align) > self.len {
+            return Err(AllocError::TooLarge {
+                requested: size.max(align),
+                arena: self.len,
+            });
+        }
+        Layout::from_size_align(size, align).map_err(|_| AllocError::BadAlignment { align })
     }
 
     /// Copies `len` bytes from offset `from` to offset `to` (the ranges may overlap): the data

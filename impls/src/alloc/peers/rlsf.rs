@@ -12,7 +12,6 @@
 //! largest free block is only exposed behind rlsf's `unstable` feature, so it is unknown here.
 
 use crate::DesignMeta;
-use std::alloc::Layout;
 use std::ptr::NonNull;
 
 use ::rlsf::Tlsf;
@@ -57,19 +56,6 @@ impl RlsfPeer {
     /// calls (free only live blocks it handed out, with their layout).
     pub unsafe fn crate_pool(&mut self) -> &mut Pool {
         &mut self.tlsf
-    }
-
-    fn layout(&self, size: usize, align: usize) -> Result<Layout, AllocError> {
-        if !align.is_power_of_two() || align > Self::INFO.max_align {
-            return Err(AllocError::BadAlignment { align });
-        }
-        if size.max(align) > self.arena.len() {
-            return Err(AllocError::TooLarge {
-                requested: size.max(align),
-                arena: self.arena.len(),
-            });
-        }
-        Layout::from_size_align(size, align).map_err(|_| AllocError::BadAlignment { align })
     }
 
     fn usable(ptr: NonNull<u8>) -> usize {
@@ -120,7 +106,7 @@ impl BlockAllocator for RlsfPeer {
 
     #[inline]
     fn allocate(&mut self, size: usize, align: usize) -> Result<usize, AllocError> {
-        let layout = self.layout(size, align)?;
+        let layout = self.arena.layout(size, align, Self::INFO.max_align)?;
         let ptr = self.tlsf.allocate(layout).ok_or(AllocError::OutOfMemory {
             requested: size,
             largest_free: 0,
@@ -150,7 +136,7 @@ impl BlockAllocator for RlsfPeer {
         new_size: usize,
     ) -> Result<usize, AllocError> {
         let (_, align) = self.live.get(offset)?;
-        let layout = self.layout(new_size, align)?;
+        let layout = self.arena.layout(new_size, align, Self::INFO.max_align)?;
         let ptr = self.arena.ptr(offset);
         let old_usable = Self::usable(ptr);
         // SAFETY: `ptr` is a live block of this pool (it is in `live`), allocated with `align`,
@@ -167,28 +153,10 @@ impl BlockAllocator for RlsfPeer {
         Ok(new_offset)
     }
 
-    fn bytes(&self, offset: usize, len: usize) -> &[u8] {
-        self.arena.bytes(offset, len)
-    }
-
-    fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8] {
-        self.arena.bytes_mut(offset, len)
-    }
-
-    fn arena_bytes(&self) -> usize {
-        self.arena.len()
-    }
-
-    fn bytes_requested_live(&self) -> usize {
-        self.live.requested()
-    }
+    arena_accessors!(arena: arena, requested_live: live.requested());
 
     fn bytes_reserved(&self) -> usize {
         self.reserved
-    }
-
-    fn largest_free_block(&self) -> Option<usize> {
-        None
     }
 
     fn metadata_bytes(&self) -> usize {
