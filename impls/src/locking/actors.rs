@@ -69,6 +69,28 @@ pub trait Channel: Send + Sync + Sized + 'static {
     fn recv(receiver: &Self::Receiver) -> Mail;
 }
 
+/// [`Channel::send`] and [`Channel::recv`] for a channel whose halves have `send(mail)` and
+/// `recv()` returning a `Result` (std's `mpsc`, `crossbeam-channel`): the crate's calls, their
+/// error (never: the design keeps both halves) a panic. Expands inside the `impl Channel`.
+macro_rules! send_and_recv {
+    () => {
+        #[inline]
+        fn send(sender: &Self::Sender, mail: Mail) {
+            sender
+                .send(mail)
+                .expect("the design keeps every receiver while it sends");
+        }
+
+        #[inline]
+        fn recv(receiver: &Self::Receiver) -> Mail {
+            receiver
+                .recv()
+                .expect("the design keeps every sender while it receives")
+        }
+    };
+}
+pub(crate) use send_and_recv;
+
 /// `std::sync::mpsc::channel`: its `Receiver` is not `Sync`, which is fine here, since each
 /// sits in its owner's partition behind the partition's `Mutex`.
 #[derive(Debug, Clone, Copy)]
@@ -93,19 +115,7 @@ impl Channel for StdChannel {
         mpsc::channel()
     }
 
-    #[inline]
-    fn send(sender: &Self::Sender, mail: Mail) {
-        sender
-            .send(mail)
-            .expect("the design keeps every receiver while it sends");
-    }
-
-    #[inline]
-    fn recv(receiver: &Self::Receiver) -> Mail {
-        receiver
-            .recv()
-            .expect("the design keeps every sender while it receives")
-    }
+    send_and_recv!();
 }
 
 /// `actors_std`.
@@ -278,9 +288,7 @@ impl<C: Channel> GameplayRunner for Actors<C> {
     fn positions(&mut self, f: &mut dyn FnMut(u32, [f32; 2])) {
         for part in &mut self.partitions {
             let part = part.get_mut().unwrap_or_else(|e| e.into_inner());
-            for i in 0..part.units.len() as u32 {
-                f(part.start + i, part.units.position(i));
-            }
+            part.units.visit_positions(part.start, f);
         }
     }
 

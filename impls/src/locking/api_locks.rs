@@ -407,9 +407,7 @@ impl<F: Acquire> GameplayRunner for ApiLocked<F> {
         let mut start = 0u32;
         for stripe in &mut self.locks.stripes {
             let units = stripe.get_mut().unwrap_or_else(|e| e.into_inner());
-            for i in 0..units.len() as u32 {
-                f(start + i, units.position(i));
-            }
+            units.visit_positions(start, f);
             start += units.len() as u32;
         }
     }

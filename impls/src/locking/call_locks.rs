@@ -176,10 +176,7 @@ impl<L: CallLock> GameplayRunner for CallLocked<L> {
     }
 
     fn positions(&mut self, f: &mut dyn FnMut(u32, [f32; 2])) {
-        let world = self.world.get_mut();
-        for u in 0..world.units.len() as u32 {
-            f(u, world.units.position(u));
-        }
+        self.world.get_mut().units.visit_positions(0, f);
     }
 
     fn counts(&self) -> SyncCounts {

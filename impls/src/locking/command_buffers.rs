@@ -116,9 +116,7 @@ impl GameplayRunner for CommandBuffers {
     }
 
     fn positions(&mut self, f: &mut dyn FnMut(u32, [f32; 2])) {
-        for u in 0..self.world.units.len() as u32 {
-            f(u, self.world.units.position(u));
-        }
+        self.world.units.visit_positions(0, f);
     }
 
     fn counts(&self) -> SyncCounts {

@@ -247,8 +247,11 @@ pub trait GameplayRunner: Sized + Send {
     /// Calls `f(unit, position)` for every unit, in any order.
     fn positions(&mut self, f: &mut dyn FnMut(u32, [f32; 2]));
 
-    /// What the design synchronised since it was built.
-    fn counts(&self) -> SyncCounts;
+    /// What the design synchronised since it was built (the default: nothing, for a design
+    /// that takes no lock and sends no message).
+    fn counts(&self) -> SyncCounts {
+        SyncCounts::default()
+    }
 
     /// Heap bytes held (units, physics, locks, buffers), by its own accounting.
     fn memory_bytes(&self) -> usize;

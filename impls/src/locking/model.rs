@@ -3,9 +3,7 @@
 //! test ([`within`]), every job in order on the caller's thread. Its answers are the expected
 //! ones every design must reproduce.
 
-use super::{
-    GameplayApi, GameplayRunner, Job, LockingDesignInfo, Script, SyncCounts, Tally, World, run_job,
-};
+use super::{GameplayApi, GameplayRunner, Job, LockingDesignInfo, Script, Tally, World, run_job};
 use crate::spatial::within;
 use crate::{DesignKind, DesignMeta};
 
@@ -74,10 +72,6 @@ impl GameplayRunner for ModelRunner {
         for (u, &p) in self.positions.iter().enumerate() {
             f(u as u32, p);
         }
-    }
-
-    fn counts(&self) -> SyncCounts {
-        SyncCounts::default()
     }
 
     fn memory_bytes(&self) -> usize {

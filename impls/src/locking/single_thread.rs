@@ -2,7 +2,7 @@
 //! worker: the reference every speed-up is measured against (what a game does before it
 //! multithreads its gameplay).
 
-use super::{GameplayRunner, Job, LockingDesignInfo, Script, SyncCounts, Tally, World, run_job};
+use super::{GameplayRunner, Job, LockingDesignInfo, Script, Tally, World, run_job};
 use crate::{DesignKind, DesignMeta};
 
 /// One thread, no synchronisation.
@@ -41,13 +41,7 @@ impl GameplayRunner for SingleThread {
     }
 
     fn positions(&mut self, f: &mut dyn FnMut(u32, [f32; 2])) {
-        for u in 0..self.world.units.len() as u32 {
-            f(u, self.world.units.position(u));
-        }
-    }
-
-    fn counts(&self) -> SyncCounts {
-        SyncCounts::default()
+        self.world.units.visit_positions(0, f);
     }
 
     fn memory_bytes(&self) -> usize {

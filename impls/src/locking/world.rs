@@ -45,6 +45,15 @@ impl Units {
         self.entities.is_empty()
     }
 
+    /// Calls `f(first + i, position)` for every unit `i` here, in order: a design's
+    /// [`positions`](super::GameplayRunner::positions), `first` being the number of the first
+    /// unit these hold (0 for the whole world, a slice's start for a partition or stripe).
+    pub fn visit_positions(&self, first: u32, f: &mut dyn FnMut(u32, [f32; 2])) {
+        for i in 0..self.len() as u32 {
+            f(first + i, self.position(i));
+        }
+    }
+
     /// Unit `unit`'s position.
     ///
     /// # Panics

@@ -10,7 +10,7 @@ use crossbeam_channel::{Receiver, Sender};
 use crate::DesignKind;
 use crate::DesignMeta;
 use crate::locking::LockingDesignInfo;
-use crate::locking::actors::{Actors, Channel, Mail};
+use crate::locking::actors::{Actors, Channel, Mail, send_and_recv};
 
 /// `crossbeam_channel::unbounded` as the actors' mailbox.
 #[derive(Debug, Clone, Copy)]
@@ -44,17 +44,5 @@ impl Channel for CrossbeamChannel {
         crossbeam_channel::unbounded()
     }
 
-    #[inline]
-    fn send(sender: &Self::Sender, mail: Mail) {
-        sender
-            .send(mail)
-            .expect("the design keeps every receiver while it sends");
-    }
-
-    #[inline]
-    fn recv(receiver: &Self::Receiver) -> Mail {
-        receiver
-            .recv()
-            .expect("the design keeps every sender while it receives")
-    }
+    send_and_recv!();
 }

@@ -21,8 +21,8 @@
 use ::rayon::prelude::*;
 
 use crate::locking::{
-    GameplayApi, GameplayRunner, Job, LockingDesignInfo, NO_OTHER, Physics, Script, SyncCounts,
-    Tally, Workers, World, run_job, workers,
+    GameplayApi, GameplayRunner, Job, LockingDesignInfo, NO_OTHER, Physics, Script, Tally, Workers,
+    World, run_job, workers,
 };
 use crate::{DesignKind, DesignMeta};
 
@@ -214,10 +214,6 @@ impl GameplayRunner for RayonParIter {
         }
     }
 
-    fn counts(&self) -> SyncCounts {
-        SyncCounts::default()
-    }
-
     fn memory_bytes(&self) -> usize {
         self.positions.capacity() * size_of::<[f32; 2]>() + self.physics.memory_bytes()
     }
@@ -237,6 +233,7 @@ impl GameplayRunner for RayonParIter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::locking::SyncCounts;
     use crate::locking::model::ModelRunner;
 
     /// The family property test skips every frame with a job that pushes another unit, and
