@@ -31,8 +31,8 @@ use std::marker::PhantomData;
 
 use super::{
     GridMath, NoTally, PointId, QueryCost, Space, SpatialDesignInfo, SpatialDesignKind,
-    SpatialError, SpatialIndex, Tally, cells_in, check_id, check_point, for_each_cell, grow_to,
-    needs_full_scan, vec_bytes, within,
+    SpatialError, SpatialIndex, Tally, cells_in, check_id, check_live, check_point, for_each_cell,
+    grow_to, needs_full_scan, vec_bytes, within,
 };
 use crate::hashing::{FixedSipHash, hash_map_bytes};
 use crate::intrusive_list::{
@@ -162,14 +162,6 @@ impl<const D: usize, K: CellKey, const Q: u32> FuzzyHash<D, K, Q> {
         K::key(&self.grid.cell_of(p))
     }
 
-    fn check_live(&self, id: PointId) -> Result<(), SpatialError> {
-        if self.live.get(id as usize).copied().unwrap_or(false) {
-            Ok(())
-        } else {
-            Err(SpatialError::NoSuchPoint { id })
-        }
-    }
-
     /// Puts live point `id` into the cycle of `key` (after the first, or as a new first).
     fn link(&mut self, id: PointId, key: u64) {
         match self.first.get(&key) {
@@ -272,7 +264,7 @@ impl<const D: usize, K: CellKey, const Q: u32> SpatialIndex<D> for FuzzyHash<D, 
 
     fn remove(&mut self, id: PointId) -> Result<(), SpatialError> {
         check_id(id)?;
-        self.check_live(id)?;
+        check_live(&self.live, id)?;
         let key = self.key_of(&self.pos[id as usize]);
         self.unlink(id, key);
         self.live[id as usize] = false;
@@ -282,7 +274,7 @@ impl<const D: usize, K: CellKey, const Q: u32> SpatialIndex<D> for FuzzyHash<D, 
 
     fn move_to(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
         check_point(id, &p)?;
-        self.check_live(id)?;
+        check_live(&self.live, id)?;
         let old = self.key_of(&self.pos[id as usize]);
         let new = self.key_of(&p);
         self.pos[id as usize] = p;

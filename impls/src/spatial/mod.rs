@@ -500,9 +500,62 @@ pub(crate) fn grow_to<T: Clone>(v: &mut Vec<T>, id: PointId, fill: T) -> &mut T 
     &mut v[at]
 }
 
+/// `Ok` when `id` is live by a design's live flags (`live[id]`, IDs past the end not live).
+///
+/// # Errors
+/// [`SpatialError::NoSuchPoint`].
+#[inline]
+pub(crate) fn check_live(live: &[bool], id: PointId) -> Result<(), SpatialError> {
+    if live.get(id as usize).copied().unwrap_or(false) {
+        Ok(())
+    } else {
+        Err(SpatialError::NoSuchPoint { id })
+    }
+}
+
 /// Heap bytes of a `Vec<T>` by capacity.
 pub(crate) fn vec_bytes<T>(v: &Vec<T>) -> usize {
     v.capacity() * size_of::<T>()
+}
+
+/// Asserts that a crate's squared distance, `theirs(p, q)`, is the family's
+/// [`distance_squared`] of `p` and `q` bit for bit, over every triple of a grid of ordinary and
+/// extreme coordinates with `extra` added: the premise of a peer that takes the crate's own
+/// answer to a radius query as is.
+#[cfg(test)]
+pub(crate) fn assert_crate_distance_is_the_familys(
+    extra: &[f32],
+    theirs: impl Fn(&[f32; 3], &[f32; 3]) -> f32,
+) {
+    let mut values = vec![
+        0.0f32,
+        -0.0,
+        1.0,
+        -3.5,
+        0.1,
+        1e-45,
+        1.17e-38,
+        1e19,
+        1.9e19,
+        3e38,
+        f32::MAX,
+        -f32::MAX,
+        7.3e-3,
+        12345.678,
+    ];
+    values.extend_from_slice(extra);
+    for &a in &values {
+        for &b in &values {
+            for &c in &values {
+                let (p, q) = ([a, b, c], [c, a, -b]);
+                assert_eq!(
+                    theirs(&p, &q).to_bits(),
+                    distance_squared(&p, &q).to_bits(),
+                    "{p:?} {q:?}"
+                );
+            }
+        }
+    }
 }
 
 #[cfg(test)]

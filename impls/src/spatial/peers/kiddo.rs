@@ -49,7 +49,7 @@ use kiddo::float::kdtree::KdTree;
 use crate::hashing::hash_map_bytes;
 use crate::spatial::{
     PointId, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex, check_id,
-    check_point, grow_to, needs_full_scan, search_radius, vec_bytes, within,
+    check_live, check_point, grow_to, needs_full_scan, search_radius, vec_bytes, within,
 };
 
 /// The tree's bucket size (the crate's default): also the most points one exact position may
@@ -97,14 +97,6 @@ pub struct KiddoTree<const D: usize> {
 }
 
 impl<const D: usize> KiddoTree<D> {
-    fn check_live(&self, id: PointId) -> Result<(), SpatialError> {
-        if self.live.get(id as usize).copied().unwrap_or(false) {
-            Ok(())
-        } else {
-            Err(SpatialError::NoSuchPoint { id })
-        }
-    }
-
     /// Counts one more live point at `p` (one map lookup), or [`SpatialError::Unsupported`]
     /// if `p` already holds [`BUCKET`] (nothing counted then).
     fn count(&mut self, id: PointId, p: &[f32; D]) -> Result<(), SpatialError> {
@@ -211,7 +203,7 @@ impl<const D: usize> SpatialIndex<D> for KiddoTree<D> {
 
     fn remove(&mut self, id: PointId) -> Result<(), SpatialError> {
         check_id(id)?;
-        self.check_live(id)?;
+        check_live(&self.live, id)?;
         let p = self.pos[id as usize];
         self.take(id, &p);
         self.uncount(&p);
@@ -222,7 +214,7 @@ impl<const D: usize> SpatialIndex<D> for KiddoTree<D> {
 
     fn move_to(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
         check_point(id, &p)?;
-        self.check_live(id)?;
+        check_live(&self.live, id)?;
         let old = self.pos[id as usize];
         // Two map lookups, only when the exact position changes: count the new one (or
         // refuse, nothing changed), then uncount the old.
@@ -291,41 +283,13 @@ mod tests {
     use kiddo::traits::DistanceMetric;
 
     use super::*;
-    use crate::spatial::distance_squared;
+    use crate::spatial::assert_crate_distance_is_the_familys;
 
     /// The premise of keeping results by their own distance: the crate's squared distance is
     /// the family's, bit for bit, at ordinary values and at the extremes.
     #[test]
     fn kiddo_squared_euclidean_is_the_family_distance_bit_for_bit() {
-        let values = [
-            0.0f32,
-            -0.0,
-            1.0,
-            -3.5,
-            0.1,
-            1e-45,
-            1.17e-38,
-            1e19,
-            1.9e19,
-            3e38,
-            f32::MAX,
-            -f32::MAX,
-            7.3e-3,
-            12345.678,
-        ];
-        for &a in &values {
-            for &b in &values {
-                for &c in &values {
-                    let (p, q) = ([a, b, c], [c, a, -b]);
-                    let theirs: f32 = SquaredEuclidean::dist(&q, &p);
-                    assert_eq!(
-                        theirs.to_bits(),
-                        distance_squared(&p, &q).to_bits(),
-                        "{p:?} {q:?}"
-                    );
-                }
-            }
-        }
+        assert_crate_distance_is_the_familys(&[], |p, q| SquaredEuclidean::dist(q, p));
     }
 
     #[test]

@@ -28,7 +28,7 @@ use rstar::primitives::GeomWithData;
 
 use crate::spatial::{
     PointId, Space, SpatialDesignInfo, SpatialDesignKind, SpatialError, SpatialIndex, check_batch,
-    check_id, check_point, grow_to, vec_bytes, within,
+    check_id, check_live, check_point, grow_to, vec_bytes, within,
 };
 
 type Entry<const D: usize> = GeomWithData<[f32; D], PointId>;
@@ -63,14 +63,6 @@ pub struct RStarTree<const D: usize> {
 }
 
 impl<const D: usize> RStarTree<D> {
-    fn check_live(&self, id: PointId) -> Result<(), SpatialError> {
-        if self.live.get(id as usize).copied().unwrap_or(false) {
-            Ok(())
-        } else {
-            Err(SpatialError::NoSuchPoint { id })
-        }
-    }
-
     /// Puts point `id` at `p` into the tree or the far list.
     fn place(&mut self, id: PointId, p: [f32; D]) {
         if is_far(&p) {
@@ -164,7 +156,7 @@ impl<const D: usize> SpatialIndex<D> for RStarTree<D> {
 
     fn remove(&mut self, id: PointId) -> Result<(), SpatialError> {
         check_id(id)?;
-        self.check_live(id)?;
+        check_live(&self.live, id)?;
         self.take(id);
         self.live[id as usize] = false;
         Ok(())
@@ -172,7 +164,7 @@ impl<const D: usize> SpatialIndex<D> for RStarTree<D> {
 
     fn move_to(&mut self, id: PointId, p: [f32; D]) -> Result<(), SpatialError> {
         check_point(id, &p)?;
-        self.check_live(id)?;
+        check_live(&self.live, id)?;
         self.take(id);
         self.pos[id as usize] = p;
         self.place(id, p);
@@ -231,42 +223,15 @@ mod tests {
     use rstar::PointDistance;
 
     use super::*;
-    use crate::spatial::distance_squared;
+    use crate::spatial::assert_crate_distance_is_the_familys;
 
     /// The premise of taking `locate_within_distance`'s answer as is: the crate's squared
     /// distance of a point is the family's, bit for bit, at ordinary values and at the
     /// extremes the tree holds (within ±`FAR`) and beyond.
     #[test]
     fn rstar_distance_2_is_the_family_distance_bit_for_bit() {
-        let values = [
-            0.0f32,
-            -0.0,
-            1.0,
-            -3.5,
-            0.1,
-            1e-45,
-            1.17e-38,
-            1e19,
-            1.9e19,
-            FAR,
-            3e38,
-            f32::MAX,
-            -f32::MAX,
-            7.3e-3,
-            12345.678,
-        ];
-        for &a in &values {
-            for &b in &values {
-                for &c in &values {
-                    let (p, q) = ([a, b, c], [c, a, -b]);
-                    let theirs = PointDistance::distance_2(&GeomWithData::new(p, 0u32), &q);
-                    assert_eq!(
-                        theirs.to_bits(),
-                        distance_squared(&p, &q).to_bits(),
-                        "{p:?} {q:?}"
-                    );
-                }
-            }
-        }
+        assert_crate_distance_is_the_familys(&[FAR], |p, q| {
+            PointDistance::distance_2(&GeomWithData::new(*p, 0u32), q)
+        });
     }
 }
