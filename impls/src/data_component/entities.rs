@@ -113,6 +113,11 @@ pub trait LocalComponent: Default + Sized {
     /// Keys held.
     fn len(&self) -> usize;
 
+    /// Whether no key is held.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Heap bytes this component holds (not counting `size_of::<Self>()`).
     fn memory_bytes(&self) -> usize;
 
