@@ -7,11 +7,9 @@
 //! `Vec` kept between calls (no allocation per update once grown), and it has no depth limit.
 //! The store is [`Immediate`]; this file is its walk.
 
-use crate::DesignMeta;
-
+use super::TransformDesignInfo;
 use super::hierarchy::{Hierarchy, NIL};
-use super::immediate_recursive::{Immediate, SubtreeWalk};
-use super::{IMMEDIATE_PRODUCT_CAP, TransformDesignInfo, TransformDesignKind, UpdateStrategy};
+use super::immediate_recursive::{Immediate, SubtreeWalk, immediate_info};
 
 /// Immediate, iterative (explicit stack) update over the SoA links.
 pub type ImmediateIterative = Immediate<PreOrder>;
@@ -21,16 +19,10 @@ pub type ImmediateIterative = Immediate<PreOrder>;
 pub struct PreOrder;
 
 impl SubtreeWalk for PreOrder {
-    const INFO: TransformDesignInfo = TransformDesignInfo {
-        meta: DesignMeta {
-            name: "immediate_iterative",
-            description: "immediate_recursive with an explicit stack instead of recursion (the article's suggested rewrite)",
-            kind: TransformDesignKind::Article,
-        },
-        strategy: UpdateStrategy::Immediate,
-        detects_stale: false,
-        product_cap: Some(IMMEDIATE_PRODUCT_CAP),
-    };
+    const INFO: TransformDesignInfo = immediate_info(
+        "immediate_iterative",
+        "immediate_recursive with an explicit stack instead of recursion (the article's suggested rewrite)",
+    );
 
     fn update_subtree(h: &mut Hierarchy<u32>, stack: &mut Vec<u32>, s: u32) {
         stack.push(s);

@@ -25,10 +25,9 @@
 //! `immediate_iterative` by one compare per node; it pays off where nodes were created or
 //! reparented out of order.
 
+use super::TransformDesignInfo;
 use super::hierarchy::{Hierarchy, NIL};
-use super::immediate_recursive::{Immediate, SubtreeWalk};
-use super::{IMMEDIATE_PRODUCT_CAP, TransformDesignInfo, TransformDesignKind, UpdateStrategy};
-use crate::DesignMeta;
+use super::immediate_recursive::{Immediate, SubtreeWalk, immediate_info};
 
 /// Immediate update that repacks each updated subtree in walk order from its root on.
 pub type ImmediateLocal = Immediate<Repacking>;
@@ -39,16 +38,10 @@ pub type ImmediateLocal = Immediate<Repacking>;
 pub struct Repacking;
 
 impl SubtreeWalk for Repacking {
-    const INFO: TransformDesignInfo = TransformDesignInfo {
-        meta: DesignMeta {
-            name: "immediate_local",
-            description: "immediate_iterative whose walk swaps each updated subtree into consecutive slots from its root on (the article's F10: parents and children kept close)",
-            kind: TransformDesignKind::Article,
-        },
-        strategy: UpdateStrategy::Immediate,
-        detects_stale: false,
-        product_cap: Some(IMMEDIATE_PRODUCT_CAP),
-    };
+    const INFO: TransformDesignInfo = immediate_info(
+        "immediate_local",
+        "immediate_iterative whose walk swaps each updated subtree into consecutive slots from its root on (the article's F10: parents and children kept close)",
+    );
 
     /// Recomputes the subtree of slot `root` depth first, parents before children, moving each
     /// visited node into the slot after the previously placed one while that slot exists (see the

@@ -25,6 +25,22 @@ use super::{
 };
 use crate::DesignMeta;
 
+/// The record of an immediate design (an article design, like all three): worlds current
+/// after every call, stale IDs not detected, products capped at [`IMMEDIATE_PRODUCT_CAP`]
+/// (the O(L²) chain).
+pub const fn immediate_info(name: &'static str, description: &'static str) -> TransformDesignInfo {
+    TransformDesignInfo {
+        meta: DesignMeta {
+            name,
+            description,
+            kind: TransformDesignKind::Article,
+        },
+        strategy: UpdateStrategy::Immediate,
+        detects_stale: false,
+        product_cap: Some(IMMEDIATE_PRODUCT_CAP),
+    }
+}
+
 /// How an [`Immediate`] store recomputes the subtree of one slot after a change: the one
 /// thing the immediate designs do differently.
 pub trait SubtreeWalk: Clone + Default + std::fmt::Debug {
@@ -58,16 +74,10 @@ pub type ImmediateRecursive = Immediate<Recursive>;
 pub struct Recursive;
 
 impl SubtreeWalk for Recursive {
-    const INFO: TransformDesignInfo = TransformDesignInfo {
-        meta: DesignMeta {
-            name: "immediate_recursive",
-            description: "SoA links, every set_local recomputes its subtree recursively (the article's choice: always current, O(L²) on a moving chain)",
-            kind: TransformDesignKind::Article,
-        },
-        strategy: UpdateStrategy::Immediate,
-        detects_stale: false,
-        product_cap: Some(IMMEDIATE_PRODUCT_CAP),
-    };
+    const INFO: TransformDesignInfo = immediate_info(
+        "immediate_recursive",
+        "SoA links, every set_local recomputes its subtree recursively (the article's choice: always current, O(L²) on a moving chain)",
+    );
 
     fn update_subtree(h: &mut Hierarchy<u32>, _: &mut Vec<u32>, root: u32) {
         update_subtree(h, root);
