@@ -79,6 +79,7 @@ impl SubtreeWalk for Recursive {
         "SoA links, every set_local recomputes its subtree recursively (the article's choice: always current, O(L²) on a moving chain)",
     );
 
+    #[inline]
     fn update_subtree(h: &mut Hierarchy<u32>, _: &mut Vec<u32>, root: u32) {
         update_subtree(h, root);
     }
