@@ -29,7 +29,8 @@ use std::num::NonZeroU32;
 
 use super::peers::{Tags, records};
 use super::{
-    ComponentRef, Level, MeshRecord, SpawnDesignInfo, SpawnDesignKind, SpawnWorld, Spawner,
+    ComponentRef, Level, MeshRecord, ResourceBlob, SpawnDesignInfo, SpawnDesignKind, SpawnWorld,
+    Spawner,
 };
 use crate::DesignMeta;
 use crate::components::PointMass;
@@ -262,6 +263,13 @@ pub struct ArchetypeColumns {
     groups: Vec<Group>,
 }
 
+impl ResourceBlob for ArchetypeColumns {
+    fn bytes(&self) -> usize {
+        self.run_position.len() * size_of::<u32>()
+            + self.groups.iter().map(Group::bytes).sum::<usize>()
+    }
+}
+
 /// The design. See the module docs.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ArchetypeWorldSpawner;
@@ -312,11 +320,6 @@ impl Spawner for ArchetypeWorldSpawner {
             run_position,
             groups,
         }
-    }
-
-    fn blob_bytes(blob: &ArchetypeColumns) -> usize {
-        blob.run_position.len() * size_of::<u32>()
-            + blob.groups.iter().map(Group::bytes).sum::<usize>()
     }
 
     /// # Panics
