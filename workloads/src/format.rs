@@ -355,19 +355,6 @@ mod tests {
     use super::*;
     use crate::id_table::IdTableOp;
 
-    fn trace(setup: Vec<IdTableOp>, body: Vec<IdTableOp>) -> Trace<IdTableOp> {
-        Trace {
-            header: TraceHeader {
-                generator: "test".into(),
-                n: 2,
-                seed: 7,
-                params: serde_json::json!({}),
-            },
-            setup,
-            body,
-        }
-    }
-
     #[test]
     fn fnv1a64_matches_the_reference_vectors() {
         assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
@@ -377,7 +364,7 @@ mod tests {
 
     #[test]
     fn encodes_the_documented_bytes() {
-        let t = trace(
+        let t = Trace::for_test(
             vec![IdTableOp::Add, IdTableOp::Add],
             vec![
                 IdTableOp::Get(1),

@@ -30,6 +30,24 @@ pub struct Trace<O> {
     pub body: Vec<O>,
 }
 
+#[cfg(test)]
+impl<O> Trace<O> {
+    /// A trace of `setup` and `body` under a placeholder header: the unit tests' fixture for a
+    /// hand-written op list.
+    pub(crate) fn for_test(setup: Vec<O>, body: Vec<O>) -> Self {
+        Trace {
+            header: TraceHeader {
+                generator: "test".into(),
+                n: 2,
+                seed: 0,
+                params: serde_json::json!({}),
+            },
+            setup,
+            body,
+        }
+    }
+}
+
 /// Which part of a trace an op is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -233,25 +233,12 @@ impl TraceOp for AllocOp {
 mod tests {
     use super::*;
     use crate::family::TraceStats;
-    use crate::trace::{Trace, TraceHeader};
-
-    fn trace(setup: Vec<AllocOp>, body: Vec<AllocOp>) -> Trace<AllocOp> {
-        Trace {
-            header: TraceHeader {
-                generator: "test".into(),
-                n: 2,
-                seed: 0,
-                params: serde_json::json!({}),
-            },
-            setup,
-            body,
-        }
-    }
+    use crate::trace::Trace;
 
     #[test]
     fn tracks_peaks_and_counts() {
         use AllocOp::*;
-        let t = trace(
+        let t = Trace::for_test(
             vec![
                 Alloc {
                     size: 100,
@@ -291,7 +278,7 @@ mod tests {
             (vec![Alloc { size: 4, align: 3 }], "power of two"),
             (vec![Realloc { block: 0, size: 0 }], "0 bytes"),
         ] {
-            let err = trace(vec![Alloc { size: 8, align: 8 }], body)
+            let err = Trace::for_test(vec![Alloc { size: 8, align: 8 }], body)
                 .validate()
                 .unwrap_err();
             assert!(err.to_string().contains(needle), "{err}");

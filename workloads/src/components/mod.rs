@@ -284,16 +284,7 @@ impl TraceOp for ComponentOp {
     }
 
     fn touches(self) -> Option<u32> {
-        match self {
-            ComponentOp::Kill(h)
-            | ComponentOp::Attach(h, _)
-            | ComponentOp::Detach(h)
-            | ComponentOp::Lookup(h)
-            | ComponentOp::Write(h, _)
-            | ComponentOp::AttachAnother(h, _)
-            | ComponentOp::CopyPosition(_, h) => Some(h),
-            ComponentOp::Spawn | ComponentOp::Simulate | ComponentOp::DestroyStep => None,
-        }
+        self.second_entity().or(self.entity())
     }
 
     fn encode(self, out: &mut Vec<u8>) {
@@ -336,25 +327,12 @@ impl TraceOp for ComponentOp {
 mod tests {
     use super::*;
     use crate::family::TraceStats;
-    use crate::trace::{Trace, TraceHeader};
-
-    fn trace(setup: Vec<ComponentOp>, body: Vec<ComponentOp>) -> Trace<ComponentOp> {
-        Trace {
-            header: TraceHeader {
-                generator: "test".into(),
-                n: 2,
-                seed: 0,
-                params: serde_json::json!({}),
-            },
-            setup,
-            body,
-        }
-    }
+    use crate::trace::Trace;
 
     #[test]
     fn counts_units_and_instances() {
         use ComponentOp::*;
-        let t = trace(
+        let t = Trace::for_test(
             vec![Spawn, Spawn, Spawn, Attach(0, 1), Attach(1, 2)],
             vec![
                 Simulate,
@@ -377,13 +355,15 @@ mod tests {
     #[test]
     fn rejects_dead_entities_and_double_attaches() {
         use ComponentOp::*;
-        let err = trace(vec![Spawn, Kill(0)], vec![Lookup(0)])
+        let err = Trace::for_test(vec![Spawn, Kill(0)], vec![Lookup(0)])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("killed"), "{err}");
-        let err = trace(vec![], vec![Lookup(3)]).validate().unwrap_err();
+        let err = Trace::for_test(vec![], vec![Lookup(3)])
+            .validate()
+            .unwrap_err();
         assert!(err.to_string().contains("not spawned"), "{err}");
-        let err = trace(vec![Spawn, Attach(0, 1)], vec![Attach(0, 2)])
+        let err = Trace::for_test(vec![Spawn, Attach(0, 1)], vec![Attach(0, 2)])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("already"), "{err}");
@@ -392,7 +372,7 @@ mod tests {
     #[test]
     fn round_trips_through_the_file_format() {
         use ComponentOp::*;
-        let t = trace(
+        let t = Trace::for_test(
             vec![Spawn, Attach(0, u32::MAX), Spawn, Spawn],
             vec![
                 Simulate,

@@ -432,26 +432,13 @@ impl TraceOp for DataOp {
 mod tests {
     use super::*;
     use crate::family::TraceStats;
-    use crate::trace::{Trace, TraceHeader};
-
-    fn trace(setup: Vec<DataOp>, body: Vec<DataOp>) -> Trace<DataOp> {
-        Trace {
-            header: TraceHeader {
-                generator: "test".into(),
-                n: 2,
-                seed: 0,
-                params: serde_json::json!({}),
-            },
-            setup,
-            body,
-        }
-    }
+    use crate::trace::Trace;
 
     #[test]
     fn counts_and_round_trips() {
         use DataOp::*;
         let s = ValueSpec::Str { start: 3, len: 5 };
-        let t = trace(
+        let t = Trace::for_test(
             vec![
                 Spawn,
                 Spawn,
@@ -486,7 +473,7 @@ mod tests {
     #[test]
     fn rejects_bad_ops() {
         use DataOp::*;
-        let err = trace(vec![Spawn, Despawn(0)], vec![Get(0, 1)])
+        let err = Trace::for_test(vec![Spawn, Despawn(0)], vec![Get(0, 1)])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("despawned"), "{err}");
@@ -494,12 +481,12 @@ mod tests {
             start: STRING_POOL_BYTES as u32,
             len: 1,
         };
-        let err = trace(vec![Spawn], vec![Set(0, 1, far)])
+        let err = Trace::for_test(vec![Spawn], vec![Set(0, 1, far)])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("pool"), "{err}");
         let nan = ValueSpec::F32(f32::NAN.to_bits());
-        let err = trace(vec![Spawn], vec![Set(0, 1, nan)])
+        let err = Trace::for_test(vec![Spawn], vec![Set(0, 1, nan)])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("finite"), "{err}");

@@ -151,13 +151,7 @@ impl TraceOp for IdTableOp {
     }
 
     fn touches(self) -> Option<u32> {
-        match self {
-            IdTableOp::Get(h)
-            | IdTableOp::GetStale(h)
-            | IdTableOp::Remove(h)
-            | IdTableOp::Mutate(h) => Some(h),
-            IdTableOp::Add | IdTableOp::Iterate | IdTableOp::IterateMut | IdTableOp::Sort => None,
-        }
+        self.handle()
     }
 
     fn encode(self, out: &mut Vec<u8>) {
@@ -294,24 +288,11 @@ fn decode(tag: u8, fields: &mut OpFields<'_, '_>) -> Result<Option<IdTableOp>, F
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::{Trace, TraceHeader};
-
-    fn trace(setup: Vec<IdTableOp>, body: Vec<IdTableOp>) -> Trace<IdTableOp> {
-        Trace {
-            header: TraceHeader {
-                generator: "test".into(),
-                n: 0,
-                seed: 0,
-                params: serde_json::Value::Null,
-            },
-            setup,
-            body,
-        }
-    }
+    use crate::trace::Trace;
 
     #[test]
     fn counts_work_units_of_the_body_only() {
-        let t = trace(
+        let t = Trace::for_test(
             vec![IdTableOp::Add, IdTableOp::Add, IdTableOp::Add],
             vec![
                 IdTableOp::Get(0),
@@ -331,7 +312,7 @@ mod tests {
 
     #[test]
     fn names_the_first_bad_op() {
-        let t = trace(
+        let t = Trace::for_test(
             vec![IdTableOp::Add],
             vec![
                 IdTableOp::Get(0),
@@ -353,7 +334,7 @@ mod tests {
             err.to_string(),
             "body op 2 (Mutate(0)) uses handle 0, which was removed"
         );
-        let t = trace(vec![IdTableOp::Get(0)], vec![]);
+        let t = Trace::for_test(vec![IdTableOp::Get(0)], vec![]);
         let err = t.validate().unwrap_err();
         assert!(
             matches!(
@@ -370,7 +351,7 @@ mod tests {
             err.to_string(),
             "setup op 0 (Get(0)) uses handle 0, which is not added yet"
         );
-        let t = trace(vec![IdTableOp::Add], vec![IdTableOp::GetStale(0)]);
+        let t = Trace::for_test(vec![IdTableOp::Add], vec![IdTableOp::GetStale(0)]);
         assert!(matches!(
             t.validate(),
             Err(InvalidTrace::StaleOfLive { .. })

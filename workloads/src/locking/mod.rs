@@ -316,20 +316,7 @@ impl TraceOp for LockingOp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::{Trace, TraceHeader};
-
-    fn trace(setup: Vec<LockingOp>, body: Vec<LockingOp>) -> Trace<LockingOp> {
-        Trace {
-            header: TraceHeader {
-                generator: "test".into(),
-                n: 2,
-                seed: 0,
-                params: serde_json::json!({}),
-            },
-            setup,
-            body,
-        }
-    }
+    use crate::trace::Trace;
 
     const SCRIPT: LockingOp = LockingOp::Script {
         compute: 4,
@@ -340,7 +327,7 @@ mod tests {
     #[test]
     fn validates_counts_and_round_trips() {
         use LockingOp::*;
-        let t = trace(
+        let t = Trace::for_test(
             vec![SCRIPT, Unit { x: -3, y: 5 }, Unit { x: 7, y: 0 }],
             vec![
                 Job {
@@ -413,7 +400,7 @@ mod tests {
             ),
         ];
         for (setup, body, reason) in cases {
-            let err = trace(setup, body).validate().unwrap_err();
+            let err = Trace::for_test(setup, body).validate().unwrap_err();
             assert!(err.to_string().contains(reason), "{err} (want {reason:?})");
         }
     }

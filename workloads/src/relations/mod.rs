@@ -333,20 +333,7 @@ impl TraceOp for RelationOp {
 mod tests {
     use super::*;
     use crate::family::TraceStats;
-    use crate::trace::{Trace, TraceHeader};
-
-    fn trace(setup: Vec<RelationOp>, body: Vec<RelationOp>) -> Trace<RelationOp> {
-        Trace {
-            header: TraceHeader {
-                generator: "test".into(),
-                n: 3,
-                seed: 0,
-                params: serde_json::json!({}),
-            },
-            setup,
-            body,
-        }
-    }
+    use crate::trace::Trace;
 
     fn add(a: u32, b: u32) -> RelationOp {
         RelationOp::Add {
@@ -359,7 +346,7 @@ mod tests {
     #[test]
     fn counts_units_and_kills_entity_records() {
         use RelationOp::*;
-        let t = trace(
+        let t = Trace::for_test(
             vec![add(1, 2), add(1, 3), add(2, 1), add(4, 4)],
             vec![
                 VisitByA(1),
@@ -379,18 +366,20 @@ mod tests {
         assert_eq!((s.entity_removals, s.entity_removed), (1, 3));
         assert_eq!(s.b_side_ops, 2);
         assert_eq!(s.work_units(), 1 + 1 + 3 + 2 + 1 + 1);
-        let err = trace(vec![add(1, 2)], vec![RemoveEntity(2), Remove(0)])
+        let err = Trace::for_test(vec![add(1, 2)], vec![RemoveEntity(2), Remove(0)])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("was removed"), "{err}");
-        let err = trace(vec![], vec![Remove(0)]).validate().unwrap_err();
+        let err = Trace::for_test(vec![], vec![Remove(0)])
+            .validate()
+            .unwrap_err();
         assert!(err.to_string().contains("not added"), "{err}");
     }
 
     #[test]
     fn round_trips_through_the_file_format() {
         use RelationOp::*;
-        let t = trace(
+        let t = Trace::for_test(
             vec![add(u32::MAX, 0), add(7, 8)],
             vec![
                 VisitByA(7),

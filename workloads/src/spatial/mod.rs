@@ -388,20 +388,7 @@ impl TraceOp for SpatialOp {
 mod tests {
     use super::*;
     use crate::family::TraceStats;
-    use crate::trace::{Trace, TraceHeader};
-
-    fn trace(setup: Vec<SpatialOp>, body: Vec<SpatialOp>) -> Trace<SpatialOp> {
-        Trace {
-            header: TraceHeader {
-                generator: "test".into(),
-                n: 2,
-                seed: 0,
-                params: serde_json::json!({}),
-            },
-            setup,
-            body,
-        }
-    }
+    use crate::trace::Trace;
 
     fn space(dims: u32) -> SpatialOp {
         let z = if dims == 3 { 10.0 } else { 0.0 };
@@ -416,7 +403,7 @@ mod tests {
     #[test]
     fn validates_counts_and_round_trips() {
         use SpatialOp::*;
-        let t = trace(
+        let t = Trace::for_test(
             vec![
                 space(2),
                 Insert(Coords::xy(-1.5, 2.0)),
@@ -435,20 +422,20 @@ mod tests {
         assert_eq!(s.work_units(), 4);
         let bytes = crate::format::to_bytes(&t).unwrap();
         assert_eq!(crate::format::from_bytes::<SpatialOp>(&bytes).unwrap(), t);
-        let err = trace(vec![space(2)], vec![Remove(0)])
+        let err = Trace::for_test(vec![space(2)], vec![Remove(0)])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("not added"), "{err}");
-        let err = trace(vec![Insert(Coords::xy(0.0, 0.0))], vec![])
+        let err = Trace::for_test(vec![Insert(Coords::xy(0.0, 0.0))], vec![])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("must be Space"), "{err}");
-        let err = trace(vec![space(2), Insert(Coords::new([0.0, 0.0, 1.0]))], vec![])
+        let err = Trace::for_test(vec![space(2), Insert(Coords::new([0.0, 0.0, 1.0]))], vec![])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("z != 0"), "{err}");
         assert!(
-            trace(vec![space(3), Insert(Coords::new([0.0, 0.0, 1.0]))], vec![])
+            Trace::for_test(vec![space(3), Insert(Coords::new([0.0, 0.0, 1.0]))], vec![])
                 .validate()
                 .is_ok()
         );
@@ -458,7 +445,7 @@ mod tests {
     fn queries_outside_the_contract_are_refused_and_a_huge_radius_is_not() {
         use SpatialOp::*;
         let query = |c: [f32; 2], r: f32| {
-            trace(
+            Trace::for_test(
                 vec![space(2), Insert(Coords::xy(1.0, 1.0))],
                 vec![Query(Coords::xy(c[0], c[1]), F32Bits::new(r))],
             )
@@ -476,7 +463,7 @@ mod tests {
         for r in [f32::MAX, 1e19, 0.0] {
             assert!(query([f32::MAX, -f32::MAX], r).is_ok(), "{r}");
         }
-        let err = trace(vec![space(2)], vec![Insert(Coords::xy(f32::NAN, 0.0))])
+        let err = Trace::for_test(vec![space(2)], vec![Insert(Coords::xy(f32::NAN, 0.0))])
             .validate()
             .unwrap_err()
             .to_string();

@@ -267,20 +267,7 @@ impl TraceOp for SpawnOp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::{Trace, TraceHeader};
-
-    fn trace(setup: Vec<SpawnOp>, body: Vec<SpawnOp>) -> Trace<SpawnOp> {
-        Trace {
-            header: TraceHeader {
-                generator: "test".into(),
-                n: 2,
-                seed: 0,
-                params: serde_json::json!({}),
-            },
-            setup,
-            body,
-        }
-    }
+    use crate::trace::Trace;
 
     #[test]
     fn validates_counts_and_round_trips() {
@@ -289,7 +276,7 @@ mod tests {
             kind,
             data: [1, 2, 3, 4],
         };
-        let t = trace(
+        let t = Trace::for_test(
             vec![
                 Entity { parent: NO_PARENT },
                 comp(0),
@@ -307,23 +294,23 @@ mod tests {
         assert_eq!(s.work_units(), 8);
         let bytes = crate::format::to_bytes(&t).unwrap();
         assert_eq!(crate::format::from_bytes::<SpawnOp>(&bytes).unwrap(), t);
-        let err = trace(vec![Entity { parent: 0 }, Compile], vec![])
+        let err = Trace::for_test(vec![Entity { parent: 0 }, Compile], vec![])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("ancestor"), "{err}");
         // The live-entity bound holds at the peak, not only at the end of the body.
-        let err = trace(
+        let err = Trace::for_test(
             vec![Entity { parent: NO_PARENT }, Compile],
             vec![Spawn { times: u32::MAX }, DespawnAll],
         )
         .validate()
         .unwrap_err();
         assert!(err.to_string().contains("2^31 live"), "{err}");
-        let err = trace(vec![Entity { parent: NO_PARENT }, comp(1), comp(1)], vec![])
+        let err = Trace::for_test(vec![Entity { parent: NO_PARENT }, comp(1), comp(1)], vec![])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("second component"), "{err}");
-        let err = trace(vec![Entity { parent: NO_PARENT }], vec![Spawn { times: 1 }])
+        let err = Trace::for_test(vec![Entity { parent: NO_PARENT }], vec![Spawn { times: 1 }])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("Compile"), "{err}");

@@ -338,15 +338,7 @@ impl TraceOp for TagOp {
     }
 
     fn touches(self) -> Option<u32> {
-        match self {
-            TagOp::Despawn(h)
-            | TagOp::AddTag(h, _)
-            | TagOp::RemoveTag(h, _)
-            | TagOp::HasTag(h, _)
-            | TagOp::VisitEntity(h)
-            | TagOp::Clear(h) => Some(h),
-            TagOp::Spawn | TagOp::VisitAll | TagOp::Foreign(_) | TagOp::ForeignFree(_) => None,
-        }
+        self.entity()
     }
 
     fn encode(self, out: &mut Vec<u8>) {
@@ -389,25 +381,12 @@ impl TraceOp for TagOp {
 mod tests {
     use super::*;
     use crate::family::TraceStats;
-    use crate::trace::{Trace, TraceHeader};
-
-    fn trace(setup: Vec<TagOp>, body: Vec<TagOp>) -> Trace<TagOp> {
-        Trace {
-            header: TraceHeader {
-                generator: "test".into(),
-                n: 2,
-                seed: 0,
-                params: serde_json::json!({}),
-            },
-            setup,
-            body,
-        }
-    }
+    use crate::trace::Trace;
 
     #[test]
     fn counts_units_and_tracks_multisets() {
         use TagOp::*;
-        let t = trace(
+        let t = Trace::for_test(
             vec![
                 Spawn,
                 Spawn,
@@ -441,19 +420,23 @@ mod tests {
     #[test]
     fn rejects_dead_entities_and_foreign_ops_in_the_body() {
         use TagOp::*;
-        let err = trace(vec![Spawn, Despawn(0)], vec![HasTag(0, 1)])
+        let err = Trace::for_test(vec![Spawn, Despawn(0)], vec![HasTag(0, 1)])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("despawned"), "{err}");
-        let err = trace(vec![], vec![VisitEntity(3)]).validate().unwrap_err();
+        let err = Trace::for_test(vec![], vec![VisitEntity(3)])
+            .validate()
+            .unwrap_err();
         assert!(err.to_string().contains("not spawned"), "{err}");
-        let err = trace(vec![Foreign(MAX_FOREIGN_BYTES + 1)], vec![])
+        let err = Trace::for_test(vec![Foreign(MAX_FOREIGN_BYTES + 1)], vec![])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("foreign buffer of more"), "{err}");
-        let err = trace(vec![], vec![Foreign(3)]).validate().unwrap_err();
+        let err = Trace::for_test(vec![], vec![Foreign(3)])
+            .validate()
+            .unwrap_err();
         assert!(err.to_string().contains("setup"), "{err}");
-        let err = trace(vec![Foreign(3), ForeignFree(0), ForeignFree(0)], vec![])
+        let err = Trace::for_test(vec![Foreign(3), ForeignFree(0), ForeignFree(0)], vec![])
             .validate()
             .unwrap_err();
         assert!(err.to_string().contains("twice"), "{err}");
@@ -462,7 +445,7 @@ mod tests {
     #[test]
     fn round_trips_through_the_file_format() {
         use TagOp::*;
-        let t = trace(
+        let t = Trace::for_test(
             vec![
                 Spawn,
                 Foreign(1 << 20),

@@ -439,14 +439,7 @@ impl TraceOp for TransformOp {
     }
 
     fn touches(self) -> Option<u32> {
-        match self {
-            TransformOp::Destroy(h)
-            | TransformOp::SetParent { node: h, .. }
-            | TransformOp::SetLocal { node: h, .. }
-            | TransformOp::BatchLocal { node: h, .. }
-            | TransformOp::GetWorld(h) => Some(h),
-            TransformOp::Create { .. } | TransformOp::ApplyBatch | TransformOp::EndFrame => None,
-        }
+        self.node()
     }
 
     fn encode(self, out: &mut Vec<u8>) {
@@ -503,21 +496,8 @@ impl TraceOp for TransformOp {
 mod tests {
     use super::*;
     use crate::family::TraceStats;
-    use crate::trace::{Trace, TraceHeader};
+    use crate::trace::Trace;
     use TransformOp::*;
-
-    fn trace(setup: Vec<TransformOp>, body: Vec<TransformOp>) -> Trace<TransformOp> {
-        Trace {
-            header: TraceHeader {
-                generator: "test".into(),
-                n: 3,
-                seed: 0,
-                params: serde_json::json!({}),
-            },
-            setup,
-            body,
-        }
-    }
 
     fn chain3() -> Vec<TransformOp> {
         vec![
@@ -539,7 +519,7 @@ mod tests {
 
     #[test]
     fn counts_products_and_round_trips() {
-        let t = trace(
+        let t = Trace::for_test(
             chain3(),
             vec![
                 SetLocal { node: 0, pose: 9 },
@@ -597,7 +577,7 @@ mod tests {
                 "not created",
             ),
         ] {
-            let err = trace(chain3(), body).validate().unwrap_err();
+            let err = Trace::for_test(chain3(), body).validate().unwrap_err();
             assert!(err.to_string().contains(needle), "{err}");
         }
     }
