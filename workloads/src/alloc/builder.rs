@@ -1,11 +1,8 @@
 //! What the block-allocator generators (`alloc_*`) share: a trace builder that tracks live
 //! blocks and their sizes, and the size distribution they state in their docs.
 
-use serde::Serialize;
-
 use crate::alloc::{AllocOp, BlockHandle};
 use crate::rng::TraceRng;
-use crate::trace::Trace;
 
 use crate::generate::parts::{LiveHandles, TraceParts};
 
@@ -21,20 +18,9 @@ pub(crate) struct AllocTraceBuilder {
     sizes: Vec<u32>,
 }
 
+crate::generate::parts::recorder!(AllocTraceBuilder: AllocOp, live: live);
+
 impl AllocTraceBuilder {
-    pub(crate) fn new() -> Self {
-        Self::default()
-    }
-
-    /// Ops from now on go to the body.
-    pub(crate) fn start_body(&mut self) {
-        self.parts.start_body();
-    }
-
-    pub(crate) fn live_count(&self) -> usize {
-        self.live.len()
-    }
-
     /// The current size of block `handle`.
     pub(crate) fn size(&self, handle: BlockHandle) -> u32 {
         self.sizes[handle as usize]
@@ -72,25 +58,6 @@ impl AllocTraceBuilder {
             size,
         });
     }
-
-    /// A uniformly chosen live block (no op appended).
-    ///
-    /// # Panics
-    /// If nothing is live.
-    pub(crate) fn random_live(&self, rng: &mut TraceRng) -> BlockHandle {
-        self.live.random(rng)
-    }
-
-    /// The finished trace, its header naming the generator and its resolved parameters.
-    pub(crate) fn finish(
-        self,
-        generator: &str,
-        n: usize,
-        seed: u64,
-        params: &impl Serialize,
-    ) -> Trace<AllocOp> {
-        self.parts.finish(generator, n, seed, params)
-    }
 }
 
 /// A size "log-uniform by octave" in `[2^min_log2, 2^max_log2)`: an octave `e` uniform in
@@ -109,10 +76,11 @@ pub(crate) fn octave_log_uniform(rng: &mut TraceRng, min_log2: u32, max_log2: u3
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::parts::{Recorder, TracksLive};
 
     #[test]
     fn builder_tracks_live_blocks_and_sizes() {
-        let mut b = AllocTraceBuilder::new();
+        let mut b = AllocTraceBuilder::default();
         let h: Vec<_> = (0..4).map(|i| b.alloc(16 << i, 8)).collect();
         b.start_body();
         b.free(h[1]);

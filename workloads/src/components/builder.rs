@@ -10,7 +10,6 @@
 
 use crate::components::{ComponentOp, EntityHandle};
 use crate::rng::TraceRng;
-use crate::trace::Trace;
 
 use crate::generate::parts::{LiveHandles, TraceParts};
 
@@ -28,16 +27,9 @@ pub(crate) struct ComponentTraceBuilder {
     has: Vec<bool>,
 }
 
+crate::generate::parts::recorder!(ComponentTraceBuilder: ComponentOp, live: live);
+
 impl ComponentTraceBuilder {
-    pub(crate) fn new() -> Self {
-        Self::default()
-    }
-
-    /// Ops from now on go to the body.
-    pub(crate) fn start_body(&mut self) {
-        self.parts.start_body();
-    }
-
     /// Appends a `Spawn` and returns its handle.
     pub(crate) fn spawn(&mut self) -> EntityHandle {
         let h = self.live.insert_next();
@@ -89,11 +81,6 @@ impl ComponentTraceBuilder {
         self.parts.push(ComponentOp::Kill(h));
     }
 
-    /// A uniformly chosen live entity (one `index` draw; no op appended).
-    pub(crate) fn random_live(&self, rng: &mut TraceRng) -> EntityHandle {
-        self.live.random(rng)
-    }
-
     /// A uniformly chosen live entity with a point mass (one `index` draw), `None` if there
     /// is none (no draw).
     #[cfg(test)]
@@ -123,17 +110,6 @@ impl ComponentTraceBuilder {
         }
         self.parts.push(op);
     }
-
-    /// The finished trace.
-    pub(crate) fn finish(
-        self,
-        generator: &str,
-        n: usize,
-        seed: u64,
-        params: &impl serde::Serialize,
-    ) -> Trace<ComponentOp> {
-        self.parts.finish(generator, n, seed, params)
-    }
 }
 
 /// Spawns `n` entities, each given a point mass with probability `density` (see the module
@@ -154,11 +130,12 @@ pub(crate) const DENSITY: std::ops::RangeInclusive<f64> = 0.0..=1.0;
 mod tests {
     use super::*;
     use crate::family::TraceOp;
+    use crate::generate::parts::Recorder;
 
     #[test]
     fn populate_spreads_instances_by_density() {
         let mut rng = TraceRng::new(1);
-        let mut b = ComponentTraceBuilder::new();
+        let mut b = ComponentTraceBuilder::default();
         populate(&mut b, 10_000, 0.1, &mut rng);
         b.start_body();
         let e = b.random_with_instance(&mut rng).unwrap();

@@ -1,14 +1,11 @@
 //! The trace builder of the DataComponent family (`kv-*` workloads) and what its generators
 //! share: the article's character sheet, value drawing from the pools, key paths.
 
-use serde::Serialize;
-
 use crate::data_component::{
     DataOp, EntityHandle, FLOAT_POOL_LEN, STRING_POOL_BYTES, ValueSpec, path_key,
 };
 use crate::generate::parts::TraceParts;
 use crate::rng::TraceRng;
-use crate::trace::Trace;
 
 /// The type of a sheet field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,11 +72,9 @@ pub(crate) struct KvTraceBuilder {
     spawned: u32,
 }
 
-impl KvTraceBuilder {
-    pub(crate) fn start_body(&mut self) {
-        self.parts.start_body();
-    }
+crate::generate::parts::recorder!(KvTraceBuilder: DataOp);
 
+impl KvTraceBuilder {
     pub(crate) fn spawn(&mut self) -> EntityHandle {
         self.parts.push(DataOp::Spawn);
         self.spawned += 1;
@@ -97,15 +92,5 @@ impl KvTraceBuilder {
             self.push(DataOp::Set(e, key, random_value(kind, rng)));
         }
         e
-    }
-
-    pub(crate) fn finish(
-        self,
-        generator: &str,
-        n: usize,
-        seed: u64,
-        params: &impl Serialize,
-    ) -> Trace<DataOp> {
-        self.parts.finish(generator, n, seed, params)
     }
 }

@@ -1,7 +1,10 @@
 //! The two pieces every family's trace builder is made of: [`TraceParts`], the ops recorded so
-//! far split into setup and body, and [`LiveHandles`], which handles are live. `TraceBuilder`
-//! (ID tables, in [the module](super)), `TagTraceBuilder` and `AllocTraceBuilder` each hold one
-//! of both and add only what is their own (the ops they append, tag lists, block sizes).
+//! far split into setup and body, and [`LiveHandles`], which handles are live. Each family's
+//! builder (`src/<family>/builder.rs`: `TraceBuilder`, `TagTraceBuilder`, `AllocTraceBuilder`,
+//! ...) holds a `TraceParts` (and most a `LiveHandles`) and adds only what is its own (the ops
+//! it appends, tag lists, block sizes); what every builder does with these pieces (start the
+//! body, finish the trace, draw a live handle) is written once here, in [`Recorder`] and
+//! [`TracksLive`], which `recorder!` implements for a builder.
 
 use serde::Serialize;
 
@@ -68,6 +71,82 @@ impl<O: TraceOp> TraceParts<O> {
         }
     }
 }
+
+/// A family's trace builder: its ops in a [`TraceParts`], plus bookkeeping of its own. What
+/// every builder does with its parts is written once here, as default methods.
+pub(crate) trait Recorder: Sized {
+    /// The family's op vocabulary.
+    type Op: TraceOp;
+
+    /// The ops recorded so far.
+    fn parts_mut(&mut self) -> &mut TraceParts<Self::Op>;
+
+    /// The ops recorded, the builder's own bookkeeping dropped.
+    fn into_parts(self) -> TraceParts<Self::Op>;
+
+    /// Ops from now on go to the body.
+    fn start_body(&mut self) {
+        self.parts_mut().start_body();
+    }
+
+    /// The finished trace, its header naming the generator and its resolved parameters.
+    fn finish(
+        self,
+        generator: &str,
+        n: usize,
+        seed: u64,
+        params: &impl Serialize,
+    ) -> Trace<Self::Op> {
+        self.into_parts().finish(generator, n, seed, params)
+    }
+}
+
+/// A trace builder that tracks its live handles in a [`LiveHandles`].
+pub(crate) trait TracksLive {
+    /// The live handles.
+    fn live_handles(&self) -> &LiveHandles;
+
+    /// Number of live handles.
+    fn live_count(&self) -> usize {
+        self.live_handles().len()
+    }
+
+    /// A uniformly chosen live handle (no op appended): one [`TraceRng::index`] draw.
+    ///
+    /// # Panics
+    /// If nothing is live.
+    fn random_live(&self, rng: &mut TraceRng) -> u32 {
+        self.live_handles().random(rng)
+    }
+}
+
+/// Implements [`Recorder`] for a builder whose ops are in its field `parts` (and with
+/// `live: $field`, [`TracksLive`] for the [`LiveHandles`] in that field):
+/// `recorder!(TagTraceBuilder: TagOp, live: live);`.
+macro_rules! recorder {
+    ($builder:ty: $op:ty $(, live: $live:ident)?) => {
+        impl $crate::generate::parts::Recorder for $builder {
+            type Op = $op;
+
+            fn parts_mut(&mut self) -> &mut $crate::generate::parts::TraceParts<$op> {
+                &mut self.parts
+            }
+
+            fn into_parts(self) -> $crate::generate::parts::TraceParts<$op> {
+                self.parts
+            }
+        }
+
+        $(
+            impl $crate::generate::parts::TracksLive for $builder {
+                fn live_handles(&self) -> &$crate::generate::parts::LiveHandles {
+                    &self.$live
+                }
+            }
+        )?
+    };
+}
+pub(crate) use recorder;
 
 /// The live handles of a trace being built, so a generator can ask for "a uniformly random
 /// live handle" or "remove handle `h`" in O(1). Handles are positional, as in every family:

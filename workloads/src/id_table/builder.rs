@@ -1,12 +1,10 @@
 //! `TraceBuilder`: the ID tables' trace builder ([`TraceParts`] and [`LiveHandles`] plus the
 //! ops that add and remove objects).
 
-use serde::Serialize;
-
+use crate::generate::parts::TracksLive;
 use crate::generate::parts::{LiveHandles, TraceParts};
 use crate::id_table::{Handle, IdTableOp};
 use crate::rng::TraceRng;
-use crate::trace::Trace;
 
 /// Builds an ID-table trace op by op while tracking which handles are live, so generators say
 /// "remove a random live object" instead of keeping their own bookkeeping.
@@ -18,38 +16,19 @@ pub(crate) struct TraceBuilder {
     live: LiveHandles,
 }
 
+crate::generate::parts::recorder!(TraceBuilder: IdTableOp, live: live);
+
 impl TraceBuilder {
-    pub(crate) fn new() -> Self {
-        Self::default()
-    }
-
-    /// Ops from now on go to the body.
-    pub(crate) fn start_body(&mut self) {
-        self.parts.start_body();
-    }
-
     /// Appends `op` as it is, with no live-handle bookkeeping: for ops that neither add nor
     /// remove (`Get`, `GetStale`, `Iterate`, `IterateMut`).
     pub(crate) fn push(&mut self, op: IdTableOp) {
         self.parts.push(op);
     }
 
-    pub(crate) fn live_count(&self) -> usize {
-        self.live.len()
-    }
-
     /// Appends an `Add` and returns the handle it creates.
     pub(crate) fn add(&mut self) -> Handle {
         self.parts.push(IdTableOp::Add);
         self.live.insert_next()
-    }
-
-    /// A uniformly chosen live handle (no op appended).
-    ///
-    /// # Panics
-    /// If nothing is live.
-    pub(crate) fn random_live(&self, rng: &mut TraceRng) -> Handle {
-        self.live.random(rng)
     }
 
     /// Appends a `Get` of a uniformly chosen live handle.
@@ -73,27 +52,17 @@ impl TraceBuilder {
         self.remove(handle);
         handle
     }
-
-    /// The finished trace, its header naming the generator and its resolved parameters.
-    pub(crate) fn finish(
-        self,
-        generator: &str,
-        n: usize,
-        seed: u64,
-        params: &impl Serialize,
-    ) -> Trace<IdTableOp> {
-        self.parts.finish(generator, n, seed, params)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::parts::Recorder;
 
     #[test]
     fn builder_appends_the_ops_it_tracks() {
         let mut rng = TraceRng::new(2);
-        let mut b = TraceBuilder::new();
+        let mut b = TraceBuilder::default();
         for _ in 0..3 {
             b.add();
         }

@@ -16,7 +16,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::relations::{LiveRecords, RecordHandle, RelationOp};
 use crate::rng::TraceRng;
-use crate::trace::Trace;
 
 use crate::generate::parts::{LiveHandles, TraceParts};
 
@@ -82,26 +81,14 @@ pub(crate) struct RelationTraceBuilder {
     handles: LiveHandles,
 }
 
+crate::generate::parts::recorder!(RelationTraceBuilder: RelationOp, live: handles);
+
 /// The payload of handle `h`: `h` times an odd constant (distinct per handle).
 pub(crate) fn payload_of(h: RecordHandle) -> u32 {
     h.wrapping_mul(0x9E37_79B9)
 }
 
 impl RelationTraceBuilder {
-    pub(crate) fn new() -> Self {
-        Self::default()
-    }
-
-    /// Ops from now on go to the body.
-    pub(crate) fn start_body(&mut self) {
-        self.parts.start_body();
-    }
-
-    /// Live records.
-    pub(crate) fn live(&self) -> usize {
-        self.handles.len()
-    }
-
     /// Live records with `a == key`.
     pub(crate) fn count_a(&self, key: u32) -> u64 {
         self.records.count_a(key)
@@ -158,17 +145,6 @@ impl RelationTraceBuilder {
         ));
         self.parts.push(op);
     }
-
-    /// The finished trace, its header naming the generator and its resolved parameters.
-    pub(crate) fn finish(
-        self,
-        generator: &str,
-        n: usize,
-        seed: u64,
-        params: &impl Serialize,
-    ) -> Trace<RelationOp> {
-        self.parts.finish(generator, n, seed, params)
-    }
 }
 
 /// Adds `n` records over keys `0..k` with set sizes drawn by `sizes`, in a shuffled order, as
@@ -204,11 +180,12 @@ pub(crate) fn build_sets(
 mod tests {
     use super::*;
     use crate::family::TraceOp;
+    use crate::generate::parts::{Recorder, TracksLive};
 
     #[test]
     fn sets_have_the_drawn_sizes_and_entities_die_on_both_sides() {
         let mut rng = TraceRng::new(9);
-        let mut b = RelationTraceBuilder::new();
+        let mut b = RelationTraceBuilder::default();
         let k = build_sets(
             &mut b,
             4000,
@@ -217,7 +194,7 @@ mod tests {
             &mut rng,
         );
         assert!((800..1200).contains(&k), "{k}");
-        assert_eq!(b.live(), 4000);
+        assert_eq!(b.live_count(), 4000);
         let total: u64 = (0..k).map(|key| b.count_a(key)).sum();
         assert_eq!(total, 4000);
         assert!((0..k - 1).all(|key| (1..=7).contains(&b.count_a(key))));
@@ -226,7 +203,7 @@ mod tests {
         assert!(removed >= b.count_a(3) && removed > 0);
         assert_eq!(b.count_a(3), 0);
         b.remove_random(&mut rng);
-        assert_eq!(b.live() as u64, 4000 - removed - 1);
+        assert_eq!(b.live_count() as u64, 4000 - removed - 1);
         let t = b.finish("test", 4000, 9, &());
         let stats = RelationOp::validate(&t.setup, &t.body).unwrap();
         assert_eq!(stats.entity_removed, removed);

@@ -14,6 +14,7 @@ use crate::rng::TraceRng;
 use crate::spatial::{Coords, F32Bits, PointHandle, SpatialOp};
 use crate::trace::Trace;
 
+use crate::generate::parts::Recorder;
 use crate::generate::parts::TraceParts;
 
 /// The radius every `sp-*` workload designs its grid for (queries use it or a multiple).
@@ -36,6 +37,8 @@ pub(crate) struct SpatialTraceBuilder {
     half: f32,
     pos: Vec<[f32; 3]>,
 }
+
+crate::generate::parts::recorder!(SpatialTraceBuilder: SpatialOp);
 
 impl SpatialTraceBuilder {
     /// A trace in `dims` dimensions whose points stay in `[-side/2, side/2]^dims`.
@@ -114,22 +117,6 @@ impl SpatialTraceBuilder {
             Coords::new(self.clamp(c)),
             F32Bits::new(r),
         ));
-    }
-
-    /// Ops from now on go to the body.
-    pub(crate) fn start_body(&mut self) {
-        self.parts.start_body();
-    }
-
-    /// The finished trace.
-    pub(crate) fn finish(
-        self,
-        name: &str,
-        n: usize,
-        seed: u64,
-        params: &impl serde::Serialize,
-    ) -> Trace<SpatialOp> {
-        self.parts.finish(name, n, seed, params)
     }
 }
 

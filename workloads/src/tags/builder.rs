@@ -21,7 +21,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::rng::TraceRng;
 use crate::tags::{EntityHandle, TagOp};
-use crate::trace::Trace;
 
 use crate::generate::parts::{LiveHandles, TraceParts};
 
@@ -95,16 +94,9 @@ pub(crate) struct TagTraceBuilder {
     foreign_live: Vec<u32>,
 }
 
+crate::generate::parts::recorder!(TagTraceBuilder: TagOp, live: live);
+
 impl TagTraceBuilder {
-    pub(crate) fn new() -> Self {
-        Self::default()
-    }
-
-    /// Ops from now on go to the body.
-    pub(crate) fn start_body(&mut self) {
-        self.parts.start_body();
-    }
-
     /// Tags of all live entities.
     pub(crate) fn total_tags(&self) -> u64 {
         self.total_tags
@@ -137,14 +129,6 @@ impl TagTraceBuilder {
         let tags = std::mem::take(&mut self.tags[entity as usize]);
         self.total_tags -= tags.len() as u64;
         self.parts.push(TagOp::Despawn(entity));
-    }
-
-    /// A uniformly chosen live entity (no op appended).
-    ///
-    /// # Panics
-    /// If nothing is live.
-    pub(crate) fn random_live(&self, rng: &mut TraceRng) -> EntityHandle {
-        self.live.random(rng)
     }
 
     /// Appends an `AddTag`.
@@ -256,17 +240,6 @@ impl TagTraceBuilder {
             .swap_remove(rng.index(self.foreign_live.len()));
         self.parts.push(TagOp::ForeignFree(index));
     }
-
-    /// The finished trace, its header naming the generator and its resolved parameters.
-    pub(crate) fn finish(
-        self,
-        generator: &str,
-        n: usize,
-        seed: u64,
-        params: &impl Serialize,
-    ) -> Trace<TagOp> {
-        self.parts.finish(generator, n, seed, params)
-    }
 }
 
 /// Heap preconditioning for [`build_interleaved`]: after every `AddTag`, one `Foreign` of
@@ -332,6 +305,7 @@ pub(crate) fn build_interleaved(
 mod tests {
     use super::*;
     use crate::family::TraceOp;
+    use crate::generate::parts::Recorder;
 
     #[test]
     fn vocabulary_values_are_distinct_and_nonzero() {
@@ -362,7 +336,7 @@ mod tests {
     #[test]
     fn builder_tracks_tags_and_handles_through_despawn() {
         let mut rng = TraceRng::new(3);
-        let mut b = TagTraceBuilder::new();
+        let mut b = TagTraceBuilder::default();
         let built = build_interleaved(
             &mut b,
             10,
@@ -393,7 +367,7 @@ mod tests {
     #[test]
     fn preconditioning_frees_about_half_the_foreign_buffers() {
         let mut rng = TraceRng::new(5);
-        let mut b = TagTraceBuilder::new();
+        let mut b = TagTraceBuilder::default();
         build_interleaved(
             &mut b,
             1000,

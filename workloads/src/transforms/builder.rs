@@ -13,6 +13,7 @@ use crate::rng::TraceRng;
 use crate::trace::Trace;
 use crate::transforms::{NodeHandle, TransformOp};
 
+use crate::generate::parts::Recorder;
 use crate::generate::parts::{LiveHandles, TraceParts};
 
 /// Frames in the body of every `xf-*` workload by default.
@@ -38,37 +39,14 @@ pub struct XfTraceBuilder {
     depth: Vec<u8>,
 }
 
+crate::generate::parts::recorder!(XfTraceBuilder: TransformOp, live: live);
+
 /// A random pose: one `next_u64` draw, truncated.
 pub fn random_pose(rng: &mut TraceRng) -> u32 {
     rng.next_u64() as u32
 }
 
 impl XfTraceBuilder {
-    /// An empty trace.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Ops from now on go to the body.
-    pub fn start_body(&mut self) {
-        self.parts.start_body();
-    }
-
-    /// Live nodes.
-    pub fn len(&self) -> usize {
-        self.live.len()
-    }
-
-    /// Whether no node is live.
-    pub fn is_empty(&self) -> bool {
-        self.live.len() == 0
-    }
-
-    /// A uniformly random live node.
-    pub fn random_live(&self, rng: &mut TraceRng) -> NodeHandle {
-        self.live.random(rng)
-    }
-
     /// `Create` under `parent`; returns the new handle.
     pub fn create(&mut self, parent: Option<NodeHandle>, rng: &mut TraceRng) -> NodeHandle {
         let pose = random_pose(rng);
@@ -212,17 +190,6 @@ impl XfTraceBuilder {
         all.truncate(count);
         all
     }
-
-    /// The finished trace.
-    pub fn finish(
-        self,
-        generator: &str,
-        n: usize,
-        seed: u64,
-        params: &impl Serialize,
-    ) -> Trace<TransformOp> {
-        self.parts.finish(generator, n, seed, params)
-    }
 }
 
 /// The `xf-chain-all*` traces: `n` nodes as chains of `chain_len`; each of `frames` frames
@@ -239,7 +206,7 @@ pub fn chain_all(
     params: &impl Serialize,
 ) -> Trace<TransformOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = XfTraceBuilder::new();
+    let mut b = XfTraceBuilder::default();
     let chains = b.build_chains(n, chain_len, &mut rng);
     b.end_frame();
     b.start_body();
@@ -294,7 +261,7 @@ mod tests {
     #[test]
     fn forests_stay_shallow_and_chains_cover_n() {
         let mut rng = TraceRng::new(3);
-        let mut b = XfTraceBuilder::new();
+        let mut b = XfTraceBuilder::default();
         let roots = b.build_forest(5000, &mut rng);
         assert!(roots.len() > 400 && roots.len() < 900, "{}", roots.len());
         assert!(b.depth.iter().all(|&d| d <= FOREST_DEPTH));

@@ -15,6 +15,7 @@
 
 use crate::alloc::AllocOp;
 use crate::alloc::builder::AllocTraceBuilder;
+use crate::generate::parts::Recorder;
 use crate::trace::Trace;
 
 /// Registry name.
@@ -34,7 +35,7 @@ crate::workload_params! {
 
 /// See the module doc.
 pub fn generate(n: usize, seed: u64, params: &EveryOtherLeafParams) -> Trace<AllocOp> {
-    let mut b = AllocTraceBuilder::new();
+    let mut b = AllocTraceBuilder::default();
     let handles: Vec<_> = (0..n).map(|_| b.alloc(LEAF, ALIGN)).collect();
     b.start_body();
     for &h in handles.iter().step_by(2) {

@@ -15,6 +15,7 @@
 use crate::alloc::AllocOp;
 use crate::alloc::builder::AllocTraceBuilder;
 use crate::generate::MAX_OPS;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -39,7 +40,7 @@ crate::workload_params! {
 /// See the module doc.
 pub fn generate(n: usize, seed: u64, params: &FixedSizeParams) -> Trace<AllocOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = AllocTraceBuilder::new();
+    let mut b = AllocTraceBuilder::default();
     for _ in 0..n {
         b.alloc(params.size, ALIGN);
     }

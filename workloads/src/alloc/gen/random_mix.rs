@@ -24,6 +24,7 @@
 use crate::alloc::AllocOp;
 use crate::alloc::builder::{AllocTraceBuilder, octave_log_uniform};
 use crate::generate::MAX_OPS;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -87,7 +88,7 @@ fn draw_align(rng: &mut TraceRng, params: &RandomMixParams) -> u32 {
 /// If `min_size_log2 >= max_size_log2` (the registry's [`check`] refuses those).
 pub fn generate(n: usize, seed: u64, params: &RandomMixParams) -> Trace<AllocOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = AllocTraceBuilder::new();
+    let mut b = AllocTraceBuilder::default();
     let (lo, hi) = (params.min_size_log2, params.max_size_log2);
     let alloc = |b: &mut AllocTraceBuilder, rng: &mut TraceRng| {
         let size = octave_log_uniform(rng, lo, hi);

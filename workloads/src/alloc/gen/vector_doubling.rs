@@ -26,6 +26,7 @@
 use crate::alloc::builder::AllocTraceBuilder;
 use crate::alloc::{AllocOp, BlockHandle};
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -69,7 +70,7 @@ fn draw_target(rng: &mut TraceRng, max_doublings: u32) -> u32 {
 /// See the module doc.
 pub fn generate(n: usize, seed: u64, params: &VectorDoublingParams) -> Trace<AllocOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = AllocTraceBuilder::new();
+    let mut b = AllocTraceBuilder::default();
     let mut arrays: Vec<Array> = (0..n)
         .map(|_| Array {
             handle: b.alloc(START_BYTES, ALIGN),

@@ -4,6 +4,7 @@
 use crate::components::ComponentOp;
 use crate::components::builder::{ComponentTraceBuilder, populate};
 use crate::generate::fraction_of;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -30,7 +31,7 @@ crate::workload_params! {
 /// `Attach`); `DestroyStep`.
 pub fn generate(n: usize, seed: u64, params: &CompFrameParams) -> Trace<ComponentOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::new();
+    let mut b = ComponentTraceBuilder::default();
     populate(&mut b, n, 1.0, &mut rng);
     b.start_body();
     frame_body(&mut b, n, params, &mut rng, |b, h, rng| b.attach(h, rng));

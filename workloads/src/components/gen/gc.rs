@@ -7,6 +7,7 @@
 use crate::components::ComponentOp;
 use crate::components::builder::{ComponentTraceBuilder, populate};
 use crate::generate::fraction_of;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -30,7 +31,7 @@ crate::workload_params! {
 /// random live entity, then as many (`Spawn`, `Attach`), then `DestroyStep`.
 pub fn generate(n: usize, seed: u64, params: &CompGcParams) -> Trace<ComponentOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::new();
+    let mut b = ComponentTraceBuilder::default();
     populate(&mut b, n, 1.0, &mut rng);
     b.start_body();
     let kills = fraction_of(n, params.kill_fraction, 0);

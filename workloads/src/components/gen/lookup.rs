@@ -5,6 +5,7 @@
 use crate::components::ComponentOp;
 use crate::components::builder::{ComponentTraceBuilder, DENSITY, populate};
 use crate::generate::MAX_OPS;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -27,7 +28,7 @@ crate::workload_params! {
 /// (with or without a point mass; read-only).
 pub fn generate(n: usize, seed: u64, params: &CompLookupParams) -> Trace<ComponentOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::new();
+    let mut b = ComponentTraceBuilder::default();
     populate(&mut b, n, params.density, &mut rng);
     b.start_body();
     for _ in 0..params.ops {

@@ -7,6 +7,7 @@
 use super::frame::{CompFrameParams, frame_body};
 use crate::components::ComponentOp;
 use crate::components::builder::{ComponentTraceBuilder, populate};
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -46,7 +47,7 @@ fn maybe_more(b: &mut ComponentTraceBuilder, h: u32, p: &CompMultiParams, rng: &
 /// `Attach` then `maybe_more`.
 pub fn generate(n: usize, seed: u64, params: &CompMultiParams) -> Trace<ComponentOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::new();
+    let mut b = ComponentTraceBuilder::default();
     populate(&mut b, n, 1.0, &mut rng);
     for h in 0..n as u32 {
         maybe_more(&mut b, h, params, &mut rng);

@@ -5,6 +5,7 @@
 use crate::components::ComponentOp;
 use crate::components::builder::{ComponentTraceBuilder, populate};
 use crate::generate::iteration_passes;
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -28,7 +29,7 @@ crate::workload_params! {
 /// Setup: `populate(n, 1)`. Body: the passes.
 pub fn generate(n: usize, seed: u64, params: &CompSimulateParams) -> Trace<ComponentOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::new();
+    let mut b = ComponentTraceBuilder::default();
     populate(&mut b, n, 1.0, &mut rng);
     b.start_body();
     for _ in 0..iteration_passes(n, params.updates, params.max_passes) {

@@ -5,6 +5,7 @@
 use crate::components::ComponentOp;
 use crate::components::builder::{ComponentTraceBuilder, DENSITY, populate};
 use crate::generate::iteration_passes;
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -29,7 +30,7 @@ crate::workload_params! {
 /// Setup: `populate(n, density)`. Body: the passes.
 pub fn generate(n: usize, seed: u64, params: &CompSimulateSparseParams) -> Trace<ComponentOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::new();
+    let mut b = ComponentTraceBuilder::default();
     populate(&mut b, n, params.density, &mut rng);
     b.start_body();
     for _ in 0..iteration_passes(n, params.visits, params.max_passes) {

@@ -9,6 +9,7 @@
 use crate::components::ComponentOp;
 use crate::components::builder::ComponentTraceBuilder;
 use crate::generate::iteration_passes;
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -44,7 +45,7 @@ pub(crate) fn sync(
     random: bool,
 ) -> Trace<ComponentOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::new();
+    let mut b = ComponentTraceBuilder::default();
     let (bones, nodes) = (n / 2, n - n / 2);
     let spawn_with_mass = |b: &mut ComponentTraceBuilder, rng: &mut TraceRng| {
         let h = b.spawn();

@@ -4,6 +4,7 @@
 
 use crate::data_component::builder::{KvTraceBuilder, random_f32, random_f32s, random_str};
 use crate::data_component::{DataOp, ValueSpec, path_key};
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 

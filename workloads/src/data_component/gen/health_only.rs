@@ -3,6 +3,7 @@
 
 use crate::data_component::builder::{KvTraceBuilder, random_f32};
 use crate::data_component::{DataOp, path_key};
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 

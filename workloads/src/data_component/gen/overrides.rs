@@ -6,6 +6,7 @@
 use crate::data_component::DataOp;
 use crate::data_component::builder::{KvTraceBuilder, SHEET, random_value, sheet_keys};
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 

@@ -4,6 +4,7 @@
 use crate::data_component::DataOp;
 use crate::data_component::builder::KvTraceBuilder;
 use crate::data_component::builder::sheet_keys;
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 

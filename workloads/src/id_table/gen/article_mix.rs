@@ -12,6 +12,7 @@
 //! Setup: `n` `Add`s. Body: `ops` ops as above; peak live is `n`.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
@@ -40,7 +41,7 @@ crate::workload_params! {
 /// See the module doc.
 pub fn generate(n: usize, seed: u64, params: &ArticleMixParams) -> Trace<IdTableOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     for _ in 0..n {
         b.add();
     }

@@ -3,6 +3,7 @@
 //! free list is exercised with scattered slots and `n` objects stay live.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
@@ -26,7 +27,7 @@ crate::workload_params! {
 /// Setup: `n` `Add`s. Body: `steps` × (`Remove` random live, `Add`). Live count stays `n`.
 pub fn generate(n: usize, seed: u64, params: &ChurnParams) -> Trace<IdTableOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     for _ in 0..n {
         b.add();
     }

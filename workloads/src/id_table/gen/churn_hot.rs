@@ -16,6 +16,7 @@
 use std::collections::VecDeque;
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
@@ -41,7 +42,7 @@ crate::workload_params! {
 
 /// See the module doc. The seed is unused (the trace has no random choices).
 pub fn generate(n: usize, seed: u64, params: &ChurnHotParams) -> Trace<IdTableOp> {
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     let hot = params.window.min(n.saturating_sub(1));
     let background = n.saturating_sub(1) - hot;
     for _ in 0..background {

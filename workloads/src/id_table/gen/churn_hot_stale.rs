@@ -13,6 +13,7 @@
 //! peak is `n`.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
@@ -36,7 +37,7 @@ crate::workload_params! {
 
 /// See the module doc. The seed is unused (the trace has no random choices).
 pub fn generate(n: usize, seed: u64, params: &ChurnHotStaleParams) -> Trace<IdTableOp> {
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     for _ in 0..n.saturating_sub(1) {
         b.add();
     }

@@ -1,6 +1,7 @@
 //! `fill`: insertion from empty. The body adds `n` objects to an empty table, so it times
 //! `add` including the table's growth (and, for fixed-capacity designs, shows whether `n` fits).
 
+use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
@@ -17,7 +18,7 @@ crate::workload_params! {
 
 /// Setup: nothing. Body: `n` `Add`s. The seed is unused (the trace has no choices).
 pub fn generate(n: usize, seed: u64, params: &FillParams) -> Trace<IdTableOp> {
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     b.start_body();
     for _ in 0..n {
         b.add();

@@ -4,6 +4,7 @@
 //! where the article's packed array ("more items are touched internally than are referenced
 //! externally") should win or lose.
 
+use crate::generate::parts::Recorder;
 use crate::generate::{MAX_OPS, fraction_of};
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
@@ -65,7 +66,7 @@ pub fn check(n: usize, params: &FrameParams) -> Result<(), String> {
 /// rejects such parameters first.
 pub fn generate(n: usize, seed: u64, params: &FrameParams) -> Trace<IdTableOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     for _ in 0..n {
         b.add();
     }

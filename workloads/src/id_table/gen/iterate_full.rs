@@ -1,6 +1,7 @@
 //! `iterate-full`: the system update loop over a table with no holes, the best case for every
 //! design ("if the object array is nearly full, no problem").
 
+use crate::generate::parts::Recorder;
 use crate::generate::{MAX_OPS, iteration_passes};
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
@@ -45,7 +46,7 @@ pub(crate) fn generate_named(
     max_passes: usize,
     params: &impl serde::Serialize,
 ) -> Trace<IdTableOp> {
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     for _ in 0..n {
         b.add();
     }

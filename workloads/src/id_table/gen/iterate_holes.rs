@@ -6,6 +6,7 @@
 //! objects, leaving `n` live objects scattered over `slots` slots. The peak live count is
 //! `slots` (2n by default), above `n`: a fixed-capacity design needs room for it.
 
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::generate::{MAX_OPS, iteration_passes};
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
@@ -35,7 +36,7 @@ crate::workload_params! {
 /// See the module doc. Body: `Iterate` repeated as the parameters say (read-only).
 pub fn generate(n: usize, seed: u64, params: &IterateHolesParams) -> Trace<IdTableOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     let slots = ((n as f64 / (1.0 - params.hole_fraction)).round() as usize).max(n);
     for _ in 0..slots {
         b.add();

@@ -7,6 +7,7 @@
 //! Designs that cannot reorder ignore the `Sort` and run both alike.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
@@ -39,7 +40,7 @@ pub(crate) fn generate_named(
     sorted: bool,
     params: &impl serde::Serialize,
 ) -> Trace<IdTableOp> {
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     let mut handles: Vec<u32> = (0..n).map(|_| b.add()).collect();
     if sorted {
         b.push(IdTableOp::Sort);

@@ -10,6 +10,7 @@
 //! Body: `ops` `GetStale` of uniformly random removed handles, each expecting a miss. Only
 //! designs that detect stale IDs can run it (the registry marks it `needs_stale_detection`).
 
+use crate::generate::parts::Recorder;
 use crate::generate::{MAX_OPS, fraction_of};
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
@@ -36,7 +37,7 @@ crate::workload_params! {
 /// See the module doc.
 pub fn generate(n: usize, seed: u64, params: &LookupStaleParams) -> Trace<IdTableOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     let removed = stale_setup(&mut b, &mut rng, n, params.stale_fraction, Slots::Reused);
     b.start_body();
     if !removed.is_empty() {

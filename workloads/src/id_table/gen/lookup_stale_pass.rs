@@ -14,6 +14,7 @@
 
 use super::lookup_stale::{Slots, stale_passes, stale_setup};
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
@@ -42,7 +43,7 @@ pub fn generate(
     params: &LookupStalePassParams,
 ) -> Trace<crate::id_table::IdTableOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     let removed = stale_setup(&mut b, &mut rng, n, params.stale_fraction, Slots::Reused);
     b.start_body();
     stale_passes(&mut b, &mut rng, removed, params.ops);

@@ -9,6 +9,7 @@
 //! application looking up a shuffled list of its IDs does the same.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
@@ -54,7 +55,7 @@ pub(crate) fn generate_named(
     params: &impl serde::Serialize,
 ) -> Trace<IdTableOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     let handles: Vec<u32> = (0..n).map(|_| b.add()).collect();
     b.start_body();
     let mut order = handles;

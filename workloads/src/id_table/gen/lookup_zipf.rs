@@ -3,6 +3,7 @@
 //! a seeded permutation, so they are scattered through the table rather than the first created.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::id_table::builder::TraceBuilder;
 use crate::id_table::{Handle, IdTableOp};
 use crate::rng::{TraceRng, Zipf};
@@ -29,7 +30,7 @@ crate::workload_params! {
 /// permutation of the live handles (read-only).
 pub fn generate(n: usize, seed: u64, params: &LookupZipfParams) -> Trace<IdTableOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     let mut by_rank: Vec<Handle> = (0..n).map(|_| b.add()).collect();
     b.start_body();
     if n > 0 {

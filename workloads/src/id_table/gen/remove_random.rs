@@ -2,6 +2,7 @@
 //! packed designs, moves a cold last element into the hole).
 
 use crate::generate::fraction_of;
+use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
@@ -24,7 +25,7 @@ crate::workload_params! {
 /// live handles in uniformly random order.
 pub fn generate(n: usize, seed: u64, params: &RemoveRandomParams) -> Trace<IdTableOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::new();
+    let mut b = TraceBuilder::default();
     for _ in 0..n {
         b.add();
     }

@@ -1,6 +1,7 @@
 //! `idx-build`: adding relations, the article's "small constant O(1) cost" of keeping an
 //! index up to date: the body adds the `idx-notify` relations to an empty index.
 
+use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
 use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
 use crate::rng::TraceRng;
@@ -23,7 +24,7 @@ crate::workload_params! {
 /// No setup. Body: `build_sets(n, set_sizes, scattered)` (`n` `Add`s).
 pub fn generate(n: usize, seed: u64, params: &IdxBuildParams) -> Trace<RelationOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = RelationTraceBuilder::new();
+    let mut b = RelationTraceBuilder::default();
     b.start_body();
     build_sets(&mut b, n, params.set_sizes, Layout::Scattered, &mut rng);
     b.finish(NAME, n, seed, params)

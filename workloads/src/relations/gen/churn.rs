@@ -3,6 +3,7 @@
 //! are what is timed.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
 use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
 use crate::rng::TraceRng;
@@ -26,7 +27,7 @@ crate::workload_params! {
 /// uniformly random live record, `Add` with `a`, `b` uniform in `0..k`). Live count stays `n`.
 pub fn generate(n: usize, seed: u64, params: &IdxChurnParams) -> Trace<RelationOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = RelationTraceBuilder::new();
+    let mut b = RelationTraceBuilder::default();
     let k = u64::from(build_sets(
         &mut b,
         n,

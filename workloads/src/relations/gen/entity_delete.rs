@@ -3,6 +3,7 @@
 //! unsupported).
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
 use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
 use crate::rng::TraceRng;
@@ -27,7 +28,7 @@ crate::workload_params! {
 /// records each: 4 observed, 4 observing).
 pub fn generate(n: usize, seed: u64, params: &IdxEntityDeleteParams) -> Trace<RelationOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = RelationTraceBuilder::new();
+    let mut b = RelationTraceBuilder::default();
     let k = build_sets(
         &mut b,
         n,

@@ -2,6 +2,7 @@
 //! through the index, on the `idx-notify` relations.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
 use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
 use crate::rng::TraceRng;
@@ -25,7 +26,7 @@ crate::workload_params! {
 /// uniform in `0..k` (one `below(k)` draw; every key has a record). Read-only.
 pub fn generate(n: usize, seed: u64, params: &IdxFirstParams) -> Trace<RelationOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = RelationTraceBuilder::new();
+    let mut b = RelationTraceBuilder::default();
     let k = u64::from(build_sets(
         &mut b,
         n,

@@ -3,6 +3,7 @@
 //! observers" (`VisitByA`), with relations coming and going.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::relations::RelationOp;
 use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
 use crate::rng::TraceRng;
@@ -53,7 +54,7 @@ pub(crate) fn notify_body(
     layout: Layout,
 ) -> Trace<RelationOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = RelationTraceBuilder::new();
+    let mut b = RelationTraceBuilder::default();
     let k = u64::from(build_sets(&mut b, n, sizes, layout, &mut rng));
     b.start_body();
     for _ in 0..ops {
@@ -63,7 +64,7 @@ pub(crate) fn notify_body(
                 let (a, o) = (rng.below(k) as u32, rng.below(k) as u32);
                 b.add(a, o);
             }
-            _ if b.live() > 0 => b.remove_random(&mut rng),
+            _ if b.live_count() > 0 => b.remove_random(&mut rng),
             _ => {
                 b.add(0, 0);
             }

@@ -3,6 +3,7 @@
 //! its key's set costs O(n), the whole body O(n²); the intrusive lists stay O(1) per removal.
 //! Designs with such a search are capped (`unsupported` above their stated set size).
 
+use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
 use crate::relations::builder::RelationTraceBuilder;
 use crate::rng::TraceRng;
@@ -29,7 +30,7 @@ crate::workload_params! {
 /// the first `ceil(n × remove_percent / 100)` removed in that order.
 pub fn generate(n: usize, seed: u64, params: &IdxStarParams) -> Trace<RelationOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = RelationTraceBuilder::new();
+    let mut b = RelationTraceBuilder::default();
     let mut handles: Vec<u32> = (0..n as u32).map(|i| b.add(PLAYER, i + 1)).collect();
     b.start_body();
     rng.shuffle(&mut handles);

@@ -7,6 +7,7 @@ use crate::generate::MAX_OPS;
 use crate::relations::builder::RelationTraceBuilder;
 // A use of another family's files, on purpose: `idx-tags` asks the tag article's question of an
 // index, so its tags are drawn from the tag workloads' own Zipf vocabulary.
+use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
 use crate::rng::{TraceRng, Zipf};
 use crate::tags::builder::{VOCABULARY, vocabulary_tag};
@@ -37,7 +38,7 @@ crate::workload_params! {
 pub fn generate(n: usize, seed: u64, params: &IdxTagsParams) -> Trace<RelationOp> {
     let mut rng = TraceRng::new(seed);
     let zipf = Zipf::new(VOCABULARY, 1.0);
-    let mut b = RelationTraceBuilder::new();
+    let mut b = RelationTraceBuilder::default();
     for e in 0..n.div_ceil(3) as u32 {
         let mut mine = [usize::MAX; 3];
         for i in 0..3 {

@@ -3,6 +3,7 @@
 //! (so they land where the points are: dense cells, long lists).
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::spatial::SpatialOp;
 use crate::spatial::builder::{DESIGN_RADIUS, SpatialTraceBuilder, box_side, normal};

@@ -3,6 +3,7 @@
 //! the per-frame neighbour search of games and physics, with index updates between batches.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::spatial::SpatialOp;
 use crate::spatial::builder::{DESIGN_RADIUS, SpatialTraceBuilder, box_side};

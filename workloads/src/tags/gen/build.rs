@@ -2,6 +2,7 @@
 //! `n` entities and adds their tags (3 each by default) interleaved over entities, as tags
 //! arrive over time in a game: the timed part is the allocation pattern of building the store.
 
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
@@ -36,7 +37,7 @@ pub(crate) fn build_body(
     counts: TagCounts,
 ) -> Trace<TagOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TagTraceBuilder::new();
+    let mut b = TagTraceBuilder::default();
     b.start_body();
     build_interleaved(&mut b, n, counts, Preconditioning::None, &mut rng);
     b.finish(name, n, seed, params)

@@ -3,6 +3,7 @@
 //! reuse entity slots and freed list storage.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
@@ -30,7 +31,7 @@ crate::workload_params! {
 /// stays `n`.
 pub fn generate(n: usize, seed: u64, params: &TagsChurnParams) -> Trace<TagOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TagTraceBuilder::new();
+    let mut b = TagTraceBuilder::default();
     build_interleaved(
         &mut b,
         n,

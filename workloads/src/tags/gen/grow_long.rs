@@ -9,6 +9,7 @@
 //! each in turn), so a growing array cannot simply extend into free space behind it: another
 //! list's array follows it, and a reallocation moves it.
 
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{TagTraceBuilder, random_tag};
@@ -35,7 +36,7 @@ crate::workload_params! {
 /// vocabulary tag.
 pub fn generate(n: usize, seed: u64, params: &TagsGrowLongParams) -> Trace<TagOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TagTraceBuilder::new();
+    let mut b = TagTraceBuilder::default();
     let lists: Vec<_> = (0..params.lists.min(n.max(1))).map(|_| b.spawn()).collect();
     b.start_body();
     for k in 0..n {

@@ -2,6 +2,7 @@
 //! time: the cost of reaching an entity's list and scanning it.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
@@ -27,7 +28,7 @@ crate::workload_params! {
 /// with a tag it has (probability 1/2) or a vocabulary tag it lacks (read-only).
 pub fn generate(n: usize, seed: u64, params: &TagsHasParams) -> Trace<TagOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TagTraceBuilder::new();
+    let mut b = TagTraceBuilder::default();
     build_interleaved(
         &mut b,
         n,

@@ -4,6 +4,7 @@
 //! store neither grows nor shrinks and the fixed-capacity designs can run it.
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
@@ -37,7 +38,7 @@ crate::workload_params! {
 ///   it has none). So every entity holds `built[e] ± 1` tags and the mean stays put.
 pub fn generate(n: usize, seed: u64, params: &TagsMutateParams) -> Trace<TagOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TagTraceBuilder::new();
+    let mut b = TagTraceBuilder::default();
     let built = build_interleaved(
         &mut b,
         n,

@@ -2,6 +2,7 @@
 //! article: contiguous designs stream one buffer, `Vec<Vec<u32>>` and the linked designs
 //! chase pointers to lists built interleaved over time.
 
+use crate::generate::parts::Recorder;
 use crate::generate::{MAX_OPS, iteration_passes};
 use crate::rng::TraceRng;
 use crate::tags::TagOp;
@@ -54,7 +55,7 @@ impl VisitPasses {
         preconditioning: Preconditioning,
     ) -> Trace<TagOp> {
         let mut rng = TraceRng::new(seed);
-        let mut b = TagTraceBuilder::new();
+        let mut b = TagTraceBuilder::default();
         build_interleaved(&mut b, n, self.counts, preconditioning, &mut rng);
         b.start_body();
         let tags = usize::try_from(b.total_tags()).unwrap_or(usize::MAX);

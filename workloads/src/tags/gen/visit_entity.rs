@@ -3,6 +3,7 @@
 //! into the heap, a chunk chain, or an offset into one buffer).
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
@@ -28,7 +29,7 @@ crate::workload_params! {
 /// (read-only).
 pub fn generate(n: usize, seed: u64, params: &TagsVisitEntityParams) -> Trace<TagOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = TagTraceBuilder::new();
+    let mut b = TagTraceBuilder::default();
     build_interleaved(
         &mut b,
         n,

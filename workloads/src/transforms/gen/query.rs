@@ -3,6 +3,7 @@
 //! body is timed repeatedly on one state).
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 use crate::transforms::TransformOp;
@@ -24,7 +25,7 @@ crate::workload_params! {
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfQueryParams) -> Trace<TransformOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = XfTraceBuilder::new();
+    let mut b = XfTraceBuilder::default();
     b.build_forest(n, &mut rng);
     b.end_frame();
     b.start_body();

@@ -6,6 +6,7 @@
 //! nodes).
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 use crate::transforms::TransformOp;
@@ -30,7 +31,7 @@ crate::workload_params! {
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfReparentChurnParams) -> Trace<TransformOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = XfTraceBuilder::new();
+    let mut b = XfTraceBuilder::default();
     b.build_forest(n, &mut rng);
     b.end_frame();
     b.start_body();
@@ -46,7 +47,7 @@ pub fn generate(n: usize, seed: u64, params: &XfReparentChurnParams) -> Trace<Tr
                     };
                     b.set_parent(node, parent);
                 }
-                2 if b.len() > 1 => {
+                2 if b.live_count() > 1 => {
                     b.destroy(node);
                     let parent = b.random_live(&mut rng);
                     b.create(Some(parent), &mut rng);

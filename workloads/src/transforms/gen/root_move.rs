@@ -4,6 +4,7 @@
 //! that is moving ... both the immediate and the deferred update will be O(n)".
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 use crate::transforms::TransformOp;
@@ -28,7 +29,7 @@ crate::workload_params! {
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfRootMoveParams) -> Trace<TransformOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = XfTraceBuilder::new();
+    let mut b = XfTraceBuilder::default();
     let roots = b.build_forest(n, &mut rng);
     b.end_frame();
     b.start_body();

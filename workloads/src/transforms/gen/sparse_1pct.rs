@@ -6,6 +6,7 @@
 //! even just to check a flag, can waste a lot of time."
 
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 use crate::transforms::TransformOp;
@@ -32,7 +33,7 @@ crate::workload_params! {
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfSparse1pctParams) -> Trace<TransformOp> {
     let mut rng = TraceRng::new(seed);
-    let mut b = XfTraceBuilder::new();
+    let mut b = XfTraceBuilder::default();
     b.build_forest(n, &mut rng);
     b.end_frame();
     let movers = percent_of(n, params.move_percent);
