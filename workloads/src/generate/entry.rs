@@ -1,5 +1,5 @@
 //! A workload's registry entry ([`Entry`]: its constants and type-erased entry points), the
-//! `entry!` and `variant!` macros each family's `gen/mod.rs` builds its list with, and what
+//! `entry!`, `variant!` and `preset!` macros each family's `gen/mod.rs` builds its list with, and what
 //! dispatch by name can fail with ([`WorkloadError`]). The lists themselves are joined in
 //! [`registry`](crate::registry).
 
@@ -124,13 +124,22 @@ macro_rules! entry {
 /// `$name`. A macro for the same reason as [`entry!`].
 macro_rules! variant {
     ($module:ident, $params:ty, $name:literal, $overrides:literal, $description:literal) => {
+        $crate::generate::variant!(
+            @full $module, $params, $name, $overrides, $description,
+            Some($module::NAME), false, |_, _| Ok(())
+        )
+    };
+    (
+        @full $module:ident, $params:ty, $name:literal, $overrides:literal, $description:literal,
+        $variant_of:expr, $stale:expr, $check:expr
+    ) => {
         $crate::generate::Entry {
             name: $name,
             recorded: false,
             family: $crate::generate::family_of::<$params, _>($module::generate),
             description: $description,
-            needs_stale_detection: false,
-            variant_of: Some($module::NAME),
+            needs_stale_detection: $stale,
+            variant_of: $variant_of,
             params: || {
                 $crate::generate::with_overrides(
                     $crate::generate::param_infos::<$params>(),
@@ -140,6 +149,11 @@ macro_rules! variant {
             generate: |n, seed, json| {
                 let merged = $crate::generate::overridden($overrides, json);
                 let params: $params = $crate::generate::parse_params($name, Some(&merged))?;
+                let check: fn(usize, &$params) -> Result<(), String> = $check;
+                check(n, &params).map_err(|message| $crate::generate::WorkloadError::BadParams {
+                    workload: $name,
+                    message,
+                })?;
                 let mut trace = $module::generate(n, seed, &params);
                 trace.header.generator = $name.to_string();
                 Ok($crate::family::AnyTrace::new(trace))
@@ -148,7 +162,30 @@ macro_rules! variant {
     };
 }
 
+/// A workload of its own made as a [`variant!`] is (generator `$module` named `$name`, its
+/// defaults changed by `$overrides`), for a workload that is another's generator and parameter
+/// docs with other defaults: not a point of a sweep (`variant_of` stays `None`, so every run
+/// includes it). `stale` and `check` as in [`entry!`].
+macro_rules! preset {
+    (
+        $module:ident, $params:ty, $name:literal, $overrides:literal, $description:literal,
+        stale: $stale:expr $(, check: $check:expr)?
+    ) => {
+        $crate::generate::variant!(
+            @full $module, $params, $name, $overrides, $description,
+            None, $stale, $crate::generate::preset!(@check $($check)?)
+        )
+    };
+    (@check) => {
+        |_, _| Ok(())
+    };
+    (@check $check:expr) => {
+        $check
+    };
+}
+
 pub(crate) use entry;
+pub(crate) use preset;
 pub(crate) use variant;
 
 /// Deserialises and range-checks a workload's parameters.

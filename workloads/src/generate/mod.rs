@@ -1,6 +1,6 @@
 //! What every workload generator shares: the parameter structs ([`Params`],
 //! [`workload_params!`](crate::workload_params)), the limits, the pieces of every family's
-//! trace builder (`parts.rs`) and a registry entry (`Entry`, built by `entry!` and `variant!`).
+//! trace builder (`parts.rs`) and a registry entry (`Entry`, built by `entry!`, `variant!` and `preset!`).
 //! The generators themselves live in their family's folder, `src/<family>/gen/<workload>.rs`
 //! (module `<family>::generators`), each family's `Entry` list in its `gen/mod.rs`.
 //!
@@ -22,7 +22,7 @@ mod entry;
 pub(crate) mod parts;
 
 pub(crate) use entry::{
-    Entry, entry, family_of, overridden, param_infos, parse_params, variant, with_overrides,
+    Entry, entry, family_of, overridden, param_infos, parse_params, preset, variant, with_overrides,
 };
 pub use entry::{MAX_N, ParamInfo, WorkloadError};
 

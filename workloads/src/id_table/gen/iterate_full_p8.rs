@@ -1,6 +1,7 @@
 //! `iterate-full-p8`: `iterate-full` with 8-byte objects ([`crate::PayloadSize`]), so the
 //! iteration cost per object can be read against the object size ("touches twice as much
-//! memory" depends on it).
+//! memory" depends on it). `iterate-full-p128` is this generator with 128-byte objects (a
+//! `preset!` line in the family's `ENTRIES`).
 
 use crate::generate::MAX_OPS;
 use crate::id_table::IdTableOp;

@@ -1,5 +1,6 @@
 //! `lookup-uniform-p8`: `lookup-uniform` with 8-byte objects ([`crate::PayloadSize`]): the
-//! cost of a lookup's cache misses against the object size.
+//! cost of a lookup's cache misses against the object size. `lookup-uniform-p128` is this
+//! generator with 128-byte objects (a `preset!` line in the family's `ENTRIES`).
 
 use crate::generate::MAX_OPS;
 use crate::id_table::IdTableOp;

@@ -1,5 +1,6 @@
 //! The workloads of the ID tables ([`IdTableOp`](crate::IdTableOp) traces), one generator per file,
-//! and `ENTRIES`, their lines of the [registry](crate::registry).
+//! and `ENTRIES`, their lines of the [registry](crate::registry) (a `preset!` line is a workload of
+//! its own made by another's generator with other defaults).
 //!
 //! | workload         | setup (default params)            | body (default params)                            | body ops at n = 1K / 64K / 1M |
 //! |------------------|-----------------------------------|--------------------------------------------------|-------------------------------|
@@ -24,7 +25,6 @@ pub mod churn_hot_stale;
 pub mod fill;
 pub mod frame;
 pub mod iterate_full;
-pub mod iterate_full_p128;
 pub mod iterate_full_p8;
 pub mod iterate_holes;
 pub mod lookup_key_order;
@@ -33,19 +33,18 @@ pub mod lookup_stale;
 pub mod lookup_stale_pass;
 pub mod lookup_stale_vacant;
 pub mod lookup_uniform;
-pub mod lookup_uniform_p128;
 pub mod lookup_uniform_p8;
 pub mod lookup_zipf;
 pub mod remove_random;
 
-use crate::generate::{Entry, entry};
+use crate::generate::{Entry, entry, preset};
 
 /// The family's workloads, in the order `dodbench list` shows them.
 pub(crate) const ENTRIES: &[Entry] = &[
     entry!(fill, fill::FillParams, stale: false),
     entry!(lookup_uniform, lookup_uniform::LookupUniformParams, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
     entry!(lookup_uniform_p8, lookup_uniform_p8::LookupUniformP8Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
-    entry!(lookup_uniform_p128, lookup_uniform_p128::LookupUniformP128Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    preset!(lookup_uniform_p8, lookup_uniform_p8::LookupUniformP8Params, "lookup-uniform-p128", r#"{"payload_bytes": 128}"#, "lookup-uniform with 128-byte objects", stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
     entry!(lookup_key_order, lookup_key_order::LookupKeyOrderParams, stale: false),
     entry!(lookup_key_order_sorted, lookup_key_order_sorted::LookupKeyOrderSortedParams, stale: false),
     entry!(lookup_zipf, lookup_zipf::LookupZipfParams, stale: false),
@@ -55,7 +54,7 @@ pub(crate) const ENTRIES: &[Entry] = &[
     entry!(remove_random, remove_random::RemoveRandomParams, stale: false),
     entry!(iterate_full, iterate_full::IterateFullParams, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
     entry!(iterate_full_p8, iterate_full_p8::IterateFullP8Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
-    entry!(iterate_full_p128, iterate_full_p128::IterateFullP128Params, stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
+    preset!(iterate_full_p8, iterate_full_p8::IterateFullP8Params, "iterate-full-p128", r#"{"payload_bytes": 128}"#, "iterate-full with 128-byte objects", stale: false, check: |_, p| crate::PayloadSize::check(p.payload_bytes)),
     entry!(iterate_holes, iterate_holes::IterateHolesParams, stale: false),
     entry!(churn, churn::ChurnParams, stale: false),
     entry!(churn_hot, churn_hot::ChurnHotParams, stale: false),

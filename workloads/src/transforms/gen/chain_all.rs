@@ -1,5 +1,7 @@
 //! `xf-chain-all`: chains of 64, every node moves each frame (SetLocal root to leaf): O(L^2) immediate vs O(L) deferred. Setup: `n` nodes as chains of `chain_len` (root first), `EndFrame`.
 //! Body: `frames` × (every node's local, root to leaf, `EndFrame`, `GetWorld` of every chain's leaf).
+//! `xf-chain-all-5` (the article's expected length) and `xf-chain-all-1024` (its O(n^2) worst
+//! case) are this generator with other chain lengths (`preset!` lines in the family's `ENTRIES`).
 
 use crate::generate::MAX_OPS;
 use crate::trace::Trace;

@@ -1,5 +1,6 @@
 //! The workloads of the transform hierarchies ([`TransformOp`](crate::TransformOp) traces), one generator per file,
-//! and `ENTRIES`, their lines of the [registry](crate::registry).
+//! and `ENTRIES`, their lines of the [registry](crate::registry) (a `preset!` line is a workload of
+//! its own made by another's generator with other defaults).
 //!
 //! Transform hierarchies ([`TransformOp`](crate::TransformOp); `n` is the node count; 10
 //! frames; the forests have depth ≤ 5, about one node in eight a root; work units are one per
@@ -18,8 +19,6 @@
 //! | `xf-query`             | forest, EndFrame                              | 100K random GetWorld (no frames)                           |
 
 pub mod chain_all;
-pub mod chain_all_1024;
-pub mod chain_all_5;
 pub mod chain_all_batch;
 pub mod persistent_movers;
 pub mod query;
@@ -27,13 +26,13 @@ pub mod reparent_churn;
 pub mod root_move;
 pub mod sparse_1pct;
 
-use crate::generate::{Entry, entry};
+use crate::generate::{Entry, entry, preset};
 
 /// The family's workloads, in the order `dodbench list` shows them.
 pub(crate) const ENTRIES: &[Entry] = &[
     entry!(chain_all, chain_all::XfChainAllParams, stale: false),
-    entry!(chain_all_5, chain_all_5::XfChainAll5Params, stale: false),
-    entry!(chain_all_1024, chain_all_1024::XfChainAll1024Params, stale: false),
+    preset!(chain_all, chain_all::XfChainAllParams, "xf-chain-all-5", r#"{"chain_len": 5}"#, "chains of 5 (the article's expected length), every node moves each frame", stale: false),
+    preset!(chain_all, chain_all::XfChainAllParams, "xf-chain-all-1024", r#"{"chain_len": 1024}"#, "chains of 1024, every node moves each frame: the article's O(n^2) worst case", stale: false),
     entry!(chain_all_batch, chain_all_batch::XfChainAllBatchParams, stale: false),
     entry!(root_move, root_move::XfRootMoveParams, stale: false),
     entry!(sparse_1pct, sparse_1pct::XfSparse1pctParams, stale: false),
