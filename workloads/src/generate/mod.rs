@@ -76,7 +76,7 @@ pub trait Params: Serialize + DeserializeOwned + Default + Clone + Debug + Parti
 #[macro_export]
 macro_rules! workload_params {
     (
-        $(#[doc = $struct_doc:literal])*
+        $(#[$struct_attr:meta])*
         pub struct $name:ident {
             $(
                 $(#[doc = $field_doc:literal])*
@@ -84,7 +84,7 @@ macro_rules! workload_params {
             ),* $(,)?
         }
     ) => {
-        $(#[doc = $struct_doc])*
+        $(#[$struct_attr])*
         #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(default, deny_unknown_fields)]
         pub struct $name {
@@ -126,6 +126,45 @@ macro_rules! workload_params {
     };
 }
 
+/// Declares a generator's registry identity and parameters in one place: `NAME` (the string
+/// after `for`), `DESCRIPTION` (the doc comment above the struct, the one line `dodbench list`
+/// shows: its lines joined by spaces) and the parameter struct, as
+/// [`workload_params!`](crate::workload_params) declares it, documented as the parameters of
+/// `NAME`. The registry's `entry!` reads the three from the generator's module.
+macro_rules! workload {
+    (
+        $(#[doc = $description:literal])+
+        pub struct $params:ident for $name:literal { $($fields:tt)* }
+    ) => {
+        /// Registry name.
+        pub const NAME: &str = $name;
+        /// One-line description for `dodbench list`.
+        pub const DESCRIPTION: &str = $crate::generate::doc_text(concat!($($description),+));
+
+        $crate::workload_params! {
+            #[doc = concat!("Parameters of `", $name, "`.")]
+            pub struct $params { $($fields)* }
+        }
+    };
+}
+pub(crate) use workload;
+
+/// The text of a doc comment's lines joined by [`concat!`]: each `///` line's text starts with
+/// the space after the slashes, so the lines come out joined by single spaces; this drops the
+/// first line's.
+///
+/// # Panics
+/// At compile time, for text that does not start with that space.
+pub(crate) const fn doc_text(joined: &'static str) -> &'static str {
+    match joined.as_bytes() {
+        [b' ', rest @ ..] => match std::str::from_utf8(rest) {
+            Ok(text) => text,
+            Err(_) => panic!("a doc comment is UTF-8"),
+        },
+        _ => panic!("a doc comment's text starts with a space"),
+    }
+}
+
 /// `round(n * fraction)` clamped to `min..=n` (a fraction of the objects, but at least `min`
 /// when `n` allows).
 pub(crate) fn fraction_of(n: usize, fraction: f64, min: usize) -> usize {
@@ -153,5 +192,13 @@ mod tests {
         assert_eq!(fraction_of(1, 0.5, 1), 1);
         assert_eq!(fraction_of(10, 0.5, 1), 5);
         assert_eq!(fraction_of(0, 0.5, 1), 0);
+    }
+
+    #[test]
+    fn doc_lines_join_into_one_description() {
+        assert_eq!(
+            doc_text(concat!(" n live objects;", " body of Gets")),
+            "n live objects; body of Gets"
+        );
     }
 }

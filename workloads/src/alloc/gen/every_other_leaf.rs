@@ -18,19 +18,17 @@ use crate::alloc::builder::AllocTraceBuilder;
 use crate::generate::parts::Recorder;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "alloc-every-other-leaf";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n 16-byte blocks; body frees every other one (unmergeable holes), then allocates n/2 32-byte blocks from fresh space";
-
 /// The smallest block: one 16-byte leaf.
 const LEAF: u32 = 16;
 /// Alignment of every block.
 const ALIGN: u32 = 8;
 
-crate::workload_params! {
-    /// Parameters of `alloc-every-other-leaf` (none: the pattern is fixed by `n`).
-    pub struct EveryOtherLeafParams {}
+crate::generate::workload! {
+    /// n 16-byte blocks; body frees every other one (unmergeable holes), then allocates n/2 32-byte
+    /// blocks from fresh space
+    pub struct EveryOtherLeafParams for "alloc-every-other-leaf" {
+        // None: the pattern is fixed by `n`.
+    }
 }
 
 /// See the module doc.

@@ -19,17 +19,13 @@ use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "alloc-fixed-size";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n live blocks of one size (24 B: the dominant size of the dogfood recording); body of random Free / Alloc of that size";
-
 /// Alignment of every block.
 const ALIGN: u32 = 8;
 
-crate::workload_params! {
-    /// Parameters of `alloc-fixed-size`.
-    pub struct FixedSizeParams {
+crate::generate::workload! {
+    /// n live blocks of one size (24 B: the dominant size of the dogfood recording); body of random
+    /// Free / Alloc of that size
+    pub struct FixedSizeParams for "alloc-fixed-size" {
         /// Number of ops in the body.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
         /// The one block size, in bytes.

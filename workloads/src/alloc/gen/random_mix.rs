@@ -28,14 +28,10 @@ use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "alloc-random-mix";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n live blocks; body of 40% Alloc, 40% Free, 20% Realloc, sizes log-uniform 16 B..1 KiB, align 8 (16: 8%, 64: 2%)";
-
-crate::workload_params! {
-    /// Parameters of `alloc-random-mix`.
-    pub struct RandomMixParams {
+crate::generate::workload! {
+    /// n live blocks; body of 40% Alloc, 40% Free, 20% Realloc, sizes log-uniform 16 B..1 KiB,
+    /// align 8 (16: 8%, 64: 2%)
+    pub struct RandomMixParams for "alloc-random-mix" {
         /// Number of ops in the body.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
         /// Probability that a body op is a `Realloc`; the rest is split evenly between `Alloc`

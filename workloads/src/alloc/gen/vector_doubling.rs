@@ -30,19 +30,15 @@ use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "alloc-vector-doubling";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n arrays growing by doubling (Realloc 2x) from 16 B to geometric targets 32 B..32 KiB, 5% shrinks, freed and restarted at target";
-
 /// The capacity every array starts at.
 const START_BYTES: u32 = 16;
 /// Alignment of every array (8-byte elements).
 const ALIGN: u32 = 8;
 
-crate::workload_params! {
-    /// Parameters of `alloc-vector-doubling`.
-    pub struct VectorDoublingParams {
+crate::generate::workload! {
+    /// n arrays growing by doubling (Realloc 2x) from 16 B to geometric targets 32 B..32 KiB, 5%
+    /// shrinks, freed and restarted at target
+    pub struct VectorDoublingParams for "alloc-vector-doubling" {
         /// Number of body steps; each is one `Realloc` (double or halve) or, for an array at
         /// its target, a `Free` and an `Alloc`.
         pub steps: usize = 100_000, in 1..=(MAX_OPS / 2),

@@ -8,14 +8,10 @@ use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "comp-frame";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n entities with a point mass; 10 frames of Simulate, n/10 Write, n/100 Kill + Spawn + Attach, DestroyStep";
-
-crate::workload_params! {
-    /// Parameters of `comp-frame`.
-    pub struct CompFrameParams {
+crate::generate::workload! {
+    /// n entities with a point mass; 10 frames of Simulate, n/10 Write, n/100 Kill + Spawn +
+    /// Attach, DestroyStep
+    pub struct CompFrameParams for "comp-frame" {
         /// Frames in the body.
         pub frames: usize = 10, in 1..=10_000,
         /// Fraction of the live entities written per frame (at least 1).

@@ -11,14 +11,10 @@ use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "comp-gc";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n entities with a point mass; 100 frames of (kill f·n and respawn, one DestroyStep), f = kill_fraction (default 0.01)";
-
-crate::workload_params! {
-    /// Parameters of `comp-gc`.
-    pub struct CompGcParams {
+crate::generate::workload! {
+    /// n entities with a point mass; 100 frames of (kill f·n and respawn, one DestroyStep), f =
+    /// kill_fraction (default 0.01)
+    pub struct CompGcParams for "comp-gc" {
         /// Fraction of the entities killed (and replaced) per frame (`comp-gc-kill*` sweeps
         /// it).
         pub kill_fraction: f64 = 0.01, in 0.0..=0.5,

@@ -9,14 +9,10 @@ use crate::generate::parts::{Recorder, TracksLive};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "comp-lookup";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n entities, a fraction `density` (default 1) with a point mass; body of 100K Lookup (position read) of random live entities";
-
-crate::workload_params! {
-    /// Parameters of `comp-lookup`.
-    pub struct CompLookupParams {
+crate::generate::workload! {
+    /// n entities, a fraction `density` (default 1) with a point mass; body of 100K Lookup
+    /// (position read) of random live entities
+    pub struct CompLookupParams for "comp-lookup" {
         /// Fraction of the entities with a point mass.
         pub density: f64 = 1.0, in DENSITY,
         /// Number of `Lookup` ops.

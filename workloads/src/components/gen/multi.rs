@@ -11,14 +11,10 @@ use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "comp-multi";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "comp-frame on entities of which a fraction multi_fraction (0.25) has `extra` (2) more point masses (AttachAnother): several instances per entity";
-
-crate::workload_params! {
-    /// Parameters of `comp-multi`.
-    pub struct CompMultiParams {
+crate::generate::workload! {
+    /// comp-frame on entities of which a fraction multi_fraction (0.25) has `extra` (2) more point
+    /// masses (AttachAnother): several instances per entity
+    pub struct CompMultiParams for "comp-multi" {
         /// Fraction of the entities with further instances.
         pub multi_fraction: f64 = 0.25, in 0.0..=1.0,
         /// Further instances of such an entity.

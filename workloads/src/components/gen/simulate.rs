@@ -9,15 +9,9 @@ use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "comp-simulate";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n entities, each with a point mass; body of Simulate passes (about 2M instance updates)";
-
-crate::workload_params! {
-    /// Parameters of `comp-simulate`.
-    pub struct CompSimulateParams {
+crate::generate::workload! {
+    /// n entities, each with a point mass; body of Simulate passes (about 2M instance updates)
+    pub struct CompSimulateParams for "comp-simulate" {
         /// Instance updates the passes add up to: `clamp(ceil(updates / n), 1, max_passes)`
         /// passes.
         pub updates: u64 = 2_000_000, in 1..=1u64 << 32,

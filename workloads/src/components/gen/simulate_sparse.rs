@@ -9,15 +9,9 @@ use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "comp-simulate-sparse";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n entities, a fraction `density` (default 0.1) with a point mass; body of Simulate passes";
-
-crate::workload_params! {
-    /// Parameters of `comp-simulate-sparse`.
-    pub struct CompSimulateSparseParams {
+crate::generate::workload! {
+    /// n entities, a fraction `density` (default 0.1) with a point mass; body of Simulate passes
+    pub struct CompSimulateSparseParams for "comp-simulate-sparse" {
         /// Fraction of the entities with a point mass.
         pub density: f64 = 0.1, in DENSITY,
         /// Entity visits the passes add up to: `clamp(ceil(visits / n), 1, max_passes)` passes.

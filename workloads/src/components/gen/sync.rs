@@ -13,14 +13,11 @@ use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "comp-sync";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n/2 bones and n/2 nodes with a point mass; passes of CopyPosition(bone i -> node bone_to_node[i]), the mapping sorted";
-
-crate::workload_params! {
-    /// Parameters of `comp-sync` and `comp-sync-random`.
-    pub struct CompSyncParams {
+crate::generate::workload! {
+    /// n/2 bones and n/2 nodes with a point mass; passes of CopyPosition(bone i -> node
+    /// bone_to_node[i]), the mapping sorted
+    pub struct CompSyncParams for "comp-sync" {
+        // `comp-sync-random` has these parameters too.
         /// Copies the passes add up to: `clamp(ceil(visits / bones), 1, max_passes)` passes.
         pub visits: u64 = 500_000, in 1..=1u64 << 32,
         /// Most passes.

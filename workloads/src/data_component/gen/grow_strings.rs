@@ -8,14 +8,10 @@ use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "kv-grow-strings";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n entities with a string, an array and a float; body of `rounds` appends to every string and array";
-
-crate::workload_params! {
-    /// Parameters of `kv-grow-strings`.
-    pub struct KvGrowStringsParams {
+crate::generate::workload! {
+    /// n entities with a string, an array and a float; body of `rounds` appends to every string and
+    /// array
+    pub struct KvGrowStringsParams for "kv-grow-strings" {
         /// Rounds over all entities (shuffled each round); each appends to both values.
         pub rounds: usize = 4, in 1..=64,
         /// Bytes appended to a string per round (arrays get a quarter as many floats, at least 1).

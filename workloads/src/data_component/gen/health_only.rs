@@ -7,15 +7,9 @@ use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "kv-health-only";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "body spawns n entities and sets one float (stats.health) on each, then reads each once";
-
-crate::workload_params! {
-    /// Parameters of `kv-health-only`.
-    pub struct KvHealthOnlyParams {
+crate::generate::workload! {
+    /// body spawns n entities and sets one float (stats.health) on each, then reads each once
+    pub struct KvHealthOnlyParams for "kv-health-only" {
         /// Reads of each entity's health after the build.
         pub reads_per_entity: usize = 1, in 0..=64,
     }

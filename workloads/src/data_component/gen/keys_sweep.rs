@@ -8,15 +8,9 @@ use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "kv-keys-sweep";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n entities with `keys` float keys each (default 8); body of Gets of random present keys";
-
-crate::workload_params! {
-    /// Parameters of `kv-keys-sweep`.
-    pub struct KvKeysSweepParams {
+crate::generate::workload! {
+    /// n entities with `keys` float keys each (default 8); body of Gets of random present keys
+    pub struct KvKeysSweepParams for "kv-keys-sweep" {
         /// Keys per entity (the sweep's k: 1, 2, 4, 8, 16, 32, 64).
         pub keys: usize = 8, in 1..=64,
         /// Gets in the body.

@@ -10,14 +10,10 @@ use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "kv-overrides";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "a defaults entity plus n instances overriding each field with probability p (default 10%); body of GetOr";
-
-crate::workload_params! {
-    /// Parameters of `kv-overrides`.
-    pub struct KvOverridesParams {
+crate::generate::workload! {
+    /// a defaults entity plus n instances overriding each field with probability p (default 10%);
+    /// body of GetOr
+    pub struct KvOverridesParams for "kv-overrides" {
         /// Percent chance that an instance overrides a field (`kv-overrides-o*` sweeps it).
         pub override_percent: u64 = 10, in 0..=100,
         /// `GetOr` ops in the body.

@@ -8,14 +8,10 @@ use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "kv-sheet";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n entities with the article's 6-key character sheet; body of 90% Get / 10% Set of random fields";
-
-crate::workload_params! {
-    /// Parameters of `kv-sheet`.
-    pub struct KvSheetParams {
+crate::generate::workload! {
+    /// n entities with the article's 6-key character sheet; body of 90% Get / 10% Set of random
+    /// fields
+    pub struct KvSheetParams for "kv-sheet" {
         /// Ops in the body.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
         /// Percent of the body's ops that are `Set` (the rest are `Get`).

@@ -8,15 +8,9 @@ use crate::generate::parts::Recorder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "kv-snapshot";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n entities with the 6-key character sheet; body snapshots every entity `passes` times";
-
-crate::workload_params! {
-    /// Parameters of `kv-snapshot`.
-    pub struct KvSnapshotParams {
+crate::generate::workload! {
+    /// n entities with the 6-key character sheet; body snapshots every entity `passes` times
+    pub struct KvSnapshotParams for "kv-snapshot" {
         /// Passes over all entities.
         pub passes: usize = 1, in 1..=64,
     }

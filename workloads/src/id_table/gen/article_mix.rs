@@ -18,15 +18,9 @@ use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "article-mix";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n live objects; body of 80% Get, 10% Remove, 10% Add, live count kept near n";
-
-crate::workload_params! {
-    /// Parameters of `article-mix`.
-    pub struct ArticleMixParams {
+crate::generate::workload! {
+    /// n live objects; body of 80% Get, 10% Remove, 10% Add, live count kept near n
+    pub struct ArticleMixParams for "article-mix" {
         /// Number of ops in the body.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
         /// Probability that an op is a `Get`; the rest is split evenly between `Remove` and

@@ -9,15 +9,9 @@ use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "churn";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n live objects; body of steps removing a random object and adding one";
-
-crate::workload_params! {
-    /// Parameters of `churn`.
-    pub struct ChurnParams {
+crate::generate::workload! {
+    /// n live objects; body of steps removing a random object and adding one
+    pub struct ChurnParams for "churn" {
         /// Number of steps; each is one `Remove` of a uniformly random live object then one
         /// `Add`, so the body has `2 * steps` ops.
         pub steps: usize = 100_000, in 1..=(MAX_OPS / 2),

@@ -21,15 +21,10 @@ use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "churn-hot";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "body of quick add/remove of short-lived objects (exhausts generations under a LIFO free list)";
-
-crate::workload_params! {
-    /// Parameters of `churn-hot`.
-    pub struct ChurnHotParams {
+crate::generate::workload! {
+    /// body of quick add/remove of short-lived objects (exhausts generations under a LIFO free
+    /// list)
+    pub struct ChurnHotParams for "churn-hot" {
         /// Number of steps; each is one `Add` then one `Remove`, so the body has `2 * steps`
         /// ops. The default makes each reused slot exceed 2^16 generations under a LIFO free
         /// list with the default window.

@@ -18,14 +18,10 @@ use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "churn-hot-stale";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "quick add/remove of short-lived objects with stale lookups of ones removed 65,536 steps ago (resolves under a LIFO free list with a 16-bit generation)";
-
-crate::workload_params! {
-    /// Parameters of `churn-hot-stale`.
-    pub struct ChurnHotStaleParams {
+crate::generate::workload! {
+    /// quick add/remove of short-lived objects with stale lookups of ones removed 65,536 steps ago
+    /// (resolves under a LIFO free list with a 16-bit generation)
+    pub struct ChurnHotStaleParams for "churn-hot-stale" {
         /// Number of steps; each is an `Add`, a `GetStale` (from step `distance` on) and a
         /// `Remove`. The default passes `distance` by a few thousand steps.
         pub steps: usize = 70_000, in 1..=(MAX_OPS / 3),

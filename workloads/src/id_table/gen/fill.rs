@@ -6,14 +6,11 @@ use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "fill";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "body adds n objects to an empty table";
-
-crate::workload_params! {
-    /// Parameters of `fill` (it has none: the body is exactly `n` adds).
-    pub struct FillParams {}
+crate::generate::workload! {
+    /// body adds n objects to an empty table
+    pub struct FillParams for "fill" {
+        // None: the body is exactly `n` adds.
+    }
 }
 
 /// Setup: nothing. Body: `n` `Add`s. The seed is unused (the trace has no choices).

@@ -11,15 +11,9 @@ use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "frame";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n live objects; body of frames: IterateMut, uniform Gets, a few despawns and spawns";
-
-crate::workload_params! {
-    /// Parameters of `frame`.
-    pub struct FrameParams {
+crate::generate::workload! {
+    /// n live objects; body of frames: IterateMut, uniform Gets, a few despawns and spawns
+    pub struct FrameParams for "frame" {
         /// Number of frames in the body.
         pub frames: usize = 10, in 1..=100_000,
         /// `Get`s per frame as a fraction of `n` (at least 1, at most `max_lookups`).

@@ -7,14 +7,9 @@ use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "iterate-full";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n live objects, no holes; body of Iterate passes";
-
-crate::workload_params! {
-    /// Parameters of `iterate-full`.
-    pub struct IterateFullParams {
+crate::generate::workload! {
+    /// n live objects, no holes; body of Iterate passes
+    pub struct IterateFullParams for "iterate-full" {
         /// Objects the body should visit in total: the pass count is
         /// `ceil(target_visits / n)`, clamped to `1..=max_passes`.
         pub target_visits: u64 = 1_000_000, in 1..=(1 << 40),

@@ -7,14 +7,9 @@ use crate::generate::MAX_OPS;
 use crate::id_table::IdTableOp;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "iterate-full-p8";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "iterate-full with 8-byte objects";
-
-crate::workload_params! {
-    /// Parameters of `iterate-full-p8`.
-    pub struct IterateFullP8Params {
+crate::generate::workload! {
+    /// iterate-full with 8-byte objects
+    pub struct IterateFullP8Params for "iterate-full-p8" {
         /// Objects the body should visit in total, as `iterate-full`'s.
         pub target_visits: u64 = 1_000_000, in 1..=(1 << 40),
         /// Upper bound on the pass count, as `iterate-full`'s.

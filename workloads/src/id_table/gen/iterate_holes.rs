@@ -13,15 +13,9 @@ use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "iterate-holes";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n live objects left after random removes from 2n; body of Iterate passes";
-
-crate::workload_params! {
-    /// Parameters of `iterate-holes`.
-    pub struct IterateHolesParams {
+crate::generate::workload! {
+    /// n live objects left after random removes from 2n; body of Iterate passes
+    pub struct IterateHolesParams for "iterate-holes" {
         /// Fraction of the slots that are holes when the body starts (0.5: n live in 2n slots).
         pub hole_fraction: f64 = 0.5, in 0.0..=0.95,
         /// Live objects the body should visit in total: the pass count is

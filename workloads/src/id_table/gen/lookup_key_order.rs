@@ -12,14 +12,10 @@ use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "lookup-key-order";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n live objects; body of Gets in ascending order of the objects' value (a consumer's key), dense order unsorted";
-
-crate::workload_params! {
-    /// Parameters of `lookup-key-order`.
-    pub struct LookupKeyOrderParams {
+crate::generate::workload! {
+    /// n live objects; body of Gets in ascending order of the objects' value (a consumer's key),
+    /// dense order unsorted
+    pub struct LookupKeyOrderParams for "lookup-key-order" {
         /// Fewest `Get` ops in the body: whole passes over the `n` objects in key order.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
     }

@@ -6,15 +6,9 @@ use crate::generate::MAX_OPS;
 use crate::id_table::IdTableOp;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "lookup-key-order-sorted";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "lookup-key-order after the table sorted its objects by that key (untimed Sort in the setup)";
-
-crate::workload_params! {
-    /// Parameters of `lookup-key-order-sorted`.
-    pub struct LookupKeyOrderSortedParams {
+crate::generate::workload! {
+    /// lookup-key-order after the table sorted its objects by that key (untimed Sort in the setup)
+    pub struct LookupKeyOrderSortedParams for "lookup-key-order-sorted" {
         /// Fewest `Get` ops in the body: whole passes over the `n` objects in key order.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
     }

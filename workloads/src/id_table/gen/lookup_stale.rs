@@ -17,15 +17,9 @@ use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "lookup-stale";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n live objects, some in reused slots of removed ones; body of GetStale of removed handles";
-
-crate::workload_params! {
-    /// Parameters of `lookup-stale`.
-    pub struct LookupStaleParams {
+crate::generate::workload! {
+    /// n live objects, some in reused slots of removed ones; body of GetStale of removed handles
+    pub struct LookupStaleParams for "lookup-stale" {
         /// Number of `GetStale` ops in the body.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
         /// Fraction of the `n` first objects removed (and replaced) in the setup; at least one

@@ -19,14 +19,10 @@ use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "lookup-stale-pass";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n live objects, half in reused slots of removed ones; body: whole passes of GetStale over every removed handle, each in a fresh random order";
-
-crate::workload_params! {
-    /// Parameters of `lookup-stale-pass`.
-    pub struct LookupStalePassParams {
+crate::generate::workload! {
+    /// n live objects, half in reused slots of removed ones; body: whole passes of GetStale over
+    /// every removed handle, each in a fresh random order
+    pub struct LookupStalePassParams for "lookup-stale-pass" {
         /// Fewest `GetStale` ops in the body: as many whole passes over the removed handles as
         /// reach it (at least one).
         pub ops: usize = 100_000, in 1..=MAX_OPS,

@@ -16,14 +16,10 @@ use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "lookup-stale-vacant";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n objects added, half removed and their slots left free; body: whole passes of GetStale over every removed handle, each in a fresh random order";
-
-crate::workload_params! {
-    /// Parameters of `lookup-stale-vacant`.
-    pub struct LookupStaleVacantParams {
+crate::generate::workload! {
+    /// n objects added, half removed and their slots left free; body: whole passes of GetStale over
+    /// every removed handle, each in a fresh random order
+    pub struct LookupStaleVacantParams for "lookup-stale-vacant" {
         /// Fewest `GetStale` ops in the body: as many whole passes over the removed handles as
         /// reach it (at least one).
         pub ops: usize = 100_000, in 1..=MAX_OPS,

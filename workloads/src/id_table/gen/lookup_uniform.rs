@@ -15,14 +15,10 @@ use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "lookup-uniform";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n live objects; body of Gets: whole passes over every live object, each in a fresh random order";
-
-crate::workload_params! {
-    /// Parameters of `lookup-uniform`.
-    pub struct LookupUniformParams {
+crate::generate::workload! {
+    /// n live objects; body of Gets: whole passes over every live object, each in a fresh random
+    /// order
+    pub struct LookupUniformParams for "lookup-uniform" {
         /// Fewest `Get` ops in the body: as many whole passes over the `n` live objects as reach
         /// it (at least one), so per-op times at every `n` average at least this many lookups
         /// and every object is touched.

@@ -6,14 +6,9 @@ use crate::generate::MAX_OPS;
 use crate::id_table::IdTableOp;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "lookup-uniform-p8";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "lookup-uniform with 8-byte objects";
-
-crate::workload_params! {
-    /// Parameters of `lookup-uniform-p8`.
-    pub struct LookupUniformP8Params {
+crate::generate::workload! {
+    /// lookup-uniform with 8-byte objects
+    pub struct LookupUniformP8Params for "lookup-uniform-p8" {
         /// Fewest `Get` ops in the body, as `lookup-uniform`'s.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
         /// Bytes per stored object: 8, 32 or 128 ([`crate::PayloadSize`]).

@@ -9,14 +9,9 @@ use crate::id_table::{Handle, IdTableOp};
 use crate::rng::{TraceRng, Zipf};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "lookup-zipf";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n live objects; body of Zipf-distributed Gets (a scattered hot set)";
-
-crate::workload_params! {
-    /// Parameters of `lookup-zipf`.
-    pub struct LookupZipfParams {
+crate::generate::workload! {
+    /// n live objects; body of Zipf-distributed Gets (a scattered hot set)
+    pub struct LookupZipfParams for "lookup-zipf" {
         /// Number of `Get` ops in the body.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
         /// Zipf exponent `s`: the object of popularity rank `k` is looked up with weight

@@ -8,14 +8,9 @@ use crate::id_table::builder::TraceBuilder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "remove-random";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n live objects; body removes half of them in random order";
-
-crate::workload_params! {
-    /// Parameters of `remove-random`.
-    pub struct RemoveRandomParams {
+crate::generate::workload! {
+    /// n live objects; body removes half of them in random order
+    pub struct RemoveRandomParams for "remove-random" {
         /// Fraction of the `n` objects the body removes (at least one).
         pub remove_fraction: f64 = 0.5, in 0.0..=1.0,
     }

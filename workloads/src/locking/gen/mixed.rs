@@ -8,14 +8,9 @@ use crate::locking::{LockingOp, NO_OTHER};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "lock-mixed";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "as lock-none, and 5% of jobs also push a random other unit";
-
-crate::workload_params! {
-    /// Parameters of `lock-mixed`.
-    pub struct LockMixedParams {
+crate::generate::workload! {
+    /// as lock-none, and 5% of jobs also push a random other unit
+    pub struct LockMixedParams for "lock-mixed" {
         /// Frames of the body.
         pub frames: u32 = 4, in 1..=64,
         /// Script work between calls (iterations of its loop).

@@ -7,14 +7,10 @@ use crate::locking::{LockingOp, NO_OTHER};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "lock-none";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n units; body: 4 frames of every unit's script (read, raycast ~8 hits, push itself; 64 work iterations between calls), no job writes another unit";
-
-crate::workload_params! {
-    /// Parameters of `lock-none`.
-    pub struct LockNoneParams {
+crate::generate::workload! {
+    /// n units; body: 4 frames of every unit's script (read, raycast ~8 hits, push itself; 64 work
+    /// iterations between calls), no job writes another unit
+    pub struct LockNoneParams for "lock-none" {
         /// Frames of the body.
         pub frames: u32 = 4, in 1..=64,
         /// Script work between calls (iterations of its loop).

@@ -7,15 +7,9 @@ use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_se
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "idx-build";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "body adds n relations over n/4 keys (sets of 1-7) in shuffled order to an empty index";
-
-crate::workload_params! {
-    /// Parameters of `idx-build`.
-    pub struct IdxBuildParams {
+crate::generate::workload! {
+    /// body adds n relations over n/4 keys (sets of 1-7) in shuffled order to an empty index
+    pub struct IdxBuildParams for "idx-build" {
         /// Set sizes: `"uniform-1-7"` or `"heavy-tail"` (see `SetSizes`).
         pub set_sizes: SetSizes = SetSizes::Uniform1To7, in SetSizes::ALL,
     }

@@ -9,15 +9,9 @@ use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_se
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "idx-churn";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n relations over n/4 keys; body of steps removing a random relation and adding one";
-
-crate::workload_params! {
-    /// Parameters of `idx-churn`.
-    pub struct IdxChurnParams {
+crate::generate::workload! {
+    /// n relations over n/4 keys; body of steps removing a random relation and adding one
+    pub struct IdxChurnParams for "idx-churn" {
         /// Steps; each is one `Remove` and one `Add` (2 ops).
         pub steps: usize = 50_000, in 1..=(MAX_OPS / 2),
     }

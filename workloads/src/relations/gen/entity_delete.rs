@@ -9,15 +9,9 @@ use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_se
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "idx-entity-delete";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n relations over n/4 entities; body of RemoveEntity of distinct random entities (both sides)";
-
-crate::workload_params! {
-    /// Parameters of `idx-entity-delete`.
-    pub struct IdxEntityDeleteParams {
+crate::generate::workload! {
+    /// n relations over n/4 entities; body of RemoveEntity of distinct random entities (both sides)
+    pub struct IdxEntityDeleteParams for "idx-entity-delete" {
         /// Entities deleted: `min(deletes, k/10)` (at least 1), where `k` is the entity count.
         pub deletes: usize = 10_000, in 1..=MAX_OPS,
     }

@@ -8,15 +8,9 @@ use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_se
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "idx-first";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n relations over n/4 keys (sets of 1-7); body of FirstByA of uniform keys";
-
-crate::workload_params! {
-    /// Parameters of `idx-first`.
-    pub struct IdxFirstParams {
+crate::generate::workload! {
+    /// n relations over n/4 keys (sets of 1-7); body of FirstByA of uniform keys
+    pub struct IdxFirstParams for "idx-first" {
         /// Body ops.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
     }

@@ -8,15 +8,9 @@ use crate::relations::RelationOp;
 use crate::relations::builder::{Layout, SetSizes};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "idx-heavy-tail";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "as idx-notify with heavy-tailed sets (1% of keys hold 100-1000 records)";
-
-crate::workload_params! {
-    /// Parameters of `idx-heavy-tail`.
-    pub struct IdxHeavyTailParams {
+crate::generate::workload! {
+    /// as idx-notify with heavy-tailed sets (1% of keys hold 100-1000 records)
+    pub struct IdxHeavyTailParams for "idx-heavy-tail" {
         /// Body ops.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
     }

@@ -9,14 +9,10 @@ use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_se
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "idx-notify";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n relations over n/4 observed keys (sets of 1-7, scattered); body 80% VisitByA, 10% Add, 10% Remove";
-
-crate::workload_params! {
-    /// Parameters of `idx-notify`.
-    pub struct IdxNotifyParams {
+crate::generate::workload! {
+    /// n relations over n/4 observed keys (sets of 1-7, scattered); body 80% VisitByA, 10% Add, 10%
+    /// Remove
+    pub struct IdxNotifyParams for "idx-notify" {
         /// Body ops.
         pub ops: usize = 100_000, in 1..=MAX_OPS,
         /// Set sizes: `"uniform-1-7"` or `"heavy-tail"` (see `SetSizes`).

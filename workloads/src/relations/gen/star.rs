@@ -9,18 +9,13 @@ use crate::relations::builder::RelationTraceBuilder;
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "idx-star";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n observers of one entity (the player), then all n relations removed in random order";
-
 /// The observed entity (the player).
 pub const PLAYER: u32 = 0;
 
-crate::workload_params! {
-    /// Parameters of `idx-star` (`seed` orders the removals).
-    pub struct IdxStarParams {
+crate::generate::workload! {
+    /// n observers of one entity (the player), then all n relations removed in random order
+    pub struct IdxStarParams for "idx-star" {
+        // `seed` orders the removals.
         /// Fraction of the `n` relations the body removes, in percent.
         pub remove_percent: u32 = 100, in 1..=100,
     }

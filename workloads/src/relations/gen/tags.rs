@@ -13,17 +13,13 @@ use crate::rng::{TraceRng, Zipf};
 use crate::tags::builder::{VOCABULARY, vocabulary_tag};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "idx-tags";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "tag → entity relations: n/3 entities × 3 Zipf-popular tags; body visits common and rare tags alternately (about 1M records)";
-
 /// Tags of rank below this are "common"; the others "rare".
 pub const COMMON_RANKS: usize = 8;
 
-crate::workload_params! {
-    /// Parameters of `idx-tags`.
-    pub struct IdxTagsParams {
+crate::generate::workload! {
+    /// tag → entity relations: n/3 entities × 3 Zipf-popular tags; body visits common and rare tags
+    /// alternately (about 1M records)
+    pub struct IdxTagsParams for "idx-tags" {
         /// Records the body should visit in total; visits stop once they reach it.
         pub target_visits: u64 = 1_000_000, in 1..=(1 << 40),
         /// Upper bound on the body's visits.

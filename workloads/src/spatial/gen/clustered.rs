@@ -9,14 +9,10 @@ use crate::spatial::SpatialOp;
 use crate::spatial::builder::{DESIGN_RADIUS, SpatialTraceBuilder, box_side, normal};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "sp-clustered";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n 2D points in Gaussian clusters of 256 (sigma = 2 cells); body: 1K radius-r queries at random points";
-
-crate::workload_params! {
-    /// Parameters of `sp-clustered`.
-    pub struct SpClusteredParams {
+crate::generate::workload! {
+    /// n 2D points in Gaussian clusters of 256 (sigma = 2 cells); body: 1K radius-r queries at
+    /// random points
+    pub struct SpClusteredParams for "sp-clustered" {
         /// Body queries.
         pub queries: usize = 1_000, in 1..=MAX_OPS,
         /// Points per cluster.

@@ -6,15 +6,9 @@ use crate::spatial::SpatialOp;
 use crate::spatial::builder::{Uniform, uniform_queries};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "sp-large-radius";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "sp-uniform's points; body: 1K queries at 10x the design radius (the article's ~100 cells)";
-
-crate::workload_params! {
-    /// Parameters of `sp-large-radius`.
-    pub struct SpLargeRadiusParams {
+crate::generate::workload! {
+    /// sp-uniform's points; body: 1K queries at 10x the design radius (the article's ~100 cells)
+    pub struct SpLargeRadiusParams for "sp-large-radius" {
         /// Body queries.
         pub queries: usize = 1_000, in 1..=MAX_OPS,
         /// Expected points per group of 4 cells (sets the box size).

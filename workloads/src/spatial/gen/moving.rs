@@ -9,15 +9,9 @@ use crate::spatial::SpatialOp;
 use crate::spatial::builder::{DESIGN_RADIUS, SpatialTraceBuilder, box_side};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "sp-moving";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "sp-uniform's points; body: 10 frames of (move 1% by up to r per axis, 100 radius-r queries)";
-
-crate::workload_params! {
-    /// Parameters of `sp-moving`.
-    pub struct SpMovingParams {
+crate::generate::workload! {
+    /// sp-uniform's points; body: 10 frames of (move 1% by up to r per axis, 100 radius-r queries)
+    pub struct SpMovingParams for "sp-moving" {
         /// Frames.
         pub frames: usize = 10, in 1..=10_000,
         /// Queries per frame.

@@ -6,15 +6,9 @@ use crate::spatial::SpatialOp;
 use crate::spatial::builder::{Uniform, uniform_queries};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "sp-uniform";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n uniform 2D points, ~16 per 2x2 cells of 2r; body: 1K radius-r queries at uniform points";
-
-crate::workload_params! {
-    /// Parameters of `sp-uniform`.
-    pub struct SpUniformParams {
+crate::generate::workload! {
+    /// n uniform 2D points, ~16 per 2x2 cells of 2r; body: 1K radius-r queries at uniform points
+    pub struct SpUniformParams for "sp-uniform" {
         /// Body queries.
         pub queries: usize = 1_000, in 1..=MAX_OPS,
         /// Expected points per group of 4 cells (sets the box size).

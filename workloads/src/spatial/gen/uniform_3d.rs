@@ -6,15 +6,9 @@ use crate::spatial::SpatialOp;
 use crate::spatial::builder::{Uniform, uniform_queries};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "sp-3d";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n uniform 3D points, ~16 per 2x2x2 cells of 2r; body: 1K radius-r queries at uniform points";
-
-crate::workload_params! {
-    /// Parameters of `sp-3d`.
-    pub struct Sp3dParams {
+crate::generate::workload! {
+    /// n uniform 3D points, ~16 per 2x2x2 cells of 2r; body: 1K radius-r queries at uniform points
+    pub struct Sp3dParams for "sp-3d" {
         /// Body queries.
         pub queries: usize = 1_000, in 1..=MAX_OPS,
         /// Expected points per group of 8 cells (sets the box size).

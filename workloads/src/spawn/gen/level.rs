@@ -7,14 +7,10 @@ use crate::spawn::SpawnOp;
 use crate::spawn::builder::{LevelShape, level};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "spawn-level";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "a level of n entities (1-5 components, mean 3; 10% children in chains <= 5; 2% unknown components); body: spawn it once";
-
-crate::workload_params! {
-    /// Parameters of `spawn-level`.
-    pub struct SpawnLevelParams {
+crate::generate::workload! {
+    /// a level of n entities (1-5 components, mean 3; 10% children in chains <= 5; 2% unknown
+    /// components); body: spawn it once
+    pub struct SpawnLevelParams for "spawn-level" {
         /// Fraction of entities that are children (in chains).
         pub child_fraction: f64 = 0.1, in 0.0..=0.9,
         /// Longest chain, root included.

@@ -7,15 +7,9 @@ use crate::spawn::SpawnOp;
 use crate::spawn::builder::{LevelShape, chain};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "spawn-prefab";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "a 5-entity prefab (a root and a chain of 4) spawned n/5 times in a row; n entities spawned";
-
-crate::workload_params! {
-    /// Parameters of `spawn-prefab`.
-    pub struct SpawnPrefabParams {
+crate::generate::workload! {
+    /// a 5-entity prefab (a root and a chain of 4) spawned n/5 times in a row; n entities spawned
+    pub struct SpawnPrefabParams for "spawn-prefab" {
         /// Entities of the prefab (a root and a chain of `size - 1`).
         pub size: u32 = 5, in 1..=64,
     }

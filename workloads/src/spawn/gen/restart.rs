@@ -7,15 +7,9 @@ use crate::spawn::SpawnOp;
 use crate::spawn::builder::{LevelShape, level};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "spawn-restart";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "the spawn-level level; body: spawn, then 9 x (despawn all, spawn): 10 spawns";
-
-crate::workload_params! {
-    /// Parameters of `spawn-restart`.
-    pub struct SpawnRestartParams {
+crate::generate::workload! {
+    /// the spawn-level level; body: spawn, then 9 x (despawn all, spawn): 10 spawns
+    pub struct SpawnRestartParams for "spawn-restart" {
         /// Spawns of the level (a `DespawnAll` before each but the first).
         pub rounds: u32 = 10, in 1..=1000,
     }

@@ -8,15 +8,9 @@ use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "tags-build";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "body spawns n entities and adds their tags (3 each), interleaved over entities";
-
-crate::workload_params! {
-    /// Parameters of `tags-build`.
-    pub struct TagsBuildParams {
+crate::generate::workload! {
+    /// body spawns n entities and adds their tags (3 each), interleaved over entities
+    pub struct TagsBuildParams for "tags-build" {
         /// Tags per entity: `"constant-3"` or `"heavy-tail"` (most entities 1-4 tags, 1% with
         /// 20-100; see `TagCounts`).
         pub tag_counts: TagCounts = TagCounts::Constant3, in TagCounts::ALL,

@@ -6,15 +6,9 @@ use crate::tags::TagOp;
 use crate::tags::builder::TagCounts;
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "tags-build-heavy";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "body spawns n entities and adds heavy-tailed tag counts (1% with 20-100), interleaved";
-
-crate::workload_params! {
-    /// Parameters of `tags-build-heavy`.
-    pub struct TagsBuildHeavyParams {
+crate::generate::workload! {
+    /// body spawns n entities and adds heavy-tailed tag counts (1% with 20-100), interleaved
+    pub struct TagsBuildHeavyParams for "tags-build-heavy" {
         /// Tags per entity: `"heavy-tail"` (most entities 1-4 tags, 1% with 20-100; see
         /// `TagCounts`) or `"constant-3"`.
         pub tag_counts: TagCounts = TagCounts::HeavyTail, in TagCounts::ALL,

@@ -9,14 +9,10 @@ use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "tags-churn";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "n entities with 3 tags each; body of steps despawning a random entity and spawning one with 3 tags";
-
-crate::workload_params! {
-    /// Parameters of `tags-churn`.
-    pub struct TagsChurnParams {
+crate::generate::workload! {
+    /// n entities with 3 tags each; body of steps despawning a random entity and spawning one with
+    /// 3 tags
+    pub struct TagsChurnParams for "tags-churn" {
         /// Tags per entity: `"constant-3"` or `"heavy-tail"` (see `TagCounts`), for the built
         /// entities and the spawned ones.
         pub tag_counts: TagCounts = TagCounts::Constant3, in TagCounts::ALL,

@@ -15,15 +15,9 @@ use crate::tags::TagOp;
 use crate::tags::builder::{TagTraceBuilder, random_tag};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "tags-grow-long";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "64 entities; body pushes n tags onto them in turn, so each list grows to n/64 tags";
-
-crate::workload_params! {
-    /// Parameters of `tags-grow-long`.
-    pub struct TagsGrowLongParams {
+crate::generate::workload! {
+    /// 64 entities; body pushes n tags onto them in turn, so each list grows to n/64 tags
+    pub struct TagsGrowLongParams for "tags-grow-long" {
         /// Entities the tags go to, in turn: each list ends `n / lists` tags long. 64 keeps the
         /// +1 growth policy's copying (about `2 n² / lists` bytes over the body) near 2 GB at
         /// the sweep's 256K tags.

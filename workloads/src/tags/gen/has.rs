@@ -8,15 +8,9 @@ use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "tags-has";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n entities with 3 tags each; body of HasTag on random entities, tag present half the time";
-
-crate::workload_params! {
-    /// Parameters of `tags-has`.
-    pub struct TagsHasParams {
+crate::generate::workload! {
+    /// n entities with 3 tags each; body of HasTag on random entities, tag present half the time
+    pub struct TagsHasParams for "tags-has" {
         /// Tags per entity: `"constant-3"` or `"heavy-tail"` (see `TagCounts`).
         pub tag_counts: TagCounts = TagCounts::Constant3, in TagCounts::ALL,
         /// Number of `HasTag` ops in the body.

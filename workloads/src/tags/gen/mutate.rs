@@ -10,15 +10,9 @@ use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "tags-mutate";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n entities with 3 tags each; body of reads (HasTag, VisitEntity) and add/remove writes, 4:1";
-
-crate::workload_params! {
-    /// Parameters of `tags-mutate`.
-    pub struct TagsMutateParams {
+crate::generate::workload! {
+    /// n entities with 3 tags each; body of reads (HasTag, VisitEntity) and add/remove writes, 4:1
+    pub struct TagsMutateParams for "tags-mutate" {
         /// Tags per entity when built: `"constant-3"` or `"heavy-tail"` (see `TagCounts`).
         pub tag_counts: TagCounts = TagCounts::Constant3, in TagCounts::ALL,
         /// Number of ops in the body.

@@ -9,15 +9,9 @@ use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "tags-visit-all";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n entities with 3 tags each, built interleaved; body of VisitAll passes (about 1M tags)";
-
-crate::workload_params! {
-    /// Parameters of `tags-visit-all`.
-    pub struct TagsVisitAllParams {
+crate::generate::workload! {
+    /// n entities with 3 tags each, built interleaved; body of VisitAll passes (about 1M tags)
+    pub struct TagsVisitAllParams for "tags-visit-all" {
         /// Tags per entity: `"constant-3"` or `"heavy-tail"` (see `TagCounts`).
         pub tag_counts: TagCounts = TagCounts::Constant3, in TagCounts::ALL,
         /// Tags the body should visit in total: the pass count is `ceil(target_visits /

@@ -10,15 +10,9 @@ use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "tags-visit-all-fragmented";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "tags-visit-all built amid foreign heap allocations, half freed (a used heap)";
-
-crate::workload_params! {
-    /// Parameters of `tags-visit-all-fragmented`.
-    pub struct TagsVisitAllFragmentedParams {
+crate::generate::workload! {
+    /// tags-visit-all built amid foreign heap allocations, half freed (a used heap)
+    pub struct TagsVisitAllFragmentedParams for "tags-visit-all-fragmented" {
         /// Tags per entity: `"constant-3"` or `"heavy-tail"` (see `TagCounts`).
         pub tag_counts: TagCounts = TagCounts::Constant3, in TagCounts::ALL,
         /// Tags the body should visit in total: the pass count is `ceil(target_visits /

@@ -8,15 +8,9 @@ use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "tags-visit-all-heavy";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n entities with heavy-tailed tag counts (1% with 20-100); body of VisitAll passes";
-
-crate::workload_params! {
-    /// Parameters of `tags-visit-all-heavy`.
-    pub struct TagsVisitAllHeavyParams {
+crate::generate::workload! {
+    /// n entities with heavy-tailed tag counts (1% with 20-100); body of VisitAll passes
+    pub struct TagsVisitAllHeavyParams for "tags-visit-all-heavy" {
         /// Tags per entity: `"heavy-tail"` or `"constant-3"` (see `TagCounts`).
         pub tag_counts: TagCounts = TagCounts::HeavyTail, in TagCounts::ALL,
         /// Tags the body should visit in total: the pass count is `ceil(target_visits /

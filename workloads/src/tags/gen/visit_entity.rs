@@ -9,15 +9,9 @@ use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
 use crate::trace::Trace;
 
-/// Registry name.
-pub const NAME: &str = "tags-visit-entity";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "n entities with 3 tags each, built interleaved; body visits the tags of random entities";
-
-crate::workload_params! {
-    /// Parameters of `tags-visit-entity`.
-    pub struct TagsVisitEntityParams {
+crate::generate::workload! {
+    /// n entities with 3 tags each, built interleaved; body visits the tags of random entities
+    pub struct TagsVisitEntityParams for "tags-visit-entity" {
         /// Tags per entity: `"constant-3"` or `"heavy-tail"` (see `TagCounts`).
         pub tag_counts: TagCounts = TagCounts::Constant3, in TagCounts::ALL,
         /// Number of `VisitEntity` ops in the body, each of a uniformly random live entity.

@@ -8,14 +8,10 @@ use crate::trace::Trace;
 use crate::transforms::TransformOp;
 use crate::transforms::builder::{DEFAULT_FRAMES, chain_all};
 
-/// Registry name.
-pub const NAME: &str = "xf-chain-all";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "chains of 64, every node moves each frame (SetLocal root to leaf): O(L^2) immediate vs O(L) deferred";
-
-crate::workload_params! {
-    /// Parameters of `xf-chain-all`.
-    pub struct XfChainAllParams {
+crate::generate::workload! {
+    /// chains of 64, every node moves each frame (SetLocal root to leaf): O(L^2) immediate vs O(L)
+    /// deferred
+    pub struct XfChainAllParams for "xf-chain-all" {
         /// Nodes per chain (the last chain may be shorter).
         pub chain_len: usize = 64, in 1..=(1 << 20),
         /// Frames in the body.

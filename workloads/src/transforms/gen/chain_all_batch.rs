@@ -6,15 +6,9 @@ use crate::trace::Trace;
 use crate::transforms::TransformOp;
 use crate::transforms::builder::{DEFAULT_FRAMES, chain_all};
 
-/// Registry name.
-pub const NAME: &str = "xf-chain-all-batch";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "xf-chain-all through the batch API: one set_local_batch per chain per frame";
-
-crate::workload_params! {
-    /// Parameters of `xf-chain-all-batch`.
-    pub struct XfChainAllBatchParams {
+crate::generate::workload! {
+    /// xf-chain-all through the batch API: one set_local_batch per chain per frame
+    pub struct XfChainAllBatchParams for "xf-chain-all-batch" {
         /// Nodes per chain (the last chain may be shorter).
         pub chain_len: usize = 64, in 1..=(1 << 20),
         /// Frames in the body.

@@ -14,15 +14,9 @@ use crate::transforms::builder::{
     DEFAULT_FRAMES, WARMUP_FRAMES, XfTraceBuilder, move_frame, percent_of,
 };
 
-/// Registry name.
-pub const NAME: &str = "xf-persistent-movers";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "forest of depth <= 5; the same 10% of the nodes move every frame (dirty-list eviction)";
-
-crate::workload_params! {
-    /// Parameters of `xf-persistent-movers`.
-    pub struct XfPersistentMoversParams {
+crate::generate::workload! {
+    /// forest of depth <= 5; the same 10% of the nodes move every frame (dirty-list eviction)
+    pub struct XfPersistentMoversParams for "xf-persistent-movers" {
         /// Frames in the body.
         pub frames: usize = DEFAULT_FRAMES, in 1..=MAX_OPS,
         /// The movers, in percent of `n` (at least one).

@@ -9,14 +9,9 @@ use crate::trace::Trace;
 use crate::transforms::TransformOp;
 use crate::transforms::builder::XfTraceBuilder;
 
-/// Registry name.
-pub const NAME: &str = "xf-query";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str = "forest of depth <= 5 after EndFrame; body of random GetWorld";
-
-crate::workload_params! {
-    /// Parameters of `xf-query`.
-    pub struct XfQueryParams {
+crate::generate::workload! {
+    /// forest of depth <= 5 after EndFrame; body of random GetWorld
+    pub struct XfQueryParams for "xf-query" {
         /// `GetWorld` ops in the body.
         pub reads: usize = 100_000, in 1..=MAX_OPS,
     }

@@ -12,15 +12,9 @@ use crate::trace::Trace;
 use crate::transforms::TransformOp;
 use crate::transforms::builder::{DEFAULT_FRAMES, XfTraceBuilder, percent_of};
 
-/// Registry name.
-pub const NAME: &str = "xf-reparent-churn";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "forest of depth <= 5; each frame 1% of n reparent / destroy+create / set_local ops";
-
-crate::workload_params! {
-    /// Parameters of `xf-reparent-churn`.
-    pub struct XfReparentChurnParams {
+crate::generate::workload! {
+    /// forest of depth <= 5; each frame 1% of n reparent / destroy+create / set_local ops
+    pub struct XfReparentChurnParams for "xf-reparent-churn" {
         /// Frames in the body.
         pub frames: usize = DEFAULT_FRAMES, in 1..=MAX_OPS,
         /// Structural ops per frame, in percent of `n` (at least one).

@@ -10,15 +10,9 @@ use crate::trace::Trace;
 use crate::transforms::TransformOp;
 use crate::transforms::builder::{DEFAULT_FRAMES, XfTraceBuilder, move_frame, percent_of};
 
-/// Registry name.
-pub const NAME: &str = "xf-root-move";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "forest of depth <= 5; every root moves each frame (both strategies O(n))";
-
-crate::workload_params! {
-    /// Parameters of `xf-root-move`.
-    pub struct XfRootMoveParams {
+crate::generate::workload! {
+    /// forest of depth <= 5; every root moves each frame (both strategies O(n))
+    pub struct XfRootMoveParams for "xf-root-move" {
         /// Frames in the body.
         pub frames: usize = DEFAULT_FRAMES, in 1..=MAX_OPS,
         /// Random nodes read per frame, in percent of `n` (at least one).

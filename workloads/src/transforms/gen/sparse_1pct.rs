@@ -14,15 +14,9 @@ use crate::transforms::builder::{
     DEFAULT_FRAMES, WARMUP_FRAMES, XfTraceBuilder, move_frame, percent_of,
 };
 
-/// Registry name.
-pub const NAME: &str = "xf-sparse-1pct";
-/// One-line description for `dodbench list`.
-pub const DESCRIPTION: &str =
-    "forest of depth <= 5; 1% of the nodes move each frame, different ones every frame";
-
-crate::workload_params! {
-    /// Parameters of `xf-sparse-1pct`.
-    pub struct XfSparse1pctParams {
+crate::generate::workload! {
+    /// forest of depth <= 5; 1% of the nodes move each frame, different ones every frame
+    pub struct XfSparse1pctParams for "xf-sparse-1pct" {
         /// Frames in the body.
         pub frames: usize = DEFAULT_FRAMES, in 1..=MAX_OPS,
         /// Nodes moved per frame, in percent of `n` (at least one).
