@@ -87,7 +87,7 @@ mod tests {
         b.realloc(h[3], 7);
         assert_eq!(b.size(h[3]), 7);
         assert_eq!(b.live_count(), 3);
-        let t = b.finish("test", 4, 0, &());
+        let t = b.into_parts().finish("test", 4, 0, &());
         assert_eq!(t.setup.len(), 4);
         assert_eq!(t.body.len(), 2);
         let stats = t.validate().unwrap();

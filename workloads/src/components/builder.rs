@@ -140,7 +140,7 @@ mod tests {
         b.start_body();
         let e = b.random_with_instance(&mut rng).unwrap();
         b.kill(e);
-        let t = b.finish("test", 10_000, 1, &());
+        let t = b.into_parts().finish("test", 10_000, 1, &());
         let s = ComponentOp::validate(&t.setup, &t.body).unwrap();
         assert!(
             (900..1100).contains(&s.instances_at_start),

@@ -3,7 +3,7 @@
 //! builder (`src/<family>/builder.rs`: `TraceBuilder`, `TagTraceBuilder`, `AllocTraceBuilder`,
 //! ...) holds a `TraceParts` (and most a `LiveHandles`) and adds only what is its own (the ops
 //! it appends, tag lists, block sizes); what every builder does with these pieces (start the
-//! body, finish the trace, draw a live handle) is written once here, in [`Recorder`] and
+//! body, record a generator's trace, draw a live handle) is written once here, in [`Recorder`] and
 //! [`TracksLive`], which `recorder!` implements for a builder.
 
 use serde::Serialize;
@@ -89,15 +89,34 @@ pub(crate) trait Recorder: Sized {
         self.parts_mut().start_body();
     }
 
-    /// The finished trace, its header naming the generator and its resolved parameters.
-    fn finish(
-        self,
+    /// Records a generator's trace on this builder: `build` appends the ops, drawing from the
+    /// one [`TraceRng`] of `seed`, and the finished trace's header names `generator` with `n`,
+    /// `seed` and the resolved `params`. The glue every generator shares, written once.
+    fn record(
+        mut self,
         generator: &str,
         n: usize,
         seed: u64,
         params: &impl Serialize,
+        build: impl FnOnce(&mut Self, &mut TraceRng),
     ) -> Trace<Self::Op> {
+        let mut rng = TraceRng::new(seed);
+        build(&mut self, &mut rng);
         self.into_parts().finish(generator, n, seed, params)
+    }
+}
+
+/// A bare [`TraceParts`] is a builder of its own, for families whose generators track nothing
+/// else (spawn, locking).
+impl<O: TraceOp> Recorder for TraceParts<O> {
+    type Op = O;
+
+    fn parts_mut(&mut self) -> &mut TraceParts<O> {
+        self
+    }
+
+    fn into_parts(self) -> TraceParts<O> {
+        self
     }
 }
 

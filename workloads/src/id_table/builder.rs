@@ -70,7 +70,7 @@ mod tests {
         let removed = b.remove_random(&mut rng);
         b.get_random(&mut rng);
         assert_eq!((b.add(), b.live_count()), (3, 3));
-        let t = b.finish("test", 3, 2, &());
+        let t = b.into_parts().finish("test", 3, 2, &());
         assert_eq!(t.setup, vec![IdTableOp::Add; 3]);
         assert_eq!(t.body[0], IdTableOp::Remove(removed));
         assert!(matches!(t.body[1], IdTableOp::Get(h) if h != removed));

@@ -204,7 +204,7 @@ mod tests {
         assert_eq!(b.count_a(3), 0);
         b.remove_random(&mut rng);
         assert_eq!(b.live_count() as u64, 4000 - removed - 1);
-        let t = b.finish("test", 4000, 9, &());
+        let t = b.into_parts().finish("test", 4000, 9, &());
         let stats = RelationOp::validate(&t.setup, &t.body).unwrap();
         assert_eq!(stats.entity_removed, removed);
     }

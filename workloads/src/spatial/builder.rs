@@ -147,18 +147,18 @@ pub(crate) fn uniform_queries(
         queries,
         scale,
     } = shape;
-    let mut rng = TraceRng::new(seed);
-    let mut b = SpatialTraceBuilder::new(dims, box_side(n, dims, per_group));
-    for _ in 0..n {
-        let p = b.uniform(&mut rng);
-        b.insert(p);
-    }
-    b.start_body();
-    for _ in 0..queries {
-        let c = b.uniform(&mut rng);
-        b.query(c, scale * DESIGN_RADIUS);
-    }
-    b.finish(name, n, seed, params)
+    let space = SpatialTraceBuilder::new(dims, box_side(n, dims, per_group));
+    space.record(name, n, seed, params, |b, rng| {
+        for _ in 0..n {
+            let p = b.uniform(rng);
+            b.insert(p);
+        }
+        b.start_body();
+        for _ in 0..queries {
+            let c = b.uniform(rng);
+            b.query(c, scale * DESIGN_RADIUS);
+        }
+    })
 }
 
 /// A standard normal draw (Box–Muller, two `unit_f64` draws).

@@ -354,7 +354,7 @@ mod tests {
         b.despawn(9);
         assert_eq!((b.live.len(), b.total_tags()), (8, 24));
         b.live.check_invariants();
-        let t = b.finish("test", 10, 3, &());
+        let t = b.into_parts().finish("test", 10, 3, &());
         // Round 0 is Spawn, AddTag per entity, in handle order.
         assert_eq!(t.setup[0], TagOp::Spawn);
         assert!(matches!(t.setup[1], TagOp::AddTag(0, _)));
@@ -375,7 +375,7 @@ mod tests {
             Preconditioning::Interleaved,
             &mut rng,
         );
-        let t = b.finish("test", 1000, 5, &());
+        let t = b.into_parts().finish("test", 1000, 5, &());
         let stats = TagOp::validate(&t.setup, &t.body).unwrap();
         assert_eq!(stats.foreign_allocs, 3000);
         let frees = t

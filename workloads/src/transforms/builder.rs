@@ -205,30 +205,29 @@ pub fn chain_all(
     batch: bool,
     params: &impl Serialize,
 ) -> Trace<TransformOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = XfTraceBuilder::default();
-    let chains = b.build_chains(n, chain_len, &mut rng);
-    b.end_frame();
-    b.start_body();
-    for _ in 0..frames {
-        for chain in &chains {
-            for &node in chain {
+    XfTraceBuilder::default().record(name, n, seed, params, |b, rng| {
+        let chains = b.build_chains(n, chain_len, rng);
+        b.end_frame();
+        b.start_body();
+        for _ in 0..frames {
+            for chain in &chains {
+                for &node in chain {
+                    if batch {
+                        b.batch_local(node, rng);
+                    } else {
+                        b.set_local(node, rng);
+                    }
+                }
                 if batch {
-                    b.batch_local(node, &mut rng);
-                } else {
-                    b.set_local(node, &mut rng);
+                    b.apply_batch();
                 }
             }
-            if batch {
-                b.apply_batch();
+            b.end_frame();
+            for chain in &chains {
+                b.get_world(*chain.last().expect("chains are not empty"));
             }
         }
-        b.end_frame();
-        for chain in &chains {
-            b.get_world(*chain.last().expect("chains are not empty"));
-        }
-    }
-    b.finish(name, n, seed, params)
+    })
 }
 
 /// One frame of the forest workloads: `SetLocal` on each of `movers`, `EndFrame`, then
@@ -268,7 +267,7 @@ mod tests {
         let chains = b.build_chains(1000, 64, &mut rng);
         assert_eq!(chains.iter().map(Vec::len).sum::<usize>(), 1000);
         assert_eq!(chains.last().unwrap().len(), 1000 % 64);
-        let t = b.finish("test", 6000, 3, &());
+        let t = b.into_parts().finish("test", 6000, 3, &());
         assert_eq!(
             TransformOp::validate(&t.setup, &t.body).unwrap().max_depth,
             64

@@ -33,16 +33,16 @@ crate::generate::workload! {
 
 /// See the module doc.
 pub fn generate(n: usize, seed: u64, params: &EveryOtherLeafParams) -> Trace<AllocOp> {
-    let mut b = AllocTraceBuilder::default();
-    let handles: Vec<_> = (0..n).map(|_| b.alloc(LEAF, ALIGN)).collect();
-    b.start_body();
-    for &h in handles.iter().step_by(2) {
-        b.free(h);
-    }
-    for _ in 0..n.div_ceil(2) {
-        b.alloc(2 * LEAF, ALIGN);
-    }
-    b.finish(NAME, n, seed, params)
+    AllocTraceBuilder::default().record(NAME, n, seed, params, |b, _| {
+        let handles: Vec<_> = (0..n).map(|_| b.alloc(LEAF, ALIGN)).collect();
+        b.start_body();
+        for &h in handles.iter().step_by(2) {
+            b.free(h);
+        }
+        for _ in 0..n.div_ceil(2) {
+            b.alloc(2 * LEAF, ALIGN);
+        }
+    })
 }
 
 #[cfg(test)]

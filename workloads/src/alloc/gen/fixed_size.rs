@@ -16,7 +16,6 @@ use crate::alloc::AllocOp;
 use crate::alloc::builder::AllocTraceBuilder;
 use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 /// Alignment of every block.
@@ -35,25 +34,24 @@ crate::generate::workload! {
 
 /// See the module doc.
 pub fn generate(n: usize, seed: u64, params: &FixedSizeParams) -> Trace<AllocOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = AllocTraceBuilder::default();
-    for _ in 0..n {
-        b.alloc(params.size, ALIGN);
-    }
-    b.start_body();
-    let min_live = n.saturating_sub((n / 10).max(1));
-    if n > 0 {
-        for _ in 0..params.ops {
-            let live = b.live_count();
-            if (rng.unit_f64() < 0.5 && live > min_live) || live >= n {
-                let h = b.random_live(&mut rng);
-                b.free(h);
-            } else {
-                b.alloc(params.size, ALIGN);
+    AllocTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        for _ in 0..n {
+            b.alloc(params.size, ALIGN);
+        }
+        b.start_body();
+        let min_live = n.saturating_sub((n / 10).max(1));
+        if n > 0 {
+            for _ in 0..params.ops {
+                let live = b.live_count();
+                if (rng.unit_f64() < 0.5 && live > min_live) || live >= n {
+                    let h = b.random_live(rng);
+                    b.free(h);
+                } else {
+                    b.alloc(params.size, ALIGN);
+                }
             }
         }
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }
 
 #[cfg(test)]

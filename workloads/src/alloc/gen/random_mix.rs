@@ -83,37 +83,36 @@ fn draw_align(rng: &mut TraceRng, params: &RandomMixParams) -> u32 {
 /// # Panics
 /// If `min_size_log2 >= max_size_log2` (the registry's [`check`] refuses those).
 pub fn generate(n: usize, seed: u64, params: &RandomMixParams) -> Trace<AllocOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = AllocTraceBuilder::default();
-    let (lo, hi) = (params.min_size_log2, params.max_size_log2);
-    let alloc = |b: &mut AllocTraceBuilder, rng: &mut TraceRng| {
-        let size = octave_log_uniform(rng, lo, hi);
-        let align = draw_align(rng, params);
-        b.alloc(size, align);
-    };
-    for _ in 0..n {
-        alloc(&mut b, &mut rng);
-    }
-    b.start_body();
-    let slack = ((n as f64 * params.size_slack).round() as usize).max(1);
-    let min_live = n.saturating_sub(slack);
-    let free_below = params.realloc_fraction + (1.0 - params.realloc_fraction) / 2.0;
-    if n > 0 {
-        for _ in 0..params.ops {
-            let draw = rng.unit_f64();
-            let live = b.live_count();
-            if draw < params.realloc_fraction && live > 0 {
-                let h = b.random_live(&mut rng);
-                b.realloc(h, octave_log_uniform(&mut rng, lo, hi));
-            } else if (draw < free_below && live > min_live) || live >= n {
-                let h = b.random_live(&mut rng);
-                b.free(h);
-            } else {
-                alloc(&mut b, &mut rng);
+    AllocTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let (lo, hi) = (params.min_size_log2, params.max_size_log2);
+        let alloc = |b: &mut AllocTraceBuilder, rng: &mut TraceRng| {
+            let size = octave_log_uniform(rng, lo, hi);
+            let align = draw_align(rng, params);
+            b.alloc(size, align);
+        };
+        for _ in 0..n {
+            alloc(b, rng);
+        }
+        b.start_body();
+        let slack = ((n as f64 * params.size_slack).round() as usize).max(1);
+        let min_live = n.saturating_sub(slack);
+        let free_below = params.realloc_fraction + (1.0 - params.realloc_fraction) / 2.0;
+        if n > 0 {
+            for _ in 0..params.ops {
+                let draw = rng.unit_f64();
+                let live = b.live_count();
+                if draw < params.realloc_fraction && live > 0 {
+                    let h = b.random_live(rng);
+                    b.realloc(h, octave_log_uniform(rng, lo, hi));
+                } else if (draw < free_below && live > min_live) || live >= n {
+                    let h = b.random_live(rng);
+                    b.free(h);
+                } else {
+                    alloc(b, rng);
+                }
             }
         }
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }
 
 #[cfg(test)]

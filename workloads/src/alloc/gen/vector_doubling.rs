@@ -65,43 +65,42 @@ fn draw_target(rng: &mut TraceRng, max_doublings: u32) -> u32 {
 
 /// See the module doc.
 pub fn generate(n: usize, seed: u64, params: &VectorDoublingParams) -> Trace<AllocOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = AllocTraceBuilder::default();
-    let mut arrays: Vec<Array> = (0..n)
-        .map(|_| Array {
-            handle: b.alloc(START_BYTES, ALIGN),
-            target: draw_target(&mut rng, params.max_doublings),
-        })
-        .collect();
-    // Each array appears once per doubling it makes during the setup.
-    let mut growth: Vec<u32> = Vec::new();
-    for (i, array) in arrays.iter().enumerate() {
-        let doublings = (array.target / START_BYTES).ilog2();
-        let stage = rng.below(u64::from(doublings) + 1) as usize;
-        growth.extend(std::iter::repeat_n(i as u32, stage));
-    }
-    rng.shuffle(&mut growth);
-    for i in growth {
-        let h = arrays[i as usize].handle;
-        b.realloc(h, b.size(h) * 2);
-    }
-    b.start_body();
-    if n > 0 {
-        for _ in 0..params.steps {
-            let array = &mut arrays[rng.index(n)];
-            let capacity = b.size(array.handle);
-            if rng.unit_f64() < params.shrink_fraction && capacity > START_BYTES {
-                b.realloc(array.handle, capacity / 2);
-            } else if capacity < array.target {
-                b.realloc(array.handle, capacity * 2);
-            } else {
-                b.free(array.handle);
-                array.handle = b.alloc(START_BYTES, ALIGN);
-                array.target = draw_target(&mut rng, params.max_doublings);
+    AllocTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let mut arrays: Vec<Array> = (0..n)
+            .map(|_| Array {
+                handle: b.alloc(START_BYTES, ALIGN),
+                target: draw_target(rng, params.max_doublings),
+            })
+            .collect();
+        // Each array appears once per doubling it makes during the setup.
+        let mut growth: Vec<u32> = Vec::new();
+        for (i, array) in arrays.iter().enumerate() {
+            let doublings = (array.target / START_BYTES).ilog2();
+            let stage = rng.below(u64::from(doublings) + 1) as usize;
+            growth.extend(std::iter::repeat_n(i as u32, stage));
+        }
+        rng.shuffle(&mut growth);
+        for i in growth {
+            let h = arrays[i as usize].handle;
+            b.realloc(h, b.size(h) * 2);
+        }
+        b.start_body();
+        if n > 0 {
+            for _ in 0..params.steps {
+                let array = &mut arrays[rng.index(n)];
+                let capacity = b.size(array.handle);
+                if rng.unit_f64() < params.shrink_fraction && capacity > START_BYTES {
+                    b.realloc(array.handle, capacity / 2);
+                } else if capacity < array.target {
+                    b.realloc(array.handle, capacity * 2);
+                } else {
+                    b.free(array.handle);
+                    array.handle = b.alloc(START_BYTES, ALIGN);
+                    array.target = draw_target(rng, params.max_doublings);
+                }
             }
         }
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }
 
 #[cfg(test)]

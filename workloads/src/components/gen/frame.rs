@@ -26,12 +26,11 @@ crate::generate::workload! {
 /// velocity seed); `fraction_of(n, churn_fraction, 0)` × (`Kill` random live, `Spawn`,
 /// `Attach`); `DestroyStep`.
 pub fn generate(n: usize, seed: u64, params: &CompFrameParams) -> Trace<ComponentOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::default();
-    populate(&mut b, n, 1.0, &mut rng);
-    b.start_body();
-    frame_body(&mut b, n, params, &mut rng, |b, h, rng| b.attach(h, rng));
-    b.finish(NAME, n, seed, params)
+    ComponentTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        populate(b, n, 1.0, rng);
+        b.start_body();
+        frame_body(b, n, params, rng, |b, h, rng| b.attach(h, rng));
+    })
 }
 
 /// The body above, with `give(b, h, rng)` giving each spawned entity its point mass(es) (shared

@@ -8,7 +8,6 @@ use crate::components::ComponentOp;
 use crate::components::builder::{ComponentTraceBuilder, populate};
 use crate::generate::fraction_of;
 use crate::generate::parts::{Recorder, TracksLive};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -26,21 +25,20 @@ crate::generate::workload! {
 /// Setup: `populate(n, 1)`. Body per frame: `fraction_of(n, kill_fraction, 0)` × `Kill` of a
 /// random live entity, then as many (`Spawn`, `Attach`), then `DestroyStep`.
 pub fn generate(n: usize, seed: u64, params: &CompGcParams) -> Trace<ComponentOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::default();
-    populate(&mut b, n, 1.0, &mut rng);
-    b.start_body();
-    let kills = fraction_of(n, params.kill_fraction, 0);
-    for _ in 0..params.frames {
-        for _ in 0..kills {
-            let e = b.random_live(&mut rng);
-            b.kill(e);
+    ComponentTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        populate(b, n, 1.0, rng);
+        b.start_body();
+        let kills = fraction_of(n, params.kill_fraction, 0);
+        for _ in 0..params.frames {
+            for _ in 0..kills {
+                let e = b.random_live(rng);
+                b.kill(e);
+            }
+            for _ in 0..kills {
+                let h = b.spawn();
+                b.attach(h, rng);
+            }
+            b.push(ComponentOp::DestroyStep);
         }
-        for _ in 0..kills {
-            let h = b.spawn();
-            b.attach(h, &mut rng);
-        }
-        b.push(ComponentOp::DestroyStep);
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }

@@ -6,7 +6,6 @@ use crate::components::ComponentOp;
 use crate::components::builder::{ComponentTraceBuilder, DENSITY, populate};
 use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -23,13 +22,12 @@ crate::generate::workload! {
 /// Setup: `populate(n, density)`. Body: `ops` × `Lookup` of a uniformly random live entity
 /// (with or without a point mass; read-only).
 pub fn generate(n: usize, seed: u64, params: &CompLookupParams) -> Trace<ComponentOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::default();
-    populate(&mut b, n, params.density, &mut rng);
-    b.start_body();
-    for _ in 0..params.ops {
-        let e = b.random_live(&mut rng);
-        b.push(ComponentOp::Lookup(e));
-    }
-    b.finish(NAME, n, seed, params)
+    ComponentTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        populate(b, n, params.density, rng);
+        b.start_body();
+        for _ in 0..params.ops {
+            let e = b.random_live(rng);
+            b.push(ComponentOp::Lookup(e));
+        }
+    })
 }

@@ -42,21 +42,20 @@ fn maybe_more(b: &mut ComponentTraceBuilder, h: u32, p: &CompMultiParams, rng: &
 /// frames (its `frames`, `write_fraction`, `churn_fraction`), each spawned entity given an
 /// `Attach` then `maybe_more`.
 pub fn generate(n: usize, seed: u64, params: &CompMultiParams) -> Trace<ComponentOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::default();
-    populate(&mut b, n, 1.0, &mut rng);
-    for h in 0..n as u32 {
-        maybe_more(&mut b, h, params, &mut rng);
-    }
-    b.start_body();
-    let frame = CompFrameParams {
-        frames: params.frames,
-        write_fraction: params.write_fraction,
-        churn_fraction: params.churn_fraction,
-    };
-    frame_body(&mut b, n, &frame, &mut rng, |b, h, rng| {
-        b.attach(h, rng);
-        maybe_more(b, h, params, rng);
-    });
-    b.finish(NAME, n, seed, params)
+    ComponentTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        populate(b, n, 1.0, rng);
+        for h in 0..n as u32 {
+            maybe_more(b, h, params, rng);
+        }
+        b.start_body();
+        let frame = CompFrameParams {
+            frames: params.frames,
+            write_fraction: params.write_fraction,
+            churn_fraction: params.churn_fraction,
+        };
+        frame_body(b, n, &frame, rng, |b, h, rng| {
+            b.attach(h, rng);
+            maybe_more(b, h, params, rng);
+        });
+    })
 }

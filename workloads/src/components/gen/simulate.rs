@@ -6,7 +6,6 @@ use crate::components::ComponentOp;
 use crate::components::builder::{ComponentTraceBuilder, populate};
 use crate::generate::iteration_passes;
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -22,12 +21,11 @@ crate::generate::workload! {
 
 /// Setup: `populate(n, 1)`. Body: the passes.
 pub fn generate(n: usize, seed: u64, params: &CompSimulateParams) -> Trace<ComponentOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::default();
-    populate(&mut b, n, 1.0, &mut rng);
-    b.start_body();
-    for _ in 0..iteration_passes(n, params.updates, params.max_passes) {
-        b.push(ComponentOp::Simulate);
-    }
-    b.finish(NAME, n, seed, params)
+    ComponentTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        populate(b, n, 1.0, rng);
+        b.start_body();
+        for _ in 0..iteration_passes(n, params.updates, params.max_passes) {
+            b.push(ComponentOp::Simulate);
+        }
+    })
 }

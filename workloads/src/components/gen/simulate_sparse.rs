@@ -6,7 +6,6 @@ use crate::components::ComponentOp;
 use crate::components::builder::{ComponentTraceBuilder, DENSITY, populate};
 use crate::generate::iteration_passes;
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -23,12 +22,11 @@ crate::generate::workload! {
 
 /// Setup: `populate(n, density)`. Body: the passes.
 pub fn generate(n: usize, seed: u64, params: &CompSimulateSparseParams) -> Trace<ComponentOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::default();
-    populate(&mut b, n, params.density, &mut rng);
-    b.start_body();
-    for _ in 0..iteration_passes(n, params.visits, params.max_passes) {
-        b.push(ComponentOp::Simulate);
-    }
-    b.finish(NAME, n, seed, params)
+    ComponentTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        populate(b, n, params.density, rng);
+        b.start_body();
+        for _ in 0..iteration_passes(n, params.visits, params.max_passes) {
+            b.push(ComponentOp::Simulate);
+        }
+    })
 }

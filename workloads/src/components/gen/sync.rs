@@ -41,33 +41,28 @@ pub(crate) fn sync(
     params: &CompSyncParams,
     random: bool,
 ) -> Trace<ComponentOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = ComponentTraceBuilder::default();
-    let (bones, nodes) = (n / 2, n - n / 2);
-    let spawn_with_mass = |b: &mut ComponentTraceBuilder, rng: &mut TraceRng| {
-        let h = b.spawn();
-        b.attach(h, rng);
-        h
-    };
-    let bone: Vec<u32> = (0..bones)
-        .map(|_| spawn_with_mass(&mut b, &mut rng))
-        .collect();
-    let mut node: Vec<u32> = (0..nodes)
-        .map(|_| spawn_with_mass(&mut b, &mut rng))
-        .collect();
-    let bone_to_node: Vec<u32> = if random {
-        rng.shuffle(&mut node);
-        node[..bones].to_vec()
-    } else {
-        (0..bones).map(|i| node[i * nodes / bones]).collect()
-    };
-    b.start_body();
-    if bones > 0 {
-        for _ in 0..iteration_passes(bones, params.visits, params.max_passes) {
-            for (&from, &to) in bone.iter().zip(&bone_to_node) {
-                b.push(ComponentOp::CopyPosition(from, to));
+    ComponentTraceBuilder::default().record(name, n, seed, params, |b, rng| {
+        let (bones, nodes) = (n / 2, n - n / 2);
+        let spawn_with_mass = |b: &mut ComponentTraceBuilder, rng: &mut TraceRng| {
+            let h = b.spawn();
+            b.attach(h, rng);
+            h
+        };
+        let bone: Vec<u32> = (0..bones).map(|_| spawn_with_mass(b, rng)).collect();
+        let mut node: Vec<u32> = (0..nodes).map(|_| spawn_with_mass(b, rng)).collect();
+        let bone_to_node: Vec<u32> = if random {
+            rng.shuffle(&mut node);
+            node[..bones].to_vec()
+        } else {
+            (0..bones).map(|i| node[i * nodes / bones]).collect()
+        };
+        b.start_body();
+        if bones > 0 {
+            for _ in 0..iteration_passes(bones, params.visits, params.max_passes) {
+                for (&from, &to) in bone.iter().zip(&bone_to_node) {
+                    b.push(ComponentOp::CopyPosition(from, to));
+                }
             }
         }
-    }
-    b.finish(name, n, seed, params)
+    })
 }

@@ -5,7 +5,6 @@
 use crate::data_component::builder::{KvTraceBuilder, random_f32, random_f32s, random_str};
 use crate::data_component::{DataOp, ValueSpec, path_key};
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -23,7 +22,6 @@ crate::generate::workload! {
 /// Body: `rounds` × every entity in shuffled order × (Set `log` `grow_bytes` longer, Set `trail`
 /// `max(grow_bytes / 4, 1)` floats longer), each the old value plus an appended tail.
 pub fn generate(n: usize, seed: u64, params: &KvGrowStringsParams) -> Trace<DataOp> {
-    let mut rng = TraceRng::new(seed);
     let (log, trail, speed) = (
         path_key(&["log"]),
         path_key(&["trail"]),
@@ -32,31 +30,30 @@ pub fn generate(n: usize, seed: u64, params: &KvGrowStringsParams) -> Trace<Data
     let max_str = 4 + params.rounds as u32 * params.grow_bytes;
     let grow_floats = (params.grow_bytes / 4).max(1);
     let max_floats = 1 + params.rounds as u32 * grow_floats;
-    let mut b = KvTraceBuilder::default();
-    let mut values = Vec::with_capacity(n);
-    for _ in 0..n {
-        let e = b.spawn();
-        // Drawn with room for every append.
-        let (ValueSpec::Str { start: s, .. }, ValueSpec::F32s { start: f, .. }) = (
-            random_str(&mut rng, max_str),
-            random_f32s(&mut rng, max_floats),
-        ) else {
-            unreachable!("random_str and random_f32s draw strings and arrays")
-        };
-        b.push(DataOp::Set(e, log, ValueSpec::Str { start: s, len: 4 }));
-        b.push(DataOp::Set(e, trail, ValueSpec::F32s { start: f, len: 1 }));
-        b.push(DataOp::Set(e, speed, random_f32(&mut rng)));
-        values.push((e, s, f));
-    }
-    b.start_body();
-    for round in 1..=params.rounds as u32 {
-        rng.shuffle(&mut values);
-        for &(e, s, f) in &values {
-            let len = 4 + round * params.grow_bytes;
-            b.push(DataOp::Set(e, log, ValueSpec::Str { start: s, len }));
-            let len = 1 + round * grow_floats;
-            b.push(DataOp::Set(e, trail, ValueSpec::F32s { start: f, len }));
+    KvTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let mut values = Vec::with_capacity(n);
+        for _ in 0..n {
+            let e = b.spawn();
+            // Drawn with room for every append.
+            let (ValueSpec::Str { start: s, .. }, ValueSpec::F32s { start: f, .. }) =
+                (random_str(rng, max_str), random_f32s(rng, max_floats))
+            else {
+                unreachable!("random_str and random_f32s draw strings and arrays")
+            };
+            b.push(DataOp::Set(e, log, ValueSpec::Str { start: s, len: 4 }));
+            b.push(DataOp::Set(e, trail, ValueSpec::F32s { start: f, len: 1 }));
+            b.push(DataOp::Set(e, speed, random_f32(rng)));
+            values.push((e, s, f));
         }
-    }
-    b.finish(NAME, n, seed, params)
+        b.start_body();
+        for round in 1..=params.rounds as u32 {
+            rng.shuffle(&mut values);
+            for &(e, s, f) in &values {
+                let len = 4 + round * params.grow_bytes;
+                b.push(DataOp::Set(e, log, ValueSpec::Str { start: s, len }));
+                let len = 1 + round * grow_floats;
+                b.push(DataOp::Set(e, trail, ValueSpec::F32s { start: f, len }));
+            }
+        }
+    })
 }

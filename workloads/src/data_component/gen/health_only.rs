@@ -4,7 +4,6 @@
 use crate::data_component::builder::{KvTraceBuilder, random_f32};
 use crate::data_component::{DataOp, path_key};
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -17,18 +16,17 @@ crate::generate::workload! {
 
 /// Body: `n` × (Spawn, Set health), then `reads_per_entity` rounds of Get over all entities.
 pub fn generate(n: usize, seed: u64, params: &KvHealthOnlyParams) -> Trace<DataOp> {
-    let mut rng = TraceRng::new(seed);
     let health = path_key(&["stats", "health"]);
-    let mut b = KvTraceBuilder::default();
-    b.start_body();
-    for _ in 0..n {
-        let e = b.spawn();
-        b.push(DataOp::Set(e, health, random_f32(&mut rng)));
-    }
-    for _ in 0..params.reads_per_entity {
-        for e in 0..n as u32 {
-            b.push(DataOp::Get(e, health));
+    KvTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        b.start_body();
+        for _ in 0..n {
+            let e = b.spawn();
+            b.push(DataOp::Set(e, health, random_f32(rng)));
         }
-    }
-    b.finish(NAME, n, seed, params)
+        for _ in 0..params.reads_per_entity {
+            for e in 0..n as u32 {
+                b.push(DataOp::Get(e, health));
+            }
+        }
+    })
 }

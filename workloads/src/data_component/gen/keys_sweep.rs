@@ -5,7 +5,6 @@ use crate::data_component::builder::{KvTraceBuilder, random_f32};
 use crate::data_component::{DataOp, path_key};
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -21,23 +20,22 @@ crate::generate::workload! {
 /// Setup: `n` × (Spawn, `keys` × Set of key `slot.<i>` in shuffled order). Body: `ops` Gets of
 /// a uniformly random entity's uniformly random key (read-only).
 pub fn generate(n: usize, seed: u64, params: &KvKeysSweepParams) -> Trace<DataOp> {
-    let mut rng = TraceRng::new(seed);
     let keys: Vec<u32> = (0..params.keys)
         .map(|i| path_key(&["slot", &i.to_string()]))
         .collect();
-    let mut b = KvTraceBuilder::default();
-    let mut order = keys.clone();
-    for _ in 0..n {
-        let e = b.spawn();
-        rng.shuffle(&mut order);
-        for &k in &order {
-            b.push(DataOp::Set(e, k, random_f32(&mut rng)));
+    KvTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let mut order = keys.clone();
+        for _ in 0..n {
+            let e = b.spawn();
+            rng.shuffle(&mut order);
+            for &k in &order {
+                b.push(DataOp::Set(e, k, random_f32(rng)));
+            }
         }
-    }
-    b.start_body();
-    for _ in 0..params.ops {
-        let e = rng.index(n) as u32;
-        b.push(DataOp::Get(e, keys[rng.index(keys.len())]));
-    }
-    b.finish(NAME, n, seed, params)
+        b.start_body();
+        for _ in 0..params.ops {
+            let e = rng.index(n) as u32;
+            b.push(DataOp::Get(e, keys[rng.index(keys.len())]));
+        }
+    })
 }

@@ -7,7 +7,6 @@ use crate::data_component::DataOp;
 use crate::data_component::builder::{KvTraceBuilder, SHEET, random_value, sheet_keys};
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -25,22 +24,21 @@ crate::generate::workload! {
 /// field set with probability `override_percent`. Body: `ops` × `GetOr(instance, defaults,
 /// field)` of uniformly random instances and fields (read-only).
 pub fn generate(n: usize, seed: u64, params: &KvOverridesParams) -> Trace<DataOp> {
-    let mut rng = TraceRng::new(seed);
     let keys = sheet_keys();
-    let mut b = KvTraceBuilder::default();
-    let defaults = b.spawn_sheet(&keys, &mut rng);
-    for _ in 0..n {
-        let e = b.spawn();
-        for (&key, (_, kind)) in keys.iter().zip(SHEET) {
-            if rng.below(100) < params.override_percent {
-                b.push(DataOp::Set(e, key, random_value(kind, &mut rng)));
+    KvTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let defaults = b.spawn_sheet(&keys, rng);
+        for _ in 0..n {
+            let e = b.spawn();
+            for (&key, (_, kind)) in keys.iter().zip(SHEET) {
+                if rng.below(100) < params.override_percent {
+                    b.push(DataOp::Set(e, key, random_value(kind, rng)));
+                }
             }
         }
-    }
-    b.start_body();
-    for _ in 0..params.ops {
-        let e = 1 + rng.index(n) as u32;
-        b.push(DataOp::GetOr(e, defaults, keys[rng.index(keys.len())]));
-    }
-    b.finish(NAME, n, seed, params)
+        b.start_body();
+        for _ in 0..params.ops {
+            let e = 1 + rng.index(n) as u32;
+            b.push(DataOp::GetOr(e, defaults, keys[rng.index(keys.len())]));
+        }
+    })
 }

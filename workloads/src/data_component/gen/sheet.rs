@@ -5,7 +5,6 @@ use crate::data_component::DataOp;
 use crate::data_component::builder::{KvTraceBuilder, SHEET, random_value, sheet_keys};
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -22,25 +21,24 @@ crate::generate::workload! {
 /// Setup: `n` × (Spawn, the 6 sheet fields). Body: `ops` ops on uniformly random entities and
 /// fields: `Set` of a new value of the field's type with probability `set_percent`, else `Get`.
 pub fn generate(n: usize, seed: u64, params: &KvSheetParams) -> Trace<DataOp> {
-    let mut rng = TraceRng::new(seed);
     let keys = sheet_keys();
-    let mut b = KvTraceBuilder::default();
-    for _ in 0..n {
-        b.spawn_sheet(&keys, &mut rng);
-    }
-    b.start_body();
-    for _ in 0..params.ops {
-        let e = rng.index(n) as u32;
-        let field = rng.index(SHEET.len());
-        if rng.below(100) < params.set_percent {
-            b.push(DataOp::Set(
-                e,
-                keys[field],
-                random_value(SHEET[field].1, &mut rng),
-            ));
-        } else {
-            b.push(DataOp::Get(e, keys[field]));
+    KvTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        for _ in 0..n {
+            b.spawn_sheet(&keys, rng);
         }
-    }
-    b.finish(NAME, n, seed, params)
+        b.start_body();
+        for _ in 0..params.ops {
+            let e = rng.index(n) as u32;
+            let field = rng.index(SHEET.len());
+            if rng.below(100) < params.set_percent {
+                b.push(DataOp::Set(
+                    e,
+                    keys[field],
+                    random_value(SHEET[field].1, rng),
+                ));
+            } else {
+                b.push(DataOp::Get(e, keys[field]));
+            }
+        }
+    })
 }

@@ -5,7 +5,6 @@ use crate::data_component::DataOp;
 use crate::data_component::builder::KvTraceBuilder;
 use crate::data_component::builder::sheet_keys;
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -19,17 +18,16 @@ crate::generate::workload! {
 /// Setup: as `kv-sheet`. Body: `passes` × `Snapshot` of every entity in handle order
 /// (read-only).
 pub fn generate(n: usize, seed: u64, params: &KvSnapshotParams) -> Trace<DataOp> {
-    let mut rng = TraceRng::new(seed);
     let keys = sheet_keys();
-    let mut b = KvTraceBuilder::default();
-    for _ in 0..n {
-        b.spawn_sheet(&keys, &mut rng);
-    }
-    b.start_body();
-    for _ in 0..params.passes {
-        for e in 0..n as u32 {
-            b.push(DataOp::Snapshot(e));
+    KvTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        for _ in 0..n {
+            b.spawn_sheet(&keys, rng);
         }
-    }
-    b.finish(NAME, n, seed, params)
+        b.start_body();
+        for _ in 0..params.passes {
+            for e in 0..n as u32 {
+                b.push(DataOp::Snapshot(e));
+            }
+        }
+    })
 }

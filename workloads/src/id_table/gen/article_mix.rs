@@ -15,7 +15,6 @@ use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -34,27 +33,26 @@ crate::generate::workload! {
 
 /// See the module doc.
 pub fn generate(n: usize, seed: u64, params: &ArticleMixParams) -> Trace<IdTableOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::default();
-    for _ in 0..n {
-        b.add();
-    }
-    b.start_body();
-    let slack = ((n as f64 * params.size_slack).round() as usize).max(1);
-    let min_live = n.saturating_sub(slack);
-    let remove_below = params.get_fraction + (1.0 - params.get_fraction) / 2.0;
-    if n > 0 {
-        for _ in 0..params.ops {
-            let draw = rng.unit_f64();
-            let live = b.live_count();
-            if draw < params.get_fraction && live > 0 {
-                b.get_random(&mut rng);
-            } else if (draw < remove_below && live > min_live) || live >= n {
-                b.remove_random(&mut rng);
-            } else {
-                b.add();
+    TraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        for _ in 0..n {
+            b.add();
+        }
+        b.start_body();
+        let slack = ((n as f64 * params.size_slack).round() as usize).max(1);
+        let min_live = n.saturating_sub(slack);
+        let remove_below = params.get_fraction + (1.0 - params.get_fraction) / 2.0;
+        if n > 0 {
+            for _ in 0..params.ops {
+                let draw = rng.unit_f64();
+                let live = b.live_count();
+                if draw < params.get_fraction && live > 0 {
+                    b.get_random(rng);
+                } else if (draw < remove_below && live > min_live) || live >= n {
+                    b.remove_random(rng);
+                } else {
+                    b.add();
+                }
             }
         }
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }

@@ -6,7 +6,6 @@ use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -20,17 +19,16 @@ crate::generate::workload! {
 
 /// Setup: `n` `Add`s. Body: `steps` × (`Remove` random live, `Add`). Live count stays `n`.
 pub fn generate(n: usize, seed: u64, params: &ChurnParams) -> Trace<IdTableOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::default();
-    for _ in 0..n {
-        b.add();
-    }
-    b.start_body();
-    if n > 0 {
-        for _ in 0..params.steps {
-            b.remove_random(&mut rng);
+    TraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        for _ in 0..n {
             b.add();
         }
-    }
-    b.finish(NAME, n, seed, params)
+        b.start_body();
+        if n > 0 {
+            for _ in 0..params.steps {
+                b.remove_random(rng);
+                b.add();
+            }
+        }
+    })
 }

@@ -37,20 +37,20 @@ crate::generate::workload! {
 
 /// See the module doc. The seed is unused (the trace has no random choices).
 pub fn generate(n: usize, seed: u64, params: &ChurnHotParams) -> Trace<IdTableOp> {
-    let mut b = TraceBuilder::default();
-    let hot = params.window.min(n.saturating_sub(1));
-    let background = n.saturating_sub(1) - hot;
-    for _ in 0..background {
-        b.add();
-    }
-    let mut short_lived: VecDeque<_> = (0..hot).map(|_| b.add()).collect();
-    b.start_body();
-    if n > 0 {
-        for _ in 0..params.steps {
-            short_lived.push_back(b.add());
-            let oldest = short_lived.pop_front().expect("just pushed");
-            b.remove(oldest);
+    TraceBuilder::default().record(NAME, n, seed, params, |b, _| {
+        let hot = params.window.min(n.saturating_sub(1));
+        let background = n.saturating_sub(1) - hot;
+        for _ in 0..background {
+            b.add();
         }
-    }
-    b.finish(NAME, n, seed, params)
+        let mut short_lived: VecDeque<_> = (0..hot).map(|_| b.add()).collect();
+        b.start_body();
+        if n > 0 {
+            for _ in 0..params.steps {
+                short_lived.push_back(b.add());
+                let oldest = short_lived.pop_front().expect("just pushed");
+                b.remove(oldest);
+            }
+        }
+    })
 }

@@ -33,23 +33,23 @@ crate::generate::workload! {
 
 /// See the module doc. The seed is unused (the trace has no random choices).
 pub fn generate(n: usize, seed: u64, params: &ChurnHotStaleParams) -> Trace<IdTableOp> {
-    let mut b = TraceBuilder::default();
-    for _ in 0..n.saturating_sub(1) {
-        b.add();
-    }
-    b.start_body();
-    if n > 0 {
-        let mut short_lived = Vec::with_capacity(params.steps);
-        for step in 0..params.steps {
-            let handle = b.add();
-            short_lived.push(handle);
-            if let Some(earlier) = step.checked_sub(params.distance) {
-                b.push(IdTableOp::GetStale(short_lived[earlier]));
-            }
-            b.remove(handle);
+    TraceBuilder::default().record(NAME, n, seed, params, |b, _| {
+        for _ in 0..n.saturating_sub(1) {
+            b.add();
         }
-    }
-    b.finish(NAME, n, seed, params)
+        b.start_body();
+        if n > 0 {
+            let mut short_lived = Vec::with_capacity(params.steps);
+            for step in 0..params.steps {
+                let handle = b.add();
+                short_lived.push(handle);
+                if let Some(earlier) = step.checked_sub(params.distance) {
+                    b.push(IdTableOp::GetStale(short_lived[earlier]));
+                }
+                b.remove(handle);
+            }
+        }
+    })
 }
 
 #[cfg(test)]

@@ -15,10 +15,10 @@ crate::generate::workload! {
 
 /// Setup: nothing. Body: `n` `Add`s. The seed is unused (the trace has no choices).
 pub fn generate(n: usize, seed: u64, params: &FillParams) -> Trace<IdTableOp> {
-    let mut b = TraceBuilder::default();
-    b.start_body();
-    for _ in 0..n {
-        b.add();
-    }
-    b.finish(NAME, n, seed, params)
+    TraceBuilder::default().record(NAME, n, seed, params, |b, _| {
+        b.start_body();
+        for _ in 0..n {
+            b.add();
+        }
+    })
 }

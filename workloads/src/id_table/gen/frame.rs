@@ -8,7 +8,6 @@ use crate::generate::parts::Recorder;
 use crate::generate::{MAX_OPS, fraction_of};
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -59,28 +58,27 @@ pub fn check(n: usize, params: &FrameParams) -> Result<(), String> {
 /// If the trace would need more than 2^32 adds; [`check`] (which the registry applies)
 /// rejects such parameters first.
 pub fn generate(n: usize, seed: u64, params: &FrameParams) -> Trace<IdTableOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::default();
-    for _ in 0..n {
-        b.add();
-    }
-    b.start_body();
-    let lookups =
-        ((n as f64 * params.lookup_fraction).round() as usize).clamp(1, params.max_lookups.max(1));
-    let despawns = fraction_of(n, params.despawn_fraction, 1);
-    if n > 0 {
-        for _ in 0..params.frames {
-            b.push(IdTableOp::IterateMut);
-            for _ in 0..lookups {
-                b.get_random(&mut rng);
-            }
-            for _ in 0..despawns {
-                b.remove_random(&mut rng);
-            }
-            for _ in 0..despawns {
-                b.add();
+    TraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        for _ in 0..n {
+            b.add();
+        }
+        b.start_body();
+        let lookups = ((n as f64 * params.lookup_fraction).round() as usize)
+            .clamp(1, params.max_lookups.max(1));
+        let despawns = fraction_of(n, params.despawn_fraction, 1);
+        if n > 0 {
+            for _ in 0..params.frames {
+                b.push(IdTableOp::IterateMut);
+                for _ in 0..lookups {
+                    b.get_random(rng);
+                }
+                for _ in 0..despawns {
+                    b.remove_random(rng);
+                }
+                for _ in 0..despawns {
+                    b.add();
+                }
             }
         }
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }

@@ -41,13 +41,13 @@ pub(crate) fn generate_named(
     max_passes: usize,
     params: &impl serde::Serialize,
 ) -> Trace<IdTableOp> {
-    let mut b = TraceBuilder::default();
-    for _ in 0..n {
-        b.add();
-    }
-    b.start_body();
-    for _ in 0..iteration_passes(n, target_visits, max_passes) {
-        b.push(IdTableOp::Iterate);
-    }
-    b.finish(name, n, seed, params)
+    TraceBuilder::default().record(name, n, seed, params, |b, _| {
+        for _ in 0..n {
+            b.add();
+        }
+        b.start_body();
+        for _ in 0..iteration_passes(n, target_visits, max_passes) {
+            b.push(IdTableOp::Iterate);
+        }
+    })
 }

@@ -10,7 +10,6 @@ use crate::generate::parts::{Recorder, TracksLive};
 use crate::generate::{MAX_OPS, iteration_passes};
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -29,18 +28,17 @@ crate::generate::workload! {
 
 /// See the module doc. Body: `Iterate` repeated as the parameters say (read-only).
 pub fn generate(n: usize, seed: u64, params: &IterateHolesParams) -> Trace<IdTableOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::default();
-    let slots = ((n as f64 / (1.0 - params.hole_fraction)).round() as usize).max(n);
-    for _ in 0..slots {
-        b.add();
-    }
-    while b.live_count() > n {
-        b.remove_random(&mut rng);
-    }
-    b.start_body();
-    for _ in 0..iteration_passes(n, params.target_visits, params.max_passes) {
-        b.push(IdTableOp::Iterate);
-    }
-    b.finish(NAME, n, seed, params)
+    TraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let slots = ((n as f64 / (1.0 - params.hole_fraction)).round() as usize).max(n);
+        for _ in 0..slots {
+            b.add();
+        }
+        while b.live_count() > n {
+            b.remove_random(rng);
+        }
+        b.start_body();
+        for _ in 0..iteration_passes(n, params.target_visits, params.max_passes) {
+            b.push(IdTableOp::Iterate);
+        }
+    })
 }

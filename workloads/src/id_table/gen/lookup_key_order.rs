@@ -36,19 +36,19 @@ pub(crate) fn generate_named(
     sorted: bool,
     params: &impl serde::Serialize,
 ) -> Trace<IdTableOp> {
-    let mut b = TraceBuilder::default();
-    let mut handles: Vec<u32> = (0..n).map(|_| b.add()).collect();
-    if sorted {
-        b.push(IdTableOp::Sort);
-    }
-    b.start_body();
-    handles.sort_by_key(|&h| (crate::Payload::for_handle(h).value, h));
-    for _ in 0..super::lookup_uniform::passes(n, ops) {
-        for &h in &handles {
-            b.push(IdTableOp::Get(h));
+    TraceBuilder::default().record(name, n, seed, params, |b, _| {
+        let mut handles: Vec<u32> = (0..n).map(|_| b.add()).collect();
+        if sorted {
+            b.push(IdTableOp::Sort);
         }
-    }
-    b.finish(name, n, seed, params)
+        b.start_body();
+        handles.sort_by_key(|&h| (crate::Payload::for_handle(h).value, h));
+        for _ in 0..super::lookup_uniform::passes(n, ops) {
+            for &h in &handles {
+                b.push(IdTableOp::Get(h));
+            }
+        }
+    })
 }
 
 #[cfg(test)]

@@ -30,16 +30,15 @@ crate::generate::workload! {
 
 /// See the module doc.
 pub fn generate(n: usize, seed: u64, params: &LookupStaleParams) -> Trace<IdTableOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::default();
-    let removed = stale_setup(&mut b, &mut rng, n, params.stale_fraction, Slots::Reused);
-    b.start_body();
-    if !removed.is_empty() {
-        for _ in 0..params.ops {
-            b.push(IdTableOp::GetStale(removed[rng.index(removed.len())]));
+    TraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let removed = stale_setup(b, rng, n, params.stale_fraction, Slots::Reused);
+        b.start_body();
+        if !removed.is_empty() {
+            for _ in 0..params.ops {
+                b.push(IdTableOp::GetStale(removed[rng.index(removed.len())]));
+            }
         }
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }
 
 /// What becomes of the slots of the objects [`stale_setup`] removes.

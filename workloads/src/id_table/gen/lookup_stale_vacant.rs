@@ -13,7 +13,6 @@ use super::lookup_stale::{Slots, stale_passes, stale_setup};
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::id_table::builder::TraceBuilder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -35,12 +34,11 @@ pub fn generate(
     seed: u64,
     params: &LookupStaleVacantParams,
 ) -> Trace<crate::id_table::IdTableOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::default();
-    let removed = stale_setup(&mut b, &mut rng, n, params.stale_fraction, Slots::Vacant);
-    b.start_body();
-    stale_passes(&mut b, &mut rng, removed, params.ops);
-    b.finish(NAME, n, seed, params)
+    TraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let removed = stale_setup(b, rng, n, params.stale_fraction, Slots::Vacant);
+        b.start_body();
+        stale_passes(b, rng, removed, params.ops);
+    })
 }
 
 #[cfg(test)]

@@ -12,7 +12,6 @@ use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -50,18 +49,17 @@ pub(crate) fn generate_named(
     ops: usize,
     params: &impl serde::Serialize,
 ) -> Trace<IdTableOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::default();
-    let handles: Vec<u32> = (0..n).map(|_| b.add()).collect();
-    b.start_body();
-    let mut order = handles;
-    for _ in 0..passes(n, ops) {
-        rng.shuffle(&mut order);
-        for &h in &order {
-            b.push(IdTableOp::Get(h));
+    TraceBuilder::default().record(name, n, seed, params, |b, rng| {
+        let handles: Vec<u32> = (0..n).map(|_| b.add()).collect();
+        b.start_body();
+        let mut order = handles;
+        for _ in 0..passes(n, ops) {
+            rng.shuffle(&mut order);
+            for &h in &order {
+                b.push(IdTableOp::Get(h));
+            }
         }
-    }
-    b.finish(name, n, seed, params)
+    })
 }
 
 #[cfg(test)]

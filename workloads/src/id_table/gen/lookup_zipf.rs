@@ -6,7 +6,7 @@ use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::id_table::builder::TraceBuilder;
 use crate::id_table::{Handle, IdTableOp};
-use crate::rng::{TraceRng, Zipf};
+use crate::rng::Zipf;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -24,17 +24,16 @@ crate::generate::workload! {
 /// Setup: `n` `Add`s. Body: `ops` `Get`s whose handles are Zipf ranks mapped through a random
 /// permutation of the live handles (read-only).
 pub fn generate(n: usize, seed: u64, params: &LookupZipfParams) -> Trace<IdTableOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::default();
-    let mut by_rank: Vec<Handle> = (0..n).map(|_| b.add()).collect();
-    b.start_body();
-    if n > 0 {
-        rng.shuffle(&mut by_rank);
-        let zipf = Zipf::new(n, params.skew);
-        for _ in 0..params.ops {
-            let handle = by_rank[zipf.sample(&mut rng)];
-            b.push(IdTableOp::Get(handle));
+    TraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let mut by_rank: Vec<Handle> = (0..n).map(|_| b.add()).collect();
+        b.start_body();
+        if n > 0 {
+            rng.shuffle(&mut by_rank);
+            let zipf = Zipf::new(n, params.skew);
+            for _ in 0..params.ops {
+                let handle = by_rank[zipf.sample(rng)];
+                b.push(IdTableOp::Get(handle));
+            }
         }
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }

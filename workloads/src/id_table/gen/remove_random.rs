@@ -5,7 +5,6 @@ use crate::generate::fraction_of;
 use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -19,14 +18,13 @@ crate::generate::workload! {
 /// Setup: `n` `Add`s. Body: `Remove` of `round(n * remove_fraction)` (at least 1) distinct
 /// live handles in uniformly random order.
 pub fn generate(n: usize, seed: u64, params: &RemoveRandomParams) -> Trace<IdTableOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TraceBuilder::default();
-    for _ in 0..n {
-        b.add();
-    }
-    b.start_body();
-    for _ in 0..fraction_of(n, params.remove_fraction, 1) {
-        b.remove_random(&mut rng);
-    }
-    b.finish(NAME, n, seed, params)
+    TraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        for _ in 0..n {
+            b.add();
+        }
+        b.start_body();
+        for _ in 0..fraction_of(n, params.remove_fraction, 1) {
+            b.remove_random(rng);
+        }
+    })
 }

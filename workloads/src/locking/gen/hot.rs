@@ -1,10 +1,9 @@
 //! `lock-hot`: the post's player example, every job also adjusts one unit (unit 0, "the
 //! player"): the worst contention a lock can see.
 
-use crate::generate::parts::TraceParts;
+use crate::generate::parts::{Recorder, TraceParts};
 use crate::locking::LockingOp;
 use crate::locking::builder::{frames, world};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 /// Registry name.
@@ -17,12 +16,11 @@ pub type LockHotParams = super::none::LockNoneParams;
 
 /// Setup: the world. Body: `frames` frames; every job pushes unit 0 too.
 pub fn generate(n: usize, seed: u64, params: &LockHotParams) -> Trace<LockingOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut parts = TraceParts::default();
-    let shape = params.shape();
-    world(&mut rng, n, &shape, &mut parts);
-    frames(&mut rng, n, &shape, &mut parts, |_, _| 0);
-    parts.finish(NAME, n, seed, params)
+    TraceParts::default().record(NAME, n, seed, params, |parts, rng| {
+        let shape = params.shape();
+        world(rng, n, &shape, parts);
+        frames(rng, n, &shape, parts, |_, _| 0);
+    })
 }
 
 #[cfg(test)]

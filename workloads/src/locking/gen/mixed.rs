@@ -2,10 +2,9 @@
 //! physics ray, adjusting the position of another unit": every job reads, raycasts and pushes
 //! itself, and 5 % also push a random other unit.
 
-use crate::generate::parts::TraceParts;
+use crate::generate::parts::{Recorder, TraceParts};
 use crate::locking::builder::{Shape, frames, world};
 use crate::locking::{LockingOp, NO_OTHER};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -41,21 +40,20 @@ impl LockMixedParams {
 /// Setup: the world. Body: `frames` frames; a job pushes a random other unit with
 /// probability `foreign`.
 pub fn generate(n: usize, seed: u64, params: &LockMixedParams) -> Trace<LockingOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut parts = TraceParts::default();
-    let shape = params.shape();
-    world(&mut rng, n, &shape, &mut parts);
-    let foreign = params.foreign;
-    frames(&mut rng, n, &shape, &mut parts, |rng, unit| {
-        if n > 1 && rng.unit_f64() < foreign {
-            // Any unit but the job's own.
-            let pick = rng.below(n as u64 - 1) as u32;
-            if pick >= unit { pick + 1 } else { pick }
-        } else {
-            NO_OTHER
-        }
-    });
-    parts.finish(NAME, n, seed, params)
+    TraceParts::default().record(NAME, n, seed, params, |parts, rng| {
+        let shape = params.shape();
+        world(rng, n, &shape, parts);
+        let foreign = params.foreign;
+        frames(rng, n, &shape, parts, |rng, unit| {
+            if n > 1 && rng.unit_f64() < foreign {
+                // Any unit but the job's own.
+                let pick = rng.below(n as u64 - 1) as u32;
+                if pick >= unit { pick + 1 } else { pick }
+            } else {
+                NO_OTHER
+            }
+        });
+    })
 }
 
 #[cfg(test)]

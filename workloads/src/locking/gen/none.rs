@@ -1,10 +1,9 @@
 //! `lock-none`: no job pushes another unit: what synchronisation costs when nothing is shared
 //! but the API itself (the lock-free ceiling's workload).
 
-use crate::generate::parts::TraceParts;
+use crate::generate::parts::{Recorder, TraceParts};
 use crate::locking::builder::{Shape, frames, world};
 use crate::locking::{LockingOp, NO_OTHER};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -38,12 +37,11 @@ impl LockNoneParams {
 
 /// Setup: the world. Body: `frames` frames of jobs that push only themselves.
 pub fn generate(n: usize, seed: u64, params: &LockNoneParams) -> Trace<LockingOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut parts = TraceParts::default();
-    let shape = params.shape();
-    world(&mut rng, n, &shape, &mut parts);
-    frames(&mut rng, n, &shape, &mut parts, |_, _| NO_OTHER);
-    parts.finish(NAME, n, seed, params)
+    TraceParts::default().record(NAME, n, seed, params, |parts, rng| {
+        let shape = params.shape();
+        world(rng, n, &shape, parts);
+        frames(rng, n, &shape, parts, |_, _| NO_OTHER);
+    })
 }
 
 #[cfg(test)]

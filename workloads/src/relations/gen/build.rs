@@ -4,7 +4,6 @@
 use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
 use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -17,9 +16,8 @@ crate::generate::workload! {
 
 /// No setup. Body: `build_sets(n, set_sizes, scattered)` (`n` `Add`s).
 pub fn generate(n: usize, seed: u64, params: &IdxBuildParams) -> Trace<RelationOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = RelationTraceBuilder::default();
-    b.start_body();
-    build_sets(&mut b, n, params.set_sizes, Layout::Scattered, &mut rng);
-    b.finish(NAME, n, seed, params)
+    RelationTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        b.start_body();
+        build_sets(b, n, params.set_sizes, Layout::Scattered, rng);
+    })
 }

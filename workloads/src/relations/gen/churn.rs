@@ -6,7 +6,6 @@ use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
 use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -20,20 +19,19 @@ crate::generate::workload! {
 /// Setup: `build_sets(n, uniform-1-7)` over keys `0..k`. Body: `steps` × (`Remove` of a
 /// uniformly random live record, `Add` with `a`, `b` uniform in `0..k`). Live count stays `n`.
 pub fn generate(n: usize, seed: u64, params: &IdxChurnParams) -> Trace<RelationOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = RelationTraceBuilder::default();
-    let k = u64::from(build_sets(
-        &mut b,
-        n,
-        SetSizes::Uniform1To7,
-        Layout::Scattered,
-        &mut rng,
-    ));
-    b.start_body();
-    for _ in 0..params.steps {
-        b.remove_random(&mut rng);
-        let (a, o) = (rng.below(k) as u32, rng.below(k) as u32);
-        b.add(a, o);
-    }
-    b.finish(NAME, n, seed, params)
+    RelationTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let k = u64::from(build_sets(
+            b,
+            n,
+            SetSizes::Uniform1To7,
+            Layout::Scattered,
+            rng,
+        ));
+        b.start_body();
+        for _ in 0..params.steps {
+            b.remove_random(rng);
+            let (a, o) = (rng.below(k) as u32, rng.below(k) as u32);
+            b.add(a, o);
+        }
+    })
 }

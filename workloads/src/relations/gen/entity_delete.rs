@@ -6,7 +6,6 @@ use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
 use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -21,21 +20,14 @@ crate::generate::workload! {
 /// shuffled, the first `min(deletes, k/10)` (at least 1) each a `RemoveEntity` (about 8
 /// records each: 4 observed, 4 observing).
 pub fn generate(n: usize, seed: u64, params: &IdxEntityDeleteParams) -> Trace<RelationOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = RelationTraceBuilder::default();
-    let k = build_sets(
-        &mut b,
-        n,
-        SetSizes::Uniform1To7,
-        Layout::Scattered,
-        &mut rng,
-    );
-    b.start_body();
-    let mut entities: Vec<u32> = (0..k).collect();
-    rng.shuffle(&mut entities);
-    let count = params.deletes.min(k as usize / 10).max(1);
-    for &e in &entities[..count] {
-        b.remove_entity(e);
-    }
-    b.finish(NAME, n, seed, params)
+    RelationTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let k = build_sets(b, n, SetSizes::Uniform1To7, Layout::Scattered, rng);
+        b.start_body();
+        let mut entities: Vec<u32> = (0..k).collect();
+        rng.shuffle(&mut entities);
+        let count = params.deletes.min(k as usize / 10).max(1);
+        for &e in &entities[..count] {
+            b.remove_entity(e);
+        }
+    })
 }

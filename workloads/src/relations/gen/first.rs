@@ -5,7 +5,6 @@ use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
 use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -19,18 +18,17 @@ crate::generate::workload! {
 /// Setup: `build_sets(n, uniform-1-7)` over keys `0..k`. Body: `ops` × `FirstByA` of a key
 /// uniform in `0..k` (one `below(k)` draw; every key has a record). Read-only.
 pub fn generate(n: usize, seed: u64, params: &IdxFirstParams) -> Trace<RelationOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = RelationTraceBuilder::default();
-    let k = u64::from(build_sets(
-        &mut b,
-        n,
-        SetSizes::Uniform1To7,
-        Layout::Scattered,
-        &mut rng,
-    ));
-    b.start_body();
-    for _ in 0..params.ops {
-        b.query(RelationOp::FirstByA(rng.below(k) as u32));
-    }
-    b.finish(NAME, n, seed, params)
+    RelationTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let k = u64::from(build_sets(
+            b,
+            n,
+            SetSizes::Uniform1To7,
+            Layout::Scattered,
+            rng,
+        ));
+        b.start_body();
+        for _ in 0..params.ops {
+            b.query(RelationOp::FirstByA(rng.below(k) as u32));
+        }
+    })
 }

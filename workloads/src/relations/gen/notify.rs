@@ -6,7 +6,6 @@ use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
 use crate::relations::RelationOp;
 use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -49,22 +48,21 @@ pub(crate) fn notify_body(
     sizes: SetSizes,
     layout: Layout,
 ) -> Trace<RelationOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = RelationTraceBuilder::default();
-    let k = u64::from(build_sets(&mut b, n, sizes, layout, &mut rng));
-    b.start_body();
-    for _ in 0..ops {
-        match rng.below(10) {
-            0..=7 => b.query(RelationOp::VisitByA(rng.below(k) as u32)),
-            8 => {
-                let (a, o) = (rng.below(k) as u32, rng.below(k) as u32);
-                b.add(a, o);
-            }
-            _ if b.live_count() > 0 => b.remove_random(&mut rng),
-            _ => {
-                b.add(0, 0);
+    RelationTraceBuilder::default().record(name, n, seed, params, |b, rng| {
+        let k = u64::from(build_sets(b, n, sizes, layout, rng));
+        b.start_body();
+        for _ in 0..ops {
+            match rng.below(10) {
+                0..=7 => b.query(RelationOp::VisitByA(rng.below(k) as u32)),
+                8 => {
+                    let (a, o) = (rng.below(k) as u32, rng.below(k) as u32);
+                    b.add(a, o);
+                }
+                _ if b.live_count() > 0 => b.remove_random(rng),
+                _ => {
+                    b.add(0, 0);
+                }
             }
         }
-    }
-    b.finish(name, n, seed, params)
+    })
 }

@@ -6,7 +6,6 @@
 use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
 use crate::relations::builder::RelationTraceBuilder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 /// The observed entity (the player).
@@ -24,14 +23,13 @@ crate::generate::workload! {
 /// Setup: `n` × `Add {a: PLAYER, b: i + 1}` for `i` in `0..n`. Body: the handles shuffled,
 /// the first `ceil(n × remove_percent / 100)` removed in that order.
 pub fn generate(n: usize, seed: u64, params: &IdxStarParams) -> Trace<RelationOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = RelationTraceBuilder::default();
-    let mut handles: Vec<u32> = (0..n as u32).map(|i| b.add(PLAYER, i + 1)).collect();
-    b.start_body();
-    rng.shuffle(&mut handles);
-    let count = (n * params.remove_percent as usize).div_ceil(100);
-    for &h in &handles[..count] {
-        b.remove(h);
-    }
-    b.finish(NAME, n, seed, params)
+    RelationTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let mut handles: Vec<u32> = (0..n as u32).map(|i| b.add(PLAYER, i + 1)).collect();
+        b.start_body();
+        rng.shuffle(&mut handles);
+        let count = (n * params.remove_percent as usize).div_ceil(100);
+        for &h in &handles[..count] {
+            b.remove(h);
+        }
+    })
 }

@@ -9,7 +9,7 @@ use crate::relations::builder::RelationTraceBuilder;
 // index, so its tags are drawn from the tag workloads' own Zipf vocabulary.
 use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
-use crate::rng::{TraceRng, Zipf};
+use crate::rng::Zipf;
 use crate::tags::builder::{VOCABULARY, vocabulary_tag};
 use crate::trace::Trace;
 
@@ -32,34 +32,33 @@ crate::generate::workload! {
 /// entities in order. Body: `VisitByA` alternating a common tag (rank uniform in `0..8`) and a
 /// rare one (rank uniform in `8..256`), until `target_visits` records or `max_ops` visits.
 pub fn generate(n: usize, seed: u64, params: &IdxTagsParams) -> Trace<RelationOp> {
-    let mut rng = TraceRng::new(seed);
     let zipf = Zipf::new(VOCABULARY, 1.0);
-    let mut b = RelationTraceBuilder::default();
-    for e in 0..n.div_ceil(3) as u32 {
-        let mut mine = [usize::MAX; 3];
-        for i in 0..3 {
-            let mut rank = zipf.sample(&mut rng);
-            while mine[..i].contains(&rank) {
-                rank = zipf.sample(&mut rng);
+    RelationTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        for e in 0..n.div_ceil(3) as u32 {
+            let mut mine = [usize::MAX; 3];
+            for i in 0..3 {
+                let mut rank = zipf.sample(rng);
+                while mine[..i].contains(&rank) {
+                    rank = zipf.sample(rng);
+                }
+                mine[i] = rank;
+                b.add(vocabulary_tag(rank), e);
             }
-            mine[i] = rank;
-            b.add(vocabulary_tag(rank), e);
         }
-    }
-    b.start_body();
-    let mut visited = 0;
-    for op in 0..params.max_ops {
-        if visited >= params.target_visits {
-            break;
+        b.start_body();
+        let mut visited = 0;
+        for op in 0..params.max_ops {
+            if visited >= params.target_visits {
+                break;
+            }
+            let rank = if op % 2 == 0 {
+                rng.index(COMMON_RANKS)
+            } else {
+                COMMON_RANKS + rng.index(VOCABULARY - COMMON_RANKS)
+            };
+            let tag = vocabulary_tag(rank);
+            visited += b.count_a(tag).max(1);
+            b.query(RelationOp::VisitByA(tag));
         }
-        let rank = if op % 2 == 0 {
-            rng.index(COMMON_RANKS)
-        } else {
-            COMMON_RANKS + rng.index(VOCABULARY - COMMON_RANKS)
-        };
-        let tag = vocabulary_tag(rank);
-        visited += b.count_a(tag).max(1);
-        b.query(RelationOp::VisitByA(tag));
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }

@@ -4,7 +4,6 @@
 
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::spatial::SpatialOp;
 use crate::spatial::builder::{DESIGN_RADIUS, SpatialTraceBuilder, box_side, normal};
 use crate::trace::Trace;
@@ -26,21 +25,21 @@ crate::generate::workload! {
 /// (two draws each), each followed by its points (two normal draws each, clamped into the
 /// box). Body: `queries` queries at radius r, each at the position of a uniformly drawn point.
 pub fn generate(n: usize, seed: u64, params: &SpClusteredParams) -> Trace<SpatialOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = SpatialTraceBuilder::new(2, box_side(n, 2, 16));
-    let sigma = f64::from(params.spread) * 2.0 * f64::from(DESIGN_RADIUS);
-    while b.len() < n {
-        let c = b.uniform(&mut rng);
-        for _ in 0..params.cluster_size.min(n - b.len()) {
-            let dx = (normal(&mut rng) * sigma) as f32;
-            let dy = (normal(&mut rng) * sigma) as f32;
-            b.insert([c[0] + dx, c[1] + dy, 0.0]);
+    let space = SpatialTraceBuilder::new(2, box_side(n, 2, 16));
+    space.record(NAME, n, seed, params, |b, rng| {
+        let sigma = f64::from(params.spread) * 2.0 * f64::from(DESIGN_RADIUS);
+        while b.len() < n {
+            let c = b.uniform(rng);
+            for _ in 0..params.cluster_size.min(n - b.len()) {
+                let dx = (normal(rng) * sigma) as f32;
+                let dy = (normal(rng) * sigma) as f32;
+                b.insert([c[0] + dx, c[1] + dy, 0.0]);
+            }
         }
-    }
-    b.start_body();
-    for _ in 0..params.queries {
-        let at = b.position(rng.index(b.len()) as u32);
-        b.query(at, DESIGN_RADIUS);
-    }
-    b.finish(NAME, n, seed, params)
+        b.start_body();
+        for _ in 0..params.queries {
+            let at = b.position(rng.index(b.len()) as u32);
+            b.query(at, DESIGN_RADIUS);
+        }
+    })
 }

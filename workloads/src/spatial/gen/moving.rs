@@ -4,7 +4,6 @@
 
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::spatial::SpatialOp;
 use crate::spatial::builder::{DESIGN_RADIUS, SpatialTraceBuilder, box_side};
 use crate::trace::Trace;
@@ -25,32 +24,32 @@ crate::generate::workload! {
 /// drawn points (one `index` draw, then per axis one `unit_f64` draw: a step uniform in
 /// `[-r, r)`, clamped into the box), then `queries_per_frame` queries at uniform points.
 pub fn generate(n: usize, seed: u64, params: &SpMovingParams) -> Trace<SpatialOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = SpatialTraceBuilder::new(2, box_side(n, 2, 16));
-    for _ in 0..n {
-        let p = b.uniform(&mut rng);
-        b.insert(p);
-    }
-    b.start_body();
-    let moves = if params.move_percent == 0 {
-        0
-    } else {
-        (n * params.move_percent as usize / 100).max(1)
-    };
-    let r = f64::from(DESIGN_RADIUS);
-    for _ in 0..params.frames {
-        for _ in 0..moves {
-            let h = rng.index(n) as u32;
-            let mut p = b.position(h);
-            for v in p.iter_mut().take(2) {
-                *v += ((rng.unit_f64() * 2.0 - 1.0) * r) as f32;
+    let space = SpatialTraceBuilder::new(2, box_side(n, 2, 16));
+    space.record(NAME, n, seed, params, |b, rng| {
+        for _ in 0..n {
+            let p = b.uniform(rng);
+            b.insert(p);
+        }
+        b.start_body();
+        let moves = if params.move_percent == 0 {
+            0
+        } else {
+            (n * params.move_percent as usize / 100).max(1)
+        };
+        let r = f64::from(DESIGN_RADIUS);
+        for _ in 0..params.frames {
+            for _ in 0..moves {
+                let h = rng.index(n) as u32;
+                let mut p = b.position(h);
+                for v in p.iter_mut().take(2) {
+                    *v += ((rng.unit_f64() * 2.0 - 1.0) * r) as f32;
+                }
+                b.move_to(h, p);
             }
-            b.move_to(h, p);
+            for _ in 0..params.queries_per_frame {
+                let c = b.uniform(rng);
+                b.query(c, DESIGN_RADIUS);
+            }
         }
-        for _ in 0..params.queries_per_frame {
-            let c = b.uniform(&mut rng);
-            b.query(c, DESIGN_RADIUS);
-        }
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }

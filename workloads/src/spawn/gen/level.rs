@@ -1,8 +1,7 @@
 //! `spawn-level`: the article's case, a level of `n` entities spawned once ("a level can
 //! easily have 10 000 objects or more").
 
-use crate::generate::parts::TraceParts;
-use crate::rng::TraceRng;
+use crate::generate::parts::{Recorder, TraceParts};
 use crate::spawn::SpawnOp;
 use crate::spawn::builder::{LevelShape, level};
 use crate::trace::Trace;
@@ -22,17 +21,16 @@ crate::generate::workload! {
 
 /// Setup: the level, `Compile`. Body: one `Spawn`.
 pub fn generate(n: usize, seed: u64, params: &SpawnLevelParams) -> Trace<SpawnOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut parts = TraceParts::default();
-    let shape = LevelShape {
-        child_fraction: params.child_fraction,
-        max_chain: params.max_chain,
-        unknown_per_entity: params.unknown_per_entity,
-    };
-    level(&mut rng, n, &shape, &mut parts);
-    parts.start_body();
-    parts.push(SpawnOp::Spawn { times: 1 });
-    parts.finish(NAME, n, seed, params)
+    TraceParts::default().record(NAME, n, seed, params, |parts, rng| {
+        let shape = LevelShape {
+            child_fraction: params.child_fraction,
+            max_chain: params.max_chain,
+            unknown_per_entity: params.unknown_per_entity,
+        };
+        level(rng, n, &shape, parts);
+        parts.start_body();
+        parts.push(SpawnOp::Spawn { times: 1 });
+    })
 }
 
 #[cfg(test)]

@@ -1,8 +1,7 @@
 //! `spawn-prefab`: one small prefab (a root with a chain of children) spawned `n / size` times
 //! in a row, so `n` entities are spawned (at n = 50K, 10K spawns of a 5-entity prefab).
 
-use crate::generate::parts::TraceParts;
-use crate::rng::TraceRng;
+use crate::generate::parts::{Recorder, TraceParts};
 use crate::spawn::SpawnOp;
 use crate::spawn::builder::{LevelShape, chain};
 use crate::trace::Trace;
@@ -17,21 +16,20 @@ crate::generate::workload! {
 
 /// Setup: the prefab, `Compile`. Body: one `Spawn` of `max(1, n / size)` instances.
 pub fn generate(n: usize, seed: u64, params: &SpawnPrefabParams) -> Trace<SpawnOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut parts = TraceParts::default();
-    let shape = LevelShape {
-        child_fraction: 0.0,
-        max_chain: params.size,
-        unknown_per_entity: 0.06,
-    };
-    chain(&mut rng, &shape, 0, params.size - 1, &mut parts);
-    parts.push(SpawnOp::Compile);
-    parts.start_body();
-    let times = (n / params.size as usize).max(1);
-    parts.push(SpawnOp::Spawn {
-        times: u32::try_from(times).unwrap_or(u32::MAX),
-    });
-    parts.finish(NAME, n, seed, params)
+    TraceParts::default().record(NAME, n, seed, params, |parts, rng| {
+        let shape = LevelShape {
+            child_fraction: 0.0,
+            max_chain: params.size,
+            unknown_per_entity: 0.06,
+        };
+        chain(rng, &shape, 0, params.size - 1, parts);
+        parts.push(SpawnOp::Compile);
+        parts.start_body();
+        let times = (n / params.size as usize).max(1);
+        parts.push(SpawnOp::Spawn {
+            times: u32::try_from(times).unwrap_or(u32::MAX),
+        });
+    })
 }
 
 #[cfg(test)]

@@ -1,8 +1,7 @@
 //! `spawn-restart`: a level of `n` entities spawned, despawned (a world reset) and spawned
 //! again, `rounds` spawns in all: restarting a level.
 
-use crate::generate::parts::TraceParts;
-use crate::rng::TraceRng;
+use crate::generate::parts::{Recorder, TraceParts};
 use crate::spawn::SpawnOp;
 use crate::spawn::builder::{LevelShape, level};
 use crate::trace::Trace;
@@ -18,19 +17,18 @@ crate::generate::workload! {
 /// Setup: the `spawn-level` level, `Compile`. Body: `Spawn`, then `rounds - 1` ×
 /// (`DespawnAll`, `Spawn`).
 pub fn generate(n: usize, seed: u64, params: &SpawnRestartParams) -> Trace<SpawnOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut parts = TraceParts::default();
-    let shape = LevelShape {
-        child_fraction: 0.1,
-        max_chain: 5,
-        unknown_per_entity: 0.06,
-    };
-    level(&mut rng, n, &shape, &mut parts);
-    parts.start_body();
-    parts.push(SpawnOp::Spawn { times: 1 });
-    for _ in 1..params.rounds {
-        parts.push(SpawnOp::DespawnAll);
+    TraceParts::default().record(NAME, n, seed, params, |parts, rng| {
+        let shape = LevelShape {
+            child_fraction: 0.1,
+            max_chain: 5,
+            unknown_per_entity: 0.06,
+        };
+        level(rng, n, &shape, parts);
+        parts.start_body();
         parts.push(SpawnOp::Spawn { times: 1 });
-    }
-    parts.finish(NAME, n, seed, params)
+        for _ in 1..params.rounds {
+            parts.push(SpawnOp::DespawnAll);
+            parts.push(SpawnOp::Spawn { times: 1 });
+        }
+    })
 }

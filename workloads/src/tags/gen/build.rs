@@ -3,7 +3,6 @@
 //! arrive over time in a game: the timed part is the allocation pattern of building the store.
 
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
 use crate::trace::Trace;
@@ -30,9 +29,8 @@ pub(crate) fn build_body(
     params: &impl serde::Serialize,
     counts: TagCounts,
 ) -> Trace<TagOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TagTraceBuilder::default();
-    b.start_body();
-    build_interleaved(&mut b, n, counts, Preconditioning::None, &mut rng);
-    b.finish(name, n, seed, params)
+    TagTraceBuilder::default().record(name, n, seed, params, |b, rng| {
+        b.start_body();
+        build_interleaved(b, n, counts, Preconditioning::None, rng);
+    })
 }

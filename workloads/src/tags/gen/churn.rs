@@ -4,7 +4,6 @@
 
 use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
-use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
 use crate::trace::Trace;
@@ -26,25 +25,18 @@ crate::generate::workload! {
 /// count drawn by `TagCounts::draw` then that many `AddTag`s of tags it lacks). Live count
 /// stays `n`.
 pub fn generate(n: usize, seed: u64, params: &TagsChurnParams) -> Trace<TagOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TagTraceBuilder::default();
-    build_interleaved(
-        &mut b,
-        n,
-        params.tag_counts,
-        Preconditioning::None,
-        &mut rng,
-    );
-    b.start_body();
-    for _ in 0..params.steps {
-        let dead = b.random_live(&mut rng);
-        b.despawn(dead);
-        let count = params.tag_counts.draw(&mut rng);
-        let e = b.spawn();
-        for _ in 0..count {
-            let tag = b.draw_absent_tag(e, &mut rng);
-            b.add_tag(e, tag);
+    TagTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        build_interleaved(b, n, params.tag_counts, Preconditioning::None, rng);
+        b.start_body();
+        for _ in 0..params.steps {
+            let dead = b.random_live(rng);
+            b.despawn(dead);
+            let count = params.tag_counts.draw(rng);
+            let e = b.spawn();
+            for _ in 0..count {
+                let tag = b.draw_absent_tag(e, rng);
+                b.add_tag(e, tag);
+            }
         }
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }

@@ -10,7 +10,6 @@
 //! list's array follows it, and a reallocation moves it.
 
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{TagTraceBuilder, random_tag};
 use crate::trace::Trace;
@@ -29,15 +28,14 @@ crate::generate::workload! {
 /// workload). Body: `n` × `AddTag`, the `k`-th onto entity `k mod m`, each a uniformly drawn
 /// vocabulary tag.
 pub fn generate(n: usize, seed: u64, params: &TagsGrowLongParams) -> Trace<TagOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TagTraceBuilder::default();
-    let lists: Vec<_> = (0..params.lists.min(n.max(1))).map(|_| b.spawn()).collect();
-    b.start_body();
-    for k in 0..n {
-        let tag = random_tag(&mut rng);
-        b.add_tag(lists[k % lists.len()], tag);
-    }
-    b.finish(NAME, n, seed, params)
+    TagTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let lists: Vec<_> = (0..params.lists.min(n.max(1))).map(|_| b.spawn()).collect();
+        b.start_body();
+        for k in 0..n {
+            let tag = random_tag(rng);
+            b.add_tag(lists[k % lists.len()], tag);
+        }
+    })
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 
 use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
-use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
 use crate::trace::Trace;
@@ -21,19 +20,12 @@ crate::generate::workload! {
 /// Setup: `build_interleaved` (see [`builder`](crate::tags::builder)). Body: `ops` × `HasTag` of a uniformly random live entity,
 /// with a tag it has (probability 1/2) or a vocabulary tag it lacks (read-only).
 pub fn generate(n: usize, seed: u64, params: &TagsHasParams) -> Trace<TagOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TagTraceBuilder::default();
-    build_interleaved(
-        &mut b,
-        n,
-        params.tag_counts,
-        Preconditioning::None,
-        &mut rng,
-    );
-    b.start_body();
-    for _ in 0..params.ops {
-        let e = b.random_live(&mut rng);
-        b.has_tag_half_present(e, &mut rng);
-    }
-    b.finish(NAME, n, seed, params)
+    TagTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        build_interleaved(b, n, params.tag_counts, Preconditioning::None, rng);
+        b.start_body();
+        for _ in 0..params.ops {
+            let e = b.random_live(rng);
+            b.has_tag_half_present(e, rng);
+        }
+    })
 }

@@ -5,7 +5,6 @@
 
 use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
-use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
 use crate::trace::Trace;
@@ -31,47 +30,40 @@ crate::generate::workload! {
 ///   it lacks if fewer; if exactly `built[e]`, one `below(2)` draw, 0 adds, 1 removes (adds if
 ///   it has none). So every entity holds `built[e] ± 1` tags and the mean stays put.
 pub fn generate(n: usize, seed: u64, params: &TagsMutateParams) -> Trace<TagOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TagTraceBuilder::default();
-    let built = build_interleaved(
-        &mut b,
-        n,
-        params.tag_counts,
-        Preconditioning::None,
-        &mut rng,
-    );
-    b.start_body();
-    let reads = u64::from(params.reads_per_write);
-    for _ in 0..params.ops {
-        let e = b.random_live(&mut rng);
-        if rng.below(reads + 1) < reads {
-            if rng.below(2) == 0 {
-                b.has_tag_half_present(e, &mut rng);
+    TagTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let built = build_interleaved(b, n, params.tag_counts, Preconditioning::None, rng);
+        b.start_body();
+        let reads = u64::from(params.reads_per_write);
+        for _ in 0..params.ops {
+            let e = b.random_live(rng);
+            if rng.below(reads + 1) < reads {
+                if rng.below(2) == 0 {
+                    b.has_tag_half_present(e, rng);
+                } else {
+                    b.visit_entity(e);
+                }
+                continue;
+            }
+            let (have, target) = (b.tags_of(e).len(), built[e as usize].1 as usize);
+            let add = match have.cmp(&target) {
+                std::cmp::Ordering::Less => true,
+                std::cmp::Ordering::Greater => false,
+                std::cmp::Ordering::Equal => rng.below(2) == 0 || have == 0,
+            };
+            let present = if add {
+                None
             } else {
-                b.visit_entity(e);
-            }
-            continue;
-        }
-        let (have, target) = (b.tags_of(e).len(), built[e as usize].1 as usize);
-        let add = match have.cmp(&target) {
-            std::cmp::Ordering::Less => true,
-            std::cmp::Ordering::Greater => false,
-            std::cmp::Ordering::Equal => rng.below(2) == 0 || have == 0,
-        };
-        let present = if add {
-            None
-        } else {
-            b.random_present_tag(e, &mut rng)
-        };
-        match present {
-            Some(tag) => {
-                b.remove_tag(e, tag);
-            }
-            None => {
-                let tag = b.draw_absent_tag(e, &mut rng);
-                b.add_tag(e, tag);
+                b.random_present_tag(e, rng)
+            };
+            match present {
+                Some(tag) => {
+                    b.remove_tag(e, tag);
+                }
+                None => {
+                    let tag = b.draw_absent_tag(e, rng);
+                    b.add_tag(e, tag);
+                }
             }
         }
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }

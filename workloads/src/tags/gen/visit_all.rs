@@ -4,7 +4,6 @@
 
 use crate::generate::parts::Recorder;
 use crate::generate::{MAX_OPS, iteration_passes};
-use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
 use crate::trace::Trace;
@@ -48,14 +47,13 @@ impl VisitPasses {
         params: &impl serde::Serialize,
         preconditioning: Preconditioning,
     ) -> Trace<TagOp> {
-        let mut rng = TraceRng::new(seed);
-        let mut b = TagTraceBuilder::default();
-        build_interleaved(&mut b, n, self.counts, preconditioning, &mut rng);
-        b.start_body();
-        let tags = usize::try_from(b.total_tags()).unwrap_or(usize::MAX);
-        for _ in 0..iteration_passes(tags, self.target_visits, self.max_passes) {
-            b.visit_all();
-        }
-        b.finish(name, n, seed, params)
+        TagTraceBuilder::default().record(name, n, seed, params, |b, rng| {
+            build_interleaved(b, n, self.counts, preconditioning, rng);
+            b.start_body();
+            let tags = usize::try_from(b.total_tags()).unwrap_or(usize::MAX);
+            for _ in 0..iteration_passes(tags, self.target_visits, self.max_passes) {
+                b.visit_all();
+            }
+        })
     }
 }

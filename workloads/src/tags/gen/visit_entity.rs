@@ -4,7 +4,6 @@
 
 use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
-use crate::rng::TraceRng;
 use crate::tags::TagOp;
 use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
 use crate::trace::Trace;
@@ -22,19 +21,12 @@ crate::generate::workload! {
 /// Setup: `build_interleaved` (see [`builder`](crate::tags::builder)). Body: `ops` × `VisitEntity` of a random live entity
 /// (read-only).
 pub fn generate(n: usize, seed: u64, params: &TagsVisitEntityParams) -> Trace<TagOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = TagTraceBuilder::default();
-    build_interleaved(
-        &mut b,
-        n,
-        params.tag_counts,
-        Preconditioning::None,
-        &mut rng,
-    );
-    b.start_body();
-    for _ in 0..params.ops {
-        let e = b.random_live(&mut rng);
-        b.visit_entity(e);
-    }
-    b.finish(NAME, n, seed, params)
+    TagTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        build_interleaved(b, n, params.tag_counts, Preconditioning::None, rng);
+        b.start_body();
+        for _ in 0..params.ops {
+            let e = b.random_live(rng);
+            b.visit_entity(e);
+        }
+    })
 }

@@ -7,7 +7,6 @@
 
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 use crate::transforms::TransformOp;
 use crate::transforms::builder::{
@@ -26,20 +25,19 @@ crate::generate::workload! {
 
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfPersistentMoversParams) -> Trace<TransformOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = XfTraceBuilder::default();
-    b.build_forest(n, &mut rng);
-    b.end_frame();
-    let movers = b.distinct_live(percent_of(n, params.move_percent), &mut rng);
-    let reads = movers.len().div_ceil(10);
-    for frame in 0..WARMUP_FRAMES + params.frames {
-        if frame == WARMUP_FRAMES {
-            b.start_body();
+    XfTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        b.build_forest(n, rng);
+        b.end_frame();
+        let movers = b.distinct_live(percent_of(n, params.move_percent), rng);
+        let reads = movers.len().div_ceil(10);
+        for frame in 0..WARMUP_FRAMES + params.frames {
+            if frame == WARMUP_FRAMES {
+                b.start_body();
+            }
+            let read: Vec<u32> = (0..reads)
+                .map(|_| movers[rng.index(movers.len())])
+                .collect();
+            move_frame(b, &movers, &read, rng);
         }
-        let read: Vec<u32> = (0..reads)
-            .map(|_| movers[rng.index(movers.len())])
-            .collect();
-        move_frame(&mut b, &movers, &read, &mut rng);
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }

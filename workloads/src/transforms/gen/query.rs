@@ -4,7 +4,6 @@
 
 use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 use crate::transforms::TransformOp;
 use crate::transforms::builder::XfTraceBuilder;
@@ -19,14 +18,13 @@ crate::generate::workload! {
 
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfQueryParams) -> Trace<TransformOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = XfTraceBuilder::default();
-    b.build_forest(n, &mut rng);
-    b.end_frame();
-    b.start_body();
-    for _ in 0..params.reads {
-        let node = b.random_live(&mut rng);
-        b.get_world(node);
-    }
-    b.finish(NAME, n, seed, params)
+    XfTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        b.build_forest(n, rng);
+        b.end_frame();
+        b.start_body();
+        for _ in 0..params.reads {
+            let node = b.random_live(rng);
+            b.get_world(node);
+        }
+    })
 }

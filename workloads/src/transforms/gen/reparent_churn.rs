@@ -7,7 +7,6 @@
 
 use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 use crate::transforms::TransformOp;
 use crate::transforms::builder::{DEFAULT_FRAMES, XfTraceBuilder, percent_of};
@@ -24,35 +23,34 @@ crate::generate::workload! {
 
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfReparentChurnParams) -> Trace<TransformOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = XfTraceBuilder::default();
-    b.build_forest(n, &mut rng);
-    b.end_frame();
-    b.start_body();
-    for _ in 0..params.frames {
-        for _ in 0..percent_of(n, params.churn_percent) {
-            let node = b.random_live(&mut rng);
-            match rng.below(4) {
-                0 | 1 => {
-                    let parent = if rng.below(10) == 0 {
-                        None
-                    } else {
-                        Some(b.random_live(&mut rng)).filter(|&p| !b.would_cycle(node, p))
-                    };
-                    b.set_parent(node, parent);
+    XfTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        b.build_forest(n, rng);
+        b.end_frame();
+        b.start_body();
+        for _ in 0..params.frames {
+            for _ in 0..percent_of(n, params.churn_percent) {
+                let node = b.random_live(rng);
+                match rng.below(4) {
+                    0 | 1 => {
+                        let parent = if rng.below(10) == 0 {
+                            None
+                        } else {
+                            Some(b.random_live(rng)).filter(|&p| !b.would_cycle(node, p))
+                        };
+                        b.set_parent(node, parent);
+                    }
+                    2 if b.live_count() > 1 => {
+                        b.destroy(node);
+                        let parent = b.random_live(rng);
+                        b.create(Some(parent), rng);
+                    }
+                    _ => b.set_local(node, rng),
                 }
-                2 if b.live_count() > 1 => {
-                    b.destroy(node);
-                    let parent = b.random_live(&mut rng);
-                    b.create(Some(parent), &mut rng);
-                }
-                _ => b.set_local(node, &mut rng),
+            }
+            b.end_frame();
+            for node in b.distinct_live(percent_of(n, 1.0), rng) {
+                b.get_world(node);
             }
         }
-        b.end_frame();
-        for node in b.distinct_live(percent_of(n, 1.0), &mut rng) {
-            b.get_world(node);
-        }
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }

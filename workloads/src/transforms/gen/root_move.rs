@@ -5,7 +5,6 @@
 
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 use crate::transforms::TransformOp;
 use crate::transforms::builder::{DEFAULT_FRAMES, XfTraceBuilder, move_frame, percent_of};
@@ -22,14 +21,13 @@ crate::generate::workload! {
 
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfRootMoveParams) -> Trace<TransformOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = XfTraceBuilder::default();
-    let roots = b.build_forest(n, &mut rng);
-    b.end_frame();
-    b.start_body();
-    for _ in 0..params.frames {
-        let reads = b.distinct_live(percent_of(n, params.read_percent), &mut rng);
-        move_frame(&mut b, &roots, &reads, &mut rng);
-    }
-    b.finish(NAME, n, seed, params)
+    XfTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        let roots = b.build_forest(n, rng);
+        b.end_frame();
+        b.start_body();
+        for _ in 0..params.frames {
+            let reads = b.distinct_live(percent_of(n, params.read_percent), rng);
+            move_frame(b, &roots, &reads, rng);
+        }
+    })
 }

@@ -7,7 +7,6 @@
 
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
-use crate::rng::TraceRng;
 use crate::trace::Trace;
 use crate::transforms::TransformOp;
 use crate::transforms::builder::{
@@ -26,17 +25,16 @@ crate::generate::workload! {
 
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfSparse1pctParams) -> Trace<TransformOp> {
-    let mut rng = TraceRng::new(seed);
-    let mut b = XfTraceBuilder::default();
-    b.build_forest(n, &mut rng);
-    b.end_frame();
-    let movers = percent_of(n, params.move_percent);
-    for frame in 0..WARMUP_FRAMES + params.frames {
-        if frame == WARMUP_FRAMES {
-            b.start_body();
+    XfTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        b.build_forest(n, rng);
+        b.end_frame();
+        let movers = percent_of(n, params.move_percent);
+        for frame in 0..WARMUP_FRAMES + params.frames {
+            if frame == WARMUP_FRAMES {
+                b.start_body();
+            }
+            let moved = b.distinct_live(movers, rng);
+            move_frame(b, &moved, &moved, rng);
         }
-        let moved = b.distinct_live(movers, &mut rng);
-        move_frame(&mut b, &moved, &moved, &mut rng);
-    }
-    b.finish(NAME, n, seed, params)
+    })
 }
