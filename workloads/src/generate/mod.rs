@@ -181,6 +181,19 @@ pub(crate) fn iteration_passes(n: usize, target_visits: u64, max_passes: usize) 
         .clamp(1, max_passes.max(1))
 }
 
+/// The statistics of `generate`'s trace at `n` and `seed` with default parameters, checked
+/// valid: what a generator's unit test starts from.
+#[cfg(test)]
+pub(crate) fn default_stats<P: Params, O: crate::family::TraceOp>(
+    generate: fn(usize, u64, &P) -> crate::trace::Trace<O>,
+    n: usize,
+    seed: u64,
+) -> O::Stats {
+    generate(n, seed, &P::default())
+        .validate()
+        .expect("a generator's trace is valid")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

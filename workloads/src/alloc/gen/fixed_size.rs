@@ -57,11 +57,11 @@ pub fn generate(n: usize, seed: u64, params: &FixedSizeParams) -> Trace<AllocOp>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::default_stats;
 
     #[test]
     fn every_block_has_the_one_size() {
-        let t = generate(1_000, 3, &FixedSizeParams::default());
-        let stats = t.validate().unwrap();
+        let stats = default_stats(generate, 1_000, 3);
         assert_eq!(stats.peak_live, 1_000);
         assert_eq!(stats.max_size, 24);
         assert!(stats.frees > 40_000 && stats.allocs > 40_000, "{stats:?}");

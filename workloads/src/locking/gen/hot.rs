@@ -26,11 +26,11 @@ pub fn generate(n: usize, seed: u64, params: &LockHotParams) -> Trace<LockingOp>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::default_stats;
 
     #[test]
     fn every_job_pushes_the_player() {
-        let t = generate(1000, 3, &LockHotParams::default());
-        let s = t.validate().unwrap();
+        let s = default_stats(generate, 1000, 3);
         assert_eq!(
             (s.jobs, s.foreign_jobs, s.hottest_other),
             (4000, 4000, 4000)

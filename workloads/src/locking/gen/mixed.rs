@@ -59,11 +59,11 @@ pub fn generate(n: usize, seed: u64, params: &LockMixedParams) -> Trace<LockingO
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::default_stats;
 
     #[test]
     fn one_job_in_twenty_pushes_another_unit() {
-        let t = generate(10_000, 3, &LockMixedParams::default());
-        let s = t.validate().unwrap();
+        let s = default_stats(generate, 10_000, 3);
         assert_eq!((s.units, s.jobs, s.frames), (10_000, 40_000, 4));
         let share = s.foreign_jobs as f64 / s.jobs as f64;
         assert!((0.04..0.06).contains(&share), "{share}");

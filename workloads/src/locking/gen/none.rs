@@ -47,11 +47,11 @@ pub fn generate(n: usize, seed: u64, params: &LockNoneParams) -> Trace<LockingOp
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::default_stats;
 
     #[test]
     fn every_unit_runs_once_per_frame_alone() {
-        let t = generate(1000, 3, &LockNoneParams::default());
-        let s = t.validate().unwrap();
+        let s = default_stats(generate, 1000, 3);
         assert_eq!(
             (s.units, s.jobs, s.frames, s.foreign_jobs),
             (1000, 4000, 4, 0)

@@ -36,11 +36,11 @@ pub fn generate(n: usize, seed: u64, params: &SpawnLevelParams) -> Trace<SpawnOp
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::default_stats;
 
     #[test]
     fn has_the_issue_s_shape() {
-        let t = generate(20_000, 3, &SpawnLevelParams::default());
-        let s = t.validate().unwrap();
+        let s = default_stats(generate, 20_000, 3);
         assert_eq!((s.level_entities, s.entities_spawned), (20_000, 20_000));
         let per_entity = s.level_components as f64 / s.level_entities as f64;
         assert!((2.8..3.2).contains(&per_entity), "{per_entity}");

@@ -35,11 +35,11 @@ pub fn generate(n: usize, seed: u64, params: &SpawnPrefabParams) -> Trace<SpawnO
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::default_stats;
 
     #[test]
     fn spawns_n_entities_of_one_prefab() {
-        let t = generate(1_000, 5, &SpawnPrefabParams::default());
-        let s = t.validate().unwrap();
+        let s = default_stats(generate, 1_000, 5);
         assert_eq!((s.level_entities, s.children), (5, 4));
         assert_eq!((s.spawns, s.entities_spawned), (1, 1_000));
     }
