@@ -18,6 +18,23 @@ use thiserror::Error;
 
 use crate::trace::{InvalidTrace, Part};
 
+/// Declares a vocabulary's tag bytes as `mod tag`: one `u8` constant per op kind, numbered
+/// from 0 in the order listed (the numbers the table of the vocabulary's module doc gives;
+/// reordering the list changes the file format).
+macro_rules! op_tags {
+    ($($name:ident),+ $(,)?) => {
+        mod tag {
+            $crate::codec::op_tags!(@from 0; $($name),+);
+        }
+    };
+    (@from $value:expr; $name:ident $(, $rest:ident)*) => {
+        pub const $name: u8 = $value;
+        $crate::codec::op_tags!(@from $value + 1; $($rest),*);
+    };
+    (@from $value:expr;) => {};
+}
+pub(crate) use op_tags;
+
 /// The trace file format version this code writes and reads (the layout is in
 /// [`format`](mod@crate::format)).
 pub const FORMAT_VERSION: u32 = 1;

@@ -89,11 +89,7 @@ pub struct AllocStats {
 
 trace_stats!(AllocStats: allocs, frees, reallocs);
 
-mod tag {
-    pub const ALLOC: u8 = 0;
-    pub const FREE: u8 = 1;
-    pub const REALLOC: u8 = 2;
-}
+crate::codec::op_tags! { ALLOC, FREE, REALLOC }
 
 impl TraceOp for AllocOp {
     const FAMILY: &'static str = "alloc";

@@ -141,17 +141,9 @@ trace_stats!(
     copies,
 );
 
-mod tag {
-    pub const SPAWN: u8 = 0;
-    pub const KILL: u8 = 1;
-    pub const ATTACH: u8 = 2;
-    pub const DETACH: u8 = 3;
-    pub const LOOKUP: u8 = 4;
-    pub const WRITE: u8 = 5;
-    pub const SIMULATE: u8 = 6;
-    pub const DESTROY_STEP: u8 = 7;
-    pub const ATTACH_ANOTHER: u8 = 8;
-    pub const COPY_POSITION: u8 = 9;
+crate::codec::op_tags! {
+    SPAWN, KILL, ATTACH, DETACH, LOOKUP, WRITE, SIMULATE, DESTROY_STEP, ATTACH_ANOTHER,
+    COPY_POSITION
 }
 
 /// A handle's state during validation.

@@ -202,17 +202,8 @@ pub struct DataStats {
 
 trace_stats!(DataStats: spawns, despawns, sets, gets, removes, snapshots);
 
-mod tag {
-    pub const SPAWN: u8 = 0;
-    pub const DESPAWN: u8 = 1;
-    pub const SET_BOOL: u8 = 2;
-    pub const SET_F32: u8 = 3;
-    pub const SET_STR: u8 = 4;
-    pub const SET_F32S: u8 = 5;
-    pub const GET: u8 = 6;
-    pub const GET_OR: u8 = 7;
-    pub const REMOVE: u8 = 8;
-    pub const SNAPSHOT: u8 = 9;
+crate::codec::op_tags! {
+    SPAWN, DESPAWN, SET_BOOL, SET_F32, SET_STR, SET_F32S, GET, GET_OR, REMOVE, SNAPSHOT
 }
 
 /// One live entity during validation: its keys and their string/array bytes.

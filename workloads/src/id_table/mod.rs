@@ -241,16 +241,7 @@ fn validate(setup: &[IdTableOp], body: &[IdTableOp]) -> Result<IdTableStats, Inv
     Ok(stats)
 }
 
-mod tag {
-    pub const ADD: u8 = 0;
-    pub const GET: u8 = 1;
-    pub const GET_STALE: u8 = 2;
-    pub const REMOVE: u8 = 3;
-    pub const ITERATE: u8 = 4;
-    pub const ITERATE_MUT: u8 = 5;
-    pub const MUTATE: u8 = 6;
-    pub const SORT: u8 = 7;
-}
+crate::codec::op_tags! { ADD, GET, GET_STALE, REMOVE, ITERATE, ITERATE_MUT, MUTATE, SORT }
 
 /// Encodes an op (see the format module doc's table).
 fn encode(op: IdTableOp, out: &mut Vec<u8>) {

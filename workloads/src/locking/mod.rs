@@ -118,12 +118,7 @@ impl TraceStats for LockingStats {
     }
 }
 
-mod tag {
-    pub const SCRIPT: u8 = 0;
-    pub const UNIT: u8 = 1;
-    pub const JOB: u8 = 2;
-    pub const FRAME: u8 = 3;
-}
+crate::codec::op_tags! { SCRIPT, UNIT, JOB, FRAME }
 
 /// The error for op `index` of `part`, rejected for `reason`.
 fn bad_op(part: Part, index: usize, op: LockingOp, reason: &str) -> InvalidTrace {

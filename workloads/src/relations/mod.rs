@@ -101,14 +101,8 @@ pub struct RelationStats {
 
 trace_stats!(RelationStats: adds, removes, visited, firsts, counts, entity_removals);
 
-mod tag {
-    pub const ADD: u8 = 0;
-    pub const REMOVE: u8 = 1;
-    pub const VISIT_BY_A: u8 = 2;
-    pub const VISIT_BY_B: u8 = 3;
-    pub const FIRST_BY_A: u8 = 4;
-    pub const COUNT_BY_A: u8 = 5;
-    pub const REMOVE_ENTITY: u8 = 6;
+crate::codec::op_tags! {
+    ADD, REMOVE, VISIT_BY_A, VISIT_BY_B, FIRST_BY_A, COUNT_BY_A, REMOVE_ENTITY
 }
 
 /// The live records of a trace being checked or built, with per-key counts and per-entity

@@ -150,13 +150,7 @@ pub struct SpatialStats {
 
 trace_stats!(SpatialStats: inserts, removes, moves, queries);
 
-mod tag {
-    pub const SPACE: u8 = 0;
-    pub const INSERT: u8 = 1;
-    pub const REMOVE: u8 = 2;
-    pub const MOVE: u8 = 3;
-    pub const QUERY: u8 = 4;
-}
+crate::codec::op_tags! { SPACE, INSERT, REMOVE, MOVE, QUERY }
 
 /// Checks a position: finite, and on the z = 0 plane when `planar`.
 fn check_position(c: Coords, planar: bool) -> Result<(), String> {

@@ -103,13 +103,7 @@ impl TraceStats for SpawnStats {
     }
 }
 
-mod tag {
-    pub const ENTITY: u8 = 0;
-    pub const COMPONENT: u8 = 1;
-    pub const COMPILE: u8 = 2;
-    pub const SPAWN: u8 = 3;
-    pub const DESPAWN_ALL: u8 = 4;
-}
+crate::codec::op_tags! { ENTITY, COMPONENT, COMPILE, SPAWN, DESPAWN_ALL }
 
 impl TraceOp for SpawnOp {
     const FAMILY: &'static str = "spawn";

@@ -134,17 +134,9 @@ trace_stats!(
     TagStats: spawns, despawns, adds, removes, has, entity_visits, clears, full_visit_tags,
 );
 
-mod tag {
-    pub const SPAWN: u8 = 0;
-    pub const DESPAWN: u8 = 1;
-    pub const ADD_TAG: u8 = 2;
-    pub const REMOVE_TAG: u8 = 3;
-    pub const HAS_TAG: u8 = 4;
-    pub const VISIT_ENTITY: u8 = 5;
-    pub const VISIT_ALL: u8 = 6;
-    pub const CLEAR: u8 = 7;
-    pub const FOREIGN: u8 = 8;
-    pub const FOREIGN_FREE: u8 = 9;
+crate::codec::op_tags! {
+    SPAWN, DESPAWN, ADD_TAG, REMOVE_TAG, HAS_TAG, VISIT_ENTITY, VISIT_ALL, CLEAR, FOREIGN,
+    FOREIGN_FREE
 }
 
 /// The tag list of the entity `op` names (`None` if none); an error if that entity is not live.

@@ -116,15 +116,8 @@ pub struct TransformStats {
 
 trace_stats!(TransformStats: creates, destroys, reparents, set_locals, frames, reads);
 
-mod tag {
-    pub const CREATE: u8 = 0;
-    pub const DESTROY: u8 = 1;
-    pub const SET_PARENT: u8 = 2;
-    pub const SET_LOCAL: u8 = 3;
-    pub const BATCH_LOCAL: u8 = 4;
-    pub const APPLY_BATCH: u8 = 5;
-    pub const END_FRAME: u8 = 6;
-    pub const GET_WORLD: u8 = 7;
+crate::codec::op_tags! {
+    CREATE, DESTROY, SET_PARENT, SET_LOCAL, BATCH_LOCAL, APPLY_BATCH, END_FRAME, GET_WORLD
 }
 
 /// What validation knows of one handle.
