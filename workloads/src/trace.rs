@@ -67,6 +67,57 @@ impl std::fmt::Display for Part {
     }
 }
 
+impl Part {
+    /// The ops of this part, each with where it stands: what a vocabulary's validation walks.
+    pub(crate) fn steps<O: Copy>(self, ops: &[O]) -> impl Iterator<Item = (At, O)> + '_ {
+        ops.iter()
+            .enumerate()
+            .map(move |(index, &op)| (At { part: self, index }, op))
+    }
+}
+
+/// Where an op stands in a trace, so validation can name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct At {
+    /// Part of the trace.
+    pub(crate) part: Part,
+    /// Index of the op within its part.
+    pub(crate) index: usize,
+}
+
+impl At {
+    /// The error naming `op`, standing here, as invalid for `reason` (e.g. "uses entity 3,
+    /// which is not live").
+    pub(crate) fn bad(self, op: impl std::fmt::Debug, reason: impl Into<String>) -> InvalidTrace {
+        InvalidTrace::BadOp {
+            part: self.part,
+            index: self.index,
+            op: format!("{op:?}"),
+            reason: reason.into(),
+        }
+    }
+
+    /// The error naming `op`, standing here, as using `handle` before any op created it.
+    pub(crate) fn not_yet_added(self, op: impl std::fmt::Debug, handle: u32) -> InvalidTrace {
+        InvalidTrace::NotYetAdded {
+            part: self.part,
+            index: self.index,
+            op: format!("{op:?}"),
+            handle,
+        }
+    }
+
+    /// The error naming `op`, standing here, as using `handle` after it was removed.
+    pub(crate) fn already_removed(self, op: impl std::fmt::Debug, handle: u32) -> InvalidTrace {
+        InvalidTrace::AlreadyRemoved {
+            part: self.part,
+            index: self.index,
+            op: format!("{op:?}"),
+            handle,
+        }
+    }
+}
+
 /// Why a trace is not valid. Names the op by part and index, and the op as its `Debug` form
 /// (this type is shared by every family's vocabulary).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

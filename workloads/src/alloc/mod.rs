@@ -106,13 +106,8 @@ impl TraceOp for AllocOp {
                 stats.requested_at_start = requested;
             }
             let in_body = part == Part::Body;
-            for (index, &op) in ops.iter().enumerate() {
-                let bad = |reason: String| InvalidTrace::BadOp {
-                    part,
-                    index,
-                    op: format!("{op:?}"),
-                    reason,
-                };
+            for (at, op) in part.steps(ops) {
+                let bad = |reason: String| at.bad(op, reason);
                 let live_block = |blocks: &mut Vec<Option<(u32, u32)>>, h: BlockHandle| match blocks
                     .get(h as usize)
                 {

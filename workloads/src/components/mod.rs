@@ -170,13 +170,8 @@ impl TraceOp for ComponentOp {
                 stats.instances_at_start = instances;
             }
             let in_body = u64::from(part == Part::Body);
-            for (index, &op) in ops.iter().enumerate() {
-                let bad = |reason: String| InvalidTrace::BadOp {
-                    part,
-                    index,
-                    op: format!("{op:?}"),
-                    reason,
-                };
+            for (at, op) in part.steps(ops) {
+                let bad = |reason: String| at.bad(op, reason);
                 let mut held = 0;
                 for (k, e) in [op.entity(), op.second_entity()].into_iter().enumerate() {
                     let Some(e) = e else { continue };

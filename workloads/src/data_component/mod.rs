@@ -223,13 +223,8 @@ impl TraceOp for DataOp {
                 stats.keys_at_start = keys;
             }
             let in_body = u64::from(part == Part::Body);
-            for (index, &op) in ops.iter().enumerate() {
-                let bad = |reason: String| InvalidTrace::BadOp {
-                    part,
-                    index,
-                    op: format!("{op:?}"),
-                    reason,
-                };
+            for (at, op) in part.steps(ops) {
+                let bad = |reason: String| at.bad(op, reason);
                 let check =
                     |entities: &[Option<Keys>], e: EntityHandle| match entities.get(e as usize) {
                         Some(Some(_)) => Ok(()),

@@ -178,32 +178,23 @@ fn validate(setup: &[IdTableOp], body: &[IdTableOp]) -> Result<IdTableStats, Inv
             stats.live_at_start = live;
         }
         let in_body = part == Part::Body;
-        for (index, &op) in ops.iter().enumerate() {
+        for (at, op) in part.steps(ops) {
             if let Some(handle) = op.handle() {
-                let state = states.get(handle as usize).copied().ok_or_else(|| {
-                    InvalidTrace::NotYetAdded {
-                        part,
-                        index,
-                        op: format!("{op:?}"),
-                        handle,
-                    }
-                })?;
+                let state = states
+                    .get(handle as usize)
+                    .copied()
+                    .ok_or_else(|| at.not_yet_added(op, handle))?;
                 match (op, state) {
                     (IdTableOp::GetStale(_), State::Live) => {
                         return Err(InvalidTrace::StaleOfLive {
                             part,
-                            index,
+                            index: at.index,
                             handle,
                         });
                     }
                     (IdTableOp::GetStale(_), State::Removed) => {}
                     (_, State::Removed) => {
-                        return Err(InvalidTrace::AlreadyRemoved {
-                            part,
-                            index,
-                            op: format!("{op:?}"),
-                            handle,
-                        });
+                        return Err(at.already_removed(op, handle));
                     }
                     (_, State::Live) => {}
                 }
@@ -211,7 +202,10 @@ fn validate(setup: &[IdTableOp], body: &[IdTableOp]) -> Result<IdTableStats, Inv
             match op {
                 IdTableOp::Add => {
                     if states.len() > Handle::MAX as usize {
-                        return Err(InvalidTrace::TooManyAdds { part, index });
+                        return Err(InvalidTrace::TooManyAdds {
+                            part,
+                            index: at.index,
+                        });
                     }
                     states.push(State::Live);
                     live += 1;

@@ -120,16 +120,6 @@ impl TraceStats for LockingStats {
 
 crate::codec::op_tags! { SCRIPT, UNIT, JOB, FRAME }
 
-/// The error for op `index` of `part`, rejected for `reason`.
-fn bad_op(part: Part, index: usize, op: LockingOp, reason: &str) -> InvalidTrace {
-    InvalidTrace::BadOp {
-        part,
-        index,
-        op: format!("{op:?}"),
-        reason: reason.to_string(),
-    }
-}
-
 /// Checks the setup (`Script`, then units); returns each unit's start reach and if `Script` came.
 fn check_setup(
     setup: &[LockingOp],
@@ -138,15 +128,15 @@ fn check_setup(
     // Per unit: the largest coordinate it starts at plus every push it can receive.
     let mut reach: Vec<u64> = Vec::new();
     let mut scripted = false;
-    for (index, &op) in setup.iter().enumerate() {
-        let bad = |reason: &str| bad_op(Part::Setup, index, op, reason);
+    for (at, op) in Part::Setup.steps(setup) {
+        let bad = |reason: &str| at.bad(op, reason);
         match op {
             LockingOp::Script {
                 compute,
                 radius,
                 batch,
             } => {
-                if index != 0 {
+                if at.index != 0 {
                     return Err(bad("Script is the setup's first op, once"));
                 }
                 if compute > MAX_COMPUTE
@@ -188,8 +178,8 @@ fn check_body(
     stats: &mut LockingStats,
 ) -> Result<(), InvalidTrace> {
     let mut as_other: Vec<u64> = vec![0; reach.len()];
-    for (index, &op) in body.iter().enumerate() {
-        let bad = |reason: &str| bad_op(Part::Body, index, op, reason);
+    for (at, op) in Part::Body.steps(body) {
+        let bad = |reason: &str| at.bad(op, reason);
         match op {
             LockingOp::Job {
                 unit,

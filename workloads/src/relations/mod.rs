@@ -202,16 +202,11 @@ impl TraceOp for RelationOp {
                 stats.live_at_start = live.live;
             }
             let counted = |n: u64| if in_body { n } else { 0 };
-            for (index, &op) in ops.iter().enumerate() {
+            for (at, op) in part.steps(ops) {
                 match op {
                     RelationOp::Add { a, b, .. } => {
                         if live.records.len() >= u32::MAX as usize {
-                            return Err(InvalidTrace::BadOp {
-                                part,
-                                index,
-                                op: format!("{op:?}"),
-                                reason: "adds more than 2^32 - 1 records".into(),
-                            });
+                            return Err(at.bad(op, "adds more than 2^32 - 1 records"));
                         }
                         live.add(a, b);
                         stats.adds += counted(1);
@@ -224,12 +219,7 @@ impl TraceOp for RelationOp {
                             } else {
                                 format!("removes record {h}, not added yet")
                             };
-                            return Err(InvalidTrace::BadOp {
-                                part,
-                                index,
-                                op: format!("{op:?}"),
-                                reason,
-                            });
+                            return Err(at.bad(op, reason));
                         }
                         live.remove(h);
                         stats.removes += counted(1);

@@ -204,14 +204,9 @@ impl TraceOp for SpatialOp {
                 stats.live_at_start = live_count;
             }
             let counted = |n: u64| if in_body { n } else { 0 };
-            for (index, &op) in ops.iter().enumerate() {
-                let bad = |reason: String| InvalidTrace::BadOp {
-                    part,
-                    index,
-                    op: format!("{op:?}"),
-                    reason,
-                };
-                let first = part == Part::Setup && index == 0;
+            for (at, op) in part.steps(ops) {
+                let bad = |reason: String| at.bad(op, reason);
+                let first = part == Part::Setup && at.index == 0;
                 if first != matches!(op, SpatialOp::Space { .. }) {
                     return Err(bad("the first op, and only it, must be Space".into()));
                 }
@@ -219,18 +214,8 @@ impl TraceOp for SpatialOp {
                 let position = |c: Coords| check_position(c, planar).map_err(bad);
                 let live_handle = |h: PointHandle, live: &[bool]| match live.get(h as usize) {
                     Some(true) => Ok(()),
-                    Some(false) => Err(InvalidTrace::AlreadyRemoved {
-                        part,
-                        index,
-                        op: format!("{op:?}"),
-                        handle: h,
-                    }),
-                    None => Err(InvalidTrace::NotYetAdded {
-                        part,
-                        index,
-                        op: format!("{op:?}"),
-                        handle: h,
-                    }),
+                    Some(false) => Err(at.already_removed(op, h)),
+                    None => Err(at.not_yet_added(op, h)),
                 };
                 match op {
                     SpatialOp::Space {

@@ -115,13 +115,8 @@ impl TraceOp for SpawnOp {
         let mut path: Vec<u32> = Vec::new();
         let mut kinds_seen = 0u32;
         let mut compiled = false;
-        for (index, &op) in setup.iter().enumerate() {
-            let bad = |reason: &str| InvalidTrace::BadOp {
-                part: Part::Setup,
-                index,
-                op: format!("{op:?}"),
-                reason: reason.to_string(),
-            };
+        for (at, op) in Part::Setup.steps(setup) {
+            let bad = |reason: &str| at.bad(op, reason);
             if compiled {
                 return Err(bad("Compile must be the setup's last op"));
             }
@@ -176,7 +171,7 @@ impl TraceOp for SpawnOp {
             });
         }
         let mut live = 0u64;
-        for (index, &op) in body.iter().enumerate() {
+        for (at, op) in Part::Body.steps(body) {
             match op {
                 SpawnOp::Spawn { times } if times > 0 => {
                     let n = u64::from(times) * stats.level_entities;
@@ -190,12 +185,7 @@ impl TraceOp for SpawnOp {
                     live = 0;
                 }
                 _ => {
-                    return Err(InvalidTrace::BadOp {
-                        part: Part::Body,
-                        index,
-                        op: format!("{op:?}"),
-                        reason: "the body holds Spawn (times >= 1) and DespawnAll only".into(),
-                    });
+                    return Err(at.bad(op, "the body holds Spawn (times >= 1) and DespawnAll only"));
                 }
             }
         }

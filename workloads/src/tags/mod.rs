@@ -220,13 +220,8 @@ impl TraceOp for TagOp {
                 stats.foreign_bytes_at_start = foreign_bytes;
             }
             let in_body = part == Part::Body;
-            for (index, &op) in ops.iter().enumerate() {
-                let bad = |reason: String| InvalidTrace::BadOp {
-                    part,
-                    index,
-                    op: format!("{op:?}"),
-                    reason,
-                };
+            for (at, op) in part.steps(ops) {
+                let bad = |reason: String| at.bad(op, reason);
                 let list = named_tags(&mut entities, op).map_err(bad)?;
                 match (op, list) {
                     (TagOp::Spawn, _) => {

@@ -314,13 +314,8 @@ impl TraceOp for TransformOp {
                 stats.live_at_start = f.live;
             }
             let in_body = u64::from(part == Part::Body);
-            for (index, &op) in ops.iter().enumerate() {
-                let bad = |reason: String| InvalidTrace::BadOp {
-                    part,
-                    index,
-                    op: format!("{op:?}"),
-                    reason,
-                };
+            for (at, op) in part.steps(ops) {
+                let bad = |reason: String| at.bad(op, reason);
                 if open_batch
                     && !matches!(op, TransformOp::BatchLocal { .. } | TransformOp::ApplyBatch)
                 {
