@@ -22,32 +22,24 @@ crate::generate::workload! {
 
 /// Setup: `n` `Add`s. Body: `Iterate` repeated as the parameters say (read-only).
 pub fn generate(n: usize, seed: u64, params: &IterateFullParams) -> Trace<IdTableOp> {
-    generate_named(
-        NAME,
-        n,
-        seed,
-        params.target_visits,
-        params.max_passes,
-        params,
-    )
+    TraceBuilder::default().record(NAME, n, seed, params, |b, _| {
+        iterate_passes(b, n, params.target_visits, params.max_passes);
+    })
 }
 
-/// [`generate`] under another registry name (the payload-size variants), recording `params`.
-pub(crate) fn generate_named(
-    name: &str,
+/// The ops of [`generate`] (its payload-size variants share them): `n` `Add`s, then the body's
+/// `Iterate` passes.
+pub(crate) fn iterate_passes(
+    b: &mut TraceBuilder,
     n: usize,
-    seed: u64,
     target_visits: u64,
     max_passes: usize,
-    params: &impl serde::Serialize,
-) -> Trace<IdTableOp> {
-    TraceBuilder::default().record(name, n, seed, params, |b, _| {
-        for _ in 0..n {
-            b.add();
-        }
-        b.start_body();
-        for _ in 0..iteration_passes(n, target_visits, max_passes) {
-            b.push(IdTableOp::Iterate);
-        }
-    })
+) {
+    for _ in 0..n {
+        b.add();
+    }
+    b.start_body();
+    for _ in 0..iteration_passes(n, target_visits, max_passes) {
+        b.push(IdTableOp::Iterate);
+    }
 }

@@ -3,8 +3,11 @@
 //! memory" depends on it). `iterate-full-p128` is this generator with 128-byte objects (a
 //! `preset!` line in the family's `ENTRIES`).
 
+use super::iterate_full::iterate_passes;
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
+use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -21,12 +24,7 @@ crate::generate::workload! {
 
 /// `iterate-full`'s trace, its header naming this workload and its object size.
 pub fn generate(n: usize, seed: u64, params: &IterateFullP8Params) -> Trace<IdTableOp> {
-    super::iterate_full::generate_named(
-        NAME,
-        n,
-        seed,
-        params.target_visits,
-        params.max_passes,
-        params,
-    )
+    TraceBuilder::default().record(NAME, n, seed, params, |b, _| {
+        iterate_passes(b, n, params.target_visits, params.max_passes);
+    })
 }

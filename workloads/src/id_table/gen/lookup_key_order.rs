@@ -23,32 +23,25 @@ crate::generate::workload! {
 
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &LookupKeyOrderParams) -> Trace<IdTableOp> {
-    generate_named(NAME, n, seed, params.ops, false, params)
+    TraceBuilder::default().record(NAME, n, seed, params, |b, _| {
+        key_order_passes(b, n, params.ops, false);
+    })
 }
 
 /// Setup: `n` `Add`s, then `Sort` if `sorted`. Body: passes of one `Get` per object, in
 /// ascending `value` of the 32-byte payload (ties by handle).
-pub(crate) fn generate_named(
-    name: &str,
-    n: usize,
-    seed: u64,
-    ops: usize,
-    sorted: bool,
-    params: &impl serde::Serialize,
-) -> Trace<IdTableOp> {
-    TraceBuilder::default().record(name, n, seed, params, |b, _| {
-        let mut handles: Vec<u32> = (0..n).map(|_| b.add()).collect();
-        if sorted {
-            b.push(IdTableOp::Sort);
+pub(crate) fn key_order_passes(b: &mut TraceBuilder, n: usize, ops: usize, sorted: bool) {
+    let mut handles: Vec<u32> = (0..n).map(|_| b.add()).collect();
+    if sorted {
+        b.push(IdTableOp::Sort);
+    }
+    b.start_body();
+    handles.sort_by_key(|&h| (crate::Payload::for_handle(h).value, h));
+    for _ in 0..super::lookup_uniform::passes(n, ops) {
+        for &h in &handles {
+            b.push(IdTableOp::Get(h));
         }
-        b.start_body();
-        handles.sort_by_key(|&h| (crate::Payload::for_handle(h).value, h));
-        for _ in 0..super::lookup_uniform::passes(n, ops) {
-            for &h in &handles {
-                b.push(IdTableOp::Get(h));
-            }
-        }
-    })
+    }
 }
 
 #[cfg(test)]

@@ -2,8 +2,11 @@
 //! key (`IdTableOp::Sort` at the end of the setup, untimed): the consumer's walk after a packed
 //! design's reordering. Designs that cannot reorder run it as `lookup-key-order`.
 
+use super::lookup_key_order::key_order_passes;
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
+use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -16,5 +19,7 @@ crate::generate::workload! {
 
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &LookupKeyOrderSortedParams) -> Trace<IdTableOp> {
-    super::lookup_key_order::generate_named(NAME, n, seed, params.ops, true, params)
+    TraceBuilder::default().record(NAME, n, seed, params, |b, _| {
+        key_order_passes(b, n, params.ops, true);
+    })
 }

@@ -12,6 +12,7 @@ use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
+use crate::rng::TraceRng;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -38,28 +39,22 @@ pub fn passes(n: usize, ops: usize) -> usize {
 /// Setup: `n` `Add`s. Body: [`passes`] permutations of the `n` live handles, one `Get` each
 /// (read-only).
 pub fn generate(n: usize, seed: u64, params: &LookupUniformParams) -> Trace<IdTableOp> {
-    generate_named(NAME, n, seed, params.ops, params)
+    TraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        shuffled_passes(b, rng, n, params.ops);
+    })
 }
 
-/// [`generate`] under another registry name (the payload-size variants), recording `params`.
-pub(crate) fn generate_named(
-    name: &str,
-    n: usize,
-    seed: u64,
-    ops: usize,
-    params: &impl serde::Serialize,
-) -> Trace<IdTableOp> {
-    TraceBuilder::default().record(name, n, seed, params, |b, rng| {
-        let handles: Vec<u32> = (0..n).map(|_| b.add()).collect();
-        b.start_body();
-        let mut order = handles;
-        for _ in 0..passes(n, ops) {
-            rng.shuffle(&mut order);
-            for &h in &order {
-                b.push(IdTableOp::Get(h));
-            }
+/// The ops of [`generate`] (its payload-size variants share them): `n` `Add`s, then the body's
+/// shuffled passes of `Get`s.
+pub(crate) fn shuffled_passes(b: &mut TraceBuilder, rng: &mut TraceRng, n: usize, ops: usize) {
+    let mut order: Vec<u32> = (0..n).map(|_| b.add()).collect();
+    b.start_body();
+    for _ in 0..passes(n, ops) {
+        rng.shuffle(&mut order);
+        for &h in &order {
+            b.push(IdTableOp::Get(h));
         }
-    })
+    }
 }
 
 #[cfg(test)]

@@ -2,8 +2,11 @@
 //! cost of a lookup's cache misses against the object size. `lookup-uniform-p128` is this
 //! generator with 128-byte objects (a `preset!` line in the family's `ENTRIES`).
 
+use super::lookup_uniform::shuffled_passes;
 use crate::generate::MAX_OPS;
+use crate::generate::parts::Recorder;
 use crate::id_table::IdTableOp;
+use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -18,5 +21,7 @@ crate::generate::workload! {
 
 /// `lookup-uniform`'s trace, its header naming this workload and its object size.
 pub fn generate(n: usize, seed: u64, params: &LookupUniformP8Params) -> Trace<IdTableOp> {
-    super::lookup_uniform::generate_named(NAME, n, seed, params.ops, params)
+    TraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
+        shuffled_passes(b, rng, n, params.ops);
+    })
 }

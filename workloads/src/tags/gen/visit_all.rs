@@ -2,6 +2,8 @@
 //! article: contiguous designs stream one buffer, `Vec<Vec<u32>>` and the linked designs
 //! chase pointers to lists built interleaved over time.
 
+use serde::Serialize;
+
 use crate::generate::parts::Recorder;
 use crate::generate::{MAX_OPS, iteration_passes};
 use crate::tags::TagOp;
@@ -24,31 +26,30 @@ crate::generate::workload! {
 /// Setup: `build_interleaved` (see [`builder`](crate::tags::builder)). Body: `VisitAll` repeated as the parameters say (read-only).
 pub fn generate(n: usize, seed: u64, params: &TagsVisitAllParams) -> Trace<TagOp> {
     let passes = VisitPasses {
+        name: NAME,
         counts: params.tag_counts,
+        preconditioning: Preconditioning::None,
         target_visits: params.target_visits,
         max_passes: params.max_passes,
     };
-    passes.generate(NAME, n, seed, params, Preconditioning::None)
+    passes.record(n, seed, params)
 }
 
 /// What the `tags-visit-all*` workloads share: the build, then the passes.
 pub(crate) struct VisitPasses {
+    /// The workload's registry name.
+    pub(crate) name: &'static str,
     pub(crate) counts: TagCounts,
+    pub(crate) preconditioning: Preconditioning,
     pub(crate) target_visits: u64,
     pub(crate) max_passes: usize,
 }
 
 impl VisitPasses {
-    pub(crate) fn generate(
-        &self,
-        name: &str,
-        n: usize,
-        seed: u64,
-        params: &impl serde::Serialize,
-        preconditioning: Preconditioning,
-    ) -> Trace<TagOp> {
-        TagTraceBuilder::default().record(name, n, seed, params, |b, rng| {
-            build_interleaved(b, n, self.counts, preconditioning, rng);
+    /// The trace at `n` from `seed`, its header recording `params`.
+    pub(crate) fn record(&self, n: usize, seed: u64, params: &impl Serialize) -> Trace<TagOp> {
+        TagTraceBuilder::default().record(self.name, n, seed, params, |b, rng| {
+            build_interleaved(b, n, self.counts, self.preconditioning, rng);
             b.start_body();
             let tags = usize::try_from(b.total_tags()).unwrap_or(usize::MAX);
             for _ in 0..iteration_passes(tags, self.target_visits, self.max_passes) {

@@ -28,9 +28,11 @@ crate::generate::workload! {
 /// half the time, a `ForeignFree` of a random held one). Body: as `tags-visit-all`.
 pub fn generate(n: usize, seed: u64, params: &TagsVisitAllFragmentedParams) -> Trace<TagOp> {
     let passes = VisitPasses {
+        name: NAME,
         counts: params.tag_counts,
+        preconditioning: Preconditioning::Interleaved,
         target_visits: params.target_visits,
         max_passes: params.max_passes,
     };
-    passes.generate(NAME, n, seed, params, Preconditioning::Interleaved)
+    passes.record(n, seed, params)
 }

@@ -24,9 +24,11 @@ crate::generate::workload! {
 /// As [`tags_visit_all::generate`](super::visit_all::generate), heavy-tailed by default.
 pub fn generate(n: usize, seed: u64, params: &TagsVisitAllHeavyParams) -> Trace<TagOp> {
     let passes = VisitPasses {
+        name: NAME,
         counts: params.tag_counts,
+        preconditioning: Preconditioning::None,
         target_visits: params.target_visits,
         max_passes: params.max_passes,
     };
-    passes.generate(NAME, n, seed, params, Preconditioning::None)
+    passes.record(n, seed, params)
 }
