@@ -141,53 +141,39 @@ impl<const REST: usize> PayloadOf<REST> {
     }
 }
 
-impl Object for PayloadOf<2> {
-    const SIZE: PayloadSize = PayloadSize::B32;
-    #[inline(always)]
-    fn for_handle(handle: u32) -> Self {
-        PayloadOf::for_handle(handle)
-    }
-    #[inline(always)]
-    fn handle(&self) -> u64 {
-        self.handle
-    }
-    #[inline(always)]
-    fn value(&self) -> u64 {
-        self.value
-    }
-    #[inline(always)]
-    fn mutate(&mut self) {
-        PayloadOf::mutate(self);
-    }
-    #[inline(always)]
-    fn bump(&mut self) {
-        self.value = self.value.wrapping_add(1);
-    }
+/// Implements [`Object`] for `PayloadOf<REST>` at each listed `REST` and its
+/// [`PayloadSize`]: every method reads or changes the struct's own fields.
+macro_rules! object_for_payload_of {
+    ($($rest:literal => $size:ident),+ $(,)?) => {
+        $(
+            impl Object for PayloadOf<$rest> {
+                const SIZE: PayloadSize = PayloadSize::$size;
+                #[inline(always)]
+                fn for_handle(handle: u32) -> Self {
+                    PayloadOf::for_handle(handle)
+                }
+                #[inline(always)]
+                fn handle(&self) -> u64 {
+                    self.handle
+                }
+                #[inline(always)]
+                fn value(&self) -> u64 {
+                    self.value
+                }
+                #[inline(always)]
+                fn mutate(&mut self) {
+                    PayloadOf::mutate(self);
+                }
+                #[inline(always)]
+                fn bump(&mut self) {
+                    self.value = self.value.wrapping_add(1);
+                }
+            }
+        )+
+    };
 }
 
-impl Object for PayloadOf<14> {
-    const SIZE: PayloadSize = PayloadSize::B128;
-    #[inline(always)]
-    fn for_handle(handle: u32) -> Self {
-        PayloadOf::for_handle(handle)
-    }
-    #[inline(always)]
-    fn handle(&self) -> u64 {
-        self.handle
-    }
-    #[inline(always)]
-    fn value(&self) -> u64 {
-        self.value
-    }
-    #[inline(always)]
-    fn mutate(&mut self) {
-        PayloadOf::mutate(self);
-    }
-    #[inline(always)]
-    fn bump(&mut self) {
-        self.value = self.value.wrapping_add(1);
-    }
-}
+object_for_payload_of!(2 => B32, 14 => B128);
 
 /// An 8-byte payload: a 32-bit handle and a 32-bit value (`value` arithmetic wraps at 2^32).
 ///
