@@ -80,14 +80,14 @@ mod tests {
 
     #[test]
     fn builder_tracks_live_blocks_and_sizes() {
-        let mut b = AllocTraceBuilder::default();
-        let h: Vec<_> = (0..4).map(|i| b.alloc(16 << i, 8)).collect();
-        b.start_body();
-        b.free(h[1]);
-        b.realloc(h[3], 7);
-        assert_eq!(b.size(h[3]), 7);
-        assert_eq!(b.live_count(), 3);
-        let t = b.into_parts().finish("test", 4, 0, &());
+        let t = AllocTraceBuilder::default().record("test", 4, 0, &(), |b, _| {
+            let h: Vec<_> = (0..4).map(|i| b.alloc(16 << i, 8)).collect();
+            b.start_body();
+            b.free(h[1]);
+            b.realloc(h[3], 7);
+            assert_eq!(b.size(h[3]), 7);
+            assert_eq!(b.live_count(), 3);
+        });
         assert_eq!(t.setup.len(), 4);
         assert_eq!(t.body.len(), 2);
         let stats = t.validate().unwrap();

@@ -129,19 +129,17 @@ pub(crate) const DENSITY: std::ops::RangeInclusive<f64> = 0.0..=1.0;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::TraceOp;
     use crate::generate::parts::Recorder;
 
     #[test]
     fn populate_spreads_instances_by_density() {
-        let mut rng = TraceRng::new(1);
-        let mut b = ComponentTraceBuilder::default();
-        populate(&mut b, 10_000, 0.1, &mut rng);
-        b.start_body();
-        let e = b.random_with_instance(&mut rng).unwrap();
-        b.kill(e);
-        let t = b.into_parts().finish("test", 10_000, 1, &());
-        let s = ComponentOp::validate(&t.setup, &t.body).unwrap();
+        let t = ComponentTraceBuilder::default().record("test", 10_000, 1, &(), |b, rng| {
+            populate(b, 10_000, 0.1, rng);
+            b.start_body();
+            let e = b.random_with_instance(rng).unwrap();
+            b.kill(e);
+        });
+        let s = t.validate().unwrap();
         assert!(
             (900..1100).contains(&s.instances_at_start),
             "{}",

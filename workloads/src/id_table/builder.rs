@@ -61,16 +61,16 @@ mod tests {
 
     #[test]
     fn builder_appends_the_ops_it_tracks() {
-        let mut rng = TraceRng::new(2);
-        let mut b = TraceBuilder::default();
-        for _ in 0..3 {
-            b.add();
-        }
-        b.start_body();
-        let removed = b.remove_random(&mut rng);
-        b.get_random(&mut rng);
-        assert_eq!((b.add(), b.live_count()), (3, 3));
-        let t = b.into_parts().finish("test", 3, 2, &());
+        let mut removed = 0;
+        let t = TraceBuilder::default().record("test", 3, 2, &(), |b, rng| {
+            for _ in 0..3 {
+                b.add();
+            }
+            b.start_body();
+            removed = b.remove_random(rng);
+            b.get_random(rng);
+            assert_eq!((b.add(), b.live_count()), (3, 3));
+        });
         assert_eq!(t.setup, vec![IdTableOp::Add; 3]);
         assert_eq!(t.body[0], IdTableOp::Remove(removed));
         assert!(matches!(t.body[1], IdTableOp::Get(h) if h != removed));

@@ -179,33 +179,26 @@ pub(crate) fn build_sets(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::TraceOp;
     use crate::generate::parts::{Recorder, TracksLive};
 
     #[test]
     fn sets_have_the_drawn_sizes_and_entities_die_on_both_sides() {
-        let mut rng = TraceRng::new(9);
-        let mut b = RelationTraceBuilder::default();
-        let k = build_sets(
-            &mut b,
-            4000,
-            SetSizes::Uniform1To7,
-            Layout::Scattered,
-            &mut rng,
-        );
-        assert!((800..1200).contains(&k), "{k}");
-        assert_eq!(b.live_count(), 4000);
-        let total: u64 = (0..k).map(|key| b.count_a(key)).sum();
-        assert_eq!(total, 4000);
-        assert!((0..k - 1).all(|key| (1..=7).contains(&b.count_a(key))));
-        b.start_body();
-        let removed = b.remove_entity(3);
-        assert!(removed >= b.count_a(3) && removed > 0);
-        assert_eq!(b.count_a(3), 0);
-        b.remove_random(&mut rng);
-        assert_eq!(b.live_count() as u64, 4000 - removed - 1);
-        let t = b.into_parts().finish("test", 4000, 9, &());
-        let stats = RelationOp::validate(&t.setup, &t.body).unwrap();
+        let mut removed = 0;
+        let t = RelationTraceBuilder::default().record("test", 4000, 9, &(), |b, rng| {
+            let k = build_sets(b, 4000, SetSizes::Uniform1To7, Layout::Scattered, rng);
+            assert!((800..1200).contains(&k), "{k}");
+            assert_eq!(b.live_count(), 4000);
+            let total: u64 = (0..k).map(|key| b.count_a(key)).sum();
+            assert_eq!(total, 4000);
+            assert!((0..k - 1).all(|key| (1..=7).contains(&b.count_a(key))));
+            b.start_body();
+            removed = b.remove_entity(3);
+            assert!(removed >= b.count_a(3) && removed > 0);
+            assert_eq!(b.count_a(3), 0);
+            b.remove_random(rng);
+            assert_eq!(b.live_count() as u64, 4000 - removed - 1);
+        });
+        let stats = t.validate().unwrap();
         assert_eq!(stats.entity_removed, removed);
     }
 

@@ -304,7 +304,6 @@ pub(crate) fn build_interleaved(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::TraceOp;
     use crate::generate::parts::Recorder;
 
     #[test]
@@ -335,48 +334,40 @@ mod tests {
 
     #[test]
     fn builder_tracks_tags_and_handles_through_despawn() {
-        let mut rng = TraceRng::new(3);
-        let mut b = TagTraceBuilder::default();
-        let built = build_interleaved(
-            &mut b,
-            10,
-            TagCounts::Constant3,
-            Preconditioning::None,
-            &mut rng,
-        );
-        assert_eq!(built.len(), 10);
-        assert_eq!(b.total_tags(), 30);
-        b.start_body();
-        let tag = b.random_present_tag(4, &mut rng).unwrap();
-        assert!(b.remove_tag(4, tag));
-        assert_eq!(b.tags_of(4).len(), 2);
-        b.despawn(4);
-        b.despawn(9);
-        assert_eq!((b.live.len(), b.total_tags()), (8, 24));
-        b.live.check_invariants();
-        let t = b.into_parts().finish("test", 10, 3, &());
+        let t = TagTraceBuilder::default().record("test", 10, 3, &(), |b, rng| {
+            let built = build_interleaved(b, 10, TagCounts::Constant3, Preconditioning::None, rng);
+            assert_eq!(built.len(), 10);
+            assert_eq!(b.total_tags(), 30);
+            b.start_body();
+            let tag = b.random_present_tag(4, rng).unwrap();
+            assert!(b.remove_tag(4, tag));
+            assert_eq!(b.tags_of(4).len(), 2);
+            b.despawn(4);
+            b.despawn(9);
+            assert_eq!((b.live.len(), b.total_tags()), (8, 24));
+            b.live.check_invariants();
+        });
         // Round 0 is Spawn, AddTag per entity, in handle order.
         assert_eq!(t.setup[0], TagOp::Spawn);
         assert!(matches!(t.setup[1], TagOp::AddTag(0, _)));
         assert!(matches!(t.setup[3], TagOp::AddTag(1, _)));
-        let stats = TagOp::validate(&t.setup, &t.body).unwrap();
+        let stats = t.validate().unwrap();
         assert_eq!(stats.tags_at_start, 30);
         assert_eq!(stats.removes_found, 1);
     }
 
     #[test]
     fn preconditioning_frees_about_half_the_foreign_buffers() {
-        let mut rng = TraceRng::new(5);
-        let mut b = TagTraceBuilder::default();
-        build_interleaved(
-            &mut b,
-            1000,
-            TagCounts::Constant3,
-            Preconditioning::Interleaved,
-            &mut rng,
-        );
-        let t = b.into_parts().finish("test", 1000, 5, &());
-        let stats = TagOp::validate(&t.setup, &t.body).unwrap();
+        let t = TagTraceBuilder::default().record("test", 1000, 5, &(), |b, rng| {
+            build_interleaved(
+                b,
+                1000,
+                TagCounts::Constant3,
+                Preconditioning::Interleaved,
+                rng,
+            );
+        });
+        let stats = t.validate().unwrap();
         assert_eq!(stats.foreign_allocs, 3000);
         let frees = t
             .setup

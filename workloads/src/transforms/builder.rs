@@ -255,22 +255,17 @@ pub fn percent_of(n: usize, percent: f64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::TraceOp;
 
     #[test]
     fn forests_stay_shallow_and_chains_cover_n() {
-        let mut rng = TraceRng::new(3);
-        let mut b = XfTraceBuilder::default();
-        let roots = b.build_forest(5000, &mut rng);
-        assert!(roots.len() > 400 && roots.len() < 900, "{}", roots.len());
-        assert!(b.depth.iter().all(|&d| d <= FOREST_DEPTH));
-        let chains = b.build_chains(1000, 64, &mut rng);
-        assert_eq!(chains.iter().map(Vec::len).sum::<usize>(), 1000);
-        assert_eq!(chains.last().unwrap().len(), 1000 % 64);
-        let t = b.into_parts().finish("test", 6000, 3, &());
-        assert_eq!(
-            TransformOp::validate(&t.setup, &t.body).unwrap().max_depth,
-            64
-        );
+        let t = XfTraceBuilder::default().record("test", 6000, 3, &(), |b, rng| {
+            let roots = b.build_forest(5000, rng);
+            assert!(roots.len() > 400 && roots.len() < 900, "{}", roots.len());
+            assert!(b.depth.iter().all(|&d| d <= FOREST_DEPTH));
+            let chains = b.build_chains(1000, 64, rng);
+            assert_eq!(chains.iter().map(Vec::len).sum::<usize>(), 1000);
+            assert_eq!(chains.last().unwrap().len(), 1000 % 64);
+        });
+        assert_eq!(t.validate().unwrap().max_depth, 64);
     }
 }
