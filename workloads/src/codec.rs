@@ -212,6 +212,16 @@ impl<'r, 'a> OpFields<'r, 'a> {
         }
         out.push(value as u8);
     }
+
+    /// Appends an op: its tag byte, then each field as [`write_u32`](Self::write_u32) writes
+    /// it. What every vocabulary's [`TraceOp::encode`](crate::family::TraceOp::encode) ends
+    /// with.
+    pub fn write_op(out: &mut Vec<u8>, tag: u8, fields: impl IntoIterator<Item = u32>) {
+        out.push(tag);
+        for field in fields {
+            Self::write_u32(out, field);
+        }
+    }
 }
 
 /// A bounds-checked cursor over the file bytes: every read is a `get`, so bad input gives a

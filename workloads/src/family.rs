@@ -107,7 +107,7 @@ pub trait TraceOp: Copy + Debug + PartialEq + Eq + Send + Sync + 'static {
     }
 
     /// Appends the op's bytes: a tag byte below `0xFF` then its fields as
-    /// [`OpFields::write_u32`] varints.
+    /// [`OpFields::write_u32`] varints ([`OpFields::write_op`] writes both).
     fn encode(self, out: &mut Vec<u8>);
 
     /// Decodes the op with tag byte `tag`, reading its fields from `fields`; `Ok(None)` for a

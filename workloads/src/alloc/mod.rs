@@ -197,11 +197,7 @@ impl TraceOp for AllocOp {
             AllocOp::Free(h) => (tag::FREE, h, None),
             AllocOp::Realloc { block, size } => (tag::REALLOC, block, Some(size)),
         };
-        out.push(tag);
-        OpFields::write_u32(out, a);
-        if let Some(b) = b {
-            OpFields::write_u32(out, b);
-        }
+        OpFields::write_op(out, tag, std::iter::once(a).chain(b));
     }
 
     fn decode(tag: u8, f: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError> {

@@ -287,10 +287,7 @@ impl TraceOp for ComponentOp {
             ComponentOp::AttachAnother(e, s) => (tag::ATTACH_ANOTHER, Some(e), Some(s)),
             ComponentOp::CopyPosition(a, b) => (tag::COPY_POSITION, Some(a), Some(b)),
         };
-        out.push(tag);
-        for field in [a, b].into_iter().flatten() {
-            OpFields::write_u32(out, field);
-        }
+        OpFields::write_op(out, tag, [a, b].into_iter().flatten());
     }
 
     fn decode(tag: u8, f: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError> {

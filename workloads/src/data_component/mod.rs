@@ -371,10 +371,7 @@ impl TraceOp for DataOp {
             DataOp::Remove(e, k) => (tag::REMOVE, [Some(e), Some(k), None, None]),
             DataOp::Snapshot(e) => (tag::SNAPSHOT, [Some(e), None, None, None]),
         };
-        out.push(tag);
-        for field in fields.into_iter().flatten() {
-            OpFields::write_u32(out, field);
-        }
+        OpFields::write_op(out, tag, fields.into_iter().flatten());
     }
 
     fn decode(tag: u8, f: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError> {

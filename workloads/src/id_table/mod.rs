@@ -249,10 +249,7 @@ fn encode(op: IdTableOp, out: &mut Vec<u8>) {
         IdTableOp::Mutate(h) => (tag::MUTATE, Some(h)),
         IdTableOp::Sort => (tag::SORT, None),
     };
-    out.push(tag);
-    if let Some(h) = handle {
-        OpFields::write_u32(out, h);
-    }
+    OpFields::write_op(out, tag, handle);
 }
 
 /// Decodes the op with tag byte `tag`.

@@ -269,10 +269,7 @@ impl TraceOp for LockingOp {
             } => (tag::JOB, vec![unit, other, dx as u32, dy as u32]),
             LockingOp::Frame => (tag::FRAME, vec![]),
         };
-        out.push(tag);
-        for field in fields {
-            OpFields::write_u32(out, field);
-        }
+        OpFields::write_op(out, tag, fields);
     }
 
     fn decode(tag: u8, f: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError> {

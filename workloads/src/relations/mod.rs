@@ -289,10 +289,7 @@ impl TraceOp for RelationOp {
             RelationOp::CountByA(k) => (tag::COUNT_BY_A, &[k]),
             RelationOp::RemoveEntity(e) => (tag::REMOVE_ENTITY, &[e]),
         };
-        out.push(tag);
-        for &field in fields {
-            OpFields::write_u32(out, field);
-        }
+        OpFields::write_op(out, tag, fields.iter().copied());
     }
 
     fn decode(tag: u8, f: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError> {

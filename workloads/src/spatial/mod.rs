@@ -327,10 +327,7 @@ impl TraceOp for SpatialOp {
                 (tag::QUERY, f)
             }
         };
-        out.push(tag);
-        for field in fields {
-            OpFields::write_u32(out, field);
-        }
+        OpFields::write_op(out, tag, fields);
     }
 
     fn decode(tag: u8, f: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError> {

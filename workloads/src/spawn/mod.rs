@@ -224,10 +224,7 @@ impl TraceOp for SpawnOp {
             SpawnOp::Spawn { times } => (tag::SPAWN, vec![times]),
             SpawnOp::DespawnAll => (tag::DESPAWN_ALL, vec![]),
         };
-        out.push(tag);
-        for field in fields {
-            OpFields::write_u32(out, field);
-        }
+        OpFields::write_op(out, tag, fields);
     }
 
     fn decode(tag: u8, f: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError> {

@@ -341,10 +341,7 @@ impl TraceOp for TagOp {
             TagOp::Foreign(bytes) => (tag::FOREIGN, Some(bytes), None),
             TagOp::ForeignFree(k) => (tag::FOREIGN_FREE, Some(k), None),
         };
-        out.push(tag);
-        for field in [a, b].into_iter().flatten() {
-            OpFields::write_u32(out, field);
-        }
+        OpFields::write_op(out, tag, [a, b].into_iter().flatten());
     }
 
     fn decode(tag: u8, f: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError> {

@@ -446,10 +446,7 @@ impl TraceOp for TransformOp {
             TransformOp::EndFrame => (tag::END_FRAME, [None, None]),
             TransformOp::GetWorld(n) => (tag::GET_WORLD, [Some(n), None]),
         };
-        out.push(tag);
-        for v in fields.into_iter().flatten() {
-            OpFields::write_u32(out, v);
-        }
+        OpFields::write_op(out, tag, fields.into_iter().flatten());
     }
 
     fn decode(tag: u8, f: &mut OpFields<'_, '_>) -> Result<Option<Self>, FormatError> {
