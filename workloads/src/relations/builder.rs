@@ -147,6 +147,12 @@ impl RelationTraceBuilder {
     }
 }
 
+/// The setup of `idx-first`, `idx-churn` and `idx-entity-delete`: [`build_sets`] of `n` records
+/// with sets of 1 to 7, scattered; returns `k`.
+pub(crate) fn uniform_sets(b: &mut RelationTraceBuilder, n: usize, rng: &mut TraceRng) -> u32 {
+    build_sets(b, n, SetSizes::Uniform1To7, Layout::Scattered, rng)
+}
+
 /// Adds `n` records over keys `0..k` with set sizes drawn by `sizes`, in a shuffled order, as
 /// the [module doc](self) says; returns `k` (at least 1). With `Layout::Clustered` the records
 /// are added key by key instead (no shuffle draw), so each set occupies consecutive record IDs:

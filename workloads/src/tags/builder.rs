@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::rng::TraceRng;
 use crate::tags::{EntityHandle, TagOp};
 
-use crate::generate::parts::{LiveHandles, TraceParts};
+use crate::generate::parts::{LiveHandles, Recorder, TraceParts};
 
 /// Number of distinct tag values a trace draws from.
 pub const VOCABULARY: usize = 256;
@@ -255,6 +255,20 @@ pub(crate) enum Preconditioning {
     Interleaved,
 }
 
+/// The setup the `tags-*` reading and churning workloads start from: `n` entities built by
+/// [`build_interleaved`] without preconditioning; then the body starts. Returns what
+/// `build_interleaved` returns.
+pub(crate) fn build_store(
+    b: &mut TagTraceBuilder,
+    n: usize,
+    counts: TagCounts,
+    rng: &mut TraceRng,
+) -> Vec<(EntityHandle, u32)> {
+    let built = build_interleaved(b, n, counts, Preconditioning::None, rng);
+    b.start_body();
+    built
+}
+
 /// Spawns `n` entities with `counts` tags each, interleaved as the [module doc](self) says:
 /// entity `k`'s tag count is drawn (by [`TagCounts::draw`]) just before its `Spawn`, then its
 /// first tag follows the `Spawn` at once; round `r ≥ 1` adds the `(r + 1)`-th tag of every
@@ -304,7 +318,6 @@ pub(crate) fn build_interleaved(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::parts::Recorder;
 
     #[test]
     fn vocabulary_values_are_distinct_and_nonzero() {

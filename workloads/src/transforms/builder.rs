@@ -153,6 +153,14 @@ impl XfTraceBuilder {
         chains
     }
 
+    /// [`build_forest`](Self::build_forest), then `EndFrame`: the setup every forest workload
+    /// starts from. Returns the roots.
+    pub fn forest_frame(&mut self, n: usize, rng: &mut TraceRng) -> Vec<NodeHandle> {
+        let roots = self.build_forest(n, rng);
+        self.end_frame();
+        roots
+    }
+
     /// `n` nodes as a forest of depth at most [`FOREST_DEPTH`]: node `k` is a root with
     /// probability 1/8 (node 0 always), else the child of a uniformly random earlier node of
     /// depth below the limit, so children land far from their parents in creation order.

@@ -5,7 +5,7 @@
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
-use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
+use crate::relations::builder::{RelationTraceBuilder, uniform_sets};
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -20,13 +20,7 @@ crate::generate::workload! {
 /// uniformly random live record, `Add` with `a`, `b` uniform in `0..k`). Live count stays `n`.
 pub fn generate(n: usize, seed: u64, params: &IdxChurnParams) -> Trace<RelationOp> {
     RelationTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
-        let k = u64::from(build_sets(
-            b,
-            n,
-            SetSizes::Uniform1To7,
-            Layout::Scattered,
-            rng,
-        ));
+        let k = u64::from(uniform_sets(b, n, rng));
         b.start_body();
         for _ in 0..params.steps {
             b.remove_random(rng);

@@ -5,7 +5,7 @@
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
-use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
+use crate::relations::builder::{RelationTraceBuilder, uniform_sets};
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -21,7 +21,7 @@ crate::generate::workload! {
 /// records each: 4 observed, 4 observing).
 pub fn generate(n: usize, seed: u64, params: &IdxEntityDeleteParams) -> Trace<RelationOp> {
     RelationTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
-        let k = build_sets(b, n, SetSizes::Uniform1To7, Layout::Scattered, rng);
+        let k = uniform_sets(b, n, rng);
         b.start_body();
         let mut entities: Vec<u32> = (0..k).collect();
         rng.shuffle(&mut entities);

@@ -4,7 +4,7 @@
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::relations::RelationOp;
-use crate::relations::builder::{Layout, RelationTraceBuilder, SetSizes, build_sets};
+use crate::relations::builder::{RelationTraceBuilder, uniform_sets};
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -19,13 +19,7 @@ crate::generate::workload! {
 /// uniform in `0..k` (one `below(k)` draw; every key has a record). Read-only.
 pub fn generate(n: usize, seed: u64, params: &IdxFirstParams) -> Trace<RelationOp> {
     RelationTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
-        let k = u64::from(build_sets(
-            b,
-            n,
-            SetSizes::Uniform1To7,
-            Layout::Scattered,
-            rng,
-        ));
+        let k = u64::from(uniform_sets(b, n, rng));
         b.start_body();
         for _ in 0..params.ops {
             b.query(RelationOp::FirstByA(rng.below(k) as u32));

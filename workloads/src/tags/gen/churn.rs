@@ -5,7 +5,7 @@
 use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
 use crate::tags::TagOp;
-use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
+use crate::tags::builder::{TagCounts, TagTraceBuilder, build_store};
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -26,8 +26,7 @@ crate::generate::workload! {
 /// stays `n`.
 pub fn generate(n: usize, seed: u64, params: &TagsChurnParams) -> Trace<TagOp> {
     TagTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
-        build_interleaved(b, n, params.tag_counts, Preconditioning::None, rng);
-        b.start_body();
+        build_store(b, n, params.tag_counts, rng);
         for _ in 0..params.steps {
             let dead = b.random_live(rng);
             b.despawn(dead);

@@ -4,7 +4,7 @@
 use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
 use crate::tags::TagOp;
-use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
+use crate::tags::builder::{TagCounts, TagTraceBuilder, build_store};
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -21,8 +21,7 @@ crate::generate::workload! {
 /// with a tag it has (probability 1/2) or a vocabulary tag it lacks (read-only).
 pub fn generate(n: usize, seed: u64, params: &TagsHasParams) -> Trace<TagOp> {
     TagTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
-        build_interleaved(b, n, params.tag_counts, Preconditioning::None, rng);
-        b.start_body();
+        build_store(b, n, params.tag_counts, rng);
         for _ in 0..params.ops {
             let e = b.random_live(rng);
             b.has_tag_half_present(e, rng);

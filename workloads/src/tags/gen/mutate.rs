@@ -6,7 +6,7 @@
 use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
 use crate::tags::TagOp;
-use crate::tags::builder::{Preconditioning, TagCounts, TagTraceBuilder, build_interleaved};
+use crate::tags::builder::{TagCounts, TagTraceBuilder, build_store};
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -31,8 +31,7 @@ crate::generate::workload! {
 ///   it has none). So every entity holds `built[e] ± 1` tags and the mean stays put.
 pub fn generate(n: usize, seed: u64, params: &TagsMutateParams) -> Trace<TagOp> {
     TagTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
-        let built = build_interleaved(b, n, params.tag_counts, Preconditioning::None, rng);
-        b.start_body();
+        let built = build_store(b, n, params.tag_counts, rng);
         let reads = u64::from(params.reads_per_write);
         for _ in 0..params.ops {
             let e = b.random_live(rng);

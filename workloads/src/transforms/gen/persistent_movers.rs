@@ -26,8 +26,7 @@ crate::generate::workload! {
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfPersistentMoversParams) -> Trace<TransformOp> {
     XfTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
-        b.build_forest(n, rng);
-        b.end_frame();
+        b.forest_frame(n, rng);
         let movers = b.distinct_live(percent_of(n, params.move_percent), rng);
         let reads = movers.len().div_ceil(10);
         for frame in 0..WARMUP_FRAMES + params.frames {

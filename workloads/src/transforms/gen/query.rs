@@ -19,8 +19,7 @@ crate::generate::workload! {
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfQueryParams) -> Trace<TransformOp> {
     XfTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
-        b.build_forest(n, rng);
-        b.end_frame();
+        b.forest_frame(n, rng);
         b.start_body();
         for _ in 0..params.reads {
             let node = b.random_live(rng);

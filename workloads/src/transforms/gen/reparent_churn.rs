@@ -24,8 +24,7 @@ crate::generate::workload! {
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfReparentChurnParams) -> Trace<TransformOp> {
     XfTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
-        b.build_forest(n, rng);
-        b.end_frame();
+        b.forest_frame(n, rng);
         b.start_body();
         for _ in 0..params.frames {
             for _ in 0..percent_of(n, params.churn_percent) {

@@ -22,8 +22,7 @@ crate::generate::workload! {
 /// See the module docs.
 pub fn generate(n: usize, seed: u64, params: &XfRootMoveParams) -> Trace<TransformOp> {
     XfTraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
-        let roots = b.build_forest(n, rng);
-        b.end_frame();
+        let roots = b.forest_frame(n, rng);
         b.start_body();
         for _ in 0..params.frames {
             let reads = b.distinct_live(percent_of(n, params.read_percent), rng);
