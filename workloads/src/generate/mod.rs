@@ -171,6 +171,54 @@ pub(crate) fn fraction_of(n: usize, fraction: f64, min: usize) -> usize {
     ((n as f64 * fraction).round() as usize).clamp(min.min(n), n)
 }
 
+/// The op choice of a steady mix (`article-mix`, `alloc-random-mix`): a fraction `other` of the
+/// body ops neither adds nor removes (a lookup, a resize), the rest removes or adds with equal
+/// chance, and the live count stays in `[n - slack, n]` with `slack = max(1, round(n *
+/// size_slack))`: an add drawn at `n` live becomes a remove, a remove drawn at the lower
+/// bound becomes an add, and an `other` op drawn with nothing live becomes an add.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SteadyMix {
+    n: usize,
+    min_live: usize,
+    other: f64,
+    remove_below: f64,
+}
+
+/// What one op of a [`SteadyMix`] does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MixOp {
+    /// Neither adds nor removes (needs a live object).
+    Other,
+    /// Removes a live object.
+    Remove,
+    /// Adds an object.
+    Add,
+}
+
+impl SteadyMix {
+    /// The mix around `n` live objects with a fraction `other` of non-resizing ops.
+    pub(crate) fn new(n: usize, other: f64, size_slack: f64) -> Self {
+        let slack = ((n as f64 * size_slack).round() as usize).max(1);
+        Self {
+            n,
+            min_live: n.saturating_sub(slack),
+            other,
+            remove_below: other + (1.0 - other) / 2.0,
+        }
+    }
+
+    /// The op for a uniform `draw` in `[0, 1)` with `live` objects live.
+    pub(crate) fn op(&self, draw: f64, live: usize) -> MixOp {
+        if draw < self.other && live > 0 {
+            MixOp::Other
+        } else if (draw < self.remove_below && live > self.min_live) || live >= self.n {
+            MixOp::Remove
+        } else {
+            MixOp::Add
+        }
+    }
+}
+
 /// Iteration passes for `n` live objects: enough to visit about `target_visits` objects,
 /// clamped to `1..=max_passes`, so small tables get enough work to time and large ones stay
 /// quick.

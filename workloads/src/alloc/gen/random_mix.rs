@@ -23,8 +23,8 @@
 
 use crate::alloc::AllocOp;
 use crate::alloc::builder::{AllocTraceBuilder, octave_log_uniform};
-use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
+use crate::generate::{MAX_OPS, MixOp, SteadyMix};
 use crate::rng::TraceRng;
 use crate::trace::Trace;
 
@@ -94,21 +94,19 @@ pub fn generate(n: usize, seed: u64, params: &RandomMixParams) -> Trace<AllocOp>
             alloc(b, rng);
         }
         b.start_body();
-        let slack = ((n as f64 * params.size_slack).round() as usize).max(1);
-        let min_live = n.saturating_sub(slack);
-        let free_below = params.realloc_fraction + (1.0 - params.realloc_fraction) / 2.0;
+        let mix = SteadyMix::new(n, params.realloc_fraction, params.size_slack);
         if n > 0 {
             for _ in 0..params.ops {
-                let draw = rng.unit_f64();
-                let live = b.live_count();
-                if draw < params.realloc_fraction && live > 0 {
-                    let h = b.random_live(rng);
-                    b.realloc(h, octave_log_uniform(rng, lo, hi));
-                } else if (draw < free_below && live > min_live) || live >= n {
-                    let h = b.random_live(rng);
-                    b.free(h);
-                } else {
-                    alloc(b, rng);
+                match mix.op(rng.unit_f64(), b.live_count()) {
+                    MixOp::Other => {
+                        let h = b.random_live(rng);
+                        b.realloc(h, octave_log_uniform(rng, lo, hi));
+                    }
+                    MixOp::Remove => {
+                        let h = b.random_live(rng);
+                        b.free(h);
+                    }
+                    MixOp::Add => alloc(b, rng),
                 }
             }
         }

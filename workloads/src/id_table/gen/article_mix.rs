@@ -11,8 +11,8 @@
 //!
 //! Setup: `n` `Add`s. Body: `ops` ops as above; peak live is `n`.
 
-use crate::generate::MAX_OPS;
 use crate::generate::parts::{Recorder, TracksLive};
+use crate::generate::{MAX_OPS, MixOp, SteadyMix};
 use crate::id_table::IdTableOp;
 use crate::id_table::builder::TraceBuilder;
 use crate::trace::Trace;
@@ -38,19 +38,17 @@ pub fn generate(n: usize, seed: u64, params: &ArticleMixParams) -> Trace<IdTable
             b.add();
         }
         b.start_body();
-        let slack = ((n as f64 * params.size_slack).round() as usize).max(1);
-        let min_live = n.saturating_sub(slack);
-        let remove_below = params.get_fraction + (1.0 - params.get_fraction) / 2.0;
+        let mix = SteadyMix::new(n, params.get_fraction, params.size_slack);
         if n > 0 {
             for _ in 0..params.ops {
-                let draw = rng.unit_f64();
-                let live = b.live_count();
-                if draw < params.get_fraction && live > 0 {
-                    b.get_random(rng);
-                } else if (draw < remove_below && live > min_live) || live >= n {
-                    b.remove_random(rng);
-                } else {
-                    b.add();
+                match mix.op(rng.unit_f64(), b.live_count()) {
+                    MixOp::Other => b.get_random(rng),
+                    MixOp::Remove => {
+                        b.remove_random(rng);
+                    }
+                    MixOp::Add => {
+                        b.add();
+                    }
                 }
             }
         }
