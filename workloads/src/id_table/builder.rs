@@ -61,18 +61,20 @@ mod tests {
 
     #[test]
     fn builder_appends_the_ops_it_tracks() {
-        let mut removed = 0;
         let t = TraceBuilder::default().record("test", 3, 2, &(), |b, rng| {
             for _ in 0..3 {
                 b.add();
             }
             b.start_body();
-            removed = b.remove_random(rng);
+            let removed = b.remove_random(rng);
+            assert!(!b.live.contains(removed));
             b.get_random(rng);
             assert_eq!((b.add(), b.live_count()), (3, 3));
         });
         assert_eq!(t.setup, vec![IdTableOp::Add; 3]);
-        assert_eq!(t.body[0], IdTableOp::Remove(removed));
+        let IdTableOp::Remove(removed) = t.body[0] else {
+            panic!("the body starts with the Remove: {:?}", t.body[0])
+        };
         assert!(matches!(t.body[1], IdTableOp::Get(h) if h != removed));
         assert_eq!(t.body[2], IdTableOp::Add);
         t.validate().unwrap();

@@ -10,6 +10,8 @@
 //! `w = 4r · (n / per_group)^(1/D)` ([`box_side`]); in 2D with 16 per group, `w = r · √n`.
 //! The box is centred on the origin, so half the coordinates are negative.
 
+use serde::Serialize;
+
 use crate::rng::TraceRng;
 use crate::spatial::{Coords, F32Bits, PointHandle, SpatialOp};
 use crate::trace::Trace;
@@ -120,8 +122,12 @@ impl SpatialTraceBuilder {
     }
 }
 
-/// The shape of a uniform workload: see [`uniform_queries`].
+/// A uniform workload (`sp-uniform`, `sp-large-radius`, `sp-3d`): `n` uniform points in a
+/// `dims`-D box at `per_group`, then `queries` uniform queries at radius
+/// `scale × DESIGN_RADIUS`.
 pub(crate) struct Uniform {
+    /// The workload's registry name.
+    pub(crate) name: &'static str,
     /// 2 or 3.
     pub(crate) dims: u32,
     /// Expected points per group of 2^dims cells.
@@ -132,33 +138,22 @@ pub(crate) struct Uniform {
     pub(crate) scale: f32,
 }
 
-/// `n` uniform points in a `dims`-D box at `per_group`, then `queries` uniform queries at
-/// radius `scale × DESIGN_RADIUS`: the body of `sp-uniform`, `sp-large-radius` and `sp-3d`.
-pub(crate) fn uniform_queries(
-    name: &str,
-    n: usize,
-    seed: u64,
-    params: &impl serde::Serialize,
-    shape: Uniform,
-) -> Trace<SpatialOp> {
-    let Uniform {
-        dims,
-        per_group,
-        queries,
-        scale,
-    } = shape;
-    let space = SpatialTraceBuilder::new(dims, box_side(n, dims, per_group));
-    space.record(name, n, seed, params, |b, rng| {
-        for _ in 0..n {
-            let p = b.uniform(rng);
-            b.insert(p);
-        }
-        b.start_body();
-        for _ in 0..queries {
-            let c = b.uniform(rng);
-            b.query(c, scale * DESIGN_RADIUS);
-        }
-    })
+impl Uniform {
+    /// The trace at `n` from `seed`, its header recording `params`.
+    pub(crate) fn record(&self, n: usize, seed: u64, params: &impl Serialize) -> Trace<SpatialOp> {
+        let space = SpatialTraceBuilder::new(self.dims, box_side(n, self.dims, self.per_group));
+        space.record(self.name, n, seed, params, |b, rng| {
+            for _ in 0..n {
+                let p = b.uniform(rng);
+                b.insert(p);
+            }
+            b.start_body();
+            for _ in 0..self.queries {
+                let c = b.uniform(rng);
+                b.query(c, self.scale * DESIGN_RADIUS);
+            }
+        })
+    }
 }
 
 /// A standard normal draw (Box–Muller, two `unit_f64` draws).

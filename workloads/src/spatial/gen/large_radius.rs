@@ -3,7 +3,7 @@
 
 use crate::generate::MAX_OPS;
 use crate::spatial::SpatialOp;
-use crate::spatial::builder::{Uniform, uniform_queries};
+use crate::spatial::builder::Uniform;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -20,16 +20,12 @@ crate::generate::workload! {
 
 /// As `sp-uniform`, queries at `radius_scale × r`.
 pub fn generate(n: usize, seed: u64, params: &SpLargeRadiusParams) -> Trace<SpatialOp> {
-    uniform_queries(
-        NAME,
-        n,
-        seed,
-        params,
-        Uniform {
-            dims: 2,
-            per_group: params.per_group,
-            queries: params.queries,
-            scale: params.radius_scale as f32,
-        },
-    )
+    Uniform {
+        name: NAME,
+        dims: 2,
+        per_group: params.per_group,
+        queries: params.queries,
+        scale: params.radius_scale as f32,
+    }
+    .record(n, seed, params)
 }

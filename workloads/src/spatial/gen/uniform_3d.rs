@@ -3,7 +3,7 @@
 
 use crate::generate::MAX_OPS;
 use crate::spatial::SpatialOp;
-use crate::spatial::builder::{Uniform, uniform_queries};
+use crate::spatial::builder::Uniform;
 use crate::trace::Trace;
 
 crate::generate::workload! {
@@ -19,16 +19,12 @@ crate::generate::workload! {
 /// Setup: `Space`, `n` uniform inserts (three draws each). Body: `queries` queries at uniform
 /// points, radius r.
 pub fn generate(n: usize, seed: u64, params: &Sp3dParams) -> Trace<SpatialOp> {
-    uniform_queries(
-        NAME,
-        n,
-        seed,
-        params,
-        Uniform {
-            dims: 3,
-            per_group: params.per_group,
-            queries: params.queries,
-            scale: 1.0,
-        },
-    )
+    Uniform {
+        name: NAME,
+        dims: 3,
+        per_group: params.per_group,
+        queries: params.queries,
+        scale: 1.0,
+    }
+    .record(n, seed, params)
 }
