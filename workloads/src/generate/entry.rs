@@ -83,37 +83,83 @@ pub(crate) const fn family_of<P, O: TraceOp>(
     O::FAMILY
 }
 
-/// Builds an entry for a generator whose params type is `P`. A macro rather than a function
-/// so each entry gets its own monomorphic `fn` pointers.
-macro_rules! entry {
-    ($module:ident, $params:ty, stale: $stale:expr) => {
-        $crate::generate::entry!($module, $params, stale: $stale, check: |_, _| Ok(()))
+/// The parameters of `generate`, their defaults changed by `overrides` (a JSON object
+/// literal of a [`variant!`] or [`preset!`]).
+pub(crate) fn params_of<P: Params, O>(
+    _generate: fn(usize, u64, &P) -> Trace<O>,
+    overrides: Option<&str>,
+) -> Vec<ParamInfo> {
+    let infos = param_infos::<P>();
+    match overrides {
+        Some(overrides) => with_overrides(infos, overrides),
+        None => infos,
+    }
+}
+
+/// What every registry entry's `generate` does: parses the caller's `json` as `generate`'s
+/// parameters (over the defaults `overrides` changes), checks them with `check`, and
+/// generates the trace at `n` from `seed`, its header naming workload `name`.
+///
+/// # Errors
+/// [`WorkloadError::BadParams`] for parameters that do not parse or pass `check`.
+pub(crate) fn run<P: Params, O: TraceOp>(
+    generate: fn(usize, u64, &P) -> Trace<O>,
+    check: fn(usize, &P) -> Result<(), String>,
+    name: &'static str,
+    overrides: Option<&str>,
+    (n, seed, json): (usize, u64, Option<&Value>),
+) -> Result<AnyTrace, WorkloadError> {
+    let params: P = match overrides {
+        Some(overrides) => parse_params(name, Some(&overridden(overrides, json)))?,
+        None => parse_params(name, json)?,
     };
-    ($module:ident, $params:ty, stale: $stale:expr, check: $check:expr) => {
-        $crate::generate::entry!(@full $module, $params, $stale, $check, false)
+    check(n, &params).map_err(|message| WorkloadError::BadParams {
+        workload: name,
+        message,
+    })?;
+    let mut trace = generate(n, seed, &params);
+    trace.header.generator = name.to_string();
+    Ok(AnyTrace::new(trace))
+}
+
+/// Builds the entry of generator module `$module` (its `NAME`, `DESCRIPTION` and
+/// `generate`, whose signature gives the parameter type): `stale` says whether the body relies
+/// on stale-ID detection, `check` (optional) checks what the parameters' ranges cannot.
+/// A macro rather than a function so each entry gets its own monomorphic `fn` pointers.
+macro_rules! entry {
+    ($module:ident, stale: $stale:expr $(, check: $check:expr)?) => {
+        $crate::generate::entry!(
+            @full $module, $module::NAME, $module::DESCRIPTION, None, None, $stale, false,
+            $crate::generate::entry!(@check $($check)?)
+        )
     };
     // A recorded trace replayed as it is: `n` is ignored.
-    ($module:ident, $params:ty, recorded) => {
-        $crate::generate::entry!(@full $module, $params, false, |_, _| Ok(()), true)
+    ($module:ident, recorded) => {
+        $crate::generate::entry!(
+            @full $module, $module::NAME, $module::DESCRIPTION, None, None, false, true,
+            |_, _| Ok(())
+        )
     };
-    (@full $module:ident, $params:ty, $stale:expr, $check:expr, $recorded:expr) => {
+    (@check) => {
+        |_, _| Ok(())
+    };
+    (@check $check:expr) => {
+        $check
+    };
+    (
+        @full $module:ident, $name:expr, $description:expr, $overrides:expr, $variant_of:expr,
+        $stale:expr, $recorded:expr, $check:expr
+    ) => {
         $crate::generate::Entry {
-            name: $module::NAME,
+            name: $name,
             recorded: $recorded,
-            family: $crate::generate::family_of::<$params, _>($module::generate),
-            description: $module::DESCRIPTION,
+            family: $crate::generate::family_of($module::generate),
+            description: $description,
             needs_stale_detection: $stale,
-            variant_of: None,
-            params: $crate::generate::param_infos::<$params>,
+            variant_of: $variant_of,
+            params: || $crate::generate::params_of($module::generate, $overrides),
             generate: |n, seed, json| {
-                let name = $module::NAME;
-                let params: $params = $crate::generate::parse_params(name, json)?;
-                let check: fn(usize, &$params) -> Result<(), String> = $check;
-                check(n, &params).map_err(|message| $crate::generate::WorkloadError::BadParams {
-                    workload: name,
-                    message,
-                })?;
-                Ok($crate::family::AnyTrace::new($module::generate(n, seed, &params)))
+                $crate::generate::run($module::generate, $check, $name, $overrides, (n, seed, json))
             },
         }
     };
@@ -123,42 +169,11 @@ macro_rules! entry {
 /// JSON object `$overrides` (the caller's parameters still win), the trace's header naming
 /// `$name`. A macro for the same reason as [`entry!`].
 macro_rules! variant {
-    ($module:ident, $params:ty, $name:literal, $overrides:literal, $description:literal) => {
-        $crate::generate::variant!(
-            @full $module, $params, $name, $overrides, $description,
-            Some($module::NAME), false, |_, _| Ok(())
+    ($module:ident, $name:literal, $overrides:literal, $description:literal) => {
+        $crate::generate::entry!(
+            @full $module, $name, $description, Some($overrides), Some($module::NAME), false,
+            false, |_, _| Ok(())
         )
-    };
-    (
-        @full $module:ident, $params:ty, $name:literal, $overrides:literal, $description:literal,
-        $variant_of:expr, $stale:expr, $check:expr
-    ) => {
-        $crate::generate::Entry {
-            name: $name,
-            recorded: false,
-            family: $crate::generate::family_of::<$params, _>($module::generate),
-            description: $description,
-            needs_stale_detection: $stale,
-            variant_of: $variant_of,
-            params: || {
-                $crate::generate::with_overrides(
-                    $crate::generate::param_infos::<$params>(),
-                    $overrides,
-                )
-            },
-            generate: |n, seed, json| {
-                let merged = $crate::generate::overridden($overrides, json);
-                let params: $params = $crate::generate::parse_params($name, Some(&merged))?;
-                let check: fn(usize, &$params) -> Result<(), String> = $check;
-                check(n, &params).map_err(|message| $crate::generate::WorkloadError::BadParams {
-                    workload: $name,
-                    message,
-                })?;
-                let mut trace = $module::generate(n, seed, &params);
-                trace.header.generator = $name.to_string();
-                Ok($crate::family::AnyTrace::new(trace))
-            },
-        }
     };
 }
 
@@ -168,19 +183,13 @@ macro_rules! variant {
 /// includes it). `stale` and `check` as in [`entry!`].
 macro_rules! preset {
     (
-        $module:ident, $params:ty, $name:literal, $overrides:literal, $description:literal,
+        $module:ident, $name:literal, $overrides:literal, $description:literal,
         stale: $stale:expr $(, check: $check:expr)?
     ) => {
-        $crate::generate::variant!(
-            @full $module, $params, $name, $overrides, $description,
-            None, $stale, $crate::generate::preset!(@check $($check)?)
+        $crate::generate::entry!(
+            @full $module, $name, $description, Some($overrides), None, $stale, false,
+            $crate::generate::entry!(@check $($check)?)
         )
-    };
-    (@check) => {
-        |_, _| Ok(())
-    };
-    (@check $check:expr) => {
-        $check
     };
 }
 

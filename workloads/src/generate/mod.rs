@@ -21,9 +21,7 @@
 mod entry;
 pub(crate) mod parts;
 
-pub(crate) use entry::{
-    Entry, entry, family_of, overridden, param_infos, parse_params, preset, variant, with_overrides,
-};
+pub(crate) use entry::{Entry, entry, family_of, params_of, preset, run, variant};
 pub use entry::{MAX_N, ParamInfo, WorkloadError};
 
 use std::fmt::Debug;

@@ -23,18 +23,17 @@ pub use wee::{
 };
 
 use crate::generate::{Entry, entry};
-use wee::WeeTraceParams;
 
 /// The family's workloads, in the order `dodbench list` shows them.
 pub(crate) const ENTRIES: &[Entry] = &[
-    entry!(vector_doubling, vector_doubling::VectorDoublingParams, stale: false),
-    entry!(random_mix, random_mix::RandomMixParams, stale: false, check: random_mix::check),
-    entry!(every_other_leaf, every_other_leaf::EveryOtherLeafParams, stale: false),
-    entry!(fixed_size, fixed_size::FixedSizeParams, stale: false),
-    entry!(alloc_wee_cpp_demangle, WeeTraceParams, recorded),
-    entry!(alloc_wee_dogfood, WeeTraceParams, recorded),
-    entry!(alloc_wee_ffmpeg, WeeTraceParams, recorded),
-    entry!(alloc_wee_find, WeeTraceParams, recorded),
-    entry!(alloc_wee_grep, WeeTraceParams, recorded),
-    entry!(alloc_wee_ls, WeeTraceParams, recorded),
+    entry!(vector_doubling, stale: false),
+    entry!(random_mix, stale: false, check: random_mix::check),
+    entry!(every_other_leaf, stale: false),
+    entry!(fixed_size, stale: false),
+    entry!(alloc_wee_cpp_demangle, recorded),
+    entry!(alloc_wee_dogfood, recorded),
+    entry!(alloc_wee_ffmpeg, recorded),
+    entry!(alloc_wee_find, recorded),
+    entry!(alloc_wee_grep, recorded),
+    entry!(alloc_wee_ls, recorded),
 ];

@@ -22,37 +22,33 @@ use crate::generate::{Entry, entry, variant};
 
 /// The family's workloads, in the order `dodbench list` shows them.
 pub(crate) const ENTRIES: &[Entry] = &[
-    entry!(none, none::LockNoneParams, stale: false),
-    entry!(mixed, mixed::LockMixedParams, stale: false),
+    entry!(none, stale: false),
+    entry!(mixed, stale: false),
     // Points of its parameter sweep (default and full runs only): the script's work between
     // API calls, where a lock per call stops costing the speed-up threads bring.
     variant!(
         mixed,
-        mixed::LockMixedParams,
         "lock-mixed-c0",
         r#"{"compute": 0}"#,
         "lock-mixed with no script work between API calls (the script-work sweep: where a lock per call stops losing)"
     ),
     variant!(
         mixed,
-        mixed::LockMixedParams,
         "lock-mixed-c128",
         r#"{"compute": 128}"#,
         "lock-mixed at 128 iterations of script work between API calls"
     ),
     variant!(
         mixed,
-        mixed::LockMixedParams,
         "lock-mixed-c256",
         r#"{"compute": 256}"#,
         "lock-mixed at 256 iterations of script work between API calls"
     ),
     variant!(
         mixed,
-        mixed::LockMixedParams,
         "lock-mixed-c1024",
         r#"{"compute": 1024}"#,
         "lock-mixed at 1,024 iterations of script work between API calls"
     ),
-    entry!(hot, hot::LockHotParams, stale: false),
+    entry!(hot, stale: false),
 ];

@@ -29,12 +29,12 @@ use crate::generate::{Entry, entry};
 
 /// The family's workloads, in the order `dodbench list` shows them.
 pub(crate) const ENTRIES: &[Entry] = &[
-    entry!(build, build::IdxBuildParams, stale: false),
-    entry!(notify, notify::IdxNotifyParams, stale: false),
-    entry!(first, first::IdxFirstParams, stale: false),
-    entry!(star, star::IdxStarParams, stale: false),
-    entry!(entity_delete, entity_delete::IdxEntityDeleteParams, stale: false),
-    entry!(heavy_tail, heavy_tail::IdxHeavyTailParams, stale: false),
-    entry!(churn, churn::IdxChurnParams, stale: false),
-    entry!(tags, tags::IdxTagsParams, stale: false),
+    entry!(build, stale: false),
+    entry!(notify, stale: false),
+    entry!(first, stale: false),
+    entry!(star, stale: false),
+    entry!(entity_delete, stale: false),
+    entry!(heavy_tail, stale: false),
+    entry!(churn, stale: false),
+    entry!(tags, stale: false),
 ];

@@ -23,9 +23,9 @@ use crate::generate::{Entry, entry};
 
 /// The family's workloads, in the order `dodbench list` shows them.
 pub(crate) const ENTRIES: &[Entry] = &[
-    entry!(uniform, uniform::SpUniformParams, stale: false),
-    entry!(large_radius, large_radius::SpLargeRadiusParams, stale: false),
-    entry!(clustered, clustered::SpClusteredParams, stale: false),
-    entry!(moving, moving::SpMovingParams, stale: false),
-    entry!(uniform_3d, uniform_3d::Sp3dParams, stale: false),
+    entry!(uniform, stale: false),
+    entry!(large_radius, stale: false),
+    entry!(clustered, stale: false),
+    entry!(moving, stale: false),
+    entry!(uniform_3d, stale: false),
 ];

@@ -18,7 +18,7 @@ use crate::generate::{Entry, entry};
 
 /// The family's workloads, in the order `dodbench list` shows them.
 pub(crate) const ENTRIES: &[Entry] = &[
-    entry!(level, level::SpawnLevelParams, stale: false),
-    entry!(prefab, prefab::SpawnPrefabParams, stale: false),
-    entry!(restart, restart::SpawnRestartParams, stale: false),
+    entry!(level, stale: false),
+    entry!(prefab, stale: false),
+    entry!(restart, stale: false),
 ];

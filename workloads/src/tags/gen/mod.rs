@@ -35,51 +35,39 @@ use crate::generate::{Entry, entry, variant};
 
 /// The family's workloads, in the order `dodbench list` shows them.
 pub(crate) const ENTRIES: &[Entry] = &[
-    entry!(build, build::TagsBuildParams, stale: false),
-    entry!(build_heavy, build_heavy::TagsBuildHeavyParams, stale: false),
-    entry!(visit_entity, visit_entity::TagsVisitEntityParams, stale: false),
-    entry!(visit_all, visit_all::TagsVisitAllParams, stale: false),
-    entry!(
-        visit_all_heavy,
-        visit_all_heavy::TagsVisitAllHeavyParams,
-        stale: false
-    ),
-    entry!(
-        visit_all_fragmented,
-        visit_all_fragmented::TagsVisitAllFragmentedParams,
-        stale: false
-    ),
-    entry!(has, has::TagsHasParams, stale: false),
-    entry!(mutate, mutate::TagsMutateParams, stale: false),
+    entry!(build, stale: false),
+    entry!(build_heavy, stale: false),
+    entry!(visit_entity, stale: false),
+    entry!(visit_all, stale: false),
+    entry!(visit_all_heavy, stale: false),
+    entry!(visit_all_fragmented, stale: false),
+    entry!(has, stale: false),
+    entry!(mutate, stale: false),
     // Points of its parameter sweep (default and full runs only).
     variant!(
         mutate,
-        mutate::TagsMutateParams,
         "tags-mutate-r0",
         r#"{"reads_per_write": 0}"#,
         "tags-mutate with writes only (the mutation-rate sweep)"
     ),
     variant!(
         mutate,
-        mutate::TagsMutateParams,
         "tags-mutate-r1",
         r#"{"reads_per_write": 1}"#,
         "tags-mutate with one read per write"
     ),
     variant!(
         mutate,
-        mutate::TagsMutateParams,
         "tags-mutate-r16",
         r#"{"reads_per_write": 16}"#,
         "tags-mutate with 16 reads per write"
     ),
     variant!(
         mutate,
-        mutate::TagsMutateParams,
         "tags-mutate-r64",
         r#"{"reads_per_write": 64}"#,
         "tags-mutate with 64 reads per write"
     ),
-    entry!(churn, churn::TagsChurnParams, stale: false),
-    entry!(grow_long, grow_long::TagsGrowLongParams, stale: false),
+    entry!(churn, stale: false),
+    entry!(grow_long, stale: false),
 ];

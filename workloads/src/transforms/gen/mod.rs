@@ -30,13 +30,13 @@ use crate::generate::{Entry, entry, preset};
 
 /// The family's workloads, in the order `dodbench list` shows them.
 pub(crate) const ENTRIES: &[Entry] = &[
-    entry!(chain_all, chain_all::XfChainAllParams, stale: false),
-    preset!(chain_all, chain_all::XfChainAllParams, "xf-chain-all-5", r#"{"chain_len": 5}"#, "chains of 5 (the article's expected length), every node moves each frame", stale: false),
-    preset!(chain_all, chain_all::XfChainAllParams, "xf-chain-all-1024", r#"{"chain_len": 1024}"#, "chains of 1024, every node moves each frame: the article's O(n^2) worst case", stale: false),
-    entry!(chain_all_batch, chain_all_batch::XfChainAllBatchParams, stale: false),
-    entry!(root_move, root_move::XfRootMoveParams, stale: false),
-    entry!(sparse_1pct, sparse_1pct::XfSparse1pctParams, stale: false),
-    entry!(persistent_movers, persistent_movers::XfPersistentMoversParams, stale: false),
-    entry!(reparent_churn, reparent_churn::XfReparentChurnParams, stale: false),
-    entry!(query, query::XfQueryParams, stale: false),
+    entry!(chain_all, stale: false),
+    preset!(chain_all, "xf-chain-all-5", r#"{"chain_len": 5}"#, "chains of 5 (the article's expected length), every node moves each frame", stale: false),
+    preset!(chain_all, "xf-chain-all-1024", r#"{"chain_len": 1024}"#, "chains of 1024, every node moves each frame: the article's O(n^2) worst case", stale: false),
+    entry!(chain_all_batch, stale: false),
+    entry!(root_move, stale: false),
+    entry!(sparse_1pct, stale: false),
+    entry!(persistent_movers, stale: false),
+    entry!(reparent_churn, stale: false),
+    entry!(query, stale: false),
 ];
