@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use workloads::registry::{self, workloads_of};
-use workloads::{IdTableOp, Trace, TraceOp, format};
+use workloads::{IdTableOp, Trace, TraceOp};
 
 const ID_TABLE: &str = <IdTableOp as TraceOp>::FAMILY;
 
@@ -47,18 +47,7 @@ fn every_generator_validates_at_every_size_and_keeps_peak_live_bounded() {
                 assert_eq!(t.header.generator, w.name);
                 assert_eq!(t.header.n, n as u64);
                 assert_eq!(t.header.seed, seed);
-                let recorded: Vec<&str> = t
-                    .header
-                    .params
-                    .as_object()
-                    .unwrap()
-                    .keys()
-                    .map(String::as_str)
-                    .collect();
-                let declared: Vec<&str> = w.params.iter().map(|p| p.name).collect();
-                let mut sorted = declared.clone();
-                sorted.sort_unstable();
-                assert_eq!(recorded, sorted, "{}: header params", w.name);
+                crate::assert_header_params(&t, &w);
             }
         }
     }
@@ -67,21 +56,8 @@ fn every_generator_validates_at_every_size_and_keeps_peak_live_bounded() {
 #[test]
 fn same_seed_gives_identical_bytes_and_different_seeds_different_ops() {
     for w in workloads_of(ID_TABLE) {
-        let a = format::to_bytes(&generate(w.name, 1000, 42)).unwrap();
-        let b = format::to_bytes(&generate(w.name, 1000, 42)).unwrap();
-        assert_eq!(a, b, "{} is not deterministic", w.name);
-        let other = generate(w.name, 1000, 43);
-        let same = generate(w.name, 1000, 42);
-        if SEEDLESS.contains(&w.name) {
-            assert_eq!(other.body, same.body, "{}", w.name);
-        } else {
-            assert_ne!(
-                (other.setup, other.body),
-                (same.setup, same.body),
-                "{} ignores its seed",
-                w.name
-            );
-        }
+        let seedless = SEEDLESS.contains(&w.name);
+        crate::assert_seeded(&w, seedless, |seed| generate(w.name, 1000, seed));
     }
 }
 

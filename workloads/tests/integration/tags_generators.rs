@@ -92,17 +92,7 @@ fn every_tag_generator_validates_round_trips_and_keeps_n_entities() {
                     (t.header.generator.as_str(), t.header.n, t.header.seed),
                     (w.name, n as u64, seed)
                 );
-                let recorded: Vec<&str> = t
-                    .header
-                    .params
-                    .as_object()
-                    .unwrap()
-                    .keys()
-                    .map(String::as_str)
-                    .collect();
-                let mut declared: Vec<&str> = w.params.iter().map(|p| p.name).collect();
-                declared.sort_unstable();
-                assert_eq!(recorded, declared, "{}: header params", w.name);
+                crate::assert_header_params(&t, &w);
             }
         }
     }
@@ -111,17 +101,7 @@ fn every_tag_generator_validates_round_trips_and_keeps_n_entities() {
 #[test]
 fn same_inputs_give_identical_bytes_and_seeds_matter() {
     for w in tag_workloads() {
-        let a = format::to_bytes(&generate(w.name, 300, 42)).unwrap();
-        let b = format::to_bytes(&generate(w.name, 300, 42)).unwrap();
-        assert_eq!(a, b, "{} is not deterministic", w.name);
-        let other = generate(w.name, 300, 43);
-        let same = generate(w.name, 300, 42);
-        assert_ne!(
-            (other.setup, other.body),
-            (same.setup, same.body),
-            "{} ignores its seed",
-            w.name
-        );
+        crate::assert_seeded(&w, false, |seed| generate(w.name, 300, seed));
     }
 }
 
