@@ -72,19 +72,48 @@ pub(crate) fn stale_setup(
     removed
 }
 
-/// Appends whole passes of `GetStale` over `removed`, each a fresh permutation, as many as
+/// The ops of `lookup-stale-pass` and `lookup-stale-vacant`: [`stale_setup`], then a body of
+/// whole passes of `GetStale` over the removed handles, each a fresh permutation, as many as
 /// reach `ops` (at least one; [`passes`](super::lookup_uniform::passes)): every removed
-/// handle is looked up equally often. Shared by `lookup-stale-pass` and `lookup-stale-vacant`.
+/// handle is looked up equally often.
 pub(crate) fn stale_passes(
     b: &mut TraceBuilder,
     rng: &mut TraceRng,
-    mut removed: Vec<crate::id_table::Handle>,
+    n: usize,
+    fraction: f64,
+    slots: Slots,
     ops: usize,
 ) {
+    let mut removed = stale_setup(b, rng, n, fraction, slots);
+    b.start_body();
     for _ in 0..super::lookup_uniform::passes(removed.len(), ops) {
         rng.shuffle(&mut removed);
         for &h in &removed {
             b.push(IdTableOp::GetStale(h));
         }
     }
+}
+
+/// Checks a default-parameter trace of [`stale_passes`] at `n`: every removed handle (half
+/// the objects) looked up once per pass, and `live` objects live after the setup.
+#[cfg(test)]
+pub(crate) fn check_stale_passes(t: &Trace<IdTableOp>, n: usize, live: usize) {
+    let removed = fraction_of(n, 0.5, 1);
+    let mut counts = std::collections::HashMap::<u32, usize>::new();
+    for op in &t.body {
+        let IdTableOp::GetStale(h) = *op else {
+            panic!("only GetStale: {op:?}")
+        };
+        *counts.entry(h).or_default() += 1;
+    }
+    let passes = super::lookup_uniform::passes(removed, 100_000);
+    assert_eq!(counts.len(), removed, "n = {n}");
+    assert!(counts.values().all(|&c| c == passes), "n = {n}");
+    let count = |want: fn(&IdTableOp) -> bool| t.setup.iter().filter(|op| want(op)).count();
+    let adds = count(|op| matches!(op, IdTableOp::Add));
+    assert_eq!(
+        adds - count(|op| matches!(op, IdTableOp::Remove(_))),
+        live,
+        "n = {n}"
+    );
 }

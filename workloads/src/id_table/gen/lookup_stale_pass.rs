@@ -12,7 +12,7 @@
 //! removed handles, each a fresh permutation, as many as reach `ops` `GetStale` (at least one),
 //! each expecting a miss. `n` objects are live at the start of the body; the peak is `n`.
 
-use super::lookup_stale::{Slots, stale_passes, stale_setup};
+use super::lookup_stale::{Slots, stale_passes};
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::id_table::builder::TraceBuilder;
@@ -38,39 +38,20 @@ pub fn generate(
     params: &LookupStalePassParams,
 ) -> Trace<crate::id_table::IdTableOp> {
     TraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
-        let removed = stale_setup(b, rng, n, params.stale_fraction, Slots::Reused);
-        b.start_body();
-        stale_passes(b, rng, removed, params.ops);
+        stale_passes(b, rng, n, params.stale_fraction, Slots::Reused, params.ops);
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::fraction_of;
-    use crate::id_table::IdTableOp;
-
-    fn live_after_setup(t: &Trace<IdTableOp>) -> usize {
-        let count = |want: fn(&IdTableOp) -> bool| t.setup.iter().filter(|op| want(op)).count();
-        count(|op| matches!(op, IdTableOp::Add)) - count(|op| matches!(op, IdTableOp::Remove(_)))
-    }
+    use crate::id_table::generators::lookup_stale::check_stale_passes;
 
     #[test]
     fn every_removed_handle_is_looked_up_once_per_pass_and_n_objects_stay_live() {
         for n in [2, 1_000, 65_536] {
             let t = generate(n, 5, &LookupStalePassParams::default());
-            let removed = fraction_of(n, 0.5, 1);
-            let mut counts = std::collections::HashMap::<u32, usize>::new();
-            for op in &t.body {
-                let IdTableOp::GetStale(h) = *op else {
-                    panic!("only GetStale: {op:?}")
-                };
-                *counts.entry(h).or_default() += 1;
-            }
-            let passes = crate::id_table::generators::lookup_uniform::passes(removed, 100_000);
-            assert_eq!(counts.len(), removed, "n = {n}");
-            assert!(counts.values().all(|&c| c == passes), "n = {n}");
-            assert_eq!(live_after_setup(&t), n, "n = {n}");
+            check_stale_passes(&t, n, n);
         }
     }
 }

@@ -9,7 +9,7 @@
 //! permutation, as many as reach `ops` `GetStale` (at least one), each expecting a miss.
 //! `n - removed` objects are live at the start of the body; the peak is `n`.
 
-use super::lookup_stale::{Slots, stale_passes, stale_setup};
+use super::lookup_stale::{Slots, stale_passes};
 use crate::generate::MAX_OPS;
 use crate::generate::parts::Recorder;
 use crate::id_table::builder::TraceBuilder;
@@ -35,9 +35,7 @@ pub fn generate(
     params: &LookupStaleVacantParams,
 ) -> Trace<crate::id_table::IdTableOp> {
     TraceBuilder::default().record(NAME, n, seed, params, |b, rng| {
-        let removed = stale_setup(b, rng, n, params.stale_fraction, Slots::Vacant);
-        b.start_body();
-        stale_passes(b, rng, removed, params.ops);
+        stale_passes(b, rng, n, params.stale_fraction, Slots::Vacant, params.ops);
     })
 }
 
@@ -45,34 +43,13 @@ pub fn generate(
 mod tests {
     use super::*;
     use crate::generate::fraction_of;
-    use crate::id_table::IdTableOp;
-
-    fn live_after_setup(t: &Trace<IdTableOp>) -> usize {
-        let count = |want: fn(&IdTableOp) -> bool| t.setup.iter().filter(|op| want(op)).count();
-        count(|op| matches!(op, IdTableOp::Add)) - count(|op| matches!(op, IdTableOp::Remove(_)))
-    }
+    use crate::id_table::generators::lookup_stale::check_stale_passes;
 
     #[test]
     fn every_removed_handle_is_looked_up_once_per_pass_and_its_slot_stays_vacant() {
         for n in [2, 1_000, 65_536] {
             let t = generate(n, 5, &LookupStaleVacantParams::default());
-            let removed = fraction_of(n, 0.5, 1);
-            let distinct: std::collections::HashSet<u32> = t
-                .body
-                .iter()
-                .map(|op| match *op {
-                    IdTableOp::GetStale(h) => h,
-                    ref other => panic!("only GetStale: {other:?}"),
-                })
-                .collect();
-            assert_eq!(distinct.len(), removed, "n = {n}");
-            let adds = t
-                .setup
-                .iter()
-                .filter(|op| matches!(op, IdTableOp::Add))
-                .count();
-            assert_eq!(adds, n, "nothing is added back: n = {n}");
-            assert_eq!(live_after_setup(&t), n - removed, "n = {n}");
+            check_stale_passes(&t, n, n - fraction_of(n, 0.5, 1));
         }
     }
 }
