@@ -33,24 +33,36 @@ pub trait TraceStats:
     fn live_at_start(&self) -> u64;
 }
 
-/// Writes the [`TraceStats`] of a family whose statistics keep their live counts in fields
-/// `peak_live` and `live_at_start` and whose work units are the sum of the counts named:
-/// `trace_stats!(AllocStats: allocs, frees, reallocs);`.
+/// Writes the [`TraceStats`] of a family whose work units are the sum of the counts named and
+/// whose statistics keep their live counts in fields `peak_live` and `live_at_start`:
+/// `trace_stats!(AllocStats: allocs, frees, reallocs);`, or, after a `;`, in the fields (or
+/// the constant) named: `trace_stats!(LockingStats: jobs; peak_live: units, live_at_start: units);`.
 macro_rules! trace_stats {
     ($stats:ty: $($unit:ident),+ $(,)?) => {
+        $crate::family::trace_stats!(
+            $stats: $($unit),+; peak_live: peak_live, live_at_start: live_at_start
+        );
+    };
+    ($stats:ty: $($unit:ident),+; peak_live: $peak:tt, live_at_start: $start:tt) => {
         impl $crate::family::TraceStats for $stats {
             fn work_units(&self) -> u64 {
                 0 $(+ self.$unit)+
             }
 
             fn peak_live(&self) -> u64 {
-                self.peak_live
+                $crate::family::trace_stats!(@read self, $peak)
             }
 
             fn live_at_start(&self) -> u64 {
-                self.live_at_start
+                $crate::family::trace_stats!(@read self, $start)
             }
         }
+    };
+    (@read $stats:ident, $field:ident) => {
+        $stats.$field
+    };
+    (@read $stats:ident, $value:literal) => {
+        $value
     };
 }
 pub(crate) use trace_stats;

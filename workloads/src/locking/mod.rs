@@ -29,7 +29,7 @@ pub mod generators;
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{FormatError, OpFields};
-use crate::family::{TraceOp, TraceStats};
+use crate::family::{TraceOp, trace_stats};
 use crate::trace::{InvalidTrace, Part};
 
 /// The `other` of a job that pushes no other unit.
@@ -104,19 +104,7 @@ pub struct LockingStats {
     pub frames: u64,
 }
 
-impl TraceStats for LockingStats {
-    fn work_units(&self) -> u64 {
-        self.jobs
-    }
-
-    fn peak_live(&self) -> u64 {
-        self.units
-    }
-
-    fn live_at_start(&self) -> u64 {
-        self.units
-    }
-}
+trace_stats!(LockingStats: jobs; peak_live: units, live_at_start: units);
 
 crate::codec::op_tags! { SCRIPT, UNIT, JOB, FRAME }
 
@@ -298,6 +286,7 @@ impl TraceOp for LockingOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::TraceStats;
     use crate::trace::Trace;
 
     const SCRIPT: LockingOp = LockingOp::Script {

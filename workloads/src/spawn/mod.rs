@@ -26,7 +26,7 @@ pub mod generators;
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{FormatError, OpFields};
-use crate::family::{TraceOp, TraceStats};
+use crate::family::{TraceOp, trace_stats};
 use crate::trace::{InvalidTrace, Part};
 
 /// The parent field of a root entity.
@@ -89,19 +89,7 @@ pub struct SpawnStats {
     pub peak_live: u64,
 }
 
-impl TraceStats for SpawnStats {
-    fn work_units(&self) -> u64 {
-        self.entities_spawned
-    }
-
-    fn peak_live(&self) -> u64 {
-        self.peak_live
-    }
-
-    fn live_at_start(&self) -> u64 {
-        0
-    }
-}
+trace_stats!(SpawnStats: entities_spawned; peak_live: peak_live, live_at_start: 0);
 
 crate::codec::op_tags! { ENTITY, COMPONENT, COMPILE, SPAWN, DESPAWN_ALL }
 
@@ -248,6 +236,7 @@ impl TraceOp for SpawnOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::TraceStats;
     use crate::trace::Trace;
 
     #[test]
