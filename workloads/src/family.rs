@@ -176,6 +176,14 @@ impl<O: TraceOp> Trace<O> {
     pub fn validate(&self) -> Result<O::Stats, InvalidTrace> {
         O::validate(&self.setup, &self.body)
     }
+
+    /// Checks that the trace of `setup` and `body` is invalid for a reason that mentions
+    /// `reason`: the unit tests' check of a validation error.
+    #[cfg(test)]
+    pub(crate) fn assert_invalid(setup: Vec<O>, body: Vec<O>, reason: &str) {
+        let err = Trace::for_test(setup, body).validate().unwrap_err();
+        assert!(err.to_string().contains(reason), "{err} (want {reason:?})");
+    }
 }
 
 /// A trace whose family is known only at run time: a [`Trace<O>`] of some [`TraceOp`] `O`,

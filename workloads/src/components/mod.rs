@@ -339,18 +339,9 @@ mod tests {
     #[test]
     fn rejects_dead_entities_and_double_attaches() {
         use ComponentOp::*;
-        let err = Trace::for_test(vec![Spawn, Kill(0)], vec![Lookup(0)])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("killed"), "{err}");
-        let err = Trace::for_test(vec![], vec![Lookup(3)])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("not spawned"), "{err}");
-        let err = Trace::for_test(vec![Spawn, Attach(0, 1)], vec![Attach(0, 2)])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("already"), "{err}");
+        Trace::assert_invalid(vec![Spawn, Kill(0)], vec![Lookup(0)], "killed");
+        Trace::assert_invalid(vec![], vec![Lookup(3)], "not spawned");
+        Trace::assert_invalid(vec![Spawn, Attach(0, 1)], vec![Attach(0, 2)], "already");
     }
 
     #[test]

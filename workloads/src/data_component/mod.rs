@@ -456,23 +456,14 @@ mod tests {
     #[test]
     fn rejects_bad_ops() {
         use DataOp::*;
-        let err = Trace::for_test(vec![Spawn, Despawn(0)], vec![Get(0, 1)])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("despawned"), "{err}");
+        Trace::assert_invalid(vec![Spawn, Despawn(0)], vec![Get(0, 1)], "despawned");
         let far = ValueSpec::Str {
             start: STRING_POOL_BYTES as u32,
             len: 1,
         };
-        let err = Trace::for_test(vec![Spawn], vec![Set(0, 1, far)])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("pool"), "{err}");
+        Trace::assert_invalid(vec![Spawn], vec![Set(0, 1, far)], "pool");
         let nan = ValueSpec::F32(f32::NAN.to_bits());
-        let err = Trace::for_test(vec![Spawn], vec![Set(0, 1, nan)])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("finite"), "{err}");
+        Trace::assert_invalid(vec![Spawn], vec![Set(0, 1, nan)], "finite");
     }
 
     #[test]

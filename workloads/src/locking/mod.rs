@@ -371,8 +371,7 @@ mod tests {
             ),
         ];
         for (setup, body, reason) in cases {
-            let err = Trace::for_test(setup, body).validate().unwrap_err();
-            assert!(err.to_string().contains(reason), "{err} (want {reason:?})");
+            Trace::assert_invalid(setup, body, reason);
         }
     }
 }

@@ -347,14 +347,12 @@ mod tests {
         assert_eq!((s.entity_removals, s.entity_removed), (1, 3));
         assert_eq!(s.b_side_ops, 2);
         assert_eq!(s.work_units(), 1 + 1 + 3 + 2 + 1 + 1);
-        let err = Trace::for_test(vec![add(1, 2)], vec![RemoveEntity(2), Remove(0)])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("was removed"), "{err}");
-        let err = Trace::for_test(vec![], vec![Remove(0)])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("not added"), "{err}");
+        Trace::assert_invalid(
+            vec![add(1, 2)],
+            vec![RemoveEntity(2), Remove(0)],
+            "was removed",
+        );
+        Trace::assert_invalid(vec![], vec![Remove(0)], "not added");
     }
 
     #[test]

@@ -398,18 +398,13 @@ mod tests {
         assert_eq!(s.work_units(), 4);
         let bytes = crate::format::to_bytes(&t).unwrap();
         assert_eq!(crate::format::from_bytes::<SpatialOp>(&bytes).unwrap(), t);
-        let err = Trace::for_test(vec![space(2)], vec![Remove(0)])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("not added"), "{err}");
-        let err = Trace::for_test(vec![Insert(Coords::xy(0.0, 0.0))], vec![])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("must be Space"), "{err}");
-        let err = Trace::for_test(vec![space(2), Insert(Coords::new([0.0, 0.0, 1.0]))], vec![])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("z != 0"), "{err}");
+        Trace::assert_invalid(vec![space(2)], vec![Remove(0)], "not added");
+        Trace::assert_invalid(vec![Insert(Coords::xy(0.0, 0.0))], vec![], "must be Space");
+        Trace::assert_invalid(
+            vec![space(2), Insert(Coords::new([0.0, 0.0, 1.0]))],
+            vec![],
+            "z != 0",
+        );
         assert!(
             Trace::for_test(vec![space(3), Insert(Coords::new([0.0, 0.0, 1.0]))], vec![])
                 .validate()

@@ -264,25 +264,22 @@ mod tests {
         assert_eq!(s.work_units(), 8);
         let bytes = crate::format::to_bytes(&t).unwrap();
         assert_eq!(crate::format::from_bytes::<SpawnOp>(&bytes).unwrap(), t);
-        let err = Trace::for_test(vec![Entity { parent: 0 }, Compile], vec![])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("ancestor"), "{err}");
+        Trace::assert_invalid(vec![Entity { parent: 0 }, Compile], vec![], "ancestor");
         // The live-entity bound holds at the peak, not only at the end of the body.
-        let err = Trace::for_test(
+        Trace::assert_invalid(
             vec![Entity { parent: NO_PARENT }, Compile],
             vec![Spawn { times: u32::MAX }, DespawnAll],
-        )
-        .validate()
-        .unwrap_err();
-        assert!(err.to_string().contains("2^31 live"), "{err}");
-        let err = Trace::for_test(vec![Entity { parent: NO_PARENT }, comp(1), comp(1)], vec![])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("second component"), "{err}");
-        let err = Trace::for_test(vec![Entity { parent: NO_PARENT }], vec![Spawn { times: 1 }])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("Compile"), "{err}");
+            "2^31 live",
+        );
+        Trace::assert_invalid(
+            vec![Entity { parent: NO_PARENT }, comp(1), comp(1)],
+            vec![],
+            "second component",
+        );
+        Trace::assert_invalid(
+            vec![Entity { parent: NO_PARENT }],
+            vec![Spawn { times: 1 }],
+            "Compile",
+        );
     }
 }

@@ -404,26 +404,19 @@ mod tests {
     #[test]
     fn rejects_dead_entities_and_foreign_ops_in_the_body() {
         use TagOp::*;
-        let err = Trace::for_test(vec![Spawn, Despawn(0)], vec![HasTag(0, 1)])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("despawned"), "{err}");
-        let err = Trace::for_test(vec![], vec![VisitEntity(3)])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("not spawned"), "{err}");
-        let err = Trace::for_test(vec![Foreign(MAX_FOREIGN_BYTES + 1)], vec![])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("foreign buffer of more"), "{err}");
-        let err = Trace::for_test(vec![], vec![Foreign(3)])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("setup"), "{err}");
-        let err = Trace::for_test(vec![Foreign(3), ForeignFree(0), ForeignFree(0)], vec![])
-            .validate()
-            .unwrap_err();
-        assert!(err.to_string().contains("twice"), "{err}");
+        Trace::assert_invalid(vec![Spawn, Despawn(0)], vec![HasTag(0, 1)], "despawned");
+        Trace::assert_invalid(vec![], vec![VisitEntity(3)], "not spawned");
+        Trace::assert_invalid(
+            vec![Foreign(MAX_FOREIGN_BYTES + 1)],
+            vec![],
+            "foreign buffer of more",
+        );
+        Trace::assert_invalid(vec![], vec![Foreign(3)], "setup");
+        Trace::assert_invalid(
+            vec![Foreign(3), ForeignFree(0), ForeignFree(0)],
+            vec![],
+            "twice",
+        );
     }
 
     #[test]

@@ -562,8 +562,7 @@ mod tests {
                 "not created",
             ),
         ] {
-            let err = Trace::for_test(chain3(), body).validate().unwrap_err();
-            assert!(err.to_string().contains(needle), "{err}");
+            Trace::assert_invalid(chain3(), body, needle);
         }
     }
 }
