@@ -9,9 +9,12 @@
 //! typed parameter struct (declared with [`workload_params!`](crate::workload_params)) holds everything else. The
 //! [registry](crate::registry) lists them all.
 //!
-//! Generators append ops through their family's trace builder (`src/<family>/builder.rs`),
-//! which tracks the live objects. Every builder is made of the same two pieces in `parts.rs`:
-//! `TraceParts` (setup, body, the header) and `LiveHandles` (the live set).
+//! Each generator's module declares its name, description and parameters with
+//! `workload!`. Generators append ops through their family's
+//! trace builder (`src/<family>/builder.rs`), which tracks the live objects. Every builder is
+//! made of the same two pieces in `parts.rs`: `TraceParts` (setup, body, the header) and
+//! `LiveHandles` (the live set); `Recorder::record` there runs a generator's ops on a builder
+//! with the seed's rng and finishes the trace, the glue every generator shares.
 //!
 //! Every generator keeps the number of live objects (IDs, entities, blocks) at or below `n` at
 //! all times, except the recorded `alloc-wee-*` (which ignore `n`) and `iterate-holes`, whose
