@@ -14,7 +14,7 @@
 //! after 2^32 creations); a slot whose generation would wrap is retired (never reused), so a
 //! stale ID can never match again.
 
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
@@ -116,18 +116,14 @@ impl<T> Holey<T> {
 impl<T: 'static> IdTable<T> for Holey<T> {
     type Id = Id64;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<Id64>(
+        DesignMeta {
             name: "holey",
             description: "array with holes, LIFO free list through the holes, 32-bit index + 32-bit generation",
             kind: DesignKind::Article,
         },
-        id_bytes: id_bytes::<Id64>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::Never,
+    );
 
     fn new() -> Self {
         Self {
@@ -274,6 +270,7 @@ impl<T: 'static> IdTable<T> for Holey<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::id_table::checks;
 
     #[test]
     fn slot_is_payload_plus_one_word() {
@@ -301,36 +298,15 @@ mod tests {
 
     #[test]
     fn free_list_is_lifo() {
-        let mut t = Holey::<u32>::new();
-        let ids: Vec<_> = (0..4).map(|i| t.insert(i).unwrap()).collect();
-        t.remove(ids[1]).unwrap();
-        t.remove(ids[2]).unwrap();
-        assert_eq!(t.insert(10).unwrap().index(), 2);
-        assert_eq!(t.insert(11).unwrap().index(), 1);
-        assert_eq!(t.insert(12).unwrap().index(), 4);
-        t.check_invariants().unwrap();
+        checks::holes_are_reused_newest_first::<Holey<u32>>([1, 2], Id64::index);
     }
 
     #[test]
     fn slot_is_retired_when_its_generation_would_wrap() {
-        let mut t = Holey::<u32>::new();
-        let first = t.insert(0).unwrap();
-        // Fast-forward slot 0 to the last usable generation.
-        t.remove(first).unwrap();
-        t.slots[0] = Slot::Vacant {
-            generation: u32::MAX - 1,
-            next_free: NIL,
-        };
-        t.free_head = 0;
-        let last = t.insert(1).unwrap();
-        assert_eq!(last, Id64::new(0, u32::MAX - 1));
-        assert_eq!(t.remove(last), Some(1));
-        t.check_invariants().unwrap();
-        // Slot 0 is retired: the next object goes to a fresh slot, and old IDs stay stale.
-        let fresh = t.insert(2).unwrap();
-        assert_eq!(fresh.index(), 1);
-        assert_eq!(t.get(first), None);
-        assert_eq!(t.get(last), None);
-        t.check_invariants().unwrap();
+        checks::slot_is_retired_at_its_last_generation::<Holey<u32>>(
+            Id64::index,
+            Id64::new(0, u32::MAX - 1),
+            |t| t.fast_forward_vacant(0, u32::MAX - 1),
+        );
     }
 }

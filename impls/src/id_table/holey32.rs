@@ -43,7 +43,7 @@
 //! half the ID size, at most `2^INDEX_BITS` slots, and up to `MIN_FREE` extra holes that
 //! iteration walks over (each `size_of::<T>() + 8` bytes for an 8-aligned `T`).
 
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id32;
@@ -171,36 +171,6 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32, const LIFO: bool> I
     type Id = Id32<INDEX_BITS>;
 
     const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
-            name: match (INDEX_BITS, MIN_FREE, LIFO) {
-                (16, 1024, false) => "holey32",
-                (20, 1024, false) => "holey32_20_12",
-                (24, 1024, false) => "holey32_24_8",
-                (16, 0, true) => "holey32_lifo",
-                _ => "holey32_custom",
-            },
-            description: match (INDEX_BITS, MIN_FREE, LIFO) {
-                (_, _, true) => {
-                    "array with holes, 32-bit ID (16-bit index + 16-bit generation), LIFO free list: the article's warning, a hot slot wraps its generation"
-                }
-                (20, 1024, _) => {
-                    "holey32 with a 20-bit index + 12-bit generation: 16x the capacity, a 16x shorter stale-ID horizon"
-                }
-                (24, 1024, _) => {
-                    "holey32 with a 24-bit index + 8-bit generation: 256x the capacity, a 256x shorter stale-ID horizon"
-                }
-                _ => {
-                    "array with holes, 32-bit ID (16-bit index + 16-bit generation), FIFO free list through the holes keeping 1024 in reserve"
-                }
-            },
-            kind: DesignKind::Article,
-        },
-        id_bytes: id_bytes::<Id32<INDEX_BITS>>(),
-        stale: if LIFO {
-            StaleDetection::UntilSlotReuses(Id32::<INDEX_BITS>::GENERATION_COUNT)
-        } else {
-            StaleDetection::UntilRemovals(Self::STALE_BOUND)
-        },
         demonstrates: if LIFO {
             Some(
                 "a LIFO free list with a 16-bit generation puts quickly created and deleted objects in one slot, whose generation wraps after 65,536 reuses",
@@ -209,7 +179,37 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32, const LIFO: bool> I
             None
         },
         capacity: Some(Self::CAPACITY),
-        remove_shift_cap: None,
+        ..DesignInfo::new::<Id32<INDEX_BITS>>(
+            DesignMeta {
+                name: match (INDEX_BITS, MIN_FREE, LIFO) {
+                    (16, 1024, false) => "holey32",
+                    (20, 1024, false) => "holey32_20_12",
+                    (24, 1024, false) => "holey32_24_8",
+                    (16, 0, true) => "holey32_lifo",
+                    _ => "holey32_custom",
+                },
+                description: match (INDEX_BITS, MIN_FREE, LIFO) {
+                    (_, _, true) => {
+                        "array with holes, 32-bit ID (16-bit index + 16-bit generation), LIFO free list: the article's warning, a hot slot wraps its generation"
+                    }
+                    (20, 1024, _) => {
+                        "holey32 with a 20-bit index + 12-bit generation: 16x the capacity, a 16x shorter stale-ID horizon"
+                    }
+                    (24, 1024, _) => {
+                        "holey32 with a 24-bit index + 8-bit generation: 256x the capacity, a 256x shorter stale-ID horizon"
+                    }
+                    _ => {
+                        "array with holes, 32-bit ID (16-bit index + 16-bit generation), FIFO free list through the holes keeping 1024 in reserve"
+                    }
+                },
+                kind: DesignKind::Article,
+            },
+            if LIFO {
+                StaleDetection::UntilSlotReuses(Id32::<INDEX_BITS>::GENERATION_COUNT)
+            } else {
+                StaleDetection::UntilRemovals(Self::STALE_BOUND)
+            },
+        )
     };
 
     fn new() -> Self {
@@ -373,36 +373,12 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
+    use crate::id_table::checks;
 
     /// 28-bit index, so G = 4 (16 generations), and 3 holes in reserve.
     type Small = Holey32<u64, 28, 3>;
     /// `(MIN_FREE + 1) * 2^G - 1` for [`Small`]: the stated bound, spelled out.
     const SMALL_BOUND: u64 = (3 + 1) * 16 - 1;
-
-    /// Reaches the stale-ID horizon of `Holey32<u64, I, MIN_FREE>` with the adversarial pattern
-    /// (exactly `MIN_FREE` holes queued, then one object inserted and removed over and over)
-    /// and returns the removals after the stale ID's own when an equal ID came back.
-    fn removals_until_reissued<const I: u32, const MIN_FREE: u32>() -> u64 {
-        let mut t = Holey32::<u64, I, MIN_FREE>::new();
-        let keep: Vec<_> = (0..u64::from(MIN_FREE) + 10)
-            .map(|i| t.insert(i).unwrap())
-            .collect();
-        for &id in &keep[..MIN_FREE as usize] {
-            t.remove(id).unwrap();
-        }
-        let stale = t.insert(100).unwrap();
-        t.remove(stale).unwrap();
-        for removals_since in 0.. {
-            let id = t.insert(removals_since).unwrap();
-            if id == stale {
-                assert_eq!(t.get(stale), Some(&removals_since));
-                return removals_since;
-            }
-            assert_eq!(t.get(stale), None);
-            t.remove(id).unwrap();
-        }
-        unreachable!()
-    }
 
     #[test]
     fn registered_splits_reissue_exactly_at_their_stated_bound() {
@@ -410,10 +386,15 @@ mod tests {
         // 24/8 and 20/12 with the default reserve: 262,399 and 4,198,399 removals, cheap
         // enough to reach here; 16/16 (67 million) is the same formula, checked by `Small`.
         assert_eq!(Holey32::<u64, 24>::STALE_BOUND, 262_399);
-        assert_eq!(removals_until_reissued::<24, 1024>(), 262_399);
+        assert_eq!(
+            checks::removals_until_reissued::<Holey32<u64, 24>>(1024),
+            262_399
+        );
         assert_eq!(Holey32::<u64, 20>::STALE_BOUND, 4_198_399);
         assert_eq!(Holey32::<u64>::STALE_BOUND, 67_174_399);
-        assert_eq!(removals_until_reissued::<28, 3>(), SMALL_BOUND);
+        // The adversarial pattern (see `checks::removals_until_reissued`) reaches the bound
+        // exactly: no ID comes back earlier.
+        assert_eq!(checks::removals_until_reissued::<Small>(3), SMALL_BOUND);
     }
 
     #[test]
@@ -433,8 +414,7 @@ mod tests {
 
     #[test]
     fn free_queue_is_fifo_and_keeps_min_free_holes() {
-        let mut t = Holey32::<u32, 16, 2>::new();
-        let ids: Vec<_> = (0..5).map(|i| t.insert(i).unwrap()).collect();
+        let (mut t, ids) = checks::filled::<Holey32<u32, 16, 2>>(5);
         t.remove(ids[3]).unwrap();
         t.remove(ids[1]).unwrap();
         // Two holes queued, none spare: append.
@@ -443,32 +423,6 @@ mod tests {
         // Three holes queued: take the oldest, slot 3, then append again.
         assert_eq!(t.insert(11).unwrap(), Id32::new(3, 1));
         assert_eq!(t.insert(12).unwrap().index(), 6);
-        t.check_invariants().unwrap();
-    }
-
-    /// The adversarial pattern: the reserve is exactly `MIN_FREE`, then one object is inserted
-    /// and removed over and over, so every removal cycles one slot through the queue.
-    #[test]
-    fn stale_id_collides_exactly_at_the_bound_and_not_before() {
-        let mut t = Small::new();
-        let keep: Vec<_> = (0..10).map(|i| t.insert(i).unwrap()).collect();
-        for &id in &keep[..3] {
-            t.remove(id).unwrap();
-        }
-        let stale = t.insert(100).unwrap();
-        assert_eq!(t.remove(stale), Some(100));
-        for removals_since in 0.. {
-            let value = 101 + removals_since;
-            let id = t.insert(value).unwrap();
-            if id == stale {
-                assert_eq!(removals_since, SMALL_BOUND, "collision off the bound");
-                assert_eq!(t.get(stale), Some(&value));
-                break;
-            }
-            assert!(removals_since < SMALL_BOUND, "no collision at the bound");
-            assert_eq!(t.get(stale), None, "after {removals_since} removals");
-            t.remove(id).unwrap();
-        }
         t.check_invariants().unwrap();
     }
 
@@ -535,14 +489,12 @@ mod tests {
 
     #[test]
     fn check_invariants_catches_a_lost_hole() {
-        let mut t = Holey32::<u32, 16, 2>::new();
-        let a = t.insert(0).unwrap();
-        t.insert(1).unwrap();
-        t.remove(a).unwrap();
-        t.check_invariants().unwrap();
-        t.free_oldest = NIL;
-        t.free_newest = NIL;
-        t.free_len = 0;
-        assert!(t.check_invariants().is_err());
+        let (mut t, ids) = checks::filled::<Holey32<u32, 16, 2>>(2);
+        t.remove(ids[0]).unwrap();
+        checks::check_invariants_catches(t, |t| {
+            t.free_oldest = NIL;
+            t.free_newest = NIL;
+            t.free_len = 0;
+        });
     }
 }

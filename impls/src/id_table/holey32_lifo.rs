@@ -50,7 +50,7 @@ mod tests {
     use super::*;
     use crate::TableError;
     use crate::id::Id32;
-    use crate::id_table::{IdTable, StaleDetection};
+    use crate::id_table::{IdTable, StaleDetection, checks};
 
     /// The design's stated horizon, exactly: the 2^16-th reuse of a hot slot reissues the ID
     /// removed before the first, and no earlier reuse does.
@@ -65,27 +65,12 @@ mod tests {
         }
         let stale = t.insert(100).unwrap();
         t.remove(stale).unwrap();
-        for reuse in 1..=bound {
-            let id = t.insert(reuse).unwrap();
-            assert_eq!(id.index(), stale.index(), "LIFO reuses the hot slot");
-            if reuse < bound {
-                assert_ne!(id, stale, "reissued at reuse {reuse}");
-                assert_eq!(t.get(stale), None);
-                t.remove(id).unwrap();
-            } else {
-                assert_eq!(id, stale);
-                assert_eq!(t.get(stale), Some(&reuse), "the stale ID resolves");
-            }
-        }
-        t.check_invariants().unwrap();
+        checks::stale_id_is_reissued_at_reuse(t, stale, bound, Id32::index);
     }
 
     #[test]
     fn full_at_two_pow_16_slots() {
-        let mut t = Holey32Lifo::<u32>::new();
-        for i in 0..65_536 {
-            t.insert(i).unwrap();
-        }
+        let (mut t, _) = checks::filled::<Holey32Lifo<u32>>(65_536);
         assert_eq!(t.insert(0), Err(TableError::Full { capacity: 65_536 }));
         t.remove(Id32::new(9, 0)).unwrap();
         assert_eq!(t.insert(1).unwrap(), Id32::new(9, 1));
@@ -94,12 +79,6 @@ mod tests {
 
     #[test]
     fn holes_are_reused_newest_first() {
-        let mut t = Holey32Lifo::<u32>::new();
-        let ids: Vec<_> = (0..4).map(|i| t.insert(i).unwrap()).collect();
-        t.remove(ids[0]).unwrap();
-        t.remove(ids[2]).unwrap();
-        assert_eq!(t.insert(8).unwrap().index(), 2);
-        assert_eq!(t.insert(9).unwrap().index(), 0);
-        t.check_invariants().unwrap();
+        checks::holes_are_reused_newest_first::<Holey32Lifo<u32>>([0, 2], Id32::index);
     }
 }

@@ -23,7 +23,7 @@ use std::iter::Zip;
 use std::slice;
 
 use super::holey::{Holey, Slot};
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
 use crate::TableError;
 use crate::id::Id64;
 
@@ -51,18 +51,14 @@ pub struct HoleySkip<T> {
 impl<T: 'static> IdTable<T> for HoleySkip<T> {
     type Id = Id64;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<Id64>(
+        DesignMeta {
             name: "holey_skip",
             description: "array with holes (as holey) plus a live-slot bitmask, so iteration visits only live slots, branch-free per slot",
             kind: DesignKind::Tuned,
         },
-        id_bytes: id_bytes::<Id64>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::Never,
+    );
 
     fn new() -> Self {
         Self {
@@ -265,6 +261,7 @@ impl<'a, T> Iterator for LiveIterMut<'a, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::id_table::checks;
 
     #[test]
     fn iteration_visits_live_slots_in_order_across_words() {
@@ -326,29 +323,16 @@ mod tests {
     /// retired, as in `holey`, and the live bitmask stays in step.
     #[test]
     fn slot_is_retired_when_its_generation_would_wrap() {
-        let mut t = HoleySkip::<u32>::new();
-        let first = t.insert(0).unwrap();
-        t.remove(first).unwrap();
-        t.holey.fast_forward_vacant(0, u32::MAX - 1);
-        let last = t.insert(1).unwrap();
-        assert_eq!(last, Id64::new(0, u32::MAX - 1));
-        assert_eq!(t.remove(last), Some(1));
-        let fresh = t.insert(2).unwrap();
-        assert_eq!(fresh.index(), 1, "the retired slot is not reused");
-        assert_eq!(t.get(first), None);
-        assert_eq!(t.get(last), None);
+        let t = checks::slot_is_retired_at_its_last_generation::<HoleySkip<u32>>(
+            Id64::index,
+            Id64::new(0, u32::MAX - 1),
+            |t| t.holey.fast_forward_vacant(0, u32::MAX - 1),
+        );
         assert_eq!(t.iter().copied().collect::<Vec<_>>(), [2]);
-        t.check_invariants().unwrap();
     }
 
     #[test]
     fn free_list_is_lifo() {
-        let mut t = HoleySkip::<u32>::new();
-        let ids: Vec<_> = (0..4).map(|i| t.insert(i).unwrap()).collect();
-        t.remove(ids[1]).unwrap();
-        t.remove(ids[2]).unwrap();
-        assert_eq!(t.insert(10).unwrap().index(), 2);
-        assert_eq!(t.insert(11).unwrap().index(), 1);
-        t.check_invariants().unwrap();
+        checks::holes_are_reused_newest_first::<HoleySkip<u32>>([1, 2], Id64::index);
     }
 }

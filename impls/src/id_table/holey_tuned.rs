@@ -49,7 +49,7 @@ use crate::DesignMeta;
 use std::mem::ManuallyDrop;
 
 use super::parity::{ParitySlot, ParityTable};
-use super::{DesignInfo, DesignKind, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, StaleDetection};
 use crate::id::ParityId;
 
 /// Array with holes, union slots with version parity, 32-bit free link, LIFO free list.
@@ -93,18 +93,14 @@ pub struct UnionSlot<T> {
 // while the version is odd (`occupied` and `fill` write the object and make it odd, `vacate`
 // writes the link and makes it even), and `next_free` answers only for even versions.
 unsafe impl<T> ParitySlot<T> for UnionSlot<T> {
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<ParityId>(
+        DesignMeta {
             name: "holey_tuned",
             description: "holey with slotmap's slot: union of object and 32-bit free link, version parity instead of an enum tag (one compare per lookup, T + 4 bytes per slot)",
             kind: DesignKind::Tuned,
         },
-        id_bytes: id_bytes::<ParityId>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::Never,
+    );
 
     #[inline]
     fn occupied(value: T, version: u32) -> Self {

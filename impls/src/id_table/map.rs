@@ -19,7 +19,7 @@ use crate::DesignMeta;
 use std::collections::{BTreeMap, HashMap};
 use std::mem::size_of;
 
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
 use crate::TableError;
 use crate::hashing::FixedSipHash;
 
@@ -106,18 +106,14 @@ impl<T> BTreeMapTable<T> {
 impl<T: 'static> IdTable<T> for BTreeMapTable<T> {
     type Id = u32;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<u32>(
+        DesignMeta {
             name: "map-btree",
             description: "article's STL method: std BTreeMap from a 32-bit counter ID to an individually boxed object",
             kind: DesignKind::Article,
         },
-        id_bytes: id_bytes::<u32>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::Never,
+    );
 
     fn new() -> Self {
         Self {
@@ -191,18 +187,14 @@ impl<T> HashMapTable<T> {
 impl<T: 'static> IdTable<T> for HashMapTable<T> {
     type Id = u32;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<u32>(
+        DesignMeta {
             name: "map-hash",
             description: "article's hash_map variant of the STL method: std HashMap (SipHash-1-3, fixed keys) from a 32-bit counter ID to an individually boxed object",
             kind: DesignKind::Article,
         },
-        id_bytes: id_bytes::<u32>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::Never,
+    );
 
     fn new() -> Self {
         Self {

@@ -13,6 +13,9 @@
 //! its type constructor to [`registry::ctors`] and one line to
 //! [`registry::for_each_design_ctor`]. Every benchmark, test and report picks it up.
 
+#[cfg(test)]
+pub(crate) mod checks;
+pub mod dense;
 pub mod holey;
 pub mod holey32;
 pub mod holey32_lifo;
@@ -68,6 +71,21 @@ pub struct DesignInfo {
 }
 
 impl DesignInfo {
+    /// A design named by `meta`, handing out IDs of type `I` and detecting stale ones up to
+    /// `stale`, as most designs are: no capacity limit, no hazard to demonstrate, no cap on
+    /// remove shifts. A design that departs from that states the fields that differ and takes
+    /// the rest from here (`DesignInfo { capacity: Some(n), ..DesignInfo::new::<I>(..) }`).
+    pub const fn new<I>(meta: DesignMeta, stale: StaleDetection) -> Self {
+        Self {
+            meta,
+            id_bytes: id_bytes::<I>(),
+            stale,
+            demonstrates: None,
+            capacity: None,
+            remove_shift_cap: None,
+        }
+    }
+
     /// Whether stale IDs are detected at all (up to [`DesignInfo::stale`]'s bound).
     pub const fn detects_stale(&self) -> bool {
         !matches!(self.stale, StaleDetection::None)
@@ -228,29 +246,6 @@ pub trait IdTable<T: 'static>: Sized {
     /// A description of the first broken invariant.
     fn check_invariants(&self) -> Result<(), String> {
         Ok(())
-    }
-}
-
-/// [`IdTable::sort_by_key`] for the packed designs: sorts the dense `objects` and their
-/// parallel `owners` (each object's index entry) by ascending `key`, stably, and calls
-/// `relink(owner, position)` for every object so the design points its index entry at the
-/// object's new position. O(n log n) time and one O(n) buffer; keeps both `Vec`s' capacity.
-pub(crate) fn sort_dense<T, O: Copy>(
-    objects: &mut Vec<T>,
-    owners: &mut Vec<O>,
-    mut key: impl FnMut(&T) -> u64,
-    mut relink: impl FnMut(O, usize),
-) {
-    let mut keyed: Vec<(u64, T, O)> = objects
-        .drain(..)
-        .zip(owners.drain(..))
-        .map(|(object, owner)| (key(&object), object, owner))
-        .collect();
-    keyed.sort_by_key(|entry| entry.0);
-    for (position, (_, object, owner)) in keyed.into_iter().enumerate() {
-        relink(owner, position);
-        objects.push(object);
-        owners.push(owner);
     }
 }
 

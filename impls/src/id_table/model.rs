@@ -4,7 +4,7 @@
 //! Every insert appends a new slot and the ID is the slot number, so IDs are never reused and
 //! a stale ID always misses. Iteration walks all slots ever made. Simple, slow, correct.
 
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
 
@@ -19,18 +19,14 @@ pub struct ModelTable<T> {
 impl<T: 'static> IdTable<T> for ModelTable<T> {
     type Id = u64;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<u64>(
+        DesignMeta {
             name: "model",
             description: "reference model: append-only slots, IDs never reused (verification only)",
             kind: DesignKind::Article,
         },
-        id_bytes: id_bytes::<u64>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::Never,
+    );
 
     fn new() -> Self {
         Self {

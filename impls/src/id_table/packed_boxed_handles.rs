@@ -27,8 +27,9 @@
 //!
 //! [`packed`]: super::packed
 
+use super::dense::{Dense, DenseIndex, DenseTable};
 use super::pool::{NIL, RETIRED, slot_index};
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
@@ -65,46 +66,41 @@ struct Slot {
 /// assert_eq!(table.get(b), Some(&"b"));
 /// assert_eq!(table.get(a), None);
 /// ```
+pub type PackedBoxedHandles<T> = DenseTable<T, BoxedHandles>;
+
+/// The index of [`PackedBoxedHandles`]: handle slots, each live one owning a boxed cell.
 #[derive(Debug, Clone)]
-pub struct PackedBoxedHandles<T> {
-    /// The live objects, dense. Invariant: `objects.len() == owners.len()` is the table's len.
-    objects: Vec<T>,
-    /// `owners[p]` is the slot whose cell points at `objects[p]`.
-    owners: Vec<u32>,
-    /// Handle slots, never compacted. Invariant: live slots are exactly those in `owners`.
+pub struct BoxedHandles {
+    /// Handle slots, never compacted. Invariant: live slots are exactly those in the table's
+    /// `owners`.
     slots: Vec<Slot>,
     /// First free slot (LIFO), or `NIL`. Every vacant, non-retired slot is on it once.
     free_head: u32,
 }
 
-impl<T: 'static> IdTable<T> for PackedBoxedHandles<T> {
+impl<T> DenseIndex<T> for BoxedHandles {
     type Id = Id64;
+    type Owner = u32;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<Id64>(
+        DesignMeta {
             name: "packed_boxed_handles",
             description: "swap-remove dense array whose handles are heap-allocated index cells (seed 004's shared_ptr-like handle): an extra scattered read per lookup against packed's contiguous index table",
             kind: DesignKind::Article,
         },
-        id_bytes: id_bytes::<Id64>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::Never,
+    );
 
     fn new() -> Self {
         Self {
-            objects: Vec::new(),
-            owners: Vec::new(),
             slots: Vec::new(),
             free_head: NIL,
         }
     }
 
     #[inline(always)] // several call sites in the replay: see IdTable's doc
-    fn insert(&mut self, value: T) -> Result<Id64, TableError> {
-        let dense = slot_index(self.objects.len())?;
+    fn insert(&mut self, dense: &mut Dense<T, u32>, value: T) -> Result<Id64, TableError> {
+        let position = slot_index(dense.objects.len())?;
         let index = if self.free_head != NIL {
             let index = self.free_head;
             self.free_head = self.slots[index as usize].next_free;
@@ -119,119 +115,79 @@ impl<T: 'static> IdTable<T> for PackedBoxedHandles<T> {
             index
         };
         let slot = &mut self.slots[index as usize];
-        slot.cell = Some(Box::new(IndexCell { dense }));
-        self.objects.push(value);
-        self.owners.push(index);
+        slot.cell = Some(Box::new(IndexCell { dense: position }));
+        dense.objects.push(value);
+        dense.owners.push(index);
         Ok(Id64::new(index, slot.generation))
     }
 
     #[inline]
-    fn get(&self, id: Id64) -> Option<&T> {
+    fn get<'a>(&self, dense: &'a Dense<T, u32>, id: Id64) -> Option<&'a T> {
         let slot = self.slots.get(id.index() as usize)?;
         if slot.generation != id.generation() {
             return None;
         }
         let cell = slot.cell.as_deref()?;
-        self.objects.get(cell.dense as usize)
+        dense.objects.get(cell.dense as usize)
     }
 
     #[inline]
-    fn get_mut(&mut self, id: Id64) -> Option<&mut T> {
+    fn get_mut<'a>(&self, dense: &'a mut Dense<T, u32>, id: Id64) -> Option<&'a mut T> {
         let slot = self.slots.get(id.index() as usize)?;
         if slot.generation != id.generation() {
             return None;
         }
         let cell = slot.cell.as_deref()?;
-        self.objects.get_mut(cell.dense as usize)
+        dense.objects.get_mut(cell.dense as usize)
     }
 
     #[inline(always)] // several call sites in the replay: see IdTable's doc
-    fn remove(&mut self, id: Id64) -> Option<T> {
+    fn remove(&mut self, dense: &mut Dense<T, u32>, id: Id64) -> Option<T> {
         let slot = self.slots.get_mut(id.index() as usize)?;
         if slot.generation != id.generation() {
             return None;
         }
-        let dense = slot.cell.take()?.dense as usize;
+        let position = slot.cell.take()?.dense as usize;
         slot.generation += 1;
         if slot.generation != RETIRED {
             slot.next_free = self.free_head;
             self.free_head = id.index();
         }
-        let value = self.objects.swap_remove(dense);
-        self.owners.swap_remove(dense);
-        if let Some(&moved) = self.owners.get(dense) {
+        let value = dense.objects.swap_remove(position);
+        dense.owners.swap_remove(position);
+        if let Some(&moved) = dense.owners.get(position) {
             let cell = self.slots[moved as usize]
                 .cell
                 .as_deref_mut()
                 .expect("an owner's slot is live");
-            cell.dense = dense as u32;
+            cell.dense = position as u32;
         }
         Some(value)
     }
 
-    fn len(&self) -> usize {
-        self.objects.len()
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &T> {
-        self.objects.iter()
-    }
-
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.objects.iter_mut()
-    }
-
-    /// Permutes the dense objects into key order and rewrites their cells
-    /// ([`super::sort_dense`]): IDs stay valid.
-    fn sort_by_key(&mut self, key: impl FnMut(&T) -> u64) -> bool {
-        let slots = &mut self.slots;
-        super::sort_dense(
-            &mut self.objects,
-            &mut self.owners,
-            key,
-            |owner, position| {
-                if let Some(cell) = slots[owner as usize].cell.as_deref_mut() {
-                    cell.dense = position as u32;
-                }
-            },
-        );
-        true
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.objects.capacity() * std::mem::size_of::<T>()
-            + self.owners.capacity() * std::mem::size_of::<u32>()
-            + self.slots.capacity() * std::mem::size_of::<Slot>()
-            + self.objects.len() * std::mem::size_of::<IndexCell>()
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        if self.objects.len() != self.owners.len() {
-            return Err(format!(
-                "{} objects but {} owners",
-                self.objects.len(),
-                self.owners.len()
-            ));
+    fn relink(&mut self, owner: u32, position: usize) {
+        if let Some(cell) = self.slots[owner as usize].cell.as_deref_mut() {
+            cell.dense = position as u32;
         }
-        for (position, &owner) in self.owners.iter().enumerate() {
-            match self
-                .slots
-                .get(owner as usize)
-                .and_then(|s| s.cell.as_deref())
-            {
-                Some(cell) if cell.dense as usize == position => {}
-                other => {
-                    return Err(format!(
-                        "object {position}'s owner slot {owner} has cell {other:?}"
-                    ));
-                }
-            }
-        }
+    }
+
+    fn position_of(&self, owner: u32) -> Option<usize> {
+        let cell = self.slots.get(owner as usize)?.cell.as_deref()?;
+        Some(cell.dense as usize)
+    }
+
+    /// The slots, and one cell per live object.
+    fn memory_bytes(&self, dense: &Dense<T, u32>) -> usize {
+        self.slots.capacity() * std::mem::size_of::<Slot>()
+            + dense.objects.len() * std::mem::size_of::<IndexCell>()
+    }
+
+    fn check_invariants(&self, dense: &Dense<T, u32>) -> Result<(), String> {
         let live = self.slots.iter().filter(|s| s.cell.is_some()).count();
-        if live != self.objects.len() {
+        if live != dense.objects.len() {
             return Err(format!(
                 "{live} slots hold a cell but {} objects are live",
-                self.objects.len()
+                dense.objects.len()
             ));
         }
         let vacant = self
@@ -267,40 +223,36 @@ impl<T: 'static> IdTable<T> for PackedBoxedHandles<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::id_table::dense::tests::swap_remove_moves_the_last_object;
+    use crate::id_table::{IdTable, checks};
 
     #[test]
-    fn swap_remove_rewrites_the_moved_objects_cell() {
-        let mut t = PackedBoxedHandles::<u32>::new();
-        let ids: Vec<Id64> = (0..5).map(|v| t.insert(v).unwrap()).collect();
-        assert_eq!(t.remove(ids[1]), Some(1));
-        assert_eq!(t.get(ids[4]), Some(&4));
-        assert_eq!(t.iter().copied().collect::<Vec<_>>(), [0, 4, 2, 3]);
-        t.check_invariants().unwrap();
-        // The slot is reused with a new generation; the old ID stays stale.
+    fn freed_slots_come_back_lifo_with_a_new_generation() {
+        let (mut t, ids) = swap_remove_moves_the_last_object::<BoxedHandles>();
         let again = t.insert(9).unwrap();
-        assert_eq!(again.index(), ids[1].index());
-        assert_eq!(t.get(ids[1]), None);
+        assert_eq!(again, Id64::new(ids[2].index(), 1));
+        assert_eq!(t.get(ids[2]), None);
         assert_eq!(t.get(again), Some(&9));
+        t.check_invariants().unwrap();
     }
 
     #[test]
     fn a_slot_whose_generation_would_wrap_is_retired() {
         let mut t = PackedBoxedHandles::<u32>::new();
         let first = t.insert(0).unwrap();
-        t.slots[0].generation = RETIRED - 1;
+        t.index.slots[0].generation = RETIRED - 1;
         let id = Id64::new(first.index(), RETIRED - 1);
         assert_eq!(t.remove(id), Some(0));
-        assert_eq!(t.free_head, NIL);
+        assert_eq!(t.index.free_head, NIL);
         assert_eq!(t.insert(1).unwrap().index(), 1);
         t.check_invariants().unwrap();
     }
 
     #[test]
     fn check_invariants_catches_a_wrong_cell() {
-        let mut t = PackedBoxedHandles::<u32>::new();
-        t.insert(1).unwrap();
-        t.insert(2).unwrap();
-        t.slots[0].cell.as_deref_mut().unwrap().dense = 1;
-        assert!(t.check_invariants().is_err());
+        let (t, _) = checks::filled::<PackedBoxedHandles<u32>>(2);
+        checks::check_invariants_catches(t, |t| {
+            t.index.slots[0].cell.as_deref_mut().unwrap().dense = 1;
+        });
     }
 }

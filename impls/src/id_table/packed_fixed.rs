@@ -28,7 +28,8 @@
 //! allocating. Iteration is a slice walk over exactly the live objects. Memory is fixed at
 //! `CAPACITY * (size_of::<T>() + 2 + 8)` bytes, however few objects are live.
 
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use super::dense::{Dense, DenseIndex, DenseTable};
+use super::{DesignInfo, DesignKind, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
 use crate::id::{Id32, SlotVersion};
@@ -46,7 +47,9 @@ struct IndexEntry {
     next: u16,
 }
 
-/// Fixed-capacity packed array with 32-bit IDs (16-bit index, 16-bit generation).
+/// Fixed-capacity packed array with 32-bit IDs (16-bit index, 16-bit generation). Its dense
+/// objects and owners (`u16` entry numbers; the article stores the ID in the object itself) are
+/// allocated with room for `CAPACITY` and never grow.
 ///
 /// ```
 /// use impls::TableError;
@@ -67,17 +70,15 @@ struct IndexEntry {
 ///
 /// let table = <PackedFixed<u32, 65537> as IdTable<u32>>::new();
 /// ```
+pub type PackedFixed<T, const CAPACITY: usize = 65536> = DenseTable<T, FixedIndex<CAPACITY>>;
+
+/// The index of [`PackedFixed`]: `CAPACITY` entries allocated up front, the vacant ones on a
+/// FIFO list.
 #[derive(Debug, Clone)]
-pub struct PackedFixed<T, const CAPACITY: usize = 65536> {
-    /// The live objects, dense. Allocated with room for `CAPACITY` and never grown.
-    /// Invariant: `objects.len() == owners.len() <= CAPACITY`.
-    objects: Vec<T>,
-    /// `owners[p]` is the index entry naming `objects[p]`; that entry is occupied with
-    /// `dense == p` (the article stores this ID in the object itself).
-    owners: Vec<u16>,
-    /// Invariants: occupied entries are exactly those named in `owners`; the vacant ones,
-    /// `CAPACITY - len` of them, form the free list from `freelist_dequeue` through `next` to
-    /// `freelist_enqueue`, each once.
+pub struct FixedIndex<const CAPACITY: usize = 65536> {
+    /// Invariants: occupied entries are exactly those named in the table's `owners`; the
+    /// vacant ones, `CAPACITY - len` of them, form the free list from `freelist_dequeue`
+    /// through `next` to `freelist_enqueue`, each once.
     indices: Box<[IndexEntry; CAPACITY]>,
     /// Oldest free entry (taken next). Meaningless while the table is full.
     freelist_dequeue: u16,
@@ -85,7 +86,7 @@ pub struct PackedFixed<T, const CAPACITY: usize = 65536> {
     freelist_enqueue: u16,
 }
 
-impl<T, const CAPACITY: usize> PackedFixed<T, CAPACITY> {
+impl<const CAPACITY: usize> FixedIndex<CAPACITY> {
     /// `CAPACITY`, checked: at least 1 and at most 2^16, the 16-bit index space.
     const CHECKED_CAPACITY: usize = {
         assert!(
@@ -99,32 +100,29 @@ impl<T, const CAPACITY: usize> PackedFixed<T, CAPACITY> {
     /// case (a full table, whose one free entry is reused at once): `2^16 - 1`.
     pub const STALE_BOUND: u64 = Id32::<16>::GENERATION_COUNT - 1;
 
-    /// The live objects, dense, in the table's iteration order.
-    pub fn as_slice(&self) -> &[T] {
-        &self.objects
-    }
-
-    /// Number of entries on the free list.
-    fn free_len(&self) -> usize {
-        CAPACITY - self.objects.len()
+    /// Number of entries on the free list while `dense` holds the live objects.
+    fn free_len<T>(dense: &Dense<T, u16>) -> usize {
+        CAPACITY - dense.objects.len()
     }
 }
 
-impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> {
+impl<T, const CAPACITY: usize> DenseIndex<T> for FixedIndex<CAPACITY> {
     type Id = Id32<16>;
+    type Owner = u16;
 
     const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
-            name: "packed_fixed",
-            description: "article's fixed-capacity packed array (default 65536 objects), 32-bit ID (16-bit index + 16-bit generation), FIFO free list over all index entries, all storage allocated up front",
-            kind: DesignKind::Article,
-        },
-        id_bytes: id_bytes::<Id32<16>>(),
-        stale: StaleDetection::UntilRemovals(Self::STALE_BOUND),
-        demonstrates: None,
         capacity: Some(Self::CHECKED_CAPACITY),
-        remove_shift_cap: None,
+        ..DesignInfo::new::<Id32<16>>(
+            DesignMeta {
+                name: "packed_fixed",
+                description: "article's fixed-capacity packed array (default 65536 objects), 32-bit ID (16-bit index + 16-bit generation), FIFO free list over all index entries, all storage allocated up front",
+                kind: DesignKind::Article,
+            },
+            StaleDetection::UntilRemovals(Self::STALE_BOUND),
+        )
     };
+
+    const UP_FRONT: usize = Self::CHECKED_CAPACITY;
 
     fn new() -> Self {
         let capacity = Self::CHECKED_CAPACITY;
@@ -138,8 +136,6 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
             })
             .collect();
         Self {
-            objects: Vec::with_capacity(capacity),
-            owners: Vec::with_capacity(capacity),
             indices: indices
                 .into_boxed_slice()
                 .try_into()
@@ -150,8 +146,8 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
     }
 
     #[inline]
-    fn insert(&mut self, value: T) -> Result<Self::Id, TableError> {
-        if self.objects.len() == CAPACITY {
+    fn insert(&mut self, dense: &mut Dense<T, u16>, value: T) -> Result<Self::Id, TableError> {
+        if dense.objects.len() == CAPACITY {
             return Err(TableError::Full { capacity: CAPACITY });
         }
         let index = self.freelist_dequeue;
@@ -159,34 +155,34 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
         self.freelist_dequeue = entry.next;
         let generation = Id32::<16>::next_generation(entry.version.generation());
         entry.version = SlotVersion::occupied(generation);
-        entry.dense = self.objects.len() as u16;
-        self.objects.push(value);
-        self.owners.push(index);
+        entry.dense = dense.objects.len() as u16;
+        dense.objects.push(value);
+        dense.owners.push(index);
         Ok(Id32::new(u32::from(index), generation))
     }
 
     #[inline]
-    fn get(&self, id: Self::Id) -> Option<&T> {
+    fn get<'a>(&self, dense: &'a Dense<T, u16>, id: Self::Id) -> Option<&'a T> {
         let entry = self.indices.get(id.index() as usize)?;
         if entry.version.is_occupied_by(id.generation()) {
-            self.objects.get(usize::from(entry.dense))
+            dense.objects.get(usize::from(entry.dense))
         } else {
             None
         }
     }
 
     #[inline]
-    fn get_mut(&mut self, id: Self::Id) -> Option<&mut T> {
+    fn get_mut<'a>(&self, dense: &'a mut Dense<T, u16>, id: Self::Id) -> Option<&'a mut T> {
         let entry = self.indices.get(id.index() as usize)?;
         if entry.version.is_occupied_by(id.generation()) {
-            self.objects.get_mut(usize::from(entry.dense))
+            dense.objects.get_mut(usize::from(entry.dense))
         } else {
             None
         }
     }
 
     #[inline]
-    fn remove(&mut self, id: Self::Id) -> Option<T> {
+    fn remove(&mut self, dense: &mut Dense<T, u16>, id: Self::Id) -> Option<T> {
         let entry = self.indices.get_mut(id.index() as usize)?;
         if !entry.version.is_occupied_by(id.generation()) {
             return None;
@@ -195,12 +191,12 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
         let index = id.index() as u16;
         let position = entry.dense;
         entry.version = SlotVersion::vacant(id.generation());
-        let value = self.objects.swap_remove(usize::from(position));
-        self.owners.swap_remove(usize::from(position));
-        if let Some(&moved) = self.owners.get(usize::from(position)) {
+        let value = dense.objects.swap_remove(usize::from(position));
+        dense.owners.swap_remove(usize::from(position));
+        if let Some(&moved) = dense.owners.get(usize::from(position)) {
             self.indices[usize::from(moved)].dense = position;
         }
-        if self.free_len() == 1 {
+        if Self::free_len(dense) == 1 {
             // The list was empty (the table was full): restart it with this entry. The
             // article skips this step.
             self.freelist_dequeue = index;
@@ -211,59 +207,29 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
         Some(value)
     }
 
-    fn len(&self) -> usize {
-        self.objects.len()
+    fn relink(&mut self, owner: u16, position: usize) {
+        self.indices[usize::from(owner)].dense = position as u16;
     }
 
-    fn iter(&self) -> impl Iterator<Item = &T> {
-        self.objects.iter()
+    fn position_of(&self, owner: u16) -> Option<usize> {
+        let entry = self.indices.get(usize::from(owner))?;
+        entry
+            .version
+            .is_occupied()
+            .then_some(usize::from(entry.dense))
     }
 
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.objects.iter_mut()
+    fn memory_bytes(&self, _: &Dense<T, u16>) -> usize {
+        CAPACITY * std::mem::size_of::<IndexEntry>()
     }
 
-    /// Permutes the dense objects into key order and patches their index entries
-    /// ([`super::sort_dense`]): IDs stay valid.
-    fn sort_by_key(&mut self, key: impl FnMut(&T) -> u64) -> bool {
-        let indices = &mut self.indices;
-        super::sort_dense(
-            &mut self.objects,
-            &mut self.owners,
-            key,
-            |owner, position| {
-                indices[usize::from(owner)].dense = position as u16;
-            },
-        );
-        true
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.objects.capacity() * std::mem::size_of::<T>()
-            + self.owners.capacity() * std::mem::size_of::<u16>()
-            + CAPACITY * std::mem::size_of::<IndexEntry>()
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        let len = self.objects.len();
-        if self.owners.len() != len || len > CAPACITY {
-            return Err(format!(
-                "{len} objects, {} owners, capacity {CAPACITY}",
-                self.owners.len()
-            ));
+    fn check_invariants(&self, dense: &Dense<T, u16>) -> Result<(), String> {
+        let len = dense.objects.len();
+        if len > CAPACITY {
+            return Err(format!("{len} objects, capacity {CAPACITY}"));
         }
-        if self.objects.capacity() < CAPACITY || self.owners.capacity() < CAPACITY {
+        if dense.objects.capacity() < CAPACITY || dense.owners.capacity() < CAPACITY {
             return Err("storage was not allocated up front".to_string());
-        }
-        for (position, &owner) in self.owners.iter().enumerate() {
-            match self.indices.get(usize::from(owner)) {
-                Some(e) if e.version.is_occupied() && usize::from(e.dense) == position => {}
-                other => {
-                    return Err(format!(
-                        "object {position} owned by entry {owner}, which is {other:?}"
-                    ));
-                }
-            }
         }
         // Walk the list: `CAPACITY - len` distinct vacant entries, ending at the enqueue end.
         // With the `len` distinct occupied entries named in `owners` (distinct, as their
@@ -273,7 +239,7 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
         let indices: &[IndexEntry] = &self.indices[..];
         let on_list: &mut [bool] = &mut vec![false; CAPACITY];
         let mut cursor = usize::from(self.freelist_dequeue);
-        let free_len = self.free_len();
+        let free_len = Self::free_len(dense);
         for step in 0..free_len {
             if cursor >= CAPACITY || on_list[cursor] || indices[cursor].version.is_occupied() {
                 return Err(format!("free list step {step} reaches bad entry {cursor}"));
@@ -295,6 +261,7 @@ impl<T: 'static, const CAPACITY: usize> IdTable<T> for PackedFixed<T, CAPACITY> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::id_table::{IdTable, checks};
 
     #[test]
     fn index_entry_is_the_articles_eight_bytes() {
@@ -378,27 +345,13 @@ mod tests {
         let stale = Id32::new(3, 1);
         t.remove(stale).unwrap();
         // The stated bound counts removals after the stale ID's own: one fewer than reuses.
-        let reuses = PackedFixed::<u64, 8>::STALE_BOUND + 1;
+        let reuses = FixedIndex::<8>::STALE_BOUND + 1;
         assert_eq!(reuses, 65536);
-        for reuse in 1..=reuses {
-            let id = t.insert(reuse).unwrap();
-            assert_eq!(id.index(), 3);
-            if reuse < reuses {
-                assert_ne!(id, stale, "reissued after {reuse} reuses");
-                assert_eq!(t.get(stale), None);
-                t.remove(id).unwrap();
-            } else {
-                assert_eq!(id, stale);
-                assert_eq!(t.get(stale), Some(&reuse));
-            }
-        }
-        t.check_invariants().unwrap();
+        checks::stale_id_is_reissued_at_reuse(t, stale, reuses, Id32::index);
     }
 
     #[test]
     fn check_invariants_catches_a_cut_free_list() {
-        let mut t = fill::<8>(3);
-        t.freelist_enqueue = 5;
-        assert!(t.check_invariants().is_err());
+        checks::check_invariants_catches(fill::<8>(3), |t| t.index.freelist_enqueue = 5);
     }
 }

@@ -49,8 +49,9 @@
 //! `lookup-stale-vacant` at 1M); the slot designs (`holey_tuned`, `SlotMap`) read a 40-byte
 //! slot per stale ID, 1.034 LL misses.
 
+use super::dense::{Dense, DenseIndex, DenseTable};
 use super::parity::{NIL, RETIRED};
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
 use crate::id::ParityId;
@@ -78,31 +79,30 @@ struct Entry {
 /// assert_eq!(table.get(b), Some(&"b"));
 /// assert_eq!(table.as_slice(), ["b"]);
 /// ```
+pub type PackedTuned<T> = DenseTable<T, TunedIndex>;
+
+/// The index of [`PackedTuned`]: parity-versioned entries, the free ones on a LIFO list.
 #[derive(Debug, Clone)]
-pub struct PackedTuned<T> {
-    /// The live objects, dense. Invariant: `objects.len() == owners.len()` is the table's len.
-    objects: Vec<T>,
-    /// `owners[p]` is the entry naming `objects[p]`. Invariant: that entry is live and its
-    /// `link` is `p` (dense and sparse agree both ways).
-    owners: Vec<u32>,
-    /// Invariants: `index.len() < NIL`; live entries are exactly those named in `owners`; every
-    /// free entry that is not `RETIRED` is on the free list exactly once, and only those are.
-    index: Vec<Entry>,
+pub struct TunedIndex {
+    /// Invariants: `entries.len() < NIL`; live entries are exactly those named in the table's
+    /// `owners`; every free entry that is not `RETIRED` is on the free list exactly once, and
+    /// only those are.
+    entries: Vec<Entry>,
     /// Most recently freed entry, or `NIL`.
     free_head: u32,
 }
 
-impl<T> PackedTuned<T> {
-    /// The live objects, dense, in the table's iteration order.
-    pub fn as_slice(&self) -> &[T] {
-        &self.objects
-    }
-
+impl TunedIndex {
     /// Appends `value` as the object of entry `number`, live with `version`.
     #[inline]
-    fn place(&mut self, value: T, number: u32, version: u32) -> Result<ParityId, TableError> {
-        self.objects.push(value);
-        self.owners.push(number);
+    fn place<T>(
+        dense: &mut Dense<T, u32>,
+        value: T,
+        number: u32,
+        version: u32,
+    ) -> Result<ParityId, TableError> {
+        dense.objects.push(value);
+        dense.owners.push(number);
         Ok(ParityId::from_odd(number, version))
     }
 
@@ -110,99 +110,94 @@ impl<T> PackedTuned<T> {
     /// unchanged), so tests reach the end of an entry's versions without 2^31 reuses.
     #[cfg(test)]
     fn fast_forward_free(&mut self, entry: usize, to: u32) {
-        let e = &mut self.index[entry];
+        let e = &mut self.entries[entry];
         assert!(e.version & 1 == 0 && to & 1 == 0 && to != RETIRED);
         e.version = to;
     }
 }
 
-impl<T: 'static> IdTable<T> for PackedTuned<T> {
+impl<T> DenseIndex<T> for TunedIndex {
     type Id = ParityId;
+    type Owner = u32;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<ParityId>(
+        DesignMeta {
             name: "packed_tuned",
             description: "packed with DenseSlotMap's index: 64-bit ID (32-bit entry + odd version), version parity marks live entries, LIFO entry reuse with no reserve",
             kind: DesignKind::Tuned,
         },
-        id_bytes: id_bytes::<ParityId>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::Never,
+    );
 
     fn new() -> Self {
         Self {
-            objects: Vec::new(),
-            owners: Vec::new(),
-            index: Vec::new(),
+            entries: Vec::new(),
             free_head: NIL,
         }
     }
 
     #[inline(always)] // several call sites in the replay: see IdTable's doc
-    fn insert(&mut self, value: T) -> Result<ParityId, TableError> {
-        // Every object owns a distinct entry and `index.len() < NIL`, so the position fits.
-        let position = self.objects.len() as u32;
+    fn insert(&mut self, dense: &mut Dense<T, u32>, value: T) -> Result<ParityId, TableError> {
+        // Every object owns a distinct entry and `entries.len() < NIL`, so the position fits.
+        let position = dense.objects.len() as u32;
         let number = self.free_head;
         // `NIL` is never an entry number, so this lookup is also the "free list empty" test.
-        let version = if let Some(entry) = self.index.get_mut(number as usize) {
+        let version = if let Some(entry) = self.entries.get_mut(number as usize) {
             self.free_head = entry.link;
             // Free versions on the list are even and below `u32::MAX`: no overflow.
             entry.version += 1;
             entry.link = position;
             entry.version
         } else {
-            let len = self.index.len();
+            let len = self.entries.len();
             if len >= NIL as usize {
                 return Err(TableError::IdSpaceExhausted {
                     created: len as u64,
                 });
             }
-            self.index.push(Entry {
+            self.entries.push(Entry {
                 version: 1,
                 link: position,
             });
-            return self.place(value, len as u32, 1);
+            return Self::place(dense, value, len as u32, 1);
         };
-        self.place(value, number, version)
+        Self::place(dense, value, number, version)
     }
 
     #[inline]
-    fn get(&self, id: ParityId) -> Option<&T> {
-        let entry = self.index.get(id.index() as usize)?;
+    fn get<'a>(&self, dense: &'a Dense<T, u32>, id: ParityId) -> Option<&'a T> {
+        let entry = self.entries.get(id.index() as usize)?;
         if entry.version == id.version() {
             let position = entry.link as usize;
-            debug_assert!(position < self.objects.len());
+            debug_assert!(position < dense.objects.len());
             // SAFETY: the entry is live (its version equals an odd `ParityId` version), and a
             // live entry's link is its object's position in `objects` (the invariant of
             // `owners`, kept by insert, remove and sort_by_key), so it is in bounds. Unchecked
             // because the second bounds check cost 7% at N = 1K (1.05 ns vs 0.98 for DenseSlotMap,
             // which skips it: see the module doc).
-            Some(unsafe { self.objects.get_unchecked(position) })
+            Some(unsafe { dense.objects.get_unchecked(position) })
         } else {
             None
         }
     }
 
     #[inline]
-    fn get_mut(&mut self, id: ParityId) -> Option<&mut T> {
-        let entry = self.index.get(id.index() as usize)?;
+    fn get_mut<'a>(&self, dense: &'a mut Dense<T, u32>, id: ParityId) -> Option<&'a mut T> {
+        let entry = self.entries.get(id.index() as usize)?;
         if entry.version == id.version() {
             let position = entry.link as usize;
-            debug_assert!(position < self.objects.len());
+            debug_assert!(position < dense.objects.len());
             // SAFETY: as in `get`: a live entry's link is in bounds of `objects`.
-            Some(unsafe { self.objects.get_unchecked_mut(position) })
+            Some(unsafe { dense.objects.get_unchecked_mut(position) })
         } else {
             None
         }
     }
 
     #[inline]
-    fn remove(&mut self, id: ParityId) -> Option<T> {
+    fn remove(&mut self, dense: &mut Dense<T, u32>, id: ParityId) -> Option<T> {
         let number = id.index();
-        let entry = self.index.get_mut(number as usize)?;
+        let entry = self.entries.get_mut(number as usize)?;
         if entry.version != id.version() {
             return None;
         }
@@ -214,73 +209,40 @@ impl<T: 'static> IdTable<T> for PackedTuned<T> {
             entry.link = self.free_head;
             self.free_head = number;
         }
-        let value = self.objects.swap_remove(position);
-        self.owners.swap_remove(position);
-        if let Some(&moved) = self.owners.get(position) {
-            self.index[moved as usize].link = position as u32;
+        let value = dense.objects.swap_remove(position);
+        dense.owners.swap_remove(position);
+        if let Some(&moved) = dense.owners.get(position) {
+            self.entries[moved as usize].link = position as u32;
         }
         Some(value)
     }
 
-    fn len(&self) -> usize {
-        self.objects.len()
+    fn relink(&mut self, owner: u32, position: usize) {
+        self.entries[owner as usize].link = position as u32;
     }
 
-    fn iter(&self) -> impl Iterator<Item = &T> {
-        self.objects.iter()
+    fn position_of(&self, owner: u32) -> Option<usize> {
+        let entry = self.entries.get(owner as usize)?;
+        (entry.version & 1 == 1).then_some(entry.link as usize)
     }
 
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.objects.iter_mut()
+    fn memory_bytes(&self, _: &Dense<T, u32>) -> usize {
+        self.entries.capacity() * std::mem::size_of::<Entry>()
     }
 
-    /// Permutes the dense objects into key order and patches their entries
-    /// ([`super::sort_dense`]): IDs stay valid.
-    fn sort_by_key(&mut self, key: impl FnMut(&T) -> u64) -> bool {
-        let index = &mut self.index;
-        super::sort_dense(
-            &mut self.objects,
-            &mut self.owners,
-            key,
-            |owner, position| {
-                index[owner as usize].link = position as u32;
-            },
-        );
-        true
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.objects.capacity() * std::mem::size_of::<T>()
-            + self.owners.capacity() * std::mem::size_of::<u32>()
-            + self.index.capacity() * std::mem::size_of::<Entry>()
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        let len = self.objects.len();
-        if self.owners.len() != len {
-            return Err(format!("{len} objects but {} owners", self.owners.len()));
-        }
-        for (position, &owner) in self.owners.iter().enumerate() {
-            match self.index.get(owner as usize) {
-                Some(e) if e.version & 1 == 1 && e.link as usize == position => {}
-                other => {
-                    return Err(format!(
-                        "object {position} owned by entry {owner}, which is {other:?}"
-                    ));
-                }
-            }
-        }
-        let live = self.index.iter().filter(|e| e.version & 1 == 1).count();
+    fn check_invariants(&self, dense: &Dense<T, u32>) -> Result<(), String> {
+        let len = dense.objects.len();
+        let live = self.entries.iter().filter(|e| e.version & 1 == 1).count();
         // Each object names a distinct live entry (the links differ), so equal counts mean no
         // live entry is unowned.
         if live != len {
             return Err(format!("{live} live entries for {len} objects"));
         }
-        let mut on_list = vec![false; self.index.len()];
+        let mut on_list = vec![false; self.entries.len()];
         let mut cursor = self.free_head;
         while cursor != NIL {
             let i = cursor as usize;
-            match self.index.get(i) {
+            match self.entries.get(i) {
                 Some(e) if e.version & 1 == 0 && e.version != RETIRED => {
                     if std::mem::replace(&mut on_list[i], true) {
                         return Err(format!("free list has a cycle through entry {i}"));
@@ -290,7 +252,7 @@ impl<T: 'static> IdTable<T> for PackedTuned<T> {
                 other => return Err(format!("free list reaches entry {i}: {other:?}")),
             }
         }
-        for (i, e) in self.index.iter().enumerate() {
+        for (i, e) in self.entries.iter().enumerate() {
             if e.version & 1 == 0 && e.version != RETIRED && !on_list[i] {
                 return Err(format!("free entry {i} is not on the free list"));
             }
@@ -302,6 +264,8 @@ impl<T: 'static> IdTable<T> for PackedTuned<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::id_table::dense::tests::swap_remove_moves_the_last_object;
+    use crate::id_table::{IdTable, checks};
 
     #[test]
     fn entry_is_two_words_of_four_bytes() {
@@ -309,51 +273,25 @@ mod tests {
     }
 
     #[test]
-    fn swap_remove_patches_the_moved_objects_entry_and_entries_come_back_lifo() {
-        let mut t = PackedTuned::<u32>::new();
-        let ids: Vec<_> = (0..4).map(|i| t.insert(i).unwrap()).collect();
-        assert_eq!(t.remove(ids[1]), Some(1));
-        assert_eq!(t.as_slice(), [0, 3, 2]);
-        assert_eq!(t.get(ids[3]), Some(&3));
-        *t.get_mut(ids[3]).unwrap() += 0;
-        assert_eq!(t.get_mut(ids[1]), None);
-        assert_eq!(t.remove(ids[3]), Some(3)); // the moved object, now at position 1
-        assert_eq!(t.as_slice(), [0, 2]);
-        t.check_invariants().unwrap();
-        // LIFO: entry 3, freed last, comes back first, one version on.
-        assert_eq!(t.insert(9).unwrap(), ParityId::new(3, 3));
-        assert_eq!(t.insert(10).unwrap(), ParityId::new(1, 3));
-        assert_eq!(t.insert(11).unwrap(), ParityId::new(4, 1));
+    fn freed_entries_come_back_lifo() {
+        let (mut t, ids) = swap_remove_moves_the_last_object::<TunedIndex>();
+        // LIFO: entry 2, freed last, comes back first, one version on; then 3, then 1.
+        assert_eq!(t.insert(9).unwrap(), ParityId::new(2, 3));
+        assert_eq!(t.insert(10).unwrap(), ParityId::new(3, 3));
+        assert_eq!(t.insert(11).unwrap(), ParityId::new(1, 3));
+        assert_eq!(t.insert(12).unwrap(), ParityId::new(4, 1));
         assert_eq!(t.get(ids[1]), None);
         assert_eq!(t.remove(ids[3]), None);
-        assert_eq!(t.as_slice(), [0, 2, 9, 10, 11]);
+        assert_eq!(t.as_slice(), [0, 9, 10, 11, 12]);
         t.check_invariants().unwrap();
     }
 
     #[test]
     fn entry_is_retired_when_its_version_would_wrap() {
-        let mut t = PackedTuned::<u32>::new();
-        let first = t.insert(0).unwrap();
-        t.remove(first).unwrap();
-        t.fast_forward_free(0, u32::MAX - 1);
-        let last = t.insert(1).unwrap();
-        assert_eq!(last, ParityId::new(0, u32::MAX));
-        assert_eq!(t.remove(last), Some(1));
-        t.check_invariants().unwrap();
-        let fresh = t.insert(2).unwrap();
-        assert_eq!(fresh.index(), 1, "the retired entry is never reused");
-        assert_eq!(t.get(first), None);
-        assert_eq!(t.get(last), None);
-        t.check_invariants().unwrap();
-    }
-
-    #[test]
-    fn check_invariants_catches_a_broken_back_link() {
-        let mut t = PackedTuned::<u32>::new();
-        t.insert(0).unwrap();
-        t.insert(1).unwrap();
-        t.check_invariants().unwrap();
-        t.owners.swap(0, 1);
-        assert!(t.check_invariants().is_err());
+        checks::slot_is_retired_at_its_last_generation::<PackedTuned<u32>>(
+            ParityId::index,
+            ParityId::new(0, u32::MAX),
+            |t| t.index.fast_forward_free(0, u32::MAX - 1),
+        );
     }
 }

@@ -20,7 +20,7 @@
 //! The slot type (`PoolSlot`) is shared with the `pool_lowest` design, which differs only in the free-slot
 //! policy.
 
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
@@ -132,18 +132,14 @@ pub struct Pool<T> {
 impl<T: 'static> IdTable<T> for Pool<T> {
     type Id = Id64;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<Id64>(
+        DesignMeta {
             name: "pool",
             description: "stable-pointer pool: alive flag + separate free-list link per slot, LIFO reuse, 32-bit index + 32-bit generation",
             kind: DesignKind::Article,
         },
-        id_bytes: id_bytes::<Id64>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::Never,
+    );
 
     fn new() -> Self {
         Self {
@@ -249,6 +245,7 @@ impl<T: 'static> IdTable<T> for Pool<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::id_table::checks;
 
     #[test]
     fn slot_is_flagged_payload_plus_generation_and_link() {
@@ -257,20 +254,13 @@ mod tests {
 
     #[test]
     fn free_list_is_lifo() {
-        let mut t = Pool::<u32>::new();
-        let ids: Vec<_> = (0..4).map(|i| t.insert(i).unwrap()).collect();
-        t.remove(ids[1]).unwrap();
-        t.remove(ids[2]).unwrap();
-        assert_eq!(t.insert(10).unwrap(), Id64::new(2, 1));
-        assert_eq!(t.insert(11).unwrap(), Id64::new(1, 1));
-        assert_eq!(t.insert(12).unwrap().index(), 4);
-        t.check_invariants().unwrap();
+        let refills = checks::holes_are_reused_newest_first::<Pool<u32>>([1, 2], Id64::index);
+        assert_eq!(refills, [Id64::new(2, 1), Id64::new(1, 1)]);
     }
 
     #[test]
     fn iteration_skips_dead_slots() {
-        let mut t = Pool::<u32>::new();
-        let ids: Vec<_> = (0..5).map(|i| t.insert(i).unwrap()).collect();
+        let (mut t, ids) = checks::filled::<Pool<u32>>(5);
         t.remove(ids[0]).unwrap();
         t.remove(ids[3]).unwrap();
         assert_eq!(t.iter().copied().collect::<Vec<_>>(), [1, 2, 4]);
@@ -278,19 +268,10 @@ mod tests {
 
     #[test]
     fn slot_is_retired_when_its_generation_would_wrap() {
-        let mut t = Pool::<u32>::new();
-        let first = t.insert(0).unwrap();
-        t.remove(first).unwrap();
-        // Fast-forward slot 0 to the last usable generation.
-        t.slots[0].generation = RETIRED - 1;
-        let last = t.insert(1).unwrap();
-        assert_eq!(last, Id64::new(0, RETIRED - 1));
-        assert_eq!(t.remove(last), Some(1));
-        t.check_invariants().unwrap();
-        let fresh = t.insert(2).unwrap();
-        assert_eq!(fresh.index(), 1);
-        assert_eq!(t.get(first), None);
-        assert_eq!(t.get(last), None);
-        t.check_invariants().unwrap();
+        checks::slot_is_retired_at_its_last_generation::<Pool<u32>>(
+            Id64::index,
+            Id64::new(0, RETIRED - 1),
+            |t| t.slots[0].generation = RETIRED - 1,
+        );
     }
 }

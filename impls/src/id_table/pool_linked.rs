@@ -17,7 +17,7 @@
 //! would wrap is retired, so a stale ID never matches again.
 
 use super::pool::{NIL, PoolSlot, slot_index};
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
@@ -119,18 +119,14 @@ impl<'a, T> Iterator for LiveList<'a, T> {
 impl<T: 'static> IdTable<T> for PoolLinked<T> {
     type Id = Id64;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<Id64>(
+        DesignMeta {
             name: "pool_linked",
             description: "stable-pointer pool (alive flag, LIFO free list) plus a doubly linked list of the live elements that iteration follows (+8 B per slot), the article's vector + list hybrid",
             kind: DesignKind::Article,
         },
-        id_bytes: id_bytes::<Id64>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::Never,
+    );
 
     fn new() -> Self {
         Self {
@@ -275,6 +271,7 @@ impl<T: 'static> IdTable<T> for PoolLinked<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::id_table::checks;
     use crate::id_table::pool::RETIRED;
 
     #[test]
@@ -287,8 +284,7 @@ mod tests {
 
     #[test]
     fn iteration_follows_insertion_order_and_skips_holes() {
-        let mut t = PoolLinked::<u32>::new();
-        let ids: Vec<_> = (0..6).map(|i| t.insert(i).unwrap()).collect();
+        let (mut t, ids) = checks::filled::<PoolLinked<u32>>(6);
         for i in [0, 2, 5] {
             t.remove(ids[i]).unwrap();
         }
@@ -308,31 +304,16 @@ mod tests {
     /// retired, as in `pool`.
     #[test]
     fn slot_is_retired_when_its_generation_would_wrap() {
-        let mut t = PoolLinked::<u32>::new();
-        let first = t.insert(0).unwrap();
-        t.remove(first).unwrap();
-        t.slots[0].slot.generation = RETIRED - 1;
-        let last = t.insert(1).unwrap();
-        assert_eq!(last, Id64::new(0, RETIRED - 1));
-        assert_eq!(t.remove(last), Some(1));
-        assert_eq!(
-            t.insert(2).unwrap().index(),
-            1,
-            "the retired slot is not reused"
+        checks::slot_is_retired_at_its_last_generation::<PoolLinked<u32>>(
+            Id64::index,
+            Id64::new(0, RETIRED - 1),
+            |t| t.slots[0].slot.generation = RETIRED - 1,
         );
-        assert_eq!(t.get(first), None);
-        assert_eq!(t.get(last), None);
-        t.check_invariants().unwrap();
     }
 
     #[test]
     fn check_invariants_catches_a_broken_back_link() {
-        let mut t = PoolLinked::<u32>::new();
-        for i in 0..3 {
-            t.insert(i).unwrap();
-        }
-        t.check_invariants().unwrap();
-        t.slots[2].prev = 0;
-        assert!(t.check_invariants().is_err());
+        let (t, _) = checks::filled::<PoolLinked<u32>>(3);
+        checks::check_invariants_catches(t, |t| t.slots[2].prev = 0);
     }
 }

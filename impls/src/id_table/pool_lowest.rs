@@ -22,7 +22,7 @@
 //! padding) and 4 bytes per slot for smaller ones.
 
 use super::pool::{NIL, PoolSlot, slot_index};
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
@@ -88,18 +88,14 @@ impl<T> PoolLowest<T> {
 impl<T: 'static> IdTable<T> for PoolLowest<T> {
     type Id = Id64;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<Id64>(
+        DesignMeta {
             name: "pool_lowest",
             description: "stable-pointer pool filling the lowest hole first (two-level free bitset), alive flag per slot, 32-bit index + 32-bit generation",
             kind: DesignKind::Article,
         },
-        id_bytes: id_bytes::<Id64>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::Never,
+    );
 
     fn new() -> Self {
         Self {
@@ -240,12 +236,12 @@ impl<T: 'static> IdTable<T> for PoolLowest<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::id_table::checks;
     use crate::id_table::pool::RETIRED;
 
     #[test]
     fn fills_the_lowest_hole_first() {
-        let mut t = PoolLowest::<u32>::new();
-        let ids: Vec<_> = (0..10).map(|i| t.insert(i).unwrap()).collect();
+        let (mut t, ids) = checks::filled::<PoolLowest<u32>>(10);
         // The article's example: remove 3, 8, 5, 4; a LIFO list would refill 4, 5, 8, 3.
         for i in [3, 8, 5, 4] {
             t.remove(ids[i]).unwrap();
@@ -258,9 +254,8 @@ mod tests {
 
     #[test]
     fn finds_holes_across_words_and_summary_words() {
-        let mut t = PoolLowest::<u32>::new();
         let n = 3 * 4096 + 5;
-        let ids: Vec<_> = (0..n).map(|i| t.insert(i).unwrap()).collect();
+        let (mut t, ids) = checks::filled::<PoolLowest<u32>>(n);
         let holes = [n as usize - 1, 9000, 4096, 70, 64];
         for &h in &holes {
             t.remove(ids[h]).unwrap();
@@ -278,16 +273,10 @@ mod tests {
 
     #[test]
     fn retired_slot_is_not_reused() {
-        let mut t = PoolLowest::<u32>::new();
-        let first = t.insert(0).unwrap();
-        t.remove(first).unwrap();
-        t.slots[0].generation = RETIRED - 1;
-        let last = t.insert(1).unwrap();
-        assert_eq!(last, Id64::new(0, RETIRED - 1));
-        assert_eq!(t.remove(last), Some(1));
-        t.check_invariants().unwrap();
-        assert_eq!(t.insert(2).unwrap().index(), 1);
-        assert_eq!(t.get(last), None);
-        t.check_invariants().unwrap();
+        checks::slot_is_retired_at_its_last_generation::<PoolLowest<u32>>(
+            Id64::index,
+            Id64::new(0, RETIRED - 1),
+            |t| t.slots[0].generation = RETIRED - 1,
+        );
     }
 }

@@ -17,7 +17,7 @@
 //! the vector), so a stale ID never matches again.
 
 use super::pool::{NIL, PoolSlot, slot_index};
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
@@ -61,16 +61,15 @@ impl<T: 'static> IdTable<T> for PoolSortedVec<T> {
     type Id = Id64;
 
     const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
-            name: "pool_sorted_vec",
-            description: "stable-pointer pool filling the lowest hole first from a free-index vector sorted high to low (binary search + Vec::insert on remove: O(free)), the article's own version",
-            kind: DesignKind::Article,
-        },
-        id_bytes: id_bytes::<Id64>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
         remove_shift_cap: Some(REMOVE_SHIFT_CAP),
+        ..DesignInfo::new::<Id64>(
+            DesignMeta {
+                name: "pool_sorted_vec",
+                description: "stable-pointer pool filling the lowest hole first from a free-index vector sorted high to low (binary search + Vec::insert on remove: O(free)), the article's own version",
+                kind: DesignKind::Article,
+            },
+            StaleDetection::Never,
+        )
     };
 
     fn new() -> Self {
@@ -172,12 +171,12 @@ impl<T: 'static> IdTable<T> for PoolSortedVec<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::id_table::checks;
     use crate::id_table::pool::RETIRED;
 
     #[test]
     fn refills_lowest_first_after_any_removal_order() {
-        let mut t = PoolSortedVec::<u32>::new();
-        let ids: Vec<_> = (0..10).map(|i| t.insert(i).unwrap()).collect();
+        let (mut t, ids) = checks::filled::<PoolSortedVec<u32>>(10);
         for i in [4, 8, 5, 3] {
             t.remove(ids[i]).unwrap();
         }
@@ -192,28 +191,19 @@ mod tests {
     /// retired, never put back on the vector.
     #[test]
     fn slot_is_retired_when_its_generation_would_wrap() {
-        let mut t = PoolSortedVec::<u32>::new();
-        let first = t.insert(0).unwrap();
-        t.remove(first).unwrap();
-        t.slots[0].generation = RETIRED - 1;
-        let last = t.insert(1).unwrap();
-        assert_eq!(last, Id64::new(0, RETIRED - 1));
-        assert_eq!(t.remove(last), Some(1));
+        let t = checks::slot_is_retired_at_its_last_generation::<PoolSortedVec<u32>>(
+            Id64::index,
+            Id64::new(0, RETIRED - 1),
+            |t| t.slots[0].generation = RETIRED - 1,
+        );
         assert!(t.free.is_empty(), "a retired slot is not reusable");
-        assert_eq!(t.insert(2).unwrap().index(), 1);
-        assert_eq!(t.get(first), None);
-        assert_eq!(t.get(last), None);
-        t.check_invariants().unwrap();
     }
 
     #[test]
     fn check_invariants_catches_an_unsorted_vector() {
-        let mut t = PoolSortedVec::<u32>::new();
-        let ids: Vec<_> = (0..3).map(|i| t.insert(i).unwrap()).collect();
+        let (mut t, ids) = checks::filled::<PoolSortedVec<u32>>(3);
         t.remove(ids[0]).unwrap();
         t.remove(ids[2]).unwrap();
-        t.check_invariants().unwrap();
-        t.free.reverse();
-        assert!(t.check_invariants().is_err());
+        checks::check_invariants_catches(t, |t| t.free.reverse());
     }
 }

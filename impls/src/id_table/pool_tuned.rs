@@ -39,7 +39,7 @@ use crate::DesignMeta;
 use std::mem::MaybeUninit;
 
 use super::parity::{NIL, ParitySlot, ParityTable};
-use super::{DesignInfo, DesignKind, StaleDetection, id_bytes};
+use super::{DesignInfo, DesignKind, StaleDetection};
 use crate::id::ParityId;
 
 /// Pool with the alive flag in the version's parity and a LIFO free list; 64-bit IDs.
@@ -77,18 +77,14 @@ pub struct PoolSlot<T> {
 // the version is odd (`occupied` and `fill` write it and make the version odd, `vacate` moves it
 // out and makes the version even), and `next_free` answers only for even versions.
 unsafe impl<T> ParitySlot<T> for PoolSlot<T> {
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<ParityId>(
+        DesignMeta {
             name: "pool_tuned",
             description: "pool with the alive flag folded into an odd/even version (no Option tag, one compare per lookup), separate nextEmpty link, LIFO free list",
             kind: DesignKind::Tuned,
         },
-        id_bytes: id_bytes::<ParityId>(),
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::Never,
+    );
 
     #[inline]
     fn occupied(value: T, version: u32) -> Self {

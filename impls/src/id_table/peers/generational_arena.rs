@@ -15,7 +15,7 @@ use crate::DesignMeta;
 use ::generational_arena::{Arena, Index};
 
 use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection};
 
 /// Same shape as generational-arena 0.2.9's private `Entry`, only measured.
 #[allow(dead_code)]
@@ -45,8 +45,8 @@ impl<T> GenerationalArenaPeer<T> {
 impl<T: 'static> IdTable<T> for GenerationalArenaPeer<T> {
     type Id = Index;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<Index>(
+        DesignMeta {
             name: "generational-arena",
             description: "generational_arena::Arena: array with holes, arena-wide u64 generation, usize index + u64 generation",
             kind: DesignKind::Peer {
@@ -57,12 +57,8 @@ impl<T: 'static> IdTable<T> for GenerationalArenaPeer<T> {
                 adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut`/`remove` are `Arena::get`/`get_mut`/`remove` on the crate's own `Index`, and `insert` wraps its `Index` in `Ok`. No key conversion, side array or count is added; `iter` only drops the index from each `(Index, &T)` pair.",
             },
         },
-        id_bytes: id_bytes::<Index>(),
-        stale: StaleDetection::UntilRemovals(u64::MAX),
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::UntilRemovals(u64::MAX),
+    );
 
     forward_to_the_crate! {
         id: Index,

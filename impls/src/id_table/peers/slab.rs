@@ -13,7 +13,7 @@
 
 use crate::DesignMeta;
 use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection};
 
 /// Same shape as slab 0.4's private `Entry`, only measured.
 #[allow(dead_code)]
@@ -43,8 +43,8 @@ impl<T> SlabPeer<T> {
 impl<T: 'static> IdTable<T> for SlabPeer<T> {
     type Id = usize;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<usize>(
+        DesignMeta {
             name: "slab",
             description: "slab::Slab: array with holes, LIFO free list, bare usize index with no generation (does not detect stale keys)",
             kind: DesignKind::Peer {
@@ -55,12 +55,8 @@ impl<T: 'static> IdTable<T> for SlabPeer<T> {
                 adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut` are `Slab::get`/`get_mut` on the bare `usize` key, `remove` is `try_remove` (`None` for a vacant key where `remove` would panic), and `insert` wraps the key in `Ok`. No generation is faked, so stale keys are not detected (`StaleDetection::None`).",
             },
         },
-        id_bytes: id_bytes::<usize>(),
-        stale: StaleDetection::None,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::None,
+    );
 
     forward_to_the_crate! {
         id: usize,

@@ -18,7 +18,7 @@ use std::mem::ManuallyDrop;
 use ::slotmap::{DefaultKey, SlotMap};
 
 use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection};
 
 /// Same shape as slotmap 1.1's private `basic::SlotUnion`, only measured.
 #[allow(dead_code)]
@@ -55,8 +55,8 @@ impl<T> SlotMapPeer<T> {
 impl<T: 'static> IdTable<T> for SlotMapPeer<T> {
     type Id = DefaultKey;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<DefaultKey>(
+        DesignMeta {
             name: "slotmap",
             description: "slotmap::SlotMap: array with holes, union slot + u32 version (parity = occupied), 32-bit index + 32-bit version",
             kind: DesignKind::Peer {
@@ -67,12 +67,8 @@ impl<T: 'static> IdTable<T> for SlotMapPeer<T> {
                 adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut`/`remove` are `SlotMap::get`/`get_mut`/`remove` on the crate's own `DefaultKey`, `insert` wraps its key in `Ok`, and `iter` is `values()`. No key conversion, side array or count is added.",
             },
         },
-        id_bytes: id_bytes::<DefaultKey>(),
-        stale: StaleDetection::UntilSlotReuses(1 << 31),
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::UntilSlotReuses(1 << 31),
+    );
 
     forward_to_the_crate! {
         id: DefaultKey,

@@ -19,7 +19,7 @@ use crate::DesignMeta;
 use ::slotmap::{DefaultKey, DenseSlotMap};
 
 use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection};
 
 /// Same shape as slotmap 1.1's private `dense::Slot`, only measured.
 #[allow(dead_code)]
@@ -49,8 +49,8 @@ impl<T> DenseSlotMapPeer<T> {
 impl<T: 'static> IdTable<T> for DenseSlotMapPeer<T> {
     type Id = DefaultKey;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<DefaultKey>(
+        DesignMeta {
             name: "slotmap-dense",
             description: "slotmap::DenseSlotMap: packed values + keys, sparse index table, 32-bit index + 32-bit version",
             kind: DesignKind::Peer {
@@ -61,12 +61,8 @@ impl<T: 'static> IdTable<T> for DenseSlotMapPeer<T> {
                 adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut`/`remove` are `DenseSlotMap::get`/`get_mut`/`remove` on the crate's own `DefaultKey`, `insert` wraps its key in `Ok`, and `iter` is `values()`. No key conversion, side array or count is added.",
             },
         },
-        id_bytes: id_bytes::<DefaultKey>(),
-        stale: StaleDetection::UntilSlotReuses(1 << 31),
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::UntilSlotReuses(1 << 31),
+    );
 
     forward_to_the_crate! {
         id: DefaultKey,

@@ -25,7 +25,7 @@ use std::mem::ManuallyDrop;
 use ::slotmap::{DefaultKey, HopSlotMap};
 
 use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection};
 
 /// Same shape as slotmap 1.1's private `hop::FreeListEntry`, only measured.
 #[allow(dead_code)]
@@ -71,8 +71,8 @@ impl<T> HopSlotMapPeer<T> {
 impl<T: 'static> IdTable<T> for HopSlotMapPeer<T> {
     type Id = DefaultKey;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<DefaultKey>(
+        DesignMeta {
             name: "slotmap-hop",
             description: "slotmap::HopSlotMap: array with holes, runs of holes linked so iteration hops over them, 32-bit index + 32-bit version",
             kind: DesignKind::Peer {
@@ -83,12 +83,8 @@ impl<T: 'static> IdTable<T> for HopSlotMapPeer<T> {
                 adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut`/`remove` are `HopSlotMap::get`/`get_mut`/`remove` on the crate's own `DefaultKey`, `insert` wraps its key in `Ok`, and `iter` is `values()`. No key conversion, side array or count is added.",
             },
         },
-        id_bytes: id_bytes::<DefaultKey>(),
-        stale: StaleDetection::UntilSlotReuses(1 << 31),
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::UntilSlotReuses(1 << 31),
+    );
 
     forward_to_the_crate! {
         id: DefaultKey,

@@ -16,7 +16,7 @@ use std::num::NonZeroU32;
 use ::thunderdome::{Arena, Index};
 
 use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection, id_bytes};
+use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection};
 
 /// Same shape as thunderdome 0.6's private `Entry`, only measured.
 #[allow(dead_code)]
@@ -52,8 +52,8 @@ impl<T> ThunderdomePeer<T> {
 impl<T: 'static> IdTable<T> for ThunderdomePeer<T> {
     type Id = Index;
 
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
+    const INFO: DesignInfo = DesignInfo::new::<Index>(
+        DesignMeta {
             name: "thunderdome",
             description: "thunderdome::Arena: array with holes, per-slot generation, 32-bit slot + 32-bit generation",
             kind: DesignKind::Peer {
@@ -64,12 +64,8 @@ impl<T: 'static> IdTable<T> for ThunderdomePeer<T> {
                 adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut`/`remove` are `Arena::get`/`get_mut`/`remove` on the crate's own `Index`, and `insert` wraps its `Index` in `Ok`. No key conversion, side array or count is added; `iter` only drops the index from each `(Index, &T)` pair.",
             },
         },
-        id_bytes: id_bytes::<Index>(),
-        stale: StaleDetection::UntilSlotReuses(u32::MAX as u64),
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+        StaleDetection::UntilSlotReuses(u32::MAX as u64),
+    );
 
     forward_to_the_crate! {
         id: Index,
