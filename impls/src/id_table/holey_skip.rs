@@ -22,19 +22,11 @@ use crate::DesignMeta;
 use std::iter::Zip;
 use std::slice;
 
+use super::bits::{WORD_BITS, bit_position};
 use super::holey::{Holey, Slot};
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
 use crate::TableError;
 use crate::id::Id64;
-
-/// Bits per `live` word, and so slots per word.
-const WORD_BITS: usize = u64::BITS as usize;
-
-/// Position of slot `i` in the `live` bitmask: the word, and the mask of the bit in it.
-#[inline]
-fn bit_position(i: usize) -> (usize, u64) {
-    (i / WORD_BITS, 1 << (i % WORD_BITS))
-}
 
 /// Array with holes, 64-bit IDs, LIFO free list, and a live-slot bitmask for iteration.
 #[derive(Debug, Clone)]

@@ -87,164 +87,122 @@ fn hash_table_bytes<K, V>(capacity: usize) -> usize {
     buckets * (size_of::<(K, V)>() + 1) + GROUP_WIDTH
 }
 
-/// The article's `std::map<ID, Object *>`: a B-tree from a 32-bit counter ID to a boxed object.
-#[derive(Debug, Clone)]
-pub struct BTreeMapTable<T> {
-    /// Invariant: every key was handed out by `ids` and names a live object.
-    map: BTreeMap<u32, Box<T>>,
-    ids: IdCounter,
-}
-
-impl<T> BTreeMapTable<T> {
-    /// Test hook: the next insert hands out `next` (so the exhaustion at 2^32 is reachable).
-    #[cfg(test)]
-    fn set_next_id(&mut self, next: u64) {
-        self.ids.next = next;
-    }
-}
-
-impl<T: 'static> IdTable<T> for BTreeMapTable<T> {
-    type Id = u32;
-
-    const INFO: DesignInfo = DesignInfo::new::<u32>(
-        DesignMeta {
-            name: "map-btree",
-            description: "article's STL method: std BTreeMap from a 32-bit counter ID to an individually boxed object",
-            kind: DesignKind::Article,
-        },
-        StaleDetection::Never,
-    );
-
-    fn new() -> Self {
-        Self {
-            map: BTreeMap::new(),
-            ids: IdCounter::default(),
+/// Writes one of the STL-method designs: a table over the std map `Map` from the counter ID to
+/// a boxed object, whose operations are the map's own calls on the boxes. The two designs
+/// differ only in the map, its constructor, what the registry says of them and how their memory
+/// and keys are accounted, which each call gives.
+macro_rules! stl_method_table {
+    (
+        $(#[$doc:meta])*
+        pub struct $table:ident<T>($map:ty = $new:expr);
+        meta: $meta:expr,
+        memory: |$memory_map:ident| $memory:expr,
+        check_keys: |$check_map:ident, $ids:ident| $check:expr $(,)?
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone)]
+        pub struct $table<T> {
+            /// Invariant: every key was handed out by `ids` and names a live object.
+            map: $map,
+            ids: IdCounter,
         }
-    }
 
-    fn insert(&mut self, value: T) -> Result<u32, TableError> {
-        let id = self.ids.take()?;
-        self.map.insert(id, Box::new(value));
-        Ok(id)
-    }
-
-    #[inline]
-    fn get(&self, id: u32) -> Option<&T> {
-        self.map.get(&id).map(|b| &**b)
-    }
-
-    #[inline]
-    fn get_mut(&mut self, id: u32) -> Option<&mut T> {
-        self.map.get_mut(&id).map(|b| &mut **b)
-    }
-
-    fn remove(&mut self, id: u32) -> Option<T> {
-        self.map.remove(&id).map(|b| *b)
-    }
-
-    fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &T> {
-        self.map.values().map(|b| &**b)
-    }
-
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.map.values_mut().map(|b| &mut **b)
-    }
-
-    /// An estimate: B-tree nodes (see `btree_node_bytes`) plus one box per object.
-    fn memory_bytes(&self) -> usize {
-        btree_node_bytes::<u32, Box<T>>(self.map.len()) + self.map.len() * size_of::<T>()
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        match self.map.last_key_value() {
-            Some((&key, _)) => self.ids.check_issued(key),
-            None => Ok(()),
+        impl<T> $table<T> {
+            /// Test hook: the next insert hands out `next` (so the exhaustion at 2^32 is
+            /// reachable).
+            #[cfg(test)]
+            fn set_next_id(&mut self, next: u64) {
+                self.ids.next = next;
+            }
         }
-    }
-}
 
-/// The article's `hash_map` variant: std's `HashMap` (SipHash-1-3, fixed keys) from a 32-bit
-/// counter ID to a boxed object.
-#[derive(Debug, Clone)]
-pub struct HashMapTable<T> {
-    /// Invariant: every key was handed out by `ids` and names a live object.
-    map: HashMap<u32, Box<T>, FixedSipHash>,
-    ids: IdCounter,
-}
+        impl<T: 'static> IdTable<T> for $table<T> {
+            type Id = u32;
 
-impl<T> HashMapTable<T> {
-    /// Test hook: the next insert hands out `next` (so the exhaustion at 2^32 is reachable).
-    #[cfg(test)]
-    fn set_next_id(&mut self, next: u64) {
-        self.ids.next = next;
-    }
-}
+            const INFO: DesignInfo = DesignInfo::new::<u32>($meta, StaleDetection::Never);
 
-impl<T: 'static> IdTable<T> for HashMapTable<T> {
-    type Id = u32;
+            fn new() -> Self {
+                Self {
+                    map: $new,
+                    ids: IdCounter::default(),
+                }
+            }
 
-    const INFO: DesignInfo = DesignInfo::new::<u32>(
-        DesignMeta {
-            name: "map-hash",
-            description: "article's hash_map variant of the STL method: std HashMap (SipHash-1-3, fixed keys) from a 32-bit counter ID to an individually boxed object",
-            kind: DesignKind::Article,
-        },
-        StaleDetection::Never,
-    );
+            fn insert(&mut self, value: T) -> Result<u32, TableError> {
+                let id = self.ids.take()?;
+                self.map.insert(id, Box::new(value));
+                Ok(id)
+            }
 
-    fn new() -> Self {
-        Self {
-            map: HashMap::default(),
-            ids: IdCounter::default(),
+            #[inline]
+            fn get(&self, id: u32) -> Option<&T> {
+                self.map.get(&id).map(|b| &**b)
+            }
+
+            #[inline]
+            fn get_mut(&mut self, id: u32) -> Option<&mut T> {
+                self.map.get_mut(&id).map(|b| &mut **b)
+            }
+
+            fn remove(&mut self, id: u32) -> Option<T> {
+                self.map.remove(&id).map(|b| *b)
+            }
+
+            fn len(&self) -> usize {
+                self.map.len()
+            }
+
+            fn iter(&self) -> impl Iterator<Item = &T> {
+                self.map.values().map(|b| &**b)
+            }
+
+            fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+                self.map.values_mut().map(|b| &mut **b)
+            }
+
+            fn memory_bytes(&self) -> usize {
+                let $memory_map = &self.map;
+                $memory
+            }
+
+            fn check_invariants(&self) -> Result<(), String> {
+                let ($check_map, $ids) = (&self.map, &self.ids);
+                $check
+            }
         }
-    }
+    };
+}
 
-    fn insert(&mut self, value: T) -> Result<u32, TableError> {
-        let id = self.ids.take()?;
-        self.map.insert(id, Box::new(value));
-        Ok(id)
-    }
+stl_method_table! {
+    /// The article's `std::map<ID, Object *>`: a B-tree from a 32-bit counter ID to a boxed
+    /// object.
+    pub struct BTreeMapTable<T>(BTreeMap<u32, Box<T>> = BTreeMap::new());
+    meta: DesignMeta {
+        name: "map-btree",
+        description: "article's STL method: std BTreeMap from a 32-bit counter ID to an individually boxed object",
+        kind: DesignKind::Article,
+    },
+    // An estimate: B-tree nodes (see `btree_node_bytes`) plus one box per object.
+    memory: |map| btree_node_bytes::<u32, Box<T>>(map.len()) + map.len() * size_of::<T>(),
+    // The keys are ordered: the largest was handed out last.
+    check_keys: |map, ids| match map.last_key_value() {
+        Some((&key, _)) => ids.check_issued(key),
+        None => Ok(()),
+    },
+}
 
-    #[inline]
-    fn get(&self, id: u32) -> Option<&T> {
-        self.map.get(&id).map(|b| &**b)
-    }
-
-    #[inline]
-    fn get_mut(&mut self, id: u32) -> Option<&mut T> {
-        self.map.get_mut(&id).map(|b| &mut **b)
-    }
-
-    fn remove(&mut self, id: u32) -> Option<T> {
-        self.map.remove(&id).map(|b| *b)
-    }
-
-    fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &T> {
-        self.map.values().map(|b| &**b)
-    }
-
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.map.values_mut().map(|b| &mut **b)
-    }
-
-    /// The bucket array (see `hash_table_bytes`) plus one box per object.
-    fn memory_bytes(&self) -> usize {
-        hash_table_bytes::<u32, Box<T>>(self.map.capacity()) + self.map.len() * size_of::<T>()
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        self.map
-            .keys()
-            .try_for_each(|&key| self.ids.check_issued(key))
-    }
+stl_method_table! {
+    /// The article's `hash_map` variant: std's `HashMap` (SipHash-1-3, fixed keys) from a
+    /// 32-bit counter ID to a boxed object.
+    pub struct HashMapTable<T>(HashMap<u32, Box<T>, FixedSipHash> = HashMap::default());
+    meta: DesignMeta {
+        name: "map-hash",
+        description: "article's hash_map variant of the STL method: std HashMap (SipHash-1-3, fixed keys) from a 32-bit counter ID to an individually boxed object",
+        kind: DesignKind::Article,
+    },
+    // The bucket array (see `hash_table_bytes`) plus one box per object.
+    memory: |map| hash_table_bytes::<u32, Box<T>>(map.capacity()) + map.len() * size_of::<T>(),
+    check_keys: |map, ids| map.keys().try_for_each(|&key| ids.check_issued(key)),
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 //! its type constructor to [`registry::ctors`] and one line to
 //! [`registry::for_each_design_ctor`]. Every benchmark, test and report picks it up.
 
+pub(crate) mod bits;
 #[cfg(test)]
 pub(crate) mod checks;
 pub mod dense;
@@ -33,6 +34,7 @@ pub mod pool;
 pub mod pool_linked;
 pub mod pool_lowest;
 pub mod pool_sorted_vec;
+pub mod pool_table;
 pub mod pool_tuned;
 pub mod registry;
 

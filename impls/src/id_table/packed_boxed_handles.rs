@@ -28,7 +28,7 @@
 //! [`packed`]: super::packed
 
 use super::dense::{Dense, DenseIndex, DenseTable};
-use super::pool::{NIL, RETIRED, slot_index};
+use super::pool_table::{NIL, RETIRED, slot_index};
 use super::{DesignInfo, DesignKind, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;

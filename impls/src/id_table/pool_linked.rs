@@ -16,7 +16,7 @@
 //! Cost: insert, get, remove O(1); `iter` O(live) dependent steps. A slot whose generation
 //! would wrap is retired, so a stale ID never matches again.
 
-use super::pool::{NIL, PoolSlot, slot_index};
+use super::pool_table::{NIL, PoolSlot, slot_index};
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
@@ -272,7 +272,7 @@ impl<T: 'static> IdTable<T> for PoolLinked<T> {
 mod tests {
     use super::*;
     use crate::id_table::checks;
-    use crate::id_table::pool::RETIRED;
+    use crate::id_table::pool_table::RETIRED;
 
     #[test]
     fn slot_is_the_pool_slot_plus_two_u32_links() {

@@ -21,37 +21,30 @@
 //! `next_free` link unused (always `NIL`), which costs nothing for 8-aligned payloads (alignment
 //! padding) and 4 bytes per slot for smaller ones.
 
-use super::pool::{NIL, PoolSlot, slot_index};
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
+use super::bits::{WORD_BITS, bit_position};
+use super::pool_table::{FreeSlots, NIL, PoolSlot, PoolTable, slot_index};
+use super::{DesignInfo, DesignKind, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
 
-/// Bits per bitset word.
-const WORD_BITS: usize = u64::BITS as usize;
-
-/// Position of bit `i` in a bitset of `u64` words: the word, and the mask of the bit in it.
-#[inline]
-fn bit_position(i: usize) -> (usize, u64) {
-    (i / WORD_BITS, 1 << (i % WORD_BITS))
-}
-
 /// Pool with lowest-hole-first reuse, found through a two-level bitset; 64-bit IDs.
+pub type PoolLowest<T> = PoolTable<T, LowestFree>;
+
+/// The free set as a two-level bitset, with a cursor below which it holds no free slot. Every
+/// slot's `next_free` stays `NIL`.
 #[derive(Debug, Clone)]
-pub struct PoolLowest<T> {
-    /// Invariant: alive slots == `len`; every `next_free` is `NIL`.
-    slots: Vec<PoolSlot<T>>,
-    /// Bit `i` set iff slot `i` is a hole that is not retired. Exactly `ceil(slots.len() / 64)`
-    /// words; bits past `slots.len()` are zero.
+pub struct LowestFree {
+    /// Bit `i` set iff slot `i` is a hole that is not retired. Exactly `ceil(slots / 64)`
+    /// words; bits past the last slot are zero.
     free_bits: Vec<u64>,
     /// Bit `j` set iff `free_bits[j] != 0`. Exactly `ceil(free_bits.len() / 64)` words.
     summary: Vec<u64>,
     /// Every `summary` word below this index is zero (words at or above it may be zero too).
     summary_cursor: usize,
-    len: usize,
 }
 
-impl<T> PoolLowest<T> {
+impl LowestFree {
     /// The lowest reusable hole, or `None`. Moves the cursor up past zero summary words.
     fn lowest_free(&mut self) -> Option<usize> {
         while let Some(&summary_word) = self.summary.get(self.summary_cursor) {
@@ -85,9 +78,7 @@ impl<T> PoolLowest<T> {
     }
 }
 
-impl<T: 'static> IdTable<T> for PoolLowest<T> {
-    type Id = Id64;
-
+impl FreeSlots for LowestFree {
     const INFO: DesignInfo = DesignInfo::new::<Id64>(
         DesignMeta {
             name: "pool_lowest",
@@ -99,85 +90,48 @@ impl<T: 'static> IdTable<T> for PoolLowest<T> {
 
     fn new() -> Self {
         Self {
-            slots: Vec::new(),
             free_bits: Vec::new(),
             summary: Vec::new(),
             summary_cursor: 0,
-            len: 0,
         }
     }
 
     #[inline(always)] // several call sites in the replay: see IdTable's doc
-    fn insert(&mut self, value: T) -> Result<Id64, TableError> {
-        if let Some(i) = self.lowest_free() {
-            self.mark_used(i);
-            let generation = self.slots[i].occupy(value);
-            self.len += 1;
+    fn insert<T>(table: &mut PoolTable<T, Self>, value: T) -> Result<Id64, TableError> {
+        if let Some(i) = table.free.lowest_free() {
+            table.free.mark_used(i);
+            let generation = table.slots[i].occupy(value);
+            table.len += 1;
             return Ok(Id64::new(i as u32, generation));
         }
-        let index = slot_index(self.slots.len())?;
-        self.slots.push(PoolSlot::fresh(value));
-        if self.free_bits.len() * WORD_BITS < self.slots.len() {
-            self.free_bits.push(0);
-            if self.summary.len() * WORD_BITS < self.free_bits.len() {
-                self.summary.push(0);
+        let index = slot_index(table.slots.len())?;
+        table.slots.push(PoolSlot::fresh(value));
+        let free = &mut table.free;
+        if free.free_bits.len() * WORD_BITS < table.slots.len() {
+            free.free_bits.push(0);
+            if free.summary.len() * WORD_BITS < free.free_bits.len() {
+                free.summary.push(0);
             }
         }
-        self.len += 1;
+        table.len += 1;
         Ok(Id64::new(index, 0))
     }
 
     #[inline]
-    fn get(&self, id: Id64) -> Option<&T> {
-        self.slots.get(id.index() as usize)?.get(id.generation())
-    }
-
-    #[inline]
-    fn get_mut(&mut self, id: Id64) -> Option<&mut T> {
-        self.slots
-            .get_mut(id.index() as usize)?
-            .get_mut(id.generation())
-    }
-
-    #[inline]
-    fn remove(&mut self, id: Id64) -> Option<T> {
-        let i = id.index() as usize;
-        let slot = self.slots.get_mut(i)?;
-        let value = slot.vacate(id.generation())?;
-        if !slot.is_retired() {
-            self.mark_free(i);
-        }
-        self.len -= 1;
-        Some(value)
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &T> {
-        self.slots.iter().filter_map(|slot| slot.value.as_ref())
-    }
-
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.slots.iter_mut().filter_map(|slot| slot.value.as_mut())
+    fn release<T>(&mut self, _: &mut PoolSlot<T>, index: u32) {
+        self.mark_free(index as usize);
     }
 
     fn memory_bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<PoolSlot<T>>()
-            + (self.free_bits.capacity() + self.summary.capacity()) * std::mem::size_of::<u64>()
+        (self.free_bits.capacity() + self.summary.capacity()) * std::mem::size_of::<u64>()
     }
 
-    fn check_invariants(&self) -> Result<(), String> {
-        let alive = self.slots.iter().filter(|s| s.is_alive()).count();
-        if alive != self.len {
-            return Err(format!("len {} but {} alive slots", self.len, alive));
-        }
-        if self.free_bits.len() != self.slots.len().div_ceil(WORD_BITS) {
+    fn check_invariants<T>(&self, slots: &[PoolSlot<T>]) -> Result<(), String> {
+        if self.free_bits.len() != slots.len().div_ceil(WORD_BITS) {
             return Err(format!(
                 "{} free_bits words for {} slots",
                 self.free_bits.len(),
-                self.slots.len()
+                slots.len()
             ));
         }
         if self.summary.len() != self.free_bits.len().div_ceil(WORD_BITS) {
@@ -190,16 +144,13 @@ impl<T: 'static> IdTable<T> for PoolLowest<T> {
         for i in 0..self.free_bits.len() * WORD_BITS {
             let (word, mask) = bit_position(i);
             let marked = self.free_bits[word] & mask != 0;
-            let reusable = self
-                .slots
-                .get(i)
-                .is_some_and(|s| !s.is_alive() && !s.is_retired());
+            let reusable = slots.get(i).is_some_and(PoolSlot::is_reusable);
             if marked != reusable {
                 return Err(format!(
                     "free bit of slot {i} is {marked}, slot reusable: {reusable}"
                 ));
             }
-            if let Some(slot) = self.slots.get(i)
+            if let Some(slot) = slots.get(i)
                 && slot.next_free != NIL
             {
                 return Err(format!("slot {i} has a free-list link"));
@@ -236,8 +187,7 @@ impl<T: 'static> IdTable<T> for PoolLowest<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::id_table::checks;
-    use crate::id_table::pool::RETIRED;
+    use crate::id_table::{IdTable, checks, pool_table};
 
     #[test]
     fn fills_the_lowest_hole_first() {
@@ -273,10 +223,6 @@ mod tests {
 
     #[test]
     fn retired_slot_is_not_reused() {
-        checks::slot_is_retired_at_its_last_generation::<PoolLowest<u32>>(
-            Id64::index,
-            Id64::new(0, RETIRED - 1),
-            |t| t.slots[0].generation = RETIRED - 1,
-        );
+        pool_table::slot_is_retired_when_its_generation_would_wrap::<LowestFree>();
     }
 }

@@ -16,8 +16,8 @@
 //! 4 bytes per free slot. A slot whose generation would wrap is retired (never reused, never on
 //! the vector), so a stale ID never matches again.
 
-use super::pool::{NIL, PoolSlot, slot_index};
-use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
+use super::pool_table::{FreeSlots, NIL, PoolSlot, PoolTable};
+use super::{DesignInfo, DesignKind, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
 use crate::id::Id64;
@@ -47,19 +47,17 @@ pub const REMOVE_SHIFT_CAP: u64 = 1 << 35;
 /// assert_eq!(table.insert(10).unwrap().index(), 1);
 /// assert_eq!(table.insert(11).unwrap().index(), 3);
 /// ```
+pub type PoolSortedVec<T> = PoolTable<T, SortedFree>;
+
+/// The article's free-index vector, sorted high to low. Every slot's `next_free` stays `NIL`.
 #[derive(Debug, Clone)]
-pub struct PoolSortedVec<T> {
-    /// Invariant: alive slots == `len`; every `next_free` is `NIL`.
-    slots: Vec<PoolSlot<T>>,
+pub struct SortedFree {
     /// The reusable holes (not retired), each once, strictly decreasing: the last is the
     /// lowest.
-    free: Vec<u32>,
-    len: usize,
+    indices: Vec<u32>,
 }
 
-impl<T: 'static> IdTable<T> for PoolSortedVec<T> {
-    type Id = Id64;
-
+impl FreeSlots for SortedFree {
     const INFO: DesignInfo = DesignInfo {
         remove_shift_cap: Some(REMOVE_SHIFT_CAP),
         ..DesignInfo::new::<Id64>(
@@ -74,94 +72,48 @@ impl<T: 'static> IdTable<T> for PoolSortedVec<T> {
 
     fn new() -> Self {
         Self {
-            slots: Vec::new(),
-            free: Vec::new(),
-            len: 0,
+            indices: Vec::new(),
         }
     }
 
     #[inline]
-    fn insert(&mut self, value: T) -> Result<Id64, TableError> {
-        if let Some(i) = self.free.pop() {
-            let generation = self.slots[i as usize].occupy(value);
-            self.len += 1;
+    fn insert<T>(table: &mut PoolTable<T, Self>, value: T) -> Result<Id64, TableError> {
+        if let Some(i) = table.free.indices.pop() {
+            let generation = table.slots[i as usize].occupy(value);
+            table.len += 1;
             return Ok(Id64::new(i, generation));
         }
-        let index = slot_index(self.slots.len())?;
-        self.slots.push(PoolSlot::fresh(value));
-        self.len += 1;
-        Ok(Id64::new(index, 0))
+        table.push(value)
     }
 
     #[inline]
-    fn get(&self, id: Id64) -> Option<&T> {
-        self.slots.get(id.index() as usize)?.get(id.generation())
-    }
-
-    #[inline]
-    fn get_mut(&mut self, id: Id64) -> Option<&mut T> {
-        self.slots
-            .get_mut(id.index() as usize)?
-            .get_mut(id.generation())
-    }
-
-    #[inline]
-    fn remove(&mut self, id: Id64) -> Option<T> {
-        let i = id.index();
-        let slot = self.slots.get_mut(i as usize)?;
-        let value = slot.vacate(id.generation())?;
-        if !slot.is_retired() {
-            // Free indices above `i` come first (the vector decreases).
-            let at = self.free.partition_point(|&f| f > i);
-            self.free.insert(at, i);
-        }
-        self.len -= 1;
-        Some(value)
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &T> {
-        self.slots.iter().filter_map(|slot| slot.value.as_ref())
-    }
-
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.slots.iter_mut().filter_map(|slot| slot.value.as_mut())
+    fn release<T>(&mut self, _: &mut PoolSlot<T>, index: u32) {
+        // Free indices above `index` come first (the vector decreases).
+        let at = self.indices.partition_point(|&f| f > index);
+        self.indices.insert(at, index);
     }
 
     fn memory_bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<PoolSlot<T>>()
-            + self.free.capacity() * std::mem::size_of::<u32>()
+        self.indices.capacity() * std::mem::size_of::<u32>()
     }
 
-    fn check_invariants(&self) -> Result<(), String> {
-        let alive = self.slots.iter().filter(|s| s.is_alive()).count();
-        if alive != self.len {
-            return Err(format!("len {} but {alive} alive slots", self.len));
-        }
-        if let Some(w) = self.free.windows(2).find(|w| w[0] <= w[1]) {
+    fn check_invariants<T>(&self, slots: &[PoolSlot<T>]) -> Result<(), String> {
+        if let Some(w) = self.indices.windows(2).find(|w| w[0] <= w[1]) {
             return Err(format!("free vector not decreasing at {} {}", w[0], w[1]));
         }
-        for &i in &self.free {
-            match self.slots.get(i as usize) {
-                Some(s) if !s.is_alive() && !s.is_retired() => {}
-                _ => return Err(format!("free index {i} is not a reusable hole")),
+        for &i in &self.indices {
+            if !slots.get(i as usize).is_some_and(PoolSlot::is_reusable) {
+                return Err(format!("free index {i} is not a reusable hole"));
             }
         }
-        let reusable = self
-            .slots
-            .iter()
-            .filter(|s| !s.is_alive() && !s.is_retired())
-            .count();
-        if reusable != self.free.len() {
+        let reusable = slots.iter().filter(|s| s.is_reusable()).count();
+        if reusable != self.indices.len() {
             return Err(format!(
                 "{reusable} reusable holes but {} free indices",
-                self.free.len()
+                self.indices.len()
             ));
         }
-        if let Some(i) = self.slots.iter().position(|s| s.next_free != NIL) {
+        if let Some(i) = slots.iter().position(|s| s.next_free != NIL) {
             return Err(format!("slot {i} has a free-list link"));
         }
         Ok(())
@@ -171,8 +123,7 @@ impl<T: 'static> IdTable<T> for PoolSortedVec<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::id_table::checks;
-    use crate::id_table::pool::RETIRED;
+    use crate::id_table::{IdTable, checks, pool_table};
 
     #[test]
     fn refills_lowest_first_after_any_removal_order() {
@@ -180,7 +131,7 @@ mod tests {
         for i in [4, 8, 5, 3] {
             t.remove(ids[i]).unwrap();
         }
-        assert_eq!(t.free, [8, 5, 4, 3]);
+        assert_eq!(t.free.indices, [8, 5, 4, 3]);
         let refilled: Vec<u32> = (0..4).map(|v| t.insert(v).unwrap().index()).collect();
         assert_eq!(refilled, [3, 4, 5, 8]);
         assert_eq!(t.insert(0).unwrap().index(), 10);
@@ -191,12 +142,8 @@ mod tests {
     /// retired, never put back on the vector.
     #[test]
     fn slot_is_retired_when_its_generation_would_wrap() {
-        let t = checks::slot_is_retired_at_its_last_generation::<PoolSortedVec<u32>>(
-            Id64::index,
-            Id64::new(0, RETIRED - 1),
-            |t| t.slots[0].generation = RETIRED - 1,
-        );
-        assert!(t.free.is_empty(), "a retired slot is not reusable");
+        let t = pool_table::slot_is_retired_when_its_generation_would_wrap::<SortedFree>();
+        assert!(t.free.indices.is_empty(), "a retired slot is not reusable");
     }
 
     #[test]
@@ -204,6 +151,6 @@ mod tests {
         let (mut t, ids) = checks::filled::<PoolSortedVec<u32>>(3);
         t.remove(ids[0]).unwrap();
         t.remove(ids[2]).unwrap();
-        checks::check_invariants_catches(t, |t| t.free.reverse());
+        checks::check_invariants_catches(t, |t| t.free.indices.reverse());
     }
 }

@@ -1,4 +1,4 @@
-//! Peer: `slotmap::DenseSlotMap` behind [`IdTable`].
+//! Peer: `slotmap::DenseSlotMap` behind [`IdTable`](crate::id_table::IdTable).
 //!
 //! Design: the article's packed array with an indirection table. Values and their keys sit
 //! packed in two parallel `Vec`s (removal swaps the last value into the hole); a sparse `Vec`
@@ -15,11 +15,7 @@
 //! sentinel plus one slot per peak live object; this is an estimate, its true capacity is
 //! private).
 
-use crate::DesignMeta;
 use ::slotmap::{DefaultKey, DenseSlotMap};
-
-use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection};
 
 /// Same shape as slotmap 1.1's private `dense::Slot`, only measured.
 #[allow(dead_code)]
@@ -28,53 +24,16 @@ struct SparseSlotMirror {
     idx_or_free: u32,
 }
 
-/// `slotmap::DenseSlotMap<DefaultKey, T>` as an [`IdTable`].
-#[derive(Debug)]
-pub struct DenseSlotMapPeer<T>(DenseSlotMap<DefaultKey, T>);
-
-impl<T> DenseSlotMapPeer<T> {
-    /// The crate's map, for `ref-direct-slotmap-dense` on a body that only reads: it calls
-    /// `DenseSlotMap::get` and `values()` on it directly.
-    pub fn map(&self) -> &DenseSlotMap<DefaultKey, T> {
-        &self.0
-    }
-
-    /// The crate's map, mutably, for `ref-direct-slotmap-dense` on a body that writes: it calls
-    /// `DenseSlotMap::insert`, `get_mut`, `remove` and `values_mut()` on it directly.
-    pub fn map_mut(&mut self) -> &mut DenseSlotMap<DefaultKey, T> {
-        &mut self.0
-    }
-}
-
-impl<T: 'static> IdTable<T> for DenseSlotMapPeer<T> {
-    type Id = DefaultKey;
-
-    const INFO: DesignInfo = DesignInfo::new::<DefaultKey>(
-        DesignMeta {
-            name: "slotmap-dense",
-            description: "slotmap::DenseSlotMap: packed values + keys, sparse index table, 32-bit index + 32-bit version",
-            kind: DesignKind::Peer {
-                crate_name: "slotmap",
-                version: "1.1.1",
-                idiom: "DenseSlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() over the packed values",
-                docs: "https://docs.rs/slotmap/1.1.1/slotmap/dense/struct.DenseSlotMap.html",
-                adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut`/`remove` are `DenseSlotMap::get`/`get_mut`/`remove` on the crate's own `DefaultKey`, `insert` wraps its key in `Ok`, and `iter` is `values()`. No key conversion, side array or count is added.",
-            },
-        },
-        StaleDetection::UntilSlotReuses(1 << 31),
-    );
-
-    forward_to_the_crate! {
-        id: DefaultKey,
-        new: DenseSlotMap::new(),
-        remove: remove,
-        contains: contains_key,
-        iterate: values,
-    }
-
-    fn memory_bytes(&self) -> usize {
-        let capacity = self.0.capacity();
+slotmap_peer! {
+    /// `slotmap::DenseSlotMap<DefaultKey, T>` as an [`IdTable`](crate::id_table::IdTable).
+    pub struct DenseSlotMapPeer<T>(DenseSlotMap);
+    name: "slotmap-dense",
+    description: "slotmap::DenseSlotMap: packed values + keys, sparse index table, 32-bit index + 32-bit version",
+    idiom: "DenseSlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() over the packed values",
+    docs: "https://docs.rs/slotmap/1.1.1/slotmap/dense/struct.DenseSlotMap.html",
+    memory: |map| {
+        let capacity = map.capacity();
         capacity * (std::mem::size_of::<DefaultKey>() + std::mem::size_of::<T>())
             + (capacity + 1) * std::mem::size_of::<SparseSlotMirror>()
-    }
+    },
 }

@@ -1,4 +1,4 @@
-//! Peer: `slotmap::HopSlotMap` behind [`IdTable`].
+//! Peer: `slotmap::HopSlotMap` behind [`IdTable`](crate::id_table::IdTable).
 //!
 //! Design: array with holes whose vacant slots form runs ("blocks") linked in a doubly linked
 //! free list; each run's ends store the other end, so iteration hops over a whole run of holes
@@ -19,13 +19,9 @@
 // The deprecation is the crate's maintenance notice, not a defect in the measured design.
 #![allow(deprecated)]
 
-use crate::DesignMeta;
 use std::mem::ManuallyDrop;
 
-use ::slotmap::{DefaultKey, HopSlotMap};
-
-use crate::TableError;
-use crate::id_table::{DesignInfo, DesignKind, IdTable, StaleDetection};
+use ::slotmap::HopSlotMap;
 
 /// Same shape as slotmap 1.1's private `hop::FreeListEntry`, only measured.
 #[allow(dead_code)]
@@ -50,62 +46,16 @@ struct SlotMirror<T> {
     version: u32,
 }
 
-/// `slotmap::HopSlotMap<DefaultKey, T>` as an [`IdTable`].
-#[derive(Debug)]
-pub struct HopSlotMapPeer<T>(HopSlotMap<DefaultKey, T>);
+// The mirror has the size the module doc derives from the crate's layout.
+const _: () = assert!(std::mem::size_of::<SlotMirror<[u64; 4]>>() == 40);
+const _: () = assert!(std::mem::size_of::<SlotMirror<u8>>() == 16);
 
-impl<T> HopSlotMapPeer<T> {
-    /// The crate's map, for `ref-direct-slotmap-hop` on a body that only reads: it calls
-    /// `HopSlotMap::get` and `values()` on it directly.
-    pub fn map(&self) -> &HopSlotMap<DefaultKey, T> {
-        &self.0
-    }
-
-    /// The crate's map, mutably, for `ref-direct-slotmap-hop` on a body that writes: it calls
-    /// `HopSlotMap::insert`, `get_mut`, `remove` and `values_mut()` on it directly.
-    pub fn map_mut(&mut self) -> &mut HopSlotMap<DefaultKey, T> {
-        &mut self.0
-    }
-}
-
-impl<T: 'static> IdTable<T> for HopSlotMapPeer<T> {
-    type Id = DefaultKey;
-
-    const INFO: DesignInfo = DesignInfo::new::<DefaultKey>(
-        DesignMeta {
-            name: "slotmap-hop",
-            description: "slotmap::HopSlotMap: array with holes, runs of holes linked so iteration hops over them, 32-bit index + 32-bit version",
-            kind: DesignKind::Peer {
-                crate_name: "slotmap",
-                version: "1.1.1",
-                idiom: "HopSlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() hopping over holes",
-                docs: "https://docs.rs/slotmap/1.1.1/slotmap/hop/struct.HopSlotMap.html",
-                adapter: "Nothing beyond the idiom: `IdTable::get`/`get_mut`/`remove` are `HopSlotMap::get`/`get_mut`/`remove` on the crate's own `DefaultKey`, `insert` wraps its key in `Ok`, and `iter` is `values()`. No key conversion, side array or count is added.",
-            },
-        },
-        StaleDetection::UntilSlotReuses(1 << 31),
-    );
-
-    forward_to_the_crate! {
-        id: DefaultKey,
-        new: HopSlotMap::new(),
-        remove: remove,
-        contains: contains_key,
-        iterate: values,
-    }
-
-    fn memory_bytes(&self) -> usize {
-        (self.0.capacity() + 1) * std::mem::size_of::<SlotMirror<T>>()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slot_formula_matches_the_documented_layout() {
-        assert_eq!(std::mem::size_of::<SlotMirror<[u64; 4]>>(), 40);
-        assert_eq!(std::mem::size_of::<SlotMirror<u8>>(), 16);
-    }
+slotmap_peer! {
+    /// `slotmap::HopSlotMap<DefaultKey, T>` as an [`IdTable`](crate::id_table::IdTable).
+    pub struct HopSlotMapPeer<T>(HopSlotMap);
+    name: "slotmap-hop",
+    description: "slotmap::HopSlotMap: array with holes, runs of holes linked so iteration hops over them, 32-bit index + 32-bit version",
+    idiom: "HopSlotMap<DefaultKey, T>: insert, get, get_mut, remove by key; values() / values_mut() hopping over holes",
+    docs: "https://docs.rs/slotmap/1.1.1/slotmap/hop/struct.HopSlotMap.html",
+    memory: |map| (map.capacity() + 1) * std::mem::size_of::<SlotMirror<T>>(),
 }
