@@ -10,8 +10,8 @@
 //! visiting follows one potential cache miss per tag and memory per tag doubles (16 B against
 //! 8 B, before the allocator's own header).
 
-use super::entities::{Created, EntitySet};
-use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
+use super::entities::Bookkeeping;
+use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore};
 use crate::DesignMeta;
 
 /// One tag in a singly linked list of heap nodes.
@@ -26,19 +26,15 @@ struct Node {
 /// Not `Clone`: a derived clone of a long list would recurse once per node.
 #[derive(Debug, Default)]
 pub struct BoxedNodes {
-    entities: EntitySet,
-    /// `heads[e]`: the first node of entity `e`. Invariant: `heads.len() == entities.slots()`;
+    book: Bookkeeping,
+    /// `heads[e]`: the first node of entity `e`. Invariant: one per entity handle;
     /// released entities have `None`.
     heads: Vec<Option<Box<Node>>>,
-    /// Tags over all lists (= heap nodes).
-    tag_count: usize,
-    allocator_calls: u64,
 }
 
 impl BoxedNodes {
     fn head_mut(&mut self, entity: Entity) -> Result<&mut Option<Box<Node>>, TagError> {
-        self.entities.check(entity)?;
-        Ok(&mut self.heads[entity as usize])
+        self.book.record_mut(&mut self.heads, entity)
     }
 
     /// The tags of the list starting at `head`, in order.
@@ -80,22 +76,14 @@ impl TagStore for BoxedNodes {
         Self::default()
     }
 
-    fn create_entity(&mut self) -> Result<Entity, TagError> {
-        match self.entities.create(u32::MAX, &mut self.allocator_calls)? {
-            Created::Reused(e) => Ok(e),
-            Created::Fresh(e) => {
-                push_counted(&mut self.heads, None, &mut self.allocator_calls);
-                Ok(e)
-            }
-        }
-    }
+    answered_by_the_bookkeeping! { create: heads = None, destroy: clear_entity }
 
     fn add_tag(&mut self, entity: Entity, tag: Tag) -> Result<(), TagError> {
         let head = self.head_mut(entity)?;
         let next = head.take();
         *head = Some(Box::new(Node { tag, next }));
-        self.allocator_calls += 1;
-        self.tag_count += 1;
+        self.book.allocator_calls += 1;
+        self.book.tag_count += 1;
         Ok(())
     }
 
@@ -107,8 +95,8 @@ impl TagStore for BoxedNodes {
                 Some(node) if node.tag == tag => {
                     let next = node.next.take();
                     *link = next;
-                    self.allocator_calls += 1;
-                    self.tag_count -= 1;
+                    self.book.allocator_calls += 1;
+                    self.book.tag_count -= 1;
                     return Ok(true);
                 }
                 Some(node) => link = &mut node.next,
@@ -139,53 +127,25 @@ impl TagStore for BoxedNodes {
     fn clear_entity(&mut self, entity: Entity) -> Result<(), TagError> {
         let list = self.head_mut(entity)?.take();
         let n = Self::free_list(list);
-        self.allocator_calls += n as u64;
-        self.tag_count -= n;
+        self.book.allocator_calls += n as u64;
+        self.book.tag_count -= n;
         Ok(())
     }
 
-    fn destroy_entity(&mut self, entity: Entity) -> Result<(), TagError> {
-        self.clear_entity(entity)?;
-        self.entities.destroy(entity, &mut self.allocator_calls)
-    }
-
-    fn entity_count(&self) -> usize {
-        self.entities.len()
-    }
-
-    fn tag_count(&self) -> usize {
-        self.tag_count
-    }
-
     fn memory_bytes(&self) -> usize {
-        self.entities.memory_bytes()
-            + self.heads.capacity() * size_of::<Option<Box<Node>>>()
-            + self.tag_count * size_of::<Node>()
-    }
-
-    fn allocator_calls(&self) -> u64 {
-        self.allocator_calls
+        self.book.memory_bytes(&self.heads) + self.book.tag_count * size_of::<Node>()
     }
 
     fn check_invariants(&self) -> Result<(), String> {
-        self.entities.check_invariants()?;
-        if self.heads.len() != self.entities.slots() {
-            return Err(format!(
-                "{} heads for {} entity slots",
-                self.heads.len(),
-                self.entities.slots()
-            ));
-        }
+        self.book.check_records(&self.heads, "heads")?;
         let mut total = 0;
         for (e, head) in self.heads.iter().enumerate() {
-            if head.is_some() && !self.entities.is_live(e as Entity) {
+            if head.is_some() && !self.book.entities.is_live(e as Entity) {
                 return Err(format!("released entity {e} has nodes"));
             }
             total += Self::chain(head).count();
         }
-        if total != self.tag_count {
-            return Err(format!("tag_count {} but {total} tags", self.tag_count));
-        }
+        self.book.check_tag_count(total)?;
         Ok(())
     }
 }

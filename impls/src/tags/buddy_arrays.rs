@@ -40,8 +40,8 @@
 //! not count the table (8 bytes per 16-byte leaf) or the arena's 4 KiB alignment slack, as the
 //! allocator family's own `metadata_bytes` excludes them.
 
-use super::entities::{Created, EntitySet};
-use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
+use super::entities::Bookkeeping;
+use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore};
 use crate::DesignMeta;
 use crate::alloc::buddy::Buddy;
 use crate::alloc::{AllocError, BlockAllocator};
@@ -96,21 +96,18 @@ impl Block {
 /// Each entity's tags in one power-of-two block of a buddy-allocated arena that doubles when full.
 #[derive(Debug, Clone)]
 pub struct BuddyArrays {
-    entities: EntitySet,
-    /// `blocks[e]`: entity `e`'s block. Invariant: `blocks.len() == entities.slots()`; released
+    book: Bookkeeping,
+    /// `blocks[e]`: entity `e`'s block. Invariant: one per entity handle; released
     /// entities have `Block::NONE`.
     blocks: Vec<Block>,
     /// `None` until the first tag is added, and then every block with `cap > 0` is live in it;
     /// its live blocks are exactly those (no leaks).
     arena: Option<Buddy>,
-    tag_count: usize,
-    allocator_calls: u64,
 }
 
 impl BuddyArrays {
     fn block(&self, entity: Entity) -> Result<Block, TagError> {
-        self.entities.check(entity)?;
-        Ok(self.blocks[entity as usize])
+        self.book.record(&self.blocks, entity).copied()
     }
 
     /// The bytes of the `len` tags in use of `block`.
@@ -153,7 +150,7 @@ impl BuddyArrays {
         }
         let arena = Buddy::with_arena(total, MIN_BLOCK)
             .expect("a power-of-two arena of at least 4 KiB holds the buddy's metadata");
-        self.allocator_calls += Buddy::HEAP_ALLOCATIONS;
+        self.book.allocator_calls += Buddy::HEAP_ALLOCATIONS;
         Ok(arena)
     }
 
@@ -223,7 +220,7 @@ impl BuddyArrays {
                 block.offset = u32::try_from(to).expect("arenas are at most 4 GiB");
             }
             // Dropping the old buddy frees its arena and its table.
-            self.allocator_calls += Buddy::HEAP_ALLOCATIONS;
+            self.book.allocator_calls += Buddy::HEAP_ALLOCATIONS;
         }
         self.arena = Some(new);
         Ok(())
@@ -247,23 +244,13 @@ impl TagStore for BuddyArrays {
 
     fn new() -> Self {
         Self {
-            entities: EntitySet::new(),
+            book: Bookkeeping::new(),
             blocks: Vec::new(),
             arena: None,
-            tag_count: 0,
-            allocator_calls: 0,
         }
     }
 
-    fn create_entity(&mut self) -> Result<Entity, TagError> {
-        match self.entities.create(u32::MAX, &mut self.allocator_calls)? {
-            Created::Reused(e) => Ok(e),
-            Created::Fresh(e) => {
-                push_counted(&mut self.blocks, Block::NONE, &mut self.allocator_calls);
-                Ok(e)
-            }
-        }
-    }
+    answered_by_the_bookkeeping! { create: blocks = Block::NONE }
 
     fn add_tag(&mut self, entity: Entity, tag: Tag) -> Result<(), TagError> {
         let mut block = self.block(entity)?;
@@ -276,7 +263,7 @@ impl TagStore for BuddyArrays {
             .expect("a block with room is in the arena");
         Self::write_tag(arena, block, block.len, tag);
         self.blocks[entity as usize].len += 1;
-        self.tag_count += 1;
+        self.book.tag_count += 1;
         Ok(())
     }
 
@@ -292,7 +279,7 @@ impl TagStore for BuddyArrays {
             Self::write_tag(arena, block, i as u32, moved);
         }
         self.blocks[entity as usize].len = last;
-        self.tag_count -= 1;
+        self.book.tag_count -= 1;
         Ok(true)
     }
 
@@ -318,7 +305,7 @@ impl TagStore for BuddyArrays {
 
     fn clear_entity(&mut self, entity: Entity) -> Result<(), TagError> {
         let block = self.block(entity)?;
-        self.tag_count -= block.len as usize;
+        self.book.tag_count -= block.len as usize;
         self.blocks[entity as usize].len = 0;
         Ok(())
     }
@@ -331,41 +318,20 @@ impl TagStore for BuddyArrays {
                 .free_sized(block.offset as usize, block.bytes(), TAG_BYTES)
                 .expect("the entity's block is live");
         }
-        self.tag_count -= block.len as usize;
+        self.book.tag_count -= block.len as usize;
         self.blocks[entity as usize] = Block::NONE;
-        self.entities.destroy(entity, &mut self.allocator_calls)
-    }
-
-    fn entity_count(&self) -> usize {
-        self.entities.len()
-    }
-
-    fn tag_count(&self) -> usize {
-        self.tag_count
+        self.book.release(entity)
     }
 
     fn memory_bytes(&self) -> usize {
-        self.entities.memory_bytes()
-            + self.blocks.capacity() * size_of::<Block>()
-            + self.arena_bytes()
-    }
-
-    fn allocator_calls(&self) -> u64 {
-        self.allocator_calls
+        self.book.memory_bytes(&self.blocks) + self.arena_bytes()
     }
 
     fn check_invariants(&self) -> Result<(), String> {
-        self.entities.check_invariants()?;
-        if self.blocks.len() != self.entities.slots() {
-            return Err(format!(
-                "{} blocks for {} entity slots",
-                self.blocks.len(),
-                self.entities.slots()
-            ));
-        }
+        self.book.check_records(&self.blocks, "blocks")?;
         let (mut tags, mut block_bytes) = (0, 0);
         for (e, &block) in self.blocks.iter().enumerate() {
-            if !self.entities.is_live(e as Entity) && block != Block::NONE {
+            if !self.book.entities.is_live(e as Entity) && block != Block::NONE {
                 return Err(format!("released entity {e} holds {block:?}"));
             }
             if block.len > block.cap {
@@ -391,9 +357,7 @@ impl TagStore for BuddyArrays {
             }
             block_bytes += block.bytes();
         }
-        if tags != self.tag_count {
-            return Err(format!("tag_count {} but {tags} tags", self.tag_count));
-        }
+        self.book.check_tag_count(tags)?;
         if let Some(arena) = &self.arena {
             // Entity blocks are distinct live blocks (each starts one, and blocks never overlap);
             // equal totals mean no other block is live.

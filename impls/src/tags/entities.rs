@@ -1,11 +1,14 @@
-//! Entity handles shared by every tag-store design, so that designs differ only in how they
-//! store tags.
+//! Entity handles and the counts shared by every tag-store design, so that designs differ only
+//! in how they store tags.
 //!
 //! A handle is a `u32` index into the design's per-entity array. Liveness is one bit per index;
 //! destroyed handles go on a LIFO stack and are handed out again first, so the per-entity array
-//! never has more slots than the peak number of live entities.
+//! never has more slots than the peak number of live entities. [`Bookkeeping`] is the entity
+//! set with the tag count and allocator calls every store keeps beside it, and the operations
+//! on a design's per-entity array (a list, a chain head, a block per entity) that are the same
+//! whatever the array holds.
 
-use super::{Entity, TagError, push_counted};
+use super::{Entity, TagError, index_below, push_counted};
 
 /// Which handles are live, and which released ones to hand out next.
 #[derive(Debug, Clone, Default)]
@@ -49,13 +52,7 @@ impl EntitySet {
         let created = if let Some(entity) = self.released.pop() {
             Created::Reused(entity)
         } else {
-            let entity = u32::try_from(self.slots)
-                .ok()
-                .filter(|&e| e < limit)
-                .ok_or(TagError::IndexSpaceExhausted {
-                    what: "entities",
-                    limit: u64::from(limit),
-                })?;
+            let entity = index_below(self.slots, "entities", limit)?;
             if self.slots % 64 == 0 {
                 push_counted(&mut self.live, 0, calls);
             }
@@ -228,6 +225,139 @@ impl EntitySet {
             ));
         }
         Ok(())
+    }
+}
+
+/// What every tag store keeps besides its tags: the entity set, the tag count and the
+/// allocator calls, with the operations on the design's per-entity array (`records`, one entry
+/// per handle ever handed out: a list, a chain head, a block) that do not depend on what an
+/// entry holds.
+#[derive(Debug, Clone, Default)]
+pub struct Bookkeeping {
+    /// Which handles are live, and which released ones to hand out next.
+    pub(crate) entities: EntitySet,
+    /// Tags over all live entities, each occurrence counted.
+    pub(crate) tag_count: usize,
+    /// Calls to the global allocator so far, by the store's own accounting (see
+    /// [`TagStore::allocator_calls`](super::TagStore::allocator_calls)).
+    pub(crate) allocator_calls: u64,
+}
+
+impl Bookkeeping {
+    /// No entities, no tags, no heap memory.
+    pub const fn new() -> Self {
+        Self {
+            entities: EntitySet::new(),
+            tag_count: 0,
+            allocator_calls: 0,
+        }
+    }
+
+    /// Hands out a handle below `limit`: a released one, whose entry in `records` the design
+    /// left empty, or a fresh one, for which `fresh()` is appended to `records` (its growth
+    /// counted as an allocator call).
+    ///
+    /// # Errors
+    /// [`TagError::IndexSpaceExhausted`] when every handle below `limit` is live.
+    pub fn create<R>(
+        &mut self,
+        limit: u32,
+        records: &mut Vec<R>,
+        fresh: impl FnOnce() -> R,
+    ) -> Result<Entity, TagError> {
+        match self.entities.create(limit, &mut self.allocator_calls)? {
+            Created::Reused(e) => Ok(e),
+            Created::Fresh(e) => {
+                push_counted(records, fresh(), &mut self.allocator_calls);
+                Ok(e)
+            }
+        }
+    }
+
+    /// `entity`'s entry in `records`, if `entity` is live.
+    ///
+    /// # Errors
+    /// [`TagError::NoSuchEntity`] otherwise.
+    #[inline]
+    pub fn record<'a, R>(&self, records: &'a [R], entity: Entity) -> Result<&'a R, TagError> {
+        self.entities.check(entity)?;
+        Ok(&records[entity as usize])
+    }
+
+    /// `entity`'s entry in `records`, mutably, if `entity` is live.
+    ///
+    /// # Errors
+    /// [`TagError::NoSuchEntity`] otherwise.
+    #[inline]
+    pub fn record_mut<'a, R>(
+        &self,
+        records: &'a mut [R],
+        entity: Entity,
+    ) -> Result<&'a mut R, TagError> {
+        self.entities.check(entity)?;
+        Ok(&mut records[entity as usize])
+    }
+
+    /// Releases the live `entity`, whose tags the design has already freed, for reuse.
+    ///
+    /// # Errors
+    /// [`TagError::NoSuchEntity`] if it is not live (nothing changes).
+    pub fn release(&mut self, entity: Entity) -> Result<(), TagError> {
+        self.entities.destroy(entity, &mut self.allocator_calls)
+    }
+
+    /// Heap bytes of the entity set and of the `records` buffer (not what entries point to).
+    pub fn memory_bytes<R>(&self, records: &Vec<R>) -> usize {
+        self.entities.memory_bytes() + records.capacity() * size_of::<R>()
+    }
+
+    /// Checks the entity set, and that `records` (the design's `what`) has one entry per
+    /// handle ever handed out.
+    ///
+    /// # Errors
+    /// A description of the first broken invariant.
+    pub fn check_records<R>(&self, records: &[R], what: &str) -> Result<(), String> {
+        self.entities.check_invariants()?;
+        if records.len() == self.entities.slots() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} {what} for {} entity slots",
+                records.len(),
+                self.entities.slots()
+            ))
+        }
+    }
+
+    /// Checks that no released entity's entry in `records` still `holds` tags or storage.
+    ///
+    /// # Errors
+    /// The first released entity that does.
+    pub fn check_released<R>(
+        &self,
+        records: &[R],
+        holds: impl Fn(&R) -> bool,
+    ) -> Result<(), String> {
+        match records
+            .iter()
+            .enumerate()
+            .find(|&(e, record)| !self.entities.is_live(e as Entity) && holds(record))
+        {
+            Some((e, _)) => Err(format!("released entity {e} still holds tags or storage")),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks the tag count against the `total` the design counted in its storage.
+    ///
+    /// # Errors
+    /// The two numbers, when they differ.
+    pub fn check_tag_count(&self, total: usize) -> Result<(), String> {
+        if total == self.tag_count {
+            Ok(())
+        } else {
+            Err(format!("tag_count {} but {total} tags", self.tag_count))
+        }
     }
 }
 

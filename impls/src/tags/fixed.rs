@@ -7,46 +7,37 @@
 //! buffer. Trade-off: the hard limit. Adding a ninth tag is a [`TagError::CapacityExceeded`],
 //! and every entity pays for eight tags whatever it uses (3 tags use 12 of 36 bytes).
 
-use super::entities::{Created, EntitySet};
-use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
+use super::list_per_entity::{ListPerEntity, TagList};
+use super::{Tag, TagDesignInfo, TagDesignKind};
 use crate::DesignMeta;
 
 /// The article's `MAX_TAGS`: the most tags one entity can hold.
 pub const MAX_TAGS: usize = 8;
 
-/// One entity's tags.
+/// `{ n, tags: [u32; 8] }` per entity in one `Vec`.
+pub type Fixed = ListPerEntity<Record>;
+
+/// One entity's tags: a list of at most [`MAX_TAGS`] held inline, 36 bytes.
 #[derive(Debug, Clone, Copy, Default)]
-struct Record {
+pub struct Record {
     /// Tags in use: `tags[..n]`. Invariant: `n <= MAX_TAGS`; 0 for released entities.
     n: u32,
     /// Slots past `n` hold stale values and are never read.
     tags: [Tag; MAX_TAGS],
 }
 
-impl Record {
-    fn tags(&self) -> &[Tag] {
+const _: () = assert!(size_of::<Record>() == 36);
+
+impl std::ops::Deref for Record {
+    type Target = [Tag];
+
+    /// The tags in use.
+    fn deref(&self) -> &[Tag] {
         &self.tags[..self.n as usize]
     }
 }
 
-/// `{ n, tags: [u32; 8] }` per entity in one `Vec`.
-#[derive(Debug, Clone, Default)]
-pub struct Fixed {
-    entities: EntitySet,
-    /// `records[e]` is entity `e`'s. Invariant: `records.len() == entities.slots()`.
-    records: Vec<Record>,
-    tag_count: usize,
-    allocator_calls: u64,
-}
-
-impl Fixed {
-    fn record(&mut self, entity: Entity) -> Result<&mut Record, TagError> {
-        self.entities.check(entity)?;
-        Ok(&mut self.records[entity as usize])
-    }
-}
-
-impl TagStore for Fixed {
+impl TagList for Record {
     const INFO: TagDesignInfo = TagDesignInfo {
         meta: DesignMeta {
             name: "fixed",
@@ -56,131 +47,45 @@ impl TagStore for Fixed {
         tags_per_entity_cap: Some(MAX_TAGS),
     };
 
-    fn new() -> Self {
-        Self::default()
-    }
-
-    fn create_entity(&mut self) -> Result<Entity, TagError> {
-        match self.entities.create(u32::MAX, &mut self.allocator_calls)? {
-            Created::Reused(e) => Ok(e),
-            Created::Fresh(e) => {
-                push_counted(
-                    &mut self.records,
-                    Record::default(),
-                    &mut self.allocator_calls,
-                );
-                Ok(e)
-            }
-        }
-    }
-
-    fn add_tag(&mut self, entity: Entity, tag: Tag) -> Result<(), TagError> {
-        let record = self.record(entity)?;
-        let n = record.n as usize;
+    #[inline]
+    fn push_tag(&mut self, tag: Tag, _: &mut u64) -> Result<(), usize> {
+        let n = self.n as usize;
         if n == MAX_TAGS {
-            return Err(TagError::CapacityExceeded {
-                entity,
-                cap: MAX_TAGS,
-            });
+            return Err(MAX_TAGS);
         }
-        record.tags[n] = tag;
-        record.n += 1;
-        self.tag_count += 1;
+        self.tags[n] = tag;
+        self.n += 1;
         Ok(())
     }
 
-    fn remove_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
-        let record = self.record(entity)?;
-        let Some(i) = record.tags().iter().position(|&t| t == tag) else {
-            return Ok(false);
-        };
-        record.n -= 1;
-        record.tags[i] = record.tags[record.n as usize];
-        self.tag_count -= 1;
-        Ok(true)
+    #[inline]
+    fn remove_at(&mut self, i: usize) {
+        self.n -= 1;
+        self.tags[i] = self.tags[self.n as usize];
     }
 
-    #[inline(always)]
-    fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
-        Ok(self.record(entity)?.tags().contains(&tag))
+    fn clear_tags(&mut self) {
+        self.n = 0;
     }
 
-    #[inline(always)]
-    fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
-        self.record(entity)?.tags().iter().for_each(|&t| f(t));
-        Ok(())
+    /// Only clears: the tags are inline, the one buffer is the store's.
+    fn free(&mut self, _: &mut u64) {
+        self.n = 0;
     }
 
-    fn visit_all(&mut self, mut f: impl FnMut(Entity, Tag)) {
-        // Released entities have n == 0.
-        for (e, record) in self.records.iter().enumerate() {
-            for &t in record.tags() {
-                f(e as Entity, t);
-            }
-        }
+    fn heap_bytes(&self) -> usize {
+        0
     }
 
-    fn clear_entity(&mut self, entity: Entity) -> Result<(), TagError> {
-        let record = self.record(entity)?;
-        let n = record.n as usize;
-        record.n = 0;
-        self.tag_count -= n;
-        Ok(())
-    }
-
-    fn destroy_entity(&mut self, entity: Entity) -> Result<(), TagError> {
-        self.clear_entity(entity)?;
-        self.entities.destroy(entity, &mut self.allocator_calls)
-    }
-
-    fn entity_count(&self) -> usize {
-        self.entities.len()
-    }
-
-    fn tag_count(&self) -> usize {
-        self.tag_count
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.entities.memory_bytes() + self.records.capacity() * size_of::<Record>()
-    }
-
-    fn allocator_calls(&self) -> u64 {
-        self.allocator_calls
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        self.entities.check_invariants()?;
-        if self.records.len() != self.entities.slots() {
-            return Err(format!(
-                "{} records for {} entity slots",
-                self.records.len(),
-                self.entities.slots()
-            ));
-        }
-        let mut total = 0;
-        for (e, record) in self.records.iter().enumerate() {
-            let n = record.n as usize;
-            if n > MAX_TAGS || (n > 0 && !self.entities.is_live(e as Entity)) {
-                return Err(format!("record {e} has n = {n}"));
-            }
-            total += n;
-        }
-        if total != self.tag_count {
-            return Err(format!("tag_count {} but {total} tags", self.tag_count));
-        }
-        Ok(())
+    fn holds_anything(&self) -> bool {
+        self.n > 0
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn record_is_36_bytes() {
-        assert_eq!(size_of::<Record>(), 36);
-    }
+    use crate::tags::{TagError, TagStore};
 
     #[test]
     fn ninth_tag_is_a_clear_error_and_changes_nothing() {

@@ -13,15 +13,10 @@
 //! chunk instead of per tag. Trade-off (the article's): at 3 tags per entity a K = 8 chunk
 //! stores 12 useful bytes of 40; larger K wastes more on small entities, smaller K jumps more.
 
-use super::entities::{Created, EntitySet};
-use super::{
-    Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, count_capacity_change,
-    push_counted,
-};
+use super::entities::Bookkeeping;
+use super::linked::{self, Linked, NIL};
+use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, count_capacity_change};
 use crate::DesignMeta;
-
-/// The nil chunk index.
-const NIL: u32 = 0;
 
 /// Up to `K` tags of one entity, and the link to its next chunk.
 #[derive(Debug, Clone, Copy)]
@@ -46,20 +41,27 @@ impl<const K: usize> Chunk<K> {
     }
 }
 
+impl<const K: usize> Linked for Chunk<K> {
+    const NIL_ELEMENT: Self = Self::EMPTY;
+
+    #[inline]
+    fn next(&self) -> u32 {
+        self.next
+    }
+}
+
 /// `{ n, tags: [u32; K], next }` chunks in one `Vec`, only the head chunk partly filled.
 #[derive(Debug, Clone)]
 pub struct LinkedChunks<const K: usize> {
-    entities: EntitySet,
-    /// `heads[e]`: entity `e`'s first chunk, `NIL` if it has no tags. Invariant:
-    /// `heads.len() == entities.slots()`; released entities have `NIL`.
+    book: Bookkeeping,
+    /// `heads[e]`: entity `e`'s first chunk, `NIL` if it has no tags. Invariant: one per entity
+    /// handle; released entities have `NIL`.
     heads: Vec<u32>,
     /// Invariant: empty, or `chunks[0]` is the unused nil chunk and every other chunk is on
     /// exactly one list: a live entity's, or the free list.
     chunks: Vec<Chunk<K>>,
     /// First free chunk, `NIL` if none.
     free_head: u32,
-    tag_count: usize,
-    allocator_calls: u64,
 }
 
 impl<const K: usize> LinkedChunks<K> {
@@ -70,15 +72,12 @@ impl<const K: usize> LinkedChunks<K> {
     };
 
     fn head(&self, entity: Entity) -> Result<u32, TagError> {
-        self.entities.check(entity)?;
-        Ok(self.heads[entity as usize])
+        self.book.record(&self.heads, entity).copied()
     }
 
     /// The chunks of the list starting at `head`, in order.
     fn chain(&self, head: u32) -> impl Iterator<Item = u32> + '_ {
-        std::iter::successors(Some(head).filter(|&c| c != NIL), |&c| {
-            Some(self.chunks[c as usize].next).filter(|&c| c != NIL)
-        })
+        linked::chain(&self.chunks, head)
     }
 
     /// A chunk holding just `tag` and linking to `next`, from the free list or a new slot.
@@ -87,24 +86,13 @@ impl<const K: usize> LinkedChunks<K> {
         chunk.n = 1;
         chunk.tags[0] = tag;
         chunk.next = next;
-        if self.free_head != NIL {
-            let index = self.free_head;
-            self.free_head = self.chunks[index as usize].next;
-            self.chunks[index as usize] = chunk;
-            return Ok(index);
-        }
-        let index = u32::try_from(self.chunks.len().max(1))
-            .ok()
-            .filter(|&i| i != u32::MAX)
-            .ok_or(TagError::IndexSpaceExhausted {
-                what: "chunks",
-                limit: u64::from(u32::MAX),
-            })?;
-        if self.chunks.is_empty() {
-            push_counted(&mut self.chunks, Chunk::EMPTY, &mut self.allocator_calls);
-        }
-        push_counted(&mut self.chunks, chunk, &mut self.allocator_calls);
-        Ok(index)
+        linked::store(
+            &mut self.chunks,
+            &mut self.free_head,
+            chunk,
+            "chunks",
+            &mut self.book.allocator_calls,
+        )
     }
 
     /// Creates one entity per tag list of `lists`, holding that list's tags, when no released
@@ -135,9 +123,11 @@ impl<const K: usize> LinkedChunks<K> {
                 limit: u64::from(u32::MAX),
             });
         }
-        let Some(created) =
-            self.entities
-                .create_fresh_run(lists.len(), u32::MAX, &mut self.allocator_calls)?
+        let Some(created) = self.book.entities.create_fresh_run(
+            lists.len(),
+            u32::MAX,
+            &mut self.book.allocator_calls,
+        )?
         else {
             return Ok(None);
         };
@@ -161,11 +151,11 @@ impl<const K: usize> LinkedChunks<K> {
                 self.chunks.push(chunk);
             }
             self.heads.push(head);
-            self.tag_count += list.len();
+            self.book.tag_count += list.len();
         }
         let after = (self.heads.capacity(), self.chunks.capacity());
-        count_capacity_change(before.0, after.0, &mut self.allocator_calls);
-        count_capacity_change(before.1, after.1, &mut self.allocator_calls);
+        count_capacity_change(before.0, after.0, &mut self.book.allocator_calls);
+        count_capacity_change(before.1, after.1, &mut self.book.allocator_calls);
         Ok(Some(created))
     }
 
@@ -207,24 +197,14 @@ impl<const K: usize> TagStore for LinkedChunks<K> {
 
     fn new() -> Self {
         Self {
-            entities: EntitySet::new(),
+            book: Bookkeeping::new(),
             heads: Vec::new(),
             chunks: Vec::new(),
             free_head: NIL,
-            tag_count: 0,
-            allocator_calls: 0,
         }
     }
 
-    fn create_entity(&mut self) -> Result<Entity, TagError> {
-        match self.entities.create(u32::MAX, &mut self.allocator_calls)? {
-            Created::Reused(e) => Ok(e),
-            Created::Fresh(e) => {
-                push_counted(&mut self.heads, NIL, &mut self.allocator_calls);
-                Ok(e)
-            }
-        }
-    }
+    answered_by_the_bookkeeping! { create: heads = NIL, destroy: clear_entity }
 
     fn add_tag(&mut self, entity: Entity, tag: Tag) -> Result<(), TagError> {
         let head = self.head(entity)?;
@@ -233,12 +213,12 @@ impl<const K: usize> TagStore for LinkedChunks<K> {
             if (chunk.n as usize) < K {
                 chunk.tags[chunk.n as usize] = tag;
                 chunk.n += 1;
-                self.tag_count += 1;
+                self.book.tag_count += 1;
                 return Ok(());
             }
         }
         self.heads[entity as usize] = self.alloc_chunk(tag, head)?;
-        self.tag_count += 1;
+        self.book.tag_count += 1;
         Ok(())
     }
 
@@ -265,7 +245,7 @@ impl<const K: usize> TagStore for LinkedChunks<K> {
             self.heads[entity as usize] = next;
             self.free_chunk(head);
         }
-        self.tag_count -= 1;
+        self.book.tag_count -= 1;
         Ok(true)
     }
 
@@ -302,7 +282,7 @@ impl<const K: usize> TagStore for LinkedChunks<K> {
         let mut cursor = head;
         while cursor != NIL {
             let chunk = &mut self.chunks[cursor as usize];
-            self.tag_count -= chunk.n as usize;
+            self.book.tag_count -= chunk.n as usize;
             chunk.n = 0;
             cursor = if chunk.next == NIL {
                 // Splice the whole chain onto the free list.
@@ -317,38 +297,12 @@ impl<const K: usize> TagStore for LinkedChunks<K> {
         Ok(())
     }
 
-    fn destroy_entity(&mut self, entity: Entity) -> Result<(), TagError> {
-        self.clear_entity(entity)?;
-        self.entities.destroy(entity, &mut self.allocator_calls)
-    }
-
-    fn entity_count(&self) -> usize {
-        self.entities.len()
-    }
-
-    fn tag_count(&self) -> usize {
-        self.tag_count
-    }
-
     fn memory_bytes(&self) -> usize {
-        self.entities.memory_bytes()
-            + self.heads.capacity() * size_of::<u32>()
-            + self.chunks.capacity() * size_of::<Chunk<K>>()
-    }
-
-    fn allocator_calls(&self) -> u64 {
-        self.allocator_calls
+        self.book.memory_bytes(&self.heads) + self.chunks.capacity() * size_of::<Chunk<K>>()
     }
 
     fn check_invariants(&self) -> Result<(), String> {
-        self.entities.check_invariants()?;
-        if self.heads.len() != self.entities.slots() {
-            return Err(format!(
-                "{} heads for {} entity slots",
-                self.heads.len(),
-                self.entities.slots()
-            ));
-        }
+        self.book.check_records(&self.heads, "heads")?;
         let mut on_list = vec![false; self.chunks.len()];
         let mut total = 0;
         let lists = self
@@ -360,7 +314,7 @@ impl<const K: usize> TagStore for LinkedChunks<K> {
         for (entity, head) in lists {
             if let Some(e) = entity
                 && head != NIL
-                && !self.entities.is_live(e as Entity)
+                && !self.book.entities.is_live(e as Entity)
             {
                 return Err(format!("released entity {e} has chunks"));
             }
@@ -385,13 +339,8 @@ impl<const K: usize> TagStore for LinkedChunks<K> {
                 cursor = chunk.next;
             }
         }
-        if total != self.tag_count {
-            return Err(format!("tag_count {} but {total} tags", self.tag_count));
-        }
-        if let Some(lost) = on_list.iter().skip(1).position(|&o| !o) {
-            return Err(format!("chunk {} is on no list", lost + 1));
-        }
-        Ok(())
+        self.book.check_tag_count(total)?;
+        linked::check_all_listed(&on_list, "chunk")
     }
 }
 

@@ -8,12 +8,10 @@
 //! Trade-off: one allocation for all tags and no cap, but half of every node is the link, and
 //! after churn the links jump around the buffer (a potential cache miss per tag).
 
-use super::entities::{Created, EntitySet};
-use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
+use super::entities::Bookkeeping;
+use super::linked::{self, Linked, NIL};
+use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore};
 use crate::DesignMeta;
-
-/// The nil node index.
-const NIL: u32 = 0;
 
 /// One tag in a singly linked list.
 #[derive(Debug, Clone, Copy, Default)]
@@ -26,53 +24,46 @@ struct Node {
 /// `{ tag, next }` nodes in one `Vec`, node 0 nil, a free list of nodes.
 #[derive(Debug, Clone, Default)]
 pub struct LinkedNodes {
-    entities: EntitySet,
-    /// `heads[e]`: first node of entity `e`, `NIL` if it has no tags. Invariant:
-    /// `heads.len() == entities.slots()`; released entities have `NIL`.
+    book: Bookkeeping,
+    /// `heads[e]`: first node of entity `e`, `NIL` if it has no tags. Invariant: one per entity
+    /// handle; released entities have `NIL`.
     heads: Vec<u32>,
     /// Invariant: empty, or `nodes[0]` is the unused nil node and every other node is on
     /// exactly one list: a live entity's, or the free list.
     nodes: Vec<Node>,
     /// First free node, `NIL` if none.
     free_head: u32,
-    tag_count: usize,
-    allocator_calls: u64,
 }
 
 impl LinkedNodes {
     fn head(&self, entity: Entity) -> Result<u32, TagError> {
-        self.entities.check(entity)?;
-        Ok(self.heads[entity as usize])
+        self.book.record(&self.heads, entity).copied()
     }
 
     /// The nodes of the list starting at `head`, in order.
     fn chain(&self, head: u32) -> impl Iterator<Item = u32> + '_ {
-        std::iter::successors(Some(head).filter(|&n| n != NIL), |&n| {
-            Some(self.nodes[n as usize].next).filter(|&n| n != NIL)
-        })
+        linked::chain(&self.nodes, head)
     }
 
     /// A node holding `tag` and linking to `next`, from the free list or a new slot.
     fn alloc_node(&mut self, tag: Tag, next: u32) -> Result<u32, TagError> {
         let node = Node { tag, next };
-        if self.free_head != NIL {
-            let index = self.free_head;
-            self.free_head = self.nodes[index as usize].next;
-            self.nodes[index as usize] = node;
-            return Ok(index);
-        }
-        let index = self.nodes.len().max(1);
-        let index = u32::try_from(index).ok().filter(|&i| i != u32::MAX).ok_or(
-            TagError::IndexSpaceExhausted {
-                what: "nodes",
-                limit: u64::from(u32::MAX),
-            },
-        )?;
-        if self.nodes.is_empty() {
-            push_counted(&mut self.nodes, Node::default(), &mut self.allocator_calls);
-        }
-        push_counted(&mut self.nodes, node, &mut self.allocator_calls);
-        Ok(index)
+        linked::store(
+            &mut self.nodes,
+            &mut self.free_head,
+            node,
+            "nodes",
+            &mut self.book.allocator_calls,
+        )
+    }
+}
+
+impl Linked for Node {
+    const NIL_ELEMENT: Self = Node { tag: 0, next: NIL };
+
+    #[inline]
+    fn next(&self) -> u32 {
+        self.next
     }
 }
 
@@ -90,20 +81,12 @@ impl TagStore for LinkedNodes {
         Self::default()
     }
 
-    fn create_entity(&mut self) -> Result<Entity, TagError> {
-        match self.entities.create(u32::MAX, &mut self.allocator_calls)? {
-            Created::Reused(e) => Ok(e),
-            Created::Fresh(e) => {
-                push_counted(&mut self.heads, NIL, &mut self.allocator_calls);
-                Ok(e)
-            }
-        }
-    }
+    answered_by_the_bookkeeping! { create: heads = NIL, destroy: clear_entity }
 
     fn add_tag(&mut self, entity: Entity, tag: Tag) -> Result<(), TagError> {
         let head = self.head(entity)?;
         self.heads[entity as usize] = self.alloc_node(tag, head)?;
-        self.tag_count += 1;
+        self.book.tag_count += 1;
         Ok(())
     }
 
@@ -120,7 +103,7 @@ impl TagStore for LinkedNodes {
                 }
                 self.nodes[cursor as usize].next = self.free_head;
                 self.free_head = cursor;
-                self.tag_count -= 1;
+                self.book.tag_count -= 1;
                 return Ok(true);
             }
             prev = cursor;
@@ -159,42 +142,16 @@ impl TagStore for LinkedNodes {
         self.nodes[tail as usize].next = self.free_head;
         self.free_head = head;
         self.heads[entity as usize] = NIL;
-        self.tag_count -= n;
+        self.book.tag_count -= n;
         Ok(())
     }
 
-    fn destroy_entity(&mut self, entity: Entity) -> Result<(), TagError> {
-        self.clear_entity(entity)?;
-        self.entities.destroy(entity, &mut self.allocator_calls)
-    }
-
-    fn entity_count(&self) -> usize {
-        self.entities.len()
-    }
-
-    fn tag_count(&self) -> usize {
-        self.tag_count
-    }
-
     fn memory_bytes(&self) -> usize {
-        self.entities.memory_bytes()
-            + self.heads.capacity() * size_of::<u32>()
-            + self.nodes.capacity() * size_of::<Node>()
-    }
-
-    fn allocator_calls(&self) -> u64 {
-        self.allocator_calls
+        self.book.memory_bytes(&self.heads) + self.nodes.capacity() * size_of::<Node>()
     }
 
     fn check_invariants(&self) -> Result<(), String> {
-        self.entities.check_invariants()?;
-        if self.heads.len() != self.entities.slots() {
-            return Err(format!(
-                "{} heads for {} entity slots",
-                self.heads.len(),
-                self.entities.slots()
-            ));
-        }
+        self.book.check_records(&self.heads, "heads")?;
         let mut owner = vec![false; self.nodes.len()];
         let mut walk = |head: u32, what: &str| -> Result<usize, String> {
             let mut count = 0;
@@ -212,18 +169,13 @@ impl TagStore for LinkedNodes {
         };
         let mut total = 0;
         for (e, &head) in self.heads.iter().enumerate() {
-            if head != NIL && !self.entities.is_live(e as Entity) {
+            if head != NIL && !self.book.entities.is_live(e as Entity) {
                 return Err(format!("released entity {e} has nodes"));
             }
             total += walk(head, &format!("entity {e}"))?;
         }
         walk(self.free_head, "free list")?;
-        if total != self.tag_count {
-            return Err(format!("tag_count {} but {total} tags", self.tag_count));
-        }
-        if let Some(lost) = owner.iter().skip(1).position(|&o| !o) {
-            return Err(format!("node {} is on no list", lost + 1));
-        }
-        Ok(())
+        self.book.check_tag_count(total)?;
+        linked::check_all_listed(&owner, "node")
     }
 }

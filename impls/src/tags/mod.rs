@@ -29,50 +29,65 @@
 //! power-of-two block that the block-allocator family's buddy allocator
 //! ([`crate::alloc::buddy`]) carves from one arena.
 
-/// Writes the [`TagStore`] operations that read and shrink an entity's tags for a store that
-/// keeps one list per entity (`self.lists`, indexed by entity, a released entity's list empty;
-/// `self.list(entity)` checks the entity and gives its list) of any type that derefs to
-/// `[Tag]` and has `swap_remove` and `clear` (`Vec`, `SmallVec`, `ArrayVec`), counting
-/// `self.tag_count`. Removal swaps the last tag into the hole (order is not kept). The stores
-/// differ in how a list grows and is freed, which each writes itself.
-macro_rules! one_list_per_entity {
-    () => {
-        fn remove_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
-            let list = self.list(entity)?;
-            let Some(i) = list.iter().position(|&t| t == tag) else {
-                return Ok(false);
-            };
-            list.swap_remove(i);
-            self.tag_count -= 1;
-            Ok(true)
+/// Writes the [`TagStore`] operations a store answers from its [`entities::Bookkeeping`]
+/// (`self.book`): `create_entity` (a fresh handle appends `fresh` to the per-entity array
+/// named in the call, a reused one keeps its emptied entry; handles stay below `limit`,
+/// `u32::MAX` if not given), the entity count, the tag count and the allocator calls; with
+/// `destroy: clear_entity`, also `destroy_entity` for a store that destroys an entity by
+/// clearing its tags and releasing the handle.
+macro_rules! answered_by_the_bookkeeping {
+    (
+        create: $records:ident = $fresh:expr
+        $(, limit: $limit:expr)?
+        $(, destroy: $clear:ident)?
+        $(,)?
+    ) => {
+        fn create_entity(&mut self) -> Result<Entity, TagError> {
+            self.book.create(
+                answered_by_the_bookkeeping!(@limit $($limit)?),
+                &mut self.$records,
+                || $fresh,
+            )
         }
 
-        #[inline(always)]
-        fn has_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
-            Ok(self.list(entity)?.contains(&tag))
-        }
-
-        #[inline(always)]
-        fn visit_entity(&mut self, entity: Entity, mut f: impl FnMut(Tag)) -> Result<(), TagError> {
-            self.list(entity)?.iter().for_each(|&t| f(t));
-            Ok(())
-        }
-
-        fn visit_all(&mut self, mut f: impl FnMut(Entity, Tag)) {
-            // Released entities have empty lists, so no liveness check is needed.
-            for (e, list) in self.lists.iter().enumerate() {
-                for &t in list {
-                    f(e as Entity, t);
-                }
+        $(
+            fn destroy_entity(&mut self, entity: Entity) -> Result<(), TagError> {
+                self.$clear(entity)?;
+                self.book.release(entity)
             }
+        )?
+
+        fn entity_count(&self) -> usize {
+            self.book.entities.len()
         }
 
-        fn clear_entity(&mut self, entity: Entity) -> Result<(), TagError> {
-            let list = self.list(entity)?;
-            let n = list.len();
-            list.clear();
-            self.tag_count -= n;
-            Ok(())
+        fn tag_count(&self) -> usize {
+            self.book.tag_count
+        }
+
+        fn allocator_calls(&self) -> u64 {
+            self.book.allocator_calls
+        }
+    };
+    (@limit) => {
+        u32::MAX
+    };
+    (@limit $limit:expr) => {
+        $limit
+    };
+}
+
+/// Writes the [`list_per_entity::TagList`] operations a vector type already has under the names `swap_remove`
+/// and `clear` (`Vec`, `SmallVec`, `ArrayVec`): `remove_at` and `clear_tags`.
+macro_rules! vector_tag_list_ops {
+    () => {
+        #[inline]
+        fn remove_at(&mut self, i: usize) {
+            self.swap_remove(i);
+        }
+
+        fn clear_tags(&mut self) {
+            self.clear();
         }
     };
 }
@@ -81,8 +96,10 @@ pub mod boxed_nodes;
 pub mod buddy_arrays;
 pub mod entities;
 pub mod fixed;
+pub(crate) mod linked;
 pub mod linked_chunks;
 pub mod linked_nodes;
+pub mod list_per_entity;
 pub mod model;
 pub mod peers;
 pub mod registry;
@@ -242,4 +259,19 @@ pub(crate) fn push_counted<T>(vec: &mut Vec<T>, value: T, calls: &mut u64) {
     let before = vec.capacity();
     vec.push(value);
     count_capacity_change(before, vec.capacity(), calls);
+}
+
+/// The `u32` index of an element (an entity handle, a node, a chunk) appended at position `len`
+/// of a buffer of `what`, if it stays below `limit`, the design's index space.
+///
+/// # Errors
+/// [`TagError::IndexSpaceExhausted`] otherwise.
+pub(crate) fn index_below(len: usize, what: &'static str, limit: u32) -> Result<u32, TagError> {
+    u32::try_from(len)
+        .ok()
+        .filter(|&i| i < limit)
+        .ok_or(TagError::IndexSpaceExhausted {
+            what,
+            limit: u64::from(limit),
+        })
 }

@@ -46,12 +46,10 @@
 //! linear sweep of the buffer (the owner of each chunk follows from the previous one). Cost:
 //! 8 more bytes per chunk than `linked_chunks` (`prev`, and `tail` per entity), and the swaps.
 
-use super::entities::{Created, EntitySet};
+use super::entities::Bookkeeping;
+use super::linked::{self, NIL};
 use super::{Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, push_counted};
 use crate::DesignMeta;
-
-/// The nil chunk index.
-const NIL: u32 = 0;
 
 /// Set in a chain end's `prev` (head) or `next` (tail): the low bits are the owning entity.
 /// Chunk indices and entity handles therefore stay below `OWNER`.
@@ -115,8 +113,8 @@ struct Ends {
 /// the cursor sweep, or by a two-way bubble sort when `BUBBLE`.
 #[derive(Debug, Clone)]
 pub struct SortedChunks<const K: usize, const BUBBLE: bool = false> {
-    entities: EntitySet,
-    /// `ends[e]`: entity `e`'s first and last chunk. Invariant: `ends.len() == entities.slots()`;
+    book: Bookkeeping,
+    /// `ends[e]`: entity `e`'s first and last chunk. Invariant: one per entity handle;
     /// released entities have `NIL` ends.
     ends: Vec<Ends>,
     /// Invariant: empty, or `chunks[0]` is the unused nil chunk and every other chunk is on
@@ -129,8 +127,6 @@ pub struct SortedChunks<const K: usize, const BUBBLE: bool = false> {
     scan: u32,
     /// Bubble sort only: the step position moves towards slot 1.
     backward: bool,
-    tag_count: usize,
-    allocator_calls: u64,
 }
 
 impl<const K: usize, const BUBBLE: bool> SortedChunks<K, BUBBLE> {
@@ -142,8 +138,7 @@ impl<const K: usize, const BUBBLE: bool> SortedChunks<K, BUBBLE> {
     };
 
     fn ends(&self, entity: Entity) -> Result<Ends, TagError> {
-        self.entities.check(entity)?;
-        Ok(self.ends[entity as usize])
+        self.book.record(&self.ends, entity).copied()
     }
 
     /// The chunks of the chain starting at `head`, in order.
@@ -214,17 +209,19 @@ impl<const K: usize, const BUBBLE: bool> SortedChunks<K, BUBBLE> {
             self.unlink_free(index);
             return Ok(index);
         }
-        let index = u32::try_from(self.chunks.len().max(1))
-            .ok()
-            .filter(|&i| i < OWNER)
-            .ok_or(TagError::IndexSpaceExhausted {
-                what: "chunks",
-                limit: u64::from(OWNER),
-            })?;
+        let index = super::index_below(self.chunks.len().max(1), "chunks", OWNER)?;
         if self.chunks.is_empty() {
-            push_counted(&mut self.chunks, Chunk::EMPTY, &mut self.allocator_calls);
+            push_counted(
+                &mut self.chunks,
+                Chunk::EMPTY,
+                &mut self.book.allocator_calls,
+            );
         }
-        push_counted(&mut self.chunks, Chunk::EMPTY, &mut self.allocator_calls);
+        push_counted(
+            &mut self.chunks,
+            Chunk::EMPTY,
+            &mut self.book.allocator_calls,
+        );
         Ok(index)
     }
 
@@ -383,26 +380,16 @@ impl<const K: usize, const BUBBLE: bool> TagStore for SortedChunks<K, BUBBLE> {
 
     fn new() -> Self {
         Self {
-            entities: EntitySet::new(),
+            book: Bookkeeping::new(),
             ends: Vec::new(),
             chunks: Vec::new(),
             free_head: NIL,
             scan: 1,
             backward: false,
-            tag_count: 0,
-            allocator_calls: 0,
         }
     }
 
-    fn create_entity(&mut self) -> Result<Entity, TagError> {
-        match self.entities.create(OWNER, &mut self.allocator_calls)? {
-            Created::Reused(e) => Ok(e),
-            Created::Fresh(e) => {
-                push_counted(&mut self.ends, Ends::default(), &mut self.allocator_calls);
-                Ok(e)
-            }
-        }
-    }
+    answered_by_the_bookkeeping! { create: ends = Ends::default(), limit: OWNER, destroy: clear_entity }
 
     fn add_tag(&mut self, entity: Entity, tag: Tag) -> Result<(), TagError> {
         let Ends { tail, .. } = self.ends(entity)?;
@@ -428,7 +415,7 @@ impl<const K: usize, const BUBBLE: bool> TagStore for SortedChunks<K, BUBBLE> {
             }
             ends.tail = slot;
         }
-        self.tag_count += 1;
+        self.book.tag_count += 1;
         self.sort_step();
         Ok(())
     }
@@ -459,7 +446,7 @@ impl<const K: usize, const BUBBLE: bool> TagStore for SortedChunks<K, BUBBLE> {
                 }
                 self.free_chunk(tail);
             }
-            self.tag_count -= 1;
+            self.book.tag_count -= 1;
             true
         } else {
             false
@@ -505,7 +492,7 @@ impl<const K: usize, const BUBBLE: bool> TagStore for SortedChunks<K, BUBBLE> {
                 f(owner, t);
             }
         }
-        for _ in 0..self.entities.len() {
+        for _ in 0..self.book.entities.len() {
             self.sort_step();
         }
     }
@@ -515,7 +502,7 @@ impl<const K: usize, const BUBBLE: bool> TagStore for SortedChunks<K, BUBBLE> {
         let mut cursor = head;
         while cursor != NIL {
             let chunk = self.chunks[cursor as usize];
-            self.tag_count -= chunk.n as usize;
+            self.book.tag_count -= chunk.n as usize;
             self.free_chunk(cursor);
             cursor = match link(chunk.next) {
                 Link::Chunk(next) => next,
@@ -527,38 +514,12 @@ impl<const K: usize, const BUBBLE: bool> TagStore for SortedChunks<K, BUBBLE> {
         Ok(())
     }
 
-    fn destroy_entity(&mut self, entity: Entity) -> Result<(), TagError> {
-        self.clear_entity(entity)?;
-        self.entities.destroy(entity, &mut self.allocator_calls)
-    }
-
-    fn entity_count(&self) -> usize {
-        self.entities.len()
-    }
-
-    fn tag_count(&self) -> usize {
-        self.tag_count
-    }
-
     fn memory_bytes(&self) -> usize {
-        self.entities.memory_bytes()
-            + self.ends.capacity() * size_of::<Ends>()
-            + self.chunks.capacity() * size_of::<Chunk<K>>()
-    }
-
-    fn allocator_calls(&self) -> u64 {
-        self.allocator_calls
+        self.book.memory_bytes(&self.ends) + self.chunks.capacity() * size_of::<Chunk<K>>()
     }
 
     fn check_invariants(&self) -> Result<(), String> {
-        self.entities.check_invariants()?;
-        if self.ends.len() != self.entities.slots() {
-            return Err(format!(
-                "{} ends for {} entity slots",
-                self.ends.len(),
-                self.entities.slots()
-            ));
-        }
+        self.book.check_records(&self.ends, "ends")?;
         if self.scan == 0 {
             return Err("sort cursor at the nil chunk".into());
         }
@@ -581,7 +542,7 @@ impl<const K: usize, const BUBBLE: bool> TagStore for SortedChunks<K, BUBBLE> {
                 }
                 continue;
             }
-            if !self.entities.is_live(e) {
+            if !self.book.entities.is_live(e) {
                 return Err(format!("released entity {e} has chunks"));
             }
             let mut expected_prev = OWNER | e;
@@ -624,13 +585,8 @@ impl<const K: usize, const BUBBLE: bool> TagStore for SortedChunks<K, BUBBLE> {
             expected_prev = cursor;
             cursor = chunk.next;
         }
-        if total != self.tag_count {
-            return Err(format!("tag_count {} but {total} tags", self.tag_count));
-        }
-        if let Some(lost) = on_list.iter().skip(1).position(|&o| !o) {
-            return Err(format!("chunk {} is on no list", lost + 1));
-        }
-        Ok(())
+        self.book.check_tag_count(total)?;
+        linked::check_all_listed(&on_list, "chunk")
     }
 }
 

@@ -18,11 +18,8 @@
 //! everything, which is the periodic hitch the latency pass's p99.9 / max shows, and leaves up
 //! to a third or a half of the capacity unused.
 
-use super::entities::{Created, EntitySet};
-use super::{
-    Entity, Tag, TagDesignInfo, TagDesignKind, TagError, TagStore, count_capacity_change,
-    push_counted,
-};
+use super::list_per_entity::{ListPerEntity, TagList};
+use super::{Tag, TagDesignInfo, TagDesignKind, count_capacity_change};
 use crate::DesignMeta;
 
 /// How a full inner array grows: the registry name and description of the design using it,
@@ -104,39 +101,11 @@ impl Growth for TimesTwo {
 }
 
 /// One `Vec<u32>` per entity, grown by `G`.
-#[derive(Debug, Clone, Default)]
-pub struct VecOfVecs<G = StdGrowth> {
-    growth: std::marker::PhantomData<G>,
-    entities: EntitySet,
-    /// `lists[e]` holds entity `e`'s tags. Invariant: `lists.len() == entities.slots()`, and
-    /// the list of a released entity is empty with no capacity.
-    lists: Vec<Vec<Tag>>,
-    /// Total tags over all lists.
-    tag_count: usize,
-    allocator_calls: u64,
-}
+pub type VecOfVecs<G = StdGrowth> = ListPerEntity<Vec<Tag>, G>;
 
-impl<G: Growth> VecOfVecs<G> {
-    fn list(&mut self, entity: Entity) -> Result<&mut Vec<Tag>, TagError> {
-        self.entities.check(entity)?;
-        Ok(&mut self.lists[entity as usize])
-    }
-
-    /// The design's vectors: `lists()[e]` is entity `e`'s tags (empty for a released entity).
-    /// For the harness's `ref-direct-vec_of_vecs` loop, which uses the `Vec<Vec<u32>>` directly.
-    pub fn lists(&self) -> &[Vec<Tag>] {
-        &self.lists
-    }
-
-    /// The design's vectors taken out of the store, as [`lists`](Self::lists) orders them, and
-    /// its released entities, most recently released last (the next `create_entity` reuses the
-    /// last): a reference loop's throwaway state.
-    pub fn into_parts(self) -> (Vec<Vec<Tag>>, Vec<Entity>) {
-        (self.lists, self.entities.into_released())
-    }
-}
-
-impl<G: Growth + Default> TagStore for VecOfVecs<G> {
+/// The list of a [`VecOfVecs`]: a `Vec<u32>` whose buffer grows by `G` and is freed with its
+/// entity.
+impl<G: Growth> TagList<G> for Vec<Tag> {
     const INFO: TagDesignInfo = TagDesignInfo {
         meta: DesignMeta {
             name: G::NAME,
@@ -146,81 +115,28 @@ impl<G: Growth + Default> TagStore for VecOfVecs<G> {
         tags_per_entity_cap: None,
     };
 
-    fn new() -> Self {
-        Self::default()
-    }
-
-    fn create_entity(&mut self) -> Result<Entity, TagError> {
-        match self.entities.create(u32::MAX, &mut self.allocator_calls)? {
-            Created::Reused(e) => Ok(e),
-            Created::Fresh(e) => {
-                push_counted(&mut self.lists, Vec::new(), &mut self.allocator_calls);
-                Ok(e)
-            }
+    #[inline]
+    fn push_tag(&mut self, tag: Tag, calls: &mut u64) -> Result<(), usize> {
+        let before = self.capacity();
+        if self.len() == before {
+            self.reserve_exact(G::grown(before) - self.len());
         }
-    }
-
-    fn add_tag(&mut self, entity: Entity, tag: Tag) -> Result<(), TagError> {
-        let list = self.list(entity)?;
-        let before = list.capacity();
-        if list.len() == before {
-            list.reserve_exact(G::grown(before) - list.len());
-        }
-        list.push(tag);
-        count_capacity_change(before, list.capacity(), &mut self.allocator_calls);
-        self.tag_count += 1;
+        self.push(tag);
+        count_capacity_change(before, self.capacity(), calls);
         Ok(())
     }
 
-    one_list_per_entity!();
+    vector_tag_list_ops!();
 
-    fn destroy_entity(&mut self, entity: Entity) -> Result<(), TagError> {
-        let list = std::mem::take(self.list(entity)?);
-        self.tag_count -= list.len();
-        count_capacity_change(list.capacity(), 0, &mut self.allocator_calls);
-        self.entities.destroy(entity, &mut self.allocator_calls)
+    fn free(&mut self, calls: &mut u64) {
+        count_capacity_change(std::mem::take(self).capacity(), 0, calls);
     }
 
-    fn entity_count(&self) -> usize {
-        self.entities.len()
+    fn heap_bytes(&self) -> usize {
+        self.capacity() * size_of::<Tag>()
     }
 
-    fn tag_count(&self) -> usize {
-        self.tag_count
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.entities.memory_bytes()
-            + self.lists.capacity() * size_of::<Vec<Tag>>()
-            + self
-                .lists
-                .iter()
-                .map(|l| l.capacity() * size_of::<Tag>())
-                .sum::<usize>()
-    }
-
-    fn allocator_calls(&self) -> u64 {
-        self.allocator_calls
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        self.entities.check_invariants()?;
-        if self.lists.len() != self.entities.slots() {
-            return Err(format!(
-                "{} lists for {} entity slots",
-                self.lists.len(),
-                self.entities.slots()
-            ));
-        }
-        for (e, list) in self.lists.iter().enumerate() {
-            if !self.entities.is_live(e as Entity) && list.capacity() != 0 {
-                return Err(format!("released entity {e} still holds a buffer"));
-            }
-        }
-        let total: usize = self.lists.iter().map(Vec::len).sum();
-        if total != self.tag_count {
-            return Err(format!("tag_count {} but {total} tags", self.tag_count));
-        }
-        Ok(())
+    fn holds_anything(&self) -> bool {
+        self.capacity() != 0
     }
 }
