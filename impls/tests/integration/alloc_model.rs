@@ -7,11 +7,10 @@
 
 use crate::support;
 
-use impls::DesignMeta;
 use impls::alloc::buddy::Buddy;
 use impls::alloc::{
-    AllocDesignInfo, AllocDesignVisitor, AllocError, BadFreeDetection, BlockAllocator, DesignKind,
-    alloc_designs, for_each_alloc_design,
+    AllocDesignVisitor, AllocError, BadFreeDetection, BlockAllocator, DesignKind,
+    for_each_alloc_design,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -309,16 +308,7 @@ impl AllocDesignVisitor for ModelTest {
     }
 }
 
-#[test]
-fn every_design_agrees_with_the_model() {
-    let mut test = ModelTest(ModelRun::new(
-        module_path!(),
-        "every_design_agrees_with_the_model",
-        128,
-    ));
-    for_each_alloc_design(&mut test);
-    test.0.finish();
-}
+support::every_design_agrees_with_the_model!(ModelTest, for_each_alloc_design, cases: 128);
 
 /// Runs `test` on every registered design whose blocks are powers of two from our own buddy
 /// core (the article design and its ablations).
@@ -608,31 +598,6 @@ fn buddy_realloc_grows_in_place_when_the_buddy_is_free() {
     assert_eq!(shrunk, moved, "shrinking stays in place");
     a.check_invariants().unwrap();
     assert_eq!(a.bytes_reserved(), 16 + 64);
-}
-
-/// Peers name the crate version `Cargo.lock` resolves (as `peer_versions.rs` does for ID tables).
-#[test]
-fn every_alloc_peer_names_its_locked_crate_version() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock");
-    let lock = std::fs::read_to_string(path).unwrap();
-    for AllocDesignInfo {
-        meta: DesignMeta { name, kind, .. },
-        ..
-    } in alloc_designs()
-    {
-        if let DesignKind::Peer {
-            crate_name,
-            version,
-            ..
-        } = kind
-        {
-            let entry = format!("name = \"{crate_name}\"\nversion = \"{version}\"\n");
-            assert!(
-                lock.contains(&entry),
-                "{name}: {crate_name} {version} is not in Cargo.lock"
-            );
-        }
-    }
 }
 
 struct PeerBadFrees;

@@ -11,7 +11,6 @@ use impls::data_component::{
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use support::ModelRun;
 
 /// A value as the test generates it.
 #[derive(Debug, Clone)]
@@ -205,26 +204,11 @@ fn run_against_model<D: DataStore>(ops: &[TestOp]) -> Result<(), TestCaseError> 
     Ok(())
 }
 
-/// The property test per design, through the shared seeded runner.
-struct ModelTest(ModelRun);
-
-impl KvDesignVisitor for ModelTest {
-    fn visit<D: DataStore + 'static>(&mut self) {
-        let ops = proptest::collection::vec(op_strategy(), 0..300);
-        self.0
-            .check(D::INFO.meta.name, ops, |ops| run_against_model::<D>(&ops));
-    }
-}
-
-#[test]
-fn every_design_agrees_with_the_model() {
-    let mut test = ModelTest(ModelRun::new(
-        module_path!(),
-        "every_design_agrees_with_the_model",
-        200,
-    ));
-    for_each_kv_design(&mut test);
-    test.0.finish();
+support::every_design_agrees_with_the_model! {
+    KvDesignVisitor::visit<D: DataStore>,
+    for_each_kv_design,
+    ops: 0..300,
+    cases: 200,
 }
 
 /// Designs with narrow offsets refuse data past their cap with a clear error and stay usable.

@@ -284,17 +284,6 @@ fn the_reference_model_agrees_with_the_test_model() {
     StaleReuseTest.visit::<impls::id_table::model::ModelTable<Value>>();
 }
 
-/// A small deterministic PRNG so the churn tests need no extra dependency.
-struct XorShift(u64);
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 struct ChurnTest;
 
 impl DesignVisitor<Value> for ChurnTest {
@@ -304,7 +293,7 @@ impl DesignVisitor<Value> for ChurnTest {
         let mut table = D::new();
         let mut live: Vec<(D::Id, Value)> = Vec::new();
         let mut dead: Vec<D::Id> = Vec::new();
-        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut rng = support::XorShift(0x9E37_79B9_7F4A_7C15);
         for value in 0..target as Value {
             live.push((table.insert(value).unwrap(), value));
         }

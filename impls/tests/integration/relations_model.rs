@@ -14,7 +14,6 @@ use impls::relations::{
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use support::ModelRun;
 
 #[derive(Debug, Clone, Copy)]
 enum TestOp {
@@ -115,16 +114,7 @@ fn run_against_model<D: RelationIndex>(ops: &[TestOp]) -> Result<(), TestCaseErr
             }
         }
         prop_assert_eq!(d.len(), m.len(), "{}", ctx("len"));
-        if let Err(broken) = d.check_invariants() {
-            prop_assert!(false, "{}", ctx(&format!("invariant broken: {broken}")));
-        }
-        if let Err(broken) = m.check_invariants() {
-            prop_assert!(
-                false,
-                "{}",
-                ctx(&format!("model invariant broken: {broken}"))
-            );
-        }
+        support::invariants_hold(d.check_invariants(), m.check_invariants(), ctx)?;
     }
     // Every live record is found through its own keys.
     for (id, r) in m.all() {
@@ -134,26 +124,11 @@ fn run_against_model<D: RelationIndex>(ops: &[TestOp]) -> Result<(), TestCaseErr
     Ok(())
 }
 
-/// The property test per design, through the shared seeded runner.
-struct ModelTest(ModelRun);
-
-impl RelationDesignVisitor for ModelTest {
-    fn visit<D: RelationIndex + 'static>(&mut self) {
-        let ops = proptest::collection::vec(op_strategy(), 0..300);
-        self.0
-            .check(D::INFO.meta.name, ops, |ops| run_against_model::<D>(&ops));
-    }
-}
-
-#[test]
-fn every_design_agrees_with_the_model() {
-    let mut test = ModelTest(ModelRun::new(
-        module_path!(),
-        "every_design_agrees_with_the_model",
-        256,
-    ));
-    for_each_relation_design(&mut test);
-    test.0.finish();
+support::every_design_agrees_with_the_model! {
+    RelationDesignVisitor::visit<D: RelationIndex>,
+    for_each_relation_design,
+    ops: 0..300,
+    cases: 256,
 }
 
 struct StarTest;
@@ -193,29 +168,4 @@ impl RelationDesignVisitor for StarTest {
 #[test]
 fn the_star_empties_cleanly_on_every_design() {
     for_each_relation_design(&mut StarTest);
-}
-
-/// Peers name the crate version `Cargo.lock` resolves.
-#[test]
-fn every_peer_names_its_locked_crate_version() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock");
-    let lock = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    let mut peers = 0;
-    for design in impls::relations::relation_designs() {
-        if let impls::relations::RelationDesignKind::Peer {
-            crate_name,
-            version,
-            ..
-        } = design.meta.kind
-        {
-            peers += 1;
-            let entry = format!("name = \"{crate_name}\"\nversion = \"{version}\"\n");
-            assert!(
-                lock.contains(&entry),
-                "{}: Cargo.lock lacks {crate_name} {version}",
-                design.meta.name
-            );
-        }
-    }
-    assert!(peers > 0);
 }

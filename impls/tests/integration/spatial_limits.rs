@@ -17,6 +17,8 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::support::answer;
+
 use impls::spatial::model::ModelIndex;
 use impls::spatial::{
     MAX_POINT_ID, PointId, Space, SpatialDesignVisitor, SpatialError, SpatialIndex,
@@ -62,13 +64,6 @@ fn space<const D: usize>() -> Space<D> {
         lo: [-50.0; D],
         hi: [50.0; D],
     }
-}
-
-fn answer<const D: usize, I: SpatialIndex<D>>(i: &mut I, c: [f32; D], r: f32) -> Vec<PointId> {
-    let mut v = Vec::new();
-    i.query(c, r, |id| v.push(id));
-    v.sort_unstable();
-    v
 }
 
 /// `v` in the first two axes, `z` in the third (3D only).

@@ -20,7 +20,7 @@ use impls::spatial::{
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use support::ModelRun;
+use support::{ModelRun, answer};
 
 #[derive(Debug, Clone, Copy)]
 enum TestOp<const D: usize> {
@@ -122,13 +122,6 @@ fn space<const D: usize>() -> Space<D> {
         lo: [-10.0; D],
         hi: [10.0; D],
     }
-}
-
-fn answer<const D: usize, I: SpatialIndex<D>>(i: &mut I, c: [f32; D], r: f32) -> Vec<PointId> {
-    let mut v = Vec::new();
-    i.query(c, r, |id| v.push(id));
-    v.sort_unstable();
-    v
 }
 
 /// What a static design must answer to a change: the checks every design makes (the ID,
@@ -246,16 +239,7 @@ impl SpatialDesignVisitor for ModelTest {
     }
 }
 
-#[test]
-fn every_design_agrees_with_the_model() {
-    let mut test = ModelTest(ModelRun::new(
-        module_path!(),
-        "every_design_agrees_with_the_model",
-        96,
-    ));
-    for_each_spatial_design(&mut test);
-    test.0.finish();
-}
+support::every_design_agrees_with_the_model!(ModelTest, for_each_spatial_design, cases: 96);
 
 #[test]
 fn the_fuzzy_hash_visits_2_pow_n_cells_at_its_design_radius() {

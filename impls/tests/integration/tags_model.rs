@@ -10,7 +10,6 @@ use impls::tags::model::ModelStore;
 use impls::tags::{Entity, Tag, TagDesignVisitor, TagError, TagStore, for_each_tag_design};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use support::ModelRun;
 
 #[derive(Debug, Clone, Copy)]
 enum TestOp {
@@ -155,53 +154,18 @@ fn run_against_model<D: TagStore>(ops: &[TestOp]) -> Result<(), TestCaseError> {
             ctx("entity_count")
         );
         prop_assert_eq!(store.tag_count(), m.tag_count(), "{}", ctx("tag_count"));
-        if let Err(broken) = store.check_invariants() {
-            prop_assert!(false, "{}", ctx(&format!("invariant broken: {broken}")));
-        }
-        if let Err(broken) = m.check_invariants() {
-            prop_assert!(
-                false,
-                "{}",
-                ctx(&format!("model invariant broken: {broken}"))
-            );
-        }
+        support::invariants_hold(store.check_invariants(), m.check_invariants(), ctx)?;
     }
     let want = sorted_pairs(&mut model.store);
     prop_assert_eq!(sorted_pairs(&mut store), want, "{}: final", info.meta.name);
     Ok(())
 }
 
-/// The property test per design, through the shared seeded runner.
-struct ModelTest(ModelRun);
-
-impl TagDesignVisitor for ModelTest {
-    fn visit<D: TagStore + 'static>(&mut self) {
-        let ops = proptest::collection::vec(op_strategy(), 0..400);
-        self.0
-            .check(D::INFO.meta.name, ops, |ops| run_against_model::<D>(&ops));
-    }
-}
-
-#[test]
-fn every_design_agrees_with_the_model() {
-    let mut test = ModelTest(ModelRun::new(
-        module_path!(),
-        "every_design_agrees_with_the_model",
-        256,
-    ));
-    for_each_tag_design(&mut test);
-    test.0.finish();
-}
-
-/// A small deterministic PRNG so the churn test needs no extra dependency.
-struct XorShift(u64);
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
+support::every_design_agrees_with_the_model! {
+    TagDesignVisitor::visit<D: TagStore>,
+    for_each_tag_design,
+    ops: 0..400,
+    cases: 256,
 }
 
 struct ChurnTest;
@@ -211,7 +175,7 @@ impl TagDesignVisitor for ChurnTest {
         let name = D::INFO.meta.name;
         let cap = D::INFO.tags_per_entity_cap.unwrap_or(usize::MAX);
         let mut store = D::new();
-        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut rng = support::XorShift(0x9E37_79B9_7F4A_7C15);
         let mut model = ModelStore::new();
         // `live[i]`: the handle of the i-th live entity, the same in the store and the model.
         let mut live: Vec<Entity> = (0..400)
@@ -302,38 +266,12 @@ fn visit_all_yields_exactly_the_model_pairs_after_heavy_churn() {
     for_each_tag_design(&mut ChurnTest);
 }
 
-/// Peers name the crate version `Cargo.lock` resolves, so results never claim a version that
-/// was not measured.
-#[test]
-fn every_peer_names_its_locked_crate_version() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock");
-    let lock = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    let mut peers = 0;
-    for design in impls::tags::tag_designs() {
-        if let impls::tags::TagDesignKind::Peer {
-            crate_name,
-            version,
-            ..
-        } = design.meta.kind
-        {
-            peers += 1;
-            let entry = format!("name = \"{crate_name}\"\nversion = \"{version}\"\n");
-            assert!(
-                lock.contains(&entry),
-                "{}: Cargo.lock does not resolve {crate_name} {version}",
-                design.meta.name
-            );
-        }
-    }
-    assert!(peers > 0, "no peer designs registered");
-}
-
 /// `sorted_chunks`: after churn has fragmented the chains, accesses alone (one sort step each)
 /// make every entity's chain contiguous within two sweeps of the buffer.
 fn chains_become_contiguous_after_accesses<const K: usize>() {
     use impls::tags::sorted_chunks::SortedChunks;
     let mut store = SortedChunks::<K>::new();
-    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let mut rng = support::XorShift(0x2545_F491_4F6C_DD1D);
     let entities: Vec<Entity> = (0..300).map(|_| store.create_entity().unwrap()).collect();
     // Interleaved growth and shrinking: chains of 1..10 chunks spread over the buffer.
     for _ in 0..30_000 {

@@ -16,7 +16,6 @@ use impls::transforms::{
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use support::ModelRun;
 
 #[derive(Debug, Clone)]
 enum TestOp {
@@ -192,26 +191,11 @@ fn run_against_model<D: TransformStore>(ops: &[TestOp]) -> Result<(), TestCaseEr
     Ok(())
 }
 
-/// The property test per design, through the shared seeded runner.
-struct ModelTest(ModelRun);
-
-impl TransformDesignVisitor for ModelTest {
-    fn visit<D: TransformStore + 'static>(&mut self) {
-        let ops = proptest::collection::vec(op_strategy(), 0..200);
-        self.0
-            .check(D::INFO.meta.name, ops, |ops| run_against_model::<D>(&ops));
-    }
-}
-
-#[test]
-fn every_design_agrees_with_the_model() {
-    let mut test = ModelTest(ModelRun::new(
-        module_path!(),
-        "every_design_agrees_with_the_model",
-        256,
-    ));
-    for_each_transform_design(&mut test);
-    test.0.finish();
+support::every_design_agrees_with_the_model! {
+    TransformDesignVisitor::visit<D: TransformStore>,
+    for_each_transform_design,
+    ops: 0..200,
+    cases: 256,
 }
 
 /// Chains of 1500 (deeper than any benchmark): every node moved one by one, then by a batch,

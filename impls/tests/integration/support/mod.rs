@@ -32,9 +32,11 @@ use std::collections::hash_map::RandomState;
 use std::fmt::Debug;
 use std::hash::{BuildHasher, Hasher};
 
+use impls::spatial::{PointId, SpatialIndex};
 use proptest::strategy::{BoxedStrategy, Strategy};
 use proptest::test_runner::{
-    Config, FileFailurePersistence, RngAlgorithm, TestCaseResult, TestRng, TestRunner,
+    Config, FileFailurePersistence, RngAlgorithm, TestCaseError, TestCaseResult, TestRng,
+    TestRunner,
 };
 
 /// Where a design's seed comes from.
@@ -274,4 +276,91 @@ impl ModelRun {
         }
         panic!("{msg}");
     }
+}
+
+/// Writes a family's model property test, given the family's registry visitor trait and design
+/// trait, its `for_each_*` function, the length range of an op sequence and the cases per
+/// design: the visitor `ModelTest` checks `run_against_model::<D>` (of the calling module) on
+/// sequences of `op_strategy()` (likewise) for every design through one [`ModelRun`], and
+/// `#[test] every_design_agrees_with_the_model` runs it over the registry. A family whose
+/// visitor is its own (other inputs, or several designs per visit) names it and gets the
+/// `#[test]` alone.
+macro_rules! every_design_agrees_with_the_model {
+    (
+        $visitor:ident::visit<D: $design:ident>,
+        $for_each:ident,
+        ops: $ops:expr,
+        cases: $cases:expr $(,)?
+    ) => {
+        /// The property test per design, through the shared seeded runner.
+        struct ModelTest($crate::support::ModelRun);
+
+        impl $visitor for ModelTest {
+            fn visit<D: $design + 'static>(&mut self) {
+                let ops = proptest::collection::vec(op_strategy(), $ops);
+                self.0
+                    .check(D::INFO.meta.name, ops, |ops| run_against_model::<D>(&ops));
+            }
+        }
+
+        $crate::support::every_design_agrees_with_the_model!(ModelTest, $for_each, cases: $cases);
+    };
+    ($test:ident, $for_each:ident, cases: $cases:expr $(,)?) => {
+        #[test]
+        fn every_design_agrees_with_the_model() {
+            let mut test = $test($crate::support::ModelRun::new(
+                module_path!(),
+                "every_design_agrees_with_the_model",
+                $cases,
+            ));
+            $for_each(&mut test);
+            test.0.finish();
+        }
+    };
+}
+
+pub(crate) use every_design_agrees_with_the_model;
+
+/// A small deterministic PRNG (xorshift64), so the churn tests need no extra dependency.
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    /// The next value, reduced to `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Fails the test case, in `ctx`'s words, when the design's or the model's invariants are
+/// broken (as their `check_invariants` report it after an op).
+///
+/// # Errors
+/// The case's failure, naming the broken invariant.
+pub fn invariants_hold(
+    design: Result<(), String>,
+    model: Result<(), String>,
+    ctx: impl Fn(&str) -> String,
+) -> Result<(), TestCaseError> {
+    if let Err(broken) = design {
+        return Err(TestCaseError::fail(ctx(&format!(
+            "invariant broken: {broken}"
+        ))));
+    }
+    if let Err(broken) = model {
+        return Err(TestCaseError::fail(ctx(&format!(
+            "model invariant broken: {broken}"
+        ))));
+    }
+    Ok(())
+}
+
+/// A spatial index's answer to a radius query, sorted, so it compares with the model's scan.
+pub fn answer<const D: usize, I: SpatialIndex<D>>(i: &mut I, c: [f32; D], r: f32) -> Vec<PointId> {
+    let mut v = Vec::new();
+    i.query(c, r, |id| v.push(id));
+    v.sort_unstable();
+    v
 }
