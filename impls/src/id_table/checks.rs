@@ -35,6 +35,20 @@ pub(crate) fn holes_are_reused_newest_first<D: IdTable<u32>>(
     refills
 }
 
+/// Lowest-hole-first reuse, the article's example: in a table of `0..10` the objects in slots
+/// 3, 8, 5 and 4 are removed (the invariants checked after each); the next inserts fill 3, 4, 5
+/// and 8, whatever the removal order (a LIFO list would refill 4, 5, 8, 3), then a fresh slot.
+pub(crate) fn holes_are_refilled_lowest_first<D: IdTable<u32>>(slot: fn(D::Id) -> u32) {
+    let (mut t, ids) = filled::<D>(10);
+    for i in [3, 8, 5, 4] {
+        t.remove(ids[i]).unwrap();
+        t.check_invariants().unwrap();
+    }
+    let refilled: Vec<u32> = (0..5).map(|v| slot(t.insert(v).unwrap())).collect();
+    assert_eq!(refilled, [3, 4, 5, 8, 10]);
+    t.check_invariants().unwrap();
+}
+
 /// The stated horizon of a design that retires a slot when its generation would wrap: slot 0
 /// is freed, `fast_forward` moves it to its last generation, the next object there gets the ID
 /// `last`; once that object is removed the slot is never reused and both its IDs stay stale.

@@ -92,21 +92,18 @@ pub struct Holey32<
     /// Invariants: `len() <= 2^INDEX_BITS`; `Occupied` count == `len`; every `Vacant` slot is on
     /// the free queue exactly once; every generation is below 2^G.
     slots: Vec<Slot<T>>,
-    /// The hole insert takes next (FIFO: the oldest; LIFO: the newest), or `NIL` when the
-    /// queue is empty.
-    free_oldest: u32,
-    /// The hole at the far end of the queue (its `next_free` is `NIL`), or `NIL` when the queue
-    /// is empty: FIFO appends here.
-    free_newest: u32,
-    /// Number of holes on the queue.
-    free_len: u32,
+    /// The holes, linked through their `next_free`.
+    free: FreeQueue,
     /// Live objects. Invariant: `len <= CAPACITY`.
     len: usize,
 }
 
-impl<T, const INDEX_BITS: u32, const MIN_FREE: u32, const LIFO: bool>
-    Holey32<T, INDEX_BITS, MIN_FREE, LIFO>
-{
+/// The bounds of a table of [`Id32<INDEX_BITS>`] IDs whose FIFO free queue keeps `MIN_FREE`
+/// holes in reserve: [`Holey32`] and [`Packed`](super::packed::Packed)'s index, whose queues
+/// differ only in what they thread through.
+pub struct FifoReserve<const INDEX_BITS: u32, const MIN_FREE: u32>;
+
+impl<const INDEX_BITS: u32, const MIN_FREE: u32> FifoReserve<INDEX_BITS, MIN_FREE> {
     /// The most live objects: all `2^INDEX_BITS` slots but the `MIN_FREE` reserve.
     pub const CAPACITY: usize = {
         assert!(
@@ -117,38 +114,115 @@ impl<T, const INDEX_BITS: u32, const MIN_FREE: u32, const LIFO: bool>
     };
 
     /// Removals after an ID's own removal before an equal ID can be handed out (the module
-    /// doc's guarantee): `(MIN_FREE + 1) * 2^G - 1`, 67,174,399 at the defaults.
+    /// doc's guarantee): `(MIN_FREE + 1) * 2^G - 1`.
     pub const STALE_BOUND: u64 = (MIN_FREE as u64 + 1) * Id32::<INDEX_BITS>::GENERATION_COUNT - 1;
+}
+
+/// A free queue threaded through vacant slots (or index entries), as [`Holey32`] and
+/// [`Packed`](super::packed::Packed)'s index keep one: from `oldest`, each vacant slot's link
+/// leads to the next newer one, ending at `newest`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FreeQueue {
+    /// The slot insert takes next (FIFO: the oldest; `Holey32`'s LIFO: the newest), or `NIL`
+    /// when the queue is empty.
+    pub(crate) oldest: u32,
+    /// The slot at the far end of the queue (its link is `NIL`), or `NIL` when the queue is
+    /// empty: FIFO appends here.
+    pub(crate) newest: u32,
+    /// Slots on the queue.
+    pub(crate) len: u32,
+}
+
+impl FreeQueue {
+    /// No slot on the queue.
+    pub(crate) const EMPTY: Self = Self {
+        oldest: NIL,
+        newest: NIL,
+        len: 0,
+    };
+
+    /// Walks the queue through `next_vacant` (a vacant slot's link; `None` for a slot that is
+    /// not vacant) and checks that it holds `len` distinct vacant slots ending at `newest`,
+    /// which with the `live` occupied ones are all `slots`.
+    ///
+    /// # Errors
+    /// A description of the first broken invariant.
+    pub(crate) fn check(
+        &self,
+        slots: usize,
+        live: usize,
+        next_vacant: impl Fn(usize) -> Option<u32>,
+    ) -> Result<(), String> {
+        let mut on_queue = vec![false; slots];
+        let mut queued = 0;
+        let mut last = NIL;
+        let mut cursor = self.oldest;
+        while cursor != NIL {
+            let i = cursor as usize;
+            let Some(next) = next_vacant(i) else {
+                return Err(format!("free queue reaches non-vacant slot {i}"));
+            };
+            if std::mem::replace(&mut on_queue[i], true) {
+                return Err(format!("free queue has a cycle through slot {i}"));
+            }
+            queued += 1;
+            last = cursor;
+            cursor = next;
+        }
+        if queued != self.len {
+            return Err(format!("free_len {} but {queued} queued", self.len));
+        }
+        if last != self.newest {
+            return Err(format!("queue ends at {last}, newest is {}", self.newest));
+        }
+        if slots != live + queued as usize {
+            return Err(format!(
+                "a vacant slot is not on the free queue ({queued} queued)"
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<T, const INDEX_BITS: u32, const MIN_FREE: u32, const LIFO: bool>
+    Holey32<T, INDEX_BITS, MIN_FREE, LIFO>
+{
+    /// The most live objects: [`FifoReserve::CAPACITY`].
+    pub const CAPACITY: usize = FifoReserve::<INDEX_BITS, MIN_FREE>::CAPACITY;
+
+    /// The stale-ID bound of the FIFO policy, [`FifoReserve::STALE_BOUND`]: 67,174,399 at the
+    /// defaults.
+    pub const STALE_BOUND: u64 = FifoReserve::<INDEX_BITS, MIN_FREE>::STALE_BOUND;
 
     /// Puts the vacant slot `index` on the free queue: at the tail (FIFO), or at the head, to
     /// be taken next (LIFO).
     fn enqueue_free(&mut self, index: u32) {
         if LIFO {
             if let Slot::Vacant { next_free, .. } = &mut self.slots[index as usize] {
-                *next_free = self.free_oldest;
+                *next_free = self.free.oldest;
             }
-            if self.free_newest == NIL {
-                self.free_newest = index;
+            if self.free.newest == NIL {
+                self.free.newest = index;
             }
-            self.free_oldest = index;
-            self.free_len += 1;
+            self.free.oldest = index;
+            self.free.len += 1;
             return;
         }
-        if self.free_newest == NIL {
-            self.free_oldest = index;
-        } else if let Slot::Vacant { next_free, .. } = &mut self.slots[self.free_newest as usize] {
+        if self.free.newest == NIL {
+            self.free.oldest = index;
+        } else if let Slot::Vacant { next_free, .. } = &mut self.slots[self.free.newest as usize] {
             *next_free = index;
         } else {
-            unreachable!("newest hole {} is occupied", self.free_newest);
+            unreachable!("newest hole {} is occupied", self.free.newest);
         }
-        self.free_newest = index;
-        self.free_len += 1;
+        self.free.newest = index;
+        self.free.len += 1;
     }
 
     /// Takes the oldest hole off the free queue: its index and the generation its next object
     /// gets. The queue must not be empty.
     fn dequeue_free(&mut self) -> (u32, u32) {
-        let index = self.free_oldest;
+        let index = self.free.oldest;
         let Slot::Vacant {
             generation,
             next_free,
@@ -156,10 +230,10 @@ impl<T, const INDEX_BITS: u32, const MIN_FREE: u32, const LIFO: bool>
         else {
             unreachable!("oldest hole {index} is occupied");
         };
-        self.free_oldest = next_free;
-        self.free_len -= 1;
-        if self.free_len == 0 {
-            self.free_newest = NIL;
+        self.free.oldest = next_free;
+        self.free.len -= 1;
+        if self.free.len == 0 {
+            self.free.newest = NIL;
         }
         (index, generation)
     }
@@ -216,16 +290,14 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32, const LIFO: bool> I
         const { assert!(Self::CAPACITY > 0) };
         Self {
             slots: Vec::new(),
-            free_oldest: NIL,
-            free_newest: NIL,
-            free_len: 0,
+            free: FreeQueue::EMPTY,
             len: 0,
         }
     }
 
     #[inline]
     fn insert(&mut self, value: T) -> Result<Self::Id, TableError> {
-        let (index, generation) = if self.free_len > MIN_FREE {
+        let (index, generation) = if self.free.len > MIN_FREE {
             let (index, generation) = self.dequeue_free();
             self.slots[index as usize] = Slot::Occupied { generation, value };
             (index, generation)
@@ -333,38 +405,11 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32, const LIFO: bool> I
         if occupied != self.len {
             return Err(format!("len {} but {occupied} occupied slots", self.len));
         }
-        let mut on_queue = vec![false; self.slots.len()];
-        let mut queued = 0;
-        let mut last = NIL;
-        let mut cursor = self.free_oldest;
-        while cursor != NIL {
-            let i = cursor as usize;
-            let Some(Slot::Vacant { next_free, .. }) = self.slots.get(i) else {
-                return Err(format!("free queue reaches non-vacant slot {i}"));
-            };
-            if on_queue[i] {
-                return Err(format!("free queue has a cycle through slot {i}"));
-            }
-            on_queue[i] = true;
-            queued += 1;
-            last = cursor;
-            cursor = *next_free;
-        }
-        if queued != self.free_len {
-            return Err(format!("free_len {} but {queued} queued", self.free_len));
-        }
-        if last != self.free_newest {
-            return Err(format!(
-                "queue ends at {last}, newest is {}",
-                self.free_newest
-            ));
-        }
-        if self.slots.len() != self.len + queued as usize {
-            return Err(format!(
-                "a vacant slot is not on the free queue ({queued} queued)"
-            ));
-        }
-        Ok(())
+        self.free
+            .check(self.slots.len(), self.len, |i| match self.slots.get(i) {
+                Some(Slot::Vacant { next_free, .. }) => Some(*next_free),
+                _ => None,
+            })
     }
 }
 
@@ -491,10 +536,6 @@ mod tests {
     fn check_invariants_catches_a_lost_hole() {
         let (mut t, ids) = checks::filled::<Holey32<u32, 16, 2>>(2);
         t.remove(ids[0]).unwrap();
-        checks::check_invariants_catches(t, |t| {
-            t.free_oldest = NIL;
-            t.free_newest = NIL;
-            t.free_len = 0;
-        });
+        checks::check_invariants_catches(t, |t| t.free = FreeQueue::EMPTY);
     }
 }

@@ -25,6 +25,7 @@
 //! is `size_of::<T>() + 4 + 8` bytes plus the reserve and `Vec` slack.
 
 use super::dense::{Dense, DenseIndex, DenseTable};
+use super::holey32::{FifoReserve, FreeQueue};
 use super::{DesignInfo, DesignKind, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
@@ -66,46 +67,36 @@ pub struct PackedIndex<const INDEX_BITS: u32 = 22, const MIN_FREE: u32 = 1024> {
     /// the table's `owners`; every vacant entry is on the free queue exactly once; generations
     /// are below 2^G.
     entries: Vec<IndexEntry>,
-    /// Oldest vacant entry (reused next), or `NIL` when the queue is empty.
-    free_oldest: u32,
-    /// Newest vacant entry (its `link` is `NIL`), or `NIL` when the queue is empty.
-    free_newest: u32,
-    /// Number of entries on the free queue.
-    free_len: u32,
+    /// The vacant entries, oldest (reused next) to newest, linked through their `link`.
+    free: FreeQueue,
 }
 
 impl<const INDEX_BITS: u32, const MIN_FREE: u32> PackedIndex<INDEX_BITS, MIN_FREE> {
     /// The most live objects: all `2^INDEX_BITS` index entries but the `MIN_FREE` reserve.
-    pub const CAPACITY: usize = {
-        assert!(
-            MIN_FREE < Id32::<INDEX_BITS>::INDEX_COUNT,
-            "MIN_FREE must be below 2^INDEX_BITS"
-        );
-        (Id32::<INDEX_BITS>::INDEX_COUNT - MIN_FREE) as usize
-    };
+    pub const CAPACITY: usize = FifoReserve::<INDEX_BITS, MIN_FREE>::CAPACITY;
 
     /// Removals after an ID's own removal before an equal ID can be handed out (the module
-    /// doc's guarantee): `(MIN_FREE + 1) * 2^G - 1`, 1,049,599 at the defaults.
-    pub const STALE_BOUND: u64 = (MIN_FREE as u64 + 1) * Id32::<INDEX_BITS>::GENERATION_COUNT - 1;
+    /// doc's guarantee, as `holey32`'s): 1,049,599 at the defaults.
+    pub const STALE_BOUND: u64 = FifoReserve::<INDEX_BITS, MIN_FREE>::STALE_BOUND;
 
     /// Appends the vacant entry `entry` to the free queue.
     fn enqueue_free(&mut self, entry: u32) {
-        if self.free_newest == NIL {
-            self.free_oldest = entry;
+        if self.free.newest == NIL {
+            self.free.oldest = entry;
         } else {
-            self.entries[self.free_newest as usize].link = entry;
+            self.entries[self.free.newest as usize].link = entry;
         }
-        self.free_newest = entry;
-        self.free_len += 1;
+        self.free.newest = entry;
+        self.free.len += 1;
     }
 
     /// Takes the oldest entry off the free queue, which must not be empty.
     fn dequeue_free(&mut self) -> u32 {
-        let entry = self.free_oldest;
-        self.free_oldest = self.entries[entry as usize].link;
-        self.free_len -= 1;
-        if self.free_len == 0 {
-            self.free_newest = NIL;
+        let entry = self.free.oldest;
+        self.free.oldest = self.entries[entry as usize].link;
+        self.free.len -= 1;
+        if self.free.len == 0 {
+            self.free.newest = NIL;
         }
         entry
     }
@@ -133,15 +124,13 @@ impl<T, const INDEX_BITS: u32, const MIN_FREE: u32> DenseIndex<T>
         const { assert!(Self::CAPACITY > 0) };
         Self {
             entries: Vec::new(),
-            free_oldest: NIL,
-            free_newest: NIL,
-            free_len: 0,
+            free: FreeQueue::EMPTY,
         }
     }
 
     #[inline(always)] // several call sites in the replay: see IdTable's doc
     fn insert(&mut self, dense: &mut Dense<T, u32>, value: T) -> Result<Self::Id, TableError> {
-        let entry = if self.free_len > MIN_FREE {
+        let entry = if self.free.len > MIN_FREE {
             self.dequeue_free()
         } else if dense.objects.len() < Self::CAPACITY {
             // Here `entries.len() = len + free_len < 2^INDEX_BITS`, so the entry number fits.
@@ -239,40 +228,10 @@ impl<T, const INDEX_BITS: u32, const MIN_FREE: u32> DenseIndex<T>
         if occupied != len {
             return Err(format!("{occupied} occupied entries for {len} objects"));
         }
-        let mut on_queue = vec![false; self.entries.len()];
-        let mut queued = 0;
-        let mut last = NIL;
-        let mut cursor = self.free_oldest;
-        while cursor != NIL {
-            let i = cursor as usize;
-            match self.entries.get(i) {
-                Some(e) if !e.version.is_occupied() => {
-                    if on_queue[i] {
-                        return Err(format!("free queue has a cycle through entry {i}"));
-                    }
-                    on_queue[i] = true;
-                    queued += 1;
-                    last = cursor;
-                    cursor = e.link;
-                }
-                _ => return Err(format!("free queue reaches non-vacant entry {i}")),
-            }
-        }
-        if queued != self.free_len {
-            return Err(format!("free_len {} but {queued} queued", self.free_len));
-        }
-        if last != self.free_newest {
-            return Err(format!(
-                "queue ends at {last}, newest is {}",
-                self.free_newest
-            ));
-        }
-        if self.entries.len() != len + queued as usize {
-            return Err(format!(
-                "a vacant entry is not on the free queue ({queued} queued)"
-            ));
-        }
-        Ok(())
+        self.free.check(self.entries.len(), len, |i| {
+            let e = self.entries.get(i)?;
+            (!e.version.is_occupied()).then_some(e.link)
+        })
     }
 }
 

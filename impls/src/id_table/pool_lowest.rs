@@ -191,15 +191,7 @@ mod tests {
 
     #[test]
     fn fills_the_lowest_hole_first() {
-        let (mut t, ids) = checks::filled::<PoolLowest<u32>>(10);
-        // The article's example: remove 3, 8, 5, 4; a LIFO list would refill 4, 5, 8, 3.
-        for i in [3, 8, 5, 4] {
-            t.remove(ids[i]).unwrap();
-            t.check_invariants().unwrap();
-        }
-        let refilled: Vec<u32> = (0..5).map(|v| t.insert(v).unwrap().index()).collect();
-        assert_eq!(refilled, [3, 4, 5, 8, 10]);
-        t.check_invariants().unwrap();
+        checks::holes_are_refilled_lowest_first::<PoolLowest<u32>>(Id64::index);
     }
 
     #[test]
