@@ -81,6 +81,9 @@ struct Block {
     cap: u32,
 }
 
+// The 12-byte record the module doc counts.
+const _: () = assert!(size_of::<Block>() == 12);
+
 impl Block {
     const NONE: Self = Self {
         offset: 0,
@@ -376,18 +379,7 @@ impl TagStore for BuddyArrays {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The tags of `e` in block order.
-    fn tags_of(store: &mut BuddyArrays, e: Entity) -> Vec<Tag> {
-        let mut tags = Vec::new();
-        store.visit_entity(e, |t| tags.push(t)).unwrap();
-        tags
-    }
-
-    #[test]
-    fn record_is_12_bytes() {
-        assert_eq!(size_of::<Block>(), 12);
-    }
+    use crate::tags::fixtures::{one_entity_with_tags, tags_of};
 
     #[test]
     fn empty_store_and_tagless_entities_hold_no_arena() {
@@ -405,12 +397,7 @@ mod tests {
 
     #[test]
     fn blocks_double_and_remove_fills_from_the_end() {
-        let mut store = BuddyArrays::new();
-        let e = store.create_entity().unwrap();
-        for t in 0..9 {
-            store.add_tag(e, t).unwrap();
-            store.check_invariants().unwrap();
-        }
+        let (mut store, e) = one_entity_with_tags::<BuddyArrays>(0..9);
         assert_eq!(store.blocks[e as usize].cap, 16, "4 -> 8 -> 16 tags");
         assert!(store.remove_tag(e, 3).unwrap());
         assert_eq!(tags_of(&mut store, e), [0, 1, 2, 8, 4, 5, 6, 7]);

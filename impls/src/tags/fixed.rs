@@ -85,15 +85,12 @@ impl TagList for Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tags::fixtures::one_entity_with_tags;
     use crate::tags::{TagError, TagStore};
 
     #[test]
     fn ninth_tag_is_a_clear_error_and_changes_nothing() {
-        let mut store = Fixed::new();
-        let e = store.create_entity().unwrap();
-        for t in 0..8 {
-            store.add_tag(e, t).unwrap();
-        }
+        let (mut store, e) = one_entity_with_tags::<Fixed>(0..8);
         let err = store.add_tag(e, 8).unwrap_err();
         assert_eq!(err, TagError::CapacityExceeded { entity: e, cap: 8 });
         assert_eq!(err.to_string(), "entity 0 already holds its cap of 8 tags");

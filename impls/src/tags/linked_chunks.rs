@@ -29,6 +29,9 @@ struct Chunk<const K: usize> {
     next: u32,
 }
 
+// The chunk sizes the module doc gives: 40 bytes for K = 8, one 64-byte line for K = 14.
+const _: () = assert!(size_of::<Chunk<8>>() == 40 && size_of::<Chunk<14>>() == 64);
+
 impl<const K: usize> Chunk<K> {
     const EMPTY: Self = Self {
         n: 0,
@@ -347,12 +350,7 @@ impl<const K: usize> TagStore for LinkedChunks<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn chunk_sizes_match_the_docs() {
-        assert_eq!(size_of::<Chunk<8>>(), 40);
-        assert_eq!(size_of::<Chunk<14>>(), 64);
-    }
+    use crate::tags::fixtures::{one_entity_with_tags, tags_of};
 
     #[test]
     fn a_fresh_run_is_a_create_and_an_add_per_tag() {
@@ -385,17 +383,11 @@ mod tests {
 
     #[test]
     fn removing_refills_from_the_head_chunk() {
-        let mut store = LinkedChunks::<8>::new();
-        let e = store.create_entity().unwrap();
-        for t in 0..9 {
-            store.add_tag(e, t).unwrap();
-        }
+        let (mut store, e) = one_entity_with_tags::<LinkedChunks<8>>(0..9);
         // Chunks: head {8}, then {0..8}. Removing 3 moves 8 into its place and frees the head.
         assert!(store.remove_tag(e, 3).unwrap());
         store.check_invariants().unwrap();
         assert_eq!(store.chain(store.heads[0]).count(), 1);
-        let mut tags = Vec::new();
-        store.visit_entity(e, |t| tags.push(t)).unwrap();
-        assert_eq!(tags, [0, 1, 2, 8, 4, 5, 6, 7]);
+        assert_eq!(tags_of(&mut store, e), [0, 1, 2, 8, 4, 5, 6, 7]);
     }
 }

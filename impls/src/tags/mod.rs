@@ -275,3 +275,28 @@ pub(crate) fn index_below(len: usize, what: &'static str, limit: u32) -> Result<
             limit: u64::from(limit),
         })
 }
+
+/// Fixtures the designs' unit tests share.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::{Entity, Tag, TagStore};
+
+    /// A fresh store of design `S` with one entity holding `tags`, added in order with the
+    /// invariants checked after each, and that entity.
+    pub(crate) fn one_entity_with_tags<S: TagStore>(tags: std::ops::Range<Tag>) -> (S, Entity) {
+        let mut store = S::new();
+        let e = store.create_entity().unwrap();
+        for t in tags {
+            store.add_tag(e, t).unwrap();
+            store.check_invariants().unwrap();
+        }
+        (store, e)
+    }
+
+    /// The tags of `e`, in the order the store visits them.
+    pub(crate) fn tags_of<S: TagStore>(store: &mut S, e: Entity) -> Vec<Tag> {
+        let mut tags = Vec::new();
+        store.visit_entity(e, |t| tags.push(t)).unwrap();
+        tags
+    }
+}
