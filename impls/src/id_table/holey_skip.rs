@@ -140,42 +140,59 @@ impl<T: 'static> IdTable<T> for HoleySkip<T> {
     }
 }
 
-/// The value of a slot the `live` bitmask says is occupied.
-#[inline]
-fn live_value<T>(slot: Option<&Slot<T>>) -> &T {
-    match slot {
-        Some(Slot::Occupied { value, .. }) => value,
-        _ => unreachable!("live bit set on a vacant slot"),
-    }
-}
-
-/// Iterator over the live objects of a [`HoleySkip`]: one 64-slot chunk and its `live` word at
-/// a time, stepping straight from one set bit to the next. `next` is safe code; `fold` (used by
-/// `sum`, `for_each`, `map(..).fold`, ...) skips the bounds and discriminant checks.
-struct LiveIter<'a, T> {
-    /// The chunks (and their `live` words) not yet started.
-    words: Zip<slice::Chunks<'a, Slot<T>>, slice::Iter<'a, u64>>,
-    /// The current chunk, from the slot after the last one yielded.
-    chunk: slice::Iter<'a, Slot<T>>,
-    /// The current live word, shifted so bit 0 is `chunk`'s first slot.
-    word: u64,
-}
-
-impl<'a, T> Iterator for LiveIter<'a, T> {
-    type Item = &'a T;
-
-    #[inline]
-    fn next(&mut self) -> Option<&'a T> {
-        while self.word == 0 {
-            let (chunk, &word) = self.words.next()?;
-            self.chunk = chunk.iter();
-            self.word = word;
+/// Writes an iterator over the live objects of a [`HoleySkip`]: one 64-slot chunk and its
+/// `live` word at a time, stepping straight from one set bit to the next. The shared and the
+/// mutable one differ only in the borrow they yield, so one body serves both; extra methods
+/// (the shared one's `fold`) follow the name.
+macro_rules! live_iter {
+    (
+        $(#[$doc:meta])*
+        $name:ident over $chunks:ident of $iter:ident by $chunk_iter:ident yielding $item:ty;
+        $($method:item)*
+    ) => {
+        $(#[$doc])*
+        struct $name<'a, T> {
+            /// The chunks (and their `live` words) not yet started.
+            words: Zip<slice::$chunks<'a, Slot<T>>, slice::Iter<'a, u64>>,
+            /// The current chunk, from the slot after the last one yielded.
+            chunk: slice::$iter<'a, Slot<T>>,
+            /// The current live word, shifted so bit 0 is `chunk`'s first slot.
+            word: u64,
         }
-        let skip = self.word.trailing_zeros();
-        // Shift in two steps: `skip + 1` can be 64, which a single shift cannot express.
-        self.word = (self.word >> skip) >> 1;
-        Some(live_value(self.chunk.nth(skip as usize)))
-    }
+
+        impl<'a, T> Iterator for $name<'a, T> {
+            type Item = $item;
+
+            #[inline]
+            fn next(&mut self) -> Option<$item> {
+                while self.word == 0 {
+                    let (chunk, &word) = self.words.next()?;
+                    self.chunk = chunk.$chunk_iter();
+                    self.word = word;
+                }
+                let skip = self.word.trailing_zeros();
+                // Shift in two steps: `skip + 1` can be 64, which a single shift cannot
+                // express.
+                self.word = (self.word >> skip) >> 1;
+                match self.chunk.nth(skip as usize) {
+                    Some(Slot::Occupied { value, .. }) => Some(value),
+                    _ => unreachable!("live bit set on a vacant slot"),
+                }
+            }
+
+            $($method)*
+
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                (self.word.count_ones() as usize, None)
+            }
+        }
+    };
+}
+
+live_iter! {
+    /// The live objects, shared. `next` is safe code; `fold` (used by `sum`, `for_each`,
+    /// `map(..).fold`, ...) skips the bounds and discriminant checks.
+    LiveIter over Chunks of Iter by iter yielding &'a T;
 
     #[inline]
     fn fold<B, F: FnMut(B, &'a T) -> B>(self, init: B, mut f: F) -> B {
@@ -192,7 +209,7 @@ impl<'a, T> Iterator for LiveIter<'a, T> {
                 // `chunk[0]`. `HoleySkip::live`'s invariant (checked by `check_invariants`,
                 // kept by `insert` and `remove`, the only writers) says a set bit names an
                 // existing, occupied slot, so `i` is in bounds and the slot is `Occupied`.
-                // Measured gain over the checked `live_value(chunk.get(i))`: 2.7 -> 2.15 ns
+                // Measured gain over the checked `chunk.get(i)` and match: 2.7 -> 2.15 ns
                 // per live object at 1M slots with 50% random holes, 0.9 -> 0.45 ns at 16K
                 // slots (examples/iter_holes.rs). Reached by the tests below (`sum`, `count`,
                 // `fold`) and by every fold-based consumer.
@@ -211,43 +228,11 @@ impl<'a, T> Iterator for LiveIter<'a, T> {
             rest = word;
         }
     }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.word.count_ones() as usize, None)
-    }
 }
 
-/// Mutable counterpart of [`LiveIter`].
-struct LiveIterMut<'a, T> {
-    /// The chunks (and their `live` words) not yet started.
-    words: Zip<slice::ChunksMut<'a, Slot<T>>, slice::Iter<'a, u64>>,
-    /// The current chunk, from the slot after the last one yielded.
-    chunk: slice::IterMut<'a, Slot<T>>,
-    /// The current live word, shifted so bit 0 is `chunk`'s first slot.
-    word: u64,
-}
-
-impl<'a, T> Iterator for LiveIterMut<'a, T> {
-    type Item = &'a mut T;
-
-    #[inline]
-    fn next(&mut self) -> Option<&'a mut T> {
-        while self.word == 0 {
-            let (chunk, &word) = self.words.next()?;
-            self.chunk = chunk.iter_mut();
-            self.word = word;
-        }
-        let skip = self.word.trailing_zeros();
-        self.word = (self.word >> skip) >> 1;
-        match self.chunk.nth(skip as usize) {
-            Some(Slot::Occupied { value, .. }) => Some(value),
-            _ => unreachable!("live bit set on a vacant slot"),
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.word.count_ones() as usize, None)
-    }
+live_iter! {
+    /// The live objects, mutably.
+    LiveIterMut over ChunksMut of IterMut by iter_mut yielding &'a mut T;
 }
 
 #[cfg(test)]
