@@ -9,9 +9,11 @@
 //!   so in [`DesignInfo::stale`]);
 //! * lookup is the most common operation and must be fast; add and remove fast too.
 //!
-//! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`IdTable`], then add
-//! its type constructor to [`registry::ctors`] and one line to
-//! [`registry::for_each_design_ctor`]. Every benchmark, test and report picks it up.
+//! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`IdTable`] (or,
+//! for a variant of a shared algorithm, the part that varies: a [`dense::DenseIndex`], a
+//! [`pool_table::FreeSlots`] policy, a [`parity::ParitySlot`] layout), then add its type
+//! constructor to [`registry::ctors`] and one line to [`registry::for_each_design_ctor`].
+//! Every benchmark, test and report picks it up.
 
 pub(crate) mod bits;
 #[cfg(test)]

@@ -134,7 +134,8 @@ pub trait FreeSlots: Sized + Debug + Clone {
     /// new slot appended to `table.slots`, and counts it in `table.len`.
     ///
     /// # Errors
-    /// [`TableError::IdSpaceExhausted`] when a new slot's index would reach [`NIL`].
+    /// [`TableError::IdSpaceExhausted`] when a new slot's index would reach `u32::MAX`, the list
+    /// end.
     fn insert<T>(table: &mut PoolTable<T, Self>, value: T) -> Result<Id64, TableError>;
 
     /// Puts the hole `index` (just vacated, not retired) on the set.

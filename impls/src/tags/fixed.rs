@@ -4,7 +4,8 @@
 //! Layout: one 36-byte record `{ n, tags: [u32; 8] }` per entity in a single buffer, so an
 //! entity's tags are one contiguous read and visit-all is one linear scan. Cost: add O(1),
 //! remove and has O(n) within one record; the only allocator calls are growths of the one
-//! buffer. Trade-off: the hard limit. Adding a ninth tag is a [`TagError::CapacityExceeded`],
+//! buffer. Trade-off: the hard limit. Adding a ninth tag is a
+//! [`TagError::CapacityExceeded`](super::TagError::CapacityExceeded),
 //! and every entity pays for eight tags whatever it uses (3 tags use 12 of 36 bytes).
 
 use super::list_per_entity::{ListPerEntity, TagList};

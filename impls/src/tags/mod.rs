@@ -19,8 +19,9 @@
 //! * Accessing an entity may reorganise storage (`sorted_chunks` sorts incrementally on every
 //!   access), so the visit and lookup operations take `&mut self`.
 //!
-//! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`TagStore`], then
-//! add one line to [`registry::for_each_tag_design`].
+//! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing [`TagStore`] (a
+//! store that keeps one vector per entity implements [`list_per_entity::TagList`] for its
+//! vector instead), then add one line to [`registry::for_each_tag_design`].
 //!
 //! [`model::ModelStore`] is the obviously correct reference the property tests and the
 //! harness's replay verification compare every design with; it is not a registered design.
@@ -77,8 +78,9 @@ macro_rules! answered_by_the_bookkeeping {
     };
 }
 
-/// Writes the [`list_per_entity::TagList`] operations a vector type already has under the names `swap_remove`
-/// and `clear` (`Vec`, `SmallVec`, `ArrayVec`): `remove_at` and `clear_tags`.
+/// Writes the [`list_per_entity::TagList`] operations a vector type already has under the
+/// names `swap_remove` and `clear` (`Vec`, `SmallVec`, `ArrayVec`): `remove_at` and
+/// `clear_tags`.
 macro_rules! vector_tag_list_ops {
     () => {
         #[inline]
