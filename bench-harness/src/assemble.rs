@@ -71,7 +71,7 @@ pub struct Verdict {
     /// Design or reference name.
     pub design: String,
     /// For a reference loop: the design whose replay it writes by hand
-    /// ([`crate::replay::ReferenceLoop::mirrors`]).
+    /// ([`crate::replay::ReferenceLoop::MIRRORS`]).
     pub mirrors: Option<String>,
     /// Live size.
     pub n: usize,
@@ -114,7 +114,7 @@ impl Verdict {
         let checked = Checked::outcome_only(outcome);
         Self {
             reference: true,
-            mirrors: L::mirrors().map(str::to_string),
+            mirrors: L::MIRRORS.map(str::to_string),
             ..Self::of(prepared, &L::name(), &checked)
         }
     }

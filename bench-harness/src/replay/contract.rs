@@ -15,6 +15,7 @@ use workloads::{Trace, TraceOp};
 use results::DesignRecord;
 
 use super::erased::{Design, design};
+pub use super::metric_fields::{MetricFields, NoMetrics};
 use super::resolved::{HandleIds, HandleMap, ResolvedBody};
 use super::shared::CellStates;
 
@@ -31,9 +32,9 @@ pub trait Family: Sized + 'static {
     /// expected answers.
     type Model: Replayer<Family = Self>;
     /// What [`Replayer::measure`] measures beyond time, as a struct whose field names are
-    /// [`Family::metric_section`]'s metric names (`replay/<family>/metrics.rs`; checked by the
-    /// family list's tests); [`NoMetrics`] for a family without.
-    type Metrics: Serialize + Default;
+    /// its section's metric names (a table of [`metric_fields!`](super::metric_fields), in
+    /// `replay/<family>/metrics.rs`); [`NoMetrics`] for a family without.
+    type Metrics: MetricFields;
 
     /// The family's name in trace headers, results and benchmark IDs (the op vocabulary's).
     const NAME: &'static str = <Self::Op as TraceOp>::FAMILY;
@@ -60,7 +61,8 @@ pub trait Family: Sized + 'static {
     /// Workloads whose claims are about how cost grows with N (a quadratic removal against a
     /// linear one): `dodbench sweep` times them at every size of its plan beside
     /// [`Self::MEMORY_BOUND_WORKLOADS`], so `results::verdict` can fit an exponent per design.
-    const SCALING_WORKLOADS: &'static [&'static str];
+    /// None by default.
+    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     /// Largest live size `dodbench sweep` goes to (its replays must stay within seconds).
     const SWEEP_MAX_N: usize;
 
@@ -73,8 +75,15 @@ pub trait Family: Sized + 'static {
         None
     }
 
-    /// Live sizes of the `cargo bench` matrix at `scale`.
-    fn bench_sizes(scale: Scale) -> Vec<usize>;
+    /// The live sizes of the family's runs, as data: the `cargo bench` matrix per scale and
+    /// the passes' sizes.
+    const SIZES: RunSizes;
+
+    /// Live sizes of the `cargo bench` matrix at `scale` ([`RunSizes::bench`] of
+    /// [`Self::SIZES`]).
+    fn bench_sizes(scale: Scale) -> Vec<usize> {
+        Self::SIZES.bench(scale).to_vec()
+    }
 
     /// The sizes `workload` is benchmarked at: [`Family::bench_sizes`] unless the family
     /// restricts a workload (e.g. variants of a workload at other object sizes, run at one
@@ -84,8 +93,17 @@ pub trait Family: Sized + 'static {
         Self::bench_sizes(scale)
     }
 
-    /// Live sizes of the `cache`, `memory` and `latency` passes (`quick` for CI).
-    fn pass_sizes(quick: bool) -> Vec<usize>;
+    /// Live sizes of the `cache`, `memory` and `latency` passes (`quick` for CI), from
+    /// [`Self::SIZES`].
+    fn pass_sizes(quick: bool) -> Vec<usize> {
+        let sizes = Self::SIZES;
+        if quick {
+            sizes.passes_quick
+        } else {
+            sizes.passes
+        }
+        .to_vec()
+    }
 
     /// The family's designs as results records, in registry order.
     fn design_records() -> Vec<DesignRecord>;
@@ -121,9 +139,10 @@ pub trait Family: Sized + 'static {
 
     /// How the report shows [`Family::Metrics`] and `compare` gates them: a title, the metric
     /// that ranks the table, and one spec per field (name, label, unit, description, better
-    /// direction, deterministic or not, chart). `None` for a family without metrics.
+    /// direction, deterministic or not, chart), as the metrics type declares it
+    /// ([`MetricFields::section`]). `None` for a family without metrics.
     fn metric_section() -> Option<results::MetricSection> {
-        None
+        <Self::Metrics as MetricFields>::section()
     }
 
     /// The family as a run records it: its title, time reference, claims and metric specs.
@@ -152,6 +171,39 @@ pub trait Family: Sized + 'static {
     /// reference replayer timed beside them ([`Role::Reference`]), then once per reference
     /// loop.
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V);
+}
+
+/// The live sizes a family runs at ([`Family::SIZES`]): the `cargo bench` matrix at each
+/// [`Scale`] and the sizes of the `cache`, `memory` and `latency` passes, quick (CI) or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunSizes {
+    /// The matrix of a quick run ([`Scale::Quick`]).
+    pub quick: &'static [usize],
+    /// The default matrix ([`Scale::Default`]).
+    pub default: &'static [usize],
+    /// The exhaustive matrix ([`Scale::Full`]).
+    pub full: &'static [usize],
+    /// The passes' sizes in a quick run (CI).
+    pub passes_quick: &'static [usize],
+    /// The passes' sizes otherwise.
+    pub passes: &'static [usize],
+}
+
+impl RunSizes {
+    /// The `cargo bench` matrix at `scale`.
+    pub fn bench(&self, scale: Scale) -> &'static [usize] {
+        match scale {
+            Scale::Quick => self.quick,
+            Scale::Default => self.default,
+            Scale::Full => self.full,
+        }
+    }
+}
+
+/// The results records of a family's designs, one per entry of its registry's list of
+/// `infos` (the registry's `*_designs()`), in order, each made by the family's `record`.
+pub fn records_of<I>(infos: Vec<I>, record: impl Fn(&I) -> DesignRecord) -> Vec<DesignRecord> {
+    infos.iter().map(record).collect()
 }
 
 /// A standalone program that shows a peer's failure with its crate alone
@@ -207,34 +259,6 @@ impl<D, F: HostsDesign<D>> ExtraDesigns<F> for External<D> {
         vec![<F as HostsDesign<D>>::design_record()]
     }
 }
-
-/// Visits every design of a family's registry in `impls` (its `for_each_*` function and
-/// visitor trait, whose bound is the family's design trait) as the family's replayer of that
-/// design, with role [`Role::Design`]: the one bridge from a registry's visitor to
-/// [`ReplayerVisitor`], which each [`Family::for_each_replayer`] starts with. The bracket
-/// holds the registry visitor's type parameters as its trait declares them, then `=>` the
-/// replayer of them:
-///
-/// ```text
-/// visit_registry!(visitor, TagFamily, for_each_tag_design, TagDesignVisitor,
-///     [S: TagStore + 'static] => TagReplay<S>);
-/// ```
-macro_rules! visit_registry {
-    ($visitor:expr, $family:ty, $for_each:path, $registry_visitor:path,
-     [$($params:tt)*] => $replayer:ty) => {{
-        struct Designs<'a, V>(&'a mut V);
-        impl<V: $crate::replay::contract::ReplayerVisitor<$family>> $registry_visitor
-            for Designs<'_, V>
-        {
-            fn visit<$($params)*>(&mut self) {
-                self.0
-                    .visit::<$replayer>($crate::replay::contract::Role::Design);
-            }
-        }
-        $for_each(&mut Designs($visitor));
-    }};
-}
-pub(crate) use visit_registry;
 
 /// [`Family::for_each_replayer`] followed by the extra designs `X`.
 pub fn for_each_replayer_with<F: Family, X: ExtraDesigns<F>, V: ReplayerVisitor<F>>(
@@ -346,25 +370,34 @@ pub trait ReplayerVisitor<F: Family> {
 
 /// A hand-written loop timed beside a family's designs where a trace has its shape (e.g. a
 /// plain `Vec` sum for an iteration body): the floor a design's time is read against.
+///
+/// A loop implements at least one of [`for_trace`](Self::for_trace) and
+/// [`in_cell`](Self::in_cell): each defaults to the other, a loop with a state of its own
+/// writing the first, a loop that can read a design's state in the cell the second.
 pub trait ReferenceLoop: Sized + 'static {
     /// The family whose traces it runs.
     type Family: Family;
 
-    /// Its name in results (family `reference`).
-    fn name() -> String;
-
     /// The design whose replay this loop writes by hand, if any: its time over the loop's is
     /// the replay driver's overhead (`Benchmark::overhead` in results).
-    fn mirrors() -> Option<&'static str> {
-        None
+    const MIRRORS: Option<&'static str> = None;
+
+    /// Its name in results (family `reference`): `ref-direct-<design>` for a loop that mirrors
+    /// a design ([`Self::MIRRORS`]); a loop that mirrors none names itself.
+    fn name() -> String {
+        let design = Self::MIRRORS.expect("a loop that mirrors no design names itself");
+        format!("ref-direct-{design}")
     }
 
     /// The loop for `trace` whose body's expected digest is `expected_body`, or `None` when the
-    /// body does not have its shape.
+    /// body does not have its shape. Defaults to [`in_cell`](Self::in_cell) in a cell that
+    /// holds no design's state.
     fn for_trace(
         trace: &Trace<OpOf<Self::Family>>,
         expected_body: &<Self::Family as Family>::Digest,
-    ) -> Option<Self>;
+    ) -> Option<Self> {
+        Self::in_cell(trace, expected_body, &CellStates::default())
+    }
 
     /// The loop for `trace` in a cell whose designs' timed replays share their states in
     /// `designs`: a loop that mirrors a design reads that design's very state and resolved IDs
@@ -385,6 +418,24 @@ pub trait ReferenceLoop: Sized + 'static {
     /// # Errors
     /// A pass disagreed with the model.
     fn run(&self, iters: u64) -> Result<Duration, String>;
+}
+
+/// [`ReferenceLoop::run`] of a loop whose passes time and verify themselves: `iters` calls of
+/// `pass`, the times summed, stopping at the first pass that fails. Generic and inlined, so
+/// the loop's pass is called as directly as from a hand-written `for`.
+///
+/// # Errors
+/// The first pass's error.
+#[inline]
+pub fn sum_passes(
+    iters: u64,
+    mut pass: impl FnMut() -> Result<Duration, String>,
+) -> Result<Duration, String> {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        total += pass()?;
+    }
+    Ok(total)
 }
 
 /// A family's digest: mergeable so a body replayed in pieces (latency batches, memory samples)
@@ -430,14 +481,14 @@ pub fn reference_loop_names<F: Family>() -> Vec<String> {
     names.0
 }
 
-/// The designs of family `F` that a reference loop mirrors ([`ReferenceLoop::mirrors`]): the
+/// The designs of family `F` that a reference loop mirrors ([`ReferenceLoop::MIRRORS`]): the
 /// ones whose timed replays share their state with the cell ([`CellStates`]).
 pub fn mirrored_designs<F: Family>() -> Vec<&'static str> {
     struct Mirrored(Vec<&'static str>);
     impl<F: Family> ReplayerVisitor<F> for Mirrored {
         fn visit<R: Replayer<Family = F>>(&mut self, _role: Role) {}
         fn visit_loop<L: ReferenceLoop<Family = F>>(&mut self) {
-            self.0.extend(L::mirrors());
+            self.0.extend(L::MIRRORS);
         }
     }
     let mut mirrored = Mirrored(Vec::new());
@@ -556,25 +607,20 @@ pub trait Replayer: Sized + 'static {
     /// # Errors
     /// As [`run`](Replayer::run); the index is the op's in `ops`.
     fn resolve(&mut self, ops: &[OpOf<Self::Family>]) -> Result<ResolvedPair<Self>, ReplayError> {
-        let mut map = std::mem::take(self.handles());
-        map.start_recording();
         let mut ids_per_op = Vec::with_capacity(ops.len());
-        let mut digest = <Self::Family as Family>::Digest::default();
-        let mut result = Ok(());
-        for (index, op) in ops.iter().enumerate() {
-            let before = map.recorded();
-            match self.run(std::slice::from_ref(op), &mut map) {
-                Ok(d) => digest.merge(&d),
-                Err(e) => {
-                    result = Err(ReplayError { index, ..e });
-                    break;
-                }
+        let (result, log) = recording_ids(self, |state, map| {
+            let mut digest = <Self::Family as Family>::Digest::default();
+            for (index, op) in ops.iter().enumerate() {
+                let before = map.recorded();
+                let d = state
+                    .run(std::slice::from_ref(op), map)
+                    .map_err(|e| ReplayError { index, ..e })?;
+                digest.merge(&d);
+                ids_per_op.push((map.recorded() - before) as u32);
             }
-            ids_per_op.push((map.recorded() - before) as u32);
-        }
-        let log = map.stop_recording();
-        *self.handles() = map;
-        result?;
+            Ok(digest)
+        });
+        let digest = result?;
         Ok((ResolvedBody::new(ops, log, &ids_per_op), digest))
     }
 
@@ -640,12 +686,23 @@ pub trait Replayer: Sized + 'static {
     fn check_invariants(&self) -> Result<(), String>;
 }
 
+/// The frame of a dry run ([`Replayer::resolve`] and a replayer's own): runs `replay` on
+/// `state` with its handle map taken out and recording, then puts the map back, whatever
+/// `replay` returned; returns that and every ID the ops used or produced, in op order.
+pub fn recording_ids<R: Replayer, T>(
+    state: &mut R,
+    replay: impl FnOnce(&mut R, &mut HandleMap<R::Id>) -> T,
+) -> (T, Vec<R::Id>) {
+    let mut map = std::mem::take(state.handles());
+    map.start_recording();
+    let result = replay(state, &mut map);
+    let log = map.stop_recording();
+    *state.handles() = map;
+    (result, log)
+}
+
 /// The typed metrics of family `F`.
 pub type MetricsOf<F> = <F as Family>::Metrics;
-
-/// The metrics of a family that measures nothing beyond time: no fields.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct NoMetrics {}
 
 /// `metrics` of family `F` as results.json carries them: named values tagged by the family.
 ///

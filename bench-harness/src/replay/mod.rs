@@ -19,8 +19,10 @@ pub mod components;
 pub mod contract;
 pub mod data_component;
 pub mod erased;
+pub mod glue;
 pub mod id_table;
 pub mod locking;
+pub mod metric_fields;
 pub mod relations;
 pub mod resolved;
 pub mod shared;
@@ -54,3 +56,6 @@ pub use tags::{TagDigest, TagFamily, TagReplay};
 pub use transforms::{TransformDigest, TransformFamily, TransformReplay};
 
 pub use crate::host::{repeatable, set_repeatable};
+
+#[cfg(test)]
+pub(crate) mod testing;

@@ -1,109 +1,87 @@
 //! A block allocator's space metrics ([`AllocMetrics`]): utilisation and fragmentation sampled
 //! after every op of an untimed replay, and the first-failure fill; and how the report shows
-//! them ([`section`]).
+//! them ([`MetricFields::section`]).
 
-use results::{MetricChart, MetricSection, MetricSpec, Unit};
+use crate::replay::metric_fields::metric_fields;
+use results::MetricChart;
 
 use super::*;
 
-/// Space metrics of a block allocator on one trace, sampled after every op of an untimed
-/// replay on the arena the timed replays use; field names are the specs' names.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct AllocMetrics {
+metric_fields! {
+    /// Space metrics of a block allocator on one trace, sampled after every op of an untimed
+    /// replay on the arena the timed replays use.
+    pub struct AllocMetrics;
+    /// The arena-use section: fractions from 0 to 1, ranked by use at peak (highest first), with
+    /// the three use figures drawn together per design.
+    section("Allocator space use", ranked by utilization_at_peak);
+
     /// Arena size of the replay (from the trace's peak; the same for every design).
-    pub arena_bytes: u64,
+    arena_bytes: u64 => trace("arena", Bytes)
+        .describe(
+            "arena size of the replay, from the trace's peak; the same for every design.",
+        );
+
     /// Requested live bytes over reserved bytes at the moment of peak requested bytes.
-    pub utilization_at_peak: f64,
+    utilization_at_peak: f64 => per_design("use at peak", Number)
+        .higher()
+        .describe(
+            "requested live bytes over reserved bytes at the moment of peak requested \
+             bytes.",
+        )
+        .chart(arena_use());
+
     /// Mean over ops of requested live bytes over reserved bytes (ops with nothing live are
     /// skipped).
-    pub utilization_mean: f64,
+    utilization_mean: f64 => per_design("mean use", Number)
+        .higher()
+        .describe(
+            "requested live bytes over reserved bytes, averaged over the ops (ops with \
+             nothing live skipped).",
+        )
+        .chart(arena_use());
+
     /// Internal fragmentation at peak: `(reserved - requested) / reserved`.
-    pub internal_fragmentation_at_peak: f64,
+    internal_fragmentation_at_peak: f64 => per_design("internal frag.", Number)
+        .describe("at peak, (reserved − requested) ÷ reserved: space lost inside blocks.");
+
     /// External fragmentation at peak: `1 - largest free block / free bytes` (the bytes on the
     /// design's free lists); `None` where the design cannot tell both.
-    pub external_fragmentation_at_peak: Option<f64>,
+    external_fragmentation_at_peak: Option<f64> => per_design("external frag.", Number)
+        .describe(
+            "at peak, 1 − largest free block ÷ free bytes: free space split into pieces; \
+             empty where the design cannot tell its largest free block.",
+        );
+
     /// Largest free block over the arena size at peak; `None` where unknown.
-    pub largest_free_over_arena_at_peak: Option<f64>,
+    largest_free_over_arena_at_peak: Option<f64> => per_design("largest free ÷ arena", Number)
+        .higher()
+        .describe(
+            "the largest free block over the arena size, at peak; empty where the design \
+             cannot tell it.",
+        );
+
     /// Allocator metadata (in the arena and on the host heap) in bits per live block, at peak.
-    pub metadata_bits_per_block: f64,
+    metadata_bits_per_block: f64 => per_design("metadata bits / block", Number)
+        .describe(
+            "allocator metadata (in the arena and on the host heap) in bits per live \
+             block, at peak.",
+        );
+
     /// Separately, on an arena of `arena_bytes`: a seeded stream of allocations from the
     /// trace's size mix until the first failure; requested live bytes then over the arena.
-    pub live_fraction_at_first_failure: Option<f64>,
+    live_fraction_at_first_failure: Option<f64> => per_design("live at first failure", Number)
+        .higher()
+        .describe(
+            "separately, on an arena of the same size: a seeded stream of allocations from the \
+             trace's size mix until one fails; requested live bytes then over the arena.",
+        )
+        .chart(arena_use());
 }
 
-/// The arena-use section: fractions from 0 to 1, ranked by use at peak (highest first), with
-/// the three use figures drawn together per design.
-pub fn section() -> MetricSection {
-    let arena_use = || MetricChart::Grouped {
+/// The chart that draws the three use figures together per design.
+fn arena_use() -> MetricChart {
+    MetricChart::Grouped {
         title: "arena use".into(),
-    };
-    MetricSection {
-        title: "Allocator space use".into(),
-        rank_by: "utilization_at_peak".into(),
-        specs: vec![
-            MetricSpec::trace("arena_bytes", "arena", Unit::Bytes).describe(
-                "arena size of the replay, from the trace's peak; the same for every design.",
-            ),
-            MetricSpec::per_design("utilization_at_peak", "use at peak", Unit::Number)
-                .higher()
-                .describe(
-                    "requested live bytes over reserved bytes at the moment of peak requested \
-                     bytes.",
-                )
-                .chart(arena_use()),
-            MetricSpec::per_design("utilization_mean", "mean use", Unit::Number)
-                .higher()
-                .describe(
-                    "requested live bytes over reserved bytes, averaged over the ops (ops with \
-                     nothing live skipped).",
-                )
-                .chart(arena_use()),
-            MetricSpec::per_design(
-                "internal_fragmentation_at_peak",
-                "internal frag.",
-                Unit::Number,
-            )
-            .describe("at peak, (reserved − requested) ÷ reserved: space lost inside blocks."),
-            MetricSpec::per_design(
-                "external_fragmentation_at_peak",
-                "external frag.",
-                Unit::Number,
-            )
-            .describe(
-                "at peak, 1 − largest free block ÷ free bytes: free space split into pieces; \
-                     empty where the design cannot tell its largest free block.",
-            ),
-            MetricSpec::per_design(
-                "largest_free_over_arena_at_peak",
-                "largest free ÷ arena",
-                Unit::Number,
-            )
-            .higher()
-            .describe(
-                "the largest free block over the arena size, at peak; empty where the design \
-                 cannot tell it.",
-            ),
-            MetricSpec::per_design(
-                "metadata_bits_per_block",
-                "metadata bits / block",
-                Unit::Number,
-            )
-            .describe(
-                "allocator metadata (in the arena and on the host heap) in bits per live \
-                     block, at peak.",
-            ),
-            MetricSpec::per_design(
-                "live_fraction_at_first_failure",
-                "live at first failure",
-                Unit::Number,
-            )
-            .higher()
-            .describe(
-                "separately, on an arena of the same size: a seeded stream of allocations from the \
-                 trace's size mix until one fails; requested live bytes then over the arena.",
-            )
-            .chart(arena_use()),
-        ],
     }
 }
 

@@ -56,8 +56,9 @@ use workloads::alloc::{AllocOp, AllocStats, BlockHandle, pow2_block};
 use workloads::rng::TraceRng;
 
 use super::contract::{
-    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, Scale, visit_registry,
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, RunSizes, records_of,
 };
+use super::glue::{forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::AllocMetrics;
 use results::DesignRecord;
@@ -81,10 +82,6 @@ pub type Marker = AllocFamily;
 pub struct AllocFamily;
 
 impl Family for AllocFamily {
-    fn metric_section() -> Option<results::MetricSection> {
-        Some(metrics::section())
-    }
-
     type Op = AllocOp;
     type Digest = AllocDigest;
     type Model = AllocModel;
@@ -107,24 +104,20 @@ impl Family for AllocFamily {
     ];
     /// 16K blocks: the designs that scan a free list per free (`buddy_scan`,
     /// `buddy_system_allocator`) take seconds per replay from 100K.
-    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 14;
 
     /// 1K and 10K blocks at every scale; not 100K (see [`Self::SWEEP_MAX_N`]: every timed replay
     /// of a mutating body needs a fresh setup, so one such benchmark alone would take minutes).
-    fn bench_sizes(_scale: Scale) -> Vec<usize> {
-        vec![1_000, 10_000]
-    }
-
-    fn pass_sizes(_quick: bool) -> Vec<usize> {
-        vec![1_000, 10_000]
-    }
+    const SIZES: RunSizes = RunSizes {
+        quick: &[1_000, 10_000],
+        default: &[1_000, 10_000],
+        full: &[1_000, 10_000],
+        passes_quick: &[1_000, 10_000],
+        passes: &[1_000, 10_000],
+    };
 
     fn design_records() -> Vec<DesignRecord> {
-        impls::alloc::alloc_designs()
-            .iter()
-            .map(design_record)
-            .collect()
+        records_of(impls::alloc::alloc_designs(), design_record)
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
@@ -143,14 +136,12 @@ impl Family for AllocFamily {
     }
 }
 
-/// A user's design from another crate runs as [`AllocReplay`] of it.
-impl<D: BlockAllocator + 'static> super::HostsDesign<D> for AllocFamily {
-    type Replayer = AllocReplay<D>;
-
-    fn design_record() -> DesignRecord {
-        design_record(&D::INFO)
-    }
-}
+hosts_design!(
+    /// A user's design from another crate runs as [`AllocReplay`] of it.
+    AllocFamily,
+    [D: BlockAllocator] => AllocReplay<D>,
+    design_record(&D::INFO)
+);
 
 /// The results record of a block-allocator design. Its "ID" is a `usize` offset.
 pub fn design_record(info: &AllocDesignInfo) -> DesignRecord {
@@ -495,17 +486,7 @@ impl<A: BlockAllocator + 'static> Replayer for AllocReplay<A> {
         }
     }
 
-    fn handles(&mut self) -> &mut HandleMap<Block> {
-        &mut self.blocks
-    }
-
-    fn run<H: HandleIds<Block>>(
-        &mut self,
-        ops: &[AllocOp],
-        ids: &mut H,
-    ) -> Result<AllocDigest, ReplayError> {
-        AllocReplay::run(self, ops, ids)
-    }
+    forward_replay!(AllocReplay { run }, handles: blocks);
 
     fn memory_bytes(&self) -> u64 {
         self.arena_bytes as u64

@@ -69,7 +69,7 @@ use super::{
     AllocDigest, AllocFamily, AllocReplay, MIN_BLOCK, read_head, read_stamps, write_stamps,
 };
 use crate::host::Stopwatch;
-use crate::replay::contract::{ReferenceLoop, Replayer};
+use crate::replay::contract::{ReferenceLoop, Replayer, sum_passes};
 
 /// An op of a body as the application holds it.
 #[derive(Debug, Clone, Copy)]
@@ -593,14 +593,7 @@ impl<A: DirectAllocator> DirectAlloc<A> {
 
 impl<A: DirectAllocator> ReferenceLoop for DirectAlloc<A> {
     type Family = AllocFamily;
-
-    fn name() -> String {
-        format!("ref-direct-{}", A::INFO.meta.name)
-    }
-
-    fn mirrors() -> Option<&'static str> {
-        Some(A::INFO.meta.name)
-    }
+    const MIRRORS: Option<&'static str> = Some(A::INFO.meta.name);
 
     /// For a valid trace with a body that the peer runs (replayed once untimed through its
     /// replay, for the block offsets); `None` otherwise.
@@ -644,11 +637,7 @@ impl<A: DirectAllocator> ReferenceLoop for DirectAlloc<A> {
     /// The crate refused an op, or the digest or a live block's offset differs from the
     /// model's or the peer replay's.
     fn run(&self, iters: u64) -> Result<Duration, String> {
-        let mut total = Duration::ZERO;
-        for _ in 0..iters {
-            total += self.pass()?;
-        }
-        Ok(total)
+        sum_passes(iters, || self.pass())
     }
 }
 
@@ -670,11 +659,8 @@ pub type DirectSlab = DirectAlloc<Slab>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::testing::trace;
     use crate::verify::Expected;
-
-    fn trace(workload: &str) -> Trace<AllocOp> {
-        workloads::registry::generate_for::<AllocOp>(workload, 300, 7, None).unwrap()
-    }
 
     /// The workloads every peer's direct loop is checked on (`alloc-random-mix` also, where
     /// the peer supports its alignments).
@@ -695,7 +681,7 @@ mod tests {
         fn check<A: DirectAllocator>() -> usize {
             let name = A::INFO.meta.name;
             let mut looped_on = 0;
-            assert_eq!(DirectAlloc::<A>::mirrors(), Some(name));
+            assert_eq!(DirectAlloc::<A>::MIRRORS, Some(name));
             assert_eq!(DirectAlloc::<A>::name(), format!("ref-direct-{name}"));
             for workload in WORKLOADS {
                 let trace = trace(workload);

@@ -31,7 +31,10 @@ use impls::components::{
 use workloads::components::{ComponentOp, ComponentStats, EntityHandle};
 use workloads::{Trace, TraceStats};
 
-use super::contract::{Family, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry};
+use super::contract::{
+    Family, ReplayError, Replayer, ReplayerVisitor, RunSizes, Scale, records_of,
+};
+use super::glue::{forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use digest::{ComponentDigest, DT, StateHash, point_mass, state_of, velocity};
 pub use metrics::ComponentMetrics;
@@ -48,10 +51,6 @@ pub type Marker = ComponentFamily;
 pub struct ComponentFamily;
 
 impl Family for ComponentFamily {
-    fn metric_section() -> Option<results::MetricSection> {
-        Some(metrics::section())
-    }
-
     type Op = ComponentOp;
     type Digest = ComponentDigest;
     type Model = ComponentReplay<ModelStore>;
@@ -69,19 +68,21 @@ impl Family for ComponentFamily {
     const MEMORY_WORKLOADS: &'static [&'static str] = &["comp-frame", "comp-gc"];
     const LATENCY_WORKLOADS: &'static [&'static str] = &["comp-lookup", "comp-frame", "comp-gc"];
     /// 256K entities (12 MB of instance data): beyond the last-level cache.
-    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 18;
 
     /// Quick: 1K and 16K. Default: 1K and 64K; 1M is in the full matrix (`DODBENCH_FULL=1`):
     /// at 1M a `comp-gc` replay alone takes seconds per sample for each of 17 designs, which
-    /// would put the family far over its 3-minute share of the default run.
-    fn bench_sizes(scale: Scale) -> Vec<usize> {
-        match scale {
-            Scale::Quick => vec![1_000, 16_384],
-            Scale::Default => vec![1_000, 65_536],
-            Scale::Full => vec![1_000, 65_536, 1_048_576],
-        }
-    }
+    /// would put the family far over its 3-minute share of the default run. The passes: quick,
+    /// 1K and 4K entities (4K × 48 B of instance data is 6 times the simulated 32 KiB L1),
+    /// which keeps the valgrind cache pass near a minute for 15 designs; full: up to 256K
+    /// (12 MB, beyond the simulated 8 MiB last level).
+    const SIZES: RunSizes = RunSizes {
+        quick: &[1_000, 16_384],
+        default: &[1_000, 65_536],
+        full: &[1_000, 65_536, 1_048_576],
+        passes_quick: &[1_000, 4_096],
+        passes: &[1_000, 65_536, 262_144],
+    };
 
     /// The kill-fraction sweep points (`comp-gc-kill*`, default and full runs) at 1,000
     /// entities in a default run, the article's size for its GC claims (G10); at 65,536 in
@@ -95,28 +96,14 @@ impl Family for ComponentFamily {
         }
     }
 
-    /// Quick: 1K and 4K entities (4K × 48 B of instance data is 6 times the simulated 32 KiB
-    /// L1), which keeps the valgrind cache pass near a minute for 15 designs; full: up to 256K
-    /// (12 MB, beyond the simulated 8 MiB last level).
     /// `comp-lookup` is independent lookups of random live entities, each one entity's
     /// position read.
     fn memory_bound(trace: &Trace<ComponentOp>) -> Option<results::MemoryBound> {
         (trace.header.generator == "comp-lookup").then_some(results::MemoryBound::IndependentLoads)
     }
 
-    fn pass_sizes(quick: bool) -> Vec<usize> {
-        if quick {
-            vec![1_000, 4_096]
-        } else {
-            vec![1_000, 65_536, 262_144]
-        }
-    }
-
     fn design_records() -> Vec<DesignRecord> {
-        impls::components::component_designs()
-            .iter()
-            .map(design_record)
-            .collect()
+        records_of(impls::components::component_designs(), design_record)
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
@@ -139,14 +126,12 @@ impl Family for ComponentFamily {
     }
 }
 
-/// A user's design from another crate runs as [`ComponentReplay`] of it.
-impl<D: ComponentStore + 'static> super::HostsDesign<D> for ComponentFamily {
-    type Replayer = ComponentReplay<D>;
-
-    fn design_record() -> DesignRecord {
-        design_record(&D::INFO)
-    }
-}
+hosts_design!(
+    /// A user's design from another crate runs as [`ComponentReplay`] of it.
+    ComponentFamily,
+    [D: ComponentStore] => ComponentReplay<D>,
+    design_record(&D::INFO)
+);
 
 /// The results record of a component design. Its "ID" is the design's entity handle.
 pub fn design_record(info: &ComponentDesignInfo) -> DesignRecord {
@@ -369,21 +354,7 @@ impl<S: ComponentStore + 'static> Replayer for ComponentReplay<S> {
         })
     }
 
-    fn for_trace(trace: &Trace<ComponentOp>) -> Self {
-        ComponentReplay::for_trace(trace)
-    }
-
-    fn handles(&mut self) -> &mut HandleMap<S::Entity> {
-        &mut self.entities
-    }
-
-    fn run<H: HandleIds<S::Entity>>(
-        &mut self,
-        ops: &[ComponentOp],
-        ids: &mut H,
-    ) -> Result<ComponentDigest, ReplayError> {
-        ComponentReplay::run(self, ops, ids)
-    }
+    forward_replay!(ComponentReplay { for_trace, run }, handles: entities);
 
     fn memory_bytes(&self) -> u64 {
         self.store.memory_bytes() as u64
@@ -405,8 +376,7 @@ impl<S: ComponentStore + 'static> Replayer for ComponentReplay<S> {
         trace: &Trace<ComponentOp>,
         stats: &ComponentStats,
     ) -> Result<Option<ComponentMetrics>, ReplayError> {
-        let mut state = Self::for_trace(trace);
-        state.replay(&trace.setup)?;
+        let mut state = Self::after_setup(trace)?;
         let entities = state.store.entity_count() as u64;
         let instances = state.store.instance_count() as u64;
         let memory = state.store.memory_bytes() as u64;
@@ -449,148 +419,6 @@ mod tests {
     use impls::components::peers::hecs::HecsPeer;
     use impls::components::peers::shipyard::ShipyardPeer;
     use impls::components::peers::specs::{SpecsDense, SpecsHash, SpecsVec};
-    use impls::components::{ComponentError, PointMass, VectorField};
-
-    /// Design `S` with the trait's looping defaults of the batch entry points
-    /// (`read_positions`, `write_velocities`, `copy_positions`, `spawn_with`) instead of its
-    /// overrides.
-    struct Defaults<S>(S);
-
-    impl<S: ComponentStore> ComponentStore for Defaults<S> {
-        type Entity = S::Entity;
-        const INFO: ComponentDesignInfo = S::INFO;
-
-        fn new() -> Self {
-            Defaults(S::new())
-        }
-        fn spawn(&mut self) -> Result<S::Entity, ComponentError> {
-            self.0.spawn()
-        }
-        fn kill(&mut self, entity: S::Entity) -> Result<(), ComponentError> {
-            self.0.kill(entity)
-        }
-        fn attach(&mut self, entity: S::Entity, init: PointMass) -> Result<(), ComponentError> {
-            self.0.attach(entity, init)
-        }
-        fn attach_another(
-            &mut self,
-            entity: S::Entity,
-            init: PointMass,
-        ) -> Result<(), ComponentError> {
-            self.0.attach_another(entity, init)
-        }
-        fn detach(&mut self, entity: S::Entity) -> Result<bool, ComponentError> {
-            self.0.detach(entity)
-        }
-        fn position(&self, entity: S::Entity) -> Result<Option<[f32; 3]>, ComponentError> {
-            self.0.position(entity)
-        }
-        fn write(
-            &mut self,
-            entity: S::Entity,
-            field: VectorField,
-            value: [f32; 3],
-        ) -> Result<bool, ComponentError> {
-            self.0.write(entity, field, value)
-        }
-        fn simulate(&mut self, dt: f32) {
-            self.0.simulate(dt);
-        }
-        fn destroy_step(&mut self) {
-            self.0.destroy_step();
-        }
-        fn collect_all_garbage(&mut self) {
-            self.0.collect_all_garbage();
-        }
-        fn garbage(&self) -> usize {
-            self.0.garbage()
-        }
-        fn visit(&self, f: impl FnMut(&PointMass)) {
-            self.0.visit(f);
-        }
-        fn entity_count(&self) -> usize {
-            self.0.entity_count()
-        }
-        fn instance_count(&self) -> usize {
-            self.0.instance_count()
-        }
-        fn memory_bytes(&self) -> usize {
-            self.0.memory_bytes()
-        }
-        fn allocator_calls(&self) -> u64 {
-            self.0.allocator_calls()
-        }
-        fn check_invariants(&self) -> Result<(), String> {
-            self.0.check_invariants()
-        }
-    }
-
-    /// Setup digest, body digest through the handle map, body digest of the timed path (dry
-    /// run, then the resolved body on a fresh state), and the state digest after it.
-    fn digests<S: ComponentStore + 'static>(trace: &Trace<ComponentOp>) -> [String; 4] {
-        let mut state = ComponentReplay::<S>::for_trace(trace);
-        let setup = state.replay(&trace.setup).unwrap();
-        let body = state.replay(&trace.body).unwrap();
-        let mut dry = ComponentReplay::<S>::after_setup(trace).unwrap();
-        let (resolved, _) = dry.resolve(&trace.body).unwrap();
-        let mut timed = ComponentReplay::<S>::after_setup(trace).unwrap();
-        let timed_body = timed.replay_resolved(&trace.body, &resolved).unwrap();
-        let state_digest = timed.state_digest();
-        assert_eq!(state_digest, state.state_digest(), "{}", S::INFO.meta.name);
-        [
-            format!("{setup:?}"),
-            format!("{body:?}"),
-            format!("{timed_body:?}"),
-            format!("{state_digest:?}"),
-        ]
-    }
-
-    /// A design overriding the batch entry points and the same design through the looping
-    /// defaults observe the same answers and leave the same state, on every body shape that
-    /// batches (lookup runs, write runs, copy runs, spawn-then-attach pairs) and on mixed ones.
-    #[test]
-    fn overridden_batch_entry_points_digest_like_the_looping_defaults() {
-        fn same<S: ComponentStore + 'static>(trace: &Trace<ComponentOp>) {
-            assert_eq!(
-                digests::<S>(trace),
-                digests::<Defaults<S>>(trace),
-                "{} on {}",
-                S::INFO.meta.name,
-                trace.header.generator
-            );
-        }
-        let sparse = workloads::registry::generate_for::<ComponentOp>(
-            "comp-lookup",
-            500,
-            3,
-            Some(&serde_json::json!({ "density": 0.3 })),
-        )
-        .unwrap();
-        let mut traces = vec![sparse];
-        for workload in [
-            "comp-lookup",
-            "comp-frame",
-            "comp-gc",
-            "comp-sync",
-            "comp-sync-random",
-        ] {
-            traces.push(
-                workloads::registry::generate_for::<ComponentOp>(workload, 500, 3, None).unwrap(),
-            );
-        }
-        for trace in &traces {
-            same::<HecsPeer>(trace);
-            same::<ShipyardPeer>(trace);
-            same::<SpecsVec>(trace);
-            same::<SpecsDense>(trace);
-            same::<SpecsHash>(trace);
-            #[cfg(feature = "bevy")]
-            {
-                same::<impls::components::peers::bevy::BevyTable>(trace);
-                same::<impls::components::peers::bevy::BevySparse>(trace);
-            }
-        }
-    }
 
     /// A run of lookups, writes or copies stops at a refused op with that op's index and the
     /// design's error for it, like the op-by-op loop.

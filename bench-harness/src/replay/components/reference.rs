@@ -456,23 +456,12 @@ pub(super) fn model_state_after(trace: &Trace<ComponentOp>, designs: &CellStates
 
 impl<P: EcsDirectLoops> ReferenceLoop for DirectEcs<P> {
     type Family = ComponentFamily;
-
-    fn name() -> String {
-        format!("ref-direct-{}", P::INFO.meta.name)
-    }
-
-    fn mirrors() -> Option<&'static str> {
-        Some(P::INFO.meta.name)
-    }
+    const MIRRORS: Option<&'static str> = Some(P::INFO.meta.name);
 
     /// For any non-empty body the peer's replay runs; `None` if the peer refuses the setup
-    /// (or, for a body that writes, the model the trace or the peer the dry run).
-    fn for_trace(trace: &Trace<ComponentOp>, expected: &ComponentDigest) -> Option<Self> {
-        Self::in_cell(trace, expected, &CellStates::default())
-    }
-
-    /// A body of one kind on states of its own; a mixed body with its entities from the dry
-    /// run of the peer's timed replay, if the cell holds it ([`DirectEcs::mixed`]).
+    /// (or, for a body that writes, the model the trace or the peer the dry run). A body of
+    /// one kind on states of its own; a mixed body with its entities from the dry run of the
+    /// peer's timed replay, if the cell holds it ([`DirectEcs::mixed`]).
     fn in_cell(
         trace: &Trace<ComponentOp>,
         expected: &ComponentDigest,
@@ -624,11 +613,8 @@ pub type DirectBevySparse = DirectEcs<impls::components::peers::bevy::BevySparse
 pub(super) mod tests {
     use super::*;
     use crate::replay::ComponentFamily;
+    use crate::replay::testing::{trace, trace_with};
     use crate::verify::Expected;
-
-    fn trace(workload: &str) -> Trace<ComponentOp> {
-        workloads::registry::generate_for::<ComponentOp>(workload, 300, 7, None).unwrap()
-    }
 
     #[test]
     fn simulates_like_the_model_and_refuses_other_bodies() {
@@ -671,7 +657,7 @@ pub(super) mod tests {
             let expected = Expected::<ComponentFamily>::of(trace).unwrap();
             let looped = DirectEcs::<P>::for_trace(trace, &expected.body)
                 .unwrap_or_else(|| panic!("{name}: no loop for {workload}"));
-            assert_eq!(DirectEcs::<P>::mirrors(), Some(name));
+            assert_eq!(DirectEcs::<P>::MIRRORS, Some(name));
             // Three passes after two: a state left over from a pass would fail the third.
             for iters in [2, 3] {
                 looped
@@ -689,13 +675,11 @@ pub(super) mod tests {
             let expected = Expected::<ComponentFamily>::of(trace).unwrap();
             assert!(DirectEcs::<P>::for_trace(trace, &expected.body).is_none());
         }
-        let sparse = workloads::registry::generate_for::<ComponentOp>(
+        let sparse = trace_with(
             "comp-lookup",
             300,
-            7,
             Some(&serde_json::json!({ "density": 0.5 })),
-        )
-        .unwrap();
+        );
         for body in [
             trace("comp-lookup"),
             sparse,

@@ -357,13 +357,10 @@ mod tests {
     use crate::replay::ComponentFamily;
     use crate::replay::components::reference::tests::for_every_direct_loop;
     use crate::replay::contract::ReferenceLoop;
+    use crate::replay::testing::trace;
     use crate::verify::Expected;
     use impls::components::peers::hecs::HecsPeer;
     use impls::components::peers::specs::SpecsDense;
-
-    fn trace(workload: &str) -> Trace<ComponentOp> {
-        workloads::registry::generate_for::<ComponentOp>(workload, 300, 7, None).unwrap()
-    }
 
     /// The mixed loop of design `P` on `trace`, with the model's answers.
     fn looped<P: EcsDirectLoops>(trace: &Trace<ComponentOp>) -> DirectEcs<P> {
@@ -388,7 +385,7 @@ mod tests {
     fn answers_like_the_model<P: EcsDirectLoops>(trace: &Trace<ComponentOp>) {
         let (name, workload) = (P::INFO.meta.name, &trace.header.generator);
         let looped = looped::<P>(trace);
-        assert_eq!(DirectEcs::<P>::mirrors(), Some(name));
+        assert_eq!(DirectEcs::<P>::MIRRORS, Some(name));
         for iters in [2, 3] {
             looped
                 .run(iters)

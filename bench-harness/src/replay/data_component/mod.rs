@@ -24,8 +24,9 @@ use workloads::data_component::{DataStats, EntityHandle, ValueSpec};
 use workloads::{DataOp, Trace, TraceStats};
 
 use super::contract::{
-    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, records_of,
 };
+use super::glue::{forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::DataComponentMetrics;
 use results::DesignRecord;
@@ -40,10 +41,6 @@ pub type Marker = DataComponentFamily;
 pub struct DataComponentFamily;
 
 impl Family for DataComponentFamily {
-    fn metric_section() -> Option<results::MetricSection> {
-        Some(metrics::section())
-    }
-
     type Op = DataOp;
     type Digest = DataComponentDigest;
     type Model = DataComponentReplay<ModelStore>;
@@ -64,34 +61,22 @@ impl Family for DataComponentFamily {
         &["kv-sheet", "kv-grow-strings", "kv-snapshot"];
     /// 64K entities with the 6-key sheet: tens of MB for the boxed designs, past the
     /// last-level cache, with a setup well under a second per design.
-    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 16;
 
     /// At 1K and 100K the default matrix would take well over the family's 2-minute share
     /// (setups of 100K entities rebuilt per timed batch for the write bodies): the default
     /// stops at 10K and 100K is in the full matrix. Quick is 1K alone: with both sizes the
     /// family's quick benchmarks would run over its 30-second share.
-    fn bench_sizes(scale: Scale) -> Vec<usize> {
-        match scale {
-            Scale::Quick => vec![1_000],
-            Scale::Default => vec![1_000, 10_000],
-            Scale::Full => vec![1_000, 100_000, 1_000_000],
-        }
-    }
-
-    fn pass_sizes(quick: bool) -> Vec<usize> {
-        if quick {
-            vec![1_000]
-        } else {
-            vec![1_000, 100_000]
-        }
-    }
+    const SIZES: RunSizes = RunSizes {
+        quick: &[1_000],
+        default: &[1_000, 10_000],
+        full: &[1_000, 100_000, 1_000_000],
+        passes_quick: &[1_000],
+        passes: &[1_000, 100_000],
+    };
 
     fn design_records() -> Vec<DesignRecord> {
-        impls::data_component::kv_designs()
-            .iter()
-            .map(design_record)
-            .collect()
+        records_of(impls::data_component::kv_designs(), design_record)
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
@@ -106,14 +91,12 @@ impl Family for DataComponentFamily {
     }
 }
 
-/// A user's design from another crate runs as [`DataComponentReplay`] of it.
-impl<D: DataStore + 'static> super::HostsDesign<D> for DataComponentFamily {
-    type Replayer = DataComponentReplay<D>;
-
-    fn design_record() -> DesignRecord {
-        design_record(&D::INFO)
-    }
-}
+hosts_design!(
+    /// A user's design from another crate runs as [`DataComponentReplay`] of it.
+    DataComponentFamily,
+    [D: DataStore] => DataComponentReplay<D>,
+    design_record(&D::INFO)
+);
 
 /// The results record of a DataComponent design (its "ID" is the `u32` entity handle).
 pub fn design_record(info: &KvDesignInfo) -> DesignRecord {
@@ -355,21 +338,7 @@ impl<S: DataStore + 'static> Replayer for DataComponentReplay<S> {
         })
     }
 
-    fn for_trace(trace: &Trace<DataOp>) -> Self {
-        DataComponentReplay::for_trace(trace)
-    }
-
-    fn handles(&mut self) -> &mut HandleMap<Entity> {
-        &mut self.entities
-    }
-
-    fn run<H: HandleIds<Entity>>(
-        &mut self,
-        ops: &[DataOp],
-        ids: &mut H,
-    ) -> Result<DataComponentDigest, ReplayError> {
-        DataComponentReplay::run(self, ops, ids)
-    }
+    forward_replay!(DataComponentReplay { for_trace, run }, handles: entities);
 
     fn memory_bytes(&self) -> u64 {
         self.store.memory_bytes() as u64
@@ -383,8 +352,7 @@ impl<S: DataStore + 'static> Replayer for DataComponentReplay<S> {
         trace: &Trace<DataOp>,
         stats: &DataStats,
     ) -> Result<Option<DataComponentMetrics>, ReplayError> {
-        let mut state = Self::for_trace(trace);
-        state.replay(&trace.setup)?;
+        let mut state = Self::after_setup(trace)?;
         let calls_after_setup = state.store.allocator_calls();
         state.replay(&trace.body)?;
         let calls = state.store.allocator_calls();

@@ -70,7 +70,7 @@ use workloads::{DataOp, Trace};
 use super::direct_maps::DirectMaps;
 use super::{DataComponentDigest, DataComponentFamily, DataComponentReplay, value_of};
 use crate::host::Stopwatch;
-use crate::replay::contract::{ReferenceLoop, Replayer, describe_mismatch};
+use crate::replay::contract::{ReferenceLoop, Replayer, describe_mismatch, sum_passes};
 use crate::replay::pass_states::spawn_slot;
 use crate::replay::shared::CellStates;
 
@@ -476,23 +476,12 @@ impl<P: DirectMaps> DirectKv<P> {
 
 impl<P: DirectMaps> ReferenceLoop for DirectKv<P> {
     type Family = DataComponentFamily;
-
-    fn name() -> String {
-        format!("ref-direct-{}", P::INFO.meta.name)
-    }
-
-    fn mirrors() -> Option<&'static str> {
-        Some(P::INFO.meta.name)
-    }
+    const MIRRORS: Option<&'static str> = Some(P::INFO.meta.name);
 
     /// For a trace whose setup is `Spawn`s and `Set`s and whose body is not empty; `None`
-    /// otherwise, or if the design refuses the setup, the dry run or a value.
-    fn for_trace(trace: &Trace<DataOp>, expected: &DataComponentDigest) -> Option<Self> {
-        Self::in_cell(trace, expected, &CellStates::default())
-    }
-
-    /// As [`for_trace`](Self::for_trace), the body's entities taken from the dry run of the
-    /// design's timed replay when the cell holds it, else from a dry run of its own.
+    /// otherwise, or if the design refuses the setup, the dry run or a value. The body's
+    /// entities are taken from the dry run of the design's timed replay when the cell holds it,
+    /// else from a dry run of its own.
     fn in_cell(
         trace: &Trace<DataOp>,
         expected: &DataComponentDigest,
@@ -530,13 +519,11 @@ impl<P: DirectMaps> ReferenceLoop for DirectKv<P> {
     /// The body's digest differs from the model's, a spawn got another entity than the
     /// design's dry run, or a snapshot did not decode.
     fn run(&self, iters: u64) -> Result<Duration, String> {
-        let mut total = Duration::ZERO;
-        for _ in 0..iters {
+        sum_passes(iters, || {
             let (digest, elapsed) = self.pass();
-            total += elapsed;
             self.check(digest)?;
-        }
-        Ok(total)
+            Ok(elapsed)
+        })
     }
 }
 
@@ -552,37 +539,21 @@ pub type DirectMapHashed = DirectKv<MapHashed>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::testing::{check_mirroring_loop, trace};
     use crate::verify::Expected;
 
-    fn trace(workload: &str) -> Trace<DataOp> {
-        workloads::registry::generate_for::<DataOp>(workload, 300, 7, None).unwrap()
-    }
-
-    /// The loop of design `P` on `trace` gives the model's digest over 2 then 3 passes, and a
-    /// corrupted expectation (a sum, the keys held) fails.
+    /// The loop of design `P` on `trace` answers like the model and fails a corrupted
+    /// expectation (a sum, the keys held).
     fn check<P: DirectMaps>(trace: &Trace<DataOp>) -> DirectKv<P> {
-        let (name, workload) = (P::INFO.meta.name, &trace.header.generator);
-        let expected = Expected::<DataComponentFamily>::of(trace).unwrap();
-        let looped = DirectKv::<P>::for_trace(trace, &expected.body)
-            .unwrap_or_else(|| panic!("{name}: no loop for {workload}"));
-        assert_eq!(DirectKv::<P>::mirrors(), Some(name));
-        for passes in [2, 3] {
-            looped
-                .run(passes)
-                .unwrap_or_else(|e| panic!("{name} on {workload}: {e}"));
-        }
-        let corruptions: [fn(&mut DataComponentDigest); 3] = [
-            |d| d.get_sum ^= 1,
-            |d| d.snapshot_sum ^= 1,
-            |d| d.keys_held += 1,
-        ];
-        for corrupt in corruptions {
-            let mut wrong = DirectKv::<P>::for_trace(trace, &expected.body).unwrap();
-            corrupt(&mut wrong.expected);
-            let error = wrong.run(1).unwrap_err();
-            assert!(error.contains("expected"), "{name} on {workload}: {error}");
-        }
-        looped
+        check_mirroring_loop(
+            trace,
+            &[
+                |d: &mut DataComponentDigest| d.get_sum ^= 1,
+                |d| d.snapshot_sum ^= 1,
+                |d| d.keys_held += 1,
+            ],
+            "expected",
+        )
     }
 
     /// Every `ref-direct-<design>` loop answers like the model on every body of every

@@ -300,24 +300,13 @@ impl<C: CrateLoops> DirectPeer<C> {
 
 impl<C: CrateLoops> ReferenceLoop for DirectPeer<C> {
     type Family = IdTableFamily;
-
-    fn name() -> String {
-        format!("ref-direct-{}", IdTableReplay::<C>::design_name())
-    }
-
-    fn mirrors() -> Option<&'static str> {
-        Some(IdTableReplay::<C>::design_name())
-    }
+    const MIRRORS: Option<&'static str> =
+        Some(<C::Table<Payload> as IdTable<Payload>>::INFO.meta.name);
 
     /// For every valid trace the peer's replay supports; `None` where it is unsupported (a
     /// peer without stale detection on a trace with stale lookups) or refuses the setup or the
-    /// dry run.
-    fn for_trace(trace: &Trace<IdTableOp>, expected: &IdTableDigest) -> Option<Self> {
-        Self::in_cell(trace, expected, &CellStates::default())
-    }
-
-    /// A body that only reads on the state the peer's timed replays reuse, if the cell holds
-    /// it; a body that writes on states of its own.
+    /// dry run. A body that only reads on the state the peer's timed replays reuse, if the
+    /// cell holds it; a body that writes on states of its own.
     fn in_cell(
         trace: &Trace<IdTableOp>,
         expected: &IdTableDigest,
@@ -392,16 +381,12 @@ impl<C: CrateLoops> ReferenceLoop for DirectPeer<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::testing::{check_mirroring_loop, trace};
     use crate::verify::Expected;
     use impls::id_table::registry::ctors;
 
-    fn trace(workload: &str) -> Trace<IdTableOp> {
-        workloads::registry::generate_for::<IdTableOp>(workload, 300, 7, None).unwrap()
-    }
-
-    /// The loop of peer `C` on `trace`, if it has one: it gives the model's digest over two
-    /// passes and fails on a corrupted expectation; it has none exactly where the peer's
-    /// replay is unsupported.
+    /// The loop of peer `C` on `trace`, if it has one: it answers like the model and fails on
+    /// a corrupted expectation; it has none exactly where the peer's replay is unsupported.
     fn check<C: CrateLoops>(trace: &Trace<IdTableOp>) -> Option<DirectPeer<C>> {
         let (name, workload) = (IdTableReplay::<C>::design_name(), &trace.header.generator);
         let expected = Expected::<IdTableFamily>::of(trace).unwrap();
@@ -413,18 +398,15 @@ mod tests {
             || (!info.detects_stale() && stats.stale_gets > 0);
         let looped = DirectPeer::<C>::for_trace(trace, &expected.body);
         assert_eq!(looped.is_none(), unsupported, "{name} on {workload}");
-        let looped = looped?;
-        assert_eq!(DirectPeer::<C>::mirrors(), Some(name));
-        assert_eq!(DirectPeer::<C>::name(), format!("ref-direct-{name}"));
-        looped
-            .run(2)
-            .unwrap_or_else(|e| panic!("{name} on {workload}: {e}"));
-        let mut wrong = DirectPeer::<C>::for_trace(trace, &expected.body).unwrap();
-        wrong.expected.lookup_sum ^= 1;
-        wrong.expected.iterate_sum ^= 1;
-        let error = wrong.run(1).unwrap_err();
-        assert!(error.contains("sum"), "{name} on {workload}: {error}");
-        Some(looped)
+        looped?;
+        Some(check_mirroring_loop::<DirectPeer<C>>(
+            trace,
+            &[|d| {
+                d.lookup_sum ^= 1;
+                d.iterate_sum ^= 1;
+            }],
+            "sum",
+        ))
     }
 
     /// Every body of every ID-table workload has a loop per peer, which answers like the

@@ -19,8 +19,9 @@ use workloads::IdTableStats;
 use workloads::{IdTableOp, Object, Payload, Payload8, Payload128, PayloadSize, Trace};
 
 use super::contract::{
-    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, Scale, records_of,
 };
+use super::glue::{forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 use results::DesignRecord;
 
@@ -73,15 +74,15 @@ impl Family for IdTableFamily {
         "fill",
     ];
     /// 16M objects (512 MiB of payload) keeps a full sweep in minutes.
-    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 24;
 
-    fn bench_sizes(scale: Scale) -> Vec<usize> {
-        match scale {
-            Scale::Quick => vec![1_000, 65_536],
-            Scale::Default | Scale::Full => vec![1_000, 65_536, 1_000_000],
-        }
-    }
+    const SIZES: RunSizes = RunSizes {
+        quick: &[1_000, 65_536],
+        default: &[1_000, 65_536, 1_000_000],
+        full: &[1_000, 65_536, 1_000_000],
+        passes_quick: &[1_000, 65_536],
+        passes: &[1_000, 65_536, 1_000_000],
+    };
 
     /// The payload-size variants (`iterate-full-p8`, `lookup-uniform-p128`, ...) run at the
     /// 65,536-object size only in quick and default runs (above L2 at every object size, so
@@ -116,19 +117,8 @@ impl Family for IdTableFamily {
         }
     }
 
-    fn pass_sizes(quick: bool) -> Vec<usize> {
-        if quick {
-            vec![1_000, 65_536]
-        } else {
-            vec![1_000, 65_536, 1_000_000]
-        }
-    }
-
     fn design_records() -> Vec<DesignRecord> {
-        impls::id_table::designs()
-            .iter()
-            .map(design_record)
-            .collect()
+        records_of(impls::id_table::designs(), design_record)
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
@@ -150,14 +140,12 @@ impl Family for IdTableFamily {
     }
 }
 
-/// A user's ID table from another crate runs as [`IdTableState`] of it.
-impl<D: IdTable<Payload> + 'static> super::HostsDesign<D> for IdTableFamily {
-    type Replayer = IdTableState<D>;
-
-    fn design_record() -> DesignRecord {
-        design_record(&D::INFO)
-    }
-}
+hosts_design!(
+    /// A user's ID table from another crate runs as [`IdTableState`] of it.
+    IdTableFamily,
+    [D: IdTable<Payload>] => IdTableState<D>,
+    design_record(&D::INFO)
+);
 
 /// How the verdict on a design whose stale horizon a trace passed begins (the reason of its
 /// `unsupported` status), e.g. `churn-hot-stale` on the LIFO 16-bit design.
@@ -600,21 +588,7 @@ impl<D: IdTable<P> + 'static, P: Object> Replayer for IdTableState<D, P> {
         })
     }
 
-    fn for_trace(trace: &Trace<IdTableOp>) -> Self {
-        IdTableState::for_trace(trace)
-    }
-
-    fn handles(&mut self) -> &mut HandleMap<D::Id> {
-        &mut self.ids
-    }
-
-    fn run<H: HandleIds<D::Id>>(
-        &mut self,
-        ops: &[IdTableOp],
-        ids: &mut H,
-    ) -> Result<IdTableDigest, ReplayError> {
-        IdTableState::run(self, ops, ids)
-    }
+    forward_replay!(IdTableState { for_trace, run }, handles: ids);
 
     fn memory_bytes(&self) -> u64 {
         self.table.memory_bytes() as u64

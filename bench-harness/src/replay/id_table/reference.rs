@@ -121,21 +121,11 @@ pub struct DirectLookup<C: Design> {
 
 impl<C: Design> ReferenceLoop for DirectLookup<C> {
     type Family = IdTableFamily;
+    const MIRRORS: Option<&'static str> =
+        Some(<C::Table<Payload> as IdTable<Payload>>::INFO.meta.name);
 
-    fn name() -> String {
-        format!("ref-direct-{}", IdTableReplay::<C>::design_name())
-    }
-
-    fn mirrors() -> Option<&'static str> {
-        Some(IdTableReplay::<C>::design_name())
-    }
-
-    /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails.
-    fn for_trace(trace: &Trace<IdTableOp>, expected: &IdTableDigest) -> Option<Self> {
-        Self::in_cell(trace, expected, &CellStates::default())
-    }
-
-    /// On the state the design's timed replays reuse, if the cell holds it.
+    /// For a trace whose body is only `Get` ops; `None` otherwise or if the setup fails. On
+    /// the state the design's timed replays reuse, if the cell holds it.
     fn in_cell(
         trace: &Trace<IdTableOp>,
         expected: &IdTableDigest,
@@ -218,11 +208,8 @@ mod tests {
     use super::super::direct_peer::DirectPeer;
     use super::*;
     use crate::replay::IdTableFamily;
+    use crate::replay::testing::trace;
     use crate::verify::Expected;
-
-    fn trace(workload: &str) -> Trace<IdTableOp> {
-        workloads::registry::generate_for::<IdTableOp>(workload, 300, 7, None).unwrap()
-    }
 
     /// Our designs' `ref-direct-<design>` loops ([`DirectLookup`]) find what the model finds
     /// on every `Get` body at every object size, fail on a corrupted expectation and have no

@@ -6,9 +6,9 @@
 
 use std::time::{Duration, Instant};
 
+use crate::replay::metric_fields::metric_fields;
 use impls::locking::GameplayRunner;
-use results::{MetricChart, MetricSection, MetricSpec, Unit};
-use serde::Serialize;
+use results::MetricChart;
 use workloads::Trace;
 use workloads::locking::{LockingOp, LockingStats};
 
@@ -16,83 +16,72 @@ use super::{LockingDigest, LockingReplay, ReplayError, bench_threads, thread_pla
 use crate::replay::contract::{Replayer, describe_mismatch};
 use impls::locking::single_thread::SingleThread;
 
-/// A locking design's metrics on one trace; field names are the specs' names.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct LockingMetrics {
-    /// Worker threads of the bench's timed runs on this machine.
-    pub bench_threads: u64,
-    /// Lock acquisitions per job; `None` for a trace without jobs.
-    pub locks_per_job: Option<f64>,
-    /// Messages per job (actor messages, recorded commands); `None` without jobs.
-    pub messages_per_job: Option<f64>,
-    /// Failed try-locks per job at the bench's thread count; `None` without jobs.
-    pub failed_try_locks_per_job: Option<f64>,
-    /// The thread counts of the speed-up curve.
-    pub threads: Vec<f64>,
-    /// `single_thread`'s time ÷ the design's, per thread count (median of paired rounds).
-    pub speedup: Vec<f64>,
-}
+metric_fields! {
+    /// A locking design's metrics on one trace.
+    pub struct LockingMetrics;
+    /// The locking section: ranked by lock acquisitions per job, with the speed-up curves.
+    section("Synchronisation and speed-up", ranked by locks_per_job);
 
-/// The locking section: ranked by lock acquisitions per job, with the speed-up curves.
-pub fn section() -> MetricSection {
-    MetricSection {
-        title: "Synchronisation and speed-up".into(),
-        rank_by: "locks_per_job".into(),
-        specs: vec![
-            MetricSpec::trace("bench_threads", "threads (this machine)", Unit::Count)
-                .describe(
-                    "worker threads of the timed runs: the machine's available parallelism \
-                     (at most 64), or DODBENCH_LOCK_THREADS. A 2-core machine shows 1 and 2 \
-                     threads only; lock contention grows with cores it cannot show.",
-                )
-                .not_deterministic(),
-            MetricSpec::per_design("locks_per_job", "locks / job", Unit::Number)
-                .describe(
-                    "lock acquisitions made for the jobs, per job, counted by the design \
-                     (a per-call lock 3-4, an API-level lock per batch of k jobs, a shard \
-                     lock per call); the pool's hand-over of a frame is not counted. Fixed by \
-                     the design and the trace, whatever the threads.",
-                )
-                .chart(MetricChart::Bars),
-            MetricSpec::per_design("messages_per_job", "messages / job", Unit::Number).describe(
-                "messages sent for the jobs, per job: an actor's push of a unit another \
-                     worker owns (every push of another unit), a command recorded for after the \
-                     join. Fixed by the design and the trace.",
-            ),
-            MetricSpec::per_design(
-                "failed_try_locks_per_job",
-                "failed try-locks / job",
-                Unit::Number,
-            )
-            .describe(
-                "attempts that found a lock taken and switched to another batch (api_try, the \
-                 post's coroutine switch), per job, at the bench's thread count: depends on \
-                 the schedule.",
-            )
-            .not_deterministic(),
-            MetricSpec::per_design("threads", "threads", Unit::Count)
-                .describe("the thread counts of the speed-up curve: 1, 2 and the bench's.")
-                .neutral()
-                .not_deterministic(),
-            MetricSpec::per_design("speedup", "speed-up over single_thread", Unit::Number)
-                .describe(
-                    "single_thread's best time ÷ the design's best on the same trace, at \
-                     each thread count, over interleaved rounds (5 to 15); a round times each on \
-                     the same number of fresh states (about 4 ms in all), each built just before \
-                     its replay as the bench's own samples are, in alternating order. Best, because a \
-                     sample's second worker either helps from the start or hardly at all and \
-                     interference only adds time; it favours a design whose time swings with \
-                     contention (a per-call lock), so the heat map's ratio is the typical one. Timed on this machine; above 1 is faster than \
-                     one thread without locks. The bench's own ratio to single_thread (the \
-                     heat map) is the median of paired rounds at the bench's thread count.",
-                )
-                .higher()
-                .not_deterministic()
-                .chart(MetricChart::Curve {
-                    x: "threads".into(),
-                }),
-        ],
-    }
+    /// Worker threads of the bench's timed runs on this machine.
+    bench_threads: u64 => trace("threads (this machine)", Count)
+        .describe(
+            "worker threads of the timed runs: the machine's available parallelism \
+             (at most 64), or DODBENCH_LOCK_THREADS. A 2-core machine shows 1 and 2 \
+             threads only; lock contention grows with cores it cannot show.",
+        )
+        .not_deterministic();
+
+    /// Lock acquisitions per job; `None` for a trace without jobs.
+    locks_per_job: Option<f64> => per_design("locks / job", Number)
+        .describe(
+            "lock acquisitions made for the jobs, per job, counted by the design \
+             (a per-call lock 3-4, an API-level lock per batch of k jobs, a shard \
+             lock per call); the pool's hand-over of a frame is not counted. Fixed by \
+             the design and the trace, whatever the threads.",
+        )
+        .chart(MetricChart::Bars);
+
+    /// Messages per job (actor messages, recorded commands); `None` without jobs.
+    messages_per_job: Option<f64> => per_design("messages / job", Number)
+        .describe(
+            "messages sent for the jobs, per job: an actor's push of a unit another \
+             worker owns (every push of another unit), a command recorded for after the \
+             join. Fixed by the design and the trace.",
+        );
+
+    /// Failed try-locks per job at the bench's thread count; `None` without jobs.
+    failed_try_locks_per_job: Option<f64> => per_design("failed try-locks / job", Number)
+        .describe(
+            "attempts that found a lock taken and switched to another batch (api_try, the \
+             post's coroutine switch), per job, at the bench's thread count: depends on \
+             the schedule.",
+        )
+        .not_deterministic();
+
+    /// The thread counts of the speed-up curve.
+    threads: Vec<f64> => per_design("threads", Count)
+        .describe("the thread counts of the speed-up curve: 1, 2 and the bench's.")
+        .neutral()
+        .not_deterministic();
+
+    /// `single_thread`'s time ÷ the design's, per thread count (median of paired rounds).
+    speedup: Vec<f64> => per_design("speed-up over single_thread", Number)
+        .describe(
+            "single_thread's best time ÷ the design's best on the same trace, at \
+             each thread count, over interleaved rounds (5 to 15); a round times each on \
+             the same number of fresh states (about 4 ms in all), each built just before \
+             its replay as the bench's own samples are, in alternating order. Best, because a \
+             sample's second worker either helps from the start or hardly at all and \
+             interference only adds time; it favours a design whose time swings with \
+             contention (a per-call lock), so the heat map's ratio is the typical one. Timed on this machine; above 1 is faster than \
+             one thread without locks. The bench's own ratio to single_thread (the \
+             heat map) is the median of paired rounds at the bench's thread count.",
+        )
+        .higher()
+        .not_deterministic()
+        .chart(MetricChart::Curve {
+            x: "threads".into(),
+        });
 }
 
 /// Most rounds of the speed-up timing per thread count, and the time after which it stops at

@@ -29,9 +29,10 @@ use workloads::Trace;
 use workloads::locking::{LockingOp, LockingStats};
 
 use super::contract::{
-    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, ResolvedPair, Scale,
-    visit_registry,
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, ResolvedPair, RunSizes, Scale,
+    recording_ids, records_of,
 };
+use super::glue::{hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap, ResolvedBody};
 pub use metrics::LockingMetrics;
 use results::DesignRecord;
@@ -48,10 +49,6 @@ pub type Marker = LockingFamily;
 pub struct LockingFamily;
 
 impl Family for LockingFamily {
-    fn metric_section() -> Option<results::MetricSection> {
-        Some(metrics::section())
-    }
-
     type Op = LockingOp;
     type Digest = LockingDigest;
     type Model = LockingReplay<ModelRunner>;
@@ -75,16 +72,16 @@ impl Family for LockingFamily {
     const MEMORY_BOUND_WORKLOADS: &'static [&'static str] = &["lock-mixed"];
     const MEMORY_WORKLOADS: &'static [&'static str] = &["lock-mixed"];
     const LATENCY_WORKLOADS: &'static [&'static str] = &["lock-mixed"];
-    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 16;
 
     /// Quick: 1K units (CI's share). Default and full: 1K and 16K.
-    fn bench_sizes(scale: Scale) -> Vec<usize> {
-        match scale {
-            Scale::Quick => vec![1_000],
-            Scale::Default | Scale::Full => vec![1_000, 16_384],
-        }
-    }
+    const SIZES: RunSizes = RunSizes {
+        quick: &[1_000],
+        default: &[1_000, 16_384],
+        full: &[1_000, 16_384],
+        passes_quick: &[1_000],
+        passes: &[1_000, 16_384],
+    };
 
     /// The points of `lock-mixed`'s script-work sweep (`lock-mixed-c…`, default and full runs
     /// only) at 1K units: claim H2 reads its crossover there, and each point costs a cell of
@@ -97,19 +94,8 @@ impl Family for LockingFamily {
         }
     }
 
-    fn pass_sizes(quick: bool) -> Vec<usize> {
-        if quick {
-            vec![1_000]
-        } else {
-            vec![1_000, 16_384]
-        }
-    }
-
     fn design_records() -> Vec<DesignRecord> {
-        impls::locking::locking_designs()
-            .iter()
-            .map(design_record)
-            .collect()
+        records_of(impls::locking::locking_designs(), design_record)
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
@@ -120,14 +106,12 @@ impl Family for LockingFamily {
     }
 }
 
-/// Another crate's design `D`, run beside the registry (`dodbench::external`).
-impl<D: GameplayRunner + 'static> super::HostsDesign<D> for LockingFamily {
-    type Replayer = LockingReplay<D>;
-
-    fn design_record() -> DesignRecord {
-        design_record(&D::INFO)
-    }
-}
+hosts_design!(
+    /// Another crate's design `D`, run beside the registry (`dodbench::external`).
+    LockingFamily,
+    [D: GameplayRunner] => LockingReplay<D>,
+    design_record(&D::INFO)
+);
 
 /// The limit, and contract gap, of a design that cannot run a job writing another unit.
 const OWN_UNIT_ONLY: &str = "a job may write only its own unit";
@@ -382,11 +366,7 @@ impl<R: GameplayRunner + 'static> Replayer for LockingReplay<R> {
     /// names any. `resolve_in_one_piece_records_what_op_by_op_does` checks both against the
     /// provided method.
     fn resolve(&mut self, ops: &[LockingOp]) -> Result<ResolvedPair<Self>, ReplayError> {
-        let mut map = std::mem::take(self.handles());
-        map.start_recording();
-        let result = self.run(ops, &mut map);
-        let log = map.stop_recording();
-        *self.handles() = map;
+        let (result, log) = recording_ids(self, |state, map| state.run(ops, map));
         let digest = result?;
         let ids_per_op: Vec<u32> = ops
             .iter()

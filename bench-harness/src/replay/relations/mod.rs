@@ -25,8 +25,9 @@ use workloads::Trace;
 use workloads::relations::{RelationOp, RelationStats};
 
 use super::contract::{
-    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, records_of,
 };
+use super::glue::{forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::RelationMetrics;
 use results::DesignRecord;
@@ -41,10 +42,6 @@ pub type Marker = RelationFamily;
 pub struct RelationFamily;
 
 impl Family for RelationFamily {
-    fn metric_section() -> Option<results::MetricSection> {
-        Some(metrics::section())
-    }
-
     type Op = RelationOp;
     type Digest = RelationDigest;
     type Model = RelationReplay<ModelIndex>;
@@ -70,29 +67,18 @@ impl Family for RelationFamily {
 
     /// Quick: 1K only (CI's share). Default: 1K and 100K, within two minutes (a body that
     /// writes rebuilds its 1M-record setup for every timed iteration, so 1M is `Full` only;
-    /// `dodbench replay` on a 1M trace gives the 1M figures).
-    fn bench_sizes(scale: Scale) -> Vec<usize> {
-        match scale {
-            Scale::Quick => vec![1_000],
-            Scale::Default => vec![1_000, 100_000],
-            Scale::Full => vec![1_000, 100_000, 1_000_000],
-        }
-    }
-
-    /// Quick: 1K only, so the cache pass (valgrind) stays near a minute for the family.
-    fn pass_sizes(quick: bool) -> Vec<usize> {
-        if quick {
-            vec![1_000]
-        } else {
-            vec![1_000, 100_000, 1_000_000]
-        }
-    }
+    /// `dodbench replay` on a 1M trace gives the 1M figures). The passes' quick size is 1K
+    /// only, so the cache pass (valgrind) stays near a minute for the family.
+    const SIZES: RunSizes = RunSizes {
+        quick: &[1_000],
+        default: &[1_000, 100_000],
+        full: &[1_000, 100_000, 1_000_000],
+        passes_quick: &[1_000],
+        passes: &[1_000, 100_000, 1_000_000],
+    };
 
     fn design_records() -> Vec<DesignRecord> {
-        impls::relations::relation_designs()
-            .iter()
-            .map(design_record)
-            .collect()
+        records_of(impls::relations::relation_designs(), design_record)
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
@@ -114,14 +100,12 @@ fn indices(info: &RelationDesignInfo) -> u8 {
     }
 }
 
-/// A user's design from another crate runs as [`RelationReplay`] of it.
-impl<D: RelationIndex + 'static> super::HostsDesign<D> for RelationFamily {
-    type Replayer = RelationReplay<D>;
-
-    fn design_record() -> DesignRecord {
-        design_record(&D::INFO)
-    }
-}
+hosts_design!(
+    /// A user's design from another crate runs as [`RelationReplay`] of it.
+    RelationFamily,
+    [D: RelationIndex] => RelationReplay<D>,
+    design_record(&D::INFO)
+);
 
 /// The results record of a relation-index design: its ID is the `u32` record ID.
 pub fn design_record(info: &RelationDesignInfo) -> DesignRecord {
@@ -384,21 +368,7 @@ impl<D: RelationIndex + 'static> Replayer for RelationReplay<D> {
         None
     }
 
-    fn for_trace(trace: &Trace<RelationOp>) -> Self {
-        RelationReplay::for_trace(trace)
-    }
-
-    fn handles(&mut self) -> &mut HandleMap<RecordId> {
-        &mut self.ids
-    }
-
-    fn run<H: HandleIds<RecordId>>(
-        &mut self,
-        ops: &[RelationOp],
-        ids: &mut H,
-    ) -> Result<RelationDigest, ReplayError> {
-        RelationReplay::run(self, ops, ids)
-    }
+    forward_replay!(RelationReplay { for_trace, run }, handles: ids);
 
     fn memory_bytes(&self) -> u64 {
         self.index.memory_bytes() as u64
@@ -412,8 +382,7 @@ impl<D: RelationIndex + 'static> Replayer for RelationReplay<D> {
         trace: &Trace<RelationOp>,
         _stats: &RelationStats,
     ) -> Result<Option<RelationMetrics>, ReplayError> {
-        let mut state = Self::for_trace(trace);
-        state.replay(&trace.setup)?;
+        let mut state = Self::after_setup(trace)?;
         let records = state.index.len() as u64;
         let memory = state.index.memory_bytes() as u64;
         state.replay(&trace.body)?;

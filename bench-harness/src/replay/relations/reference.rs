@@ -512,14 +512,7 @@ impl<P: DirectRelationPeer> DirectRelations<P> {
 
 impl<P: DirectRelationPeer> ReferenceLoop for DirectRelations<P> {
     type Family = RelationFamily;
-
-    fn name() -> String {
-        format!("ref-direct-{}", P::INFO.meta.name)
-    }
-
-    fn mirrors() -> Option<&'static str> {
-        Some(P::INFO.meta.name)
-    }
+    const MIRRORS: Option<&'static str> = Some(P::INFO.meta.name);
 
     /// For a body of only `VisitByA`, only `FirstByA`, or of reads and `Add` / `Remove` /
     /// `RemoveEntity` with at least one write; `None` otherwise, or exactly where the peer's
@@ -602,30 +595,24 @@ pub type DirectHashbrownSmallVec = DirectRelations<HashbrownSmallVec>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::testing::{check_mirroring_loop, trace_with};
     use crate::verify::Expected;
 
     fn trace(workload: &str, n: usize) -> Trace<RelationOp> {
-        workloads::registry::generate_for::<RelationOp>(workload, n, 7, None).unwrap()
+        trace_with(workload, n, None)
     }
 
-    /// The loop of peer `P` on `trace` gives the model's digest, and a corrupted expectation
-    /// fails.
+    /// The loop of peer `P` on `trace` answers like the model and fails a corrupted
+    /// expectation.
     fn check<P: DirectRelationPeer>(trace: &Trace<RelationOp>) {
-        let name = &trace.header.generator;
-        let expected = Expected::<RelationFamily>::of(trace).unwrap();
-        let looped = DirectRelations::<P>::for_trace(trace, &expected.body)
-            .unwrap_or_else(|| panic!("{}: no loop for {name}", P::INFO.meta.name));
-        assert_eq!(DirectRelations::<P>::mirrors(), Some(P::INFO.meta.name));
-        for passes in [2, 3] {
-            looped
-                .run(passes)
-                .unwrap_or_else(|e| panic!("{} on {name}: {e}", P::INFO.meta.name));
-        }
-        let mut wrong = DirectRelations::<P>::for_trace(trace, &expected.body).unwrap();
-        wrong.expected.visit_sum ^= 1;
-        wrong.expected.first_key_sum ^= 1;
-        let error = wrong.run(1).unwrap_err();
-        assert!(error.contains("sum"), "{}: {error}", P::INFO.meta.name);
+        check_mirroring_loop::<DirectRelations<P>>(
+            trace,
+            &[|d| {
+                d.visit_sum ^= 1;
+                d.first_key_sum ^= 1;
+            }],
+            "sum",
+        );
     }
 
     /// Both loops answer like the model on the query bodies and the bodies that write.
@@ -664,8 +651,11 @@ mod tests {
     /// A star of `n` records of which 1 % are removed: the set-size cap applies to it as to
     /// the whole star, at a fraction of the debug build's quadratic removals.
     fn thin_star(n: usize) -> Trace<RelationOp> {
-        let params = serde_json::json!({ "remove_percent": 1 });
-        workloads::registry::generate_for::<RelationOp>("idx-star", n, 7, Some(&params)).unwrap()
+        trace_with(
+            "idx-star",
+            n,
+            Some(&serde_json::json!({ "remove_percent": 1 })),
+        )
     }
 
     /// The loops decline a star exactly where the peers' replays do: it runs at the set-size

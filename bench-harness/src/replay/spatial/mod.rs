@@ -32,9 +32,10 @@ use workloads::Trace;
 use workloads::spatial::{SpatialOp, SpatialStats};
 
 use super::contract::{
-    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, StandaloneRepro,
-    visit_registry,
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, StandaloneRepro,
+    records_of,
 };
+use super::glue::{forward_replay, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::SpatialMetrics;
 use results::DesignRecord;
@@ -49,10 +50,6 @@ pub type Marker = SpatialFamily;
 pub struct SpatialFamily;
 
 impl Family for SpatialFamily {
-    fn metric_section() -> Option<results::MetricSection> {
-        Some(metrics::section())
-    }
-
     type Op = SpatialOp;
     type Digest = SpatialDigest;
     type Model = SpatialReplay<ModelIndex<2>, ModelIndex<3>>;
@@ -68,35 +65,23 @@ impl Family for SpatialFamily {
     const MEMORY_WORKLOADS: &'static [&'static str] = &["sp-uniform"];
     const LATENCY_WORKLOADS: &'static [&'static str] = &["sp-uniform", "sp-moving"];
     /// 256K points: past the last-level cache for every design's per-point arrays.
-    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 18;
 
     /// Quick: 1K only (CI's share: at 10K the family's quick run would take minutes on a
     /// loaded machine). Default: 1K and 100K; 1M is in the full matrix (`sp-moving` rebuilds 1M
     /// points per timed batch and the brute-force model takes about a second per workload
-    /// there, over the family's 2-minute default share).
-    fn bench_sizes(scale: Scale) -> Vec<usize> {
-        match scale {
-            Scale::Quick => vec![1_000],
-            Scale::Default => vec![1_000, 100_000],
-            Scale::Full => vec![1_000, 100_000, 1_000_000],
-        }
-    }
-
-    /// Quick: 1K only, so the cache pass (valgrind) stays small for the family.
-    fn pass_sizes(quick: bool) -> Vec<usize> {
-        if quick {
-            vec![1_000]
-        } else {
-            vec![1_000, 100_000]
-        }
-    }
+    /// there, over the family's 2-minute default share). The passes' quick size is 1K only,
+    /// so the cache pass (valgrind) stays small for the family.
+    const SIZES: RunSizes = RunSizes {
+        quick: &[1_000],
+        default: &[1_000, 100_000],
+        full: &[1_000, 100_000, 1_000_000],
+        passes_quick: &[1_000],
+        passes: &[1_000, 100_000],
+    };
 
     fn design_records() -> Vec<DesignRecord> {
-        impls::spatial::spatial_designs()
-            .iter()
-            .map(design_record)
-            .collect()
+        records_of(impls::spatial::spatial_designs(), design_record)
     }
 
     fn standalone_repro(design: &str, trace: &Trace<SpatialOp>) -> Option<StandaloneRepro> {
@@ -460,21 +445,7 @@ impl<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static> Replayer
         })
     }
 
-    fn for_trace(trace: &Trace<SpatialOp>) -> Self {
-        SpatialReplay::for_trace(trace)
-    }
-
-    fn handles(&mut self) -> &mut HandleMap<PointId> {
-        &mut self.ids
-    }
-
-    fn run<H: HandleIds<PointId>>(
-        &mut self,
-        ops: &[SpatialOp],
-        ids: &mut H,
-    ) -> Result<SpatialDigest, ReplayError> {
-        SpatialReplay::run(self, ops, ids)
-    }
+    forward_replay!(SpatialReplay { for_trace, run }, handles: ids);
 
     fn memory_bytes(&self) -> u64 {
         self.memory() as u64
@@ -488,8 +459,7 @@ impl<I2: SpatialIndex<2> + 'static, I3: SpatialIndex<3> + 'static> Replayer
         trace: &Trace<SpatialOp>,
         stats: &SpatialStats,
     ) -> Result<Option<SpatialMetrics>, ReplayError> {
-        let mut state = Self::for_trace(trace);
-        state.replay(&trace.setup)?;
+        let mut state = Self::after_setup(trace)?;
         let points = state.len() as u64;
         let memory = state.memory() as u64;
         let longest_chain = state.longest_chain();

@@ -399,14 +399,7 @@ pub struct DirectSpatial<I2: DirectIndex<2>, I3: DirectIndex<3>> {
 
 impl<I2: DirectIndex<2>, I3: DirectIndex<3>> ReferenceLoop for DirectSpatial<I2, I3> {
     type Family = SpatialFamily;
-
-    fn name() -> String {
-        format!("ref-direct-{}", I2::INFO.meta.name)
-    }
-
-    fn mirrors() -> Option<&'static str> {
-        Some(I2::INFO.meta.name)
-    }
+    const MIRRORS: Option<&'static str> = Some(I2::INFO.meta.name);
 
     /// For a trace whose setup is its `Space` and inserts and whose body is `Query` ops, or
     /// frames of `Move`s then `Query`s; `None` otherwise, or if the peer cannot run the trace.
@@ -512,33 +505,30 @@ mod tests {
     use workloads::spatial::Coords;
 
     use super::*;
+    use crate::replay::testing::{check_mirroring_loop, expected_body, trace_with};
     use crate::suite::DEFAULT_SEED;
     use crate::verify::Expected;
 
     fn trace(workload: &str, n: usize) -> Trace<SpatialOp> {
-        workloads::registry::generate_for::<SpatialOp>(workload, n, 7, None).unwrap()
+        trace_with(workload, n, None)
     }
 
     /// Checks loop `L` on `workload`: `None` when `covered` is false; otherwise equal to the
     /// model, and a corrupted expectation fails.
     fn check<L: ReferenceLoop<Family = SpatialFamily>>(workload: &str, covered: bool) {
         let trace = trace(workload, 1_000);
-        let expected = Expected::<SpatialFamily>::of(&trace).unwrap();
-        let looped = L::for_trace(&trace, &expected.body);
+        let looped = L::for_trace(&trace, &expected_body::<L>(&trace));
         assert_eq!(looped.is_some(), covered, "{} on {workload}", L::name());
-        let Some(looped) = looped else { return };
-        looped
-            .run(2)
-            .unwrap_or_else(|e| panic!("{} on {workload}: {e}", L::name()));
-        for corrupt in [
-            |d: &mut SpatialDigest| d.query_sum ^= 1,
-            |d: &mut SpatialDigest| d.found += 1,
-            |d: &mut SpatialDigest| d.points_held += 1,
-        ] {
-            let mut wrong = expected.body;
-            corrupt(&mut wrong);
-            let error = L::for_trace(&trace, &wrong).unwrap().run(1).unwrap_err();
-            assert!(error.contains("called directly"), "{error}");
+        if covered {
+            check_mirroring_loop::<L>(
+                &trace,
+                &[
+                    |d| d.query_sum ^= 1,
+                    |d| d.found += 1,
+                    |d| d.points_held += 1,
+                ],
+                "called directly",
+            );
         }
     }
 
@@ -559,8 +549,8 @@ mod tests {
             check::<DirectFlatSpatial>(workload, workload != "sp-3d");
         }
         assert_eq!(DirectRStar::name(), "ref-direct-rstar");
-        assert_eq!(DirectKiddoStatic::mirrors(), Some("kiddo_static"));
-        assert_eq!(DirectFlatSpatial::mirrors(), Some("flat_spatial"));
+        assert_eq!(DirectKiddoStatic::MIRRORS, Some("kiddo_static"));
+        assert_eq!(DirectFlatSpatial::MIRRORS, Some("flat_spatial"));
     }
 
     /// Bodies with inserts or removes have no loop.

@@ -22,9 +22,8 @@ use serde::{Deserialize, Serialize};
 use workloads::Trace;
 use workloads::spawn::{NO_PARENT, SpawnOp, SpawnStats};
 
-use super::contract::{
-    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
-};
+use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes};
+use super::glue::{hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::SpawnMetrics;
 use results::DesignRecord;
@@ -39,10 +38,6 @@ pub type Marker = SpawnFamily;
 pub struct SpawnFamily;
 
 impl Family for SpawnFamily {
-    fn metric_section() -> Option<results::MetricSection> {
-        Some(metrics::section())
-    }
-
     type Op = SpawnOp;
     type Digest = SpawnDigest;
     type Model = SpawnReplay<ModelSpawner>;
@@ -59,26 +54,18 @@ impl Family for SpawnFamily {
     const MEMORY_BOUND_WORKLOADS: &'static [&'static str] = &["spawn-level"];
     const MEMORY_WORKLOADS: &'static [&'static str] = &["spawn-level"];
     const LATENCY_WORKLOADS: &'static [&'static str] = &["spawn-restart"];
-    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 18;
 
     /// Quick: 1K only (CI's share). Default and full: 1K, 10K (the article's "10 000
-    /// objects") and 100K.
-    fn bench_sizes(scale: Scale) -> Vec<usize> {
-        match scale {
-            Scale::Quick => vec![1_000],
-            Scale::Default | Scale::Full => vec![1_000, 10_000, 100_000],
-        }
-    }
-
-    /// Quick: 1K only, so the cache pass (valgrind) stays small for the family.
-    fn pass_sizes(quick: bool) -> Vec<usize> {
-        if quick {
-            vec![1_000]
-        } else {
-            vec![1_000, 10_000]
-        }
-    }
+    /// objects") and 100K. The passes' quick size is 1K only, so the cache pass (valgrind)
+    /// stays small for the family.
+    const SIZES: RunSizes = RunSizes {
+        quick: &[1_000],
+        default: &[1_000, 10_000, 100_000],
+        full: &[1_000, 10_000, 100_000],
+        passes_quick: &[1_000],
+        passes: &[1_000, 10_000],
+    };
 
     fn design_records() -> Vec<DesignRecord> {
         struct Records(Vec<DesignRecord>);
@@ -108,14 +95,12 @@ impl Family for SpawnFamily {
     }
 }
 
-/// Another crate's spawner `D`, run beside the registry (`dodbench::external`).
-impl<D: Spawner + 'static> super::HostsDesign<D> for SpawnFamily {
-    type Replayer = SpawnReplay<D>;
-
-    fn design_record() -> DesignRecord {
-        design_record::<D>()
-    }
-}
+hosts_design!(
+    /// Another crate's spawner `D`, run beside the registry (`dodbench::external`).
+    SpawnFamily,
+    [D: Spawner] => SpawnReplay<D>,
+    design_record::<D>()
+);
 
 /// The contract gap of a design whose world keeps no transform hierarchy
 /// ([`SpawnWorld::TRANSFORM_HIERARCHY`]).

@@ -422,14 +422,7 @@ impl<S: DirectSpawner> DirectSpawn<S> {
 
 impl<S: DirectSpawner> ReferenceLoop for DirectSpawn<S> {
     type Family = SpawnFamily;
-
-    fn name() -> String {
-        format!("ref-direct-{}", S::INFO.meta.name)
-    }
-
-    fn mirrors() -> Option<&'static str> {
-        Some(S::INFO.meta.name)
-    }
+    const MIRRORS: Option<&'static str> = Some(S::INFO.meta.name);
 
     /// For a trace whose body is `Spawn` and `DespawnAll` ops (at least one); `None` otherwise
     /// or if the peer or the model refuses the trace.
@@ -514,11 +507,8 @@ pub type DirectBevyBatch = DirectSpawn<impls::spawn::peers::bevy::BevyBatch>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::testing::trace;
     use crate::verify::Expected;
-
-    fn trace(workload: &str) -> Trace<SpawnOp> {
-        workloads::registry::generate_for::<SpawnOp>(workload, 300, 7, None).unwrap()
-    }
 
     /// Every `ref-direct-<peer>` loop leaves the model's world and counts on every spawn body
     /// (one spawn, a prefab spawned many times, spawns with resets), fails a wrong expectation,
@@ -529,7 +519,7 @@ mod tests {
             let name = S::INFO.meta.name;
             let expected = Expected::<SpawnFamily>::of(trace).unwrap();
             let looped = DirectSpawn::<S>::for_trace(trace, &expected.body).expect("a spawn body");
-            assert_eq!(DirectSpawn::<S>::mirrors(), Some(name));
+            assert_eq!(DirectSpawn::<S>::MIRRORS, Some(name));
             assert_eq!(DirectSpawn::<S>::name(), format!("ref-direct-{name}"));
             looped.run(2).unwrap_or_else(|e| panic!("{name}: {e}"));
             let mut wrong = DirectSpawn::<S>::for_trace(trace, &expected.body).unwrap();

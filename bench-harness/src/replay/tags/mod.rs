@@ -28,8 +28,9 @@ use workloads::tags::{EntityHandle, TagStats};
 use workloads::{TagOp, Trace, TraceStats};
 
 use super::contract::{
-    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
+    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, records_of,
 };
+use super::glue::{forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::TagMetrics;
 use results::DesignRecord;
@@ -44,10 +45,6 @@ pub type Marker = TagFamily;
 pub struct TagFamily;
 
 impl Family for TagFamily {
-    fn metric_section() -> Option<results::MetricSection> {
-        Some(metrics::section())
-    }
-
     type Op = TagOp;
     type Digest = TagDigest;
     type Model = TagReplay<ModelStore>;
@@ -71,26 +68,16 @@ impl Family for TagFamily {
     const SCALING_WORKLOADS: &'static [&'static str] = &["tags-grow-long"];
     const SWEEP_MAX_N: usize = 1 << 18;
 
-    fn bench_sizes(scale: Scale) -> Vec<usize> {
-        match scale {
-            Scale::Quick | Scale::Default => vec![1_000, 100_000],
-            Scale::Full => vec![1_000, 100_000, 1_000_000],
-        }
-    }
-
-    fn pass_sizes(quick: bool) -> Vec<usize> {
-        if quick {
-            vec![1_000, 100_000]
-        } else {
-            vec![1_000, 100_000, 1_000_000]
-        }
-    }
+    const SIZES: RunSizes = RunSizes {
+        quick: &[1_000, 100_000],
+        default: &[1_000, 100_000],
+        full: &[1_000, 100_000, 1_000_000],
+        passes_quick: &[1_000, 100_000],
+        passes: &[1_000, 100_000, 1_000_000],
+    };
 
     fn design_records() -> Vec<DesignRecord> {
-        impls::tags::tag_designs()
-            .iter()
-            .map(design_record)
-            .collect()
+        records_of(impls::tags::tag_designs(), design_record)
     }
 
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V) {
@@ -104,14 +91,12 @@ impl Family for TagFamily {
     }
 }
 
-/// A user's design from another crate runs as [`TagReplay`] of it.
-impl<D: TagStore + 'static> super::HostsDesign<D> for TagFamily {
-    type Replayer = TagReplay<D>;
-
-    fn design_record() -> DesignRecord {
-        design_record(&D::INFO)
-    }
-}
+hosts_design!(
+    /// A user's design from another crate runs as [`TagReplay`] of it.
+    TagFamily,
+    [D: TagStore] => TagReplay<D>,
+    design_record(&D::INFO)
+);
 
 /// The results record of a tag-store design. Its "ID" is the `u32` entity handle, which
 /// carries no generation.
@@ -423,21 +408,7 @@ impl<S: TagStore + 'static> Replayer for TagReplay<S> {
         })
     }
 
-    fn for_trace(trace: &Trace<TagOp>) -> Self {
-        TagReplay::for_trace(trace)
-    }
-
-    fn handles(&mut self) -> &mut HandleMap<Entity> {
-        &mut self.entities
-    }
-
-    fn run<H: HandleIds<Entity>>(
-        &mut self,
-        ops: &[TagOp],
-        ids: &mut H,
-    ) -> Result<TagDigest, ReplayError> {
-        TagReplay::run(self, ops, ids)
-    }
+    forward_replay!(TagReplay { for_trace, run }, handles: entities);
 
     fn memory_bytes(&self) -> u64 {
         self.store.memory_bytes() as u64

@@ -385,24 +385,13 @@ impl<P: DirectTagLists> DirectTags<P> {
 
 impl<P: DirectTagLists> ReferenceLoop for DirectTags<P> {
     type Family = TagFamily;
-
-    fn name() -> String {
-        format!("ref-direct-{}", P::INFO.meta.name)
-    }
-
-    fn mirrors() -> Option<&'static str> {
-        Some(P::INFO.meta.name)
-    }
+    const MIRRORS: Option<&'static str> = Some(P::INFO.meta.name);
 
     /// For a body of only `VisitEntity`, only `HasTag`, only `VisitAll`, or of any ops but
     /// `Foreign` with at least one write; `None` otherwise, or if the design cannot run the
-    /// trace (its cap of tags per entity) or refuses the setup or the dry run.
-    fn for_trace(trace: &Trace<TagOp>, expected: &TagDigest) -> Option<Self> {
-        Self::in_cell(trace, expected, &CellStates::default())
-    }
-
-    /// As [`for_trace`](Self::for_trace); a body that writes takes its entities from the dry
-    /// run of the design's timed replay when the cell holds it, else from a dry run of its own.
+    /// trace (its cap of tags per entity) or refuses the setup or the dry run. A body that
+    /// writes takes its entities from the dry run of the design's timed replay when the cell
+    /// holds it, else from a dry run of its own.
     fn in_cell(trace: &Trace<TagOp>, expected: &TagDigest, designs: &CellStates) -> Option<Self> {
         let stats = trace.validate().ok()?;
         if TagReplay::<P>::unsupported_before(&stats).is_some() {
@@ -486,30 +475,24 @@ pub type DirectVecOfVecs = DirectTags<VecOfVecs>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::testing::{check_mirroring_loop, trace_with};
     use crate::verify::Expected;
 
     fn trace(workload: &str, params: Option<serde_json::Value>) -> Trace<TagOp> {
-        workloads::registry::generate_for::<TagOp>(workload, 300, 7, params.as_ref()).unwrap()
+        trace_with(workload, 300, params.as_ref())
     }
 
-    /// The loop of design `P` on `trace` gives the model's digest over 2 then 3 passes, and a
-    /// corrupted expectation fails.
+    /// The loop of design `P` on `trace` answers like the model and fails a corrupted
+    /// expectation.
     fn check<P: DirectTagLists>(trace: &Trace<TagOp>) {
-        let name = &trace.header.generator;
-        let expected = Expected::<TagFamily>::of(trace).unwrap();
-        let looped = DirectTags::<P>::for_trace(trace, &expected.body)
-            .unwrap_or_else(|| panic!("{}: no loop for {name}", P::INFO.meta.name));
-        assert_eq!(DirectTags::<P>::mirrors(), Some(P::INFO.meta.name));
-        for passes in [2, 3] {
-            looped
-                .run(passes)
-                .unwrap_or_else(|e| panic!("{} on {name}: {e}", P::INFO.meta.name));
-        }
-        let mut wrong = DirectTags::<P>::for_trace(trace, &expected.body).unwrap();
-        wrong.expected.found_sum ^= 1;
-        wrong.expected.visit_sum ^= 1;
-        let error = wrong.run(1).unwrap_err();
-        assert!(error.contains("sum"), "{}: {error}", P::INFO.meta.name);
+        check_mirroring_loop::<DirectTags<P>>(
+            trace,
+            &[|d| {
+                d.found_sum ^= 1;
+                d.visit_sum ^= 1;
+            }],
+            "sum",
+        );
     }
 
     /// The three loops replay every body of every registered workload like the model (the

@@ -25,9 +25,8 @@ use serde::{Deserialize, Serialize};
 use workloads::transforms::{NodeHandle, TransformStats};
 use workloads::{Trace, TransformOp};
 
-use super::contract::{
-    Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Scale, visit_registry,
-};
+use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes};
+use super::glue::{forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::TransformMetrics;
 use results::DesignRecord;
@@ -42,10 +41,6 @@ pub type Marker = TransformFamily;
 pub struct TransformFamily;
 
 impl Family for TransformFamily {
-    fn metric_section() -> Option<results::MetricSection> {
-        Some(metrics::section())
-    }
-
     type Op = TransformOp;
     type Digest = TransformDigest;
     type Model = TransformReplay<ModelTransforms>;
@@ -67,26 +62,17 @@ impl Family for TransformFamily {
         &["xf-sparse-1pct", "xf-reparent-churn", "xf-query"];
     /// 256K nodes: past the last-level cache (about 120 bytes per node) with sparse frames
     /// that stay well under a second.
-    const SCALING_WORKLOADS: &'static [&'static str] = &[];
     const SWEEP_MAX_N: usize = 1 << 18;
 
     /// 1K nodes quick; 1K and 64K by default; 1M added in the full matrix (a 1M-node
     /// benchmark needs a fresh setup per timed replay of a mutating body, seconds each).
-    fn bench_sizes(scale: Scale) -> Vec<usize> {
-        match scale {
-            Scale::Quick => vec![1_000],
-            Scale::Default => vec![1_000, 65_536],
-            Scale::Full => vec![1_000, 65_536, 1_048_576],
-        }
-    }
-
-    fn pass_sizes(quick: bool) -> Vec<usize> {
-        if quick {
-            vec![1_000]
-        } else {
-            vec![1_000, 65_536]
-        }
-    }
+    const SIZES: RunSizes = RunSizes {
+        quick: &[1_000],
+        default: &[1_000, 65_536],
+        full: &[1_000, 65_536, 1_048_576],
+        passes_quick: &[1_000],
+        passes: &[1_000, 65_536],
+    };
 
     fn design_records() -> Vec<DesignRecord> {
         struct Records(Vec<DesignRecord>);
@@ -110,14 +96,12 @@ impl Family for TransformFamily {
     }
 }
 
-/// A user's design from another crate runs as [`TransformReplay`] of it.
-impl<D: TransformStore + 'static> super::HostsDesign<D> for TransformFamily {
-    type Replayer = TransformReplay<D>;
-
-    fn design_record() -> DesignRecord {
-        design_record(&D::INFO, size_of::<D::Id>())
-    }
-}
+hosts_design!(
+    /// A user's design from another crate runs as [`TransformReplay`] of it.
+    TransformFamily,
+    [D: TransformStore] => TransformReplay<D>,
+    design_record(&D::INFO, size_of::<D::Id>())
+);
 
 /// The results record of a transform design whose id is `id_bytes` long.
 pub fn design_record(info: &TransformDesignInfo, id_bytes: usize) -> DesignRecord {
@@ -298,21 +282,7 @@ impl<S: TransformStore + 'static> Replayer for TransformReplay<S> {
         })
     }
 
-    fn for_trace(trace: &Trace<TransformOp>) -> Self {
-        TransformReplay::for_trace(trace)
-    }
-
-    fn handles(&mut self) -> &mut HandleMap<S::Id> {
-        &mut self.nodes
-    }
-
-    fn run<H: HandleIds<S::Id>>(
-        &mut self,
-        ops: &[TransformOp],
-        ids: &mut H,
-    ) -> Result<TransformDigest, ReplayError> {
-        TransformReplay::run(self, ops, ids)
-    }
+    forward_replay!(TransformReplay { for_trace, run }, handles: nodes);
 
     fn memory_bytes(&self) -> u64 {
         self.store.memory_bytes() as u64
@@ -326,8 +296,7 @@ impl<S: TransformStore + 'static> Replayer for TransformReplay<S> {
         trace: &Trace<TransformOp>,
         stats: &TransformStats,
     ) -> Result<Option<TransformMetrics>, ReplayError> {
-        let mut state = Self::for_trace(trace);
-        state.replay(&trace.setup)?;
+        let mut state = Self::after_setup(trace)?;
         let nodes_after_setup = state.store.len() as u64;
         let memory_after_setup = state.store.memory_bytes() as u64;
         let products_before = state.store.world_updates();

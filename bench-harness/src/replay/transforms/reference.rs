@@ -58,7 +58,7 @@ use workloads::{Trace, TransformOp};
 
 use super::{TransformDigest, TransformFamily, TransformReplay, mix_world};
 use crate::host::Stopwatch;
-use crate::replay::contract::{ReferenceLoop, Replayer};
+use crate::replay::contract::{ReferenceLoop, Replayer, sum_passes};
 
 /// The crate's node id.
 type NodeId = <IndexTreePeer as TransformStore>::Id;
@@ -307,14 +307,7 @@ impl DirectIndexTree {
 
 impl ReferenceLoop for DirectIndexTree {
     type Family = TransformFamily;
-
-    fn name() -> String {
-        format!("ref-direct-{}", IndexTreePeer::INFO.meta.name)
-    }
-
-    fn mirrors() -> Option<&'static str> {
-        Some(IndexTreePeer::INFO.meta.name)
-    }
+    const MIRRORS: Option<&'static str> = Some(IndexTreePeer::INFO.meta.name);
 
     /// For any valid body; `None` exactly where the peer's own replay does not run the trace
     /// ([`Replayer::unsupported_before`]: its cap of world products), or if it refuses the
@@ -549,14 +542,7 @@ impl<S: TransformStore + Clone + 'static> DirectDesign<S> {
 
 impl<S: TransformStore + Clone + 'static> ReferenceLoop for DirectDesign<S> {
     type Family = TransformFamily;
-
-    fn name() -> String {
-        format!("ref-direct-{}", S::INFO.meta.name)
-    }
-
-    fn mirrors() -> Option<&'static str> {
-        Some(S::INFO.meta.name)
-    }
+    const MIRRORS: Option<&'static str> = Some(S::INFO.meta.name);
 
     /// For any valid body, as [`DirectIndexTree`]; `None` exactly where the design's own
     /// replay does not run the trace, or if it refuses the setup or (a body that changes the
@@ -631,15 +617,11 @@ impl<S: TransformStore + Clone + 'static> ReferenceLoop for DirectDesign<S> {
     /// The design refused an op, or the reads, their sum or the live nodes after the body
     /// differ from the model's.
     fn run(&self, iters: u64) -> Result<Duration, String> {
-        let mut total = Duration::ZERO;
         let mut kept = self.reads_only.then(|| self.store.clone());
-        for _ in 0..iters {
-            total += match kept.as_mut() {
-                Some(store) => self.pass(store)?,
-                None => self.pass(&mut self.store.clone())?,
-            };
-        }
-        Ok(total)
+        sum_passes(iters, || match kept.as_mut() {
+            Some(store) => self.pass(store),
+            None => self.pass(&mut self.store.clone()),
+        })
     }
 }
 
@@ -649,11 +631,8 @@ pub type DirectImmediateIterative = DirectDesign<ImmediateIterative>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::testing::trace;
     use crate::verify::Expected;
-
-    fn trace(workload: &str) -> Trace<TransformOp> {
-        workloads::registry::generate_for::<TransformOp>(workload, 300, 7, None).unwrap()
-    }
 
     /// `ref-direct-indextree` and `ref-direct-immediate_iterative` read the model's worlds on
     /// every body (frames, reads, structure changes) over 2 then 3 passes, and fail a
@@ -715,9 +694,9 @@ mod tests {
                 assert!(wrong.run(1).is_err(), "{workload}");
             }
         }
-        assert_eq!(DirectIndexTree::mirrors(), Some("indextree"));
+        assert_eq!(DirectIndexTree::MIRRORS, Some("indextree"));
         assert_eq!(
-            DirectImmediateIterative::mirrors(),
+            DirectImmediateIterative::MIRRORS,
             Some("immediate_iterative")
         );
     }

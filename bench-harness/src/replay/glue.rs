@@ -1,0 +1,86 @@
+//! The glue every family's module (`replay/<family>/mod.rs`) declares alike, written once as
+//! macros over the traits of [`contract`](super::contract): the bridge from the family's
+//! registry to its replayers ([`visit_registry!`]), its [`HostsDesign`](super::HostsDesign)
+//! impl for a user's design ([`hosts_design!`]), and the [`Replayer`](super::Replayer) items
+//! its replay type forwards ([`forward_replay!`]).
+
+/// Visits every design of a family's registry in `impls` (its `for_each_*` function and
+/// visitor trait, whose bound is the family's design trait) as the family's replayer of that
+/// design, with role [`Role::Design`](super::Role::Design): the one bridge from a registry's visitor to
+/// [`ReplayerVisitor`](super::ReplayerVisitor), which each [`Family::for_each_replayer`](super::Family::for_each_replayer) starts with. The bracket
+/// holds the registry visitor's type parameters as its trait declares them, then `=>` the
+/// replayer of them:
+///
+/// ```text
+/// visit_registry!(visitor, TagFamily, for_each_tag_design, TagDesignVisitor,
+///     [S: TagStore + 'static] => TagReplay<S>);
+/// ```
+macro_rules! visit_registry {
+    ($visitor:expr, $family:ty, $for_each:path, $registry_visitor:path,
+     [$($params:tt)*] => $replayer:ty) => {{
+        struct Designs<'a, V>(&'a mut V);
+        impl<V: $crate::replay::contract::ReplayerVisitor<$family>> $registry_visitor
+            for Designs<'_, V>
+        {
+            fn visit<$($params)*>(&mut self) {
+                self.0
+                    .visit::<$replayer>($crate::replay::contract::Role::Design);
+            }
+        }
+        $for_each(&mut Designs($visitor));
+    }};
+}
+pub(crate) use visit_registry;
+
+/// Implements [`HostsDesign`](super::HostsDesign) for a family: a design type `D` from another crate, bound by the
+/// family's design trait, runs as the family's replayer of it, and its results record is the
+/// family's record of it. The bracket holds `D` and its bound, then `=>` the replayer, then
+/// the record (doc comments before the family pass to the impl):
+///
+/// ```text
+/// hosts_design!(TagFamily, [D: TagStore] => TagReplay<D>, design_record(&D::INFO));
+/// ```
+macro_rules! hosts_design {
+    ($(#[$attr:meta])* $family:ty, [$d:ident: $bound:path] => $replayer:ty, $record:expr) => {
+        $(#[$attr])*
+        impl<$d: $bound + 'static> $crate::replay::contract::HostsDesign<$d> for $family {
+            type Replayer = $replayer;
+
+            fn design_record() -> results::DesignRecord {
+                $record
+            }
+        }
+    };
+}
+pub(crate) use hosts_design;
+
+/// The [`Replayer`](super::Replayer) items a family's replay forwards: `run` to the replay type's own `run` (the
+/// family's loop, written once on the type), `for_trace` to its own `for_trace` where listed,
+/// and `handles` to its handle map, the field named after `handles:`.
+///
+/// ```text
+/// forward_replay!(TagReplay { for_trace, run }, handles: entities);
+/// ```
+macro_rules! forward_replay {
+    ($replay:ident { for_trace, run }, handles: $handles:ident) => {
+        fn for_trace(trace: &workloads::Trace<$crate::replay::contract::OpOf<Self::Family>>) -> Self {
+            $replay::for_trace(trace)
+        }
+
+        forward_replay!($replay { run }, handles: $handles);
+    };
+    ($replay:ident { run }, handles: $handles:ident) => {
+        fn handles(&mut self) -> &mut $crate::replay::resolved::HandleMap<Self::Id> {
+            &mut self.$handles
+        }
+
+        fn run<H: $crate::replay::resolved::HandleIds<Self::Id>>(
+            &mut self,
+            ops: &[$crate::replay::contract::OpOf<Self::Family>],
+            ids: &mut H,
+        ) -> Result<$crate::replay::contract::DigestOf<Self::Family>, $crate::replay::contract::ReplayError> {
+            $replay::run(self, ops, ids)
+        }
+    };
+}
+pub(crate) use forward_replay;
