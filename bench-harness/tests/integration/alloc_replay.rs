@@ -5,7 +5,6 @@
 use bench_harness::replay::Replayer;
 use bench_harness::replay::alloc::{AllocFamily, AllocReplay, SystemAlloc, measure};
 use bench_harness::suite::PreparedTrace;
-use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
 use impls::DesignMeta;
 use impls::alloc::buddy::Buddy;
@@ -13,6 +12,8 @@ use impls::alloc::{
     AllocDesignInfo, AllocDesignVisitor, AllocError, BlockAllocator, for_each_alloc_design,
 };
 use workloads::registry::workloads_of;
+
+use crate::support::verify_and_time;
 use workloads::{AllocOp, TraceOp};
 
 const ALLOC: &str = <AllocOp as TraceOp>::FAMILY;
@@ -23,21 +24,6 @@ const SIZES: [usize; 3] = [1, 37, 600];
 fn prepared(workload: &str, n: usize) -> PreparedTrace<AllocFamily> {
     PreparedTrace::<AllocFamily>::generate(workload, n, 5)
         .unwrap_or_else(|e| panic!("{workload} n={n}: {e}"))
-}
-
-/// Verifies and times (two replays) design `R` on a prepared trace.
-fn verify_and_time<R>(p: &PreparedTrace<AllocFamily>) -> Outcome
-where
-    R: Replayer<Family = AllocFamily>,
-{
-    let outcome = check_replayer::<R>(&p.trace, &p.expected).outcome;
-    if !outcome.is_verified() {
-        return outcome;
-    }
-    match TimedReplay::of::<R>(&p.trace, &p.expected).run(2) {
-        Ok(_) => Outcome::Verified,
-        Err(e) => Outcome::Failed(e),
-    }
 }
 
 struct VerifyAll<'a> {
@@ -111,18 +97,38 @@ fn the_16_byte_aligned_peer_is_unsupported_on_the_random_mix_only_for_its_alignm
     );
 }
 
-/// The buddy allocator, but every 50th allocation returns the previous allocation's offset
-/// (freeing the block it was given): two live blocks overlap.
-struct EveryFiftiethOverlaps {
+/// What [`BrokenBuddy`] gets wrong.
+#[derive(PartialEq, Eq)]
+enum Mistake {
+    /// Every 50th allocation returns the previous allocation's offset (freeing the block it
+    /// was given): two live blocks overlap.
+    Overlaps,
+    /// `realloc` keeps the block but forgets its first byte.
+    ForgetsOnRealloc,
+}
+
+/// The buddy allocator with mistake `M` ([`Mistake`] as a number): a design verification must
+/// fail.
+struct BrokenBuddy<const M: u8> {
     inner: Buddy,
     allocations: u64,
     previous: Option<usize>,
 }
 
-impl BlockAllocator for EveryFiftiethOverlaps {
+impl<const M: u8> BrokenBuddy<M> {
+    const MISTAKE: Mistake = match M {
+        0 => Mistake::Overlaps,
+        _ => Mistake::ForgetsOnRealloc,
+    };
+}
+
+impl<const M: u8> BlockAllocator for BrokenBuddy<M> {
     const INFO: AllocDesignInfo = AllocDesignInfo {
         meta: DesignMeta {
-            name: "overlapping_buddy",
+            name: match Self::MISTAKE {
+                Mistake::Overlaps => "overlapping_buddy",
+                Mistake::ForgetsOnRealloc => "forgetful_buddy",
+            },
             ..Buddy::INFO.meta
         },
         ..Buddy::INFO
@@ -138,6 +144,9 @@ impl BlockAllocator for EveryFiftiethOverlaps {
 
     fn allocate(&mut self, size: usize, align: usize) -> Result<usize, AllocError> {
         let offset = self.inner.allocate(size, align)?;
+        if Self::MISTAKE != Mistake::Overlaps {
+            return Ok(offset);
+        }
         self.allocations += 1;
         if self.allocations % 50 == 0
             && let Some(previous) = self.previous
@@ -160,7 +169,11 @@ impl BlockAllocator for EveryFiftiethOverlaps {
         align: usize,
         new_size: usize,
     ) -> Result<usize, AllocError> {
-        self.inner.realloc(offset, old_size, align, new_size)
+        let moved = self.inner.realloc(offset, old_size, align, new_size)?;
+        if Self::MISTAKE == Mistake::ForgetsOnRealloc {
+            self.inner.bytes_mut(moved, 1)[0] ^= 1;
+        }
+        Ok(moved)
     }
 
     fn bytes(&self, offset: usize, len: usize) -> &[u8] {
@@ -201,8 +214,7 @@ fn an_allocator_that_overlaps_blocks_fails_verification() {
         "alloc-wee-ffmpeg",
     ] {
         let p = prepared(workload, 600);
-        let outcome =
-            check_replayer::<AllocReplay<EveryFiftiethOverlaps>>(&p.trace, &p.expected).outcome;
+        let outcome = check_replayer::<AllocReplay<BrokenBuddy<0>>>(&p.trace, &p.expected).outcome;
         assert!(
             matches!(outcome, Outcome::Failed(_)),
             "{workload}: {outcome:?}"
@@ -213,59 +225,8 @@ fn an_allocator_that_overlaps_blocks_fails_verification() {
 /// A block allocator whose `realloc` keeps the block but forgets its first byte.
 #[test]
 fn a_realloc_that_loses_contents_fails_verification() {
-    struct ForgetfulRealloc(Buddy);
-    impl BlockAllocator for ForgetfulRealloc {
-        const INFO: AllocDesignInfo = AllocDesignInfo {
-            meta: DesignMeta {
-                name: "forgetful_buddy",
-                ..Buddy::INFO.meta
-            },
-            ..Buddy::INFO
-        };
-        fn with_arena(total: usize, min_block: usize) -> Result<Self, AllocError> {
-            Buddy::with_arena(total, min_block).map(Self)
-        }
-        fn allocate(&mut self, size: usize, align: usize) -> Result<usize, AllocError> {
-            self.0.allocate(size, align)
-        }
-        fn free(&mut self, offset: usize) -> Result<(), AllocError> {
-            self.0.free(offset)
-        }
-        fn realloc(
-            &mut self,
-            offset: usize,
-            old_size: usize,
-            align: usize,
-            new_size: usize,
-        ) -> Result<usize, AllocError> {
-            let moved = self.0.realloc(offset, old_size, align, new_size)?;
-            self.0.bytes_mut(moved, 1)[0] ^= 1;
-            Ok(moved)
-        }
-        fn bytes(&self, offset: usize, len: usize) -> &[u8] {
-            self.0.bytes(offset, len)
-        }
-        fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8] {
-            self.0.bytes_mut(offset, len)
-        }
-        fn arena_bytes(&self) -> usize {
-            self.0.arena_bytes()
-        }
-        fn bytes_requested_live(&self) -> usize {
-            self.0.bytes_requested_live()
-        }
-        fn bytes_reserved(&self) -> usize {
-            self.0.bytes_reserved()
-        }
-        fn largest_free_block(&self) -> Option<usize> {
-            self.0.largest_free_block()
-        }
-        fn metadata_bytes(&self) -> usize {
-            self.0.metadata_bytes()
-        }
-    }
     let p = prepared("alloc-vector-doubling", 100);
-    let outcome = check_replayer::<AllocReplay<ForgetfulRealloc>>(&p.trace, &p.expected).outcome;
+    let outcome = check_replayer::<AllocReplay<BrokenBuddy<1>>>(&p.trace, &p.expected).outcome;
     let Outcome::Failed(reason) = outcome else {
         panic!("{outcome:?}")
     };

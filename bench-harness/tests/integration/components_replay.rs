@@ -8,11 +8,16 @@ use crate::short_traces::short_trace;
 use bench_harness::replay::components::ComponentMetrics;
 use bench_harness::replay::{ComponentFamily, ComponentReplay, Replayer};
 use bench_harness::suite::PreparedTrace;
-use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
+use impls::components::peers::hecs::HecsPeer;
+use impls::components::peers::shipyard::ShipyardPeer;
+use impls::components::peers::specs::{SpecsDense, SpecsHash, SpecsVec};
 use impls::components::single_buffer::BufferHash;
+use impls::components::{ComponentDesignInfo, ComponentError, PointMass, VectorField};
 use impls::components::{ComponentDesignVisitor, ComponentStore, for_each_component_design};
 use workloads::{ComponentOp, Trace, TraceOp};
+
+use crate::support::{note_and_measure, verify_and_time};
 
 const FAMILY: &str = <ComponentOp as TraceOp>::FAMILY;
 
@@ -24,7 +29,7 @@ struct VerifyAll<'a> {
 impl ComponentDesignVisitor for VerifyAll<'_> {
     fn visit<S: ComponentStore + 'static>(&mut self) {
         let p = self.prepared;
-        let mut outcome = check_replayer::<ComponentReplay<S>>(&p.trace, &p.expected).outcome;
+        let outcome = verify_and_time::<ComponentReplay<S>>(p);
         if let Outcome::Refused(reason) = &outcome {
             // Only a design holding one instance per entity, on a trace needing several.
             assert!(
@@ -35,23 +40,7 @@ impl ComponentDesignVisitor for VerifyAll<'_> {
             );
             return;
         }
-        if outcome.is_verified()
-            && let Err(e) = TimedReplay::of::<ComponentReplay<S>>(&p.trace, &p.expected).run(2)
-        {
-            outcome = Outcome::Failed(e);
-        }
-        if !outcome.is_verified() {
-            self.failures.push(format!(
-                "{} on {}: {outcome:?}",
-                S::INFO.meta.name,
-                p.trace.header.generator
-            ));
-        }
-        assert!(
-            ComponentReplay::<S>::measure(&p.trace, &p.expected.stats)
-                .unwrap()
-                .is_some()
-        );
+        note_and_measure::<ComponentReplay<S>>(p, &outcome, &mut self.failures);
     }
 }
 
@@ -75,50 +64,54 @@ fn every_design_verifies_on_every_workload() {
     }
 }
 
-/// `buffer_hash` whose `simulate` skips the last instance: the timed ops observe nothing of
-/// it, the state digest must.
-struct LosesAnUpdate(BufferHash);
+/// Store `S` through the trait's looping defaults of the batch entry points
+/// (`read_positions`, `write_velocities`, `copy_positions`, `spawn_with`) instead of its
+/// overrides; with `WRONG_SIMULATE`, its `simulate` also takes an extra step when the count of
+/// instances is odd: a wrong update the timed ops observe nothing of, the state digest must.
+struct Wrapped<S, const WRONG_SIMULATE: bool>(S);
 
-impl ComponentStore for LosesAnUpdate {
-    type Entity = <BufferHash as ComponentStore>::Entity;
-    const INFO: impls::components::ComponentDesignInfo = BufferHash::INFO;
+/// Design `S` through the looping defaults of the batch entry points, otherwise itself.
+type Defaults<S> = Wrapped<S, false>;
+
+/// `buffer_hash` with a wrong `simulate`.
+type LosesAnUpdate = Wrapped<BufferHash, true>;
+
+impl<S: ComponentStore, const WRONG_SIMULATE: bool> ComponentStore for Wrapped<S, WRONG_SIMULATE> {
+    type Entity = S::Entity;
+    const INFO: ComponentDesignInfo = S::INFO;
+
     fn new() -> Self {
-        Self(BufferHash::new())
+        Self(S::new())
     }
-    fn spawn(&mut self) -> Result<Self::Entity, impls::components::ComponentError> {
+    fn spawn(&mut self) -> Result<S::Entity, ComponentError> {
         self.0.spawn()
     }
-    fn kill(&mut self, e: Self::Entity) -> Result<(), impls::components::ComponentError> {
-        self.0.kill(e)
+    fn kill(&mut self, entity: S::Entity) -> Result<(), ComponentError> {
+        self.0.kill(entity)
     }
-    fn attach(
-        &mut self,
-        e: Self::Entity,
-        init: impls::components::PointMass,
-    ) -> Result<(), impls::components::ComponentError> {
-        self.0.attach(e, init)
+    fn attach(&mut self, entity: S::Entity, init: PointMass) -> Result<(), ComponentError> {
+        self.0.attach(entity, init)
     }
-    fn detach(&mut self, e: Self::Entity) -> Result<bool, impls::components::ComponentError> {
-        self.0.detach(e)
+    fn attach_another(&mut self, entity: S::Entity, init: PointMass) -> Result<(), ComponentError> {
+        self.0.attach_another(entity, init)
     }
-    fn position(
-        &self,
-        e: Self::Entity,
-    ) -> Result<Option<[f32; 3]>, impls::components::ComponentError> {
-        self.0.position(e)
+    fn detach(&mut self, entity: S::Entity) -> Result<bool, ComponentError> {
+        self.0.detach(entity)
+    }
+    fn position(&self, entity: S::Entity) -> Result<Option<[f32; 3]>, ComponentError> {
+        self.0.position(entity)
     }
     fn write(
         &mut self,
-        e: Self::Entity,
-        field: impls::components::VectorField,
-        v: [f32; 3],
-    ) -> Result<bool, impls::components::ComponentError> {
-        self.0.write(e, field, v)
+        entity: S::Entity,
+        field: VectorField,
+        value: [f32; 3],
+    ) -> Result<bool, ComponentError> {
+        self.0.write(entity, field, value)
     }
     fn simulate(&mut self, dt: f32) {
-        // A wrong update, unobservable by the timed ops: an extra step when the count is odd.
         self.0.simulate(dt);
-        if self.0.instance_count() % 2 == 1 {
+        if WRONG_SIMULATE && self.0.instance_count() % 2 == 1 {
             self.0.simulate(dt);
         }
     }
@@ -131,7 +124,7 @@ impl ComponentStore for LosesAnUpdate {
     fn garbage(&self) -> usize {
         self.0.garbage()
     }
-    fn visit(&self, f: impl FnMut(&impls::components::PointMass)) {
+    fn visit(&self, f: impl FnMut(&PointMass)) {
         self.0.visit(f);
     }
     fn entity_count(&self) -> usize {
@@ -148,6 +141,73 @@ impl ComponentStore for LosesAnUpdate {
     }
     fn check_invariants(&self) -> Result<(), String> {
         self.0.check_invariants()
+    }
+}
+
+/// Setup digest, body digest through the handle map, body digest of the timed path (dry
+/// run, then the resolved body on a fresh state), and the state digest after it.
+fn digests<S: ComponentStore + 'static>(trace: &Trace<ComponentOp>) -> [String; 4] {
+    let mut state = ComponentReplay::<S>::for_trace(trace);
+    let setup = state.replay(&trace.setup).unwrap();
+    let body = state.replay(&trace.body).unwrap();
+    let mut dry = ComponentReplay::<S>::after_setup(trace).unwrap();
+    let (resolved, _) = dry.resolve(&trace.body).unwrap();
+    let mut timed = ComponentReplay::<S>::after_setup(trace).unwrap();
+    let timed_body = timed.replay_resolved(&trace.body, &resolved).unwrap();
+    let state_digest = timed.state_digest();
+    assert_eq!(state_digest, state.state_digest(), "{}", S::INFO.meta.name);
+    [
+        format!("{setup:?}"),
+        format!("{body:?}"),
+        format!("{timed_body:?}"),
+        format!("{state_digest:?}"),
+    ]
+}
+
+/// A design overriding the batch entry points and the same design through the looping
+/// defaults observe the same answers and leave the same state, on every body shape that
+/// batches (lookup runs, write runs, copy runs, spawn-then-attach pairs) and on mixed ones.
+#[test]
+fn overridden_batch_entry_points_digest_like_the_looping_defaults() {
+    fn same<S: ComponentStore + 'static>(trace: &Trace<ComponentOp>) {
+        assert_eq!(
+            digests::<S>(trace),
+            digests::<Defaults<S>>(trace),
+            "{} on {}",
+            S::INFO.meta.name,
+            trace.header.generator
+        );
+    }
+    let sparse = workloads::registry::generate_for::<ComponentOp>(
+        "comp-lookup",
+        500,
+        3,
+        Some(&serde_json::json!({ "density": 0.3 })),
+    )
+    .unwrap();
+    let mut traces = vec![sparse];
+    for workload in [
+        "comp-lookup",
+        "comp-frame",
+        "comp-gc",
+        "comp-sync",
+        "comp-sync-random",
+    ] {
+        traces.push(
+            workloads::registry::generate_for::<ComponentOp>(workload, 500, 3, None).unwrap(),
+        );
+    }
+    for trace in &traces {
+        same::<HecsPeer>(trace);
+        same::<ShipyardPeer>(trace);
+        same::<SpecsVec>(trace);
+        same::<SpecsDense>(trace);
+        same::<SpecsHash>(trace);
+        #[cfg(feature = "bevy")]
+        {
+            same::<impls::components::peers::bevy::BevyTable>(trace);
+            same::<impls::components::peers::bevy::BevySparse>(trace);
+        }
     }
 }
 

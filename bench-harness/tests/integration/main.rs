@@ -16,4 +16,5 @@ mod short_traces;
 mod shrink;
 mod spatial_replay;
 mod spawn_replay;
+mod support;
 mod tags_replay;

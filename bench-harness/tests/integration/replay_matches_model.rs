@@ -18,6 +18,83 @@ use impls::id_table::{
 };
 use workloads::{IdTableOp, Payload, PayloadSize, Trace};
 
+use crate::support::verify_and_time;
+
+/// The entry of a test's broken design in the registry's terms: tuned, named `name` and
+/// described by `description`, with IDs of `id_bytes` that detect stale IDs as `stale`, and
+/// no stated hazard, capacity or cap on free-index shifts.
+const fn test_info(
+    name: &'static str,
+    description: &'static str,
+    id_bytes: usize,
+    stale: StaleDetection,
+) -> DesignInfo {
+    DesignInfo {
+        meta: DesignMeta {
+            name,
+            description,
+            kind: DesignKind::Tuned,
+        },
+        id_bytes,
+        stale,
+        demonstrates: None,
+        capacity: None,
+        remove_shift_cap: None,
+    }
+}
+
+/// Why table `T`'s replay failed verification on `workload` generated at `n` with `seed`;
+/// panics if it did not fail.
+fn failure<T: IdTable<Payload> + 'static>(workload: &str, n: usize, seed: u64) -> String {
+    let p = PreparedTrace::<IdTableFamily>::generate(workload, n, seed).unwrap();
+    match check_replayer::<IdTableState<T>>(&p.trace, &p.expected).outcome {
+        Outcome::Failed(reason) => reason,
+        other => panic!(
+            "{} on {workload} was not caught: {other:?}",
+            T::INFO.meta.name
+        ),
+    }
+}
+
+/// The [`IdTable`] methods a test's wrapper of a table forwards unchanged to the table it wraps
+/// (field `$inner` of `self`): each signature, `&self` or `&mut self`, becomes
+/// a method that calls the wrapped design's method of that name with the same arguments.
+///
+/// ```text
+/// forward_to!(0;
+///     fn remove(&mut self, id: Self::Id) -> Option<Payload>;
+///     fn len(&self) -> usize;
+/// );
+/// ```
+macro_rules! forward_to {
+    ($inner:tt;) => {};
+    ($inner:tt; fn $name:ident(&self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?; $($rest:tt)*) => {
+        fn $name(&self $(, $arg: $ty)*) $(-> $ret)? {
+            self.$inner.$name($($arg),*)
+        }
+        forward_to!($inner; $($rest)*);
+    };
+    ($inner:tt; fn $name:ident(&mut self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?; $($rest:tt)*) => {
+        fn $name(&mut self $(, $arg: $ty)*) $(-> $ret)? {
+            self.$inner.$name($($arg),*)
+        }
+        forward_to!($inner; $($rest)*);
+    };
+}
+
+/// The [`IdTable`] methods a test's wrapper of a table (field `0`) forwards unchanged whatever
+/// its IDs: the count, the iterators and the memory.
+macro_rules! forward_table_reads {
+    () => {
+        forward_to!(0;
+            fn len(&self) -> usize;
+            fn iter(&self) -> impl Iterator<Item = &Payload>;
+            fn iter_mut(&mut self) -> impl Iterator<Item = &mut Payload>;
+            fn memory_bytes(&self) -> usize;
+        );
+    };
+}
+
 struct VerifyAll<'a> {
     prepared: &'a PreparedTrace<IdTableFamily>,
     verdicts: Vec<(&'static str, Outcome)>,
@@ -25,14 +102,7 @@ struct VerifyAll<'a> {
 
 impl DesignCtorVisitor for VerifyAll<'_> {
     fn visit<D: Design>(&mut self) {
-        let p = self.prepared;
-        let mut outcome = check_replayer::<IdTableReplay<D>>(&p.trace, &p.expected).outcome;
-        if outcome.is_verified() {
-            // The timed path verifies too; a couple of timed replays must agree.
-            if let Err(e) = TimedReplay::of::<IdTableReplay<D>>(&p.trace, &p.expected).run(2) {
-                outcome = Outcome::Failed(e);
-            }
-        }
+        let outcome = verify_and_time::<IdTableReplay<D>>(self.prepared);
         self.verdicts
             .push((IdTableReplay::<D>::design_name(), outcome));
     }
@@ -100,18 +170,12 @@ struct IgnoresGeneration(Holey<Payload>);
 
 impl IdTable<Payload> for IgnoresGeneration {
     type Id = (u32, impls::id::Id64);
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
-            name: "broken",
-            description: "holey, but lookups ignore the generation",
-            kind: DesignKind::Tuned,
-        },
-        id_bytes: 12,
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+    const INFO: DesignInfo = test_info(
+        "broken",
+        "holey, but lookups ignore the generation",
+        12,
+        StaleDetection::Never,
+    );
     fn new() -> Self {
         Self(Holey::new())
     }
@@ -129,18 +193,7 @@ impl IdTable<Payload> for IgnoresGeneration {
     fn remove(&mut self, id: Self::Id) -> Option<Payload> {
         self.0.remove(id.1)
     }
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn iter(&self) -> impl Iterator<Item = &Payload> {
-        self.0.iter()
-    }
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut Payload> {
-        self.0.iter_mut()
-    }
-    fn memory_bytes(&self) -> usize {
-        self.0.memory_bytes()
-    }
+    forward_table_reads!();
 }
 
 /// A design that drops every 100th insert's value on the floor (returns another object).
@@ -148,18 +201,12 @@ struct LosesObjects(Holey<Payload>, u32);
 
 impl IdTable<Payload> for LosesObjects {
     type Id = impls::id::Id64;
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
-            name: "loses-objects",
-            description: "holey, but every 100th insert stores a wrong payload",
-            kind: DesignKind::Tuned,
-        },
-        id_bytes: 8,
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+    const INFO: DesignInfo = test_info(
+        "loses-objects",
+        "holey, but every 100th insert stores a wrong payload",
+        8,
+        StaleDetection::Never,
+    );
     fn new() -> Self {
         Self(Holey::new(), 0)
     }
@@ -170,36 +217,17 @@ impl IdTable<Payload> for LosesObjects {
         }
         self.0.insert(value)
     }
-    fn get(&self, id: Self::Id) -> Option<&Payload> {
-        self.0.get(id)
-    }
-    fn get_mut(&mut self, id: Self::Id) -> Option<&mut Payload> {
-        self.0.get_mut(id)
-    }
-    fn remove(&mut self, id: Self::Id) -> Option<Payload> {
-        self.0.remove(id)
-    }
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn iter(&self) -> impl Iterator<Item = &Payload> {
-        self.0.iter()
-    }
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut Payload> {
-        self.0.iter_mut()
-    }
-    fn memory_bytes(&self) -> usize {
-        self.0.memory_bytes()
-    }
+    forward_to!(0;
+        fn get(&self, id: Self::Id) -> Option<&Payload>;
+        fn get_mut(&mut self, id: Self::Id) -> Option<&mut Payload>;
+        fn remove(&mut self, id: Self::Id) -> Option<Payload>;
+    );
+    forward_table_reads!();
 }
 
 #[test]
 fn a_design_resolving_stale_ids_fails_verification() {
-    let p = PreparedTrace::<IdTableFamily>::generate("lookup-stale", 500, 3).unwrap();
-    let outcome = check_replayer::<IdTableState<IgnoresGeneration>>(&p.trace, &p.expected).outcome;
-    let Outcome::Failed(reason) = outcome else {
-        panic!("broken design was not caught: {outcome:?}");
-    };
+    let reason = failure::<IgnoresGeneration>("lookup-stale", 500, 3);
     assert!(reason.contains("stale_hits"), "{reason}");
 }
 
@@ -212,12 +240,7 @@ fn a_design_returning_wrong_objects_fails_verification_on_every_reading_workload
         "frame",
         "article-mix",
     ] {
-        let p = PreparedTrace::<IdTableFamily>::generate(workload, 1_000, 5).unwrap();
-        let outcome = check_replayer::<IdTableState<LosesObjects>>(&p.trace, &p.expected).outcome;
-        assert!(
-            matches!(outcome, Outcome::Failed(_)),
-            "{workload}: wrong objects not caught: {outcome:?}"
-        );
+        failure::<LosesObjects>(workload, 1_000, 5);
     }
 }
 
@@ -294,18 +317,12 @@ struct Drifting(Holey<Payload>, u32);
 
 impl IdTable<Payload> for Drifting {
     type Id = (u32, impls::id::Id64);
-    const INFO: DesignInfo = DesignInfo {
-        meta: DesignMeta {
-            name: "drifting",
-            description: "holey, with IDs that differ between two tables given the same ops",
-            kind: DesignKind::Tuned,
-        },
-        id_bytes: 12,
-        stale: StaleDetection::Never,
-        demonstrates: None,
-        capacity: None,
-        remove_shift_cap: None,
-    };
+    const INFO: DesignInfo = test_info(
+        "drifting",
+        "holey, with IDs that differ between two tables given the same ops",
+        12,
+        StaleDetection::Never,
+    );
     fn new() -> Self {
         let number = TABLES_BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Self(Holey::new(), number)
@@ -322,18 +339,7 @@ impl IdTable<Payload> for Drifting {
     fn remove(&mut self, id: Self::Id) -> Option<Payload> {
         self.0.remove(id.1)
     }
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn iter(&self) -> impl Iterator<Item = &Payload> {
-        self.0.iter()
-    }
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut Payload> {
-        self.0.iter_mut()
-    }
-    fn memory_bytes(&self) -> usize {
-        self.0.memory_bytes()
-    }
+    forward_table_reads!();
 }
 
 #[test]
@@ -386,50 +392,26 @@ fn a_stale_hit_within_the_stated_horizon_is_a_failure() {
     impl IdTable<Payload> for ClaimsLongHorizon {
         type Id = <Holey32LifoAlias as IdTable<Payload>>::Id;
         const INFO: DesignInfo = DesignInfo {
-            meta: DesignMeta {
-                name: "claims-long-horizon",
-                description: "the LIFO 16-bit design claiming a 2^31-reuse horizon",
-                kind: DesignKind::Tuned,
-            },
-            id_bytes: 4,
-            stale: StaleDetection::UntilSlotReuses(1 << 31),
-            demonstrates: None,
             capacity: Some(65_536),
-            remove_shift_cap: None,
+            ..test_info(
+                "claims-long-horizon",
+                "the LIFO 16-bit design claiming a 2^31-reuse horizon",
+                4,
+                StaleDetection::UntilSlotReuses(1 << 31),
+            )
         };
         fn new() -> Self {
             Self(Holey32LifoAlias::new())
         }
-        fn insert(&mut self, value: Payload) -> Result<Self::Id, TableError> {
-            self.0.insert(value)
-        }
-        fn get(&self, id: Self::Id) -> Option<&Payload> {
-            self.0.get(id)
-        }
-        fn get_mut(&mut self, id: Self::Id) -> Option<&mut Payload> {
-            self.0.get_mut(id)
-        }
-        fn remove(&mut self, id: Self::Id) -> Option<Payload> {
-            self.0.remove(id)
-        }
-        fn len(&self) -> usize {
-            self.0.len()
-        }
-        fn iter(&self) -> impl Iterator<Item = &Payload> {
-            self.0.iter()
-        }
-        fn iter_mut(&mut self) -> impl Iterator<Item = &mut Payload> {
-            self.0.iter_mut()
-        }
-        fn memory_bytes(&self) -> usize {
-            self.0.memory_bytes()
-        }
+        forward_to!(0; fn insert(&mut self, value: Payload) -> Result<Self::Id, TableError>;);
+        forward_to!(0;
+            fn get(&self, id: Self::Id) -> Option<&Payload>;
+            fn get_mut(&mut self, id: Self::Id) -> Option<&mut Payload>;
+            fn remove(&mut self, id: Self::Id) -> Option<Payload>;
+        );
+        forward_table_reads!();
     }
-    let p = PreparedTrace::<IdTableFamily>::generate("churn-hot-stale", 100, 1).unwrap();
-    let outcome = check_replayer::<IdTableState<ClaimsLongHorizon>>(&p.trace, &p.expected).outcome;
-    let Outcome::Failed(reason) = outcome else {
-        panic!("a stale hit inside the stated horizon was not a failure: {outcome:?}");
-    };
+    let reason = failure::<ClaimsLongHorizon>("churn-hot-stale", 100, 1);
     assert!(reason.contains("stale_hits"), "{reason}");
 }
 

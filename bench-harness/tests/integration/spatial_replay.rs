@@ -16,11 +16,12 @@ use std::time::Duration;
 
 use bench_harness::replay::{Family, Replayer, ReplayerVisitor, Role, SpatialFamily};
 use bench_harness::suite::{DEFAULT_SEED, PreparedTrace};
-use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
 use workloads::Trace;
 use workloads::spatial::{Coords, F32Bits, MAX_INSERTS, SpatialOp};
 use workloads::trace::TraceHeader;
+
+use crate::support::verify_and_time;
 
 /// How long verifying and twice timing every design on both traces may take before the test
 /// calls it a hang: generous, as the machine is shared (the hang was unbounded).
@@ -89,13 +90,7 @@ struct VerifyAll<'a> {
 
 impl ReplayerVisitor<SpatialFamily> for VerifyAll<'_> {
     fn visit<R: Replayer<Family = SpatialFamily>>(&mut self, _role: Role) {
-        let p = self.prepared;
-        let mut outcome = check_replayer::<R>(&p.trace, &p.expected).outcome;
-        if outcome.is_verified()
-            && let Err(e) = TimedReplay::of::<R>(&p.trace, &p.expected).run(2)
-        {
-            outcome = Outcome::Failed(e);
-        }
+        let outcome = verify_and_time::<R>(self.prepared);
         self.verdicts.push((R::design_name(), outcome));
     }
 }

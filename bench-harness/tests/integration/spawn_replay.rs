@@ -3,13 +3,13 @@
 //! peers behind their feature) gives the model's counts and world on every `spawn-*` workload,
 //! timed replays included, and reports its resource and world sizes.
 
-use bench_harness::replay::{Replayer, SpawnFamily, SpawnReplay};
+use bench_harness::replay::{SpawnFamily, SpawnReplay};
 use bench_harness::suite::PreparedTrace;
-use bench_harness::timing::TimedReplay;
-use bench_harness::verify::{Outcome, check_replayer};
 use impls::spawn::{SpawnDesignVisitor, Spawner, for_each_spawn_design};
 use workloads::TraceOp;
 use workloads::spawn::SpawnOp;
+
+use crate::support::{note_and_measure, verify_and_time};
 
 const FAMILY: &str = <SpawnOp as TraceOp>::FAMILY;
 
@@ -21,24 +21,8 @@ struct VerifyAll<'a> {
 impl SpawnDesignVisitor for VerifyAll<'_> {
     fn visit<S: Spawner + 'static>(&mut self) {
         let p = self.prepared;
-        let mut outcome = check_replayer::<SpawnReplay<S>>(&p.trace, &p.expected).outcome;
-        if outcome.is_verified()
-            && let Err(e) = TimedReplay::of::<SpawnReplay<S>>(&p.trace, &p.expected).run(2)
-        {
-            outcome = Outcome::Failed(e);
-        }
-        if !outcome.is_verified() {
-            self.failures.push(format!(
-                "{} on {}: {outcome:?}",
-                S::INFO.meta.name,
-                p.trace.header.generator
-            ));
-        }
-        assert!(
-            SpawnReplay::<S>::measure(&p.trace, &p.expected.stats)
-                .unwrap()
-                .is_some()
-        );
+        let outcome = verify_and_time::<SpawnReplay<S>>(p);
+        note_and_measure::<SpawnReplay<S>>(p, &outcome, &mut self.failures);
     }
 }
 

@@ -8,7 +8,6 @@ use std::time::Instant;
 use crate::short_traces::short_trace;
 use bench_harness::replay::{Replayer, TagFamily, TagReplay};
 use bench_harness::suite::PreparedTrace;
-use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
 use impls::tags::vec_of_vecs::VecOfVecs;
 use impls::tags::{
@@ -16,6 +15,8 @@ use impls::tags::{
     for_each_tag_design,
 };
 use workloads::{TagOp, TraceOp};
+
+use crate::support::verify_and_time;
 
 const TAGS: &str = <TagOp as TraceOp>::FAMILY;
 
@@ -35,11 +36,8 @@ struct VerifyAll<'a> {
 impl TagDesignVisitor for VerifyAll<'_> {
     fn visit<S: TagStore + 'static>(&mut self) {
         let p = self.prepared;
-        let mut outcome = check_replayer::<TagReplay<S>>(&p.trace, &p.expected).outcome;
+        let outcome = verify_and_time::<TagReplay<S>>(p);
         if outcome.is_verified() {
-            if let Err(e) = TimedReplay::of::<TagReplay<S>>(&p.trace, &p.expected).run(2) {
-                outcome = Outcome::Failed(e);
-            }
             let metrics = TagReplay::<S>::measure(&p.trace, &p.expected.stats)
                 .unwrap_or_else(|e| panic!("{}: measure: {e}", S::INFO.meta.name));
             let Some(m) = metrics else {
