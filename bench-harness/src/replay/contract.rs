@@ -38,9 +38,8 @@ pub trait Family: Sized + 'static {
 
     /// The family's name in trace headers, results and benchmark IDs (the op vocabulary's).
     const NAME: &'static str = <Self::Op as TraceOp>::FAMILY;
-    /// The family in results (whose name is [`Self::NAME`]; checked by the family list's
-    /// tests).
-    const RESULTS_FAMILY: results::Family;
+    /// The family in results: the variant of [`results::Family`] named [`Self::NAME`].
+    const RESULTS_FAMILY: results::Family = results_family(Self::NAME);
     /// Whether a replay hands its work to threads other than the caller's (worker threads):
     /// such a body is timed on the wall clock, since the caller's waits for a processor
     /// (taken off the time of a body run on one thread, `host::Stopwatch`) are time its
@@ -171,6 +170,37 @@ pub trait Family: Sized + 'static {
     /// reference replayer timed beside them ([`Role::Reference`]), then once per reference
     /// loop.
     fn for_each_replayer<V: ReplayerVisitor<Self>>(visitor: &mut V);
+}
+
+/// The variant of [`results::Family`] named `name`, found at compile time (a family's
+/// [`Family::RESULTS_FAMILY`] from its [`Family::NAME`]): a name results has no family of
+/// fails the build.
+pub const fn results_family(name: &str) -> results::Family {
+    let all = results::Family::ALL;
+    let mut k = 0;
+    while k < all.len() {
+        if same_str(all[k].as_str(), name) {
+            return all[k];
+        }
+        k += 1;
+    }
+    panic!("results::Family has no family of this name")
+}
+
+/// Whether `a` and `b` are the same string, in a constant.
+const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// The live sizes a family runs at ([`Family::SIZES`]): the `cargo bench` matrix at each
@@ -684,6 +714,15 @@ pub trait Replayer: Sized + 'static {
     /// # Errors
     /// The first broken invariant.
     fn check_invariants(&self) -> Result<(), String>;
+}
+
+/// The body statistics of `trace` where replayer `R`'s own replay runs it: `None` for an
+/// invalid trace or one `R` declares unsupported before replaying
+/// ([`Replayer::unsupported_before`]). A reference loop that mirrors `R` has a loop only where
+/// this is `Some`.
+pub fn runs_trace<R: Replayer>(trace: &Trace<OpOf<R::Family>>) -> Option<StatsOf<R::Family>> {
+    let stats = trace.validate().ok()?;
+    R::unsupported_before(&stats).is_none().then_some(stats)
 }
 
 /// The frame of a dry run ([`Replayer::resolve`] and a replayer's own): runs `replay` on

@@ -1,6 +1,7 @@
 //! The glue every family's module (`replay/<family>/mod.rs`) declares alike, written once as
-//! macros over the traits of [`contract`](super::contract): the bridge from the family's
-//! registry to its replayers ([`visit_registry!`]), its [`HostsDesign`](super::HostsDesign)
+//! macros over the traits of [`contract`](super::contract): its marker type
+//! ([`family_marker!`]), the bridge from the family's registry to its replayers
+//! ([`visit_registry!`]), its [`HostsDesign`](super::HostsDesign)
 //! impl for a user's design ([`hosts_design!`]), and the [`Replayer`](super::Replayer) items
 //! its replay type forwards ([`forward_replay!`]).
 
@@ -84,3 +85,26 @@ macro_rules! forward_replay {
     };
 }
 pub(crate) use forward_replay;
+
+/// Declares a family's marker, the type its [`Family`](super::Family) impl is for, and
+/// `Marker`, the name the family list gives every family's marker ([`crate::families`]); doc
+/// comments before the name pass to the type.
+///
+/// ```text
+/// family_marker! {
+///     /// The tag stores.
+///     TagFamily
+/// }
+/// ```
+macro_rules! family_marker {
+    ($(#[$attr:meta])* $family:ident) => {
+        $(#[$attr])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct $family;
+
+        /// The family's marker, under the name the family list gives every family's
+        /// ([`crate::families`]).
+        pub type Marker = $family;
+    };
+}
+pub(crate) use family_marker;

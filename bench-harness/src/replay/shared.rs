@@ -191,6 +191,17 @@ impl CellStates {
             })
     }
 
+    /// The IDs replayer `R`'s dry run of `trace`'s body records, in op order: the cell's
+    /// ([`recorded_ids`](Self::recorded_ids)) when it holds them, else those of a dry run of
+    /// `R`'s own after the setup; `None` if that refuses the setup or an op of the body.
+    pub fn body_ids<R: Replayer>(&self, trace: &Trace<OpOf<R::Family>>) -> Option<Vec<R::Id>> {
+        self.recorded_ids::<R>().or_else(|| {
+            let mut dry_run = R::after_setup(trace).ok()?;
+            let (resolved, _) = dry_run.resolve(&trace.body).ok()?;
+            Some(resolved.ids().to_vec())
+        })
+    }
+
     /// The state replayer `R`'s timed replays reuse, if the cell holds one.
     pub fn get<R: Replayer>(&self) -> Option<SharedState<R>> {
         self.by_design

@@ -58,7 +58,7 @@ use workloads::rng::TraceRng;
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, RunSizes, records_of,
 };
-use super::glue::{forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::AllocMetrics;
 use results::DesignRecord;
@@ -72,14 +72,11 @@ pub use metrics::{first_failure_fill, measure};
 pub use model::AllocModel;
 pub use system::SystemAlloc;
 
-/// The family's marker, under the name the family list gives every family's
-/// ([`crate::families`]).
-pub type Marker = AllocFamily;
-
-/// The block allocators: [`AllocOp`] traces replayed on [`BlockAllocator`]s, checked against
-/// [`AllocModel`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AllocFamily;
+family_marker! {
+    /// The block allocators: [`AllocOp`] traces replayed on [`BlockAllocator`]s, checked against
+    /// [`AllocModel`].
+    AllocFamily
+}
 
 impl Family for AllocFamily {
     type Op = AllocOp;
@@ -88,7 +85,6 @@ impl Family for AllocFamily {
     type Metrics = AllocMetrics;
 
     const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
-    const RESULTS_FAMILY: results::Family = results::Family::Alloc;
     const TITLE: &'static str = "Block allocators";
     /// The article's buddy allocator.
     const REFERENCE_DESIGN: &'static str = "buddy";

@@ -34,21 +34,18 @@ use workloads::{Trace, TraceStats};
 use super::contract::{
     Family, ReplayError, Replayer, ReplayerVisitor, RunSizes, Scale, records_of,
 };
-use super::glue::{forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use digest::{ComponentDigest, DT, StateHash, point_mass, state_of, velocity};
 pub use metrics::ComponentMetrics;
 use results::DesignRecord;
 use runs::{Copies, Lookups, Writes, copy_all, lookup_all, run_refusal};
 
-/// The family's marker, under the name the family list gives every family's
-/// ([`crate::families`]).
-pub type Marker = ComponentFamily;
-
-/// The component managers: [`ComponentOp`] traces replayed on [`ComponentStore`]s, checked
-/// against [`ModelStore`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ComponentFamily;
+family_marker! {
+    /// The component managers: [`ComponentOp`] traces replayed on [`ComponentStore`]s, checked
+    /// against [`ModelStore`].
+    ComponentFamily
+}
 
 impl Family for ComponentFamily {
     type Op = ComponentOp;
@@ -58,7 +55,6 @@ impl Family for ComponentFamily {
 
     const CLAIMS: &'static [&'static [results::ClaimSpec]] = claims::CLAIMS_BY_ARTICLE;
     const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
-    const RESULTS_FAMILY: results::Family = results::Family::Components;
     const TITLE: &'static str = "Component managers";
     /// The article's recommended design: one buffer, hash map, GC.
     const REFERENCE_DESIGN: &'static str = "buffer_hash";

@@ -47,7 +47,7 @@ use workloads::components::{ComponentOp, EntityHandle};
 
 use super::reference::{Body, DirectEcs, EcsDirectLoops};
 use super::{ComponentDigest, ComponentReplay, point_mass};
-use crate::replay::contract::{Replayer, describe_mismatch};
+use crate::replay::contract::{Replayer, describe_mismatch, runs_trace};
 use crate::replay::pass_states::PassStates;
 use crate::replay::shared::CellStates;
 
@@ -326,10 +326,7 @@ impl<P: EcsDirectLoops> DirectEcs<P> {
         expected: &ComponentDigest,
         designs: &CellStates,
     ) -> Option<Self> {
-        let stats = trace.validate().ok()?;
-        if ComponentReplay::<P>::unsupported_before(&stats).is_some() {
-            return None;
-        }
+        runs_trace::<ComponentReplay<P>>(trace)?;
         let ids = match designs.with_resolved::<ComponentReplay<P>, _>(|body| body.ids().to_vec()) {
             Some(ids) => ids,
             None => {

@@ -26,19 +26,16 @@ use workloads::{DataOp, Trace, TraceStats};
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, records_of,
 };
-use super::glue::{forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::DataComponentMetrics;
 use results::DesignRecord;
 
-/// The family's marker, under the name the family list gives every family's
-/// ([`crate::families`]).
-pub type Marker = DataComponentFamily;
-
-/// The DataComponent stores: [`DataOp`] traces replayed on [`DataStore`]s, checked against
-/// [`ModelStore`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DataComponentFamily;
+family_marker! {
+    /// The DataComponent stores: [`DataOp`] traces replayed on [`DataStore`]s, checked against
+    /// [`ModelStore`].
+    DataComponentFamily
+}
 
 impl Family for DataComponentFamily {
     type Op = DataOp;
@@ -48,7 +45,6 @@ impl Family for DataComponentFamily {
 
     const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
     const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
-    const RESULTS_FAMILY: results::Family = results::Family::DataComponent;
     const TITLE: &'static str = "DataComponent stores";
     /// The article's starting point, the naive tree of string maps.
     const REFERENCE_DESIGN: &'static str = "tree_strings";

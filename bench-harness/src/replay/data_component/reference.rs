@@ -70,7 +70,7 @@ use workloads::{DataOp, Trace};
 use super::direct_maps::DirectMaps;
 use super::{DataComponentDigest, DataComponentFamily, DataComponentReplay, value_of};
 use crate::host::Stopwatch;
-use crate::replay::contract::{ReferenceLoop, Replayer, describe_mismatch, sum_passes};
+use crate::replay::contract::{ReferenceLoop, Replayer, describe_mismatch, runs_trace, sum_passes};
 use crate::replay::pass_states::spawn_slot;
 use crate::replay::shared::CellStates;
 
@@ -487,21 +487,10 @@ impl<P: DirectMaps> ReferenceLoop for DirectKv<P> {
         expected: &DataComponentDigest,
         designs: &CellStates,
     ) -> Option<Self> {
-        let stats = trace.validate().ok()?;
-        if DataComponentReplay::<P>::unsupported_before(&stats).is_some() {
-            return None;
-        }
+        runs_trace::<DataComponentReplay<P>>(trace)?;
         let mut peer = DataComponentReplay::<P>::after_setup(trace).ok()?;
         let entities = peer.handles().ids().to_vec();
-        let ids = match designs.recorded_ids::<DataComponentReplay<P>>() {
-            Some(ids) => ids,
-            None => Replayer::resolve(&mut peer, &trace.body)
-                .ok()?
-                .0
-                .ids()
-                .to_vec(),
-        };
-        drop(peer);
+        let ids = designs.body_ids::<DataComponentReplay<P>>(trace)?;
         let mut names = KeyNames(HashMap::new());
         let maps = setup_maps::<P>(trace, &entities, &mut names)?;
         Some(Self {

@@ -189,17 +189,10 @@ impl<C: CrateLoops> DirectPeer<C> {
     }
 
     /// A body that writes: its keys from the dry run of the peer's timed replay when the cell
-    /// holds it ([`CellStates::recorded_ids`]), else from a dry run of its own, and the first
+    /// holds it, else from a dry run of its own ([`CellStates::body_ids`]), and the first
     /// pass's state; `None` if the setup or the dry run fails.
     fn writes(trace: &Trace<IdTableOp>, designs: &CellStates) -> Option<Body<C>> {
-        let keys = match designs.recorded_ids::<IdTableReplay<C>>() {
-            Some(keys) => keys,
-            None => {
-                let mut dry_run = IdTableReplay::<C>::after_setup(trace).ok()?;
-                let (resolved, _) = Replayer::resolve(&mut dry_run, &trace.body).ok()?;
-                resolved.ids().to_vec()
-            }
-        };
+        let keys = designs.body_ids::<IdTableReplay<C>>(trace)?;
         let (body, keys) = (&trace.body, keys.as_slice());
         let writes = if uniform(body, keys, |op| matches!(op, IdTableOp::Remove(_))) {
             Writes::Removes(keys.to_vec())

@@ -21,18 +21,15 @@ use workloads::{IdTableOp, Object, Payload, Payload8, Payload128, PayloadSize, T
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, Scale, records_of,
 };
-use super::glue::{forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 use results::DesignRecord;
 
-/// The family's marker, under the name the family list gives every family's
-/// ([`crate::families`]).
-pub type Marker = IdTableFamily;
-
-/// The ID lookup tables: [`IdTableOp`] traces replayed on [`IdTable`]s, checked against
-/// [`ModelTable`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IdTableFamily;
+family_marker! {
+    /// The ID lookup tables: [`IdTableOp`] traces replayed on [`IdTable`]s, checked against
+    /// [`ModelTable`].
+    IdTableFamily
+}
 
 /// The workloads a default run also times at 1M objects: the lookups whose cost is a cache
 /// miss there (`lookup-uniform`, and the stale lookups, where detecting a dead ID is the point
@@ -59,7 +56,6 @@ impl Family for IdTableFamily {
 
     const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
     const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
-    const RESULTS_FAMILY: results::Family = results::Family::IdTable;
     const TITLE: &'static str = "ID lookup tables";
     const REFERENCE_DESIGN: &'static str = "holey";
     const MEMORY_BOUND_WORKLOADS: &'static [&'static str] =

@@ -32,21 +32,18 @@ use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, ResolvedPair, RunSizes, Scale,
     recording_ids, records_of,
 };
-use super::glue::{hosts_design, visit_registry};
+use super::glue::{family_marker, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap, ResolvedBody};
 pub use metrics::LockingMetrics;
 use results::DesignRecord;
 
 const _: () = assert!(workloads::locking::NO_OTHER == NO_OTHER);
 
-/// The family's marker, under the name the family list gives every family's
-/// ([`crate::families`]).
-pub type Marker = LockingFamily;
-
-/// Multithreaded gameplay: [`LockingOp`] traces replayed on [`GameplayRunner`]s, checked
-/// against [`ModelRunner`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LockingFamily;
+family_marker! {
+    /// Multithreaded gameplay: [`LockingOp`] traces replayed on [`GameplayRunner`]s, checked
+    /// against [`ModelRunner`].
+    LockingFamily
+}
 
 impl Family for LockingFamily {
     type Op = LockingOp;
@@ -55,7 +52,6 @@ impl Family for LockingFamily {
     type Metrics = LockingMetrics;
 
     const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
-    const RESULTS_FAMILY: results::Family = results::Family::Locking;
     const TITLE: &'static str = "Multithreaded gameplay";
     const RUNS_ON_OTHER_THREADS: bool = true;
     /// Every speed-up is measured against one thread without locks.

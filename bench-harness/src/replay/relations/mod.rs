@@ -27,19 +27,16 @@ use workloads::relations::{RelationOp, RelationStats};
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, records_of,
 };
-use super::glue::{forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::RelationMetrics;
 use results::DesignRecord;
 
-/// The family's marker, under the name the family list gives every family's
-/// ([`crate::families`]).
-pub type Marker = RelationFamily;
-
-/// The one-to-many indices: [`RelationOp`] traces replayed on [`RelationIndex`]es, checked
-/// against [`ModelIndex`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RelationFamily;
+family_marker! {
+    /// The one-to-many indices: [`RelationOp`] traces replayed on [`RelationIndex`]es, checked
+    /// against [`ModelIndex`].
+    RelationFamily
+}
 
 impl Family for RelationFamily {
     type Op = RelationOp;
@@ -49,7 +46,6 @@ impl Family for RelationFamily {
 
     const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
     const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
-    const RESULTS_FAMILY: results::Family = results::Family::Relations;
     const TITLE: &'static str = "One-to-many indices";
     /// The article's two-index design: it runs every workload (the one-index `intrusive` is
     /// unsupported where the `b` side is needed).

@@ -53,7 +53,7 @@ use workloads::relations::RelationOp;
 
 use super::{RelationDigest, RelationFamily, RelationReplay, mix_record};
 use crate::host::Stopwatch;
-use crate::replay::contract::{ReferenceLoop, Replayer, describe_mismatch};
+use crate::replay::contract::{ReferenceLoop, Replayer, describe_mismatch, runs_trace};
 use crate::replay::pass_states::PassStates;
 
 /// A peer whose map crate the `ref-direct-<peer>` loop calls directly: its maps and records
@@ -519,10 +519,7 @@ impl<P: DirectRelationPeer> ReferenceLoop for DirectRelations<P> {
     /// own replay does not run the trace ([`Replayer::unsupported_before`]: its cap on the set
     /// size of traces that remove), or if it refuses the setup.
     fn for_trace(trace: &Trace<RelationOp>, expected: &RelationDigest) -> Option<Self> {
-        let stats = trace.validate().ok()?;
-        if RelationReplay::<P>::unsupported_before(&stats).is_some() {
-            return None;
-        }
+        let stats = runs_trace::<RelationReplay<P>>(trace)?;
         // Every handle's ID, from an untimed replay of the body (the peer's IDs are
         // deterministic, as the timed replay's dry run checks).
         let body = Self::decode(trace, || {

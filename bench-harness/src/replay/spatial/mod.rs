@@ -35,19 +35,16 @@ use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, StandaloneRepro,
     records_of,
 };
-use super::glue::{forward_replay, visit_registry};
+use super::glue::{family_marker, forward_replay, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::SpatialMetrics;
 use results::DesignRecord;
 
-/// The family's marker, under the name the family list gives every family's
-/// ([`crate::families`]).
-pub type Marker = SpatialFamily;
-
-/// The spatial indices: [`SpatialOp`] traces replayed on [`SpatialIndex`]es, checked against
-/// [`ModelIndex`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SpatialFamily;
+family_marker! {
+    /// The spatial indices: [`SpatialOp`] traces replayed on [`SpatialIndex`]es, checked against
+    /// [`ModelIndex`].
+    SpatialFamily
+}
 
 impl Family for SpatialFamily {
     type Op = SpatialOp;
@@ -56,7 +53,6 @@ impl Family for SpatialFamily {
     type Metrics = SpatialMetrics;
 
     const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
-    const RESULTS_FAMILY: results::Family = results::Family::Spatial;
     const TITLE: &'static str = "Spatial indices";
     /// The article's fuzzy hash grid: it runs every workload.
     const REFERENCE_DESIGN: &'static str = "fuzzy_hash";

@@ -23,19 +23,16 @@ use workloads::Trace;
 use workloads::spawn::{NO_PARENT, SpawnOp, SpawnStats};
 
 use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes};
-use super::glue::{hosts_design, visit_registry};
+use super::glue::{family_marker, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::SpawnMetrics;
 use results::DesignRecord;
 
-/// The family's marker, under the name the family list gives every family's
-/// ([`crate::families`]).
-pub type Marker = SpawnFamily;
-
-/// Entity resources: [`SpawnOp`] traces replayed on [`Spawner`]s, checked against
-/// [`ModelSpawner`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SpawnFamily;
+family_marker! {
+    /// Entity resources: [`SpawnOp`] traces replayed on [`Spawner`]s, checked against
+    /// [`ModelSpawner`].
+    SpawnFamily
+}
 
 impl Family for SpawnFamily {
     type Op = SpawnOp;
@@ -45,7 +42,6 @@ impl Family for SpawnFamily {
 
     const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
     const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
-    const RESULTS_FAMILY: results::Family = results::Family::Spawn;
     const TITLE: &'static str = "Entity resources and batched spawning";
     /// The article's naive nested resource: what the pivot is measured against.
     const REFERENCE_DESIGN: &'static str = "nested";

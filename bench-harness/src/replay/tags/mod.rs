@@ -30,19 +30,16 @@ use workloads::{TagOp, Trace, TraceStats};
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, records_of,
 };
-use super::glue::{forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::TagMetrics;
 use results::DesignRecord;
 
-/// The family's marker, under the name the family list gives every family's
-/// ([`crate::families`]).
-pub type Marker = TagFamily;
-
-/// The tag stores: [`TagOp`] traces replayed on [`TagStore`]s, checked against
-/// [`ModelStore`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TagFamily;
+family_marker! {
+    /// The tag stores: [`TagOp`] traces replayed on [`TagStore`]s, checked against
+    /// [`ModelStore`].
+    TagFamily
+}
 
 impl Family for TagFamily {
     type Op = TagOp;
@@ -52,7 +49,6 @@ impl Family for TagFamily {
 
     const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
     const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
-    const RESULTS_FAMILY: results::Family = results::Family::Tags;
     const TITLE: &'static str = "Tag stores";
     /// The article's starting point, one `Vec` per entity.
     const REFERENCE_DESIGN: &'static str = "vec_of_vecs";

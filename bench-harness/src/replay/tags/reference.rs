@@ -61,7 +61,7 @@ use workloads::{TagOp, Trace};
 use super::reference_writes::{Fresh, Step, Stopped, apply_steps, decode_writes};
 use super::{TagDigest, TagFamily, TagReplay, mix_pair};
 use crate::host::Stopwatch;
-use crate::replay::contract::{ReferenceLoop, Replayer, describe_mismatch};
+use crate::replay::contract::{ReferenceLoop, Replayer, describe_mismatch, runs_trace};
 use crate::replay::pass_states::PassStates;
 use crate::replay::shared::CellStates;
 
@@ -393,24 +393,14 @@ impl<P: DirectTagLists> ReferenceLoop for DirectTags<P> {
     /// writes takes its entities from the dry run of the design's timed replay when the cell
     /// holds it, else from a dry run of its own.
     fn in_cell(trace: &Trace<TagOp>, expected: &TagDigest, designs: &CellStates) -> Option<Self> {
-        let stats = trace.validate().ok()?;
-        if TagReplay::<P>::unsupported_before(&stats).is_some() {
-            return None;
-        }
+        runs_trace::<TagReplay<P>>(trace)?;
         let mut state = TagReplay::<P>::after_setup(trace).ok()?;
         let held_after_setup = tags_held(state.store.lists());
         let (body, state, passes) = if trace.body_is_read_only() {
             let body = Self::decode_reads(trace, state.handles().ids())?;
             (body, Some(state), PassStates::default())
         } else {
-            let ids = match designs.recorded_ids::<TagReplay<P>>() {
-                Some(ids) => ids,
-                None => {
-                    let mut dry_run = TagReplay::<P>::after_setup(trace).ok()?;
-                    let (resolved, _) = Replayer::resolve(&mut dry_run, &trace.body).ok()?;
-                    resolved.ids().to_vec()
-                }
-            };
+            let ids = designs.body_ids::<TagReplay<P>>(trace)?;
             let steps = decode_writes(trace, &ids)?;
             let first = PassStates::starting_with(Fresh::of(state));
             (Body::Writes(steps), None, first)

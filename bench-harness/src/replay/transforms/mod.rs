@@ -26,19 +26,16 @@ use workloads::transforms::{NodeHandle, TransformStats};
 use workloads::{Trace, TransformOp};
 
 use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes};
-use super::glue::{forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::TransformMetrics;
 use results::DesignRecord;
 
-/// The family's marker, under the name the family list gives every family's
-/// ([`crate::families`]).
-pub type Marker = TransformFamily;
-
-/// The transform hierarchies: [`TransformOp`] traces replayed on [`TransformStore`]s, checked
-/// against [`ModelTransforms`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TransformFamily;
+family_marker! {
+    /// The transform hierarchies: [`TransformOp`] traces replayed on [`TransformStore`]s, checked
+    /// against [`ModelTransforms`].
+    TransformFamily
+}
 
 impl Family for TransformFamily {
     type Op = TransformOp;
@@ -48,7 +45,6 @@ impl Family for TransformFamily {
 
     const CLAIMS: &'static [&'static [results::ClaimSpec]] = &[claims::CLAIMS];
     const UNTESTED: &'static [results::UntestedSpec] = claims::UNTESTED;
-    const RESULTS_FAMILY: results::Family = results::Family::Transforms;
     const TITLE: &'static str = "Transform hierarchies";
     /// The deferred update the article's earlier engines used (dirty flag, full scan): it runs
     /// every trace (the immediate designs have a cap on quadratic bodies), so every time has a

@@ -58,7 +58,7 @@ use workloads::{Trace, TransformOp};
 
 use super::{TransformDigest, TransformFamily, TransformReplay, mix_world};
 use crate::host::Stopwatch;
-use crate::replay::contract::{ReferenceLoop, Replayer, sum_passes};
+use crate::replay::contract::{ReferenceLoop, Replayer, runs_trace, sum_passes};
 
 /// The crate's node id.
 type NodeId = <IndexTreePeer as TransformStore>::Id;
@@ -313,10 +313,7 @@ impl ReferenceLoop for DirectIndexTree {
     /// ([`Replayer::unsupported_before`]: its cap of world products), or if it refuses the
     /// setup or (a body that changes the structure) its dry run of the body.
     fn for_trace(trace: &Trace<TransformOp>, expected: &TransformDigest) -> Option<Self> {
-        let stats = trace.validate().ok()?;
-        if TransformReplay::<IndexTreePeer>::unsupported_before(&stats).is_some() {
-            return None;
-        }
+        runs_trace::<TransformReplay<IndexTreePeer>>(trace)?;
         let mut peer = TransformReplay::<IndexTreePeer>::after_setup(trace).ok()?;
         let arena = peer.store.arena().clone();
         let expected = (expected.reads, expected.world_sum, expected.live);
@@ -548,10 +545,7 @@ impl<S: TransformStore + Clone + 'static> ReferenceLoop for DirectDesign<S> {
     /// replay does not run the trace, or if it refuses the setup or (a body that changes the
     /// structure) its dry run of the body.
     fn for_trace(trace: &Trace<TransformOp>, expected: &TransformDigest) -> Option<Self> {
-        let stats = trace.validate().ok()?;
-        if TransformReplay::<S>::unsupported_before(&stats).is_some() {
-            return None;
-        }
+        runs_trace::<TransformReplay<S>>(trace)?;
         let mut replay = TransformReplay::<S>::after_setup(trace).ok()?;
         let store = if changes_structure(&trace.body) {
             // Every handle's id, the body's own too, from an untimed replay of the body on a
