@@ -3,7 +3,8 @@
 //! ([`family_marker!`]), the bridge from the family's registry to its replayers
 //! ([`visit_registry!`]), its [`HostsDesign`](super::HostsDesign)
 //! impl for a user's design ([`hosts_design!`]), and the [`Replayer`](super::Replayer) items
-//! its replay type forwards ([`forward_replay!`]).
+//! its replay type forwards ([`forward_replay!`]) and answers from its design
+//! ([`forward_design!`]).
 
 /// Visits every design of a family's registry in `impls` (its `for_each_*` function and
 /// visitor trait, whose bound is the family's design trait) as the family's replayer of that
@@ -108,3 +109,27 @@ macro_rules! family_marker {
     };
 }
 pub(crate) use family_marker;
+
+/// The [`Replayer`](super::Replayer) items a family's replay answers from its design, the field
+/// named first: `memory_bytes` and `check_invariants` are the design's own, `live_count` the
+/// design's method named after `live:`.
+///
+/// ```text
+/// forward_design!(store, live: entity_count);
+/// ```
+macro_rules! forward_design {
+    ($design:ident, live: $live:ident) => {
+        fn memory_bytes(&self) -> u64 {
+            self.$design.memory_bytes() as u64
+        }
+
+        fn live_count(&self) -> usize {
+            self.$design.$live()
+        }
+
+        fn check_invariants(&self) -> Result<(), String> {
+            self.$design.check_invariants()
+        }
+    };
+}
+pub(crate) use forward_design;

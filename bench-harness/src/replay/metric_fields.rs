@@ -25,6 +25,12 @@ impl MetricFields for NoMetrics {
     }
 }
 
+/// `numerator / denominator`, the form of a metric per unit (bytes per tag, calls per op);
+/// `None` for a zero denominator (no unit to divide by).
+pub fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
+    (denominator > 0).then(|| numerator as f64 / denominator as f64)
+}
+
 /// Declares a family's metrics as one table: the struct (a public field per row, in row
 /// order) and its [`MetricFields`] section, whose specs are named after the fields. The
 /// section line names its title and the field that ranks the table; each row is a field, its

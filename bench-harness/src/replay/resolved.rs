@@ -491,6 +491,20 @@ mod tests {
             .collect()
     }
 
+    /// The body of `ops` with `counts[i]` IDs for op `i`, the IDs numbered in op order.
+    fn numbered(ops: &[IdTableOp], counts: &[u32]) -> ResolvedBody<u64> {
+        let ids: Vec<u64> = (0..counts.iter().sum::<u32>() as u64).collect();
+        ResolvedBody::new(ops, ids, counts)
+    }
+
+    /// Each segment of `body` as (start, end, first ID, uniform).
+    fn shape(body: &ResolvedBody<u64>) -> Vec<(usize, usize, usize, bool)> {
+        body.segments()
+            .iter()
+            .map(|s| (s.start, s.end, s.first_id, s.uniform))
+            .collect()
+    }
+
     #[test]
     fn long_runs_are_uniform_segments_and_short_ones_stay_mixed() {
         let mut ops = vec![IdTableOp::Add, IdTableOp::Get(0), IdTableOp::Remove(0)];
@@ -498,8 +512,7 @@ mod tests {
         ops.push(IdTableOp::Iterate);
         ops.extend(std::iter::repeat_n(IdTableOp::Get(1), MIN_UNIFORM_RUN - 1));
         let counts = per_op(&ops);
-        let ids: Vec<u64> = (0..counts.iter().sum::<u32>() as u64).collect();
-        let body = ResolvedBody::new(&ops, ids, &counts);
+        let body = numbered(&ops, &counts);
         let s = body.segments();
         assert_eq!(s.len(), 3, "{s:?}");
         assert_eq!(
@@ -525,13 +538,9 @@ mod tests {
         ops.extend(std::iter::repeat_n(IdTableOp::Iterate, MIN_UNIFORM_RUN));
         ops.extend(std::iter::repeat_n(IdTableOp::Get(0), MIN_UNIFORM_RUN));
         let counts = per_op(&ops);
-        let ids: Vec<u64> = (0..counts.iter().sum::<u32>() as u64).collect();
-        let body = ResolvedBody::new(&ops, ids, &counts);
+        let body = numbered(&ops, &counts);
         let s = body.segments();
-        let shape: Vec<_> = s
-            .iter()
-            .map(|s| (s.start, s.end, s.first_id, s.uniform))
-            .collect();
+        let shape = shape(&body);
         let iterates_end = 1 + MIN_UNIFORM_RUN;
         assert_eq!(
             shape,
@@ -562,13 +571,9 @@ mod tests {
         let ops = vec![IdTableOp::Get(0); MIN_UNIFORM_RUN + 1];
         let mut counts = vec![2u32; MIN_UNIFORM_RUN];
         counts.push(3);
-        let ids: Vec<u64> = (0..counts.iter().sum::<u32>() as u64).collect();
-        let body = ResolvedBody::new(&ops, ids, &counts);
+        let body = numbered(&ops, &counts);
         let s = body.segments();
-        let shape: Vec<_> = s
-            .iter()
-            .map(|s| (s.start, s.end, s.first_id, s.uniform))
-            .collect();
+        let shape = shape(&body);
         let pairs = 2 * MIN_UNIFORM_RUN;
         assert_eq!(
             shape,

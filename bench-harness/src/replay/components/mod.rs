@@ -34,7 +34,8 @@ use workloads::{Trace, TraceStats};
 use super::contract::{
     Family, ReplayError, Replayer, ReplayerVisitor, RunSizes, Scale, records_of,
 };
-use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_design, forward_replay, hosts_design, visit_registry};
+use super::metric_fields::ratio;
 use super::resolved::{HandleIds, HandleMap};
 pub use digest::{ComponentDigest, DT, StateHash, point_mass, state_of, velocity};
 pub use metrics::ComponentMetrics;
@@ -326,11 +327,6 @@ impl<S: ComponentStore> ComponentReplay<S> {
     }
 }
 
-/// `numerator / denominator`, `None` for a zero denominator.
-fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
-    (denominator > 0).then(|| numerator as f64 / denominator as f64)
-}
-
 impl<S: ComponentStore + 'static> Replayer for ComponentReplay<S> {
     type Family = ComponentFamily;
     type Id = S::Entity;
@@ -352,13 +348,7 @@ impl<S: ComponentStore + 'static> Replayer for ComponentReplay<S> {
 
     forward_replay!(ComponentReplay { for_trace, run }, handles: entities);
 
-    fn memory_bytes(&self) -> u64 {
-        self.store.memory_bytes() as u64
-    }
-
-    fn live_count(&self) -> usize {
-        self.store.entity_count()
-    }
+    forward_design!(store, live: entity_count);
 
     /// Collects all garbage, then sums [`state_of`] over the instances, plus their count.
     fn state_digest(&mut self) -> Option<u64> {
@@ -402,10 +392,6 @@ impl<S: ComponentStore + 'static> Replayer for ComponentReplay<S> {
             garbage_peak: garbage.iter().copied().max(),
             garbage_per_frame: garbage,
         }))
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        self.store.check_invariants()
     }
 }
 

@@ -26,7 +26,8 @@ use workloads::{DataOp, Trace, TraceStats};
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, records_of,
 };
-use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_design, forward_replay, hosts_design, visit_registry};
+use super::metric_fields::ratio;
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::DataComponentMetrics;
 use results::DesignRecord;
@@ -306,11 +307,6 @@ fn get_all<S: DataStore>(
     })
 }
 
-/// `numerator / denominator`, `None` for a zero denominator.
-fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
-    (denominator > 0).then(|| numerator as f64 / denominator as f64)
-}
-
 impl<S: DataStore + 'static> Replayer for DataComponentReplay<S> {
     type Family = DataComponentFamily;
     type Id = Entity;
@@ -336,13 +332,7 @@ impl<S: DataStore + 'static> Replayer for DataComponentReplay<S> {
 
     forward_replay!(DataComponentReplay { for_trace, run }, handles: entities);
 
-    fn memory_bytes(&self) -> u64 {
-        self.store.memory_bytes() as u64
-    }
-
-    fn live_count(&self) -> usize {
-        self.store.entity_count()
-    }
+    forward_design!(store, live: entity_count);
 
     fn measure(
         trace: &Trace<DataOp>,
@@ -364,9 +354,5 @@ impl<S: DataStore + 'static> Replayer for DataComponentReplay<S> {
             body_alloc_calls_per_op: ratio(calls - calls_after_setup, stats.work_units())
                 .unwrap_or(0.0),
         }))
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        self.store.check_invariants()
     }
 }

@@ -21,7 +21,7 @@ use workloads::{IdTableOp, Object, Payload, Payload8, Payload128, PayloadSize, T
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, Scale, records_of,
 };
-use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_design, forward_replay, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 use results::DesignRecord;
 
@@ -586,17 +586,7 @@ impl<D: IdTable<P> + 'static, P: Object> Replayer for IdTableState<D, P> {
 
     forward_replay!(IdTableState { for_trace, run }, handles: ids);
 
-    fn memory_bytes(&self) -> u64 {
-        self.table.memory_bytes() as u64
-    }
-
-    fn live_count(&self) -> usize {
-        self.table.len()
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        self.table.check_invariants()
-    }
+    forward_design!(table, live: len);
 }
 
 /// Design `C` replaying a trace with objects of the size the trace names

@@ -27,7 +27,8 @@ use workloads::relations::{RelationOp, RelationStats};
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, records_of,
 };
-use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_design, forward_replay, hosts_design, visit_registry};
+use super::metric_fields::ratio;
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::RelationMetrics;
 use results::DesignRecord;
@@ -366,13 +367,7 @@ impl<D: RelationIndex + 'static> Replayer for RelationReplay<D> {
 
     forward_replay!(RelationReplay { for_trace, run }, handles: ids);
 
-    fn memory_bytes(&self) -> u64 {
-        self.index.memory_bytes() as u64
-    }
-
-    fn live_count(&self) -> usize {
-        self.index.len()
-    }
+    forward_design!(index, live: len);
 
     fn measure(
         trace: &Trace<RelationOp>,
@@ -384,13 +379,9 @@ impl<D: RelationIndex + 'static> Replayer for RelationReplay<D> {
         state.replay(&trace.body)?;
         Ok(Some(RelationMetrics {
             records_after_setup: records,
-            bytes_per_record: (records > 0).then(|| memory as f64 / records as f64),
+            bytes_per_record: ratio(memory, records),
             memory_bytes_after_body: state.index.memory_bytes() as u64,
             indices: indices(&D::INFO),
         }))
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        self.index.check_invariants()
     }
 }

@@ -23,7 +23,7 @@ use workloads::Trace;
 use workloads::spawn::{NO_PARENT, SpawnOp, SpawnStats};
 
 use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes};
-use super::glue::{family_marker, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_design, hosts_design, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::SpawnMetrics;
 use results::DesignRecord;
@@ -242,13 +242,7 @@ impl<S: Spawner + 'static> Replayer for SpawnReplay<S> {
         self.run_ops(ops)
     }
 
-    fn memory_bytes(&self) -> u64 {
-        self.world.memory_bytes() as u64
-    }
-
-    fn live_count(&self) -> usize {
-        self.world.entity_count()
-    }
+    forward_design!(world, live: entity_count);
 
     /// The spawned world read back through every store (see the module docs).
     fn state_digest(&mut self) -> Option<u64> {
@@ -272,10 +266,6 @@ impl<S: Spawner + 'static> Replayer for SpawnReplay<S> {
             blob_bytes_per_entity: per(blob_bytes),
             world_bytes_per_entity: per(state.world.memory_bytes() as f64),
         }))
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        self.world.check_invariants()
     }
 }
 

@@ -30,7 +30,8 @@ use workloads::{TagOp, Trace, TraceStats};
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, records_of,
 };
-use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_design, forward_replay, hosts_design, visit_registry};
+use super::metric_fields::ratio;
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::TagMetrics;
 use results::DesignRecord;
@@ -381,11 +382,6 @@ fn add_all<S: TagStore>(
     Ok(())
 }
 
-/// `numerator / denominator`, `None` for a zero denominator.
-fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
-    (denominator > 0).then(|| numerator as f64 / denominator as f64)
-}
-
 impl<S: TagStore + 'static> Replayer for TagReplay<S> {
     type Family = TagFamily;
     type Id = Entity;
@@ -406,13 +402,7 @@ impl<S: TagStore + 'static> Replayer for TagReplay<S> {
 
     forward_replay!(TagReplay { for_trace, run }, handles: entities);
 
-    fn memory_bytes(&self) -> u64 {
-        self.store.memory_bytes() as u64
-    }
-
-    fn live_count(&self) -> usize {
-        self.store.entity_count()
-    }
+    forward_design!(store, live: entity_count);
 
     fn measure(trace: &Trace<TagOp>, stats: &TagStats) -> Result<Option<TagMetrics>, ReplayError> {
         let mut state = Self::for_trace(trace);
@@ -430,9 +420,5 @@ impl<S: TagStore + 'static> Replayer for TagReplay<S> {
             setup_alloc_calls_per_tag: ratio(calls_after_setup - calls_at_start, tags_after_setup),
             alloc_calls_per_op: ratio(body_calls, stats.work_units()).unwrap_or(0.0),
         }))
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        self.store.check_invariants()
     }
 }

@@ -26,7 +26,8 @@ use workloads::transforms::{NodeHandle, TransformStats};
 use workloads::{Trace, TransformOp};
 
 use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes};
-use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_design, forward_replay, hosts_design, visit_registry};
+use super::metric_fields::ratio;
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::TransformMetrics;
 use results::DesignRecord;
@@ -255,11 +256,6 @@ impl<S: TransformStore> TransformReplay<S> {
     }
 }
 
-/// `numerator / denominator`, `None` for a zero denominator.
-fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
-    (denominator > 0).then(|| numerator as f64 / denominator as f64)
-}
-
 impl<S: TransformStore + 'static> Replayer for TransformReplay<S> {
     type Family = TransformFamily;
     type Id = S::Id;
@@ -280,13 +276,7 @@ impl<S: TransformStore + 'static> Replayer for TransformReplay<S> {
 
     forward_replay!(TransformReplay { for_trace, run }, handles: nodes);
 
-    fn memory_bytes(&self) -> u64 {
-        self.store.memory_bytes() as u64
-    }
-
-    fn live_count(&self) -> usize {
-        self.store.len()
-    }
+    forward_design!(store, live: len);
 
     fn measure(
         trace: &Trace<TransformOp>,
@@ -305,10 +295,6 @@ impl<S: TransformStore + 'static> Replayer for TransformReplay<S> {
             products_per_frame: ratio(products, stats.frames),
             products_per_set_local: ratio(products, stats.set_locals),
         }))
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        self.store.check_invariants()
     }
 }
 
