@@ -141,7 +141,7 @@ pub(crate) trait TracksLive {
 
 /// Implements [`Recorder`] for a builder whose ops are in its field `parts` (and with
 /// `live: $field`, [`TracksLive`] for the [`LiveHandles`] in that field):
-/// `recorder!(TagTraceBuilder: TagOp, live: live);`.
+/// `recorder!(MyTraceBuilder: MyOp, live: live);`.
 macro_rules! recorder {
     ($builder:ty: $op:ty $(, live: $live:ident)?) => {
         impl $crate::generate::parts::Recorder for $builder {
