@@ -576,19 +576,7 @@ mod tests {
     #[test]
     fn instances_that_disagree_widen_the_interval() {
         let (values, instances) = instances_around(&[1.0, 1.1, 1.2], 10);
-        let ones = vec![1.0; values.len()];
-        let p = paired_ratio_in(
-            Samples {
-                values: &values,
-                instances: &instances,
-            },
-            Samples {
-                values: &ones,
-                instances: &instances,
-            },
-            "b",
-        )
-        .unwrap();
+        let p = over_ones(&values, &instances);
         let pooled = pooled_interval(&values);
         assert_eq!((p.rounds, p.instances), (30, 3));
         assert_eq!(p.ratio.median, pooled.median);
@@ -597,7 +585,7 @@ mod tests {
         assert!(p.ratio.upper > 1.3 && p.ratio.upper < 1.45, "{:?}", p.ratio);
         assert!(p.ratio.lower < pooled.lower && p.ratio.upper > pooled.upper);
         // The same rounds as one instance keep the rounds' interval.
-        let one = paired_ratio(&values, &ones, "b").unwrap();
+        let one = paired_ratio(&values, &vec![1.0; values.len()], "b").unwrap();
         assert_eq!(one.ratio, pooled);
         assert_eq!(one.instances, 1);
     }
@@ -607,19 +595,7 @@ mod tests {
         // Medians 0.1% apart, rounds spread ±0.5%: the instances' t interval lies within the
         // pooled rounds' interval.
         let (values, instances) = instances_around(&[1.0, 1.001, 0.999, 1.0], 12);
-        let ones = vec![1.0; values.len()];
-        let p = paired_ratio_in(
-            Samples {
-                values: &values,
-                instances: &instances,
-            },
-            Samples {
-                values: &ones,
-                instances: &instances,
-            },
-            "b",
-        )
-        .unwrap();
+        let p = over_ones(&values, &instances);
         assert_eq!(p.instances, 4);
         assert_eq!(p.ratio, pooled_interval(&values));
     }
