@@ -133,9 +133,10 @@ pub struct DesignRecord {
     pub adapter: Option<String>,
     /// What the design does not guarantee of its family's full contract, where that changes
     /// what it must do per op (`detects no stale ID`, `a job may write only its own unit`,
-    /// `no updates after the build`): a design is ranked against another as having "the same
-    /// contract" only when its gaps are among the other's. Empty for a design with the full
-    /// contract, and in files written before it was recorded.
+    /// `no updates after the build`, `keeps no transform hierarchy`): a design is ranked
+    /// against another as having "the same contract" only when its gaps are among the
+    /// other's. Empty for a design with the full contract, and in files written before it was
+    /// recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contract_gaps: Vec<String>,
 }
