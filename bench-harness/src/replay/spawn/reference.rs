@@ -48,10 +48,11 @@ use std::time::Duration;
 
 use impls::spawn::model::ModelSpawner;
 use impls::spawn::peers::hecs::{
-    HecsBatch, HecsSpawn, HecsSpawnBuilder, HecsWorld, Transform, spawn_record,
+    HecsBatch, HecsSpawn, HecsSpawnBuilder, HecsWorld, spawn_column_batches, spawn_records,
+    spawn_with_builder,
 };
-use impls::spawn::peers::{Batches, Record, Tags};
-use impls::spawn::{EntityOf, MeshRecord, PointMass, Spawner, world_digest};
+use impls::spawn::peers::{Batches, Record};
+use impls::spawn::{EntityOf, Spawner, world_digest};
 use workloads::Trace;
 use workloads::spawn::SpawnOp;
 
@@ -74,130 +75,36 @@ pub trait DirectSpawner: Spawner + 'static {
     fn held_direct(world: &Self::World) -> u64;
 }
 
-impl DirectSpawner for HecsSpawn {
+/// The `hecs` loops: each peer's spawn is the crate calls its adapter makes too (written once
+/// in `impls::spawn::peers::hecs`), called here with no [`Spawner`] trait or driver between.
+macro_rules! hecs_direct {
+    ($($(#[$doc:meta])* $peer:ty: $blob:ty => $spawn:ident;)*) => {$(
+        impl DirectSpawner for $peer {
+            $(#[$doc])*
+            #[inline(never)]
+            fn spawn_direct(blob: &$blob, world: &mut HecsWorld) -> Vec<hecs::Entity> {
+                $spawn(&mut world.0, blob)
+            }
+
+            fn despawn_all_direct(world: &mut HecsWorld) {
+                world.0.clear();
+            }
+
+            fn held_direct(world: &HecsWorld) -> u64 {
+                u64::from(world.0.len())
+            }
+        }
+    )*};
+}
+
+hecs_direct! {
     /// `World::spawn` of the static tuple of each entity's components.
-    #[inline(never)]
-    fn spawn_direct(blob: &Vec<Record>, world: &mut HecsWorld) -> Vec<hecs::Entity> {
-        let world = &mut world.0;
-        let mut out: Vec<hecs::Entity> = Vec::with_capacity(blob.len());
-        for r in blob {
-            let parent = (r.parent != u32::MAX).then(|| out[r.parent as usize]);
-            out.push(spawn_record(world, r, parent));
-        }
-        out
-    }
-
-    fn despawn_all_direct(world: &mut HecsWorld) {
-        world.0.clear();
-    }
-
-    fn held_direct(world: &HecsWorld) -> u64 {
-        u64::from(world.0.len())
-    }
-}
-
-impl DirectSpawner for HecsSpawnBuilder {
+    HecsSpawn: Vec<Record> => spawn_records;
     /// One reused `EntityBuilder`, `World::spawn(builder.build())` per entity.
-    #[inline(never)]
-    fn spawn_direct(blob: &Vec<Record>, world: &mut HecsWorld) -> Vec<hecs::Entity> {
-        let world = &mut world.0;
-        let mut out: Vec<hecs::Entity> = Vec::with_capacity(blob.len());
-        let mut builder = hecs::EntityBuilder::new();
-        for r in blob {
-            if let Some(local) = r.transform {
-                let parent = (r.parent != u32::MAX).then(|| out[r.parent as usize]);
-                builder.add(Transform { local, parent });
-            }
-            if let Some(m) = r.mass {
-                builder.add(m);
-            }
-            if let Some(t) = r.tags {
-                builder.add(t);
-            }
-            if let Some(m) = r.mesh {
-                builder.add(m);
-            }
-            out.push(world.spawn(builder.build()));
-        }
-        out
-    }
-
-    fn despawn_all_direct(world: &mut HecsWorld) {
-        world.0.clear();
-    }
-
-    fn held_direct(world: &HecsWorld) -> u64 {
-        u64::from(world.0.len())
-    }
-}
-
-impl DirectSpawner for HecsBatch {
+    HecsSpawnBuilder: Vec<Record> => spawn_with_builder;
     /// A `ColumnBatchBuilder` and `World::spawn_column_batch` per component set, then
     /// `World::get::<&mut Transform>` per child.
-    #[inline(never)]
-    fn spawn_direct(blob: &Batches, world: &mut HecsWorld) -> Vec<hecs::Entity> {
-        let world = &mut world.0;
-        let mut out = vec![hecs::Entity::DANGLING; blob.entities];
-        for (mask, group) in &blob.groups {
-            let mut ty = hecs::ColumnBatchType::new();
-            if mask & 1 != 0 {
-                ty.add::<Transform>();
-            }
-            if mask & 2 != 0 {
-                ty.add::<PointMass>();
-            }
-            if mask & 4 != 0 {
-                ty.add::<Tags>();
-            }
-            if mask & 8 != 0 {
-                ty.add::<MeshRecord>();
-            }
-            let builder = hecs::ColumnBatchBuilder::new(ty, group.len() as u32);
-            if let Some(mut w) = builder.writer::<Transform>() {
-                for (_, r) in group {
-                    let local = r.transform.expect("in the component set");
-                    let _ = w.push(Transform {
-                        local,
-                        parent: None,
-                    });
-                }
-            }
-            if let Some(mut w) = builder.writer::<PointMass>() {
-                for (_, r) in group {
-                    let _ = w.push(r.mass.expect("in the component set"));
-                }
-            }
-            if let Some(mut w) = builder.writer::<Tags>() {
-                for (_, r) in group {
-                    let _ = w.push(r.tags.expect("in the component set"));
-                }
-            }
-            if let Some(mut w) = builder.writer::<MeshRecord>() {
-                for (_, r) in group {
-                    let _ = w.push(r.mesh.expect("in the component set"));
-                }
-            }
-            let batch = builder.build().expect("every column filled");
-            for ((i, _), e) in group.iter().zip(world.spawn_column_batch(batch)) {
-                out[*i as usize] = e;
-            }
-        }
-        for &(i, p) in &blob.children {
-            let parent = out[p as usize];
-            if let Ok(mut t) = world.get::<&mut Transform>(out[i as usize]) {
-                t.parent = Some(parent);
-            }
-        }
-        out
-    }
-
-    fn despawn_all_direct(world: &mut HecsWorld) {
-        world.0.clear();
-    }
-
-    fn held_direct(world: &HecsWorld) -> u64 {
-        u64::from(world.0.len())
-    }
+    HecsBatch: Batches => spawn_column_batches;
 }
 
 /// The `bevy_ecs` loops: bundles are static tuples, one per component set.

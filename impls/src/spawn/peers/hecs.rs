@@ -98,7 +98,7 @@ impl SpawnWorld for HecsWorld {
 
 /// Spawns record `r` with `World::spawn` of the static tuple of its components (its transform's
 /// parent `parent`), the tuple type picked by a `match` on its component set: the calls of
-/// [`HecsSpawn`] and of its direct loop (`ref-direct-hecs_spawn`), written once.
+/// [`spawn_records`], written once.
 pub fn spawn_record(world: &mut World, r: &Record, parent: Option<Entity>) -> Entity {
     let transform = r.transform.map(|local| Transform { local, parent });
     match (transform, r.mass, r.tags, r.mesh) {
@@ -119,6 +119,101 @@ pub fn spawn_record(world: &mut World, r: &Record, parent: Option<Entity>) -> En
         (None, Some(m), Some(g), Some(h)) => world.spawn((m, g, h)),
         (Some(t), Some(m), Some(g), Some(h)) => world.spawn((t, m, g, h)),
     }
+}
+
+/// Spawns `blob` with [`spawn_record`] per entity, each child given its parent's entity: the
+/// calls of [`HecsSpawn`] and of its direct loop (`ref-direct-hecs_spawn`), written once.
+pub fn spawn_records(world: &mut World, blob: &[Record]) -> Vec<Entity> {
+    let mut out: Vec<Entity> = Vec::with_capacity(blob.len());
+    for r in blob {
+        let parent = (r.parent != u32::MAX).then(|| out[r.parent as usize]);
+        out.push(spawn_record(world, r, parent));
+    }
+    out
+}
+
+/// Spawns `blob` through one reused `EntityBuilder`, `World::spawn(builder.build())` per entity,
+/// each child's transform built with its parent's entity: the calls of [`HecsSpawnBuilder`]
+/// and of its direct loop (`ref-direct-hecs_spawn_builder`), written once.
+pub fn spawn_with_builder(world: &mut World, blob: &[Record]) -> Vec<Entity> {
+    let mut out: Vec<Entity> = Vec::with_capacity(blob.len());
+    let mut builder = EntityBuilder::new();
+    for r in blob {
+        if let Some(local) = r.transform {
+            let parent = (r.parent != u32::MAX).then(|| out[r.parent as usize]);
+            builder.add(Transform { local, parent });
+        }
+        if let Some(m) = r.mass {
+            builder.add(m);
+        }
+        if let Some(t) = r.tags {
+            builder.add(t);
+        }
+        if let Some(m) = r.mesh {
+            builder.add(m);
+        }
+        out.push(world.spawn(builder.build()));
+    }
+    out
+}
+
+/// Spawns `blob` with one `ColumnBatchBuilder` filled column by column and
+/// `World::spawn_column_batch` per component set, then `World::get::<&mut Transform>` per child
+/// to set its parent (a parent may sit in another batch): the calls of [`HecsBatch`] and of its
+/// direct loop (`ref-direct-hecs_batch`), written once. Returns the entities in level order.
+pub fn spawn_column_batches(world: &mut World, blob: &Batches) -> Vec<Entity> {
+    let mut out = vec![Entity::DANGLING; blob.entities];
+    for (mask, group) in &blob.groups {
+        let mut ty = ColumnBatchType::new();
+        if mask & 1 != 0 {
+            ty.add::<Transform>();
+        }
+        if mask & 2 != 0 {
+            ty.add::<PointMass>();
+        }
+        if mask & 4 != 0 {
+            ty.add::<Tags>();
+        }
+        if mask & 8 != 0 {
+            ty.add::<MeshRecord>();
+        }
+        let builder = ColumnBatchBuilder::new(ty, group.len() as u32);
+        if let Some(mut w) = builder.writer::<Transform>() {
+            for (_, r) in group {
+                let local = r.transform.expect("in the component set");
+                let _ = w.push(Transform {
+                    local,
+                    parent: None,
+                });
+            }
+        }
+        if let Some(mut w) = builder.writer::<PointMass>() {
+            for (_, r) in group {
+                let _ = w.push(r.mass.expect("in the component set"));
+            }
+        }
+        if let Some(mut w) = builder.writer::<Tags>() {
+            for (_, r) in group {
+                let _ = w.push(r.tags.expect("in the component set"));
+            }
+        }
+        if let Some(mut w) = builder.writer::<MeshRecord>() {
+            for (_, r) in group {
+                let _ = w.push(r.mesh.expect("in the component set"));
+            }
+        }
+        let batch = builder.build().expect("every column filled");
+        for ((i, _), e) in group.iter().zip(world.spawn_column_batch(batch)) {
+            out[*i as usize] = e;
+        }
+    }
+    for &(i, p) in &blob.children {
+        let parent = out[p as usize];
+        if let Ok(mut t) = world.get::<&mut Transform>(out[i as usize]) {
+            t.parent = Some(parent);
+        }
+    }
+    out
 }
 
 /// `hecs` entity by entity: `World::spawn` of the static tuple of the entity's components.
@@ -147,12 +242,7 @@ impl Spawner for HecsSpawn {
     }
 
     fn spawn(blob: &Vec<Record>, world: &mut HecsWorld) -> Vec<Entity> {
-        let mut out: Vec<Entity> = Vec::with_capacity(blob.len());
-        for r in blob {
-            let parent = (r.parent != u32::MAX).then(|| out[r.parent as usize]);
-            out.push(spawn_record(&mut world.0, r, parent));
-        }
-        out
+        spawn_records(&mut world.0, blob)
     }
 }
 
@@ -183,25 +273,7 @@ impl Spawner for HecsSpawnBuilder {
     }
 
     fn spawn(blob: &Vec<Record>, world: &mut HecsWorld) -> Vec<Entity> {
-        let mut out: Vec<Entity> = Vec::with_capacity(blob.len());
-        let mut builder = EntityBuilder::new();
-        for r in blob {
-            if let Some(local) = r.transform {
-                let parent = (r.parent != u32::MAX).then(|| out[r.parent as usize]);
-                builder.add(Transform { local, parent });
-            }
-            if let Some(m) = r.mass {
-                builder.add(m);
-            }
-            if let Some(t) = r.tags {
-                builder.add(t);
-            }
-            if let Some(m) = r.mesh {
-                builder.add(m);
-            }
-            out.push(world.0.spawn(builder.build()));
-        }
-        out
+        spawn_with_builder(&mut world.0, blob)
     }
 }
 
@@ -231,57 +303,6 @@ impl Spawner for HecsBatch {
     }
 
     fn spawn(blob: &Batches, world: &mut HecsWorld) -> Vec<Entity> {
-        let mut out = vec![Entity::DANGLING; blob.entities];
-        for (mask, group) in &blob.groups {
-            let mut ty = ColumnBatchType::new();
-            if mask & 1 != 0 {
-                ty.add::<Transform>();
-            }
-            if mask & 2 != 0 {
-                ty.add::<PointMass>();
-            }
-            if mask & 4 != 0 {
-                ty.add::<Tags>();
-            }
-            if mask & 8 != 0 {
-                ty.add::<MeshRecord>();
-            }
-            let builder = ColumnBatchBuilder::new(ty, group.len() as u32);
-            if let Some(mut w) = builder.writer::<Transform>() {
-                for (_, r) in group {
-                    let local = r.transform.expect("mask");
-                    let _ = w.push(Transform {
-                        local,
-                        parent: None,
-                    });
-                }
-            }
-            if let Some(mut w) = builder.writer::<PointMass>() {
-                for (_, r) in group {
-                    let _ = w.push(r.mass.expect("mask"));
-                }
-            }
-            if let Some(mut w) = builder.writer::<Tags>() {
-                for (_, r) in group {
-                    let _ = w.push(r.tags.expect("mask"));
-                }
-            }
-            if let Some(mut w) = builder.writer::<MeshRecord>() {
-                for (_, r) in group {
-                    let _ = w.push(r.mesh.expect("mask"));
-                }
-            }
-            let batch = builder.build().expect("every column filled");
-            for ((i, _), e) in group.iter().zip(world.0.spawn_column_batch(batch)) {
-                out[*i as usize] = e;
-            }
-        }
-        for &(i, p) in &blob.children {
-            let parent = out[p as usize];
-            if let Ok(mut t) = world.0.get::<&mut Transform>(out[i as usize]) {
-                t.parent = Some(parent);
-            }
-        }
-        out
+        spawn_column_batches(&mut world.0, blob)
     }
 }
