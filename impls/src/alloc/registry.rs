@@ -16,6 +16,7 @@ crate::registry::design_registry! {
         buddy_vec_lists::BuddyVecLists;
         buddy_scan::BuddyScan;
         slab::Slab;
+        slab::SlabClassLists;
         peers::buddy_system_allocator::BuddySystemAllocatorPeer;
         peers::buddy_alloc::BuddyAllocPeer;
         peers::rlsf::RlsfPeer;

@@ -129,6 +129,7 @@ impl Family for AllocFamily {
         visitor.visit_loop::<reference::DirectBuddyVecLists>();
         visitor.visit_loop::<reference::DirectBuddyScan>();
         visitor.visit_loop::<reference::DirectSlab>();
+        visitor.visit_loop::<reference::DirectSlabClassLists>();
     }
 }
 

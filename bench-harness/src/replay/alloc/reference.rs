@@ -61,7 +61,7 @@ use impls::alloc::buddy_vec_lists::BuddyVecLists;
 use impls::alloc::peers::buddy_alloc::{BuddyAllocPeer, CrateBuddy};
 use impls::alloc::peers::buddy_system_allocator::{BuddySystemAllocatorPeer, CrateHeap};
 use impls::alloc::peers::rlsf::{Pool, RlsfPeer};
-use impls::alloc::slab::Slab;
+use impls::alloc::slab::{Slab, SlabClassLists};
 use workloads::Trace;
 use workloads::alloc::{AllocOp, BlockHandle};
 
@@ -513,6 +513,7 @@ own_direct!(Buddy);
 own_direct!(BuddyVecLists);
 own_direct!(BuddyScan);
 own_direct!(Slab);
+own_direct!(SlabClassLists);
 
 /// `ops` as the application holds them; `created` is the number of blocks allocated before
 /// them (the next `Alloc`'s handle), advanced past theirs.
@@ -655,6 +656,9 @@ pub type DirectBuddyVecLists = DirectAlloc<BuddyVecLists>;
 pub type DirectBuddyScan = DirectAlloc<BuddyScan>;
 /// `ref-direct-slab_alloc`: our slab design called through its own methods.
 pub type DirectSlab = DirectAlloc<Slab>;
+/// `ref-direct-slab_class_lists`: the slab with a free list per size class, called through
+/// its own methods.
+pub type DirectSlabClassLists = DirectAlloc<SlabClassLists>;
 
 #[cfg(test)]
 mod tests {
@@ -725,6 +729,7 @@ mod tests {
         assert_eq!(check::<BuddyVecLists>(), WORKLOADS.len());
         assert_eq!(check::<BuddyScan>(), WORKLOADS.len());
         assert_eq!(check::<Slab>(), WORKLOADS.len());
+        assert_eq!(check::<SlabClassLists>(), WORKLOADS.len());
     }
 
     /// `buddy_alloc` guarantees 16-byte alignment only: no loop for `alloc-random-mix` (2% of

@@ -1,43 +1,90 @@
-//! Slab allocator: fixed-size blocks carved from pages of the arena, one size class per page.
+//! Slab allocators: fixed-size blocks carved from pages of the arena, one size class per page.
 //!
 //! The article's "very simple kind of custom memory allocator: one that just allocates fixed
 //! blocks from an array" ("Allocation Adventures 2", `shared/seeds/002_*`, "check out the slab
-//! allocator"), generalised the way a slab allocator does so it runs every trace (a tuned
-//! design: the article states the idea, never builds it as a general allocator). Registered
-//! as `slab_alloc` (the ID-table family's `slab` is the `slab` crate, an unrelated design).
+//! allocator"), generalised the way a slab allocator does so it runs every trace (tuned
+//! designs: the article states the idea, never builds it as a general allocator). Two designs
+//! share this module and differ only in where a size class keeps its free blocks
+//! ([`FreeLists`]):
+//!
+//! * `slab_alloc` ([`Slab`], [`PageLists`]): one free list per page, as a classic slab
+//!   allocator keeps them (blocks of one page reused together).
+//! * `slab_class_lists` ([`SlabClassLists`], [`ClassLists`]): one doubly linked free list per
+//!   size class through the free blocks of all its pages, as `buddy_alloc` keeps one per
+//!   order (registered as a peer).
+//!
+//! (The ID-table family's `slab` is the `slab` crate, an unrelated design.)
 //!
 //! Layout: the arena is cut into pages of [`PAGE`] bytes (smaller for tiny arenas: a quarter
 //! of the arena, at least `min_block`). Size classes are the powers of two from `min_block` to
-//! half a page; a page handed to a class holds `page / block` blocks of that one size, and
-//! threads its free blocks through their first 4 bytes (a `u32` offset inside the page) plus
-//! a bump offset for blocks never used yet. Pages of a class with a free block are on that
-//! class's doubly linked *partial* list (indices in the host-side page table). Requests above
-//! half a page take a run of whole pages (first fit over the page table). A page whose last
-//! block is freed goes back to the free pages, so all space merges back once everything is
-//! freed.
+//! half a page; a page handed to a class holds `page / block` blocks of that one size. Requests
+//! above half a page take a run of whole pages (first fit over the page table). A page whose
+//! last block is freed goes back to the free pages, so all space merges back once everything
+//! is freed.
 //!
-//! Cost: allocate and free of a class-sized block are O(1) (pop/push on one page's list, at
-//! most one partial-list link); a new page or a run is a first-fit scan of the page table from
-//! the lowest possibly free page, O(pages) in the worst case. Trade-off: on fixed-size traces
-//! every block is exactly its class, with no header and no splitting or merging (the article's
-//! "both simpler and performs better"); internal fragmentation is the power-of-two rounding,
-//! as in the buddy designs, and a page partly used by one class cannot serve another, so mixed
-//! sizes strand free blocks (external fragmentation), and runs are page-granular.
+//! Cost: allocate and free of a class-sized block are O(1); a new page or a run is a first-fit
+//! scan of the page table from the lowest possibly free page, O(pages) in the worst case.
+//! Trade-off: on fixed-size traces every block is exactly its class, with no header and no
+//! splitting or merging (the article's "both simpler and performs better"); internal
+//! fragmentation is the power-of-two rounding, as in the buddy designs, and a page partly used
+//! by one class cannot serve another, so mixed sizes strand free blocks (external
+//! fragmentation), and runs are page-granular.
 //!
-//! Metadata: the page table on the host heap (16 bytes per page). A host table of requested
-//! sizes (one entry per `min_block`, as in [`buddy`](super::buddy)) keeps
-//! `bytes_requested_live` exact for `free(offset)` and detects bad frees in every build; it is
-//! benchmark accounting, not counted as metadata.
+//! Metadata: the page table on the host heap (28 bytes per page) and a list head per class. A
+//! host table of requested sizes (one entry per `min_block`, as in [`buddy`](super::buddy))
+//! keeps `bytes_requested_live` exact for `free(offset)` and detects bad frees in every build;
+//! it is benchmark accounting, not counted as metadata.
 
-use super::arena::{Arena, BASE_ALIGN, zeroed_vec};
-use super::{AllocDesignInfo, AllocError, BadFreeDetection, BlockAllocator, DesignKind};
-use crate::DesignMeta;
+mod class_lists;
+mod page_lists;
+
+use super::arena::{Arena, zeroed_vec};
+use super::{AllocDesignInfo, AllocError, BlockAllocator};
+pub use class_lists::ClassLists;
+pub use page_lists::PageLists;
 
 /// Page size for arenas of at least 16 KiB.
 pub const PAGE: usize = 4096;
 
 /// No block / no page.
 const NONE: u32 = u32::MAX;
+
+/// `slab_alloc`: a free list per page.
+pub type Slab = SlabOf<PageLists>;
+
+/// `slab_class_lists`: a free list per size class.
+pub type SlabClassLists = SlabOf<ClassLists>;
+
+/// Where a slab keeps the free blocks of its size classes: the one thing its two designs do
+/// differently. Each method gets the whole slab (the page table, the arena, the class heads).
+pub trait FreeLists: Sized + 'static {
+    /// The design's registry entry.
+    const INFO: AllocDesignInfo;
+
+    /// The lists' own state beside the class heads, for `classes` size classes.
+    fn new(classes: usize) -> Self;
+
+    /// A free block of `class`, from a fresh page ([`SlabOf::new_page`]) when the class has
+    /// none, counted on its page; `requested` only for the out-of-memory error.
+    ///
+    /// # Errors
+    /// [`AllocError::OutOfMemory`] when the class has no free block and no page is free.
+    fn take(s: &mut SlabOf<Self>, class: u8, requested: usize) -> Result<usize, AllocError>;
+
+    /// Puts the block at `offset` of slab page `p` back on its class's free blocks (the
+    /// page's count is already lowered).
+    fn give(s: &mut SlabOf<Self>, class: u8, p: usize, offset: usize);
+
+    /// Takes slab page `p`'s free blocks off the lists: every block of it is free and the page
+    /// goes back to the free pages next.
+    fn drop_page(s: &mut SlabOf<Self>, p: usize);
+
+    /// Checks the lists against the page table.
+    ///
+    /// # Errors
+    /// The first broken invariant.
+    fn check(s: &SlabOf<Self>) -> Result<(), String>;
+}
 
 /// What a page holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +99,8 @@ enum PageKind {
     RunBody,
 }
 
-/// One page's entry in the host-side page table.
+/// One page's entry in the host-side page table. `listed`, `free_head`, `prev` and `next` are
+/// [`PageLists`]' (they stay at their `FREE` values under [`ClassLists`]).
 #[derive(Debug, Clone, Copy)]
 struct Page {
     kind: PageKind,
@@ -85,9 +133,9 @@ impl Page {
     };
 }
 
-/// Size-class pages over one arena.
+/// Size-class pages over one arena, their free blocks kept as `L` keeps them.
 #[derive(Debug, Clone)]
-pub struct Slab {
+pub struct SlabOf<L> {
     mem: Arena,
     /// Bytes per page: a power of two, `min_block <= page <= PAGE`.
     page: usize,
@@ -96,29 +144,37 @@ pub struct Slab {
     min_shift: u32,
     /// One entry per page; `pages.len() * page <= mem.len()` (the remainder is never used).
     pages: Vec<Page>,
-    /// Head of each class's partial list (`NONE` if empty). `partial.len()` is the number of
-    /// classes (`min_block << c <= page / 2`).
-    partial: Vec<u32>,
+    /// `pages.len() * page`, the first offset past the last page.
+    page_bytes: usize,
+    /// Each class's list head, as `L` defines it (`NONE` if empty). `heads.len()` is the
+    /// number of classes (`min_block << c <= page / 2`).
+    heads: Vec<u32>,
     /// No page below this index is `Free`.
     free_hint: usize,
     /// Free pages.
     free_pages: usize,
-    /// Bytes of never-used or freed blocks on `Slab` pages.
-    slab_free_bytes: usize,
     /// Sum of the blocks / runs of live allocations.
     reserved: usize,
     requested_live: usize,
     /// `requested size + 1` of the live block starting at `offset / min_block`, 0 if none.
     requested: Vec<usize>,
+    lists: L,
 }
 
-impl Slab {
+impl<L: FreeLists> SlabOf<L> {
+    /// Bytes the pages cover (`pages.len() * page`).
+    #[inline]
     fn page_bytes(&self) -> usize {
-        self.pages.len() * self.page
+        self.page_bytes
     }
 
     fn block_of(&self, class: u8) -> usize {
         self.min_block << class
+    }
+
+    /// Blocks a page of `class` holds.
+    fn blocks_per_page(&self, class: u8) -> usize {
+        self.page / self.block_of(class)
     }
 
     /// The first free run of `k` pages whose start is a multiple of `align_pages`.
@@ -156,41 +212,6 @@ impl Slab {
         self.free_hint = self.free_hint.min(start);
     }
 
-    fn link(&mut self, p: usize) {
-        let class = self.pages[p].class as usize;
-        let head = self.partial[class];
-        if head != NONE {
-            self.pages[head as usize].prev = p as u32;
-        }
-        let page = &mut self.pages[p];
-        page.listed = true;
-        page.prev = NONE;
-        page.next = head;
-        self.partial[class] = p as u32;
-    }
-
-    fn unlink(&mut self, p: usize) {
-        let Page {
-            class, prev, next, ..
-        } = self.pages[p];
-        if prev == NONE {
-            self.partial[class as usize] = next;
-        } else {
-            self.pages[prev as usize].next = next;
-        }
-        if next != NONE {
-            self.pages[next as usize].prev = prev;
-        }
-        let page = &mut self.pages[p];
-        page.listed = false;
-        page.prev = NONE;
-        page.next = NONE;
-    }
-
-    fn has_free(&self, page: &Page) -> bool {
-        page.free_head != NONE || page.bump as usize + self.block_of(page.class) <= self.page
-    }
-
     fn out_of_memory(&self, requested: usize) -> AllocError {
         AllocError::OutOfMemory {
             requested,
@@ -198,42 +219,21 @@ impl Slab {
         }
     }
 
-    /// A block of class `class`: from the first partial page, else from a fresh page.
-    fn allocate_small(&mut self, class: u8, requested: usize) -> Result<usize, AllocError> {
-        let block = self.block_of(class);
-        let mut p = self.partial[class as usize];
-        if p == NONE {
-            let start = self
-                .find_run(1, 1)
-                .ok_or_else(|| self.out_of_memory(requested))?;
-            self.take_pages(start, 1);
-            self.pages[start] = Page {
-                kind: PageKind::Slab,
-                class,
-                ..Page::FREE
-            };
-            self.slab_free_bytes += (self.page / block) * block;
-            self.link(start);
-            p = start as u32;
-        }
-        let p = p as usize;
-        let base = p << self.page_shift;
-        let page = self.pages[p];
-        let in_page = if page.free_head != NONE {
-            let at = page.free_head;
-            self.pages[p].free_head = self.mem.read_u32(base + at as usize);
-            at
-        } else {
-            self.pages[p].bump += block as u32;
-            page.bump
+    /// A free page made a slab page of `class` with no block handed out.
+    ///
+    /// # Errors
+    /// [`AllocError::OutOfMemory`] for `requested` when no page is free.
+    fn new_page(&mut self, class: u8, requested: usize) -> Result<usize, AllocError> {
+        let start = self
+            .find_run(1, 1)
+            .ok_or_else(|| self.out_of_memory(requested))?;
+        self.take_pages(start, 1);
+        self.pages[start] = Page {
+            kind: PageKind::Slab,
+            class,
+            ..Page::FREE
         };
-        self.pages[p].count += 1;
-        if !self.has_free(&self.pages[p]) {
-            self.unlink(p);
-        }
-        self.slab_free_bytes -= block;
-        self.reserved += block;
-        Ok(base + in_page as usize)
+        Ok(start)
     }
 
     /// A run of whole pages for a request of `need` bytes aligned to `align`.
@@ -256,8 +256,10 @@ impl Slab {
     }
 
     /// The requested size of the live block at `offset`.
+    #[inline(always)]
     fn live_size(&self, offset: usize) -> Result<usize, AllocError> {
-        if offset >= self.page_bytes() || offset % self.min_block != 0 {
+        // `min_block` is a power of two: a mask, not a division, on every free.
+        if offset >= self.page_bytes() || offset & (self.min_block - 1) != 0 {
             return Err(AllocError::ForeignOffset { offset });
         }
         match self.requested[offset >> self.min_shift] {
@@ -288,21 +290,65 @@ impl Slab {
             _ => page.count as usize * self.page,
         }
     }
+
+    /// Checks the page table: runs well formed, free pages above the hint, slab pages with a
+    /// live block, and the counters; then `L`'s lists.
+    fn check_pages(&self) -> Result<(), String> {
+        let (mut free_pages, mut reserved) = (0, 0);
+        let mut i = 0;
+        while i < self.pages.len() {
+            let page = &self.pages[i];
+            match page.kind {
+                PageKind::Free => {
+                    if i < self.free_hint {
+                        return Err(format!("free page {i} below the hint {}", self.free_hint));
+                    }
+                    free_pages += 1;
+                }
+                PageKind::Slab => {
+                    if page.count == 0 {
+                        return Err(format!("slab page {i} holds no live block"));
+                    }
+                    reserved += page.count as usize * self.block_of(page.class);
+                }
+                PageKind::RunHead => {
+                    let k = page.count as usize;
+                    if k == 0 || i + k > self.pages.len() {
+                        return Err(format!("run at {i} of {k} pages"));
+                    }
+                    if let Some(j) =
+                        (i + 1..i + k).find(|&j| self.pages[j].kind != PageKind::RunBody)
+                    {
+                        return Err(format!("run at {i}: page {j} is not its body"));
+                    }
+                    reserved += k * self.page;
+                    i += k;
+                    continue;
+                }
+                PageKind::RunBody => return Err(format!("page {i}: run body without a head")),
+            }
+            i += 1;
+        }
+        if (free_pages, reserved) != (self.free_pages, self.reserved) {
+            return Err(format!(
+                "counted free pages, reserved {:?}, kept {:?}",
+                (free_pages, reserved),
+                (self.free_pages, self.reserved)
+            ));
+        }
+        let requested: usize = self.requested.iter().map(|&n| n.saturating_sub(1)).sum();
+        if requested != self.requested_live {
+            return Err(format!(
+                "requested live {} but the table sums to {requested}",
+                self.requested_live
+            ));
+        }
+        L::check(self)
+    }
 }
 
-impl BlockAllocator for Slab {
-    const INFO: AllocDesignInfo = AllocDesignInfo {
-        meta: DesignMeta {
-            name: "slab_alloc",
-            description: "slab allocator: 4 KiB pages of one power-of-two size class each, in-page free lists, runs of pages above half a page (fixed blocks from an array)",
-            kind: DesignKind::Tuned,
-        },
-        max_align: BASE_ALIGN,
-        power_of_two_blocks: false,
-        bad_free: BadFreeDetection::Always,
-        // Page indices are `u32`.
-        max_arena: 1 << 44,
-    };
+impl<L: FreeLists> BlockAllocator for SlabOf<L> {
+    const INFO: AllocDesignInfo = L::INFO;
 
     fn with_arena(total: usize, min_block: usize) -> Result<Self, AllocError> {
         if !min_block.is_power_of_two() || min_block < 8 {
@@ -312,7 +358,7 @@ impl BlockAllocator for Slab {
         }
         if total > Self::INFO.max_arena {
             return Err(AllocError::InvalidArena {
-                reason: "page indices are u32: the arena is at most 16 TiB",
+                reason: "the arena is larger than the design's links can reach",
             });
         }
         let page = PAGE.min(prev_power_of_two(total / 4)).max(min_block);
@@ -337,13 +383,14 @@ impl BlockAllocator for Slab {
             min_block,
             min_shift: min_block.trailing_zeros(),
             pages,
-            partial: vec![NONE; classes],
+            page_bytes: count * page,
+            heads: vec![NONE; classes],
             free_hint: 0,
             free_pages: count,
-            slab_free_bytes: 0,
             reserved: 0,
             requested_live: 0,
             requested: zeroed_vec(count * page / min_block)?,
+            lists: L::new(classes),
         })
     }
 
@@ -361,7 +408,9 @@ impl BlockAllocator for Slab {
         let block = need.next_power_of_two();
         let offset = if block <= self.page / 2 {
             let class = (block >> self.min_shift).trailing_zeros() as u8;
-            self.allocate_small(class, need)?
+            let offset = L::take(self, class, need)?;
+            self.reserved += block;
+            offset
         } else {
             self.allocate_run(need, align)?
         };
@@ -376,21 +425,12 @@ impl BlockAllocator for Slab {
         let page = self.pages[p];
         match page.kind {
             PageKind::Slab => {
-                let block = self.block_of(page.class);
-                let base = p << self.page_shift;
-                self.mem.write_u32(offset, page.free_head);
-                self.pages[p].free_head = (offset - base) as u32;
+                self.reserved -= self.block_of(page.class);
                 self.pages[p].count -= 1;
-                self.slab_free_bytes += block;
-                self.reserved -= block;
-                if self.pages[p].count == 0 {
-                    if page.listed {
-                        self.unlink(p);
-                    }
-                    self.slab_free_bytes -= (self.page / block) * block;
+                L::give(self, page.class, p, offset);
+                if page.count == 1 {
+                    L::drop_page(self, p);
                     self.release_pages(p, 1);
-                } else if !page.listed {
-                    self.link(p);
                 }
             }
             PageKind::RunHead => {
@@ -454,97 +494,23 @@ impl BlockAllocator for Slab {
         self.reserved
     }
 
+    /// The free pages and every slab page's free blocks (a walk of the page table).
     fn free_bytes(&self) -> Option<usize> {
-        Some(self.free_pages * self.page + self.slab_free_bytes)
+        let in_slabs: usize = self
+            .pages
+            .iter()
+            .filter(|p| p.kind == PageKind::Slab)
+            .map(|p| (self.blocks_per_page(p.class) - p.count as usize) * self.block_of(p.class))
+            .sum();
+        Some(self.free_pages * self.page + in_slabs)
     }
 
     fn metadata_bytes(&self) -> usize {
-        self.pages.capacity() * size_of::<Page>() + self.partial.capacity() * size_of::<u32>()
+        self.pages.capacity() * size_of::<Page>() + self.heads.capacity() * size_of::<u32>()
     }
 
     fn check_invariants(&self) -> Result<(), String> {
-        let (mut free_pages, mut slab_free, mut reserved) = (0, 0, 0);
-        let mut i = 0;
-        while i < self.pages.len() {
-            let page = &self.pages[i];
-            match page.kind {
-                PageKind::Free => {
-                    if i < self.free_hint {
-                        return Err(format!("free page {i} below the hint {}", self.free_hint));
-                    }
-                    free_pages += 1;
-                }
-                PageKind::Slab => {
-                    let block = self.block_of(page.class);
-                    let used = page.bump as usize / block;
-                    let mut on_list = 0;
-                    let mut at = page.free_head;
-                    while at != NONE {
-                        let a = at as usize;
-                        if a % block != 0 || a >= page.bump as usize || on_list > used {
-                            return Err(format!("page {i}: bad free block {a}"));
-                        }
-                        on_list += 1;
-                        at = self.mem.read_u32((i << self.page_shift) + a);
-                    }
-                    if on_list + page.count as usize != used || page.count == 0 {
-                        return Err(format!(
-                            "page {i}: {} live + {on_list} free != {used} used",
-                            page.count
-                        ));
-                    }
-                    if page.listed != self.has_free(page) {
-                        return Err(format!("page {i}: listed {} wrongly", page.listed));
-                    }
-                    slab_free += (self.page / block - page.count as usize) * block;
-                    reserved += page.count as usize * block;
-                }
-                PageKind::RunHead => {
-                    let k = page.count as usize;
-                    if k == 0 || i + k > self.pages.len() {
-                        return Err(format!("run at {i} of {k} pages"));
-                    }
-                    if let Some(j) =
-                        (i + 1..i + k).find(|&j| self.pages[j].kind != PageKind::RunBody)
-                    {
-                        return Err(format!("run at {i}: page {j} is not its body"));
-                    }
-                    reserved += k * self.page;
-                    i += k;
-                    continue;
-                }
-                PageKind::RunBody => return Err(format!("page {i}: run body without a head")),
-            }
-            i += 1;
-        }
-        for (class, &head) in self.partial.iter().enumerate() {
-            let (mut prev, mut at) = (NONE, head);
-            while at != NONE {
-                let page = &self.pages[at as usize];
-                if page.kind != PageKind::Slab || page.class as usize != class || page.prev != prev
-                {
-                    return Err(format!("class {class}: bad partial page {at}"));
-                }
-                (prev, at) = (at, page.next);
-            }
-        }
-        if (free_pages, slab_free, reserved)
-            != (self.free_pages, self.slab_free_bytes, self.reserved)
-        {
-            return Err(format!(
-                "counted free pages, slab free bytes, reserved {:?}, kept {:?}",
-                (free_pages, slab_free, reserved),
-                (self.free_pages, self.slab_free_bytes, self.reserved)
-            ));
-        }
-        let requested: usize = self.requested.iter().map(|&n| n.saturating_sub(1)).sum();
-        if requested != self.requested_live {
-            return Err(format!(
-                "requested live {} but the table sums to {requested}",
-                self.requested_live
-            ));
-        }
-        Ok(())
+        self.check_pages()
     }
 }
 
@@ -569,6 +535,33 @@ mod tests {
         a.free(blocks[7]).unwrap();
         assert_eq!(a.allocate(20, 8), Ok(blocks[7]));
         assert_eq!(a.allocate(20, 8), Ok(blocks[5]));
+        a.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn class_lists_reuse_the_last_freed_block_of_any_page_and_return_emptied_pages() {
+        let mut a = SlabClassLists::with_arena(64 << 10, 16).unwrap();
+        // 24-byte requests are 32-byte blocks carved back to back: 128 per 4 KiB page.
+        let blocks: Vec<usize> = (0..200).map(|_| a.allocate(24, 8).unwrap()).collect();
+        assert_eq!(blocks[1] - blocks[0], 32);
+        assert_eq!(blocks[128], PAGE, "the 129th block opens the second page");
+        a.free(blocks[5]).unwrap();
+        a.free(blocks[150]).unwrap();
+        assert_eq!(
+            a.allocate(20, 8),
+            Ok(blocks[150]),
+            "last freed first, across pages"
+        );
+        assert_eq!(a.allocate(20, 8), Ok(blocks[5]));
+        a.check_invariants().unwrap();
+        // Emptying the second page takes its blocks off the list and frees the page, which a
+        // run can then take.
+        for &b in &blocks[128..] {
+            a.free(b).unwrap();
+        }
+        a.check_invariants().unwrap();
+        assert_eq!(a.free_bytes(), Some(15 * PAGE));
+        assert_eq!(a.allocate(3 * PAGE, 8), Ok(PAGE));
         a.check_invariants().unwrap();
     }
 
