@@ -47,3 +47,21 @@ pub struct Machine {
 fn unknown() -> String {
     "unknown".to_string()
 }
+
+#[cfg(test)]
+impl Machine {
+    /// The unit tests' machine: `name`, two cores, Linux on x86_64, unknown caches and no
+    /// hardware counters.
+    pub(crate) fn test_box(name: &str) -> Machine {
+        Machine {
+            name: name.into(),
+            cpu_model: "test".into(),
+            cores: 2,
+            caches: CacheSizes::default(),
+            os: "linux".into(),
+            arch: "x86_64".into(),
+            hw_counters_available: false,
+            hw_counters_reason: None,
+        }
+    }
+}

@@ -211,16 +211,7 @@ mod tests {
     use crate::schema::Estimate;
 
     fn run(commit: &str, ids: &[(&str, u64)], ns: f64) -> Results {
-        let machine = crate::machine::Machine {
-            name: "test-box".into(),
-            cpu_model: "test".into(),
-            cores: 1,
-            caches: crate::machine::CacheSizes::default(),
-            os: "linux".into(),
-            arch: "x86_64".into(),
-            hw_counters_available: false,
-            hw_counters_reason: None,
-        };
+        let machine = crate::machine::Machine::test_box("test-box");
         let mut r = Results::empty(machine, commit.to_string(), "rustc".to_string(), 1, "quick");
         for (design, n) in ids {
             let b = r.entry(Family::IdTable, "churn", design, *n, 10);

@@ -648,6 +648,20 @@ impl Agreement {
         rows
     }
 
+    /// The lines listed below the per-family table, each with what it is: the winner flips,
+    /// the claim flips, then the crossovers (the text and the Markdown list the same lines).
+    fn listed(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        fn labelled<'a>(
+            label: &'static str,
+            lines: &'a [String],
+        ) -> impl Iterator<Item = (&'static str, &'a str)> {
+            lines.iter().map(move |line| (label, line.as_str()))
+        }
+        labelled("winner flips (decided in both runs)", &self.ranking_flips)
+            .chain(labelled("claim flips", &self.claim_flips))
+            .chain(labelled("crossover", &self.crossovers))
+    }
+
     /// The per-family table as Markdown (the columns of the text's table, the legend's
     /// meanings below it), then the flips as a list: a page's generated block.
     pub fn render_markdown(&self) -> String {
@@ -660,14 +674,13 @@ impl Agreement {
         for (columns, meaning) in LEGEND {
             let _ = writeln!(out, "- {columns}: {meaning}.");
         }
-        for f in &self.ranking_flips {
-            let _ = writeln!(out, "- Winner flips (decided in both runs): {f}.");
-        }
-        for f in &self.claim_flips {
-            let _ = writeln!(out, "- Claim flips: {f}.");
-        }
-        for c in &self.crossovers {
-            let _ = writeln!(out, "- Crossover: {c}.");
+        for (label, line) in self.listed() {
+            let _ = writeln!(
+                out,
+                "- {}{}: {line}.",
+                label[..1].to_uppercase(),
+                &label[1..]
+            );
         }
         out
     }
@@ -681,14 +694,8 @@ impl Agreement {
         let mut rows = vec![HEADER.map(String::from).to_vec()];
         rows.extend(self.family_rows(Family::to_string));
         out.push_str(&columns(&rows));
-        for f in &self.ranking_flips {
-            let _ = writeln!(out, "  winner flips (decided in both runs): {f}");
-        }
-        for f in &self.claim_flips {
-            let _ = writeln!(out, "  claim flips: {f}");
-        }
-        for c in &self.crossovers {
-            let _ = writeln!(out, "  crossover: {c}");
+        for (label, line) in self.listed() {
+            let _ = writeln!(out, "  {label}: {line}");
         }
         out
     }

@@ -1,21 +1,12 @@
 use super::*;
 use crate::claim::{Claim, Metric, Operand, Quantity, Rule, Sizes};
 use crate::family::Family;
-use crate::machine::{CacheSizes, Machine};
+use crate::machine::Machine;
 use crate::schema::Status;
 use crate::stats::{PairedRatio, Rounds, median_interval};
 
 fn run(times: &[(&str, &[f64])]) -> Results {
-    let machine = Machine {
-        name: "box".into(),
-        cpu_model: "cpu".into(),
-        cores: 2,
-        caches: CacheSizes::default(),
-        os: "linux".into(),
-        arch: "x86_64".into(),
-        hw_counters_available: false,
-        hw_counters_reason: None,
-    };
+    let machine = Machine::test_box("box");
     let mut r = Results::empty(machine, "c".into(), "t".into(), 1, "quick");
     for (design, samples) in times {
         let mut b = Benchmark::new(Family::IdTable, "churn", design, 1000, 1);
@@ -126,9 +117,9 @@ fn alternating(factor: f64, up: f64, down: f64) -> Vec<f64> {
         .collect()
 }
 
-fn designs(run_of: &[(&str, Vec<f64>)]) -> Results {
-    let borrowed: Vec<(&str, &[f64])> = run_of.iter().map(|(d, s)| (*d, s.as_slice())).collect();
-    run(&borrowed)
+/// A run of holey, pool and slab with these rounds each (holey is the family's reference).
+fn holey_pool_slab(holey: Vec<f64>, pool: Vec<f64>, slab: Vec<f64>) -> Results {
+    run(&[("holey", &holey), ("pool", &pool), ("slab", &slab)])
 }
 
 fn counts(a: &Agreement) -> FamilyCounts {
@@ -140,16 +131,8 @@ fn counts(a: &Agreement) -> FamilyCounts {
 #[test]
 fn intervals_to_the_reference_are_disjoint_when_they_do_not_overlap() {
     // holey is the reference: pool is 0.5 of it in both runs, slab 0.8 in A and 0.6 in B.
-    let a = designs(&[
-        ("holey", rounds_of(1.0)),
-        ("pool", rounds_of(0.5)),
-        ("slab", rounds_of(0.8)),
-    ]);
-    let b = designs(&[
-        ("holey", rounds_of(1.0)),
-        ("pool", rounds_of(0.5)),
-        ("slab", rounds_of(0.6)),
-    ]);
+    let a = holey_pool_slab(rounds_of(1.0), rounds_of(0.5), rounds_of(0.8));
+    let b = holey_pool_slab(rounds_of(1.0), rounds_of(0.5), rounds_of(0.6));
     let c = counts(&agreement(&a, &b));
     assert_eq!(
         c.intervals,
@@ -194,16 +177,8 @@ fn intervals_to_the_reference_are_disjoint_when_they_do_not_overlap() {
 
 #[test]
 fn a_winner_decided_in_both_runs_apart_is_a_flip() {
-    let a = designs(&[
-        ("holey", rounds_of(2.0)),
-        ("pool", rounds_of(1.2)),
-        ("slab", rounds_of(1.0)),
-    ]);
-    let b = designs(&[
-        ("holey", rounds_of(2.0)),
-        ("pool", rounds_of(1.0)),
-        ("slab", rounds_of(1.2)),
-    ]);
+    let a = holey_pool_slab(rounds_of(2.0), rounds_of(1.2), rounds_of(1.0));
+    let b = holey_pool_slab(rounds_of(2.0), rounds_of(1.0), rounds_of(1.2));
     let d = agreement(&a, &b);
     assert_eq!(
         counts(&d).rankings,
@@ -243,17 +218,9 @@ fn a_winner_decided_in_both_runs_apart_is_a_flip() {
 
 #[test]
 fn a_winner_decided_in_one_run_and_tied_in_the_other_is_no_flip() {
-    let a = designs(&[
-        ("holey", rounds_of(2.0)),
-        ("pool", rounds_of(1.2)),
-        ("slab", rounds_of(1.0)),
-    ]);
+    let a = holey_pool_slab(rounds_of(2.0), rounds_of(1.2), rounds_of(1.0));
     // In B pool trails slab by 2% at the median but leads it in half the rounds.
-    let b = designs(&[
-        ("holey", rounds_of(2.0)),
-        ("pool", alternating(1.0, 1.05, 0.99)),
-        ("slab", rounds_of(1.0)),
-    ]);
+    let b = holey_pool_slab(rounds_of(2.0), alternating(1.0, 1.05, 0.99), rounds_of(1.0));
     let ranked_b = rank(&cells(&b).into_values().next().unwrap()).unwrap();
     assert_eq!(ranked_b.winner().design, "slab");
     assert_eq!(ranked_b.gap.unwrap().decided(), Some(false));
@@ -313,16 +280,16 @@ fn claims_decided_apart_in_the_two_runs_are_flips() {
         record.claims = claims.clone();
         r
     };
-    let a = with_claims(designs(&[
-        ("holey", rounds_of(2.4)),
-        ("pool", rounds_of(1.2)),
-        ("slab", rounds_of(1.0)),
-    ]));
-    let b = with_claims(designs(&[
-        ("holey", rounds_of(2.4)),
-        ("pool", alternating(1.0, 1.2, 0.8)),
-        ("slab", rounds_of(1.0)),
-    ]));
+    let a = with_claims(holey_pool_slab(
+        rounds_of(2.4),
+        rounds_of(1.2),
+        rounds_of(1.0),
+    ));
+    let b = with_claims(holey_pool_slab(
+        rounds_of(2.4),
+        alternating(1.0, 1.2, 0.8),
+        rounds_of(1.0),
+    ));
     let verdicts = |r: &Results| -> Vec<Verdict> {
         ClaimVerdict::of_run(r).iter().map(|c| c.verdict).collect()
     };
@@ -345,11 +312,11 @@ fn claims_decided_apart_in_the_two_runs_are_flips() {
     );
 
     // B with pool faster than slab in every round: C1 flips to confirmed, C3 to refuted.
-    let b = with_claims(designs(&[
-        ("holey", rounds_of(2.4)),
-        ("pool", rounds_of(0.8)),
-        ("slab", rounds_of(1.0)),
-    ]));
+    let b = with_claims(holey_pool_slab(
+        rounds_of(2.4),
+        rounds_of(0.8),
+        rounds_of(1.0),
+    ));
     let d = agreement(&a, &b);
     assert_eq!(
         counts(&d).claims,

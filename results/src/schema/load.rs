@@ -254,20 +254,11 @@ impl Results {
 mod tests {
     use super::*;
     use crate::family::Family;
-    use crate::machine::{CacheSizes, Machine};
+    use crate::machine::Machine;
     use crate::schema::{Benchmark, Status};
 
     fn empty() -> Results {
-        let machine = Machine {
-            name: "test-box".into(),
-            cpu_model: "test".into(),
-            cores: 1,
-            caches: CacheSizes::default(),
-            os: "linux".into(),
-            arch: "x86_64".into(),
-            hw_counters_available: false,
-            hw_counters_reason: None,
-        };
+        let machine = Machine::test_box("test-box");
         Results::empty(machine, "c".into(), "rustc".into(), 1, "quick")
     }
 

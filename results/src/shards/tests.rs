@@ -12,16 +12,7 @@ fn id(design: &str) -> String {
 /// Shard `index` of `count` of the run over [`DESIGNS`], holding `designs`, measured on a
 /// machine named `name`; its record counts each design as a cell of its own.
 fn shard(index: u32, count: u32, designs: &[&str], name: &str) -> Results {
-    let machine = Machine {
-        name: name.into(),
-        cpu_model: "test".into(),
-        cores: 2,
-        caches: crate::machine::CacheSizes::default(),
-        os: "linux".into(),
-        arch: "x86_64".into(),
-        hw_counters_available: false,
-        hw_counters_reason: None,
-    };
+    let machine = Machine::test_box(name);
     let mut r = Results::empty(machine, "abc".into(), "rustc".into(), 1, "quick");
     for design in designs {
         let b = r.entry(Family::IdTable, "churn", design, 10, 10);

@@ -5,7 +5,7 @@ use super::*;
 use crate::claim::Rule;
 use crate::family::FamilyRecord;
 use crate::family_metrics::{FamilyMetrics, MetricValue};
-use crate::machine::{CacheSizes, Machine};
+use crate::machine::Machine;
 use crate::measures::{SimConfig, SimPerOp};
 use crate::metric_spec::{MetricSpec, Unit};
 use crate::schema::Benchmark;
@@ -26,16 +26,7 @@ fn claim(quantity: Quantity, rule: Rule) -> Claim {
 }
 
 fn run(benchmarks: Vec<Benchmark>, claims: Vec<Claim>) -> Results {
-    let machine = Machine {
-        name: "box".into(),
-        cpu_model: "cpu".into(),
-        cores: 2,
-        caches: CacheSizes::default(),
-        os: "linux".into(),
-        arch: "x86_64".into(),
-        hw_counters_available: false,
-        hw_counters_reason: None,
-    };
+    let machine = Machine::test_box("box");
     let mut r = Results::empty(machine, "c".into(), "t".into(), 0, "quick");
     r.families = vec![FamilyRecord {
         family: Family::Transforms,
