@@ -4,7 +4,6 @@
 //! interleaved rounds, and the summary says how sure its winner is.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use bench_harness::replay::id_table::recording::Recording;
 use impls::id_table::IdTable;
@@ -12,29 +11,29 @@ use impls::id_table::holey::Holey;
 use results::{Results, Status};
 use workloads::Payload;
 
-fn dodbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dodbench"))
-        .args(args)
-        .output()
-        .expect("run dodbench")
-}
+use crate::support::{assert_user_error, dodbench, text};
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Runs `advise` on `trace` with the report in `out`; returns its stdout and the results.
-fn advise(trace: &Path, out: &Path) -> (String, Results) {
-    let output = dodbench(&[
+/// Runs `advise` on `trace` with the report in `out` and the options `extra`, checks that it
+/// succeeds, and returns its stdout, its stderr and the results it wrote.
+fn advise_with(trace: &Path, out: &Path, extra: &[&str]) -> (String, String, Results) {
+    let mut args = vec![
         "advise",
         trace.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
-        "--samples",
-        "2",
-    ]);
-    let stdout = text(&output.stdout);
-    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
+    ];
+    args.extend_from_slice(extra);
+    let output = dodbench(&args);
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert!(output.status.success(), "{stdout}{stderr}");
+    let results = Results::load(&out.join("results.json")).unwrap();
+    (stdout, stderr, results)
+}
+
+/// Runs `advise` on `trace` with the report in `out`, two samples a design; checks that it
+/// ranks and writes the report, and returns its stdout and the results.
+fn advise(trace: &Path, out: &Path) -> (String, Results) {
+    let (stdout, _, results) = advise_with(trace, out, &["--samples", "2"]);
     for place in ["  1. ", "  2. ", "  3. "] {
         assert!(stdout.contains(place), "{stdout}");
     }
@@ -45,7 +44,6 @@ fn advise(trace: &Path, out: &Path) -> (String, Results) {
         "{stdout}"
     );
     assert!(out.join("index.html").exists(), "{stdout}");
-    let results = Results::load(&out.join("results.json")).unwrap();
     (stdout, results)
 }
 
@@ -134,22 +132,7 @@ fn advise_reports_progress_per_design_and_bounds_or_skips_the_cache_simulation()
     let trace = dir.path().join("app.dodtrace");
     recorded_application(&trace);
     let out = dir.path().join("report");
-    let run = |extra: &[&str]| {
-        let mut args = vec![
-            "advise",
-            trace.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--samples",
-            "1",
-        ];
-        args.extend_from_slice(extra);
-        let output = dodbench(&args);
-        let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
-        assert!(output.status.success(), "{stdout}{stderr}");
-        let results = Results::load(&out.join("results.json")).unwrap();
-        (stdout, stderr, results)
-    };
+    let run = |extra: &[&str]| advise_with(&trace, &out, &[&["--samples", "1"], extra].concat());
     let designs = impls::id_table::designs().len();
     let (stdout, stderr, results) = run(&["--no-cache-sim"]);
     // One line before the first design is verified, then one per design, then the rounds.
@@ -183,19 +166,8 @@ fn advise_simulates_the_fastest_designs_only() {
     let trace = dir.path().join("app.dodtrace");
     recorded_application(&trace);
     let out = dir.path().join("report");
-    let output = dodbench(&[
-        "advise",
-        trace.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--samples",
-        "1",
-        "--cache-sim-top",
-        "2",
-    ]);
-    let stdout = text(&output.stdout);
-    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
-    let results = Results::load(&out.join("results.json")).unwrap();
+    let (stdout, stderr, results) =
+        advise_with(&trace, &out, &["--samples", "1", "--cache-sim-top", "2"]);
     let simulated: Vec<_> = results
         .benchmarks
         .iter()
@@ -203,7 +175,7 @@ fn advise_simulates_the_fastest_designs_only() {
         .collect();
     assert_eq!(simulated.len(), 2, "{stdout}");
     assert!(stdout.contains("the fastest 2 of"), "{stdout}");
-    assert!(text(&output.stderr).contains("advise: cache [2/2] "));
+    assert!(stderr.contains("advise: cache [2/2] "));
 }
 
 /// Every verified design is timed in the same rounds, one sample per round, and the summary
@@ -215,18 +187,11 @@ fn advise_times_the_designs_in_interleaved_rounds_and_states_the_confidence() {
     recorded_application(&trace);
     let out = dir.path().join("report");
     let rounds = 7;
-    let output = dodbench(&[
-        "advise",
-        trace.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--samples",
-        &rounds.to_string(),
-        "--no-cache-sim",
-    ]);
-    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
-    assert!(output.status.success(), "{stdout}{stderr}");
-    let results = Results::load(&out.join("results.json")).unwrap();
+    let (stdout, stderr, results) = advise_with(
+        &trace,
+        &out,
+        &["--samples", &rounds.to_string(), "--no-cache-sim"],
+    );
     let verified: Vec<_> = results.benchmarks.iter().filter(|b| b.verified).collect();
     assert!(verified.len() >= 2, "{stdout}");
     // The peers' reference loops (their crates called directly) are timed in the same rounds.
@@ -328,10 +293,6 @@ fn advise_on_bad_input_prints_one_line() {
         (&bad, "not a dodbench trace file"),
         (&missing, "No such file"),
     ] {
-        let out = dodbench(&["advise", path.to_str().unwrap()]);
-        assert_eq!(out.status.code(), Some(2));
-        let stderr = text(&out.stderr);
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(stderr.contains(cause), "{stderr}");
+        assert_user_error(&dodbench(&["advise", path.to_str().unwrap()]), cause);
     }
 }

@@ -1,18 +1,7 @@
 //! End-to-end tests of `dodbench list`, `gen` and `replay`, including user mistakes: each
 //! gives one clear line and exit status 2, never a panic.
 
-use std::process::{Command, Output};
-
-fn dodbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dodbench"))
-        .args(args)
-        .output()
-        .expect("run dodbench")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::support::{assert_user_error, dodbench, text};
 
 #[test]
 fn list_names_every_design_and_workload() {
@@ -114,14 +103,6 @@ fn gen_takes_params_and_refuses_bad_ones() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("skew"), "{}", text(&bad.stderr));
-}
-
-fn assert_user_error(out: &Output, needle: &str) {
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains(needle), "expected {needle:?} in: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(stderr.trim().lines().count(), 1, "one clear line: {stderr}");
 }
 
 #[test]

@@ -2,19 +2,14 @@
 //! messages of the real binary on the results crate's fixture files.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+use crate::support::{dodbench, report};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../results/tests/fixtures")
         .join(name)
-}
-
-fn dodbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dodbench"))
-        .args(args)
-        .output()
-        .expect("dodbench runs")
 }
 
 fn text(out: &Output) -> (String, String) {
@@ -427,13 +422,7 @@ fn report_and_compare_refuse_absurd_times_and_duplicates_with_one_line() {
         (&duplicate, "two entries for one benchmark"),
     ] {
         let out_dir = dir.path().join("report");
-        let out = dodbench(&[
-            "report",
-            "--results",
-            file.to_str().unwrap(),
-            "--out",
-            out_dir.to_str().unwrap(),
-        ]);
+        let out = report(&[file], &out_dir);
         let (stdout, stderr) = text(&out);
         assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
         assert!(stderr.contains(expected), "{stderr}");

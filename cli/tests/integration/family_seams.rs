@@ -137,6 +137,14 @@ fn rust_sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The path of `file` below `root`, with `/` between its parts.
+fn relative(root: &Path, file: &Path) -> String {
+    file.strip_prefix(root)
+        .unwrap()
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
 /// Whether `word` occurs in `line` delimited by non-identifier characters.
 fn contains_word(line: &str, word: &str) -> bool {
     let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
@@ -175,11 +183,7 @@ fn no_file_outside_a_familys_own_names_it() {
     assert!(files.len() > 50, "found only {} source files", files.len());
     let mut violations = Vec::new();
     for file in &files {
-        let rel = file
-            .strip_prefix(&root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = relative(&root, file);
         if SHARED_ALLOWED.iter().any(|a| rel.starts_with(a)) {
             continue;
         }
@@ -260,11 +264,7 @@ fn no_template_script_or_ci_step_names_a_family() {
     assert!(files.len() >= 8, "{files:?}");
     let mut violations = Vec::new();
     for file in &files {
-        let rel = file
-            .strip_prefix(&root)
-            .unwrap()
-            .to_string_lossy()
-            .to_string();
+        let rel = relative(&root, file);
         let template = rel.starts_with("reports/templates/");
         let text = std::fs::read_to_string(file).unwrap();
         for (number, line) in text.lines().enumerate() {

@@ -57,17 +57,16 @@ fn is_symlink(p: &Path) -> bool {
     std::fs::symlink_metadata(p).unwrap().is_symlink()
 }
 
+/// Runs dodbench with `args`, which name the symbolic link `link` as an output: checks that
+/// it succeeds and `link` is still a link.
+fn assert_writes_through(link: &Path, args: &[&str]) {
+    assert_success(&dodbench(args));
+    assert!(is_symlink(link), "{args:?} replaced the link");
+}
+
 /// The export of the fixture, as `-o -` prints it.
 fn export_to_stdout() -> Vec<u8> {
-    let out = dodbench(&[
-        "export",
-        "--format",
-        "github-action-benchmark",
-        "--results",
-        s(&fixture()),
-        "-o",
-        "-",
-    ]);
+    let out = export_to(Path::new("-"));
     assert_success(&out);
     assert!(out.stdout.len() > 100);
     serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("stdout is the export");
@@ -264,15 +263,7 @@ fn traces_go_through_symlinks_and_to_stdout() {
     let dir = tempfile::tempdir().unwrap();
     let link = dir.path().join("tl.dodtrace");
     symlink("real.dodtrace", &link).unwrap();
-    assert_success(&dodbench(&[
-        "gen",
-        "churn-hot",
-        "--n",
-        "100",
-        "-o",
-        s(&link),
-    ]));
-    assert!(is_symlink(&link));
+    assert_writes_through(&link, &["gen", "churn-hot", "--n", "100", "-o", s(&link)]);
     let written = std::fs::read(dir.path().join("real.dodtrace")).unwrap();
     workloads::format::from_bytes_any(&written).expect("the target holds the trace");
     // The same trace on stdout, its summary on stderr.
@@ -289,13 +280,10 @@ fn traces_go_through_symlinks_and_to_stdout() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../workloads/traces/wee_alloc/find.trace");
     let converted = dir.path().join("converted.dodtrace");
     symlink("sub/converted.dodtrace", &converted).unwrap();
-    assert_success(&dodbench(&[
-        "convert-wee-alloc",
-        s(&wee),
-        "-o",
-        s(&converted),
-    ]));
-    assert!(is_symlink(&converted));
+    assert_writes_through(
+        &converted,
+        &["convert-wee-alloc", s(&wee), "-o", s(&converted)],
+    );
     let bytes = std::fs::read(dir.path().join("sub/converted.dodtrace")).unwrap();
     workloads::format::from_bytes_any(&bytes).expect("the target holds the trace");
 }
@@ -305,14 +293,10 @@ fn a_report_directory_follows_a_symlink_and_refuses_a_file() {
     let dir = tempfile::tempdir().unwrap();
     let link = dir.path().join("report");
     symlink("real-report", &link).unwrap();
-    assert_success(&dodbench(&[
-        "report",
-        "--results",
-        s(&fixture()),
-        "--out",
-        s(&link),
-    ]));
-    assert!(is_symlink(&link));
+    assert_writes_through(
+        &link,
+        &["report", "--results", s(&fixture()), "--out", s(&link)],
+    );
     assert!(dir.path().join("real-report/index.html").is_file());
     let file = dir.path().join("a-file");
     std::fs::write(&file, b"x").unwrap();

@@ -4,19 +4,11 @@
 //! clear error, not a silent no-op.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use bench_harness::families::{FamilyVisitor, family_names, for_each_family};
 use bench_harness::replay::Family;
 
-use crate::support;
-
-fn dodbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dodbench"))
-        .args(args)
-        .output()
-        .expect("run dodbench")
-}
+use crate::support::{self, dodbench};
 
 fn run_ok(args: &[&str]) {
     let out = dodbench(args);

@@ -3,23 +3,13 @@
 //! files): different trace seeds, different simulated caches, one machine name twice.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn dodbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dodbench"))
-        .args(args)
-        .output()
-        .expect("run dodbench")
-}
+use crate::support::{assert_user_error, report, text};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../reports/tests/fixtures")
         .join(name)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The laptop fixture edited by `edit` (as JSON), written to `dir`.
@@ -37,20 +27,8 @@ fn edited_laptop(dir: &Path, edit: impl Fn(&mut serde_json::Value)) -> PathBuf {
 /// Runs `report` on `a` and `b` and checks the refusal names both files and `what`.
 fn assert_refused(a: &Path, b: &Path, what: &str) {
     let out = tempfile::tempdir().unwrap();
-    let run = dodbench(&[
-        "report",
-        "--results",
-        a.to_str().unwrap(),
-        "--results",
-        b.to_str().unwrap(),
-        "--out",
-        out.path().to_str().unwrap(),
-    ]);
-    let stderr = text(&run.stderr);
-    assert_eq!(run.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
+    let stderr = assert_user_error(&report(&[a, b], out.path()), what);
     assert!(stderr.contains(a.to_str().unwrap()) && stderr.contains(b.to_str().unwrap()));
-    assert!(stderr.contains(what), "{stderr}");
     assert!(!out.path().join("index.html").exists());
 }
 
@@ -61,15 +39,7 @@ fn two_results_files_make_one_report_of_two_machines() {
         fixture("small_results.json"),
         fixture("small_results_laptop.json"),
     );
-    let run = dodbench(&[
-        "report",
-        "--results",
-        a.to_str().unwrap(),
-        "--results",
-        b.to_str().unwrap(),
-        "--out",
-        out.path().to_str().unwrap(),
-    ]);
+    let run = report(&[&a, &b], out.path());
     assert!(run.status.success(), "{}", text(&run.stderr));
     assert!(text(&run.stdout).contains("2 machines"));
     let index = std::fs::read_to_string(out.path().join("index.html")).unwrap();
@@ -84,13 +54,7 @@ fn two_results_files_make_one_report_of_two_machines() {
     std::fs::copy(&b, dir.path().join("b.json")).unwrap();
     std::fs::write(dir.path().join("other.json"), "{\"format\": \"x\"}").unwrap();
     let out2 = tempfile::tempdir().unwrap();
-    let run = dodbench(&[
-        "report",
-        "--results",
-        dir.path().to_str().unwrap(),
-        "--out",
-        out2.path().to_str().unwrap(),
-    ]);
+    let run = report(&[dir.path()], out2.path());
     assert!(run.status.success(), "{}", text(&run.stderr));
     assert!(text(&run.stdout).contains("2 machines"));
 }
@@ -98,13 +62,7 @@ fn two_results_files_make_one_report_of_two_machines() {
 #[test]
 fn one_results_file_makes_the_one_machine_report() {
     let out = tempfile::tempdir().unwrap();
-    let run = dodbench(&[
-        "report",
-        "--results",
-        fixture("small_results.json").to_str().unwrap(),
-        "--out",
-        out.path().to_str().unwrap(),
-    ]);
+    let run = report(&[&fixture("small_results.json")], out.path());
     assert!(run.status.success(), "{}", text(&run.stderr));
     let index = std::fs::read_to_string(out.path().join("index.html")).unwrap();
     assert!(index.contains("<h2>Machine</h2>"));
@@ -138,13 +96,7 @@ fn results_with_unusable_numbers_are_refused_and_the_old_report_is_kept() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("report");
     let good = fixture("small_results_laptop.json");
-    let run = dodbench(&[
-        "report",
-        "--results",
-        good.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let run = report(&[&good], &out);
     assert!(run.status.success(), "{}", text(&run.stderr));
     let index = std::fs::read(out.join("index.html")).unwrap();
     type Edit = fn(&mut serde_json::Value);
@@ -188,18 +140,8 @@ fn results_with_unusable_numbers_are_refused_and_the_old_report_is_kept() {
         let bad = edited_laptop(dir.path(), edit);
         let before = std::fs::read(&bad).unwrap();
         let started = std::time::Instant::now();
-        let run = dodbench(&[
-            "report",
-            "--results",
-            bad.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        let stderr = text(&run.stderr);
-        assert_eq!(run.status.code(), Some(2), "{reason}: {stderr}");
-        assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
+        let stderr = assert_user_error(&report(&[&bad], &out), reason);
         assert!(stderr.contains(bad.to_str().unwrap()), "{stderr}");
-        assert!(stderr.contains(reason), "expected {reason:?} in {stderr}");
         assert!(started.elapsed().as_secs() < 30, "{reason}: took too long");
         // Nothing else is lost: the previous report and the results file are untouched.
         assert_eq!(std::fs::read(out.join("index.html")).unwrap(), index);
