@@ -2,8 +2,10 @@
 //! optional vertical markers, markers and legends. Errors become strings; [`super::render_svg`]
 //! names the chart.
 
+use plotters::chart::MeshStyle;
 use plotters::coord::Shift;
-use plotters::coord::ranged1d::{AsRangedCoord, SegmentValue, ValueFormatter};
+use plotters::coord::ranged1d::{AsRangedCoord, SegmentValue, SegmentedCoord, ValueFormatter};
+use plotters::coord::types::RangedCoordi32;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -80,6 +82,70 @@ pub(crate) fn sorted_bars(bars: &[Bar], best: Best) -> Vec<&Bar> {
     measured
 }
 
+/// The width of the label area left of rows named `names`: room for the longest name, counted
+/// as 6 to 24 characters.
+pub(crate) fn row_label_width<'a>(names: impl Iterator<Item = &'a str>) -> u32 {
+    names
+        .map(|name| name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .clamp(6, 24) as u32
+        * 7
+        + 12
+}
+
+/// The y-axis labels of a chart of `k` rows, row i (0 = top) in segment k-1-i: `name(i)` at a
+/// segment's centre, nothing elsewhere.
+pub(crate) fn row_names(
+    k: i32,
+    name: impl Fn(usize) -> Option<String>,
+) -> impl Fn(&SegmentValue<i32>) -> String {
+    move |v| match v {
+        SegmentValue::CenterOf(j) => name((k - 1 - j) as usize).unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// A chart of `k` rows on `x`, one per design, each a segment of the y axis, with the charts'
+/// caption, margins and a label area `label_width` wide for the rows' names.
+pub(crate) fn rows_chart<'a, 'b, XR: AsRangedCoord<Value = f64>>(
+    area: &'a Area<'b>,
+    caption: &str,
+    label_width: u32,
+    x: XR,
+    k: i32,
+) -> Result<RowsChart<'a, 'b, XR::CoordDescType>, String> {
+    ChartBuilder::on(area)
+        .caption(caption, caption_style())
+        .margin(8)
+        .margin_right(18)
+        .x_label_area_size(40)
+        .y_label_area_size(label_width)
+        .build_cartesian_2d(x, (0..k).into_segmented())
+        .map_err(err)
+}
+
+/// The mesh of a [`rows_chart`] of `k` rows: no lines between the rows, `names` as their
+/// labels, the charts' label styles; the caller sets the x axis and draws it.
+pub(crate) fn rows_mesh<'a, 'm, 'svg, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
+    chart: &'m mut RowsChart<'a, 'svg, X>,
+    k: i32,
+    names: &'m dyn Fn(&SegmentValue<i32>) -> String,
+) -> MeshStyle<'a, 'm, X, SegmentedCoord<RangedCoordi32>, SVGBackend<'svg>> {
+    let mut mesh = chart.configure_mesh();
+    mesh.disable_y_mesh()
+        .light_line_style(MESH)
+        .y_labels(k as usize * 2 + 2)
+        .y_label_formatter(names)
+        .label_style(label_style())
+        .axis_desc_style(label_style());
+    mesh
+}
+
+/// What [`rows_chart`] builds: `X` across, the rows' segments down.
+pub(crate) type RowsChart<'a, 'b, X> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, SegmentedCoord<RangedCoordi32>>>;
+
 pub(crate) fn draw_hbars(area: &Area<'_>, spec: &HBars<'_>) -> Result<(), String> {
     let rows = sorted_bars(spec.bars, spec.best);
     // One spare row at the top holds the reference lines' labels.
@@ -90,42 +156,14 @@ pub(crate) fn draw_hbars(area: &Area<'_>, spec: &HBars<'_>) -> Result<(), String
     let tick_end = spec
         .fixed_max
         .map_or(f64::INFINITY, |end| end * (1.0 + 1e-9));
-    let label_width = rows
-        .iter()
-        .map(|b| b.style.name.chars().count())
-        .max()
-        .unwrap_or(4)
-        .clamp(6, 24) as u32
-        * 7
-        + 12;
-    // Row i (0 = top) sits in segment k-1-i.
-    let name_at = |v: &SegmentValue<i32>| match v {
-        SegmentValue::CenterOf(j) => {
-            let i = (k - 1 - j) as usize;
-            rows.get(i)
-                .map(|b| b.style.name.clone())
-                .unwrap_or_default()
-        }
-        _ => String::new(),
-    };
-    let mut chart = ChartBuilder::on(area)
-        .caption(spec.caption, caption_style())
-        .margin(8)
-        .margin_right(18)
-        .x_label_area_size(40)
-        .y_label_area_size(label_width)
-        .build_cartesian_2d(0f64..x_max, (0..k).into_segmented())
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .disable_y_mesh()
-        .light_line_style(MESH)
+    let label_width = row_label_width(rows.iter().map(|b| b.style.name.as_str()));
+    let name_at = row_names(k, |i| rows.get(i).map(|b| b.style.name.clone()));
+    let mut chart = rows_chart(area, spec.caption, label_width, 0f64..x_max, k)?;
+    rows_mesh(&mut chart, k, &name_at)
         .bold_line_style(MESH)
         // Light lines in the bold lines' colour only thicken the grid: a log axis drew 887
         // of them in one memory-over-time chart, most of its SVG's elements.
         .max_light_lines(1)
-        .y_labels(k as usize * 2 + 2)
-        .y_label_formatter(&name_at)
         .x_labels(6)
         .x_label_formatter(&|x| {
             if *x <= tick_end {
@@ -135,8 +173,6 @@ pub(crate) fn draw_hbars(area: &Area<'_>, spec: &HBars<'_>) -> Result<(), String
             }
         })
         .x_desc(spec.x_desc)
-        .label_style(label_style())
-        .axis_desc_style(label_style())
         .draw()
         .map_err(err)?;
     let (bars_drawn, texts) = bar_elements(&rows, k, x_max, spec.value_label);

@@ -6,7 +6,7 @@
 use plotters::coord::ranged1d::{AsRangedCoord, SegmentValue, ValueFormatter};
 use plotters::prelude::*;
 
-use super::draw::{Area, caption_style, draw_empty, err, label_style};
+use super::draw::{Area, draw_empty, err, row_label_width, row_names, rows_chart, rows_mesh};
 use super::{Chart, ChartError, SeriesStyle, render_svg};
 use crate::format;
 
@@ -128,35 +128,10 @@ where
     XR::CoordDescType: ValueFormatter<f64>,
 {
     let k = rows.len() as i32;
-    let label_width = rows
-        .iter()
-        .map(|(d, _)| d.style.name.chars().count())
-        .max()
-        .unwrap_or(4)
-        .clamp(6, 24) as u32
-        * 7
-        + 12;
-    let name_at = |v: &SegmentValue<i32>| match v {
-        SegmentValue::CenterOf(j) => rows
-            .get((k - 1 - j) as usize)
-            .map(|(d, _)| d.style.name.clone())
-            .unwrap_or_default(),
-        _ => String::new(),
-    };
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, caption_style())
-        .margin(8)
-        .margin_right(18)
-        .x_label_area_size(40)
-        .y_label_area_size(label_width)
-        .build_cartesian_2d(x, (0..k).into_segmented())
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .disable_y_mesh()
-        .light_line_style(RGBColor(0xe4, 0xe4, 0xe4))
-        .y_labels(k as usize * 2 + 2)
-        .y_label_formatter(&name_at)
+    let label_width = row_label_width(rows.iter().map(|(d, _)| d.style.name.as_str()));
+    let name_at = row_names(k, |i| rows.get(i).map(|(d, _)| d.style.name.clone()));
+    let mut chart = rows_chart(area, title, label_width, x, k)?;
+    rows_mesh(&mut chart, k, &name_at)
         .x_labels(6)
         .x_label_formatter(&|v| format::significant(*v, 2))
         .x_desc(if log {
@@ -164,8 +139,6 @@ where
         } else {
             "ns per work unit (lower is better)"
         })
-        .label_style(label_style())
-        .axis_desc_style(label_style())
         .draw()
         .map_err(err)?;
     for (i, (d, s)) in rows.iter().enumerate() {

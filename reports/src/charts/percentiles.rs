@@ -7,7 +7,7 @@ use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::draw::{caption_style, draw_empty, err, label_style, log_bounds};
+use super::draw::{draw_empty, err, label_style, log_bounds, row_names, rows_chart, rows_mesh};
 use super::{Chart, ChartError, SeriesStyle, render_svg};
 use crate::format;
 
@@ -52,31 +52,11 @@ pub fn build(
         // Room right of the slowest marker for its `p99 …` label.
         let hi = hi * 2.5;
         let k = rows.len() as i32;
-        let name_at = |v: &SegmentValue<i32>| match v {
-            SegmentValue::CenterOf(j) => rows
-                .get((k - 1 - j) as usize)
-                .map(|r| r.style.name.clone())
-                .unwrap_or_default(),
-            _ => String::new(),
-        };
-        let mut chart = ChartBuilder::on(area)
-            .caption(title, caption_style())
-            .margin(8)
-            .margin_right(18)
-            .x_label_area_size(40)
-            .y_label_area_size(150)
-            .build_cartesian_2d((lo..hi).log_scale(), (0..k).into_segmented())
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .light_line_style(RGBColor(0xe4, 0xe4, 0xe4))
-            .y_labels(k as usize * 2 + 2)
-            .y_label_formatter(&name_at)
+        let name_at = row_names(k, |i| rows.get(i).map(|r| r.style.name.clone()));
+        let mut chart = rows_chart(area, title, 150, (lo..hi).log_scale(), k)?;
+        rows_mesh(&mut chart, k, &name_at)
             .x_label_formatter(&|v| format::significant(*v, 2))
             .x_desc("ns per op (log scale, lower is better)")
-            .label_style(label_style())
-            .axis_desc_style(label_style())
             .draw()
             .map_err(err)?;
         for (i, r) in rows.iter().enumerate() {

@@ -17,22 +17,57 @@ pub fn build(file: &str, title: &str, lines: &[Line]) -> Result<Chart, ChartErro
         "{title}: nanoseconds per work unit against the number of live objects N, both axes \
          logarithmic; one line per design (dashed: reference loops). Lower is better."
     );
+    let x = LogX {
+        desc: "live objects N (log scale)",
+        label: format::si,
+        verticals: &[],
+        pad: 1.3,
+    };
+    time_per_unit(file, title, description, lines, &x, "no timed benchmark")
+}
+
+/// The x axis of a chart of time per work unit: what it shows, its labels, the dashed
+/// vertical lines on it, and how far past the data and the verticals its range reaches.
+pub(crate) struct LogX<'a> {
+    /// The axis' description.
+    pub desc: &'a str,
+    /// A tick's label.
+    pub label: fn(f64) -> String,
+    /// Dashed vertical lines: where, and their labels.
+    pub verticals: &'a [(f64, String)],
+    /// The factor the range reaches past the smallest and the largest value.
+    pub pad: f64,
+}
+
+/// Builds a chart of ns per work unit against `x`, both axes logarithmic, one line per design
+/// (the time-per-size charts: against N here, against the working set in
+/// [`super::working_set`]); `empty` says why a chart without points is empty.
+pub(crate) fn time_per_unit(
+    file: &str,
+    title: &str,
+    description: String,
+    lines: &[Line],
+    x: &LogX<'_>,
+    empty: &str,
+) -> Result<Chart, ChartError> {
     let height = (120 + 18 * lines.len() as u32).max(420);
     render_svg(file, title, description, (1180, height), |area| {
-        let xs = log_bounds(lines.iter().flat_map(|l| l.points.iter().map(|p| p.0)), 1.3);
-        let ys = log_bounds(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)), 1.3);
+        let points = || lines.iter().flat_map(|l| l.points.iter());
+        let verticals = x.verticals.iter().map(|v| v.0);
+        let xs = log_bounds(points().map(|p| p.0).chain(verticals), x.pad);
+        let ys = log_bounds(points().map(|p| p.1), 1.3);
         let (Some((x0, x1)), Some((y0, y1))) = (xs, ys) else {
-            return draw_empty(area, title, "no timed benchmark");
+            return draw_empty(area, title, empty);
         };
         draw_lines(
             area,
             &Lines {
                 caption: title,
-                x_desc: "live objects N (log scale)",
+                x_desc: x.desc,
                 y_desc: "ns per work unit (log scale, lower is better)",
                 lines,
-                verticals: &[],
-                x_label: format::si,
+                verticals: x.verticals,
+                x_label: x.label,
                 y_label: |v| format::significant(v, 2),
             },
             (x0..x1).log_scale(),

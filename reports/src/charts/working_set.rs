@@ -6,10 +6,8 @@
 //! (x = the design's heap bytes after the setup at each swept N); otherwise each point is one
 //! benchmark (x = its `memory_bytes`).
 
-use plotters::prelude::IntoLogRange;
-
-use super::draw::{Lines, draw_empty, draw_lines, log_bounds};
-use super::{Chart, ChartError, Line, render_svg};
+use super::scaling::{LogX, time_per_unit};
+use super::{Chart, ChartError, Line};
 use crate::format;
 
 /// A cache level to mark: its name (`L1d`) and size in bytes.
@@ -39,44 +37,23 @@ pub fn build(
          set), both axes logarithmic; dashed vertical lines mark this machine's cache sizes. \
          Lower is better. {source}"
     );
-    let height = (120 + 18 * lines.len() as u32).max(420);
-    render_svg(file, title, description, (1180, height), |area| {
-        let xs = log_bounds(
-            lines
-                .iter()
-                .flat_map(|l| l.points.iter().map(|p| p.0))
-                .chain(caches.iter().map(|c| c.bytes as f64)),
-            1.4,
-        );
-        let ys = log_bounds(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)), 1.3);
-        let (Some((x0, x1)), Some((y0, y1))) = (xs, ys) else {
-            return draw_empty(area, title, "no benchmark with a measured working set");
-        };
-        let verticals: Vec<(f64, String)> = caches
-            .iter()
-            .map(|c| {
-                (
-                    c.bytes as f64,
-                    format!("{} {}", c.name, format::bytes(c.bytes as f64)),
-                )
-            })
-            .collect();
-        draw_lines(
-            area,
-            &Lines {
-                caption: title,
-                x_desc: "working set, bytes (log scale)",
-                y_desc: "ns per work unit (log scale, lower is better)",
-                lines,
-                verticals: &verticals,
-                x_label: format::bytes,
-                y_label: |v| format::significant(v, 2),
-            },
-            (x0..x1).log_scale(),
-            (y0..y1).log_scale(),
-            (y0, y1),
-        )
-    })
+    let verticals: Vec<(f64, String)> = caches
+        .iter()
+        .map(|c| {
+            (
+                c.bytes as f64,
+                format!("{} {}", c.name, format::bytes(c.bytes as f64)),
+            )
+        })
+        .collect();
+    let x = LogX {
+        desc: "working set, bytes (log scale)",
+        label: format::bytes,
+        verticals: &verticals,
+        pad: 1.4,
+    };
+    let empty = "no benchmark with a measured working set";
+    time_per_unit(file, title, description, lines, &x, empty)
 }
 
 #[cfg(test)]

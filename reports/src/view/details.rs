@@ -31,7 +31,7 @@ pub struct DetailsView {
 }
 
 /// One design's numbers beyond time, formatted; empty where not measured.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct DetailRow {
     /// Design name.
     pub design: String,

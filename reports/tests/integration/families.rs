@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 use reports::palette::design_colour;
 use results::Results;
 
+use crate::support::{assert_only_schema_fields, attribute_values, read};
+
 fn fixture_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/families_results.json")
 }
@@ -32,10 +34,6 @@ fn render_fixture(path: &Path) -> (tempfile::TempDir, reports::RenderSummary) {
     let dir = tempfile::tempdir().unwrap();
     let summary = reports::render(&results, dir.path(), &Default::default()).unwrap();
     (dir, summary)
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap()
 }
 
 /// A page with `/` as written (the templates escape it as `&#x2f;`, harmless in a browser
@@ -98,37 +96,6 @@ const EVIL: &str = "evil&lt;script&gt;alert(2)&lt;/script&gt;";
 fn fixture_uses_only_fields_of_the_schema() {
     assert_only_schema_fields(&fixture_path());
     assert_only_schema_fields(&passes_fixture_path());
-}
-
-/// Serde ignores unknown fields, so a misspelt fixture key would silently be dropped: every
-/// key of the fixture must come back when the loaded results are serialised again.
-fn assert_only_schema_fields(path: &Path) {
-    fn check(fixture: &serde_json::Value, typed: &serde_json::Value, at: &str) {
-        match (fixture, typed) {
-            (serde_json::Value::Object(f), serde_json::Value::Object(t)) => {
-                for (k, v) in f {
-                    // A `null` metric reads as absent (schema 7 leaves it out).
-                    if v.is_null() && !t.contains_key(k) {
-                        continue;
-                    }
-                    let tv = t
-                        .get(k)
-                        .unwrap_or_else(|| panic!("{at}.{k} not in the schema"));
-                    check(v, tv, &format!("{at}.{k}"));
-                }
-            }
-            (serde_json::Value::Array(f), serde_json::Value::Array(t)) => {
-                assert_eq!(f.len(), t.len(), "{at}");
-                for (i, (a, b)) in f.iter().zip(t).enumerate() {
-                    check(a, b, &format!("{at}[{i}]"));
-                }
-            }
-            _ => {}
-        }
-    }
-    let raw: serde_json::Value = serde_json::from_str(&read(path)).unwrap();
-    let typed = serde_json::to_value(Results::load(path).unwrap()).unwrap();
-    check(&raw, &typed, "results");
 }
 
 /// The legend of block `anchor`: the `<dl class="metrics">` of its family section, up to
@@ -433,16 +400,6 @@ fn markup_in_a_design_name_is_escaped_everywhere() {
     for chart in &s.charts {
         assert!(!read(chart).contains("<script"), "{}", chart.display());
     }
-}
-
-/// Values of `attr` (e.g. `src="`) in `html`, HTML entities for `/` decoded.
-fn attribute_values(html: &str, attr: &str) -> Vec<PathBuf> {
-    html.match_indices(attr)
-        .map(|(i, _)| {
-            let rest = &html[i + attr.len()..];
-            PathBuf::from(rest[..rest.find('"').unwrap()].replace("&#x2f;", "/"))
-        })
-        .collect()
 }
 
 #[test]

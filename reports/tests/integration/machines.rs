@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use reports::view::{self, ReportView, SizeView};
+use reports::view::{self, DetailRow, ReportView, SizeView};
 use results::Results;
 
 fn fixture(name: &str) -> Results {
@@ -33,6 +33,25 @@ fn size<'a>(report: &'a ReportView, workload: &str, n: u64) -> &'a SizeView {
         .find(|w| w.name == workload)
         .and_then(|w| w.sizes.iter().find(|s| s.n == n))
         .unwrap()
+}
+
+/// The lookup at 1000 of the report of `runs`: holey's rows of the details table (one per
+/// machine) and the SVG of the simulated-misses chart.
+fn holey_details(runs: &[Results]) -> (Vec<DetailRow>, String) {
+    let (report, charts) = build(runs);
+    let s = size(&report, "lookup", 1000);
+    let holey = s
+        .details
+        .rows
+        .iter()
+        .filter(|r| r.design == "holey")
+        .cloned()
+        .collect();
+    let sim = charts
+        .into_iter()
+        .find(|c| Some(&c.file) == s.sim.as_ref().map(|c| &c.file))
+        .unwrap();
+    (holey, sim.svg)
 }
 
 #[test]
@@ -84,14 +103,7 @@ fn every_timed_design_has_a_row_per_machine_with_ratios_on_its_own_machine() {
 
 #[test]
 fn deterministic_numbers_are_shown_once_and_a_disagreement_on_both_machines() {
-    let (report, charts) = build(&two());
-    let s = size(&report, "lookup", 1000);
-    let holey: Vec<_> = s
-        .details
-        .rows
-        .iter()
-        .filter(|r| r.design == "holey")
-        .collect();
+    let (holey, sim) = holey_details(&two());
     assert_eq!(holey.len(), 2, "hardware counters are per machine");
     assert!(!holey[0].ir.is_empty() && holey[0].ir != "″");
     assert_eq!(holey[1].ir, "″", "the same simulated count is shown once");
@@ -99,12 +111,8 @@ fn deterministic_numbers_are_shown_once_and_a_disagreement_on_both_machines() {
         holey[0].hw_cycles, holey[1].hw_cycles,
         "cycles are per machine"
     );
-    let sim = charts
-        .iter()
-        .find(|c| Some(&c.file) == s.sim.as_ref().map(|c| &c.file))
-        .unwrap();
     assert!(
-        !sim.svg.contains("@ laptop"),
+        !sim.contains("@ laptop"),
         "one bar per design when machines agree"
     );
 
@@ -116,24 +124,13 @@ fn deterministic_numbers_are_shown_once_and_a_disagreement_on_both_machines() {
         .unwrap();
     b.sim.as_mut().unwrap().ir += 1.0;
     b.sim.as_mut().unwrap().d1_miss += 1.0;
-    let (report, charts) = build(&runs);
-    let s = size(&report, "lookup", 1000);
-    let holey: Vec<_> = s
-        .details
-        .rows
-        .iter()
-        .filter(|r| r.design == "holey")
-        .collect();
+    let (holey, sim) = holey_details(&runs);
     assert_ne!(holey[1].ir, "″");
     assert_ne!(
         holey[1].ir, holey[0].ir,
         "a disagreement is shown, not hidden"
     );
-    let sim = charts
-        .iter()
-        .find(|c| Some(&c.file) == s.sim.as_ref().map(|c| &c.file))
-        .unwrap();
-    assert!(sim.svg.contains("holey @ laptop") && sim.svg.contains("holey @ ci-runner"));
+    assert!(sim.contains("holey @ laptop") && sim.contains("holey @ ci-runner"));
 }
 
 #[test]

@@ -6,4 +6,5 @@ mod chromium;
 mod families;
 mod machines;
 mod render;
+mod support;
 mod trend;

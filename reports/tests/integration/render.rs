@@ -2,10 +2,12 @@
 //! (`tests/fixtures/small_results.json`): exact numbers, ratios, escaping, untimed designs,
 //! chart files and series.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use reports::palette::design_colour;
 use results::Results;
+
+use crate::support::{assert_only_schema_fields, attribute_values, read};
 
 fn fixture() -> Results {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/small_results.json");
@@ -16,10 +18,6 @@ fn rendered() -> (tempfile::TempDir, reports::RenderSummary) {
     let dir = tempfile::tempdir().unwrap();
     let summary = reports::render(&fixture(), dir.path(), &Default::default()).unwrap();
     (dir, summary)
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap()
 }
 
 /// The `<tr>` of `design` inside the block `id="<anchor>"` of a family page.
@@ -67,35 +65,9 @@ fn assert_cells(row: &str, cells: &[&str]) {
 
 #[test]
 fn fixture_uses_only_fields_of_the_schema() {
-    // Serde ignores unknown fields, so a misspelt fixture key would silently be dropped: every
-    // key of the fixture must come back when the loaded results are serialised again.
-    fn check(fixture: &serde_json::Value, typed: &serde_json::Value, at: &str) {
-        match (fixture, typed) {
-            (serde_json::Value::Object(f), serde_json::Value::Object(t)) => {
-                for (k, v) in f {
-                    let k2 = if k == "bytes_per_live_object" {
-                        "bytes_per_object"
-                    } else {
-                        k
-                    };
-                    let tv = t
-                        .get(k2)
-                        .unwrap_or_else(|| panic!("{at}.{k} not in the schema"));
-                    check(v, tv, &format!("{at}.{k}"));
-                }
-            }
-            (serde_json::Value::Array(f), serde_json::Value::Array(t)) => {
-                assert_eq!(f.len(), t.len(), "{at}");
-                for (i, (a, b)) in f.iter().zip(t).enumerate() {
-                    check(a, b, &format!("{at}[{i}]"));
-                }
-            }
-            _ => {}
-        }
-    }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/small_results.json");
-    let raw: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
-    check(&raw, &serde_json::to_value(fixture()).unwrap(), "results");
+    assert_only_schema_fields(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/small_results.json"),
+    );
 }
 
 #[test]
@@ -481,14 +453,4 @@ fn rerendering_replaces_old_charts() {
     std::fs::write(&stale, "<svg/>").unwrap();
     reports::render(&fixture(), dir.path(), &Default::default()).unwrap();
     assert!(!stale.exists());
-}
-
-/// Values of `attr` (e.g. `src="`) in `html`, HTML entities for `/` decoded.
-pub fn attribute_values(html: &str, attr: &str) -> Vec<PathBuf> {
-    html.match_indices(attr)
-        .map(|(i, _)| {
-            let rest = &html[i + attr.len()..];
-            PathBuf::from(rest[..rest.find('"').unwrap()].replace("&#x2f;", "/"))
-        })
-        .collect()
 }

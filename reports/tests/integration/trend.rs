@@ -8,6 +8,8 @@ use reports::palette::design_colour;
 use results::Results;
 use results::history::{self, HistoryEntry};
 
+use crate::support::read;
+
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
@@ -24,10 +26,6 @@ fn render(history: Option<PathBuf>) -> (tempfile::TempDir, reports::RenderSummar
     };
     let summary = reports::render(&results(), dir.path(), &opts).unwrap();
     (dir, summary)
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap()
 }
 
 #[test]
