@@ -138,8 +138,54 @@ fn report(outcomes: &[Outcome]) {
     );
 }
 
+impl Outcome {
+    /// A checked design's outcome: its own count `own` beside the allocator's `seen`, over
+    /// `entities` entities.
+    fn measured(
+        family: &'static str,
+        design: &'static str,
+        own: u64,
+        seen: u64,
+        entities: u64,
+    ) -> Self {
+        Outcome {
+            family,
+            design,
+            result: Ok((own, seen, entities)),
+        }
+    }
+}
+
 /// Entities each sequence creates first.
 const ENTITIES: u32 = 300;
+
+/// Two rounds over [`ENTITIES`] new entities of `store`, every call counted into `seen`: each
+/// round creates them (`create`), runs `each(store, seen, round, i, entity)` on the i-th, then
+/// destroys every other one (every one in the second round), so the second round reuses the
+/// first's handles. Returns how many entities it created.
+fn two_rounds<S, E: Copy>(
+    store: &mut S,
+    seen: &mut u64,
+    create: impl Fn(&mut S) -> E,
+    mut each: impl FnMut(&mut S, &mut u64, u32, u32, E),
+    destroy: impl Fn(&mut S, E),
+) -> u64 {
+    let mut created = 0u64;
+    for round in 0..2u32 {
+        let mut handles = Vec::with_capacity(ENTITIES as usize);
+        for _ in 0..ENTITIES {
+            handles.push(counted(seen, || create(store)));
+            created += 1;
+        }
+        for (i, &e) in handles.iter().enumerate() {
+            each(store, seen, round, i as u32, e);
+        }
+        for &e in handles.iter().step_by(2 - round as usize) {
+            counted(seen, || destroy(store, e));
+        }
+    }
+    created
+}
 
 struct KvRun(Vec<Outcome>);
 
@@ -149,51 +195,43 @@ impl KvDesignVisitor for KvRun {
         let mut store = counted(&mut seen, D::new);
         let long = "a string long enough to outgrow the buffer it started in".repeat(3);
         let floats: Vec<u8> = (0..40u32).flat_map(|i| (i as f32).to_ne_bytes()).collect();
-        let mut created = 0u64;
-        for round in 0..2 {
-            let mut handles = Vec::with_capacity(ENTITIES as usize);
-            for _ in 0..ENTITIES {
-                handles.push(counted(&mut seen, || store.create_entity()).unwrap());
-                created += 1;
+        let each = |store: &mut D, seen: &mut u64, _round: u32, i: u32, e| {
+            let short = &long[..(i as usize % 7) + 1];
+            let value = |k: u32| match (k + i) % 4 {
+                0 => ValueRef::Bool(k % 2 == 0),
+                1 => ValueRef::F32(k as f32),
+                2 => ValueRef::Str(short.as_bytes()),
+                _ => ValueRef::F32s(&floats[..4 * (k as usize % 9)]),
+            };
+            // Grows the header past its first capacity and fills the value space.
+            for k in 0..(2 + i % 9) {
+                counted(seen, || store.set(e, k, value(k))).unwrap();
             }
-            for (i, &e) in handles.iter().enumerate() {
-                let i = i as u32;
-                let short = &long[..(i as usize % 7) + 1];
-                let value = |k: u32| match (k + i) % 4 {
-                    0 => ValueRef::Bool(k % 2 == 0),
-                    1 => ValueRef::F32(k as f32),
-                    2 => ValueRef::Str(short.as_bytes()),
-                    _ => ValueRef::F32s(&floats[..4 * (k as usize % 9)]),
-                };
-                // Grows the header past its first capacity and fills the value space.
-                for k in 0..(2 + i % 9) {
-                    counted(&mut seen, || store.set(e, k, value(k))).unwrap();
-                }
-                // A value that outgrows its place (a hole, then a rebuild), an empty one, and
-                // a type change.
-                counted(&mut seen, || {
-                    store.set(e, 1, ValueRef::Str(long.as_bytes()))
-                })
-                .unwrap();
-                counted(&mut seen, || store.set(e, 2, ValueRef::Str(b""))).unwrap();
-                counted(&mut seen, || store.set(e, 0, ValueRef::F32s(&floats))).unwrap();
-                if i % 3 == 0 {
-                    counted(&mut seen, || store.remove(e, 1)).unwrap();
-                    counted(&mut seen, || store.remove(e, 0)).unwrap();
-                }
+            // A value that outgrows its place (a hole, then a rebuild), an empty one, and a
+            // type change.
+            counted(seen, || store.set(e, 1, ValueRef::Str(long.as_bytes()))).unwrap();
+            counted(seen, || store.set(e, 2, ValueRef::Str(b""))).unwrap();
+            counted(seen, || store.set(e, 0, ValueRef::F32s(&floats))).unwrap();
+            if i % 3 == 0 {
+                counted(seen, || store.remove(e, 1)).unwrap();
+                counted(seen, || store.remove(e, 0)).unwrap();
             }
-            // Destroys every other entity; the next round reuses their handles.
-            let every_other = handles.iter().step_by(2 - round);
-            for &e in every_other {
-                counted(&mut seen, || store.destroy_entity(e)).unwrap();
-            }
-        }
+        };
+        let created = two_rounds(
+            &mut store,
+            &mut seen,
+            |s| s.create_entity().unwrap(),
+            each,
+            |s, e| s.destroy_entity(e).unwrap(),
+        );
         store.check_invariants().unwrap();
-        self.0.push(Outcome {
-            family: "data_component",
-            design: D::INFO.meta.name,
-            result: Ok((store.allocator_calls(), seen, created)),
-        });
+        self.0.push(Outcome::measured(
+            "data_component",
+            D::INFO.meta.name,
+            store.allocator_calls(),
+            seen,
+            created,
+        ));
     }
 }
 
@@ -210,40 +248,37 @@ impl TagDesignVisitor for TagRun {
     fn visit<D: TagStore + 'static>(&mut self) {
         let mut seen = 0;
         let mut store = counted(&mut seen, D::new);
-        let mut created = 0u64;
-        for round in 0..2u32 {
-            let mut handles = Vec::with_capacity(ENTITIES as usize);
-            for _ in 0..ENTITIES {
-                handles.push(counted(&mut seen, || store.create_entity()).unwrap());
-                created += 1;
+        let each = |store: &mut D, seen: &mut u64, round: u32, i: u32, e| {
+            // From one tag to 40 (lists that grow past the chunked designs' chunks), within a
+            // fixed-capacity design's cap.
+            let cap = D::INFO.tags_per_entity_cap.unwrap_or(40).min(40) as u32;
+            let n = 1 + i % cap;
+            for t in 0..n {
+                counted(seen, || store.add_tag(e, t * 7 + round)).unwrap();
             }
-            for (i, &e) in handles.iter().enumerate() {
-                let i = i as u32;
-                // From one tag to 40 (lists that grow past the chunked designs' chunks), within
-                // a fixed-capacity design's cap.
-                let cap = D::INFO.tags_per_entity_cap.unwrap_or(40).min(40) as u32;
-                let n = 1 + i % cap;
-                for t in 0..n {
-                    counted(&mut seen, || store.add_tag(e, t * 7 + round)).unwrap();
-                }
-                for t in (0..n).step_by(3) {
-                    counted(&mut seen, || store.remove_tag(e, t * 7 + round)).unwrap();
-                }
-                if i % 5 == 0 {
-                    counted(&mut seen, || store.clear_entity(e)).unwrap();
-                    counted(&mut seen, || store.add_tag(e, 1)).unwrap();
-                }
+            for t in (0..n).step_by(3) {
+                counted(seen, || store.remove_tag(e, t * 7 + round)).unwrap();
             }
-            for &e in handles.iter().step_by(2 - round as usize) {
-                counted(&mut seen, || store.destroy_entity(e)).unwrap();
+            if i % 5 == 0 {
+                counted(seen, || store.clear_entity(e)).unwrap();
+                counted(seen, || store.add_tag(e, 1)).unwrap();
             }
-        }
+        };
+        let created = two_rounds(
+            &mut store,
+            &mut seen,
+            |s| s.create_entity().unwrap(),
+            each,
+            |s, e| s.destroy_entity(e).unwrap(),
+        );
         store.check_invariants().unwrap();
-        self.0.push(Outcome {
-            family: "tags",
-            design: D::INFO.meta.name,
-            result: Ok((store.allocator_calls(), seen, created)),
-        });
+        self.0.push(Outcome::measured(
+            "tags",
+            D::INFO.meta.name,
+            store.allocator_calls(),
+            seen,
+            created,
+        ));
     }
 }
 
@@ -297,11 +332,13 @@ impl ComponentDesignVisitor for ComponentRun {
             }
         }
         store.check_invariants().unwrap();
-        self.0.push(Outcome {
-            family: "components",
-            design: D::INFO.meta.name,
-            result: Ok((store.allocator_calls(), seen, created)),
-        });
+        self.0.push(Outcome::measured(
+            "components",
+            D::INFO.meta.name,
+            store.allocator_calls(),
+            seen,
+            created,
+        ));
     }
 }
 
