@@ -1,5 +1,6 @@
 //! The workloads of the tag stores ([`TagOp`](crate::TagOp) traces), one generator per file,
-//! and `ENTRIES`, their lines of the [registry](crate::registry).
+//! and `ENTRIES`, their lines of the [registry](crate::registry) (a `preset!` line is a workload of
+//! its own made by another's generator with other defaults).
 //!
 //! The tag-store family ([`TagOp`](crate::TagOp) traces; `n` is the entity count). "Build"
 //! is [`builder`](super::builder)'s interleaved build: entity `k` spawned with its first tag, then the
@@ -28,10 +29,9 @@ pub mod has;
 pub mod mutate;
 pub mod visit_all;
 pub mod visit_all_fragmented;
-pub mod visit_all_heavy;
 pub mod visit_entity;
 
-use crate::generate::{Entry, entry, variant};
+use crate::generate::{Entry, entry, preset, variant};
 
 /// The family's workloads, in the order `dodbench list` shows them.
 pub(crate) const ENTRIES: &[Entry] = &[
@@ -39,7 +39,13 @@ pub(crate) const ENTRIES: &[Entry] = &[
     entry!(build_heavy, stale: false),
     entry!(visit_entity, stale: false),
     entry!(visit_all, stale: false),
-    entry!(visit_all_heavy, stale: false),
+    preset!(
+        visit_all,
+        "tags-visit-all-heavy",
+        r#"{"tag_counts": "heavy-tail"}"#,
+        "n entities with heavy-tailed tag counts (1% with 20-100); body of VisitAll passes",
+        stale: false
+    ),
     entry!(visit_all_fragmented, stale: false),
     entry!(has, stale: false),
     entry!(mutate, stale: false),
