@@ -49,7 +49,7 @@ pub use heatmap::{FamilyHeatmaps, HeatCell, HeatColumn, HeatRow, HeatmapView};
 pub use names::slug;
 pub use page::{DesignView, FamilyView};
 pub use reference::REFERENCE_FAMILY;
-pub use size::{RowView, SizeView};
+pub use size::{GenericCharts, RowView, SizeView};
 pub use text::utc;
 pub use trend::{CorruptView, HistoryInput, TrendView};
 pub use workload::{ReproView, WorkloadView, reproduce};

@@ -49,7 +49,7 @@ fn holey_details(runs: &[Results]) -> (Vec<DetailRow>, String) {
         .collect();
     let sim = charts
         .into_iter()
-        .find(|c| Some(&c.file) == s.sim.as_ref().map(|c| &c.file))
+        .find(|c| Some(&c.file) == s.charts.sim.as_ref().map(|c| &c.file))
         .unwrap();
     (holey, sim.svg)
 }

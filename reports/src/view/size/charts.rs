@@ -3,6 +3,7 @@
 //! misses, each drawn when some design of the block carries its field, whatever its family.
 
 use results::Benchmark;
+use serde::Serialize;
 
 use super::Cell;
 use crate::charts::latency::Distribution;
@@ -16,21 +17,23 @@ use crate::view::details::latency_method;
 use crate::view::names::Names;
 use crate::view::status::median;
 
-/// The block's generic charts beyond throughput, each present when some design carries its
-/// field: see the fields of the same names in [`SizeView`].
-pub(super) struct GenericCharts {
-    /// Sample spread.
-    pub(super) latency: Option<Chart>,
-    /// Per-op latency percentiles.
-    pub(super) percentiles: Option<Chart>,
-    /// Bytes per live object.
-    pub(super) memory: Option<Chart>,
-    /// Memory held against ops replayed.
-    pub(super) memory_over_time: Option<Chart>,
-    /// Allocator calls per work unit.
-    pub(super) allocator: Option<Chart>,
-    /// Simulated misses.
-    pub(super) sim: Option<Chart>,
+/// A block's generic charts beyond throughput, each present when some design carries its
+/// field (the template reads them as fields of the block, [`SizeView`]).
+#[derive(Debug, Serialize)]
+pub struct GenericCharts {
+    /// Sample spread, if samples were recorded.
+    pub latency: Option<Chart>,
+    /// Per-op latency percentiles, if `dodbench latency` covered this trace.
+    pub percentiles: Option<Chart>,
+    /// Bytes per live object, if any design reported memory.
+    pub memory: Option<Chart>,
+    /// Memory held against ops replayed, if `dodbench memory` recorded a series (`fill`,
+    /// `churn`).
+    pub memory_over_time: Option<Chart>,
+    /// Allocator calls per work unit, if `dodbench memory` covered this trace.
+    pub allocator: Option<Chart>,
+    /// Simulated misses, if a cache simulation covered this trace.
+    pub sim: Option<Chart>,
 }
 
 /// Every generic chart of the block after throughput (sample spread, bytes per live object,

@@ -29,7 +29,8 @@ mod charts;
 mod kinds;
 mod limits;
 
-use charts::{GenericCharts, generic_charts};
+pub use charts::GenericCharts;
+use charts::generic_charts;
 use kinds::{best_by_kind, best_of_ours, weaker_than};
 
 /// One (workload, N) block: chart, table and summary.
@@ -55,19 +56,9 @@ pub struct SizeView {
     pub limits: Vec<String>,
     /// Throughput chart.
     pub throughput: Chart,
-    /// Sample spread, if samples were recorded.
-    pub latency: Option<Chart>,
-    /// Per-op latency percentiles, if `dodbench latency` covered this trace.
-    pub percentiles: Option<Chart>,
-    /// Bytes per live object, if any design reported memory.
-    pub memory: Option<Chart>,
-    /// Memory held against ops replayed, if `dodbench memory` recorded a series (`fill`,
-    /// `churn`).
-    pub memory_over_time: Option<Chart>,
-    /// Allocator calls per work unit, if `dodbench memory` covered this trace.
-    pub allocator: Option<Chart>,
-    /// Simulated misses, if a cache simulation covered this trace.
-    pub sim: Option<Chart>,
+    /// The charts beyond throughput, each where some design carries its numbers.
+    #[serde(flatten)]
+    pub charts: GenericCharts,
     /// The numbers beyond time, per design.
     pub details: DetailsView,
     /// With several machines: which numbers are shown once (deterministic) and which per
@@ -202,14 +193,7 @@ pub(super) fn build_size(
     let limits = limits::limits(&cell, &timed);
     let limit_lines: Vec<ReferenceLine> = limits.iter().map(|l| l.line.clone()).collect();
     let throughput = throughput_chart(&cell, &references, &limit_lines, names, charts)?;
-    let GenericCharts {
-        latency,
-        percentiles,
-        memory,
-        memory_over_time,
-        allocator,
-        sim,
-    } = generic_charts(&cell, names, charts)?;
+    let generic = generic_charts(&cell, names, charts)?;
     let block = Block {
         machines,
         family,
@@ -229,12 +213,7 @@ pub(super) fn build_size(
         tied_note,
         limits: limits.into_iter().map(|l| l.sentence).collect(),
         throughput,
-        latency,
-        percentiles,
-        memory,
-        memory_over_time,
-        allocator,
-        sim,
+        charts: generic,
         details: details(machines, family, &ordered),
         machines_note: if machines.many() {
             MACHINES_NOTE.to_string()
