@@ -81,19 +81,21 @@ pub fn build(file: &str, title: &str, lines: &[Line]) -> Result<Chart, ChartErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::test_support::{style, uses};
+    use crate::charts::test_support::{line, uses};
 
     #[test]
     fn draws_each_series() {
         let lines = vec![
-            Line {
-                style: style(0, "holey"),
-                points: vec![(0.0, 0.0), (1000.0, 4096.0), (2000.0, 8192.0)],
-            },
-            Line {
-                style: style(1, "packed"),
-                points: vec![(0.0, 0.0), (1000.0, 6000.0), (2000.0, 6000.0)],
-            },
+            line(
+                0,
+                "holey",
+                &[(0.0, 0.0), (1000.0, 4096.0), (2000.0, 8192.0)],
+            ),
+            line(
+                1,
+                "packed",
+                &[(0.0, 0.0), (1000.0, 6000.0), (2000.0, 6000.0)],
+            ),
         ];
         let chart = build("mem.svg", "churn, N = 1000", &lines).unwrap();
         assert!(uses(&chart.svg, &lines[0].style) >= 4);
@@ -109,14 +111,12 @@ mod tests {
     #[test]
     fn a_wide_range_switches_to_a_log_axis() {
         let lines = vec![
-            Line {
-                style: style(0, "holey"),
-                points: vec![(0.0, 0.0), (500.0, 20_000.0), (1000.0, 40_000.0)],
-            },
-            Line {
-                style: style(5, "packed_fixed"),
-                points: vec![(0.0, 2.75e6), (1000.0, 2.75e6)],
-            },
+            line(
+                0,
+                "holey",
+                &[(0.0, 0.0), (500.0, 20_000.0), (1000.0, 40_000.0)],
+            ),
+            line(5, "packed_fixed", &[(0.0, 2.75e6), (1000.0, 2.75e6)]),
         ];
         let chart = build("mem.svg", "fill", &lines).unwrap();
         assert!(chart.description.contains("logarithmic"));

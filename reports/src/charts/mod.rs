@@ -132,7 +132,7 @@ pub(crate) fn render_svg(
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    use super::SeriesStyle;
+    use super::{Line, SeriesStyle};
     use crate::palette::{design_colour, design_marker};
 
     /// The style of design `i` named `name`.
@@ -142,6 +142,14 @@ pub(crate) mod test_support {
             colour: design_colour(i),
             marker: design_marker(i),
             reference: false,
+        }
+    }
+
+    /// The line of design `i` named `name` through `points`.
+    pub fn line(i: usize, name: &str, points: &[(f64, f64)]) -> Line {
+        Line {
+            style: style(i, name),
+            points: points.to_vec(),
         }
     }
 

@@ -80,19 +80,13 @@ pub(crate) fn time_per_unit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::test_support::{has_text, style, uses};
+    use crate::charts::test_support::{has_text, line, uses};
 
     #[test]
     fn one_line_per_design_with_legend() {
         let lines = vec![
-            Line {
-                style: style(0, "holey"),
-                points: vec![(1e3, 2.0), (65536.0, 2.5), (1e6, 9.0)],
-            },
-            Line {
-                style: style(3, "slotmap"),
-                points: vec![(1e3, 3.0), (65536.0, 3.1), (1e6, 12.0)],
-            },
+            line(0, "holey", &[(1e3, 2.0), (65536.0, 2.5), (1e6, 9.0)]),
+            line(3, "slotmap", &[(1e3, 3.0), (65536.0, 3.1), (1e6, 12.0)]),
         ];
         let chart = build("s.svg", "lookup", &lines).unwrap();
         for l in &lines {

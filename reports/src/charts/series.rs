@@ -68,7 +68,7 @@ fn whole(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::test_support::{style, uses};
+    use crate::charts::test_support::{line, uses};
 
     #[test]
     fn x_ticks_are_labelled_only_at_whole_numbers() {
@@ -81,14 +81,8 @@ mod tests {
     #[test]
     fn draws_each_series_or_says_none_has_a_value() {
         let lines = vec![
-            Line {
-                style: style(0, "buffer_hash"),
-                points: vec![(1.0, 40.0), (2.0, 60.0), (3.0, 55.0)],
-            },
-            Line {
-                style: style(1, "buffer_vecmap"),
-                points: vec![(1.0, 30.0), (2.0, 45.0), (3.0, 50.0)],
-            },
+            line(0, "buffer_hash", &[(1.0, 40.0), (2.0, 60.0), (3.0, 55.0)]),
+            line(1, "buffer_vecmap", &[(1.0, 30.0), (2.0, 45.0), (3.0, 50.0)]),
         ];
         let spec = SeriesChart {
             title: "comp-gc, N = 1000: garbage per frame",

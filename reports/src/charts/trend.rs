@@ -87,7 +87,7 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::test_support::{has_text, style, uses};
+    use crate::charts::test_support::{has_text, line, uses};
 
     #[test]
     fn one_line_per_design_with_entry_labels() {
@@ -97,18 +97,9 @@ mod tests {
             "ccccccc 2024-01-03".to_string(),
         ];
         let lines = vec![
-            Line {
-                style: style(0, "holey"),
-                points: vec![(0.0, 1.0), (1.0, 1.0), (2.0, 1.0)],
-            },
-            Line {
-                style: style(2, "slotmap"),
-                points: vec![(0.0, 1.4), (2.0, 1.2)],
-            },
-            Line {
-                style: style(4, "gone"),
-                points: vec![],
-            },
+            line(0, "holey", &[(0.0, 1.0), (1.0, 1.0), (2.0, 1.0)]),
+            line(2, "slotmap", &[(0.0, 1.4), (2.0, 1.2)]),
+            line(4, "gone", &[]),
         ];
         let chart = build("t.svg", "lookup", "ns/op ÷ holey's", &labels, &lines).unwrap();
         assert!(uses(&chart.svg, &lines[0].style) >= 4, "line + 3 markers");

@@ -59,14 +59,15 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::test_support::{style, uses};
+    use crate::charts::test_support::{line, uses};
 
     #[test]
     fn marks_each_cache_level() {
-        let lines = vec![Line {
-            style: style(1, "packed"),
-            points: vec![(40e3, 2.0), (2.6e6, 3.0), (40e6, 11.0)],
-        }];
+        let lines = vec![line(
+            1,
+            "packed",
+            &[(40e3, 2.0), (2.6e6, 3.0), (40e6, 11.0)],
+        )];
         let caches = vec![
             CacheLevel {
                 name: "L1d".into(),
