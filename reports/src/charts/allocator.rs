@@ -30,22 +30,11 @@ pub fn build(file: &str, title: &str, bars: &[Bar]) -> Result<Chart, ChartError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::test_support::{style, uses};
+    use crate::charts::test_support::{bar, uses};
 
     #[test]
     fn one_bar_per_design_with_its_count() {
-        let bars = vec![
-            Bar {
-                style: style(0, "holey"),
-                value: Some(0.0),
-                note: None,
-            },
-            Bar {
-                style: style(2, "slotmap"),
-                value: Some(0.0125),
-                note: None,
-            },
-        ];
+        let bars = vec![bar(0, "holey", Some(0.0)), bar(2, "slotmap", Some(0.0125))];
         let chart = build("a.svg", "fill", &bars).unwrap();
         assert!(chart.svg.contains("0.0125"), "{}", chart.svg);
         assert!(uses(&chart.svg, &bars[1].style) >= 1);

@@ -29,22 +29,11 @@ pub fn build(file: &str, title: &str, bars: &[Bar]) -> Result<Chart, ChartError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::test_support::{style, uses};
+    use crate::charts::test_support::{bar, uses};
 
     #[test]
     fn smallest_first_with_byte_labels() {
-        let bars = vec![
-            Bar {
-                style: style(0, "big"),
-                value: Some(96.0),
-                note: None,
-            },
-            Bar {
-                style: style(1, "small"),
-                value: Some(40.0),
-                note: None,
-            },
-        ];
+        let bars = vec![bar(0, "big", Some(96.0)), bar(1, "small", Some(40.0))];
         let chart = build("m.svg", "bytes", &bars).unwrap();
         assert!(chart.svg.contains("40.0 B") && chart.svg.contains("96.0 B"));
         assert!(uses(&chart.svg, &bars[0].style) >= 1 && uses(&chart.svg, &bars[1].style) >= 1);

@@ -132,7 +132,7 @@ pub(crate) fn render_svg(
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    use super::{Line, SeriesStyle};
+    use super::{Bar, Line, SeriesStyle};
     use crate::palette::{design_colour, design_marker};
 
     /// The style of design `i` named `name`.
@@ -142,6 +142,15 @@ pub(crate) mod test_support {
             colour: design_colour(i),
             marker: design_marker(i),
             reference: false,
+        }
+    }
+
+    /// The bar of design `i` named `name` at `value`, without a note.
+    pub fn bar(i: usize, name: &str, value: Option<f64>) -> Bar {
+        Bar {
+            style: style(i, name),
+            value,
+            note: None,
         }
     }
 

@@ -59,21 +59,13 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::test_support::{style, uses};
+    use crate::charts::test_support::{bar, style, uses};
 
     #[test]
     fn draws_a_bar_per_timed_design_and_the_reason_for_the_others() {
         let bars = vec![
-            Bar {
-                style: style(0, "slow"),
-                value: Some(1e6),
-                note: None,
-            },
-            Bar {
-                style: style(1, "fast"),
-                value: Some(4e8),
-                note: None,
-            },
+            bar(0, "slow", Some(1e6)),
+            bar(1, "fast", Some(4e8)),
             Bar {
                 style: style(2, "broken <b>"),
                 value: None,
