@@ -41,10 +41,6 @@ impl<'s> Pass for &'s Cache {
         F::MEMORY_BOUND_WORKLOADS.to_vec()
     }
 
-    fn sizes<F: Family>(&self, quick: bool) -> Vec<usize> {
-        F::pass_sizes(quick)
-    }
-
     fn for_trace<F: Family>(&mut self, prepared: &PreparedTrace<F>) -> Result<CacheSimPass<'s>> {
         Ok(self.sim.for_trace(prepared)?)
     }

@@ -25,10 +25,6 @@ impl Pass for Percentiles {
         F::LATENCY_WORKLOADS.to_vec()
     }
 
-    fn sizes<F: Family>(&self, quick: bool) -> Vec<usize> {
-        F::pass_sizes(quick)
-    }
-
     fn for_trace<F: Family>(&mut self, _prepared: &PreparedTrace<F>) -> Result<LatencyPass> {
         Ok(LatencyPass {
             clock_overhead_ns: self.clock_overhead_ns,
@@ -53,10 +49,6 @@ impl Pass for Counters {
 
     fn workloads<F: Family>(&self) -> Vec<&'static str> {
         F::LATENCY_WORKLOADS.to_vec()
-    }
-
-    fn sizes<F: Family>(&self, quick: bool) -> Vec<usize> {
-        F::pass_sizes(quick)
     }
 
     fn for_trace<F: Family>(&mut self, _prepared: &PreparedTrace<F>) -> Result<CounterPass> {

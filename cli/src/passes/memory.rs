@@ -19,10 +19,6 @@ impl Pass for Memory {
         F::MEMORY_WORKLOADS.to_vec()
     }
 
-    fn sizes<F: Family>(&self, quick: bool) -> Vec<usize> {
-        F::pass_sizes(quick)
-    }
-
     fn for_trace<F: Family>(&mut self, _prepared: &PreparedTrace<F>) -> Result<MemoryPass> {
         Ok(MemoryPass)
     }

@@ -274,8 +274,11 @@ pub trait Pass {
     /// The pass's default workloads of family `F`.
     fn workloads<F: Family>(&self) -> Vec<&'static str>;
 
-    /// The pass's default sizes of family `F`.
-    fn sizes<F: Family>(&self, quick: bool) -> Vec<usize>;
+    /// The pass's default sizes of family `F`: by default the family's sizes for the passes
+    /// ([`Family::pass_sizes`]).
+    fn sizes<F: Family>(&self, quick: bool) -> Vec<usize> {
+        F::pass_sizes(quick)
+    }
 
     /// The measurement for one prepared trace (e.g. with the trace written to a file).
     ///
