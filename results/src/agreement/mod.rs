@@ -89,48 +89,79 @@ pub struct Agreement {
     pub crossovers: Vec<String>,
 }
 
-/// Of the benchmarks of one family, the ratio-to-reference intervals of two runs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct IntervalCounts {
-    /// Benchmarks with a 95% interval of their ratio to the reference design in both runs.
-    pub both: usize,
-    /// Of those, how many intervals do not overlap (`a.upper < b.lower` or `b.upper <
-    /// a.lower`).
-    pub disjoint: usize,
-    /// Of the disjoint ones, how many either run flags unstable on its machine (two of its
-    /// instances put the ratio on opposite sides of 1, `PairedRatio::unstable_about`): a
-    /// difference the run itself did not claim to know.
-    pub disjoint_unstable: usize,
+/// Declares a struct of counts (`usize` fields) with `plus`, their field-wise sum: a run's
+/// totals are its families' counts added.
+macro_rules! counts {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident {
+            $($(#[$field_attr:meta])* pub $field:ident: usize,)*
+        }
+    ) => {
+        $(#[$attr])*
+        pub struct $name {
+            $($(#[$field_attr])* pub $field: usize,)*
+        }
+
+        impl $name {
+            /// The counts of `self` and `other` added.
+            pub fn plus(self, other: Self) -> Self {
+                Self {
+                    $($field: self.$field + other.$field,)*
+                }
+            }
+        }
+    };
 }
 
-/// Of the cells of one family, the rankings of two runs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RankingCounts {
-    /// Cells ranked in both runs.
-    pub ranked: usize,
-    /// Of those, cells whose winner is decided in run A.
-    pub decided_a: usize,
-    /// Of those, cells whose winner is decided in run B.
-    pub decided_b: usize,
-    /// Cells decided in both runs with the same winner.
-    pub same_winner: usize,
-    /// Cells decided in both runs with different winners.
-    pub flips: usize,
-    /// Cells decided in at least one run.
-    pub decided_either: usize,
-    /// Of those, cells whose winner is the same in both runs (decided or not in the other).
-    pub consistent: usize,
+counts! {
+    /// Of the benchmarks of one family, the ratio-to-reference intervals of two runs.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub struct IntervalCounts {
+        /// Benchmarks with a 95% interval of their ratio to the reference design in both runs.
+        pub both: usize,
+        /// Of those, how many intervals do not overlap (`a.upper < b.lower` or `b.upper <
+        /// a.lower`).
+        pub disjoint: usize,
+        /// Of the disjoint ones, how many either run flags unstable on its machine (two of its
+        /// instances put the ratio on opposite sides of 1, `PairedRatio::unstable_about`): a
+        /// difference the run itself did not claim to know.
+        pub disjoint_unstable: usize,
+    }
 }
 
-/// Of the claims of one family judged in both runs, how their verdicts compare.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ClaimCounts {
-    /// Claims decided (confirmed or refuted) in both runs.
-    pub decided_both: usize,
-    /// Of those, claims whose verdicts differ.
-    pub flips: usize,
-    /// Claims decided in one run and not in the other.
-    pub one_sided: usize,
+counts! {
+    /// Of the cells of one family, the rankings of two runs.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub struct RankingCounts {
+        /// Cells ranked in both runs.
+        pub ranked: usize,
+        /// Of those, cells whose winner is decided in run A.
+        pub decided_a: usize,
+        /// Of those, cells whose winner is decided in run B.
+        pub decided_b: usize,
+        /// Cells decided in both runs with the same winner.
+        pub same_winner: usize,
+        /// Cells decided in both runs with different winners.
+        pub flips: usize,
+        /// Cells decided in at least one run.
+        pub decided_either: usize,
+        /// Of those, cells whose winner is the same in both runs (decided or not in the other).
+        pub consistent: usize,
+    }
+}
+
+counts! {
+    /// Of the claims of one family judged in both runs, how their verdicts compare.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub struct ClaimCounts {
+        /// Claims decided (confirmed or refuted) in both runs.
+        pub decided_both: usize,
+        /// Of those, claims whose verdicts differ.
+        pub flips: usize,
+        /// Claims decided in one run and not in the other.
+        pub one_sided: usize,
+    }
 }
 
 /// What two runs agree on within one family.
@@ -147,27 +178,10 @@ pub struct FamilyCounts {
 impl FamilyCounts {
     /// The counts of `self` and `other` added.
     pub fn plus(self, other: Self) -> Self {
-        let (i, r, c) = (other.intervals, other.rankings, other.claims);
         Self {
-            intervals: IntervalCounts {
-                both: self.intervals.both + i.both,
-                disjoint: self.intervals.disjoint + i.disjoint,
-                disjoint_unstable: self.intervals.disjoint_unstable + i.disjoint_unstable,
-            },
-            rankings: RankingCounts {
-                ranked: self.rankings.ranked + r.ranked,
-                decided_a: self.rankings.decided_a + r.decided_a,
-                decided_b: self.rankings.decided_b + r.decided_b,
-                same_winner: self.rankings.same_winner + r.same_winner,
-                flips: self.rankings.flips + r.flips,
-                decided_either: self.rankings.decided_either + r.decided_either,
-                consistent: self.rankings.consistent + r.consistent,
-            },
-            claims: ClaimCounts {
-                decided_both: self.claims.decided_both + c.decided_both,
-                flips: self.claims.flips + c.flips,
-                one_sided: self.claims.one_sided + c.one_sided,
-            },
+            intervals: self.intervals.plus(other.intervals),
+            rankings: self.rankings.plus(other.rankings),
+            claims: self.claims.plus(other.claims),
         }
     }
 }
