@@ -1,7 +1,7 @@
 //! What the families' test files share: the outcome of a design verified and timed, and the
 //! checks every registered design passes on a prepared trace.
 
-use bench_harness::replay::Replayer;
+use bench_harness::replay::{Family, Replayer, ReplayerVisitor, Role};
 use bench_harness::suite::PreparedTrace;
 use bench_harness::timing::TimedReplay;
 use bench_harness::verify::{Outcome, check_replayer};
@@ -34,4 +34,27 @@ pub fn note_and_measure<R: Replayer>(
         ));
     }
     assert!(R::measure(&p.trace, &p.expected.stats).unwrap().is_some());
+}
+
+/// What every registered design of family `F` fails with on `p`: each verified and timed
+/// ([`verify_and_time`]) and measured ([`note_and_measure`]); empty when all pass.
+pub fn failures_of_every_design<F: Family>(p: &PreparedTrace<F>) -> Vec<String> {
+    struct VerifyAll<'a, F: Family> {
+        prepared: &'a PreparedTrace<F>,
+        failures: Vec<String>,
+    }
+    impl<F: Family> ReplayerVisitor<F> for VerifyAll<'_, F> {
+        fn visit<R: Replayer<Family = F>>(&mut self, role: Role) {
+            if role == Role::Design {
+                let outcome = verify_and_time::<R>(self.prepared);
+                note_and_measure::<R>(self.prepared, &outcome, &mut self.failures);
+            }
+        }
+    }
+    let mut v = VerifyAll {
+        prepared: p,
+        failures: Vec::new(),
+    };
+    F::for_each_replayer(&mut v);
+    v.failures
 }
