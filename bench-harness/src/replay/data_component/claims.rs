@@ -28,6 +28,48 @@ macro_rules! small {
     };
 }
 
+/// The claims D3e to D3j, one per small key count `k` on kv-keys-sweep-k`k` (`k` float keys per
+/// entity), each reading closed by `small!`: `linear` reads `LINEAR_QUOTE` as flat_aos's
+/// linear search beating map_hashed's `BTreeMap`, `binary` reads `BINARY_QUOTE` as
+/// flat_sorted's binary search gaining under 10% on flat_aos. A macro so that `concat!` builds
+/// each reading and workload name from `k` at compile time.
+macro_rules! small_keys_claim {
+    (linear $id:literal, $k:literal $keys:literal) => {
+        small_keys_claim!(
+            $id, LINEAR_QUOTE, "flat_aos" / "map_hashed", $k, Rule::AtMost(1.0),
+            "flat_aos (linear search of a Vec of entries) ÷ map_hashed (BTreeMap<u32, _>, \
+             the article's std::map), time per Get on kv-keys-sweep-k", $k, " (", $k,
+            " float ", $keys, " per entity, gets only): faster, at most 1. "
+        )
+    };
+    (binary $id:literal, $k:literal $keys:literal) => {
+        small_keys_claim!(
+            $id, BINARY_QUOTE, "flat_sorted" / "flat_aos", $k, Rule::AtLeast(0.9),
+            "flat_sorted (sorted entries, binary search) ÷ flat_aos (linear search), time \
+             per Get on kv-keys-sweep-k", $k, " (", $k, " float ", $keys, " per entity): \
+             \"not worth bothering\" read as the binary search gaining under 10%, at \
+             least 0.9. "
+        )
+    };
+    ($id:literal, $quote:expr, $num:literal / $den:literal, $k:literal, $rule:expr,
+     $($reading:literal),+ $(,)?) => {
+        ClaimSpec {
+            id: $id,
+            source: SOURCE,
+            quote: $quote,
+            reading: concat!($($reading,)+ small!()),
+            quantity: QuantitySpec::ratio(
+                time($num, concat!("kv-keys-sweep-k", $k)),
+                time($den, concat!("kv-keys-sweep-k", $k)),
+            ),
+            rule: $rule,
+            sizes: Sizes::EVERY,
+            by_construction: false,
+            note: None,
+        }
+    };
+}
+
 /// Allocator calls per work unit seen by the counting allocator (the memory pass).
 const fn heap_calls(design: &'static str, workload: &'static str) -> OperandSpec {
     OperandSpec::new(ClaimMetric::AllocCallsPerOp, design, workload)
@@ -142,123 +184,12 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
             "The other small counts are D3h to D3j (keys = 1, 2, 4); keys = 16, 32 and 64 are run but beyond the article's small, so where binary search starts to pay carries no claim.",
         ),
     },
-    ClaimSpec {
-        id: "D3e",
-        source: SOURCE,
-        quote: LINEAR_QUOTE,
-        reading: concat!(
-            "flat_aos (linear search of a Vec of entries) ÷ map_hashed (BTreeMap<u32, _>, \
-             the article's std::map), time per Get on kv-keys-sweep-k1 (1 float \
-             key per entity, gets only): faster, at most 1. ",
-            small!()
-        ),
-        quantity: QuantitySpec::ratio(
-            time("flat_aos", "kv-keys-sweep-k1"),
-            time("map_hashed", "kv-keys-sweep-k1"),
-        ),
-        rule: Rule::AtMost(1.0),
-        sizes: Sizes::EVERY,
-        by_construction: false,
-        note: None,
-    },
-    ClaimSpec {
-        id: "D3f",
-        source: SOURCE,
-        quote: LINEAR_QUOTE,
-        reading: concat!(
-            "flat_aos (linear search of a Vec of entries) ÷ map_hashed (BTreeMap<u32, _>, \
-             the article's std::map), time per Get on kv-keys-sweep-k2 (2 float \
-             keys per entity, gets only): faster, at most 1. ",
-            small!()
-        ),
-        quantity: QuantitySpec::ratio(
-            time("flat_aos", "kv-keys-sweep-k2"),
-            time("map_hashed", "kv-keys-sweep-k2"),
-        ),
-        rule: Rule::AtMost(1.0),
-        sizes: Sizes::EVERY,
-        by_construction: false,
-        note: None,
-    },
-    ClaimSpec {
-        id: "D3g",
-        source: SOURCE,
-        quote: LINEAR_QUOTE,
-        reading: concat!(
-            "flat_aos (linear search of a Vec of entries) ÷ map_hashed (BTreeMap<u32, _>, \
-             the article's std::map), time per Get on kv-keys-sweep-k4 (4 float \
-             keys per entity, gets only): faster, at most 1. ",
-            small!()
-        ),
-        quantity: QuantitySpec::ratio(
-            time("flat_aos", "kv-keys-sweep-k4"),
-            time("map_hashed", "kv-keys-sweep-k4"),
-        ),
-        rule: Rule::AtMost(1.0),
-        sizes: Sizes::EVERY,
-        by_construction: false,
-        note: None,
-    },
-    ClaimSpec {
-        id: "D3h",
-        source: SOURCE,
-        quote: BINARY_QUOTE,
-        reading: concat!(
-            "flat_sorted (sorted entries, binary search) ÷ flat_aos (linear search), time \
-             per Get on kv-keys-sweep-k1 (1 float key per entity): \
-             \"not worth bothering\" read as the binary search gaining under 10%, at \
-             least 0.9. ",
-            small!()
-        ),
-        quantity: QuantitySpec::ratio(
-            time("flat_sorted", "kv-keys-sweep-k1"),
-            time("flat_aos", "kv-keys-sweep-k1"),
-        ),
-        rule: Rule::AtLeast(0.9),
-        sizes: Sizes::EVERY,
-        by_construction: false,
-        note: None,
-    },
-    ClaimSpec {
-        id: "D3i",
-        source: SOURCE,
-        quote: BINARY_QUOTE,
-        reading: concat!(
-            "flat_sorted (sorted entries, binary search) ÷ flat_aos (linear search), time \
-             per Get on kv-keys-sweep-k2 (2 float keys per entity): \
-             \"not worth bothering\" read as the binary search gaining under 10%, at \
-             least 0.9. ",
-            small!()
-        ),
-        quantity: QuantitySpec::ratio(
-            time("flat_sorted", "kv-keys-sweep-k2"),
-            time("flat_aos", "kv-keys-sweep-k2"),
-        ),
-        rule: Rule::AtLeast(0.9),
-        sizes: Sizes::EVERY,
-        by_construction: false,
-        note: None,
-    },
-    ClaimSpec {
-        id: "D3j",
-        source: SOURCE,
-        quote: BINARY_QUOTE,
-        reading: concat!(
-            "flat_sorted (sorted entries, binary search) ÷ flat_aos (linear search), time \
-             per Get on kv-keys-sweep-k4 (4 float keys per entity): \
-             \"not worth bothering\" read as the binary search gaining under 10%, at \
-             least 0.9. ",
-            small!()
-        ),
-        quantity: QuantitySpec::ratio(
-            time("flat_sorted", "kv-keys-sweep-k4"),
-            time("flat_aos", "kv-keys-sweep-k4"),
-        ),
-        rule: Rule::AtLeast(0.9),
-        sizes: Sizes::EVERY,
-        by_construction: false,
-        note: None,
-    },
+    small_keys_claim!(linear "D3e", 1 "key"),
+    small_keys_claim!(linear "D3f", 2 "keys"),
+    small_keys_claim!(linear "D3g", 4 "keys"),
+    small_keys_claim!(binary "D3h", 1 "key"),
+    small_keys_claim!(binary "D3i", 2 "keys"),
+    small_keys_claim!(binary "D3j", 4 "keys"),
     ClaimSpec {
         id: "D4a",
         source: SOURCE,

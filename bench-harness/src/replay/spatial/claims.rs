@@ -36,6 +36,29 @@ const CELL_SIZE_QUOTE: &str = "Going through those 1600 objects will be pretty s
 /// The quote of I13a and I13b.
 const XOR_QUOTE: &str = "Note that you don’t want to use something too simple like a ^ b, because that would put the grid cells (0,0) and (1,1) in the same hash bucket.";
 
+/// I12h and I12i, [`CELL_SIZE_QUOTE`] read on one resized grid: `design` (fuzzy_hash with
+/// another cell size) ÷ fuzzy_hash, time per query on sp-large-radius, within a factor of 2.
+const fn cell_size_claim(
+    id: &'static str,
+    design: &'static str,
+    reading: &'static str,
+) -> ClaimSpec {
+    ClaimSpec {
+        id,
+        source: SOURCE,
+        quote: CELL_SIZE_QUOTE,
+        reading,
+        quantity: QuantitySpec::ratio(
+            time(design, "sp-large-radius"),
+            time("fuzzy_hash", "sp-large-radius"),
+        ),
+        rule: Rule::Between(0.5, 2.0),
+        sizes: Sizes::EVERY,
+        by_construction: false,
+        note: None,
+    }
+}
+
 /// Every claim, in catalogue order.
 pub(super) const CLAIMS: &[ClaimSpec] = &[
     ClaimSpec {
@@ -152,34 +175,16 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         by_construction: false,
         note: None,
     },
-    ClaimSpec {
-        id: "I12h",
-        source: SOURCE,
-        quote: CELL_SIZE_QUOTE,
-        reading: "fuzzy_hash_cell_0_5x (cell = 0.5 × 2r: about four times the cells, 441 per query against 121) ÷ fuzzy_hash, time per query on sp-large-radius. \"Doesn't matter as much as you might think\" read as within a factor of 2.",
-        quantity: QuantitySpec::ratio(
-            time("fuzzy_hash_cell_0_5x", "sp-large-radius"),
-            time("fuzzy_hash", "sp-large-radius"),
-        ),
-        rule: Rule::Between(0.5, 2.0),
-        sizes: Sizes::EVERY,
-        by_construction: false,
-        note: None,
-    },
-    ClaimSpec {
-        id: "I12i",
-        source: SOURCE,
-        quote: CELL_SIZE_QUOTE,
-        reading: "fuzzy_hash_cell_4x (cell = 4 × 2r: about 12 big cells per query) ÷ fuzzy_hash, time per query on sp-large-radius, within a factor of 2.",
-        quantity: QuantitySpec::ratio(
-            time("fuzzy_hash_cell_4x", "sp-large-radius"),
-            time("fuzzy_hash", "sp-large-radius"),
-        ),
-        rule: Rule::Between(0.5, 2.0),
-        sizes: Sizes::EVERY,
-        by_construction: false,
-        note: None,
-    },
+    cell_size_claim(
+        "I12h",
+        "fuzzy_hash_cell_0_5x",
+        "fuzzy_hash_cell_0_5x (cell = 0.5 × 2r: about four times the cells, 441 per query against 121) ÷ fuzzy_hash, time per query on sp-large-radius. \"Doesn't matter as much as you might think\" read as within a factor of 2.",
+    ),
+    cell_size_claim(
+        "I12i",
+        "fuzzy_hash_cell_4x",
+        "fuzzy_hash_cell_4x (cell = 4 × 2r: about 12 big cells per query) ÷ fuzzy_hash, time per query on sp-large-radius, within a factor of 2.",
+    ),
     ClaimSpec {
         id: "I12j",
         source: SOURCE,

@@ -18,6 +18,11 @@ const fn bytes_per_tag(design: &'static str, workload: &'static str) -> OperandS
     family("bytes_per_tag", design, workload)
 }
 
+/// The quote of C3a and C3b.
+const LINKED_QUOTE: &str = "A linked list can give us a cache miss for every next pointer we \
+                            follow. This would give us even worse performance than we would \
+                            get with vector < vector < unsigned > >.";
+
 /// Every claim, in catalogue order.
 pub(super) const CLAIMS: &[ClaimSpec] = &[
     ClaimSpec {
@@ -38,9 +43,7 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
     ClaimSpec {
         id: "C3a",
         source: AA2,
-        quote: "A linked list can give us a cache miss for every next pointer we follow. \
-                This would give us even worse performance than we would get with vector < \
-                vector < unsigned > >.",
+        quote: LINKED_QUOTE,
         reading: "boxed_nodes (a Box<{ tag, next }> per tag) ÷ vec_of_vecs (one heap \
                   array per entity), simulated D1 misses per tag visited on \
                   tags-visit-all: a miss per pointer followed against one per entity's \
@@ -57,9 +60,7 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
     ClaimSpec {
         id: "C3b",
         source: AA2,
-        quote: "A linked list can give us a cache miss for every next pointer we follow. \
-                This would give us even worse performance than we would get with vector < \
-                vector < unsigned > >.",
+        quote: LINKED_QUOTE,
         reading: "boxed_nodes ÷ vec_of_vecs, time per tag visited on \
                   tags-visit-all-fragmented (the stores built amid foreign heap \
                   allocations, half of them freed: a used heap, as the nodes of a running \

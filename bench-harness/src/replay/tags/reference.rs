@@ -92,70 +92,71 @@ pub trait DirectTagLists: TagStore + 'static {
     fn release(list: &mut Self::List);
 }
 
+/// The [`DirectTagLists`] items every design writes alike: `lists` and `into_parts` are
+/// `$design`'s own, `swap_remove` and `clear` the vector's (named `$vector` in their docs),
+/// inlined into the loops as each impl wrote them. With `grows:` and `takes:` (a vector that
+/// grows on the heap, `Vec` and `SmallVec`) also `push`, which never refuses, and `release`
+/// by `mem::take` (freeing a heap buffer), each documented by the text after its key.
+macro_rules! design_vectors {
+    ($design:ident, $vector:literal, grows: $push:literal, takes: $release:literal) => {
+        design_vectors!($design, $vector);
+
+        #[doc = concat!("`", $vector, "::push` (", $push, ").")]
+        #[inline(always)]
+        fn push(list: &mut Self::List, tag: Tag) -> bool {
+            list.push(tag);
+            true
+        }
+
+        #[doc = concat!("`mem::take`: ", $release, ".")]
+        #[inline(always)]
+        fn release(list: &mut Self::List) {
+            drop(std::mem::take(list));
+        }
+    };
+    ($design:ident, $vector:literal) => {
+        fn lists(&self) -> &[Self::List] {
+            $design::lists(self)
+        }
+
+        fn into_parts(self) -> (Vec<Self::List>, Vec<Entity>) {
+            $design::into_parts(self)
+        }
+
+        #[doc = concat!("`", $vector, "::swap_remove`.")]
+        #[inline(always)]
+        fn swap_remove(list: &mut Self::List, at: usize) {
+            list.swap_remove(at);
+        }
+
+        #[doc = concat!("`", $vector, "::clear`.")]
+        #[inline(always)]
+        fn clear(list: &mut Self::List) {
+            list.clear();
+        }
+    };
+}
+
 impl DirectTagLists for SmallVecPeer {
     type List = smallvec_peer::List;
 
-    fn lists(&self) -> &[Self::List] {
-        SmallVecPeer::lists(self)
-    }
-
-    fn into_parts(self) -> (Vec<Self::List>, Vec<Entity>) {
-        SmallVecPeer::into_parts(self)
-    }
-
-    /// `SmallVec::push` (spills to the heap past 4).
-    #[inline(always)]
-    fn push(list: &mut Self::List, tag: Tag) -> bool {
-        list.push(tag);
-        true
-    }
-
-    /// `SmallVec::swap_remove`.
-    #[inline(always)]
-    fn swap_remove(list: &mut Self::List, at: usize) {
-        list.swap_remove(at);
-    }
-
-    /// `SmallVec::clear`.
-    #[inline(always)]
-    fn clear(list: &mut Self::List) {
-        list.clear();
-    }
-
-    /// `mem::take`: the inline, empty `SmallVec` (a spilled buffer freed).
-    #[inline(always)]
-    fn release(list: &mut Self::List) {
-        drop(std::mem::take(list));
-    }
+    design_vectors!(
+        SmallVecPeer,
+        "SmallVec",
+        grows: "spills to the heap past 4",
+        takes: "the inline, empty `SmallVec` (a spilled buffer freed)"
+    );
 }
 
 impl DirectTagLists for ArrayVecPeer {
     type List = arrayvec_peer::List;
 
-    fn lists(&self) -> &[Self::List] {
-        ArrayVecPeer::lists(self)
-    }
-
-    fn into_parts(self) -> (Vec<Self::List>, Vec<Entity>) {
-        ArrayVecPeer::into_parts(self)
-    }
+    design_vectors!(ArrayVecPeer, "ArrayVec");
 
     /// `ArrayVec::try_push` (refused past 8).
     #[inline(always)]
     fn push(list: &mut Self::List, tag: Tag) -> bool {
         list.try_push(tag).is_ok()
-    }
-
-    /// `ArrayVec::swap_remove`.
-    #[inline(always)]
-    fn swap_remove(list: &mut Self::List, at: usize) {
-        list.swap_remove(at);
-    }
-
-    /// `ArrayVec::clear`.
-    #[inline(always)]
-    fn clear(list: &mut Self::List) {
-        list.clear();
     }
 
     /// `ArrayVec::clear` (the tags are inline: nothing to free).
@@ -168,38 +169,12 @@ impl DirectTagLists for ArrayVecPeer {
 impl DirectTagLists for VecOfVecs {
     type List = Vec<Tag>;
 
-    fn lists(&self) -> &[Self::List] {
-        VecOfVecs::lists(self)
-    }
-
-    fn into_parts(self) -> (Vec<Self::List>, Vec<Entity>) {
-        VecOfVecs::into_parts(self)
-    }
-
-    /// `Vec::push` (4, then doubling: the capacities `vec_of_vecs`' `add_tag` reserves).
-    #[inline(always)]
-    fn push(list: &mut Self::List, tag: Tag) -> bool {
-        list.push(tag);
-        true
-    }
-
-    /// `Vec::swap_remove`.
-    #[inline(always)]
-    fn swap_remove(list: &mut Self::List, at: usize) {
-        list.swap_remove(at);
-    }
-
-    /// `Vec::clear`.
-    #[inline(always)]
-    fn clear(list: &mut Self::List) {
-        list.clear();
-    }
-
-    /// `mem::take`: an empty `Vec` without a buffer (the old one freed).
-    #[inline(always)]
-    fn release(list: &mut Self::List) {
-        drop(std::mem::take(list));
-    }
+    design_vectors!(
+        VecOfVecs,
+        "Vec",
+        grows: "4, then doubling: the capacities `vec_of_vecs`' `add_tag` reserves",
+        takes: "an empty `Vec` without a buffer (the old one freed)"
+    );
 }
 
 /// A body the loop has a shape for.
