@@ -147,40 +147,35 @@ trait CrateCalls {
     /// alignment, keeping its first `min(old, new)` bytes; `None` (the old block still live and
     /// unchanged) if the crate refuses.
     ///
+    /// By default, for crates without a realloc, as `GlobalAlloc::realloc`'s default does it:
+    /// a new block, a copy of the kept bytes, the old block freed.
+    ///
     /// # Safety
     /// As [`free`](Self::free).
+    #[inline(always)]
     unsafe fn realloc(
         &mut self,
         ptr: NonNull<u8>,
         layout: Layout,
         new_size: usize,
-    ) -> Option<NonNull<u8>>;
-}
-
-/// A realloc for crates without one, as `GlobalAlloc::realloc`'s default does it: a new block,
-/// a copy of the kept bytes, the old block freed.
-///
-/// # Safety
-/// As [`CrateCalls::free`].
-#[inline(always)]
-unsafe fn move_block<C: CrateCalls>(
-    crate_: &mut C,
-    ptr: NonNull<u8>,
-    layout: Layout,
-    new_size: usize,
-) -> Option<NonNull<u8>> {
-    // SAFETY: the alignment is a valid `Layout`'s, and the size is a trace's (at least 1 byte,
-    // at most the arena, well below `isize::MAX`).
-    let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
-    let moved = crate_.alloc(new_layout)?;
-    // SAFETY: the old block (live, `layout.size()` bytes) and the new one (just allocated,
-    // `new_size` bytes) are disjoint blocks of the arena.
-    unsafe {
-        std::ptr::copy_nonoverlapping(ptr.as_ptr(), moved.as_ptr(), layout.size().min(new_size));
+    ) -> Option<NonNull<u8>> {
+        // SAFETY: the alignment is a valid `Layout`'s, and the size is a trace's (at least 1
+        // byte, at most the arena, well below `isize::MAX`).
+        let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        let moved = self.alloc(new_layout)?;
+        // SAFETY: the old block (live, `layout.size()` bytes) and the new one (just allocated,
+        // `new_size` bytes) are disjoint blocks of the arena.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                ptr.as_ptr(),
+                moved.as_ptr(),
+                layout.size().min(new_size),
+            );
+        }
+        // SAFETY: the caller's contract.
+        unsafe { self.free(ptr, layout) };
+        Some(moved)
     }
-    // SAFETY: the caller's contract.
-    unsafe { crate_.free(ptr, layout) };
-    Some(moved)
 }
 
 impl CrateCalls for CrateHeap {
@@ -193,17 +188,6 @@ impl CrateCalls for CrateHeap {
     unsafe fn free(&mut self, ptr: NonNull<u8>, layout: Layout) {
         // SAFETY: the caller's contract is `Heap::dealloc`'s.
         unsafe { self.dealloc(ptr, layout) }
-    }
-
-    #[inline(always)]
-    unsafe fn realloc(
-        &mut self,
-        ptr: NonNull<u8>,
-        layout: Layout,
-        new_size: usize,
-    ) -> Option<NonNull<u8>> {
-        // SAFETY: the caller's contract.
-        unsafe { move_block(self, ptr, layout, new_size) }
     }
 }
 
@@ -218,17 +202,6 @@ impl CrateCalls for CrateBuddy {
     #[inline(always)]
     unsafe fn free(&mut self, ptr: NonNull<u8>, _layout: Layout) {
         CrateBuddy::free(self, ptr.as_ptr());
-    }
-
-    #[inline(always)]
-    unsafe fn realloc(
-        &mut self,
-        ptr: NonNull<u8>,
-        layout: Layout,
-        new_size: usize,
-    ) -> Option<NonNull<u8>> {
-        // SAFETY: the caller's contract.
-        unsafe { move_block(self, ptr, layout, new_size) }
     }
 }
 
@@ -251,7 +224,7 @@ impl CrateCalls for Pool {
         layout: Layout,
         new_size: usize,
     ) -> Option<NonNull<u8>> {
-        // SAFETY: as in `move_block`.
+        // SAFETY: as in the default `CrateCalls::realloc`.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         // SAFETY: the caller's contract is `Tlsf::reallocate`'s (same alignment).
         unsafe { self.reallocate(ptr, new_layout) }
