@@ -31,6 +31,21 @@ pub fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
     (denominator > 0).then(|| numerator as f64 / denominator as f64)
 }
 
+/// A claim's quantity over a family metric ([`results::claim_spec::family`]): `metric` (its
+/// results.json name) of design `numerator` ÷ the same metric of design `denominator`, both on
+/// `workload`, the form of most claims that compare two designs by a family's own metric.
+pub const fn family_ratio(
+    metric: &'static str,
+    numerator: &'static str,
+    denominator: &'static str,
+    workload: &'static str,
+) -> results::QuantitySpec {
+    results::QuantitySpec::ratio(
+        results::claim_spec::family(metric, numerator, workload),
+        results::claim_spec::family(metric, denominator, workload),
+    )
+}
+
 /// Declares a family's metrics as one table: the struct (a public field per row, in row
 /// order) and its [`MetricFields`] section, whose specs are named after the fields. The
 /// section line names its title and the field that ranks the table; each row is a field, its

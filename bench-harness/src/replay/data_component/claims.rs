@@ -7,6 +7,8 @@
 use results::claim_spec::{d1, family, instructions, time};
 use results::{ClaimMetric, ClaimSpec, OperandSpec, QuantitySpec, Rule, Sizes, UntestedSpec};
 
+use crate::replay::metric_fields::family_ratio;
+
 const SOURCE: &str = "002 Allocation Adventures 1: The DataComponent";
 const RESOURCES: &str = "002 Part 4: Entity Resources";
 
@@ -250,9 +252,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         source: SOURCE,
         quote: "So, we just replace them with their non-STL equivalents … This actually bloats the size of the Value union from 64 to 128 bits, which is less than stellar, but have faith, we are going in the right direction.",
         reading: "value_buffer (steps 5 and 6: 128-bit values, a location, a size and a capacity) ÷ co_allocated (step 4: 64-bit values, a scalar or a string's or array's handle), heap bytes per key on kv-health-only (each entity one float: no strings or arrays, so value_buffer's value buffer stays empty and the header's slots are what differ). The bloat read as more bytes per key, strictly above 1 (1.01 excludes a tie).",
-        quantity: QuantitySpec::ratio(
-            family("bytes_per_key", "value_buffer", "kv-health-only"),
-            family("bytes_per_key", "co_allocated", "kv-health-only"),
+        quantity: family_ratio(
+            "bytes_per_key",
+            "value_buffer",
+            "co_allocated",
+            "kv-health-only",
         ),
         rule: Rule::AtLeast(1.01),
         sizes: Sizes::EVERY,
@@ -266,9 +270,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         source: SOURCE,
         quote: "Since all our value data are now allocated in a single buffer we can use the buffer offset rather than the pointer to refer to the data. This saves us memory (from 64 bits to 32 bits) and as an added bonus, it also allows us to relocate the buffer without having to do pointer patching.",
         reading: "slim_values (step 7: 32-bit values, a u16 offset and a u16 size) ÷ value_buffer (step 6: the same header and value buffers with 128-bit values), heap bytes per key on kv-health-only (one float per entity: only the header's slots differ). Saving memory read as fewer bytes per key, strictly below 1 (0.99 excludes a tie).",
-        quantity: QuantitySpec::ratio(
-            family("bytes_per_key", "slim_values", "kv-health-only"),
-            family("bytes_per_key", "value_buffer", "kv-health-only"),
+        quantity: family_ratio(
+            "bytes_per_key",
+            "slim_values",
+            "value_buffer",
+            "kv-health-only",
         ),
         rule: Rule::AtMost(0.99),
         sizes: Sizes::EVERY,

@@ -4,8 +4,10 @@
 //! `UNTESTED` the catalogue's statements no claim tests (`results::UntestedSpec`); the
 //! family's `Family::claims` and `Family::untested` convert them to what a run records.
 
-use results::claim_spec::{d1, family, time};
+use results::claim_spec::{d1, time};
 use results::{ClaimMetric, ClaimSpec, OperandSpec, QuantitySpec, Rule, Sizes, UntestedSpec};
+
+use crate::replay::metric_fields::family_ratio;
 
 const SOURCE: &str = "003 Data Structures Part 2: Indices";
 
@@ -221,9 +223,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         source: SOURCE,
         quote: "Here pointers is a separately allocated array with num_observations entries. Each observation in the observations array has a corresponding entry in the pointers arrays. With this data layout, you can add as many indices as you need, without disturbing the original data structure.",
         reading: "intrusive_2idx ÷ intrusive, heap bytes per record after the setup on idx-notify. Each index adds its own prev/next array (two u32 per record) and its own key → first table, never a copy of the records: a second index at most doubles the bytes per record.",
-        quantity: QuantitySpec::ratio(
-            family("bytes_per_record", "intrusive_2idx", "idx-notify"),
-            family("bytes_per_record", "intrusive", "idx-notify"),
+        quantity: family_ratio(
+            "bytes_per_record",
+            "intrusive_2idx",
+            "intrusive",
+            "idx-notify",
         ),
         rule: Rule::AtMost(2.0),
         sizes: Sizes::EVERY,

@@ -6,6 +6,8 @@
 use results::claim_spec::{family, time};
 use results::{ClaimSpec, OperandSpec, QuantitySpec, Rule, Sizes};
 
+use crate::replay::metric_fields::family_ratio;
+
 const SOURCE: &str = "003 Data Structures Part 2: Indices";
 
 /// Grid cells (hash lookups) looked at per query.
@@ -203,9 +205,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         source: SOURCE,
         quote: XOR_QUOTE,
         reading: "fuzzy_hash_xor (key ix ^ iy) ÷ fuzzy_hash (key mix(ix, iy)), the longest bucket chain after the setup on sp-uniform. XOR gives every cell of a diagonal one key, so a bucket holds at least two cells' points: read as at least twice the mix's longest chain.",
-        quantity: QuantitySpec::ratio(
-            family("longest_chain", "fuzzy_hash_xor", "sp-uniform"),
-            family("longest_chain", "fuzzy_hash", "sp-uniform"),
+        quantity: family_ratio(
+            "longest_chain",
+            "fuzzy_hash_xor",
+            "fuzzy_hash",
+            "sp-uniform",
         ),
         rule: Rule::AtLeast(2.0),
         sizes: Sizes::EVERY,

@@ -6,6 +6,8 @@
 use results::claim_spec::{d1, family, instructions, time};
 use results::{ClaimSpec, QuantitySpec, Rule, Sizes, UntestedSpec};
 
+use crate::replay::metric_fields::family_ratio;
+
 const COMPONENTS: &str = "002 Part 2: Components";
 
 const GC_QUOTE: &str = "Here, we pick random component indices and destroy them if the \
@@ -49,9 +51,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
                   Vecs, same map, same GC), allocator calls to build the store during the \
                   setup of comp-simulate: \"better for the memory allocation system\" read \
                   as fewer calls (≤ 1).",
-        quantity: QuantitySpec::ratio(
-            family("setup_alloc_calls", "buffer_hash", "comp-simulate"),
-            family("setup_alloc_calls", "five_vecs_hash", "comp-simulate"),
+        quantity: family_ratio(
+            "setup_alloc_calls",
+            "buffer_hash",
+            "five_vecs_hash",
+            "comp-simulate",
         ),
         rule: Rule::AtMost(1.0),
         sizes: Sizes::EVERY,
@@ -137,13 +141,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
                   entities without the component) ÷ buffer_hash (packed data, hash map) \
                   on comp-simulate-sparse (10% of the entities have a point mass), heap \
                   bytes per instance: \"waste memory\" read as more bytes (≥ 1).",
-        quantity: QuantitySpec::ratio(
-            family(
-                "bytes_per_instance",
-                "buffer_direct",
-                "comp-simulate-sparse",
-            ),
-            family("bytes_per_instance", "buffer_hash", "comp-simulate-sparse"),
+        quantity: family_ratio(
+            "bytes_per_instance",
+            "buffer_direct",
+            "buffer_hash",
+            "comp-simulate-sparse",
         ),
         rule: Rule::AtLeast(1.0),
         sizes: Sizes::EVERY,
@@ -178,17 +180,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
                   buffer_direct (holes in the data itself), heap bytes per instance on \
                   comp-simulate-sparse (10% density): \"a lot better\" read as at most \
                   half the bytes (≤ 0.5).",
-        quantity: QuantitySpec::ratio(
-            family(
-                "bytes_per_instance",
-                "buffer_vecmap",
-                "comp-simulate-sparse",
-            ),
-            family(
-                "bytes_per_instance",
-                "buffer_direct",
-                "comp-simulate-sparse",
-            ),
+        quantity: family_ratio(
+            "bytes_per_instance",
+            "buffer_vecmap",
+            "buffer_direct",
+            "comp-simulate-sparse",
         ),
         rule: Rule::AtMost(0.5),
         sizes: Sizes::EVERY,
@@ -202,13 +198,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         reading: "buffer_hash ÷ buffer_vecmap, heap bytes per instance on \
                   comp-simulate-sparse (10% density: a component that is not almost \
                   universal, the article's \"most cases\"): \"uses less memory\" (≤ 1).",
-        quantity: QuantitySpec::ratio(
-            family("bytes_per_instance", "buffer_hash", "comp-simulate-sparse"),
-            family(
-                "bytes_per_instance",
-                "buffer_vecmap",
-                "comp-simulate-sparse",
-            ),
+        quantity: family_ratio(
+            "bytes_per_instance",
+            "buffer_hash",
+            "buffer_vecmap",
+            "comp-simulate-sparse",
         ),
         rule: Rule::AtMost(1.0),
         sizes: Sizes::EVERY,
@@ -248,17 +242,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
                   entity has a point mass: no holes): \"could be a good approach if almost \
                   every entity … had this component\" read as no more memory than the \
                   hash design (≤ 1).",
-        quantity: QuantitySpec::ratio(
-            family(
-                "bytes_per_instance",
-                "buffer_direct",
-                "comp-simulate-sparse-d100",
-            ),
-            family(
-                "bytes_per_instance",
-                "buffer_hash",
-                "comp-simulate-sparse-d100",
-            ),
+        quantity: family_ratio(
+            "bytes_per_instance",
+            "buffer_direct",
+            "buffer_hash",
+            "comp-simulate-sparse-d100",
         ),
         rule: Rule::AtMost(1.0),
         sizes: Sizes::EVERY,
@@ -311,17 +299,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
                   comp-simulate-sparse-d50 (half the entities lack the component: not \
                   almost every entity, so the arrays hold holes): \"waste memory\" read as \
                   more bytes (≥ 1). Density 0.1 is G4a, 0.01 is G4k.",
-        quantity: QuantitySpec::ratio(
-            family(
-                "bytes_per_instance",
-                "buffer_direct",
-                "comp-simulate-sparse-d50",
-            ),
-            family(
-                "bytes_per_instance",
-                "buffer_hash",
-                "comp-simulate-sparse-d50",
-            ),
+        quantity: family_ratio(
+            "bytes_per_instance",
+            "buffer_direct",
+            "buffer_hash",
+            "comp-simulate-sparse-d50",
         ),
         rule: Rule::AtLeast(1.0),
         sizes: Sizes::EVERY,
@@ -351,17 +333,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         reading: "buffer_direct ÷ buffer_hash, heap bytes per instance on \
                   comp-simulate-sparse-d1 (1% of the entities have the component): \
                   \"waste memory\" read as more bytes (≥ 1).",
-        quantity: QuantitySpec::ratio(
-            family(
-                "bytes_per_instance",
-                "buffer_direct",
-                "comp-simulate-sparse-d1",
-            ),
-            family(
-                "bytes_per_instance",
-                "buffer_hash",
-                "comp-simulate-sparse-d1",
-            ),
+        quantity: family_ratio(
+            "bytes_per_instance",
+            "buffer_direct",
+            "buffer_hash",
+            "comp-simulate-sparse-d1",
         ),
         rule: Rule::AtLeast(1.0),
         sizes: Sizes::EVERY,
