@@ -81,8 +81,11 @@ const fn heap_calls(design: &'static str, workload: &'static str) -> OperandSpec
 /// body per entity spawned; checked equal to the counting allocator by
 /// `impls/tests/integration/allocator_accounting.rs`.
 const fn calls_per_entity(design: &'static str, workload: &'static str) -> OperandSpec {
-    family("alloc_calls_per_entity", design, workload)
+    family(CALLS_PER_ENTITY, design, workload)
 }
+
+/// The family metric of [`calls_per_entity`], by its results.json name.
+const CALLS_PER_ENTITY: &str = "alloc_calls_per_entity";
 
 /// Every claim, in catalogue order.
 pub(super) const CLAIMS: &[ClaimSpec] = &[
@@ -104,10 +107,7 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         source: SOURCE,
         quote: "Great start. That's a lot of allocations already gone and as a bonus we also got rid of a lot of string comparisons.",
         reading: "map_hashed (u32 key hashes) ÷ tree_strings (string keys) on kv-sheet, allocator calls per entity. \"A lot … gone\" read as at least a quarter fewer (at most 0.75).",
-        quantity: QuantitySpec::ratio(
-            calls_per_entity("map_hashed", "kv-sheet"),
-            calls_per_entity("tree_strings", "kv-sheet"),
-        ),
+        quantity: family_ratio(CALLS_PER_ENTITY, "map_hashed", "tree_strings", "kv-sheet"),
         rule: Rule::AtMost(0.75),
         sizes: Sizes::EVERY,
         by_construction: false,
@@ -238,9 +238,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         source: SOURCE,
         quote: "The arrays are also all reallocated at the same time. We can make use of this and instead of doing three separate allocations, we just allocate one big buffer and lay them out sequentially in that buffer",
         reading: "D5a on the designs' own count (alloc_calls_per_entity, measured in every run, equal to the counting allocator's by impls/tests/integration/allocator_accounting.rs): co_allocated ÷ flat_soa on kv-health-only, at most 0.35 (a third plus the store's own table growth).",
-        quantity: QuantitySpec::ratio(
-            calls_per_entity("co_allocated", "kv-health-only"),
-            calls_per_entity("flat_soa", "kv-health-only"),
+        quantity: family_ratio(
+            CALLS_PER_ENTITY,
+            "co_allocated",
+            "flat_soa",
+            "kv-health-only",
         ),
         rule: Rule::AtMost(0.35),
         sizes: Sizes::EVERY,
@@ -302,9 +304,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         source: SOURCE,
         quote: "Now the headers and the values can share the same free space and we don't have to reallocate the buffer until they meet in the middle. Nice!",
         reading: "D9a on the designs' own count over setup and body (alloc_calls_per_entity, measured in every run): meet_in_middle ÷ two_regions on kv-grow-strings, strictly below 1.",
-        quantity: QuantitySpec::ratio(
-            calls_per_entity("meet_in_middle", "kv-grow-strings"),
-            calls_per_entity("two_regions", "kv-grow-strings"),
+        quantity: family_ratio(
+            CALLS_PER_ENTITY,
+            "meet_in_middle",
+            "two_regions",
+            "kv-grow-strings",
         ),
         rule: Rule::AtMost(0.99),
         sizes: Sizes::EVERY,
@@ -348,9 +352,11 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         source: SOURCE,
         quote: "Now we are down to just two buffers: one for the header (keys and types), and one for the values (strings and arrays). Wouldn't it be great if we could merge them to use just a single allocation?",
         reading: "D11a on the designs' own count (alloc_calls_per_entity, measured in every run, equal to the counting allocator's by impls/tests/integration/allocator_accounting.rs): meet_in_middle ÷ flat_soa on kv-health-only, at most 0.35.",
-        quantity: QuantitySpec::ratio(
-            calls_per_entity("meet_in_middle", "kv-health-only"),
-            calls_per_entity("flat_soa", "kv-health-only"),
+        quantity: family_ratio(
+            CALLS_PER_ENTITY,
+            "meet_in_middle",
+            "flat_soa",
+            "kv-health-only",
         ),
         rule: Rule::AtMost(0.35),
         sizes: Sizes::EVERY,
