@@ -4,7 +4,7 @@
 //! ([`visit_registry!`]), its [`HostsDesign`](super::HostsDesign)
 //! impl for a user's design ([`hosts_design!`]), and the [`Replayer`](super::Replayer) items
 //! its replay type forwards ([`forward_replay!`]) and answers from its design
-//! ([`forward_design!`]).
+//! ([`forward_design!`]), and its digest's merge from each field's rule ([`merge_fields!`]).
 
 /// Visits every design of a family's registry in `impls` (its `for_each_*` function and
 /// visitor trait, whose bound is the family's design trait) as the family's replayer of that
@@ -133,3 +133,21 @@ macro_rules! forward_design {
     };
 }
 pub(crate) use forward_design;
+
+/// The body of a digest's [`ReplayDigest::merge`](super::ReplayDigest::merge) from each
+/// field's rule: `add` fields (counts) add the later replay's, `wrapping` fields (sums of mixed
+/// terms) add it wrapping, `later` fields (a state read once after the loop) take the later
+/// replay's. The digest and the later one are named first.
+///
+/// ```text
+/// merge_fields!(self, later, add: [queries, found], wrapping: [query_sum], later: [points_held]);
+/// ```
+macro_rules! merge_fields {
+    ($digest:ident, $later:ident, add: [$($add:ident),* $(,)?]
+     $(, wrapping: [$($wrap:ident),* $(,)?])? $(, later: [$($last:ident),* $(,)?])? $(,)?) => {
+        $($digest.$add += $later.$add;)*
+        $($($digest.$wrap = $digest.$wrap.wrapping_add($later.$wrap);)*)?
+        $($($digest.$last = $later.$last;)*)?
+    };
+}
+pub(crate) use merge_fields;

@@ -58,7 +58,7 @@ use workloads::rng::TraceRng;
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, Role, RunSizes, records_of,
 };
-use super::glue::{family_marker, forward_replay, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_replay, hosts_design, merge_fields, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::AllocMetrics;
 use results::DesignRecord;
@@ -187,11 +187,7 @@ pub struct AllocDigest {
 impl ReplayDigest<AllocOp> for AllocDigest {
     /// Adds the counts and sums.
     fn merge(&mut self, later: &AllocDigest) {
-        self.allocs += later.allocs;
-        self.frees += later.frees;
-        self.reallocs += later.reallocs;
-        self.stamp_sum = self.stamp_sum.wrapping_add(later.stamp_sum);
-        self.kept_sum = self.kept_sum.wrapping_add(later.kept_sum);
+        merge_fields!(self, later, add: [allocs, frees, reallocs], wrapping: [stamp_sum, kept_sum]);
     }
 
     /// One per op.

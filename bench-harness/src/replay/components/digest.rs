@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use workloads::components::{ComponentOp, EntityHandle};
 
 use crate::replay::contract::ReplayDigest;
+use crate::replay::glue::merge_fields;
 
 /// The `dt` of every `Simulate`: 1/64, exact in binary.
 pub const DT: f32 = 1.0 / 64.0;
@@ -90,12 +91,12 @@ pub struct ComponentDigest {
 
 impl ReplayDigest<ComponentOp> for ComponentDigest {
     fn merge(&mut self, later: &ComponentDigest) {
-        self.lookups_found += later.lookups_found;
-        self.lookup_sum = self.lookup_sum.wrapping_add(later.lookup_sum);
-        self.writes_found += later.writes_found;
-        self.detaches_found += later.detaches_found;
-        self.simulated += later.simulated;
-        self.copies_done += later.copies_done;
+        merge_fields!(
+            self,
+            later,
+            add: [lookups_found, writes_found, detaches_found, simulated, copies_done],
+            wrapping: [lookup_sum],
+        );
     }
 
     /// One per op but `Simulate` (one per live instance it updated), as

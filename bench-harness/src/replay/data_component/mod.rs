@@ -26,7 +26,9 @@ use workloads::{DataOp, Trace, TraceStats};
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, records_of,
 };
-use super::glue::{family_marker, forward_design, forward_replay, hosts_design, visit_registry};
+use super::glue::{
+    family_marker, forward_design, forward_replay, hosts_design, merge_fields, visit_registry,
+};
 use super::metric_fields::ratio;
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::DataComponentMetrics;
@@ -128,12 +130,13 @@ pub struct DataComponentDigest {
 
 impl ReplayDigest<DataOp> for DataComponentDigest {
     fn merge(&mut self, later: &DataComponentDigest) {
-        self.gets_found += later.gets_found;
-        self.get_sum = self.get_sum.wrapping_add(later.get_sum);
-        self.removes_found += later.removes_found;
-        self.snapshot_entries += later.snapshot_entries;
-        self.snapshot_sum = self.snapshot_sum.wrapping_add(later.snapshot_sum);
-        self.keys_held = later.keys_held;
+        merge_fields!(
+            self,
+            later,
+            add: [gets_found, removes_found, snapshot_entries],
+            wrapping: [get_sum, snapshot_sum],
+            later: [keys_held],
+        );
     }
 
     /// One per op, as `DataStats::work_units` counts them.

@@ -32,7 +32,7 @@ use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, ResolvedPair, RunSizes, Scale,
     recording_ids, records_of,
 };
-use super::glue::{family_marker, hosts_design, visit_registry};
+use super::glue::{family_marker, hosts_design, merge_fields, visit_registry};
 use super::resolved::{HandleIds, HandleMap, ResolvedBody};
 pub use metrics::LockingMetrics;
 use results::DesignRecord;
@@ -185,11 +185,7 @@ impl LockingDigest {
 
 impl ReplayDigest<LockingOp> for LockingDigest {
     fn merge(&mut self, later: &LockingDigest) {
-        self.jobs += later.jobs;
-        self.pushes += later.pushes;
-        self.hits += later.hits;
-        self.hit_mix = self.hit_mix.wrapping_add(later.hit_mix);
-        self.frames += later.frames;
+        merge_fields!(self, later, add: [jobs, pushes, hits, frames], wrapping: [hit_mix]);
     }
 
     /// One per job (as `LockingStats::work_units` counts them).

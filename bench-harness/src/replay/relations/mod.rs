@@ -27,7 +27,9 @@ use workloads::relations::{RelationOp, RelationStats};
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, records_of,
 };
-use super::glue::{family_marker, forward_design, forward_replay, hosts_design, visit_registry};
+use super::glue::{
+    family_marker, forward_design, forward_replay, hosts_design, merge_fields, visit_registry,
+};
 use super::metric_fields::ratio;
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::RelationMetrics;
@@ -153,14 +155,13 @@ pub struct RelationDigest {
 impl ReplayDigest<RelationOp> for RelationDigest {
     /// Adds the counts and sums; `records_held` is the later replay's.
     fn merge(&mut self, later: &RelationDigest) {
-        self.visited += later.visited;
-        self.visit_sum = self.visit_sum.wrapping_add(later.visit_sum);
-        self.firsts_found += later.firsts_found;
-        self.first_key_sum = self.first_key_sum.wrapping_add(later.first_key_sum);
-        self.count_sum += later.count_sum;
-        self.removed += later.removed;
-        self.removed_sum = self.removed_sum.wrapping_add(later.removed_sum);
-        self.records_held = later.records_held;
+        merge_fields!(
+            self,
+            later,
+            add: [visited, firsts_found, count_sum, removed],
+            wrapping: [visit_sum, first_key_sum, removed_sum],
+            later: [records_held],
+        );
     }
 
     /// One per op but the visits, which count the records they visited, as

@@ -35,7 +35,7 @@ use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, StandaloneRepro,
     records_of,
 };
-use super::glue::{family_marker, forward_replay, visit_registry};
+use super::glue::{family_marker, forward_replay, merge_fields, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::SpatialMetrics;
 use results::DesignRecord;
@@ -145,11 +145,13 @@ pub struct SpatialDigest {
 impl ReplayDigest<SpatialOp> for SpatialDigest {
     /// Adds the counts and sums; `points_held` is the later replay's.
     fn merge(&mut self, later: &SpatialDigest) {
-        self.queries += later.queries;
-        self.found += later.found;
-        self.query_sum = self.query_sum.wrapping_add(later.query_sum);
-        self.updates += later.updates;
-        self.points_held = later.points_held;
+        merge_fields!(
+            self,
+            later,
+            add: [queries, found, updates],
+            wrapping: [query_sum],
+            later: [points_held],
+        );
     }
 
     /// One per op but `Space` (as `SpatialStats::work_units` counts them).

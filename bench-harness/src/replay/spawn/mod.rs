@@ -23,7 +23,7 @@ use workloads::Trace;
 use workloads::spawn::{NO_PARENT, SpawnOp, SpawnStats};
 
 use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes};
-use super::glue::{family_marker, forward_design, hosts_design, visit_registry};
+use super::glue::{family_marker, forward_design, hosts_design, merge_fields, visit_registry};
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::SpawnMetrics;
 use results::DesignRecord;
@@ -135,10 +135,12 @@ pub struct SpawnDigest {
 impl ReplayDigest<SpawnOp> for SpawnDigest {
     /// Adds the counts; `entities_held` is the later replay's.
     fn merge(&mut self, later: &SpawnDigest) {
-        self.spawns += later.spawns;
-        self.entities_spawned += later.entities_spawned;
-        self.despawns += later.despawns;
-        self.entities_held = later.entities_held;
+        merge_fields!(
+            self,
+            later,
+            add: [spawns, entities_spawned, despawns],
+            later: [entities_held],
+        );
     }
 
     /// One per spawned entity (as `SpawnStats::work_units` counts them).

@@ -30,7 +30,9 @@ use workloads::{TagOp, Trace, TraceStats};
 use super::contract::{
     Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes, records_of,
 };
-use super::glue::{family_marker, forward_design, forward_replay, hosts_design, visit_registry};
+use super::glue::{
+    family_marker, forward_design, forward_replay, hosts_design, merge_fields, visit_registry,
+};
 use super::metric_fields::ratio;
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::TagMetrics;
@@ -137,13 +139,13 @@ pub struct TagDigest {
 impl ReplayDigest<TagOp> for TagDigest {
     /// Adds the counts and sums; `tags_held` is the later replay's (the state after it).
     fn merge(&mut self, later: &TagDigest) {
-        self.has_found += later.has_found;
-        self.removes_found += later.removes_found;
-        self.found_sum = self.found_sum.wrapping_add(later.found_sum);
-        self.visited += later.visited;
-        self.visited_by_all += later.visited_by_all;
-        self.visit_sum = self.visit_sum.wrapping_add(later.visit_sum);
-        self.tags_held = later.tags_held;
+        merge_fields!(
+            self,
+            later,
+            add: [has_found, removes_found, visited, visited_by_all],
+            wrapping: [found_sum, visit_sum],
+            later: [tags_held],
+        );
     }
 
     /// One per op but `VisitAll` (one per tag it visited) and the setup-only `Foreign` ops

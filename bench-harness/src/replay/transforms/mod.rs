@@ -26,7 +26,9 @@ use workloads::transforms::{NodeHandle, TransformStats};
 use workloads::{Trace, TransformOp};
 
 use super::contract::{Family, ReplayDigest, ReplayError, Replayer, ReplayerVisitor, RunSizes};
-use super::glue::{family_marker, forward_design, forward_replay, hosts_design, visit_registry};
+use super::glue::{
+    family_marker, forward_design, forward_replay, hosts_design, merge_fields, visit_registry,
+};
 use super::metric_fields::ratio;
 use super::resolved::{HandleIds, HandleMap};
 pub use metrics::TransformMetrics;
@@ -142,9 +144,7 @@ pub struct TransformDigest {
 impl ReplayDigest<TransformOp> for TransformDigest {
     /// Adds the counts and sums; `live` is the later replay's.
     fn merge(&mut self, later: &TransformDigest) {
-        self.reads += later.reads;
-        self.world_sum = self.world_sum.wrapping_add(later.world_sum);
-        self.live = later.live;
+        merge_fields!(self, later, add: [reads], wrapping: [world_sum], later: [live]);
     }
 
     /// One per op but `ApplyBatch`, as `TransformStats::work_units` counts them.
