@@ -41,6 +41,26 @@ const SIMD_QUOTE: &str = "You could go even further and put each x, y and z comp
                           Vector3 into its own array. An advantage of that is that you can do \
                           more efficient SIMD calculations, if you want to go down that route.";
 
+/// buffer_direct (instance data indexed by the entity index) ÷ buffer_hash (packed data, hash
+/// map), time per work unit on `workload`: what the direct index gains or costs there.
+const fn direct_time(workload: &'static str) -> QuantitySpec {
+    QuantitySpec::ratio(
+        time("buffer_direct", workload),
+        time("buffer_hash", workload),
+    )
+}
+
+/// buffer_direct ÷ buffer_hash, heap bytes per instance on `workload`: what the direct index's
+/// holes cost in memory there.
+const fn direct_bytes(workload: &'static str) -> QuantitySpec {
+    family_ratio(
+        "bytes_per_instance",
+        "buffer_direct",
+        "buffer_hash",
+        workload,
+    )
+}
+
 /// buffer_hash's garbage (instances of dead entities not yet destroyed) after the last frame
 /// ÷ its live entities, on `workload`: the share of the store its GC has not reached.
 const fn garbage_share(workload: &'static str) -> QuantitySpec {
@@ -150,12 +170,7 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
                   entities without the component) ÷ buffer_hash (packed data, hash map) \
                   on comp-simulate-sparse (10% of the entities have a point mass), heap \
                   bytes per instance: \"waste memory\" read as more bytes (≥ 1).",
-        quantity: family_ratio(
-            "bytes_per_instance",
-            "buffer_direct",
-            "buffer_hash",
-            "comp-simulate-sparse",
-        ),
+        quantity: direct_bytes("comp-simulate-sparse"),
         rule: Rule::AtLeast(1.0),
         sizes: Sizes::EVERY,
         by_construction: false,
@@ -168,10 +183,7 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         reading: "buffer_direct ÷ buffer_hash, time per instance updated on \
                   comp-simulate-sparse (10% density; both do the same passes over the same \
                   entities): \"but also performance\" read as slower (≥ 1).",
-        quantity: QuantitySpec::ratio(
-            time("buffer_direct", "comp-simulate-sparse"),
-            time("buffer_hash", "comp-simulate-sparse"),
-        ),
+        quantity: direct_time("comp-simulate-sparse"),
         rule: Rule::AtLeast(1.0),
         sizes: Sizes::EVERY,
         by_construction: false,
@@ -251,12 +263,7 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
                   entity has a point mass: no holes): \"could be a good approach if almost \
                   every entity … had this component\" read as no more memory than the \
                   hash design (≤ 1).",
-        quantity: family_ratio(
-            "bytes_per_instance",
-            "buffer_direct",
-            "buffer_hash",
-            "comp-simulate-sparse-d100",
-        ),
+        quantity: direct_bytes("comp-simulate-sparse-d100"),
         rule: Rule::AtMost(1.0),
         sizes: Sizes::EVERY,
         by_construction: false,
@@ -270,10 +277,7 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
                   comp-simulate-sparse-d100 (density 1): the waste comes from the holes, so \
                   with none a good approach read as no slower than the hash design's \
                   packed loop (≤ 1).",
-        quantity: QuantitySpec::ratio(
-            time("buffer_direct", "comp-simulate-sparse-d100"),
-            time("buffer_hash", "comp-simulate-sparse-d100"),
-        ),
+        quantity: direct_time("comp-simulate-sparse-d100"),
         rule: Rule::AtMost(1.0),
         sizes: Sizes::EVERY,
         by_construction: false,
@@ -290,10 +294,7 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
                   the position read) on comp-lookup (density 1, every entity has the \
                   component): a good approach read as faster lookups, the index being the \
                   entity's own with no map to consult (≤ 1).",
-        quantity: QuantitySpec::ratio(
-            time("buffer_direct", "comp-lookup"),
-            time("buffer_hash", "comp-lookup"),
-        ),
+        quantity: direct_time("comp-lookup"),
         rule: Rule::AtMost(1.0),
         sizes: Sizes::EVERY,
         by_construction: false,
@@ -308,12 +309,7 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
                   comp-simulate-sparse-d50 (half the entities lack the component: not \
                   almost every entity, so the arrays hold holes): \"waste memory\" read as \
                   more bytes (≥ 1). Density 0.1 is G4a, 0.01 is G4k.",
-        quantity: family_ratio(
-            "bytes_per_instance",
-            "buffer_direct",
-            "buffer_hash",
-            "comp-simulate-sparse-d50",
-        ),
+        quantity: direct_bytes("comp-simulate-sparse-d50"),
         rule: Rule::AtLeast(1.0),
         sizes: Sizes::EVERY,
         by_construction: false,
@@ -326,10 +322,7 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         reading: "buffer_direct ÷ buffer_hash, time per instance updated on \
                   comp-simulate-sparse-d50 (density 0.5): \"but also performance\" read \
                   as slower (≥ 1). Density 0.1 is G4b, 0.01 is G4l.",
-        quantity: QuantitySpec::ratio(
-            time("buffer_direct", "comp-simulate-sparse-d50"),
-            time("buffer_hash", "comp-simulate-sparse-d50"),
-        ),
+        quantity: direct_time("comp-simulate-sparse-d50"),
         rule: Rule::AtLeast(1.0),
         sizes: Sizes::EVERY,
         by_construction: false,
@@ -342,12 +335,7 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         reading: "buffer_direct ÷ buffer_hash, heap bytes per instance on \
                   comp-simulate-sparse-d1 (1% of the entities have the component): \
                   \"waste memory\" read as more bytes (≥ 1).",
-        quantity: family_ratio(
-            "bytes_per_instance",
-            "buffer_direct",
-            "buffer_hash",
-            "comp-simulate-sparse-d1",
-        ),
+        quantity: direct_bytes("comp-simulate-sparse-d1"),
         rule: Rule::AtLeast(1.0),
         sizes: Sizes::EVERY,
         by_construction: false,
@@ -360,10 +348,7 @@ pub(super) const CLAIMS: &[ClaimSpec] = &[
         reading: "buffer_direct ÷ buffer_hash, time per instance updated on \
                   comp-simulate-sparse-d1 (density 0.01): \"but also performance\" read \
                   as slower (≥ 1).",
-        quantity: QuantitySpec::ratio(
-            time("buffer_direct", "comp-simulate-sparse-d1"),
-            time("buffer_hash", "comp-simulate-sparse-d1"),
-        ),
+        quantity: direct_time("comp-simulate-sparse-d1"),
         rule: Rule::AtLeast(1.0),
         sizes: Sizes::EVERY,
         by_construction: false,
