@@ -24,15 +24,36 @@ const NIL: u32 = u32::MAX;
 
 /// One slot. The generation sits in both variants so that it shares the enum's first word with
 /// the discriminant: a slot is `size_of::<T>() + 8` bytes for an 8-aligned `T`.
-/// Shared with `holey_skip`, which adds a live-slot bitmask on top of this design.
+/// Shared with `holey_skip`, which adds a live-slot bitmask on top of this design, and with
+/// `holey32`, whose holes form a queue.
 #[derive(Debug, Clone)]
 pub(crate) enum Slot<T> {
     /// A live object; IDs with this `generation` name it.
     Occupied { generation: u32, value: T },
-    /// A hole; `next_free` is the next hole in the free list (or `NIL`). `generation` is the
-    /// generation the next object in this slot will get; it is one more than the last
-    /// occupant's, so that occupant's IDs are stale.
+    /// A hole; `next_free` is the next hole on the design's free list or queue (or its end
+    /// marker). `generation` is the generation the next object in this slot will get; it is one
+    /// more than the last occupant's (wrapped), so that occupant's IDs are stale.
     Vacant { generation: u32, next_free: u32 },
+}
+
+impl<T> Slot<T> {
+    /// The live object, if any: what iteration yields.
+    #[inline]
+    pub(crate) fn value(&self) -> Option<&T> {
+        match self {
+            Slot::Occupied { value, .. } => Some(value),
+            Slot::Vacant { .. } => None,
+        }
+    }
+
+    /// The live object, mutably, if any.
+    #[inline]
+    pub(crate) fn value_mut(&mut self) -> Option<&mut T> {
+        match self {
+            Slot::Occupied { value, .. } => Some(value),
+            Slot::Vacant { .. } => None,
+        }
+    }
 }
 
 /// Array with holes, 64-bit IDs, LIFO free list through the holes.
@@ -208,17 +229,11 @@ impl<T: 'static> IdTable<T> for Holey<T> {
     }
 
     fn iter(&self) -> impl Iterator<Item = &T> {
-        self.slots.iter().filter_map(|slot| match slot {
-            Slot::Occupied { value, .. } => Some(value),
-            Slot::Vacant { .. } => None,
-        })
+        self.slots.iter().filter_map(Slot::value)
     }
 
     fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.slots.iter_mut().filter_map(|slot| match slot {
-            Slot::Occupied { value, .. } => Some(value),
-            Slot::Vacant { .. } => None,
-        })
+        self.slots.iter_mut().filter_map(Slot::value_mut)
     }
 
     fn memory_bytes(&self) -> usize {

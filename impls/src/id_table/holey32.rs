@@ -43,6 +43,7 @@
 //! half the ID size, at most `2^INDEX_BITS` slots, and up to `MIN_FREE` extra holes that
 //! iteration walks over (each `size_of::<T>() + 8` bytes for an 8-aligned `T`).
 
+use super::holey::Slot;
 use super::{DesignInfo, DesignKind, IdTable, StaleDetection};
 use crate::DesignMeta;
 use crate::TableError;
@@ -50,17 +51,6 @@ use crate::id::Id32;
 
 /// End of the free queue.
 const NIL: u32 = u32::MAX;
-
-/// One slot. The generation sits in both variants, beside the discriminant.
-#[derive(Debug, Clone)]
-enum Slot<T> {
-    /// A live object; IDs with this `generation` name it.
-    Occupied { generation: u32, value: T },
-    /// A hole. `generation` is the one the next object in this slot gets (one more than the
-    /// last occupant's, wrapped); `next_free` is the next newer hole in the queue, or `NIL` for
-    /// the newest.
-    Vacant { generation: u32, next_free: u32 },
-}
 
 /// Array with holes, 32-bit [`Id32<INDEX_BITS>`] IDs, FIFO free queue keeping `MIN_FREE` holes
 /// (or, with `LIFO`, a LIFO free list: the article's warning).
@@ -363,17 +353,11 @@ impl<T: 'static, const INDEX_BITS: u32, const MIN_FREE: u32, const LIFO: bool> I
     }
 
     fn iter(&self) -> impl Iterator<Item = &T> {
-        self.slots.iter().filter_map(|slot| match slot {
-            Slot::Occupied { value, .. } => Some(value),
-            Slot::Vacant { .. } => None,
-        })
+        self.slots.iter().filter_map(Slot::value)
     }
 
     fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.slots.iter_mut().filter_map(|slot| match slot {
-            Slot::Occupied { value, .. } => Some(value),
-            Slot::Vacant { .. } => None,
-        })
+        self.slots.iter_mut().filter_map(Slot::value_mut)
     }
 
     fn memory_bytes(&self) -> usize {

@@ -21,86 +21,76 @@ pub use records::{
 /// resolver enum whose variant fields carry no docs; every item written here is documented.
 #[allow(missing_docs)]
 mod records {
-    /// A level as owned records (see the module docs).
-    #[derive(
-        Debug,
-        Clone,
-        PartialEq,
-        Default,
-        serde::Serialize,
-        serde::Deserialize,
-        rkyv::Archive,
-        rkyv::Serialize,
-        rkyv::Deserialize,
-    )]
-    pub struct OwnedLevel {
-        /// The entities, in level (pre-)order: index = resource entity index.
-        pub entities: Vec<OwnedEntity>,
+    /// Derives, on each item, what the format needs: `serde` for the bincode design, `rkyv` for
+    /// the archived one, and the comparisons of the tests.
+    macro_rules! records {
+        ($($item:item)*) => {$(
+            #[derive(
+                Debug,
+                Clone,
+                PartialEq,
+                serde::Serialize,
+                serde::Deserialize,
+                rkyv::Archive,
+                rkyv::Serialize,
+                rkyv::Deserialize,
+            )]
+            $item
+        )*};
     }
 
-    /// One entity's record.
-    #[derive(
-        Debug,
-        Clone,
-        PartialEq,
-        Default,
-        serde::Serialize,
-        serde::Deserialize,
-        rkyv::Archive,
-        rkyv::Serialize,
-        rkyv::Deserialize,
-    )]
-    pub struct OwnedEntity {
-        /// The parent's level index. Invariant: smaller than this entity's index.
-        pub parent: Option<u32>,
-        /// The components, in resource order.
-        pub components: Vec<OwnedComponent>,
-    }
+    records! {
+        /// A level as owned records (see the module docs).
+        #[derive(Default)]
+        pub struct OwnedLevel {
+            /// The entities, in level (pre-)order: index = resource entity index.
+            pub entities: Vec<OwnedEntity>,
+        }
 
-    /// One component, typed.
-    #[derive(
-        Debug,
-        Clone,
-        PartialEq,
-        serde::Serialize,
-        serde::Deserialize,
-        rkyv::Archive,
-        rkyv::Serialize,
-        rkyv::Deserialize,
-    )]
-    pub enum OwnedComponent {
-        /// A transform: the pose word of its local matrix.
-        Transform {
-            /// The pose word ([`crate::transforms::Affine::from_pose`]).
-            pose: u32,
-        },
-        /// A point mass (velocity and acceleration zero).
-        PointMass {
-            /// Mass.
-            mass: f32,
-            /// Position.
-            position: [f32; 3],
-        },
-        /// A tags component.
-        Tags {
-            /// Its tags (at most [`super::MAX_TAGS`]).
-            tags: Vec<u32>,
-        },
-        /// A mesh record.
-        Mesh {
-            /// Mesh resource id.
-            mesh: u32,
-            /// Material id.
-            material: u32,
-        },
-        /// A type the world does not know: its identifier and its resource words, skipped when
-        /// spawning (a general-purpose deserialiser still decodes it).
-        Unknown {
-            /// The component identifier.
-            id: u32,
-            /// Its resource words.
-            payload: Vec<u32>,
-        },
+        /// One entity's record.
+        #[derive(Default)]
+        pub struct OwnedEntity {
+            /// The parent's level index. Invariant: smaller than this entity's index.
+            pub parent: Option<u32>,
+            /// The components, in resource order.
+            pub components: Vec<OwnedComponent>,
+        }
+
+        /// One component, typed.
+        pub enum OwnedComponent {
+            /// A transform: the pose word of its local matrix.
+            Transform {
+                /// The pose word ([`crate::transforms::Affine::from_pose`]).
+                pose: u32,
+            },
+            /// A point mass (velocity and acceleration zero).
+            PointMass {
+                /// Mass.
+                mass: f32,
+                /// Position.
+                position: [f32; 3],
+            },
+            /// A tags component.
+            Tags {
+                /// Its tags (at most [`super::MAX_TAGS`]).
+                tags: Vec<u32>,
+            },
+            /// A mesh record.
+            Mesh {
+                /// Mesh resource id.
+                mesh: u32,
+                /// Material id.
+                material: u32,
+            },
+            /// A type the world does not know: its identifier and its resource words, skipped when
+            /// spawning (a general-purpose deserialiser still decodes it).
+            Unknown {
+                /// The component identifier.
+                id: u32,
+                /// Its resource words.
+                payload: Vec<u32>,
+            },
+        }
     }
 }
 

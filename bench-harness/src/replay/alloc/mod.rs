@@ -69,8 +69,8 @@ mod reference;
 mod system;
 
 pub use metrics::{first_failure_fill, measure};
-pub use model::AllocModel;
-pub use system::SystemAlloc;
+pub use model::{AllocModel, ByHandle};
+pub use system::{SystemAlloc, SystemBlock};
 
 family_marker! {
     /// The block allocators: [`AllocOp`] traces replayed on [`BlockAllocator`]s, checked against

@@ -2,30 +2,21 @@
 
 use super::*;
 
-/// The reference model: every block its own `Vec<u8>`, so contents cannot overlap or get lost.
-/// It performs the same stamp writes and reads as the designs' replay, so its digest is the
-/// expected one.
-///
-/// Keeps each handle's block itself, so its [`Replayer::Id`] is `()` (nothing to resolve).
+/// Blocks a replay keeps by handle itself, so its [`Replayer::Id`] is `()` (nothing to
+/// resolve): the model's bytes ([`AllocModel`]) and the global allocator's blocks
+/// ([`SystemAlloc`](super::system::SystemAlloc)).
 #[derive(Debug, Default)]
-pub struct AllocModel {
-    /// `blocks[k]`: handle `k`'s bytes while live.
-    blocks: Vec<Option<Vec<u8>>>,
-    live: usize,
+pub struct ByHandle<B> {
+    /// `blocks[k]`: handle `k`'s block while live.
+    pub(super) blocks: Vec<Option<B>>,
+    pub(super) live: usize,
     /// Unused (no IDs to resolve).
     no_ids: HandleMap<()>,
 }
 
-impl Replayer for AllocModel {
-    type Family = AllocFamily;
-    /// None: the replay keeps each handle's block itself (see the type's doc).
-    type Id = ();
-
-    fn design_name() -> &'static str {
-        "model"
-    }
-
-    fn for_trace(trace: &Trace<AllocOp>) -> Self {
+impl<B> ByHandle<B> {
+    /// Room for every handle of `trace`, none live.
+    pub(super) fn sized_for(trace: &Trace<AllocOp>) -> Self {
         Self {
             blocks: Vec::with_capacity(trace.handle_count()),
             live: 0,
@@ -33,8 +24,32 @@ impl Replayer for AllocModel {
         }
     }
 
-    fn handles(&mut self) -> &mut HandleMap<()> {
+    /// The unused handle map a [`Replayer`] hands out.
+    pub(super) fn no_ids(&mut self) -> &mut HandleMap<()> {
         &mut self.no_ids
+    }
+}
+
+/// The reference model: every block its own `Vec<u8>`, so contents cannot overlap or get lost.
+/// It performs the same stamp writes and reads as the designs' replay, so its digest is the
+/// expected one.
+pub type AllocModel = ByHandle<Vec<u8>>;
+
+impl Replayer for AllocModel {
+    type Family = AllocFamily;
+    /// None: the replay keeps each handle's block itself (see [`ByHandle`]).
+    type Id = ();
+
+    fn design_name() -> &'static str {
+        "model"
+    }
+
+    fn for_trace(trace: &Trace<AllocOp>) -> Self {
+        Self::sized_for(trace)
+    }
+
+    fn handles(&mut self) -> &mut HandleMap<()> {
+        self.no_ids()
     }
 
     fn run<H: HandleIds<()>>(

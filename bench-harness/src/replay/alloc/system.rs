@@ -5,7 +5,7 @@ use super::*;
 
 /// One block from the global allocator, with the layout it was allocated with; freed on drop.
 #[derive(Debug)]
-struct SystemBlock {
+pub struct SystemBlock {
     ptr: NonNull<u8>,
     layout: Layout,
 }
@@ -62,18 +62,11 @@ impl Drop for SystemBlock {
 /// [`Replayer::Id`] is `()`): the global allocator's addresses are not reproducible from one
 /// fresh state to the next, so they cannot be resolved by a dry run. Its times include that
 /// random read per `Free` and `Realloc`, which the designs' resolved replays do not pay.
-#[derive(Debug, Default)]
-pub struct SystemAlloc {
-    /// `blocks[k]`: handle `k`'s block while live.
-    blocks: Vec<Option<SystemBlock>>,
-    live: usize,
-    /// Unused (no IDs to resolve).
-    no_ids: HandleMap<()>,
-}
+pub type SystemAlloc = ByHandle<SystemBlock>;
 
 impl Replayer for SystemAlloc {
     type Family = AllocFamily;
-    /// None: the replay keeps each handle's block itself (see the type's doc).
+    /// None: the replay keeps each handle's block itself (see [`ByHandle`]).
     type Id = ();
 
     fn design_name() -> &'static str {
@@ -81,15 +74,11 @@ impl Replayer for SystemAlloc {
     }
 
     fn for_trace(trace: &Trace<AllocOp>) -> Self {
-        Self {
-            blocks: Vec::with_capacity(trace.handle_count()),
-            live: 0,
-            no_ids: HandleMap::default(),
-        }
+        Self::sized_for(trace)
     }
 
     fn handles(&mut self) -> &mut HandleMap<()> {
-        &mut self.no_ids
+        self.no_ids()
     }
 
     #[inline(never)]
