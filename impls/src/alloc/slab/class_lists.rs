@@ -1,8 +1,8 @@
 //! `slab_class_lists`' free blocks: one doubly linked list per size class through the free
 //! blocks of all the class's pages, most recently freed first. What it takes from
-//! `buddy_alloc` (the fastest peer on `alloc-fixed-size`): that crate keeps one circular doubly
-//! linked list per order through its free blocks, so an allocation pops a list and a free
-//! pushes one, whatever page or buddy the block sits in.
+//! `buddy_alloc` (the peer `slab_alloc` trails on `alloc-fixed-size`): that crate keeps one
+//! circular doubly linked list per order through its free blocks, so an allocation pops a list
+//! and a free pushes one, whatever page or buddy the block sits in.
 //!
 //! A free block holds its links in its first 8 bytes: the next and the previous free block of
 //! its class as `u32` block numbers (`offset / 8`, [`NONE`] at the ends), so an arena is at

@@ -30,7 +30,7 @@
 //! by one class cannot serve another, so mixed sizes strand free blocks (external
 //! fragmentation), and runs are page-granular.
 //!
-//! Metadata: the page table on the host heap (28 bytes per page) and a list head per class. A
+//! Metadata: the page table on the host heap (24 bytes per page) and a list head per class. A
 //! host table of requested sizes (one entry per `min_block`, as in [`buddy`](super::buddy))
 //! keeps `bytes_requested_live` exact for `free(offset)` and detects bad frees in every build;
 //! it is benchmark accounting, not counted as metadata.
@@ -119,6 +119,8 @@ struct Page {
     prev: u32,
     next: u32,
 }
+
+const _: () = assert!(size_of::<Page>() == 24);
 
 impl Page {
     const FREE: Page = Page {
