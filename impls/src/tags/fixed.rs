@@ -48,13 +48,12 @@ impl TagList for Record {
         tags_per_entity_cap: Some(MAX_TAGS),
     };
 
+    /// The article's `if (n == MAX_TAGS)` test as the slot's own bounds check, so the write
+    /// needs no second one.
     #[inline]
     fn push_tag(&mut self, tag: Tag, _: &mut u64) -> Result<(), usize> {
-        let n = self.n as usize;
-        if n == MAX_TAGS {
-            return Err(MAX_TAGS);
-        }
-        self.tags[n] = tag;
+        let slot = self.tags.get_mut(self.n as usize).ok_or(MAX_TAGS)?;
+        *slot = tag;
         self.n += 1;
         Ok(())
     }
