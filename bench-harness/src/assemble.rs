@@ -136,13 +136,7 @@ impl Verdict {
         let estimate = median_interval(&mut timing.ns_per_replay.clone());
         let mut b = self.into_benchmark(estimate, Some(timing.ns_per_replay));
         if b.verified {
-            b.rounds = Some(Rounds {
-                session,
-                iters: timing.iters,
-                to_reference: None,
-                to_best: None,
-                instances: timing.instances,
-            });
+            b.rounds = Some(Rounds::new(session, timing.iters, timing.instances));
         }
         b
     }

@@ -9,22 +9,12 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use impls::id_table::{DesignVisitor, IdTable, for_each_design};
+use impls::xorshift::XorShift;
 
 /// The 32-byte payload the reports use.
 type Payload = [u64; 4];
 
 const REPEATS: usize = 30;
-
-/// A small deterministic PRNG (xorshift64) so runs are comparable.
-struct XorShift(u64);
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// Fastest of `REPEATS` runs of `sum`, in ns per live object; checks every run's digest.
 fn time_per_object(live: usize, expected: u64, mut sum: impl FnMut() -> u64) -> f64 {

@@ -14,20 +14,10 @@ use std::time::Instant;
 use impls::id_table::IdTable;
 use impls::id_table::pool_lowest::PoolLowest;
 use impls::id_table::pool_sorted_vec::PoolSortedVec;
+use impls::xorshift::XorShift;
 
 /// Removes timed per point.
 const TIMED: usize = 1_000;
-
-/// A small deterministic PRNG (xorshift64) so runs are comparable.
-struct XorShift(u64);
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// ns per remove with `free` free slots, best of three tables.
 fn remove_ns<D: IdTable<u64>>(free: usize) -> f64 {

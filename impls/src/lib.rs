@@ -61,6 +61,7 @@ pub mod spatial;
 pub mod spawn;
 pub mod tags;
 pub mod transforms;
+pub mod xorshift;
 
 pub use error::TableError;
 pub use kind::DesignKind;

@@ -323,10 +323,15 @@ impl fmt::Display for Quantity {
     }
 }
 
-/// A metric a benchmark carries.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A metric a benchmark carries, as results.json names it.
+pub type Metric = MetricOf<String>;
+
+/// A metric a benchmark carries, its family field named by `F`: [`Metric`] (an owned name, in
+/// results.json) or [`ClaimMetric`](crate::ClaimMetric) (a `&'static str`, in the families'
+/// claim tables).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Metric {
+pub enum MetricOf<F> {
     /// Nanoseconds per work unit (the bench's timing; not deterministic).
     Time,
     /// Simulated instructions per work unit (callgrind).
@@ -345,12 +350,30 @@ pub enum Metric {
     LatencyMax,
     /// A field of the family's own metrics (`FamilyMetrics`), by its results.json name,
     /// e.g. `garbage_after_last_frame`.
-    Family(String),
+    Family(F),
     /// 1 when the design verified on the trace, 0 when it failed verification or its replay
     /// ran past its documented limits (the reason is shown): "a LIFO free list with 16-bit
     /// generations resolves a stale ID after 64K reuses" is a claim about this. A trace its
     /// limits refused before any replay (`Benchmark::refused`) gives no value.
     Verified,
+}
+
+impl<F> MetricOf<F> {
+    /// The same metric, its family field name mapped by `f`.
+    pub fn map_family<G>(self, f: impl FnOnce(F) -> G) -> MetricOf<G> {
+        match self {
+            MetricOf::Time => MetricOf::Time,
+            MetricOf::Instructions => MetricOf::Instructions,
+            MetricOf::D1Misses => MetricOf::D1Misses,
+            MetricOf::LlMisses => MetricOf::LlMisses,
+            MetricOf::I1Misses => MetricOf::I1Misses,
+            MetricOf::AllocCallsPerOp => MetricOf::AllocCallsPerOp,
+            MetricOf::BytesPerObject => MetricOf::BytesPerObject,
+            MetricOf::LatencyMax => MetricOf::LatencyMax,
+            MetricOf::Family(field) => MetricOf::Family(f(field)),
+            MetricOf::Verified => MetricOf::Verified,
+        }
+    }
 }
 
 impl Metric {

@@ -30,7 +30,9 @@
 //! assert_eq!(claims[0].quantity.operands()[1].design, "holey");
 //! ```
 
-use crate::claim::{Across, Claim, Metric, Operand, Quantity, RatioAcross, Rule, Sizes, Untested};
+use crate::claim::{
+    Across, Claim, Metric, MetricOf, Operand, Quantity, RatioAcross, Rule, Sizes, Untested,
+};
 
 /// A [`Claim`] with borrowed text: one row of a family's table of claims.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -252,46 +254,13 @@ impl From<OperandSpec> for Operand {
     }
 }
 
-/// A [`Metric`] with a borrowed family field name: one variant per variant of [`Metric`].
+/// A [`Metric`] with a borrowed family field name, for the claim tables' `const`s.
 /// (Not `MetricSpec`: that is a family metric's declaration, [`crate::MetricSpec`].)
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClaimMetric {
-    /// [`Metric::Time`].
-    Time,
-    /// [`Metric::Instructions`].
-    Instructions,
-    /// [`Metric::D1Misses`].
-    D1Misses,
-    /// [`Metric::LlMisses`].
-    LlMisses,
-    /// [`Metric::I1Misses`].
-    I1Misses,
-    /// [`Metric::AllocCallsPerOp`].
-    AllocCallsPerOp,
-    /// [`Metric::BytesPerObject`].
-    BytesPerObject,
-    /// [`Metric::LatencyMax`].
-    LatencyMax,
-    /// [`Metric::Family`]: a field of the family's own metrics by its results.json name.
-    Family(&'static str),
-    /// [`Metric::Verified`].
-    Verified,
-}
+pub type ClaimMetric = MetricOf<&'static str>;
 
 impl From<ClaimMetric> for Metric {
     fn from(spec: ClaimMetric) -> Self {
-        match spec {
-            ClaimMetric::Time => Metric::Time,
-            ClaimMetric::Instructions => Metric::Instructions,
-            ClaimMetric::D1Misses => Metric::D1Misses,
-            ClaimMetric::LlMisses => Metric::LlMisses,
-            ClaimMetric::I1Misses => Metric::I1Misses,
-            ClaimMetric::AllocCallsPerOp => Metric::AllocCallsPerOp,
-            ClaimMetric::BytesPerObject => Metric::BytesPerObject,
-            ClaimMetric::LatencyMax => Metric::LatencyMax,
-            ClaimMetric::Family(field) => Metric::family(field),
-            ClaimMetric::Verified => Metric::Verified,
-        }
+        spec.map_family(str::to_string)
     }
 }
 

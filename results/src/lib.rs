@@ -69,7 +69,7 @@ pub mod status;
 pub mod step;
 pub mod verdict;
 
-pub use claim::{Claim, Metric, Operand, Quantity, Rule, Sizes, Untested};
+pub use claim::{Claim, Metric, MetricOf, Operand, Quantity, Rule, Sizes, Untested};
 pub use claim_spec::{ClaimMetric, ClaimSpec, OperandSpec, QuantitySpec, UntestedSpec};
 pub use family::{Family, FamilyRecord, UnknownFamily};
 pub use family_metrics::{FamilyMetrics, MetricValue};

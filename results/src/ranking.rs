@@ -415,13 +415,7 @@ mod tests {
         b.status = crate::Status::Verified;
         b.samples_ns_per_op = samples.to_vec();
         b.ns_per_op = median_interval(&mut samples.to_vec());
-        b.rounds = Some(Rounds {
-            session,
-            iters: 1,
-            to_reference: None,
-            to_best: None,
-            instances: Vec::new(),
-        });
+        b.rounds = Some(Rounds::new(session, 1, Vec::new()));
         b
     }
 

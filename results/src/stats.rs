@@ -68,6 +68,21 @@ pub struct Rounds {
     pub instances: Vec<u32>,
 }
 
+impl Rounds {
+    /// The rounds of `session`, `iters` body replays per sample, `instances` rounds per
+    /// instance, before the cell's paired ratios are filled
+    /// ([`Results::fill_paired_ratios`](crate::Results::fill_paired_ratios)).
+    pub fn new(session: u64, iters: u64, instances: Vec<u32>) -> Self {
+        Rounds {
+            session,
+            iters,
+            to_reference: None,
+            to_best: None,
+            instances,
+        }
+    }
+}
+
 /// One design's time over another's, from the rounds they shared.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PairedRatio {

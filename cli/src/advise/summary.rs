@@ -249,13 +249,7 @@ mod tests {
         b.status = Status::Verified;
         b.samples_ns_per_op = samples.to_vec();
         b.ns_per_op = median_interval(&mut samples.to_vec());
-        b.rounds = Some(Rounds {
-            session: 1,
-            iters: 1,
-            to_reference: None,
-            to_best: None,
-            instances: Vec::new(),
-        });
+        b.rounds = Some(Rounds::new(1, 1, Vec::new()));
         b
     }
 

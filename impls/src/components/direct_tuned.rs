@@ -25,7 +25,7 @@ use super::columns::Columns;
 use super::entities::{Entities, Entity};
 use super::{
     ComponentDesignInfo, ComponentDesignKind, ComponentError, ComponentStore, Destruction,
-    PointMass, VectorField, count_capacity_change,
+    PointMass, VectorField, check_instances, count_capacity_change,
 };
 use crate::DesignMeta;
 
@@ -225,13 +225,7 @@ impl ComponentStore for DirectTuned {
             }
             held += 1;
         }
-        if held != self.instances {
-            return Err(format!(
-                "{held} instances held, recorded {}",
-                self.instances
-            ));
-        }
-        Ok(())
+        check_instances(held, self.instances)
     }
 }
 

@@ -24,7 +24,7 @@ use std::mem::MaybeUninit;
 
 use super::entities::Entity;
 use super::{
-    ComponentDesignInfo, ComponentError, ComponentStore, PointMass, VectorField,
+    ComponentDesignInfo, ComponentError, ComponentStore, PointMass, VectorField, check_instances,
     count_capacity_change,
 };
 use crate::id_table::IdTable;
@@ -106,9 +106,7 @@ impl<T> ScatteredBoxes<T> {
         self.spare.extend((0..batch).map(|_| Box::new_uninit()));
         *calls += batch as u64;
         for i in (1..self.spare.len()).rev() {
-            self.rng ^= self.rng << 13;
-            self.rng ^= self.rng >> 7;
-            self.rng ^= self.rng << 17;
+            self.rng = crate::xorshift::step(self.rng);
             self.spare.swap(i, (self.rng % (i as u64 + 1)) as usize);
         }
     }
@@ -283,13 +281,7 @@ impl<O: GameObject> ComponentStore for GameObjects<O> {
             }
             total += held;
         }
-        if total != self.instances {
-            return Err(format!(
-                "{total} point masses, counter says {}",
-                self.instances
-            ));
-        }
-        Ok(())
+        check_instances(total, self.instances)
     }
 }
 

@@ -547,6 +547,18 @@ pub trait CopyRun<E> {
         M: FnMut(Er) -> Result<bool, Em>;
 }
 
+/// A store's `check_invariants` on its instance counter: `Ok` when the point masses it holds by
+/// a walk of its data, `held`, are the `recorded` its counter says.
+pub(crate) fn check_instances(held: usize, recorded: usize) -> Result<(), String> {
+    if held == recorded {
+        Ok(())
+    } else {
+        Err(format!(
+            "{held} point masses held, the counter says {recorded}"
+        ))
+    }
+}
+
 /// Counts one allocator call if a buffer's capacity changed from `before` to `after`.
 #[inline]
 pub(crate) fn count_capacity_change(before: usize, after: usize, calls: &mut u64) {

@@ -466,9 +466,7 @@ mod tests {
         let mut closest = u64::MAX;
         let mut rng = 0x2545_F491_4F6C_DD1D_u64;
         for value in 0..200_000 {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
+            rng = crate::xorshift::step(rng);
             // Drift the population between 0 and about 40 live objects.
             let insert = live.is_empty() || (rng % 40) as usize >= live.len() / 2 + 10;
             if insert {

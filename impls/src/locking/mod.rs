@@ -132,9 +132,7 @@ pub trait GameplayApi {
 pub fn script_work(mut x: u64, iters: u32) -> u64 {
     x |= 1;
     for _ in 0..iters {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        x = crate::xorshift::step(x);
     }
     x
 }

@@ -210,9 +210,7 @@ mod tests {
         let mut std = StdFirstMap::default();
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for step in 0..50_000u32 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            x = crate::xorshift::step(x);
             let key = (x % 3000) as Key;
             if x % 3 == 0 {
                 FirstMap::remove(&mut open, key);

@@ -187,12 +187,35 @@ fn two_rounds<S, E: Copy>(
     created
 }
 
+/// Runs `each` in [`two_rounds`] on a new store of design `$design` (of a family whose stores
+/// create and destroy entities, check themselves and report their calls alike: tags and
+/// DataComponent) and records the store's own count beside the allocator's into `$run`.
+macro_rules! entity_rounds {
+    ($run:expr, $family:literal, $design:ty, $each:expr) => {{
+        let mut seen = 0;
+        let mut store = counted(&mut seen, <$design>::new);
+        let created = two_rounds(
+            &mut store,
+            &mut seen,
+            |s| s.create_entity().unwrap(),
+            $each,
+            |s, e| s.destroy_entity(e).unwrap(),
+        );
+        store.check_invariants().unwrap();
+        $run.push(Outcome::measured(
+            $family,
+            <$design>::INFO.meta.name,
+            store.allocator_calls(),
+            seen,
+            created,
+        ));
+    }};
+}
+
 struct KvRun(Vec<Outcome>);
 
 impl KvDesignVisitor for KvRun {
     fn visit<D: DataStore + 'static>(&mut self) {
-        let mut seen = 0;
-        let mut store = counted(&mut seen, D::new);
         let long = "a string long enough to outgrow the buffer it started in".repeat(3);
         let floats: Vec<u8> = (0..40u32).flat_map(|i| (i as f32).to_ne_bytes()).collect();
         let each = |store: &mut D, seen: &mut u64, _round: u32, i: u32, e| {
@@ -217,21 +240,7 @@ impl KvDesignVisitor for KvRun {
                 counted(seen, || store.remove(e, 0)).unwrap();
             }
         };
-        let created = two_rounds(
-            &mut store,
-            &mut seen,
-            |s| s.create_entity().unwrap(),
-            each,
-            |s, e| s.destroy_entity(e).unwrap(),
-        );
-        store.check_invariants().unwrap();
-        self.0.push(Outcome::measured(
-            "data_component",
-            D::INFO.meta.name,
-            store.allocator_calls(),
-            seen,
-            created,
-        ));
+        entity_rounds!(self.0, "data_component", D, each);
     }
 }
 
@@ -246,8 +255,6 @@ struct TagRun(Vec<Outcome>);
 
 impl TagDesignVisitor for TagRun {
     fn visit<D: TagStore + 'static>(&mut self) {
-        let mut seen = 0;
-        let mut store = counted(&mut seen, D::new);
         let each = |store: &mut D, seen: &mut u64, round: u32, i: u32, e| {
             // From one tag to 40 (lists that grow past the chunked designs' chunks), within a
             // fixed-capacity design's cap.
@@ -264,21 +271,7 @@ impl TagDesignVisitor for TagRun {
                 counted(seen, || store.add_tag(e, 1)).unwrap();
             }
         };
-        let created = two_rounds(
-            &mut store,
-            &mut seen,
-            |s| s.create_entity().unwrap(),
-            each,
-            |s, e| s.destroy_entity(e).unwrap(),
-        );
-        store.check_invariants().unwrap();
-        self.0.push(Outcome::measured(
-            "tags",
-            D::INFO.meta.name,
-            store.allocator_calls(),
-            seen,
-            created,
-        ));
+        entity_rounds!(self.0, "tags", D, each);
     }
 }
 

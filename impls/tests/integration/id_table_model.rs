@@ -293,7 +293,7 @@ impl DesignVisitor<Value> for ChurnTest {
         let mut table = D::new();
         let mut live: Vec<(D::Id, Value)> = Vec::new();
         let mut dead: Vec<D::Id> = Vec::new();
-        let mut rng = support::XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut rng = impls::xorshift::XorShift(0x9E37_79B9_7F4A_7C15);
         for value in 0..target as Value {
             live.push((table.insert(value).unwrap(), value));
         }

@@ -175,7 +175,7 @@ impl TagDesignVisitor for ChurnTest {
         let name = D::INFO.meta.name;
         let cap = D::INFO.tags_per_entity_cap.unwrap_or(usize::MAX);
         let mut store = D::new();
-        let mut rng = support::XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut rng = impls::xorshift::XorShift(0x9E37_79B9_7F4A_7C15);
         let mut model = ModelStore::new();
         // `live[i]`: the handle of the i-th live entity, the same in the store and the model.
         let mut live: Vec<Entity> = (0..400)
@@ -271,7 +271,7 @@ fn visit_all_yields_exactly_the_model_pairs_after_heavy_churn() {
 fn chains_become_contiguous_after_accesses<const K: usize>() {
     use impls::tags::sorted_chunks::SortedChunks;
     let mut store = SortedChunks::<K>::new();
-    let mut rng = support::XorShift(0x2545_F491_4F6C_DD1D);
+    let mut rng = impls::xorshift::XorShift(0x2545_F491_4F6C_DD1D);
     let entities: Vec<Entity> = (0..300).map(|_| store.create_entity().unwrap()).collect();
     // Interleaved growth and shrinking: chains of 1..10 chunks spread over the buffer.
     for _ in 0..30_000 {

@@ -47,13 +47,7 @@ pub(crate) fn interleaved(designs: &[(&str, &[f64])], session: u64) -> Results {
     for &(design, samples) in designs {
         let estimate = median_interval(&mut samples.to_vec()).expect("samples");
         let mut b = verified(design, samples, estimate);
-        b.rounds = Some(Rounds {
-            session,
-            iters: 1,
-            to_reference: None,
-            to_best: None,
-            instances: Vec::new(),
-        });
+        b.rounds = Some(Rounds::new(session, 1, Vec::new()));
         results.benchmarks.push(b);
     }
     results.fill_paired_ratios();

@@ -14,13 +14,7 @@ fn run(times: &[(&str, &[f64])]) -> Results {
         b.status = Status::Verified;
         b.ns_per_op = median_interval(&mut samples.to_vec());
         b.samples_ns_per_op = samples.to_vec();
-        b.rounds = Some(Rounds {
-            session: 1,
-            iters: 1,
-            to_reference: None,
-            to_best: None,
-            instances: Vec::new(),
-        });
+        b.rounds = Some(Rounds::new(1, 1, Vec::new()));
         r.benchmarks.push(b);
     }
     r

@@ -72,13 +72,7 @@ fn timed(design: &str, n: u64, samples: &[f64]) -> Benchmark {
     let mut s = samples.to_vec();
     b.ns_per_op = crate::stats::median_interval(&mut s);
     b.samples_ns_per_op = samples.to_vec();
-    b.rounds = Some(Rounds {
-        session: 7,
-        iters: 1,
-        to_reference: None,
-        to_best: None,
-        instances: Vec::new(),
-    });
+    b.rounds = Some(Rounds::new(7, 1, Vec::new()));
     b
 }
 

@@ -69,7 +69,7 @@ mod reference;
 mod system;
 
 pub use metrics::{first_failure_fill, measure};
-pub use model::{AllocModel, ByHandle};
+pub use model::{AllocModel, ByHandle, HeldBlock};
 pub use system::{SystemAlloc, SystemBlock};
 
 family_marker! {
@@ -182,6 +182,23 @@ pub struct AllocDigest {
     /// Wrapping sum of [`read_head`] of the first `min(old, new, 8)` bytes after every
     /// `Realloc`.
     pub kept_sum: u64,
+}
+
+impl AllocDigest {
+    /// A block about to be freed or resized: its stamps read into
+    /// [`stamp_sum`](Self::stamp_sum).
+    #[inline(always)]
+    pub fn read(&mut self, block: &[u8]) {
+        self.stamp_sum = self.stamp_sum.wrapping_add(read_stamps(block));
+    }
+
+    /// A `Realloc` done: the first `kept` bytes of the block at its new place read into
+    /// [`kept_sum`](Self::kept_sum), and the op counted.
+    #[inline(always)]
+    pub fn resized(&mut self, block: &[u8], kept: usize) {
+        self.kept_sum = self.kept_sum.wrapping_add(read_head(block, kept));
+        self.reallocs += 1;
+    }
 }
 
 impl ReplayDigest<AllocOp> for AllocDigest {
@@ -363,8 +380,7 @@ impl<A: BlockAllocator> AllocReplay<A> {
                 };
             }
         };
-        let (mut allocs, mut frees, mut reallocs) = (0u64, 0u64, 0u64);
-        let (mut stamp_sum, mut kept_sum) = (0u64, 0u64);
+        let mut d = AllocDigest::default();
         let mut requested = self.requested;
         for (index, &op) in ops.iter().enumerate() {
             match op {
@@ -383,26 +399,24 @@ impl<A: BlockAllocator> AllocReplay<A> {
                         })
                         .map_err(|e| ReplayError::at(index, op, e))?;
                     requested += size as usize;
-                    allocs += 1;
+                    d.allocs += 1;
                 }
                 AllocOp::Free(h) => {
                     let b = blocks.id(h);
-                    stamp_sum =
-                        stamp_sum.wrapping_add(read_stamps(a.bytes(b.offset, b.size as usize)));
+                    d.read(a.bytes(b.offset, b.size as usize));
                     a.free(b.offset)
                         .map_err(|e| ReplayError::at(index, op, e))?;
                     requested -= b.size as usize;
-                    frees += 1;
+                    d.frees += 1;
                 }
                 AllocOp::Realloc { block: h, size } => {
                     let b = blocks.id(h);
-                    stamp_sum =
-                        stamp_sum.wrapping_add(read_stamps(a.bytes(b.offset, b.size as usize)));
+                    d.read(a.bytes(b.offset, b.size as usize));
                     let offset = a
                         .realloc(b.offset, b.size as usize, b.align as usize, size as usize)
                         .map_err(|e| ReplayError::at(index, op, e))?;
                     let kept = b.size.min(size).min(8) as usize;
-                    kept_sum = kept_sum.wrapping_add(read_head(a.bytes(offset, kept), kept));
+                    d.resized(a.bytes(offset, kept), kept);
                     write_stamps(a.bytes_mut(offset, size as usize), h);
                     blocks
                         .reassigned(
@@ -415,19 +429,12 @@ impl<A: BlockAllocator> AllocReplay<A> {
                         )
                         .map_err(|e| ReplayError::at(index, op, e))?;
                     requested = requested - b.size as usize + size as usize;
-                    reallocs += 1;
                 }
             }
         }
-        self.live = self.live + allocs as usize - frees as usize;
+        self.live = self.live + d.allocs as usize - d.frees as usize;
         self.requested = requested;
-        Ok(AllocDigest {
-            allocs,
-            frees,
-            reallocs,
-            stamp_sum,
-            kept_sum,
-        })
+        Ok(d)
     }
 
     /// Requested bytes of the live blocks by the replayer's own count.

@@ -65,9 +65,7 @@ use impls::alloc::slab::{Slab, SlabClassLists};
 use workloads::Trace;
 use workloads::alloc::{AllocOp, BlockHandle};
 
-use super::{
-    AllocDigest, AllocFamily, AllocReplay, MIN_BLOCK, read_head, read_stamps, write_stamps,
-};
+use super::{AllocDigest, AllocFamily, AllocReplay, MIN_BLOCK, write_stamps};
 use crate::host::Stopwatch;
 use crate::replay::contract::{ReferenceLoop, Replayer, sum_passes};
 
@@ -253,8 +251,7 @@ unsafe fn replay_ops<C: CrateCalls>(
     ops: &[DirectOp],
     held: &mut [Held],
 ) -> Result<AllocDigest, usize> {
-    let (mut allocs, mut frees, mut reallocs) = (0u64, 0u64, 0u64);
-    let (mut stamp_sum, mut kept_sum) = (0u64, 0u64);
+    let mut d = AllocDigest::default();
     for (index, &op) in ops.iter().enumerate() {
         match op {
             DirectOp::Alloc { handle, layout } => {
@@ -264,29 +261,27 @@ unsafe fn replay_ops<C: CrateCalls>(
                 // SAFETY: the block just allocated, `layout.size()` bytes.
                 write_stamps(unsafe { block(ptr, layout.size()) }, handle);
                 held[handle as usize] = Held::new(ptr, layout);
-                allocs += 1;
+                d.allocs += 1;
             }
             DirectOp::Free(handle) => {
                 let b = held[handle as usize];
                 // SAFETY: a live block (the caller's contract), `b.size` bytes.
-                stamp_sum =
-                    stamp_sum.wrapping_add(read_stamps(unsafe { block(b.ptr, b.size as usize) }));
+                d.read(unsafe { block(b.ptr, b.size as usize) });
                 // SAFETY: a live block of `crate_`, allocated with `b.layout()`.
                 unsafe { crate_.free(b.ptr, b.layout()) };
-                frees += 1;
+                d.frees += 1;
             }
             DirectOp::Realloc { handle, size } => {
                 let b = held[handle as usize];
                 // SAFETY: as for `Free`.
-                stamp_sum =
-                    stamp_sum.wrapping_add(read_stamps(unsafe { block(b.ptr, b.size as usize) }));
+                d.read(unsafe { block(b.ptr, b.size as usize) });
                 // SAFETY: as for `Free`.
                 let Some(ptr) = (unsafe { crate_.realloc(b.ptr, b.layout(), size) }) else {
                     return Err(index);
                 };
                 let kept = (b.size as usize).min(size).min(8);
                 // SAFETY: the block the crate returned, `size >= kept` bytes.
-                kept_sum = kept_sum.wrapping_add(read_head(unsafe { block(ptr, kept) }, kept));
+                d.resized(unsafe { block(ptr, kept) }, kept);
                 // SAFETY: as above, `size` bytes.
                 write_stamps(unsafe { block(ptr, size) }, handle);
                 held[handle as usize] = Held {
@@ -294,17 +289,10 @@ unsafe fn replay_ops<C: CrateCalls>(
                     size: size as u32,
                     align: b.align,
                 };
-                reallocs += 1;
             }
         }
     }
-    Ok(AllocDigest {
-        allocs,
-        frees,
-        reallocs,
-        stamp_sum,
-        kept_sum,
-    })
+    Ok(d)
 }
 
 /// A design whose own API the `ref-direct-<design>` loop calls directly: a peer's crate (its
@@ -403,8 +391,7 @@ fn replay_own<A: BlockAllocator>(
     ops: &[DirectOp],
     held: &mut [OwnBlock],
 ) -> Result<AllocDigest, usize> {
-    let (mut allocs, mut frees, mut reallocs) = (0u64, 0u64, 0u64);
-    let (mut stamp_sum, mut kept_sum) = (0u64, 0u64);
+    let mut d = AllocDigest::default();
     for (index, &op) in ops.iter().enumerate() {
         match op {
             DirectOp::Alloc { handle, layout } => {
@@ -417,42 +404,35 @@ fn replay_own<A: BlockAllocator>(
                     size: layout.size() as u32,
                     align: layout.align() as u32,
                 };
-                allocs += 1;
+                d.allocs += 1;
             }
             DirectOp::Free(handle) => {
                 let b = held[handle as usize];
-                stamp_sum = stamp_sum.wrapping_add(read_stamps(a.bytes(b.offset, b.size as usize)));
+                d.read(a.bytes(b.offset, b.size as usize));
                 if a.free(b.offset).is_err() {
                     return Err(index);
                 }
-                frees += 1;
+                d.frees += 1;
             }
             DirectOp::Realloc { handle, size } => {
                 let b = held[handle as usize];
-                stamp_sum = stamp_sum.wrapping_add(read_stamps(a.bytes(b.offset, b.size as usize)));
+                d.read(a.bytes(b.offset, b.size as usize));
                 let Ok(offset) = a.realloc(b.offset, b.size as usize, b.align as usize, size)
                 else {
                     return Err(index);
                 };
                 let kept = (b.size as usize).min(size).min(8);
-                kept_sum = kept_sum.wrapping_add(read_head(a.bytes(offset, kept), kept));
+                d.resized(a.bytes(offset, kept), kept);
                 write_stamps(a.bytes_mut(offset, size), handle);
                 held[handle as usize] = OwnBlock {
                     offset,
                     size: size as u32,
                     align: b.align,
                 };
-                reallocs += 1;
             }
         }
     }
-    Ok(AllocDigest {
-        allocs,
-        frees,
-        reallocs,
-        stamp_sum,
-        kept_sum,
-    })
+    Ok(d)
 }
 
 /// Our design of the given type, called through its own [`BlockAllocator`] methods.

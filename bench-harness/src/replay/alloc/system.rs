@@ -10,8 +10,9 @@ pub struct SystemBlock {
     layout: Layout,
 }
 
-impl SystemBlock {
-    /// A block of `size >= 1` bytes aligned to `align` (a power of two).
+impl HeldBlock for SystemBlock {
+    const NAME: &'static str = "system";
+
     fn new(size: usize, align: usize) -> Self {
         let layout = Layout::from_size_align(size, align).expect("a valid trace's layout");
         // SAFETY: `layout` has a non-zero size (a valid trace asks for at least 1 byte).
@@ -20,8 +21,7 @@ impl SystemBlock {
         Self { ptr, layout }
     }
 
-    /// Resizes to `size >= 1` bytes with the global allocator's `realloc`, keeping the first
-    /// `min(old, size)` bytes.
+    /// With the global allocator's `realloc`.
     fn resize(&mut self, size: usize) {
         let layout =
             Layout::from_size_align(size, self.layout.align()).expect("a valid trace's layout");
@@ -63,81 +63,3 @@ impl Drop for SystemBlock {
 /// fresh state to the next, so they cannot be resolved by a dry run. Its times include that
 /// random read per `Free` and `Realloc`, which the designs' resolved replays do not pay.
 pub type SystemAlloc = ByHandle<SystemBlock>;
-
-impl Replayer for SystemAlloc {
-    type Family = AllocFamily;
-    /// None: the replay keeps each handle's block itself (see [`ByHandle`]).
-    type Id = ();
-
-    fn design_name() -> &'static str {
-        "system"
-    }
-
-    fn for_trace(trace: &Trace<AllocOp>) -> Self {
-        Self::sized_for(trace)
-    }
-
-    fn handles(&mut self) -> &mut HandleMap<()> {
-        self.no_ids()
-    }
-
-    #[inline(never)]
-    fn run<H: HandleIds<()>>(
-        &mut self,
-        ops: &[AllocOp],
-        _ids: &mut H,
-    ) -> Result<AllocDigest, ReplayError> {
-        let (mut allocs, mut frees, mut reallocs) = (0u64, 0u64, 0u64);
-        let (mut stamp_sum, mut kept_sum) = (0u64, 0u64);
-        let blocks = &mut self.blocks;
-        for &op in ops {
-            match op {
-                AllocOp::Alloc { size, align } => {
-                    let mut block = SystemBlock::new(size as usize, align as usize);
-                    write_stamps(block.bytes_mut(), blocks.len() as BlockHandle);
-                    blocks.push(Some(block));
-                    allocs += 1;
-                }
-                AllocOp::Free(h) => {
-                    let block = blocks[h as usize].take().expect("a live block");
-                    stamp_sum = stamp_sum.wrapping_add(read_stamps(block.bytes()));
-                    drop(block);
-                    frees += 1;
-                }
-                AllocOp::Realloc { block: h, size } => {
-                    let block = blocks[h as usize].as_mut().expect("a live block");
-                    stamp_sum = stamp_sum.wrapping_add(read_stamps(block.bytes()));
-                    let kept = block.layout.size().min(size as usize).min(8);
-                    block.resize(size as usize);
-                    kept_sum = kept_sum.wrapping_add(read_head(block.bytes(), kept));
-                    write_stamps(block.bytes_mut(), h);
-                    reallocs += 1;
-                }
-            }
-        }
-        self.live = self.live + allocs as usize - frees as usize;
-        Ok(AllocDigest {
-            allocs,
-            frees,
-            reallocs,
-            stamp_sum,
-            kept_sum,
-        })
-    }
-
-    fn memory_bytes(&self) -> u64 {
-        self.blocks
-            .iter()
-            .flatten()
-            .map(|b| b.layout.size() as u64)
-            .sum()
-    }
-
-    fn live_count(&self) -> usize {
-        self.live
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        Ok(())
-    }
-}

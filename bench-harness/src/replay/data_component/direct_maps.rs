@@ -75,18 +75,36 @@ fn heap_value(value: ValueRef<'_>) -> HeapValue {
     HeapValue::new(value, &mut 0)
 }
 
+/// The [`DirectMaps`] items of the maps that keep the trace's keys as they are and each value
+/// boxed as a [`HeapValue`] (the `litemap`, `std_hashmap` and `map_hashed` adapters), whose
+/// snapshots are in [`serial`]'s format.
+macro_rules! heap_entries {
+    () => {
+        type Key = Key;
+        type Value = HeapValue;
+
+        fn key(key: Key) -> Key {
+            key
+        }
+
+        fn value(value: ValueRef<'_>) -> Option<HeapValue> {
+            Some(heap_value(value))
+        }
+
+        #[inline]
+        fn term(handle: EntityHandle, key: Key, value: &HeapValue) -> Option<u64> {
+            Some(mix_entry(handle, key, &value.as_ref()))
+        }
+
+        fn read_snapshot(bytes: &[u8], handle: EntityHandle) -> Option<(u64, u64)> {
+            read_serial(bytes, handle)
+        }
+    };
+}
+
 impl DirectMaps for LiteMapPeer {
     type Map = EntityMap;
-    type Key = Key;
-    type Value = HeapValue;
-
-    fn key(key: Key) -> Key {
-        key
-    }
-
-    fn value(value: ValueRef<'_>) -> Option<HeapValue> {
-        Some(heap_value(value))
-    }
+    heap_entries!();
 
     /// `LiteMap::insert`.
     #[inline]
@@ -98,11 +116,6 @@ impl DirectMaps for LiteMapPeer {
     #[inline]
     fn lookup<'m>(map: &'m EntityMap, key: &Key) -> Option<&'m HeapValue> {
         map.get(key)
-    }
-
-    #[inline]
-    fn term(handle: EntityHandle, key: Key, value: &HeapValue) -> Option<u64> {
-        Some(mix_entry(handle, key, &value.as_ref()))
     }
 
     fn len(map: &EntityMap) -> usize {
@@ -122,10 +135,6 @@ impl DirectMaps for LiteMapPeer {
             serial::write_entry(out, key, value.as_ref());
         }
     }
-
-    fn read_snapshot(bytes: &[u8], handle: EntityHandle) -> Option<(u64, u64)> {
-        read_serial(bytes, handle)
-    }
 }
 
 /// `std_hashmap` (a `HashMap` per entity) and our `map_hashed` (a `BTreeMap`): the same
@@ -133,16 +142,7 @@ impl DirectMaps for LiteMapPeer {
 /// directly.
 impl<K: KeyMap + Clone + 'static> DirectMaps for Entities<MapComponent<K>> {
     type Map = K;
-    type Key = Key;
-    type Value = HeapValue;
-
-    fn key(key: Key) -> Key {
-        key
-    }
-
-    fn value(value: ValueRef<'_>) -> Option<HeapValue> {
-        Some(heap_value(value))
-    }
+    heap_entries!();
 
     /// `HashMap::insert` / `BTreeMap::insert`.
     #[inline]
@@ -155,11 +155,6 @@ impl<K: KeyMap + Clone + 'static> DirectMaps for Entities<MapComponent<K>> {
     #[inline]
     fn lookup<'m>(map: &'m K, key: &Key) -> Option<&'m HeapValue> {
         map.get(*key)
-    }
-
-    #[inline]
-    fn term(handle: EntityHandle, key: Key, value: &HeapValue) -> Option<u64> {
-        Some(mix_entry(handle, key, &value.as_ref()))
     }
 
     fn len(map: &K) -> usize {
@@ -178,10 +173,6 @@ impl<K: KeyMap + Clone + 'static> DirectMaps for Entities<MapComponent<K>> {
         for (key, value) in map.entries() {
             serial::write_entry(out, key, value.as_ref());
         }
-    }
-
-    fn read_snapshot(bytes: &[u8], handle: EntityHandle) -> Option<(u64, u64)> {
-        read_serial(bytes, handle)
     }
 }
 

@@ -321,19 +321,6 @@ macro_rules! every_design_agrees_with_the_model {
 
 pub(crate) use every_design_agrees_with_the_model;
 
-/// A small deterministic PRNG (xorshift64), so the churn tests need no extra dependency.
-pub struct XorShift(pub u64);
-
-impl XorShift {
-    /// The next value, reduced to `0..n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// Fails the test case, in `ctx`'s words, when the design's or the model's invariants are
 /// broken (as their `check_invariants` report it after an op).
 ///
