@@ -48,8 +48,8 @@ impl TagList for Record {
         tags_per_entity_cap: Some(MAX_TAGS),
     };
 
-    /// The article's `if (n == MAX_TAGS)` test as the slot's own bounds check, so the write
-    /// needs no second one.
+    /// The capacity test is the slot's own bounds check (`get_mut`), so the write needs no
+    /// second one.
     #[inline]
     fn push_tag(&mut self, tag: Tag, _: &mut u64) -> Result<(), usize> {
         let slot = self.tags.get_mut(self.n as usize).ok_or(MAX_TAGS)?;

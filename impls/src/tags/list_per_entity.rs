@@ -95,8 +95,9 @@ impl<L: TagList<P>, P> TagStore for ListPerEntity<L, P> {
     }
 
     /// Inlined into the replay's loop for every list type, as `has_tag`: left to the compiler,
-    /// `fixed`'s (a larger body than the peers' lists) stayed a call, which `dodbench cache`
-    /// shows as more simulated instructions per op than `arrayvec` on `tags-mutate-r0`.
+    /// `fixed`'s stayed a call out of that loop while the peers' lists were inlined, which
+    /// `dodbench cache --family tags --workload tags-mutate-r0` shows as more simulated
+    /// instructions per op for `fixed` than for `arrayvec`.
     #[inline(always)]
     fn remove_tag(&mut self, entity: Entity, tag: Tag) -> Result<bool, TagError> {
         let list = self.book.record_mut(&mut self.lists, entity)?;

@@ -1,4 +1,7 @@
-//! [`AllocModel`], the reference every allocator's replay is checked against.
+//! [`AllocModel`], the reference every allocator's replay is checked against, and the replay of
+//! blocks kept by handle ([`ByHandle`]) that it shares with the `system` time reference. The
+//! designs' replay ([`AllocReplay`]) and the direct loops are separate code, so the model's
+//! digest still checks them with a loop of its own.
 
 use super::*;
 
