@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use results::ranking::{cells, rank};
+use results::standing::{Side, Standing};
 use results::{Results, Status};
 
 pub use results::schema::REFERENCE_RUN;
@@ -97,6 +98,11 @@ pub fn blocks(
             page: "docs/reference-loops.md",
             name: "called-directly",
             text: called_directly(run),
+        },
+        Block {
+            page: "docs/report.md",
+            name: "behind",
+            text: behind(run),
         },
         Block {
             page: "docs/claims.md",
@@ -258,7 +264,64 @@ fn reference_run(run: &Results) -> String {
             wins.get("tie").copied().unwrap_or(0),
         ));
     }
+    out.push_str(
+        "\nOur fastest design (article or tuned) against the fastest crate that guarantees as \
+         much, in the cells that time both: at most the crate's time, slower but not told apart \
+         from it, or decidedly slower ([docs/report.md](docs/report.md#where-ours-is-behind) \
+         lists those cells with what the counts say):\n\n\
+         | family | cells | ours ahead | level | behind |\n| --- | ---: | ---: | ---: | ---: |\n",
+    );
+    let standings = standings(run);
+    for family in &run.families {
+        let sides: Vec<Side> = standings
+            .iter()
+            .filter(|s| s.ours.family == family.family)
+            .map(|s| s.side)
+            .collect();
+        let of = |side: Side| sides.iter().filter(|&&s| s == side).count();
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} |\n",
+            family.family,
+            sides.len(),
+            of(Side::Ahead),
+            of(Side::Level),
+            of(Side::Behind)
+        ));
+    }
     out
+}
+
+/// Every cell's [`Standing`] in `run` (cells without ours or without a peer of our contract
+/// left out), in cell order.
+fn standings(run: &Results) -> Vec<Standing<'_>> {
+    cells(run)
+        .values()
+        .filter_map(|cell| results::standing::standing(run, cell))
+        .collect()
+}
+
+/// The cells of `run` where our fastest design is decidedly behind the fastest crate with its
+/// contract, each with the ratio and what the counts say ([`Standing::describe`]).
+fn behind(run: &Results) -> String {
+    let behind: Vec<String> = standings(run)
+        .iter()
+        .filter(|s| s.side == Side::Behind)
+        .map(|s| {
+            format!(
+                "- `{}/{}/{}`: {}\n",
+                s.ours.family,
+                s.ours.workload,
+                s.ours.n,
+                s.describe()
+            )
+        })
+        .collect();
+    format!(
+        "In the reference run ([`{REFERENCE_RUN}`](reference/)), {} cells where our fastest \
+         design is decidedly slower than the fastest crate with its contract:\n\n{}",
+        behind.len(),
+        behind.concat()
+    )
 }
 
 /// The A/A figures of the pages: the README's sentence and the methodology's table.

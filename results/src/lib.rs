@@ -27,11 +27,13 @@
 //! [`stats`]: estimates with distribution-free intervals and the paired ratios of designs
 //! timed in interleaved rounds; [`ranking`]: a cell's designs ranked with the confidence of
 //! the order, and the paired ratios and overheads every benchmark carries; [`agreement`]: how
-//! far two runs of the same commit agree (the resolution of the measurement, an A/A check).
+//! far two runs of the same commit agree (the resolution of the measurement, an A/A check);
+//! [`standing`]: where our fastest design stands against the fastest crate with its contract
+//! in each cell, and what the run's counts say where it is behind.
 //!
 //! Modules import downward only: `metric_spec`, `claim` ← `claim_spec`, `family` ←
 //! `family_metrics`, `machine`, `limits`, `files`, `step`, `stats` ← `schema` ← `ranking` ← `merge`,
-//! `side_by_side`, `compare`, `verdict` ← `agreement`, `history`, `export`, `ab`.
+//! `side_by_side`, `compare`, `verdict`, `standing` ← `agreement`, `history`, `export`, `ab`.
 //!
 //! ```
 //! use results::{Benchmark, Family, FamilyMetrics, Status};
@@ -64,6 +66,7 @@ pub mod ranking;
 pub mod schema;
 pub mod shards;
 pub mod side_by_side;
+pub mod standing;
 pub mod stats;
 pub mod status;
 pub mod step;

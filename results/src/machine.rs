@@ -48,11 +48,10 @@ fn unknown() -> String {
     "unknown".to_string()
 }
 
-#[cfg(test)]
 impl Machine {
-    /// The unit tests' machine: `name`, two cores, Linux on x86_64, unknown caches and no
-    /// hardware counters.
-    pub(crate) fn test_box(name: &str) -> Machine {
+    /// A machine record for tests and results files made by hand: `name`, two cores, Linux on
+    /// x86_64, unknown caches and no hardware counters.
+    pub fn test_box(name: &str) -> Machine {
         Machine {
             name: name.into(),
             cpu_model: "test".into(),

@@ -14,16 +14,7 @@ const DESIGNS: [&str; 4] = ["holey", "packed", "slab", "pool"];
 
 /// Shard `index` of a two-shard run over [`DESIGNS`] at commit `commit`, written under `dir`.
 fn shard_file(dir: &Path, index: u32, commit: &str) -> PathBuf {
-    let machine = Machine {
-        name: format!("runner-{index}"),
-        cpu_model: "test".into(),
-        cores: 2,
-        caches: Default::default(),
-        os: "linux".into(),
-        arch: "x86_64".into(),
-        hw_counters_available: false,
-        hw_counters_reason: None,
-    };
+    let machine = Machine::test_box(&format!("runner-{index}"));
     let mut r = Results::empty(machine, commit.into(), "rustc".into(), 1, "quick");
     let mine = &DESIGNS[(index as usize - 1) * 2..index as usize * 2];
     for design in mine {

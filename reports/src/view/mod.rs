@@ -181,6 +181,12 @@ pub struct SummaryView {
     /// What the winner does not guarantee that the fastest of our designs (article or
     /// tuned) does, `; `-separated: a win on a weaker contract; empty otherwise.
     pub winner_weaker: String,
+    /// Our fastest design against the fastest peer that guarantees as much
+    /// ([`results::standing`]), in words, with what the counts say where ours is behind; empty
+    /// when the cell times no design of ours or no such peer.
+    pub standing: String,
+    /// Its side: `ahead`, `level` or `behind` ([`results::standing::Side`]); empty with it.
+    pub standing_side: String,
 }
 
 /// The fastest design of one kind at one (family, workload, N).

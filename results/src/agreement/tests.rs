@@ -57,20 +57,10 @@ fn loop_overheads_are_split_into_our_designs_and_peers() {
     let mut a = run(&[("holey", &[10.0]), ("slab", &[8.0])]);
     a.designs = ["holey", "slab"]
         .into_iter()
-        .map(|name| crate::schema::DesignRecord {
-            family: Family::IdTable,
-            name: name.into(),
-            description: String::new(),
-            kind: "tuned".into(),
-            crate_version: None,
-            id_bytes: 8,
-            detects_stale: true,
-            capacity: None,
-            limits: None,
-            idiom: (name == "slab").then(|| "Slab::get".to_string()),
-            docs: None,
-            adapter: None,
-            contract_gaps: Vec::new(),
+        .map(|name| {
+            let mut d = crate::schema::DesignRecord::new(Family::IdTable, name, "tuned");
+            d.idiom = (name == "slab").then(|| "Slab::get".to_string());
+            d
         })
         .collect();
     for (design, overhead) in [("holey", 1.01), ("holey", 0.90), ("slab", 1.30)] {

@@ -142,6 +142,33 @@ pub struct DesignRecord {
 }
 
 impl DesignRecord {
+    /// A record of `name` in `family`, of `kind` (`article`, `tuned` or `peer`), with nothing
+    /// else known: no description, crate, limits or contract gaps; 8-byte IDs that detect stale
+    /// ones. What a results file made by hand (a test, another tool) starts from.
+    pub fn new(family: Family, name: &str, kind: &str) -> Self {
+        Self {
+            family,
+            name: name.into(),
+            description: String::new(),
+            kind: kind.into(),
+            crate_version: None,
+            id_bytes: 8,
+            detects_stale: true,
+            capacity: None,
+            limits: None,
+            idiom: None,
+            docs: None,
+            adapter: None,
+            contract_gaps: Vec::new(),
+        }
+    }
+
+    /// This record with the contract gaps `gaps` (what the design does not guarantee).
+    pub fn with_gaps(mut self, gaps: &[&str]) -> Self {
+        self.contract_gaps = gaps.iter().map(|g| g.to_string()).collect();
+        self
+    }
+
     /// Whether this design guarantees at least what `other` does (its contract gaps are among
     /// `other`'s), so a time of `other` can be set against it as the same contract's.
     pub fn guarantees_as_much_as(&self, other: &DesignRecord) -> bool {

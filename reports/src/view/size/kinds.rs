@@ -83,20 +83,8 @@ mod tests {
             ("holey", 2.0),
             ("map-hash", 3.0),
         ]);
-        let record = |name: &str, kind: &str, gaps: &[&str]| results::DesignRecord {
-            family: results::Family::IdTable,
-            name: name.into(),
-            description: String::new(),
-            kind: kind.into(),
-            crate_version: None,
-            id_bytes: 8,
-            detects_stale: gaps.is_empty(),
-            capacity: None,
-            limits: None,
-            idiom: None,
-            docs: None,
-            adapter: None,
-            contract_gaps: gaps.iter().map(|g| g.to_string()).collect(),
+        let record = |name: &str, kind: &str, gaps: &[&str]| {
+            results::DesignRecord::new(results::Family::IdTable, name, kind).with_gaps(gaps)
         };
         run.designs = vec![
             record("holey", "article", &[]),

@@ -304,6 +304,7 @@ fn summaries(
                 .then(|| run.family_record(winner.family)?.no_loops)
                 .flatten()
                 .unwrap_or_default();
+            let standing = results::standing::standing(run, &on);
             Some(SummaryView {
                 family: cell.family.to_string(),
                 workload: cell.workload.to_string(),
@@ -337,6 +338,10 @@ fn summaries(
                     best_of_ours(machines.primary(), &ranking),
                 )
                 .join("; "),
+                standing: standing.as_ref().map(|s| s.describe()).unwrap_or_default(),
+                standing_side: standing
+                    .map(|s| s.side.as_str().to_string())
+                    .unwrap_or_default(),
                 called_directly: direct.clone().map(|d| d.0).unwrap_or_default(),
                 called_directly_differs: direct.is_some_and(|d| d.1),
                 peers_without_loop,
@@ -644,21 +649,11 @@ mod tests {
         assert_eq!(s.peers_without_loop, "", "no peer in this cell");
         // A peer without a loop is named as the reason, on the row and the family page.
         let mut with_peer = with_loops(run.clone(), &[("a", &SLOWER)]);
-        with_peer.designs = vec![results::DesignRecord {
-            family: with_peer.benchmarks[0].family,
-            name: "b".into(),
-            description: String::new(),
-            kind: "peer".into(),
-            crate_version: None,
-            id_bytes: 8,
-            detects_stale: true,
-            capacity: None,
-            limits: None,
-            idiom: None,
-            docs: None,
-            adapter: None,
-            contract_gaps: Vec::new(),
-        }];
+        with_peer.designs = vec![results::DesignRecord::new(
+            with_peer.benchmarks[0].family,
+            "b",
+            "peer",
+        )];
         let v = view(with_peer.clone());
         let (s, _) = cell(&v);
         assert_eq!(
