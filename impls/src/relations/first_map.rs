@@ -2,6 +2,8 @@
 //! `u64 → u32` lookup): std's `HashMap` (SipHash, the article design as a Rust programmer would
 //! write it) or [`OpenFirstMap`], a tuned open-addressing table in the spirit of `chash32`.
 //! The intrusive designs are generic over it, so the ablation is one type parameter.
+//! [`OpenFirstMap`]'s hash and backward-shift deletion are two helpers, which the buckets of
+//! [`small_sets`](super::small_sets) use too.
 
 use crate::hashing::{FixedSipHash, hash_map_bytes};
 use std::collections::HashMap;
@@ -68,6 +70,44 @@ impl FirstMap for StdFirstMap {
     }
 }
 
+/// The home bucket of `key` in a table of `buckets` buckets (a power of two, at least 2):
+/// Fibonacci hashing, the key times 2^64 / φ, whose top bits are the bucket. One multiply, and
+/// consecutive keys land far apart, so a run of consecutive keys spreads over the table.
+#[inline]
+pub(crate) fn fibonacci_home(key: u64, buckets: usize) -> usize {
+    let shift = 64 - buckets.trailing_zeros();
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
+}
+
+/// Backward-shift deletion from a linear-probing table whose bucket `hole` has just been
+/// vacated: moves each later member of the probe run into the hole when its home bucket is not
+/// between the hole and it (cyclically), so no tombstone is left and every key stays reachable
+/// from its home. Returns the bucket left empty, for the caller to mark.
+///
+/// `home(table, i)` is the home bucket of bucket `i`'s key, `None` when bucket `i` is empty
+/// (the end of the run); `shift(table, from, to)` moves bucket `from`'s entry to `to`. The
+/// table has a power-of-two number of buckets, `mask + 1`.
+#[inline]
+pub(crate) fn backward_shift<T: ?Sized>(
+    table: &mut T,
+    mask: usize,
+    mut hole: usize,
+    home: impl Fn(&T, usize) -> Option<usize>,
+    mut shift: impl FnMut(&mut T, usize, usize),
+) -> usize {
+    let mut i = hole;
+    loop {
+        i = (i + 1) & mask;
+        let Some(home) = home(table, i) else {
+            return hole;
+        };
+        if (i.wrapping_sub(home) & mask) >= (i.wrapping_sub(hole) & mask) {
+            shift(table, i, hole);
+            hole = i;
+        }
+    }
+}
+
 /// Open addressing with linear probing over two flat arrays, `u64` keys (as `chash32`) with
 /// [`OpenFirstMap::EMPTY`] marking a free bucket, a Fibonacci (multiplicative) hash, at most
 /// 7/8 full, and backward-shift deletion (no tombstones, so probe runs stay short after churn).
@@ -89,8 +129,7 @@ impl OpenFirstMap {
 
     #[inline]
     fn home(&self, key: u64) -> usize {
-        let shift = 64 - self.keys.len().trailing_zeros();
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
+        fibonacci_home(key, self.keys.len())
     }
 
     #[inline]
@@ -159,27 +198,21 @@ impl FirstMap for OpenFirstMap {
 
     #[inline]
     fn remove(&mut self, key: Key) {
-        let Some(mut hole) = self.find(u64::from(key)) else {
+        let Some(hole) = self.find(u64::from(key)) else {
             return;
         };
-        let mask = self.keys.len() - 1;
         self.len -= 1;
-        // Backward shift: move later members of the probe run into the hole when their home
-        // bucket is not between the hole and them (cyclically).
-        let mut i = hole;
-        loop {
-            i = (i + 1) & mask;
-            let k = self.keys[i];
-            if k == Self::EMPTY {
-                break;
-            }
-            let home = self.home(k);
-            if (i.wrapping_sub(home) & mask) >= (i.wrapping_sub(hole) & mask) {
-                self.keys[hole] = k;
-                self.values[hole] = self.values[i];
-                hole = i;
-            }
-        }
+        let mask = self.keys.len() - 1;
+        let hole = backward_shift(
+            self,
+            mask,
+            hole,
+            |map, i| (map.keys[i] != Self::EMPTY).then(|| map.home(map.keys[i])),
+            |map, from, to| {
+                map.keys[to] = map.keys[from];
+                map.values[to] = map.values[from];
+            },
+        );
         self.keys[hole] = Self::EMPTY;
     }
 

@@ -8,8 +8,10 @@
 //! a vector of IDs searched on removal (O(m) in the key's set, the article's O(n²) star), std's
 //! `HashMap<u32, Vec<u32>>` ([`multimap_scan_remove`](super::multimap_scan_remove)),
 //! hashbrown's `HashMap<u32, SmallVec<[u32; 4]>>` and the `multimap` crate's `MultiMap<u32,
-//! u32>` ([`peers`](super::peers)), each called as its documentation shows; or an ordered set
-//! of `(key, id)` pairs, O(log n) per removal ([`btree_pairs`](super::btree_pairs)).
+//! u32>` ([`peers`](super::peers)), each called as its documentation shows; our own
+//! open-addressing table with sets of up to four inline in its buckets, searched on removal
+//! too ([`small_sets`](super::small_sets)); or an ordered set of `(key, id)` pairs, O(log n)
+//! per removal ([`btree_pairs`](super::btree_pairs)).
 
 use std::fmt::Debug;
 use std::ops::DerefMut;
@@ -48,6 +50,15 @@ pub trait IdSets: Default + Debug + Clone {
 
     /// Heap bytes of the index: a map's buckets and its sets' own buffers.
     fn bytes(&self) -> usize;
+
+    /// The map's own layout rules beyond its pairs (where each set lives, probe reachability),
+    /// for the invariant check; the default (a published map, checked by its crate): none.
+    ///
+    /// # Errors
+    /// A description of the first broken rule.
+    fn check_layout(&self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// The records and their two indices, each an `M` (see the module docs).
@@ -148,6 +159,9 @@ impl<M: IdSets> RelationIndex for KeyedSets<M> {
             if let Some(k) = index.empty_key() {
                 return Err(format!("index {name}: key {k} maps to no records"));
             }
+            index
+                .check_layout()
+                .map_err(|e| format!("index {name}: {e}"))?;
             let mut total = 0;
             for (k, id) in index.pairs() {
                 if self.arena.get(id).map(key) != Ok(k) {

@@ -6,7 +6,8 @@
 //! every record with `a == A`, "entity B has been deleted" removes every record with `a == B`
 //! or `b == B`. The article's design is a hash from key to the first record plus `prev`/`next`
 //! `u32` links forming one cyclic list per key ([`intrusive`]); the others are the brute-force
-//! scan, arrays of arrays, the `unordered_multimap` / `std::multimap` analogues and peers.
+//! scan, arrays of arrays, the `unordered_multimap` / `std::multimap` analogues, our map of
+//! small inline sets and peers.
 //!
 //! # Semantics (the same for every design, checked by `impls/tests/integration/relations_model.rs`)
 //! * [`add`](RelationIndex::add) stores a record and returns its [`RecordId`]. IDs are
@@ -30,7 +31,9 @@
 //!   [`intrusive_2idx::Intrusive2Idx`] differs from it only in std's SipHash map, so the pair's
 //!   ratio is what that map costs.
 //! * **Many tiny sets** (`idx-tags`): arrays of arrays or a map of small vectors; the intrusive
-//!   cycles read one record per link, the arrays one slice.
+//!   cycles read one record per link, the arrays one slice. The tuned answer is
+//!   [`small_sets::OpenSmallSets`]: a set of up to four IDs sits in its key's bucket, so
+//!   visiting it is one probe and a read of the IDs beside the key, no pointer followed.
 //!
 //! Adding a design: write `<design>.rs` (or `peers/<crate>.rs`) implementing
 //! [`RelationIndex`], then add one line to [`registry::for_each_relation_design`].
@@ -48,6 +51,7 @@ pub mod multimap_scan_remove;
 pub mod peers;
 pub mod registry;
 pub mod scan;
+pub mod small_sets;
 pub mod vec_of_vecs;
 
 pub use registry::{

@@ -3,7 +3,7 @@
 
 use super::{
     RelationDesignInfo, RelationIndex, btree_pairs, clustered, intrusive, intrusive_2idx,
-    multimap_scan_remove, peers, scan, vec_of_vecs,
+    multimap_scan_remove, peers, scan, small_sets, vec_of_vecs,
 };
 
 crate::registry::design_registry! {
@@ -19,6 +19,7 @@ crate::registry::design_registry! {
         intrusive::IntrusiveOpen;
         intrusive_2idx::Intrusive2Idx;
         intrusive_2idx::Intrusive2IdxOpen;
+        small_sets::OpenSmallSets;
         multimap_scan_remove::MultimapScanRemove;
         btree_pairs::BTreePairs;
         clustered::Clustered;
