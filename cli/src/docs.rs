@@ -238,10 +238,20 @@ fn reference_run(run: &Results) -> String {
         count(Status::Failed),
         results::verdict::tally_line(&judgements)
     );
+    // A step named again (`cache --behind` after `cache --quick`) is told apart by its
+    // selection.
     let took: Vec<String> = run
         .steps
         .iter()
-        .filter_map(|s| Some(format!("`{}` {}", s.step, duration(s.seconds?))))
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let name = if run.steps[..i].iter().any(|earlier| earlier.step == s.step) {
+                format!("{} {}", s.step, s.selection)
+            } else {
+                s.step.clone()
+            };
+            Some(format!("`{name}` {}", duration(s.seconds?)))
+        })
         .collect();
     if !took.is_empty() {
         out.push_str(&format!(
