@@ -15,7 +15,7 @@
 //! control bytes and then the bucket) and with a multiply for a hash instead of foldhash. A
 //! bucket is `{key, len, ids: [u32; 4]}`, 24 bytes, where hashbrown's holds a `(u32,
 //! SmallVec<[u32; 4]>)` of 40 bytes plus its control byte (both sizes asserted by
-//! `the_bucket_is_24_bytes_and_the_peers_40`): a smaller table, so more of it in cache. `len`
+//! `the_bucket_is_24_bytes_and_the_peers_40`): a table of fewer bytes per key. `len`
 //! doubles as the occupancy mark (0: empty, since no key maps to an empty set), so every `u32`
 //! can be a key, with no sentinel. A set that grows past four moves to a `Vec` in a side pool
 //! and its bucket keeps the pool index in `ids[0]`.
