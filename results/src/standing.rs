@@ -1,14 +1,14 @@
 //! Where our fastest design stands against the crates in one cell: the fastest of our designs
 //! (article or tuned) over the fastest peer that guarantees as much
-//! ([`DesignRecord::guarantees_as_much_as`]), paired round by round, and, where ours is
+//! ([`crate::DesignRecord::guarantees_as_much_as`]), paired round by round, and, where ours is
 //! decidedly behind, what the run's deterministic counts say about why.
 //!
 //! A peer with a weaker contract (it detects no stale ID, lets a job write only its own unit)
 //! is left out: its lead is bought with a guarantee ours keeps, and the report marks it where
 //! it wins. Everything here is computed from the run; nothing is typed per cell.
 
-use crate::ranking::{Gap, rank};
-use crate::schema::{Benchmark, DesignRecord, Results};
+use crate::ranking::{Gap, Ranking, rank};
+use crate::schema::{Benchmark, Results};
 use crate::stats::PairedRatio;
 
 /// Which side of the best same-contract peer our best design is on.
@@ -52,24 +52,16 @@ pub struct Standing<'a> {
 
 /// The standing of `cell` (the designs of one family, workload and N, as
 /// [`crate::ranking::cells`] groups them) in `run`; `None` when the cell has no timed design
-/// of ours or no timed peer with our best design's contract.
+/// of ours or no timed peer with our best design's contract. [`standing_in`] for a cell
+/// already ranked.
 pub fn standing<'a>(run: &'a Results, cell: &[&'a Benchmark]) -> Option<Standing<'a>> {
-    let ranking = rank(cell)?;
-    let record = |b: &Benchmark| {
-        run.designs
-            .iter()
-            .find(|d| d.family == b.family && d.name == b.design)
-    };
-    let kind = |b: &Benchmark| record(b).map_or("", |d: &DesignRecord| d.kind.as_str());
-    let ours = ranking
-        .order
-        .iter()
-        .copied()
-        .find(|b| matches!(kind(b), "article" | "tuned"))?;
-    let our_record = record(ours)?;
-    let peer = ranking.order.iter().copied().find(|b| {
-        kind(b) == "peer" && record(b).is_some_and(|d| d.guarantees_as_much_as(our_record))
-    })?;
+    standing_in(run, &rank(cell)?)
+}
+
+/// The standing of the cell `ranking` orders ([`standing`]).
+pub fn standing_in<'a>(run: &'a Results, ranking: &Ranking<'a>) -> Option<Standing<'a>> {
+    let ours = best_of_ours(run, ranking)?;
+    let peer = peer_of_contract(run, ranking, Some(ours))?;
     let paired = crate::ranking::paired(ours, peer);
     let median = |b: &Benchmark| b.ns_per_op.map_or(f64::INFINITY, |e| e.median);
     let gap = Gap {
@@ -93,6 +85,29 @@ pub fn standing<'a>(run: &'a Results, cell: &[&'a Benchmark]) -> Option<Standing
     })
 }
 
+/// The fastest of our designs (article or tuned) in `ranking`.
+pub fn best_of_ours<'a>(run: &Results, ranking: &Ranking<'a>) -> Option<&'a Benchmark> {
+    ranking.order.iter().copied().find(|b| {
+        run.design_record(b)
+            .is_some_and(|d| matches!(d.kind.as_str(), "article" | "tuned"))
+    })
+}
+
+/// The fastest peer in `ranking` that guarantees as much as `ours`
+/// ([`crate::DesignRecord::guarantees_as_much_as`]); any peer without `ours` or its record.
+pub fn peer_of_contract<'a>(
+    run: &Results,
+    ranking: &Ranking<'a>,
+    ours: Option<&Benchmark>,
+) -> Option<&'a Benchmark> {
+    let our_record = ours.and_then(|o| run.design_record(o));
+    ranking.order.iter().copied().find(|b| {
+        run.design_record(b).is_some_and(|d| {
+            d.kind == "peer" && our_record.is_none_or(|o| d.guarantees_as_much_as(o))
+        })
+    })
+}
+
 /// [`Side::Ahead`] at a ratio of at most 1; above it, [`Side::Behind`] when the paired interval
 /// decides it ([`Gap::decided`], or the medians alone without paired rounds), else
 /// [`Side::Level`].
@@ -107,8 +122,8 @@ fn side_of(gap: &Gap) -> Side {
 }
 
 impl Standing<'_> {
-    /// The standing in words: `intrusive_2idx_open 1.042× [1.030, 1.059] the time of
-    /// hashbrown_smallvec over 30 rounds`, then [`Self::why`] where behind.
+    /// The standing in words: `intrusive_2idx_open behind hashbrown_smallvec: 1.042× [1.030,
+    /// 1.059] over 18 rounds in 3 instances`, then [`Self::why`] where behind.
     pub fn describe(&self) -> String {
         let against = |p: &PairedRatio| {
             format!(

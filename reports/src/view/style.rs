@@ -2,7 +2,7 @@
 //! `results.designs`) and its kind.
 
 use results::Family;
-use results::{Benchmark, DesignRecord, Results};
+use results::{Benchmark, Results};
 
 use super::reference::{REFERENCE_KIND, is_reference};
 use crate::charts::SeriesStyle;
@@ -41,22 +41,12 @@ pub(super) fn design_index(results: &Results, family: Family, name: &str) -> usi
         })
 }
 
-/// The record of `b`'s design in `results.designs`, if listed.
-pub(super) fn record_of<'a>(results: &'a Results, b: &Benchmark) -> Option<&'a DesignRecord> {
-    results
-        .designs
-        .iter()
-        .find(|d| d.family == b.family && d.name == b.design)
-}
-
 /// `article`, `tuned`, `peer` (from `results.designs`), `reference` or `unknown`.
 pub(super) fn kind_of(results: &Results, b: &Benchmark) -> String {
     if is_reference(b) {
         return REFERENCE_KIND.to_string();
     }
     results
-        .designs
-        .iter()
-        .find(|d| d.family == b.family && d.name == b.design)
+        .design_record(b)
         .map_or_else(|| "unknown".to_string(), |d| d.kind.clone())
 }

@@ -370,9 +370,14 @@ impl Results {
     /// Whether `b` times a peer (its design's record says `kind` `peer`): a published crate
     /// behind an adapter, which [`crate::rank_called_directly`] calls directly or not at all.
     pub fn is_peer(&self, b: &Benchmark) -> bool {
+        self.design_record(b).is_some_and(|d| d.kind == "peer")
+    }
+
+    /// The record of the design `b` times, if the run lists it.
+    pub fn design_record(&self, b: &Benchmark) -> Option<&DesignRecord> {
         self.designs
             .iter()
-            .any(|d| d.family == b.family && d.name == b.design && d.kind == "peer")
+            .find(|d| d.family == b.family && d.name == b.design)
     }
 
     /// The record of `family`: the run's, else the built-in one.

@@ -2,7 +2,7 @@ use super::*;
 use crate::family::Family;
 use crate::machine::Machine;
 use crate::measures::SimPerOp;
-use crate::schema::Status;
+use crate::schema::{DesignRecord, Status};
 use crate::stats::{Rounds, median_interval};
 
 /// A cell `relations/idx-tags/1000` timed in one session of 30 rounds: each design's rounds

@@ -3,11 +3,12 @@
 //! fastest that guarantees what our fastest design does (`DesignRecord::contract_gaps`), and a
 //! faster peer that guarantees less follows it, marked with what it skips.
 
+use results::standing::{best_of_ours, peer_of_contract};
 use results::{Benchmark, Ranking, Results};
 
 use crate::view::KindBest;
 use crate::view::ratio;
-use crate::view::style::{kind_of, record_of};
+use crate::view::style::kind_of;
 
 /// The kinds [`best_by_kind`] reports, in the order the summary lists them.
 const KINDS: [&str; 4] = ["article", "tuned", "peer", "external"];
@@ -33,26 +34,13 @@ pub(super) fn best_by_kind(results: &Results, ranking: &Ranking<'_>) -> Vec<Kind
             continue;
         }
         let fastest = of_kind.next();
-        let same = ranking
-            .order
-            .iter()
-            .filter(|b| kind_of(results, b) == kind)
-            .find(|b| weaker_than(results, b, ours).is_empty());
+        let same = peer_of_contract(results, ranking, ours);
         out.extend(same.and_then(|b| entry(b, kind, Vec::new())));
         if let Some(b) = fastest.filter(|b| same.is_none_or(|s| s.design != b.design)) {
             out.extend(entry(b, "peer", weaker_than(results, b, ours)));
         }
     }
     out
-}
-
-/// The fastest of our own designs (article or tuned) in `ranking`.
-pub(super) fn best_of_ours<'a>(results: &Results, ranking: &Ranking<'a>) -> Option<&'a Benchmark> {
-    ranking
-        .order
-        .iter()
-        .copied()
-        .find(|b| matches!(kind_of(results, b).as_str(), "article" | "tuned"))
 }
 
 /// What `b`'s design does not guarantee that `ours` does (nothing without `ours`, or for a
@@ -63,8 +51,8 @@ pub(super) fn weaker_than<'r>(
     ours: Option<&Benchmark>,
 ) -> Vec<&'r str> {
     let (Some(mine), Some(theirs)) = (
-        record_of(results, b),
-        ours.and_then(|o| record_of(results, o)),
+        results.design_record(b),
+        ours.and_then(|o| results.design_record(o)),
     ) else {
         return Vec::new();
     };

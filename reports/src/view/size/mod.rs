@@ -31,7 +31,8 @@ mod limits;
 
 pub use charts::GenericCharts;
 use charts::generic_charts;
-use kinds::{best_by_kind, best_of_ours, weaker_than};
+use kinds::{best_by_kind, weaker_than};
+use results::standing::best_of_ours;
 
 /// One (workload, N) block: chart, table and summary.
 #[derive(Debug, Serialize)]
@@ -304,7 +305,7 @@ fn summaries(
                 .then(|| run.family_record(winner.family)?.no_loops)
                 .flatten()
                 .unwrap_or_default();
-            let standing = results::standing::standing(run, &on);
+            let standing = results::standing::standing_in(run, &ranking);
             Some(SummaryView {
                 family: cell.family.to_string(),
                 workload: cell.workload.to_string(),
